@@ -1,0 +1,35 @@
+// Lint rules, and the architecture's import boundaries.
+//
+// The engine (everything in main/ outside the Electron shell) must run in plain Node: the command
+// line, the web host and the tests use it without Electron. src/ is shared by both sides and so
+// imports neither of them.
+import tseslint from 'typescript-eslint';
+
+const electronImport = {
+  paths: [{ name: 'electron', message: 'Only main/electron/ may import Electron: the engine runs in plain Node.' }],
+};
+
+export default tseslint.config(
+  { ignores: ['node_modules/', 'app/', 'test-results/'] },
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    files: ['main/**/*.ts'],
+    ignores: ['main/electron/**'],
+    rules: { 'no-restricted-imports': ['error', electronImport] },
+  },
+  {
+    files: ['src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        ...electronImport,
+        patterns: [{ group: ['**/main/**', '**/renderer/**', 'node:*'], message: 'src/ is pure shared code: it imports neither main/, renderer/ nor Node built-ins.' }],
+      }],
+    },
+  },
+);

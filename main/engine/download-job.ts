@@ -1,0 +1,164 @@
+// Download objects and prefixes: parallel ranged GETs into a temporary file, renamed into place.
+//
+// A file never appears under its final name until every byte is there and the size is checked: a
+// failed or cancelled download leaves nothing behind. A body that breaks mid-stream is resumed from
+// the last byte written, not restarted (the SDK does not retry a broken body). Every range is pinned
+// to the object's ETag (If-Match), so an object replaced mid-download fails instead of producing a
+// file stitched from two versions.
+
+import { createWriteStream } from 'node:fs';
+import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { Readable } from 'node:stream';
+import { GetObjectCommand } from '@aws-sdk/client-s3';
+import { keyToRelativePath } from '../../src/key-path.ts';
+import { choosePartSize, partCount, partNumbers, partRange } from '../../src/part-size.ts';
+import { asFolderPrefix, keyBaseName } from '../../src/s3-url.ts';
+import { concurrentEach } from './concurrent-each.ts';
+import { BargeError, toBargeError } from './errors.ts';
+import type { JobBody, JobRuntime } from './job.ts';
+import { headObject, listAllObjects } from './s3-listing.ts';
+import type { S3Connection } from './s3-connection.ts';
+
+export interface DownloadSpec {
+  readonly bucket: string;
+  /** Objects, each saved as targetFolder/<its name> (or as targetFile, for a single key). */
+  readonly keys?: readonly string[];
+  /** Prefixes ("folders"), each saved with its folder name and everything below it. */
+  readonly prefixes?: readonly string[];
+  readonly targetFolder: string;
+  /** For a single key: the exact file to write. */
+  readonly targetFile?: string;
+}
+
+export interface DownloadItem {
+  readonly key: string;
+  /** Undefined until known (a key given by name is looked up first). */
+  readonly size: number | undefined;
+  readonly etag: string | undefined;
+  readonly path: string;
+}
+
+export function downloadBody(connection: S3Connection, spec: DownloadSpec): JobBody<DownloadItem> {
+  return async (runtime, only) => {
+    const items = only ?? discover(connection, spec, runtime);
+    await concurrentEach(items, () => runtime.settings.threads * 2, async (item) => {
+      try {
+        const known = item.size === undefined ? await lookUp(connection, spec.bucket, item, runtime) : item;
+        await downloadObject(connection, spec.bucket, known, runtime);
+        runtime.objectDone();
+      } catch (error) {
+        runtime.itemFailed(item, `s3://${spec.bucket}/${item.key}`, toBargeError(error, `download s3://${spec.bucket}/${item.key}`));
+      }
+    });
+    if (!only) runtime.totalsFinal();
+  };
+}
+
+async function* discover(connection: S3Connection, spec: DownloadSpec, runtime: JobRuntime<DownloadItem>): AsyncGenerator<DownloadItem> {
+  const folder = path.resolve(spec.targetFolder);
+  for (const key of spec.keys ?? []) {
+    runtime.addTotals(1, 0);
+    yield { key, size: undefined, etag: undefined, path: spec.targetFile ? path.resolve(spec.targetFile) : path.join(folder, safeName(key)) };
+  }
+  for (const rawPrefix of spec.prefixes ?? []) {
+    const prefix = asFolderPrefix(rawPrefix);
+    // Keep the folder's own name: "a/photos/" lands in targetFolder/photos/.
+    const parent = prefix.slice(0, prefix.slice(0, -1).lastIndexOf('/') + 1);
+    for await (const object of listAllObjects(connection, { bucket: spec.bucket, prefix, signal: runtime.signal })) {
+      const mapped = keyToRelativePath(object.key, parent, process.platform === 'win32' ? 'win32' : 'posix');
+      runtime.addTotals(1, object.size);
+      if (!mapped.ok) {
+        const item = { key: object.key, size: object.size, etag: object.etag, path: '' };
+        runtime.itemFailed(item, `s3://${spec.bucket}/${object.key}`, new BargeError('UnsafeKey', `The key "${object.key}" ${mapped.reason}; it was not downloaded.`));
+        continue;
+      }
+      if (mapped.isFolderMarker) {
+        await mkdir(path.join(folder, ...mapped.segments), { recursive: true });
+        runtime.objectDone();
+        continue;
+      }
+      yield { key: object.key, size: object.size, etag: object.etag, path: path.join(folder, ...mapped.segments) };
+    }
+  }
+}
+
+/** A key's last segment as a file name, refused if it could not be one. */
+function safeName(key: string): string {
+  const name = keyBaseName(key);
+  const mapped = keyToRelativePath(name, '', process.platform === 'win32' ? 'win32' : 'posix');
+  if (!mapped.ok || mapped.segments.length !== 1) throw new BargeError('UnsafeKey', `The key "${key}" does not end in a usable file name.`);
+  return mapped.segments[0]!;
+}
+
+async function lookUp(connection: S3Connection, bucket: string, item: DownloadItem, runtime: JobRuntime<DownloadItem>): Promise<DownloadItem> {
+  const details = await runtime.request((signal) => headObject(connection, bucket, item.key, signal));
+  runtime.addTotals(0, details.size);
+  return { ...item, size: details.size, etag: details.etag };
+}
+
+async function downloadObject(connection: S3Connection, bucket: string, item: DownloadItem, runtime: JobRuntime<DownloadItem>): Promise<void> {
+  const size = item.size ?? 0;
+  await mkdir(path.dirname(item.path), { recursive: true });
+  const temporary = `${item.path}.barge-${randomBytes(4).toString('hex')}.partial`;
+  try {
+    // Created at full size up front, so ranges can be written at their offsets in any order.
+    const handle = await open(temporary, 'wx');
+    try {
+      await handle.truncate(size);
+    } finally {
+      await handle.close();
+    }
+    const partSize = choosePartSize(size, runtime.settings.partSizeBytes);
+    const count = size === 0 ? 0 : partCount(size, partSize);
+    await concurrentEach(partNumbers(count), () => runtime.settings.threads * 2, async (partNumber) => {
+      const range = partRange(size, partSize, partNumber);
+      await downloadRange(connection, bucket, item, temporary, range.start, range.end, count > 1, runtime);
+    });
+    const written = await stat(temporary);
+    if (written.size !== size) throw new BargeError('SizeMismatch', `Expected ${size} bytes but the file has ${written.size}.`);
+    await rename(temporary, item.path);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
+}
+
+/** Fetch bytes [start, end) into `file` at their offset, resuming after a broken body. */
+async function downloadRange(
+  connection: S3Connection, bucket: string, item: DownloadItem, file: string, start: number, end: number, ranged: boolean, runtime: JobRuntime<DownloadItem>,
+): Promise<void> {
+  let done = 0;
+  await runtime.request(async (signal) => {
+    const from = start + done;
+    if (from >= end) return;
+    const response = await connection.client.send(new GetObjectCommand({
+      Bucket: bucket,
+      Key: item.key,
+      // A whole-object GET (no Range) lets the SDK validate the object's checksum when it can.
+      Range: ranged || from > 0 ? `bytes=${from}-${end - 1}` : undefined,
+      IfMatch: item.etag,
+    }), { abortSignal: signal });
+    const out = createWriteStream(file, { flags: 'r+', start: from });
+    let counted = 0;
+    const counter = new Transform({
+      transform(chunk: Buffer, _encoding, next) {
+        counted += chunk.length;
+        runtime.addBytes(chunk.length);
+        next(null, chunk);
+      },
+    });
+    try {
+      await pipeline(response.Body as Readable, counter, out);
+    } finally {
+      // Count only what reached the file: the resume offset must never skip unwritten bytes.
+      if (!out.closed) await new Promise<void>((resolve) => out.once('close', () => resolve()));
+      runtime.addBytes(out.bytesWritten - counted);
+      done += out.bytesWritten;
+    }
+    if (start + done < end) throw new BargeError('IncompleteBody', `The server sent ${done} of ${end - start} bytes of a range.`);
+  });
+}

@@ -1,0 +1,277 @@
+// A job: one unit of work the user sees (an upload, a download, a delete) and its life cycle.
+//
+// The job owns its state, counters and cancellation; the work itself is a `JobBody` that sends its
+// requests through `JobRuntime.request`, which queues them in the shared scheduler and retries them.
+// Retry (after a failure or a cancel) runs the body again; bodies that track items hand over the
+// items that failed so only those run again.
+
+import type { ItemError, JobError, JobKind, JobSnapshot, JobState } from '../../src/jobs.ts';
+import { isFinished } from '../../src/jobs.ts';
+import { ThroughputMeter } from '../../src/throughput-meter.ts';
+import type { Settings } from '../../src/settings.ts';
+import { BargeError, isAbortError, toJobError } from './errors.ts';
+import type { RequestScheduler } from './request-scheduler.ts';
+import { withRetry } from './retry-loop.ts';
+
+/** At most this many item errors are kept per job; the count goes on. */
+const MAX_ITEM_ERRORS = 1_000;
+/** Failed items kept for a retry of just those; past this a retry runs the whole job again. */
+const MAX_RETRY_ITEMS = 100_000;
+
+/** Codes that fail every item the same way: the job stops at the first instead of trying them all. */
+const JOB_WIDE_CODES = new Set([
+  'NoSuchBucket', 'InvalidAccessKeyId', 'SignatureDoesNotMatch', 'CredentialsProviderError', 'ECONNREFUSED',
+  'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'PermanentRedirect', 'AuthorizationHeaderMalformed',
+  'InvalidBucketName', 'ENOSPC', 'RequestTimeTooSkewed', 'ExpiredToken', 'InvalidToken',
+]);
+
+export interface JobClock {
+  now(): number;
+}
+
+export interface JobRuntime<Item> {
+  readonly signal: AbortSignal;
+  readonly settings: Readonly<Settings>;
+  /** Queue a request in the shared scheduler and retry it on throttling and network errors. */
+  request<T>(send: (signal: AbortSignal) => Promise<T>): Promise<T>;
+  /** Count newly found work (while walking a folder or listing a prefix). */
+  addTotals(objects: number, bytes: number): void;
+  /** All work has been found: totals are final. */
+  totalsFinal(): void;
+  /** Bytes moved; negative to take back the bytes of an attempt that failed. */
+  addBytes(bytes: number): void;
+  objectDone(): void;
+  /** An item failed; the job goes on with the others unless the error is job-wide. */
+  itemFailed(item: Item, name: string, error: unknown): void;
+}
+
+/** The work of a job. `only` holds the items to do again on a retry, or undefined for everything. */
+export type JobBody<Item> = (runtime: JobRuntime<Item>, only: readonly Item[] | undefined) => Promise<void>;
+
+export interface JobOptions<Item> {
+  readonly id: string;
+  readonly kind: JobKind;
+  readonly name: string;
+  readonly body: JobBody<Item>;
+  readonly scheduler: RequestScheduler;
+  readonly settings: () => Readonly<Settings>;
+  readonly clock: JobClock;
+  readonly onChange: (job: Job<Item>) => void;
+  readonly onBytes?: (bytes: number) => void;
+}
+
+export class Job<Item = unknown> {
+  readonly id: string;
+  readonly kind: JobKind;
+  readonly name: string;
+  readonly createdAt: number;
+  private stateValue: JobState = { status: 'queued' };
+  private controller = new AbortController();
+  private meter = new ThroughputMeter();
+  private objectsDone = 0;
+  private objectsFailed = 0;
+  private objectsTotal = 0;
+  private bytesDone = 0;
+  private bytesTotal = 0;
+  private totalsKnown = false;
+  private itemErrors: ItemError[] = [];
+  private failedItems: Item[] = [];
+  private failedItemsOverflow = false;
+  private jobWideError: BargeError | undefined;
+  private running: Promise<void> | undefined;
+  private retries = 0;
+
+  private readonly options: JobOptions<Item>;
+
+  constructor(options: JobOptions<Item>) {
+    this.options = options;
+    this.id = options.id;
+    this.kind = options.kind;
+    this.name = options.name;
+    this.createdAt = options.clock.now();
+  }
+
+  get state(): JobState {
+    return this.stateValue;
+  }
+
+  /** Requests retried so far (for diagnostics and the fault matrix). */
+  get retryCount(): number {
+    return this.retries;
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.run(undefined);
+  }
+
+  /** Resolves when the job has finished, however it ended. */
+  async finished(): Promise<JobSnapshot> {
+    while (this.running) await this.running;
+    return this.snapshot();
+  }
+
+  pause(): void {
+    if (this.stateValue.status !== 'running' && this.stateValue.status !== 'queued') return;
+    this.options.scheduler.pause(this.id);
+    this.setState({ status: 'paused' });
+  }
+
+  resume(): void {
+    if (this.stateValue.status !== 'paused') return;
+    this.options.scheduler.resume(this.id);
+    this.setState({ status: 'running' });
+  }
+
+  /** Abort the requests in flight; the body cleans up (aborts multipart uploads) before the job ends. */
+  cancel(): void {
+    if (isFinished(this.stateValue)) return;
+    this.controller.abort();
+    this.options.scheduler.removeJob(this.id);
+  }
+
+  /** Run a failed or cancelled job again: only its failed items when it knows them. */
+  retry(): boolean {
+    if (this.running || (this.stateValue.status !== 'failed' && this.stateValue.status !== 'cancelled')) return false;
+    const onlyFailed = this.stateValue.status === 'failed' && this.totalsKnown && !this.failedItemsOverflow && !this.jobWideError;
+    const only = onlyFailed ? this.failedItems : undefined;
+    if (onlyFailed) {
+      this.objectsFailed = 0;
+    } else {
+      this.objectsDone = 0;
+      this.objectsFailed = 0;
+      this.objectsTotal = 0;
+      this.bytesDone = 0;
+      this.bytesTotal = 0;
+      this.totalsKnown = false;
+    }
+    this.itemErrors = [];
+    this.failedItems = [];
+    this.failedItemsOverflow = false;
+    this.jobWideError = undefined;
+    this.controller = new AbortController();
+    this.meter = new ThroughputMeter();
+    this.run(only);
+    return true;
+  }
+
+  snapshot(): JobSnapshot {
+    const now = this.options.clock.now();
+    const active = this.stateValue.status === 'running';
+    return {
+      id: this.id,
+      kind: this.kind,
+      name: this.name,
+      state: this.stateValue,
+      progress: {
+        objectsDone: this.objectsDone,
+        objectsFailed: this.objectsFailed,
+        objectsTotal: this.objectsTotal,
+        bytesDone: this.bytesDone,
+        bytesTotal: this.bytesTotal,
+        totalsKnown: this.totalsKnown,
+        bytesPerSecond: active ? this.meter.bytesPerSecond(now) : 0,
+        etaSeconds: active && this.totalsKnown ? this.meter.etaSeconds(this.bytesTotal - this.bytesDone, now) : undefined,
+      },
+      itemErrors: this.itemErrors.slice(),
+      createdAt: this.createdAt,
+    };
+  }
+
+  private run(only: readonly Item[] | undefined): void {
+    const signal = this.controller.signal;
+    this.setState({ status: 'running' });
+    this.options.scheduler.resume(this.id);
+    this.running = this.options.body(this.runtime(signal), only).then(
+      () => this.finish(undefined),
+      (error: unknown) => this.finish(error),
+    );
+  }
+
+  private finish(error: unknown): void {
+    this.running = undefined;
+    this.options.scheduler.removeJob(this.id);
+    if (this.controller.signal.aborted && !this.jobWideError) {
+      this.setState({ status: 'cancelled' });
+    } else if (this.jobWideError || error) {
+      this.setState({ status: 'failed', error: toJobError(this.jobWideError ?? error) });
+    } else if (this.objectsFailed > 0) {
+      const first = this.itemErrors[0];
+      this.setState({
+        status: 'failed',
+        error: { code: first?.code ?? 'ItemsFailed', message: `${this.objectsFailed} of ${this.objectsTotal} failed; first: ${first?.message ?? 'unknown error'}` },
+      });
+    } else {
+      this.setState({ status: 'completed' });
+    }
+  }
+
+  private runtime(signal: AbortSignal): JobRuntime<Item> {
+    const settings = this.options.settings;
+    return {
+      signal,
+      get settings() {
+        return settings();
+      },
+      request: (send) => this.request(signal, send),
+      addTotals: (objects, bytes) => {
+        this.objectsTotal += objects;
+        this.bytesTotal += bytes;
+        this.changed();
+      },
+      totalsFinal: () => {
+        this.totalsKnown = true;
+        this.changed();
+      },
+      addBytes: (bytes) => {
+        this.bytesDone += bytes;
+        if (bytes > 0) {
+          this.meter.add(bytes, this.options.clock.now());
+          this.options.onBytes?.(bytes);
+        }
+        this.changed();
+      },
+      objectDone: () => {
+        this.objectsDone += 1;
+        this.changed();
+      },
+      itemFailed: (item, name, error) => this.itemFailed(item, name, error),
+    };
+  }
+
+  /** One slot per attempt: the slot is given back while the retry waits out its backoff. */
+  private request<T>(signal: AbortSignal, send: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    return withRetry(async () => {
+      const release = await this.options.scheduler.acquire(this.id, signal);
+      try {
+        return await send(signal);
+      } finally {
+        release();
+      }
+    }, { signal, maxAttempts: this.options.settings().maxAttempts, onRetry: () => { this.retries += 1; } });
+  }
+
+  private itemFailed(item: Item, name: string, error: unknown): void {
+    if (isAbortError(error) && this.controller.signal.aborted) return;
+    const jobError = toJobError(error);
+    this.objectsFailed += 1;
+    if (this.itemErrors.length < MAX_ITEM_ERRORS) this.itemErrors.push({ item: name, ...jobError });
+    if (this.failedItems.length < MAX_RETRY_ITEMS) this.failedItems.push(item);
+    else this.failedItemsOverflow = true;
+    if (JOB_WIDE_CODES.has(jobError.code) && !this.jobWideError) {
+      this.jobWideError = new BargeError(jobError.code, jobError.message);
+      this.controller.abort();
+      this.options.scheduler.removeJob(this.id);
+    }
+    this.changed();
+  }
+
+  private setState(state: JobState): void {
+    this.stateValue = state;
+    this.changed();
+  }
+
+  private changed(): void {
+    this.options.onChange(this);
+  }
+}

@@ -1,0 +1,72 @@
+// The files an upload sends, found lazily.
+//
+// A folder is walked one directory at a time with opendir, so a tree of a million files starts
+// uploading at once and is never held in memory whole. Keys use "/" whatever the platform.
+
+import { opendir, stat } from 'node:fs/promises';
+import path from 'node:path';
+
+export interface LocalFile {
+  readonly path: string;
+  readonly key: string;
+  readonly size: number;
+  readonly mtimeMs: number;
+}
+
+export type WalkEntry = ({ readonly ok: true } & LocalFile) | { readonly ok: false; readonly path: string; readonly error: unknown };
+
+/**
+ * Map each source to keys under `destination`.
+ *
+ * A file goes to `destination` itself when that names a key (no trailing "/", one source), or to
+ * destination + its name. A folder keeps its own name: "photos" to "backup/" gives
+ * "backup/photos/...", as when a folder is dropped onto a prefix in a file manager.
+ */
+export async function* walkSources(sources: readonly string[], destination: string): AsyncGenerator<WalkEntry> {
+  const intoPrefix = destination === '' || destination.endsWith('/') || sources.length > 1;
+  const prefix = intoPrefix && destination !== '' && !destination.endsWith('/') ? `${destination}/` : destination;
+  for (const source of sources) {
+    let info;
+    try {
+      info = await stat(source);
+    } catch (error) {
+      yield { ok: false, path: source, error };
+      continue;
+    }
+    if (info.isDirectory()) {
+      yield* walkFolder(source, `${prefix}${path.basename(path.resolve(source))}/`);
+    } else if (info.isFile()) {
+      const key = intoPrefix ? `${prefix}${path.basename(source)}` : destination;
+      yield { ok: true, path: source, key, size: info.size, mtimeMs: info.mtimeMs };
+    } else {
+      yield { ok: false, path: source, error: Object.assign(new Error('not a regular file or folder'), { code: 'ENOTFILE' }) };
+    }
+  }
+}
+
+async function* walkFolder(folder: string, keyPrefix: string): AsyncGenerator<WalkEntry> {
+  let dir;
+  try {
+    dir = await opendir(folder);
+  } catch (error) {
+    yield { ok: false, path: folder, error };
+    return;
+  }
+  const subfolders: string[] = [];
+  for await (const entry of dir) {
+    const full = path.join(folder, entry.name);
+    if (entry.isDirectory()) {
+      subfolders.push(entry.name);
+    } else if (entry.isFile() || entry.isSymbolicLink()) {
+      try {
+        // Symbolic links to files are followed; links to folders are not (they can loop).
+        const info = await stat(full);
+        if (info.isFile()) yield { ok: true, path: full, key: keyPrefix + entry.name, size: info.size, mtimeMs: info.mtimeMs };
+      } catch (error) {
+        yield { ok: false, path: full, error };
+      }
+    }
+  }
+  subfolders.sort();
+  for (const name of subfolders) yield* walkFolder(path.join(folder, name), `${keyPrefix}${name}/`);
+}

@@ -1,0 +1,112 @@
+// One S3 client per connection, tuned for many requests in flight.
+//
+// Settings come from the connection, then from the AWS conventions every S3 tool honours:
+// AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, AWS_REGION, AWS_PROFILE and the profiles in ~/.aws. The
+// client keeps its connections alive in a socket pool sized to the thread setting (the SDK's default
+// pool of 50 would cap a 128-thread transfer), and fails a request whose socket goes quiet instead of
+// hanging on it.
+
+import http from 'node:http';
+import https from 'node:https';
+import { S3Client } from '@aws-sdk/client-s3';
+import { NodeHttpHandler } from '@smithy/node-http-handler';
+import { loadConfig, loadSharedConfigFiles, NODE_REGION_CONFIG_OPTIONS } from '@smithy/core/config';
+import type { ChecksumMode, ConnectionConfig } from '../../src/connection.ts';
+import { addContentMd5ToDeleteObjects } from './content-md5-middleware.ts';
+
+/** Sockets beyond the thread count, for listings and control requests beside the transfers. */
+const SOCKET_HEADROOM = 8;
+const CONNECT_TIMEOUT_MS = 10_000;
+const DEFAULT_REGION = 'us-east-1';
+
+export interface ResolvedEndpoint {
+  /** Undefined for AWS itself. */
+  readonly endpoint: string | undefined;
+  readonly pathStyle: boolean;
+  readonly checksumMode: ChecksumMode;
+}
+
+export interface S3Connection {
+  readonly client: S3Client;
+  readonly endpoint: ResolvedEndpoint;
+  /** Resize the socket pool; takes effect for the next requests. */
+  setThreads(threads: number): void;
+  close(): void;
+}
+
+export interface OpenConnectionOptions {
+  readonly threads: number;
+  /** Idle time after which a request's socket is abandoned (and the request retried by the engine). */
+  readonly stallTimeoutMs: number;
+  readonly env?: NodeJS.ProcessEnv;
+}
+
+/** Where the connection goes: explicit settings first, then the AWS environment and profile. */
+export async function resolveEndpoint(config: ConnectionConfig, env: NodeJS.ProcessEnv = process.env): Promise<ResolvedEndpoint> {
+  const endpoint = config.endpoint || env.AWS_ENDPOINT_URL_S3 || env.AWS_ENDPOINT_URL || (await profileSetting(config.profile, env, 'endpoint_url'));
+  const custom = endpoint !== undefined && !/\.amazonaws\.com(\.cn)?(:\d+)?\/?$/i.test(new URL(endpoint).host);
+  return {
+    endpoint,
+    // Self-hosted stores rarely have the wildcard DNS that virtual-hosted addressing needs.
+    pathStyle: config.pathStyle ?? custom,
+    checksumMode: config.checksumMode ?? (custom ? 'when_required' : 'when_supported'),
+  };
+}
+
+export async function openConnection(config: ConnectionConfig, options: OpenConnectionOptions): Promise<S3Connection> {
+  const env = options.env ?? process.env;
+  const resolved = await resolveEndpoint(config, env);
+  const agentOptions = { keepAlive: true, maxSockets: options.threads + SOCKET_HEADROOM, scheduling: 'lifo' as const };
+  const httpAgent = new http.Agent(agentOptions);
+  const httpsAgent = new https.Agent(agentOptions);
+  const checksum = resolved.checksumMode === 'when_required' ? 'WHEN_REQUIRED' : 'WHEN_SUPPORTED';
+  const client = new S3Client({
+    region: config.region ?? (() => loadRegion(config.profile, env)),
+    endpoint: resolved.endpoint,
+    forcePathStyle: resolved.pathStyle,
+    followRegionRedirects: resolved.endpoint === undefined,
+    ...(config.accessKeyId && config.secretAccessKey
+      ? { credentials: { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey, sessionToken: config.sessionToken } }
+      : config.profile ? { profile: config.profile } : {}),
+    requestChecksumCalculation: checksum,
+    responseChecksumValidation: checksum,
+    // The engine retries each request itself (see retry-policy.ts).
+    maxAttempts: 1,
+    requestHandler: new NodeHttpHandler({
+      httpAgent,
+      httpsAgent,
+      connectionTimeout: CONNECT_TIMEOUT_MS,
+      socketTimeout: options.stallTimeoutMs,
+    }),
+  });
+  addContentMd5ToDeleteObjects(client);
+  return {
+    client,
+    endpoint: resolved,
+    setThreads(threads) {
+      httpAgent.maxSockets = threads + SOCKET_HEADROOM;
+      httpsAgent.maxSockets = threads + SOCKET_HEADROOM;
+    },
+    close() {
+      client.destroy();
+      httpAgent.destroy();
+      httpsAgent.destroy();
+    },
+  };
+}
+
+async function loadRegion(profile: string | undefined, env: NodeJS.ProcessEnv): Promise<string> {
+  if (env.AWS_REGION) return env.AWS_REGION;
+  if (env.AWS_DEFAULT_REGION) return env.AWS_DEFAULT_REGION;
+  try {
+    return await loadConfig(NODE_REGION_CONFIG_OPTIONS, { profile })();
+  } catch {
+    return DEFAULT_REGION;
+  }
+}
+
+async function profileSetting(profile: string | undefined, env: NodeJS.ProcessEnv, name: string): Promise<string | undefined> {
+  const files = await loadSharedConfigFiles({ ignoreCache: true });
+  const profileName = profile ?? env.AWS_PROFILE ?? 'default';
+  return files.configFile[profileName]?.[name] ?? files.credentialsFile[profileName]?.[name];
+}

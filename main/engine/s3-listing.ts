@@ -1,0 +1,151 @@
+// Listing: buckets, a prefix page by page, one object's details, incomplete multipart uploads.
+//
+// Listings are async streams of pages, so a prefix of millions of keys is shown (or deleted, or
+// downloaded) as it arrives, in constant memory. Keys come URL-encoded (EncodingType=url): XML
+// cannot carry some characters a key may hold, and stores mangle them otherwise.
+
+import {
+  HeadObjectCommand, ListBucketsCommand, ListMultipartUploadsCommand, ListObjectsV2Command, ListObjectVersionsCommand,
+} from '@aws-sdk/client-s3';
+import { withRetry } from './retry-loop.ts';
+import type { S3Connection } from './s3-connection.ts';
+
+export interface ObjectEntry {
+  readonly key: string;
+  readonly size: number;
+  readonly lastModified: number | undefined;
+  readonly etag: string | undefined;
+  readonly storageClass: string | undefined;
+}
+
+export interface ListingPage {
+  readonly objects: readonly ObjectEntry[];
+  /** Common prefixes ("folders"), each ending in the delimiter. */
+  readonly prefixes: readonly string[];
+}
+
+export interface ListOptions {
+  readonly bucket: string;
+  readonly prefix?: string;
+  /** "/" to browse one level; undefined to list everything below the prefix. */
+  readonly delimiter?: string;
+  readonly signal?: AbortSignal;
+  readonly pageSize?: number;
+}
+
+/** S3's URL encoding of listing results: "+" is a space, "%2B" a plus. */
+export function decodeListingKey(encoded: string): string {
+  return decodeURIComponent(encoded.replace(/\+/g, ' '));
+}
+
+export async function* listObjectPages(connection: S3Connection, options: ListOptions): AsyncGenerator<ListingPage> {
+  let token: string | undefined;
+  do {
+    const page = await withRetry(() => connection.client.send(new ListObjectsV2Command({
+      Bucket: options.bucket,
+      Prefix: options.prefix || undefined,
+      Delimiter: options.delimiter,
+      ContinuationToken: token,
+      MaxKeys: options.pageSize,
+      EncodingType: 'url',
+    }), { abortSignal: options.signal }), { signal: options.signal });
+    const encoded = page.EncodingType === 'url';
+    const decode = (text: string) => (encoded ? decodeListingKey(text) : text);
+    yield {
+      objects: (page.Contents ?? []).map((o) => ({
+        key: decode(o.Key ?? ''),
+        size: o.Size ?? 0,
+        lastModified: o.LastModified?.getTime(),
+        etag: o.ETag,
+        storageClass: o.StorageClass,
+      })),
+      prefixes: (page.CommonPrefixes ?? []).map((p) => decode(p.Prefix ?? '')),
+    };
+    token = page.IsTruncated ? page.NextContinuationToken : undefined;
+  } while (token);
+}
+
+/** Every object below a prefix, one at a time. */
+export async function* listAllObjects(connection: S3Connection, options: Omit<ListOptions, 'delimiter'>): AsyncGenerator<ObjectEntry> {
+  for await (const page of listObjectPages(connection, options)) yield* page.objects;
+}
+
+export interface VersionEntry {
+  readonly key: string;
+  readonly versionId: string;
+  readonly size: number;
+  readonly isDeleteMarker: boolean;
+}
+
+/** Every version and delete marker below a prefix (for "delete all versions"). */
+export async function* listAllVersions(connection: S3Connection, options: Omit<ListOptions, 'delimiter'>): AsyncGenerator<VersionEntry> {
+  let keyMarker: string | undefined;
+  let versionMarker: string | undefined;
+  do {
+    const page = await withRetry(() => connection.client.send(new ListObjectVersionsCommand({
+      Bucket: options.bucket, Prefix: options.prefix || undefined, KeyMarker: keyMarker, VersionIdMarker: versionMarker, EncodingType: 'url',
+    }), { abortSignal: options.signal }), { signal: options.signal });
+    const decode = (text: string) => (page.EncodingType === 'url' ? decodeListingKey(text) : text);
+    for (const v of page.Versions ?? []) yield { key: decode(v.Key ?? ''), versionId: v.VersionId ?? 'null', size: v.Size ?? 0, isDeleteMarker: false };
+    for (const m of page.DeleteMarkers ?? []) yield { key: decode(m.Key ?? ''), versionId: m.VersionId ?? 'null', size: 0, isDeleteMarker: true };
+    const more = page.IsTruncated === true;
+    keyMarker = more ? page.NextKeyMarker : undefined;
+    versionMarker = more ? page.NextVersionIdMarker : undefined;
+  } while (keyMarker);
+}
+
+export interface BucketEntry {
+  readonly name: string;
+  readonly createdAt: number | undefined;
+}
+
+export async function listBuckets(connection: S3Connection): Promise<BucketEntry[]> {
+  const result = await withRetry(() => connection.client.send(new ListBucketsCommand({})));
+  return (result.Buckets ?? []).map((b) => ({ name: b.Name ?? '', createdAt: b.CreationDate?.getTime() }));
+}
+
+export interface ObjectDetails {
+  readonly key: string;
+  readonly size: number;
+  readonly etag: string | undefined;
+  readonly lastModified: number | undefined;
+  readonly contentType: string | undefined;
+  readonly versionId: string | undefined;
+  readonly storageClass: string | undefined;
+  readonly metadata: Readonly<Record<string, string>>;
+}
+
+export async function headObject(connection: S3Connection, bucket: string, key: string, signal?: AbortSignal): Promise<ObjectDetails> {
+  const head = await withRetry(() => connection.client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }), { abortSignal: signal }), { signal });
+  return {
+    key,
+    size: head.ContentLength ?? 0,
+    etag: head.ETag,
+    lastModified: head.LastModified?.getTime(),
+    contentType: head.ContentType,
+    versionId: head.VersionId,
+    storageClass: head.StorageClass,
+    metadata: head.Metadata ?? {},
+  };
+}
+
+export interface MultipartUploadEntry {
+  readonly key: string;
+  readonly uploadId: string;
+  readonly initiated: number | undefined;
+}
+
+/** Incomplete multipart uploads (parts stored and billed, but no object) below a prefix. */
+export async function* listMultipartUploads(connection: S3Connection, bucket: string, prefix = ''): AsyncGenerator<MultipartUploadEntry> {
+  let keyMarker: string | undefined;
+  let uploadIdMarker: string | undefined;
+  do {
+    const page = await withRetry(() => connection.client.send(new ListMultipartUploadsCommand({
+      Bucket: bucket, Prefix: prefix || undefined, KeyMarker: keyMarker, UploadIdMarker: uploadIdMarker,
+    })));
+    for (const u of page.Uploads ?? []) yield { key: u.Key ?? '', uploadId: u.UploadId ?? '', initiated: u.Initiated?.getTime() };
+    const more = page.IsTruncated === true;
+    keyMarker = more ? page.NextKeyMarker : undefined;
+    uploadIdMarker = more ? page.NextUploadIdMarker : undefined;
+  } while (keyMarker);
+}

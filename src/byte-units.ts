@@ -1,0 +1,57 @@
+// Byte sizes as people write them ("64MiB", "5 GB", "1048576") and as they read them.
+
+const UNIT_BYTES: Readonly<Record<string, number>> = {
+  b: 1,
+  k: 1024, kb: 1000, kib: 1024,
+  m: 1024 ** 2, mb: 1000 ** 2, mib: 1024 ** 2,
+  g: 1024 ** 3, gb: 1000 ** 3, gib: 1024 ** 3,
+  t: 1024 ** 4, tb: 1000 ** 4, tib: 1024 ** 4,
+};
+
+export const KIB = 1024;
+export const MIB = 1024 ** 2;
+export const GIB = 1024 ** 3;
+
+/**
+ * Parse a size such as "64MiB", "16M", "5 GB" or "1048576" into bytes.
+ *
+ * Bare K/M/G/T are binary (as in s5cmd and rclone); KB/MB/GB are decimal. Returns undefined for
+ * anything that is not a whole, non-negative number of bytes.
+ */
+export function parseByteSize(text: string): number | undefined {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(text);
+  if (!match) return undefined;
+  const unit = UNIT_BYTES[(match[2] ?? '').toLowerCase() || 'b'];
+  if (unit === undefined) return undefined;
+  const bytes = Number(match[1]) * unit;
+  return Number.isSafeInteger(bytes) ? bytes : undefined;
+}
+
+/** "1.5 GiB", "512 B": binary units, three significant digits. */
+export function formatBytes(bytes: number): string {
+  if (!Number.isFinite(bytes)) return '?';
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'];
+  let value = Math.abs(bytes);
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  const digits = unit === 0 || value >= 100 ? 0 : value >= 10 ? 1 : 2;
+  return `${bytes < 0 ? '-' : ''}${value.toFixed(digits)} ${units[unit]}`;
+}
+
+/** Throughput in decimal megabytes per second, the unit the peers (and the benchmark) use. */
+export function formatRate(bytesPerSecond: number): string {
+  return `${(bytesPerSecond / 1e6).toFixed(bytesPerSecond >= 1e8 ? 0 : 1)} MB/s`;
+}
+
+/** "1h02m", "3m05s", "42s"; "?" when unknown. */
+export function formatDuration(seconds: number | undefined): string {
+  if (seconds === undefined || !Number.isFinite(seconds) || seconds < 0) return '?';
+  const s = Math.round(seconds);
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m${String(s % 60).padStart(2, '0')}s`;
+  return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
+}

@@ -1,0 +1,29 @@
+// A connection: where the store is and how to sign for it.
+
+import { z } from 'zod';
+
+export const checksumModeSchema = z.enum(['when_supported', 'when_required']);
+/**
+ * "when_supported" lets the SDK add CRC32 checksums to every upload and validate downloads (AWS's
+ * default); "when_required" sends them only where the API demands one. Several S3-compatible stores
+ * (R2, B2 and others) reject the SDK's checksum headers, so custom endpoints default to the latter.
+ */
+export type ChecksumMode = z.infer<typeof checksumModeSchema>;
+
+export const connectionConfigSchema = z.object({
+  /** https://… or http://…; empty for AWS itself (the endpoint follows the region). */
+  endpoint: z.url({ protocol: /^https?$/ }).optional(),
+  region: z.string().min(1).optional(),
+  /** Bucket in the path (http://host/bucket/key) instead of the host name. */
+  pathStyle: z.boolean().optional(),
+  /** A profile from ~/.aws/config and ~/.aws/credentials; the SDK's default chain when absent. */
+  profile: z.string().min(1).optional(),
+  accessKeyId: z.string().min(1).optional(),
+  secretAccessKey: z.string().min(1).optional(),
+  sessionToken: z.string().min(1).optional(),
+  checksumMode: checksumModeSchema.optional(),
+}).refine((c) => (c.accessKeyId === undefined) === (c.secretAccessKey === undefined), {
+  message: 'give both an access key ID and a secret access key, or neither',
+});
+
+export type ConnectionConfig = z.infer<typeof connectionConfigSchema>;

@@ -1,0 +1,59 @@
+// Jobs as both sides see them: what a job does, where it is, and its progress.
+//
+// A snapshot is plain, readonly data so it can cross IPC by structured clone.
+
+export type JobKind = 'upload' | 'download' | 'delete';
+
+export type JobState =
+  | { readonly status: 'queued' }
+  | { readonly status: 'running' }
+  | { readonly status: 'paused' }
+  | { readonly status: 'completed' }
+  | { readonly status: 'cancelled' }
+  | { readonly status: 'failed'; readonly error: JobError };
+
+export type JobStatus = JobState['status'];
+
+export interface JobError {
+  /** A code the UI can act on, such as "AccessDenied" or "NoSuchBucket". */
+  readonly code: string;
+  /** What a person reads. */
+  readonly message: string;
+}
+
+/** An item (file, object, key) that failed while the rest of the job went on. */
+export interface ItemError extends JobError {
+  readonly item: string;
+}
+
+export interface JobProgress {
+  readonly objectsDone: number;
+  readonly objectsFailed: number;
+  /** Objects found so far; final once `totalsKnown` is true. */
+  readonly objectsTotal: number;
+  readonly bytesDone: number;
+  readonly bytesTotal: number;
+  /** False while the job is still walking a folder or listing a prefix. */
+  readonly totalsKnown: boolean;
+  readonly bytesPerSecond: number;
+  readonly etaSeconds: number | undefined;
+}
+
+export interface JobSnapshot {
+  readonly id: string;
+  readonly kind: JobKind;
+  readonly name: string;
+  readonly state: JobState;
+  readonly progress: JobProgress;
+  /** The first item errors (bounded); `progress.objectsFailed` has the count. */
+  readonly itemErrors: readonly ItemError[];
+  readonly createdAt: number;
+}
+
+export function isFinished(state: JobState): boolean {
+  return state.status === 'completed' || state.status === 'cancelled' || state.status === 'failed';
+}
+
+export function assertNever(value: never): never {
+  throw new Error(`Unexpected value: ${JSON.stringify(value)}`);
+}

@@ -1,0 +1,39 @@
+// What S3 accepts as bucket names and keys, checked before a request is sent so that the error
+// says what is wrong instead of the server's bare "InvalidBucketName".
+
+export const MAX_KEY_BYTES = 1024;
+
+/**
+ * Why `name` is not a valid bucket name, or undefined if it is.
+ *
+ * These are AWS's rules for new buckets (3-63 characters of lowercase letters, digits, dots and
+ * hyphens, starting and ending with a letter or digit, no "..", not an IP address). Older buckets
+ * and other stores can be laxer, so listing is not refused by this check, only creation.
+ */
+export function bucketNameProblem(name: string): string | undefined {
+  if (name.length < 3 || name.length > 63) return `must be 3 to 63 characters long (it has ${name.length})`;
+  if (!/^[a-z0-9.-]+$/.test(name)) return 'may contain only lowercase letters, digits, dots (.) and hyphens (-)';
+  if (!/^[a-z0-9]/.test(name) || !/[a-z0-9]$/.test(name)) return 'must start and end with a letter or digit';
+  if (name.includes('..')) return 'must not contain two dots in a row';
+  if (/^\d+\.\d+\.\d+\.\d+$/.test(name)) return 'must not look like an IP address';
+  return undefined;
+}
+
+/** The laxer check used where a bucket already exists: anything a URL path segment can hold. */
+export function bucketReferenceProblem(name: string): string | undefined {
+  if (name.length === 0) return 'is empty';
+  if (/[/\\\s]/.test(name)) return 'must not contain slashes or spaces';
+  return undefined;
+}
+
+export function utf8Length(text: string): number {
+  return new TextEncoder().encode(text).length;
+}
+
+/** Why `key` cannot be an object key, or undefined if it can. */
+export function objectKeyProblem(key: string): string | undefined {
+  if (key.length === 0) return 'is empty';
+  const bytes = utf8Length(key);
+  if (bytes > MAX_KEY_BYTES) return `is ${bytes} bytes long in UTF-8; S3 allows at most ${MAX_KEY_BYTES}`;
+  return undefined;
+}

@@ -1,0 +1,31 @@
+// Engine settings: the Threads and Part size knobs and the rest, with their defaults and limits.
+//
+// The zod schema is the one source of the type, the limits and the defaults; the command line, the
+// IPC handlers and the UI all validate through it.
+
+import { z } from 'zod';
+import { MIB } from './byte-units.ts';
+import { MAX_PART_SIZE_BYTES, MIN_PART_SIZE_BYTES } from './part-size.ts';
+
+export const MIN_THREADS = 1;
+export const MAX_THREADS = 256;
+
+export const settingsSchema = z.object({
+  /** Requests in flight across all jobs. */
+  threads: z.number().int().min(MIN_THREADS).max(MAX_THREADS).default(64),
+  /** Part size for multipart uploads and ranged downloads; raised per file to stay within 10,000 parts. */
+  partSizeBytes: z.number().int().min(MIN_PART_SIZE_BYTES).max(MAX_PART_SIZE_BYTES).default(16 * MIB),
+  /** Task-level attempts per request, on top of what the SDK does itself. */
+  maxAttempts: z.number().int().min(1).max(20).default(6),
+  /** A request that moves no bytes for this long is abandoned and retried. */
+  stallTimeoutMs: z.number().int().min(1_000).max(600_000).default(30_000),
+});
+
+export type Settings = z.infer<typeof settingsSchema>;
+export const settingsPatchSchema = settingsSchema.partial();
+export type SettingsPatch = z.infer<typeof settingsPatchSchema>;
+
+export const DEFAULT_SETTINGS: Settings = settingsSchema.parse({});
+
+/** Memory that a setting implies for uploads: every thread may hold one part's read buffer. */
+export const READ_BUFFER_BYTES = 256 * 1024;

@@ -1,0 +1,97 @@
+// A real S3 server on a free loopback port, with a temporary data folder: MinIO by default,
+// versitygw with BARGE_TEST_SERVER=versitygw. Used by the integration tests and the benchmark.
+
+import { spawn, execFileSync } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+export type ServerKind = 'minio' | 'versitygw';
+
+export interface S3ServerInfo {
+  readonly kind: ServerKind;
+  readonly endpoint: string;
+  readonly accessKeyId: string;
+  readonly secretAccessKey: string;
+  readonly region: string;
+}
+
+export interface RunningS3Server extends S3ServerInfo {
+  readonly process: ChildProcess;
+  readonly dataDir: string;
+  stop(): Promise<void>;
+}
+
+const here = path.dirname(new URL(import.meta.url).pathname);
+export const TOOLS_DIR = process.env.BARGE_TOOLS_DIR ?? path.join(os.homedir(), '.cache', 'barge', 'bin');
+const ACCESS_KEY = 'barge-test-key';
+const SECRET_KEY = 'barge-test-secret-0123456789';
+
+export function serverKind(): ServerKind {
+  const kind = process.env.BARGE_TEST_SERVER ?? 'minio';
+  if (kind !== 'minio' && kind !== 'versitygw') throw new Error(`BARGE_TEST_SERVER must be minio or versitygw, not ${kind}`);
+  return kind;
+}
+
+/** Build the server if it is missing (tests/support/install-s3-server.sh). */
+export function ensureInstalled(kind: ServerKind): string {
+  const binary = path.join(TOOLS_DIR, kind);
+  if (!existsSync(binary)) execFileSync(path.join(here, 'install-s3-server.sh'), [kind], { stdio: 'inherit' });
+  return binary;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+export async function startS3Server(kind: ServerKind = serverKind(), options: { port?: number; dataDir?: string } = {}): Promise<RunningS3Server> {
+  const binary = ensureInstalled(kind);
+  const dataDir = options.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), `barge-${kind}-`)));
+  const port = options.port ?? (await freePort());
+  const consolePort = await freePort();
+  const endpoint = `http://127.0.0.1:${port}`;
+  const args = kind === 'minio'
+    ? ['server', dataDir, '--address', `127.0.0.1:${port}`, '--console-address', `127.0.0.1:${consolePort}`, '--quiet']
+    : ['--access', ACCESS_KEY, '--secret', SECRET_KEY, '--port', `127.0.0.1:${port}`, '--quiet', '--keep-alive', 'posix', '--versioning-dir', `${dataDir}-versions`, dataDir];
+  const child = spawn(binary, args, {
+    env: { ...process.env, MINIO_ROOT_USER: ACCESS_KEY, MINIO_ROOT_PASSWORD: SECRET_KEY, MINIO_UPDATE: 'off', MINIO_CALLHOME_ENABLE: 'off', MINIO_BROWSER: 'off' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => { stderr = (stderr + chunk.toString()).slice(-4000); });
+  const readyUrl = kind === 'minio' ? `${endpoint}/minio/health/ready` : `${endpoint}/`;
+  await waitReady(readyUrl, child, () => stderr);
+  const stop = async () => {
+    if (child.exitCode === null) {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('exit', resolve));
+    }
+    if (!options.dataDir) await rm(dataDir, { recursive: true, force: true });
+  };
+  return { kind, endpoint, accessKeyId: ACCESS_KEY, secretAccessKey: SECRET_KEY, region: 'us-east-1', process: child, dataDir, stop };
+}
+
+async function waitReady(url: string, child: ChildProcess, log: () => string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`the S3 server exited with code ${child.exitCode}: ${log()}`);
+    try {
+      const response = await fetch(url);
+      if (response.status < 500) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`the S3 server did not become ready at ${url}: ${log()}`);
+}
