@@ -6,6 +6,8 @@
 export const METER_WINDOW_MS = 5_000;
 const BUCKET_MS = 250;
 const BUCKET_COUNT = METER_WINDOW_MS / BUCKET_MS;
+/** A rate from less than this is noise (a single chunk would read as gigabytes per second). */
+const MIN_ELAPSED_MS = 100;
 
 export class ThroughputMeter {
   /** Bytes per time bucket, a ring indexed by bucket number modulo BUCKET_COUNT. */
@@ -25,7 +27,9 @@ export class ThroughputMeter {
     if (this.firstSampleMs === undefined) return 0;
     let total = 0;
     for (const bytes of this.buckets) total += bytes;
-    const elapsedMs = Math.min(METER_WINDOW_MS, Math.max(BUCKET_MS, nowMs - this.firstSampleMs));
+    // The ring spans the current, partly elapsed bucket and the BUCKET_COUNT - 1 before it.
+    const windowStartMs = (this.lastBucket - BUCKET_COUNT + 1) * BUCKET_MS;
+    const elapsedMs = Math.max(MIN_ELAPSED_MS, nowMs - Math.max(windowStartMs, this.firstSampleMs));
     return (total * 1000) / elapsedMs;
   }
 

@@ -5,7 +5,7 @@
 // Retry (after a failure or a cancel) runs the body again; bodies that track items hand over the
 // items that failed so only those run again.
 
-import type { ItemError, JobError, JobKind, JobSnapshot, JobState } from '../../src/jobs.ts';
+import type { ItemError, JobKind, JobSnapshot, JobState } from '../../src/jobs.ts';
 import { isFinished } from '../../src/jobs.ts';
 import { ThroughputMeter } from '../../src/throughput-meter.ts';
 import type { Settings } from '../../src/settings.ts';

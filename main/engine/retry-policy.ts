@@ -10,11 +10,11 @@ export type FailureKind = 'throttle' | 'transient' | 'clock-skew' | 'fatal' | 'c
 
 const THROTTLE_CODES = new Set([
   'SlowDown', 'Throttling', 'ThrottlingException', 'ThrottledException', 'RequestThrottled',
-  'RequestLimitExceeded', 'TooManyRequests', 'TooManyRequestsException', 'RequestThrottledException',
+  'RequestLimitExceeded', 'TooManyRequests', 'TooManyRequestsException', 'RequestThrottledException', 'ServiceUnavailable',
 ]);
 
 const TRANSIENT_CODES = new Set([
-  'InternalError', 'ServiceUnavailable', 'RequestTimeout', 'RequestTimeoutException', 'TimeoutError',
+  'InternalError', 'RequestTimeout', 'RequestTimeoutException', 'TimeoutError',
   'ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'ECONNABORTED', 'EAI_AGAIN', 'EHOSTUNREACH',
   'ENETUNREACH', 'ENETDOWN', 'ERR_STREAM_PREMATURE_CLOSE', 'StalledTransfer', 'IncompleteBody',
   'XMinioServerNotInitialized', 'OperationAborted',

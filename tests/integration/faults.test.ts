@@ -1,0 +1,65 @@
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { MIB } from '../../src/byte-units.ts';
+import { randomFile, serverConfig, setUpEngine, sha256File } from '../support/fixtures.ts';
+import type { TestContext } from '../support/fixtures.ts';
+import { startFaultProxy } from '../support/fault-proxy.ts';
+import type { FaultProxy } from '../support/fault-proxy.ts';
+import type { S3Connection } from '../../main/engine/s3-connection.ts';
+
+let t: TestContext;
+let proxy: FaultProxy;
+let viaProxy: S3Connection;
+beforeEach(async () => {
+  t = await setUpEngine({ settings: { threads: 4, partSizeBytes: 8 * MIB } });
+  proxy = await startFaultProxy(serverConfig().endpoint!);
+  viaProxy = await t.engine.connect({ ...serverConfig(), endpoint: proxy.endpoint });
+});
+afterEach(async () => {
+  await t.close();
+  await proxy.close();
+});
+
+it('a download whose body breaks mid-stream resumes from the last byte and completes intact', async () => {
+  const source = await randomFile(t.dir, 'src.bin', 20 * MIB);
+  await t.engine.upload(t.connection, { sources: [source.path], bucket: t.bucket, destination: 'src.bin' }).finished();
+
+  let cuts = 0;
+  proxy.setRule((request) => (request.method === 'GET' && request.headers.range && cuts++ < 3 ? { kind: 'cut-body', afterBytes: 3 * MIB } : undefined));
+  const out = path.join(t.dir, 'out');
+  const job = t.engine.download(viaProxy, { bucket: t.bucket, keys: ['src.bin'], targetFolder: out });
+  const end = await job.finished();
+
+  expect(end.state.status).toBe('completed');
+  expect(cuts).toBeGreaterThanOrEqual(3);
+  expect(job.retryCount).toBeGreaterThanOrEqual(3);
+  expect(await sha256File(path.join(out, 'src.bin'))).toBe(source.sha256);
+  // The resumed requests asked only for the rest of their range.
+  const resumed = proxy.seen.filter((r) => r.method === 'GET').length;
+  expect(resumed).toBe(3 + 3); // three 8 MiB ranges, three resumes
+  expect(await readdir(out)).toEqual(['src.bin']);
+});
+
+it('a storm of 503 SlowDown answers is retried with backoff until every upload lands', async () => {
+  for (let i = 0; i < 40; i++) await randomFile(t.dir, `storm/f${i}.txt`, 1000 + i);
+  let n = 0;
+  proxy.setRule((request) => (request.method === 'PUT' && n++ % 3 === 0 ? { kind: 'slow-down' } : undefined));
+  const job = t.engine.upload(viaProxy, { sources: [path.join(t.dir, 'storm')], bucket: t.bucket, destination: '' });
+  const end = await job.finished();
+  expect(end.state.status).toBe('completed');
+  expect(end.progress.objectsDone).toBe(40);
+  expect(job.retryCount).toBeGreaterThan(5);
+  expect(proxy.seen.filter((r) => r.status === 503).length).toBe(job.retryCount);
+});
+
+it('a download that keeps failing leaves nothing under the final name', async () => {
+  const source = await randomFile(t.dir, 'doomed.bin', 12 * MIB);
+  await t.engine.upload(t.connection, { sources: [source.path], bucket: t.bucket, destination: 'doomed.bin' }).finished();
+  t.engine.updateSettings({ maxAttempts: 2 });
+  proxy.setRule((request) => (request.method === 'GET' ? { kind: 'cut-body', afterBytes: 1 * MIB } : undefined));
+  const out = path.join(t.dir, 'out');
+  const end = await t.engine.download(viaProxy, { bucket: t.bucket, keys: ['doomed.bin'], targetFolder: out }).finished();
+  expect(end.state.status).toBe('failed');
+  expect(await readdir(out)).toEqual([]);
+});

@@ -1,0 +1,89 @@
+// An HTTP proxy in front of the test S3 server that injects faults on demand: cut a response body
+// after some bytes, or answer 503 SlowDown. Requests pass through unchanged (the Host header too,
+// so signatures stay valid); only the faults a test asks for are added.
+
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export type Fault =
+  | { readonly kind: 'cut-body'; readonly afterBytes: number }
+  | { readonly kind: 'slow-down' }
+  /** Hold the request this long before passing it on (latency, as a far-away store has). */
+  | { readonly kind: 'delay'; readonly ms: number };
+
+export interface FaultProxy {
+  readonly endpoint: string;
+  /** Requests seen, by method. */
+  readonly seen: { method: string; url: string; status?: number }[];
+  /** Decide the fault (if any) for each request. */
+  setRule(rule: (request: http.IncomingMessage) => Fault | undefined): void;
+  close(): Promise<void>;
+}
+
+export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
+  const target = new URL(upstream);
+  let rule: (request: http.IncomingMessage) => Fault | undefined = () => undefined;
+  const seen: FaultProxy['seen'] = [];
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+  const server = http.createServer((request, response) => {
+    const record: FaultProxy['seen'][number] = { method: request.method ?? '', url: request.url ?? '' };
+    seen.push(record);
+    const fault = rule(request);
+    if (fault?.kind === 'slow-down') {
+      request.resume();
+      request.on('end', () => {
+        record.status = 503;
+        response.writeHead(503, { 'content-type': 'application/xml' });
+        response.end('<?xml version="1.0" encoding="UTF-8"?><Error><Code>SlowDown</Code><Message>Please reduce your request rate.</Message></Error>');
+      });
+      return;
+    }
+    if (fault?.kind === 'delay') {
+      request.pause();
+      setTimeout(() => pass(request, response, record, undefined), fault.ms);
+      return;
+    }
+    pass(request, response, record, fault);
+  });
+  const pass = (request: http.IncomingMessage, response: http.ServerResponse, record: FaultProxy['seen'][number], fault: Fault | undefined) => {
+    const forward = http.request({
+      host: target.hostname, port: target.port, method: request.method, path: request.url, headers: request.headers, agent,
+    }, (upstreamResponse) => {
+      record.status = upstreamResponse.statusCode;
+      response.writeHead(upstreamResponse.statusCode ?? 502, upstreamResponse.headers);
+      if (fault?.kind !== 'cut-body') {
+        upstreamResponse.pipe(response);
+        return;
+      }
+      let sent = 0;
+      upstreamResponse.on('data', (chunk: Buffer) => {
+        if (sent + chunk.length >= fault.afterBytes) {
+          response.write(chunk.subarray(0, Math.max(0, fault.afterBytes - sent)));
+          upstreamResponse.destroy();
+          // Give the partial body time to leave, then drop the connection mid-body.
+          setTimeout(() => response.socket?.destroy(), 20);
+          return;
+        }
+        sent += chunk.length;
+        response.write(chunk);
+      });
+      upstreamResponse.on('end', () => response.end());
+    });
+    forward.on('error', () => response.socket?.destroy());
+    request.pipe(forward);
+  };
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    seen,
+    setRule(next) {
+      rule = next;
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      agent.destroy();
+    },
+  };
+}

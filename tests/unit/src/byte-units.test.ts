@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { formatBytes, formatDuration, formatRate, parseByteSize } from '../../../src/byte-units.ts';
+
+describe('parseByteSize', () => {
+  it.each([
+    ['1048576', 1048576],
+    ['64MiB', 64 * 1024 ** 2],
+    ['64M', 64 * 1024 ** 2],
+    ['16 mib', 16 * 1024 ** 2],
+    ['5GB', 5e9],
+    ['1.5KiB', 1536],
+    ['2k', 2048],
+  ])('%s is %d bytes', (text, bytes) => {
+    expect(parseByteSize(text)).toBe(bytes);
+  });
+
+  it.each(['', 'abc', '-5M', '5 XB', '1.3B'])('refuses %j', (text) => {
+    expect(parseByteSize(text)).toBeUndefined();
+  });
+});
+
+describe('formatting', () => {
+  it('formats bytes in binary units', () => {
+    expect(formatBytes(0)).toBe('0 B');
+    expect(formatBytes(1536)).toBe('1.50 KiB');
+    expect(formatBytes(64 * 1024 ** 2)).toBe('64.0 MiB');
+    expect(formatBytes(1024 ** 4 * 300)).toBe('300 TiB');
+  });
+
+  it('formats rates in decimal MB/s and durations compactly', () => {
+    expect(formatRate(260e6)).toBe('260 MB/s');
+    expect(formatRate(1.25e6)).toBe('1.3 MB/s');
+    expect(formatDuration(42)).toBe('42s');
+    expect(formatDuration(185)).toBe('3m05s');
+    expect(formatDuration(3720)).toBe('1h02m');
+    expect(formatDuration(undefined)).toBe('?');
+  });
+});
