@@ -35,7 +35,7 @@ export interface DeleteTarget {
 
 export function deleteBody(connection: S3Connection, spec: DeleteSpec): JobBody<DeleteTarget> {
   return async (runtime, only) => {
-    const targets = only ? fromList(only) : discover(connection, spec, runtime);
+    const targets = only ? fromList(only, runtime) : discover(connection, spec, runtime);
     if (spec.dryRun) {
       await concurrentEach(targets, () => runtime.settings.threads, (target) => countTarget(connection, spec.bucket, target, runtime));
     } else {
@@ -45,8 +45,11 @@ export function deleteBody(connection: S3Connection, spec: DeleteSpec): JobBody<
   };
 }
 
-async function* fromList(targets: readonly DeleteTarget[]): AsyncGenerator<DeleteTarget> {
-  yield* targets;
+async function* fromList(targets: readonly DeleteTarget[], runtime: JobRuntime<DeleteTarget>): AsyncGenerator<DeleteTarget> {
+  for (const target of targets) {
+    runtime.addTotals(1, target.size ?? 0);
+    yield target;
+  }
 }
 
 async function* discover(connection: S3Connection, spec: DeleteSpec, runtime: JobRuntime<DeleteTarget>): AsyncGenerator<DeleteTarget> {

@@ -44,7 +44,7 @@ export interface DownloadItem {
 
 export function downloadBody(connection: S3Connection, spec: DownloadSpec): JobBody<DownloadItem> {
   return async (runtime, only) => {
-    const items = only ?? discover(connection, spec, runtime);
+    const items = only ? again(only, runtime) : discover(connection, spec, runtime);
     await concurrentEach(items, () => runtime.settings.threads * 2, async (item) => {
       try {
         const known = item.size === undefined ? await lookUp(connection, spec.bucket, item, runtime) : item;
@@ -86,6 +86,13 @@ async function* discover(connection: S3Connection, spec: DownloadSpec, runtime: 
   }
 }
 
+async function* again(items: readonly DownloadItem[], runtime: JobRuntime<DownloadItem>): AsyncGenerator<DownloadItem> {
+  for (const item of items) {
+    runtime.addTotals(1, item.size ?? 0);
+    yield item;
+  }
+}
+
 /** A key's last segment as a file name, refused if it could not be one. */
 function safeName(key: string): string {
   const name = keyBaseName(key);
@@ -104,6 +111,11 @@ async function downloadObject(connection: S3Connection, bucket: string, item: Do
   const size = item.size ?? 0;
   await mkdir(path.dirname(item.path), { recursive: true });
   const temporary = `${item.path}.barge-${randomBytes(4).toString('hex')}.partial`;
+  let objectBytes = 0;
+  const addBytes = (bytes: number) => {
+    objectBytes += bytes;
+    runtime.addBytes(bytes);
+  };
   try {
     // Created at full size up front, so ranges can be written at their offsets in any order.
     const handle = await open(temporary, 'wx');
@@ -116,20 +128,23 @@ async function downloadObject(connection: S3Connection, bucket: string, item: Do
     const count = size === 0 ? 0 : partCount(size, partSize);
     await concurrentEach(partNumbers(count), () => runtime.settings.threads * 2, async (partNumber) => {
       const range = partRange(size, partSize, partNumber);
-      await downloadRange(connection, bucket, item, temporary, range.start, range.end, count > 1, runtime);
+      await downloadRange(connection, bucket, item, temporary, range.start, range.end, count > 1, runtime, addBytes);
     });
     const written = await stat(temporary);
     if (written.size !== size) throw new BargeError('SizeMismatch', `Expected ${size} bytes but the file has ${written.size}.`);
     await rename(temporary, item.path);
   } catch (error) {
     await rm(temporary, { force: true });
+    // The partial file is gone, so are its bytes: progress counts only objects that landed.
+    runtime.addBytes(-objectBytes);
     throw error;
   }
 }
 
 /** Fetch bytes [start, end) into `file` at their offset, resuming after a broken body. */
 async function downloadRange(
-  connection: S3Connection, bucket: string, item: DownloadItem, file: string, start: number, end: number, ranged: boolean, runtime: JobRuntime<DownloadItem>,
+  connection: S3Connection, bucket: string, item: DownloadItem, file: string, start: number, end: number, ranged: boolean,
+  runtime: JobRuntime<DownloadItem>, addBytes: (bytes: number) => void,
 ): Promise<void> {
   let done = 0;
   await runtime.request(async (signal) => {
@@ -147,7 +162,7 @@ async function downloadRange(
     const counter = new Transform({
       transform(chunk: Buffer, _encoding, next) {
         counted += chunk.length;
-        runtime.addBytes(chunk.length);
+        addBytes(chunk.length);
         next(null, chunk);
       },
     });
@@ -156,7 +171,7 @@ async function downloadRange(
     } finally {
       // Count only what reached the file: the resume offset must never skip unwritten bytes.
       if (!out.closed) await new Promise<void>((resolve) => out.once('close', () => resolve()));
-      runtime.addBytes(out.bytesWritten - counted);
+      addBytes(out.bytesWritten - counted);
       done += out.bytesWritten;
     }
     if (start + done < end) throw new BargeError('IncompleteBody', `The server sent ${done} of ${end - start} bytes of a range.`);

@@ -136,7 +136,10 @@ export class Job<Item = unknown> {
     const onlyFailed = this.stateValue.status === 'failed' && this.totalsKnown && !this.failedItemsOverflow && !this.jobWideError;
     const only = onlyFailed ? this.failedItems : undefined;
     if (onlyFailed) {
+      // What is done stays done; the body counts the retried items again as it finds them.
       this.objectsFailed = 0;
+      this.objectsTotal = this.objectsDone;
+      this.bytesTotal = this.bytesDone;
     } else {
       this.objectsDone = 0;
       this.objectsFailed = 0;

@@ -13,7 +13,11 @@ export interface LocalFile {
   readonly mtimeMs: number;
 }
 
-export type WalkEntry = ({ readonly ok: true } & LocalFile) | { readonly ok: false; readonly path: string; readonly error: unknown };
+/**
+ * A file found, or a file or folder that could not be read. `key` is where it would go: a key for a
+ * file, a prefix ending in "/" for a folder, so that a retry can walk it again from there.
+ */
+export type WalkEntry = ({ readonly ok: true } & LocalFile) | { readonly ok: false; readonly path: string; readonly key: string; readonly error: unknown };
 
 /**
  * Map each source to keys under `destination`.
@@ -26,21 +30,27 @@ export async function* walkSources(sources: readonly string[], destination: stri
   const intoPrefix = destination === '' || destination.endsWith('/') || sources.length > 1;
   const prefix = intoPrefix && destination !== '' && !destination.endsWith('/') ? `${destination}/` : destination;
   for (const source of sources) {
-    let info;
-    try {
-      info = await stat(source);
-    } catch (error) {
-      yield { ok: false, path: source, error };
-      continue;
-    }
-    if (info.isDirectory()) {
-      yield* walkFolder(source, `${prefix}${path.basename(path.resolve(source))}/`);
-    } else if (info.isFile()) {
-      const key = intoPrefix ? `${prefix}${path.basename(source)}` : destination;
-      yield { ok: true, path: source, key, size: info.size, mtimeMs: info.mtimeMs };
-    } else {
-      yield { ok: false, path: source, error: Object.assign(new Error('not a regular file or folder'), { code: 'ENOTFILE' }) };
-    }
+    const name = path.basename(path.resolve(source));
+    yield* walkPath(source, intoPrefix ? `${prefix}${name}` : destination);
+  }
+}
+
+/** One path: a file to `key`, or a folder below `key` + "/" (a key ending in "/" is that folder). */
+export async function* walkPath(source: string, key: string): AsyncGenerator<WalkEntry> {
+  const folderKey = key.endsWith('/') ? key : `${key}/`;
+  let info;
+  try {
+    info = await stat(source);
+  } catch (error) {
+    yield { ok: false, path: source, key, error };
+    return;
+  }
+  if (info.isDirectory()) {
+    yield* walkFolder(source, folderKey);
+  } else if (info.isFile() && !key.endsWith('/')) {
+    yield { ok: true, path: source, key, size: info.size, mtimeMs: info.mtimeMs };
+  } else {
+    yield { ok: false, path: source, key, error: Object.assign(new Error('not a regular file or folder'), { code: 'ENOTFILE' }) };
   }
 }
 
@@ -49,7 +59,7 @@ async function* walkFolder(folder: string, keyPrefix: string): AsyncGenerator<Wa
   try {
     dir = await opendir(folder);
   } catch (error) {
-    yield { ok: false, path: folder, error };
+    yield { ok: false, path: folder, key: keyPrefix, error };
     return;
   }
   const subfolders: string[] = [];
@@ -63,7 +73,7 @@ async function* walkFolder(folder: string, keyPrefix: string): AsyncGenerator<Wa
         const info = await stat(full);
         if (info.isFile()) yield { ok: true, path: full, key: keyPrefix + entry.name, size: info.size, mtimeMs: info.mtimeMs };
       } catch (error) {
-        yield { ok: false, path: full, error };
+        yield { ok: false, path: full, key: keyPrefix + entry.name, error };
       }
     }
   }

@@ -135,15 +135,20 @@ export interface MultipartUploadEntry {
   readonly initiated: number | undefined;
 }
 
-/** Incomplete multipart uploads (parts stored and billed, but no object) below a prefix. */
+/**
+ * Incomplete multipart uploads (parts stored and billed, but no object) below a prefix.
+ *
+ * The prefix is applied here, not sent: MinIO treats ListMultipartUploads' Prefix as an exact key
+ * and answers a real prefix with nothing, which would hide the very leftovers this is for.
+ */
 export async function* listMultipartUploads(connection: S3Connection, bucket: string, prefix = ''): AsyncGenerator<MultipartUploadEntry> {
   let keyMarker: string | undefined;
   let uploadIdMarker: string | undefined;
   do {
     const page = await withRetry(() => connection.client.send(new ListMultipartUploadsCommand({
-      Bucket: bucket, Prefix: prefix || undefined, KeyMarker: keyMarker, UploadIdMarker: uploadIdMarker,
+      Bucket: bucket, KeyMarker: keyMarker, UploadIdMarker: uploadIdMarker,
     })));
-    for (const u of page.Uploads ?? []) yield { key: u.Key ?? '', uploadId: u.UploadId ?? '', initiated: u.Initiated?.getTime() };
+    for (const u of page.Uploads ?? []) if ((u.Key ?? '').startsWith(prefix)) yield { key: u.Key ?? '', uploadId: u.UploadId ?? '', initiated: u.Initiated?.getTime() };
     const more = page.IsTruncated === true;
     keyMarker = more ? page.NextKeyMarker : undefined;
     uploadIdMarker = more ? page.NextUploadIdMarker : undefined;

@@ -16,8 +16,8 @@ import { concurrentEach } from './concurrent-each.ts';
 import { fileRangeBody } from './counting-stream.ts';
 import { BargeError, toBargeError } from './errors.ts';
 import type { JobBody, JobRuntime } from './job.ts';
-import { walkSources } from './local-files.ts';
-import type { LocalFile } from './local-files.ts';
+import { walkPath, walkSources } from './local-files.ts';
+import type { LocalFile, WalkEntry } from './local-files.ts';
 import { withRetry } from './retry-loop.ts';
 import type { S3Connection } from './s3-connection.ts';
 
@@ -31,9 +31,12 @@ export interface UploadSpec {
   readonly destination: string;
 }
 
-export function uploadBody(connection: S3Connection, spec: UploadSpec): JobBody<LocalFile> {
+/** What a retry does again: a file, or a file or folder that could not be read the first time. */
+type UploadItem = LocalFile | { readonly unread: true; readonly path: string; readonly key: string };
+
+export function uploadBody(connection: S3Connection, spec: UploadSpec): JobBody<UploadItem> {
   return async (runtime, only) => {
-    const files = only ?? discover(runtime, spec);
+    const files = discover(runtime, only ? only.map((item) => walkPathAgain(item)) : [walkSources(spec.sources, spec.destination)]);
     await concurrentEach(files, () => runtime.settings.threads * 2, async (file) => {
       try {
         await uploadFile(connection, spec.bucket, file, runtime);
@@ -42,26 +45,31 @@ export function uploadBody(connection: S3Connection, spec: UploadSpec): JobBody<
         runtime.itemFailed(file, file.path, toBargeError(error, `upload ${file.path} to s3://${spec.bucket}/${file.key}`));
       }
     });
-    if (!only) runtime.totalsFinal();
   };
 }
 
-async function* discover(runtime: JobRuntime<LocalFile>, spec: UploadSpec): AsyncGenerator<LocalFile> {
-  for await (const entry of walkSources(spec.sources, spec.destination)) {
-    if (runtime.signal.aborted) return;
-    if (!entry.ok) {
-      runtime.addTotals(1, 0);
-      const placeholder: LocalFile = { path: entry.path, key: '', size: 0, mtimeMs: 0 };
-      runtime.itemFailed(placeholder, entry.path, toBargeError(entry.error, `read ${entry.path}`));
-      continue;
+async function* discover(runtime: JobRuntime<UploadItem>, walks: readonly AsyncIterable<WalkEntry>[]): AsyncGenerator<LocalFile> {
+  for (const walk of walks) {
+    for await (const entry of walk) {
+      if (runtime.signal.aborted) return;
+      if (!entry.ok) {
+        runtime.addTotals(1, 0);
+        runtime.itemFailed({ unread: true, path: entry.path, key: entry.key }, entry.path, toBargeError(entry.error, `read ${entry.path}`));
+        continue;
+      }
+      runtime.addTotals(1, entry.size);
+      yield entry;
     }
-    runtime.addTotals(1, entry.size);
-    yield entry;
   }
   runtime.totalsFinal();
 }
 
-async function uploadFile(connection: S3Connection, bucket: string, file: LocalFile, runtime: JobRuntime<LocalFile>): Promise<void> {
+/** A retried item: a file that failed is sent as it is now, an unread path is walked again. */
+async function* walkPathAgain(item: UploadItem): AsyncGenerator<WalkEntry> {
+  yield* walkPath(item.path, item.key);
+}
+
+async function uploadFile(connection: S3Connection, bucket: string, file: LocalFile, runtime: JobRuntime<UploadItem>): Promise<void> {
   const keyProblem = objectKeyProblem(file.key);
   if (keyProblem) throw new BargeError('InvalidKey', `The key "${file.key.slice(0, 80)}…" ${keyProblem}.`);
   const contentType = mime.getType(file.path) ?? 'application/octet-stream';
@@ -70,7 +78,7 @@ async function uploadFile(connection: S3Connection, bucket: string, file: LocalF
   else await multipartUpload(connection, bucket, file, contentType, partSize, runtime);
 }
 
-async function putObject(connection: S3Connection, bucket: string, file: LocalFile, contentType: string, runtime: JobRuntime<LocalFile>): Promise<void> {
+async function putObject(connection: S3Connection, bucket: string, file: LocalFile, contentType: string, runtime: JobRuntime<UploadItem>): Promise<void> {
   if (file.size <= BUFFERED_PUT_MAX_BYTES) {
     const body = await readFile(file.path);
     if (body.length !== file.size) throw fileChanged(file);
@@ -95,7 +103,7 @@ async function putObject(connection: S3Connection, bucket: string, file: LocalFi
 }
 
 async function multipartUpload(
-  connection: S3Connection, bucket: string, file: LocalFile, contentType: string, partSize: number, runtime: JobRuntime<LocalFile>,
+  connection: S3Connection, bucket: string, file: LocalFile, contentType: string, partSize: number, runtime: JobRuntime<UploadItem>,
 ): Promise<void> {
   const created = await runtime.request((signal) =>
     connection.client.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: file.key, ContentType: contentType }), { abortSignal: signal }));
