@@ -1,0 +1,42 @@
+// barge mb, rb, abort-uploads: buckets and leftovers.
+
+import { abortIncompleteUploads, createBucket, deleteBucket } from '../../engine/s3-buckets.ts';
+import type { S3Connection } from '../../engine/s3-connection.ts';
+import type { CliContext } from '../context.ts';
+import { usageError } from '../options.ts';
+import { s3Location } from './cp.ts';
+
+function oneBucket(cli: CliContext, command: string): string {
+  if (cli.options.args.length !== 1) throw usageError(`${command} takes one s3://bucket address.`);
+  const location = s3Location(cli.options.args[0]!);
+  if (location.key !== '') throw usageError(`${command} takes a bucket, not a key: s3://${location.bucket}`);
+  return location.bucket;
+}
+
+export async function mb(connection: S3Connection, cli: CliContext): Promise<number> {
+  const bucket = oneBucket(cli, 'mb');
+  await createBucket(connection, bucket);
+  if (!cli.options.quiet) cli.stdout.write(cli.options.json ? `${JSON.stringify({ created: bucket })}\n` : `Created s3://${bucket}\n`);
+  return 0;
+}
+
+export async function rb(connection: S3Connection, cli: CliContext): Promise<number> {
+  const bucket = oneBucket(cli, 'rb');
+  await deleteBucket(connection, bucket);
+  if (!cli.options.quiet) cli.stdout.write(cli.options.json ? `${JSON.stringify({ deleted: bucket })}\n` : `Deleted s3://${bucket}\n`);
+  return 0;
+}
+
+export async function abortUploads(connection: S3Connection, cli: CliContext): Promise<number> {
+  if (cli.options.args.length !== 1) throw usageError('abort-uploads takes one s3://bucket[/prefix] address.');
+  const location = s3Location(cli.options.args[0]!);
+  const result = await abortIncompleteUploads(connection, location.bucket, location.key, cli.options.dryRun);
+  for (const upload of result.aborted) {
+    cli.stdout.write(cli.options.json
+      ? `${JSON.stringify({ ...upload, aborted: !cli.options.dryRun })}\n`
+      : `${cli.options.dryRun ? 'Would abort' : 'Aborted'} ${upload.key} (upload ${upload.uploadId.slice(0, 16)}…)\n`);
+  }
+  for (const failure of result.failed) cli.stderr.write(`error: ${failure.upload.key}: ${failure.error.message}\n`);
+  if (!cli.options.json && result.aborted.length === 0 && result.failed.length === 0) cli.stdout.write('No incomplete multipart uploads.\n');
+  return result.failed.length > 0 ? 1 : 0;
+}

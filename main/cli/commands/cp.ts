@@ -1,0 +1,61 @@
+// barge cp: upload local files and folders to S3, or download objects and prefixes.
+
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { isS3Url, parseS3Url } from '../../../src/s3-url.ts';
+import type { S3Location } from '../../../src/s3-url.ts';
+import { bucketReferenceProblem } from '../../../src/s3-names.ts';
+import { BargeError } from '../../engine/errors.ts';
+import type { Engine } from '../../engine/engine.ts';
+import type { S3Connection } from '../../engine/s3-connection.ts';
+import type { CliContext } from '../context.ts';
+import { usageError } from '../options.ts';
+import { runJob } from '../run-job.ts';
+
+export async function cp(engine: Engine, connection: S3Connection, cli: CliContext): Promise<number> {
+  const { args, recursive } = cli.options;
+  if (args.length < 2) throw usageError('cp needs at least one source and a destination.');
+  const sources = args.slice(0, -1);
+  const destination = args.at(-1)!;
+  const remoteSources = sources.filter(isS3Url);
+  if (isS3Url(destination)) {
+    if (remoteSources.length > 0) throw usageError('Copying from S3 to S3 is not supported yet; download, then upload.');
+    const target = s3Location(destination);
+    for (const source of sources) {
+      const info = await stat(source).catch(() => undefined);
+      if (info?.isDirectory() && !recursive) throw usageError(`${source} is a folder: add --recursive to upload it and everything in it.`);
+    }
+    const job = engine.upload(connection, { sources, bucket: target.bucket, destination: target.key });
+    return exitStatus((await runJob(engine, job, cli)).state.status);
+  }
+  if (remoteSources.length !== sources.length) throw usageError('Either the destination is an s3:// address (upload) or every source is (download).');
+  const locations = sources.map(s3Location);
+  const bucket = locations[0]!.bucket;
+  if (locations.some((l) => l.bucket !== bucket)) throw usageError('Download from one bucket at a time.');
+  const keys = recursive ? [] : locations.map((l) => l.key);
+  const prefixes = recursive ? locations.map((l) => l.key) : [];
+  const bad = keys.find((k) => k === '' || k.endsWith('/'));
+  if (bad !== undefined) throw usageError(`s3://${bucket}/${bad} is a prefix: add --recursive to download everything below it.`);
+  const existing = await stat(destination).catch(() => undefined);
+  const intoFolder = recursive || sources.length > 1 || destination.endsWith('/') || destination.endsWith(path.sep) || existing?.isDirectory() === true;
+  const job = engine.download(connection, {
+    bucket,
+    keys,
+    prefixes,
+    targetFolder: intoFolder ? destination : path.dirname(destination),
+    targetFile: intoFolder ? undefined : destination,
+  });
+  return exitStatus((await runJob(engine, job, cli)).state.status);
+}
+
+export function s3Location(text: string): S3Location {
+  const location = parseS3Url(text);
+  if (!location) throw usageError(`"${text}" is not an s3:// address.`);
+  const problem = bucketReferenceProblem(location.bucket);
+  if (problem) throw new BargeError('InvalidBucketName', `The bucket name "${location.bucket}" ${problem}.`);
+  return location;
+}
+
+export function exitStatus(status: string): number {
+  return status === 'completed' ? 0 : status === 'cancelled' ? 130 : 1;
+}

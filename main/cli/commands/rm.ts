@@ -1,0 +1,33 @@
+// barge rm: delete keys, or whole prefixes with --recursive (as folders: "logs" never matches "logs2").
+
+import type { Engine } from '../../engine/engine.ts';
+import type { S3Connection } from '../../engine/s3-connection.ts';
+import type { CliContext } from '../context.ts';
+import { usageError } from '../options.ts';
+import { runJob } from '../run-job.ts';
+import { exitStatus, s3Location } from './cp.ts';
+import { formatBytes } from '../../../src/byte-units.ts';
+
+export async function rm(engine: Engine, connection: S3Connection, cli: CliContext): Promise<number> {
+  const { args, recursive, dryRun, allVersions, json } = cli.options;
+  if (args.length === 0) throw usageError('rm needs at least one s3:// address.');
+  const locations = args.map(s3Location);
+  const bucket = locations[0]!.bucket;
+  if (locations.some((l) => l.bucket !== bucket)) throw usageError('Delete from one bucket at a time.');
+  if (!recursive) {
+    const prefix = locations.find((l) => l.key === '' || l.key.endsWith('/'));
+    if (prefix) throw usageError(`s3://${bucket}/${prefix.key} is a prefix: add --recursive to delete everything below it.`);
+  }
+  const job = engine.delete(connection, {
+    bucket,
+    keys: recursive ? [] : locations.map((l) => l.key),
+    prefixes: recursive ? locations.map((l) => l.key) : [],
+    allVersions,
+    dryRun,
+  });
+  const end = await runJob(engine, job, cli, dryRun ? 'Counted' : undefined);
+  if (dryRun && !json) {
+    cli.stdout.write(`Would delete ${end.progress.objectsDone} ${allVersions ? 'versions' : 'objects'} (${formatBytes(end.progress.bytesDone)}); nothing was deleted.\n`);
+  }
+  return exitStatus(end.state.status);
+}

@@ -1,0 +1,58 @@
+// The command line's dispatcher: parse, connect, run one command, turn errors into one clear line.
+
+import { Engine } from '../engine/engine.ts';
+import { toBargeError } from '../engine/errors.ts';
+import { abortUploads, mb, rb } from './commands/buckets.ts';
+import { cp } from './commands/cp.ts';
+import { ls } from './commands/ls.ts';
+import { rm } from './commands/rm.ts';
+import type { CliContext } from './context.ts';
+import { parseCli, usageError, USAGE } from './options.ts';
+
+export interface CliStreams {
+  readonly stdout: NodeJS.WritableStream;
+  readonly stderr: NodeJS.WriteStream;
+  readonly env: NodeJS.ProcessEnv;
+}
+
+/** Run the command line; returns the exit status (0 ok, 1 failed, 2 usage, 130 cancelled). */
+export async function main(argv: readonly string[], streams: CliStreams): Promise<number> {
+  let engine: Engine | undefined;
+  try {
+    const options = parseCli(argv);
+    if (options.version) {
+      streams.stdout.write('barge 0.1.0\n');
+      return 0;
+    }
+    if (options.help || options.command === undefined) {
+      streams.stdout.write(`${USAGE}\n`);
+      return options.help ? 0 : 2;
+    }
+    const cli: CliContext = { options, ...streams };
+    engine = new Engine({ settings: options.settings, env: streams.env });
+    const connection = await engine.connect(options.connection);
+    switch (options.command) {
+      case 'ls':
+        return await ls(connection, cli);
+      case 'cp':
+        return await cp(engine, connection, cli);
+      case 'rm':
+        return await rm(engine, connection, cli);
+      case 'mb':
+        return await mb(connection, cli);
+      case 'rb':
+        return await rb(connection, cli);
+      case 'abort-uploads':
+        return await abortUploads(connection, cli);
+      default:
+        throw usageError(`Unknown command "${options.command}".`);
+    }
+  } catch (error) {
+    const failure = toBargeError(error);
+    streams.stderr.write(`barge: ${failure.message}\n`);
+    if (streams.env.BARGE_DEBUG) streams.stderr.write(`${(error as Error).stack ?? ''}\n`);
+    return failure.code === 'UsageError' ? 2 : 1;
+  } finally {
+    await engine?.close();
+  }
+}

@@ -1,0 +1,129 @@
+// The command line's shared options, parsed once into a connection and engine settings.
+
+import { parseArgs } from 'node:util';
+import { formatBytes, parseByteSize } from '../../src/byte-units.ts';
+import { MAX_PART_SIZE_BYTES, MIN_PART_SIZE_BYTES } from '../../src/part-size.ts';
+import { connectionConfigSchema } from '../../src/connection.ts';
+import type { ConnectionConfig } from '../../src/connection.ts';
+import { MAX_THREADS, MIN_THREADS, settingsPatchSchema } from '../../src/settings.ts';
+import type { SettingsPatch } from '../../src/settings.ts';
+import { BargeError } from '../engine/errors.ts';
+
+export const optionSpec = {
+  'endpoint-url': { type: 'string' },
+  profile: { type: 'string' },
+  region: { type: 'string' },
+  'path-style': { type: 'boolean' },
+  'virtual-hosted': { type: 'boolean' },
+  checksum: { type: 'string' },
+  threads: { type: 'string' },
+  'part-size': { type: 'string' },
+  recursive: { type: 'boolean', short: 'r' },
+  'dry-run': { type: 'boolean' },
+  'all-versions': { type: 'boolean' },
+  json: { type: 'boolean' },
+  quiet: { type: 'boolean', short: 'q' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean' },
+} as const;
+
+export interface CliOptions {
+  readonly command: string | undefined;
+  readonly args: readonly string[];
+  readonly connection: ConnectionConfig;
+  readonly settings: SettingsPatch;
+  readonly recursive: boolean;
+  readonly dryRun: boolean;
+  readonly allVersions: boolean;
+  readonly json: boolean;
+  readonly quiet: boolean;
+  readonly help: boolean;
+  readonly version: boolean;
+}
+
+export function usageError(message: string): BargeError {
+  return new BargeError('UsageError', `${message}\nRun "barge --help" for usage.`);
+}
+
+export function parseCli(argv: readonly string[]): CliOptions {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: [...argv], options: optionSpec, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw usageError((error as Error).message);
+  }
+  const { values, positionals } = parsed;
+  const settings: SettingsPatch = {};
+  if (values.threads !== undefined) {
+    const threads = Number(values.threads);
+    if (!Number.isInteger(threads)) throw usageError(`--threads takes a whole number, not "${values.threads}".`);
+    settings.threads = threads;
+  }
+  if (values['part-size'] !== undefined) {
+    const bytes = parseByteSize(values['part-size']);
+    if (bytes === undefined) throw usageError(`--part-size takes a size such as 16MiB or 64M, not "${values['part-size']}".`);
+    settings.partSizeBytes = bytes;
+  }
+  const validSettings = settingsPatchSchema.safeParse(settings);
+  if (!validSettings.success) {
+    throw usageError(validSettings.error.issues[0]!.path[0] === 'threads'
+      ? `--threads must be between ${MIN_THREADS} and ${MAX_THREADS}.`
+      : `--part-size must be between ${formatBytes(MIN_PART_SIZE_BYTES)} and ${formatBytes(MAX_PART_SIZE_BYTES)}.`);
+  }
+  if (values.checksum !== undefined && values.checksum !== 'when_supported' && values.checksum !== 'when_required') {
+    throw usageError('--checksum takes when_supported or when_required.');
+  }
+  const connection = connectionConfigSchema.safeParse({
+    endpoint: values['endpoint-url'],
+    region: values.region,
+    profile: values.profile,
+    pathStyle: values['path-style'] ? true : values['virtual-hosted'] ? false : undefined,
+    checksumMode: values.checksum,
+  });
+  if (!connection.success) throw usageError(`--endpoint-url must be an http:// or https:// URL, not "${values['endpoint-url']}".`);
+  return {
+    command: positionals[0],
+    args: positionals.slice(1),
+    connection: connection.data,
+    settings: validSettings.data,
+    recursive: values.recursive ?? false,
+    dryRun: values['dry-run'] ?? false,
+    allVersions: values['all-versions'] ?? false,
+    json: values.json ?? false,
+    quiet: values.quiet ?? false,
+    help: values.help ?? false,
+    version: values.version ?? false,
+  };
+}
+
+export const USAGE = `barge: fast, safe transfers for S3 and S3-compatible stores
+
+Usage:
+  barge ls [s3://bucket[/prefix]] [--recursive]    list buckets, or a prefix
+  barge cp <source>... <destination> [--recursive] upload (local -> s3://) or download (s3:// -> local)
+  barge rm s3://bucket/key... [--recursive]        delete keys, or whole prefixes with --recursive
+           [--dry-run] [--all-versions]
+  barge mb s3://bucket                             create a bucket
+  barge rb s3://bucket                             delete an empty bucket
+  barge abort-uploads s3://bucket[/prefix] [--dry-run]
+                                                   clean up incomplete multipart uploads
+
+Options:
+  --endpoint-url URL   the S3 endpoint (default: AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, the profile, AWS)
+  --profile NAME       a profile from ~/.aws/config and ~/.aws/credentials (default: AWS_PROFILE)
+  --region REGION      (default: AWS_REGION, the profile, us-east-1)
+  --path-style         bucket in the URL path (default for custom endpoints)
+  --virtual-hosted     bucket in the host name (default for AWS)
+  --checksum MODE      when_supported (AWS default) or when_required (custom endpoint default)
+  --threads N          requests in flight, 1-256 (default 64)
+  --part-size SIZE     multipart part size, 5MiB-5GiB (default 16MiB)
+  -r, --recursive      folders and prefixes, everything below them
+  --dry-run            show what would happen; change nothing
+  --all-versions       rm: every version and delete marker (versioned buckets)
+  --json               machine-readable output, one JSON object per line
+  -q, --quiet          no progress bar
+
+Credentials come from the AWS environment variables (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY,
+AWS_SESSION_TOKEN), the profile, SSO or any other source of the AWS default chain.
+A folder keeps its name: "barge cp -r photos s3://b/backup/" writes s3://b/backup/photos/...
+A prefix is a folder: "barge rm -r s3://b/logs" deletes logs/..., never logs2/... or logs.txt.`;

@@ -1,0 +1,49 @@
+// A one-line progress bar on a terminal, redrawn from the engine's progress batches.
+
+import { formatBytes, formatDuration, formatRate } from '../../src/byte-units.ts';
+import type { JobSnapshot } from '../../src/jobs.ts';
+
+const BAR_WIDTH = 24;
+
+/** The text of the progress line for a job. */
+export function progressLine(snapshot: JobSnapshot, columns = 100): string {
+  const p = snapshot.progress;
+  const byBytes = p.bytesTotal > 0;
+  const fraction = byBytes ? p.bytesDone / p.bytesTotal : p.objectsTotal > 0 ? (p.objectsDone + p.objectsFailed) / p.objectsTotal : 0;
+  const shown = Math.max(0, Math.min(1, fraction));
+  const filled = Math.round(shown * BAR_WIDTH);
+  const bar = `[${'#'.repeat(filled)}${'.'.repeat(BAR_WIDTH - filled)}]`;
+  const counting = p.totalsKnown ? '' : '+';
+  const parts = [
+    bar,
+    `${Math.floor(shown * 100)}%${counting}`,
+    `${formatBytes(p.bytesDone)} / ${formatBytes(p.bytesTotal)}${counting}`,
+    formatRate(p.bytesPerSecond),
+    `ETA ${formatDuration(p.etaSeconds)}`,
+    `${p.objectsDone}/${p.objectsTotal}${counting} objects`,
+    p.objectsFailed > 0 ? `${p.objectsFailed} failed` : '',
+  ].filter(Boolean);
+  const line = parts.join('  ');
+  return line.length > columns - 1 ? line.slice(0, columns - 1) : line;
+}
+
+export interface ProgressView {
+  update(snapshot: JobSnapshot): void;
+  done(): void;
+}
+
+export function terminalProgress(stream: NodeJS.WriteStream): ProgressView {
+  let drawn = false;
+  return {
+    update(snapshot) {
+      stream.write(`\r\x1b[2K${progressLine(snapshot, stream.columns ?? 100)}`);
+      drawn = true;
+    },
+    done() {
+      if (drawn) stream.write('\r\x1b[2K');
+      drawn = false;
+    },
+  };
+}
+
+export const silentProgress: ProgressView = { update() {}, done() {} };

@@ -1,0 +1,58 @@
+// Run one engine job to the end from the command line: progress, Ctrl-C, summary, exit status.
+
+import { formatBytes, formatDuration, formatRate } from '../../src/byte-units.ts';
+import type { JobSnapshot } from '../../src/jobs.ts';
+import type { Engine } from '../engine/engine.ts';
+import type { Job } from '../engine/job.ts';
+import { silentProgress, terminalProgress } from './progress-line.ts';
+import type { CliContext } from './context.ts';
+
+export async function runJob(engine: Engine, job: Job, cli: CliContext, verb?: string): Promise<JobSnapshot> {
+  const view = !cli.options.json && !cli.options.quiet && cli.stderr.isTTY ? terminalProgress(cli.stderr) : silentProgress;
+  const stop = engine.onProgress((batch) => {
+    for (const snapshot of batch) if (snapshot.id === job.id) view.update(snapshot);
+  });
+  // Ctrl-C cancels: requests in flight stop, multipart uploads are aborted, partial files removed.
+  const onInterrupt = () => {
+    cli.stderr.write('\nCancelling (cleaning up incomplete uploads and partial files)...\n');
+    job.cancel();
+  };
+  process.once('SIGINT', onInterrupt);
+  const started = Date.now();
+  let end: JobSnapshot;
+  try {
+    end = await job.finished();
+  } finally {
+    process.off('SIGINT', onInterrupt);
+    stop();
+    view.done();
+  }
+  const seconds = (Date.now() - started) / 1000;
+  if (cli.options.json) {
+    cli.stdout.write(`${JSON.stringify({ ...end, seconds })}\n`);
+  } else {
+    for (const error of end.itemErrors) cli.stderr.write(`error: ${error.message}\n`);
+    if (end.progress.objectsFailed > end.itemErrors.length) cli.stderr.write(`… and ${end.progress.objectsFailed - end.itemErrors.length} more errors\n`);
+    if (!cli.options.quiet) cli.stderr.write(`${summary(end, seconds, verb)}\n`);
+  }
+  return end;
+}
+
+function summary(end: JobSnapshot, seconds: number, verb?: string): string {
+  const p = end.progress;
+  const done = verb ?? (end.kind === 'upload' ? 'Uploaded' : end.kind === 'download' ? 'Downloaded' : 'Deleted');
+  const rate = seconds > 0 && end.kind !== 'delete' ? ` (${formatRate(p.bytesDone / seconds)})` : '';
+  const took = seconds < 60 ? `${seconds.toFixed(1)}s` : formatDuration(seconds);
+  const what = `${done} ${p.objectsDone} of ${p.objectsTotal} objects, ${formatBytes(p.bytesDone)} in ${took}${rate}`;
+  switch (end.state.status) {
+    case 'completed':
+      return what;
+    case 'cancelled':
+      return `Cancelled. ${what}.`;
+    case 'failed':
+      // Item errors were printed above; a job-wide error is said here.
+      return p.objectsFailed > 0 ? `Failed. ${what}; ${p.objectsFailed} failed.` : `Failed: ${end.state.error.message}\n${what}.`;
+    default:
+      return what;
+  }
+}
