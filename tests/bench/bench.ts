@@ -1,0 +1,189 @@
+// npm run bench: Barge against the best peers, on a real MinIO, side by side in one run.
+//
+// Workloads: 2,000 x 64 KiB files up; one 1 GiB file up; that object down; list 20,000 keys;
+// delete 20,000 keys. Tools run in alternating order, BENCH_ROUNDS times each (default 3), and the
+// median is reported, with peak memory (max RSS) and CPU time, and the ratio to s5cmd. Peers come
+// from PATH or ~/.cache/s3lab/bin (../shared/lab/install-peers.sh); BENCH_PEERS=s5cmd,rclone picks.
+// BENCH_WORKLOADS=small-up,list picks workloads. Not part of the tests: figures, not assertions.
+
+import { spawn } from 'node:child_process';
+import { randomFillSync } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, open, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Engine } from '../../main/engine/engine.ts';
+import { createBucket } from '../../main/engine/s3-buckets.ts';
+import type { S3Connection } from '../../main/engine/s3-connection.ts';
+import { startS3Server } from '../support/s3-server.ts';
+import { bargeTool, peerTools } from './peers.ts';
+import type { Tool, Workload, WorkloadArgs } from './peers.ts';
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const SMALL_FILES = 2_000;
+const SMALL_FILE_BYTES = 64 * 1024;
+const LARGE_FILE_BYTES = 1024 ** 3;
+const LIST_KEYS = 20_000;
+const ALL: Workload[] = ['small-up', 'large-up', 'large-down', 'list', 'delete'];
+const workloads = (process.env.BENCH_WORKLOADS?.split(',') as Workload[] | undefined) ?? ALL;
+
+interface Measurement {
+  readonly seconds: number;
+  readonly maxRssMiB: number | undefined;
+  readonly cpuSeconds: number | undefined;
+}
+
+const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
+
+/** Run a tool once; wall time, and peak memory and CPU from GNU time where it is installed. */
+async function measure(tool: Tool, args: string[], scratch: string): Promise<Measurement> {
+  const timeFile = path.join(scratch, 'time.out');
+  const [command, fullArgs] = TIME ? [TIME, ['-f', '%M %U %S', '-o', timeFile, tool.command, ...args]] : [tool.command, args];
+  const started = process.hrtime.bigint();
+  const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+    const child = spawn(command, fullArgs, { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...tool.env }, stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (c: Buffer) => { err = (err + c.toString()).slice(-2000); });
+    child.on('close', (exit) => resolve({ code: exit, stderr: err }));
+  });
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  if (code !== 0) throw new Error(`${tool.name} ${args.join(' ')} exited ${code}: ${stderr}`);
+  if (!TIME) return { seconds, maxRssMiB: undefined, cpuSeconds: undefined };
+  const [rssKiB, user, sys] = (await readFile(timeFile, 'utf8')).trim().split('\n').at(-1)!.split(' ').map(Number);
+  return { seconds, maxRssMiB: rssKiB! / 1024, cpuSeconds: user! + sys! };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+async function writeRandomFile(file: string, size: number): Promise<void> {
+  const handle = await open(file, 'w');
+  const chunk = Buffer.alloc(Math.min(size, 8 * 1024 * 1024));
+  for (let written = 0; written < size; written += chunk.length) {
+    randomFillSync(chunk);
+    await handle.write(chunk, 0, Math.min(chunk.length, size - written));
+  }
+  await handle.close();
+}
+
+/** Put LIST_KEYS empty objects below `prefix`, fast, with Barge's engine in-process. */
+async function seedKeys(engine: Engine, connection: S3Connection, bucket: string, seedDir: string, prefix: string): Promise<void> {
+  const job = engine.upload(connection, { sources: [seedDir], bucket, destination: prefix });
+  const end = await job.finished();
+  if (end.state.status !== 'completed') throw new Error(`seeding failed: ${JSON.stringify(end.state)}`);
+}
+
+async function main(): Promise<void> {
+  const scratch = await mkdtemp(path.join(os.tmpdir(), 'barge-bench-'));
+  const server = await startS3Server('minio');
+  const engine = new Engine({ settings: { threads: 128 } });
+  try {
+    const connection = await engine.connect({ endpoint: server.endpoint, region: server.region, accessKeyId: server.accessKeyId, secretAccessKey: server.secretAccessKey });
+    const bucket = 'bench';
+    await createBucket(connection, bucket);
+    const tools = [bargeTool(server, root), ...(await peerTools(server, scratch))];
+    console.log(`Tools: ${tools.map((t) => t.name).join(', ')}; ${ROUNDS} rounds each, alternating; MinIO at ${server.endpoint}; ${os.cpus().length} cores.`);
+
+    const smallDir = path.join(scratch, 'small');
+    const largeFile = path.join(scratch, 'large.bin');
+    const seedDir = path.join(scratch, 'seed');
+    if (workloads.includes('small-up')) {
+      await mkdir(smallDir);
+      for (let i = 0; i < SMALL_FILES; i++) await writeRandomFile(path.join(smallDir, `f${String(i).padStart(5, '0')}.bin`), SMALL_FILE_BYTES);
+    }
+    if (workloads.some((w) => w === 'large-up' || w === 'large-down')) await writeRandomFile(largeFile, LARGE_FILE_BYTES);
+    if (workloads.some((w) => w === 'list' || w === 'delete')) {
+      await mkdir(seedDir);
+      for (let i = 0; i < LIST_KEYS; i++) await writeFile(path.join(seedDir, `k${String(i).padStart(6, '0')}`), '');
+    }
+    if (workloads.includes('large-down')) {
+      const up = await engine.upload(connection, { sources: [largeFile], bucket, destination: 'large/source.bin' }).finished();
+      if (up.state.status !== 'completed') throw new Error('could not upload the download source');
+    }
+    if (workloads.includes('list')) await seedKeys(engine, connection, bucket, seedDir, 'listing/');
+
+    const results: { workload: Workload; tool: string; m: Measurement[] }[] = [];
+    for (const workload of workloads) {
+      const runs = new Map<string, Measurement[]>(tools.map((t) => [t.name, []]));
+      for (let round = 0; round < ROUNDS; round++) {
+        // Alternate the order, so no tool always runs on a warm (or cold) server.
+        const order = round % 2 === 0 ? tools : [...tools].reverse();
+        for (const tool of order) {
+          const tag = `${tool.name}-${round}`;
+          let args: WorkloadArgs;
+          switch (workload) {
+            case 'small-up': args = { bucket, local: smallDir, key: `small/${tag}/` }; break;
+            case 'large-up': args = { bucket, local: largeFile, key: `large/${tag}.bin` }; break;
+            case 'large-down': args = { bucket, local: path.join(scratch, 'download.bin'), key: 'large/source.bin' }; break;
+            case 'list': args = { bucket, local: '', key: 'listing/' }; break;
+            case 'delete':
+              await seedKeys(engine, connection, bucket, seedDir, `delete/${tag}/`);
+              args = { bucket, local: '', key: `delete/${tag}/` };
+              break;
+          }
+          const m = await measure(tool, tool.args(workload, args), scratch);
+          runs.get(tool.name)!.push(m);
+          process.stderr.write(`  ${workload} ${tool.name} round ${round + 1}: ${m.seconds.toFixed(2)} s\n`);
+          // Keep the disk from filling: the large objects and downloads go after each run.
+          if (workload === 'large-up') await engine.delete(connection, { bucket, keys: [args.key] }).finished();
+          if (workload === 'small-up') await engine.delete(connection, { bucket, prefixes: [args.key] }).finished();
+          if (workload === 'large-down') await rm(args.local, { force: true });
+        }
+      }
+      for (const tool of tools) results.push({ workload, tool: tool.name, m: runs.get(tool.name)! });
+    }
+
+    // A memory check of its own: 1 GiB up at 32 threads with 64 MiB parts (goal: under 300 MiB).
+    let memoryCheck: Measurement | undefined;
+    if (workloads.includes('large-up')) {
+      const barge = tools[0]!;
+      const cli = [path.join(root, 'main', 'cli', 'barge.ts'), '--quiet', 'cp', '--threads', '32', '--part-size', '64MiB', largeFile, `s3://${bucket}/memory-check.bin`];
+      memoryCheck = await measure(barge, cli, scratch);
+    }
+    printTable(results, memoryCheck);
+    await mkdir(path.join(root, 'test-results'), { recursive: true });
+    await writeFile(path.join(root, 'test-results', 'bench.json'), JSON.stringify({ date: new Date().toISOString(), rounds: ROUNDS, results, memoryCheck }, null, 2));
+  } finally {
+    await engine.close();
+    await server.stop();
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+function rateOf(workload: Workload, seconds: number): { value: number; unit: string } {
+  switch (workload) {
+    case 'small-up': return { value: SMALL_FILES / seconds, unit: 'obj/s' };
+    case 'large-up':
+    case 'large-down': return { value: LARGE_FILE_BYTES / seconds / 1e6, unit: 'MB/s' };
+    case 'list':
+    case 'delete': return { value: LIST_KEYS / seconds, unit: 'keys/s' };
+  }
+}
+
+function printTable(results: { workload: Workload; tool: string; m: Measurement[] }[], memoryCheck: Measurement | undefined): void {
+  const rows = ['| workload | tool | median time | rate | vs s5cmd | peak RSS | CPU time |', '|---|---|---|---|---|---|---|'];
+  for (const workload of new Set(results.map((r) => r.workload))) {
+    const forWorkload = results.filter((r) => r.workload === workload);
+    const s5 = forWorkload.find((r) => r.tool === 's5cmd');
+    const s5Seconds = s5 ? median(s5.m.map((m) => m.seconds)) : undefined;
+    for (const r of forWorkload) {
+      const seconds = median(r.m.map((m) => m.seconds));
+      const rate = rateOf(workload, seconds);
+      const rss = r.m.every((m) => m.maxRssMiB !== undefined) ? `${Math.max(...r.m.map((m) => m.maxRssMiB!)).toFixed(0)} MiB` : 'n/a';
+      const cpu = r.m.every((m) => m.cpuSeconds !== undefined) ? `${median(r.m.map((m) => m.cpuSeconds!)).toFixed(2)} s` : 'n/a';
+      const ratio = s5Seconds ? `${(s5Seconds / seconds).toFixed(2)}x` : 'n/a';
+      rows.push(`| ${workload} | ${r.tool} | ${seconds.toFixed(2)} s | ${rate.value.toFixed(0)} ${rate.unit} | ${ratio} | ${rss} | ${cpu} |`);
+    }
+  }
+  console.log(`\n${rows.join('\n')}`);
+  if (memoryCheck) {
+    const rss = memoryCheck.maxRssMiB;
+    console.log(`\nMemory: Barge uploading 1 GiB at 32 threads x 64 MiB parts peaked at ${rss?.toFixed(0) ?? 'n/a'} MiB (goal: under 300 MiB) in ${memoryCheck.seconds.toFixed(2)} s.`);
+  }
+}
+
+await main();

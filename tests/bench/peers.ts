@@ -1,0 +1,123 @@
+// The tools the benchmark runs, and how each is asked to do each workload.
+//
+// Settings follow ../shared/LAB.md so the figures compare like with like: 64 files in flight for
+// small files; 16 parts of 16 MiB for the large file, both ways.
+
+import { existsSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { S3ServerInfo } from '../support/s3-server.ts';
+
+export type Workload = 'small-up' | 'large-up' | 'large-down' | 'list' | 'delete';
+
+export interface WorkloadArgs {
+  readonly bucket: string;
+  /** Local folder (small-up), file (large-up) or target file (large-down). */
+  readonly local: string;
+  /** Key or prefix (ending in "/") in the bucket. */
+  readonly key: string;
+}
+
+export interface Tool {
+  readonly name: string;
+  readonly command: string;
+  readonly env: NodeJS.ProcessEnv;
+  args(workload: Workload, w: WorkloadArgs): string[];
+}
+
+const LAB_BIN = process.env.S3LAB_PREFIX ? path.join(process.env.S3LAB_PREFIX, 'bin') : path.join(os.homedir(), '.cache', 's3lab', 'bin');
+
+function findBinary(name: string): string | undefined {
+  for (const dir of [...(process.env.PATH ?? '').split(':'), LAB_BIN]) {
+    const candidate = path.join(dir, name);
+    if (dir && existsSync(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+export function bargeTool(server: S3ServerInfo, root: string): Tool {
+  return {
+    name: 'barge',
+    command: process.execPath,
+    env: { AWS_ACCESS_KEY_ID: server.accessKeyId, AWS_SECRET_ACCESS_KEY: server.secretAccessKey, AWS_ENDPOINT_URL: server.endpoint, AWS_REGION: server.region },
+    args(workload, w) {
+      const cli = [path.join(root, 'main', 'cli', 'barge.ts'), '--quiet'];
+      switch (workload) {
+        case 'small-up': return [...cli, 'cp', '-r', '--threads', '64', w.local, `s3://${w.bucket}/${w.key}`];
+        case 'large-up': return [...cli, 'cp', '--threads', '16', '--part-size', '16MiB', w.local, `s3://${w.bucket}/${w.key}`];
+        case 'large-down': return [...cli, 'cp', '--threads', '16', '--part-size', '16MiB', `s3://${w.bucket}/${w.key}`, w.local];
+        case 'list': return [...cli, 'ls', '--recursive', `s3://${w.bucket}/${w.key}`];
+        case 'delete': return [...cli, 'rm', '--recursive', '--threads', '64', `s3://${w.bucket}/${w.key}`];
+      }
+    },
+  };
+}
+
+export async function peerTools(server: S3ServerInfo, scratch: string): Promise<Tool[]> {
+  const tools: Tool[] = [];
+  const keys = { AWS_ACCESS_KEY_ID: server.accessKeyId, AWS_SECRET_ACCESS_KEY: server.secretAccessKey, AWS_REGION: server.region };
+  const s5cmd = findBinary('s5cmd');
+  if (s5cmd) {
+    tools.push({
+      name: 's5cmd',
+      command: s5cmd,
+      env: keys,
+      args(workload, w) {
+        const base = ['--endpoint-url', server.endpoint];
+        switch (workload) {
+          case 'small-up': return [...base, '--numworkers', '64', 'cp', `${w.local}/*`, `s3://${w.bucket}/${w.key}`];
+          case 'large-up': return [...base, 'cp', '--concurrency', '16', '--part-size', '16', w.local, `s3://${w.bucket}/${w.key}`];
+          case 'large-down': return [...base, 'cp', '--concurrency', '16', '--part-size', '16', `s3://${w.bucket}/${w.key}`, w.local];
+          case 'list': return [...base, 'ls', `s3://${w.bucket}/${w.key}*`];
+          case 'delete': return [...base, '--numworkers', '64', 'rm', `s3://${w.bucket}/${w.key}*`];
+        }
+      },
+    });
+  }
+  const rclone = findBinary('rclone');
+  if (rclone) {
+    const env = {
+      RCLONE_CONFIG_BENCH_TYPE: 's3', RCLONE_CONFIG_BENCH_PROVIDER: 'Minio', RCLONE_CONFIG_BENCH_ENDPOINT: server.endpoint,
+      RCLONE_CONFIG_BENCH_ACCESS_KEY_ID: server.accessKeyId, RCLONE_CONFIG_BENCH_SECRET_ACCESS_KEY: server.secretAccessKey,
+      RCLONE_CONFIG_BENCH_REGION: server.region, RCLONE_CONFIG: path.join(scratch, 'rclone.conf'),
+    };
+    tools.push({
+      name: 'rclone',
+      command: rclone,
+      env,
+      args(workload, w) {
+        const remote = `bench:${w.bucket}/${w.key}`;
+        switch (workload) {
+          case 'small-up': return ['copy', '--transfers', '64', '--checkers', '64', '--no-check-dest', w.local, remote];
+          case 'large-up': return ['copyto', '--s3-upload-concurrency', '16', '--s3-chunk-size', '16M', w.local, remote];
+          case 'large-down': return ['copyto', '--multi-thread-streams', '16', remote, w.local];
+          case 'list': return ['lsf', '-R', '--files-only', remote];
+          case 'delete': return ['delete', '--checkers', '64', '--transfers', '64', remote];
+        }
+      },
+    });
+  }
+  const aws = findBinary('aws');
+  if (aws) {
+    const config = path.join(scratch, 'aws-config');
+    await writeFile(config, '[default]\ns3 =\n  max_concurrent_requests = 64\n  multipart_chunksize = 16MB\n  multipart_threshold = 16MB\n');
+    tools.push({
+      name: 'aws-cli',
+      command: aws,
+      env: { ...keys, AWS_CONFIG_FILE: config, AWS_SHARED_CREDENTIALS_FILE: path.join(scratch, 'none') },
+      args(workload, w) {
+        const base = ['--endpoint-url', server.endpoint, '--only-show-errors', 's3'];
+        switch (workload) {
+          case 'small-up': return [...base, 'cp', '--recursive', w.local, `s3://${w.bucket}/${w.key}`];
+          case 'large-up': return [...base, 'cp', w.local, `s3://${w.bucket}/${w.key}`];
+          case 'large-down': return [...base, 'cp', `s3://${w.bucket}/${w.key}`, w.local];
+          case 'list': return [...base, 'ls', '--recursive', `s3://${w.bucket}/${w.key}`];
+          case 'delete': return [...base, 'rm', '--recursive', `s3://${w.bucket}/${w.key}`];
+        }
+      },
+    });
+  }
+  const only = process.env.BENCH_PEERS?.split(',');
+  return only ? tools.filter((t) => only.includes(t.name)) : tools;
+}
