@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 // barge: the command line over the transfer engine.
 
 import { main } from './main.ts';

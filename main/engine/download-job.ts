@@ -10,7 +10,6 @@ import { createWriteStream } from 'node:fs';
 import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
@@ -22,6 +21,8 @@ import { BargeError, toBargeError } from './errors.ts';
 import type { JobBody, JobRuntime } from './job.ts';
 import { headObject, listAllObjects } from './s3-listing.ts';
 import type { S3Connection } from './s3-connection.ts';
+
+const WRITE_BUFFER_BYTES = 1024 * 1024;
 
 export interface DownloadSpec {
   readonly bucket: string;
@@ -157,17 +158,18 @@ async function downloadRange(
       Range: ranged || from > 0 ? `bytes=${from}-${end - 1}` : undefined,
       IfMatch: item.etag,
     }), { abortSignal: signal });
-    const out = createWriteStream(file, { flags: 'r+', start: from });
+    // A large buffer lets chunks that arrive during a write go out together in one writev: a 1 GiB
+    // download makes a few thousand system calls instead of 65,000 (measured: the main cost).
+    const out = createWriteStream(file, { flags: 'r+', start: from, highWaterMark: WRITE_BUFFER_BYTES });
+    const body = response.Body as Readable;
     let counted = 0;
-    const counter = new Transform({
-      transform(chunk: Buffer, _encoding, next) {
-        counted += chunk.length;
-        addBytes(chunk.length);
-        next(null, chunk);
-      },
+    // Counted as it arrives (smooth progress), corrected below to what reached the disk.
+    body.on('data', (chunk: Buffer) => {
+      counted += chunk.length;
+      addBytes(chunk.length);
     });
     try {
-      await pipeline(response.Body as Readable, counter, out);
+      await pipeline(body, out);
     } finally {
       // Count only what reached the file: the resume offset must never skip unwritten bytes.
       if (!out.closed) await new Promise<void>((resolve) => out.once('close', () => resolve()));

@@ -5,6 +5,7 @@
 // Retry (after a failure or a cancel) runs the body again; bodies that track items hand over the
 // items that failed so only those run again.
 
+import { setMaxListeners } from 'node:events';
 import type { ItemError, JobKind, JobSnapshot, JobState } from '../../src/jobs.ts';
 import { isFinished } from '../../src/jobs.ts';
 import { ThroughputMeter } from '../../src/throughput-meter.ts';
@@ -183,6 +184,8 @@ export class Job<Item = unknown> {
 
   private run(only: readonly Item[] | undefined): void {
     const signal = this.controller.signal;
+    // Every request in flight listens for cancellation: hundreds of listeners are expected here.
+    setMaxListeners(0, signal);
     this.setState({ status: 'running' });
     this.options.scheduler.resume(this.id);
     this.running = this.options.body(this.runtime(signal), only).then(

@@ -61,7 +61,9 @@ export async function openConnection(config: ConnectionConfig, options: OpenConn
   const httpsAgent = new https.Agent(agentOptions);
   const checksum = resolved.checksumMode === 'when_required' ? 'WHEN_REQUIRED' : 'WHEN_SUPPORTED';
   const client = new S3Client({
-    region: config.region ?? (() => loadRegion(config.profile, env)),
+    // Resolved once: a function here is called by the SDK for every request (measured: the top
+    // cost per small object, as it re-reads ~/.aws each time).
+    region: config.region ?? (await loadRegion(config.profile, env)),
     endpoint: resolved.endpoint,
     forcePathStyle: resolved.pathStyle,
     followRegionRedirects: resolved.endpoint === undefined,

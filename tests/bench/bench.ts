@@ -141,7 +141,7 @@ async function main(): Promise<void> {
     let memoryCheck: Measurement | undefined;
     if (workloads.includes('large-up')) {
       const barge = tools[0]!;
-      const cli = [path.join(root, 'main', 'cli', 'barge.ts'), '--quiet', 'cp', '--threads', '32', '--part-size', '64MiB', largeFile, `s3://${bucket}/memory-check.bin`];
+      const cli = [path.join(root, 'app', 'dist', 'barge.mjs'), '--quiet', 'cp', '--threads', '32', '--part-size', '64MiB', largeFile, `s3://${bucket}/memory-check.bin`];
       memoryCheck = await measure(barge, cli, scratch);
     }
     printTable(results, memoryCheck);

@@ -42,7 +42,7 @@ export function bargeTool(server: S3ServerInfo, root: string): Tool {
     command: process.execPath,
     env: { AWS_ACCESS_KEY_ID: server.accessKeyId, AWS_SECRET_ACCESS_KEY: server.secretAccessKey, AWS_ENDPOINT_URL: server.endpoint, AWS_REGION: server.region },
     args(workload, w) {
-      const cli = [path.join(root, 'main', 'cli', 'barge.ts'), '--quiet'];
+      const cli = [path.join(root, 'app', 'dist', 'barge.mjs'), '--quiet'];
       switch (workload) {
         case 'small-up': return [...cli, 'cp', '-r', '--threads', '64', w.local, `s3://${w.bucket}/${w.key}`];
         case 'large-up': return [...cli, 'cp', '--threads', '16', '--part-size', '16MiB', w.local, `s3://${w.bucket}/${w.key}`];

@@ -5,7 +5,8 @@ import path from 'node:path';
 import { inject } from 'vitest';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
-export const BARGE = path.join(root, 'main', 'cli', 'barge.ts');
+/** The bundled command line, as it ships (the integration setup builds it). */
+export const BARGE = path.join(root, 'app', 'dist', 'barge.mjs');
 
 export interface CliResult {
   readonly code: number | null;

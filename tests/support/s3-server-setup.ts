@@ -1,6 +1,7 @@
 // Vitest global setup for the integration tests: one real S3 server for the whole run.
 
 import type { TestProject } from 'vitest/node';
+import { buildCli } from '../../main/build/build.ts';
 import { startS3Server } from './s3-server.ts';
 import type { S3ServerInfo } from './s3-server.ts';
 
@@ -11,6 +12,7 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  await buildCli();
   const server = await startS3Server();
   project.provide('s3', { kind: server.kind, endpoint: server.endpoint, accessKeyId: server.accessKeyId, secretAccessKey: server.secretAccessKey, region: server.region });
   return () => server.stop();
