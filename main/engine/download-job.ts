@@ -11,8 +11,6 @@ import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import type { Readable } from 'node:stream';
-import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { keyToRelativePath } from '../../src/key-path.ts';
 import { choosePartSize, partCount, partNumbers, partRange } from '../../src/part-size.ts';
 import { asFolderPrefix, keyBaseName } from '../../src/s3-url.ts';
@@ -151,17 +149,14 @@ async function downloadRange(
   await runtime.request(async (signal) => {
     const from = start + done;
     if (from >= end) return;
-    const response = await connection.client.send(new GetObjectCommand({
-      Bucket: bucket,
-      Key: item.key,
-      // A whole-object GET (no Range) lets the SDK validate the object's checksum when it can.
-      Range: ranged || from > 0 ? `bytes=${from}-${end - 1}` : undefined,
-      IfMatch: item.etag,
-    }), { abortSignal: signal });
+    const body = await connection.wire.getObject(bucket, item.key, {
+      range: ranged || from > 0 ? [from, end - 1] : undefined,
+      ifMatch: item.etag,
+      signal,
+    });
     // A large buffer lets chunks that arrive during a write go out together in one writev: a 1 GiB
     // download makes a few thousand system calls instead of 65,000 (measured: the main cost).
     const out = createWriteStream(file, { flags: 'r+', start: from, highWaterMark: WRITE_BUFFER_BYTES });
-    const body = response.Body as Readable;
     let counted = 0;
     // Counted as it arrives (smooth progress), corrected below to what reached the disk.
     body.on('data', (chunk: Buffer) => {

@@ -13,6 +13,7 @@ import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { loadConfig, loadSharedConfigFiles, NODE_REGION_CONFIG_OPTIONS } from '@smithy/core/config';
 import type { ChecksumMode, ConnectionConfig } from '../../src/connection.ts';
 import { addContentMd5ToDeleteObjects } from './content-md5-middleware.ts';
+import { S3Wire } from './s3-wire.ts';
 
 /** Sockets beyond the thread count, for listings and control requests beside the transfers. */
 const SOCKET_HEADROOM = 8;
@@ -27,7 +28,10 @@ export interface ResolvedEndpoint {
 }
 
 export interface S3Connection {
+  /** Everything but the data plane: listing, deletes, multipart control, buckets. */
   readonly client: S3Client;
+  /** The data plane: PutObject, UploadPart, GetObject (see s3-wire.ts). */
+  readonly wire: S3Wire;
   readonly endpoint: ResolvedEndpoint;
   /** Resize the socket pool; takes effect for the next requests. */
   setThreads(threads: number): void;
@@ -60,10 +64,11 @@ export async function openConnection(config: ConnectionConfig, options: OpenConn
   const httpAgent = new http.Agent(agentOptions);
   const httpsAgent = new https.Agent(agentOptions);
   const checksum = resolved.checksumMode === 'when_required' ? 'WHEN_REQUIRED' : 'WHEN_SUPPORTED';
+  // Resolved once: a function here is called by the SDK for every request (measured: the top cost
+  // per small object, as it re-reads ~/.aws each time).
+  const region = config.region ?? (await loadRegion(config.profile, env));
   const client = new S3Client({
-    // Resolved once: a function here is called by the SDK for every request (measured: the top
-    // cost per small object, as it re-reads ~/.aws each time).
-    region: config.region ?? (await loadRegion(config.profile, env)),
+    region,
     endpoint: resolved.endpoint,
     forcePathStyle: resolved.pathStyle,
     followRegionRedirects: resolved.endpoint === undefined,
@@ -82,8 +87,19 @@ export async function openConnection(config: ConnectionConfig, options: OpenConn
     }),
   });
   addContentMd5ToDeleteObjects(client);
+  const wire = new S3Wire({
+    endpoint: resolved.endpoint,
+    region,
+    pathStyle: resolved.pathStyle,
+    // The client's own credential chain (profiles, SSO, refresh), memoized by the SDK.
+    credentials: () => client.config.credentials(),
+    httpAgent,
+    httpsAgent,
+    stallTimeoutMs: options.stallTimeoutMs,
+  });
   return {
     client,
+    wire,
     endpoint: resolved,
     setThreads(threads) {
       httpAgent.maxSockets = threads + SOCKET_HEADROOM;

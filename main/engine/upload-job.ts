@@ -7,7 +7,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import mime from 'mime';
 import {
-  AbortMultipartUploadCommand, CompleteMultipartUploadCommand, CreateMultipartUploadCommand, PutObjectCommand, UploadPartCommand,
+  AbortMultipartUploadCommand, CompleteMultipartUploadCommand, CreateMultipartUploadCommand,
 } from '@aws-sdk/client-s3';
 import type { CompletedPart } from '@aws-sdk/client-s3';
 import { choosePartSize, partCount, partNumbers, partRange } from '../../src/part-size.ts';
@@ -82,8 +82,7 @@ async function putObject(connection: S3Connection, bucket: string, file: LocalFi
   if (file.size <= BUFFERED_PUT_MAX_BYTES) {
     const body = await readFile(file.path);
     if (body.length !== file.size) throw fileChanged(file);
-    await runtime.request((signal) =>
-      connection.client.send(new PutObjectCommand({ Bucket: bucket, Key: file.key, Body: body, ContentLength: body.length, ContentType: contentType }), { abortSignal: signal }));
+    await runtime.request((signal) => connection.wire.putObject(bucket, file.key, body, body.length, { 'content-type': contentType }, signal));
     runtime.addBytes(body.length);
     return;
   }
@@ -94,7 +93,7 @@ async function putObject(connection: S3Connection, bucket: string, file: LocalFi
         sent += bytes;
         runtime.addBytes(bytes);
       });
-      await connection.client.send(new PutObjectCommand({ Bucket: bucket, Key: file.key, Body: body, ContentLength: file.size, ContentType: contentType }), { abortSignal: signal });
+      await connection.wire.putObject(bucket, file.key, body, file.size, { 'content-type': contentType }, signal);
     } catch (error) {
       runtime.addBytes(-sent);
       throw error;
@@ -121,15 +120,13 @@ async function multipartUpload(
             sent += bytes;
             runtime.addBytes(bytes);
           });
-          return await connection.client.send(new UploadPartCommand({
-            Bucket: bucket, Key: file.key, UploadId: uploadId, PartNumber: partNumber, Body: body, ContentLength: range.end - range.start,
-          }), { abortSignal: signal });
+          return await connection.wire.uploadPart(bucket, file.key, uploadId, partNumber, body, range.end - range.start, signal);
         } catch (error) {
           runtime.addBytes(-sent);
           throw error;
         }
       });
-      parts.push({ PartNumber: partNumber, ETag: result.ETag, ChecksumCRC32: result.ChecksumCRC32 });
+      parts.push({ PartNumber: partNumber, ETag: result.etag });
     });
     // A file that changed while it was read would be stored as a mix of old and new bytes.
     const now = await stat(file.path);

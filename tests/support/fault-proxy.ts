@@ -15,6 +15,8 @@ export interface FaultProxy {
   readonly endpoint: string;
   /** Requests seen, by method. */
   readonly seen: { method: string; url: string; status?: number }[];
+  /** Requests the proxy holds right now, and the most it held at once since the last reset. */
+  readonly inFlight: { now: number; peak: number };
   /** Decide the fault (if any) for each request. */
   setRule(rule: (request: http.IncomingMessage) => Fault | undefined): void;
   close(): Promise<void>;
@@ -24,10 +26,14 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
   const target = new URL(upstream);
   let rule: (request: http.IncomingMessage) => Fault | undefined = () => undefined;
   const seen: FaultProxy['seen'] = [];
+  const inFlight = { now: 0, peak: 0 };
   const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
   const server = http.createServer((request, response) => {
     const record: FaultProxy['seen'][number] = { method: request.method ?? '', url: request.url ?? '' };
     seen.push(record);
+    inFlight.now += 1;
+    inFlight.peak = Math.max(inFlight.peak, inFlight.now);
+    response.once('close', () => { inFlight.now -= 1; });
     const fault = rule(request);
     if (fault?.kind === 'slow-down') {
       request.resume();
@@ -77,6 +83,7 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
   return {
     endpoint: `http://127.0.0.1:${port}`,
     seen,
+    inFlight,
     setRule(next) {
       rule = next;
     },

@@ -1,0 +1,185 @@
+// The data plane on the wire: PutObject, UploadPart and GetObject sent straight over Node's HTTP
+// agent, signed with the SDK's own SigV4 signer and credentials.
+//
+// Why not the SDK client: its middleware stack costs about 1.7 ms of CPU per request (measured:
+// 5.2 s of CPU for 2,000 small files, against 1.8 s here), and on small objects that CPU, not the
+// network or the server, set the pace. Everything else (listing, deletes, multipart control, buckets)
+// is one request per thousand objects or per file, and stays on the SDK.
+//
+// Errors come back shaped like the SDK's (`name` is S3's error code, `$metadata.httpStatusCode`), so
+// retry classification and messages treat both paths alike.
+
+import { createHash, createHmac } from 'node:crypto';
+import http from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import https from 'node:https';
+import type { Readable } from 'node:stream';
+import { SignatureV4 } from '@smithy/signature-v4';
+import type { AwsCredentialIdentity, Provider, SourceData } from '@smithy/types';
+import { abortError } from './retry-policy.ts';
+
+function toBytes(data: SourceData): string | Uint8Array {
+  return typeof data === 'string' ? data : ArrayBuffer.isView(data) ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength) : new Uint8Array(data);
+}
+
+/** Node's hashes behind the interface the signer expects. */
+class NodeSha256 {
+  private readonly hash;
+  constructor(secret?: SourceData) {
+    this.hash = secret ? createHmac('sha256', toBytes(secret)) : createHash('sha256');
+  }
+  update(data: SourceData): void {
+    this.hash.update(toBytes(data));
+  }
+  async digest(): Promise<Uint8Array> {
+    return this.hash.digest();
+  }
+}
+
+export interface WireOptions {
+  /** The custom endpoint, or undefined for AWS (regional endpoint). */
+  readonly endpoint: string | undefined;
+  readonly region: string;
+  readonly pathStyle: boolean;
+  readonly credentials: Provider<AwsCredentialIdentity>;
+  readonly httpAgent: http.Agent;
+  readonly httpsAgent: https.Agent;
+  /** A socket quiet for this long fails the request (retried by the engine). */
+  readonly stallTimeoutMs: number;
+}
+
+interface WireRequest {
+  readonly method: 'GET' | 'PUT';
+  readonly bucket: string;
+  readonly key: string;
+  readonly query?: Readonly<Record<string, string>>;
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly body?: Buffer | Readable;
+  readonly contentLength?: number;
+  readonly signal?: AbortSignal;
+}
+
+const ERROR_BODY_LIMIT_BYTES = 64 * 1024;
+
+/** RFC 3986 encoding of one path segment, as S3's canonical request wants it. */
+function encodeSegment(segment: string): string {
+  return encodeURIComponent(segment).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+}
+
+function isDnsCompatible(bucket: string): boolean {
+  return /^[a-z0-9][a-z0-9-]{1,61}[a-z0-9]$/.test(bucket);
+}
+
+export class S3Wire {
+  private readonly signer: SignatureV4;
+  private readonly options: WireOptions;
+  private readonly base: URL;
+  /** Server time minus local time, learnt from a RequestTimeTooSkewed answer. */
+  private clockOffsetMs = 0;
+
+  constructor(options: WireOptions) {
+    this.options = options;
+    const suffix = options.region.startsWith('cn-') ? 'amazonaws.com.cn' : 'amazonaws.com';
+    this.base = new URL(options.endpoint ?? `https://s3.${options.region}.${suffix}`);
+    this.signer = new SignatureV4({ service: 's3', region: options.region, credentials: options.credentials, sha256: NodeSha256, uriEscapePath: false, applyChecksum: false });
+  }
+
+  async putObject(bucket: string, key: string, body: Buffer | Readable, contentLength: number, headers: Record<string, string>, signal?: AbortSignal): Promise<{ etag: string | undefined }> {
+    const response = await this.send({ method: 'PUT', bucket, key, body, contentLength, headers, signal });
+    response.resume();
+    return { etag: response.headers.etag };
+  }
+
+  async uploadPart(bucket: string, key: string, uploadId: string, partNumber: number, body: Readable, contentLength: number, signal?: AbortSignal): Promise<{ etag: string | undefined }> {
+    const response = await this.send({ method: 'PUT', bucket, key, query: { partNumber: String(partNumber), uploadId }, body, contentLength, signal });
+    response.resume();
+    return { etag: response.headers.etag };
+  }
+
+  /** A GET whose body the caller must consume or destroy. `range` is inclusive, as HTTP has it. */
+  async getObject(bucket: string, key: string, options: { range?: [number, number]; ifMatch?: string; signal?: AbortSignal }): Promise<IncomingMessage> {
+    const headers: Record<string, string> = {};
+    if (options.range) headers.range = `bytes=${options.range[0]}-${options.range[1]}`;
+    if (options.ifMatch) headers['if-match'] = options.ifMatch;
+    return this.send({ method: 'GET', bucket, key, headers, signal: options.signal });
+  }
+
+  private async send(request: WireRequest): Promise<IncomingMessage> {
+    if (request.signal?.aborted) throw abortError();
+    const virtualHost = !this.options.pathStyle && isDnsCompatible(request.bucket);
+    const hostname = virtualHost ? `${request.bucket}.${this.base.hostname}` : this.base.hostname;
+    const basePath = this.base.pathname.replace(/\/$/, '');
+    const keyPath = request.key.split('/').map(encodeSegment).join('/');
+    const path = virtualHost ? `${basePath}/${keyPath}` : `${basePath}/${encodeSegment(request.bucket)}/${keyPath}`;
+    const host = this.base.port ? `${hostname}:${this.base.port}` : hostname;
+    const headers: Record<string, string> = { ...request.headers, host };
+    if (request.contentLength !== undefined) headers['content-length'] = String(request.contentLength);
+    // A buffered body is hashed into the signature (integrity on plain HTTP too); a streamed one is
+    // sent unsigned, as the SDK does for streams.
+    headers['x-amz-content-sha256'] = Buffer.isBuffer(request.body) ? createHash('sha256').update(request.body).digest('hex') : request.body ? 'UNSIGNED-PAYLOAD' : createHash('sha256').digest('hex');
+    const signed = await this.signer.sign(
+      { method: request.method, protocol: this.base.protocol, hostname, port: this.base.port ? Number(this.base.port) : undefined, path, query: { ...request.query }, headers },
+      { signingDate: new Date(Date.now() + this.clockOffsetMs) },
+    );
+    const query = request.query ? `?${Object.entries(request.query).map(([k, v]) => `${encodeSegment(k)}=${encodeSegment(v)}`).join('&')}` : '';
+    const secure = this.base.protocol === 'https:';
+    const response = await new Promise<IncomingMessage>((resolve, reject) => {
+      const outgoing = (secure ? https : http).request({
+        protocol: this.base.protocol,
+        host: hostname,
+        port: this.base.port || undefined,
+        method: request.method,
+        path: path + query,
+        headers: signed.headers,
+        agent: secure ? this.options.httpsAgent : this.options.httpAgent,
+      }, resolve);
+      outgoing.setTimeout(this.options.stallTimeoutMs, () => {
+        outgoing.destroy(Object.assign(new Error(`No data for ${this.options.stallTimeoutMs / 1000} s`), { name: 'TimeoutError', code: 'ETIMEDOUT' }));
+      });
+      const onAbort = () => outgoing.destroy(abortError());
+      request.signal?.addEventListener('abort', onAbort, { once: true });
+      outgoing.once('close', () => request.signal?.removeEventListener('abort', onAbort));
+      outgoing.once('error', reject);
+      if (request.body === undefined) outgoing.end();
+      else if (Buffer.isBuffer(request.body)) outgoing.end(request.body);
+      else {
+        request.body.once('error', (error) => outgoing.destroy(error));
+        request.body.pipe(outgoing);
+      }
+    });
+    const status = response.statusCode ?? 0;
+    if (status >= 200 && status < 300) return response;
+    throw await this.errorFrom(response);
+  }
+
+  private async errorFrom(response: IncomingMessage): Promise<Error> {
+    const status = response.statusCode ?? 0;
+    let text = '';
+    for await (const chunk of response) {
+      if (text.length < ERROR_BODY_LIMIT_BYTES) text += (chunk as Buffer).toString('utf8');
+    }
+    const code = /<Code>([^<]*)<\/Code>/.exec(text)?.[1] ?? STATUS_CODES[status] ?? `Http${status}`;
+    const message = /<Message>([^<]*)<\/Message>/.exec(text)?.[1] ?? `HTTP ${status}`;
+    if (code === 'RequestTimeTooSkewed' || code === 'RequestExpired') this.learnClockOffset(response.headers);
+    return Object.assign(new Error(message), { name: code, $fault: status >= 500 ? 'server' : 'client', $metadata: { httpStatusCode: status } });
+  }
+
+  /** Sign the next requests with the server's clock, as the SDK does after a skew error. */
+  private learnClockOffset(headers: IncomingHttpHeaders): void {
+    const serverDate = headers.date ? Date.parse(headers.date) : Number.NaN;
+    if (Number.isFinite(serverDate)) this.clockOffsetMs = serverDate - Date.now();
+  }
+}
+
+const STATUS_CODES: Readonly<Record<number, string>> = {
+  301: 'PermanentRedirect',
+  304: 'NotModified',
+  400: 'BadRequest',
+  403: 'AccessDenied',
+  404: 'NotFound',
+  412: 'PreconditionFailed',
+  416: 'InvalidRange',
+  429: 'TooManyRequests',
+  500: 'InternalError',
+  503: 'ServiceUnavailable',
+};
