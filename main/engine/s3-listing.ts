@@ -5,7 +5,7 @@
 // cannot carry some characters a key may hold, and stores mangle them otherwise.
 
 import {
-  HeadObjectCommand, ListBucketsCommand, ListMultipartUploadsCommand, ListObjectsV2Command, ListObjectVersionsCommand,
+  HeadObjectCommand, ListBucketsCommand, ListMultipartUploadsCommand, ListObjectVersionsCommand,
 } from '@aws-sdk/client-s3';
 import { withRetry } from './retry-loop.ts';
 import type { S3Connection } from './s3-connection.ts';
@@ -41,27 +41,24 @@ export function decodeListingKey(encoded: string): string {
 export async function* listObjectPages(connection: S3Connection, options: ListOptions): AsyncGenerator<ListingPage> {
   let token: string | undefined;
   do {
-    const page = await withRetry(() => connection.client.send(new ListObjectsV2Command({
-      Bucket: options.bucket,
-      Prefix: options.prefix || undefined,
-      Delimiter: options.delimiter,
-      ContinuationToken: token,
-      MaxKeys: options.pageSize,
-      EncodingType: 'url',
-    }), { abortSignal: options.signal }), { signal: options.signal });
-    const encoded = page.EncodingType === 'url';
-    const decode = (text: string) => (encoded ? decodeListingKey(text) : text);
+    const page = await withRetry(() => connection.wire.listObjectsV2(options.bucket, {
+      prefix: options.prefix,
+      delimiter: options.delimiter,
+      continuationToken: token,
+      maxKeys: options.pageSize,
+    }, options.signal), { signal: options.signal });
+    const decode = (text: string) => (page.urlEncoded ? decodeListingKey(text) : text);
     yield {
-      objects: (page.Contents ?? []).map((o) => ({
-        key: decode(o.Key ?? ''),
-        size: o.Size ?? 0,
-        lastModified: o.LastModified?.getTime(),
-        etag: o.ETag,
-        storageClass: o.StorageClass,
+      objects: page.contents.map((o) => ({
+        key: decode(o.key),
+        size: o.size,
+        lastModified: o.lastModified ? Date.parse(o.lastModified) : undefined,
+        etag: o.etag,
+        storageClass: o.storageClass,
       })),
-      prefixes: (page.CommonPrefixes ?? []).map((p) => decode(p.Prefix ?? '')),
+      prefixes: page.commonPrefixes.map(decode),
     };
-    token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    token = page.isTruncated ? page.nextContinuationToken : undefined;
   } while (token);
 }
 
