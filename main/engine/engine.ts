@@ -69,12 +69,12 @@ export class Engine {
     return this.current;
   }
 
-  /** Change settings; Threads takes effect on running jobs at once, Part size on the next file. */
+  /** Change settings; Threads takes effect on running jobs at once, Part size on the next file, the stall timeout on the next request. */
   updateSettings(patch: SettingsPatch): Settings {
     const valid = settingsPatchSchema.parse(patch);
     this.current = settingsSchema.parse({ ...this.current, ...valid });
     this.scheduler.threads = this.current.threads;
-    for (const connection of this.connections) connection.setThreads(this.current.threads);
+    for (const connection of this.connections) connection.applySettings(this.current);
     return this.current;
   }
 

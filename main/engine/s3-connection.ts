@@ -33,15 +33,18 @@ export interface S3Connection {
   /** The data plane: PutObject, UploadPart, GetObject (see s3-wire.ts). */
   readonly wire: S3Wire;
   readonly endpoint: ResolvedEndpoint;
-  /** Resize the socket pool; takes effect for the next requests. */
-  setThreads(threads: number): void;
+  /** Follow new settings (socket pool size, stall timeout); takes effect for the next requests. */
+  applySettings(settings: ConnectionSettings): void;
   close(): void;
 }
 
-export interface OpenConnectionOptions {
+export interface ConnectionSettings {
   readonly threads: number;
   /** Idle time after which a request's socket is abandoned (and the request retried by the engine). */
   readonly stallTimeoutMs: number;
+}
+
+export interface OpenConnectionOptions extends ConnectionSettings {
   readonly env?: NodeJS.ProcessEnv;
 }
 
@@ -67,6 +70,7 @@ export async function openConnection(config: ConnectionConfig, options: OpenConn
   // Resolved once: a function here is called by the SDK for every request (measured: the top cost
   // per small object, as it re-reads ~/.aws each time).
   const region = config.region ?? (await loadRegion(config.profile, env));
+  const requestHandler = new NodeHttpHandler({ httpAgent, httpsAgent, connectionTimeout: CONNECT_TIMEOUT_MS, socketTimeout: options.stallTimeoutMs });
   const client = new S3Client({
     region,
     endpoint: resolved.endpoint,
@@ -79,12 +83,7 @@ export async function openConnection(config: ConnectionConfig, options: OpenConn
     responseChecksumValidation: checksum,
     // The engine retries each request itself (see retry-policy.ts).
     maxAttempts: 1,
-    requestHandler: new NodeHttpHandler({
-      httpAgent,
-      httpsAgent,
-      connectionTimeout: CONNECT_TIMEOUT_MS,
-      socketTimeout: options.stallTimeoutMs,
-    }),
+    requestHandler,
   });
   addContentMd5ToDeleteObjects(client);
   const wire = new S3Wire({
@@ -101,9 +100,11 @@ export async function openConnection(config: ConnectionConfig, options: OpenConn
     client,
     wire,
     endpoint: resolved,
-    setThreads(threads) {
-      httpAgent.maxSockets = threads + SOCKET_HEADROOM;
-      httpsAgent.maxSockets = threads + SOCKET_HEADROOM;
+    applySettings(settings) {
+      httpAgent.maxSockets = settings.threads + SOCKET_HEADROOM;
+      httpsAgent.maxSockets = settings.threads + SOCKET_HEADROOM;
+      requestHandler.updateHttpClientConfig('socketTimeout', settings.stallTimeoutMs);
+      wire.stallTimeoutMs = settings.stallTimeoutMs;
     },
     close() {
       client.destroy();

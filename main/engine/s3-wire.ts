@@ -76,9 +76,12 @@ export class S3Wire {
   private readonly base: URL;
   /** Server time minus local time, learnt from a RequestTimeTooSkewed answer. */
   private clockOffsetMs = 0;
+  /** A socket quiet for this long fails the request; follows the setting. */
+  stallTimeoutMs: number;
 
   constructor(options: WireOptions) {
     this.options = options;
+    this.stallTimeoutMs = options.stallTimeoutMs;
     const suffix = options.region.startsWith('cn-') ? 'amazonaws.com.cn' : 'amazonaws.com';
     this.base = new URL(options.endpoint ?? `https://s3.${options.region}.${suffix}`);
     this.signer = new SignatureV4({ service: 's3', region: options.region, credentials: options.credentials, sha256: NodeSha256, uriEscapePath: false, applyChecksum: false });
@@ -151,8 +154,9 @@ export class S3Wire {
         headers: signed.headers,
         agent: secure ? this.options.httpsAgent : this.options.httpAgent,
       }, resolve);
-      outgoing.setTimeout(this.options.stallTimeoutMs, () => {
-        outgoing.destroy(Object.assign(new Error(`No data for ${this.options.stallTimeoutMs / 1000} s`), { name: 'TimeoutError', code: 'ETIMEDOUT' }));
+      const stallMs = this.stallTimeoutMs;
+      outgoing.setTimeout(stallMs, () => {
+        outgoing.destroy(Object.assign(new Error(`No data for ${stallMs / 1000} s`), { name: 'TimeoutError', code: 'ETIMEDOUT' }));
       });
       const onAbort = () => outgoing.destroy(abortError());
       request.signal?.addEventListener('abort', onAbort, { once: true });

@@ -63,3 +63,21 @@ it('a download that keeps failing leaves nothing under the final name', async ()
   expect(end.state.status).toBe('failed');
   expect(await readdir(out)).toEqual([]);
 });
+
+it('a request that gets no answer, or a body that goes silent, is abandoned after the stall timeout and retried', async () => {
+  t.engine.updateSettings({ stallTimeoutMs: 1_000 });
+  const source = await randomFile(t.dir, 'quiet.bin', 10 * MIB);
+  let puts = 0;
+  proxy.setRule((request) => (request.method === 'PUT' && puts++ === 0 ? { kind: 'stall' } : undefined));
+  const up = t.engine.upload(viaProxy, { sources: [source.path], bucket: t.bucket, destination: 'quiet.bin' });
+  expect((await up.finished()).state.status).toBe('completed');
+  expect(up.retryCount).toBeGreaterThanOrEqual(1);
+
+  let gets = 0;
+  proxy.setRule((request) => (request.method === 'GET' && gets++ === 0 ? { kind: 'stall-body', afterBytes: 2 * MIB } : undefined));
+  const out = path.join(t.dir, 'quiet-out');
+  const down = t.engine.download(viaProxy, { bucket: t.bucket, keys: ['quiet.bin'], targetFolder: out });
+  expect((await down.finished()).state.status).toBe('completed');
+  expect(down.retryCount).toBeGreaterThanOrEqual(1);
+  expect(await sha256File(path.join(out, 'quiet.bin'))).toBe(source.sha256);
+});

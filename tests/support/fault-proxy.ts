@@ -7,6 +7,10 @@ import type { AddressInfo } from 'node:net';
 
 export type Fault =
   | { readonly kind: 'cut-body'; readonly afterBytes: number }
+  /** Send headers and some of the body, then nothing more: the connection stays open, silent. */
+  | { readonly kind: 'stall-body'; readonly afterBytes: number }
+  /** Take the request and never answer. */
+  | { readonly kind: 'stall' }
   | { readonly kind: 'slow-down' }
   /** Hold the request this long before passing it on (latency, as a far-away store has). */
   | { readonly kind: 'delay'; readonly ms: number };
@@ -44,6 +48,10 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
       });
       return;
     }
+    if (fault?.kind === 'stall') {
+      request.resume();
+      return;
+    }
     if (fault?.kind === 'delay') {
       request.pause();
       setTimeout(() => pass(request, response, record, undefined), fault.ms);
@@ -57,7 +65,7 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
     }, (upstreamResponse) => {
       record.status = upstreamResponse.statusCode;
       response.writeHead(upstreamResponse.statusCode ?? 502, upstreamResponse.headers);
-      if (fault?.kind !== 'cut-body') {
+      if (fault?.kind !== 'cut-body' && fault?.kind !== 'stall-body') {
         upstreamResponse.pipe(response);
         return;
       }
@@ -66,8 +74,8 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
         if (sent + chunk.length >= fault.afterBytes) {
           response.write(chunk.subarray(0, Math.max(0, fault.afterBytes - sent)));
           upstreamResponse.destroy();
-          // Give the partial body time to leave, then drop the connection mid-body.
-          setTimeout(() => response.socket?.destroy(), 20);
+          // Give the partial body time to leave, then drop the connection mid-body (or go silent).
+          if (fault.kind === 'cut-body') setTimeout(() => response.socket?.destroy(), 20);
           return;
         }
         sent += chunk.length;
