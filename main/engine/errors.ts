@@ -45,8 +45,12 @@ export function isAbortError(error: unknown): boolean {
   return (error as SdkLikeError | undefined)?.name === 'AbortError';
 }
 
+const UNKNOWN_ACCESS_KEY = 'The server does not know this access key ID. Check the keys, AWS_PROFILE or --profile.';
+
 const HINTS: Readonly<Record<string, string>> = {
-  InvalidAccessKeyId: 'The server does not know this access key ID. Check the keys, AWS_PROFILE or --profile.',
+  InvalidAccessKeyId: UNKNOWN_ACCESS_KEY,
+  // versitygw's name for InvalidAccessKeyId.
+  XAdminUserNotFound: UNKNOWN_ACCESS_KEY,
   SignatureDoesNotMatch: 'The secret access key does not match the access key ID. Check the credentials.',
   AccessDenied: 'Access denied: these credentials lack permission for this operation.',
   NoSuchBucket: 'The bucket does not exist (check its name and the endpoint).',

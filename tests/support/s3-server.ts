@@ -4,7 +4,7 @@
 import { spawn, execFileSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -57,6 +57,7 @@ export async function freePort(): Promise<number> {
 export async function startS3Server(kind: ServerKind = serverKind(), options: { port?: number; dataDir?: string } = {}): Promise<RunningS3Server> {
   const binary = ensureInstalled(kind);
   const dataDir = options.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), `barge-${kind}-`)));
+  if (kind === 'versitygw') await mkdir(`${dataDir}-versions`, { recursive: true });
   const port = options.port ?? (await freePort());
   const consolePort = await freePort();
   const endpoint = `http://127.0.0.1:${port}`;
@@ -77,6 +78,7 @@ export async function startS3Server(kind: ServerKind = serverKind(), options: { 
       await new Promise((resolve) => child.once('exit', resolve));
     }
     if (!options.dataDir) await rm(dataDir, { recursive: true, force: true });
+    await rm(`${dataDir}-versions`, { recursive: true, force: true });
   };
   return { kind, endpoint, accessKeyId: ACCESS_KEY, secretAccessKey: SECRET_KEY, region: 'us-east-1', process: child, dataDir, stop };
 }
