@@ -27,6 +27,16 @@ export const optionSpec = {
   version: { type: 'boolean' },
 } as const;
 
+/** The command-specific flags each command takes. */
+const COMMAND_FLAGS: Readonly<Record<string, readonly string[]>> = {
+  ls: ['recursive'],
+  cp: ['recursive'],
+  rm: ['recursive', 'dry-run', 'all-versions'],
+  mb: [],
+  rb: [],
+  'abort-uploads': ['dry-run'],
+};
+
 export interface CliOptions {
   readonly command: string | undefined;
   readonly args: readonly string[];
@@ -55,9 +65,8 @@ export function parseCli(argv: readonly string[]): CliOptions {
   const { values, positionals } = parsed;
   const settings: SettingsPatch = {};
   if (values.threads !== undefined) {
-    const threads = Number(values.threads);
-    if (!Number.isInteger(threads)) throw usageError(`--threads takes a whole number, not "${values.threads}".`);
-    settings.threads = threads;
+    if (!/^\d+$/.test(values.threads)) throw usageError(`--threads takes a whole number, not "${values.threads}".`);
+    settings.threads = Number(values.threads);
   }
   if (values['part-size'] !== undefined) {
     const bytes = parseByteSize(values['part-size']);
@@ -73,6 +82,16 @@ export function parseCli(argv: readonly string[]): CliOptions {
   if (values.checksum !== undefined && values.checksum !== 'when_supported' && values.checksum !== 'when_required') {
     throw usageError('--checksum takes when_supported or when_required.');
   }
+  if (values['path-style'] && values['virtual-hosted']) throw usageError('Give --path-style or --virtual-hosted, not both.');
+  for (const name of ['endpoint-url', 'region', 'profile'] as const) {
+    if (values[name] === '') throw usageError(`--${name} needs a value.`);
+  }
+  const command = positionals[0];
+  const accepted = COMMAND_FLAGS[command ?? ''] ?? [];
+  for (const flag of ['recursive', 'dry-run', 'all-versions'] as const) {
+    // A flag a command would silently ignore is refused: "rb --dry-run" must not delete the bucket.
+    if (values[flag] && command !== undefined && command in COMMAND_FLAGS && !accepted.includes(flag)) throw usageError(`${command} does not take --${flag}.`);
+  }
   const connection = connectionConfigSchema.safeParse({
     endpoint: values['endpoint-url'],
     region: values.region,
@@ -82,7 +101,7 @@ export function parseCli(argv: readonly string[]): CliOptions {
   });
   if (!connection.success) throw usageError(`--endpoint-url must be an http:// or https:// URL, not "${values['endpoint-url']}".`);
   return {
-    command: positionals[0],
+    command,
     args: positionals.slice(1),
     connection: connection.data,
     settings: validSettings.data,

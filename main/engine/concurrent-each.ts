@@ -3,7 +3,7 @@
 // Items are pulled only as room frees up, so a folder of a million files or a listing of a million
 // keys is never held in memory at once. The bound is read again before each item, so it follows a
 // setting that changes while the loop runs. If a worker throws, no new items start, the ones in
-// flight finish, and the first error is rethrown.
+// flight finish, and the first error is rethrown. The same holds when the sequence throws.
 
 export async function concurrentEach<T>(
   items: Iterable<T> | AsyncIterable<T>,
@@ -12,18 +12,23 @@ export async function concurrentEach<T>(
 ): Promise<void> {
   const inFlight = new Set<Promise<void>>();
   let failure: { error: unknown } | undefined;
-  for await (const item of items) {
-    while (inFlight.size >= Math.max(1, limit()) && !failure) await Promise.race(inFlight);
-    if (failure) break;
-    const run: Promise<void> = worker(item).then(
-      () => { inFlight.delete(run); },
-      (error: unknown) => {
-        inFlight.delete(run);
-        failure ??= { error };
-      },
-    );
-    inFlight.add(run);
+  try {
+    for await (const item of items) {
+      while (inFlight.size >= Math.max(1, limit()) && !failure) await Promise.race(inFlight);
+      if (failure) break;
+      const run: Promise<void> = worker(item).then(
+        () => { inFlight.delete(run); },
+        (error: unknown) => {
+          inFlight.delete(run);
+          failure ??= { error };
+        },
+      );
+      inFlight.add(run);
+    }
+  } finally {
+    // Also when the sequence itself throws (a listing page that fails): the work already started
+    // must end before the caller is told anything, or it would go on after the job "finished".
+    await Promise.all(inFlight);
   }
-  await Promise.all(inFlight);
   if (failure) throw failure.error;
 }

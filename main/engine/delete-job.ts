@@ -10,7 +10,7 @@ import { asFolderPrefix } from '../../src/s3-url.ts';
 import { concurrentEach } from './concurrent-each.ts';
 import { BargeError, toBargeError } from './errors.ts';
 import type { JobBody, JobRuntime } from './job.ts';
-import { headObject, listAllObjects, listAllVersions } from './s3-listing.ts';
+import { headObjectOnce, listAllObjects, listAllVersions } from './s3-listing.ts';
 import type { S3Connection } from './s3-connection.ts';
 
 export const MAX_KEYS_PER_DELETE = 1000;
@@ -118,7 +118,7 @@ async function deleteBatch(connection: S3Connection, bucket: string, batch: read
 
 async function countTarget(connection: S3Connection, bucket: string, target: DeleteTarget, runtime: JobRuntime<DeleteTarget>): Promise<void> {
   try {
-    const size = target.size ?? (await runtime.request((signal) => headObject(connection, bucket, target.key, signal))).size;
+    const size = target.size ?? (await runtime.request((signal) => headObjectOnce(connection, bucket, target.key, signal))).size;
     if (target.size === undefined) runtime.addTotals(0, size);
     runtime.addBytes(size);
     runtime.objectDone();

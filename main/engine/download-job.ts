@@ -17,7 +17,7 @@ import { asFolderPrefix, keyBaseName } from '../../src/s3-url.ts';
 import { concurrentEach } from './concurrent-each.ts';
 import { BargeError, toBargeError } from './errors.ts';
 import type { JobBody, JobRuntime } from './job.ts';
-import { headObject, listAllObjects } from './s3-listing.ts';
+import { headObjectOnce, listAllObjects } from './s3-listing.ts';
 import type { S3Connection } from './s3-connection.ts';
 
 const WRITE_BUFFER_BYTES = 1024 * 1024;
@@ -39,6 +39,8 @@ export interface DownloadItem {
   readonly size: number | undefined;
   readonly etag: string | undefined;
   readonly path: string;
+  /** Why this key cannot be saved (it would leave the target folder): it fails, every time. */
+  readonly unsafe?: string;
 }
 
 export function downloadBody(connection: S3Connection, spec: DownloadSpec): JobBody<DownloadItem> {
@@ -46,6 +48,7 @@ export function downloadBody(connection: S3Connection, spec: DownloadSpec): JobB
     const items = only ? again(only, runtime) : discover(connection, spec, runtime);
     await concurrentEach(items, () => runtime.settings.threads * 2, async (item) => {
       try {
+        if (item.unsafe) throw new BargeError('UnsafeKey', `The key "${item.key}" ${item.unsafe}; it was not downloaded.`);
         const known = item.size === undefined ? await lookUp(connection, spec.bucket, item, runtime) : item;
         await downloadObject(connection, spec.bucket, known, runtime);
         runtime.objectDone();
@@ -61,7 +64,12 @@ async function* discover(connection: S3Connection, spec: DownloadSpec, runtime: 
   const folder = path.resolve(spec.targetFolder);
   for (const key of spec.keys ?? []) {
     runtime.addTotals(1, 0);
-    yield { key, size: undefined, etag: undefined, path: spec.targetFile ? path.resolve(spec.targetFile) : path.join(folder, safeName(key)) };
+    if (spec.targetFile) {
+      yield { key, size: undefined, etag: undefined, path: path.resolve(spec.targetFile) };
+      continue;
+    }
+    const name = fileName(key);
+    yield { key, size: undefined, etag: undefined, path: name.ok ? path.join(folder, name.name) : '', unsafe: name.ok ? undefined : name.reason };
   }
   for (const rawPrefix of spec.prefixes ?? []) {
     const prefix = asFolderPrefix(rawPrefix);
@@ -71,8 +79,7 @@ async function* discover(connection: S3Connection, spec: DownloadSpec, runtime: 
       const mapped = keyToRelativePath(object.key, parent, process.platform === 'win32' ? 'win32' : 'posix');
       runtime.addTotals(1, object.size);
       if (!mapped.ok) {
-        const item = { key: object.key, size: object.size, etag: object.etag, path: '' };
-        runtime.itemFailed(item, `s3://${spec.bucket}/${object.key}`, new BargeError('UnsafeKey', `The key "${object.key}" ${mapped.reason}; it was not downloaded.`));
+        yield { key: object.key, size: object.size, etag: object.etag, path: '', unsafe: mapped.reason };
         continue;
       }
       if (mapped.isFolderMarker) {
@@ -92,16 +99,14 @@ async function* again(items: readonly DownloadItem[], runtime: JobRuntime<Downlo
   }
 }
 
-/** A key's last segment as a file name, refused if it could not be one. */
-function safeName(key: string): string {
-  const name = keyBaseName(key);
-  const mapped = keyToRelativePath(name, '', process.platform === 'win32' ? 'win32' : 'posix');
-  if (!mapped.ok || mapped.segments.length !== 1) throw new BargeError('UnsafeKey', `The key "${key}" does not end in a usable file name.`);
-  return mapped.segments[0]!;
+/** A key's last segment as a file name, or why it cannot be one. */
+function fileName(key: string): { ok: true; name: string } | { ok: false; reason: string } {
+  const mapped = keyToRelativePath(keyBaseName(key), '', process.platform === 'win32' ? 'win32' : 'posix');
+  return mapped.ok && mapped.segments.length === 1 && !mapped.isFolderMarker ? { ok: true, name: mapped.segments[0]! } : { ok: false, reason: 'does not end in a usable file name' };
 }
 
 async function lookUp(connection: S3Connection, bucket: string, item: DownloadItem, runtime: JobRuntime<DownloadItem>): Promise<DownloadItem> {
-  const details = await runtime.request((signal) => headObject(connection, bucket, item.key, signal));
+  const details = await runtime.request((signal) => headObjectOnce(connection, bucket, item.key, signal));
   runtime.addTotals(0, details.size);
   return { ...item, size: details.size, etag: details.etag };
 }

@@ -30,7 +30,7 @@ export function errorCode(error: unknown): string {
   if (error instanceof BargeError) return error.code;
   const e = (error ?? {}) as SdkLikeError;
   if (e.name === 'AbortError') return 'Cancelled';
-  if (typeof e.code === 'string' && /^E[A-Z]+$/.test(e.code)) return e.code;
+  if (typeof e.code === 'string' && /^(E[A-Z_]+|ERR_[A-Z_]+)$/.test(e.code)) return e.code;
   if (e.Code) return e.Code;
   if (e.name && e.name !== 'Error' && e.name !== 'S3ServiceException') return e.name;
   const status = e.$metadata?.httpStatusCode;

@@ -10,7 +10,7 @@ import type { ItemError, JobKind, JobSnapshot, JobState } from '../../src/jobs.t
 import { isFinished } from '../../src/jobs.ts';
 import { ThroughputMeter } from '../../src/throughput-meter.ts';
 import type { Settings } from '../../src/settings.ts';
-import { BargeError, isAbortError, toJobError } from './errors.ts';
+import { BargeError, toJobError } from './errors.ts';
 import type { RequestScheduler } from './request-scheduler.ts';
 import { withRetry } from './retry-loop.ts';
 
@@ -258,7 +258,9 @@ export class Job<Item = unknown> {
   }
 
   private itemFailed(item: Item, name: string, error: unknown): void {
-    if (isAbortError(error) && this.controller.signal.aborted) return;
+    // Once the job is cancelled (by the user, or by a job-wide error) the items still in flight fail
+    // with aborts and resets: noise, not failures of their own.
+    if (this.controller.signal.aborted) return;
     const jobError = toJobError(error);
     this.objectsFailed += 1;
     if (this.itemErrors.length < MAX_ITEM_ERRORS) this.itemErrors.push({ item: name, ...jobError });

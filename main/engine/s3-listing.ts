@@ -7,6 +7,7 @@
 import {
   HeadObjectCommand, ListBucketsCommand, ListMultipartUploadsCommand, ListObjectVersionsCommand,
 } from '@aws-sdk/client-s3';
+import { asFolderPrefix } from '../../src/s3-url.ts';
 import { withRetry } from './retry-loop.ts';
 import type { S3Connection } from './s3-connection.ts';
 
@@ -86,7 +87,8 @@ export async function* listAllVersions(connection: S3Connection, options: Omit<L
     for (const v of page.Versions ?? []) yield { key: decode(v.Key ?? ''), versionId: v.VersionId ?? 'null', size: v.Size ?? 0, isDeleteMarker: false };
     for (const m of page.DeleteMarkers ?? []) yield { key: decode(m.Key ?? ''), versionId: m.VersionId ?? 'null', size: 0, isDeleteMarker: true };
     const more = page.IsTruncated === true;
-    keyMarker = more ? page.NextKeyMarker : undefined;
+    // With EncodingType=url the marker comes encoded too; it goes back decoded (the SDK encodes it).
+    keyMarker = more && page.NextKeyMarker !== undefined ? decode(page.NextKeyMarker) : undefined;
     versionMarker = more ? page.NextVersionIdMarker : undefined;
   } while (keyMarker);
 }
@@ -112,8 +114,13 @@ export interface ObjectDetails {
   readonly metadata: Readonly<Record<string, string>>;
 }
 
+/** Object details, retried; inside a job, use `headObjectOnce` (the job retries). */
 export async function headObject(connection: S3Connection, bucket: string, key: string, signal?: AbortSignal): Promise<ObjectDetails> {
-  const head = await withRetry(() => connection.client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }), { abortSignal: signal }), { signal });
+  return withRetry(() => headObjectOnce(connection, bucket, key, signal), { signal });
+}
+
+export async function headObjectOnce(connection: S3Connection, bucket: string, key: string, signal?: AbortSignal): Promise<ObjectDetails> {
+  const head = await connection.client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }), { abortSignal: signal });
   return {
     key,
     size: head.ContentLength ?? 0,
@@ -133,12 +140,14 @@ export interface MultipartUploadEntry {
 }
 
 /**
- * Incomplete multipart uploads (parts stored and billed, but no object) below a prefix.
+ * Incomplete multipart uploads (parts stored and billed, but no object) below a prefix (a folder:
+ * "logs" is "logs/…", never "logs2/…").
  *
  * The prefix is applied here, not sent: MinIO treats ListMultipartUploads' Prefix as an exact key
  * and answers a real prefix with nothing, which would hide the very leftovers this is for.
  */
-export async function* listMultipartUploads(connection: S3Connection, bucket: string, prefix = ''): AsyncGenerator<MultipartUploadEntry> {
+export async function* listMultipartUploads(connection: S3Connection, bucket: string, rawPrefix = ''): AsyncGenerator<MultipartUploadEntry> {
+  const prefix = asFolderPrefix(rawPrefix);
   let keyMarker: string | undefined;
   let uploadIdMarker: string | undefined;
   do {

@@ -13,6 +13,7 @@ import { createHash, createHmac } from 'node:crypto';
 import http from 'node:http';
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import https from 'node:https';
+import { pipeline } from 'node:stream';
 import type { Readable } from 'node:stream';
 import { SignatureV4 } from '@smithy/signature-v4';
 import type { AwsCredentialIdentity, Provider, SourceData } from '@smithy/types';
@@ -96,6 +97,8 @@ export class S3Wire {
   async uploadPart(bucket: string, key: string, uploadId: string, partNumber: number, body: Readable, contentLength: number, signal?: AbortSignal): Promise<{ etag: string | undefined }> {
     const response = await this.send({ method: 'PUT', bucket, key, query: { partNumber: String(partNumber), uploadId }, body, contentLength, signal });
     response.resume();
+    // Without its ETag a part cannot be named in CompleteMultipartUpload: fail it now (and retry).
+    if (!response.headers.etag) throw Object.assign(new Error(`The store sent no ETag for part ${partNumber}.`), { name: 'IncompleteBody' });
     return { etag: response.headers.etag };
   }
 
@@ -104,7 +107,14 @@ export class S3Wire {
     const headers: Record<string, string> = {};
     if (options.range) headers.range = `bytes=${options.range[0]}-${options.range[1]}`;
     if (options.ifMatch) headers['if-match'] = options.ifMatch;
-    return this.send({ method: 'GET', bucket, key, headers, signal: options.signal });
+    const response = await this.send({ method: 'GET', bucket, key, headers, signal: options.signal });
+    if (options.range && response.statusCode !== 206) {
+      // A store that ignores Range sends the whole object: written at the range's offset, it would
+      // corrupt the file.
+      response.destroy();
+      throw Object.assign(new Error(`Asked for a byte range, got HTTP ${response.statusCode} (the store ignored Range).`), { name: 'RangeIgnored' });
+    }
+    return response;
   }
 
   /**
@@ -124,6 +134,16 @@ export class S3Wire {
   }
 
   private async send(request: WireRequest): Promise<IncomingMessage> {
+    try {
+      return await this.exchange(request);
+    } catch (error) {
+      // A streamed body that did not go out whole still holds a file open: release it on every failure.
+      if (request.body && !Buffer.isBuffer(request.body)) request.body.destroy();
+      throw error;
+    }
+  }
+
+  private async exchange(request: WireRequest): Promise<IncomingMessage> {
     if (request.signal?.aborted) throw abortError();
     const virtualHost = !this.options.pathStyle && isDnsCompatible(request.bucket);
     const hostname = virtualHost ? `${request.bucket}.${this.base.hostname}` : this.base.hostname;
@@ -142,6 +162,7 @@ export class S3Wire {
       { method: request.method, protocol: this.base.protocol, hostname, port: this.base.port ? Number(this.base.port) : undefined, path, query: { ...request.query }, headers },
       { signingDate: new Date(Date.now() + this.clockOffsetMs) },
     );
+    if (request.signal?.aborted) throw abortError();
     const query = request.query ? `?${Object.entries(request.query).map(([k, v]) => `${encodeSegment(k)}=${encodeSegment(v)}`).join('&')}` : '';
     const secure = this.base.protocol === 'https:';
     const response = await new Promise<IncomingMessage>((resolve, reject) => {
@@ -161,12 +182,16 @@ export class S3Wire {
       const onAbort = () => outgoing.destroy(abortError());
       request.signal?.addEventListener('abort', onAbort, { once: true });
       outgoing.once('close', () => request.signal?.removeEventListener('abort', onAbort));
-      outgoing.once('error', reject);
+      // A body that fails (the file changed, a read error) is the real cause; the request it takes
+      // down only reports a reset.
+      let bodyError: Error | undefined;
+      outgoing.once('error', (error) => reject(bodyError ?? error));
       if (request.body === undefined) outgoing.end();
       else if (Buffer.isBuffer(request.body)) outgoing.end(request.body);
       else {
-        request.body.once('error', (error) => outgoing.destroy(error));
-        request.body.pipe(outgoing);
+        request.body.once('error', (error) => { bodyError = error; });
+        // pipeline destroys the body if the request fails, and aborts the request if the body does.
+        pipeline(request.body, outgoing, () => {});
       }
     });
     const status = response.statusCode ?? 0;

@@ -5,6 +5,7 @@
 // equal parts); a new Part size setting applies to the files that start after it.
 
 import { readFile, stat } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
 import mime from 'mime';
 import {
   AbortMultipartUploadCommand, CompleteMultipartUploadCommand, CreateMultipartUploadCommand,
@@ -74,63 +75,76 @@ async function uploadFile(connection: S3Connection, bucket: string, file: LocalF
   if (keyProblem) throw new BargeError('InvalidKey', `The key "${file.key.slice(0, 80)}…" ${keyProblem}.`);
   const contentType = mime.getType(file.path) ?? 'application/octet-stream';
   const partSize = choosePartSize(file.size, runtime.settings.partSizeBytes);
-  if (file.size <= partSize) await putObject(connection, bucket, file, contentType, runtime);
-  else await multipartUpload(connection, bucket, file, contentType, partSize, runtime);
+  // Progress counts the file's bytes as they go out; if the file fails in the end, they come back off.
+  let fileBytes = 0;
+  const addBytes = (bytes: number) => {
+    fileBytes += bytes;
+    runtime.addBytes(bytes);
+  };
+  const upload: FileUpload = { connection, bucket, file, contentType, runtime, addBytes };
+  try {
+    if (file.size <= partSize) await putObject(upload);
+    else await multipartUpload(upload, partSize);
+  } catch (error) {
+    runtime.addBytes(-fileBytes);
+    throw error;
+  }
 }
 
-async function putObject(connection: S3Connection, bucket: string, file: LocalFile, contentType: string, runtime: JobRuntime<UploadItem>): Promise<void> {
+interface FileUpload {
+  readonly connection: S3Connection;
+  readonly bucket: string;
+  readonly file: LocalFile;
+  readonly contentType: string;
+  readonly runtime: JobRuntime<UploadItem>;
+  readonly addBytes: (bytes: number) => void;
+}
+
+/** One attempt at sending bytes [start, end) of the file; a failed attempt takes its bytes back. */
+async function sendRange<T>(upload: FileUpload, start: number, end: number, signal: AbortSignal, send: (body: Readable) => Promise<T>): Promise<T> {
+  let sent = 0;
+  try {
+    return await send(fileRangeBody(upload.file.path, start, end, (bytes) => {
+      sent += bytes;
+      upload.addBytes(bytes);
+    }));
+  } catch (error) {
+    upload.addBytes(-sent);
+    throw error;
+  }
+}
+
+async function putObject(upload: FileUpload): Promise<void> {
+  const { connection, bucket, file, contentType, runtime } = upload;
+  const headers = { 'content-type': contentType };
   if (file.size <= BUFFERED_PUT_MAX_BYTES) {
     const body = await readFile(file.path);
     if (body.length !== file.size) throw fileChanged(file);
-    await runtime.request((signal) => connection.wire.putObject(bucket, file.key, body, body.length, { 'content-type': contentType }, signal));
-    runtime.addBytes(body.length);
+    await runtime.request((signal) => connection.wire.putObject(bucket, file.key, body, body.length, headers, signal));
+    upload.addBytes(body.length);
     return;
   }
-  await runtime.request(async (signal) => {
-    let sent = 0;
-    try {
-      const body = fileRangeBody(file.path, 0, file.size, (bytes) => {
-        sent += bytes;
-        runtime.addBytes(bytes);
-      });
-      await connection.wire.putObject(bucket, file.key, body, file.size, { 'content-type': contentType }, signal);
-    } catch (error) {
-      runtime.addBytes(-sent);
-      throw error;
-    }
-  });
+  await runtime.request((signal) => sendRange(upload, 0, file.size, signal, (body) => connection.wire.putObject(bucket, file.key, body, file.size, headers, signal)));
+  // A single PUT cannot be taken back before it lands: a file rewritten meanwhile is reported.
+  if (await changedSince(file)) throw fileChanged(file, 'the stored object may mix old and new content; upload it again');
 }
 
-async function multipartUpload(
-  connection: S3Connection, bucket: string, file: LocalFile, contentType: string, partSize: number, runtime: JobRuntime<UploadItem>,
-): Promise<void> {
+async function multipartUpload(upload: FileUpload, partSize: number): Promise<void> {
+  const { connection, bucket, file, contentType, runtime } = upload;
   const created = await runtime.request((signal) =>
     connection.client.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: file.key, ContentType: contentType }), { abortSignal: signal }));
   const uploadId = created.UploadId;
   if (!uploadId) throw new BargeError('InvalidResponse', 'The server started a multipart upload without an upload ID.');
   const parts: CompletedPart[] = [];
   try {
-    const count = partCount(file.size, partSize);
-    await concurrentEach(partNumbers(count), () => runtime.settings.threads * 2, async (partNumber) => {
+    await concurrentEach(partNumbers(partCount(file.size, partSize)), () => runtime.settings.threads * 2, async (partNumber) => {
       const range = partRange(file.size, partSize, partNumber);
-      const result = await runtime.request(async (signal) => {
-        let sent = 0;
-        try {
-          const body = fileRangeBody(file.path, range.start, range.end, (bytes) => {
-            sent += bytes;
-            runtime.addBytes(bytes);
-          });
-          return await connection.wire.uploadPart(bucket, file.key, uploadId, partNumber, body, range.end - range.start, signal);
-        } catch (error) {
-          runtime.addBytes(-sent);
-          throw error;
-        }
-      });
+      const result = await runtime.request((signal) => sendRange(upload, range.start, range.end, signal,
+        (body) => connection.wire.uploadPart(bucket, file.key, uploadId, partNumber, body, range.end - range.start, signal)));
       parts.push({ PartNumber: partNumber, ETag: result.etag });
     });
     // A file that changed while it was read would be stored as a mix of old and new bytes.
-    const now = await stat(file.path);
-    if (now.size !== file.size || now.mtimeMs !== file.mtimeMs) throw fileChanged(file);
+    if (await changedSince(file)) throw fileChanged(file);
     parts.sort((a, b) => a.PartNumber! - b.PartNumber!);
     await runtime.request((signal) =>
       connection.client.send(new CompleteMultipartUploadCommand({ Bucket: bucket, Key: file.key, UploadId: uploadId, MultipartUpload: { Parts: parts } }), { abortSignal: signal }));
@@ -139,6 +153,11 @@ async function multipartUpload(
     await abortMultipartUpload(connection, bucket, file.key, uploadId);
     throw error;
   }
+}
+
+async function changedSince(file: LocalFile): Promise<boolean> {
+  const now = await stat(file.path);
+  return now.size !== file.size || now.mtimeMs !== file.mtimeMs;
 }
 
 /**
@@ -155,6 +174,6 @@ export async function abortMultipartUpload(connection: S3Connection, bucket: str
   }
 }
 
-function fileChanged(file: LocalFile): BargeError {
-  return new BargeError('FileChanged', `${file.path} changed while it was being uploaded; nothing was stored. Retry when it no longer changes.`);
+function fileChanged(file: LocalFile, consequence = 'nothing was stored; retry when it no longer changes'): BargeError {
+  return new BargeError('FileChanged', `${file.path} changed while it was being uploaded: ${consequence}.`);
 }

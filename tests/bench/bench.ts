@@ -125,9 +125,14 @@ async function main(): Promise<void> {
               args = { bucket, local: '', key: `delete/${tag}/` };
               break;
           }
-          const m = await measure(tool, tool.args(workload, args), scratch);
-          runs.get(tool.name)!.push(m);
-          process.stderr.write(`  ${workload} ${tool.name} round ${round + 1}: ${m.seconds.toFixed(2)} s\n`);
+          try {
+            const m = await measure(tool, tool.args(workload, args), scratch);
+            runs.get(tool.name)!.push(m);
+            process.stderr.write(`  ${workload} ${tool.name} round ${round + 1}: ${m.seconds.toFixed(2)} s\n`);
+          } catch (error) {
+            // One tool failing (a peer's quirk) must not cost the rest of the run; it shows as failed.
+            process.stderr.write(`  ${workload} ${tool.name} round ${round + 1}: FAILED: ${(error as Error).message}\n`);
+          }
           // Keep the disk from filling: the large objects and downloads go after each run.
           if (workload === 'large-up') await engine.delete(connection, { bucket, keys: [args.key] }).finished();
           if (workload === 'small-up') await engine.delete(connection, { bucket, prefixes: [args.key] }).finished();
@@ -169,8 +174,12 @@ function printTable(results: { workload: Workload; tool: string; m: Measurement[
   for (const workload of new Set(results.map((r) => r.workload))) {
     const forWorkload = results.filter((r) => r.workload === workload);
     const s5 = forWorkload.find((r) => r.tool === 's5cmd');
-    const s5Seconds = s5 ? median(s5.m.map((m) => m.seconds)) : undefined;
+    const s5Seconds = s5 && s5.m.length > 0 ? median(s5.m.map((m) => m.seconds)) : undefined;
     for (const r of forWorkload) {
+      if (r.m.length === 0) {
+        rows.push(`| ${workload} | ${r.tool} | failed | | | | |`);
+        continue;
+      }
       const seconds = median(r.m.map((m) => m.seconds));
       const rate = rateOf(workload, seconds);
       const rss = r.m.every((m) => m.maxRssMiB !== undefined) ? `${Math.max(...r.m.map((m) => m.maxRssMiB!)).toFixed(0)} MiB` : 'n/a';

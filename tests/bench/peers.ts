@@ -107,13 +107,14 @@ export async function peerTools(server: S3ServerInfo, scratch: string): Promise<
       command: aws,
       env: { ...keys, AWS_CONFIG_FILE: config, AWS_SHARED_CREDENTIALS_FILE: path.join(scratch, 'none') },
       args(workload, w) {
-        const base = ['--endpoint-url', server.endpoint, '--only-show-errors', 's3'];
+        const s3 = ['--endpoint-url', server.endpoint, 's3'];
+        const quiet = '--only-show-errors'; // cp and rm only; ls refuses it
         switch (workload) {
-          case 'small-up': return [...base, 'cp', '--recursive', w.local, `s3://${w.bucket}/${w.key}`];
-          case 'large-up': return [...base, 'cp', w.local, `s3://${w.bucket}/${w.key}`];
-          case 'large-down': return [...base, 'cp', `s3://${w.bucket}/${w.key}`, w.local];
-          case 'list': return [...base, 'ls', '--recursive', `s3://${w.bucket}/${w.key}`];
-          case 'delete': return [...base, 'rm', '--recursive', `s3://${w.bucket}/${w.key}`];
+          case 'small-up': return [...s3, 'cp', quiet, '--recursive', w.local, `s3://${w.bucket}/${w.key}`];
+          case 'large-up': return [...s3, 'cp', quiet, w.local, `s3://${w.bucket}/${w.key}`];
+          case 'large-down': return [...s3, 'cp', quiet, `s3://${w.bucket}/${w.key}`, w.local];
+          case 'list': return [...s3, 'ls', '--recursive', `s3://${w.bucket}/${w.key}`];
+          case 'delete': return [...s3, 'rm', quiet, '--recursive', `s3://${w.bucket}/${w.key}`];
         }
       },
     });

@@ -51,6 +51,10 @@ describe('the barge command line', () => {
     [['--part-size', 'huge', 'ls'], 2, '--part-size takes a size such as 16MiB'],
     [['frobnicate'], 2, 'Unknown command "frobnicate"'],
     [['ls', '--endpoint-url', 'ftp://example'], 2, '--endpoint-url must be an http:// or https:// URL'],
+    [['rb', '--dry-run', 's3://some-bucket'], 2, 'rb does not take --dry-run'],
+    [['cp', '--all-versions', 'a', 's3://b/'], 2, 'cp does not take --all-versions'],
+    [['ls', '--region', ''], 2, '--region needs a value'],
+    [['ls', '--path-style', '--virtual-hosted'], 2, 'not both'],
   ])('barge %j exits %i with a clear message', async (args, code, message) => {
     const result = await runCli(args);
     expect(result.code).toBe(code);

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { readdir } from 'node:fs/promises';
+import { readdir, truncate } from 'node:fs/promises';
+import { listMultipartUploads } from '../../main/engine/s3-listing.ts';
 import path from 'node:path';
 import { MIB } from '../../src/byte-units.ts';
 import { randomFile, serverConfig, setUpEngine, sha256File } from '../support/fixtures.ts';
@@ -80,4 +81,27 @@ it('a request that gets no answer, or a body that goes silent, is abandoned afte
   expect((await down.finished()).state.status).toBe('completed');
   expect(down.retryCount).toBeGreaterThanOrEqual(1);
   expect(await sha256File(path.join(out, 'quiet.bin'))).toBe(source.sha256);
+});
+
+it('a file that shrinks during its upload fails at once as changed, and leaves no parts', async () => {
+  const source = await randomFile(t.dir, 'shrinking.bin', 60 * MIB);
+  t.engine.updateSettings({ threads: 1 });
+  proxy.setRule(() => ({ kind: 'delay', ms: 100 }));
+  const job = t.engine.upload(viaProxy, { sources: [source.path], bucket: t.bucket, destination: 'shrinking.bin' });
+  await new Promise<void>((resolve) => {
+    const stop = t.engine.onProgress((batch) => {
+      if (batch.some((s) => s.id === job.id && s.progress.bytesDone > 0)) {
+        stop();
+        resolve();
+      }
+    });
+  });
+  await truncate(source.path, 1024);
+  const end = await job.finished();
+  expect(end.state.status).toBe('failed');
+  expect(end.itemErrors[0]).toMatchObject({ code: 'FileChanged', message: expect.stringContaining('changed while it was being uploaded') });
+  expect(end.progress.bytesDone).toBe(0);
+  const uploads = [];
+  for await (const u of listMultipartUploads(t.connection, t.bucket)) uploads.push(u);
+  expect(uploads).toEqual([]);
 });

@@ -40,6 +40,23 @@ describe('concurrentEach', () => {
     expect(Math.max(...peaks)).toBe(8);
   });
 
+  it('when the sequence itself throws, waits for the work already started before rethrowing', async () => {
+    let running = 0;
+    async function* failingAfterThree() {
+      yield 1;
+      yield 2;
+      yield 3;
+      throw new Error('listing failed');
+    }
+    const done = concurrentEach(failingAfterThree(), () => 10, async () => {
+      running += 1;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      running -= 1;
+    });
+    await expect(done).rejects.toThrow('listing failed');
+    expect(running).toBe(0);
+  });
+
   it('stops starting items after a failure and rethrows it once the rest finish', async () => {
     const started: number[] = [];
     const failure = concurrentEach(Array.from({ length: 100 }, (_, i) => i), () => 3, async (i) => {
