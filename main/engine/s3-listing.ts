@@ -42,25 +42,32 @@ export function decodeListingKey(encoded: string): string {
 export async function* listObjectPages(connection: S3Connection, options: ListOptions): AsyncGenerator<ListingPage> {
   let token: string | undefined;
   do {
-    const page = await withRetry(() => connection.wire.listObjectsV2(options.bucket, {
-      prefix: options.prefix,
-      delimiter: options.delimiter,
-      continuationToken: token,
-      maxKeys: options.pageSize,
-    }, options.signal), { signal: options.signal });
-    const decode = (text: string) => (page.urlEncoded ? decodeListingKey(text) : text);
-    yield {
-      objects: page.contents.map((o) => ({
-        key: decode(o.key),
-        size: o.size,
-        lastModified: o.lastModified ? Date.parse(o.lastModified) : undefined,
-        etag: o.etag,
-        storageClass: o.storageClass,
-      })),
-      prefixes: page.commonPrefixes.map(decode),
-    };
-    token = page.isTruncated ? page.nextContinuationToken : undefined;
+    const page = await listObjectsPage(connection, options, token);
+    yield page;
+    token = page.nextToken;
   } while (token);
+}
+
+/** One page; `nextToken` continues the listing, absent on the last page. */
+export async function listObjectsPage(connection: S3Connection, options: ListOptions, token?: string): Promise<ListingPage & { nextToken: string | undefined }> {
+  const page = await withRetry(() => connection.wire.listObjectsV2(options.bucket, {
+    prefix: options.prefix,
+    delimiter: options.delimiter,
+    continuationToken: token,
+    maxKeys: options.pageSize,
+  }, options.signal), { signal: options.signal });
+  const decode = (text: string) => (page.urlEncoded ? decodeListingKey(text) : text);
+  return {
+    objects: page.contents.map((o) => ({
+      key: decode(o.key),
+      size: o.size,
+      lastModified: o.lastModified ? Date.parse(o.lastModified) : undefined,
+      etag: o.etag,
+      storageClass: o.storageClass,
+    })),
+    prefixes: page.commonPrefixes.map(decode),
+    nextToken: page.isTruncated ? page.nextContinuationToken : undefined,
+  };
 }
 
 /** Every object below a prefix, one at a time. */

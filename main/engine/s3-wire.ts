@@ -133,6 +133,29 @@ export class S3Wire {
     return parseListObjectsV2(Buffer.concat(chunks).toString('utf8'));
   }
 
+  /** A link that lets anyone holding it GET the object until it expires (no credentials needed). */
+  async presignGet(bucket: string, key: string, expiresInSeconds: number): Promise<string> {
+    const target = this.target(bucket, key);
+    const signed = await this.signer.presign(
+      { method: 'GET', protocol: this.base.protocol, hostname: target.hostname, port: this.base.port ? Number(this.base.port) : undefined, path: target.path, query: {}, headers: { host: target.host } },
+      { expiresIn: expiresInSeconds, signingDate: new Date(Date.now() + this.clockOffsetMs) },
+    );
+    const query = Object.entries(signed.query ?? {}).map(([k, v]) => `${encodeSegment(k)}=${encodeSegment(String(v))}`).join('&');
+    return `${this.base.protocol}//${target.host}${target.path}?${query}`;
+  }
+
+  /** Host and path of a request, path-style or virtual-hosted. */
+  private target(bucket: string, key: string): { hostname: string; host: string; path: string } {
+    const virtualHost = !this.options.pathStyle && isDnsCompatible(bucket);
+    const hostname = virtualHost ? `${bucket}.${this.base.hostname}` : this.base.hostname;
+    const basePath = this.base.pathname.replace(/\/$/, '');
+    const keyPath = key.split('/').map(encodeSegment).join('/');
+    const bucketPath = virtualHost ? basePath : `${basePath}/${encodeSegment(bucket)}`;
+    // A bucket-level request (a listing) has no key, and no slash after the bucket.
+    const path = key === '' ? bucketPath || '/' : `${bucketPath}/${keyPath}`;
+    return { hostname, host: this.base.port ? `${hostname}:${this.base.port}` : hostname, path };
+  }
+
   private async send(request: WireRequest): Promise<IncomingMessage> {
     try {
       return await this.exchange(request);
@@ -145,14 +168,7 @@ export class S3Wire {
 
   private async exchange(request: WireRequest): Promise<IncomingMessage> {
     if (request.signal?.aborted) throw abortError();
-    const virtualHost = !this.options.pathStyle && isDnsCompatible(request.bucket);
-    const hostname = virtualHost ? `${request.bucket}.${this.base.hostname}` : this.base.hostname;
-    const basePath = this.base.pathname.replace(/\/$/, '');
-    const keyPath = request.key.split('/').map(encodeSegment).join('/');
-    const bucketPath = virtualHost ? basePath : `${basePath}/${encodeSegment(request.bucket)}`;
-    // A bucket-level request (a listing) has no key, and no slash after the bucket.
-    const path = request.key === '' ? bucketPath || '/' : `${bucketPath}/${keyPath}`;
-    const host = this.base.port ? `${hostname}:${this.base.port}` : hostname;
+    const { hostname, host, path } = this.target(request.bucket, request.key);
     const headers: Record<string, string> = { ...request.headers, host };
     if (request.contentLength !== undefined) headers['content-length'] = String(request.contentLength);
     // A buffered body is hashed into the signature (integrity on plain HTTP too); a streamed one is

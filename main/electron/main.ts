@@ -1,0 +1,72 @@
+// The Electron shell: one window, the engine in the main process, and the IPC between them.
+//
+// Thin on purpose: everything the window can do goes through the same service the web host uses
+// (main/service/barge-service.ts). This file wires Electron to it: the app:// scheme that serves the
+// window with its content security policy, the IPC handlers (sender checked, payload validated by
+// the service), safeStorage for secrets, and the native folder picker.
+
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { app, BrowserWindow, dialog, ipcMain, protocol, safeStorage, shell } from 'electron';
+import mime from 'mime';
+import { IPC_CHANNELS } from '../../src/contract/ipc-channels.ts';
+import { failure } from '../../src/contract/result.ts';
+import { Engine } from '../engine/engine.ts';
+import { createBargeService } from '../service/barge-service.ts';
+import { ConnectionRegistry } from '../service/connection-registry.ts';
+import { FileSecretStore } from '../service/secret-store.ts';
+import { CONTENT_SECURITY_POLICY } from '../web-host/content-security-policy.ts';
+import { createMainWindow, isTrustedSender, lockDown } from './window.ts';
+
+const here = path.dirname(new URL(import.meta.url).pathname);
+const rendererDir = path.join(here, '..', 'renderer');
+
+protocol.registerSchemesAsPrivileged([{ scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
+
+app.enableSandbox();
+
+await app.whenReady();
+
+protocol.handle('app', async (request) => {
+  const url = new URL(request.url);
+  const file = path.resolve(rendererDir, decodeURIComponent(url.pathname).replace(/^\/+/, '') || 'index.html');
+  if (url.host !== 'barge' || !file.startsWith(rendererDir + path.sep)) return new Response('Not found', { status: 404 });
+  try {
+    return new Response(await readFile(file), { headers: { 'content-type': mime.getType(file) ?? 'application/octet-stream', 'content-security-policy': CONTENT_SECURITY_POLICY } });
+  } catch {
+    return new Response('Not found', { status: 404 });
+  }
+});
+
+// Secrets encrypted with the operating system's keychain, through safeStorage's asynchronous API.
+const dataDir = app.getPath('userData');
+const secrets = new FileSecretStore(path.join(dataDir, 'secrets.json'), {
+  encode: async (plain) => (await safeStorage.encryptStringAsync(plain)).toString('base64'),
+  decode: async (stored) => (await safeStorage.decryptStringAsync(Buffer.from(stored, 'base64'))).result,
+});
+const engine = new Engine();
+const registry = new ConnectionRegistry({ dataDir, engine, secrets });
+const service = createBargeService({ engine, registry, host: 'electron', downloadFolder: app.getPath('downloads') });
+
+app.on('web-contents-created', (_event, contents) => lockDown(contents, (url) => shell.openExternal(url)));
+
+const window = createMainWindow(BrowserWindow, path.join(here, 'preload.cjs'));
+
+ipcMain.handle(IPC_CHANNELS.call, (event, method: unknown, params: unknown) => {
+  if (!isTrustedSender(event.senderFrame?.url, event.senderFrame === event.sender.mainFrame)) return failure('Forbidden', 'Refused: not from the Barge window.');
+  return service.dispatch(String(method), params);
+});
+ipcMain.handle(IPC_CHANNELS.pickFolder, async (event, defaultPath: unknown) => {
+  if (!isTrustedSender(event.senderFrame?.url, event.senderFrame === event.sender.mainFrame)) return undefined;
+  const result = await dialog.showOpenDialog(window, { properties: ['openDirectory', 'createDirectory'], defaultPath: typeof defaultPath === 'string' ? defaultPath : undefined });
+  return result.canceled ? undefined : result.filePaths[0];
+});
+service.subscribe((event) => {
+  if (!window.isDestroyed()) window.webContents.send(IPC_CHANNELS.event, event);
+});
+
+await window.loadURL('app://barge/index.html');
+
+app.on('window-all-closed', () => {
+  void service.close().finally(() => app.quit());
+});

@@ -1,0 +1,148 @@
+// The API of src/contract/api.ts, implemented once over the engine, for every host.
+//
+// The Electron IPC handlers and the web host's WebSocket both hand raw payloads to `dispatch`, which
+// validates them with the contract's schemas, runs the method, and answers with a Result: no throw
+// crosses to the window, and no secret either (errors carry codes and sentences, not requests).
+
+import os from 'node:os';
+import path from 'node:path';
+import { methodSchemas } from '../../src/contract/api.ts';
+import type { ApiEvent, HostInfo, MethodName, MethodResults, ParsedParams } from '../../src/contract/api.ts';
+import type { Result } from '../../src/contract/result.ts';
+import { failure, ok } from '../../src/contract/result.ts';
+import type { JobSnapshot } from '../../src/jobs.ts';
+import type { Engine } from '../engine/engine.ts';
+import { toBargeError } from '../engine/errors.ts';
+import { createBucket, deleteBucket } from '../engine/s3-buckets.ts';
+import { headObject, listBuckets, listObjectsPage } from '../engine/s3-listing.ts';
+import type { ConnectionRegistry } from './connection-registry.ts';
+
+const STATS_INTERVAL_MS = 1000;
+
+type Handlers = { [M in MethodName]: (params: ParsedParams<M>) => Promise<MethodResults[M]> };
+
+export interface BargeService {
+  /** Validate and run one call; never throws. */
+  dispatch(method: string, params: unknown): Promise<Result<unknown>>;
+  subscribe(listener: (event: ApiEvent) => void): () => void;
+  /** Upload local paths (used by the web host for files it received from a browser). */
+  uploadPaths(params: ParsedParams<'jobs.upload'>, name?: string): Promise<JobSnapshot>;
+  close(): Promise<void>;
+}
+
+export function createBargeService(options: { engine: Engine; registry: ConnectionRegistry; host: HostInfo['kind']; downloadFolder?: string }): BargeService {
+  const { engine, registry } = options;
+  const listeners = new Set<(event: ApiEvent) => void>();
+  const emit = (event: ApiEvent) => {
+    for (const listener of listeners) listener(event);
+  };
+  const stopProgress = engine.onProgress((jobs) => emit({ type: 'jobs', jobs }));
+  // Requests in flight and overall throughput, once a second while anyone listens.
+  const statsTimer = setInterval(() => {
+    if (listeners.size > 0) emit({ type: 'stats', stats: engine.stats() });
+  }, STATS_INTERVAL_MS);
+  statsTimer.unref();
+
+  const upload = async (params: ParsedParams<'jobs.upload'>, name?: string) => {
+    const connection = await registry.connection(params.connectionId);
+    return engine.upload(connection, { sources: params.paths, bucket: params.bucket, destination: params.prefix }, name).snapshot();
+  };
+
+  const handlers: Handlers = {
+    'host.info': async () => ({ kind: options.host, defaultDownloadFolder: options.downloadFolder ?? path.join(os.homedir(), 'Downloads') }),
+    'connections.list': () => registry.list(),
+    'connections.add': (input) => registry.add(input),
+    'connections.edit': ({ id, input }) => registry.edit(id, input),
+    'connections.remove': async ({ id }) => {
+      await registry.remove(id);
+      return null;
+    },
+    'connections.test': async ({ id }) => ({ buckets: (await listBuckets(await registry.connection(id))).length }),
+    'buckets.list': async ({ connectionId }) => listBuckets(await registry.connection(connectionId)),
+    'buckets.create': async ({ connectionId, name }) => {
+      await createBucket(await registry.connection(connectionId), name);
+      return null;
+    },
+    'buckets.delete': async ({ connectionId, name }) => {
+      await deleteBucket(await registry.connection(connectionId), name);
+      return null;
+    },
+    'objects.list': async ({ connectionId, bucket, prefix, recursive, token, pageSize }) => {
+      const page = await listObjectsPage(await registry.connection(connectionId), { bucket, prefix, delimiter: recursive ? undefined : '/', pageSize }, token);
+      return { objects: [...page.objects], prefixes: [...page.prefixes], nextToken: page.nextToken };
+    },
+    'objects.details': async ({ connectionId, bucket, key }) => {
+      const details = await headObject(await registry.connection(connectionId), bucket, key);
+      return { ...details, metadata: { ...details.metadata } };
+    },
+    'objects.presign': async ({ connectionId, bucket, key, expiresInSeconds }) => ({
+      url: await (await registry.connection(connectionId)).wire.presignGet(bucket, key, expiresInSeconds),
+    }),
+    'jobs.upload': (params) => upload(params),
+    'jobs.download': async ({ connectionId, bucket, keys, prefixes, targetFolder }) =>
+      engine.download(await registry.connection(connectionId), { bucket, keys, prefixes, targetFolder }).snapshot(),
+    'jobs.delete': async ({ connectionId, ...spec }) => engine.delete(await registry.connection(connectionId), spec).snapshot(),
+    'jobs.pause': async ({ id }) => {
+      engine.pause(id);
+      return null;
+    },
+    'jobs.resume': async ({ id }) => {
+      engine.resume(id);
+      return null;
+    },
+    'jobs.cancel': async ({ id }) => {
+      engine.cancel(id);
+      return null;
+    },
+    'jobs.retry': async ({ id }) => {
+      engine.retry(id);
+      return null;
+    },
+    'jobs.clearFinished': async () => {
+      const before = new Set(engine.snapshots().map((j) => j.id));
+      engine.clearFinished();
+      const after = engine.snapshots();
+      for (const job of after) before.delete(job.id);
+      emit({ type: 'jobs-removed', ids: [...before] });
+      return after;
+    },
+    'jobs.snapshot': async () => engine.snapshots(),
+    'settings.get': async () => engine.settings,
+    'settings.update': async (patch) => {
+      const settings = engine.updateSettings(patch);
+      emit({ type: 'settings', settings });
+      return settings;
+    },
+    'engine.stats': async () => engine.stats(),
+  };
+
+  return {
+    async dispatch(method, params) {
+      if (!Object.hasOwn(methodSchemas, method)) return failure('UnknownMethod', `There is no method "${String(method).slice(0, 80)}".`);
+      const name = method as MethodName;
+      const parsed = methodSchemas[name].safeParse(params ?? {});
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        return failure('InvalidRequest', `${issue?.path.join('.') || 'request'}: ${issue?.message ?? 'invalid'}`);
+      }
+      try {
+        const run = handlers[name] as (p: unknown) => Promise<unknown>;
+        return ok(await run(parsed.data));
+      } catch (error) {
+        const e = toBargeError(error);
+        return failure(e.code, e.message);
+      }
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    uploadPaths: upload,
+    async close() {
+      clearInterval(statsTimer);
+      stopProgress();
+      listeners.clear();
+      await engine.close();
+    },
+  };
+}

@@ -1,0 +1,179 @@
+// The connections the window can pick: saved ones, plus those the AWS environment already defines
+// (the AWS_* variables, and every profile in ~/.aws) so that an operator with a working AWS setup
+// types nothing.
+
+import { randomUUID } from 'node:crypto';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { loadSharedConfigFiles } from '@smithy/core/config';
+import type { ConnectionConfig } from '../../src/connection.ts';
+import type { ConnectionInput, ConnectionSummary } from '../../src/contract/models.ts';
+import type { Engine } from '../engine/engine.ts';
+import { BargeError } from '../engine/errors.ts';
+import type { S3Connection } from '../engine/s3-connection.ts';
+import type { SecretStore } from './secret-store.ts';
+
+export const ENVIRONMENT_CONNECTION_ID = 'env';
+const PROFILE_PREFIX = 'profile:';
+
+interface SavedConnection {
+  readonly id: string;
+  readonly name: string;
+  readonly endpoint?: string;
+  readonly region?: string;
+  readonly pathStyle?: boolean;
+  readonly profile?: string;
+  readonly accessKeyId?: string;
+  readonly checksumMode?: ConnectionConfig['checksumMode'];
+}
+
+export class ConnectionRegistry {
+  private saved: SavedConnection[] | undefined;
+  private readonly open = new Map<string, Promise<S3Connection>>();
+  private readonly file: string;
+  private readonly engine: Engine;
+  private readonly secrets: SecretStore;
+  private readonly env: NodeJS.ProcessEnv;
+
+  constructor(options: { dataDir: string; engine: Engine; secrets: SecretStore; env?: NodeJS.ProcessEnv }) {
+    this.file = path.join(options.dataDir, 'connections.json');
+    this.engine = options.engine;
+    this.secrets = options.secrets;
+    this.env = options.env ?? process.env;
+  }
+
+  async list(): Promise<ConnectionSummary[]> {
+    const found: ConnectionSummary[] = [];
+    const env = this.env;
+    if (env.AWS_ACCESS_KEY_ID || env.AWS_ENDPOINT_URL || env.AWS_ENDPOINT_URL_S3 || env.AWS_PROFILE) {
+      found.push({
+        id: ENVIRONMENT_CONNECTION_ID,
+        name: 'Environment (AWS_*)',
+        source: 'environment',
+        endpoint: env.AWS_ENDPOINT_URL_S3 || env.AWS_ENDPOINT_URL || undefined,
+        region: env.AWS_REGION || env.AWS_DEFAULT_REGION || undefined,
+        profile: env.AWS_PROFILE || undefined,
+        accessKeyId: env.AWS_ACCESS_KEY_ID || undefined,
+        hasSecret: Boolean(env.AWS_SECRET_ACCESS_KEY),
+      });
+    }
+    for (const profile of await this.profiles()) {
+      found.push({ id: `${PROFILE_PREFIX}${profile.name}`, name: `AWS profile: ${profile.name}`, source: 'profile', profile: profile.name, endpoint: profile.endpoint, region: profile.region, hasSecret: profile.hasSecret });
+    }
+    for (const saved of await this.load()) found.push(await this.summary(saved));
+    return found;
+  }
+
+  async add(input: ConnectionInput): Promise<ConnectionSummary> {
+    const saved = toSaved(randomUUID(), input);
+    if (input.secretAccessKey) await this.secrets.set(saved.id, input.secretAccessKey);
+    await this.store([...(await this.load()), saved]);
+    return this.summary(saved);
+  }
+
+  async edit(id: string, input: ConnectionInput): Promise<ConnectionSummary> {
+    const all = await this.load();
+    const index = all.findIndex((c) => c.id === id);
+    if (index < 0) throw new BargeError('NoSuchConnection', 'Only saved connections can be edited; this one comes from the AWS environment.');
+    const saved = toSaved(id, input);
+    // An empty secret keeps the stored one: the window never has it to send back.
+    if (input.secretAccessKey) await this.secrets.set(id, input.secretAccessKey);
+    if (!saved.accessKeyId) await this.secrets.delete(id);
+    await this.store(all.map((c, i) => (i === index ? saved : c)));
+    this.forget(id);
+    return this.summary(saved);
+  }
+
+  async remove(id: string): Promise<void> {
+    const all = await this.load();
+    if (!all.some((c) => c.id === id)) throw new BargeError('NoSuchConnection', 'Only saved connections can be removed.');
+    await this.store(all.filter((c) => c.id !== id));
+    await this.secrets.delete(id);
+    this.forget(id);
+  }
+
+  /** The S3 connection for `id`, opened once and kept. */
+  connection(id: string): Promise<S3Connection> {
+    let connection = this.open.get(id);
+    if (!connection) {
+      connection = this.config(id).then((config) => this.engine.connect(config));
+      connection.catch(() => this.open.delete(id));
+      this.open.set(id, connection);
+    }
+    return connection;
+  }
+
+  private async config(id: string): Promise<ConnectionConfig> {
+    if (id === ENVIRONMENT_CONNECTION_ID) return {};
+    if (id.startsWith(PROFILE_PREFIX)) return { profile: id.slice(PROFILE_PREFIX.length) };
+    const saved = (await this.load()).find((c) => c.id === id);
+    if (!saved) throw new BargeError('NoSuchConnection', 'That connection no longer exists.');
+    const secretAccessKey = saved.accessKeyId ? await this.secrets.get(id) : undefined;
+    if (saved.accessKeyId && !secretAccessKey) throw new BargeError('MissingSecret', `The connection "${saved.name}" has no secret access key stored: edit it and enter the key.`);
+    return {
+      endpoint: saved.endpoint,
+      region: saved.region,
+      pathStyle: saved.pathStyle,
+      profile: saved.profile,
+      accessKeyId: saved.accessKeyId,
+      secretAccessKey,
+      checksumMode: saved.checksumMode,
+    };
+  }
+
+  private forget(id: string): void {
+    const connection = this.open.get(id);
+    this.open.delete(id);
+    void connection?.then((c) => c.close(), () => undefined);
+  }
+
+  private async summary(saved: SavedConnection): Promise<ConnectionSummary> {
+    return { ...saved, source: 'saved', hasSecret: saved.accessKeyId ? (await this.secrets.get(saved.id)) !== undefined : false };
+  }
+
+  private async profiles(): Promise<{ name: string; region?: string; endpoint?: string; hasSecret: boolean }[]> {
+    const files = await loadSharedConfigFiles({ ignoreCache: true });
+    const names = new Set([...Object.keys(files.configFile), ...Object.keys(files.credentialsFile)]);
+    return [...names].sort().map((name) => {
+      const config = files.configFile[name] ?? {};
+      const credentials = files.credentialsFile[name] ?? {};
+      return {
+        name,
+        region: config.region ?? credentials.region,
+        endpoint: config.endpoint_url ?? credentials.endpoint_url,
+        hasSecret: Boolean(credentials.aws_secret_access_key ?? config.aws_secret_access_key ?? config.sso_session ?? config.sso_start_url ?? config.role_arn ?? config.credential_process),
+      };
+    });
+  }
+
+  private async load(): Promise<SavedConnection[]> {
+    if (this.saved) return this.saved;
+    try {
+      this.saved = JSON.parse(await readFile(this.file, 'utf8')) as SavedConnection[];
+    } catch {
+      this.saved = [];
+    }
+    return this.saved;
+  }
+
+  private async store(all: SavedConnection[]): Promise<void> {
+    await mkdir(path.dirname(this.file), { recursive: true, mode: 0o700 });
+    await writeFile(`${this.file}.tmp`, JSON.stringify(all, null, 2), { mode: 0o600 });
+    await rename(`${this.file}.tmp`, this.file);
+    this.saved = all;
+  }
+}
+
+function toSaved(id: string, input: ConnectionInput): SavedConnection {
+  const blank = (value: string | undefined) => (value ? value : undefined);
+  return {
+    id,
+    name: input.name,
+    endpoint: blank(input.endpoint),
+    region: blank(input.region),
+    pathStyle: input.pathStyle,
+    profile: blank(input.profile),
+    accessKeyId: blank(input.accessKeyId),
+    checksumMode: input.checksumMode,
+  };
+}

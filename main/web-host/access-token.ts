@@ -1,0 +1,49 @@
+// Who may use the web host: whoever holds the random token printed at start, from this host's own
+// origin. The token arrives once in the URL; the page then carries it in a strict, HTTP-only cookie
+// so that it never has to sit in the address bar, a bookmark or a log again.
+
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+
+export const TOKEN_COOKIE = 'barge_token';
+
+export function newToken(): string {
+  return randomBytes(24).toString('base64url');
+}
+
+function same(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+/** The token a request presents: `?token=` or the cookie. */
+export function presentedToken(request: IncomingMessage): string | undefined {
+  const url = new URL(request.url ?? '/', 'http://host');
+  const fromQuery = url.searchParams.get('token');
+  if (fromQuery) return fromQuery;
+  for (const part of (request.headers.cookie ?? '').split(';')) {
+    const [name, ...value] = part.trim().split('=');
+    if (name === TOKEN_COOKIE) return value.join('=');
+  }
+  return undefined;
+}
+
+export function hasValidToken(request: IncomingMessage, token: string): boolean {
+  const presented = presentedToken(request);
+  return presented !== undefined && same(presented, token);
+}
+
+/**
+ * A browser always sends Origin on WebSocket upgrades and on cross-site requests. It must be this
+ * host's own origin: a page elsewhere that learnt the token still cannot drive the engine.
+ */
+export function isSameOrigin(request: IncomingMessage): boolean {
+  const origin = request.headers.origin;
+  if (origin === undefined) return request.headers['sec-fetch-site'] === undefined || request.headers['sec-fetch-site'] === 'same-origin' || request.headers['sec-fetch-site'] === 'none';
+  return origin === `http://${request.headers.host}`;
+}
+
+export function tokenCookie(token: string): string {
+  return `${TOKEN_COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/`;
+}

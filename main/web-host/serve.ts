@@ -1,0 +1,58 @@
+// npm run serve: the engine plus the window, in a browser.
+//
+//   npm run serve -- [--port N] [--host ADDRESS] [--data-dir DIR]
+
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { Engine } from '../engine/engine.ts';
+import { createBargeService } from '../service/barge-service.ts';
+import { ConnectionRegistry } from '../service/connection-registry.ts';
+import { FileSecretStore } from '../service/secret-store.ts';
+import { newToken } from './access-token.ts';
+import { startWebHost } from './web-host.ts';
+
+const here = path.dirname(new URL(import.meta.url).pathname);
+
+export function defaultDataDir(): string {
+  const base = process.env.XDG_CONFIG_HOME || path.join(os.homedir(), '.config');
+  return path.join(base, 'barge');
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: { port: { type: 'string' }, host: { type: 'string' }, 'data-dir': { type: 'string' }, 'static-dir': { type: 'string' } },
+    strict: true,
+  });
+  const port = values.port === undefined ? 0 : Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port takes a port number, not "${values.port}".`);
+  const host = values.host ?? '127.0.0.1';
+  const dataDir = values['data-dir'] ?? process.env.BARGE_DATA_DIR ?? defaultDataDir();
+  const engine = new Engine();
+  const registry = new ConnectionRegistry({ dataDir, engine, secrets: new FileSecretStore(path.join(dataDir, 'secrets.json')) });
+  const service = createBargeService({ engine, registry, host: 'web' });
+  const webHost = await startWebHost({
+    service,
+    token: process.env.BARGE_TOKEN || newToken(),
+    // The bundle lives in app/dist, the built window in app/dist/renderer.
+    staticDir: values['static-dir'] ?? path.join(here, 'renderer'),
+    host,
+    port,
+  });
+  if (!['127.0.0.1', 'localhost', '::1'].includes(host)) {
+    process.stderr.write(`Warning: listening on ${host}, not just this machine. Anyone who can reach it and learns the token can use your credentials; prefer an SSH tunnel.\n`);
+  }
+  process.stdout.write(`Barge is running. Open this URL in a browser:\n\n  ${webHost.url}\n\nPress Ctrl-C to stop.\n`);
+  const stop = async () => {
+    await webHost.close();
+    await service.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop());
+  process.once('SIGTERM', () => void stop());
+}
+
+await main().catch((error: unknown) => {
+  process.stderr.write(`barge serve: ${(error as Error).message}\n`);
+  process.exit(1);
+});

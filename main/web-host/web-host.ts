@@ -1,0 +1,183 @@
+// The web host: the same window and API as the desktop app, served to a browser.
+//
+// It runs the engine where it is started (a laptop, or a cloud machine beside the bucket: locality is
+// the biggest factor in S3 throughput) and serves the built UI plus the API over a WebSocket. It binds
+// to loopback unless told otherwise, and refuses any request without the start-up token or from
+// another origin. Files a browser uploads are streamed to the host, staged, and uploaded by the same
+// engine.
+
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, rm, stat } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { WebSocketServer } from 'ws';
+import type { WebSocket } from 'ws';
+import { z } from 'zod';
+import mime from 'mime';
+import { keyToRelativePath } from '../../src/key-path.ts';
+import type { BargeService } from '../service/barge-service.ts';
+import { hasValidToken, isSameOrigin, tokenCookie } from './access-token.ts';
+import { CONTENT_SECURITY_POLICY } from './content-security-policy.ts';
+
+const SECURITY_HEADERS = {
+  'content-security-policy': CONTENT_SECURITY_POLICY,
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'cross-origin-opener-policy': 'same-origin',
+  'x-frame-options': 'DENY',
+};
+
+const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+
+const callSchema = z.object({ id: z.number().int(), method: z.string().max(100), params: z.unknown() });
+const startUploadSchema = z.object({ connectionId: z.string().min(1), bucket: z.string().min(1), prefix: z.string().max(1024), entries: z.array(z.string().min(1)).min(1) });
+
+export interface WebHostOptions {
+  readonly service: BargeService;
+  readonly token: string;
+  /** Built UI (index.html and assets). */
+  readonly staticDir: string;
+  readonly host?: string;
+  readonly port?: number;
+  /** Where browser uploads are staged before the engine sends them. */
+  readonly stagingDir?: string;
+}
+
+export interface WebHost {
+  readonly url: string;
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
+  const { service, token } = options;
+  const stagingRoot = options.stagingDir ?? path.join(os.tmpdir(), 'barge-web-uploads');
+  const staticRoot = path.resolve(options.staticDir);
+
+  const server = http.createServer((request, response) => {
+    handle(request, response).catch((error: unknown) => {
+      if (!response.headersSent) send(response, 500, { error: { code: 'InternalError', message: (error as Error).message } });
+      else response.destroy();
+    });
+  });
+
+  async function handle(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
+    if (!isSameOrigin(request)) return send(response, 403, { error: { code: 'Forbidden', message: 'Requests from another origin are refused.' } });
+    if (!hasValidToken(request, token)) return send(response, 401, { error: { code: 'Unauthorized', message: 'Open the URL that "npm run serve" printed: it carries the access token.' } });
+    const url = new URL(request.url ?? '/', 'http://host');
+    if (url.pathname.startsWith('/uploads/')) return handleUpload(request, response, url);
+    if (request.method !== 'GET' && request.method !== 'HEAD') return send(response, 405, { error: { code: 'MethodNotAllowed', message: 'Method not allowed.' } });
+    return serveStatic(response, url.pathname, url.searchParams.has('token'));
+  }
+
+  async function serveStatic(response: http.ServerResponse, pathname: string, setCookie: boolean): Promise<void> {
+    const relative = decodeURIComponent(pathname).replace(/^\/+/, '') || 'index.html';
+    const file = path.resolve(staticRoot, relative);
+    const inside = file.startsWith(staticRoot + path.sep);
+    const info = inside ? await stat(file).catch(() => undefined) : undefined;
+    const target = info?.isFile() ? file : path.join(staticRoot, 'index.html');
+    const headers: Record<string, string> = { ...SECURITY_HEADERS, 'content-type': mime.getType(target) ?? 'application/octet-stream', 'cache-control': 'no-store' };
+    if (setCookie) headers['set-cookie'] = tokenCookie(token);
+    response.writeHead(200, headers);
+    await pipeline(createReadStream(target), response);
+  }
+
+  // Browser uploads: PUT /uploads/<batch>?path=<relative path> for each file, then
+  // POST /uploads/<batch>/start with where they go.
+  async function handleUpload(request: http.IncomingMessage, response: http.ServerResponse, url: URL): Promise<void> {
+    const [, , batch, action] = url.pathname.split('/');
+    if (!batch || !/^[0-9a-f-]{36}$/.test(batch)) return send(response, 400, { error: { code: 'InvalidRequest', message: 'Bad upload batch.' } });
+    const batchDir = path.join(stagingRoot, batch);
+    if (request.method === 'PUT' && action === undefined) {
+      const mapped = keyToRelativePath(url.searchParams.get('path') ?? '', '', process.platform === 'win32' ? 'win32' : 'posix');
+      if (!mapped.ok || mapped.isFolderMarker) return send(response, 400, { error: { code: 'InvalidPath', message: `That file path ${mapped.ok ? 'is a folder' : mapped.reason}.` } });
+      const file = path.join(batchDir, ...mapped.segments);
+      await mkdir(path.dirname(file), { recursive: true });
+      await pipeline(request, createWriteStream(file));
+      return send(response, 200, { ok: true });
+    }
+    if (request.method === 'POST' && action === 'start') {
+      const chunks: Buffer[] = [];
+      for await (const chunk of request) chunks.push(chunk as Buffer);
+      const parsed = startUploadSchema.safeParse(JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}'));
+      if (!parsed.success) return send(response, 400, { ok: false, error: { code: 'InvalidRequest', message: parsed.error.issues[0]?.message ?? 'invalid' } });
+      const entries = parsed.data.entries.map((entry) => keyToRelativePath(entry));
+      if (entries.some((e) => !e.ok || e.segments.length !== 1)) return send(response, 400, { ok: false, error: { code: 'InvalidPath', message: 'Bad entry name.' } });
+      const paths = parsed.data.entries.map((entry) => path.join(batchDir, entry));
+      const result = await service.dispatch('jobs.upload', { connectionId: parsed.data.connectionId, bucket: parsed.data.bucket, prefix: parsed.data.prefix, paths });
+      if (result.ok) void cleanUpWhenDone((result.value as { id: string }).id, batchDir);
+      else await rm(batchDir, { recursive: true, force: true });
+      return send(response, 200, result);
+    }
+    return send(response, 405, { error: { code: 'MethodNotAllowed', message: 'Method not allowed.' } });
+  }
+
+  /** Staged files go once their job has finished, however it ended. */
+  async function cleanUpWhenDone(jobId: string, batchDir: string): Promise<void> {
+    await new Promise<void>((resolve) => {
+      const stop = service.subscribe((event) => {
+        if (event.type === 'jobs' && event.jobs.some((j) => j.id === jobId && ['completed', 'failed', 'cancelled'].includes(j.state.status))) {
+          stop();
+          resolve();
+        }
+      });
+    });
+    await rm(batchDir, { recursive: true, force: true });
+  }
+
+  const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+  server.on('upgrade', (request, socket, head) => {
+    const url = new URL(request.url ?? '/', 'http://host');
+    if (url.pathname !== '/api' || !isSameOrigin(request) || !hasValidToken(request, token)) {
+      socket.write('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n');
+      socket.destroy();
+      return;
+    }
+    sockets.handleUpgrade(request, socket, head, (ws) => serveApi(ws));
+  });
+
+  function serveApi(ws: WebSocket): void {
+    const unsubscribe = service.subscribe((event) => {
+      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ event }));
+    });
+    ws.on('close', unsubscribe);
+    ws.on('message', (data) => {
+      let call;
+      try {
+        call = callSchema.parse(JSON.parse(String(data)));
+      } catch {
+        ws.send(JSON.stringify({ id: null, result: { ok: false, error: { code: 'InvalidRequest', message: 'Messages are {id, method, params} JSON.' } } }));
+        return;
+      }
+      void service.dispatch(call.method, call.params).then((result) => {
+        if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ id: call.id, result }));
+      });
+    });
+  }
+
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const shownHost = host.includes(':') ? `[${host}]` : host;
+  return {
+    url: `http://${shownHost === '0.0.0.0' ? '127.0.0.1' : shownHost}:${port}/?token=${token}`,
+    port,
+    async close() {
+      for (const client of sockets.clients) client.terminate();
+      sockets.close();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+function send(response: http.ServerResponse, status: number, body: unknown): void {
+  response.writeHead(status, { ...SECURITY_HEADERS, 'content-type': 'application/json' });
+  response.end(JSON.stringify(body));
+}

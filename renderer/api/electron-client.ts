@@ -1,0 +1,34 @@
+// The BargeApi of the desktop window: the object the Electron preload exposes, plus file paths
+// for dropped files (resolved by the preload with webUtils.getPathForFile).
+
+import type { BargeApi, FilesToUpload } from '../../src/contract/api.ts';
+import type { Result } from '../../src/contract/result.ts';
+import type { JobSnapshot } from '../../src/jobs.ts';
+
+/** What main/electron/preload.ts puts on `window.bargeDesktop`. */
+export interface DesktopBridge {
+  call: BargeApi['call'];
+  subscribe: BargeApi['subscribe'];
+  pathForFile(file: File): string;
+  pickFolder(defaultPath: string): Promise<string | undefined>;
+}
+
+export function createElectronClient(bridge: DesktopBridge): BargeApi {
+  return {
+    call: (method, params) => bridge.call(method, params),
+    subscribe: (listener) => bridge.subscribe(listener),
+    pickFolder: (defaultPath) => bridge.pickFolder(defaultPath),
+    async uploadFiles(request: FilesToUpload): Promise<Result<JobSnapshot>> {
+      // The top-level entries (a dropped folder, or single files) keep their names under the prefix.
+      const roots = new Map<string, string>();
+      for (const { file, relativePath } of request.files) {
+        const top = relativePath.split('/')[0]!;
+        if (roots.has(top)) continue;
+        const full = bridge.pathForFile(file);
+        const depth = relativePath.split('/').length - 1;
+        roots.set(top, depth === 0 ? full : full.split(/[\\/]/).slice(0, -depth).join(full.includes('\\') ? '\\' : '/'));
+      }
+      return bridge.call('jobs.upload', { connectionId: request.connectionId, bucket: request.bucket, prefix: request.prefix, paths: [...roots.values()] });
+    },
+  };
+}

@@ -1,0 +1,88 @@
+// The BargeApi of a browser talking to the web host over one WebSocket.
+//
+// The access token came in the page's URL; the host turned it into a same-site cookie, so it is
+// removed from the address bar at once and the socket and uploads carry the cookie.
+
+import type { ApiEvent, BargeApi, FilesToUpload, MethodName, MethodParams, MethodResults } from '../../src/contract/api.ts';
+import type { Result } from '../../src/contract/result.ts';
+import type { JobSnapshot } from '../../src/jobs.ts';
+
+type Pending = (result: Result<unknown>) => void;
+
+export function createWebClient(): BargeApi {
+  if (location.search.includes('token=')) history.replaceState(null, '', location.pathname);
+  const listeners = new Set<(event: ApiEvent) => void>();
+  const pending = new Map<number, Pending>();
+  let nextId = 1;
+  let socket: Promise<WebSocket> | undefined;
+
+  function connect(): Promise<WebSocket> {
+    socket ??= new Promise<WebSocket>((resolve, reject) => {
+      const ws = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/api`);
+      ws.onopen = () => resolve(ws);
+      ws.onerror = () => reject(new Error('Cannot reach the Barge host. Is "npm run serve" still running?'));
+      ws.onclose = () => {
+        socket = undefined;
+        for (const [id, settle] of pending) {
+          pending.delete(id);
+          settle({ ok: false, error: { code: 'Disconnected', message: 'The connection to the Barge host closed.' } });
+        }
+        // Reconnect while anyone listens, so progress keeps coming after a host restart.
+        if (listeners.size > 0) setTimeout(() => void connect().catch(() => undefined), 1000);
+      };
+      ws.onmessage = (message) => {
+        const data = JSON.parse(String(message.data)) as { id?: number; result?: Result<unknown>; event?: ApiEvent };
+        if (data.event) for (const listener of listeners) listener(data.event);
+        else if (typeof data.id === 'number') {
+          pending.get(data.id)?.(data.result!);
+          pending.delete(data.id);
+        }
+      };
+    });
+    return socket;
+  }
+
+  async function call<M extends MethodName>(method: M, params: MethodParams<M>): Promise<Result<MethodResults[M]>> {
+    let ws: WebSocket;
+    try {
+      ws = await connect();
+    } catch (error) {
+      return { ok: false, error: { code: 'Disconnected', message: (error as Error).message } };
+    }
+    const id = nextId++;
+    return new Promise((resolve) => {
+      pending.set(id, resolve as Pending);
+      ws.send(JSON.stringify({ id, method, params }));
+    });
+  }
+
+  async function uploadFiles(request: FilesToUpload): Promise<Result<JobSnapshot>> {
+    const batch = crypto.randomUUID();
+    const entries = new Set<string>();
+    for (const { file, relativePath } of request.files) {
+      entries.add(relativePath.split('/')[0]!);
+      const response = await fetch(`/uploads/${batch}?path=${encodeURIComponent(relativePath)}`, { method: 'PUT', body: file });
+      if (!response.ok) return { ok: false, error: (await response.json() as { error: { code: string; message: string } }).error };
+    }
+    const response = await fetch(`/uploads/${batch}/start`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ connectionId: request.connectionId, bucket: request.bucket, prefix: request.prefix, entries: [...entries] }),
+    });
+    return (await response.json()) as Result<JobSnapshot>;
+  }
+
+  return {
+    call,
+    subscribe(listener) {
+      listeners.add(listener);
+      void connect().catch(() => undefined);
+      return () => listeners.delete(listener);
+    },
+    uploadFiles,
+    // A browser cannot name a folder on the host: the window asks for a path instead.
+    async pickFolder() {
+      return undefined;
+    },
+  };
+}

@@ -1,0 +1,81 @@
+// Buckets of the current connection: open one, create one, delete an empty one.
+
+import { useState } from 'react';
+import type { FormEvent } from 'react';
+import { bucketNameProblem } from '../../src/s3-names.ts';
+import { request } from '../store/api.ts';
+import { useBrowser } from '../store/browser-store.ts';
+import { Dialog } from './Dialog.tsx';
+
+export function BucketList() {
+  const { buckets, bucket, bucketsError, open, loadBuckets, connectionId } = useBrowser();
+  const [creating, setCreating] = useState(false);
+  const [deleting, setDeleting] = useState<string>();
+  return (
+    <nav className="buckets" aria-label="Buckets">
+      <div className="pane-title">
+        <h2>Buckets</h2>
+        <button type="button" disabled={!connectionId} onClick={() => setCreating(true)}>New bucket</button>
+      </div>
+      {bucketsError && <p role="alert" className="error">{bucketsError}</p>}
+      <ul>
+        {buckets.map((b) => (
+          <li key={b.name} className={b.name === bucket ? 'current' : ''}>
+            <button type="button" className="link" aria-current={b.name === bucket ? 'page' : undefined} onClick={() => open(b.name)}>{b.name}</button>
+            <button type="button" className="icon" aria-label={`Delete bucket ${b.name}`} title="Delete bucket" onClick={() => setDeleting(b.name)}>✕</button>
+          </li>
+        ))}
+      </ul>
+      {creating && <CreateBucket onClose={() => { setCreating(false); void loadBuckets(); }} />}
+      {deleting && <DeleteBucket name={deleting} onClose={() => { setDeleting(undefined); void loadBuckets(); }} />}
+    </nav>
+  );
+}
+
+function CreateBucket({ onClose }: { onClose: () => void }) {
+  const connectionId = useBrowser((s) => s.connectionId)!;
+  const [name, setName] = useState('');
+  const [error, setError] = useState<string>();
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const problem = bucketNameProblem(name);
+    if (problem) return setError(`A bucket name ${problem}.`);
+    try {
+      await request('buckets.create', { connectionId, name });
+      onClose();
+    } catch (e) {
+      setError((e as Error).message);
+    }
+  }
+  return (
+    <Dialog title="New bucket" onClose={onClose}>
+      <form onSubmit={(e) => void submit(e)} className="form">
+        <label>Bucket name <input required autoFocus value={name} onChange={(e) => setName(e.target.value)} /></label>
+        {error && <p role="alert" className="error">{error}</p>}
+        <div className="buttons"><button type="button" onClick={onClose}>Cancel</button><button type="submit">Create</button></div>
+      </form>
+    </Dialog>
+  );
+}
+
+function DeleteBucket({ name, onClose }: { name: string; onClose: () => void }) {
+  const connectionId = useBrowser((s) => s.connectionId)!;
+  const open = useBrowser((s) => s.open);
+  const [error, setError] = useState<string>();
+  async function confirm() {
+    try {
+      await request('buckets.delete', { connectionId, name });
+      open(undefined);
+      onClose();
+    } catch (e) {
+      setError((e as Error).message);
+    }
+  }
+  return (
+    <Dialog title={`Delete bucket ${name}?`} onClose={onClose}>
+      <p>The bucket must be empty. This cannot be undone.</p>
+      {error && <p role="alert" className="error">{error}</p>}
+      <div className="buttons"><button type="button" onClick={onClose}>Cancel</button><button type="button" className="danger" onClick={() => void confirm()}>Delete</button></div>
+    </Dialog>
+  );
+}

@@ -1,0 +1,99 @@
+// Pick, add, edit, remove and test connections. Connections from the AWS environment and profiles
+// are listed without any typing; secrets are typed here once and never shown again.
+
+import { useState } from 'react';
+import type { FormEvent } from 'react';
+import type { ConnectionInput, ConnectionSummary } from '../../src/contract/models.ts';
+import { request } from '../store/api.ts';
+import { useConnections } from '../store/connections-store.ts';
+import { Dialog } from './Dialog.tsx';
+
+export function ConnectionBar() {
+  const { connections, selectedId, select, remove, error } = useConnections();
+  const [editing, setEditing] = useState<ConnectionSummary | 'new' | undefined>();
+  const [status, setStatus] = useState<string>();
+  const selected = connections.find((c) => c.id === selectedId);
+
+  async function test() {
+    if (!selectedId) return;
+    setStatus('Testing…');
+    try {
+      const { buckets } = await request('connections.test', { id: selectedId });
+      setStatus(`Connected: ${buckets} bucket${buckets === 1 ? '' : 's'}.`);
+    } catch (e) {
+      setStatus((e as Error).message);
+    }
+  }
+
+  return (
+    <header className="connection-bar">
+      <strong className="brand">Barge</strong>
+      <label>
+        Connection{' '}
+        <select aria-label="Connection" value={selectedId ?? ''} onChange={(e) => { select(e.target.value || undefined); setStatus(undefined); }}>
+          {connections.length === 0 && <option value="">No connections yet</option>}
+          {connections.map((c) => <option key={c.id} value={c.id}>{c.name}{c.endpoint ? ` (${c.endpoint})` : ''}</option>)}
+        </select>
+      </label>
+      <button type="button" onClick={() => setEditing('new')}>Add connection</button>
+      <button type="button" disabled={selected?.source !== 'saved'} onClick={() => setEditing(selected)}>Edit</button>
+      <button type="button" disabled={selected?.source !== 'saved'} onClick={() => selected && void remove(selected.id)}>Remove</button>
+      <button type="button" disabled={!selectedId} onClick={() => void test()}>Test</button>
+      <span role="status" className="status">{status ?? error}</span>
+      {editing && <ConnectionForm existing={editing === 'new' ? undefined : editing} onClose={() => setEditing(undefined)} />}
+    </header>
+  );
+}
+
+function ConnectionForm({ existing, onClose }: { existing: ConnectionSummary | undefined; onClose: () => void }) {
+  const { add, edit } = useConnections();
+  const [form, setForm] = useState<ConnectionInput>({
+    name: existing?.name ?? '',
+    endpoint: existing?.endpoint ?? '',
+    region: existing?.region ?? '',
+    pathStyle: existing?.pathStyle ?? true,
+    profile: existing?.profile ?? '',
+    accessKeyId: existing?.accessKeyId ?? '',
+    secretAccessKey: '',
+    checksumMode: existing?.checksumMode,
+  });
+  const [error, setError] = useState<string>();
+  const field = (name: keyof ConnectionInput) => (e: { target: { value: string } }) => setForm({ ...form, [name]: e.target.value });
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    try {
+      if (existing) await edit(existing.id, form);
+      else await add(form);
+      onClose();
+    } catch (e) {
+      setError((e as Error).message);
+    }
+  }
+
+  return (
+    <Dialog title={existing ? 'Edit connection' : 'Add connection'} onClose={onClose}>
+      <form onSubmit={(e) => void submit(e)} className="form">
+        <label>Name <input required value={form.name} onChange={field('name')} /></label>
+        <label>Endpoint URL <input placeholder="https://… (empty for AWS)" value={form.endpoint ?? ''} onChange={field('endpoint')} /></label>
+        <label>Region <input placeholder="us-east-1" value={form.region ?? ''} onChange={field('region')} /></label>
+        <label className="inline"><input type="checkbox" checked={form.pathStyle ?? false} onChange={(e) => setForm({ ...form, pathStyle: e.target.checked })} /> Path-style addressing (MinIO, Ceph, most self-hosted stores)</label>
+        <label>AWS profile <input placeholder="(or keys below)" value={form.profile ?? ''} onChange={field('profile')} /></label>
+        <label>Access key ID <input autoComplete="off" value={form.accessKeyId ?? ''} onChange={field('accessKeyId')} /></label>
+        <label>Secret access key <input type="password" autoComplete="off" placeholder={existing?.hasSecret ? '(stored; leave empty to keep)' : ''} value={form.secretAccessKey ?? ''} onChange={field('secretAccessKey')} /></label>
+        <label>Checksums
+          <select value={form.checksumMode ?? ''} onChange={(e) => setForm({ ...form, checksumMode: (e.target.value || undefined) as ConnectionInput['checksumMode'] })}>
+            <option value="">Default (AWS: when supported; others: when required)</option>
+            <option value="when_supported">When supported (AWS)</option>
+            <option value="when_required">When required (R2, B2 and other stores)</option>
+          </select>
+        </label>
+        {error && <p role="alert" className="error">{error}</p>}
+        <div className="buttons">
+          <button type="button" onClick={onClose}>Cancel</button>
+          <button type="submit">Save</button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

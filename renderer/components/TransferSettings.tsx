@@ -1,0 +1,60 @@
+// The Threads and Part size sliders. They change the running engine: Threads at once, for every
+// job; Part size for each file that starts after the change.
+
+import { useEffect, useRef, useState } from 'react';
+import { MIB } from '../../src/byte-units.ts';
+import { MAX_THREADS, MIN_THREADS } from '../../src/settings.ts';
+import { formatBytes } from '../format.ts';
+import { useSettings } from '../store/settings-store.ts';
+
+/** Part sizes on a logarithmic scale, 5 MiB to 5 GiB. */
+export const PART_SIZE_STEPS = [5, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 5120].map((m) => m * MIB);
+/** Per thread: a 256 KiB read buffer for uploads, up to 1 MiB of write buffer for downloads. */
+const BUFFER_BYTES_PER_THREAD = 1.25 * MIB;
+const SEND_DELAY_MS = 150;
+
+export function nearestStep(bytes: number): number {
+  let best = 0;
+  for (let i = 0; i < PART_SIZE_STEPS.length; i++) if (Math.abs(PART_SIZE_STEPS[i]! - bytes) < Math.abs(PART_SIZE_STEPS[best]! - bytes)) best = i;
+  return best;
+}
+
+export function TransferSettings() {
+  const { settings, update, error } = useSettings();
+  const [threads, setThreads] = useState(settings?.threads ?? 64);
+  const [partStep, setPartStep] = useState(nearestStep(settings?.partSizeBytes ?? 16 * MIB));
+  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  useEffect(() => {
+    if (settings) {
+      setThreads(settings.threads);
+      setPartStep(nearestStep(settings.partSizeBytes));
+    }
+  }, [settings?.threads, settings?.partSizeBytes]);
+
+  // Sent shortly after the slider stops moving (well within a second), not on every pixel.
+  const send = (patch: Parameters<typeof update>[0]) => {
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => void update(patch), SEND_DELAY_MS);
+  };
+
+  return (
+    <section className="settings" aria-label="Transfer settings">
+      <label>
+        <span>Threads <output>{threads}</output></span>
+        <input type="range" aria-label="Threads" min={MIN_THREADS} max={MAX_THREADS} value={threads}
+          onChange={(e) => { const v = Number(e.target.value); setThreads(v); send({ threads: v }); }} />
+      </label>
+      <label>
+        <span>Part size <output>{formatBytes(PART_SIZE_STEPS[partStep]!)}</output></span>
+        <input type="range" aria-label="Part size" min={0} max={PART_SIZE_STEPS.length - 1} value={partStep}
+          aria-valuetext={formatBytes(PART_SIZE_STEPS[partStep]!)}
+          onChange={(e) => { const i = Number(e.target.value); setPartStep(i); send({ partSizeBytes: PART_SIZE_STEPS[i]! }); }} />
+      </label>
+      <p className="hint">
+        Memory for transfers: about {formatBytes(threads * BUFFER_BYTES_PER_THREAD)} ({threads} × {formatBytes(BUFFER_BYTES_PER_THREAD)} of buffers).
+        Parts stream from disk, so part size adds none.
+      </p>
+      {error && <p role="alert" className="error">{error}</p>}
+    </section>
+  );
+}

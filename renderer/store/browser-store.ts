@@ -1,0 +1,169 @@
+// The bucket browser: where we are, what is there, and what is selected.
+//
+// A prefix is listed page by page and each page is shown as it arrives, so a folder of 100,000 keys
+// is browsable after the first thousand. Moving elsewhere cancels the listing in progress.
+
+import { create } from 'zustand';
+import type { Bucket, ObjectRow } from '../../src/contract/models.ts';
+import { request } from './api.ts';
+
+export type Row =
+  | { readonly kind: 'folder'; readonly key: string; readonly name: string }
+  | ({ readonly kind: 'object'; readonly name: string } & ObjectRow);
+
+export type SortColumn = 'name' | 'size' | 'modified' | 'class';
+export interface Sort {
+  readonly column: SortColumn;
+  readonly descending: boolean;
+}
+
+interface BrowserState {
+  readonly connectionId: string | undefined;
+  readonly buckets: readonly Bucket[];
+  readonly bucketsError: string | undefined;
+  readonly bucket: string | undefined;
+  readonly prefix: string;
+  readonly rows: readonly Row[];
+  readonly listing: boolean;
+  readonly listError: string | undefined;
+  readonly selection: ReadonlySet<string>;
+  /** The last row clicked without shift: the other end of a shift-click range. */
+  readonly anchor: string | undefined;
+  readonly sort: Sort;
+  readonly filter: string;
+  useConnection(id: string | undefined): Promise<void>;
+  loadBuckets(): Promise<void>;
+  open(bucket: string | undefined, prefix?: string): void;
+  refresh(): void;
+  setSort(column: SortColumn): void;
+  setFilter(filter: string): void;
+  select(key: string, mode: 'only' | 'toggle' | 'range', visible: readonly Row[]): void;
+  selectAll(visible: readonly Row[]): void;
+  clearSelection(): void;
+}
+
+let generation = 0;
+
+export function rowName(key: string, prefix: string): string {
+  const rest = key.slice(prefix.length);
+  return rest.endsWith('/') ? rest.slice(0, -1) : rest;
+}
+
+/** Rows in display order: folders first, then by the chosen column. Pure, for the view and tests. */
+export function visibleRows(rows: readonly Row[], sort: Sort, filter: string): Row[] {
+  const needle = filter.trim().toLowerCase();
+  const shown = needle ? rows.filter((r) => r.name.toLowerCase().includes(needle)) : rows.slice();
+  const value = (row: Row): string | number => {
+    if (row.kind === 'folder') return sort.column === 'name' ? row.name : '';
+    switch (sort.column) {
+      case 'name': return row.name;
+      case 'size': return row.size;
+      case 'modified': return row.lastModified ?? 0;
+      case 'class': return row.storageClass ?? '';
+    }
+  };
+  const direction = sort.descending ? -1 : 1;
+  return shown.sort((a, b) => {
+    if (a.kind !== b.kind) return a.kind === 'folder' ? -1 : 1;
+    const x = value(a);
+    const y = value(b);
+    const order = typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y), undefined, { numeric: true });
+    return order * direction || a.key.localeCompare(b.key);
+  });
+}
+
+export const useBrowser = create<BrowserState>((set, get) => ({
+  connectionId: undefined,
+  buckets: [],
+  bucketsError: undefined,
+  bucket: undefined,
+  prefix: '',
+  rows: [],
+  listing: false,
+  listError: undefined,
+  selection: new Set(),
+  anchor: undefined,
+  sort: { column: 'name', descending: false },
+  filter: '',
+
+  async useConnection(id) {
+    generation += 1;
+    set({ connectionId: id, buckets: [], bucket: undefined, prefix: '', rows: [], selection: new Set(), listError: undefined, bucketsError: undefined });
+    if (id) await get().loadBuckets();
+  },
+
+  async loadBuckets() {
+    const connectionId = get().connectionId;
+    if (!connectionId) return;
+    try {
+      const buckets = await request('buckets.list', { connectionId });
+      if (get().connectionId === connectionId) set({ buckets, bucketsError: undefined });
+    } catch (error) {
+      set({ buckets: [], bucketsError: (error as Error).message });
+    }
+  },
+
+  open(bucket, prefix = '') {
+    const mine = ++generation;
+    set({ bucket, prefix, rows: [], selection: new Set(), anchor: undefined, listError: undefined, filter: '', listing: bucket !== undefined });
+    const connectionId = get().connectionId;
+    if (!bucket || !connectionId) return;
+    void (async () => {
+      let token: string | undefined;
+      try {
+        do {
+          const page = await request('objects.list', { connectionId, bucket, prefix, token });
+          if (mine !== generation) return;
+          const added: Row[] = [
+            ...page.prefixes.map((key): Row => ({ kind: 'folder', key, name: rowName(key, prefix) })),
+            // A folder marker for the prefix itself ("photos/" inside "photos/") is not a row.
+            ...page.objects.filter((o) => o.key !== prefix).map((o): Row => ({ kind: 'object', name: rowName(o.key, prefix), ...o })),
+          ];
+          set((state) => ({ rows: state.rows.concat(added) }));
+          token = page.nextToken;
+        } while (token);
+        if (mine === generation) set({ listing: false });
+      } catch (error) {
+        if (mine === generation) set({ listing: false, listError: (error as Error).message });
+      }
+    })();
+  },
+
+  refresh() {
+    get().open(get().bucket, get().prefix);
+  },
+
+  setSort(column) {
+    const sort = get().sort;
+    set({ sort: { column, descending: sort.column === column ? !sort.descending : false } });
+  },
+
+  setFilter(filter) {
+    set({ filter });
+  },
+
+  select(key, mode, visible) {
+    const { selection, anchor } = get();
+    if (mode === 'only') {
+      set({ selection: new Set([key]), anchor: key });
+    } else if (mode === 'toggle') {
+      const next = new Set(selection);
+      if (next.has(key)) next.delete(key);
+      else next.add(key);
+      set({ selection: next, anchor: key });
+    } else {
+      const from = visible.findIndex((r) => r.key === (anchor ?? key));
+      const to = visible.findIndex((r) => r.key === key);
+      const [start, end] = from <= to ? [from, to] : [to, from];
+      set({ selection: new Set(visible.slice(Math.max(0, start), end + 1).map((r) => r.key)) });
+    }
+  },
+
+  selectAll(visible) {
+    set({ selection: new Set(visible.map((r) => r.key)) });
+  },
+
+  clearSelection() {
+    set({ selection: new Set(), anchor: undefined });
+  },
+}));

@@ -1,0 +1,57 @@
+// Connections: the list, the one in use, and the host the window runs against.
+
+import { create } from 'zustand';
+import type { HostInfo } from '../../src/contract/api.ts';
+import type { ConnectionInput, ConnectionSummary } from '../../src/contract/models.ts';
+import { request } from './api.ts';
+
+interface ConnectionsState {
+  readonly connections: readonly ConnectionSummary[];
+  readonly selectedId: string | undefined;
+  readonly host: HostInfo | undefined;
+  readonly error: string | undefined;
+  load(): Promise<void>;
+  select(id: string | undefined): void;
+  add(input: ConnectionInput): Promise<ConnectionSummary>;
+  edit(id: string, input: ConnectionInput): Promise<ConnectionSummary>;
+  remove(id: string): Promise<void>;
+}
+
+const SELECTED_KEY = 'barge.connection';
+
+export const useConnections = create<ConnectionsState>((set, get) => ({
+  connections: [],
+  selectedId: undefined,
+  host: undefined,
+  error: undefined,
+  async load() {
+    try {
+      const [connections, host] = await Promise.all([request('connections.list', {}), request('host.info', {})]);
+      const remembered = localStorage.getItem(SELECTED_KEY);
+      const selectedId = get().selectedId ?? (connections.some((c) => c.id === remembered) ? remembered! : connections[0]?.id);
+      set({ connections, host, selectedId, error: undefined });
+    } catch (error) {
+      set({ error: (error as Error).message });
+    }
+  },
+  select(id) {
+    if (id) localStorage.setItem(SELECTED_KEY, id);
+    set({ selectedId: id });
+  },
+  async add(input) {
+    const added = await request('connections.add', input);
+    await get().load();
+    get().select(added.id);
+    return added;
+  },
+  async edit(id, input) {
+    const edited = await request('connections.edit', { id, input });
+    await get().load();
+    return edited;
+  },
+  async remove(id) {
+    await request('connections.remove', { id });
+    if (get().selectedId === id) set({ selectedId: undefined });
+    await get().load();
+  },
+}));

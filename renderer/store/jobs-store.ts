@@ -1,0 +1,80 @@
+// Jobs as the window shows them, with a short speed history each for the graphs.
+//
+// Progress arrives in batches (at most ten a second); the store applies what arrived once per
+// animation frame, so a thousand jobs reporting at once cost one render, not a thousand.
+
+import { create } from 'zustand';
+import type { EngineStats } from '../../src/contract/models.ts';
+import type { JobSnapshot } from '../../src/jobs.ts';
+
+/** Points kept per speed graph (one per progress batch or stats tick). */
+export const HISTORY_POINTS = 60;
+
+interface JobsState {
+  readonly jobs: ReadonlyMap<string, JobSnapshot>;
+  /** Newest first. */
+  readonly order: readonly string[];
+  readonly history: ReadonlyMap<string, readonly number[]>;
+  readonly overall: readonly number[];
+  readonly stats: EngineStats | undefined;
+  apply(batch: readonly JobSnapshot[]): void;
+  replaceAll(jobs: readonly JobSnapshot[]): void;
+  remove(ids: readonly string[]): void;
+  setStats(stats: EngineStats): void;
+}
+
+export function pushBounded(values: readonly number[], value: number, limit = HISTORY_POINTS): number[] {
+  const next = values.length >= limit ? values.slice(values.length - limit + 1) : values.slice();
+  next.push(value);
+  return next;
+}
+
+/** Merge `batch` into the job map, newest jobs first in `order`. Pure, for the store and its tests. */
+export function mergeJobs(jobs: ReadonlyMap<string, JobSnapshot>, order: readonly string[], history: ReadonlyMap<string, readonly number[]>, batch: readonly JobSnapshot[]) {
+  const nextJobs = new Map(jobs);
+  const nextHistory = new Map(history);
+  const added: string[] = [];
+  for (const job of batch) {
+    if (!nextJobs.has(job.id)) added.push(job.id);
+    nextJobs.set(job.id, job);
+    nextHistory.set(job.id, pushBounded(nextHistory.get(job.id) ?? [], job.progress.bytesPerSecond));
+  }
+  added.sort((a, b) => nextJobs.get(b)!.createdAt - nextJobs.get(a)!.createdAt);
+  return { jobs: nextJobs, order: added.length > 0 ? [...added, ...order] : order, history: nextHistory };
+}
+
+let queued: JobSnapshot[] = [];
+let frame: number | undefined;
+
+export const useJobs = create<JobsState>((set, get) => ({
+  jobs: new Map(),
+  order: [],
+  history: new Map(),
+  overall: [],
+  stats: undefined,
+  apply(batch) {
+    queued.push(...batch);
+    frame ??= requestAnimationFrame(() => {
+      frame = undefined;
+      const pending = queued;
+      queued = [];
+      const { jobs, order, history } = get();
+      set(mergeJobs(jobs, order, history, pending));
+    });
+  },
+  replaceAll(jobs) {
+    set(mergeJobs(new Map(), [], new Map(), jobs));
+  },
+  remove(ids) {
+    const gone = new Set(ids);
+    const { jobs, order, history } = get();
+    set({
+      jobs: new Map([...jobs].filter(([id]) => !gone.has(id))),
+      order: order.filter((id) => !gone.has(id)),
+      history: new Map([...history].filter(([id]) => !gone.has(id))),
+    });
+  },
+  setStats(stats) {
+    set({ stats, overall: pushBounded(get().overall, stats.bytesPerSecond) });
+  },
+}));

@@ -1,0 +1,72 @@
+// The plain, serialisable shapes that cross between the engine and the window.
+
+import { z } from 'zod';
+import { checksumModeSchema } from '../connection.ts';
+
+/** A connection as the window sees it: never its secret. */
+export const connectionSummarySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  /** Where it came from: saved by the user, the AWS environment variables, or an AWS profile. */
+  source: z.enum(['saved', 'environment', 'profile']),
+  endpoint: z.string().optional(),
+  region: z.string().optional(),
+  pathStyle: z.boolean().optional(),
+  profile: z.string().optional(),
+  accessKeyId: z.string().optional(),
+  hasSecret: z.boolean(),
+  checksumMode: checksumModeSchema.optional(),
+});
+export type ConnectionSummary = z.infer<typeof connectionSummarySchema>;
+
+/** What the user types to add or edit a connection. An empty secret on edit keeps the stored one. */
+export const connectionInputSchema = z.object({
+  name: z.string().trim().min(1, 'Give the connection a name').max(100),
+  endpoint: z.union([z.literal(''), z.url({ protocol: /^https?$/, message: 'The endpoint must be an http:// or https:// URL' })]).optional(),
+  region: z.string().trim().max(50).optional(),
+  pathStyle: z.boolean().optional(),
+  profile: z.string().trim().max(100).optional(),
+  accessKeyId: z.string().trim().max(256).optional(),
+  secretAccessKey: z.string().max(1024).optional(),
+  checksumMode: checksumModeSchema.optional(),
+});
+export type ConnectionInput = z.infer<typeof connectionInputSchema>;
+
+export const bucketSchema = z.object({ name: z.string(), createdAt: z.number().optional() });
+export type Bucket = z.infer<typeof bucketSchema>;
+
+export const objectRowSchema = z.object({
+  key: z.string(),
+  size: z.number(),
+  lastModified: z.number().optional(),
+  etag: z.string().optional(),
+  storageClass: z.string().optional(),
+});
+export type ObjectRow = z.infer<typeof objectRowSchema>;
+
+export const objectPageSchema = z.object({
+  objects: z.array(objectRowSchema),
+  prefixes: z.array(z.string()),
+  /** Pass back for the next page; absent on the last page. */
+  nextToken: z.string().optional(),
+});
+export type ObjectPage = z.infer<typeof objectPageSchema>;
+
+export const objectDetailsSchema = z.object({
+  key: z.string(),
+  size: z.number(),
+  etag: z.string().optional(),
+  lastModified: z.number().optional(),
+  contentType: z.string().optional(),
+  versionId: z.string().optional(),
+  storageClass: z.string().optional(),
+  metadata: z.record(z.string(), z.string()),
+});
+export type ObjectDetails = z.infer<typeof objectDetailsSchema>;
+
+export const engineStatsSchema = z.object({
+  activeRequests: z.number(),
+  waitingRequests: z.number(),
+  bytesPerSecond: z.number(),
+});
+export type EngineStats = z.infer<typeof engineStatsSchema>;
