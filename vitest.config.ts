@@ -15,6 +15,17 @@ export default defineConfig({
           fileParallelism: true,
         },
       },
+      {
+        test: {
+          name: 'e2e',
+          include: ['tests/e2e/**/*.test.ts'],
+          globalSetup: ['tests/support/e2e-setup.ts'],
+          testTimeout: 300_000,
+          hookTimeout: 300_000,
+          // One browser, one host, one story at a time.
+          fileParallelism: false,
+        },
+      },
     ],
   },
 });

@@ -5,19 +5,13 @@ import { useEffect, useRef, useState } from 'react';
 import { MIB } from '../../src/byte-units.ts';
 import { MAX_THREADS, MIN_THREADS } from '../../src/settings.ts';
 import { formatBytes } from '../format.ts';
+import { nearestStep, PART_SIZE_STEPS } from '../part-size-steps.ts';
 import { useSettings } from '../store/settings-store.ts';
 
-/** Part sizes on a logarithmic scale, 5 MiB to 5 GiB. */
-export const PART_SIZE_STEPS = [5, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 5120].map((m) => m * MIB);
 /** Per thread: a 256 KiB read buffer for uploads, up to 1 MiB of write buffer for downloads. */
 const BUFFER_BYTES_PER_THREAD = 1.25 * MIB;
 const SEND_DELAY_MS = 150;
 
-export function nearestStep(bytes: number): number {
-  let best = 0;
-  for (let i = 0; i < PART_SIZE_STEPS.length; i++) if (Math.abs(PART_SIZE_STEPS[i]! - bytes) < Math.abs(PART_SIZE_STEPS[best]! - bytes)) best = i;
-  return best;
-}
 
 export function TransferSettings() {
   const { settings, update, error } = useSettings();

@@ -1,0 +1,211 @@
+// The window end to end: Debian's Chromium against `npm run serve`'s host and a real MinIO.
+
+import { mkdir, mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { PutObjectCommand } from '@aws-sdk/client-s3';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Engine } from '../../main/engine/engine.ts';
+import { createBucket } from '../../main/engine/s3-buckets.ts';
+import { listAllObjects } from '../../main/engine/s3-listing.ts';
+import type { S3Connection } from '../../main/engine/s3-connection.ts';
+import { launchBrowser, openApp, screenshot } from '../support/browser.ts';
+import { serverConfig, uniqueBucket } from '../support/fixtures.ts';
+import { startFaultProxy } from '../support/fault-proxy.ts';
+import type { FaultProxy } from '../support/fault-proxy.ts';
+
+let browser: Browser;
+let page: Page;
+let engine: Engine;
+let s3: S3Connection;
+let dir: string;
+const bucket = uniqueBucket();
+
+async function keys(prefix = ''): Promise<string[]> {
+  const found: string[] = [];
+  for await (const o of listAllObjects(s3, { bucket, prefix })) found.push(o.key);
+  return found.sort();
+}
+
+/** Put `count` small objects in the folder `name`, fast, with the engine. */
+async function seed(name: string, count: number): Promise<void> {
+  const folder = path.join(await mkdtemp(path.join(dir, 'seed-')), name);
+  await mkdir(folder);
+  for (let i = 0; i < count; i++) await writeFile(path.join(folder, `k${String(i).padStart(6, '0')}.txt`), String(i));
+  const end = await engine.upload(s3, { sources: [folder], bucket, destination: '' }, 'seed').finished();
+  expect(end.state.status).toBe('completed');
+}
+
+async function openBucket(): Promise<void> {
+  await page.getByRole('navigation', { name: 'Buckets' }).getByRole('button', { name: bucket, exact: true }).click();
+}
+
+function transferRow(name: string | RegExp) {
+  return page.getByRole('list', { name: 'Transfers' }).getByRole('listitem').filter({ hasText: name });
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'barge-e2e-'));
+  engine = new Engine({ settings: { threads: 128 } });
+  s3 = await engine.connect(serverConfig());
+  await createBucket(s3, bucket);
+  browser = await launchBrowser();
+  page = await openApp(browser);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await engine?.close();
+});
+
+describe('the Barge window', () => {
+  it('picks the connection that comes from the environment, and lists the buckets', async () => {
+    const picker = page.getByRole('combobox', { name: 'Connection' });
+    await expect.poll(() => picker.locator('option:checked').textContent()).toContain('Environment (AWS_*)');
+    await expect.poll(() => page.getByRole('navigation', { name: 'Buckets' }).getByRole('button', { name: bucket, exact: true }).count()).toBe(1);
+    // The token moved from the address bar into a cookie.
+    expect(page.url()).not.toContain('token=');
+  });
+
+  it('browses into a prefix, with breadcrumbs, sort and filter', async () => {
+    for (const Key of ['docs/readme.md', 'docs/guide/intro.md', 'docs/guide/setup.md', 'top.txt']) {
+      await s3.client.send(new PutObjectCommand({ Bucket: bucket, Key, Body: `content of ${Key}` }));
+    }
+    await openBucket();
+    const grid = page.getByRole('grid');
+    await expect.poll(() => grid.getByRole('row').allTextContents()).toEqual(expect.arrayContaining([expect.stringContaining('docs/'), expect.stringContaining('top.txt')]));
+    await grid.getByRole('row', { name: /docs\// }).dblclick();
+    await grid.getByRole('row', { name: /guide\// }).dblclick();
+    await expect.poll(() => page.getByRole('navigation', { name: 'Breadcrumbs' }).textContent()).toBe(`${bucket} / docs / guide`);
+    await expect.poll(() => grid.getByRole('row').count()).toBe(3); // header + 2
+    await page.getByRole('searchbox', { name: 'Filter by name' }).fill('setup');
+    await expect.poll(() => grid.getByRole('row').count()).toBe(2);
+    await page.getByRole('searchbox', { name: 'Filter by name' }).fill('');
+    await page.getByRole('columnheader', { name: /Name/ }).getByRole('button').click();
+    await expect.poll(() => grid.getByRole('row').nth(1).textContent()).toContain('setup.md');
+    await screenshot(page, 'browser');
+    await page.getByRole('navigation', { name: 'Breadcrumbs' }).getByRole('button', { name: bucket }).click();
+  });
+
+  it('uploads files dropped on the browser, and through the Upload button', async () => {
+    await openBucket();
+    await page.getByRole('grid').getByRole('row', { name: /docs\// }).dblclick();
+    await expect.poll(() => page.getByRole('navigation', { name: 'Breadcrumbs' }).textContent()).toBe(`${bucket} / docs`);
+    const transfer = await page.evaluateHandle(() => {
+      const data = new DataTransfer();
+      data.items.add(new File(['dropped bytes'], 'dropped.txt', { type: 'text/plain' }));
+      data.items.add(new File([new Uint8Array(3 * 1024 * 1024)], 'zeros.bin'));
+      return data;
+    });
+    const dropArea = page.getByRole('region', { name: 'Drop files to upload' });
+    await dropArea.dispatchEvent('dragover', { dataTransfer: transfer });
+    await dropArea.dispatchEvent('drop', { dataTransfer: transfer });
+    await expect.poll(() => transferRow('docs/').filter({ hasText: 'completed' }).count(), { timeout: 30_000 }).toBeGreaterThanOrEqual(1);
+    expect(await keys('docs/')).toEqual(expect.arrayContaining(['docs/dropped.txt', 'docs/zeros.bin']));
+
+    const picked = path.join(dir, 'picked.csv');
+    await writeFile(picked, 'a,b\n1,2\n');
+    await page.getByLabel('Choose files to upload').setInputFiles(picked);
+    await expect.poll(() => keys('docs/'), { timeout: 30_000 }).toContain('docs/picked.csv');
+    await screenshot(page, 'uploads');
+  });
+
+  const FILES = 1500;
+
+  it('shows a job\'s throughput while it runs and its completion, and Threads acts on the running engine', async () => {
+    // A store 40 ms away (through a delaying proxy), added as a connection through the form.
+    const proxy: FaultProxy = await startFaultProxy(serverConfig().endpoint!);
+    proxy.setRule(() => ({ kind: 'delay', ms: 40 }));
+    try {
+      await page.getByRole('button', { name: 'Add connection' }).click();
+      const form = page.getByRole('dialog', { name: 'Add connection' });
+      await form.getByLabel('Name').fill('Far away MinIO');
+      await form.getByLabel('Endpoint URL').fill(proxy.endpoint);
+      await form.getByLabel('Region').fill('us-east-1');
+      await form.getByLabel('Access key ID').fill(serverConfig().accessKeyId!);
+      await form.getByLabel('Secret access key').fill(serverConfig().secretAccessKey!);
+      await form.getByRole('button', { name: 'Save' }).click();
+      await expect.poll(() => page.getByRole('combobox', { name: 'Connection' }).locator('option:checked').textContent()).toContain('Far away MinIO');
+      await screenshot(page, 'connection-added');
+      await s3.client.send(new PutObjectCommand({ Bucket: bucket, Key: 'load/', Body: '' }));
+      await openBucket();
+      await page.getByRole('grid').getByRole('row', { name: /load\// }).dblclick();
+      await expect.poll(() => page.getByRole('navigation', { name: 'Breadcrumbs' }).textContent()).toBe(`${bucket} / load`);
+
+      await page.getByRole('slider', { name: 'Threads' }).fill('2');
+      const files = [];
+      await mkdir(path.join(dir, 'many'), { recursive: true });
+      for (let i = 0; i < FILES; i++) {
+        const file = path.join(dir, 'many', `f${i}.txt`);
+        await writeFile(file, `file ${i}`);
+        files.push(file);
+      }
+      proxy.inFlight.peak = 0;
+      await page.getByLabel('Choose files to upload').setInputFiles(files);
+      const row = transferRow(`${FILES} items`);
+      await expect.poll(() => row.filter({ hasText: 'running' }).count(), { timeout: 30_000 }).toBe(1);
+      await expect.poll(() => row.getByLabel('Throughput', { exact: true }).textContent()).not.toBe('0.0 MB/s');
+      const atTwo = proxy.inFlight.peak;
+      await page.getByRole('slider', { name: 'Threads' }).fill('24');
+      proxy.inFlight.peak = 0;
+      await expect.poll(() => proxy.inFlight.peak, { timeout: 10_000 }).toBeGreaterThan(12);
+      await expect.poll(() => page.getByRole('region', { name: 'Overall throughput' }).textContent()).toMatch(/\b(1[3-9]|2[0-4]) requests in flight/);
+      await screenshot(page, 'transfers');
+      await expect.poll(() => row.filter({ hasText: 'completed' }).count(), { timeout: 60_000 }).toBe(1);
+      expect(atTwo).toBeLessThanOrEqual(2);
+      expect(proxy.inFlight.peak).toBeLessThanOrEqual(24);
+      expect(await keys('load/f')).toHaveLength(FILES);
+    } finally {
+      await page.getByRole('slider', { name: 'Threads' }).fill('64');
+      await page.getByRole('combobox', { name: 'Connection' }).selectOption({ label: `Environment (AWS_*) (${serverConfig().endpoint})` });
+      await proxy.close();
+    }
+  });
+
+  it('downloads the selection into a chosen folder', async () => {
+    await openBucket();
+    const grid = page.getByRole('grid');
+    await grid.getByRole('row', { name: /top\.txt/ }).click();
+    await grid.getByRole('row', { name: /docs\// }).click({ modifiers: ['Control'] });
+    await page.getByRole('toolbar').getByRole('button', { name: 'Download' }).click();
+    const target = path.join(dir, 'downloads');
+    const dialog = page.getByRole('dialog', { name: 'Download' });
+    await dialog.getByLabel('Download folder').fill(target);
+    await dialog.getByRole('button', { name: 'Download' }).click();
+    await expect.poll(() => readdir(target).catch(() => []), { timeout: 30_000 }).toEqual(['docs', 'top.txt']);
+    await expect.poll(() => readFile(path.join(target, 'docs', 'guide', 'setup.md'), 'utf8').catch(() => ''), { timeout: 30_000 }).toBe('content of docs/guide/setup.md');
+    expect(await readFile(path.join(target, 'top.txt'), 'utf8')).toBe('content of top.txt');
+  });
+
+  it('bulk deletes 2,000 objects through the confirmation, typing the name above 1,000', async () => {
+    await seed('bulk/', 2_000);
+    await openBucket();
+    const grid = page.getByRole('grid');
+    await grid.getByRole('row', { name: /bulk\// }).click();
+    await page.getByRole('toolbar').getByRole('button', { name: 'Delete', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete objects' });
+    await expect.poll(() => dialog.getByRole('status').textContent(), { timeout: 30_000 }).toContain('This deletes 2,000 objects');
+    const confirm = dialog.getByRole('button', { name: /^Delete/ });
+    expect(await confirm.isDisabled()).toBe(true);
+    await screenshot(page, 'delete-confirmation');
+    await dialog.getByLabel('Type the name to confirm').fill('bulk');
+    await confirm.click();
+    await expect.poll(() => keys('bulk/'), { timeout: 60_000 }).toEqual([]);
+    await expect.poll(() => transferRow(/Delete .*bulk/).filter({ hasText: 'completed' }).count(), { timeout: 30_000 }).toBe(1);
+    expect((await keys()).length).toBeGreaterThan(0); // only the folder went
+  });
+
+  it('scrolls a prefix of 100,000 keys, rendering only what is on screen', async () => {
+    await seed('huge/', 100_000);
+    await openBucket();
+    await page.getByRole('grid').getByRole('row', { name: /huge\// }).dblclick();
+    await expect.poll(() => page.getByRole('main').getByRole('status').textContent(), { timeout: 120_000 }).toMatch(/^100,000 items(?! \(loading)/);
+    const rows = page.getByRole('grid').getByRole('row');
+    expect(await rows.count()).toBeLessThan(100);
+    await page.locator('.rows').evaluate((element) => { element.scrollTop = element.scrollHeight; });
+    await expect.poll(() => page.getByRole('grid').getByRole('row', { name: /k099999\.txt/ }).count()).toBe(1);
+    expect(await rows.count()).toBeLessThan(100);
+    await screenshot(page, 'huge-prefix');
+  });
+});

@@ -1,0 +1,54 @@
+// Global setup for the end-to-end tests: build the app, start MinIO, start `npm run serve`'s host
+// against it (as an operator would, with the AWS variables set), and hand the URL to the tests.
+
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { buildAll, SERVE_BUNDLE } from '../../main/build/build.ts';
+import { startS3Server } from './s3-server.ts';
+import type { S3ServerInfo } from './s3-server.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    app: { url: string; token: string; origin: string };
+    s3: S3ServerInfo;
+  }
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  await buildAll();
+  const server = await startS3Server();
+  const home = await mkdtemp(path.join(os.tmpdir(), 'barge-e2e-home-'));
+  const token = 'e2e-token-0123456789';
+  const host = spawn(process.execPath, [SERVE_BUNDLE, '--port', '0', '--data-dir', path.join(home, 'data')], {
+    env: {
+      PATH: process.env.PATH,
+      // A home of its own: the machine's ~/.aws profiles stay out of the test.
+      HOME: home,
+      AWS_ACCESS_KEY_ID: server.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: server.secretAccessKey,
+      AWS_ENDPOINT_URL: server.endpoint,
+      AWS_REGION: server.region,
+      BARGE_TOKEN: token,
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    host.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /(http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(out);
+      if (match) resolve(match[1]!);
+    });
+    host.once('exit', (code) => reject(new Error(`the web host exited with ${code}: ${out}`)));
+  });
+  project.provide('app', { url, token, origin: new URL(url).origin });
+  project.provide('s3', { kind: server.kind, endpoint: server.endpoint, accessKeyId: server.accessKeyId, secretAccessKey: server.secretAccessKey, region: server.region });
+  return async () => {
+    host.kill('SIGTERM');
+    await server.stop();
+    await rm(home, { recursive: true, force: true });
+  };
+}
