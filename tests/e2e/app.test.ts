@@ -85,6 +85,8 @@ describe('the Barge window', () => {
     await page.getByRole('columnheader', { name: /Name/ }).getByRole('button').click();
     await expect.poll(() => grid.getByRole('row').nth(1).textContent()).toContain('setup.md');
     await screenshot(page, 'browser');
+    await page.getByRole('columnheader', { name: /Name/ }).getByRole('button').click();
+    await expect.poll(() => grid.getByRole('row').nth(1).textContent()).toContain('intro.md');
     await page.getByRole('navigation', { name: 'Breadcrumbs' }).getByRole('button', { name: bucket }).click();
   });
 
@@ -128,7 +130,7 @@ describe('the Barge window', () => {
       await form.getByRole('button', { name: 'Save' }).click();
       await expect.poll(() => page.getByRole('combobox', { name: 'Connection' }).locator('option:checked').textContent()).toContain('Far away MinIO');
       await screenshot(page, 'connection-added');
-      await s3.client.send(new PutObjectCommand({ Bucket: bucket, Key: 'load/', Body: '' }));
+      await s3.client.send(new PutObjectCommand({ Bucket: bucket, Key: 'load/', Body: new Uint8Array(0) }));
       await openBucket();
       await page.getByRole('grid').getByRole('row', { name: /load\// }).dblclick();
       await expect.poll(() => page.getByRole('navigation', { name: 'Breadcrumbs' }).textContent()).toBe(`${bucket} / load`);
@@ -138,7 +140,7 @@ describe('the Barge window', () => {
       await mkdir(path.join(dir, 'many'), { recursive: true });
       for (let i = 0; i < FILES; i++) {
         const file = path.join(dir, 'many', `f${i}.txt`);
-        await writeFile(file, `file ${i}`);
+        await writeFile(file, Buffer.alloc(32 * 1024, i % 251));
         files.push(file);
       }
       proxy.inFlight.peak = 0;
@@ -203,6 +205,7 @@ describe('the Barge window', () => {
     await expect.poll(() => page.getByRole('main').getByRole('status').textContent(), { timeout: 120_000 }).toMatch(/^100,000 items(?! \(loading)/);
     const rows = page.getByRole('grid').getByRole('row');
     expect(await rows.count()).toBeLessThan(100);
+    expect(await rows.nth(1).textContent()).toContain('k000000.txt');
     await page.locator('.rows').evaluate((element) => { element.scrollTop = element.scrollHeight; });
     await expect.poll(() => page.getByRole('grid').getByRole('row', { name: /k099999\.txt/ }).count()).toBe(1);
     expect(await rows.count()).toBeLessThan(100);

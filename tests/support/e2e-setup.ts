@@ -1,7 +1,7 @@
 // Global setup for the end-to-end tests: build the app, start MinIO, start `npm run serve`'s host
 // against it (as an operator would, with the AWS variables set), and hand the URL to the tests.
 
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,7 +17,11 @@ declare module 'vitest' {
   }
 }
 
+const here = path.dirname(new URL(import.meta.url).pathname);
+
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  // Debian's Chromium, installed on first use like the S3 server.
+  execFileSync(path.join(here, 'install-chromium.sh'), { stdio: 'inherit' });
   await buildAll();
   const server = await startS3Server();
   const home = await mkdtemp(path.join(os.tmpdir(), 'barge-e2e-home-'));
