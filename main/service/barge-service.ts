@@ -25,9 +25,19 @@ export interface BargeService {
   /** Validate and run one call; never throws. */
   dispatch(method: string, params: unknown): Promise<Result<unknown>>;
   subscribe(listener: (event: ApiEvent) => void): () => void;
-  /** Upload local paths (used by the web host for files it received from a browser). */
-  uploadPaths(params: ParsedParams<'jobs.upload'>, name?: string): Promise<JobSnapshot>;
+  /** Upload local paths under a name of the caller's (the web host, for files a browser sent). */
+  uploadPaths(params: ParsedParams<'jobs.upload'>, name: string): Promise<Result<JobSnapshot>>;
   close(): Promise<void>;
+}
+
+/** Run and wrap: a value, or the error as a code and a sentence (never a throw across hosts). */
+async function settle<T>(run: () => Promise<T>): Promise<Result<T>> {
+  try {
+    return ok(await run());
+  } catch (error) {
+    const e = toBargeError(error);
+    return failure(e.code, e.message);
+  }
 }
 
 export function createBargeService(options: { engine: Engine; registry: ConnectionRegistry; host: HostInfo['kind']; downloadFolder?: string }): BargeService {
@@ -125,19 +135,14 @@ export function createBargeService(options: { engine: Engine; registry: Connecti
         const issue = parsed.error.issues[0];
         return failure('InvalidRequest', `${issue?.path.join('.') || 'request'}: ${issue?.message ?? 'invalid'}`);
       }
-      try {
-        const run = handlers[name] as (p: unknown) => Promise<unknown>;
-        return ok(await run(parsed.data));
-      } catch (error) {
-        const e = toBargeError(error);
-        return failure(e.code, e.message);
-      }
+      const run = handlers[name] as (p: unknown) => Promise<unknown>;
+      return settle(() => run(parsed.data));
     },
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    uploadPaths: upload,
+    uploadPaths: (params, name) => settle(() => upload(params, name)),
     async close() {
       clearInterval(statsTimer);
       stopProgress();

@@ -107,8 +107,11 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       const entries = parsed.data.entries.map((entry) => keyToRelativePath(entry));
       if (entries.some((e) => !e.ok || e.segments.length !== 1)) return send(response, 400, { ok: false, error: { code: 'InvalidPath', message: 'Bad entry name.' } });
       const paths = parsed.data.entries.map((entry) => path.join(batchDir, entry));
-      const result = await service.dispatch('jobs.upload', { connectionId: parsed.data.connectionId, bucket: parsed.data.bucket, prefix: parsed.data.prefix, paths });
-      if (result.ok) void cleanUpWhenDone((result.value as { id: string }).id, batchDir);
+      const { connectionId, bucket, prefix } = parsed.data;
+      // Named after what the user dropped, not after the staging folder.
+      const what = parsed.data.entries.length === 1 ? parsed.data.entries[0] : `${parsed.data.entries.length} items`;
+      const result = await service.uploadPaths({ connectionId, bucket, prefix, paths }, `${what} → s3://${bucket}/${prefix}`);
+      if (result.ok) void cleanUpWhenDone(result.value.id, batchDir);
       else await rm(batchDir, { recursive: true, force: true });
       return send(response, 200, result);
     }

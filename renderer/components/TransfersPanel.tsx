@@ -11,7 +11,7 @@ import { useJobs } from '../store/jobs-store.ts';
 import { Sparkline } from './Sparkline.tsx';
 import { TransferSettings } from './TransferSettings.tsx';
 
-const ROW_HEIGHT = 64;
+const ROW_HEIGHT = 92;
 const DIRECTION = { upload: '↑ Upload', download: '↓ Download', delete: '✕ Delete' } as const;
 
 export function TransfersPanel() {
@@ -68,12 +68,16 @@ const JobRow = memo(function JobRow({ job, onAct }: { job: JobSnapshot; onAct: (
         <span className="bytes">{formatBytes(p.bytesDone)} / {formatBytes(p.bytesTotal)}{p.totalsKnown ? '' : '+'}</span>
         <span className="rate" aria-label="Throughput">{formatRate(p.bytesPerSecond)}</span>
         <span className="eta">ETA {formatDuration(p.etaSeconds)}</span>
-        <span className="objects">{p.objectsDone.toLocaleString()}/{p.objectsTotal.toLocaleString()}{p.objectsFailed ? `, ${p.objectsFailed} failed` : ''}</span>
+      </div>
+      <div className="job-line">
+        <span className="objects">{p.objectsDone.toLocaleString()} of {p.objectsTotal.toLocaleString()}{p.totalsKnown ? '' : '+'} objects{p.objectsFailed ? `, ${p.objectsFailed} failed` : ''}</span>
         <Sparkline values={history} label={`Throughput of ${job.name}`} />
-        {(status === 'running' || status === 'queued') && <button type="button" onClick={() => onAct('jobs.pause', job.id)}>Pause</button>}
-        {status === 'paused' && <button type="button" onClick={() => onAct('jobs.resume', job.id)}>Resume</button>}
-        {!isFinished(job.state) && <button type="button" onClick={() => onAct('jobs.cancel', job.id)}>Cancel</button>}
-        {(status === 'failed' || status === 'cancelled') && <button type="button" onClick={() => onAct('jobs.retry', job.id)}>Retry</button>}
+        <span className="actions">
+          {(status === 'running' || status === 'queued') && <button type="button" onClick={() => onAct('jobs.pause', job.id)}>Pause</button>}
+          {status === 'paused' && <button type="button" onClick={() => onAct('jobs.resume', job.id)}>Resume</button>}
+          {!isFinished(job.state) && <button type="button" onClick={() => onAct('jobs.cancel', job.id)}>Cancel</button>}
+          {(status === 'failed' || status === 'cancelled') && <button type="button" onClick={() => onAct('jobs.retry', job.id)}>Retry</button>}
+        </span>
       </div>
       {job.state.status === 'failed' && <p className="error" title={job.itemErrors.map((e) => e.message).join('\n')}>{job.state.error.message}</p>}
     </article>
