@@ -40,6 +40,14 @@ async function settle<T>(run: () => Promise<T>): Promise<Result<T>> {
   }
 }
 
+/** A job control (one job, or all when no id is given), answered with null. */
+function onJobs(act: (id: string | undefined) => void) {
+  return async ({ id }: { id?: string }) => {
+    act(id);
+    return null;
+  };
+}
+
 export function createBargeService(options: { engine: Engine; registry: ConnectionRegistry; host: HostInfo['kind']; downloadFolder?: string }): BargeService {
   const { engine, registry } = options;
   const listeners = new Set<(event: ApiEvent) => void>();
@@ -92,22 +100,10 @@ export function createBargeService(options: { engine: Engine; registry: Connecti
     'jobs.download': async ({ connectionId, bucket, keys, prefixes, targetFolder }) =>
       engine.download(await registry.connection(connectionId), { bucket, keys, prefixes, targetFolder }).snapshot(),
     'jobs.delete': async ({ connectionId, ...spec }) => engine.delete(await registry.connection(connectionId), spec).snapshot(),
-    'jobs.pause': async ({ id }) => {
-      engine.pause(id);
-      return null;
-    },
-    'jobs.resume': async ({ id }) => {
-      engine.resume(id);
-      return null;
-    },
-    'jobs.cancel': async ({ id }) => {
-      engine.cancel(id);
-      return null;
-    },
-    'jobs.retry': async ({ id }) => {
-      engine.retry(id);
-      return null;
-    },
+    'jobs.pause': onJobs((id) => engine.pause(id)),
+    'jobs.resume': onJobs((id) => engine.resume(id)),
+    'jobs.cancel': onJobs((id) => engine.cancel(id)),
+    'jobs.retry': onJobs((id) => engine.retry(id)),
     'jobs.clearFinished': async () => {
       const before = new Set(engine.snapshots().map((j) => j.id));
       engine.clearFinished();

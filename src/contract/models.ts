@@ -52,14 +52,9 @@ export const objectPageSchema = z.object({
 });
 export type ObjectPage = z.infer<typeof objectPageSchema>;
 
-export const objectDetailsSchema = z.object({
-  key: z.string(),
-  size: z.number(),
-  etag: z.string().optional(),
-  lastModified: z.number().optional(),
+export const objectDetailsSchema = objectRowSchema.extend({
   contentType: z.string().optional(),
   versionId: z.string().optional(),
-  storageClass: z.string().optional(),
   metadata: z.record(z.string(), z.string()),
 });
 export type ObjectDetails = z.infer<typeof objectDetailsSchema>;
