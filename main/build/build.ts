@@ -9,10 +9,11 @@
 
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { build } from 'rolldown';
 import { build as viteBuild } from 'vite';
 
-const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const dist = path.join(root, 'app', 'dist');
 export const CLI_BUNDLE = path.join(dist, 'barge.mjs');
 export const SERVE_BUNDLE = path.join(dist, 'serve.mjs');

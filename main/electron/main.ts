@@ -7,6 +7,7 @@
 
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow, dialog, ipcMain, protocol, safeStorage, shell } from 'electron';
 import mime from 'mime';
 import { IPC_CHANNELS } from '../../src/contract/ipc-channels.ts';
@@ -18,7 +19,7 @@ import { FileSecretStore } from '../service/secret-store.ts';
 import { CONTENT_SECURITY_POLICY } from '../web-host/content-security-policy.ts';
 import { createMainWindow, isTrustedSender, lockDown } from './window.ts';
 
-const here = path.dirname(new URL(import.meta.url).pathname);
+const here = path.dirname(fileURLToPath(import.meta.url));
 const rendererDir = path.join(here, '..', 'renderer');
 
 protocol.registerSchemesAsPrivileged([{ scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true } }]);

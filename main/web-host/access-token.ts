@@ -5,7 +5,11 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 
-export const TOKEN_COOKIE = 'barge_token';
+/** Cookies ignore ports: the name carries the host's port so other local services never get it. */
+export function tokenCookieName(request: IncomingMessage): string {
+  const port = /:(\d+)$/.exec(request.headers.host ?? '')?.[1] ?? '80';
+  return `barge_token_${port}`;
+}
 
 export function newToken(): string {
   return randomBytes(24).toString('base64url');
@@ -22,9 +26,10 @@ export function presentedToken(request: IncomingMessage): string | undefined {
   const url = new URL(request.url ?? '/', 'http://host');
   const fromQuery = url.searchParams.get('token');
   if (fromQuery) return fromQuery;
+  const cookieName = tokenCookieName(request);
   for (const part of (request.headers.cookie ?? '').split(';')) {
     const [name, ...value] = part.trim().split('=');
-    if (name === TOKEN_COOKIE) return value.join('=');
+    if (name === cookieName) return value.join('=');
   }
   return undefined;
 }
@@ -44,6 +49,6 @@ export function isSameOrigin(request: IncomingMessage): boolean {
   return origin === `http://${request.headers.host}`;
 }
 
-export function tokenCookie(token: string): string {
-  return `${TOKEN_COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/`;
+export function tokenCookie(request: IncomingMessage, token: string): string {
+  return `${tokenCookieName(request)}=${token}; HttpOnly; SameSite=Strict; Path=/`;
 }

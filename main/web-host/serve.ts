@@ -4,6 +4,7 @@
 
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Engine } from '../engine/engine.ts';
 import { createBargeService } from '../service/barge-service.ts';
@@ -12,7 +13,7 @@ import { FileSecretStore } from '../service/secret-store.ts';
 import { newToken } from './access-token.ts';
 import { startWebHost } from './web-host.ts';
 
-const here = path.dirname(new URL(import.meta.url).pathname);
+const here = path.dirname(fileURLToPath(import.meta.url));
 
 export function defaultDataDir(): string {
   const base = process.env.XDG_CONFIG_HOME || path.join(os.homedir(), '.config');

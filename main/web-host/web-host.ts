@@ -7,7 +7,7 @@
 // engine.
 
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rm, stat } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -42,7 +42,7 @@ export interface WebHostOptions {
   readonly staticDir: string;
   readonly host?: string;
   readonly port?: number;
-  /** Where browser uploads are staged before the engine sends them. */
+  /** Where browser uploads are staged before the engine sends them (default: a private temp folder). */
   readonly stagingDir?: string;
 }
 
@@ -54,7 +54,10 @@ export interface WebHost {
 
 export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const { service, token } = options;
-  const stagingRoot = options.stagingDir ?? path.join(os.tmpdir(), 'barge-web-uploads');
+  // Private to this user and this run: staged files are other people's data.
+  const stagingRoot = options.stagingDir ?? (await mkdtemp(path.join(os.tmpdir(), 'barge-web-uploads-')));
+  await chmod(stagingRoot, 0o700);
+  const platform = process.platform === 'win32' ? 'win32' : 'posix';
   const staticRoot = path.resolve(options.staticDir);
 
   const server = http.createServer((request, response) => {
@@ -70,17 +73,17 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     const url = new URL(request.url ?? '/', 'http://host');
     if (url.pathname.startsWith('/uploads/')) return handleUpload(request, response, url);
     if (request.method !== 'GET' && request.method !== 'HEAD') return send(response, 405, { error: { code: 'MethodNotAllowed', message: 'Method not allowed.' } });
-    return serveStatic(response, url.pathname, url.searchParams.has('token'));
+    return serveStatic(response, url.pathname, url.searchParams.has('token') ? tokenCookie(request, token) : undefined);
   }
 
-  async function serveStatic(response: http.ServerResponse, pathname: string, setCookie: boolean): Promise<void> {
+  async function serveStatic(response: http.ServerResponse, pathname: string, setCookie: string | undefined): Promise<void> {
     const relative = decodeURIComponent(pathname).replace(/^\/+/, '') || 'index.html';
     const file = path.resolve(staticRoot, relative);
     const inside = file.startsWith(staticRoot + path.sep);
     const info = inside ? await stat(file).catch(() => undefined) : undefined;
     const target = info?.isFile() ? file : path.join(staticRoot, 'index.html');
     const headers: Record<string, string> = { ...SECURITY_HEADERS, 'content-type': mime.getType(target) ?? 'application/octet-stream', 'cache-control': 'no-store' };
-    if (setCookie) headers['set-cookie'] = tokenCookie(token);
+    if (setCookie) headers['set-cookie'] = setCookie;
     response.writeHead(200, headers);
     await pipeline(createReadStream(target), response);
   }
@@ -92,7 +95,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     if (!batch || !/^[0-9a-f-]{36}$/.test(batch)) return send(response, 400, { error: { code: 'InvalidRequest', message: 'Bad upload batch.' } });
     const batchDir = path.join(stagingRoot, batch);
     if (request.method === 'PUT' && action === undefined) {
-      const mapped = keyToRelativePath(url.searchParams.get('path') ?? '', '', process.platform === 'win32' ? 'win32' : 'posix');
+      const mapped = keyToRelativePath(url.searchParams.get('path') ?? '', '', platform);
       if (!mapped.ok || mapped.isFolderMarker) return send(response, 400, { error: { code: 'InvalidPath', message: `That file path ${mapped.ok ? 'is a folder' : mapped.reason}.` } });
       const file = path.join(batchDir, ...mapped.segments);
       await mkdir(path.dirname(file), { recursive: true });
@@ -104,32 +107,32 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       for await (const chunk of request) chunks.push(chunk as Buffer);
       const parsed = startUploadSchema.safeParse(JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}'));
       if (!parsed.success) return send(response, 400, { ok: false, error: { code: 'InvalidRequest', message: parsed.error.issues[0]?.message ?? 'invalid' } });
-      const entries = parsed.data.entries.map((entry) => keyToRelativePath(entry));
+      const entries = parsed.data.entries.map((entry) => keyToRelativePath(entry, '', platform));
       if (entries.some((e) => !e.ok || e.segments.length !== 1)) return send(response, 400, { ok: false, error: { code: 'InvalidPath', message: 'Bad entry name.' } });
       const paths = parsed.data.entries.map((entry) => path.join(batchDir, entry));
       const { connectionId, bucket, prefix } = parsed.data;
       // Named after what the user dropped, not after the staging folder.
       const what = parsed.data.entries.length === 1 ? parsed.data.entries[0] : `${parsed.data.entries.length} items`;
       const result = await service.uploadPaths({ connectionId, bucket, prefix, paths }, `${what} → s3://${bucket}/${prefix}`);
-      if (result.ok) void cleanUpWhenDone(result.value.id, batchDir);
+      if (result.ok) staged.set(result.value.id, batchDir);
       else await rm(batchDir, { recursive: true, force: true });
       return send(response, 200, result);
     }
     return send(response, 405, { error: { code: 'MethodNotAllowed', message: 'Method not allowed.' } });
   }
 
-  /** Staged files go once their job has finished, however it ended. */
-  async function cleanUpWhenDone(jobId: string, batchDir: string): Promise<void> {
-    await new Promise<void>((resolve) => {
-      const stop = service.subscribe((event) => {
-        if (event.type === 'jobs' && event.jobs.some((j) => j.id === jobId && ['completed', 'failed', 'cancelled'].includes(j.state.status))) {
-          stop();
-          resolve();
-        }
-      });
-    });
-    await rm(batchDir, { recursive: true, force: true });
-  }
+  // Staged files stay while their job may still need them (a failed job can be retried), and go
+  // when it completes or is cleared; whatever is left goes when the host stops.
+  const staged = new Map<string, string>();
+  const stopCleaning = service.subscribe((event) => {
+    const done = event.type === 'jobs' ? event.jobs.filter((j) => j.state.status === 'completed').map((j) => j.id) : event.type === 'jobs-removed' ? event.ids : [];
+    for (const id of done) {
+      const batchDir = staged.get(id);
+      if (batchDir === undefined) continue;
+      staged.delete(id);
+      void rm(batchDir, { recursive: true, force: true });
+    }
+  });
 
   const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
   server.on('upgrade', (request, socket, head) => {
@@ -155,7 +158,11 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
         ws.send(JSON.stringify({ id: null, result: { ok: false, error: { code: 'InvalidRequest', message: 'Messages are {id, method, params} JSON.' } } }));
         return;
       }
-      void service.dispatch(call.method, call.params).then((result) => {
+      // Uploads from a browser go through the staging endpoints: a page may not name host paths.
+      const answer = call.method === 'jobs.upload'
+        ? Promise.resolve({ ok: false, error: { code: 'Forbidden', message: 'Upload files by sending them to the host (/uploads).' } })
+        : service.dispatch(call.method, call.params);
+      void answer.then((result) => {
         if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ id: call.id, result }));
       });
     });
@@ -172,10 +179,12 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     url: `http://${shownHost === '0.0.0.0' ? '127.0.0.1' : shownHost}:${port}/?token=${token}`,
     port,
     async close() {
+      stopCleaning();
       for (const client of sockets.clients) client.terminate();
       sockets.close();
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
+      if (!options.stagingDir) await rm(stagingRoot, { recursive: true, force: true });
     },
   };
 }

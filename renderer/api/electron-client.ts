@@ -25,8 +25,10 @@ export function createElectronClient(bridge: DesktopBridge): BargeApi {
         const top = relativePath.split('/')[0]!;
         if (roots.has(top)) continue;
         const full = bridge.pathForFile(file);
-        const depth = relativePath.split('/').length - 1;
-        roots.set(top, depth === 0 ? full : full.split(/[\\/]/).slice(0, -depth).join(full.includes('\\') ? '\\' : '/'));
+        // The dropped root is the file's path less its path below the root (names may hold "\\").
+        const below = relativePath.slice(top.length);
+        const native = full.includes('\\') && !full.startsWith('/') ? below.replaceAll('/', '\\') : below;
+        roots.set(top, full.endsWith(native) ? full.slice(0, full.length - native.length) : full);
       }
       return bridge.call('jobs.upload', { connectionId: request.connectionId, bucket: request.bucket, prefix: request.prefix, paths: [...roots.values()] });
     },

@@ -3,7 +3,6 @@
 
 import { useEffect, useState } from 'react';
 import type { JobSnapshot } from '../../src/jobs.ts';
-import { isFinished } from '../../src/jobs.ts';
 import { formatBytes } from '../format.ts';
 import { request } from '../store/api.ts';
 import { useJobs } from '../store/jobs-store.ts';
@@ -20,27 +19,49 @@ export interface DeleteTarget {
   readonly confirmName: string;
 }
 
+function spec(target: DeleteTarget) {
+  return { connectionId: target.connectionId, bucket: target.bucket, keys: [...target.keys], prefixes: [...target.prefixes] };
+}
+
 export function DeleteDialog({ target, onClose, onDeleted }: { target: DeleteTarget; onClose: () => void; onDeleted: () => void }) {
   const [allVersions, setAllVersions] = useState(false);
-  const [previewId, setPreviewId] = useState<string>();
+  // The count shown, and the exact request it counted: Delete sends that request, nothing else.
+  const [preview, setPreview] = useState<{ id: string; allVersions: boolean }>();
   const [typed, setTyped] = useState('');
   const [error, setError] = useState<string>();
-  const preview: JobSnapshot | undefined = useJobs((s) => (previewId ? s.jobs.get(previewId) : undefined));
+  const job: JobSnapshot | undefined = useJobs((s) => (preview ? s.jobs.get(preview.id) : undefined));
 
   useEffect(() => {
-    setPreviewId(undefined);
-    request('jobs.delete', { connectionId: target.connectionId, bucket: target.bucket, keys: [...target.keys], prefixes: [...target.prefixes], allVersions, dryRun: true })
-      .then((job) => setPreviewId(job.id), (e: Error) => setError(e.message));
+    let current = true;
+    let countId: string | undefined;
+    setPreview(undefined);
+    setError(undefined);
+    request('jobs.delete', { ...spec(target), allVersions, dryRun: true }).then(
+      (counting) => {
+        countId = counting.id;
+        if (current) setPreview({ id: counting.id, allVersions });
+        else void request('jobs.cancel', { id: counting.id });
+      },
+      (e: Error) => current && setError(e.message),
+    );
+    return () => {
+      current = false;
+      // A count nobody will read any more stops listing.
+      if (countId) void request('jobs.cancel', { id: countId });
+    };
   }, [target, allVersions]);
 
-  const counted = preview !== undefined && isFinished(preview.state);
-  const count = preview?.progress.objectsDone ?? 0;
+  // Only a count that ran to the end may unlock the delete: a failed or cancelled one undercounts.
+  const counted = job?.state.status === 'completed';
+  const countFailed = job !== undefined && (job.state.status === 'failed' || job.state.status === 'cancelled');
+  const count = job?.progress.objectsDone ?? 0;
   const needsTyping = count > TYPE_TO_CONFIRM_ABOVE;
-  const confirmed = counted && count > 0 && (!needsTyping || typed === target.confirmName);
+  const confirmed = counted && preview !== undefined && preview.allVersions === allVersions && count > 0 && (!needsTyping || typed === target.confirmName);
 
   async function confirm() {
+    if (!preview) return;
     try {
-      await request('jobs.delete', { connectionId: target.connectionId, bucket: target.bucket, keys: [...target.keys], prefixes: [...target.prefixes], allVersions, dryRun: false });
+      await request('jobs.delete', { ...spec(target), allVersions: preview.allVersions, dryRun: false });
       onDeleted();
       onClose();
     } catch (e) {
@@ -55,8 +76,10 @@ export function DeleteDialog({ target, onClose, onDeleted }: { target: DeleteTar
       <label className="inline"><input type="checkbox" checked={allVersions} onChange={(e) => setAllVersions(e.target.checked)} /> Delete all versions (versioned buckets)</label>
       <p role="status" aria-live="polite" className="preview">
         {counted
-          ? <>This deletes <strong>{count.toLocaleString()}</strong> {allVersions ? 'versions' : 'objects'} ({formatBytes(preview.progress.bytesDone)}).</>
-          : <>Counting… {preview ? `${preview.progress.objectsDone.toLocaleString()} so far` : ''}</>}
+          ? <>This deletes <strong>{count.toLocaleString()}</strong> {allVersions ? 'versions' : 'objects'} ({formatBytes(job.progress.bytesDone)}).</>
+          : countFailed
+            ? <>Could not count what would be deleted{job.state.status === 'failed' ? `: ${job.state.error.message}` : ''}. Nothing was deleted.</>
+            : <>Counting… {job ? `${job.progress.objectsDone.toLocaleString()} so far` : ''}</>}
       </p>
       {needsTyping && counted && (
         <label>Type <code>{target.confirmName}</code> to confirm <input aria-label="Type the name to confirm" value={typed} onChange={(e) => setTyped(e.target.value)} /></label>

@@ -18,6 +18,7 @@ export function TransferSettings() {
   const [threads, setThreads] = useState(settings?.threads ?? 64);
   const [partStep, setPartStep] = useState(nearestStep(settings?.partSizeBytes ?? 16 * MIB));
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const pending = useRef<Parameters<typeof update>[0]>({});
   useEffect(() => {
     if (settings) {
       setThreads(settings.threads);
@@ -27,8 +28,14 @@ export function TransferSettings() {
 
   // Sent shortly after the slider stops moving (well within a second), not on every pixel.
   const send = (patch: Parameters<typeof update>[0]) => {
+    // Both sliders' changes go together: moving one right after the other loses neither.
+    pending.current = { ...pending.current, ...patch };
     clearTimeout(timer.current);
-    timer.current = setTimeout(() => void update(patch), SEND_DELAY_MS);
+    timer.current = setTimeout(() => {
+      const all = pending.current;
+      pending.current = {};
+      void update(all);
+    }, SEND_DELAY_MS);
   };
 
   return (

@@ -106,7 +106,7 @@ export const useBrowser = create<BrowserState>((set, get) => ({
       const buckets = await request('buckets.list', { connectionId });
       if (get().connectionId === connectionId) set({ buckets, bucketsError: undefined });
     } catch (error) {
-      set({ buckets: [], bucketsError: (error as Error).message });
+      if (get().connectionId === connectionId) set({ buckets: [], bucketsError: (error as Error).message });
     }
   },
 
@@ -171,10 +171,12 @@ export const useBrowser = create<BrowserState>((set, get) => ({
       else next.add(key);
       set({ selection: next, anchor: key });
     } else {
-      const from = visible.findIndex((r) => r.key === (anchor ?? key));
       const to = visible.findIndex((r) => r.key === key);
+      const found = visible.findIndex((r) => r.key === anchor);
+      // An anchor the filter hides is no anchor: the range starts at the row clicked.
+      const from = found >= 0 ? found : to;
       const [start, end] = from <= to ? [from, to] : [to, from];
-      set({ selection: new Set(visible.slice(Math.max(0, start), end + 1).map((r) => r.key)) });
+      set({ selection: new Set(visible.slice(start, end + 1).map((r) => r.key)) });
     }
   },
 

@@ -43,7 +43,9 @@ export function mergeJobs(jobs: ReadonlyMap<string, JobSnapshot>, order: readonl
   return { jobs: nextJobs, order: added.length > 0 ? [...added, ...order] : order, history: nextHistory };
 }
 
-let queued: JobSnapshot[] = [];
+// The newest snapshot per job since the last frame (a hidden window gets no frames: this stays
+// bounded by the number of jobs, not the number of updates).
+let queued = new Map<string, JobSnapshot>();
 let frame: number | undefined;
 
 export const useJobs = create<JobsState>((set, get) => ({
@@ -53,20 +55,23 @@ export const useJobs = create<JobsState>((set, get) => ({
   overall: [],
   stats: undefined,
   apply(batch) {
-    queued.push(...batch);
+    for (const job of batch) queued.set(job.id, job);
     frame ??= requestAnimationFrame(() => {
       frame = undefined;
-      const pending = queued;
-      queued = [];
+      const pending = [...queued.values()];
+      queued = new Map();
       const { jobs, order, history } = get();
       set(mergeJobs(jobs, order, history, pending));
     });
   },
   replaceAll(jobs) {
+    const kept = new Set(jobs.map((j) => j.id));
+    for (const id of [...queued.keys()]) if (!kept.has(id)) queued.delete(id);
     set(mergeJobs(new Map(), [], new Map(), jobs));
   },
   remove(ids) {
     const gone = new Set(ids);
+    for (const id of gone) queued.delete(id);
     const { jobs, order, history } = get();
     set({
       jobs: new Map([...jobs].filter(([id]) => !gone.has(id))),

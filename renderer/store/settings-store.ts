@@ -23,7 +23,8 @@ export const useSettings = create<SettingsState>((set) => ({
     try {
       set({ settings: await request('settings.update', patch), error: undefined });
     } catch (error) {
-      set({ error: (error as Error).message });
+      // Show what the engine really runs with, not the refused value.
+      set({ error: (error as Error).message, settings: await request('settings.get', {}).catch(() => undefined) });
     }
   },
   received(settings) {

@@ -76,8 +76,8 @@ describe('the web host', () => {
     expect(ok.status).toBe(200);
     expect(ok.headers.get('content-security-policy')).toContain("script-src 'self'");
     expect(ok.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
-    expect(ok.headers.get('set-cookie')).toMatch(/^barge_token=.+; HttpOnly; SameSite=Strict/);
-    expect((await fetch(`${origin}/`, { headers: { cookie: `barge_token=${TOKEN}` } })).status).toBe(200);
+    expect(ok.headers.get('set-cookie')).toBe(`barge_token_${host.port}=${TOKEN}; HttpOnly; SameSite=Strict; Path=/`);
+    expect((await fetch(`${origin}/`, { headers: { cookie: `barge_token_${host.port}=${TOKEN}` } })).status).toBe(200);
   });
 
   it('refuses requests from another origin even with the token', async () => {
@@ -104,6 +104,8 @@ describe('the web host', () => {
     expect(await call(ws, 'settings.update', { threads: 100_000 })).toMatchObject({ ok: false, error: { code: 'InvalidRequest' } });
     expect(await call(ws, 'no.such.method', {})).toMatchObject({ ok: false, error: { code: 'UnknownMethod' } });
     expect(await call(ws, '__proto__', {})).toMatchObject({ ok: false, error: { code: 'UnknownMethod' } });
+    // A page may not name files on the host: browser uploads go through the staging endpoints.
+    expect(await call(ws, 'jobs.upload', { connectionId: 'env', bucket: 'b', prefix: '', paths: ['/etc/passwd'] })).toMatchObject({ ok: false, error: { code: 'Forbidden' } });
     const wrongKeys = await call(ws, 'connections.test', { id: (added.value as { id: string }).id });
     expect(wrongKeys).toMatchObject({ ok: false, error: { code: 'InvalidAccessKeyId' } });
     expect(JSON.stringify(wrongKeys)).not.toContain('super-secret-value');
@@ -112,7 +114,7 @@ describe('the web host', () => {
 
   it('refuses an uploaded file path that would leave the staging folder', async () => {
     const batch = '0b6f3c4e-1f2a-4c3d-9e8f-0123456789ab';
-    const response = await fetch(`${origin}/uploads/${batch}?path=${encodeURIComponent('../../etc/evil')}`, { method: 'PUT', body: 'x', headers: { cookie: `barge_token=${TOKEN}` } });
+    const response = await fetch(`${origin}/uploads/${batch}?path=${encodeURIComponent('../../etc/evil')}`, { method: 'PUT', body: 'x', headers: { cookie: `barge_token_${host.port}=${TOKEN}` } });
     expect(response.status).toBe(400);
     expect(((await response.json()) as { error: { code: string } }).error.code).toBe('InvalidPath');
   });
