@@ -26,6 +26,3 @@ export const settingsPatchSchema = settingsSchema.partial();
 export type SettingsPatch = z.infer<typeof settingsPatchSchema>;
 
 export const DEFAULT_SETTINGS: Settings = settingsSchema.parse({});
-
-/** Memory that a setting implies for uploads: every thread may hold one part's read buffer. */
-export const READ_BUFFER_BYTES = 256 * 1024;

@@ -41,10 +41,6 @@ export function httpStatus(error: unknown): number | undefined {
   return (error as SdkLikeError | undefined)?.$metadata?.httpStatusCode;
 }
 
-export function isAbortError(error: unknown): boolean {
-  return (error as SdkLikeError | undefined)?.name === 'AbortError';
-}
-
 const UNKNOWN_ACCESS_KEY = 'The server does not know this access key ID. Check the keys, AWS_PROFILE or --profile.';
 
 const HINTS: Readonly<Record<string, string>> = {

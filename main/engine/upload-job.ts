@@ -12,7 +12,7 @@ import {
   AbortMultipartUploadCommand, CompleteMultipartUploadCommand, CreateMultipartUploadCommand,
 } from '@aws-sdk/client-s3';
 import type { CompletedPart } from '@aws-sdk/client-s3';
-import { choosePartSize, partCount, partNumbers, partRange } from '../../src/part-size.ts';
+import { choosePartSize, MAX_OBJECT_SIZE_BYTES, partCount, partNumbers, partRange } from '../../src/part-size.ts';
 import { objectKeyProblem } from '../../src/s3-names.ts';
 import { concurrentEach } from './concurrent-each.ts';
 import { fileRangeBody } from './counting-stream.ts';
@@ -74,6 +74,7 @@ async function* walkPathAgain(item: UploadItem): AsyncGenerator<WalkEntry> {
 async function uploadFile(connection: S3Connection, bucket: string, file: LocalFile, runtime: JobRuntime<UploadItem>): Promise<void> {
   const keyProblem = objectKeyProblem(file.key);
   if (keyProblem) throw new BargeError('InvalidKey', `The key "${file.key.slice(0, 80)}…" ${keyProblem}.`);
+  if (file.size > MAX_OBJECT_SIZE_BYTES) throw new BargeError('EntityTooLarge', `${file.path} is larger than the largest object S3 stores (10,000 parts of 5 GiB).`);
   const contentType = mime.getType(file.path) ?? 'application/octet-stream';
   const partSize = choosePartSize(file.size, runtime.settings.partSizeBytes);
   // Progress counts the file's bytes as they go out; if the file fails in the end, they come back off.
