@@ -36,6 +36,7 @@ export interface JobProgress {
   /** False while the job is still walking a folder or listing a prefix. */
   readonly totalsKnown: boolean;
   readonly bytesPerSecond: number;
+  /** For the bytes known so far: a lower bound while `totalsKnown` is false. */
   readonly etaSeconds: number | undefined;
 }
 

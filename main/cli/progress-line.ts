@@ -19,7 +19,7 @@ export function progressLine(snapshot: JobSnapshot, columns = 100): string {
     `${Math.floor(shown * 100)}%${counting}`,
     `${formatBytes(p.bytesDone)} / ${formatBytes(p.bytesTotal)}${counting}`,
     formatRate(p.bytesPerSecond),
-    `ETA ${formatDuration(p.etaSeconds)}`,
+    `ETA ${formatDuration(p.etaSeconds)}${p.etaSeconds === undefined ? '' : counting}`,
     `${p.objectsDone}/${p.objectsTotal}${counting} objects`,
     p.objectsFailed > 0 ? `${p.objectsFailed} failed` : '',
   ].filter(Boolean);

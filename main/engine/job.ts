@@ -175,7 +175,8 @@ export class Job<Item = unknown> {
         bytesTotal: this.bytesTotal,
         totalsKnown: this.totalsKnown,
         bytesPerSecond: active ? this.meter.bytesPerSecond(now) : 0,
-        etaSeconds: active && this.totalsKnown ? this.meter.etaSeconds(this.bytesTotal - this.bytesDone, now) : undefined,
+        // While the job is still finding work this is a lower bound (shown as "3m+").
+        etaSeconds: active ? this.meter.etaSeconds(this.bytesTotal - this.bytesDone, now) : undefined,
       },
       itemErrors: this.itemErrors.slice(),
       createdAt: this.createdAt,

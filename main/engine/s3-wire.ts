@@ -136,9 +136,19 @@ export class S3Wire {
   /** A link that lets anyone holding it GET the object until it expires (no credentials needed). */
   async presignGet(bucket: string, key: string, expiresInSeconds: number): Promise<string> {
     const target = this.target(bucket, key);
+    // A presigned request's payload is UNSIGNED-PAYLOAD (the server knows no body in advance); the
+    // header only tells the signer so and must appear neither in the URL nor among signed headers.
     const signed = await this.signer.presign(
-      { method: 'GET', protocol: this.base.protocol, hostname: target.hostname, port: this.base.port ? Number(this.base.port) : undefined, path: target.path, query: {}, headers: { host: target.host } },
-      { expiresIn: expiresInSeconds, signingDate: new Date(Date.now() + this.clockOffsetMs) },
+      {
+        method: 'GET', protocol: this.base.protocol, hostname: target.hostname, port: this.base.port ? Number(this.base.port) : undefined,
+        path: target.path, query: {}, headers: { host: target.host, 'x-amz-content-sha256': 'UNSIGNED-PAYLOAD' },
+      },
+      {
+        expiresIn: expiresInSeconds,
+        signingDate: new Date(Date.now() + this.clockOffsetMs),
+        unsignableHeaders: new Set(['x-amz-content-sha256']),
+        unhoistableHeaders: new Set(['x-amz-content-sha256']),
+      },
     );
     const query = Object.entries(signed.query ?? {}).map(([k, v]) => `${encodeSegment(k)}=${encodeSegment(String(v))}`).join('&');
     return `${this.base.protocol}//${target.host}${target.path}?${query}`;

@@ -67,7 +67,7 @@ const JobRow = memo(function JobRow({ job, onAct }: { job: JobSnapshot; onAct: (
         </div>
         <span className="bytes">{formatBytes(p.bytesDone)} / {formatBytes(p.bytesTotal)}{p.totalsKnown ? '' : '+'}</span>
         <span className="rate" aria-label="Throughput">{formatRate(p.bytesPerSecond)}</span>
-        <span className="eta">ETA {formatDuration(p.etaSeconds)}</span>
+        <span className="eta">ETA {formatDuration(p.etaSeconds)}{p.totalsKnown || p.etaSeconds === undefined ? '' : '+'}</span>
       </div>
       <div className="job-line">
         <span className="objects">{p.objectsDone.toLocaleString()} of {p.objectsTotal.toLocaleString()}{p.totalsKnown ? '' : '+'} objects{p.objectsFailed ? `, ${p.objectsFailed} failed` : ''}</span>

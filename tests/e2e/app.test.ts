@@ -180,6 +180,32 @@ describe('the Barge window', () => {
     expect(await readFile(path.join(target, 'top.txt'), 'utf8')).toBe('content of top.txt');
   });
 
+  it('creates and deletes a bucket, and copies a presigned link that works without credentials', async () => {
+    const name = uniqueBucket();
+    await page.getByRole('button', { name: 'New bucket' }).click();
+    const create = page.getByRole('dialog', { name: 'New bucket' });
+    await create.getByLabel('Bucket name').fill('Not Valid');
+    await create.getByRole('button', { name: 'Create' }).click();
+    await expect.poll(() => create.getByRole('alert').textContent()).toContain('may contain only lowercase letters');
+    await create.getByLabel('Bucket name').fill(name);
+    await create.getByRole('button', { name: 'Create' }).click();
+    const buckets = page.getByRole('navigation', { name: 'Buckets' });
+    await expect.poll(() => buckets.getByRole('button', { name, exact: true }).count()).toBe(1);
+    await buckets.getByRole('button', { name: `Delete bucket ${name}` }).click();
+    await page.getByRole('dialog', { name: `Delete bucket ${name}?` }).getByRole('button', { name: 'Delete' }).click();
+    await expect.poll(() => buckets.getByRole('button', { name, exact: true }).count()).toBe(0);
+
+    await openBucket();
+    await page.getByRole('searchbox', { name: 'Filter by name' }).fill('top.txt');
+    await page.getByRole('grid').getByRole('row', { name: /top\.txt/ }).click();
+    await page.getByRole('toolbar').getByRole('button', { name: 'Copy link' }).click();
+    await expect.poll(() => page.getByRole('main').getByRole('status').textContent()).toContain('Link copied');
+    const link = /(http:\/\/\S+)/.exec((await page.getByRole('main').getByRole('status').textContent())!)![1]!;
+    expect(link).toContain('X-Amz-Signature=');
+    expect(await (await fetch(link)).text()).toBe('content of top.txt');
+    await page.getByRole('searchbox', { name: 'Filter by name' }).fill('');
+  });
+
   it('bulk deletes 2,000 objects through the confirmation, typing the name above 1,000', async () => {
     await seed('bulk/', 2_000);
     await openBucket();

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import { CreateMultipartUploadCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { abortIncompleteUploads, createBucket, deleteBucket } from '../../main/engine/s3-buckets.ts';
 import { headObject, listAllObjects, listBuckets, listMultipartUploads, listObjectPages } from '../../main/engine/s3-listing.ts';
@@ -53,6 +53,20 @@ describe('listing', () => {
     const details = await headObject(t.connection, t.bucket, 'd.json');
     expect(details).toMatchObject({ key: 'd.json', size: 2, contentType: 'application/json', metadata: { owner: 'ops' } });
     expect(details.etag).toMatch(/^"[0-9a-f]{32}"$/);
+  });
+});
+
+describe('presigned links', () => {
+  it('lets anyone with the link GET the object, until it expires', async () => {
+    await t.connection.client.send(new PutObjectCommand({ Bucket: t.bucket, Key: 'shared/a b+c.txt', Body: 'hello' }));
+    const url = await t.connection.wire.presignGet(t.bucket, 'shared/a b+c.txt', 60);
+    expect(url).toMatch(/X-Amz-Expires=60&.*X-Amz-Signature=[0-9a-f]{64}$/);
+    expect(url).not.toContain(inject('s3').secretAccessKey);
+    const response = await fetch(url);
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe('hello');
+    const tampered = await fetch(url.replace('X-Amz-Expires=60', 'X-Amz-Expires=600'));
+    expect(tampered.status).toBe(403);
   });
 });
 

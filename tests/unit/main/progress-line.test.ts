@@ -16,8 +16,9 @@ describe('progressLine', () => {
   });
 
   it('marks totals that are still growing, and counts failures', () => {
-    const line = progressLine(snapshot({ totalsKnown: false, objectsDone: 3, objectsFailed: 1, objectsTotal: 10, bytesDone: 10, bytesTotal: 40 }));
+    const line = progressLine(snapshot({ totalsKnown: false, objectsDone: 3, objectsFailed: 1, objectsTotal: 10, bytesDone: 10, bytesTotal: 40, etaSeconds: 5 }));
     expect(line).toContain('25%+');
+    expect(line).toContain('ETA 5s+');
     expect(line).toContain('3/10+ objects');
     expect(line).toContain('1 failed');
   });
