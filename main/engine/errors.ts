@@ -25,8 +25,18 @@ interface SdkLikeError {
   $fault?: string;
 }
 
+/** Other stores' names for S3's codes, so the UI and the retry policy see one code per meaning. */
+const SYNONYMS: Readonly<Record<string, string>> = {
+  XAdminUserNotFound: 'InvalidAccessKeyId', // versitygw
+};
+
 /** The most specific code an error carries: S3's error code, Node's errno code, or its name. */
 export function errorCode(error: unknown): string {
+  const code = rawErrorCode(error);
+  return SYNONYMS[code] ?? code;
+}
+
+function rawErrorCode(error: unknown): string {
   if (error instanceof BargeError) return error.code;
   const e = (error ?? {}) as SdkLikeError;
   if (e.name === 'AbortError') return 'Cancelled';
@@ -41,12 +51,8 @@ export function httpStatus(error: unknown): number | undefined {
   return (error as SdkLikeError | undefined)?.$metadata?.httpStatusCode;
 }
 
-const UNKNOWN_ACCESS_KEY = 'The server does not know this access key ID. Check the keys, AWS_PROFILE or --profile.';
-
 const HINTS: Readonly<Record<string, string>> = {
-  InvalidAccessKeyId: UNKNOWN_ACCESS_KEY,
-  // versitygw's name for InvalidAccessKeyId.
-  XAdminUserNotFound: UNKNOWN_ACCESS_KEY,
+  InvalidAccessKeyId: 'The server does not know this access key ID. Check the keys, AWS_PROFILE or --profile.',
   SignatureDoesNotMatch: 'The secret access key does not match the access key ID. Check the credentials.',
   AccessDenied: 'Access denied: these credentials lack permission for this operation.',
   NoSuchBucket: 'The bucket does not exist (check its name and the endpoint).',

@@ -21,7 +21,7 @@ const MAX_RETRY_ITEMS = 100_000;
 
 /** Codes that fail every item the same way: the job stops at the first instead of trying them all. */
 const JOB_WIDE_CODES = new Set([
-  'NoSuchBucket', 'InvalidAccessKeyId', 'XAdminUserNotFound', 'SignatureDoesNotMatch', 'CredentialsProviderError', 'ECONNREFUSED',
+  'NoSuchBucket', 'InvalidAccessKeyId', 'SignatureDoesNotMatch', 'CredentialsProviderError', 'ECONNREFUSED',
   'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'PermanentRedirect', 'AuthorizationHeaderMalformed',
   'InvalidBucketName', 'ENOSPC', 'RequestTimeTooSkewed', 'ExpiredToken', 'InvalidToken',
 ]);
