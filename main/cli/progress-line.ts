@@ -2,15 +2,14 @@
 
 import { formatBytes, formatDuration, formatRate } from '../../src/byte-units.ts';
 import type { JobSnapshot } from '../../src/jobs.ts';
+import { progressFraction } from '../../src/jobs.ts';
 
 const BAR_WIDTH = 24;
 
 /** The text of the progress line for a job. */
 export function progressLine(snapshot: JobSnapshot, columns = 100): string {
   const p = snapshot.progress;
-  const byBytes = p.bytesTotal > 0;
-  const fraction = byBytes ? p.bytesDone / p.bytesTotal : p.objectsTotal > 0 ? (p.objectsDone + p.objectsFailed) / p.objectsTotal : 0;
-  const shown = Math.max(0, Math.min(1, fraction));
+  const shown = progressFraction(snapshot);
   const filled = Math.round(shown * BAR_WIDTH);
   const bar = `[${'#'.repeat(filled)}${'.'.repeat(BAR_WIDTH - filled)}]`;
   const counting = p.totalsKnown ? '' : '+';

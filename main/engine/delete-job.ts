@@ -9,6 +9,7 @@ import { DeleteObjectsCommand } from '@aws-sdk/client-s3';
 import { asFolderPrefix } from '../../src/s3-url.ts';
 import { concurrentEach } from './concurrent-each.ts';
 import { BargeError, toBargeError } from './errors.ts';
+import { countedAgain } from './job.ts';
 import type { JobBody, JobRuntime } from './job.ts';
 import { headObjectOnce, listAllObjects, listAllVersions } from './s3-listing.ts';
 import type { S3Connection } from './s3-connection.ts';
@@ -35,7 +36,7 @@ export interface DeleteTarget {
 
 export function deleteBody(connection: S3Connection, spec: DeleteSpec): JobBody<DeleteTarget> {
   return async (runtime, only) => {
-    const targets = only ? fromList(only, runtime) : discover(connection, spec, runtime);
+    const targets = only ? countedAgain(only, runtime, (target) => target.size) : discover(connection, spec, runtime);
     if (spec.dryRun) {
       await concurrentEach(targets, () => runtime.settings.threads, (target) => countTarget(connection, spec.bucket, target, runtime));
     } else {
@@ -43,13 +44,6 @@ export function deleteBody(connection: S3Connection, spec: DeleteSpec): JobBody<
     }
     if (!only) runtime.totalsFinal();
   };
-}
-
-async function* fromList(targets: readonly DeleteTarget[], runtime: JobRuntime<DeleteTarget>): AsyncGenerator<DeleteTarget> {
-  for (const target of targets) {
-    runtime.addTotals(1, target.size ?? 0);
-    yield target;
-  }
 }
 
 async function* discover(connection: S3Connection, spec: DeleteSpec, runtime: JobRuntime<DeleteTarget>): AsyncGenerator<DeleteTarget> {

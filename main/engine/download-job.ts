@@ -16,6 +16,7 @@ import { choosePartSize, partCount, partNumbers, partRange } from '../../src/par
 import { asFolderPrefix, keyBaseName } from '../../src/s3-url.ts';
 import { concurrentEach } from './concurrent-each.ts';
 import { BargeError, toBargeError } from './errors.ts';
+import { countedAgain } from './job.ts';
 import type { JobBody, JobRuntime } from './job.ts';
 import { headObjectOnce, listAllObjects } from './s3-listing.ts';
 import type { S3Connection } from './s3-connection.ts';
@@ -45,7 +46,7 @@ export interface DownloadItem {
 
 export function downloadBody(connection: S3Connection, spec: DownloadSpec): JobBody<DownloadItem> {
   return async (runtime, only) => {
-    const items = only ? again(only, runtime) : discover(connection, spec, runtime);
+    const items = only ? countedAgain(only, runtime, (item) => item.size) : discover(connection, spec, runtime);
     await concurrentEach(items, () => runtime.settings.threads * 2, async (item) => {
       try {
         if (item.unsafe) throw new BargeError('UnsafeKey', `The key "${item.key}" ${item.unsafe}; it was not downloaded.`);
@@ -89,13 +90,6 @@ async function* discover(connection: S3Connection, spec: DownloadSpec, runtime: 
       }
       yield { key: object.key, size: object.size, etag: object.etag, path: path.join(folder, ...mapped.segments) };
     }
-  }
-}
-
-async function* again(items: readonly DownloadItem[], runtime: JobRuntime<DownloadItem>): AsyncGenerator<DownloadItem> {
-  for (const item of items) {
-    runtime.addTotals(1, item.size ?? 0);
-    yield item;
   }
 }
 

@@ -171,7 +171,7 @@ export class Engine {
         this.publisher.changed(changed.id);
         if (isFinished(changed.state)) this.publisher.flush();
       },
-      onBytes: (bytes) => this.meter.add(bytes, this.clock.now()),
+      onBytes: (bytes, now) => this.meter.add(bytes, now),
     });
     this.jobsById.set(job.id, job as Job<unknown>);
     job.start();

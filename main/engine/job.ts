@@ -46,6 +46,14 @@ export interface JobRuntime<Item> {
   itemFailed(item: Item, name: string, error: unknown): void;
 }
 
+/** Items handed back for a retry, counted into the totals again as they are taken up. */
+export async function* countedAgain<Item>(items: readonly Item[], runtime: JobRuntime<Item>, size: (item: Item) => number | undefined): AsyncGenerator<Item> {
+  for (const item of items) {
+    runtime.addTotals(1, size(item) ?? 0);
+    yield item;
+  }
+}
+
 /** The work of a job. `only` holds the items to do again on a retry, or undefined for everything. */
 export type JobBody<Item> = (runtime: JobRuntime<Item>, only: readonly Item[] | undefined) => Promise<void>;
 
@@ -58,7 +66,7 @@ export interface JobOptions<Item> {
   readonly settings: () => Readonly<Settings>;
   readonly clock: JobClock;
   readonly onChange: (job: Job<Item>) => void;
-  readonly onBytes?: (bytes: number) => void;
+  readonly onBytes?: (bytes: number, nowMs: number) => void;
 }
 
 export class Job<Item = unknown> {
@@ -233,8 +241,9 @@ export class Job<Item = unknown> {
       addBytes: (bytes) => {
         this.bytesDone += bytes;
         if (bytes > 0) {
-          this.meter.add(bytes, this.options.clock.now());
-          this.options.onBytes?.(bytes);
+          const now = this.options.clock.now();
+          this.meter.add(bytes, now);
+          this.options.onBytes?.(bytes, now);
         }
         this.changed();
       },

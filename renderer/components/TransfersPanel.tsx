@@ -4,7 +4,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useRef } from 'react';
 import type { JobSnapshot } from '../../src/jobs.ts';
-import { isFinished } from '../../src/jobs.ts';
+import { isFinished, progressFraction } from '../../src/jobs.ts';
 import { formatBytes, formatDuration, formatRate } from '../format.ts';
 import { request } from '../store/api.ts';
 import { useJobs } from '../store/jobs-store.ts';
@@ -52,7 +52,7 @@ export function TransfersPanel() {
 const JobRow = memo(function JobRow({ job, onAct }: { job: JobSnapshot; onAct: (method: 'jobs.pause' | 'jobs.resume' | 'jobs.cancel' | 'jobs.retry', id?: string) => void }) {
   const history = useJobs((s) => s.history.get(job.id) ?? []);
   const p = job.progress;
-  const fraction = p.bytesTotal > 0 ? p.bytesDone / p.bytesTotal : p.objectsTotal > 0 ? (p.objectsDone + p.objectsFailed) / p.objectsTotal : isFinished(job.state) ? 1 : 0;
+  const fraction = progressFraction(job);
   const status = job.state.status;
   return (
     <article className={`job ${status}`} aria-label={job.name}>
