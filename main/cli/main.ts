@@ -1,6 +1,7 @@
 // The command line's dispatcher: parse, connect, run one command, turn errors into one clear line.
 
 import { Engine } from '../engine/engine.ts';
+import { defaultDataDir, openJournalIn } from '../service/data-dir.ts';
 import { toBargeError } from '../engine/errors.ts';
 import { abortUploads, mb, rb } from './commands/buckets.ts';
 import { cp } from './commands/cp.ts';
@@ -8,6 +9,8 @@ import { ls } from './commands/ls.ts';
 import { rm } from './commands/rm.ts';
 import type { CliContext } from './context.ts';
 import { parseCli, usageError, USAGE } from './options.ts';
+
+const JOURNALED_COMMANDS = new Set(['cp', 'rm']);
 
 export interface CliStreams {
   readonly stdout: NodeJS.WritableStream;
@@ -29,7 +32,12 @@ export async function main(argv: readonly string[], streams: CliStreams): Promis
       return options.help ? 0 : 2;
     }
     const cli: CliContext = { options, ...streams };
-    engine = new Engine({ settings: options.settings, env: streams.env });
+    // Transfers are journaled, so running the same command again after a crash or a kill goes on
+    // where it stopped.
+    const journal = JOURNALED_COMMANDS.has(options.command) && !options.dryRun
+      ? await openJournalIn(defaultDataDir(streams.env), (message) => streams.stderr.write(`barge: warning: ${message}\n`))
+      : undefined;
+    engine = new Engine({ settings: options.settings, env: streams.env, journal, host: 'cli' });
     const connection = await engine.connect(options.connection);
     switch (options.command) {
       case 'ls':

@@ -21,6 +21,8 @@ export const optionSpec = {
   recursive: { type: 'boolean', short: 'r' },
   'dry-run': { type: 'boolean' },
   'all-versions': { type: 'boolean' },
+  receipt: { type: 'string' },
+  resume: { type: 'boolean' },
   json: { type: 'boolean' },
   quiet: { type: 'boolean', short: 'q' },
   help: { type: 'boolean', short: 'h' },
@@ -30,8 +32,8 @@ export const optionSpec = {
 /** The command-specific flags each command takes. */
 const COMMAND_FLAGS: Readonly<Record<string, readonly string[]>> = {
   ls: ['recursive'],
-  cp: ['recursive'],
-  rm: ['recursive', 'dry-run', 'all-versions'],
+  cp: ['recursive', 'receipt', 'resume'],
+  rm: ['recursive', 'dry-run', 'all-versions', 'resume'],
   mb: [],
   rb: [],
   'abort-uploads': ['dry-run'],
@@ -45,6 +47,10 @@ export interface CliOptions {
   readonly recursive: boolean;
   readonly dryRun: boolean;
   readonly allVersions: boolean;
+  /** Where to write the receipt (CSV, or JSON for a .json name) when the job completes. */
+  readonly receipt: string | undefined;
+  /** Continue an interrupted run of the same command (default), or start afresh (--no-resume). */
+  readonly resume: boolean;
   readonly json: boolean;
   readonly quiet: boolean;
   readonly help: boolean;
@@ -58,7 +64,7 @@ export function usageError(message: string): BargeError {
 export function parseCli(argv: readonly string[]): CliOptions {
   let parsed;
   try {
-    parsed = parseArgs({ args: [...argv], options: optionSpec, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: [...argv], options: optionSpec, allowPositionals: true, strict: true, allowNegative: true });
   } catch (error) {
     throw usageError((error as Error).message);
   }
@@ -88,9 +94,10 @@ export function parseCli(argv: readonly string[]): CliOptions {
   }
   const command = positionals[0];
   const accepted = COMMAND_FLAGS[command ?? ''] ?? [];
-  for (const flag of ['recursive', 'dry-run', 'all-versions'] as const) {
+  if (values.receipt === '') throw usageError('--receipt needs a file name.');
+  for (const flag of ['recursive', 'dry-run', 'all-versions', 'receipt', 'resume'] as const) {
     // A flag a command would silently ignore is refused: "rb --dry-run" must not delete the bucket.
-    if (values[flag] && command !== undefined && command in COMMAND_FLAGS && !accepted.includes(flag)) throw usageError(`${command} does not take --${flag}.`);
+    if (values[flag] !== undefined && command !== undefined && command in COMMAND_FLAGS && !accepted.includes(flag)) throw usageError(`${command} does not take --${flag}.`);
   }
   const connection = connectionConfigSchema.safeParse({
     endpoint: values['endpoint-url'],
@@ -108,6 +115,8 @@ export function parseCli(argv: readonly string[]): CliOptions {
     recursive: values.recursive ?? false,
     dryRun: values['dry-run'] ?? false,
     allVersions: values['all-versions'] ?? false,
+    receipt: values.receipt,
+    resume: values.resume ?? true,
     json: values.json ?? false,
     quiet: values.quiet ?? false,
     help: values.help ?? false,
@@ -139,10 +148,16 @@ Options:
   -r, --recursive      folders and prefixes, everything below them
   --dry-run            show what would happen; change nothing
   --all-versions       rm: every version and delete marker (versioned buckets)
+  --receipt FILE       cp: when done, write what was stored or saved (key, size, ETag, version,
+                       checksum) as CSV, or JSON for a .json name
+  --no-resume          cp, rm: start afresh instead of continuing an interrupted run
   --json               machine-readable output, one JSON object per line
   -q, --quiet          no progress bar
 
 Credentials come from the AWS environment variables (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY,
 AWS_SESSION_TOKEN), the profile, SSO or any other source of the AWS default chain.
 A folder keeps its name: "barge cp -r photos s3://b/backup/" writes s3://b/backup/photos/...
-A prefix is a folder: "barge rm -r s3://b/logs" deletes logs/..., never logs2/... or logs.txt.`;
+A prefix is a folder: "barge rm -r s3://b/logs" deletes logs/..., never logs2/... or logs.txt.
+An interrupted cp or rm (crash, kill, lost connection) goes on where it stopped when the same
+command is run again in the same folder: sent parts and written ranges are not sent again. The
+journal lives in BARGE_DATA_DIR (default ~/.config/barge).`;

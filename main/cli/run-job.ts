@@ -1,6 +1,11 @@
 // Run one engine job to the end from the command line: progress, Ctrl-C, summary, exit status.
 
+import { createWriteStream } from 'node:fs';
+import { rename } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { formatBytes, formatDuration, formatRate } from '../../src/byte-units.ts';
+import { formatReceipt, receiptFormatFor } from '../../src/receipt.ts';
 import type { JobSnapshot } from '../../src/jobs.ts';
 import type { Engine } from '../engine/engine.ts';
 import type { Job } from '../engine/job.ts';
@@ -18,6 +23,9 @@ export async function runJob(engine: Engine, job: Job, cli: CliContext, verb?: s
     job.cancel();
   };
   process.once('SIGINT', onInterrupt);
+  if (engine.isResumed(job.id) && !cli.options.quiet && !cli.options.json) {
+    cli.stderr.write(`Resuming the interrupted run of this command from ${new Date(job.createdAt).toLocaleString()} (what it finished is skipped).\n`);
+  }
   const started = Date.now();
   let end: JobSnapshot;
   try {
@@ -28,6 +36,9 @@ export async function runJob(engine: Engine, job: Job, cli: CliContext, verb?: s
     view.done();
   }
   const seconds = (Date.now() - started) / 1000;
+  if (end.state.status === 'completed' && cli.options.receipt) await writeReceipt(engine, job.id, cli.options.receipt);
+  // A finished run is done with its journal; a failed one stays, for the same command to go on.
+  if (end.state.status === 'completed' || end.state.status === 'cancelled') engine.forget(job.id);
   if (cli.options.json) {
     cli.stdout.write(`${JSON.stringify({ ...end, seconds })}\n`);
   } else {
@@ -36,6 +47,12 @@ export async function runJob(engine: Engine, job: Job, cli: CliContext, verb?: s
     if (!cli.options.quiet) cli.stderr.write(`${summary(end, seconds, verb)}\n`);
   }
   return end;
+}
+
+async function writeReceipt(engine: Engine, jobId: string, file: string): Promise<void> {
+  const partial = `${file}.barge-partial`;
+  await pipeline(Readable.from(formatReceipt(engine.receipt(jobId), receiptFormatFor(file))), createWriteStream(partial));
+  await rename(partial, file);
 }
 
 function summary(end: JobSnapshot, seconds: number, verb?: string): string {

@@ -13,6 +13,7 @@ import mime from 'mime';
 import { IPC_CHANNELS } from '../../src/contract/ipc-channels.ts';
 import { failure } from '../../src/contract/result.ts';
 import { Engine } from '../engine/engine.ts';
+import { openJournalIn } from '../service/data-dir.ts';
 import { createBargeService } from '../service/barge-service.ts';
 import { ConnectionRegistry } from '../service/connection-registry.ts';
 import { FileSecretStore } from '../service/secret-store.ts';
@@ -45,7 +46,7 @@ const secrets = new FileSecretStore(path.join(dataDir, 'secrets.json'), {
   encode: async (plain) => (await safeStorage.encryptStringAsync(plain)).toString('base64'),
   decode: async (stored) => (await safeStorage.decryptStringAsync(Buffer.from(stored, 'base64'))).result,
 });
-const engine = new Engine();
+const engine = new Engine({ journal: await openJournalIn(dataDir, (message) => console.warn(message)), host: 'app' });
 const registry = new ConnectionRegistry({ dataDir, engine, secrets });
 const service = createBargeService({ engine, registry, host: 'electron', downloadFolder: app.getPath('downloads') });
 

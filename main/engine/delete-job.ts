@@ -37,6 +37,13 @@ export interface DeleteTarget {
 export function deleteBody(connection: S3Connection, spec: DeleteSpec): JobBody<DeleteTarget> {
   return async (runtime, only) => {
     const targets = only ? countedAgain(only, runtime, (target) => target.size) : discover(connection, spec, runtime);
+    // After a crash, a prefix lists only what is left: what earlier runs deleted is counted from the
+    // journal. (Named keys are simply deleted again: deleting a missing key succeeds.)
+    const earlier = runtime.journal.resumed && !only && !spec.keys?.length ? runtime.journal.deletedCount() : 0;
+    if (earlier > 0) {
+      runtime.addTotals(earlier, 0);
+      runtime.alreadyDone(earlier, 0);
+    }
     if (spec.dryRun) {
       await concurrentEach(targets, () => runtime.settings.threads, (target) => countTarget(connection, spec.bucket, target, runtime));
     } else {
@@ -99,6 +106,7 @@ async function deleteBatch(connection: S3Connection, bucket: string, batch: read
   for (const e of result.Errors ?? []) {
     failed.set(`${e.Key}\u0000${e.VersionId ?? ''}`, { code: e.Code ?? 'DeleteFailed', message: e.Message ?? 'The server refused to delete it.' });
   }
+  let deleted = 0;
   for (const target of batch) {
     const error = failed.get(`${target.key}\u0000${target.versionId ?? ''}`) ?? (target.versionId ? undefined : failed.get(`${target.key}\u0000`));
     if (error) {
@@ -106,8 +114,10 @@ async function deleteBatch(connection: S3Connection, bucket: string, batch: read
     } else {
       if (target.size) runtime.addBytes(target.size);
       runtime.objectDone();
+      deleted += 1;
     }
   }
+  runtime.journal.deleteBatchFinished(deleted, batch.at(-1)!.key);
 }
 
 async function countTarget(connection: S3Connection, bucket: string, target: DeleteTarget, runtime: JobRuntime<DeleteTarget>): Promise<void> {

@@ -20,6 +20,7 @@ import { countedAgain } from './job.ts';
 import type { JobBody, JobRuntime } from './job.ts';
 import { headObjectOnce, listAllObjects } from './s3-listing.ts';
 import type { S3Connection } from './s3-connection.ts';
+import type { StoredObject } from './s3-wire.ts';
 
 const WRITE_BUFFER_BYTES = 1024 * 1024;
 
@@ -51,7 +52,12 @@ export function downloadBody(connection: S3Connection, spec: DownloadSpec): JobB
       try {
         if (item.unsafe) throw new BargeError('UnsafeKey', `The key "${item.key}" ${item.unsafe}; it was not downloaded.`);
         const known = item.size === undefined ? await lookUp(connection, spec.bucket, item, runtime) : item;
-        await downloadObject(connection, spec.bucket, known, runtime);
+        if (await finishedBefore(runtime, known)) {
+          runtime.alreadyDone(1, known.size ?? 0);
+          return;
+        }
+        const stored = await downloadObject(connection, spec.bucket, known, runtime);
+        runtime.journal.objectFinished({ key: known.key, path: known.path, size: known.size ?? 0, ...stored });
         runtime.objectDone();
       } catch (error) {
         runtime.itemFailed(item, `s3://${spec.bucket}/${item.key}`, toBargeError(error, `download s3://${spec.bucket}/${item.key}`));
@@ -99,40 +105,88 @@ function fileName(key: string): { ok: true; name: string } | { ok: false; reason
   return mapped.ok && mapped.segments.length === 1 && !mapped.isFolderMarker ? { ok: true, name: mapped.segments[0]! } : { ok: false, reason: 'does not end in a usable file name' };
 }
 
+/** An earlier run of this job (before a crash) saved this very object, and the file is still there. */
+async function finishedBefore(runtime: JobRuntime<DownloadItem>, item: DownloadItem): Promise<boolean> {
+  if (!runtime.journal.resumed) return false;
+  const done = runtime.journal.finishedObject(item.key);
+  if (!done || done.path !== item.path || done.etag !== item.etag || done.size !== item.size) return false;
+  const file = await stat(item.path).catch(() => undefined);
+  return file?.size === item.size;
+}
+
+/** Where an object's bytes go, and which ranges an earlier run already wrote there. */
+interface TemporaryFile {
+  readonly path: string;
+  readonly partSize: number;
+  readonly written: ReadonlySet<number>;
+}
+
+/**
+ * The temporary file a crashed run of this job was writing for this object, if it can go on: the
+ * object is the same version (ETag) and size, and the file is still there. Otherwise a new one.
+ */
+async function temporaryFile(item: DownloadItem, size: number, runtime: JobRuntime<DownloadItem>): Promise<TemporaryFile> {
+  const journal = runtime.journal;
+  const earlier = journal.resumed ? journal.download(item.key) : undefined;
+  if (earlier) {
+    const onDisk = await stat(earlier.temporary).catch(() => undefined);
+    if (earlier.path === item.path && earlier.etag === item.etag && earlier.size === size && onDisk?.size === size) {
+      return { path: earlier.temporary, partSize: earlier.partSize, written: new Set(journal.rangesFinished(item.key)) };
+    }
+    await rm(earlier.temporary, { force: true });
+  }
+  const temporary = `${item.path}.barge-${randomBytes(4).toString('hex')}.partial`;
+  // Created at full size up front, so ranges can be written at their offsets in any order.
+  const handle = await open(temporary, 'wx');
+  try {
+    await handle.truncate(size);
+  } finally {
+    await handle.close();
+  }
+  const partSize = choosePartSize(size, runtime.settings.partSizeBytes);
+  journal.downloadStarted(item.key, { path: item.path, temporary, etag: item.etag, size, partSize });
+  return { path: temporary, partSize, written: new Set() };
+}
+
 async function lookUp(connection: S3Connection, bucket: string, item: DownloadItem, runtime: JobRuntime<DownloadItem>): Promise<DownloadItem> {
   const details = await runtime.request((signal) => headObjectOnce(connection, bucket, item.key, signal));
   runtime.addTotals(0, details.size);
   return { ...item, size: details.size, etag: details.etag };
 }
 
-async function downloadObject(connection: S3Connection, bucket: string, item: DownloadItem, runtime: JobRuntime<DownloadItem>): Promise<void> {
+async function downloadObject(connection: S3Connection, bucket: string, item: DownloadItem, runtime: JobRuntime<DownloadItem>): Promise<StoredObject> {
   const size = item.size ?? 0;
   await mkdir(path.dirname(item.path), { recursive: true });
-  const temporary = `${item.path}.barge-${randomBytes(4).toString('hex')}.partial`;
   let objectBytes = 0;
   const addBytes = (bytes: number) => {
     objectBytes += bytes;
     runtime.addBytes(bytes);
   };
+  let temporary: string | undefined;
+  const seen: { versionId?: string; checksum?: string } = {};
   try {
-    // Created at full size up front, so ranges can be written at their offsets in any order.
-    const handle = await open(temporary, 'wx');
-    try {
-      await handle.truncate(size);
-    } finally {
-      await handle.close();
-    }
-    const partSize = choosePartSize(size, runtime.settings.partSizeBytes);
-    const count = size === 0 ? 0 : partCount(size, partSize);
-    await concurrentEach(partNumbers(count), () => runtime.settings.threads * 2, async (partNumber) => {
-      const range = partRange(size, partSize, partNumber);
-      await downloadRange(connection, bucket, item, temporary, range.start, range.end, count > 1, runtime, addBytes);
+    const file = await temporaryFile(item, size, runtime);
+    temporary = file.path;
+    const count = size === 0 ? 0 : partCount(size, file.partSize);
+    const toFetch = [...partNumbers(count)].filter((partNumber) => {
+      if (!file.written.has(partNumber)) return true;
+      const range = partRange(size, file.partSize, partNumber);
+      runtime.alreadyDone(0, range.end - range.start);
+      return false;
     });
-    const written = await stat(temporary);
+    await concurrentEach(toFetch, () => runtime.settings.threads * 2, async (partNumber) => {
+      const range = partRange(size, file.partSize, partNumber);
+      await downloadRange(connection, bucket, item, file.path, range.start, range.end, count > 1, runtime, addBytes, seen);
+      runtime.journal.rangeFinished(item.key, partNumber);
+    });
+    const written = await stat(file.path);
     if (written.size !== size) throw new BargeError('SizeMismatch', `Expected ${size} bytes but the file has ${written.size}.`);
-    await rename(temporary, item.path);
+    await rename(file.path, item.path);
+    runtime.journal.downloadEnded(item.key);
+    return { etag: item.etag, versionId: seen.versionId, checksum: seen.checksum };
   } catch (error) {
-    await rm(temporary, { force: true });
+    if (temporary) await rm(temporary, { force: true });
+    runtime.journal.downloadEnded(item.key);
     // The partial file is gone, so are its bytes: progress counts only objects that landed.
     runtime.addBytes(-objectBytes);
     throw error;
@@ -142,7 +196,7 @@ async function downloadObject(connection: S3Connection, bucket: string, item: Do
 /** Fetch bytes [start, end) into `file` at their offset, resuming after a broken body. */
 async function downloadRange(
   connection: S3Connection, bucket: string, item: DownloadItem, file: string, start: number, end: number, ranged: boolean,
-  runtime: JobRuntime<DownloadItem>, addBytes: (bytes: number) => void,
+  runtime: JobRuntime<DownloadItem>, addBytes: (bytes: number) => void, seen: { versionId?: string },
 ): Promise<void> {
   let done = 0;
   await runtime.request(async (signal) => {
@@ -153,6 +207,8 @@ async function downloadRange(
       ifMatch: item.etag,
       signal,
     });
+    const versionId = body.headers['x-amz-version-id'];
+    if (typeof versionId === 'string' && versionId !== 'null') seen.versionId = versionId;
     // A large buffer lets chunks that arrive during a write go out together in one writev: a 1 GiB
     // download makes a few thousand system calls instead of 65,000 (measured: the main cost).
     const out = createWriteStream(file, { flags: 'r+', start: from, highWaterMark: WRITE_BUFFER_BYTES });

@@ -4,8 +4,9 @@
 // through this class. It has no idea which host it runs in, and never imports Electron.
 
 import { randomUUID } from 'node:crypto';
+import { rm } from 'node:fs/promises';
 import type { ConnectionConfig } from '../../src/connection.ts';
-import type { JobKind, JobSnapshot } from '../../src/jobs.ts';
+import type { JobKind, JobSnapshot, JobState } from '../../src/jobs.ts';
 import { isFinished } from '../../src/jobs.ts';
 import type { Settings, SettingsPatch } from '../../src/settings.ts';
 import { DEFAULT_SETTINGS, settingsPatchSchema, settingsSchema } from '../../src/settings.ts';
@@ -16,13 +17,15 @@ import type { DeleteSpec } from './delete-job.ts';
 import { downloadBody } from './download-job.ts';
 import type { DownloadSpec } from './download-job.ts';
 import { Job } from './job.ts';
+import { jobFingerprint } from './journal.ts';
+import type { Journal, JournaledJob, JournalHost, JournalStatus, ReceiptLine } from './journal.ts';
 import type { JobBody, JobClock } from './job.ts';
 import { ProgressPublisher } from './progress-publisher.ts';
 import type { Timer } from './progress-publisher.ts';
 import { RequestScheduler } from './request-scheduler.ts';
 import { openConnection } from './s3-connection.ts';
 import type { S3Connection } from './s3-connection.ts';
-import { uploadBody } from './upload-job.ts';
+import { abortMultipartUpload, uploadBody } from './upload-job.ts';
 import type { UploadSpec } from './upload-job.ts';
 
 export interface EngineOptions {
@@ -30,7 +33,27 @@ export interface EngineOptions {
   readonly clock?: JobClock;
   readonly timer?: Timer;
   readonly env?: NodeJS.ProcessEnv;
+  /** Where jobs are recorded so they survive a crash; none: jobs live as long as the process. */
+  readonly journal?: Journal;
+  /** Which host this engine runs in: each restores only its own jobs. */
+  readonly host?: JournalHost;
 }
+
+export interface JobStartOptions {
+  readonly name?: string;
+  /**
+   * Names the connection in the journal (a saved connection's ID, or the command line's description
+   * of its endpoint and profile). Without it the job is not recorded and cannot be resumed.
+   */
+  readonly connectionRef?: string;
+  /** Continue an unfinished recorded job of the same spec, if there is one (the command line run again). */
+  readonly resume?: boolean;
+}
+
+/** Resolves a journaled connection reference to a live connection, for jobs brought back after a restart. */
+export type ConnectionResolver = (connectionRef: string) => Promise<S3Connection>;
+
+type BodyFactory<Item> = (connection: S3Connection) => JobBody<Item>;
 
 export interface EngineStats {
   readonly activeRequests: number;
@@ -50,12 +73,18 @@ export class Engine {
   private readonly clock: JobClock;
   private readonly meter = new ThroughputMeter();
   private readonly env: NodeJS.ProcessEnv;
+  private journal: Journal | undefined;
+  private readonly host: JournalHost;
+  /** Jobs that continue a journaled job from an earlier process. */
+  private readonly resumedIds = new Set<string>();
 
   constructor(options: EngineOptions = {}) {
     this.current = settingsSchema.parse({ ...DEFAULT_SETTINGS, ...options.settings });
     this.scheduler = new RequestScheduler(this.current.threads);
     this.clock = options.clock ?? { now: () => Date.now() };
     this.env = options.env ?? process.env;
+    this.journal = options.journal;
+    this.host = options.host ?? 'app';
     this.publisher = new ProgressPublisher({
       snapshot: (id) => this.jobsById.get(id)?.snapshot(),
       publish: (batch) => {
@@ -90,21 +119,54 @@ export class Engine {
     return connection;
   }
 
-  upload(connection: S3Connection, spec: UploadSpec, name?: string): Job {
+  upload(connection: S3Connection, spec: UploadSpec, options: JobStartOptions = {}): Job {
     const label = spec.sources.length === 1 ? spec.sources[0]! : `${spec.sources.length} items`;
-    return this.start('upload', name ?? `${label} → ${formatS3Url({ bucket: spec.bucket, key: spec.destination })}`, uploadBody(connection, spec));
+    const name = options.name ?? `${label} → ${formatS3Url({ bucket: spec.bucket, key: spec.destination })}`;
+    return this.start('upload', name, spec, connection, () => uploadBody(connection, spec), options);
   }
 
-  download(connection: S3Connection, spec: DownloadSpec, name?: string): Job {
+  download(connection: S3Connection, spec: DownloadSpec, options: JobStartOptions = {}): Job {
     const what = [...(spec.keys ?? []), ...(spec.prefixes ?? [])];
     const label = what.length === 1 ? formatS3Url({ bucket: spec.bucket, key: what[0]! }) : `${what.length} items from s3://${spec.bucket}`;
-    return this.start('download', name ?? `${label} → ${spec.targetFile ?? spec.targetFolder}`, downloadBody(connection, spec));
+    const name = options.name ?? `${label} → ${spec.targetFile ?? spec.targetFolder}`;
+    return this.start('download', name, spec, connection, () => downloadBody(connection, spec), options);
   }
 
-  delete(connection: S3Connection, spec: DeleteSpec, name?: string): Job {
+  delete(connection: S3Connection, spec: DeleteSpec, options: JobStartOptions = {}): Job {
     const what = [...(spec.keys ?? []), ...(spec.prefixes ?? [])];
     const label = what.length === 1 ? formatS3Url({ bucket: spec.bucket, key: what[0]! }) : `${what.length} items in s3://${spec.bucket}`;
-    return this.start('delete', name ?? `${spec.dryRun ? 'Count' : 'Delete'} ${label}`, deleteBody(connection, spec));
+    const name = options.name ?? `${spec.dryRun ? 'Count' : 'Delete'} ${label}`;
+    // A dry run changes nothing: there is nothing to resume.
+    const recorded = spec.dryRun ? { ...options, connectionRef: undefined } : options;
+    return this.start('delete', name, spec, connection, () => deleteBody(connection, spec), recorded);
+  }
+
+  /**
+   * Bring back the unfinished jobs an earlier process of this host left in the journal (it crashed,
+   * was killed, or quit mid-job), paused, so the user decides when they go on.
+   */
+  restore(resolve: ConnectionResolver): Job[] {
+    if (!this.journal) return [];
+    return this.journal.unfinished(this.host).map((record) => {
+      const job = this.startRecorded(record, resolve);
+      job.pause();
+      return job;
+    });
+  }
+
+  /** True when this job continues one recorded by an earlier process. */
+  isResumed(id: string): boolean {
+    return this.resumedIds.has(id);
+  }
+
+  /** What the job finished: each object's key, path, size, ETag, version ID and checksum. */
+  receipt(id: string): Iterable<ReceiptLine> {
+    return this.journal?.receipt(id) ?? [];
+  }
+
+  /** Drop a finished job's record (the command line, once its receipt is written). */
+  forget(id: string): void {
+    this.journal?.forget(id);
   }
 
   job(id: string): Job | undefined {
@@ -133,7 +195,11 @@ export class Engine {
   }
 
   clearFinished(): void {
-    for (const [id, job] of this.jobsById) if (isFinished(job.state)) this.jobsById.delete(id);
+    for (const [id, job] of this.jobsById) {
+      if (!isFinished(job.state)) continue;
+      this.jobsById.delete(id);
+      this.journal?.forget(id);
+    }
   }
 
   onProgress(listener: ProgressListener): () => void {
@@ -149,33 +215,100 @@ export class Engine {
     };
   }
 
-  /** Cancel everything, wait for clean-up (multipart aborts), close the connections. */
-  async close(): Promise<void> {
+  /**
+   * Cancel everything, wait for clean-up (multipart aborts), close the connections.
+   *
+   * With `suspend`, journaled jobs are left as they are, like a crash would leave them, so the next
+   * start brings them back: the app quitting mid-transfer loses nothing.
+   */
+  async close(options: { suspend?: boolean } = {}): Promise<void> {
+    if (options.suspend && this.journal) {
+      // Nothing is cancelled or cleaned up (that would abort the uploads the next start resumes):
+      // the journal stops recording, and the work in flight ends with the process.
+      this.journal.close();
+      this.journal = undefined;
+      this.publisher.dispose();
+      return;
+    }
     this.cancel();
     await Promise.all([...this.jobsById.values()].map((job) => job.finished()));
     this.publisher.flush();
     this.publisher.dispose();
     for (const connection of [...this.connections]) connection.close();
+    this.journal?.close();
   }
 
-  private start<Item>(kind: JobKind, name: string, body: JobBody<Item>): Job {
-    const job = new Job<Item>({
-      id: randomUUID(),
-      kind,
-      name,
-      body,
+  private start<Item>(kind: JobKind, name: string, spec: unknown, connection: S3Connection, body: () => JobBody<Item>, options: JobStartOptions): Job {
+    const journal = this.journal;
+    if (!journal || options.connectionRef === undefined) return this.launch({ id: randomUUID(), kind, name, body: body() });
+    const fingerprint = jobFingerprint(kind, spec, options.connectionRef, process.cwd());
+    const earlier = options.resume === undefined ? undefined : journal.findResumable(this.host, fingerprint);
+    if (earlier && !options.resume) {
+      // Starting afresh: the interrupted run's uploads and temporary files go first, or they would linger.
+      const discarded = earlier.id;
+      const leftovers = journal.leftovers(discarded);
+      journal.forget(discarded);
+      const fresh = body();
+      const id = randomUUID();
+      journal.addJob({ id, host: this.host, kind, name, spec, connectionRef: options.connectionRef, fingerprint });
+      const afterCleanUp: JobBody<Item> = async (runtime, only) => {
+        await discardLeftovers(connection, (spec as { bucket: string }).bucket, leftovers);
+        return fresh(runtime, only);
+      };
+      return this.launch({ id, kind, name, resumed: false, body: afterCleanUp });
+    }
+    if (earlier) {
+      journal.claim(earlier.id);
+      this.resumedIds.add(earlier.id);
+      return this.launch({ id: earlier.id, kind, name, body: body(), createdAt: earlier.createdAt, resumed: true });
+    }
+    const id = randomUUID();
+    journal.addJob({ id, host: this.host, kind, name, spec, connectionRef: options.connectionRef, fingerprint });
+    return this.launch({ id, kind, name, body: body(), resumed: false });
+  }
+
+  /** A job from the journal, on its connection once that is resolved (a failure fails the job). */
+  private startRecorded(record: JournaledJob, resolve: ConnectionResolver): Job {
+    const factories: Record<JobKind, BodyFactory<unknown>> = {
+      upload: (connection) => uploadBody(connection, record.spec as UploadSpec) as JobBody<unknown>,
+      download: (connection) => downloadBody(connection, record.spec as DownloadSpec) as JobBody<unknown>,
+      delete: (connection) => deleteBody(connection, record.spec as DeleteSpec) as JobBody<unknown>,
+    };
+    const body: JobBody<unknown> = async (runtime, only) => factories[record.kind](await resolve(record.connectionRef))(runtime, only);
+    this.journal!.claim(record.id);
+    this.resumedIds.add(record.id);
+    return this.launch({ id: record.id, kind: record.kind, name: record.name, body, createdAt: record.createdAt, resumed: true });
+  }
+
+  private launch<Item>(job: { id: string; kind: JobKind; name: string; body: JobBody<Item>; createdAt?: number; resumed?: boolean }): Job {
+    const journal = this.journal;
+    const recorded = journal && job.resumed !== undefined;
+    let recordedStatus: JournalStatus = 'active';
+    const created = new Job<Item>({
+      id: job.id,
+      kind: job.kind,
+      name: job.name,
+      body: job.body,
+      createdAt: job.createdAt,
+      journal: recorded ? journal.forJob(job.id, job.resumed === true) : undefined,
       scheduler: this.scheduler,
       settings: () => this.current,
       clock: this.clock,
       onChange: (changed) => {
         this.publisher.changed(changed.id);
         if (isFinished(changed.state)) this.publisher.flush();
+        const status = journalStatus(changed.state.status);
+        // this.journal, not journal: it is gone once the engine suspends.
+        if (recorded && status !== recordedStatus && this.journal) {
+          recordedStatus = status;
+          this.journal.setStatus(changed.id, status);
+        }
       },
       onBytes: (bytes, now) => this.meter.add(bytes, now),
     });
-    this.jobsById.set(job.id, job as Job<unknown>);
-    job.start();
-    return job as Job<unknown>;
+    this.jobsById.set(created.id, created as Job<unknown>);
+    created.start();
+    return created as Job<unknown>;
   }
 
   private each(id: string | undefined, act: (job: Job) => void): void {
@@ -186,4 +319,16 @@ export class Engine {
     }
     for (const job of this.jobsById.values()) act(job);
   }
+}
+
+/** A job's state as the journal keeps it: cancelled jobs are not resumed, but a retry may revive them. */
+function journalStatus(status: JobState['status']): JournalStatus {
+  if (status === 'completed' || status === 'failed' || status === 'cancelled') return status;
+  return 'active';
+}
+
+/** Abort an abandoned run's multipart uploads and remove its temporary files. */
+async function discardLeftovers(connection: S3Connection, bucket: string, leftovers: ReturnType<Journal['leftovers']>): Promise<void> {
+  for (const upload of leftovers.uploads) await abortMultipartUpload(connection, bucket, upload.key, upload.uploadId);
+  await Promise.all(leftovers.temporaryFiles.map((file) => rm(file, { force: true })));
 }

@@ -11,6 +11,8 @@ import { isFinished } from '../../src/jobs.ts';
 import { ThroughputMeter } from '../../src/throughput-meter.ts';
 import type { Settings } from '../../src/settings.ts';
 import { BargeError, toJobError } from './errors.ts';
+import { NO_JOURNAL } from './job-journal.ts';
+import type { JobJournal } from './job-journal.ts';
 import type { RequestScheduler } from './request-scheduler.ts';
 import { withRetry } from './retry-loop.ts';
 
@@ -42,6 +44,10 @@ export interface JobRuntime<Item> {
   /** Bytes moved; negative to take back the bytes of an attempt that failed. */
   addBytes(bytes: number): void;
   objectDone(): void;
+  /** Work an earlier run of this job finished (found in the journal): counted done, not as throughput. */
+  alreadyDone(objects: number, bytes: number): void;
+  /** Where the body records its progress, and finds what an earlier run did. */
+  readonly journal: JobJournal;
   /** An item failed; the job goes on with the others unless the error is job-wide. */
   itemFailed(item: Item, name: string, error: unknown): void;
 }
@@ -67,6 +73,9 @@ export interface JobOptions<Item> {
   readonly clock: JobClock;
   readonly onChange: (job: Job<Item>) => void;
   readonly onBytes?: (bytes: number, nowMs: number) => void;
+  readonly journal?: JobJournal;
+  /** When the job was first created (a job brought back from the journal keeps its date). */
+  readonly createdAt?: number;
 }
 
 export class Job<Item = unknown> {
@@ -97,7 +106,7 @@ export class Job<Item = unknown> {
     this.id = options.id;
     this.kind = options.kind;
     this.name = options.name;
-    this.createdAt = options.clock.now();
+    this.createdAt = options.createdAt ?? options.clock.now();
   }
 
   get state(): JobState {
@@ -251,6 +260,12 @@ export class Job<Item = unknown> {
         this.objectsDone += 1;
         this.changed();
       },
+      alreadyDone: (objects, bytes) => {
+        this.objectsDone += objects;
+        this.bytesDone += bytes;
+        this.changed();
+      },
+      journal: this.options.journal ?? NO_JOURNAL,
       itemFailed: (item, name, error) => this.itemFailed(item, name, error),
     };
   }

@@ -88,18 +88,20 @@ export class S3Wire {
     this.signer = new SignatureV4({ service: 's3', region: options.region, credentials: options.credentials, sha256: NodeSha256, uriEscapePath: false, applyChecksum: false });
   }
 
-  async putObject(bucket: string, key: string, body: Buffer | Readable, contentLength: number, headers: Record<string, string>, signal?: AbortSignal): Promise<{ etag: string | undefined }> {
+  async putObject(bucket: string, key: string, body: Buffer | Readable, contentLength: number, headers: Record<string, string>, signal?: AbortSignal): Promise<StoredObject> {
     const response = await this.send({ method: 'PUT', bucket, key, body, contentLength, headers, signal });
     response.resume();
-    return { etag: response.headers.etag };
+    return storedObject(response.headers);
   }
 
-  async uploadPart(bucket: string, key: string, uploadId: string, partNumber: number, body: Readable, contentLength: number, signal?: AbortSignal): Promise<{ etag: string | undefined }> {
-    const response = await this.send({ method: 'PUT', bucket, key, query: { partNumber: String(partNumber), uploadId }, body, contentLength, signal });
+  async uploadPart(
+    bucket: string, key: string, uploadId: string, partNumber: number, body: Readable, contentLength: number, signal?: AbortSignal, headers?: Record<string, string>,
+  ): Promise<StoredObject & { etag: string }> {
+    const response = await this.send({ method: 'PUT', bucket, key, query: { partNumber: String(partNumber), uploadId }, body, contentLength, headers, signal });
     response.resume();
     // Without its ETag a part cannot be named in CompleteMultipartUpload: fail it now (and retry).
     if (!response.headers.etag) throw Object.assign(new Error(`The store sent no ETag for part ${partNumber}.`), { name: 'IncompleteBody' });
-    return { etag: response.headers.etag };
+    return { ...storedObject(response.headers), etag: response.headers.etag };
   }
 
   /** A GET whose body the caller must consume or destroy. `range` is inclusive, as HTTP has it. */
@@ -242,6 +244,30 @@ export class S3Wire {
     const serverDate = headers.date ? Date.parse(headers.date) : Number.NaN;
     if (Number.isFinite(serverDate)) this.clockOffsetMs = serverDate - Date.now();
   }
+}
+
+/** What a store says about what it stored: ETag, version (versioned buckets), and checksum if any. */
+export interface StoredObject {
+  readonly etag: string | undefined;
+  readonly versionId: string | undefined;
+  /** "ALGORITHM:value" (e.g. "CRC32C:yZRlqg=="), as the store reports it. */
+  readonly checksum: string | undefined;
+}
+
+export const CHECKSUM_HEADERS = ['crc64nvme', 'crc32c', 'crc32', 'sha256', 'sha1'] as const;
+
+/** The checksum a response reports, strongest first, as "ALGORITHM:value". */
+export function reportedChecksum(headers: IncomingHttpHeaders): string | undefined {
+  for (const name of CHECKSUM_HEADERS) {
+    const value = headers[`x-amz-checksum-${name}`];
+    if (typeof value === 'string' && value) return `${name.toUpperCase()}:${value}`;
+  }
+  return undefined;
+}
+
+function storedObject(headers: IncomingHttpHeaders): StoredObject {
+  const versionId = headers['x-amz-version-id'];
+  return { etag: headers.etag, versionId: typeof versionId === 'string' && versionId !== 'null' ? versionId : undefined, checksum: reportedChecksum(headers) };
 }
 
 const STATUS_CODES: Readonly<Record<number, string>> = {

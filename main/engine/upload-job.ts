@@ -9,19 +9,21 @@ import { stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import mime from 'mime';
 import {
-  AbortMultipartUploadCommand, CompleteMultipartUploadCommand, CreateMultipartUploadCommand,
+  AbortMultipartUploadCommand, CompleteMultipartUploadCommand, CreateMultipartUploadCommand, ListPartsCommand,
 } from '@aws-sdk/client-s3';
-import type { CompletedPart } from '@aws-sdk/client-s3';
+import type { CompletedPart, CompleteMultipartUploadCommandOutput } from '@aws-sdk/client-s3';
 import { choosePartSize, MAX_OBJECT_SIZE_BYTES, partCount, partNumbers, partRange } from '../../src/part-size.ts';
 import { objectKeyProblem } from '../../src/s3-names.ts';
 import { concurrentEach } from './concurrent-each.ts';
 import { fileRangeBody } from './counting-stream.ts';
 import { BargeError, toBargeError } from './errors.ts';
 import type { JobBody, JobRuntime } from './job.ts';
+import type { PartRecord } from './job-journal.ts';
 import { walkPath, walkSources } from './local-files.ts';
 import type { LocalFile, WalkEntry } from './local-files.ts';
 import { withRetry } from './retry-loop.ts';
 import type { S3Connection } from './s3-connection.ts';
+import type { StoredObject } from './s3-wire.ts';
 
 /** Files up to this size are read whole and sent in one request (cheapest per object). */
 const BUFFERED_PUT_MAX_BYTES = 1024 * 1024;
@@ -41,7 +43,12 @@ export function uploadBody(connection: S3Connection, spec: UploadSpec): JobBody<
     const files = discover(runtime, only ? only.map((item) => walkPathAgain(item)) : [walkSources(spec.sources, spec.destination)]);
     await concurrentEach(files, () => runtime.settings.threads * 2, async (file) => {
       try {
-        await uploadFile(connection, spec.bucket, file, runtime);
+        if (finishedBefore(runtime, file)) {
+          runtime.alreadyDone(1, file.size);
+          return;
+        }
+        const stored = await uploadFile(connection, spec.bucket, file, runtime);
+        runtime.journal.objectFinished({ key: file.key, path: file.path, size: file.size, mtimeMs: file.mtimeMs, ...stored });
         runtime.objectDone();
       } catch (error) {
         runtime.itemFailed(file, file.path, toBargeError(error, `upload ${file.path} to s3://${spec.bucket}/${file.key}`));
@@ -66,17 +73,25 @@ async function* discover(runtime: JobRuntime<UploadItem>, walks: readonly AsyncI
   runtime.totalsFinal();
 }
 
+/** An earlier run of this job (before a crash) uploaded this very file, unchanged since. */
+function finishedBefore(runtime: JobRuntime<UploadItem>, file: LocalFile): boolean {
+  if (!runtime.journal.resumed) return false;
+  const done = runtime.journal.finishedObject(file.key);
+  return done !== undefined && done.path === file.path && done.size === file.size && done.mtimeMs === file.mtimeMs;
+}
+
 /** A retried item: a file that failed is sent as it is now, an unread path is walked again. */
 async function* walkPathAgain(item: UploadItem): AsyncGenerator<WalkEntry> {
   yield* walkPath(item.path, item.key);
 }
 
-async function uploadFile(connection: S3Connection, bucket: string, file: LocalFile, runtime: JobRuntime<UploadItem>): Promise<void> {
+async function uploadFile(connection: S3Connection, bucket: string, file: LocalFile, runtime: JobRuntime<UploadItem>): Promise<StoredObject> {
   const keyProblem = objectKeyProblem(file.key);
   if (keyProblem) throw new BargeError('InvalidKey', `The key "${file.key.slice(0, 80)}…" ${keyProblem}.`);
   if (file.size > MAX_OBJECT_SIZE_BYTES) throw new BargeError('EntityTooLarge', `${file.path} is larger than the largest object S3 stores (10,000 parts of 5 GiB).`);
   const contentType = mime.getType(file.path) ?? 'application/octet-stream';
-  const partSize = choosePartSize(file.size, runtime.settings.partSizeBytes);
+  const earlier = runtime.journal.resumed ? await resumableUpload(connection, bucket, file, runtime) : undefined;
+  const partSize = earlier?.partSize ?? choosePartSize(file.size, runtime.settings.partSizeBytes);
   // Progress counts the file's bytes as they go out; if the file fails in the end, they come back off.
   let fileBytes = 0;
   const addBytes = (bytes: number) => {
@@ -85,8 +100,8 @@ async function uploadFile(connection: S3Connection, bucket: string, file: LocalF
   };
   const upload: FileUpload = { connection, bucket, file, contentType, runtime, addBytes };
   try {
-    if (file.size <= partSize) await putObject(upload);
-    else await multipartUpload(upload, partSize);
+    if (file.size <= partSize && !earlier) return await putObject(upload);
+    return await multipartUpload(upload, partSize, earlier);
   } catch (error) {
     runtime.addBytes(-fileBytes);
     throw error;
@@ -116,45 +131,122 @@ async function sendRange<T>(upload: FileUpload, start: number, end: number, sign
   }
 }
 
-async function putObject(upload: FileUpload): Promise<void> {
+async function putObject(upload: FileUpload): Promise<StoredObject> {
   const { connection, bucket, file, contentType, runtime } = upload;
   const headers = { 'content-type': contentType };
   if (file.size <= BUFFERED_PUT_MAX_BYTES) {
     const body = await readWholeFile(file.path, file.size);
     if (body.length !== file.size) throw fileChanged(file);
-    await runtime.request((signal) => connection.wire.putObject(bucket, file.key, body, body.length, headers, signal));
+    const stored = await runtime.request((signal) => connection.wire.putObject(bucket, file.key, body, body.length, headers, signal));
     upload.addBytes(body.length);
-    return;
+    return stored;
   }
-  await runtime.request((signal) => sendRange(upload, 0, file.size, signal, (body) => connection.wire.putObject(bucket, file.key, body, file.size, headers, signal)));
+  const stored = await runtime.request((signal) => sendRange(upload, 0, file.size, signal, (body) => connection.wire.putObject(bucket, file.key, body, file.size, headers, signal)));
   // A single PUT cannot be taken back before it lands: a file rewritten meanwhile is reported.
   if (await changedSince(file)) throw fileChanged(file, 'the stored object may mix old and new content; upload it again');
+  return stored;
 }
 
-async function multipartUpload(upload: FileUpload, partSize: number): Promise<void> {
-  const { connection, bucket, file, contentType, runtime } = upload;
-  const created = await runtime.request((signal) =>
-    connection.client.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: file.key, ContentType: contentType }), { abortSignal: signal }));
-  const uploadId = created.UploadId;
-  if (!uploadId) throw new BargeError('InvalidResponse', 'The server started a multipart upload without an upload ID.');
-  const parts: CompletedPart[] = [];
+/** A multipart upload an earlier run of this job began, with the parts the store still has. */
+interface EarlierUpload {
+  readonly uploadId: string;
+  readonly partSize: number;
+  readonly parts: readonly PartRecord[];
+}
+
+/**
+ * The multipart upload a crashed run of this job left for this file, if it can go on: same file,
+ * unchanged, and still on the server. A file changed since fails (its old parts are taken back);
+ * an upload that vanished meanwhile (aborted by a lifecycle rule, or by hand) starts afresh.
+ */
+async function resumableUpload(connection: S3Connection, bucket: string, file: LocalFile, runtime: JobRuntime<UploadItem>): Promise<EarlierUpload | undefined> {
+  const journal = runtime.journal;
+  const record = journal.multipart(file.key);
+  if (!record) return undefined;
+  if (record.path !== file.path || record.size !== file.size || record.mtimeMs !== file.mtimeMs) {
+    await abortMultipartUpload(connection, bucket, file.key, record.uploadId);
+    journal.multipartEnded(file.key, record.uploadId);
+    if (record.path !== file.path) return undefined;
+    throw new BargeError('FileChanged', `${file.path} changed (size or modification time) since its upload began before the interruption: `
+      + 'the parts sent then were discarded rather than mixed with new content. Retry to upload the file as it is now.');
+  }
+  const onServer = await listUploadedParts(connection, bucket, file.key, record.uploadId, runtime);
+  if (!onServer) {
+    journal.multipartEnded(file.key, record.uploadId);
+    return undefined;
+  }
+  // A part counts as sent only when the journal and the store agree on it.
+  const parts = journal.parts(record.uploadId).filter((part) => onServer.get(part.partNumber) === part.etag);
+  return { uploadId: record.uploadId, partSize: record.partSize, parts };
+}
+
+/** Part number to ETag of the parts the store holds, or undefined if the upload is gone. */
+async function listUploadedParts(connection: S3Connection, bucket: string, key: string, uploadId: string, runtime: JobRuntime<UploadItem>): Promise<Map<number, string> | undefined> {
+  const parts = new Map<number, string>();
+  let marker: string | undefined;
   try {
-    await concurrentEach(partNumbers(partCount(file.size, partSize)), () => runtime.settings.threads * 2, async (partNumber) => {
+    do {
+      const page = await runtime.request((signal) =>
+        connection.client.send(new ListPartsCommand({ Bucket: bucket, Key: key, UploadId: uploadId, PartNumberMarker: marker }), { abortSignal: signal }));
+      for (const part of page.Parts ?? []) if (part.PartNumber && part.ETag) parts.set(part.PartNumber, part.ETag);
+      marker = page.IsTruncated ? page.NextPartNumberMarker : undefined;
+    } while (marker);
+  } catch (error) {
+    if ((error as { name?: string }).name === 'NoSuchUpload') return undefined;
+    throw error;
+  }
+  return parts;
+}
+
+async function multipartUpload(upload: FileUpload, partSize: number, earlier: EarlierUpload | undefined): Promise<StoredObject> {
+  const { connection, bucket, file, contentType, runtime } = upload;
+  const journal = runtime.journal;
+  let uploadId = earlier?.uploadId;
+  if (!uploadId) {
+    const created = await runtime.request((signal) =>
+      connection.client.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: file.key, ContentType: contentType }), { abortSignal: signal }));
+    uploadId = created.UploadId;
+    if (!uploadId) throw new BargeError('InvalidResponse', 'The server started a multipart upload without an upload ID.');
+    journal.multipartStarted(file.key, { uploadId, path: file.path, size: file.size, mtimeMs: file.mtimeMs, partSize });
+  }
+  const id = uploadId;
+  const parts: CompletedPart[] = [];
+  const sentBefore = new Set<number>();
+  for (const part of earlier?.parts ?? []) {
+    parts.push({ PartNumber: part.partNumber, ETag: part.etag });
+    sentBefore.add(part.partNumber);
+    const range = partRange(file.size, partSize, part.partNumber);
+    runtime.alreadyDone(0, range.end - range.start);
+  }
+  try {
+    const toSend = [...partNumbers(partCount(file.size, partSize))].filter((partNumber) => !sentBefore.has(partNumber));
+    await concurrentEach(toSend, () => runtime.settings.threads * 2, async (partNumber) => {
       const range = partRange(file.size, partSize, partNumber);
       const result = await runtime.request((signal) => sendRange(upload, range.start, range.end, signal,
-        (body) => connection.wire.uploadPart(bucket, file.key, uploadId, partNumber, body, range.end - range.start, signal)));
+        (body) => connection.wire.uploadPart(bucket, file.key, id, partNumber, body, range.end - range.start, signal)));
       parts.push({ PartNumber: partNumber, ETag: result.etag });
+      journal.partFinished(id, { partNumber, etag: result.etag, checksum: result.checksum });
     });
     // A file that changed while it was read would be stored as a mix of old and new bytes.
     if (await changedSince(file)) throw fileChanged(file);
     parts.sort((a, b) => a.PartNumber! - b.PartNumber!);
-    await runtime.request((signal) =>
-      connection.client.send(new CompleteMultipartUploadCommand({ Bucket: bucket, Key: file.key, UploadId: uploadId, MultipartUpload: { Parts: parts } }), { abortSignal: signal }));
+    const completed = await runtime.request((signal) =>
+      connection.client.send(new CompleteMultipartUploadCommand({ Bucket: bucket, Key: file.key, UploadId: id, MultipartUpload: { Parts: parts } }), { abortSignal: signal }));
+    journal.multipartEnded(file.key, id);
+    return { etag: completed.ETag, versionId: completed.VersionId, checksum: completedChecksum(completed) };
   } catch (error) {
     // Cancelled or failed: take the parts back off the server, so nothing is left to bill.
-    await abortMultipartUpload(connection, bucket, file.key, uploadId);
+    await abortMultipartUpload(connection, bucket, file.key, id);
+    journal.multipartEnded(file.key, id);
     throw error;
   }
+}
+
+function completedChecksum(completed: CompleteMultipartUploadCommandOutput): string | undefined {
+  if (completed.ChecksumCRC64NVME) return `CRC64NVME:${completed.ChecksumCRC64NVME}`;
+  if (completed.ChecksumCRC32C) return `CRC32C:${completed.ChecksumCRC32C}`;
+  if (completed.ChecksumCRC32) return `CRC32:${completed.ChecksumCRC32}`;
+  return undefined;
 }
 
 /**

@@ -55,6 +55,8 @@ export function createBargeService(options: { engine: Engine; registry: Connecti
     for (const listener of listeners) listener(event);
   };
   const stopProgress = engine.onProgress((jobs) => emit({ type: 'jobs', jobs }));
+  // Jobs an earlier run left unfinished (it crashed, was killed, or quit mid-job) come back paused.
+  engine.restore((connectionId) => registry.connection(connectionId));
   // Requests in flight and overall throughput, once a second while anyone listens.
   const statsTimer = setInterval(() => {
     if (listeners.size > 0) emit({ type: 'stats', stats: engine.stats() });
@@ -63,7 +65,10 @@ export function createBargeService(options: { engine: Engine; registry: Connecti
 
   const upload = async (params: ParsedParams<'jobs.upload'>, name?: string) => {
     const connection = await registry.connection(params.connectionId);
-    return engine.upload(connection, { sources: params.paths, bucket: params.bucket, destination: params.prefix }, name).snapshot();
+    // Files a browser sent are staged in a folder that goes with the host: such a job cannot resume,
+    // so it is not journaled. Paths on this machine are.
+    const journaled = name === undefined ? { connectionRef: params.connectionId } : {};
+    return engine.upload(connection, { sources: params.paths, bucket: params.bucket, destination: params.prefix }, { name, ...journaled }).snapshot();
   };
 
   const handlers: Handlers = {
@@ -98,8 +103,8 @@ export function createBargeService(options: { engine: Engine; registry: Connecti
     }),
     'jobs.upload': (params) => upload(params),
     'jobs.download': async ({ connectionId, bucket, keys, prefixes, targetFolder }) =>
-      engine.download(await registry.connection(connectionId), { bucket, keys, prefixes, targetFolder }).snapshot(),
-    'jobs.delete': async ({ connectionId, ...spec }) => engine.delete(await registry.connection(connectionId), spec).snapshot(),
+      engine.download(await registry.connection(connectionId), { bucket, keys, prefixes, targetFolder }, { connectionRef: connectionId }).snapshot(),
+    'jobs.delete': async ({ connectionId, ...spec }) => engine.delete(await registry.connection(connectionId), spec, { connectionRef: connectionId }).snapshot(),
     'jobs.pause': onJobs((id) => engine.pause(id)),
     'jobs.resume': onJobs((id) => engine.resume(id)),
     'jobs.cancel': onJobs((id) => engine.cancel(id)),
@@ -143,7 +148,8 @@ export function createBargeService(options: { engine: Engine; registry: Connecti
       clearInterval(statsTimer);
       stopProgress();
       listeners.clear();
-      await engine.close();
+      // Jobs still running are left in the journal, to come back (paused) at the next start.
+      await engine.close({ suspend: true });
     },
   };
 }

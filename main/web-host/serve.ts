@@ -2,11 +2,11 @@
 //
 //   npm run serve -- [--port N] [--host ADDRESS] [--data-dir DIR]
 
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Engine } from '../engine/engine.ts';
+import { defaultDataDir, openJournalIn } from '../service/data-dir.ts';
 import { createBargeService } from '../service/barge-service.ts';
 import { ConnectionRegistry } from '../service/connection-registry.ts';
 import { FileSecretStore } from '../service/secret-store.ts';
@@ -14,11 +14,6 @@ import { newToken } from './access-token.ts';
 import { startWebHost } from './web-host.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-
-export function defaultDataDir(): string {
-  const base = process.env.XDG_CONFIG_HOME || path.join(os.homedir(), '.config');
-  return path.join(base, 'barge');
-}
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -28,8 +23,8 @@ async function main(): Promise<void> {
   const port = values.port === undefined ? 0 : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port takes a port number, not "${values.port}".`);
   const host = values.host ?? '127.0.0.1';
-  const dataDir = values['data-dir'] ?? process.env.BARGE_DATA_DIR ?? defaultDataDir();
-  const engine = new Engine();
+  const dataDir = values['data-dir'] ?? defaultDataDir();
+  const engine = new Engine({ journal: await openJournalIn(dataDir, (message) => process.stderr.write(`Warning: ${message}\n`)), host: 'app' });
   const registry = new ConnectionRegistry({ dataDir, engine, secrets: new FileSecretStore(path.join(dataDir, 'secrets.json')) });
   const service = createBargeService({ engine, registry, host: 'web' });
   const webHost = await startWebHost({

@@ -33,7 +33,7 @@ async function seed(name: string, count: number): Promise<void> {
   const folder = path.join(await mkdtemp(path.join(dir, 'seed-')), name);
   await mkdir(folder);
   for (let i = 0; i < count; i++) await writeFile(path.join(folder, `k${String(i).padStart(6, '0')}.txt`), String(i));
-  const end = await engine.upload(s3, { sources: [folder], bucket, destination: '' }, 'seed').finished();
+  const end = await engine.upload(s3, { sources: [folder], bucket, destination: '' }, { name: 'seed' }).finished();
   expect(end.state.status).toBe('completed');
 }
 

@@ -1,6 +1,9 @@
 // Run the real `barge` command line in a child process against the test server.
 
 import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { inject } from 'vitest';
 
@@ -14,24 +17,39 @@ export interface CliResult {
   readonly stderr: string;
 }
 
-export function runCli(args: readonly string[], options: { env?: NodeJS.ProcessEnv; uid?: number; gid?: number } = {}): Promise<CliResult> {
+/** A `barge` process still running: its output so far, and its end. */
+export interface CliProcess {
+  readonly child: ChildProcess;
+  readonly output: { stdout: string; stderr: string };
+  readonly done: Promise<CliResult>;
+}
+
+/** Each test run journals into its own folder, never the user's ~/.config/barge. */
+const defaultDataDir = mkdtempSync(path.join(os.tmpdir(), 'barge-cli-data-'));
+
+export function startCli(args: readonly string[], options: { env?: NodeJS.ProcessEnv; uid?: number; gid?: number; cwd?: string } = {}): CliProcess {
   const s3 = inject('s3');
   const env = {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
+    BARGE_DATA_DIR: defaultDataDir,
     AWS_ACCESS_KEY_ID: s3.accessKeyId,
     AWS_SECRET_ACCESS_KEY: s3.secretAccessKey,
     AWS_ENDPOINT_URL: s3.endpoint,
     AWS_REGION: s3.region,
     ...options.env,
   };
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BARGE, ...args], { env, uid: options.uid, gid: options.gid, cwd: root });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => { stdout += c.toString(); });
-    child.stderr.on('data', (c: Buffer) => { stderr += c.toString(); });
+  const child = spawn(process.execPath, [BARGE, ...args], { env, uid: options.uid, gid: options.gid, cwd: options.cwd ?? root });
+  const output = { stdout: '', stderr: '' };
+  child.stdout!.on('data', (c: Buffer) => { output.stdout += c.toString(); });
+  child.stderr!.on('data', (c: Buffer) => { output.stderr += c.toString(); });
+  const done = new Promise<CliResult>((resolve, reject) => {
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.on('close', (code) => resolve({ code, ...output }));
   });
+  return { child, output, done };
+}
+
+export function runCli(args: readonly string[], options: { env?: NodeJS.ProcessEnv; uid?: number; gid?: number; cwd?: string } = {}): Promise<CliResult> {
+  return startCli(args, options).done;
 }

@@ -6,7 +6,7 @@ import { isS3Url, parseS3Url } from '../../../src/s3-url.ts';
 import type { S3Location } from '../../../src/s3-url.ts';
 import { bucketReferenceProblem } from '../../../src/s3-names.ts';
 import { BargeError } from '../../engine/errors.ts';
-import type { Engine } from '../../engine/engine.ts';
+import type { Engine, JobStartOptions } from '../../engine/engine.ts';
 import type { S3Connection } from '../../engine/s3-connection.ts';
 import type { CliContext } from '../context.ts';
 import { usageError } from '../options.ts';
@@ -25,7 +25,7 @@ export async function cp(engine: Engine, connection: S3Connection, cli: CliConte
       const info = await stat(source).catch(() => undefined);
       if (info?.isDirectory() && !recursive) throw usageError(`${source} is a folder: add --recursive to upload it and everything in it.`);
     }
-    const job = engine.upload(connection, { sources, bucket: target.bucket, destination: target.key });
+    const job = engine.upload(connection, { sources, bucket: target.bucket, destination: target.key }, journaled(cli));
     return exitStatus((await runJob(engine, job, cli)).state.status);
   }
   if (remoteSources.length !== sources.length) throw usageError('Either the destination is an s3:// address (upload) or every source is (download).');
@@ -44,7 +44,7 @@ export async function cp(engine: Engine, connection: S3Connection, cli: CliConte
     prefixes,
     targetFolder: intoFolder ? destination : path.dirname(destination),
     targetFile: intoFolder ? undefined : destination,
-  });
+  }, journaled(cli));
   return exitStatus((await runJob(engine, job, cli)).state.status);
 }
 
@@ -54,6 +54,21 @@ export function s3Location(text: string): S3Location {
   const problem = bucketReferenceProblem(location.bucket);
   if (problem) throw new BargeError('InvalidBucketName', `The bucket name "${location.bucket}" ${problem}.`);
   return location;
+}
+
+/**
+ * How the command line names a job in the journal: the command's connection (never its secrets)
+ * and whether an interrupted run of it should go on.
+ */
+export function journaled(cli: CliContext): JobStartOptions {
+  const { endpoint, profile, region } = cli.options.connection;
+  const env = cli.env;
+  const connectionRef = JSON.stringify({
+    endpoint: endpoint ?? env.AWS_ENDPOINT_URL_S3 ?? env.AWS_ENDPOINT_URL,
+    profile: profile ?? env.AWS_PROFILE,
+    region: region ?? env.AWS_REGION,
+  });
+  return { connectionRef, resume: cli.options.resume };
 }
 
 export function exitStatus(status: string): number {

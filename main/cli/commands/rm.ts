@@ -5,7 +5,7 @@ import type { S3Connection } from '../../engine/s3-connection.ts';
 import type { CliContext } from '../context.ts';
 import { usageError } from '../options.ts';
 import { runJob } from '../run-job.ts';
-import { exitStatus, s3Location } from './cp.ts';
+import { exitStatus, journaled, s3Location } from './cp.ts';
 import { formatBytes } from '../../../src/byte-units.ts';
 
 export async function rm(engine: Engine, connection: S3Connection, cli: CliContext): Promise<number> {
@@ -24,7 +24,7 @@ export async function rm(engine: Engine, connection: S3Connection, cli: CliConte
     prefixes: recursive ? locations.map((l) => l.key) : [],
     allVersions,
     dryRun,
-  });
+  }, journaled(cli));
   const end = await runJob(engine, job, cli, dryRun ? 'Counted' : undefined);
   if (dryRun && !json) {
     cli.stdout.write(`Would delete ${end.progress.objectsDone} ${allVersions ? 'versions' : 'objects'} (${formatBytes(end.progress.bytesDone)}); nothing was deleted.\n`);

@@ -1,0 +1,81 @@
+// What one job records as it goes, so that after a crash or a kill it continues where it was.
+//
+// The job bodies (upload, download, delete) see only this interface: a job with no journal (tests,
+// dry runs) gets `NO_JOURNAL`, which records nothing and remembers nothing.
+
+export interface FinishedObject {
+  readonly key: string;
+  /** The local file (the source of an upload, the target of a download). */
+  readonly path: string;
+  readonly size: number;
+  /** The local file's modification time when it was uploaded: a file changed since is sent again. */
+  readonly mtimeMs?: number;
+  readonly etag?: string;
+  readonly versionId?: string;
+  /** "ALGORITHM:base64 value" as the store reports it, e.g. "CRC32C:yZRlqg==" or "CRC64NVME:…". */
+  readonly checksum?: string;
+}
+
+export interface MultipartRecord {
+  readonly uploadId: string;
+  readonly path: string;
+  readonly size: number;
+  readonly mtimeMs: number;
+  readonly partSize: number;
+  readonly checksumAlgorithm?: string;
+}
+
+export interface PartRecord {
+  readonly partNumber: number;
+  readonly etag: string;
+  readonly checksum?: string;
+}
+
+export interface DownloadRecord {
+  readonly path: string;
+  /** The temporary file the ranges are written into (renamed to `path` when complete). */
+  readonly temporary: string;
+  readonly etag: string | undefined;
+  readonly size: number;
+  readonly partSize: number;
+}
+
+export interface JobJournal {
+  /** True when the job was recorded before this process started it: there may be work to skip. */
+  readonly resumed: boolean;
+  finishedObject(key: string): FinishedObject | undefined;
+  objectFinished(object: FinishedObject): void;
+  multipart(key: string): MultipartRecord | undefined;
+  multipartStarted(key: string, record: MultipartRecord): void;
+  parts(uploadId: string): PartRecord[];
+  partFinished(uploadId: string, part: PartRecord): void;
+  /** The upload completed or was aborted: its parts no longer matter. */
+  multipartEnded(key: string, uploadId: string): void;
+  download(key: string): DownloadRecord | undefined;
+  downloadStarted(key: string, record: DownloadRecord): void;
+  /** Part numbers (ranges of `partSize`) already written to the temporary file. */
+  rangesFinished(key: string): number[];
+  rangeFinished(key: string, partNumber: number): void;
+  downloadEnded(key: string): void;
+  /** Keys deleted by earlier runs of this job (for progress; the listing no longer shows them). */
+  deletedCount(): number;
+  deleteBatchFinished(count: number, lastKey: string): void;
+}
+
+export const NO_JOURNAL: JobJournal = {
+  resumed: false,
+  finishedObject: () => undefined,
+  objectFinished: () => undefined,
+  multipart: () => undefined,
+  multipartStarted: () => undefined,
+  parts: () => [],
+  partFinished: () => undefined,
+  multipartEnded: () => undefined,
+  download: () => undefined,
+  downloadStarted: () => undefined,
+  rangesFinished: () => [],
+  rangeFinished: () => undefined,
+  downloadEnded: () => undefined,
+  deletedCount: () => 0,
+  deleteBatchFinished: () => undefined,
+};

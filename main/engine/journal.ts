@@ -1,0 +1,274 @@
+// The job journal: every job and its progress, in SQLite (Node's built-in `node:sqlite`), so that
+// after a crash, a kill or a quit, unfinished jobs come back and skip the work already done.
+//
+// Why SQLite rather than an append-only log: the records are looked up (has this part, this file,
+// this range been done?) far more often than replayed, and SQLite gives atomic, crash-safe commits
+// with indexes for free. WAL mode with synchronous=NORMAL makes each record a cheap append that
+// survives the process dying at any point (the kernel has the bytes); after a power loss the newest
+// records may be missing, which only means that work is done again, never that work is skipped.
+//
+// One file serves several processes (the app, and each `barge` command): a job is claimed by the
+// process running it, and another process resumes it only when that process is gone.
+
+import { createHash } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import type { JobKind } from '../../src/jobs.ts';
+import type { DownloadRecord, FinishedObject, JobJournal, MultipartRecord, PartRecord } from './job-journal.ts';
+import { loadSqlite } from './sqlite.ts';
+
+/** Which kind of process owns a job: the app restores only its own, the command line only its own. */
+export type JournalHost = 'app' | 'cli';
+/** Active and failed jobs are resumable; cancelled ones only by a retry in the same process. */
+export type JournalStatus = 'active' | 'failed' | 'completed' | 'cancelled';
+
+export interface JournaledJob {
+  readonly id: string;
+  readonly host: JournalHost;
+  readonly kind: JobKind;
+  readonly name: string;
+  /** The job's spec as JSON: what to upload, download or delete. */
+  readonly spec: unknown;
+  /** Which connection it runs on: a saved connection's ID, or a description the command line matches. */
+  readonly connectionRef: string;
+  readonly status: JournalStatus;
+  readonly createdAt: number;
+}
+
+/** One line of a job's receipt. */
+export interface ReceiptLine extends FinishedObject {
+  readonly finishedAt: number;
+}
+
+const SCHEMA_VERSION = 1;
+/** Completed jobs keep their receipts this long, then go. */
+const COMPLETED_RETENTION_MS = 30 * 24 * 3600 * 1000;
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS jobs (
+  id TEXT PRIMARY KEY, host TEXT NOT NULL, kind TEXT NOT NULL, name TEXT NOT NULL, spec TEXT NOT NULL,
+  connection_ref TEXT NOT NULL, fingerprint TEXT NOT NULL, status TEXT NOT NULL, owner_pid INTEGER,
+  deleted_count INTEGER NOT NULL DEFAULT 0, last_deleted_key TEXT, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS jobs_by_fingerprint ON jobs (fingerprint);
+CREATE TABLE IF NOT EXISTS objects (
+  job_id TEXT NOT NULL REFERENCES jobs (id) ON DELETE CASCADE, key TEXT NOT NULL, path TEXT NOT NULL, size INTEGER NOT NULL,
+  mtime_ms REAL, etag TEXT, version_id TEXT, checksum TEXT, finished_at INTEGER NOT NULL, PRIMARY KEY (job_id, key));
+CREATE TABLE IF NOT EXISTS multipart_uploads (
+  job_id TEXT NOT NULL REFERENCES jobs (id) ON DELETE CASCADE, key TEXT NOT NULL, upload_id TEXT NOT NULL, path TEXT NOT NULL,
+  size INTEGER NOT NULL, mtime_ms REAL NOT NULL, part_size INTEGER NOT NULL, checksum_algorithm TEXT, PRIMARY KEY (job_id, key));
+CREATE TABLE IF NOT EXISTS parts (
+  job_id TEXT NOT NULL REFERENCES jobs (id) ON DELETE CASCADE, upload_id TEXT NOT NULL, part_number INTEGER NOT NULL,
+  etag TEXT NOT NULL, checksum TEXT, PRIMARY KEY (upload_id, part_number));
+CREATE TABLE IF NOT EXISTS downloads (
+  job_id TEXT NOT NULL REFERENCES jobs (id) ON DELETE CASCADE, key TEXT NOT NULL, path TEXT NOT NULL, temporary TEXT NOT NULL,
+  etag TEXT, size INTEGER NOT NULL, part_size INTEGER NOT NULL, PRIMARY KEY (job_id, key));
+CREATE TABLE IF NOT EXISTS ranges (
+  job_id TEXT NOT NULL REFERENCES jobs (id) ON DELETE CASCADE, key TEXT NOT NULL, part_number INTEGER NOT NULL,
+  PRIMARY KEY (job_id, key, part_number));
+`;
+
+/** A job's identity for "run the same command again": same kind, same spec, same connection, same folder. */
+export function jobFingerprint(kind: JobKind, spec: unknown, connectionRef: string, cwd: string): string {
+  return createHash('sha256').update(JSON.stringify({ kind, spec, connectionRef, cwd })).digest('hex');
+}
+
+type Row = Record<string, unknown>;
+
+export class Journal {
+  readonly file: string;
+  private readonly db: DatabaseSync;
+  private readonly statements = new Map<string, StatementSync>();
+  private readonly now: () => number;
+
+  private constructor(file: string, db: DatabaseSync, now: () => number) {
+    this.file = file;
+    this.db = db;
+    this.now = now;
+  }
+
+  /** Open (or create) the journal file; `:memory:` for one that lasts as long as the process. */
+  static async open(file: string, options: { now?: () => number } = {}): Promise<Journal> {
+    const { DatabaseSync } = await loadSqlite();
+    if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    const db = new DatabaseSync(file);
+    db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON;');
+    const version = (db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version;
+    if (version > SCHEMA_VERSION) throw new Error(`The journal ${file} was written by a newer Barge (schema ${version}); move it aside to start afresh.`);
+    db.exec(SCHEMA);
+    db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
+    const journal = new Journal(file, db, options.now ?? Date.now);
+    journal.run("DELETE FROM jobs WHERE status IN ('completed', 'cancelled') AND updated_at < ?", journal.now() - COMPLETED_RETENTION_MS);
+    return journal;
+  }
+
+  close(): void {
+    if (this.db.isOpen) this.db.close();
+  }
+
+  /** Record a new job, owned by this process. */
+  addJob(job: Omit<JournaledJob, 'status' | 'createdAt'> & { readonly fingerprint: string }): void {
+    const now = this.now();
+    this.run(
+      'INSERT INTO jobs (id, host, kind, name, spec, connection_ref, fingerprint, status, owner_pid, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      job.id, job.host, job.kind, job.name, JSON.stringify(job.spec), job.connectionRef, job.fingerprint, 'active', process.pid, now, now,
+    );
+  }
+
+  /** An unfinished job with this fingerprint that no running process owns, to continue it. */
+  findResumable(host: JournalHost, fingerprint: string): JournaledJob | undefined {
+    const rows = this.all("SELECT * FROM jobs WHERE host = ? AND fingerprint = ? AND status IN ('active', 'failed') ORDER BY created_at DESC", host, fingerprint);
+    const row = rows.find((candidate) => !ownedByLiveProcess(candidate));
+    return row ? toJob(row) : undefined;
+  }
+
+  /** Unfinished jobs of this host that no running process owns (to bring back after a restart). */
+  unfinished(host: JournalHost): JournaledJob[] {
+    return this.all("SELECT * FROM jobs WHERE host = ? AND status IN ('active', 'failed') ORDER BY created_at", host)
+      .filter((row) => !ownedByLiveProcess(row))
+      .map(toJob);
+  }
+
+  /** This process takes the job over. */
+  claim(id: string): void {
+    this.run('UPDATE jobs SET owner_pid = ?, updated_at = ? WHERE id = ?', process.pid, this.now(), id);
+  }
+
+  setStatus(id: string, status: JournalStatus): void {
+    this.run('UPDATE jobs SET status = ?, updated_at = ? WHERE id = ?', status, this.now(), id);
+  }
+
+  /** Drop a job and everything recorded for it (cancelled, or cleared from the list). */
+  forget(id: string): void {
+    this.run('DELETE FROM jobs WHERE id = ?', id);
+  }
+
+  /** What an interrupted job left outside the journal: multipart uploads on the server, temporary files here. */
+  leftovers(id: string): { uploads: { key: string; uploadId: string }[]; temporaryFiles: string[] } {
+    return {
+      uploads: this.all('SELECT key, upload_id FROM multipart_uploads WHERE job_id = ?', id).map((row) => ({ key: String(row.key), uploadId: String(row.upload_id) })),
+      temporaryFiles: this.all('SELECT temporary FROM downloads WHERE job_id = ?', id).map((row) => String(row.temporary)),
+    };
+  }
+
+  /** Every object the job finished: key, local path, size, ETag, version ID, checksum. */
+  *receipt(id: string): Generator<ReceiptLine> {
+    if (!this.db.isOpen) return;
+    for (const row of this.statement('SELECT * FROM objects WHERE job_id = ? ORDER BY key').iterate(id) as Iterable<Row>) {
+      yield { ...toFinishedObject(row), finishedAt: Number(row.finished_at) };
+    }
+  }
+
+  /** The recording side, for one job's body. */
+  forJob(id: string, resumed: boolean): JobJournal {
+    return {
+      resumed,
+      finishedObject: (key) => {
+        const row = this.get('SELECT * FROM objects WHERE job_id = ? AND key = ?', id, key);
+        return row ? toFinishedObject(row) : undefined;
+      },
+      objectFinished: (object) => this.run(
+        'INSERT OR REPLACE INTO objects (job_id, key, path, size, mtime_ms, etag, version_id, checksum, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        id, object.key, object.path, object.size, object.mtimeMs ?? null, object.etag ?? null, object.versionId ?? null, object.checksum ?? null, this.now(),
+      ),
+      multipart: (key) => {
+        const row = this.get('SELECT * FROM multipart_uploads WHERE job_id = ? AND key = ?', id, key);
+        return row ? {
+          uploadId: String(row.upload_id), path: String(row.path), size: Number(row.size), mtimeMs: Number(row.mtime_ms),
+          partSize: Number(row.part_size), checksumAlgorithm: optionalString(row.checksum_algorithm),
+        } : undefined;
+      },
+      multipartStarted: (key, record: MultipartRecord) => this.run(
+        'INSERT OR REPLACE INTO multipart_uploads (job_id, key, upload_id, path, size, mtime_ms, part_size, checksum_algorithm) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+        id, key, record.uploadId, record.path, record.size, record.mtimeMs, record.partSize, record.checksumAlgorithm ?? null,
+      ),
+      parts: (uploadId) => this.all('SELECT * FROM parts WHERE upload_id = ? ORDER BY part_number', uploadId)
+        .map((row): PartRecord => ({ partNumber: Number(row.part_number), etag: String(row.etag), checksum: optionalString(row.checksum) })),
+      partFinished: (uploadId, part) => this.run(
+        'INSERT OR REPLACE INTO parts (job_id, upload_id, part_number, etag, checksum) VALUES (?, ?, ?, ?, ?)',
+        id, uploadId, part.partNumber, part.etag, part.checksum ?? null,
+      ),
+      multipartEnded: (key, uploadId) => {
+        this.run('DELETE FROM parts WHERE upload_id = ?', uploadId);
+        this.run('DELETE FROM multipart_uploads WHERE job_id = ? AND key = ?', id, key);
+      },
+      download: (key) => {
+        const row = this.get('SELECT * FROM downloads WHERE job_id = ? AND key = ?', id, key);
+        return row ? {
+          path: String(row.path), temporary: String(row.temporary), etag: optionalString(row.etag), size: Number(row.size), partSize: Number(row.part_size),
+        } : undefined;
+      },
+      downloadStarted: (key, record: DownloadRecord) => {
+        this.run('DELETE FROM ranges WHERE job_id = ? AND key = ?', id, key);
+        this.run(
+          'INSERT OR REPLACE INTO downloads (job_id, key, path, temporary, etag, size, part_size) VALUES (?, ?, ?, ?, ?, ?, ?)',
+          id, key, record.path, record.temporary, record.etag ?? null, record.size, record.partSize,
+        );
+      },
+      rangesFinished: (key) => this.all('SELECT part_number FROM ranges WHERE job_id = ? AND key = ?', id, key).map((row) => Number(row.part_number)),
+      rangeFinished: (key, partNumber) => this.run('INSERT OR IGNORE INTO ranges (job_id, key, part_number) VALUES (?, ?, ?)', id, key, partNumber),
+      downloadEnded: (key) => {
+        this.run('DELETE FROM ranges WHERE job_id = ? AND key = ?', id, key);
+        this.run('DELETE FROM downloads WHERE job_id = ? AND key = ?', id, key);
+      },
+      deletedCount: () => Number(this.get('SELECT deleted_count FROM jobs WHERE id = ?', id)?.deleted_count ?? 0),
+      deleteBatchFinished: (count, lastKey) => this.run(
+        'UPDATE jobs SET deleted_count = deleted_count + ?, last_deleted_key = ?, updated_at = ? WHERE id = ?', count, lastKey, this.now(), id,
+      ),
+    };
+  }
+
+  private statement(sql: string): StatementSync {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  // Once closed (the app quitting), work still in flight records nothing: the next start resumes from
+  // what was recorded, which is never more than what was done.
+  private run(sql: string, ...values: (string | number | null)[]): void {
+    if (this.db.isOpen) this.statement(sql).run(...values);
+  }
+
+  private get(sql: string, ...values: (string | number | null)[]): Row | undefined {
+    return this.db.isOpen ? this.statement(sql).get(...values) as Row | undefined : undefined;
+  }
+
+  private all(sql: string, ...values: (string | number | null)[]): Row[] {
+    return this.db.isOpen ? this.statement(sql).all(...values) as Row[] : [];
+  }
+}
+
+function optionalString(value: unknown): string | undefined {
+  return value === null || value === undefined ? undefined : String(value);
+}
+
+function toJob(row: Row): JournaledJob {
+  return {
+    id: String(row.id), host: row.host as JournalHost, kind: row.kind as JobKind, name: String(row.name), spec: JSON.parse(String(row.spec)),
+    connectionRef: String(row.connection_ref), status: row.status as JournalStatus, createdAt: Number(row.created_at),
+  };
+}
+
+function toFinishedObject(row: Row): FinishedObject {
+  return {
+    key: String(row.key), path: String(row.path), size: Number(row.size), mtimeMs: row.mtime_ms === null ? undefined : Number(row.mtime_ms),
+    etag: optionalString(row.etag), versionId: optionalString(row.version_id), checksum: optionalString(row.checksum),
+  };
+}
+
+/** True while the process that owns the job is alive (and is not this one, which can take it). */
+function ownedByLiveProcess(row: Row): boolean {
+  const pid = Number(row.owner_pid);
+  if (!pid || pid === process.pid) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: alive, but someone else's.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

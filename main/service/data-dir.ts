@@ -1,0 +1,33 @@
+// Where Barge keeps its state on this machine: saved connections, secrets, the job journal.
+//
+// BARGE_DATA_DIR wins (tests, portable installs); otherwise the XDG convention, ~/.config/barge.
+// The Electron shell passes its own app.getPath('userData') instead.
+
+import os from 'node:os';
+import path from 'node:path';
+import { Journal } from '../engine/journal.ts';
+
+export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.BARGE_DATA_DIR) return env.BARGE_DATA_DIR;
+  const base = env.XDG_CONFIG_HOME || path.join(os.homedir(), '.config');
+  return path.join(base, 'barge');
+}
+
+/** The job journal's file in a data folder. */
+export function journalFile(dataDir: string): string {
+  return path.join(dataDir, 'journal.sqlite');
+}
+
+/**
+ * The data folder's journal, or undefined (with the reason told) when it cannot be opened: Barge
+ * still works then, only without resume after a crash.
+ */
+export async function openJournalIn(dataDir: string, warn: (message: string) => void): Promise<Journal | undefined> {
+  const file = journalFile(dataDir);
+  try {
+    return await Journal.open(file);
+  } catch (error) {
+    warn(`Jobs will not be resumable after a crash: the journal ${file} cannot be opened (${(error as Error).message}).`);
+    return undefined;
+  }
+}

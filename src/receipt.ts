@@ -1,0 +1,60 @@
+// A job's receipt: what it stored or saved, object by object, with what the store said about each
+// (ETag, version ID, checksum), as CSV or JSON. Pure formatting; the journal supplies the lines.
+
+export interface ReceiptEntry {
+  readonly key: string;
+  readonly path: string;
+  readonly size: number;
+  readonly etag?: string;
+  readonly versionId?: string;
+  readonly checksum?: string;
+  readonly finishedAt: number;
+}
+
+export type ReceiptFormat = 'csv' | 'json';
+
+const COLUMNS = ['key', 'path', 'size', 'etag', 'versionId', 'checksumAlgorithm', 'checksum', 'finishedAt'] as const;
+
+/** The format a file name asks for: .json is JSON, anything else CSV. */
+export function receiptFormatFor(fileName: string): ReceiptFormat {
+  return fileName.toLowerCase().endsWith('.json') ? 'json' : 'csv';
+}
+
+/** RFC 4180: quote a field holding a comma, quote, or line break; double its quotes. */
+function csvField(value: string): string {
+  return /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
+}
+
+function row(entry: ReceiptEntry): Record<(typeof COLUMNS)[number], string | number | null> {
+  const [algorithm, value] = entry.checksum ? entry.checksum.split(':', 2) : [undefined, undefined];
+  return {
+    key: entry.key,
+    path: entry.path,
+    size: entry.size,
+    // ETags arrive quoted, as HTTP has them; the receipt keeps the value.
+    etag: entry.etag?.replaceAll('"', '') ?? null,
+    versionId: entry.versionId ?? null,
+    checksumAlgorithm: algorithm ?? null,
+    checksum: value ?? null,
+    finishedAt: new Date(entry.finishedAt).toISOString(),
+  };
+}
+
+/** The receipt as text, line by line (a million objects never sit in one string). */
+export function* formatReceipt(entries: Iterable<ReceiptEntry>, format: ReceiptFormat): Generator<string> {
+  if (format === 'csv') {
+    yield `${COLUMNS.join(',')}\n`;
+    for (const entry of entries) {
+      const fields = row(entry);
+      yield `${COLUMNS.map((column) => csvField(String(fields[column] ?? ''))).join(',')}\n`;
+    }
+    return;
+  }
+  let first = true;
+  yield '[';
+  for (const entry of entries) {
+    yield `${first ? '\n' : ',\n'}  ${JSON.stringify(row(entry))}`;
+    first = false;
+  }
+  yield first ? ']\n' : '\n]\n';
+}

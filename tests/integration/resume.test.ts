@@ -1,0 +1,224 @@
+// Crash and resume: the `barge` process is killed with SIGKILL mid-transfer, then the same command
+// runs again and goes on from the journal, without sending a finished part or fetching a written
+// range twice. Requests are counted by a proxy in front of the real server.
+
+import { spawn } from 'node:child_process';
+import { appendFile, mkdir, mkdtemp, readdir, readFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { AbortMultipartUploadCommand, HeadObjectCommand } from '@aws-sdk/client-s3';
+import { MIB } from '../../src/byte-units.ts';
+import { Engine } from '../../main/engine/engine.ts';
+import { Journal } from '../../main/engine/journal.ts';
+import { listMultipartUploads } from '../../main/engine/s3-listing.ts';
+import { startFaultProxy } from '../support/fault-proxy.ts';
+import type { FaultProxy } from '../support/fault-proxy.ts';
+import { randomFile, serverConfig, setUpEngine, sha256File } from '../support/fixtures.ts';
+import type { TestContext } from '../support/fixtures.ts';
+import { runCli, startCli } from '../support/run-cli.ts';
+import type { CliProcess } from '../support/run-cli.ts';
+
+const PART = 5 * MIB;
+const PARTS = 6;
+
+let t: TestContext;
+let proxy: FaultProxy;
+let dataDir: string;
+beforeEach(async () => {
+  t = await setUpEngine({ settings: { threads: 2, partSizeBytes: PART } });
+  proxy = await startFaultProxy(serverConfig().endpoint!);
+  dataDir = await mkdtemp(path.join(os.tmpdir(), 'barge-journal-'));
+});
+afterEach(async () => {
+  await proxy.close();
+  await t.close();
+});
+
+/** Rows in one of the journal's tables (read-only: the journal is another process's). */
+function journalRows(table: 'parts' | 'ranges' | 'jobs'): number {
+  let db: DatabaseSync | undefined;
+  try {
+    db = new DatabaseSync(path.join(dataDir, 'journal.sqlite'), { readOnly: true });
+    return Number((db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n);
+  } catch {
+    // Not created yet, or its tables not yet.
+    return 0;
+  } finally {
+    db?.close();
+  }
+}
+
+const cliEnv = () => ({ AWS_ENDPOINT_URL: proxy.endpoint, BARGE_DATA_DIR: dataDir });
+const transferArgs = ['--part-size', '5MiB', '--threads', '2', '--quiet'];
+
+/** Run a command, kill it with SIGKILL once the journal holds at least `rows` rows of `table`. */
+async function killAfter(args: string[], table: 'parts' | 'ranges', rows: number): Promise<number> {
+  // Slow requests, so the kill lands mid-job.
+  proxy.setRule(() => ({ kind: 'delay', ms: 300 }));
+  const run: CliProcess = startCli(args, { env: cliEnv() });
+  const deadline = Date.now() + 30_000;
+  while (journalRows(table) < rows) {
+    if (run.child.exitCode !== null) throw new Error(`barge ended before it was killed: ${run.output.stderr}`);
+    if (Date.now() > deadline) throw new Error('the journal recorded nothing in 30 s');
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  run.child.kill('SIGKILL');
+  await run.done;
+  proxy.setRule(() => undefined);
+  // What survived the kill is what the next run may skip.
+  return journalRows(table);
+}
+
+async function incompleteUploads(): Promise<number> {
+  let count = 0;
+  for await (const _ of listMultipartUploads(t.connection, t.bucket)) count += 1;
+  return count;
+}
+
+const partRequests = () => proxy.seen.filter((r) => r.method === 'PUT' && r.url.includes('partNumber=')).length;
+const getRequests = () => proxy.seen.filter((r) => r.method === 'GET' && !r.url.includes('list-type') && !r.url.includes('uploads')).length;
+
+it('an upload killed mid-way goes on when the command runs again, sending only the missing parts', async () => {
+  const source = await randomFile(t.dir, 'big.bin', PARTS * PART);
+  const args = ['cp', source.path, `s3://${t.bucket}/big.bin`, ...transferArgs];
+  const recorded = await killAfter(args, 'parts', 2);
+  expect(recorded).toBeGreaterThanOrEqual(2);
+  expect(recorded).toBeLessThan(PARTS);
+  // Killed: nothing under the key yet, the upload waits on the server for the next run.
+  await expect(t.connection.client.send(new HeadObjectCommand({ Bucket: t.bucket, Key: 'big.bin' }))).rejects.toMatchObject({ name: 'NotFound' });
+  expect(await incompleteUploads()).toBe(1);
+
+  proxy.seen.length = 0;
+  const again = await runCli(['cp', source.path, `s3://${t.bucket}/big.bin`, '--part-size', '5MiB', '--threads', '2'], { env: cliEnv() });
+  expect(again.stderr).toContain('Resuming the interrupted run');
+  expect(again.code).toBe(0);
+  expect(partRequests()).toBe(PARTS - recorded);
+  const out = path.join(t.dir, 'check.bin');
+  expect((await runCli(['cp', `s3://${t.bucket}/big.bin`, out, '--quiet'])).code).toBe(0);
+  expect(await sha256File(out)).toBe(source.sha256);
+  expect(await incompleteUploads()).toBe(0);
+  // Done: the journal forgets the job.
+  expect(journalRows('jobs')).toBe(0);
+});
+
+it('a download killed mid-way goes on from the ranges written, and nothing appears under the final name before the end', async () => {
+  const source = await randomFile(t.dir, 'src.bin', PARTS * PART);
+  await t.engine.upload(t.connection, { sources: [source.path], bucket: t.bucket, destination: 'big.bin' }).finished();
+  const out = path.join(t.dir, 'out');
+  await mkdir(out);
+  const args = ['cp', `s3://${t.bucket}/big.bin`, `${out}/`, ...transferArgs];
+  const recorded = await killAfter(args, 'ranges', 2);
+  expect(recorded).toBeLessThan(PARTS);
+  const leftBehind = await readdir(out);
+  expect(leftBehind).toHaveLength(1);
+  expect(leftBehind[0]).toMatch(/^big\.bin\.barge-[0-9a-f]{8}\.partial$/);
+
+  proxy.seen.length = 0;
+  const again = await runCli(args, { env: cliEnv() });
+  expect(again.code).toBe(0);
+  // One GET per range still missing (HEAD looks the object up; it is not a GET).
+  expect(getRequests()).toBe(PARTS - recorded);
+  expect(await readdir(out)).toEqual(['big.bin']);
+  expect(await sha256File(path.join(out, 'big.bin'))).toBe(source.sha256);
+});
+
+it('a multipart upload that vanished while the command was down starts again cleanly', async () => {
+  const source = await randomFile(t.dir, 'big.bin', PARTS * PART);
+  const args = ['cp', source.path, `s3://${t.bucket}/gone.bin`, ...transferArgs];
+  await killAfter(args, 'parts', 1);
+  // A lifecycle rule (or an operator) aborts the upload meanwhile.
+  for await (const upload of listMultipartUploads(t.connection, t.bucket)) {
+    await t.connection.client.send(new AbortMultipartUploadCommand({ Bucket: t.bucket, Key: upload.key, UploadId: upload.uploadId }));
+  }
+  proxy.seen.length = 0;
+  const again = await runCli(args, { env: cliEnv() });
+  expect(again.code).toBe(0);
+  expect(partRequests()).toBe(PARTS);
+  const out = path.join(t.dir, 'check.bin');
+  expect((await runCli(['cp', `s3://${t.bucket}/gone.bin`, out, '--quiet'])).code).toBe(0);
+  expect(await sha256File(out)).toBe(source.sha256);
+  expect(await incompleteUploads()).toBe(0);
+});
+
+it('a file changed while the command was down fails its upload clearly, leaves no parts, and the next run uploads it whole', async () => {
+  const source = await randomFile(t.dir, 'big.bin', PARTS * PART);
+  const args = ['cp', source.path, `s3://${t.bucket}/changed.bin`, ...transferArgs];
+  await killAfter(args, 'parts', 1);
+  await appendFile(source.path, 'more');
+  const again = await runCli(args, { env: cliEnv() });
+  expect(again.code).toBe(1);
+  expect(again.stderr).toContain(`${source.path} changed (size or modification time) since its upload began before the interruption`);
+  expect(await incompleteUploads()).toBe(0);
+  await expect(t.connection.client.send(new HeadObjectCommand({ Bucket: t.bucket, Key: 'changed.bin' }))).rejects.toMatchObject({ name: 'NotFound' });
+  const third = await runCli(args, { env: cliEnv() });
+  expect(third.code).toBe(0);
+  const head = await t.connection.client.send(new HeadObjectCommand({ Bucket: t.bucket, Key: 'changed.bin' }));
+  expect(head.ContentLength).toBe(PARTS * PART + 4);
+});
+
+it('--no-resume starts afresh, and --receipt writes what was stored', async () => {
+  const source = await randomFile(t.dir, 'big.bin', PARTS * PART);
+  const args = ['cp', source.path, `s3://${t.bucket}/fresh.bin`, ...transferArgs];
+  await killAfter(args, 'parts', 1);
+  proxy.seen.length = 0;
+  const receipt = path.join(t.dir, 'receipt.csv');
+  const again = await runCli([...args, '--no-resume', '--receipt', receipt], { env: cliEnv() });
+  expect(again.code).toBe(0);
+  expect(partRequests()).toBe(PARTS);
+  // The abandoned run's upload was aborted, not left to linger.
+  expect(await incompleteUploads()).toBe(0);
+  const [header, row] = (await readFile(receipt, 'utf8')).trim().split('\n');
+  expect(header).toBe('key,path,size,etag,versionId,checksumAlgorithm,checksum,finishedAt');
+  const head = await t.connection.client.send(new HeadObjectCommand({ Bucket: t.bucket, Key: 'fresh.bin' }));
+  expect(row).toContain(`fresh.bin,${source.path},${PARTS * PART},${head.ETag!.replaceAll('"', '')},`);
+});
+
+it('the app brings back a job its killed process left, paused, and finishes it without resending parts', async () => {
+  const source = await randomFile(t.dir, 'big.bin', PARTS * PART);
+  const journalFile = path.join(dataDir, 'journal.sqlite');
+  proxy.setRule(() => ({ kind: 'delay', ms: 300 }));
+  const viaProxy = { ...serverConfig(), endpoint: proxy.endpoint };
+  const child = spawn(process.execPath, [
+    path.resolve('tests/support/journaled-engine.ts'), journalFile, JSON.stringify(viaProxy), 'upload',
+    JSON.stringify({ sources: [source.path], bucket: t.bucket, destination: 'app.bin' }),
+  ], { stdio: 'ignore' });
+  const ended = new Promise((resolve) => child.once('exit', resolve));
+  while (journalRows('parts') < 2) {
+    if (child.exitCode !== null) throw new Error('the engine ended before it was killed');
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  child.kill('SIGKILL');
+  await ended;
+  proxy.setRule(() => undefined);
+  const recorded = journalRows('parts');
+
+  const journal = await Journal.open(journalFile);
+  const engine = new Engine({ journal, host: 'app', settings: { threads: 2, partSizeBytes: PART } });
+  try {
+    proxy.seen.length = 0;
+    const restored = engine.restore(async (ref) => {
+      expect(ref).toBe('saved-connection');
+      return engine.connect(viaProxy);
+    });
+    expect(restored).toHaveLength(1);
+    const job = restored[0]!;
+    expect(job.state.status).toBe('paused');
+    // Paused means paused: no part goes out until the user resumes.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(partRequests()).toBe(0);
+    job.resume();
+    const end = await job.finished();
+    expect(end.state.status).toBe('completed');
+    expect(end.progress.bytesDone).toBe(PARTS * PART);
+    expect(partRequests()).toBe(PARTS - recorded);
+    expect([...engine.receipt(job.id)].map((line) => line.key)).toEqual(['app.bin']);
+  } finally {
+    await engine.close();
+  }
+  const out = path.join(t.dir, 'check.bin');
+  await t.engine.download(t.connection, { bucket: t.bucket, keys: ['app.bin'], targetFolder: t.dir, targetFile: out }).finished();
+  expect(await sha256File(out)).toBe(source.sha256);
+  expect(await incompleteUploads()).toBe(0);
+});
