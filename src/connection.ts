@@ -10,6 +10,15 @@ export const checksumModeSchema = z.enum(['when_supported', 'when_required']);
  */
 export type ChecksumMode = z.infer<typeof checksumModeSchema>;
 
+export const uploadChecksumSchema = z.enum(['CRC64NVME', 'CRC32C', 'CRC32', 'MD5', 'OFF']);
+/**
+ * The checksum every upload request carries, which the store checks before it keeps the bytes, and
+ * which the object keeps for downloads to be checked against. A CRC where the store supports one
+ * (CRC64NVME is AWS's default; CRC32C for other stores), Content-MD5 where it does not (a store that
+ * ignores the CRC headers is switched to Content-MD5 by itself); OFF sends none.
+ */
+export type UploadChecksum = z.infer<typeof uploadChecksumSchema>;
+
 export const connectionConfigSchema = z.object({
   /** https://… or http://…; empty for AWS itself (the endpoint follows the region). */
   endpoint: z.url({ protocol: /^https?$/ }).optional(),
@@ -22,6 +31,7 @@ export const connectionConfigSchema = z.object({
   secretAccessKey: z.string().min(1).optional(),
   sessionToken: z.string().min(1).optional(),
   checksumMode: checksumModeSchema.optional(),
+  uploadChecksum: uploadChecksumSchema.optional(),
 }).refine((c) => (c.accessKeyId === undefined) === (c.secretAccessKey === undefined), {
   message: 'give both an access key ID and a secret access key, or neither',
 });

@@ -34,7 +34,7 @@ export async function main(argv: readonly string[], streams: CliStreams): Promis
     const cli: CliContext = { options, ...streams };
     // Transfers are journaled, so running the same command again after a crash or a kill goes on
     // where it stopped.
-    const journal = JOURNALED_COMMANDS.has(options.command) && !options.dryRun
+    const journal = JOURNALED_COMMANDS.has(options.command) && !options.dryRun && !streams.env.BARGE_NO_JOURNAL
       ? await openJournalIn(defaultDataDir(streams.env), (message) => streams.stderr.write(`barge: warning: ${message}\n`))
       : undefined;
     engine = new Engine({ settings: options.settings, env: streams.env, journal, host: 'cli' });

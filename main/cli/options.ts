@@ -160,4 +160,4 @@ A folder keeps its name: "barge cp -r photos s3://b/backup/" writes s3://b/backu
 A prefix is a folder: "barge rm -r s3://b/logs" deletes logs/..., never logs2/... or logs.txt.
 An interrupted cp or rm (crash, kill, lost connection) goes on where it stopped when the same
 command is run again in the same folder: sent parts and written ranges are not sent again. The
-journal lives in BARGE_DATA_DIR (default ~/.config/barge).`;
+journal lives in BARGE_DATA_DIR (default ~/.config/barge); BARGE_NO_JOURNAL=1 turns it off.`;

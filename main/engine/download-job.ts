@@ -21,6 +21,12 @@ import type { JobBody, JobRuntime } from './job.ts';
 import { headObjectOnce, listAllObjects } from './s3-listing.ts';
 import type { S3Connection } from './s3-connection.ts';
 import type { StoredObject } from './s3-wire.ts';
+import { createHasher } from './checksums.ts';
+import type { ChecksumAlgorithm, Hasher } from './checksums.ts';
+import { factsFromHeaders, planVerification, verifyDownload } from './download-verification.ts';
+import { fileChecksum } from './file-checksum.ts';
+import type { ObjectFacts, VerificationPlan } from './download-verification.ts';
+import type { IncomingHttpHeaders } from 'node:http';
 
 const WRITE_BUFFER_BYTES = 1024 * 1024;
 
@@ -118,20 +124,21 @@ async function finishedBefore(runtime: JobRuntime<DownloadItem>, item: DownloadI
 interface TemporaryFile {
   readonly path: string;
   readonly partSize: number;
-  readonly written: ReadonlySet<number>;
+  /** Part number to the digest of its range (empty when the object is not verified). */
+  readonly written: ReadonlyMap<number, Buffer | undefined>;
 }
 
 /**
  * The temporary file a crashed run of this job was writing for this object, if it can go on: the
  * object is the same version (ETag) and size, and the file is still there. Otherwise a new one.
  */
-async function temporaryFile(item: DownloadItem, size: number, runtime: JobRuntime<DownloadItem>): Promise<TemporaryFile> {
+async function temporaryFile(item: DownloadItem, size: number, partSize: number, runtime: JobRuntime<DownloadItem>): Promise<TemporaryFile> {
   const journal = runtime.journal;
   const earlier = journal.resumed ? journal.download(item.key) : undefined;
   if (earlier) {
     const onDisk = await stat(earlier.temporary).catch(() => undefined);
-    if (earlier.path === item.path && earlier.etag === item.etag && earlier.size === size && onDisk?.size === size) {
-      return { path: earlier.temporary, partSize: earlier.partSize, written: new Set(journal.rangesFinished(item.key)) };
+    if (earlier.path === item.path && earlier.etag === item.etag && earlier.size === size && earlier.partSize === partSize && onDisk?.size === size) {
+      return { path: earlier.temporary, partSize, written: new Map(journal.rangesFinished(item.key).map((range) => [range.partNumber, range.digest])) };
     }
     await rm(earlier.temporary, { force: true });
   }
@@ -143,9 +150,8 @@ async function temporaryFile(item: DownloadItem, size: number, runtime: JobRunti
   } finally {
     await handle.close();
   }
-  const partSize = choosePartSize(size, runtime.settings.partSizeBytes);
   journal.downloadStarted(item.key, { path: item.path, temporary, etag: item.etag, size, partSize });
-  return { path: temporary, partSize, written: new Set() };
+  return { path: temporary, partSize, written: new Map() };
 }
 
 async function lookUp(connection: S3Connection, bucket: string, item: DownloadItem, runtime: JobRuntime<DownloadItem>): Promise<DownloadItem> {
@@ -163,27 +169,40 @@ async function downloadObject(connection: S3Connection, bucket: string, item: Do
     runtime.addBytes(bytes);
   };
   let temporary: string | undefined;
-  const seen: { versionId?: string; checksum?: string } = {};
+  const seen: { versionId?: string } = {};
   try {
-    const file = await temporaryFile(item, size, runtime);
+    const preferred = choosePartSize(size, runtime.settings.partSizeBytes);
+    // A large object is looked at first, to know its checksum and parts before the ranges are cut;
+    // a small one comes in one GET, whose answer says how to check it.
+    let plan = size > preferred ? planVerification(await objectFacts(connection, bucket, item, runtime), preferred) : undefined;
+    const file = await temporaryFile(item, size, plan?.rangeSize ?? preferred, runtime);
     temporary = file.path;
     const count = size === 0 ? 0 : partCount(size, file.partSize);
+    const ranges: { digest: Buffer | undefined; size: number }[] = [];
     const toFetch = [...partNumbers(count)].filter((partNumber) => {
-      if (!file.written.has(partNumber)) return true;
       const range = partRange(size, file.partSize, partNumber);
+      ranges[partNumber - 1] = { digest: file.written.get(partNumber), size: range.end - range.start };
+      if (!file.written.has(partNumber)) return true;
       runtime.alreadyDone(0, range.end - range.start);
       return false;
     });
+    const algorithmFor = (headers: IncomingHttpHeaders) => {
+      plan ??= planVerification(factsFromHeaders(headers, size), preferred);
+      // An MD5 over several ranges is taken from the file at the end: hashing ranges would be waste.
+      return plan.check === 'md5-file' ? undefined : plan.algorithm;
+    };
     await concurrentEach(toFetch, () => runtime.settings.threads * 2, async (partNumber) => {
       const range = partRange(size, file.partSize, partNumber);
-      await downloadRange(connection, bucket, item, file.path, range.start, range.end, count > 1, runtime, addBytes, seen);
-      runtime.journal.rangeFinished(item.key, partNumber);
+      const digest = await downloadRange(connection, bucket, item, file.path, range.start, range.end, count > 1, runtime, addBytes, seen, algorithmFor);
+      ranges[partNumber - 1] = { digest, size: range.end - range.start };
+      runtime.journal.rangeFinished(item.key, partNumber, digest);
     });
     const written = await stat(file.path);
     if (written.size !== size) throw new BargeError('SizeMismatch', `Expected ${size} bytes but the file has ${written.size}.`);
+    const verified = await verifyRanges(plan ?? planVerification(factsFromHeaders({ etag: item.etag }, size), preferred), ranges, file.path, `s3://${bucket}/${item.key}`);
     await rename(file.path, item.path);
     runtime.journal.downloadEnded(item.key);
-    return { etag: item.etag, versionId: seen.versionId, checksum: seen.checksum };
+    return { etag: item.etag, versionId: seen.versionId, checksum: verified };
   } catch (error) {
     if (temporary) await rm(temporary, { force: true });
     runtime.journal.downloadEnded(item.key);
@@ -193,12 +212,44 @@ async function downloadObject(connection: S3Connection, bucket: string, item: Do
   }
 }
 
+/** Verify, hashing again from the file any range whose digest is missing (a resumed body, an older journal). */
+async function verifyRanges(plan: VerificationPlan, ranges: readonly { digest: Buffer | undefined; size: number }[], file: string, what: string): Promise<string | undefined> {
+  if (!plan.algorithm || plan.check === 'md5-file' || plan.check === 'none') return verifyDownload(plan, [], file, what);
+  const complete: { digest: Buffer; size: number }[] = [];
+  let offset = 0;
+  for (const range of ranges) {
+    complete.push({ digest: range.digest ?? await fileChecksum(file, plan.algorithm, offset, offset + range.size), size: range.size });
+    offset += range.size;
+  }
+  return verifyDownload(plan, complete, file, what);
+}
+
+/** The object's checksum and ETag (a HEAD), and its parts (a HEAD of part 1), pinned to the ETag listed. */
+async function objectFacts(connection: S3Connection, bucket: string, item: DownloadItem, runtime: JobRuntime<DownloadItem>): Promise<ObjectFacts> {
+  const [whole, firstPart] = await Promise.all([
+    runtime.request((signal) => connection.wire.headObject(bucket, item.key, { ifMatch: item.etag, signal })),
+    runtime.request((signal) => connection.wire.headObject(bucket, item.key, { ifMatch: item.etag, partNumber: 1, signal })),
+  ]);
+  const facts = factsFromHeaders(whole, item.size ?? 0);
+  const partsCount = firstPart['x-amz-mp-parts-count'];
+  return {
+    ...facts,
+    partsCount: typeof partsCount === 'string' ? Number(partsCount) : facts.partsCount,
+    firstPartSize: Number(firstPart['content-length'] ?? Number.NaN) || undefined,
+  };
+}
+
 /** Fetch bytes [start, end) into `file` at their offset, resuming after a broken body. */
 async function downloadRange(
   connection: S3Connection, bucket: string, item: DownloadItem, file: string, start: number, end: number, ranged: boolean,
   runtime: JobRuntime<DownloadItem>, addBytes: (bytes: number) => void, seen: { versionId?: string },
-): Promise<void> {
+  algorithmFor: (headers: IncomingHttpHeaders) => ChecksumAlgorithm | undefined,
+): Promise<Buffer | undefined> {
   let done = 0;
+  // The range's bytes are hashed as they arrive; after a broken body the hash no longer matches
+  // what reached the disk, so the range is hashed from the file instead (verifyRanges).
+  let hasher: Hasher | undefined;
+  let hashable = true;
   await runtime.request(async (signal) => {
     const from = start + done;
     if (from >= end) return;
@@ -209,6 +260,9 @@ async function downloadRange(
     });
     const versionId = body.headers['x-amz-version-id'];
     if (typeof versionId === 'string' && versionId !== 'null') seen.versionId = versionId;
+    const algorithm = algorithmFor(body.headers);
+    if (from === start && algorithm) hasher = createHasher(algorithm);
+    else if (from !== start) hashable = false;
     // A large buffer lets chunks that arrive during a write go out together in one writev: a 1 GiB
     // download makes a few thousand system calls instead of 65,000 (measured: the main cost).
     const out = createWriteStream(file, { flags: 'r+', start: from, highWaterMark: WRITE_BUFFER_BYTES });
@@ -217,6 +271,7 @@ async function downloadRange(
     body.on('data', (chunk: Buffer) => {
       counted += chunk.length;
       addBytes(chunk.length);
+      hasher?.update(chunk);
     });
     try {
       await pipeline(body, out);
@@ -228,4 +283,5 @@ async function downloadRange(
     }
     if (start + done < end) throw new BargeError('IncompleteBody', `The server sent ${done} of ${end - start} bytes of a range.`);
   });
+  return hashable ? hasher?.digest() : undefined;
 }

@@ -65,7 +65,7 @@ CREATE TABLE IF NOT EXISTS downloads (
   etag TEXT, size INTEGER NOT NULL, part_size INTEGER NOT NULL, PRIMARY KEY (job_id, key));
 CREATE TABLE IF NOT EXISTS ranges (
   job_id TEXT NOT NULL REFERENCES jobs (id) ON DELETE CASCADE, key TEXT NOT NULL, part_number INTEGER NOT NULL,
-  PRIMARY KEY (job_id, key, part_number));
+  digest BLOB, PRIMARY KEY (job_id, key, part_number));
 `;
 
 /** A job's identity for "run the same command again": same kind, same spec, same connection, same folder. */
@@ -205,8 +205,9 @@ export class Journal {
           id, key, record.path, record.temporary, record.etag ?? null, record.size, record.partSize,
         );
       },
-      rangesFinished: (key) => this.all('SELECT part_number FROM ranges WHERE job_id = ? AND key = ?', id, key).map((row) => Number(row.part_number)),
-      rangeFinished: (key, partNumber) => this.run('INSERT OR IGNORE INTO ranges (job_id, key, part_number) VALUES (?, ?, ?)', id, key, partNumber),
+      rangesFinished: (key) => this.all('SELECT part_number, digest FROM ranges WHERE job_id = ? AND key = ?', id, key)
+        .map((row) => ({ partNumber: Number(row.part_number), digest: row.digest instanceof Uint8Array ? Buffer.from(row.digest) : undefined })),
+      rangeFinished: (key, partNumber, digest) => this.run('INSERT OR REPLACE INTO ranges (job_id, key, part_number, digest) VALUES (?, ?, ?, ?)', id, key, partNumber, digest ?? null),
       downloadEnded: (key) => {
         this.run('DELETE FROM ranges WHERE job_id = ? AND key = ?', id, key);
         this.run('DELETE FROM downloads WHERE job_id = ? AND key = ?', id, key);
@@ -229,7 +230,7 @@ export class Journal {
 
   // Once closed (the app quitting), work still in flight records nothing: the next start resumes from
   // what was recorded, which is never more than what was done.
-  private run(sql: string, ...values: (string | number | null)[]): void {
+  private run(sql: string, ...values: (string | number | null | Uint8Array)[]): void {
     if (this.db.isOpen) this.statement(sql).run(...values);
   }
 

@@ -18,6 +18,8 @@ const TRANSIENT_CODES = new Set([
   'ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'ECONNABORTED', 'EAI_AGAIN', 'EHOSTUNREACH',
   'ENETUNREACH', 'ENETDOWN', 'ERR_STREAM_PREMATURE_CLOSE', 'StalledTransfer', 'IncompleteBody',
   'XMinioServerNotInitialized', 'OperationAborted',
+  // The store received bytes that do not match their checksum: damaged on the way, so sent again.
+  'BadDigest', 'XAmzContentChecksumMismatch', 'XAmzContentSHA256Mismatch',
 ]);
 
 const CLOCK_SKEW_CODES = new Set(['RequestTimeTooSkewed', 'RequestExpired', 'RequestInTheFuture']);

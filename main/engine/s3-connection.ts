@@ -11,7 +11,7 @@ import https from 'node:https';
 import { S3Client } from '@aws-sdk/client-s3';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { loadConfig, loadSharedConfigFiles, NODE_REGION_CONFIG_OPTIONS } from '@smithy/core/config';
-import type { ChecksumMode, ConnectionConfig } from '../../src/connection.ts';
+import type { ChecksumMode, ConnectionConfig, UploadChecksum } from '../../src/connection.ts';
 import { addContentMd5ToDeleteObjects } from './content-md5-middleware.ts';
 import { S3Wire } from './s3-wire.ts';
 
@@ -25,6 +25,7 @@ export interface ResolvedEndpoint {
   readonly endpoint: string | undefined;
   readonly pathStyle: boolean;
   readonly checksumMode: ChecksumMode;
+  readonly uploadChecksum: UploadChecksum;
 }
 
 export interface S3Connection {
@@ -33,6 +34,11 @@ export interface S3Connection {
   /** The data plane: PutObject, UploadPart, GetObject (see s3-wire.ts). */
   readonly wire: S3Wire;
   readonly endpoint: ResolvedEndpoint;
+  /**
+   * What uploads carry now: starts as the resolved setting, and falls back to Content-MD5 once the
+   * store shows it ignores CRC checksums (it does not echo them).
+   */
+  uploadChecksum: UploadChecksum;
   /** Follow new settings (socket pool size, stall timeout); takes effect for the next requests. */
   applySettings(settings: ConnectionSettings): void;
   close(): void;
@@ -57,6 +63,7 @@ export async function resolveEndpoint(config: ConnectionConfig, env: NodeJS.Proc
     // Self-hosted stores rarely have the wildcard DNS that virtual-hosted addressing needs.
     pathStyle: config.pathStyle ?? custom,
     checksumMode: config.checksumMode ?? (custom ? 'when_required' : 'when_supported'),
+    uploadChecksum: config.uploadChecksum ?? (custom ? 'CRC32C' : 'CRC64NVME'),
   };
 }
 
@@ -100,6 +107,7 @@ export async function openConnection(config: ConnectionConfig, options: OpenConn
     client,
     wire,
     endpoint: resolved,
+    uploadChecksum: resolved.uploadChecksum,
     applySettings(settings) {
       httpAgent.maxSockets = settings.threads + SOCKET_HEADROOM;
       httpsAgent.maxSockets = settings.threads + SOCKET_HEADROOM;

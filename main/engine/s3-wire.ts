@@ -50,7 +50,7 @@ export interface WireOptions {
 }
 
 interface WireRequest {
-  readonly method: 'GET' | 'PUT';
+  readonly method: 'GET' | 'PUT' | 'HEAD';
   readonly bucket: string;
   readonly key: string;
   readonly query?: Readonly<Record<string, string>>;
@@ -104,9 +104,23 @@ export class S3Wire {
     return { ...storedObject(response.headers), etag: response.headers.etag };
   }
 
+  /**
+   * An object's headers, with its checksums (x-amz-checksum-mode); `partNumber` asks about one part
+   * (its size, and the number of parts in x-amz-mp-parts-count).
+   */
+  async headObject(bucket: string, key: string, options: { partNumber?: number; ifMatch?: string; signal?: AbortSignal }): Promise<IncomingHttpHeaders> {
+    const headers: Record<string, string> = { 'x-amz-checksum-mode': 'ENABLED' };
+    if (options.ifMatch) headers['if-match'] = options.ifMatch;
+    const query = options.partNumber === undefined ? undefined : { partNumber: String(options.partNumber) };
+    const response = await this.send({ method: 'HEAD', bucket, key, query, headers, signal: options.signal });
+    response.resume();
+    return response.headers;
+  }
+
   /** A GET whose body the caller must consume or destroy. `range` is inclusive, as HTTP has it. */
   async getObject(bucket: string, key: string, options: { range?: [number, number]; ifMatch?: string; signal?: AbortSignal }): Promise<IncomingMessage> {
-    const headers: Record<string, string> = {};
+    // The object's checksum comes back with it (whole-object GETs), to verify what arrives.
+    const headers: Record<string, string> = { 'x-amz-checksum-mode': 'ENABLED' };
     if (options.range) headers.range = `bytes=${options.range[0]}-${options.range[1]}`;
     if (options.ifMatch) headers['if-match'] = options.ifMatch;
     const response = await this.send({ method: 'GET', bucket, key, headers, signal: options.signal });
@@ -252,6 +266,8 @@ export interface StoredObject {
   readonly versionId: string | undefined;
   /** "ALGORITHM:value" (e.g. "CRC32C:yZRlqg=="), as the store reports it. */
   readonly checksum: string | undefined;
+  /** Every x-amz-checksum-* value the store sent, by algorithm ("CRC32C"). */
+  readonly checksums?: Readonly<Record<string, string>>;
 }
 
 export const CHECKSUM_HEADERS = ['crc64nvme', 'crc32c', 'crc32', 'sha256', 'sha1'] as const;
@@ -267,7 +283,12 @@ export function reportedChecksum(headers: IncomingHttpHeaders): string | undefin
 
 function storedObject(headers: IncomingHttpHeaders): StoredObject {
   const versionId = headers['x-amz-version-id'];
-  return { etag: headers.etag, versionId: typeof versionId === 'string' && versionId !== 'null' ? versionId : undefined, checksum: reportedChecksum(headers) };
+  const checksums: Record<string, string> = {};
+  for (const name of CHECKSUM_HEADERS) {
+    const value = headers[`x-amz-checksum-${name}`];
+    if (typeof value === 'string' && value) checksums[name.toUpperCase()] = value;
+  }
+  return { etag: headers.etag, versionId: typeof versionId === 'string' && versionId !== 'null' ? versionId : undefined, checksum: reportedChecksum(headers), checksums };
 }
 
 const STATUS_CODES: Readonly<Record<number, string>> = {

@@ -9,9 +9,9 @@ import { stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import mime from 'mime';
 import {
-  AbortMultipartUploadCommand, CompleteMultipartUploadCommand, CreateMultipartUploadCommand, ListPartsCommand,
+  AbortMultipartUploadCommand, CompleteMultipartUploadCommand, CreateMultipartUploadCommand, DeleteObjectCommand, ListPartsCommand,
 } from '@aws-sdk/client-s3';
-import type { CompletedPart, CompleteMultipartUploadCommandOutput } from '@aws-sdk/client-s3';
+import type { CompleteMultipartUploadCommandOutput } from '@aws-sdk/client-s3';
 import { choosePartSize, MAX_OBJECT_SIZE_BYTES, partCount, partNumbers, partRange } from '../../src/part-size.ts';
 import { objectKeyProblem } from '../../src/s3-names.ts';
 import { concurrentEach } from './concurrent-each.ts';
@@ -24,6 +24,10 @@ import type { LocalFile, WalkEntry } from './local-files.ts';
 import { withRetry } from './retry-loop.ts';
 import type { S3Connection } from './s3-connection.ts';
 import type { StoredObject } from './s3-wire.ts';
+import { checksumField, checksumOf, compositeChecksum, fullObjectCrc, toBase64 } from './checksums.ts';
+import { fileChecksum } from './file-checksum.ts';
+import { checkEcho, describeChecksum, requestChecksum, uploadAlgorithm } from './upload-checksum.ts';
+import type { UploadAlgorithm } from './upload-checksum.ts';
 
 /** Files up to this size are read whole and sent in one request (cheapest per object). */
 const BUFFERED_PUT_MAX_BYTES = 1024 * 1024;
@@ -133,18 +137,26 @@ async function sendRange<T>(upload: FileUpload, start: number, end: number, sign
 
 async function putObject(upload: FileUpload): Promise<StoredObject> {
   const { connection, bucket, file, contentType, runtime } = upload;
-  const headers = { 'content-type': contentType };
+  const algorithm = uploadAlgorithm(connection);
+  const what = `s3://${bucket}/${file.key}`;
   if (file.size <= BUFFERED_PUT_MAX_BYTES) {
     const body = await readWholeFile(file.path, file.size);
     if (body.length !== file.size) throw fileChanged(file);
+    const checksum = algorithm && requestChecksum(algorithm, checksumOf(algorithm, body));
+    const headers = { 'content-type': contentType, ...checksum?.headers };
     const stored = await runtime.request((signal) => connection.wire.putObject(bucket, file.key, body, body.length, headers, signal));
+    checkEcho(connection, checksum, stored, what);
     upload.addBytes(body.length);
-    return stored;
+    return { ...stored, checksum: stored.checksum ?? describeChecksum(checksum) };
   }
+  // Read twice: once for the checksum that must lead the request, once to send (from the page cache).
+  const checksum = algorithm && requestChecksum(algorithm, await fileChecksum(file.path, algorithm, 0, file.size));
+  const headers = { 'content-type': contentType, ...checksum?.headers };
   const stored = await runtime.request((signal) => sendRange(upload, 0, file.size, signal, (body) => connection.wire.putObject(bucket, file.key, body, file.size, headers, signal)));
+  checkEcho(connection, checksum, stored, what);
   // A single PUT cannot be taken back before it lands: a file rewritten meanwhile is reported.
   if (await changedSince(file)) throw fileChanged(file, 'the stored object may mix old and new content; upload it again');
-  return stored;
+  return { ...stored, checksum: stored.checksum ?? describeChecksum(checksum) };
 }
 
 /** A multipart upload an earlier run of this job began, with the parts the store still has. */
@@ -152,6 +164,8 @@ interface EarlierUpload {
   readonly uploadId: string;
   readonly partSize: number;
   readonly parts: readonly PartRecord[];
+  /** The checksum its parts carry (the upload was created with it). */
+  readonly algorithm: UploadAlgorithm | undefined;
 }
 
 /**
@@ -177,7 +191,7 @@ async function resumableUpload(connection: S3Connection, bucket: string, file: L
   }
   // A part counts as sent only when the journal and the store agree on it.
   const parts = journal.parts(record.uploadId).filter((part) => onServer.get(part.partNumber) === part.etag);
-  return { uploadId: record.uploadId, partSize: record.partSize, parts };
+  return { uploadId: record.uploadId, partSize: record.partSize, parts, algorithm: record.checksumAlgorithm as UploadAlgorithm | undefined };
 }
 
 /** Part number to ETag of the parts the store holds, or undefined if the upload is gone. */
@@ -201,19 +215,26 @@ async function listUploadedParts(connection: S3Connection, bucket: string, key: 
 async function multipartUpload(upload: FileUpload, partSize: number, earlier: EarlierUpload | undefined): Promise<StoredObject> {
   const { connection, bucket, file, contentType, runtime } = upload;
   const journal = runtime.journal;
+  const what = `s3://${bucket}/${file.key}`;
+  // Fixed for the file: the upload is created with it, every part carries it.
+  const algorithm = earlier ? earlier.algorithm : uploadAlgorithm(connection);
+  const crc = algorithm && algorithm !== 'MD5' ? algorithm : undefined;
   let uploadId = earlier?.uploadId;
   if (!uploadId) {
-    const created = await runtime.request((signal) =>
-      connection.client.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: file.key, ContentType: contentType }), { abortSignal: signal }));
+    const created = await runtime.request((signal) => connection.client.send(new CreateMultipartUploadCommand({
+      Bucket: bucket, Key: file.key, ContentType: contentType,
+      // CRC64NVME exists only as a whole-object checksum; the 32-bit CRCs as a checksum of part checksums.
+      ...(crc ? { ChecksumAlgorithm: crc, ChecksumType: crc === 'CRC64NVME' ? 'FULL_OBJECT' : 'COMPOSITE' } : {}),
+    }), { abortSignal: signal }));
     uploadId = created.UploadId;
     if (!uploadId) throw new BargeError('InvalidResponse', 'The server started a multipart upload without an upload ID.');
-    journal.multipartStarted(file.key, { uploadId, path: file.path, size: file.size, mtimeMs: file.mtimeMs, partSize });
+    journal.multipartStarted(file.key, { uploadId, path: file.path, size: file.size, mtimeMs: file.mtimeMs, partSize, checksumAlgorithm: algorithm });
   }
   const id = uploadId;
-  const parts: CompletedPart[] = [];
+  const parts: SentPart[] = [];
   const sentBefore = new Set<number>();
   for (const part of earlier?.parts ?? []) {
-    parts.push({ PartNumber: part.partNumber, ETag: part.etag });
+    parts.push({ partNumber: part.partNumber, etag: part.etag, digest: part.checksum ? Buffer.from(part.checksum, 'base64') : undefined });
     sentBefore.add(part.partNumber);
     const range = partRange(file.size, partSize, part.partNumber);
     runtime.alreadyDone(0, range.end - range.start);
@@ -222,24 +243,61 @@ async function multipartUpload(upload: FileUpload, partSize: number, earlier: Ea
     const toSend = [...partNumbers(partCount(file.size, partSize))].filter((partNumber) => !sentBefore.has(partNumber));
     await concurrentEach(toSend, () => runtime.settings.threads * 2, async (partNumber) => {
       const range = partRange(file.size, partSize, partNumber);
+      // Read twice: once for the checksum that must lead the request, once to send (from the page cache).
+      const checksum = algorithm && requestChecksum(algorithm, await fileChecksum(file.path, algorithm, range.start, range.end));
       const result = await runtime.request((signal) => sendRange(upload, range.start, range.end, signal,
-        (body) => connection.wire.uploadPart(bucket, file.key, id, partNumber, body, range.end - range.start, signal)));
-      parts.push({ PartNumber: partNumber, ETag: result.etag });
-      journal.partFinished(id, { partNumber, etag: result.etag, checksum: result.checksum });
+        (body) => connection.wire.uploadPart(bucket, file.key, id, partNumber, body, range.end - range.start, signal, checksum?.headers)));
+      if (crc) checkEcho(connection, checksum, result, `part ${partNumber} of ${what}`);
+      parts.push({ partNumber, etag: result.etag, digest: checksum?.digest });
+      journal.partFinished(id, { partNumber, etag: result.etag, checksum: checksum?.value });
     });
     // A file that changed while it was read would be stored as a mix of old and new bytes.
     if (await changedSince(file)) throw fileChanged(file);
-    parts.sort((a, b) => a.PartNumber! - b.PartNumber!);
-    const completed = await runtime.request((signal) =>
-      connection.client.send(new CompleteMultipartUploadCommand({ Bucket: bucket, Key: file.key, UploadId: id, MultipartUpload: { Parts: parts } }), { abortSignal: signal }));
+    parts.sort((a, b) => a.partNumber - b.partNumber);
+    const completed = await runtime.request((signal) => connection.client.send(new CompleteMultipartUploadCommand({
+      Bucket: bucket, Key: file.key, UploadId: id,
+      MultipartUpload: { Parts: parts.map((part) => ({ PartNumber: part.partNumber, ETag: part.etag, ...(crc && part.digest ? { [checksumField(crc)]: toBase64(part.digest) } : {}) })) },
+    }), { abortSignal: signal }));
     journal.multipartEnded(file.key, id);
-    return { etag: completed.ETag, versionId: completed.VersionId, checksum: completedChecksum(completed) };
+    const stored = { etag: completed.ETag, versionId: completed.VersionId, checksum: completedChecksum(completed) };
+    if (crc) await checkCompleted(connection, bucket, file.key, crc, parts, file.size, partSize, stored);
+    return stored;
   } catch (error) {
     // Cancelled or failed: take the parts back off the server, so nothing is left to bill.
     await abortMultipartUpload(connection, bucket, file.key, id);
     journal.multipartEnded(file.key, id);
     throw error;
   }
+}
+
+interface SentPart {
+  readonly partNumber: number;
+  readonly etag: string;
+  /** The part's checksum as sent (undefined when uploads carry none). */
+  readonly digest: Buffer | undefined;
+}
+
+/**
+ * The whole object's checksum, as the store reports it after CompleteMultipartUpload, against the one
+ * the parts' checksums give. A mismatch takes the new object (its version) back off the store.
+ */
+async function checkCompleted(
+  connection: S3Connection, bucket: string, key: string, crc: Exclude<UploadAlgorithm, 'MD5'>, parts: readonly SentPart[], size: number, partSize: number, stored: StoredObject,
+): Promise<void> {
+  if (!stored.checksum?.startsWith(`${crc}:`) || parts.some((part) => !part.digest)) return;
+  const reported = stored.checksum.slice(crc.length + 1);
+  const digests = parts.map((part) => part.digest!);
+  const expected = reported.includes('-')
+    ? compositeChecksum(crc, digests)
+    : toBase64(fullObjectCrc(crc, parts.map((part) => ({ digest: part.digest!, size: partByteCount(size, partSize, part.partNumber) }))));
+  if (reported === expected) return;
+  await connection.client.send(new DeleteObjectCommand({ Bucket: bucket, Key: key, VersionId: stored.versionId }));
+  throw new BargeError('ChecksumMismatch', `The store reports ${crc} ${reported} for s3://${bucket}/${key}, but its parts give ${expected}; the object was removed. Retry the upload.`);
+}
+
+function partByteCount(size: number, partSize: number, partNumber: number): number {
+  const range = partRange(size, partSize, partNumber);
+  return range.end - range.start;
 }
 
 function completedChecksum(completed: CompleteMultipartUploadCommandOutput): string | undefined {

@@ -12,7 +12,8 @@ import type { Result } from '../../src/contract/result.ts';
 import { failure, ok } from '../../src/contract/result.ts';
 import type { JobSnapshot } from '../../src/jobs.ts';
 import type { Engine } from '../engine/engine.ts';
-import { toBargeError } from '../engine/errors.ts';
+import { BargeError, toBargeError } from '../engine/errors.ts';
+import { formatReceipt } from '../../src/receipt.ts';
 import { createBucket, deleteBucket } from '../engine/s3-buckets.ts';
 import { headObject, listBuckets, listObjectsPage } from '../engine/s3-listing.ts';
 import type { ConnectionRegistry } from './connection-registry.ts';
@@ -109,6 +110,11 @@ export function createBargeService(options: { engine: Engine; registry: Connecti
     'jobs.resume': onJobs((id) => engine.resume(id)),
     'jobs.cancel': onJobs((id) => engine.cancel(id)),
     'jobs.retry': onJobs((id) => engine.retry(id)),
+    'jobs.receipt': async ({ id, format }) => {
+      const job = engine.job(id);
+      if (!job) throw new BargeError('NoSuchJob', 'That job is no longer in the list.');
+      return { fileName: `barge-receipt-${job.kind}-${id.slice(0, 8)}.${format}`, text: [...formatReceipt(engine.receipt(id), format)].join('') };
+    },
     'jobs.clearFinished': async () => {
       const before = new Set(engine.snapshots().map((j) => j.id));
       engine.clearFinished();

@@ -49,6 +49,17 @@ export function TransfersPanel() {
   );
 }
 
+/** Fetch a job's receipt and hand it to the browser (or Electron) as a file download. */
+async function saveReceipt(id: string): Promise<void> {
+  const receipt = await request('jobs.receipt', { id, format: 'csv' });
+  const url = URL.createObjectURL(new Blob([receipt.text], { type: 'text/csv' }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = receipt.fileName;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
 const JobRow = memo(function JobRow({ job, onAct }: { job: JobSnapshot; onAct: (method: 'jobs.pause' | 'jobs.resume' | 'jobs.cancel' | 'jobs.retry', id?: string) => void }) {
   const history = useJobs((s) => s.history.get(job.id) ?? []);
   const p = job.progress;
@@ -77,6 +88,9 @@ const JobRow = memo(function JobRow({ job, onAct }: { job: JobSnapshot; onAct: (
           {status === 'paused' && <button type="button" onClick={() => onAct('jobs.resume', job.id)}>Resume</button>}
           {!isFinished(job.state) && <button type="button" onClick={() => onAct('jobs.cancel', job.id)}>Cancel</button>}
           {(status === 'failed' || status === 'cancelled') && <button type="button" onClick={() => onAct('jobs.retry', job.id)}>Retry</button>}
+          {job.kind !== 'delete' && p.objectsDone > 0 && isFinished(job.state) && (
+            <button type="button" title="Save what was stored or saved: key, size, ETag, version, checksum (CSV)" onClick={() => void saveReceipt(job.id)}>Receipt</button>
+          )}
         </span>
       </div>
       {job.state.status === 'failed' && <p className="error" title={job.itemErrors.map((e) => e.message).join('\n')}>{job.state.error.message}</p>}

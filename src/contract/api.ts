@@ -59,6 +59,8 @@ export const methodSchemas = {
   'jobs.resume': onJob,
   'jobs.cancel': onJob,
   'jobs.retry': onJob,
+  /** What a job stored or saved, object by object (key, size, ETag, version ID, checksum). */
+  'jobs.receipt': z.object({ id: z.string().min(1).max(100), format: z.enum(['csv', 'json']).default('csv') }),
   'jobs.clearFinished': nothing,
   'jobs.snapshot': nothing,
   'settings.get': nothing,
@@ -96,6 +98,7 @@ export interface MethodResults {
   'jobs.resume': null;
   'jobs.cancel': null;
   'jobs.retry': null;
+  'jobs.receipt': { fileName: string; text: string };
   'jobs.clearFinished': JobSnapshot[];
   'jobs.snapshot': JobSnapshot[];
   'settings.get': Settings;

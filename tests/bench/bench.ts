@@ -4,7 +4,8 @@
 // delete 20,000 keys. Tools run in alternating order, BENCH_ROUNDS times each (default 3), and the
 // median is reported, with peak memory (max RSS) and CPU time, and the ratio to s5cmd. Peers come
 // from PATH or ~/.cache/s3lab/bin (../shared/lab/install-peers.sh); BENCH_PEERS=s5cmd,rclone picks.
-// BENCH_WORKLOADS=small-up,list picks workloads. Not part of the tests: figures, not assertions.
+// BENCH_WORKLOADS=small-up,list picks workloads;
+// BENCH_JOURNAL_COST=1 also runs Barge with its journal off. Not part of the tests: figures, not assertions.
 
 import { spawn } from 'node:child_process';
 import { randomFillSync } from 'node:crypto';
@@ -85,7 +86,10 @@ async function main(): Promise<void> {
     const connection = await engine.connect({ endpoint: server.endpoint, region: server.region, accessKeyId: server.accessKeyId, secretAccessKey: server.secretAccessKey });
     const bucket = 'bench';
     await createBucket(connection, bucket);
-    const tools = [bargeTool(server, root), ...(await peerTools(server, scratch))];
+    const dataDir = path.join(scratch, 'barge-data');
+    // BENCH_JOURNAL_COST=1 adds Barge with its journal off, to measure what recording costs.
+    const withoutJournal = process.env.BENCH_JOURNAL_COST ? [bargeTool(server, root, dataDir, false)] : [];
+    const tools = [bargeTool(server, root, dataDir), ...withoutJournal, ...(await peerTools(server, scratch))];
     console.log(`Tools: ${tools.map((t) => t.name).join(', ')}; ${ROUNDS} rounds each, alternating; MinIO at ${server.endpoint}; ${os.cpus().length} cores.`);
 
     const smallDir = path.join(scratch, 'small');

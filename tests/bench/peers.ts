@@ -36,11 +36,18 @@ function findBinary(name: string): string | undefined {
   return undefined;
 }
 
-export function bargeTool(server: S3ServerInfo, root: string): Tool {
+/**
+ * Barge as it ships (journaling every job into `dataDir`), or with the journal off (`journal: false`,
+ * the tool "barge-nojournal") to measure what recording costs.
+ */
+export function bargeTool(server: S3ServerInfo, root: string, dataDir: string, journal = true): Tool {
   return {
-    name: 'barge',
+    name: journal ? 'barge' : 'barge-nojournal',
     command: process.execPath,
-    env: { AWS_ACCESS_KEY_ID: server.accessKeyId, AWS_SECRET_ACCESS_KEY: server.secretAccessKey, AWS_ENDPOINT_URL: server.endpoint, AWS_REGION: server.region },
+    env: {
+      AWS_ACCESS_KEY_ID: server.accessKeyId, AWS_SECRET_ACCESS_KEY: server.secretAccessKey, AWS_ENDPOINT_URL: server.endpoint, AWS_REGION: server.region,
+      BARGE_DATA_DIR: dataDir, ...(journal ? {} : { BARGE_NO_JOURNAL: '1' }),
+    },
     args(workload, w) {
       const cli = [path.join(root, 'app', 'dist', 'barge.mjs'), '--quiet'];
       switch (workload) {

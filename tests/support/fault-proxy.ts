@@ -4,6 +4,7 @@
 
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Transform } from 'node:stream';
 
 export type Fault =
   | { readonly kind: 'cut-body'; readonly afterBytes: number }
@@ -12,6 +13,10 @@ export type Fault =
   /** Take the request and never answer. */
   | { readonly kind: 'stall' }
   | { readonly kind: 'slow-down' }
+  /** Flip one byte of the response body (damage on the way that TCP did not catch). */
+  | { readonly kind: 'corrupt-body'; readonly atByte: number }
+  /** Flip one byte of the request body on its way to the store. */
+  | { readonly kind: 'corrupt-request'; readonly atByte: number }
   /** Hold the request this long before passing it on (latency, as a far-away store has). */
   | { readonly kind: 'delay'; readonly ms: number };
 
@@ -24,6 +29,21 @@ export interface FaultProxy {
   /** Decide the fault (if any) for each request. */
   setRule(rule: (request: http.IncomingMessage) => Fault | undefined): void;
   close(): Promise<void>;
+}
+
+/** A pass-through stream that inverts the bits of the byte at `atByte` (counted from the start). */
+function flipByteAt(atByte: number): Transform {
+  let seen = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      if (atByte >= seen && atByte < seen + chunk.length) {
+        chunk = Buffer.from(chunk);
+        chunk[atByte - seen] = chunk[atByte - seen]! ^ 0xff;
+      }
+      seen += chunk.length;
+      done(null, chunk);
+    },
+  });
 }
 
 export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
@@ -65,6 +85,10 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
     }, (upstreamResponse) => {
       record.status = upstreamResponse.statusCode;
       response.writeHead(upstreamResponse.statusCode ?? 502, upstreamResponse.headers);
+      if (fault?.kind === 'corrupt-body') {
+        upstreamResponse.pipe(flipByteAt(fault.atByte)).pipe(response);
+        return;
+      }
       if (fault?.kind !== 'cut-body' && fault?.kind !== 'stall-body') {
         upstreamResponse.pipe(response);
         return;
@@ -84,7 +108,8 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
       upstreamResponse.on('end', () => response.end());
     });
     forward.on('error', () => response.socket?.destroy());
-    request.pipe(forward);
+    if (fault?.kind === 'corrupt-request') request.pipe(flipByteAt(fault.atByte)).pipe(forward);
+    else request.pipe(forward);
   };
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;

@@ -1,0 +1,32 @@
+// node tests/bench/checksum-speed.ts: the throughput of each checksum in main/engine/checksums.ts,
+// on a 64 MiB buffer fed in 1 MiB chunks (as a part streams from disk). Each algorithm takes
+// CHECKSUM_ROUNDS turns (default 7), interleaved with the others; the first two are warm-up and
+// the median of the rest is reported. Figures, not assertions.
+
+import { randomFillSync } from 'node:crypto';
+import { createHasher } from '../../main/engine/checksums.ts';
+import type { ChecksumAlgorithm } from '../../main/engine/checksums.ts';
+
+const SIZE = 64 * 1024 * 1024;
+const CHUNK = Number(process.env.CHECKSUM_CHUNK ?? 1024 * 1024);
+const ROUNDS = Math.max(3, Number(process.env.CHECKSUM_ROUNDS ?? 7));
+const ALGORITHMS: readonly ChecksumAlgorithm[] = ['CRC32', 'CRC32C', 'CRC64NVME', 'MD5', 'SHA1', 'SHA256'];
+
+const data = randomFillSync(Buffer.alloc(SIZE));
+const rates = new Map<ChecksumAlgorithm, number[]>(ALGORITHMS.map((algorithm) => [algorithm, []]));
+for (let round = 0; round < ROUNDS; round++) {
+  for (const algorithm of ALGORITHMS) {
+    const start = performance.now();
+    const hasher = createHasher(algorithm);
+    for (let offset = 0; offset < SIZE; offset += CHUNK) hasher.update(data.subarray(offset, offset + CHUNK));
+    hasher.digest();
+    const seconds = (performance.now() - start) / 1000;
+    if (round >= 2) rates.get(algorithm)?.push(SIZE / 1024 / 1024 / seconds);
+  }
+}
+console.log(`64 MiB in ${CHUNK / 1024} KiB chunks, median of ${ROUNDS - 2} rounds (Node ${process.version}, ${process.arch}):`);
+for (const [algorithm, values] of rates) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const median = sorted[Math.floor(sorted.length / 2)] ?? 0;
+  console.log(`  ${algorithm.padEnd(10)} ${median.toFixed(0).padStart(6)} MB/s   (range ${sorted[0]?.toFixed(0)}-${sorted.at(-1)?.toFixed(0)})`);
+}

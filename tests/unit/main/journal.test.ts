@@ -1,0 +1,82 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, it } from 'vitest';
+import { Journal, jobFingerprint } from '../../../main/engine/journal.ts';
+
+const job = (id: string, fingerprint = 'fp', host: 'app' | 'cli' = 'cli') => ({ id, host, kind: 'upload' as const, name: id, spec: { sources: ['/a'] }, connectionRef: 'c', fingerprint });
+
+it('finds an unfinished job by fingerprint, never a completed or cancelled one, nor another host\'s', async () => {
+  const journal = await Journal.open(':memory:');
+  journal.addJob(job('done'));
+  journal.setStatus('done', 'completed');
+  journal.addJob(job('stopped'));
+  journal.setStatus('stopped', 'cancelled');
+  journal.addJob(job('app-job', 'fp', 'app'));
+  expect(journal.findResumable('cli', 'fp')).toBeUndefined();
+  journal.addJob(job('failed'));
+  journal.setStatus('failed', 'failed');
+  expect(journal.findResumable('cli', 'fp')?.id).toBe('failed');
+  expect(journal.unfinished('app').map((j) => j.id)).toEqual(['app-job']);
+  journal.close();
+});
+
+it('does not hand out a job that a live process owns', async () => {
+  const file = path.join(await mkdtemp(path.join(os.tmpdir(), 'barge-journal-unit-')), 'journal.sqlite');
+  const journal = await Journal.open(file);
+  journal.addJob(job('mine'));
+  // Another process takes it over and is still alive (this test's parent, which outlives the check).
+  const { DatabaseSync } = await import('node:sqlite');
+  const db = new DatabaseSync(file);
+  db.prepare('UPDATE jobs SET owner_pid = ? WHERE id = ?').run(process.ppid, 'mine');
+  expect(journal.findResumable('cli', 'fp')).toBeUndefined();
+  // Once that process is gone, the job is free again.
+  const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout.toString();
+  db.prepare('UPDATE jobs SET owner_pid = ? WHERE id = ?').run(Number(gone), 'mine');
+  db.close();
+  expect(journal.findResumable('cli', 'fp')?.id).toBe('mine');
+  journal.close();
+});
+
+it('records parts, ranges and finished objects per job, and forgets them with the job', async () => {
+  const journal = await Journal.open(':memory:');
+  journal.addJob(job('j'));
+  const recorder = journal.forJob('j', false);
+  recorder.multipartStarted('k', { uploadId: 'u', path: '/a', size: 10, mtimeMs: 1, partSize: 5, checksumAlgorithm: 'CRC32C' });
+  recorder.partFinished('u', { partNumber: 2, etag: '"e2"', checksum: 'c2' });
+  recorder.rangeFinished('d', 3, Buffer.from([1, 2]));
+  recorder.objectFinished({ key: 'k', path: '/a', size: 10, etag: '"e"', checksum: 'CRC32C:x-2' });
+  expect(recorder.multipart('k')).toMatchObject({ uploadId: 'u', checksumAlgorithm: 'CRC32C' });
+  expect(recorder.parts('u')).toEqual([{ partNumber: 2, etag: '"e2"', checksum: 'c2' }]);
+  expect(recorder.rangesFinished('d')).toEqual([{ partNumber: 3, digest: Buffer.from([1, 2]) }]);
+  expect([...journal.receipt('j')].map((line) => line.key)).toEqual(['k']);
+  journal.forget('j');
+  expect(recorder.parts('u')).toEqual([]);
+  expect(recorder.finishedObject('k')).toBeUndefined();
+  journal.close();
+});
+
+it('drops completed jobs after their retention, keeps unfinished ones', async () => {
+  const file = path.join(await mkdtemp(path.join(os.tmpdir(), 'barge-journal-unit-')), 'journal.sqlite');
+  let now = 0;
+  const first = await Journal.open(file, { now: () => now });
+  first.addJob(job('old-done'));
+  first.setStatus('old-done', 'completed');
+  first.addJob(job('old-active', 'other'));
+  first.close();
+  now = 31 * 24 * 3600 * 1000;
+  const second = await Journal.open(file, { now: () => now });
+  expect([...second.receipt('old-done')]).toEqual([]);
+  expect(second.findResumable('cli', 'other')?.id).toBe('old-active');
+  second.close();
+});
+
+it('a fingerprint differs when the spec, the connection or the folder differs', () => {
+  const base = jobFingerprint('upload', { a: 1 }, 'c', '/x');
+  expect(jobFingerprint('upload', { a: 1 }, 'c', '/x')).toBe(base);
+  expect(jobFingerprint('upload', { a: 2 }, 'c', '/x')).not.toBe(base);
+  expect(jobFingerprint('upload', { a: 1 }, 'd', '/x')).not.toBe(base);
+  expect(jobFingerprint('upload', { a: 1 }, 'c', '/y')).not.toBe(base);
+  expect(jobFingerprint('download', { a: 1 }, 'c', '/x')).not.toBe(base);
+});

@@ -1,0 +1,27 @@
+import { expect, it } from 'vitest';
+import { formatReceipt, receiptFormatFor } from '../../../src/receipt.ts';
+
+const entries = [
+  { key: 'a,b "c".txt', path: '/tmp/a', size: 3, etag: '"abc"', versionId: 'v1', checksum: 'CRC32C:AAAA==', finishedAt: 0 },
+  { key: 'plain', path: '/tmp/p', size: 0, finishedAt: 1000 },
+];
+
+it('writes CSV with a header, quoting fields that need it, ETags without quotes, the checksum split', () => {
+  const text = [...formatReceipt(entries, 'csv')].join('');
+  expect(text).toBe([
+    'key,path,size,etag,versionId,checksumAlgorithm,checksum,finishedAt',
+    '"a,b ""c"".txt",/tmp/a,3,abc,v1,CRC32C,AAAA==,1970-01-01T00:00:00.000Z',
+    'plain,/tmp/p,0,,,,,1970-01-01T00:00:01.000Z',
+    '',
+  ].join('\n'));
+});
+
+it('writes JSON that parses back to the same rows, and an empty list for no objects', () => {
+  const rows = JSON.parse([...formatReceipt(entries, 'json')].join(''));
+  expect(rows).toHaveLength(2);
+  expect(rows[0]).toMatchObject({ key: 'a,b "c".txt', etag: 'abc', checksumAlgorithm: 'CRC32C', checksum: 'AAAA==' });
+  expect(rows[1]).toMatchObject({ key: 'plain', etag: null, checksum: null });
+  expect(JSON.parse([...formatReceipt([], 'json')].join(''))).toEqual([]);
+  expect(receiptFormatFor('out.JSON')).toBe('json');
+  expect(receiptFormatFor('out.csv')).toBe('csv');
+});
