@@ -3,8 +3,8 @@
 import { parseArgs } from 'node:util';
 import { formatBytes, parseByteSize } from '../../src/byte-units.ts';
 import { MAX_PART_SIZE_BYTES, MIN_PART_SIZE_BYTES } from '../../src/part-size.ts';
-import { connectionConfigSchema } from '../../src/connection.ts';
-import type { ConnectionConfig } from '../../src/connection.ts';
+import { connectionConfigSchema, uploadChecksumSchema } from '../../src/connection.ts';
+import type { ConnectionConfig, UploadChecksum } from '../../src/connection.ts';
 import { MAX_THREADS, MIN_THREADS, settingsPatchSchema } from '../../src/settings.ts';
 import type { SettingsPatch } from '../../src/settings.ts';
 import { BargeError } from '../engine/errors.ts';
@@ -16,6 +16,7 @@ export const optionSpec = {
   'path-style': { type: 'boolean' },
   'virtual-hosted': { type: 'boolean' },
   checksum: { type: 'string' },
+  'upload-checksum': { type: 'string' },
   threads: { type: 'string' },
   'part-size': { type: 'string' },
   recursive: { type: 'boolean', short: 'r' },
@@ -88,6 +89,10 @@ export function parseCli(argv: readonly string[]): CliOptions {
   if (values.checksum !== undefined && values.checksum !== 'when_supported' && values.checksum !== 'when_required') {
     throw usageError('--checksum takes when_supported or when_required.');
   }
+  const uploadChecksum = values['upload-checksum']?.toUpperCase();
+  if (uploadChecksum !== undefined && !uploadChecksumSchema.options.includes(uploadChecksum as UploadChecksum)) {
+    throw usageError(`--upload-checksum takes crc64nvme, crc32c, crc32, md5 or off, not "${values['upload-checksum']}".`);
+  }
   if (values['path-style'] && values['virtual-hosted']) throw usageError('Give --path-style or --virtual-hosted, not both.');
   for (const name of ['endpoint-url', 'region', 'profile'] as const) {
     if (values[name] === '') throw usageError(`--${name} needs a value.`);
@@ -105,6 +110,7 @@ export function parseCli(argv: readonly string[]): CliOptions {
     profile: values.profile,
     pathStyle: values['path-style'] ? true : values['virtual-hosted'] ? false : undefined,
     checksumMode: values.checksum,
+    uploadChecksum,
   });
   if (!connection.success) throw usageError(`--endpoint-url must be an http:// or https:// URL, not "${values['endpoint-url']}".`);
   return {
@@ -142,7 +148,12 @@ Options:
   --region REGION      (default: AWS_REGION, the profile, us-east-1)
   --path-style         bucket in the URL path (default for custom endpoints)
   --virtual-hosted     bucket in the host name (default for AWS)
-  --checksum MODE      when_supported (AWS default) or when_required (custom endpoint default)
+  --checksum MODE      when_supported (AWS default) or when_required (custom endpoint default):
+                       the SDK's own checksums on control requests
+  --upload-checksum A  what every upload request carries for the store to check: crc64nvme (AWS
+                       default), crc32c (other stores), crc32, md5 (Content-MD5) or off; a store
+                       that ignores CRCs is switched to md5 by itself. Downloads are always checked
+                       against the object's checksum or ETag.
   --threads N          requests in flight, 1-256 (default 64)
   --part-size SIZE     multipart part size, 5MiB-5GiB (default 16MiB)
   -r, --recursive      folders and prefixes, everything below them

@@ -4,14 +4,17 @@
 // ETag, and CRC combination (a whole object's CRC from its parts' CRCs, without reading it again).
 //
 // Speed matters: the engine is CPU-bound, and every byte sent or received is hashed once.
-// - CRC32 is zlib's native crc32 (Node >= 22.2).
+// - CRC32 is zlib's native crc32 (Node >= 22.2): 1,700-3,300 MB/s.
 // - CRC32C and CRC64NVME have no native code in Node, so they are table-driven JavaScript, slicing
-//   by 16 bytes, reading the data as 32-bit words. Measured on a 64 MiB buffer in 1 MiB chunks
-//   (Xeon, Node 24): CRC32C about 1,300 MB/s and CRC64NVME about 1,000 MB/s, against 245 and
-//   170 MB/s for the SDK's JavaScript (byte at a time; slicing by 8 over byte reads).
-//   What made the difference: Int32Array tables (Uint32Array values above 2^31 become heap
-//   numbers), one flat table instead of sixteen, and word reads instead of byte reads.
-//   CRC64NVME keeps its 64-bit state as two 32-bit halves: BigInt is far too slow for the data path.
+//   by 16 bytes, reading the data as 32-bit words: CRC32C 800-1,400 MB/s, CRC64NVME 550-1,000 MB/s,
+//   against 250-300 and 170-270 MB/s for the SDK's JavaScript (measured on a 64 MiB buffer in
+//   1 MiB chunks, Xeon, Node 24; this machine's speed swings by up to 2x between runs, zlib's too;
+//   tests/bench/checksum-speed.ts). What made the difference: Int32Array tables (Uint32Array
+//   values above 2^31 become heap numbers), one flat table instead of sixteen, word reads instead
+//   of byte reads. A hand-written WebAssembly version of the same loops was no faster for CRC32C
+//   and about 15% faster for CRC64NVME: not worth its weight. CRC64NVME keeps its state as two
+//   32-bit halves: BigInt is far too slow for the data path.
+//   So where a store takes any CRC, CRC32 costs the least CPU.
 //
 // Every value here is the server's form: a digest is the big-endian bytes of the CRC, and a header
 // value (x-amz-checksum-crc32c and the like) is that digest in base64.
@@ -106,6 +109,9 @@ export function bareEtag(etag: string): string {
 class Crc32Hasher implements Hasher {
   private value = 0;
   update(chunk: Uint8Array): void {
+    // Node 24.9's crc32 answers 0, whatever the running value, for an empty view of an empty
+    // ArrayBuffer (`new Uint8Array(0).subarray(0)`): zlib's crc32 returns 0 for a null buffer.
+    if (chunk.length === 0) return;
     this.value = crc32(chunk, this.value);
   }
   digest(): Buffer {

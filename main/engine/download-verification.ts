@@ -85,7 +85,11 @@ export function planVerification(facts: ObjectFacts, preferredRangeSize: number)
   }
   if (!facts.etag) return NOTHING;
   const etag = bareEtag(facts.etag);
-  if (/^[0-9a-f]{32}$/.test(etag)) return { algorithm: 'MD5', rangeSize: singleRange ? facts.size : undefined, expected: `MD5:${etag}`, check: singleRange ? 'whole-crc' : 'md5-file' };
+  if (/^[0-9a-f]{32}$/.test(etag)) {
+    // Written as Content-MD5 is (base64), so a receipt shows an upload's and a download's MD5 alike.
+    const expected = `MD5:${Buffer.from(etag, 'hex').toString('base64')}`;
+    return { algorithm: 'MD5', rangeSize: singleRange ? facts.size : undefined, expected, check: singleRange ? 'whole-crc' : 'md5-file' };
+  }
   const parts = /^[0-9a-f]{32}-(\d+)$/.exec(etag);
   if (parts) {
     const rangeSize = equalPartSize(facts, Number(parts[1]));
@@ -113,7 +117,7 @@ export async function verifyDownload(plan: VerificationPlan, ranges: readonly { 
     case 'whole-crc': {
       let digest = ranges[0]?.digest ?? createHasher(plan.algorithm).digest();
       for (const range of ranges.slice(1)) digest = combineCrc(plan.algorithm as CrcAlgorithm, digest, range.digest, range.size);
-      actual = plan.algorithm === 'MD5' ? `MD5:${digest.toString('hex')}` : `${plan.algorithm}:${toBase64(digest)}`;
+      actual = `${plan.algorithm}:${toBase64(digest)}`;
       break;
     }
     case 'composite':
@@ -123,7 +127,7 @@ export async function verifyDownload(plan: VerificationPlan, ranges: readonly { 
       actual = `ETAG:${multipartEtag(ranges.map((r) => r.digest))}`;
       break;
     case 'md5-file':
-      actual = `MD5:${(await fileChecksum(file, 'MD5')).toString('hex')}`;
+      actual = `MD5:${toBase64(await fileChecksum(file, 'MD5'))}`;
       break;
   }
   if (actual !== plan.expected) {

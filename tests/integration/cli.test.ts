@@ -96,3 +96,33 @@ describe('the barge command line', () => {
     noStackTrace(result.stderr);
   });
 });
+
+describe('integrity options and receipts', () => {
+  it('--upload-checksum md5 sends Content-MD5; a download receipt in JSON names what was verified', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'barge-cli-'));
+    const bucket = uniqueBucket();
+    expect((await runCli(['mb', `s3://${bucket}`])).code).toBe(0);
+    const small = await randomFile(dir, 'small.bin', 300_000);
+    const up = await runCli(['cp', '--upload-checksum', 'md5', '--receipt', path.join(dir, 'up.json'), small.path, `s3://${bucket}/small.bin`]);
+    expect(up.code).toBe(0);
+    const [uploaded] = JSON.parse(await readFile(path.join(dir, 'up.json'), 'utf8'));
+    expect(uploaded).toMatchObject({ key: 'small.bin', size: 300_000, checksumAlgorithm: 'MD5' });
+    // Content-MD5 is the base64 of the MD5 the ETag shows in hex.
+    expect(Buffer.from(uploaded.checksum, 'base64').toString('hex')).toBe(uploaded.etag);
+
+    const down = await runCli(['cp', '--receipt', path.join(dir, 'down.csv'), `s3://${bucket}/small.bin`, path.join(dir, 'copy.bin')]);
+    expect(down.code).toBe(0);
+    const [header, row] = (await readFile(path.join(dir, 'down.csv'), 'utf8')).trim().split('\n');
+    expect(header).toContain('checksumAlgorithm,checksum');
+    expect(row).toContain(`small.bin,${path.join(dir, 'copy.bin')},300000,${uploaded.etag},,MD5,${uploaded.checksum},`);
+  });
+
+  it('refuses an unknown --upload-checksum, and --receipt on a command that makes none', async () => {
+    const bad = await runCli(['cp', '--upload-checksum', 'sha1', 'a', 's3://b/a']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--upload-checksum takes crc64nvme, crc32c, crc32, md5 or off, not "sha1".');
+    const misplaced = await runCli(['ls', '--receipt', 'r.csv', 's3://b']);
+    expect(misplaced.code).toBe(2);
+    expect(misplaced.stderr).toContain('ls does not take --receipt.');
+  });
+});
