@@ -7,12 +7,16 @@ import { appendFile, mkdir, mkdtemp, readdir, readFile } from 'node:fs/promises'
 import os from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { afterEach, beforeEach, expect, inject, it } from 'vitest';
 import { AbortMultipartUploadCommand, HeadObjectCommand } from '@aws-sdk/client-s3';
 import { MIB } from '../../src/byte-units.ts';
 import { Engine } from '../../main/engine/engine.ts';
 import { Journal } from '../../main/engine/journal.ts';
 import { listMultipartUploads } from '../../main/engine/s3-listing.ts';
+import { createBargeService } from '../../main/service/barge-service.ts';
+import { ConnectionRegistry } from '../../main/service/connection-registry.ts';
+import { FileSecretStore } from '../../main/service/secret-store.ts';
+import type { JobSnapshot } from '../../src/jobs.ts';
 import { startFaultProxy } from '../support/fault-proxy.ts';
 import type { FaultProxy } from '../support/fault-proxy.ts';
 import { randomFile, serverConfig, setUpEngine, sha256File } from '../support/fixtures.ts';
@@ -89,6 +93,10 @@ it('an upload killed mid-way goes on when the command runs again, sending only t
   // Killed: nothing under the key yet, the upload waits on the server for the next run.
   await expect(t.connection.client.send(new HeadObjectCommand({ Bucket: t.bucket, Key: 'big.bin' }))).rejects.toMatchObject({ name: 'NotFound' });
   expect(await incompleteUploads()).toBe(1);
+  // The journal names the connection, never its secret.
+  for (const file of await readdir(dataDir)) {
+    expect((await readFile(path.join(dataDir, file))).includes(serverConfig().secretAccessKey!)).toBe(false);
+  }
 
   proxy.seen.length = 0;
   const again = await runCli(['cp', source.path, `s3://${t.bucket}/big.bin`, '--part-size', '5MiB', '--threads', '2'], { env: cliEnv() });
@@ -175,14 +183,12 @@ it('--no-resume starts afresh, and --receipt writes what was stored', async () =
   expect(row).toContain(`fresh.bin,${source.path},${PARTS * PART},${head.ETag!.replaceAll('"', '')},`);
 });
 
-it('the app brings back a job its killed process left, paused, and finishes it without resending parts', async () => {
-  const source = await randomFile(t.dir, 'big.bin', PARTS * PART);
-  const journalFile = path.join(dataDir, 'journal.sqlite');
+/** Start an upload the way the app does in a child process, and kill it once two parts are recorded. */
+async function killAppUpload(sourcePath: string, key: string, connectionRef: string): Promise<number> {
   proxy.setRule(() => ({ kind: 'delay', ms: 300 }));
-  const viaProxy = { ...serverConfig(), endpoint: proxy.endpoint };
   const child = spawn(process.execPath, [
-    path.resolve('tests/support/journaled-engine.ts'), journalFile, JSON.stringify(viaProxy), 'upload',
-    JSON.stringify({ sources: [source.path], bucket: t.bucket, destination: 'app.bin' }),
+    path.resolve('tests/support/journaled-engine.ts'), path.join(dataDir, 'journal.sqlite'), JSON.stringify({ ...serverConfig(), endpoint: proxy.endpoint }), 'upload',
+    JSON.stringify({ sources: [sourcePath], bucket: t.bucket, destination: key }), connectionRef,
   ], { stdio: 'ignore' });
   const ended = new Promise((resolve) => child.once('exit', resolve));
   while (journalRows('parts') < 2) {
@@ -192,9 +198,14 @@ it('the app brings back a job its killed process left, paused, and finishes it w
   child.kill('SIGKILL');
   await ended;
   proxy.setRule(() => undefined);
-  const recorded = journalRows('parts');
+  return journalRows('parts');
+}
 
-  const journal = await Journal.open(journalFile);
+it('the app brings back a job its killed process left, paused, and finishes it without resending parts', async () => {
+  const source = await randomFile(t.dir, 'big.bin', PARTS * PART);
+  const recorded = await killAppUpload(source.path, 'app.bin', 'saved-connection');
+  const viaProxy = { ...serverConfig(), endpoint: proxy.endpoint };
+  const journal = await Journal.open(path.join(dataDir, 'journal.sqlite'));
   const engine = new Engine({ journal, host: 'app', settings: { threads: 2, partSizeBytes: PART } });
   try {
     proxy.seen.length = 0;
@@ -221,4 +232,27 @@ it('the app brings back a job its killed process left, paused, and finishes it w
   await t.engine.download(t.connection, { bucket: t.bucket, keys: ['app.bin'], targetFolder: t.dir, targetFile: out }).finished();
   expect(await sha256File(out)).toBe(source.sha256);
   expect(await incompleteUploads()).toBe(0);
+});
+
+it('the window\'s service lists the restored job as paused, on its saved connection, and Resume finishes it', async () => {
+  const source = await randomFile(t.dir, 'big.bin', PARTS * PART);
+  const s3 = inject('s3');
+  const engine = new Engine({ journal: await Journal.open(path.join(dataDir, 'journal.sqlite')), host: 'app', settings: { threads: 2, partSizeBytes: PART } });
+  const registry = new ConnectionRegistry({ dataDir, engine, secrets: new FileSecretStore(path.join(dataDir, 'secrets.json')) });
+  const saved = await registry.add({ name: 'Test store', endpoint: proxy.endpoint, region: s3.region, pathStyle: true, accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey });
+  const recorded = await killAppUpload(source.path, 'service.bin', saved.id);
+  const service = createBargeService({ engine, registry, host: 'web' });
+  try {
+    proxy.seen.length = 0;
+    const listed = await service.dispatch('jobs.snapshot', {});
+    expect(listed.ok).toBe(true);
+    const jobs = (listed as { value: JobSnapshot[] }).value;
+    expect(jobs.map((job) => [job.kind, job.state.status])).toEqual([['upload', 'paused']]);
+    expect(await service.dispatch('jobs.resume', { id: jobs[0]!.id })).toMatchObject({ ok: true });
+    const end = await engine.job(jobs[0]!.id)!.finished();
+    expect(end.state).toEqual({ status: 'completed' });
+    expect(partRequests()).toBe(PARTS - recorded);
+  } finally {
+    await service.close();
+  }
 });
