@@ -7,6 +7,12 @@
 // survives the process dying at any point (the kernel has the bytes); after a power loss the newest
 // records may be missing, which only means that work is done again, never that work is skipped.
 //
+// Progress records (a part sent, an object finished) are grouped into one transaction committed
+// every 100 ms: a commit per record cost about 0.1 ms of CPU per small file (measured with
+// `BENCH_JOURNAL_COST=1 npm run bench`). A crash loses at most the last 100 ms of progress, which is
+// then done again. Records that name something to clean up later (a multipart upload begun, a
+// temporary file made, a job) are committed at once: losing those would leave orphans.
+//
 // One file serves several processes (the app, and each `barge` command): a job is claimed by the
 // process running it, and another process resumes it only when that process is gone.
 
@@ -42,6 +48,9 @@ export interface ReceiptLine extends FinishedObject {
 }
 
 const SCHEMA_VERSION = 1;
+/** Progress records wait at most this long, or this many, before their commit. */
+const BATCH_MS = 100;
+const BATCH_RECORDS = 1000;
 /** Completed jobs keep their receipts this long, then go. */
 const COMPLETED_RETENTION_MS = 30 * 24 * 3600 * 1000;
 
@@ -80,6 +89,9 @@ export class Journal {
   private readonly db: DatabaseSync;
   private readonly statements = new Map<string, StatementSync>();
   private readonly now: () => number;
+  /** Records written since the open transaction began (0: none open). */
+  private batched = 0;
+  private commitTimer: NodeJS.Timeout | undefined;
 
   private constructor(file: string, db: DatabaseSync, now: () => number) {
     this.file = file;
@@ -103,7 +115,18 @@ export class Journal {
   }
 
   close(): void {
-    if (this.db.isOpen) this.db.close();
+    if (!this.db.isOpen) return;
+    this.commit();
+    this.db.close();
+  }
+
+  /** Commit the progress records written so far. */
+  commit(): void {
+    if (this.commitTimer) clearTimeout(this.commitTimer);
+    this.commitTimer = undefined;
+    if (this.batched === 0 || !this.db.isOpen) return;
+    this.batched = 0;
+    this.db.exec('COMMIT');
   }
 
   /** Record a new job, owned by this process. */
@@ -167,7 +190,7 @@ export class Journal {
         const row = this.get('SELECT * FROM objects WHERE job_id = ? AND key = ?', id, key);
         return row ? toFinishedObject(row) : undefined;
       },
-      objectFinished: (object) => this.run(
+      objectFinished: (object) => this.record(
         'INSERT OR REPLACE INTO objects (job_id, key, path, size, mtime_ms, etag, version_id, checksum, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
         id, object.key, object.path, object.size, object.mtimeMs ?? null, object.etag ?? null, object.versionId ?? null, object.checksum ?? null, this.now(),
       ),
@@ -184,13 +207,13 @@ export class Journal {
       ),
       parts: (uploadId) => this.all('SELECT * FROM parts WHERE upload_id = ? ORDER BY part_number', uploadId)
         .map((row): PartRecord => ({ partNumber: Number(row.part_number), etag: String(row.etag), checksum: optionalString(row.checksum) })),
-      partFinished: (uploadId, part) => this.run(
+      partFinished: (uploadId, part) => this.record(
         'INSERT OR REPLACE INTO parts (job_id, upload_id, part_number, etag, checksum) VALUES (?, ?, ?, ?, ?)',
         id, uploadId, part.partNumber, part.etag, part.checksum ?? null,
       ),
       multipartEnded: (key, uploadId) => {
-        this.run('DELETE FROM parts WHERE upload_id = ?', uploadId);
-        this.run('DELETE FROM multipart_uploads WHERE job_id = ? AND key = ?', id, key);
+        this.record('DELETE FROM parts WHERE upload_id = ?', uploadId);
+        this.record('DELETE FROM multipart_uploads WHERE job_id = ? AND key = ?', id, key);
       },
       download: (key) => {
         const row = this.get('SELECT * FROM downloads WHERE job_id = ? AND key = ?', id, key);
@@ -207,13 +230,13 @@ export class Journal {
       },
       rangesFinished: (key) => this.all('SELECT part_number, digest FROM ranges WHERE job_id = ? AND key = ?', id, key)
         .map((row) => ({ partNumber: Number(row.part_number), digest: row.digest instanceof Uint8Array ? Buffer.from(row.digest) : undefined })),
-      rangeFinished: (key, partNumber, digest) => this.run('INSERT OR REPLACE INTO ranges (job_id, key, part_number, digest) VALUES (?, ?, ?, ?)', id, key, partNumber, digest ?? null),
+      rangeFinished: (key, partNumber, digest) => this.record('INSERT OR REPLACE INTO ranges (job_id, key, part_number, digest) VALUES (?, ?, ?, ?)', id, key, partNumber, digest ?? null),
       downloadEnded: (key) => {
-        this.run('DELETE FROM ranges WHERE job_id = ? AND key = ?', id, key);
-        this.run('DELETE FROM downloads WHERE job_id = ? AND key = ?', id, key);
+        this.record('DELETE FROM ranges WHERE job_id = ? AND key = ?', id, key);
+        this.record('DELETE FROM downloads WHERE job_id = ? AND key = ?', id, key);
       },
       deletedCount: () => Number(this.get('SELECT deleted_count FROM jobs WHERE id = ?', id)?.deleted_count ?? 0),
-      deleteBatchFinished: (count, lastKey) => this.run(
+      deleteBatchFinished: (count, lastKey) => this.record(
         'UPDATE jobs SET deleted_count = deleted_count + ?, last_deleted_key = ?, updated_at = ? WHERE id = ?', count, lastKey, this.now(), id,
       ),
     };
@@ -230,8 +253,24 @@ export class Journal {
 
   // Once closed (the app quitting), work still in flight records nothing: the next start resumes from
   // what was recorded, which is never more than what was done.
+  /** A write that must be on disk before the caller goes on: committed now, with any batch. */
   private run(sql: string, ...values: (string | number | null | Uint8Array)[]): void {
-    if (this.db.isOpen) this.statement(sql).run(...values);
+    if (!this.db.isOpen) return;
+    this.statement(sql).run(...values);
+    this.commit();
+  }
+
+  /** A progress record: part of the current batch, committed within BATCH_MS. */
+  private record(sql: string, ...values: (string | number | null | Uint8Array)[]): void {
+    if (!this.db.isOpen) return;
+    if (this.batched === 0) {
+      this.db.exec('BEGIN');
+      this.commitTimer = setTimeout(() => this.commit(), BATCH_MS);
+      this.commitTimer.unref();
+    }
+    this.statement(sql).run(...values);
+    this.batched += 1;
+    if (this.batched >= BATCH_RECORDS) this.commit();
   }
 
   private get(sql: string, ...values: (string | number | null)[]): Row | undefined {

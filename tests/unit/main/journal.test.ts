@@ -80,3 +80,21 @@ it('a fingerprint differs when the spec, the connection or the folder differs', 
   expect(jobFingerprint('upload', { a: 1 }, 'c', '/y')).not.toBe(base);
   expect(jobFingerprint('download', { a: 1 }, 'c', '/x')).not.toBe(base);
 });
+
+it('progress records are committed in batches within a moment, and every one on close', async () => {
+  const file = path.join(await mkdtemp(path.join(os.tmpdir(), 'barge-journal-unit-')), 'journal.sqlite');
+  const journal = await Journal.open(file);
+  journal.addJob(job('j'));
+  const recorder = journal.forJob('j', false);
+  const { DatabaseSync } = await import('node:sqlite');
+  const reader = new DatabaseSync(file, { readOnly: true });
+  const parts = () => Number((reader.prepare('SELECT count(*) AS n FROM parts').get() as { n: number }).n);
+  recorder.partFinished('u', { partNumber: 1, etag: '"1"' });
+  expect(parts()).toBe(0);
+  await new Promise((resolve) => setTimeout(resolve, 250));
+  expect(parts()).toBe(1);
+  recorder.partFinished('u', { partNumber: 2, etag: '"2"' });
+  journal.close();
+  expect(parts()).toBe(2);
+  reader.close();
+});
