@@ -5,7 +5,7 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { HeadObjectCommand } from '@aws-sdk/client-s3';
+import { HeadObjectCommand, PutBucketVersioningCommand } from '@aws-sdk/client-s3';
 import { MIB } from '../../src/byte-units.ts';
 import { Engine } from '../../main/engine/engine.ts';
 import { Journal } from '../../main/engine/journal.ts';
@@ -78,6 +78,24 @@ describe('uploads carry checksums the store checks', () => {
     expect(line!.checksum).toMatch(/^CRC32C:[A-Za-z0-9+/]+=*-4$/);
     expect(line!.checksum).toBe(`CRC32C:${stored.ChecksumCRC32C}`);
     expect(line!.etag).toBe(stored.ETag);
+  });
+
+  it('in a versioned bucket, the receipt keeps each object\'s version ID, for single and multipart uploads and for downloads', async () => {
+    await direct.client.send(new PutBucketVersioningCommand({ Bucket: bucket, VersioningConfiguration: { Status: 'Enabled' } }));
+    await randomFile(dir, 'v/a.bin', 1000);
+    await randomFile(dir, 'v/b.bin', 2 * PART + 1);
+    const up = engine.upload(direct, { sources: [path.join(dir, 'v')], bucket, destination: '' }, journaled);
+    expect((await up.finished()).state.status).toBe('completed');
+    const lines = await receiptOf(up.id);
+    expect(lines.map((line) => line.key)).toEqual(['v/a.bin', 'v/b.bin']);
+    for (const line of lines) {
+      const stored = await head(line.key);
+      expect(stored.VersionId).toBeTruthy();
+      expect(line).toMatchObject({ versionId: stored.VersionId, etag: stored.ETag });
+    }
+    const down = engine.download(direct, { bucket, prefixes: ['v/'], targetFolder: path.join(dir, 'restore') }, journaled);
+    expect((await down.finished()).state.status).toBe('completed');
+    expect((await receiptOf(down.id)).map((line) => line.versionId)).toEqual(lines.map((line) => line.versionId));
   });
 
   it('bytes damaged on the way to the store are refused by it and sent again', async () => {
