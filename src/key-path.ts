@@ -3,11 +3,17 @@
 // Keys are untrusted input. A key such as "../../.bashrc" or "/etc/passwd" must never write outside
 // the folder the user chose, so every key is mapped to a list of safe path segments or refused.
 
+import { printable } from './s3-names.ts';
+
 export type KeyPathResult =
   | { readonly ok: true; readonly segments: readonly string[]; readonly isFolderMarker: boolean }
   | { readonly ok: false; readonly reason: string };
 
-const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\..*)?$/i;
+/** Device names Windows reserves in every folder, with any extension ("nul.txt" too). */
+const WINDOWS_RESERVED = /^(con|prn|aux|nul|conin\$|conout\$|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i;
+const WINDOWS_FORBIDDEN = /[<>:"|?*]/;
+/** C0 control characters and DEL: legal in a POSIX file name, but a hazard in every terminal and script. */
+const CONTROL_CHARACTER = /[\x00-\x1f\x7f]/;
 
 /**
  * Map `key` below `prefix` to path segments relative to the download folder.
@@ -25,14 +31,58 @@ export function keyToRelativePath(key: string, prefix = '', platform: 'posix' | 
   if (body.length === 0) return isFolderMarker || relative === '' ? { ok: true, segments: [], isFolderMarker: true } : { ok: false, reason: 'is empty' };
   if (body.startsWith('/')) return { ok: false, reason: 'is an absolute path' };
   if (body.includes('\0')) return { ok: false, reason: 'contains a NUL character' };
+  const control = CONTROL_CHARACTER.exec(body);
+  if (control) return { ok: false, reason: `contains a control character (${printable(control[0])}), which is not safe in a file name` };
   if (platform === 'win32' && (body.includes('\\') || /^[a-z]:/i.test(body))) return { ok: false, reason: 'would be an absolute or drive path on Windows' };
   const segments = body.split('/');
   for (const segment of segments) {
     if (segment === '') return { ok: false, reason: 'contains an empty path segment ("//")' };
     if (segment === '.' || segment === '..') return { ok: false, reason: `contains a "${segment}" segment that would leave the target folder` };
-    if (platform === 'win32' && (WINDOWS_RESERVED.test(segment) || /[<>:"|?*\x00-\x1f]/.test(segment) || /[. ]$/.test(segment))) {
-      return { ok: false, reason: `contains "${segment}", which is not a valid file name on Windows` };
+    if (platform === 'win32') {
+      const problem = windowsNameProblem(segment);
+      if (problem) return { ok: false, reason: `contains "${segment}", ${problem}` };
     }
   }
   return { ok: true, segments, isFolderMarker };
+}
+
+/** Why Windows cannot hold a file or folder of this name, or undefined if it can. */
+function windowsNameProblem(segment: string): string | undefined {
+  if (WINDOWS_RESERVED.test(segment)) return 'a device name Windows reserves in every folder';
+  const forbidden = WINDOWS_FORBIDDEN.exec(segment);
+  if (forbidden) return `and Windows allows no ${forbidden[0]} in a file name`;
+  if (/[. ]$/.test(segment)) return 'and Windows drops a dot or space at the end of a file name';
+  return undefined;
+}
+
+/**
+ * The files a download writes, so that two keys never land on one file. A key whose file another
+ * key already has (the very same path, or, in a folder that does not tell case apart, one that
+ * differs only in case: "Photo.jpg" and "photo.jpg") is refused instead of overwriting the first.
+ */
+export class SavedPaths {
+  private readonly owners = new Map<string, { key: string; path: string }>();
+  private readonly caseInsensitive: boolean;
+
+  /** `caseInsensitive`: the target folder treats "A" and "a" as one name (Windows, macOS by default). */
+  constructor(options: { caseInsensitive: boolean }) {
+    this.caseInsensitive = options.caseInsensitive;
+  }
+
+  /**
+   * Take the file at `path` for `key`. Returns undefined when it is this key's, or why not, worded
+   * to follow "The key …" (as download items give their reasons).
+   */
+  claim(path: string, key: string): string | undefined {
+    const name = this.caseInsensitive ? path.normalize('NFC').toLowerCase() : path;
+    const owner = this.owners.get(name);
+    if (owner === undefined) {
+      this.owners.set(name, { key, path });
+      return undefined;
+    }
+    if (owner.key === key) return undefined;
+    if (owner.path === path) return `would overwrite ${path}, where "${owner.key}" is saved: download them into separate folders`;
+    return `would overwrite ${owner.path}, where "${owner.key}" is saved, as its name ${path} differs only in case `
+      + 'and this folder does not tell upper and lower case apart: download them into separate folders';
+  }
 }

@@ -30,10 +30,36 @@ export function utf8Length(text: string): number {
   return new TextEncoder().encode(text).length;
 }
 
-/** Why `key` cannot be an object key, or undefined if it can. */
+/** C0 control characters and DEL: S3 stores them, but XML 1.0 cannot carry most of them. */
+const CONTROL_CHARACTER = /[\x00-\x1f\x7f]/;
+
+/**
+ * Why `key` cannot be an object key, or undefined if it can, with what to do about it.
+ *
+ * Control characters are refused although S3 stores them: listings without URL encoding cannot
+ * carry them (XML 1.0 forbids most), and many tools and consoles show or fetch such keys wrongly.
+ */
 export function objectKeyProblem(key: string): string | undefined {
   if (key.length === 0) return 'is empty';
   const bytes = utf8Length(key);
-  if (bytes > MAX_KEY_BYTES) return `is ${bytes} bytes long in UTF-8; S3 allows at most ${MAX_KEY_BYTES}`;
+  if (bytes > MAX_KEY_BYTES) return `is ${bytes} bytes long in UTF-8; S3 allows at most ${MAX_KEY_BYTES}: shorten the name or the destination prefix`;
+  const control = CONTROL_CHARACTER.exec(key);
+  if (control) return `contains a control character (${printable(control[0])}), which many S3 tools cannot list or show: rename the file`;
   return undefined;
+}
+
+/** Characters that must not reach a screen as they are: control characters and bidirectional overrides. */
+const UNPRINTABLE = /[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const SHORT_ESCAPES: Readonly<Record<string, string>> = { '\t': '\\t', '\n': '\\n', '\r': '\\r' };
+
+/**
+ * `text` with every control character and bidirectional override shown as an escape (\x07, \n,
+ * \u202e): names from a bucket or a disk must neither drive a terminal nor reorder the
+ * text of a message around them.
+ */
+export function printable(text: string): string {
+  return text.replace(UNPRINTABLE, (c) => {
+    const point = c.charCodeAt(0);
+    return SHORT_ESCAPES[c] ?? (point < 0x100 ? `\\x${point.toString(16).padStart(2, '0')}` : `\\u${point.toString(16).padStart(4, '0')}`);
+  });
 }

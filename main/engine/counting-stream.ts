@@ -1,6 +1,7 @@
 // A file range as a request body that reports bytes as they are sent.
 
 import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { Transform } from 'node:stream';
 import { BargeError } from './errors.ts';
 
@@ -11,21 +12,49 @@ export const READ_CHUNK_BYTES = 256 * 1024;
  * Bytes [start, end) of `path`, calling `onBytes` for each chunk that passes through.
  *
  * The file is read as the socket takes it (back-pressure), so a 5 GiB part costs 256 KiB of memory.
+ *
+ * With `unchanged` (the file's size and modification time when it was listed), the last chunk is
+ * held back until the file is seen unchanged: if it changed while it was read, the body fails before
+ * its end, so the server, short of bytes, stores nothing.
  */
-export function fileRangeBody(path: string, start: number, end: number, onBytes: (bytes: number) => void): Transform {
+export function fileRangeBody(path: string, start: number, end: number, onBytes: (bytes: number) => void, unchanged?: { readonly size: number; readonly mtimeMs: number }): Transform {
   const source = createReadStream(path, { start, end: end - 1, highWaterMark: READ_CHUNK_BYTES });
   let read = 0;
+  let held: Buffer | undefined;
   const counter = new Transform({
     highWaterMark: READ_CHUNK_BYTES,
     transform(chunk: Buffer, _encoding, done) {
       read += chunk.length;
-      onBytes(chunk.length);
-      done(null, chunk);
+      if (!unchanged) {
+        onBytes(chunk.length);
+        done(null, chunk);
+        return;
+      }
+      const previous = held;
+      held = chunk;
+      if (previous) onBytes(previous.length);
+      done(null, previous);
     },
     // A file that shrank since it was listed ends early: say so, instead of letting the request
     // wait for bytes that will never come.
     flush(done) {
-      done(read === end - start ? null : new BargeError('FileChanged', `${path} changed while it was being uploaded (it is shorter than when the upload began).`));
+      if (read !== end - start) {
+        done(new BargeError('FileChanged', `${path} changed while it was being uploaded (it is shorter than when the upload began).`));
+        return;
+      }
+      const last = held;
+      if (!unchanged || !last) {
+        done(null);
+        return;
+      }
+      stat(path).then((now) => {
+        if (now.size !== unchanged.size || now.mtimeMs !== unchanged.mtimeMs) {
+          done(new BargeError('FileChanged', `${path} changed while it was being uploaded: nothing was stored; retry when it no longer changes.`));
+          return;
+        }
+        onBytes(last.length);
+        done(null, last);
+      }, (error: unknown) => done(error as Error));
     },
   });
   source.on('error', (error) => counter.destroy(error));

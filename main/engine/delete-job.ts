@@ -8,7 +8,7 @@
 import { DeleteObjectsCommand } from '@aws-sdk/client-s3';
 import { asFolderPrefix } from '../../src/s3-url.ts';
 import { concurrentEach } from './concurrent-each.ts';
-import { BargeError, toBargeError } from './errors.ts';
+import { toBargeError } from './errors.ts';
 import { countedAgain } from './job.ts';
 import type { JobBody, JobRuntime } from './job.ts';
 import { headObjectOnce, listAllObjects, listAllVersions } from './s3-listing.ts';
@@ -110,7 +110,10 @@ async function deleteBatch(connection: S3Connection, bucket: string, batch: read
   for (const target of batch) {
     const error = failed.get(`${target.key}\u0000${target.versionId ?? ''}`) ?? (target.versionId ? undefined : failed.get(`${target.key}\u0000`));
     if (error) {
-      runtime.itemFailed(target, describe(bucket, target), new BargeError(error.code, `Cannot delete ${describe(bucket, target)}: ${error.message}`));
+      // Shaped like the SDK's errors, so the code and advice are the ones every other failure gets
+      // (an object lock's refusal, which stores word as InvalidRequest or AccessDenied, included).
+      const refusal = Object.assign(new Error(error.message), { name: error.code });
+      runtime.itemFailed(target, describe(bucket, target), toBargeError(refusal, `delete ${describe(bucket, target)}`));
     } else {
       if (target.size) runtime.addBytes(target.size);
       runtime.objectDone();

@@ -7,17 +7,18 @@
 // file stitched from two versions.
 
 import { createWriteStream } from 'node:fs';
-import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { open, rename, rm, stat } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { keyToRelativePath } from '../../src/key-path.ts';
+import { keyToRelativePath, SavedPaths } from '../../src/key-path.ts';
 import { choosePartSize, partCount, partNumbers, partRange } from '../../src/part-size.ts';
 import { asFolderPrefix, keyBaseName } from '../../src/s3-url.ts';
 import { concurrentEach } from './concurrent-each.ts';
 import { BargeError, toBargeError } from './errors.ts';
 import { countedAgain } from './job.ts';
 import type { JobBody, JobRuntime } from './job.ts';
+import { folderIgnoresCase, makeFolder } from './local-files.ts';
 import { headObjectOnce, listAllObjects } from './s3-listing.ts';
 import type { S3Connection } from './s3-connection.ts';
 import type { StoredObject } from './s3-wire.ts';
@@ -49,6 +50,8 @@ export interface DownloadItem {
   readonly path: string;
   /** Why this key cannot be saved (it would leave the target folder): it fails, every time. */
   readonly unsafe?: string;
+  /** Why this key's file is another key's (the same name, or one that differs only in case where case is ignored). */
+  readonly collision?: string;
 }
 
 export function downloadBody(connection: S3Connection, spec: DownloadSpec): JobBody<DownloadItem> {
@@ -57,6 +60,7 @@ export function downloadBody(connection: S3Connection, spec: DownloadSpec): JobB
     await concurrentEach(items, () => runtime.settings.threads * 2, async (item) => {
       try {
         if (item.unsafe) throw new BargeError('UnsafeKey', `The key "${item.key}" ${item.unsafe}; it was not downloaded.`);
+        if (item.collision) throw new BargeError('NameCollision', `The key "${item.key}" ${item.collision}; it was not downloaded.`);
         const known = item.size === undefined ? await lookUp(connection, spec.bucket, item, runtime) : item;
         if (await finishedBefore(runtime, known)) {
           runtime.alreadyDone(1, known.size ?? 0);
@@ -75,6 +79,10 @@ export function downloadBody(connection: S3Connection, spec: DownloadSpec): JobB
 
 async function* discover(connection: S3Connection, spec: DownloadSpec, runtime: JobRuntime<DownloadItem>): AsyncGenerator<DownloadItem> {
   const folder = path.resolve(spec.targetFolder);
+  // Two keys must never land on one file: the same name (keys "a/x" and "b/x" into one folder), or,
+  // where the folder ignores case (Windows, macOS), names that differ only in case. The first keeps it.
+  const saved = spec.targetFile ? undefined : new SavedPaths({ caseInsensitive: await folderIgnoresCase(folder) });
+  const claim = (key: string, file: string) => saved?.claim(file, key);
   for (const key of spec.keys ?? []) {
     runtime.addTotals(1, 0);
     if (spec.targetFile) {
@@ -82,7 +90,12 @@ async function* discover(connection: S3Connection, spec: DownloadSpec, runtime: 
       continue;
     }
     const name = fileName(key);
-    yield { key, size: undefined, etag: undefined, path: name.ok ? path.join(folder, name.name) : '', unsafe: name.ok ? undefined : name.reason };
+    if (!name.ok) {
+      yield { key, size: undefined, etag: undefined, path: '', unsafe: name.reason };
+      continue;
+    }
+    const file = path.join(folder, name.name);
+    yield { key, size: undefined, etag: undefined, path: file, collision: claim(key, file) };
   }
   for (const rawPrefix of spec.prefixes ?? []) {
     const prefix = asFolderPrefix(rawPrefix);
@@ -96,11 +109,12 @@ async function* discover(connection: S3Connection, spec: DownloadSpec, runtime: 
         continue;
       }
       if (mapped.isFolderMarker) {
-        await mkdir(path.join(folder, ...mapped.segments), { recursive: true });
+        await makeFolder(path.join(folder, ...mapped.segments));
         runtime.objectDone();
         continue;
       }
-      yield { key: object.key, size: object.size, etag: object.etag, path: path.join(folder, ...mapped.segments) };
+      const file = path.join(folder, ...mapped.segments);
+      yield { key: object.key, size: object.size, etag: object.etag, path: file, collision: claim(object.key, file) };
     }
   }
 }
@@ -162,7 +176,8 @@ async function lookUp(connection: S3Connection, bucket: string, item: DownloadIt
 
 async function downloadObject(connection: S3Connection, bucket: string, item: DownloadItem, runtime: JobRuntime<DownloadItem>): Promise<StoredObject> {
   const size = item.size ?? 0;
-  await mkdir(path.dirname(item.path), { recursive: true });
+  // Node's recursive mkdir says ENOENT on a read-only disk; makeFolder gives the real reason.
+  await makeFolder(path.dirname(item.path));
   let objectBytes = 0;
   const addBytes = (bytes: number) => {
     objectBytes += bytes;

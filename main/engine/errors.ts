@@ -5,6 +5,7 @@
 // either: messages are built from codes, names, paths and endpoints, never from request headers.
 
 import type { JobError } from '../../src/jobs.ts';
+import { printable } from '../../src/s3-names.ts';
 
 export class BargeError extends Error {
   readonly code: string;
@@ -21,6 +22,10 @@ interface SdkLikeError {
   code?: string;
   message?: string;
   Code?: string;
+  /** The region a bucket is in, as S3 reports it with AuthorizationHeaderMalformed. */
+  Region?: string;
+  /** The file a failed file system call was about (Node's errors). */
+  path?: string;
   $metadata?: { httpStatusCode?: number };
   $fault?: string;
 }
@@ -28,19 +33,29 @@ interface SdkLikeError {
 /** Other stores' names for S3's codes, so the UI and the retry policy see one code per meaning. */
 const SYNONYMS: Readonly<Record<string, string>> = {
   XAdminUserNotFound: 'InvalidAccessKeyId', // versitygw
+  InvalidTokenId: 'InvalidToken', // MinIO: a session token it did not issue, or none with temporary keys
 };
+
+/** How stores word a refusal by object lock (MinIO: InvalidRequest; AWS: AccessDenied). */
+const OBJECT_LOCK_MESSAGE = /WORM protected|object lock|legal hold|retention/i;
 
 /** The most specific code an error carries: S3's error code, Node's errno code, or its name. */
 export function errorCode(error: unknown): string {
-  const code = rawErrorCode(error);
-  return SYNONYMS[code] ?? code;
+  const raw = rawErrorCode(error);
+  const code = SYNONYMS[raw] ?? raw;
+  // Stores give an object lock's refusal no code of its own: only the message tells.
+  const message = (error as SdkLikeError | undefined)?.message;
+  if ((code === 'AccessDenied' || code === 'InvalidRequest') && typeof message === 'string' && OBJECT_LOCK_MESSAGE.test(message)) return 'ObjectLocked';
+  return code;
 }
 
 function rawErrorCode(error: unknown): string {
   if (error instanceof BargeError) return error.code;
   const e = (error ?? {}) as SdkLikeError;
   if (e.name === 'AbortError') return 'Cancelled';
-  if (typeof e.code === 'string' && /^(E[A-Z_]+|ERR_[A-Z_]+)$/.test(e.code)) return e.code;
+  // Errno codes (ENOSPC), Node's own (ERR_TLS_CERT_ALTNAME_INVALID) and OpenSSL's certificate
+  // verdicts (DEPTH_ZERO_SELF_SIGNED_CERT): upper case with underscores, unlike any S3 code.
+  if (typeof e.code === 'string' && /^(E[A-Z0-9_]+|[A-Z0-9]+(_[A-Z0-9]+)+)$/.test(e.code)) return e.code;
   if (e.Code) return e.Code;
   if (e.name && e.name !== 'Error' && e.name !== 'S3ServiceException') return e.name;
   const status = e.$metadata?.httpStatusCode;
@@ -51,10 +66,16 @@ export function httpStatus(error: unknown): number | undefined {
   return (error as SdkLikeError | undefined)?.$metadata?.httpStatusCode;
 }
 
+const UNTRUSTED_CERTIFICATE = "The server's TLS certificate is not trusted (it is self-signed, or signed by an authority this computer does not know). "
+  + 'Check the endpoint URL; if you trust this server, name its CA certificate in NODE_EXTRA_CA_CERTS (a PEM file) and start again.';
+
 const HINTS: Readonly<Record<string, string>> = {
   InvalidAccessKeyId: 'The server does not know this access key ID. Check the keys, AWS_PROFILE or --profile.',
   SignatureDoesNotMatch: 'The secret access key does not match the access key ID. Check the credentials.',
-  AccessDenied: 'Access denied: these credentials lack permission for this operation.',
+  InvalidToken: 'The session token is not valid for these temporary credentials. Get new temporary credentials (aws sso login, or assume the role again) and try again.',
+  ExpiredToken: 'The temporary credentials have expired. Get new ones (aws sso login, or assume the role again) and try again.',
+  AccessDenied: 'Access denied: these credentials lack permission for this operation. Ask the bucket\'s owner for access, or use other credentials.',
+  ObjectLocked: 'The object is protected by object lock (a retention period or a legal hold). Remove the legal hold, or wait until the retention period ends.',
   NoSuchBucket: 'The bucket does not exist (check its name and the endpoint).',
   NoSuchKey: 'The object does not exist.',
   NotFound: 'The object does not exist.',
@@ -76,14 +97,58 @@ const HINTS: Readonly<Record<string, string>> = {
   TimeoutError: 'The server stopped answering (the request timed out).',
   EHOSTUNREACH: 'The endpoint host is unreachable.',
   ENETUNREACH: 'The network is unreachable.',
-  ENOENT: 'No such file or folder.',
-  EACCES: 'Permission denied.',
-  EPERM: 'Operation not permitted.',
-  EISDIR: 'Expected a file but found a folder.',
-  ENOSPC: 'The disk is full.',
-  EROFS: 'The file system is read-only.',
+  EPROTO: 'The secure (TLS) connection failed: the server does not speak TLS on this port. Check the endpoint URL (http:// or https://, and the port).',
+  ERR_SSL_WRONG_VERSION_NUMBER: 'The secure (TLS) connection failed: the server does not speak TLS on this port. Check the endpoint URL (http:// or https://, and the port).',
+  ERR_SSL_PACKET_LENGTH_TOO_LONG: 'The secure (TLS) connection failed: the server does not speak TLS on this port. Check the endpoint URL (http:// or https://, and the port).',
+  DEPTH_ZERO_SELF_SIGNED_CERT: UNTRUSTED_CERTIFICATE,
+  SELF_SIGNED_CERT_IN_CHAIN: UNTRUSTED_CERTIFICATE,
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: UNTRUSTED_CERTIFICATE,
+  UNABLE_TO_GET_ISSUER_CERT: UNTRUSTED_CERTIFICATE,
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: UNTRUSTED_CERTIFICATE,
+  CERT_UNTRUSTED: UNTRUSTED_CERTIFICATE,
+  CERT_HAS_EXPIRED: "The server's TLS certificate has expired. Tell the server's administrator, or check the endpoint URL.",
+  CERT_NOT_YET_VALID: "The server's TLS certificate is not valid yet. Check this computer's clock.",
+  ERR_TLS_CERT_ALTNAME_INVALID: "The server's TLS certificate is for another host name. Check the endpoint URL.",
   Cancelled: 'Cancelled.',
 };
+
+/** Local file errors: what is wrong, then (after the file's path, when it is not named already) what to do. */
+const FILE_HINTS: Readonly<Record<string, readonly [problem: string, advice?: string]>> = {
+  ENOENT: ['No such file or folder'],
+  EACCES: ['Permission denied', 'Check its permissions, or choose another file or folder.'],
+  EPERM: ['Operation not permitted', 'Check its permissions, or choose another file or folder.'],
+  EISDIR: ['Expected a file but found a folder'],
+  ENOTDIR: ['A file is in the way where a folder should be', 'Move the file, or choose another folder.'],
+  ENOSPC: ['The disk is full', 'Free some space or choose another folder, then try again.'],
+  EDQUOT: ['The disk quota is used up', 'Free some space or choose another folder, then try again.'],
+  EROFS: ['The file system is read-only', 'Choose a folder you can write to.'],
+  EMFILE: ['Too many files are open', 'Lower the thread count, or raise the limit on open files (ulimit -n).'],
+};
+
+/** A download's temporary file stands for the file it becomes: that is the name a person knows. */
+const TEMPORARY_SUFFIX = /\.barge-[0-9a-f]+\.partial$/;
+
+/** The region S3 says the bucket is in, from the SDK's error field or the message ("expecting 'eu-west-1'"). */
+function expectedRegion(error: SdkLikeError): string | undefined {
+  if (typeof error.Region === 'string' && /^[a-z0-9-]+$/.test(error.Region)) return error.Region;
+  return /expecting (?:'|&#39;|&apos;)?([a-z0-9-]+)/.exec(error.message ?? '')?.[1];
+}
+
+/** What went wrong and what to do, for errors whose best advice depends on the error itself. */
+function specificHint(code: string, error: SdkLikeError, context: string | undefined): string | undefined {
+  if (code === 'AuthorizationHeaderMalformed' || code === 'PermanentRedirect' || code === 'IllegalLocationConstraintException') {
+    const region = expectedRegion(error);
+    if (region) return `The bucket is in region ${region}, and the request was signed for another. Set the region to ${region} (--region ${region}, or AWS_REGION=${region}).`;
+  }
+  const file = FILE_HINTS[code];
+  if (file) {
+    const [problem, advice] = file;
+    const where = typeof error.path === 'string' ? error.path.replace(TEMPORARY_SUFFIX, '') : undefined;
+    const named = where === undefined || context?.includes(where);
+    return `${problem}${named ? '' : ` (${where})`}.${advice ? ` ${advice}` : ''}`;
+  }
+  return undefined;
+}
 
 /**
  * Turn any error into a BargeError, naming what was being done (`context`, such as
@@ -92,23 +157,37 @@ const HINTS: Readonly<Record<string, string>> = {
 export function toBargeError(error: unknown, context?: string): BargeError {
   if (error instanceof BargeError) return error;
   const code = errorCode(error);
-  const hint = HINTS[code];
+  const hint = specificHint(code, (error ?? {}) as SdkLikeError, context) ?? HINTS[code];
   const detail = hint ?? serverMessage(error) ?? 'Unexpected error.';
   const message = context ? `Cannot ${context}: ${detail}` : detail;
   return new BargeError(code, message, { cause: error });
 }
 
+/**
+ * An error as a job reports it. Keys and file names may hold control characters: in the message
+ * they are shown escaped, so a name can neither drive a terminal nor reorder the text around it.
+ */
 export function toJobError(error: unknown, context?: string): JobError {
   const e = toBargeError(error, context);
-  return { code: e.code, message: e.message };
+  return { code: e.code, message: printable(e.message) };
 }
 
 /** The server's own message, when it has one worth showing (S3 messages are short and secret-free). */
 function serverMessage(error: unknown): string | undefined {
   const e = error as SdkLikeError | undefined;
   const status = e?.$metadata?.httpStatusCode;
-  const message = typeof e?.message === 'string' && e.message !== 'UnknownError' && e.message.length < 300 ? e.message : undefined;
-  if (message && status) return `${message} (HTTP ${status}).`;
+  const message = typeof e?.message === 'string' && e.message !== 'UnknownError' && e.message.length < 300 ? decodeEntities(e.message) : undefined;
+  if (message && status) return `${message.replace(/\.$/, '')} (HTTP ${status}).`;
   if (message) return message.endsWith('.') ? message : `${message}.`;
   return status ? `The server answered HTTP ${status}.` : undefined;
+}
+
+/** Messages from XML bodies may still carry entities ("&#34;..&#34;"). */
+function decodeEntities(text: string): string {
+  return text.replace(/&(#x[0-9a-f]+|#\d+|quot|apos|lt|gt|amp);/gi, (whole, entity: string) => {
+    const named: Record<string, string> = { quot: '"', apos: "'", lt: '<', gt: '>', amp: '&' };
+    if (entity[0] !== '#') return named[entity.toLowerCase()] ?? whole;
+    const point = entity[1] === 'x' || entity[1] === 'X' ? parseInt(entity.slice(2), 16) : parseInt(entity.slice(1), 10);
+    return point <= 0x10ffff ? String.fromCodePoint(point) : whole;
+  });
 }

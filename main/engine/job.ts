@@ -25,7 +25,11 @@ const MAX_RETRY_ITEMS = 100_000;
 const JOB_WIDE_CODES = new Set([
   'NoSuchBucket', 'InvalidAccessKeyId', 'SignatureDoesNotMatch', 'CredentialsProviderError', 'ECONNREFUSED',
   'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'PermanentRedirect', 'AuthorizationHeaderMalformed',
-  'InvalidBucketName', 'ENOSPC', 'RequestTimeTooSkewed', 'ExpiredToken', 'InvalidToken',
+  'InvalidBucketName', 'ENOSPC', 'RequestTimeTooSkewed', 'ExpiredToken', 'InvalidToken', 'EROFS', 'EDQUOT',
+  // TLS: the endpoint is wrong or untrusted, for every request alike.
+  'EPROTO', 'ERR_SSL_WRONG_VERSION_NUMBER', 'ERR_SSL_PACKET_LENGTH_TOO_LONG', 'ERR_TLS_CERT_ALTNAME_INVALID',
+  'DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'CERT_UNTRUSTED', 'CERT_HAS_EXPIRED', 'CERT_NOT_YET_VALID',
 ]);
 
 export interface JobClock {

@@ -3,7 +3,8 @@
 // A folder is walked one directory at a time with opendir, so a tree of a million files starts
 // uploading at once and is never held in memory whole. Keys use "/" whatever the platform.
 
-import { opendir, stat } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { mkdir, open, opendir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 
 export interface LocalFile {
@@ -79,4 +80,52 @@ async function* walkFolder(folder: string, keyPrefix: string): AsyncGenerator<Wa
   }
   subfolders.sort();
   for (const name of subfolders) yield* walkFolder(path.join(folder, name), `${keyPrefix}${name}/`);
+}
+
+/**
+ * Whether `folder` (or, while it does not exist yet, the nearest folder above it that does) treats
+ * names that differ only in case as one: "Photo.jpg" and "photo.jpg" are then the same file. Found
+ * by experiment (a folder's file system, not its platform, decides: Linux can mount FAT, macOS can
+ * format case-sensitive APFS). Where nothing can be written there, the platform's usual answer.
+ */
+export async function folderIgnoresCase(folder: string, platform: NodeJS.Platform = process.platform): Promise<boolean> {
+  const existing = await nearestExistingFolder(path.resolve(folder));
+  const probe = path.join(existing, `.barge-case-probe-${randomBytes(6).toString('hex')}`);
+  try {
+    const handle = await open(probe, 'wx');
+    await handle.close();
+  } catch {
+    return platform === 'win32' || platform === 'darwin';
+  }
+  try {
+    const upper = path.join(existing, path.basename(probe).toUpperCase());
+    return await stat(upper).then(() => true, () => false);
+  } finally {
+    await rm(probe, { force: true });
+  }
+}
+
+async function nearestExistingFolder(folder: string): Promise<string> {
+  for (let current = folder; ; current = path.dirname(current)) {
+    const info = await stat(current).catch(() => undefined);
+    if (info?.isDirectory() || current === path.dirname(current)) return current;
+  }
+}
+
+/**
+ * mkdir -p that reports the real reason it failed. (Node's recursive mkdir answers ENOENT when a
+ * missing folder cannot be made, on a read-only disk or without permission; the first folder that
+ * cannot be made tells why.)
+ */
+export async function makeFolder(folder: string): Promise<void> {
+  try {
+    await mkdir(folder, { recursive: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    const existing = await nearestExistingFolder(path.resolve(folder));
+    const first = path.join(existing, path.relative(existing, path.resolve(folder)).split(path.sep)[0]!);
+    // Throws the first folder's own error (EROFS, EACCES, ENOTDIR); if that works after all, the rest may too.
+    await mkdir(first);
+    await mkdir(folder, { recursive: true });
+  }
 }

@@ -121,14 +121,17 @@ interface FileUpload {
   readonly addBytes: (bytes: number) => void;
 }
 
-/** One attempt at sending bytes [start, end) of the file; a failed attempt takes its bytes back. */
-async function sendRange<T>(upload: FileUpload, start: number, end: number, signal: AbortSignal, send: (body: Readable) => Promise<T>): Promise<T> {
+/**
+ * One attempt at sending bytes [start, end) of the file; a failed attempt takes its bytes back.
+ * `whole`: the body is the whole object, and its last bytes go only once the file is seen unchanged.
+ */
+async function sendRange<T>(upload: FileUpload, start: number, end: number, signal: AbortSignal, send: (body: Readable) => Promise<T>, whole = false): Promise<T> {
   let sent = 0;
   try {
     return await send(fileRangeBody(upload.file.path, start, end, (bytes) => {
       sent += bytes;
       upload.addBytes(bytes);
-    }));
+    }, whole ? upload.file : undefined));
   } catch (error) {
     upload.addBytes(-sent);
     throw error;
@@ -152,10 +155,11 @@ async function putObject(upload: FileUpload): Promise<StoredObject> {
   // Read twice: once for the checksum that must lead the request, once to send (from the page cache).
   const checksum = algorithm && requestChecksum(algorithm, await fileChecksum(file.path, algorithm, 0, file.size));
   const headers = { 'content-type': contentType, ...checksum?.headers };
-  const stored = await runtime.request((signal) => sendRange(upload, 0, file.size, signal, (body) => connection.wire.putObject(bucket, file.key, body, file.size, headers, signal)));
+  // A single PUT cannot be taken back once it lands, so its last bytes are held until the file is
+  // seen unchanged since it was listed: a file changed while it was read fails with nothing stored
+  // (a body cut short stores nothing), and what lands is the file as it was listed.
+  const stored = await runtime.request((signal) => sendRange(upload, 0, file.size, signal, (body) => connection.wire.putObject(bucket, file.key, body, file.size, headers, signal), true));
   checkEcho(connection, checksum, stored, what);
-  // A single PUT cannot be taken back before it lands: a file rewritten meanwhile is reported.
-  if (await changedSince(file)) throw fileChanged(file, 'the stored object may mix old and new content; upload it again');
   return { ...stored, checksum: stored.checksum ?? describeChecksum(checksum) };
 }
 

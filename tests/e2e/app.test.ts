@@ -41,6 +41,10 @@ async function openBucket(): Promise<void> {
   await page.getByRole('navigation', { name: 'Buckets' }).getByRole('button', { name: bucket, exact: true }).click();
 }
 
+async function readdirRecursive(folder: string): Promise<string[]> {
+  return (await readdir(folder, { recursive: true, withFileTypes: true })).filter((entry) => entry.isFile()).map((entry) => entry.name);
+}
+
 function transferRow(name: string | RegExp) {
   return page.getByRole('list', { name: 'Transfers' }).getByRole('listitem').filter({ hasText: name });
 }
@@ -178,6 +182,15 @@ describe('the Barge window', () => {
     await expect.poll(() => readdir(target).catch(() => []), { timeout: 30_000 }).toEqual(['docs', 'top.txt']);
     await expect.poll(() => readFile(path.join(target, 'docs', 'guide', 'setup.md'), 'utf8').catch(() => ''), { timeout: 30_000 }).toBe('content of docs/guide/setup.md');
     expect(await readFile(path.join(target, 'top.txt'), 'utf8')).toBe('content of top.txt');
+
+    // The finished job's receipt: every object saved, with its ETag and the checksum it was verified against.
+    const row = transferRow(/items from s3:/).filter({ hasText: 'completed' });
+    await expect.poll(() => row.count(), { timeout: 30_000 }).toBe(1);
+    const [download] = await Promise.all([page.waitForEvent('download'), row.getByRole('button', { name: 'Receipt' }).click()]);
+    const receipt = (await readFile(await download.path(), 'utf8')).trim().split('\n');
+    expect(receipt[0]).toBe('key,path,size,etag,versionId,checksumAlgorithm,checksum,finishedAt');
+    expect(receipt.find((line) => line.startsWith('docs/guide/setup.md,'))).toContain(`,${path.join(target, 'docs', 'guide', 'setup.md')},${'content of docs/guide/setup.md'.length},`);
+    expect(receipt).toHaveLength(1 + (await readdirRecursive(target)).length);
   });
 
   it('creates and deletes a bucket, and copies a presigned link that works without credentials', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bucketNameProblem, objectKeyProblem } from '../../../src/s3-names.ts';
+import { bucketNameProblem, objectKeyProblem, printable } from '../../../src/s3-names.ts';
 import { asFolderPrefix, parseS3Url } from '../../../src/s3-url.ts';
 
 describe('bucket names', () => {
@@ -23,6 +23,31 @@ describe('object keys', () => {
     expect(objectKeyProblem('a'.repeat(1024))).toBeUndefined();
     expect(objectKeyProblem('é'.repeat(513))).toContain('1026 bytes');
     expect(objectKeyProblem('')).toBe('is empty');
+    expect(objectKeyProblem('k'.repeat(1025))).toBe('is 1025 bytes long in UTF-8; S3 allows at most 1024: shorten the name or the destination prefix');
+  });
+
+  it.each([
+    ['bell\x07', '\\x07'],
+    ['a\nb', '\\n'],
+    ['\x1b[2J', '\\x1b'],
+    ['nul\x00', '\\x00'],
+    ['del\x7f', '\\x7f'],
+  ])('refuses a key with a control character (%j), showing it escaped', (key, shown) => {
+    expect(objectKeyProblem(key)).toBe(`contains a control character (${shown}), which many S3 tools cannot list or show: rename the file`);
+  });
+
+  it('accepts keys with spaces, symbols and any script', () => {
+    for (const key of ['a b/c d.txt', 'naïve/日本語/🚀', 'x+y=z&w', '\u00a0nbsp']) expect(objectKeyProblem(key)).toBeUndefined();
+  });
+});
+
+describe('printable', () => {
+  it('shows control characters and bidirectional overrides as escapes, and nothing else', () => {
+    expect(printable('a\tb\nc\rd')).toBe('a\\tb\\nc\\rd');
+    expect(printable('\x1b[31mred\x07')).toBe('\\x1b[31mred\\x07');
+    expect(printable('C1\x9b')).toBe('C1\\x9b');
+    expect(printable('invoice\u202etxt.exe')).toBe('invoice\\u202etxt.exe');
+    expect(printable('naïve café 日本語 🚀 "quoted"')).toBe('naïve café 日本語 🚀 "quoted"');
   });
 });
 

@@ -1,0 +1,144 @@
+// Bad input, continued: cases whose right answer needed engine changes (two keys for one file, an
+// object lock refusing a delete, TLS failures failing the job at once, a file changed during a
+// single-request upload). Like the main suite, every case checks what a person is told and that
+// nothing partial is left behind.
+
+import { appendFile, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CreateBucketCommand, PutObjectCommand, PutObjectLegalHoldCommand } from '@aws-sdk/client-s3';
+import { MIB } from '../../src/byte-units.ts';
+import { startFaultProxy } from '../support/fault-proxy.ts';
+import { randomFile, serverConfig, setUpEngine, sha256File, uniqueBucket } from '../support/fixtures.ts';
+import type { TestContext } from '../support/fixtures.ts';
+import { bucketContents, filesUnder, isRoot, mountTmpfs, selfSignedTlsServer } from '../support/bad-input-kit.ts';
+
+let t: TestContext;
+let cleanups: (() => Promise<unknown> | void)[] = [];
+beforeEach(async () => {
+  t = await setUpEngine({ settings: { threads: 4 } });
+  cleanups = [];
+});
+afterEach(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+  await t.close();
+});
+
+const put = (key: string, body: string) => t.connection.client.send(new PutObjectCommand({ Bucket: t.bucket, Key: key, Body: body }));
+
+describe('two keys for one file', () => {
+  it('refuses the second of two keys saved under one name, and keeps the first intact', async () => {
+    await put('a/x.txt', 'from a');
+    await put('b/x.txt', 'from b');
+    const out = path.join(t.dir, 'out');
+    const end = await t.engine.download(t.connection, { bucket: t.bucket, keys: ['a/x.txt', 'b/x.txt'], targetFolder: out }).finished();
+    expect(end.state.status).toBe('failed');
+    expect(end.progress.objectsDone).toBe(1);
+    expect(end.itemErrors).toEqual([{
+      item: `s3://${t.bucket}/b/x.txt`,
+      code: 'NameCollision',
+      message: `The key "b/x.txt" would overwrite ${path.join(out, 'x.txt')}, where "a/x.txt" is saved: download them into separate folders; it was not downloaded.`,
+    }]);
+    expect(await readFile(path.join(out, 'x.txt'), 'utf8')).toBe('from a');
+    expect(await filesUnder(out)).toEqual(['x.txt']);
+  });
+
+  it('refuses a file two prefixes of the same folder name would both write', async () => {
+    await put('x/photos/p.jpg', 'from x');
+    await put('y/photos/p.jpg', 'from y');
+    const out = path.join(t.dir, 'out');
+    const end = await t.engine.download(t.connection, { bucket: t.bucket, prefixes: ['x/photos/', 'y/photos/'], targetFolder: out }).finished();
+    expect(end.itemErrors).toEqual([{
+      item: `s3://${t.bucket}/y/photos/p.jpg`,
+      code: 'NameCollision',
+      message: `The key "y/photos/p.jpg" would overwrite ${path.join(out, 'photos', 'p.jpg')}, where "x/photos/p.jpg" is saved: download them into separate folders; it was not downloaded.`,
+    }]);
+    expect(await readFile(path.join(out, 'photos', 'p.jpg'), 'utf8')).toBe('from x');
+    expect(await filesUnder(out)).toEqual(['photos/p.jpg']);
+  });
+
+  it.runIf(isRoot)('a new folder on a read-only disk fails as read-only (not "no such file"), for the whole job', async () => {
+    await put('a.txt', 'x');
+    await put('b.txt', 'y');
+    const mount = await mountTmpfs({ sizeBytes: MIB, readOnly: true });
+    cleanups.push(() => mount.unmount());
+    const out = path.join(mount.dir, 'new', 'deeper');
+    const end = await t.engine.download(t.connection, { bucket: t.bucket, keys: ['a.txt', 'b.txt'], targetFolder: out }).finished();
+    expect(end.state).toEqual({
+      status: 'failed',
+      error: { code: 'EROFS', message: `Cannot download s3://${t.bucket}/a.txt: The file system is read-only (${path.join(mount.dir, 'new')}). Choose a folder you can write to.` },
+    });
+    expect(await filesUnder(mount.dir)).toEqual([]);
+  });
+});
+
+describe('an object lock refusing a delete', () => {
+  it('says the object is locked and what to do, and deletes nothing', async () => {
+    const locked = uniqueBucket();
+    await t.connection.client.send(new CreateBucketCommand({ Bucket: locked, ObjectLockEnabledForBucket: true }));
+    const { VersionId } = await t.connection.client.send(new PutObjectCommand({ Bucket: locked, Key: 'held.txt', Body: 'keep me' }));
+    await t.connection.client.send(new PutObjectLegalHoldCommand({ Bucket: locked, Key: 'held.txt', LegalHold: { Status: 'ON' } }));
+    const before = await bucketContents(t.connection, locked);
+    const end = await t.engine.delete(t.connection, { bucket: locked, keys: ['held.txt'], allVersions: true }).finished();
+    expect(end.itemErrors).toEqual([{
+      item: `s3://${locked}/held.txt (version ${VersionId})`,
+      code: 'ObjectLocked',
+      message: `Cannot delete s3://${locked}/held.txt (version ${VersionId}): The object is protected by object lock (a retention period or a legal hold). `
+        + 'Remove the legal hold, or wait until the retention period ends.',
+    }]);
+    expect(await bucketContents(t.connection, locked)).toEqual(before);
+  });
+});
+
+describe('a TLS failure fails the job at once', () => {
+  for (const [what, endpoint, code] of [
+    ['https:// to a plain-HTTP port', async () => serverConfig().endpoint!.replace('http:', 'https:'), 'EPROTO'],
+    ['a self-signed certificate', async () => {
+      const server = await selfSignedTlsServer(t.dir);
+      cleanups.push(() => server.close());
+      return server.endpoint;
+    }, 'DEPTH_ZERO_SELF_SIGNED_CERT'],
+  ] as const) {
+    it(`${what}: stops at the first of many files`, async () => {
+      for (let i = 0; i < 40; i++) await randomFile(t.dir, `many/${i}.txt`, 10);
+      const broken = await t.engine.connect({ ...serverConfig(), endpoint: await endpoint() });
+      const end = await t.engine.upload(broken, { sources: [path.join(t.dir, 'many')], bucket: t.bucket, destination: '' }).finished();
+      expect(end.state.status === 'failed' && end.state.error.code).toBe(code);
+      expect(end.progress.objectsFailed).toBeLessThan(40);
+      expect(await bucketContents(t.connection, t.bucket)).toEqual({ versions: [], uploads: [] });
+    });
+  }
+});
+
+describe('a file changed during a single-request upload', () => {
+  it('fails with nothing stored, or stores the file exactly as it was listed: never a failure that leaves an object', async () => {
+    // Above the 1 MiB read whole, below the part size: one streamed PUT, held 300 ms by a proxy.
+    const file = await randomFile(t.dir, 'mid.bin', 6 * MIB);
+    const proxy = await startFaultProxy(serverConfig().endpoint!);
+    cleanups.push(() => proxy.close());
+    proxy.setRule(() => ({ kind: 'delay', ms: 300 }));
+    const slow = await t.engine.connect({ ...serverConfig(), endpoint: proxy.endpoint });
+    const job = t.engine.upload(slow, { sources: [file.path], bucket: t.bucket, destination: 'mid.bin' });
+    await new Promise<void>((resolve) => {
+      const stop = t.engine.onProgress((batch) => {
+        if (batch.some((s) => s.id === job.id && s.progress.bytesDone > 0)) {
+          stop();
+          resolve();
+        }
+      });
+    });
+    await appendFile(file.path, 'more');
+    const end = await job.finished();
+    if (end.state.status === 'failed') {
+      expect(end.itemErrors).toEqual([{
+        item: file.path, code: 'FileChanged', message: `${file.path} changed while it was being uploaded: nothing was stored; retry when it no longer changes.`,
+      }]);
+      expect(await bucketContents(t.connection, t.bucket)).toEqual({ versions: [], uploads: [] });
+    } else {
+      expect(end.state.status).toBe('completed');
+      const out = path.join(t.dir, 'out');
+      await t.engine.download(t.connection, { bucket: t.bucket, keys: ['mid.bin'], targetFolder: out }).finished();
+      expect(await sha256File(path.join(out, 'mid.bin'))).toBe(file.sha256);
+    }
+  });
+});
