@@ -34,6 +34,7 @@ interface SdkLikeError {
 const SYNONYMS: Readonly<Record<string, string>> = {
   XAdminUserNotFound: 'InvalidAccessKeyId', // versitygw
   InvalidTokenId: 'InvalidToken', // MinIO: a session token it did not issue, or none with temporary keys
+  XAmzContentChecksumMismatch: 'BadDigest', // MinIO: an x-amz-checksum-* header that does not match the body
 };
 
 /** How stores word a refusal by object lock (MinIO: InvalidRequest; AWS: AccessDenied). */
@@ -75,6 +76,7 @@ const HINTS: Readonly<Record<string, string>> = {
   InvalidToken: 'The session token is not valid for these temporary credentials. Get new temporary credentials (aws sso login, or assume the role again) and try again.',
   ExpiredToken: 'The temporary credentials have expired. Get new ones (aws sso login, or assume the role again) and try again.',
   AccessDenied: 'Access denied: these credentials lack permission for this operation. Ask the bucket\'s owner for access, or use other credentials.',
+  BadDigest: 'The store received bytes that do not match their checksum, on every attempt: the file changes while it is read, or something on the way damages data. Retry; if it persists, check the network path (proxies) and the disk.',
   ObjectLocked: 'The object is protected by object lock (a retention period or a legal hold). Remove the legal hold, or wait until the retention period ends.',
   NoSuchBucket: 'The bucket does not exist (check its name and the endpoint).',
   NoSuchKey: 'The object does not exist.',

@@ -19,7 +19,7 @@ const TRANSIENT_CODES = new Set([
   'ENETUNREACH', 'ENETDOWN', 'ERR_STREAM_PREMATURE_CLOSE', 'StalledTransfer', 'IncompleteBody',
   'XMinioServerNotInitialized', 'OperationAborted',
   // The store received bytes that do not match their checksum: damaged on the way, so sent again.
-  'BadDigest', 'XAmzContentChecksumMismatch', 'XAmzContentSHA256Mismatch',
+  'BadDigest', 'XAmzContentSHA256Mismatch',
 ]);
 
 const CLOCK_SKEW_CODES = new Set(['RequestTimeTooSkewed', 'RequestExpired', 'RequestInTheFuture']);
