@@ -32,6 +32,9 @@ const JOB_WIDE_CODES = new Set([
   'UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'CERT_UNTRUSTED', 'CERT_HAS_EXPIRED', 'CERT_NOT_YET_VALID',
 ]);
 
+/** How long a job waits for a store that answered before and now refuses connections (restarting). */
+const OUTAGE_PATIENCE_MS = 60_000;
+
 export interface JobClock {
   now(): number;
 }
@@ -102,6 +105,8 @@ export class Job<Item = unknown> {
   private jobWideError: BargeError | undefined;
   private running: Promise<void> | undefined;
   private retries = 0;
+  /** Whether any request of this job got an answer: then the store exists, and refusals are outages. */
+  private reachedStore = false;
 
   private readonly options: JobOptions<Item>;
 
@@ -279,11 +284,19 @@ export class Job<Item = unknown> {
     return withRetry(async () => {
       const release = await this.options.scheduler.acquire(this.id, signal);
       try {
-        return await send(signal);
+        const result = await send(signal);
+        this.reachedStore = true;
+        return result;
       } finally {
         release();
       }
-    }, { signal, maxAttempts: this.options.settings().maxAttempts, onRetry: () => { this.retries += 1; } });
+    }, {
+      signal,
+      maxAttempts: this.options.settings().maxAttempts,
+      onRetry: () => { this.retries += 1; },
+      // Once the store has answered this job, a refusal is an outage (a restart) worth waiting out.
+      outagePatienceMs: () => (this.reachedStore ? OUTAGE_PATIENCE_MS : 0),
+    });
   }
 
   private itemFailed(item: Item, name: string, error: unknown): void {

@@ -1,17 +1,44 @@
 // Retries for requests that run outside a job's queue: listings, bucket operations, clean-up.
 
-import { classifyFailure, decideRetry, sleep } from './retry-policy.ts';
+import { classifyFailure, decideRetry, outageDelayMs, sleep } from './retry-policy.ts';
 
 export const DEFAULT_MAX_ATTEMPTS = 6;
 
-export async function withRetry<T>(send: (attempt: number) => Promise<T>, options: { signal?: AbortSignal; maxAttempts?: number; onRetry?: (error: unknown) => void } = {}): Promise<T> {
+export interface RetryOptions {
+  readonly signal?: AbortSignal;
+  readonly maxAttempts?: number;
+  readonly onRetry?: (error: unknown) => void;
+  /**
+   * How long to keep trying while the store is unreachable, when it is known to be there (it has
+   * answered before): a restart then costs a pause, not the job. Without it (a first contact, a
+   * wrong endpoint) an unreachable store fails as fast as any transient error.
+   */
+  readonly outagePatienceMs?: () => number;
+  readonly now?: () => number;
+}
+
+export async function withRetry<T>(send: (attempt: number) => Promise<T>, options: RetryOptions = {}): Promise<T> {
   const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+  const now = options.now ?? Date.now;
+  let outageSince: number | undefined;
   for (let attempt = 1; ; attempt++) {
     try {
       return await send(attempt);
     } catch (error) {
       if (options.signal?.aborted) throw error;
-      const decision = decideRetry(classifyFailure(error), attempt, maxAttempts);
+      const kind = classifyFailure(error);
+      if (kind !== 'unreachable') outageSince = undefined;
+      else if (options.outagePatienceMs) {
+        outageSince ??= now();
+        if (now() - outageSince < options.outagePatienceMs()) {
+          // Waiting out an outage uses none of the attempts: they remain for the errors after it.
+          attempt -= 1;
+          options.onRetry?.(error);
+          await sleep(outageDelayMs(), options.signal);
+          continue;
+        }
+      }
+      const decision = decideRetry(kind, attempt, maxAttempts);
       if (!decision.retry) throw error;
       options.onRetry?.(error);
       await sleep(decision.delayMs, options.signal);

@@ -6,7 +6,8 @@
 
 import { errorCode, httpStatus } from './errors.ts';
 
-export type FailureKind = 'throttle' | 'transient' | 'clock-skew' | 'fatal' | 'cancelled';
+/** `unreachable`: nothing answers (refused, no route): a server restarting, or a wrong endpoint. */
+export type FailureKind = 'throttle' | 'transient' | 'unreachable' | 'clock-skew' | 'fatal' | 'cancelled';
 
 const THROTTLE_CODES = new Set([
   'SlowDown', 'Throttling', 'ThrottlingException', 'ThrottledException', 'RequestThrottled',
@@ -15,12 +16,13 @@ const THROTTLE_CODES = new Set([
 
 const TRANSIENT_CODES = new Set([
   'InternalError', 'RequestTimeout', 'RequestTimeoutException', 'TimeoutError',
-  'ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'ECONNABORTED', 'EAI_AGAIN', 'EHOSTUNREACH',
-  'ENETUNREACH', 'ENETDOWN', 'ERR_STREAM_PREMATURE_CLOSE', 'StalledTransfer', 'IncompleteBody',
+  'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ECONNABORTED', 'EAI_AGAIN', 'ERR_STREAM_PREMATURE_CLOSE', 'StalledTransfer', 'IncompleteBody',
   'XMinioServerNotInitialized', 'OperationAborted',
   // The store received bytes that do not match their checksum: damaged on the way, so sent again.
   'BadDigest', 'XAmzContentSHA256Mismatch',
 ]);
+
+const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN']);
 
 const CLOCK_SKEW_CODES = new Set(['RequestTimeTooSkewed', 'RequestExpired', 'RequestInTheFuture']);
 
@@ -30,6 +32,7 @@ export function classifyFailure(error: unknown): FailureKind {
   if (THROTTLE_CODES.has(code)) return 'throttle';
   if (CLOCK_SKEW_CODES.has(code)) return 'clock-skew';
   if (TRANSIENT_CODES.has(code)) return 'transient';
+  if (UNREACHABLE_CODES.has(code)) return 'unreachable';
   const status = httpStatus(error);
   if (status === 429 || status === 503) return 'throttle';
   if (status === 500 || status === 502 || status === 504) return 'transient';
@@ -63,13 +66,22 @@ export function decideRetry(kind: FailureKind, attempt: number, maxAttempts: num
     case 'clock-skew':
       return { retry: attempt === 1, delayMs: 0 };
     case 'throttle':
-    case 'transient': {
+    case 'transient':
+    case 'unreachable': {
       const base = kind === 'throttle' ? THROTTLE_BASE_MS : TRANSIENT_BASE_MS;
       const cap = Math.min(MAX_DELAY_MS, base * 2 ** (attempt - 1));
       // Never less than a quarter of the cap: a zero delay after a refusal only burns the attempt.
       return { retry: true, delayMs: Math.round(cap / 4 + random() * cap * 0.75) };
     }
   }
+}
+
+/**
+ * How long to wait before trying again while the store is unreachable during an outage (a restart):
+ * about a second, without the exponential growth, so work resumes soon after the store is back.
+ */
+export function outageDelayMs(random: () => number = Math.random): number {
+  return Math.round(500 + random() * 1000);
 }
 
 /** Resolve after `ms`, or reject with an AbortError as soon as `signal` aborts. */

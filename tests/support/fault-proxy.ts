@@ -23,7 +23,7 @@ export type Fault =
 export interface FaultProxy {
   readonly endpoint: string;
   /** Requests seen, by method. */
-  readonly seen: { method: string; url: string; status?: number }[];
+  readonly seen: { method: string; url: string; range?: string; status?: number }[];
   /** Requests the proxy holds right now, and the most it held at once since the last reset. */
   readonly inFlight: { now: number; peak: number };
   /** Decide the fault (if any) for each request. */
@@ -53,7 +53,7 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
   const inFlight = { now: 0, peak: 0 };
   const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
   const server = http.createServer((request, response) => {
-    const record: FaultProxy['seen'][number] = { method: request.method ?? '', url: request.url ?? '' };
+    const record: FaultProxy['seen'][number] = { method: request.method ?? '', url: request.url ?? '', range: request.headers.range };
     seen.push(record);
     inFlight.now += 1;
     inFlight.peak = Math.max(inFlight.peak, inFlight.now);

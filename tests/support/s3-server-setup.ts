@@ -4,6 +4,7 @@ import type { TestProject } from 'vitest/node';
 import { buildCli } from '../../main/build/build.ts';
 import { startS3Server } from './s3-server.ts';
 import type { S3ServerInfo } from './s3-server.ts';
+import { ensureToxiproxyInstalled } from './toxiproxy.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -13,6 +14,8 @@ declare module 'vitest' {
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   await buildCli();
+  // Built here, before the suites start in parallel, so the fault matrix finds it ready.
+  ensureToxiproxyInstalled();
   const server = await startS3Server();
   project.provide('s3', { kind: server.kind, endpoint: server.endpoint, accessKeyId: server.accessKeyId, secretAccessKey: server.secretAccessKey, region: server.region });
   return () => server.stop();

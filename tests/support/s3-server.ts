@@ -20,8 +20,16 @@ export interface S3ServerInfo {
 }
 
 export interface RunningS3Server extends S3ServerInfo {
+  /** The server process now (a new one after each restart). */
   readonly process: ChildProcess;
   readonly dataDir: string;
+  /**
+   * Stop the server process but keep its port and data folder: an outage, as clients see it.
+   * SIGKILL (the default) is a crash: no request in flight gets an answer.
+   */
+  halt(signal?: NodeJS.Signals): Promise<void>;
+  /** Start the server again on the same port and data folder (halting it first if it runs); resolves once it is ready. */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -64,23 +72,41 @@ export async function startS3Server(kind: ServerKind = serverKind(), options: { 
   const args = kind === 'minio'
     ? ['server', dataDir, '--address', `127.0.0.1:${port}`, '--console-address', `127.0.0.1:${consolePort}`, '--quiet']
     : ['--access', ACCESS_KEY, '--secret', SECRET_KEY, '--port', `127.0.0.1:${port}`, '--quiet', '--keep-alive', 'posix', '--versioning-dir', `${dataDir}-versions`, dataDir];
-  const child = spawn(binary, args, {
-    env: { ...process.env, MINIO_ROOT_USER: ACCESS_KEY, MINIO_ROOT_PASSWORD: SECRET_KEY, MINIO_UPDATE: 'off', MINIO_CALLHOME_ENABLE: 'off', MINIO_BROWSER: 'off' },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => { stderr = (stderr + chunk.toString()).slice(-4000); });
   const readyUrl = kind === 'minio' ? `${endpoint}/minio/health/ready` : `${endpoint}/`;
-  await waitReady(readyUrl, child, () => stderr);
+  const launch = async (): Promise<ChildProcess> => {
+    const child = spawn(binary, args, {
+      env: { ...process.env, MINIO_ROOT_USER: ACCESS_KEY, MINIO_ROOT_PASSWORD: SECRET_KEY, MINIO_UPDATE: 'off', MINIO_CALLHOME_ENABLE: 'off', MINIO_BROWSER: 'off' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => { stderr = (stderr + chunk.toString()).slice(-4000); });
+    await waitReady(readyUrl, child, () => stderr);
+    return child;
+  };
+  let child = await launch();
+  const halt = async (signal: NodeJS.Signals = 'SIGKILL') => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill(signal);
+    await exited;
+  };
   const stop = async () => {
-    if (child.exitCode === null) {
-      child.kill('SIGTERM');
-      await new Promise((resolve) => child.once('exit', resolve));
-    }
+    await halt('SIGTERM');
     if (!options.dataDir) await rm(dataDir, { recursive: true, force: true });
     await rm(`${dataDir}-versions`, { recursive: true, force: true });
   };
-  return { kind, endpoint, accessKeyId: ACCESS_KEY, secretAccessKey: SECRET_KEY, region: 'us-east-1', process: child, dataDir, stop };
+  return {
+    kind, endpoint, accessKeyId: ACCESS_KEY, secretAccessKey: SECRET_KEY, region: 'us-east-1', dataDir,
+    get process() {
+      return child;
+    },
+    halt,
+    async restart() {
+      await halt();
+      child = await launch();
+    },
+    stop,
+  };
 }
 
 async function waitReady(url: string, child: ChildProcess, log: () => string): Promise<void> {
