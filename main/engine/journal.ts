@@ -51,6 +51,8 @@ const SCHEMA_VERSION = 1;
 /** Progress records wait at most this long, or this many, before their commit. */
 const BATCH_MS = 100;
 const BATCH_RECORDS = 1000;
+/** How long a write waits for another process holding the file. */
+const BUSY_TIMEOUT_MS = 5000;
 /** Completed jobs keep their receipts this long, then go. */
 const COMPLETED_RETENTION_MS = 30 * 24 * 3600 * 1000;
 
@@ -103,8 +105,10 @@ export class Journal {
   static async open(file: string, options: { now?: () => number } = {}): Promise<Journal> {
     const { DatabaseSync } = await loadSqlite();
     if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-    const db = new DatabaseSync(file);
-    db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON;');
+    // The busy timeout first: switching a new file to WAL needs a moment alone with it, and another
+    // process (a second `barge`, the app) may be reading it just then.
+    const db = new DatabaseSync(file, { timeout: BUSY_TIMEOUT_MS });
+    db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;`);
     const version = (db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version;
     if (version > SCHEMA_VERSION) throw new Error(`The journal ${file} was written by a newer Barge (schema ${version}); move it aside to start afresh.`);
     db.exec(SCHEMA);
