@@ -29,6 +29,11 @@ export interface ObjectFacts {
   readonly partsCount: number | undefined;
   /** The size of part 1 (a HEAD of part 1): the part size of an upload with equal parts. */
   readonly firstPartSize: number | undefined;
+  /**
+   * Whether the ETag can be an MD5 of the content: not for objects encrypted with SSE-KMS or a
+   * customer key (SSE-C), whose ETags are something else.
+   */
+  readonly etagIsDigest: boolean;
 }
 
 export interface VerificationPlan {
@@ -60,6 +65,7 @@ export function factsFromHeaders(headers: IncomingHttpHeaders, size: number): Ob
     checksumType: typeof type === 'string' ? type.toUpperCase() : undefined,
     partsCount: typeof parts === 'string' ? Number(parts) : undefined,
     firstPartSize: undefined,
+    etagIsDigest: !String(headers['x-amz-server-side-encryption'] ?? '').startsWith('aws:kms') && !headers['x-amz-server-side-encryption-customer-algorithm'],
   };
 }
 
@@ -83,7 +89,7 @@ export function planVerification(facts: ObjectFacts, preferredRangeSize: number)
     const rangeSize = equalPartSize(facts, value.parts);
     if (rangeSize !== undefined) return { algorithm, rangeSize, expected, check: 'composite' };
   }
-  if (!facts.etag) return NOTHING;
+  if (!facts.etag || !facts.etagIsDigest) return NOTHING;
   const etag = bareEtag(facts.etag);
   if (/^[0-9a-f]{32}$/.test(etag)) {
     // Written as Content-MD5 is (base64), so a receipt shows an upload's and a download's MD5 alike.

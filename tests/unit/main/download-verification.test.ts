@@ -1,10 +1,10 @@
 import { expect, it } from 'vitest';
 import { checksumOf, compositeChecksum, toBase64 } from '../../../main/engine/checksums.ts';
-import { planVerification, verifyDownload } from '../../../main/engine/download-verification.ts';
+import { factsFromHeaders, planVerification, verifyDownload } from '../../../main/engine/download-verification.ts';
 import type { ObjectFacts } from '../../../main/engine/download-verification.ts';
 
 const MIB = 1024 * 1024;
-const facts = (over: Partial<ObjectFacts>): ObjectFacts => ({ size: 40 * MIB, etag: undefined, checksums: {}, checksumType: undefined, partsCount: undefined, firstPartSize: undefined, ...over });
+const facts = (over: Partial<ObjectFacts>): ObjectFacts => ({ size: 40 * MIB, etag: undefined, checksums: {}, checksumType: undefined, partsCount: undefined, firstPartSize: undefined, etagIsDigest: true, ...over });
 
 it('a whole-object CRC is combined from ranges of any size', () => {
   expect(planVerification(facts({ checksums: { CRC64NVME: 'AAAAAAAAAAA=' }, checksumType: 'FULL_OBJECT' }), 16 * MIB))
@@ -27,6 +27,12 @@ it('without a checksum, a single-part ETag is an MD5: hashed as it streams when 
   expect(planVerification(facts({ etag }), 16 * MIB)).toMatchObject({ algorithm: 'MD5', check: 'md5-file' });
   // An ETag that is not an MD5 (encrypted objects have others) promises nothing.
   expect(planVerification(facts({ etag: '"not-an-md5"' }), 16 * MIB)).toMatchObject({ check: 'none' });
+  // SSE-KMS and SSE-C objects have ETags that look like MD5s but are not.
+  for (const headers of [{ 'x-amz-server-side-encryption': 'aws:kms' }, { 'x-amz-server-side-encryption-customer-algorithm': 'AES256' }]) {
+    expect(planVerification(factsFromHeaders({ etag, ...headers }, MIB), 16 * MIB)).toMatchObject({ check: 'none' });
+  }
+  // SSE-S3 (AES256) keeps the MD5 ETag.
+  expect(planVerification(factsFromHeaders({ etag, 'x-amz-server-side-encryption': 'AES256' }, MIB), 16 * MIB)).toMatchObject({ check: 'whole-crc', algorithm: 'MD5' });
 });
 
 it('verifies a composite from the ranges, and refuses one flipped byte', async () => {
