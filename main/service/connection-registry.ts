@@ -25,6 +25,7 @@ interface SavedConnection {
   readonly profile?: string;
   readonly accessKeyId?: string;
   readonly checksumMode?: ConnectionConfig['checksumMode'];
+  readonly uploadChecksum?: ConnectionConfig['uploadChecksum'];
 }
 
 export class ConnectionRegistry {
@@ -118,6 +119,7 @@ export class ConnectionRegistry {
       accessKeyId: saved.accessKeyId,
       secretAccessKey,
       checksumMode: saved.checksumMode,
+      uploadChecksum: saved.uploadChecksum,
     };
   }
 
@@ -175,5 +177,6 @@ function toSaved(id: string, input: ConnectionInput): SavedConnection {
     profile: blank(input.profile),
     accessKeyId: blank(input.accessKeyId),
     checksumMode: input.checksumMode,
+    uploadChecksum: input.uploadChecksum,
   };
 }

@@ -56,6 +56,7 @@ function ConnectionForm({ existing, onClose }: { existing: ConnectionSummary | u
     accessKeyId: existing?.accessKeyId ?? '',
     secretAccessKey: '',
     checksumMode: existing?.checksumMode,
+    uploadChecksum: existing?.uploadChecksum,
   });
   const [error, setError] = useState<string>();
   const field = (name: keyof ConnectionInput) => (e: { target: { value: string } }) => setForm({ ...form, [name]: e.target.value });
@@ -86,6 +87,16 @@ function ConnectionForm({ existing, onClose }: { existing: ConnectionSummary | u
             <option value="">Default (AWS: when supported; others: when required)</option>
             <option value="when_supported">When supported (AWS)</option>
             <option value="when_required">When required (R2, B2 and other stores)</option>
+          </select>
+        </label>
+        <label>Upload checksum
+          <select value={form.uploadChecksum ?? ''} onChange={(e) => setForm({ ...form, uploadChecksum: (e.target.value || undefined) as ConnectionInput['uploadChecksum'] })}>
+            <option value="">Default (AWS: CRC64NVME; others: CRC32C)</option>
+            <option value="CRC64NVME">CRC64NVME</option>
+            <option value="CRC32C">CRC32C</option>
+            <option value="CRC32">CRC32 (least CPU)</option>
+            <option value="MD5">Content-MD5 (stores without CRC checksums)</option>
+            <option value="OFF">None</option>
           </select>
         </label>
         {error && <p role="alert" className="error">{error}</p>}

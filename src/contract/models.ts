@@ -1,7 +1,7 @@
 // The plain, serialisable shapes that cross between the engine and the window.
 
 import { z } from 'zod';
-import { checksumModeSchema } from '../connection.ts';
+import { checksumModeSchema, uploadChecksumSchema } from '../connection.ts';
 
 /** A connection as the window sees it: never its secret. */
 export const connectionSummarySchema = z.object({
@@ -16,6 +16,7 @@ export const connectionSummarySchema = z.object({
   accessKeyId: z.string().optional(),
   hasSecret: z.boolean(),
   checksumMode: checksumModeSchema.optional(),
+  uploadChecksum: uploadChecksumSchema.optional(),
 });
 export type ConnectionSummary = z.infer<typeof connectionSummarySchema>;
 
@@ -29,6 +30,7 @@ export const connectionInputSchema = z.object({
   accessKeyId: z.string().trim().max(256).optional(),
   secretAccessKey: z.string().max(1024).optional(),
   checksumMode: checksumModeSchema.optional(),
+  uploadChecksum: uploadChecksumSchema.optional(),
 });
 export type ConnectionInput = z.infer<typeof connectionInputSchema>;
 

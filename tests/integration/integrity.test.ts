@@ -12,6 +12,8 @@ import { Journal } from '../../main/engine/journal.ts';
 import { listMultipartUploads } from '../../main/engine/s3-listing.ts';
 import type { S3Connection } from '../../main/engine/s3-connection.ts';
 import { createBucket } from '../../main/engine/s3-buckets.ts';
+import { ConnectionRegistry } from '../../main/service/connection-registry.ts';
+import { FileSecretStore } from '../../main/service/secret-store.ts';
 import { startFaultProxy } from '../support/fault-proxy.ts';
 import type { FaultProxy } from '../support/fault-proxy.ts';
 import { randomFile, serverConfig, sha256File, uniqueBucket } from '../support/fixtures.ts';
@@ -168,4 +170,18 @@ describe('downloads are verified against what the store has', () => {
       expect(await readdir(bad)).toEqual([]);
     });
   }
+});
+
+it('a saved connection keeps its upload checksum, and its uploads carry it', async () => {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'barge-registry-'));
+  const registry = new ConnectionRegistry({ dataDir, engine, secrets: new FileSecretStore(path.join(dataDir, 'secrets.json')) });
+  const config = serverConfig();
+  const saved = await registry.add({ name: 'md5 store', endpoint: config.endpoint, region: config.region, pathStyle: true, accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey, uploadChecksum: 'CRC32' });
+  expect(saved.uploadChecksum).toBe('CRC32');
+  const connection = await registry.connection(saved.id);
+  expect(connection.uploadChecksum).toBe('CRC32');
+  const source = await randomFile(dir, 'crc32.bin', 1000);
+  const job = engine.upload(connection, { sources: [source.path], bucket, destination: 'crc32.bin' }, journaled);
+  expect((await job.finished()).state.status).toBe('completed');
+  expect((await receiptOf(job.id))[0]!.checksum).toBe(`CRC32:${(await head('crc32.bin')).ChecksumCRC32}`);
 });
