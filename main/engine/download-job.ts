@@ -138,8 +138,10 @@ async function finishedBefore(runtime: JobRuntime<DownloadItem>, item: DownloadI
 interface TemporaryFile {
   readonly path: string;
   readonly partSize: number;
-  /** Part number to the digest of its range (empty when the object is not verified). */
-  readonly written: ReadonlyMap<number, Buffer | undefined>;
+  /** Part numbers of the ranges an earlier run wrote (hashed again from the file to verify them). */
+  readonly written: ReadonlySet<number>;
+  /** Whether the journal tracks it (only objects of several ranges: one range has nothing to resume). */
+  readonly journaled: boolean;
 }
 
 /**
@@ -152,9 +154,12 @@ async function temporaryFile(item: DownloadItem, size: number, partSize: number,
   if (earlier) {
     const onDisk = await stat(earlier.temporary).catch(() => undefined);
     if (earlier.path === item.path && earlier.etag === item.etag && earlier.size === size && earlier.partSize === partSize && onDisk?.size === size) {
-      return { path: earlier.temporary, partSize, written: new Map(journal.rangesFinished(item.key).map((range) => [range.partNumber, range.digest])) };
+      // The written ranges are hashed from the disk, not trusted from the journal: after a power loss
+      // the journal can hold a range the file lost.
+      return { path: earlier.temporary, partSize, written: new Set(journal.rangesFinished(item.key)), journaled: true };
     }
     await rm(earlier.temporary, { force: true });
+    journal.downloadEnded(item.key);
   }
   const temporary = `${item.path}.barge-${randomBytes(4).toString('hex')}.partial`;
   // Created at full size up front, so ranges can be written at their offsets in any order.
@@ -164,8 +169,9 @@ async function temporaryFile(item: DownloadItem, size: number, partSize: number,
   } finally {
     await handle.close();
   }
-  journal.downloadStarted(item.key, { path: item.path, temporary, etag: item.etag, size, partSize });
-  return { path: temporary, partSize, written: new Map() };
+  const journaled = size > partSize;
+  if (journaled) journal.downloadStarted(item.key, { path: item.path, temporary, etag: item.etag, size, partSize });
+  return { path: temporary, partSize, written: new Set(), journaled };
 }
 
 async function lookUp(connection: S3Connection, bucket: string, item: DownloadItem, runtime: JobRuntime<DownloadItem>): Promise<DownloadItem> {
@@ -196,7 +202,7 @@ async function downloadObject(connection: S3Connection, bucket: string, item: Do
     const ranges: { digest: Buffer | undefined; size: number }[] = [];
     const toFetch = [...partNumbers(count)].filter((partNumber) => {
       const range = partRange(size, file.partSize, partNumber);
-      ranges[partNumber - 1] = { digest: file.written.get(partNumber), size: range.end - range.start };
+      ranges[partNumber - 1] = { digest: undefined, size: range.end - range.start };
       if (!file.written.has(partNumber)) return true;
       runtime.alreadyDone(0, range.end - range.start);
       return false;
@@ -210,17 +216,18 @@ async function downloadObject(connection: S3Connection, bucket: string, item: Do
       const range = partRange(size, file.partSize, partNumber);
       const digest = await downloadRange(connection, bucket, item, file.path, range.start, range.end, count > 1, runtime, addBytes, seen, algorithmFor);
       ranges[partNumber - 1] = { digest, size: range.end - range.start };
-      runtime.journal.rangeFinished(item.key, partNumber, digest);
+      if (file.journaled) runtime.journal.rangeFinished(item.key, partNumber);
     });
-    const written = await stat(file.path);
-    if (written.size !== size) throw new BargeError('SizeMismatch', `Expected ${size} bytes but the file has ${written.size}.`);
+    // Every range has checked its own length (IncompleteBody); the checksum checks the bytes.
     // No plan means no GET (an empty object): its size is all there is to check.
     const verified = plan ? await verifyRanges(plan, ranges, file.path, `s3://${bucket}/${item.key}`) : undefined;
     await rename(file.path, item.path);
     runtime.journal.downloadEnded(item.key);
     return { etag: item.etag, versionId: seen.versionId, checksum: verified };
   } catch (error) {
-    if (temporary) await rm(temporary, { force: true });
+    // Also a temporary file from before a crash that this run had not reached yet.
+    const earlier = temporary ? undefined : runtime.journal.resumed ? runtime.journal.download(item.key) : undefined;
+    for (const file of [temporary, earlier?.temporary]) if (file) await rm(file, { force: true });
     runtime.journal.downloadEnded(item.key);
     // The partial file is gone, so are its bytes: progress counts only objects that landed.
     runtime.addBytes(-objectBytes);
@@ -228,7 +235,7 @@ async function downloadObject(connection: S3Connection, bucket: string, item: Do
   }
 }
 
-/** Verify, hashing again from the file any range whose digest is missing (a resumed body, an older journal). */
+/** Verify, hashing again from the file any range whose digest is missing (a resumed body, a range an earlier run wrote). */
 async function verifyRanges(plan: VerificationPlan, ranges: readonly { digest: Buffer | undefined; size: number }[], file: string, what: string): Promise<string | undefined> {
   if (!plan.algorithm || plan.check === 'md5-file' || plan.check === 'none') return verifyDownload(plan, [], file, what);
   const complete: { digest: Buffer; size: number }[] = [];
@@ -240,19 +247,38 @@ async function verifyRanges(plan: VerificationPlan, ranges: readonly { digest: B
   return verifyDownload(plan, complete, file, what);
 }
 
-/** The object's checksum and ETag (a HEAD), and its parts (a HEAD of part 1), pinned to the ETag listed. */
+/**
+ * The object's checksum and ETag (a HEAD) and, when the check depends on its parts (a composite
+ * checksum, a multipart ETag), their sizes: part 1 and the last part, whose sizes show whether the
+ * parts are equal. A store that cannot answer for parts leaves them unknown (no check by parts).
+ */
 async function objectFacts(connection: S3Connection, bucket: string, item: DownloadItem, runtime: JobRuntime<DownloadItem>): Promise<ObjectFacts> {
-  const [whole, firstPart] = await Promise.all([
-    runtime.request((signal) => connection.wire.headObject(bucket, item.key, { ifMatch: item.etag, signal })),
-    runtime.request((signal) => connection.wire.headObject(bucket, item.key, { ifMatch: item.etag, partNumber: 1, signal })),
-  ]);
-  const facts = factsFromHeaders(whole, item.size ?? 0);
-  const partsCount = firstPart['x-amz-mp-parts-count'];
-  return {
-    ...facts,
-    partsCount: typeof partsCount === 'string' ? Number(partsCount) : facts.partsCount,
-    firstPartSize: Number(firstPart['content-length'] ?? Number.NaN) || undefined,
-  };
+  const head = (partNumber?: number) => runtime.request((signal) => connection.wire.headObject(bucket, item.key, { ifMatch: item.etag, partNumber, signal }));
+  const facts = factsFromHeaders(await head(), item.size ?? 0);
+  const parts = partsClaimed(facts);
+  if (parts === undefined || parts < 2) return facts;
+  try {
+    const first = await head(1);
+    const firstPartSize = Number(first['content-length']);
+    const last = await head(parts);
+    const lastPartSize = Number(last['content-length']);
+    // Equal parts but the last: the last holds what the others leave.
+    const equal = firstPartSize > 0 && lastPartSize === facts.size - (parts - 1) * firstPartSize;
+    return { ...facts, partsCount: parts, firstPartSize: equal ? firstPartSize : undefined };
+  } catch (error) {
+    if (runtime.signal.aborted) throw error;
+    return facts;
+  }
+}
+
+/** How many parts the object's checksum or ETag says it was uploaded in, if either says. */
+function partsClaimed(facts: ObjectFacts): number | undefined {
+  for (const value of Object.values(facts.checksums)) {
+    const parts = /-(\d+)$/.exec(value ?? '')?.[1];
+    if (parts) return Number(parts);
+  }
+  const etagParts = /-(\d+)"?$/.exec(facts.etag ?? '')?.[1];
+  return etagParts ? Number(etagParts) : facts.partsCount;
 }
 
 /** Fetch bytes [start, end) into `file` at their offset, resuming after a broken body. */

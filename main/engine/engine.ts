@@ -19,7 +19,7 @@ import type { DownloadSpec } from './download-job.ts';
 import { Job } from './job.ts';
 import { jobFingerprint } from './journal.ts';
 import type { Journal, JournaledJob, JournalHost, JournalStatus, ReceiptLine } from './journal.ts';
-import type { JobBody, JobClock } from './job.ts';
+import type { JobBody, JobClock, JobRuntime } from './job.ts';
 import { ProgressPublisher } from './progress-publisher.ts';
 import type { Timer } from './progress-publisher.ts';
 import { RequestScheduler } from './request-scheduler.ts';
@@ -224,7 +224,9 @@ export class Engine {
   async close(options: { suspend?: boolean } = {}): Promise<void> {
     if (options.suspend && this.journal) {
       // Nothing is cancelled or cleaned up (that would abort the uploads the next start resumes):
-      // the journal stops recording, and the work in flight ends with the process.
+      // no request starts any more, the journal stops recording, and the requests in flight end
+      // with the process.
+      for (const id of this.jobsById.keys()) this.scheduler.pause(id);
       this.journal.close();
       this.journal = undefined;
       this.publisher.dispose();
@@ -241,30 +243,27 @@ export class Engine {
   private start<Item>(kind: JobKind, name: string, spec: unknown, connection: S3Connection, body: () => JobBody<Item>, options: JobStartOptions): Job {
     const journal = this.journal;
     if (!journal || options.connectionRef === undefined) return this.launch({ id: randomUUID(), kind, name, body: body() });
+    const bucket = (spec as { bucket: string }).bucket;
     const fingerprint = jobFingerprint(kind, spec, options.connectionRef, process.cwd());
     const earlier = options.resume === undefined ? undefined : journal.findResumable(this.host, fingerprint);
-    if (earlier && !options.resume) {
-      // Starting afresh: the interrupted run's uploads and temporary files go first, or they would linger.
-      const discarded = earlier.id;
-      const leftovers = journal.leftovers(discarded);
-      journal.forget(discarded);
-      const fresh = body();
-      const id = randomUUID();
-      journal.addJob({ id, host: this.host, kind, name, spec, connectionRef: options.connectionRef, fingerprint });
-      const afterCleanUp: JobBody<Item> = async (runtime, only) => {
-        await discardLeftovers(connection, (spec as { bucket: string }).bucket, leftovers);
-        return fresh(runtime, only);
-      };
-      return this.launch({ id, kind, name, resumed: false, body: afterCleanUp });
-    }
-    if (earlier) {
+    if (earlier && options.resume) {
       journal.claim(earlier.id);
       this.resumedIds.add(earlier.id);
-      return this.launch({ id: earlier.id, kind, name, body: body(), createdAt: earlier.createdAt, resumed: true });
+      return this.launch({ id: earlier.id, kind, name, body: this.tidied(earlier.id, bucket, async () => connection, body()), createdAt: earlier.createdAt, resumed: true });
     }
     const id = randomUUID();
     journal.addJob({ id, host: this.host, kind, name, spec, connectionRef: options.connectionRef, fingerprint });
-    return this.launch({ id, kind, name, body: body(), resumed: false });
+    const fresh = this.tidied(id, bucket, async () => connection, body());
+    if (!earlier) return this.launch({ id, kind, name, body: fresh, resumed: false });
+    // Starting afresh: the interrupted run's uploads and temporary files go first, or they would
+    // linger; its record goes only once they are gone.
+    journal.claim(earlier.id);
+    const afterCleanUp: JobBody<Item> = async (runtime, only) => {
+      await discardLeftovers(connection, bucket, journal.leftovers(earlier.id));
+      journal.forget(earlier.id);
+      return fresh(runtime, only);
+    };
+    return this.launch({ id, kind, name, resumed: false, body: afterCleanUp });
   }
 
   /** A job from the journal, on its connection once that is resolved (a failure fails the job). */
@@ -274,10 +273,35 @@ export class Engine {
       download: (connection) => downloadBody(connection, record.spec as DownloadSpec) as JobBody<unknown>,
       delete: (connection) => deleteBody(connection, record.spec as DeleteSpec) as JobBody<unknown>,
     };
-    const body: JobBody<unknown> = async (runtime, only) => factories[record.kind](await resolve(record.connectionRef))(runtime, only);
+    const connection = () => resolve(record.connectionRef);
+    const body: JobBody<unknown> = async (runtime, only) => factories[record.kind](await connection())(runtime, only);
     this.journal!.claim(record.id);
     this.resumedIds.add(record.id);
-    return this.launch({ id: record.id, kind: record.kind, name: record.name, body, createdAt: record.createdAt, resumed: true });
+    const bucket = (record.spec as { bucket: string }).bucket;
+    return this.launch({ id: record.id, kind: record.kind, name: record.name, body: this.tidied(record.id, bucket, connection, body), createdAt: record.createdAt, resumed: true });
+  }
+
+  /**
+   * The body, then clean-up of what the journal still names for the job: multipart uploads begun and
+   * temporary files of items this run never came back to (a resumed job whose source files or
+   * objects are gone, a job cancelled before it reached them). A job stopped by a job-wide failure
+   * keeps them, for the run that resumes it.
+   */
+  private tidied<Item>(id: string, bucket: string, connection: () => Promise<S3Connection>, body: JobBody<Item>): JobBody<Item> {
+    return async (runtime, only) => {
+      await body(runtime, only);
+      await this.discardLeftoversOf(runtime, id, bucket, connection);
+    };
+  }
+
+  private async discardLeftoversOf(runtime: JobRuntime<unknown>, id: string, bucket: string, connection: () => Promise<S3Connection>): Promise<void> {
+    if (runtime.stoppedByFailure || !this.journal) return;
+    const leftovers = this.journal.leftovers(id);
+    if (leftovers.uploads.length === 0 && leftovers.temporaryFiles.length === 0) return;
+    await discardLeftovers(await connection(), bucket, leftovers);
+    const recorder = this.journal.forJob(id, false);
+    for (const upload of leftovers.uploads) recorder.multipartEnded(upload.key, upload.uploadId);
+    for (const key of leftovers.downloadKeys) recorder.downloadEnded(key);
   }
 
   private launch<Item>(job: { id: string; kind: JobKind; name: string; body: JobBody<Item>; createdAt?: number; resumed?: boolean }): Job {

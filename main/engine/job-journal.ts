@@ -53,9 +53,9 @@ export interface JobJournal {
   multipartEnded(key: string, uploadId: string): void;
   download(key: string): DownloadRecord | undefined;
   downloadStarted(key: string, record: DownloadRecord): void;
-  /** Ranges (of `partSize`, by part number) already written to the temporary file, with their digests. */
-  rangesFinished(key: string): { partNumber: number; digest: Buffer | undefined }[];
-  rangeFinished(key: string, partNumber: number, digest: Buffer | undefined): void;
+  /** Part numbers (ranges of `partSize`) already written to the temporary file. */
+  rangesFinished(key: string): number[];
+  rangeFinished(key: string, partNumber: number): void;
   downloadEnded(key: string): void;
   /** Keys deleted by earlier runs of this job (for progress; the listing no longer shows them). */
   deletedCount(): number;

@@ -41,6 +41,8 @@ export interface JobClock {
 
 export interface JobRuntime<Item> {
   readonly signal: AbortSignal;
+  /** True once a job-wide failure stopped the job (as opposed to the user cancelling it). */
+  readonly stoppedByFailure: boolean;
   readonly settings: Readonly<Settings>;
   /** Queue a request in the shared scheduler and retry it on throttling and network errors. */
   request<T>(send: (signal: AbortSignal) => Promise<T>): Promise<T>;
@@ -241,8 +243,12 @@ export class Job<Item = unknown> {
 
   private runtime(signal: AbortSignal): JobRuntime<Item> {
     const settings = this.options.settings;
+    const stoppedByFailure = () => this.jobWideError !== undefined;
     return {
       signal,
+      get stoppedByFailure() {
+        return stoppedByFailure();
+      },
       get settings() {
         return settings();
       },

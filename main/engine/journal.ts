@@ -7,11 +7,16 @@
 // survives the process dying at any point (the kernel has the bytes); after a power loss the newest
 // records may be missing, which only means that work is done again, never that work is skipped.
 //
-// Progress records (a part sent, an object finished) are grouped into one transaction committed
-// every 100 ms: a commit per record cost about 0.1 ms of CPU per small file (measured with
-// `BENCH_JOURNAL_COST=1 npm run bench`). A crash loses at most the last 100 ms of progress, which is
-// then done again. Records that name something to clean up later (a multipart upload begun, a
-// temporary file made, a job) are committed at once: losing those would leave orphans.
+// Progress records (a part sent, an object finished) are held in memory and written in one short
+// transaction every 100 ms: a commit per record cost about 0.1 ms of CPU per small file (measured
+// with `BENCH_JOURNAL_COST=1 npm run bench`), and a transaction left open between records would hold
+// the file's write lock and stall every other process using it. A crash loses at most the last
+// 100 ms of progress, which is then done again. Records that name something to clean up later (a
+// multipart upload begun, a temporary file made, a job) are written at once: losing those would leave
+// orphans.
+//
+// The journal is a help, never a hazard: a write that fails (a full disk, a file locked too long)
+// is reported once and dropped, and the transfer goes on; at worst, work is done again.
 //
 // One file serves several processes (the app, and each `barge` command): a job is claimed by the
 // process running it, and another process resumes it only when that process is gone.
@@ -76,7 +81,7 @@ CREATE TABLE IF NOT EXISTS downloads (
   etag TEXT, size INTEGER NOT NULL, part_size INTEGER NOT NULL, PRIMARY KEY (job_id, key));
 CREATE TABLE IF NOT EXISTS ranges (
   job_id TEXT NOT NULL REFERENCES jobs (id) ON DELETE CASCADE, key TEXT NOT NULL, part_number INTEGER NOT NULL,
-  digest BLOB, PRIMARY KEY (job_id, key, part_number));
+  PRIMARY KEY (job_id, key, part_number));
 `;
 
 /** A job's identity for "run the same command again": same kind, same spec, same connection, same folder. */
@@ -91,29 +96,33 @@ export class Journal {
   private readonly db: DatabaseSync;
   private readonly statements = new Map<string, StatementSync>();
   private readonly now: () => number;
-  /** Records written since the open transaction began (0: none open). */
-  private batched = 0;
+  /** Progress records not yet written. */
+  private pending: { sql: string; values: SqlValue[] }[] = [];
   private commitTimer: NodeJS.Timeout | undefined;
+  private readonly warn: (message: string) => void;
+  private warned = false;
 
-  private constructor(file: string, db: DatabaseSync, now: () => number) {
+  private constructor(file: string, db: DatabaseSync, now: () => number, warn: (message: string) => void) {
     this.file = file;
     this.db = db;
     this.now = now;
+    this.warn = warn;
   }
 
   /** Open (or create) the journal file; `:memory:` for one that lasts as long as the process. */
-  static async open(file: string, options: { now?: () => number } = {}): Promise<Journal> {
+  static async open(file: string, options: { now?: () => number; warn?: (message: string) => void; busyTimeoutMs?: number } = {}): Promise<Journal> {
+    const busyTimeoutMs = options.busyTimeoutMs ?? BUSY_TIMEOUT_MS;
     const { DatabaseSync } = await loadSqlite();
     if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
     // The busy timeout first: switching a new file to WAL needs a moment alone with it, and another
     // process (a second `barge`, the app) may be reading it just then.
-    const db = new DatabaseSync(file, { timeout: BUSY_TIMEOUT_MS });
-    db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;`);
+    const db = new DatabaseSync(file, { timeout: busyTimeoutMs });
+    db.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;`);
     const version = (db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version;
     if (version > SCHEMA_VERSION) throw new Error(`The journal ${file} was written by a newer Barge (schema ${version}); move it aside to start afresh.`);
     db.exec(SCHEMA);
     db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
-    const journal = new Journal(file, db, options.now ?? Date.now);
+    const journal = new Journal(file, db, options.now ?? Date.now, options.warn ?? ((message) => process.emitWarning(message)));
     journal.run("DELETE FROM jobs WHERE status IN ('completed', 'cancelled') AND updated_at < ?", journal.now() - COMPLETED_RETENTION_MS);
     return journal;
   }
@@ -124,13 +133,23 @@ export class Journal {
     this.db.close();
   }
 
-  /** Commit the progress records written so far. */
+  /** Write the progress records held so far, in one transaction. */
   commit(): void {
     if (this.commitTimer) clearTimeout(this.commitTimer);
     this.commitTimer = undefined;
-    if (this.batched === 0 || !this.db.isOpen) return;
-    this.batched = 0;
-    this.db.exec('COMMIT');
+    if (this.pending.length === 0 || !this.db.isOpen) return;
+    const records = this.pending;
+    this.pending = [];
+    this.guard(() => {
+      this.db.exec('BEGIN IMMEDIATE');
+      try {
+        for (const record of records) this.statement(record.sql).run(...record.values);
+        this.db.exec('COMMIT');
+      } catch (error) {
+        this.db.exec('ROLLBACK');
+        throw error;
+      }
+    });
   }
 
   /** Record a new job, owned by this process. */
@@ -171,16 +190,19 @@ export class Journal {
   }
 
   /** What an interrupted job left outside the journal: multipart uploads on the server, temporary files here. */
-  leftovers(id: string): { uploads: { key: string; uploadId: string }[]; temporaryFiles: string[] } {
+  leftovers(id: string): { uploads: { key: string; uploadId: string }[]; temporaryFiles: string[]; downloadKeys: string[] } {
+    const downloads = this.all('SELECT key, temporary FROM downloads WHERE job_id = ?', id);
     return {
       uploads: this.all('SELECT key, upload_id FROM multipart_uploads WHERE job_id = ?', id).map((row) => ({ key: String(row.key), uploadId: String(row.upload_id) })),
-      temporaryFiles: this.all('SELECT temporary FROM downloads WHERE job_id = ?', id).map((row) => String(row.temporary)),
+      temporaryFiles: downloads.map((row) => String(row.temporary)),
+      downloadKeys: downloads.map((row) => String(row.key)),
     };
   }
 
   /** Every object the job finished: key, local path, size, ETag, version ID, checksum. */
   *receipt(id: string): Generator<ReceiptLine> {
     if (!this.db.isOpen) return;
+    this.commit();
     for (const row of this.statement('SELECT * FROM objects WHERE job_id = ? ORDER BY key').iterate(id) as Iterable<Row>) {
       yield { ...toFinishedObject(row), finishedAt: Number(row.finished_at) };
     }
@@ -232,9 +254,8 @@ export class Journal {
           id, key, record.path, record.temporary, record.etag ?? null, record.size, record.partSize,
         );
       },
-      rangesFinished: (key) => this.all('SELECT part_number, digest FROM ranges WHERE job_id = ? AND key = ?', id, key)
-        .map((row) => ({ partNumber: Number(row.part_number), digest: row.digest instanceof Uint8Array ? Buffer.from(row.digest) : undefined })),
-      rangeFinished: (key, partNumber, digest) => this.record('INSERT OR REPLACE INTO ranges (job_id, key, part_number, digest) VALUES (?, ?, ?, ?)', id, key, partNumber, digest ?? null),
+      rangesFinished: (key) => this.all('SELECT part_number FROM ranges WHERE job_id = ? AND key = ?', id, key).map((row) => Number(row.part_number)),
+      rangeFinished: (key, partNumber) => this.record('INSERT OR IGNORE INTO ranges (job_id, key, part_number) VALUES (?, ?, ?)', id, key, partNumber),
       downloadEnded: (key) => {
         this.record('DELETE FROM ranges WHERE job_id = ? AND key = ?', id, key);
         this.record('DELETE FROM downloads WHERE job_id = ? AND key = ?', id, key);
@@ -257,34 +278,52 @@ export class Journal {
 
   // Once closed (the app quitting), work still in flight records nothing: the next start resumes from
   // what was recorded, which is never more than what was done.
-  /** A write that must be on disk before the caller goes on: committed now, with any batch. */
-  private run(sql: string, ...values: (string | number | null | Uint8Array)[]): void {
+  /** A write that must be in the file before the caller goes on: written now, after what is held. */
+  private run(sql: string, ...values: SqlValue[]): void {
     if (!this.db.isOpen) return;
-    this.statement(sql).run(...values);
     this.commit();
+    this.guard(() => this.statement(sql).run(...values));
   }
 
-  /** A progress record: part of the current batch, committed within BATCH_MS. */
-  private record(sql: string, ...values: (string | number | null | Uint8Array)[]): void {
+  /** A progress record: held, and written with the others within BATCH_MS. */
+  private record(sql: string, ...values: SqlValue[]): void {
     if (!this.db.isOpen) return;
-    if (this.batched === 0) {
-      this.db.exec('BEGIN');
+    this.pending.push({ sql, values });
+    if (this.pending.length >= BATCH_RECORDS) this.commit();
+    else if (!this.commitTimer) {
       this.commitTimer = setTimeout(() => this.commit(), BATCH_MS);
       this.commitTimer.unref();
     }
-    this.statement(sql).run(...values);
-    this.batched += 1;
-    if (this.batched >= BATCH_RECORDS) this.commit();
   }
 
+  // Reads see every record: what is held is written first.
   private get(sql: string, ...values: (string | number | null)[]): Row | undefined {
-    return this.db.isOpen ? this.statement(sql).get(...values) as Row | undefined : undefined;
+    if (!this.db.isOpen) return undefined;
+    this.commit();
+    return this.guard(() => this.statement(sql).get(...values) as Row | undefined);
   }
 
   private all(sql: string, ...values: (string | number | null)[]): Row[] {
-    return this.db.isOpen ? this.statement(sql).all(...values) as Row[] : [];
+    if (!this.db.isOpen) return [];
+    this.commit();
+    return this.guard(() => this.statement(sql).all(...values) as Row[]) ?? [];
+  }
+
+  /** Run a database call; a failure is told once and otherwise ignored (see the header). */
+  private guard<T>(call: () => T): T | undefined {
+    try {
+      return call();
+    } catch (error) {
+      if (!this.warned) {
+        this.warned = true;
+        this.warn(`The job journal ${this.file} could not be written (${(error as Error).message}); transfers go on, but may redo work after a crash.`);
+      }
+      return undefined;
+    }
   }
 }
+
+type SqlValue = string | number | null;
 
 function optionalString(value: unknown): string | undefined {
   return value === null || value === undefined ? undefined : String(value);

@@ -32,9 +32,12 @@ export function requestChecksum(algorithm: UploadAlgorithm, digest: Buffer): Req
   return { algorithm, digest, value, headers: { [checksumHeader(algorithm)]: value } };
 }
 
-/** "ALGORITHM:value", the form receipts and the journal keep. */
-export function describeChecksum(checksum: RequestChecksum | undefined): string | undefined {
-  return checksum ? `${checksum.algorithm}:${checksum.value}` : undefined;
+/**
+ * For a receipt, when the store reports no checksum: the Content-MD5 sent, which the store checked
+ * (it refuses a wrong one). A CRC it did not echo was ignored, so it proves nothing and is not shown.
+ */
+export function verifiedWithoutEcho(checksum: RequestChecksum | undefined): string | undefined {
+  return checksum?.algorithm === 'MD5' ? `MD5:${checksum.value}` : undefined;
 }
 
 /**

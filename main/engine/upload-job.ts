@@ -16,7 +16,7 @@ import { choosePartSize, MAX_OBJECT_SIZE_BYTES, partCount, partNumbers, partRang
 import { objectKeyProblem } from '../../src/s3-names.ts';
 import { concurrentEach } from './concurrent-each.ts';
 import { fileRangeBody } from './counting-stream.ts';
-import { BargeError, toBargeError } from './errors.ts';
+import { BargeError, errorCode, toBargeError } from './errors.ts';
 import type { JobBody, JobRuntime } from './job.ts';
 import type { PartRecord } from './job-journal.ts';
 import { walkPath, walkSources } from './local-files.ts';
@@ -26,7 +26,7 @@ import type { S3Connection } from './s3-connection.ts';
 import type { StoredObject } from './s3-wire.ts';
 import { checksumField, checksumOf, compositeChecksum, fullObjectCrc, toBase64 } from './checksums.ts';
 import { fileChecksum } from './file-checksum.ts';
-import { checkEcho, describeChecksum, requestChecksum, uploadAlgorithm } from './upload-checksum.ts';
+import { checkEcho, requestChecksum, uploadAlgorithm, verifiedWithoutEcho } from './upload-checksum.ts';
 import type { UploadAlgorithm } from './upload-checksum.ts';
 
 /** Files up to this size are read whole and sent in one request (cheapest per object). */
@@ -108,6 +108,9 @@ async function uploadFile(connection: S3Connection, bucket: string, file: LocalF
     return await multipartUpload(upload, partSize, earlier);
   } catch (error) {
     runtime.addBytes(-fileBytes);
+    // The store refused the bytes against their checksum on every attempt: if the file changed
+    // between the read for the checksum and the read to send, that is the news.
+    if (errorCode(error) === 'BadDigest' && (await changedSince(file).catch(() => true))) throw fileChanged(file);
     throw error;
   }
 }
@@ -150,7 +153,7 @@ async function putObject(upload: FileUpload): Promise<StoredObject> {
     const stored = await runtime.request((signal) => connection.wire.putObject(bucket, file.key, body, body.length, headers, signal));
     checkEcho(connection, checksum, stored, what);
     upload.addBytes(body.length);
-    return { ...stored, checksum: stored.checksum ?? describeChecksum(checksum) };
+    return { ...stored, checksum: stored.checksum ?? verifiedWithoutEcho(checksum) };
   }
   // Read twice: once for the checksum that must lead the request, once to send (from the page cache).
   const checksum = algorithm && requestChecksum(algorithm, await fileChecksum(file.path, algorithm, 0, file.size));
@@ -160,7 +163,7 @@ async function putObject(upload: FileUpload): Promise<StoredObject> {
   // (a body cut short stores nothing), and what lands is the file as it was listed.
   const stored = await runtime.request((signal) => sendRange(upload, 0, file.size, signal, (body) => connection.wire.putObject(bucket, file.key, body, file.size, headers, signal), true));
   checkEcho(connection, checksum, stored, what);
-  return { ...stored, checksum: stored.checksum ?? describeChecksum(checksum) };
+  return { ...stored, checksum: stored.checksum ?? verifiedWithoutEcho(checksum) };
 }
 
 /** A multipart upload an earlier run of this job began, with the parts the store still has. */
@@ -291,10 +294,11 @@ async function checkCompleted(
   if (!stored.checksum?.startsWith(`${crc}:`) || parts.some((part) => !part.digest)) return;
   const reported = stored.checksum.slice(crc.length + 1);
   const digests = parts.map((part) => part.digest!);
-  const expected = reported.includes('-')
-    ? compositeChecksum(crc, digests)
-    : toBase64(fullObjectCrc(crc, parts.map((part) => ({ digest: part.digest!, size: partByteCount(size, partSize, part.partNumber) }))));
-  if (reported === expected) return;
+  const composite = compositeChecksum(crc, digests);
+  const whole = toBase64(fullObjectCrc(crc, parts.map((part) => ({ digest: part.digest!, size: partByteCount(size, partSize, part.partNumber) }))));
+  // Either form is a match: some stores turn one into the other, or drop the composite's "-N".
+  const expected = reported.includes('-') ? composite : whole;
+  if ([composite, composite.replace(/-\d+$/, ''), whole].includes(reported)) return;
   await connection.client.send(new DeleteObjectCommand({ Bucket: bucket, Key: key, VersionId: stored.versionId }));
   throw new BargeError('ChecksumMismatch', `The store reports ${crc} ${reported} for s3://${bucket}/${key}, but its parts give ${expected}; the object was removed. Retry the upload.`);
 }

@@ -25,7 +25,7 @@ export function journalFile(dataDir: string): string {
 export async function openJournalIn(dataDir: string, warn: (message: string) => void): Promise<Journal | undefined> {
   const file = journalFile(dataDir);
   try {
-    return await Journal.open(file);
+    return await Journal.open(file, { warn });
   } catch (error) {
     warn(`Jobs will not be resumable after a crash: the journal ${file} cannot be opened (${(error as Error).message}).`);
     return undefined;

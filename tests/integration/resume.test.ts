@@ -3,7 +3,7 @@
 // range twice. Requests are counted by a proxy in front of the real server.
 
 import { spawn } from 'node:child_process';
-import { appendFile, mkdir, mkdtemp, readdir, readFile } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -255,4 +255,19 @@ it('the window\'s service lists the restored job as paused, on its saved connect
   } finally {
     await service.close();
   }
+});
+
+it('an interrupted upload whose file is gone by the next run is aborted when that run completes, not left to linger', async () => {
+  const folder = path.join(t.dir, 'folder');
+  const big = await randomFile(folder, 'big.bin', PARTS * PART);
+  await randomFile(folder, 'small.txt', 100);
+  const args = ['cp', '-r', folder, `s3://${t.bucket}/`, ...transferArgs];
+  await killAfter(args, 'parts', 1);
+  expect(await incompleteUploads()).toBe(1);
+  await rm(big.path);
+  const again = await runCli(args, { env: cliEnv() });
+  expect(again.code).toBe(0);
+  // The same job ran on (it is gone from the journal), and took its orphan upload with it.
+  expect(await incompleteUploads()).toBe(0);
+  expect(journalRows('jobs')).toBe(0);
 });

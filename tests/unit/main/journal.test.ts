@@ -45,11 +45,11 @@ it('records parts, ranges and finished objects per job, and forgets them with th
   const recorder = journal.forJob('j', false);
   recorder.multipartStarted('k', { uploadId: 'u', path: '/a', size: 10, mtimeMs: 1, partSize: 5, checksumAlgorithm: 'CRC32C' });
   recorder.partFinished('u', { partNumber: 2, etag: '"e2"', checksum: 'c2' });
-  recorder.rangeFinished('d', 3, Buffer.from([1, 2]));
+  recorder.rangeFinished('d', 3);
   recorder.objectFinished({ key: 'k', path: '/a', size: 10, etag: '"e"', checksum: 'CRC32C:x-2' });
   expect(recorder.multipart('k')).toMatchObject({ uploadId: 'u', checksumAlgorithm: 'CRC32C' });
   expect(recorder.parts('u')).toEqual([{ partNumber: 2, etag: '"e2"', checksum: 'c2' }]);
-  expect(recorder.rangesFinished('d')).toEqual([{ partNumber: 3, digest: Buffer.from([1, 2]) }]);
+  expect(recorder.rangesFinished('d')).toEqual([3]);
   expect([...journal.receipt('j')].map((line) => line.key)).toEqual(['k']);
   journal.forget('j');
   expect(recorder.parts('u')).toEqual([]);
@@ -97,4 +97,26 @@ it('progress records are committed in batches within a moment, and every one on 
   journal.close();
   expect(parts()).toBe(2);
   reader.close();
+});
+
+it('a write that fails (the file locked by another process) is told once and dropped; later writes go through', async () => {
+  const file = path.join(await mkdtemp(path.join(os.tmpdir(), 'barge-journal-unit-')), 'journal.sqlite');
+  const warnings: string[] = [];
+  const journal = await Journal.open(file, { warn: (message) => warnings.push(message), busyTimeoutMs: 50 });
+  journal.addJob(job('j'));
+  const recorder = journal.forJob('j', false);
+  const { DatabaseSync } = await import('node:sqlite');
+  const other = new DatabaseSync(file);
+  other.exec('BEGIN IMMEDIATE');
+  recorder.partFinished('u', { partNumber: 1, etag: '"1"' });
+  expect(() => journal.commit()).not.toThrow();
+  recorder.partFinished('u', { partNumber: 2, etag: '"2"' });
+  expect(() => journal.commit()).not.toThrow();
+  expect(warnings).toHaveLength(1);
+  expect(warnings[0]).toContain('could not be written');
+  other.exec('ROLLBACK');
+  other.close();
+  recorder.partFinished('u', { partNumber: 3, etag: '"3"' });
+  expect(recorder.parts('u').map((part) => part.partNumber)).toEqual([3]);
+  journal.close();
 });
