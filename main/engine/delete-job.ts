@@ -120,7 +120,7 @@ async function deleteBatch(connection: S3Connection, bucket: string, batch: read
       deleted += 1;
     }
   }
-  runtime.journal.deleteBatchFinished(deleted, batch.at(-1)!.key);
+  runtime.journal.deleteBatchFinished(deleted);
 }
 
 async function countTarget(connection: S3Connection, bucket: string, target: DeleteTarget, runtime: JobRuntime<DeleteTarget>): Promise<void> {

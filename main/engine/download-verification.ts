@@ -15,7 +15,7 @@ import {
 } from './checksums.ts';
 import type { ChecksumAlgorithm, CrcAlgorithm } from './checksums.ts';
 import { fileChecksum } from './file-checksum.ts';
-import { CHECKSUM_HEADERS } from './s3-wire.ts';
+import { reportedChecksums } from './s3-wire.ts';
 
 /** What is known of an object before its bytes arrive (a HEAD, or the GET's own answer). */
 export interface ObjectFacts {
@@ -51,11 +51,7 @@ const NOTHING: VerificationPlan = { algorithm: undefined, rangeSize: undefined, 
 const CRCS = new Set<ChecksumAlgorithm>(['CRC32', 'CRC32C', 'CRC64NVME']);
 
 export function factsFromHeaders(headers: IncomingHttpHeaders, size: number): ObjectFacts {
-  const checksums: Partial<Record<ChecksumAlgorithm, string>> = {};
-  for (const name of CHECKSUM_HEADERS) {
-    const value = headers[`x-amz-checksum-${name}`];
-    if (typeof value === 'string' && value) checksums[name.toUpperCase() as ChecksumAlgorithm] = value;
-  }
+  const checksums = reportedChecksums(headers);
   const parts = headers['x-amz-mp-parts-count'];
   const type = headers['x-amz-checksum-type'];
   return {

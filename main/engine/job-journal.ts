@@ -59,7 +59,7 @@ export interface JobJournal {
   downloadEnded(key: string): void;
   /** Keys deleted by earlier runs of this job (for progress; the listing no longer shows them). */
   deletedCount(): number;
-  deleteBatchFinished(count: number, lastKey: string): void;
+  deleteBatchFinished(count: number): void;
 }
 
 export const NO_JOURNAL: JobJournal = {

@@ -65,7 +65,7 @@ const SCHEMA = `
 CREATE TABLE IF NOT EXISTS jobs (
   id TEXT PRIMARY KEY, host TEXT NOT NULL, kind TEXT NOT NULL, name TEXT NOT NULL, spec TEXT NOT NULL,
   connection_ref TEXT NOT NULL, fingerprint TEXT NOT NULL, status TEXT NOT NULL, owner_pid INTEGER,
-  deleted_count INTEGER NOT NULL DEFAULT 0, last_deleted_key TEXT, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL);
+  deleted_count INTEGER NOT NULL DEFAULT 0, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS jobs_by_fingerprint ON jobs (fingerprint);
 CREATE TABLE IF NOT EXISTS objects (
   job_id TEXT NOT NULL REFERENCES jobs (id) ON DELETE CASCADE, key TEXT NOT NULL, path TEXT NOT NULL, size INTEGER NOT NULL,
@@ -261,8 +261,8 @@ export class Journal {
         this.record('DELETE FROM downloads WHERE job_id = ? AND key = ?', id, key);
       },
       deletedCount: () => Number(this.get('SELECT deleted_count FROM jobs WHERE id = ?', id)?.deleted_count ?? 0),
-      deleteBatchFinished: (count, lastKey) => this.record(
-        'UPDATE jobs SET deleted_count = deleted_count + ?, last_deleted_key = ?, updated_at = ? WHERE id = ?', count, lastKey, this.now(), id,
+      deleteBatchFinished: (count) => this.record(
+        'UPDATE jobs SET deleted_count = deleted_count + ?, updated_at = ? WHERE id = ?', count, this.now(), id,
       ),
     };
   }

@@ -270,25 +270,29 @@ export interface StoredObject {
   readonly checksums?: Readonly<Record<string, string>>;
 }
 
-export const CHECKSUM_HEADERS = ['crc64nvme', 'crc32c', 'crc32', 'sha256', 'sha1'] as const;
+const CHECKSUM_HEADERS = ['crc64nvme', 'crc32c', 'crc32', 'sha256', 'sha1'] as const;
+export type ReportedAlgorithm = Uppercase<(typeof CHECKSUM_HEADERS)[number]>;
 
-/** The checksum a response reports, strongest first, as "ALGORITHM:value". */
-export function reportedChecksum(headers: IncomingHttpHeaders): string | undefined {
+/** The x-amz-checksum-* values of a response, by algorithm ("CRC32C"), strongest first. */
+export function reportedChecksums(headers: IncomingHttpHeaders): Partial<Record<ReportedAlgorithm, string>> {
+  const checksums: Partial<Record<ReportedAlgorithm, string>> = {};
   for (const name of CHECKSUM_HEADERS) {
     const value = headers[`x-amz-checksum-${name}`];
-    if (typeof value === 'string' && value) return `${name.toUpperCase()}:${value}`;
+    if (typeof value === 'string' && value) checksums[name.toUpperCase() as ReportedAlgorithm] = value;
   }
-  return undefined;
+  return checksums;
 }
 
 function storedObject(headers: IncomingHttpHeaders): StoredObject {
   const versionId = headers['x-amz-version-id'];
-  const checksums: Record<string, string> = {};
-  for (const name of CHECKSUM_HEADERS) {
-    const value = headers[`x-amz-checksum-${name}`];
-    if (typeof value === 'string' && value) checksums[name.toUpperCase()] = value;
-  }
-  return { etag: headers.etag, versionId: typeof versionId === 'string' && versionId !== 'null' ? versionId : undefined, checksum: reportedChecksum(headers), checksums };
+  const checksums = reportedChecksums(headers);
+  const [strongest] = Object.entries(checksums);
+  return {
+    etag: headers.etag,
+    versionId: typeof versionId === 'string' && versionId !== 'null' ? versionId : undefined,
+    checksum: strongest ? `${strongest[0]}:${strongest[1]}` : undefined,
+    checksums,
+  };
 }
 
 const STATUS_CODES: Readonly<Record<number, string>> = {

@@ -3,12 +3,12 @@
 // range twice. Requests are counted by a proxy in front of the real server.
 
 import { spawn } from 'node:child_process';
-import { appendFile, mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, expect, inject, it } from 'vitest';
-import { AbortMultipartUploadCommand, HeadObjectCommand } from '@aws-sdk/client-s3';
+import { AbortMultipartUploadCommand, HeadObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { MIB } from '../../src/byte-units.ts';
 import { Engine } from '../../main/engine/engine.ts';
 import { Journal } from '../../main/engine/journal.ts';
@@ -270,4 +270,43 @@ it('an interrupted upload whose file is gone by the next run is aborted when tha
   // The same job ran on (it is gone from the journal), and took its orphan upload with it.
   expect(await incompleteUploads()).toBe(0);
   expect(journalRows('jobs')).toBe(0);
+});
+
+it('a bulk delete killed mid-way goes on when run again, and counts what the first run deleted', async () => {
+  const KEYS = 3000;
+  const folder = path.join(t.dir, 'many');
+  await mkdir(folder);
+  await Promise.all(Array.from({ length: KEYS }, (_, i) => writeFile(path.join(folder, `k${String(i).padStart(5, '0')}`), '')));
+  expect((await t.engine.upload(t.connection, { sources: [folder], bucket: t.bucket, destination: 'logs/' }).finished()).state.status).toBe('completed');
+  const args = ['rm', '-r', '--threads', '1', '--quiet', `s3://${t.bucket}/logs`];
+  proxy.setRule(() => ({ kind: 'delay', ms: 400 }));
+  const run = startCli(args, { env: cliEnv() });
+  const deleted = () => {
+    let db: DatabaseSync | undefined;
+    try {
+      db = new DatabaseSync(path.join(dataDir, 'journal.sqlite'), { readOnly: true });
+      return Number((db.prepare('SELECT max(deleted_count) AS n FROM jobs').get() as { n: number | null }).n ?? 0);
+    } catch {
+      return 0;
+    } finally {
+      db?.close();
+    }
+  };
+  while (deleted() < 1000) {
+    if (run.child.exitCode !== null) throw new Error(`barge ended before it was killed: ${run.output.stderr}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  run.child.kill('SIGKILL');
+  await run.done;
+  proxy.setRule(() => undefined);
+  const before = deleted();
+  expect(before).toBeLessThan(KEYS);
+
+  const again = await runCli(['rm', '-r', '--json', `s3://${t.bucket}/logs`], { env: cliEnv() });
+  expect(again.code).toBe(0);
+  const end = JSON.parse(again.stdout.trim().split('\n').at(-1)!);
+  // The listing shows only what is left; the journal adds what the first run deleted.
+  expect(end.progress).toMatchObject({ objectsDone: KEYS, objectsTotal: KEYS, objectsFailed: 0 });
+  const left = await t.connection.client.send(new ListObjectsV2Command({ Bucket: t.bucket, Prefix: 'logs/' }));
+  expect(left.KeyCount).toBe(0);
 });
