@@ -8,10 +8,10 @@
 
 import { createWriteStream } from 'node:fs';
 import { open, rename, rm, stat } from 'node:fs/promises';
-import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { keyToRelativePath, SavedPaths } from '../../src/key-path.ts';
+import { ListingWatermark } from '../../src/listing-watermark.ts';
 import { choosePartSize, partCount, partNumbers, partRange } from '../../src/part-size.ts';
 import { asFolderPrefix, keyBaseName } from '../../src/s3-url.ts';
 import { concurrentEach } from './concurrent-each.ts';
@@ -52,6 +52,8 @@ export interface DownloadItem {
   readonly unsafe?: string;
   /** Why this key's file is another key's (the same name, or one that differs only in case where case is ignored). */
   readonly collision?: string;
+  /** Its place in a listing whose progress is journaled (see ListingWatermark). */
+  readonly listed?: { readonly watermark: ListingWatermark; readonly ticket: number; readonly prefix: string };
 }
 
 export function downloadBody(connection: S3Connection, spec: DownloadSpec): JobBody<DownloadItem> {
@@ -64,12 +66,14 @@ export function downloadBody(connection: S3Connection, spec: DownloadSpec): JobB
         const known = item.size === undefined ? await lookUp(connection, spec.bucket, item, runtime) : item;
         if (await finishedBefore(runtime, known)) {
           runtime.alreadyDone(1, known.size ?? 0);
-          return;
+        } else {
+          const stored = await downloadObject(connection, spec.bucket, known, runtime);
+          runtime.journal.objectFinished({ key: known.key, path: known.path, size: known.size ?? 0, ...stored });
+          runtime.objectDone();
         }
-        const stored = await downloadObject(connection, spec.bucket, known, runtime);
-        runtime.journal.objectFinished({ key: known.key, path: known.path, size: known.size ?? 0, ...stored });
-        runtime.objectDone();
+        passed(item, runtime);
       } catch (error) {
+        item.listed?.watermark.failed();
         runtime.itemFailed(item, `s3://${spec.bucket}/${item.key}`, toBargeError(error, `download s3://${spec.bucket}/${item.key}`));
       }
     });
@@ -97,26 +101,45 @@ async function* discover(connection: S3Connection, spec: DownloadSpec, runtime: 
     const file = path.join(folder, name.name);
     yield { key, size: undefined, etag: undefined, path: file, collision: claim(key, file) };
   }
+  // One prefix alone: its listing position is journaled, and a resumed run lists only what lies
+  // after it. (With several, a key skipped in one listing could not be checked against the others
+  // for two keys writing one file.)
+  const tracked = spec.prefixes?.length === 1 && !spec.keys?.length;
   for (const rawPrefix of spec.prefixes ?? []) {
     const prefix = asFolderPrefix(rawPrefix);
     // Keep the folder's own name: "a/photos/" lands in targetFolder/photos/.
     const parent = prefix.slice(0, prefix.slice(0, -1).lastIndexOf('/') + 1);
-    for await (const object of listAllObjects(connection, { bucket: spec.bucket, prefix, signal: runtime.signal })) {
+    const start = tracked && runtime.journal.resumed ? runtime.journal.listingPosition(prefix) : undefined;
+    if (start) {
+      runtime.addTotals(start.objects, start.bytes);
+      runtime.alreadyDone(start.objects, start.bytes);
+    }
+    const watermark = tracked ? new ListingWatermark(start) : undefined;
+    for await (const object of listAllObjects(connection, { bucket: spec.bucket, prefix, startAfter: start?.afterKey, signal: runtime.signal })) {
       const mapped = keyToRelativePath(object.key, parent, process.platform === 'win32' ? 'win32' : 'posix');
       runtime.addTotals(1, object.size);
+      const listed = watermark && { watermark, ticket: watermark.listed(object.key, object.size), prefix };
       if (!mapped.ok) {
-        yield { key: object.key, size: object.size, etag: object.etag, path: '', unsafe: mapped.reason };
+        yield { key: object.key, size: object.size, etag: object.etag, path: '', unsafe: mapped.reason, listed };
         continue;
       }
       if (mapped.isFolderMarker) {
         await makeFolder(path.join(folder, ...mapped.segments));
         runtime.objectDone();
+        if (listed) passed({ listed }, runtime);
         continue;
       }
       const file = path.join(folder, ...mapped.segments);
-      yield { key: object.key, size: object.size, etag: object.etag, path: file, collision: claim(object.key, file) };
+      yield { key: object.key, size: object.size, etag: object.etag, path: file, collision: claim(object.key, file), listed };
     }
   }
+}
+
+/** The item is done: the listing's journaled position may move past it. */
+function passed(item: Pick<DownloadItem, 'listed'>, runtime: JobRuntime<DownloadItem>): void {
+  if (!item.listed) return;
+  const position = item.listed.watermark.done(item.listed.ticket);
+  if (position) runtime.journal.listingAdvanced(item.listed.prefix, position);
 }
 
 /** A key's last segment as a file name, or why it cannot be one. */
@@ -140,8 +163,6 @@ interface TemporaryFile {
   readonly partSize: number;
   /** Part numbers of the ranges an earlier run wrote (hashed again from the file to verify them). */
   readonly written: ReadonlySet<number>;
-  /** Whether the journal tracks it (only objects of several ranges: one range has nothing to resume). */
-  readonly journaled: boolean;
 }
 
 /**
@@ -156,12 +177,15 @@ async function temporaryFile(item: DownloadItem, size: number, partSize: number,
     if (earlier.path === item.path && earlier.etag === item.etag && earlier.size === size && earlier.partSize === partSize && onDisk?.size === size) {
       // The written ranges are hashed from the disk, not trusted from the journal: after a power loss
       // the journal can hold a range the file lost.
-      return { path: earlier.temporary, partSize, written: new Set(journal.rangesFinished(item.key)), journaled: true };
+      return { path: earlier.temporary, partSize, written: new Set(journal.rangesFinished(item.key)) };
     }
     await rm(earlier.temporary, { force: true });
     journal.downloadEnded(item.key);
   }
-  const temporary = `${item.path}.barge-${randomBytes(4).toString('hex')}.partial`;
+  // Named after the job, so a run that resumes it finds the file an interrupted run left (even one
+  // the journal had not recorded yet) and starts it afresh, and two jobs never share one.
+  const temporary = `${item.path}.barge-${runtime.jobId.slice(0, 8)}.partial`;
+  await rm(temporary, { force: true });
   // Created at full size up front, so ranges can be written at their offsets in any order.
   const handle = await open(temporary, 'wx');
   try {
@@ -169,9 +193,8 @@ async function temporaryFile(item: DownloadItem, size: number, partSize: number,
   } finally {
     await handle.close();
   }
-  const journaled = size > partSize;
-  if (journaled) journal.downloadStarted(item.key, { path: item.path, temporary, etag: item.etag, size, partSize });
-  return { path: temporary, partSize, written: new Set(), journaled };
+  journal.downloadStarted(item.key, { path: item.path, temporary, etag: item.etag, size, partSize });
+  return { path: temporary, partSize, written: new Set() };
 }
 
 async function lookUp(connection: S3Connection, bucket: string, item: DownloadItem, runtime: JobRuntime<DownloadItem>): Promise<DownloadItem> {
@@ -216,7 +239,8 @@ async function downloadObject(connection: S3Connection, bucket: string, item: Do
       const range = partRange(size, file.partSize, partNumber);
       const digest = await downloadRange(connection, bucket, item, file.path, range.start, range.end, count > 1, runtime, addBytes, seen, algorithmFor);
       ranges[partNumber - 1] = { digest, size: range.end - range.start };
-      if (file.journaled) runtime.journal.rangeFinished(item.key, partNumber);
+      // A single range has nothing to resume from: it is fetched whole again.
+      if (count > 1) runtime.journal.rangeFinished(item.key, partNumber);
     });
     // Every range has checked its own length (IncompleteBody); the checksum checks the bytes.
     // No plan means no GET (an empty object): its size is all there is to check.

@@ -3,6 +3,8 @@
 // The job bodies (upload, download, delete) see only this interface: a job with no journal (tests,
 // dry runs) gets `NO_JOURNAL`, which records nothing and remembers nothing.
 
+import type { ListingPosition } from '../../src/listing-watermark.ts';
+
 export interface FinishedObject {
   readonly key: string;
   /** The local file (the source of an upload, the target of a download). */
@@ -57,6 +59,9 @@ export interface JobJournal {
   rangesFinished(key: string): number[];
   rangeFinished(key: string, partNumber: number): void;
   downloadEnded(key: string): void;
+  /** How far an earlier run got down a prefix's listing with nothing left behind. */
+  listingPosition(prefix: string): ListingPosition | undefined;
+  listingAdvanced(prefix: string, position: ListingPosition): void;
   /** Keys deleted by earlier runs of this job (for progress; the listing no longer shows them). */
   deletedCount(): number;
   deleteBatchFinished(count: number): void;
@@ -76,6 +81,8 @@ export const NO_JOURNAL: JobJournal = {
   rangesFinished: () => [],
   rangeFinished: () => undefined,
   downloadEnded: () => undefined,
+  listingPosition: () => undefined,
+  listingAdvanced: () => undefined,
   deletedCount: () => 0,
   deleteBatchFinished: () => undefined,
 };

@@ -41,6 +41,8 @@ export interface JobClock {
 
 export interface JobRuntime<Item> {
   readonly signal: AbortSignal;
+  /** The job's ID (the same in every run of a journaled job). */
+  readonly jobId: string;
   /** True once a job-wide failure stopped the job (as opposed to the user cancelling it). */
   readonly stoppedByFailure: boolean;
   readonly settings: Readonly<Settings>;
@@ -246,6 +248,7 @@ export class Job<Item = unknown> {
     const stoppedByFailure = () => this.jobWideError !== undefined;
     return {
       signal,
+      jobId: this.id,
       get stoppedByFailure() {
         return stoppedByFailure();
       },

@@ -79,6 +79,9 @@ CREATE TABLE IF NOT EXISTS parts (
 CREATE TABLE IF NOT EXISTS downloads (
   job_id TEXT NOT NULL REFERENCES jobs (id) ON DELETE CASCADE, key TEXT NOT NULL, path TEXT NOT NULL, temporary TEXT NOT NULL,
   etag TEXT, size INTEGER NOT NULL, part_size INTEGER NOT NULL, PRIMARY KEY (job_id, key));
+CREATE TABLE IF NOT EXISTS listing_positions (
+  job_id TEXT NOT NULL REFERENCES jobs (id) ON DELETE CASCADE, prefix TEXT NOT NULL, after_key TEXT NOT NULL,
+  objects INTEGER NOT NULL, bytes INTEGER NOT NULL, PRIMARY KEY (job_id, prefix));
 CREATE TABLE IF NOT EXISTS ranges (
   job_id TEXT NOT NULL REFERENCES jobs (id) ON DELETE CASCADE, key TEXT NOT NULL, part_number INTEGER NOT NULL,
   PRIMARY KEY (job_id, key, part_number));
@@ -247,9 +250,12 @@ export class Journal {
           path: String(row.path), temporary: String(row.temporary), etag: optionalString(row.etag), size: Number(row.size), partSize: Number(row.part_size),
         } : undefined;
       },
+      // Held with the progress records: one download per small file must not cost a commit each, and
+      // a temporary file the last 100 ms did not record is at worst left beside its target, never
+      // under the target's name.
       downloadStarted: (key, record: DownloadRecord) => {
-        this.run('DELETE FROM ranges WHERE job_id = ? AND key = ?', id, key);
-        this.run(
+        this.record('DELETE FROM ranges WHERE job_id = ? AND key = ?', id, key);
+        this.record(
           'INSERT OR REPLACE INTO downloads (job_id, key, path, temporary, etag, size, part_size) VALUES (?, ?, ?, ?, ?, ?, ?)',
           id, key, record.path, record.temporary, record.etag ?? null, record.size, record.partSize,
         );
@@ -260,6 +266,14 @@ export class Journal {
         this.record('DELETE FROM ranges WHERE job_id = ? AND key = ?', id, key);
         this.record('DELETE FROM downloads WHERE job_id = ? AND key = ?', id, key);
       },
+      listingPosition: (prefix) => {
+        const row = this.get('SELECT * FROM listing_positions WHERE job_id = ? AND prefix = ?', id, prefix);
+        return row ? { afterKey: String(row.after_key), objects: Number(row.objects), bytes: Number(row.bytes) } : undefined;
+      },
+      listingAdvanced: (prefix, position) => this.record(
+        'INSERT OR REPLACE INTO listing_positions (job_id, prefix, after_key, objects, bytes) VALUES (?, ?, ?, ?, ?)',
+        id, prefix, position.afterKey, position.objects, position.bytes,
+      ),
       deletedCount: () => Number(this.get('SELECT deleted_count FROM jobs WHERE id = ?', id)?.deleted_count ?? 0),
       deleteBatchFinished: (count) => this.record(
         'UPDATE jobs SET deleted_count = deleted_count + ?, updated_at = ? WHERE id = ?', count, this.now(), id,

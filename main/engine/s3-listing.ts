@@ -32,6 +32,8 @@ export interface ListOptions {
   readonly delimiter?: string;
   readonly signal?: AbortSignal;
   readonly pageSize?: number;
+  /** Begin after this key (a resumed listing). */
+  readonly startAfter?: string;
 }
 
 /** S3's URL encoding of listing results: "+" is a space, "%2B" a plus. */
@@ -54,6 +56,7 @@ export async function listObjectsPage(connection: S3Connection, options: ListOpt
     prefix: options.prefix,
     delimiter: options.delimiter,
     continuationToken: token,
+    startAfter: options.startAfter,
     maxKeys: options.pageSize,
   }, options.signal), { signal: options.signal });
   const decode = (text: string) => (page.urlEncoded ? decodeListingKey(text) : text);

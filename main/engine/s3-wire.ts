@@ -137,11 +137,12 @@ export class S3Wire {
    * One ListObjectsV2 page, parsed here: the SDK's generic XML deserializer took about 50 ms of CPU
    * per page of 1,000 keys (measured), which made a listing CPU-bound.
    */
-  async listObjectsV2(bucket: string, params: { prefix?: string; delimiter?: string; continuationToken?: string; maxKeys?: number }, signal?: AbortSignal): Promise<ListObjectsV2Page> {
+  async listObjectsV2(bucket: string, params: { prefix?: string; delimiter?: string; continuationToken?: string; startAfter?: string; maxKeys?: number }, signal?: AbortSignal): Promise<ListObjectsV2Page> {
     const query: Record<string, string> = { 'list-type': '2', 'encoding-type': 'url' };
     if (params.prefix) query.prefix = params.prefix;
     if (params.delimiter) query.delimiter = params.delimiter;
     if (params.continuationToken) query['continuation-token'] = params.continuationToken;
+    else if (params.startAfter) query['start-after'] = params.startAfter;
     if (params.maxKeys !== undefined) query['max-keys'] = String(params.maxKeys);
     const response = await this.send({ method: 'GET', bucket, key: '', query, signal });
     const chunks: Buffer[] = [];

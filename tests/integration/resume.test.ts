@@ -310,3 +310,48 @@ it('a bulk delete killed mid-way goes on when run again, and counts what the fir
   const left = await t.connection.client.send(new ListObjectsV2Command({ Bucket: t.bucket, Prefix: 'logs/' }));
   expect(left.KeyCount).toBe(0);
 });
+
+it('a download of a prefix killed mid-way lists again only after the last key it had finished', async () => {
+  const KEYS = 300;
+  const folder = path.join(t.dir, 'photos');
+  await mkdir(folder);
+  await Promise.all(Array.from({ length: KEYS }, (_, i) => writeFile(path.join(folder, `p${String(i).padStart(4, '0')}.jpg`), `photo ${i}`)));
+  expect((await t.engine.upload(t.connection, { sources: [folder], bucket: t.bucket, destination: '' }).finished()).state.status).toBe('completed');
+  const out = path.join(t.dir, 'out');
+  const args = ['cp', '-r', '--threads', '2', '--quiet', `s3://${t.bucket}/photos`, out];
+  proxy.setRule((request) => (request.url?.includes('list-type') ? undefined : { kind: 'delay', ms: 30 }));
+  const run = startCli(args, { env: cliEnv() });
+  const position = () => {
+    let db: DatabaseSync | undefined;
+    try {
+      db = new DatabaseSync(path.join(dataDir, 'journal.sqlite'), { readOnly: true });
+      return db.prepare('SELECT after_key, objects FROM listing_positions').get() as { after_key: string; objects: number } | undefined;
+    } catch {
+      return undefined;
+    } finally {
+      db?.close();
+    }
+  };
+  while ((position()?.objects ?? 0) < 50) {
+    if (run.child.exitCode !== null) throw new Error(`barge ended before it was killed: ${run.output.stderr}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  run.child.kill('SIGKILL');
+  await run.done;
+  proxy.setRule(() => undefined);
+  const at = position()!;
+  expect(at.objects).toBeLessThan(KEYS);
+  expect(at.after_key).toBe(`photos/p${String(at.objects - 1).padStart(4, '0')}.jpg`);
+
+  proxy.seen.length = 0;
+  const again = await runCli(['cp', '-r', '--threads', '2', '--json', `s3://${t.bucket}/photos`, out], { env: cliEnv() });
+  expect(again.code).toBe(0);
+  expect(JSON.parse(again.stdout.trim().split('\n').at(-1)!).progress).toMatchObject({ objectsDone: KEYS, objectsTotal: KEYS });
+  // The listing began after the position, and no object before it was fetched again.
+  const listings = proxy.seen.filter((r) => r.url.includes('list-type=2'));
+  expect(new URL(listings[0]!.url, 'http://proxy').searchParams.get('start-after')).toBe(at.after_key);
+  expect(proxy.seen.filter((r) => r.method === 'GET' && !r.url.includes('list-type')).length).toBeLessThanOrEqual(KEYS - at.objects);
+  const files = (await readdir(path.join(out, 'photos'))).sort();
+  expect(files).toHaveLength(KEYS);
+  expect(await readFile(path.join(out, 'photos', 'p0299.jpg'), 'utf8')).toBe('photo 299');
+});
