@@ -77,6 +77,8 @@ export class Engine {
   private readonly host: JournalHost;
   /** Jobs that continue a journaled job from an earlier process. */
   private readonly resumedIds = new Set<string>();
+  /** Where each journaled job's leftovers would be cleaned up (its bucket and connection). */
+  private readonly journaledJobs = new Map<string, { readonly bucket: string; readonly connection: () => Promise<S3Connection> }>();
 
   constructor(options: EngineOptions = {}) {
     this.current = settingsSchema.parse({ ...DEFAULT_SETTINGS, ...options.settings });
@@ -194,11 +196,26 @@ export class Engine {
     this.each(id, (job) => job.retry());
   }
 
+  /**
+   * Drop finished jobs from the list, and their records. What a failed job kept for a resume (its
+   * multipart uploads, its temporary files) is cleaned up first: no resume will come for it now.
+   */
   clearFinished(): void {
     for (const [id, job] of this.jobsById) {
       if (!isFinished(job.state)) continue;
       this.jobsById.delete(id);
-      this.journal?.forget(id);
+      const place = this.journaledJobs.get(id);
+      this.journaledJobs.delete(id);
+      const journal = this.journal;
+      if (!journal) continue;
+      if (!place) {
+        journal.forget(id);
+        continue;
+      }
+      void place.connection()
+        .then(async (connection) => discardLeftovers(connection, place.bucket, journal.leftovers(id)))
+        .catch(() => undefined)
+        .finally(() => journal.forget(id));
     }
   }
 
@@ -288,6 +305,7 @@ export class Engine {
    * keeps them, for the run that resumes it.
    */
   private tidied<Item>(id: string, bucket: string, connection: () => Promise<S3Connection>, body: JobBody<Item>): JobBody<Item> {
+    this.journaledJobs.set(id, { bucket, connection });
     return async (runtime, only) => {
       await body(runtime, only);
       await this.discardLeftoversOf(runtime, id, bucket, connection);

@@ -40,18 +40,23 @@ afterEach(async () => {
   await t.close();
 });
 
-/** Rows in one of the journal's tables (read-only: the journal is another process's). */
-function journalRows(table: 'parts' | 'ranges' | 'jobs'): number {
+/** One row from the journal (read-only: it is another process's), or undefined while it has none. */
+function journalQuery<Row>(sql: string): Row | undefined {
   let db: DatabaseSync | undefined;
   try {
     db = new DatabaseSync(path.join(dataDir, 'journal.sqlite'), { readOnly: true });
-    return Number((db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n);
+    return db.prepare(sql).get() as Row | undefined;
   } catch {
     // Not created yet, or its tables not yet.
-    return 0;
+    return undefined;
   } finally {
     db?.close();
   }
+}
+
+/** Rows in one of the journal's tables. */
+function journalRows(table: 'parts' | 'ranges' | 'jobs'): number {
+  return Number(journalQuery<{ n: number }>(`SELECT count(*) AS n FROM ${table}`)?.n ?? 0);
 }
 
 const cliEnv = () => ({ AWS_ENDPOINT_URL: proxy.endpoint, BARGE_DATA_DIR: dataDir });
@@ -281,17 +286,7 @@ it('a bulk delete killed mid-way goes on when run again, and counts what the fir
   const args = ['rm', '-r', '--threads', '1', '--quiet', `s3://${t.bucket}/logs`];
   proxy.setRule(() => ({ kind: 'delay', ms: 400 }));
   const run = startCli(args, { env: cliEnv() });
-  const deleted = () => {
-    let db: DatabaseSync | undefined;
-    try {
-      db = new DatabaseSync(path.join(dataDir, 'journal.sqlite'), { readOnly: true });
-      return Number((db.prepare('SELECT max(deleted_count) AS n FROM jobs').get() as { n: number | null }).n ?? 0);
-    } catch {
-      return 0;
-    } finally {
-      db?.close();
-    }
-  };
+  const deleted = () => Number(journalQuery<{ n: number | null }>('SELECT max(deleted_count) AS n FROM jobs')?.n ?? 0);
   while (deleted() < 1000) {
     if (run.child.exitCode !== null) throw new Error(`barge ended before it was killed: ${run.output.stderr}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
@@ -321,17 +316,7 @@ it('a download of a prefix killed mid-way lists again only after the last key it
   const args = ['cp', '-r', '--threads', '2', '--quiet', `s3://${t.bucket}/photos`, out];
   proxy.setRule((request) => (request.url?.includes('list-type') ? undefined : { kind: 'delay', ms: 30 }));
   const run = startCli(args, { env: cliEnv() });
-  const position = () => {
-    let db: DatabaseSync | undefined;
-    try {
-      db = new DatabaseSync(path.join(dataDir, 'journal.sqlite'), { readOnly: true });
-      return db.prepare('SELECT after_key, objects FROM listing_positions').get() as { after_key: string; objects: number } | undefined;
-    } catch {
-      return undefined;
-    } finally {
-      db?.close();
-    }
-  };
+  const position = () => journalQuery<{ after_key: string; objects: number }>('SELECT after_key, objects FROM listing_positions');
   while ((position()?.objects ?? 0) < 50) {
     if (run.child.exitCode !== null) throw new Error(`barge ended before it was killed: ${run.output.stderr}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
