@@ -24,6 +24,7 @@ export const optionSpec = {
   'all-versions': { type: 'boolean' },
   receipt: { type: 'string' },
   resume: { type: 'boolean' },
+  'case-insensitive': { type: 'boolean' },
   json: { type: 'boolean' },
   quiet: { type: 'boolean', short: 'q' },
   help: { type: 'boolean', short: 'h' },
@@ -33,7 +34,7 @@ export const optionSpec = {
 /** The command-specific flags each command takes. */
 const COMMAND_FLAGS: Readonly<Record<string, readonly string[]>> = {
   ls: ['recursive'],
-  cp: ['recursive', 'receipt', 'resume'],
+  cp: ['recursive', 'receipt', 'resume', 'case-insensitive'],
   rm: ['recursive', 'dry-run', 'all-versions', 'resume'],
   mb: [],
   rb: [],
@@ -52,6 +53,8 @@ export interface CliOptions {
   readonly receipt: string | undefined;
   /** Continue an interrupted run of the same command (default), or start afresh (--no-resume). */
   readonly resume: boolean;
+  /** Downloads: names that differ only in case are one file (a folder bound for Windows or macOS). */
+  readonly caseInsensitive: boolean | undefined;
   readonly json: boolean;
   readonly quiet: boolean;
   readonly help: boolean;
@@ -100,7 +103,7 @@ export function parseCli(argv: readonly string[]): CliOptions {
   const command = positionals[0];
   const accepted = COMMAND_FLAGS[command ?? ''] ?? [];
   if (values.receipt === '') throw usageError('--receipt needs a file name.');
-  for (const flag of ['recursive', 'dry-run', 'all-versions', 'receipt', 'resume'] as const) {
+  for (const flag of ['recursive', 'dry-run', 'all-versions', 'receipt', 'resume', 'case-insensitive'] as const) {
     // A flag a command would silently ignore is refused: "rb --dry-run" must not delete the bucket.
     if (values[flag] !== undefined && command !== undefined && command in COMMAND_FLAGS && !accepted.includes(flag)) throw usageError(`${command} does not take --${flag}.`);
   }
@@ -123,6 +126,7 @@ export function parseCli(argv: readonly string[]): CliOptions {
     allVersions: values['all-versions'] ?? false,
     receipt: values.receipt,
     resume: values.resume ?? true,
+    caseInsensitive: values['case-insensitive'],
     json: values.json ?? false,
     quiet: values.quiet ?? false,
     help: values.help ?? false,
@@ -162,6 +166,8 @@ Options:
   --receipt FILE       cp: when done, write what was stored or saved (key, size, ETag, version,
                        checksum) as CSV, or JSON for a .json name
   --no-resume          cp, rm: start afresh instead of continuing an interrupted run
+  --case-insensitive   cp (download): refuse keys whose names differ only in case, as on Windows
+                       and macOS (default: ask the target folder)
   --json               machine-readable output, one JSON object per line
   -q, --quiet          no progress bar
 

@@ -40,6 +40,11 @@ export interface DownloadSpec {
   readonly targetFolder: string;
   /** For a single key: the exact file to write. */
   readonly targetFile?: string;
+  /**
+   * Treat names that differ only in case as one file: true for a folder bound for Windows or macOS;
+   * undefined to ask the target folder itself (probed once).
+   */
+  readonly caseInsensitive?: boolean;
 }
 
 export interface DownloadItem {
@@ -85,7 +90,7 @@ async function* discover(connection: S3Connection, spec: DownloadSpec, runtime: 
   const folder = path.resolve(spec.targetFolder);
   // Two keys must never land on one file: the same name (keys "a/x" and "b/x" into one folder), or,
   // where the folder ignores case (Windows, macOS), names that differ only in case. The first keeps it.
-  const saved = spec.targetFile ? undefined : new SavedPaths({ caseInsensitive: await folderIgnoresCase(folder) });
+  const saved = spec.targetFile ? undefined : new SavedPaths({ caseInsensitive: spec.caseInsensitive ?? (await folderIgnoresCase(folder)) });
   const claim = (key: string, file: string) => saved?.claim(file, key);
   for (const key of spec.keys ?? []) {
     runtime.addTotals(1, 0);

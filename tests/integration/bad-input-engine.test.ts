@@ -27,6 +27,24 @@ afterEach(async () => {
 const put = (key: string, body: string) => t.connection.client.send(new PutObjectCommand({ Bucket: t.bucket, Key: key, Body: body }));
 
 describe('two keys for one file', () => {
+  // This machine has no case-insensitive file system (Linux without CONFIG_UNICODE); the folder is
+  // declared one, as for a folder bound for Windows or macOS (barge cp --case-insensitive). The
+  // probe that decides it by itself is tested in bad-input.test.ts (local folders).
+  it('refuses two keys that differ only in case where case is ignored, and keeps the first intact', async () => {
+    await put('p/Photo.jpg', 'upper');
+    await put('p/photo.jpg', 'lower');
+    const out = path.join(t.dir, 'out');
+    const end = await t.engine.download(t.connection, { bucket: t.bucket, prefixes: ['p/'], targetFolder: out, caseInsensitive: true }).finished();
+    expect(end.itemErrors).toEqual([{
+      item: `s3://${t.bucket}/p/photo.jpg`,
+      code: 'NameCollision',
+      message: `The key "p/photo.jpg" would overwrite ${path.join(out, 'p', 'Photo.jpg')}, where "p/Photo.jpg" is saved, as its name ${path.join(out, 'p', 'photo.jpg')} `
+        + 'differs only in case and this folder does not tell upper and lower case apart: download them into separate folders; it was not downloaded.',
+    }]);
+    expect(await readFile(path.join(out, 'p', 'Photo.jpg'), 'utf8')).toBe('upper');
+    expect(await filesUnder(out)).toEqual(['p/Photo.jpg']);
+  });
+
   it('refuses the second of two keys saved under one name, and keeps the first intact', async () => {
     await put('a/x.txt', 'from a');
     await put('b/x.txt', 'from b');

@@ -129,3 +129,17 @@ describe('integrity options and receipts', () => {
     expect(misplaced.stderr).toContain('ls does not take --receipt.');
   });
 });
+
+it('--case-insensitive refuses a second key that differs only in case, and says why', async () => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'barge-cli-'));
+  const bucket = uniqueBucket();
+  expect((await runCli(['mb', `s3://${bucket}`])).code).toBe(0);
+  await writeFile(path.join(dir, 'Photo.jpg'), 'upper');
+  expect((await runCli(['cp', path.join(dir, 'Photo.jpg'), `s3://${bucket}/p/Photo.jpg`])).code).toBe(0);
+  expect((await runCli(['cp', path.join(dir, 'Photo.jpg'), `s3://${bucket}/p/photo.jpg`])).code).toBe(0);
+  const down = await runCli(['cp', '-r', '--case-insensitive', `s3://${bucket}/p`, path.join(dir, 'out')]);
+  expect(down.code).toBe(1);
+  expect(down.stderr).toContain('differs only in case and this folder does not tell upper and lower case apart');
+  const plain = await runCli(['cp', '-r', `s3://${bucket}/p`, path.join(dir, 'plain')]);
+  expect(plain.code).toBe(0);
+});

@@ -44,6 +44,7 @@ export async function cp(engine: Engine, connection: S3Connection, cli: CliConte
     prefixes,
     targetFolder: intoFolder ? destination : path.dirname(destination),
     targetFile: intoFolder ? undefined : destination,
+    caseInsensitive: cli.options.caseInsensitive,
   }, journaled(cli));
   return exitStatus((await runJob(engine, job, cli)).state.status);
 }
