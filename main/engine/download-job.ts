@@ -28,6 +28,7 @@ import { factsFromHeaders, planVerification, verifyDownload } from './download-v
 import { fileChecksum } from './file-checksum.ts';
 import type { ObjectFacts, VerificationPlan } from './download-verification.ts';
 import type { IncomingHttpHeaders } from 'node:http';
+import { temporaryNameFor } from './temporary-name.ts';
 
 const WRITE_BUFFER_BYTES = 1024 * 1024;
 
@@ -187,9 +188,9 @@ async function temporaryFile(item: DownloadItem, size: number, partSize: number,
     await rm(earlier.temporary, { force: true });
     journal.downloadEnded(item.key);
   }
-  // Named after the job, so a run that resumes it finds the file an interrupted run left (even one
-  // the journal had not recorded yet) and starts it afresh, and two jobs never share one.
-  const temporary = `${item.path}.barge-${runtime.jobId.slice(0, 8)}.partial`;
+  // A run that resumes the job finds the file an interrupted run left (even one the journal had not
+  // recorded yet) by its name, and starts it afresh.
+  const temporary = temporaryNameFor(item.path, runtime.jobId);
   await rm(temporary, { force: true });
   // Created at full size up front, so ranges can be written at their offsets in any order.
   const handle = await open(temporary, 'wx');

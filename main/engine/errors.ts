@@ -6,6 +6,7 @@
 
 import type { JobError } from '../../src/jobs.ts';
 import { printable } from '../../src/s3-names.ts';
+import { targetOfTemporary } from './temporary-name.ts';
 
 export class BargeError extends Error {
   readonly code: string;
@@ -127,9 +128,6 @@ const FILE_HINTS: Readonly<Record<string, readonly [problem: string, advice?: st
   EMFILE: ['Too many files are open', 'Lower the thread count, or raise the limit on open files (ulimit -n).'],
 };
 
-/** A download's temporary file stands for the file it becomes: that is the name a person knows. */
-const TEMPORARY_SUFFIX = /\.barge-[0-9a-f]+\.partial$/;
-
 /** The region S3 says the bucket is in, from the SDK's error field or the message ("expecting 'eu-west-1'"). */
 function expectedRegion(error: SdkLikeError): string | undefined {
   if (typeof error.Region === 'string' && /^[a-z0-9-]+$/.test(error.Region)) return error.Region;
@@ -145,7 +143,7 @@ function specificHint(code: string, error: SdkLikeError, context: string | undef
   const file = FILE_HINTS[code];
   if (file) {
     const [problem, advice] = file;
-    const where = typeof error.path === 'string' ? error.path.replace(TEMPORARY_SUFFIX, '') : undefined;
+    const where = typeof error.path === 'string' ? targetOfTemporary(error.path) : undefined;
     const named = where === undefined || context?.includes(where);
     return `${problem}${named ? '' : ` (${where})`}.${advice ? ` ${advice}` : ''}`;
   }

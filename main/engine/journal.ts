@@ -28,6 +28,7 @@ import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { JobKind } from '../../src/jobs.ts';
 import type { DownloadRecord, FinishedObject, JobJournal, MultipartRecord, PartRecord } from './job-journal.ts';
 import { loadSqlite } from './sqlite.ts';
+import type { ReceiptEntry } from '../../src/receipt.ts';
 
 /** Which kind of process owns a job: the app restores only its own, the command line only its own. */
 export type JournalHost = 'app' | 'cli';
@@ -47,10 +48,8 @@ export interface JournaledJob {
   readonly createdAt: number;
 }
 
-/** One line of a job's receipt. */
-export interface ReceiptLine extends FinishedObject {
-  readonly finishedAt: number;
-}
+/** One line of a job's receipt: a finished object and when it finished. */
+export type ReceiptLine = FinishedObject & ReceiptEntry;
 
 const SCHEMA_VERSION = 1;
 /** Progress records wait at most this long, or this many, before their commit. */
