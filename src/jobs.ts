@@ -29,6 +29,11 @@ export interface ItemError extends JobError {
 export interface JobProgress {
   readonly objectsDone: number;
   readonly objectsFailed: number;
+  /**
+   * Objects whose bytes could be checked only for their count (no checksum or ETag to check them
+   * against): done, but said loudly. Absent from snapshots of older versions.
+   */
+  readonly objectsSizeOnly?: number;
   /** Objects found so far; final once `totalsKnown` is true. */
   readonly objectsTotal: number;
   readonly bytesDone: number;
@@ -48,6 +53,8 @@ export interface JobSnapshot {
   readonly progress: JobProgress;
   /** The first item errors (bounded); `progress.objectsFailed` has the count. */
   readonly itemErrors: readonly ItemError[];
+  /** The first objects checked for size only, each with why (bounded); `progress.objectsSizeOnly` has the count. */
+  readonly itemWarnings?: readonly ItemError[];
   readonly createdAt: number;
 }
 

@@ -1,6 +1,9 @@
 // A job's receipt: what it stored or saved, object by object, with what the store said about each
 // (ETag, version ID, checksum), as CSV or JSON. Pure formatting; the journal supplies the lines.
 
+import { VERIFICATION_LABELS } from './verification.ts';
+import type { Verification } from './verification.ts';
+
 export interface ReceiptEntry {
   readonly key: string;
   readonly path: string;
@@ -8,12 +11,14 @@ export interface ReceiptEntry {
   readonly etag?: string;
   readonly versionId?: string;
   readonly checksum?: string;
+  /** How the object's bytes were checked; absent in receipts of older runs. */
+  readonly verified?: Verification;
   readonly finishedAt: number;
 }
 
 export type ReceiptFormat = 'csv' | 'json';
 
-const COLUMNS = ['key', 'path', 'size', 'etag', 'versionId', 'checksumAlgorithm', 'checksum', 'finishedAt'] as const;
+const COLUMNS = ['key', 'path', 'size', 'etag', 'versionId', 'checksumAlgorithm', 'checksum', 'verified', 'finishedAt'] as const;
 
 /** The format a file name asks for: .json is JSON, anything else CSV. */
 export function receiptFormatFor(fileName: string): ReceiptFormat {
@@ -36,6 +41,7 @@ function row(entry: ReceiptEntry): Record<(typeof COLUMNS)[number], string | num
     versionId: entry.versionId ?? null,
     checksumAlgorithm: algorithm ?? null,
     checksum: value ?? null,
+    verified: entry.verified ? VERIFICATION_LABELS[entry.verified] : null,
     finishedAt: new Date(entry.finishedAt).toISOString(),
   };
 }

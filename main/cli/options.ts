@@ -25,6 +25,7 @@ export const optionSpec = {
   receipt: { type: 'string' },
   resume: { type: 'boolean' },
   'case-insensitive': { type: 'boolean' },
+  'require-verified': { type: 'boolean' },
   json: { type: 'boolean' },
   quiet: { type: 'boolean', short: 'q' },
   help: { type: 'boolean', short: 'h' },
@@ -34,7 +35,7 @@ export const optionSpec = {
 /** The command-specific flags each command takes. */
 const COMMAND_FLAGS: Readonly<Record<string, readonly string[]>> = {
   ls: ['recursive'],
-  cp: ['recursive', 'receipt', 'resume', 'case-insensitive'],
+  cp: ['recursive', 'receipt', 'resume', 'case-insensitive', 'require-verified'],
   rm: ['recursive', 'dry-run', 'all-versions', 'resume'],
   mb: [],
   rb: [],
@@ -55,6 +56,8 @@ export interface CliOptions {
   readonly resume: boolean;
   /** Downloads: names that differ only in case are one file (a folder bound for Windows or macOS). */
   readonly caseInsensitive: boolean | undefined;
+  /** Downloads: fail an object that can be checked only for its size. */
+  readonly requireVerified: boolean;
   readonly json: boolean;
   readonly quiet: boolean;
   readonly help: boolean;
@@ -103,7 +106,7 @@ export function parseCli(argv: readonly string[]): CliOptions {
   const command = positionals[0];
   const accepted = COMMAND_FLAGS[command ?? ''] ?? [];
   if (values.receipt === '') throw usageError('--receipt needs a file name.');
-  for (const flag of ['recursive', 'dry-run', 'all-versions', 'receipt', 'resume', 'case-insensitive'] as const) {
+  for (const flag of ['recursive', 'dry-run', 'all-versions', 'receipt', 'resume', 'case-insensitive', 'require-verified'] as const) {
     // A flag a command would silently ignore is refused: "rb --dry-run" must not delete the bucket.
     if (values[flag] !== undefined && command !== undefined && command in COMMAND_FLAGS && !accepted.includes(flag)) throw usageError(`${command} does not take --${flag}.`);
   }
@@ -127,6 +130,7 @@ export function parseCli(argv: readonly string[]): CliOptions {
     receipt: values.receipt,
     resume: values.resume ?? true,
     caseInsensitive: values['case-insensitive'],
+    requireVerified: values['require-verified'] ?? false,
     json: values.json ?? false,
     quiet: values.quiet ?? false,
     help: values.help ?? false,
@@ -155,9 +159,9 @@ Options:
   --checksum MODE      when_supported (AWS default) or when_required (custom endpoint default):
                        the SDK's own checksums on control requests
   --upload-checksum A  what every upload request carries for the store to check: crc64nvme (AWS
-                       default), crc32c (other stores), crc32, md5 (Content-MD5) or off; a store
-                       that ignores CRCs is switched to md5 by itself. Downloads are always checked
-                       against the object's checksum or ETag.
+                       default), crc32c (other stores), crc32, md5 (Content-MD5) or off. Until the
+                       store has echoed a CRC, Content-MD5 goes with it (stores that ignore CRCs
+                       check it). Downloads are checked against the object's checksum or ETag.
   --threads N          requests in flight, 1-256 (default 64)
   --part-size SIZE     multipart part size, 5MiB-5GiB (default 16MiB)
   -r, --recursive      folders and prefixes, everything below them
@@ -168,6 +172,8 @@ Options:
   --no-resume          cp, rm: start afresh instead of continuing an interrupted run
   --case-insensitive   cp (download): refuse keys whose names differ only in case, as on Windows
                        and macOS (default: ask the target folder)
+  --require-verified   cp (download): fail an object that can be checked only for its size (no
+                       checksum or ETag to check it against) instead of saving it with a warning
   --json               machine-readable output, one JSON object per line
   -q, --quiet          no progress bar
 

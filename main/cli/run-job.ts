@@ -44,6 +44,10 @@ export async function runJob(engine: Engine, job: Job, cli: CliContext, verb?: s
   } else {
     for (const error of end.itemErrors) cli.stderr.write(`error: ${error.message}\n`);
     if (end.progress.objectsFailed > end.itemErrors.length) cli.stderr.write(`… and ${end.progress.objectsFailed - end.itemErrors.length} more errors\n`);
+    const sizeOnly = end.progress.objectsSizeOnly ?? 0;
+    const warnings = end.itemWarnings ?? [];
+    for (const warning of warnings) cli.stderr.write(`warning: ${warning.message}\n`);
+    if (sizeOnly > warnings.length) cli.stderr.write(`… and ${sizeOnly - warnings.length} more checked for size only\n`);
     if (!cli.options.quiet) cli.stderr.write(`${summary(end, seconds, verb)}\n`);
   }
   return end;
@@ -61,9 +65,11 @@ function summary(end: JobSnapshot, seconds: number, verb?: string): string {
   const rate = seconds > 0 && end.kind !== 'delete' ? ` (${formatRate(p.bytesDone / seconds)})` : '';
   const took = seconds < 60 ? `${seconds.toFixed(1)}s` : formatDuration(seconds);
   const what = `${done} ${p.objectsDone} of ${p.objectsTotal} objects, ${formatBytes(p.bytesDone)} in ${took}${rate}`;
+  const sizeOnly = p.objectsSizeOnly ?? 0;
   switch (end.state.status) {
     case 'completed':
-      return what;
+      // Said last and loudly: saved, but not proven intact (--require-verified refuses them).
+      return sizeOnly > 0 ? `${what}.\nWarning: ${countOf(sizeOnly, 'object')} checked for size only, not for content (see above; --require-verified fails them).` : what;
     case 'cancelled':
       return `Cancelled. ${what}.`;
     case 'failed':
@@ -72,4 +78,8 @@ function summary(end: JobSnapshot, seconds: number, verb?: string): string {
     default:
       return what;
   }
+}
+
+function countOf(count: number, noun: string): string {
+  return `${count.toLocaleString('en-US')} ${noun}${count === 1 ? ' was' : 's were'}`;
 }

@@ -25,8 +25,7 @@ import type { StoredObject } from './s3-wire.ts';
 import { createHasher } from './checksums.ts';
 import type { ChecksumAlgorithm, Hasher } from './checksums.ts';
 import { factsFromHeaders, planVerification, verifyDownload } from './download-verification.ts';
-import { fileChecksum } from './file-checksum.ts';
-import type { ObjectFacts, VerificationPlan } from './download-verification.ts';
+import type { ObjectFacts } from './download-verification.ts';
 import type { IncomingHttpHeaders } from 'node:http';
 import { temporaryNameFor } from './temporary-name.ts';
 
@@ -46,6 +45,8 @@ export interface DownloadSpec {
    * undefined to ask the target folder itself (probed once).
    */
   readonly caseInsensitive?: boolean;
+  /** Fail an object that can be checked only for its size, rather than save it with a warning. */
+  readonly requireVerified?: boolean;
 }
 
 export interface DownloadItem {
@@ -73,8 +74,9 @@ export function downloadBody(connection: S3Connection, spec: DownloadSpec): JobB
         if (await finishedBefore(runtime, known)) {
           runtime.alreadyDone(1, known.size ?? 0);
         } else {
-          const stored = await downloadObject(connection, spec.bucket, known, runtime);
+          const { why, ...stored } = await downloadObject(connection, spec, known, runtime);
           runtime.journal.objectFinished({ key: known.key, path: known.path, size: known.size ?? 0, ...stored });
+          if (why) runtime.sizeOnly(`s3://${spec.bucket}/${known.key}`, why);
           runtime.objectDone();
         }
         passed(item, runtime);
@@ -209,7 +211,9 @@ async function lookUp(connection: S3Connection, bucket: string, item: DownloadIt
   return { ...item, size: details.size, etag: details.etag };
 }
 
-async function downloadObject(connection: S3Connection, bucket: string, item: DownloadItem, runtime: JobRuntime<DownloadItem>): Promise<StoredObject> {
+async function downloadObject(connection: S3Connection, spec: DownloadSpec, item: DownloadItem, runtime: JobRuntime<DownloadItem>): Promise<StoredObject & { why?: string }> {
+  const bucket = spec.bucket;
+  const what = `s3://${bucket}/${item.key}`;
   const size = item.size ?? 0;
   // Node's recursive mkdir says ENOENT on a read-only disk; makeFolder gives the real reason.
   await makeFolder(path.dirname(item.path));
@@ -224,7 +228,8 @@ async function downloadObject(connection: S3Connection, bucket: string, item: Do
     const preferred = choosePartSize(size, runtime.settings.partSizeBytes);
     // A large object is looked at first, to know its checksum and parts before the ranges are cut;
     // a small one comes in one GET, whose answer says how to check it.
-    let plan = size > preferred ? planVerification(await objectFacts(connection, bucket, item, runtime), preferred) : undefined;
+    const lookedAt = size > preferred;
+    let plan = lookedAt ? planVerification(await objectFacts(connection, bucket, item, runtime), preferred) : undefined;
     const file = await temporaryFile(item, size, plan?.rangeSize ?? preferred, runtime);
     temporary = file.path;
     const count = size === 0 ? 0 : partCount(size, file.partSize);
@@ -238,8 +243,7 @@ async function downloadObject(connection: S3Connection, bucket: string, item: Do
     });
     const algorithmFor = (headers: IncomingHttpHeaders) => {
       plan ??= planVerification(factsFromHeaders(headers, size), preferred);
-      // An MD5 over several ranges is taken from the file at the end: hashing ranges would be waste.
-      return plan.check === 'md5-file' ? undefined : plan.algorithm;
+      return plan.algorithm;
     };
     await concurrentEach(toFetch, () => runtime.settings.threads * 2, async (partNumber) => {
       const range = partRange(size, file.partSize, partNumber);
@@ -249,11 +253,18 @@ async function downloadObject(connection: S3Connection, bucket: string, item: Do
       if (count > 1) runtime.journal.rangeFinished(item.key, partNumber);
     });
     // Every range has checked its own length (IncompleteBody); the checksum checks the bytes.
-    // No plan means no GET (an empty object): its size is all there is to check.
-    const verified = plan ? await verifyRanges(plan, ranges, file.path, `s3://${bucket}/${item.key}`) : undefined;
+    // No plan means no GET (an empty object): its size is all there is to check, and all there is.
+    const hashedWith = plan?.algorithm;
+    // A plan read from a GET's answer may have had to guess the part size: a HEAD of the parts may know it.
+    if (plan && !lookedAt && plan.attempts.some((attempt) => attempt.guess)) plan = planVerification(await objectFacts(connection, bucket, item, runtime), preferred);
+    const outcome = plan ? await verifyDownload(plan, ranges, hashedWith, file.path, what) : undefined;
+    const why = outcome?.how === 'size-only' && size > 0 ? outcome.why ?? 'there is nothing to check it against' : undefined;
+    if (why && spec.requireVerified) {
+      throw new BargeError('Unverified', `${what} can be checked only for its size (${why}); with --require-verified nothing was saved under its name.`);
+    }
     await rename(file.path, item.path);
     runtime.journal.downloadEnded(item.key);
-    return { etag: item.etag, versionId: seen.versionId, checksum: verified };
+    return { etag: item.etag, versionId: seen.versionId, checksum: outcome?.verified, verified: outcome?.how ?? 'size-only', why };
   } catch (error) {
     // Also a temporary file from before a crash that this run had not reached yet.
     const earlier = temporary ? undefined : runtime.journal.resumed ? runtime.journal.download(item.key) : undefined;
@@ -263,18 +274,6 @@ async function downloadObject(connection: S3Connection, bucket: string, item: Do
     runtime.addBytes(-objectBytes);
     throw error;
   }
-}
-
-/** Verify, hashing again from the file any range whose digest is missing (a resumed body, a range an earlier run wrote). */
-async function verifyRanges(plan: VerificationPlan, ranges: readonly { digest: Buffer | undefined; size: number }[], file: string, what: string): Promise<string | undefined> {
-  if (!plan.algorithm || plan.check === 'md5-file' || plan.check === 'none') return verifyDownload(plan, [], file, what);
-  const complete: { digest: Buffer; size: number }[] = [];
-  let offset = 0;
-  for (const range of ranges) {
-    complete.push({ digest: range.digest ?? await fileChecksum(file, plan.algorithm, offset, offset + range.size), size: range.size });
-    offset += range.size;
-  }
-  return verifyDownload(plan, complete, file, what);
 }
 
 /**
@@ -287,6 +286,8 @@ async function objectFacts(connection: S3Connection, bucket: string, item: Downl
   const facts = factsFromHeaders(await head(), item.size ?? 0);
   const parts = partsClaimed(facts);
   if (parts === undefined || parts < 2) return facts;
+  // Barge's own uploads carry their part size: no need to ask for parts.
+  if (facts.recordedPartSize !== undefined && Math.ceil(facts.size / facts.recordedPartSize) === parts) return { ...facts, partsCount: parts };
   try {
     const first = await head(1);
     const firstPartSize = Number(first['content-length']);

@@ -2,20 +2,28 @@
 // over its parts) or, where that is all there is, its ETag (the MD5 of a single-part upload, or the
 // MD5 of the parts' MD5s for a multipart one).
 //
-// Each range is hashed as it is written, so no byte is read twice. That works when the ranges match
-// what the checksum covers: a whole-object CRC is combined from the ranges' CRCs (CRCs combine
-// without the data), while a composite checksum or a multipart ETag needs one range per part. The
-// plan says how to hash and, where it matters, the range size. Only an MD5 over several ranges
-// (a large single-part object without a checksum) reads the file again at the end.
+// Each range is hashed as it is written, so no byte is read twice when the ranges match what the
+// checksum covers: a whole-object CRC is combined from the ranges' CRCs (CRCs combine without the
+// data), while a composite checksum or a multipart ETag needs one digest per part. Where the ranges
+// do not match the parts (an object fetched in one GET, a range resumed mid-body, a guessed part
+// size that was wrong) the parts are hashed again from the file, which the page cache usually holds.
+//
+// A check by parts needs the part size. It is known exactly from a HEAD of part 1 and of the last
+// part (where the store answers for parts), or from the part size Barge records with its own uploads
+// (part-size-metadata.ts). Otherwise it is guessed from the sizes common clients use, and only an
+// exact match counts: when no guess matches, the object was checked for its size only, and says so.
 
+import { stat } from 'node:fs/promises';
 import type { IncomingHttpHeaders } from 'node:http';
+import type { Verification } from '../../src/verification.ts';
 import { BargeError } from './errors.ts';
 import {
   bareEtag, combineCrc, compositeChecksum, createHasher, multipartEtag, parseChecksumValue, toBase64,
 } from './checksums.ts';
 import type { ChecksumAlgorithm, CrcAlgorithm } from './checksums.ts';
 import { fileChecksum } from './file-checksum.ts';
-import { reportedChecksums } from './s3-wire.ts';
+import { recordedPartSize, PART_SIZE_METADATA } from './part-size-metadata.ts';
+import { etagIsNotDigest, reportedChecksums } from './s3-wire.ts';
 
 /** What is known of an object before its bytes arrive (a HEAD, or the GET's own answer). */
 export interface ObjectFacts {
@@ -29,6 +37,8 @@ export interface ObjectFacts {
   readonly partsCount: number | undefined;
   /** The size of part 1 (a HEAD of part 1): the part size of an upload with equal parts. */
   readonly firstPartSize: number | undefined;
+  /** The part size Barge recorded in the object's metadata when it uploaded it. */
+  readonly recordedPartSize?: number | undefined;
   /**
    * Whether the ETag can be an MD5 of the content: not for objects encrypted with SSE-KMS or a
    * customer key (SSE-C), whose ETags are something else.
@@ -36,108 +46,217 @@ export interface ObjectFacts {
   readonly etagIsDigest: boolean;
 }
 
-export interface VerificationPlan {
-  /** What each range is hashed with; undefined when there is nothing to check against. */
-  readonly algorithm: ChecksumAlgorithm | undefined;
-  /** Ranges must be exactly this size (one per part); undefined: any size will do. */
-  readonly rangeSize: number | undefined;
-  /** "ALGORITHM:value" the object must match, for the receipt. */
-  readonly expected: string | undefined;
-  /** How the ranges' digests become the object's. */
-  readonly check: 'whole-crc' | 'composite' | 'multipart-etag' | 'md5-file' | 'none';
+type Check = 'whole-crc' | 'composite' | 'multipart-etag' | 'md5-file';
+
+/** One way the object may be checked. */
+export interface VerificationAttempt {
+  readonly algorithm: ChecksumAlgorithm;
+  readonly check: Check;
+  /** "ALGORITHM:value" (or "ETAG:…") the object must match. */
+  readonly expected: string;
+  /** For a check by parts: the part size. */
+  readonly partSize?: number;
+  /** The part size or the kind of checksum is a guess: a mismatch proves nothing. */
+  readonly guess: boolean;
 }
 
-const NOTHING: VerificationPlan = { algorithm: undefined, rangeSize: undefined, expected: undefined, check: 'none' };
+export interface VerificationPlan {
+  /** Tried in order until one matches; empty when there is nothing to check against. */
+  readonly attempts: readonly VerificationAttempt[];
+  /** What each range is hashed with as it arrives (the first attempt's); undefined: nothing. */
+  readonly algorithm: ChecksumAlgorithm | undefined;
+  /** Ranges should be exactly this size (one per part); undefined: any size will do. */
+  readonly rangeSize: number | undefined;
+  /** Why there is nothing to check against, for a plan without attempts. */
+  readonly why?: string;
+}
+
 const CRCS = new Set<ChecksumAlgorithm>(['CRC32', 'CRC32C', 'CRC64NVME']);
+const MIB = 1024 * 1024;
+/**
+ * Part sizes clients use by default: 5 MiB (rclone, S3's minimum), 8 MiB (aws-cli, boto3), 10 MiB,
+ * 15 and 16 MiB (MinIO's mc, Barge), 32, 50 MiB (s5cmd), 64, 100 and 128 MiB.
+ */
+const COMMON_PART_SIZES = [5, 8, 10, 15, 16, 32, 50, 64, 100, 128].map((mib) => mib * MIB);
 
 export function factsFromHeaders(headers: IncomingHttpHeaders, size: number): ObjectFacts {
   const checksums = reportedChecksums(headers);
   const parts = headers['x-amz-mp-parts-count'];
   const type = headers['x-amz-checksum-type'];
+  const partsCount = typeof parts === 'string' ? Number(parts) : undefined;
   return {
     size,
     etag: headers.etag,
     checksums,
     checksumType: typeof type === 'string' ? type.toUpperCase() : undefined,
-    partsCount: typeof parts === 'string' ? Number(parts) : undefined,
+    partsCount,
     firstPartSize: undefined,
-    etagIsDigest: !String(headers['x-amz-server-side-encryption'] ?? '').startsWith('aws:kms') && !headers['x-amz-server-side-encryption-customer-algorithm'],
+    recordedPartSize: recordedPartSize(headers[`x-amz-meta-${PART_SIZE_METADATA}`], size, undefined),
+    etagIsDigest: !etagIsNotDigest(headers),
   };
+}
+
+/** The part count a multipart ETag ("…-N") claims, if it is one. */
+export function etagPartCount(etag: string | undefined): number | undefined {
+  const parts = /^[0-9a-f]{32}-(\d+)$/.exec(bareEtag(etag ?? ''))?.[1];
+  return parts === undefined ? undefined : Number(parts);
 }
 
 /**
  * How to verify an object downloaded in ranges of `preferredRangeSize` (or one range, when the
- * object is that small). A checksum the store reports wins over the ETag; an object whose parts
- * cannot be matched with ranges (unequal parts) is checked for size only.
+ * object is that small). A checksum the store reports wins over the ETag.
  */
 export function planVerification(facts: ObjectFacts, preferredRangeSize: number): VerificationPlan {
   const singleRange = facts.size <= preferredRangeSize;
+  const attempts: VerificationAttempt[] = [];
+  const etagParts = etagPartCount(facts.etag);
   for (const [algorithm, raw] of Object.entries(facts.checksums) as [ChecksumAlgorithm, string][]) {
     const value = parseChecksumValue(raw);
     if (!value) continue;
     const expected = `${algorithm}:${raw}`;
     if (value.parts === undefined && facts.checksumType !== 'COMPOSITE') {
+      // A store that names neither "-N" nor the type, for an object whose ETag shows parts: the
+      // checksum may be composite (CRC64NVME never is).
+      const ambiguous = facts.checksumType === undefined && etagParts !== undefined && etagParts > 1 && algorithm !== 'CRC64NVME';
       // A whole-object checksum: CRCs combine from any ranges; SHA needs the bytes in one stream.
-      if (CRCS.has(algorithm)) return { algorithm, rangeSize: undefined, expected, check: 'whole-crc' };
-      if (singleRange) return { algorithm, rangeSize: facts.size, expected, check: 'whole-crc' };
+      if (CRCS.has(algorithm)) attempts.push({ algorithm, check: 'whole-crc', expected, guess: ambiguous });
+      else if (singleRange) attempts.push({ algorithm, check: 'whole-crc', expected, guess: ambiguous });
+      if (ambiguous) attempts.push(...byParts(facts, etagParts, algorithm, 'composite', expected));
+      if (attempts.length) break;
       continue;
     }
-    const rangeSize = equalPartSize(facts, value.parts);
-    if (rangeSize !== undefined) return { algorithm, rangeSize, expected, check: 'composite' };
+    attempts.push(...byParts(facts, value.parts ?? etagParts, algorithm, 'composite', expected));
+    if (attempts.length) break;
   }
-  if (!facts.etag || !facts.etagIsDigest) return NOTHING;
-  const etag = bareEtag(facts.etag);
-  if (/^[0-9a-f]{32}$/.test(etag)) {
-    // Written as Content-MD5 is (base64), so a receipt shows an upload's and a download's MD5 alike.
-    const expected = `MD5:${Buffer.from(etag, 'hex').toString('base64')}`;
-    return { algorithm: 'MD5', rangeSize: singleRange ? facts.size : undefined, expected, check: singleRange ? 'whole-crc' : 'md5-file' };
+  if (attempts.length === 0 && facts.etag && facts.etagIsDigest) {
+    const etag = bareEtag(facts.etag);
+    if (/^[0-9a-f]{32}$/.test(etag)) {
+      // Written as Content-MD5 is (base64), so a receipt shows an upload's and a download's MD5 alike.
+      const expected = `MD5:${Buffer.from(etag, 'hex').toString('base64')}`;
+      attempts.push({ algorithm: 'MD5', check: singleRange ? 'whole-crc' : 'md5-file', expected, guess: false });
+    } else if (etagParts !== undefined) {
+      attempts.push(...byParts(facts, etagParts, 'MD5', 'multipart-etag', `ETAG:${etag}`));
+    }
   }
-  const parts = /^[0-9a-f]{32}-(\d+)$/.exec(etag);
-  if (parts) {
-    const rangeSize = equalPartSize(facts, Number(parts[1]));
-    if (rangeSize !== undefined) return { algorithm: 'MD5', rangeSize, expected: `ETAG:${etag}`, check: 'multipart-etag' };
+  const first = attempts[0];
+  if (!first) {
+    const why = !facts.etagIsDigest ? 'it is encrypted with SSE-KMS or SSE-C and has no checksum' : 'the store reports no checksum and no usable ETag';
+    return { attempts, algorithm: undefined, rangeSize: undefined, why };
   }
-  return NOTHING;
+  const rangeSize = first.partSize ?? (first.check === 'whole-crc' && singleRange && !CRCS.has(first.algorithm) ? facts.size : undefined);
+  // An MD5 over several ranges is taken from the file at the end: hashing the ranges would be waste.
+  return { attempts, algorithm: first.check === 'md5-file' ? undefined : first.algorithm, rangeSize };
 }
 
-/** The part size of an upload whose parts (all but the last) are equal, if the facts show one. */
-function equalPartSize(facts: ObjectFacts, parts: number | undefined): number | undefined {
+/** Attempts by parts: the exact part size when known, else each likely one. */
+function byParts(facts: ObjectFacts, parts: number | undefined, algorithm: ChecksumAlgorithm, check: 'composite' | 'multipart-etag', expected: string): VerificationAttempt[] {
   const count = parts ?? facts.partsCount;
+  if (count === undefined) return [];
+  const exact = exactPartSize(facts, count);
+  if (exact !== undefined) return [{ algorithm, check, expected, partSize: exact, guess: false }];
+  return likelyPartSizes(facts.size, count).map((partSize) => ({ algorithm, check, expected, partSize, guess: true }));
+}
+
+/** The part size of an upload of `count` equal parts (but the last), where the facts show it. */
+function exactPartSize(facts: ObjectFacts, count: number): number | undefined {
+  if (count === 1) return facts.size;
   const first = facts.firstPartSize;
-  if (count === undefined || first === undefined || first <= 0) return count === 1 ? facts.size : undefined;
-  return Math.ceil(facts.size / first) === count ? first : undefined;
+  if (first !== undefined && first > 0 && Math.ceil(facts.size / first) === count) return first;
+  const recorded = facts.recordedPartSize;
+  if (recorded !== undefined && Math.ceil(facts.size / recorded) === count) return recorded;
+  return undefined;
 }
 
 /**
- * Check the ranges' digests (in order, with their sizes) against the plan; throws ChecksumMismatch.
- * Returns what was verified ("ALGORITHM:value") for the receipt.
+ * Part sizes that give `count` parts for `size` bytes: the common ones, and the size divided by the
+ * count (rounded up to a MiB); none below S3's smallest part (5 MiB, for all but the last).
  */
-export async function verifyDownload(plan: VerificationPlan, ranges: readonly { digest: Buffer; size: number }[], file: string, what: string): Promise<string | undefined> {
-  if (plan.check === 'none' || !plan.algorithm || !plan.expected) return undefined;
-  let actual: string;
-  switch (plan.check) {
+export function likelyPartSizes(size: number, count: number): number[] {
+  const even = Math.ceil(size / count / MIB) * MIB;
+  return [...new Set([...COMMON_PART_SIZES, even])].filter((partSize) => partSize >= 5 * MIB && Math.ceil(size / partSize) === count);
+}
+
+/** A range as downloaded: its size and, where it was hashed whole as it arrived, its digest. */
+export interface DownloadedRange {
+  readonly digest: Buffer | undefined;
+  readonly size: number;
+}
+
+export interface VerificationOutcome {
+  /** How the bytes were checked. */
+  readonly how: Verification;
+  /** What was matched ("ALGORITHM:value"), for the receipt. */
+  readonly verified: string | undefined;
+  /** Why only the size was checked. */
+  readonly why?: string;
+}
+
+/**
+ * Check the downloaded file against the plan: the ranges' digests where they fit, the file itself
+ * where they do not. A mismatch with a known part size (or none needed) throws ChecksumMismatch; when
+ * only guesses were tried and none matched, the object is reported as checked for size only.
+ */
+export async function verifyDownload(
+  plan: VerificationPlan, ranges: readonly DownloadedRange[], hashedWith: ChecksumAlgorithm | undefined, file: string, what: string,
+): Promise<VerificationOutcome> {
+  if (plan.attempts.length === 0) return { how: 'size-only', verified: undefined, why: plan.why };
+  const misses: string[] = [];
+  for (const attempt of plan.attempts) {
+    const actual = await digestFor(attempt, attempt.algorithm === hashedWith ? ranges : undefined, ranges, file);
+    if (actual === attempt.expected) return { how: attempt.algorithm === 'MD5' ? 'etag' : 'checksum', verified: attempt.expected };
+    misses.push(actual);
+  }
+  const expected = plan.attempts[0]!.expected;
+  if (plan.attempts.every((attempt) => attempt.guess)) {
+    const sizes = plan.attempts.filter((a) => a.partSize).map((a) => `${a.partSize! / MIB} MiB`);
+    return {
+      how: 'size-only', verified: undefined,
+      why: `the store cannot say where its parts begin, and ${sizes.length ? `no likely part size (${sizes.join(', ')})` : 'no reading of its checksum'} gives its ${expected.split(':')[0] === 'ETAG' ? 'ETag' : 'checksum'}`,
+    };
+  }
+  throw new BargeError('ChecksumMismatch', `The bytes received for ${what} do not match the store's checksum (expected ${expected}, got ${misses[0]}); `
+    + 'nothing was saved under its name. Retry; if it happens again the stored object may be damaged.');
+}
+
+/**
+ * What the file gives for one attempt, "ALGORITHM:value" as the attempt's `expected` is written.
+ * `hashed`: the ranges, when their digests are by the attempt's algorithm.
+ */
+async function digestFor(attempt: VerificationAttempt, hashed: readonly DownloadedRange[] | undefined, ranges: readonly DownloadedRange[], file: string): Promise<string> {
+  switch (attempt.check) {
     case 'whole-crc': {
-      let digest = ranges[0]?.digest ?? createHasher(plan.algorithm).digest();
-      for (const range of ranges.slice(1)) digest = combineCrc(plan.algorithm as CrcAlgorithm, digest, range.digest, range.size);
-      actual = `${plan.algorithm}:${toBase64(digest)}`;
-      break;
+      let offset = 0;
+      let digest: Buffer | undefined;
+      for (const range of ranges) {
+        const own = (hashed ? range.digest : undefined) ?? (await fileChecksum(file, attempt.algorithm, offset, offset + range.size));
+        digest = digest === undefined ? own : combineCrc(attempt.algorithm as CrcAlgorithm, digest, own, range.size);
+        offset += range.size;
+      }
+      return `${attempt.algorithm}:${toBase64(digest ?? createHasher(attempt.algorithm).digest())}`;
     }
-    case 'composite': {
-      const composite = compositeChecksum(plan.algorithm as Exclude<ChecksumAlgorithm, 'MD5'>, ranges.map((r) => r.digest));
-      // Some stores show a composite checksum without its "-N".
-      actual = `${plan.algorithm}:${/-\d+$/.test(plan.expected) ? composite : composite.replace(/-\d+$/, '')}`;
-      break;
-    }
-    case 'multipart-etag':
-      actual = `ETAG:${multipartEtag(ranges.map((r) => r.digest))}`;
-      break;
     case 'md5-file':
-      actual = `MD5:${toBase64(await fileChecksum(file, 'MD5'))}`;
-      break;
+      return `MD5:${toBase64(await fileChecksum(file, 'MD5'))}`;
+    case 'composite':
+    case 'multipart-etag': {
+      const digests = await partDigests(attempt, hashed, file);
+      if (attempt.check === 'multipart-etag') return `ETAG:${multipartEtag(digests)}`;
+      const composite = compositeChecksum(attempt.algorithm as Exclude<ChecksumAlgorithm, 'MD5'>, digests);
+      // Some stores show a composite checksum without its "-N".
+      return `${attempt.algorithm}:${/-\d+$/.test(attempt.expected) ? composite : composite.replace(/-\d+$/, '')}`;
+    }
   }
-  if (actual !== plan.expected) {
-    throw new BargeError('ChecksumMismatch', `The bytes received for ${what} do not match the store's checksum (expected ${plan.expected}, got ${actual}); `
-      + 'nothing was saved under its name. Retry; if it happens again the stored object may be damaged.');
+}
+
+/** One digest per part: the ranges' own where they are the parts, the file's otherwise. */
+async function partDigests(attempt: VerificationAttempt, ranges: readonly DownloadedRange[] | undefined, file: string): Promise<Buffer[]> {
+  const partSize = attempt.partSize!;
+  const size = (await stat(file)).size;
+  const count = Math.max(1, Math.ceil(size / partSize));
+  const aligned = ranges !== undefined && ranges.length === count && ranges.every((range, index) => index === count - 1 || range.size === partSize);
+  const digests: Buffer[] = [];
+  for (let index = 0; index < count; index++) {
+    const start = index * partSize;
+    digests.push((aligned ? ranges[index]!.digest : undefined) ?? (await fileChecksum(file, attempt.algorithm, start, Math.min(size, start + partSize))));
   }
-  return plan.expected;
+  return digests;
 }

@@ -29,6 +29,8 @@ interface SdkLikeError {
   path?: string;
   $metadata?: { httpStatusCode?: number };
   $fault?: string;
+  /** How many times the request was tried before this error was final (set by withRetry). */
+  attempts?: number;
 }
 
 /** Other stores' names for S3's codes, so the UI and the retry policy see one code per meaning. */
@@ -36,6 +38,8 @@ const SYNONYMS: Readonly<Record<string, string>> = {
   XAdminUserNotFound: 'InvalidAccessKeyId', // versitygw
   InvalidTokenId: 'InvalidToken', // MinIO: a session token it did not issue, or none with temporary keys
   XAmzContentChecksumMismatch: 'BadDigest', // MinIO: an x-amz-checksum-* header that does not match the body
+  XAmzContentSHA256Mismatch: 'BadDigest', // the body's signed SHA-256 does not match it
+  InvalidDigest: 'BadDigest', // some stores: a Content-MD5 that does not match the body
 };
 
 /** How stores word a refusal by object lock (MinIO: InvalidRequest; AWS: AccessDenied). */
@@ -77,7 +81,6 @@ const HINTS: Readonly<Record<string, string>> = {
   InvalidToken: 'The session token is not valid for these temporary credentials. Get new temporary credentials (aws sso login, or assume the role again) and try again.',
   ExpiredToken: 'The temporary credentials have expired. Get new ones (aws sso login, or assume the role again) and try again.',
   AccessDenied: 'Access denied: these credentials lack permission for this operation. Ask the bucket\'s owner for access, or use other credentials.',
-  BadDigest: 'The store received bytes that do not match their checksum, on every attempt: the file changes while it is read, or something on the way damages data. Retry; if it persists, check the network path (proxies) and the disk.',
   ObjectLocked: 'The object is protected by object lock (a retention period or a legal hold). Remove the legal hold, or wait until the retention period ends.',
   NoSuchBucket: 'The bucket does not exist (check its name and the endpoint).',
   NoSuchKey: 'The object does not exist.',
@@ -139,6 +142,13 @@ function specificHint(code: string, error: SdkLikeError, context: string | undef
   if (code === 'AuthorizationHeaderMalformed' || code === 'PermanentRedirect' || code === 'IllegalLocationConstraintException') {
     const region = expectedRegion(error);
     if (region) return `The bucket is in region ${region}, and the request was signed for another. Set the region to ${region} (--region ${region}, or AWS_REGION=${region}).`;
+  }
+  if (code === 'BadDigest') {
+    const raw = rawErrorCode(error);
+    const said = error.message && error.message !== raw && !/^HTTP \d+$/.test(error.message) ? `: ${decodeEntities(error.message).replace(/\.$/, '')}` : '';
+    const tries = error.attempts && error.attempts > 1 ? `, on all ${error.attempts} tries` : '';
+    return `The store received different bytes than were sent (it answered ${raw}${said})${tries}. `
+      + 'Something on the way damages data (a proxy, the network), or the file changes while it is read. Retry; if it persists, check the network path and the disk.';
   }
   const file = FILE_HINTS[code];
   if (file) {

@@ -4,6 +4,7 @@
 // dry runs) gets `NO_JOURNAL`, which records nothing and remembers nothing.
 
 import type { ListingPosition } from '../../src/listing-watermark.ts';
+import type { Verification } from '../../src/verification.ts';
 
 export interface FinishedObject {
   readonly key: string;
@@ -16,6 +17,8 @@ export interface FinishedObject {
   readonly versionId?: string;
   /** "ALGORITHM:base64 value" as the store reports it, e.g. "CRC32C:yZRlqg==" or "CRC64NVME:…". */
   readonly checksum?: string;
+  /** How its bytes were checked (see src/verification.ts). */
+  readonly verified?: Verification;
 }
 
 export interface MultipartRecord {

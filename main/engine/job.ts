@@ -9,6 +9,7 @@ import { setMaxListeners } from 'node:events';
 import type { ItemError, JobKind, JobSnapshot, JobState } from '../../src/jobs.ts';
 import { isFinished } from '../../src/jobs.ts';
 import { ThroughputMeter } from '../../src/throughput-meter.ts';
+import { printable } from '../../src/s3-names.ts';
 import type { Settings } from '../../src/settings.ts';
 import { BargeError, toJobError } from './errors.ts';
 import { NO_JOURNAL } from './job-journal.ts';
@@ -55,6 +56,8 @@ export interface JobRuntime<Item> {
   /** Bytes moved; negative to take back the bytes of an attempt that failed. */
   addBytes(bytes: number): void;
   objectDone(): void;
+  /** A finished object whose bytes could be checked only for their count, and why. */
+  sizeOnly(name: string, why: string): void;
   /** Work an earlier run of this job finished (found in the journal): counted done, not as throughput. */
   alreadyDone(objects: number, bytes: number): void;
   /** Where the body records its progress, and finds what an earlier run did. */
@@ -104,6 +107,8 @@ export class Job<Item = unknown> {
   private bytesTotal = 0;
   private totalsKnown = false;
   private itemErrors: ItemError[] = [];
+  private objectsSizeOnly = 0;
+  private itemWarnings: ItemError[] = [];
   private failedItems: Item[] = [];
   private failedItemsOverflow = false;
   private jobWideError: BargeError | undefined;
@@ -175,6 +180,8 @@ export class Job<Item = unknown> {
       this.objectsDone = 0;
       this.objectsFailed = 0;
       this.objectsTotal = 0;
+      this.objectsSizeOnly = 0;
+      this.itemWarnings = [];
       this.bytesDone = 0;
       this.bytesTotal = 0;
       this.totalsKnown = false;
@@ -200,6 +207,7 @@ export class Job<Item = unknown> {
       progress: {
         objectsDone: this.objectsDone,
         objectsFailed: this.objectsFailed,
+        objectsSizeOnly: this.objectsSizeOnly,
         objectsTotal: this.objectsTotal,
         bytesDone: this.bytesDone,
         bytesTotal: this.bytesTotal,
@@ -209,6 +217,7 @@ export class Job<Item = unknown> {
         etaSeconds: active ? this.meter.etaSeconds(this.bytesTotal - this.bytesDone, now) : undefined,
       },
       itemErrors: this.itemErrors.slice(),
+      itemWarnings: this.itemWarnings.slice(),
       createdAt: this.createdAt,
     };
   }
@@ -276,6 +285,11 @@ export class Job<Item = unknown> {
       },
       objectDone: () => {
         this.objectsDone += 1;
+        this.changed();
+      },
+      sizeOnly: (name, why) => {
+        this.objectsSizeOnly += 1;
+        if (this.itemWarnings.length < MAX_ITEM_ERRORS) this.itemWarnings.push({ item: name, code: 'SizeOnly', message: printable(`${name} was checked for its size only: ${why}.`) });
         this.changed();
       },
       alreadyDone: (objects, bytes) => {

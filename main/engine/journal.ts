@@ -29,6 +29,7 @@ import type { JobKind } from '../../src/jobs.ts';
 import type { DownloadRecord, FinishedObject, JobJournal, MultipartRecord, PartRecord } from './job-journal.ts';
 import { loadSqlite } from './sqlite.ts';
 import type { ReceiptEntry } from '../../src/receipt.ts';
+import { isVerification } from '../../src/verification.ts';
 
 /** Which kind of process owns a job: the app restores only its own, the command line only its own. */
 export type JournalHost = 'app' | 'cli';
@@ -51,7 +52,7 @@ export interface JournaledJob {
 /** One line of a job's receipt: a finished object and when it finished. */
 export type ReceiptLine = FinishedObject & ReceiptEntry;
 
-const SCHEMA_VERSION = 1;
+const SCHEMA_VERSION = 2;
 /** Progress records wait at most this long, or this many, before their commit. */
 const BATCH_MS = 100;
 const BATCH_RECORDS = 1000;
@@ -68,7 +69,7 @@ CREATE TABLE IF NOT EXISTS jobs (
 CREATE INDEX IF NOT EXISTS jobs_by_fingerprint ON jobs (fingerprint);
 CREATE TABLE IF NOT EXISTS objects (
   job_id TEXT NOT NULL REFERENCES jobs (id) ON DELETE CASCADE, key TEXT NOT NULL, path TEXT NOT NULL, size INTEGER NOT NULL,
-  mtime_ms REAL, etag TEXT, version_id TEXT, checksum TEXT, finished_at INTEGER NOT NULL, PRIMARY KEY (job_id, key));
+  mtime_ms REAL, etag TEXT, version_id TEXT, checksum TEXT, finished_at INTEGER NOT NULL, verified TEXT, PRIMARY KEY (job_id, key));
 CREATE TABLE IF NOT EXISTS multipart_uploads (
   job_id TEXT NOT NULL REFERENCES jobs (id) ON DELETE CASCADE, key TEXT NOT NULL, upload_id TEXT NOT NULL, path TEXT NOT NULL,
   size INTEGER NOT NULL, mtime_ms REAL NOT NULL, part_size INTEGER NOT NULL, checksum_algorithm TEXT, PRIMARY KEY (job_id, key));
@@ -122,6 +123,8 @@ export class Journal {
     db.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;`);
     const version = (db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version;
     if (version > SCHEMA_VERSION) throw new Error(`The journal ${file} was written by a newer Barge (schema ${version}); move it aside to start afresh.`);
+    // Schema 2 records how each object was checked.
+    if (version === 1) db.exec('ALTER TABLE objects ADD COLUMN verified TEXT');
     db.exec(SCHEMA);
     db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
     const journal = new Journal(file, db, options.now ?? Date.now, options.warn ?? ((message) => process.emitWarning(message)));
@@ -219,8 +222,8 @@ export class Journal {
         return row ? toFinishedObject(row) : undefined;
       },
       objectFinished: (object) => this.record(
-        'INSERT OR REPLACE INTO objects (job_id, key, path, size, mtime_ms, etag, version_id, checksum, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-        id, object.key, object.path, object.size, object.mtimeMs ?? null, object.etag ?? null, object.versionId ?? null, object.checksum ?? null, this.now(),
+        'INSERT OR REPLACE INTO objects (job_id, key, path, size, mtime_ms, etag, version_id, checksum, verified, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        id, object.key, object.path, object.size, object.mtimeMs ?? null, object.etag ?? null, object.versionId ?? null, object.checksum ?? null, object.verified ?? null, this.now(),
       ),
       multipart: (key) => {
         const row = this.get('SELECT * FROM multipart_uploads WHERE job_id = ? AND key = ?', id, key);
@@ -353,6 +356,7 @@ function toFinishedObject(row: Row): FinishedObject {
   return {
     key: String(row.key), path: String(row.path), size: Number(row.size), mtimeMs: row.mtime_ms === null ? undefined : Number(row.mtime_ms),
     etag: optionalString(row.etag), versionId: optionalString(row.version_id), checksum: optionalString(row.checksum),
+    verified: isVerification(row.verified) ? row.verified : undefined,
   };
 }
 

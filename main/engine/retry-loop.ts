@@ -39,9 +39,15 @@ export async function withRetry<T>(send: (attempt: number) => Promise<T>, option
         }
       }
       const decision = decideRetry(kind, attempt, maxAttempts);
-      if (!decision.retry) throw error;
+      if (!decision.retry) throw withAttempts(error, attempt);
       options.onRetry?.(error);
       await sleep(decision.delayMs, options.signal);
     }
   }
+}
+
+/** The error, marked with how many tries it took, for messages that count them. */
+function withAttempts(error: unknown, attempts: number): unknown {
+  if (error && typeof error === 'object' && Object.isExtensible(error)) (error as { attempts?: number }).attempts = attempts;
+  return error;
 }

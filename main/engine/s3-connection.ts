@@ -14,6 +14,7 @@ import { loadConfig, loadSharedConfigFiles, NODE_REGION_CONFIG_OPTIONS } from '@
 import type { ChecksumMode, ConnectionConfig, UploadChecksum } from '../../src/connection.ts';
 import { addContentMd5ToDeleteObjects } from './content-md5-middleware.ts';
 import { S3Wire } from './s3-wire.ts';
+import type { CrcEcho } from './upload-checksum.ts';
 
 /** Sockets beyond the thread count, for listings and control requests beside the transfers. */
 const SOCKET_HEADROOM = 8;
@@ -34,11 +35,10 @@ export interface S3Connection {
   /** The data plane: PutObject, UploadPart, GetObject (see s3-wire.ts). */
   readonly wire: S3Wire;
   readonly endpoint: ResolvedEndpoint;
-  /**
-   * What uploads carry now: starts as the resolved setting, and falls back to Content-MD5 once the
-   * store shows it ignores CRC checksums (it does not echo them).
-   */
-  uploadChecksum: UploadChecksum;
+  /** What uploads carry (see upload-checksum.ts). */
+  readonly uploadChecksum: UploadChecksum;
+  /** Whether the store has echoed a CRC (so checks it), or answered without one (ignores them). */
+  crcEcho: CrcEcho;
   /** Follow new settings (socket pool size, stall timeout); takes effect for the next requests. */
   applySettings(settings: ConnectionSettings): void;
   close(): void;
@@ -108,6 +108,7 @@ export async function openConnection(config: ConnectionConfig, options: OpenConn
     wire,
     endpoint: resolved,
     uploadChecksum: resolved.uploadChecksum,
+    crcEcho: 'unknown',
     applySettings(settings) {
       httpAgent.maxSockets = settings.threads + SOCKET_HEADROOM;
       httpsAgent.maxSockets = settings.threads + SOCKET_HEADROOM;

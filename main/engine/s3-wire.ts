@@ -18,6 +18,7 @@ import type { Readable } from 'node:stream';
 import { SignatureV4 } from '@smithy/signature-v4';
 import type { AwsCredentialIdentity, Provider, SourceData } from '@smithy/types';
 import { abortError } from './retry-policy.ts';
+import type { Verification } from '../../src/verification.ts';
 
 function toBytes(data: SourceData): string | Uint8Array {
   return typeof data === 'string' ? data : ArrayBuffer.isView(data) ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength) : new Uint8Array(data);
@@ -269,6 +270,10 @@ export interface StoredObject {
   readonly checksum: string | undefined;
   /** Every x-amz-checksum-* value the store sent, by algorithm ("CRC32C"). */
   readonly checksums?: Readonly<Record<string, string>>;
+  /** Encrypted with SSE-KMS or a customer key: the ETag is not an MD5 of the content. */
+  readonly encrypted?: boolean;
+  /** How the bytes were checked (see src/verification.ts). */
+  readonly verified?: Verification;
 }
 
 const CHECKSUM_HEADERS = ['crc64nvme', 'crc32c', 'crc32', 'sha256', 'sha1'] as const;
@@ -293,7 +298,13 @@ function storedObject(headers: IncomingHttpHeaders): StoredObject {
     versionId: typeof versionId === 'string' && versionId !== 'null' ? versionId : undefined,
     checksum: strongest ? `${strongest[0]}:${strongest[1]}` : undefined,
     checksums,
+    encrypted: etagIsNotDigest(headers),
   };
+}
+
+/** SSE-KMS and SSE-C objects have ETags that are not an MD5 of their content. */
+export function etagIsNotDigest(headers: IncomingHttpHeaders): boolean {
+  return String(headers['x-amz-server-side-encryption'] ?? '').startsWith('aws:kms') || headers['x-amz-server-side-encryption-customer-algorithm'] !== undefined;
 }
 
 const STATUS_CODES: Readonly<Record<number, string>> = {

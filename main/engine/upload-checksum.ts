@@ -1,57 +1,110 @@
-// The checksum an upload request carries, and the check of what the store answers.
+// The checksums an upload request carries, and the check of what the store answers.
 //
-// The store verifies the bytes it receives against the header before keeping them (a mismatch is
-// refused as BadDigest); its answer echoes the CRC it stored, which is compared here. A store that
-// answers without the echo ignores CRC headers: the connection then switches to Content-MD5, which
-// every S3-compatible store checks.
+// Every request that carries bytes must be checked by the store before it keeps them, on any store.
+// AWS, MinIO and versitygw verify a CRC header (x-amz-checksum-*) and echo it; a large family of
+// S3-compatible stores that predate flexible checksums (Ceph's RGW among them) accept the header and
+// neither check nor echo it. Every store checks Content-MD5. So until a store has echoed a CRC on
+// this connection, streamed requests carry Content-MD5 beside it; once it has, the CRC alone; a store
+// that answered without the echo gets Content-MD5 alone from then on. The first requests of every
+// run are checked either way, and a request never depends on an answer to another.
+//
+// A buffered body (a small file) is also hashed with SHA-256 into the request's signature, which
+// every store checks: it needs no Content-MD5.
+//
+// Where a Content-MD5 was sent and the ETag is a plain MD5, the two must agree: a second line of
+// defence against a store that ignored the header too.
 
 import type { UploadChecksum } from '../../src/connection.ts';
+import type { Verification } from '../../src/verification.ts';
 import { checksumHeader, toBase64 } from './checksums.ts';
-import type { ChecksumAlgorithm } from './checksums.ts';
+import type { ChecksumAlgorithm, CrcAlgorithm } from './checksums.ts';
 import { BargeError } from './errors.ts';
 import type { S3Connection } from './s3-connection.ts';
 import type { StoredObject } from './s3-wire.ts';
 
 export type UploadAlgorithm = Exclude<UploadChecksum, 'OFF'> & ChecksumAlgorithm;
 
-export interface RequestChecksum {
-  readonly algorithm: UploadAlgorithm;
+/** What this connection has learnt of the store's CRC checks. */
+export type CrcEcho = 'unknown' | 'echoes' | 'ignores';
+
+export interface SentDigest {
   readonly digest: Buffer;
   /** The header's value (base64, as S3 wants it for Content-MD5 and the CRCs alike). */
   readonly value: string;
+}
+
+export interface RequestChecksums {
+  readonly crc?: SentDigest & { readonly algorithm: CrcAlgorithm };
+  readonly md5?: SentDigest;
   readonly headers: Record<string, string>;
 }
 
-/** The algorithm this connection's uploads use now, or undefined for none. */
+/** The algorithm this connection's uploads use, or undefined for none. */
 export function uploadAlgorithm(connection: S3Connection): UploadAlgorithm | undefined {
   return connection.uploadChecksum === 'OFF' ? undefined : connection.uploadChecksum;
 }
 
-export function requestChecksum(algorithm: UploadAlgorithm, digest: Buffer): RequestChecksum {
-  const value = toBase64(digest);
-  return { algorithm, digest, value, headers: { [checksumHeader(algorithm)]: value } };
+/** The CRC a new multipart upload is created with: none once the store is known to ignore them. */
+export function multipartCrc(connection: S3Connection, algorithm: UploadAlgorithm | undefined): CrcAlgorithm | undefined {
+  return algorithm && algorithm !== 'MD5' && connection.crcEcho !== 'ignores' ? algorithm : undefined;
 }
 
 /**
- * For a receipt, when the store reports no checksum: the Content-MD5 sent, which the store checked
- * (it refuses a wrong one). A CRC it did not echo was ignored, so it proves nothing and is not shown.
+ * The digests a request needs. `crc`: the CRC the request carries (a part carries its upload's);
+ * `buffered`: the body is signed with its SHA-256, so it needs no Content-MD5 of its own.
  */
-export function verifiedWithoutEcho(checksum: RequestChecksum | undefined): string | undefined {
-  return checksum?.algorithm === 'MD5' ? `MD5:${checksum.value}` : undefined;
+export function digestsFor(connection: S3Connection, algorithm: UploadAlgorithm | undefined, crc: CrcAlgorithm | undefined, buffered: boolean): ChecksumAlgorithm[] {
+  if (!algorithm) return [];
+  if (algorithm === 'MD5') return ['MD5'];
+  const digests: ChecksumAlgorithm[] = crc && connection.crcEcho !== 'ignores' ? [crc] : [];
+  if (!buffered && connection.crcEcho !== 'echoes') digests.push('MD5');
+  return digests;
+}
+
+export function requestChecksums(algorithms: readonly ChecksumAlgorithm[], digests: readonly Buffer[]): RequestChecksums {
+  let crc: RequestChecksums['crc'];
+  let md5: SentDigest | undefined;
+  const headers: Record<string, string> = {};
+  algorithms.forEach((algorithm, index) => {
+    const digest = digests[index]!;
+    const value = toBase64(digest);
+    headers[checksumHeader(algorithm)] = value;
+    if (algorithm === 'MD5') md5 = { digest, value };
+    else crc = { algorithm: algorithm as CrcAlgorithm, digest, value };
+  });
+  return { crc, md5, headers };
 }
 
 /**
- * Compare the store's echo with what was sent; a missing echo of a CRC means the store ignores
- * them, and the connection moves to Content-MD5 for what follows.
+ * Compare the store's answer with what was sent, learn whether the store echoes CRCs, and say how
+ * the bytes were checked. `buffered`: the body's SHA-256 was signed.
  */
-export function checkEcho(connection: S3Connection, sent: RequestChecksum | undefined, stored: StoredObject, what: string): void {
-  if (!sent || sent.algorithm === 'MD5') return;
-  const echoed = stored.checksums?.[sent.algorithm];
-  if (echoed === undefined) {
-    connection.uploadChecksum = 'MD5';
-    return;
+export function checkAnswer(connection: S3Connection, sent: RequestChecksums, stored: StoredObject, what: string, buffered: boolean): Verification {
+  let echoed = false;
+  if (sent.crc) {
+    const echo = stored.checksums?.[sent.crc.algorithm];
+    if (echo === undefined) connection.crcEcho = 'ignores';
+    else if (echo !== sent.crc.value) {
+      throw new BargeError('ChecksumMismatch', `The store reports ${sent.crc.algorithm} ${echo} for ${what}, but ${sent.crc.value} was sent; the upload is not trusted. Retry it.`);
+    } else {
+      echoed = true;
+      if (connection.crcEcho === 'unknown') connection.crcEcho = 'echoes';
+    }
   }
-  if (echoed !== sent.value) {
-    throw new BargeError('ChecksumMismatch', `The store reports ${sent.algorithm} ${echoed} for ${what}, but ${sent.value} was sent; the upload is not trusted. Retry it.`);
+  if (sent.md5 && stored.etag && !stored.encrypted) {
+    const etag = stored.etag.replaceAll('"', '').toLowerCase();
+    if (/^[0-9a-f]{32}$/.test(etag) && etag !== sent.md5.digest.toString('hex')) {
+      throw Object.assign(new Error(`The store's ETag ${etag} for ${what} is not the MD5 of the bytes sent (${sent.md5.digest.toString('hex')}).`), { name: 'BadDigest' });
+    }
   }
+  if (echoed) return 'store-checksum';
+  if (sent.md5) return 'content-md5';
+  return buffered ? 'signed-sha256' : 'none';
+}
+
+/** For a receipt: the checksum the store verified (an echoed CRC, or the Content-MD5 it checked). */
+export function verifiedChecksum(sent: RequestChecksums, stored: StoredObject, verification: Verification): string | undefined {
+  if (verification === 'store-checksum') return stored.checksum;
+  if (verification === 'content-md5' && sent.md5) return `MD5:${sent.md5.value}`;
+  return undefined;
 }

@@ -23,11 +23,16 @@ import { walkPath, walkSources } from './local-files.ts';
 import type { LocalFile, WalkEntry } from './local-files.ts';
 import { withRetry } from './retry-loop.ts';
 import type { S3Connection } from './s3-connection.ts';
+import { reportedChecksums } from './s3-wire.ts';
 import type { StoredObject } from './s3-wire.ts';
-import { checksumField, checksumOf, compositeChecksum, fullObjectCrc, toBase64 } from './checksums.ts';
-import { fileChecksum } from './file-checksum.ts';
-import { checkEcho, requestChecksum, uploadAlgorithm, verifiedWithoutEcho } from './upload-checksum.ts';
+import { bareEtag, checksumField, checksumOf, compositeChecksum, fullObjectCrc, toBase64 } from './checksums.ts';
+import type { ChecksumAlgorithm, CrcAlgorithm } from './checksums.ts';
+import { fileChecksums } from './file-checksum.ts';
+import { checkAnswer, digestsFor, multipartCrc, requestChecksums, uploadAlgorithm, verifiedChecksum } from './upload-checksum.ts';
 import type { UploadAlgorithm } from './upload-checksum.ts';
+import { weakest } from '../../src/verification.ts';
+import type { Verification } from '../../src/verification.ts';
+import { PART_SIZE_METADATA } from './part-size-metadata.ts';
 
 /** Files up to this size are read whole and sent in one request (cheapest per object). */
 const BUFFERED_PUT_MAX_BYTES = 1024 * 1024;
@@ -144,33 +149,41 @@ async function sendRange<T>(upload: FileUpload, start: number, end: number, sign
 async function putObject(upload: FileUpload): Promise<StoredObject> {
   const { connection, bucket, file, contentType, runtime } = upload;
   const algorithm = uploadAlgorithm(connection);
+  const crc = algorithm === 'MD5' ? undefined : algorithm;
   const what = `s3://${bucket}/${file.key}`;
   if (file.size <= BUFFERED_PUT_MAX_BYTES) {
     const body = await readWholeFile(file.path, file.size);
     if (body.length !== file.size) throw fileChanged(file);
-    const checksum = algorithm && requestChecksum(algorithm, checksumOf(algorithm, body));
-    const headers = { 'content-type': contentType, ...checksum?.headers };
-    const stored = await runtime.request((signal) => connection.wire.putObject(bucket, file.key, body, body.length, headers, signal));
-    checkEcho(connection, checksum, stored, what);
+    const algorithms = digestsFor(connection, algorithm, crc, true);
+    const sent = requestChecksums(algorithms, algorithms.map((each) => checksumOf(each, body)));
+    const headers = { 'content-type': contentType, ...sent.headers };
+    const stored = await runtime.request(async (signal) => {
+      const answer = await connection.wire.putObject(bucket, file.key, body, body.length, headers, signal);
+      return { ...answer, verified: checkAnswer(connection, sent, answer, what, true) };
+    });
     upload.addBytes(body.length);
-    return { ...stored, checksum: stored.checksum ?? verifiedWithoutEcho(checksum) };
+    return { ...stored, checksum: verifiedChecksum(sent, stored, stored.verified) };
   }
-  // Read twice: once for the checksum that must lead the request, once to send (from the page cache).
-  const checksum = algorithm && requestChecksum(algorithm, await fileChecksum(file.path, algorithm, 0, file.size));
-  const headers = { 'content-type': contentType, ...checksum?.headers };
+  // Read twice: once for the checksums that must lead the request, once to send (from the page cache).
+  const algorithms = digestsFor(connection, algorithm, crc, false);
+  const sent = requestChecksums(algorithms, await fileChecksums(file.path, algorithms, 0, file.size));
+  const headers = { 'content-type': contentType, ...sent.headers };
   // A single PUT cannot be taken back once it lands, so its last bytes are held until the file is
   // seen unchanged since it was listed: a file changed while it was read fails with nothing stored
   // (a body cut short stores nothing), and what lands is the file as it was listed.
-  const stored = await runtime.request((signal) => sendRange(upload, 0, file.size, signal, (body) => connection.wire.putObject(bucket, file.key, body, file.size, headers, signal), true));
-  checkEcho(connection, checksum, stored, what);
-  return { ...stored, checksum: stored.checksum ?? verifiedWithoutEcho(checksum) };
+  const stored = await runtime.request(async (signal) => {
+    const answer = await sendRange(upload, 0, file.size, signal, (body) => connection.wire.putObject(bucket, file.key, body, file.size, headers, signal), true);
+    return { ...answer, verified: checkAnswer(connection, sent, answer, what, false) };
+  });
+  return { ...stored, checksum: verifiedChecksum(sent, stored, stored.verified) };
 }
 
 /** A multipart upload an earlier run of this job began, with the parts the store still has. */
 interface EarlierUpload {
   readonly uploadId: string;
   readonly partSize: number;
-  readonly parts: readonly PartRecord[];
+  /** The parts the store holds that match the local bytes. */
+  readonly parts: readonly SentPart[];
   /** The checksum its parts carry (the upload was created with it). */
   readonly algorithm: UploadAlgorithm | undefined;
 }
@@ -196,20 +209,36 @@ async function resumableUpload(connection: S3Connection, bucket: string, file: L
     journal.multipartEnded(file.key, record.uploadId);
     return undefined;
   }
-  // A part counts as sent only when the journal and the store agree on it.
-  const parts = journal.parts(record.uploadId).filter((part) => onServer.get(part.partNumber) === part.etag);
-  return { uploadId: record.uploadId, partSize: record.partSize, parts, algorithm: record.checksumAlgorithm as UploadAlgorithm | undefined };
+  const algorithm = record.checksumAlgorithm as UploadAlgorithm | undefined;
+  const parts = await partsMatchingFile(file, record.partSize, algorithm, onServer, journal.parts(record.uploadId));
+  // Parts sent just before the interruption, which the journal had not recorded yet, are kept too.
+  for (const part of parts) journal.partFinished(record.uploadId, { partNumber: part.partNumber, etag: part.etag, checksum: part.digest && toBase64(part.digest) });
+  return { uploadId: record.uploadId, partSize: record.partSize, parts, algorithm };
 }
 
-/** Part number to ETag of the parts the store holds, or undefined if the upload is gone. */
-async function listUploadedParts(connection: S3Connection, bucket: string, key: string, uploadId: string, runtime: JobRuntime<UploadItem>): Promise<Map<number, string> | undefined> {
-  const parts = new Map<number, string>();
+interface ListedPart {
+  readonly etag: string;
+  /** The part's checksums as the store lists them, by algorithm. */
+  readonly checksums: Readonly<Partial<Record<ChecksumAlgorithm, string>>>;
+}
+
+/** The parts the store holds, or undefined if the upload is gone. */
+async function listUploadedParts(connection: S3Connection, bucket: string, key: string, uploadId: string, runtime: JobRuntime<UploadItem>): Promise<Map<number, ListedPart> | undefined> {
+  const parts = new Map<number, ListedPart>();
   let marker: string | undefined;
   try {
     do {
       const page = await runtime.request((signal) =>
         connection.client.send(new ListPartsCommand({ Bucket: bucket, Key: key, UploadId: uploadId, PartNumberMarker: marker }), { abortSignal: signal }));
-      for (const part of page.Parts ?? []) if (part.PartNumber && part.ETag) parts.set(part.PartNumber, part.ETag);
+      for (const part of page.Parts ?? []) {
+        if (!part.PartNumber || !part.ETag) continue;
+        const checksums: Partial<Record<ChecksumAlgorithm, string>> = {};
+        for (const algorithm of ['CRC32', 'CRC32C', 'CRC64NVME'] as const) {
+          const value = part[checksumField(algorithm)];
+          if (value) checksums[algorithm] = value;
+        }
+        parts.set(part.PartNumber, { etag: part.ETag, checksums });
+      }
       marker = page.IsTruncated ? page.NextPartNumberMarker : undefined;
     } while (marker);
   } catch (error) {
@@ -219,17 +248,56 @@ async function listUploadedParts(connection: S3Connection, bucket: string, key: 
   return parts;
 }
 
+/**
+ * On resume the store's list of parts is the truth: a listed part is kept when the local bytes of
+ * its range give its ETag (an MD5) or its listed checksum, whether the journal recorded it or not
+ * (a part that landed just before a kill). A part that can be compared neither way is kept only if
+ * the journal recorded the same ETag. Everything else is sent again.
+ */
+async function partsMatchingFile(
+  file: LocalFile, partSize: number, algorithm: UploadAlgorithm | undefined, listed: ReadonlyMap<number, ListedPart>, recorded: readonly PartRecord[],
+): Promise<SentPart[]> {
+  const journaled = new Map(recorded.map((part) => [part.partNumber, part]));
+  const crc = algorithm && algorithm !== 'MD5' ? algorithm : undefined;
+  const count = partCount(file.size, partSize);
+  const kept: SentPart[] = [];
+  await concurrentEach([...listed].filter(([partNumber]) => partNumber <= count), () => 4, async ([partNumber, part]) => {
+    const range = partRange(file.size, partSize, partNumber);
+    const etag = bareEtag(part.etag);
+    const md5 = /^[0-9a-f]{32}$/.test(etag);
+    const listedCrc = crc && part.checksums[crc];
+    if (!md5 && !listedCrc) {
+      const record = journaled.get(partNumber);
+      if (record?.etag === part.etag) kept.push({ partNumber, etag: part.etag, digest: record.checksum ? Buffer.from(record.checksum, 'base64') : undefined, verified: 'etag-md5' });
+      return;
+    }
+    const algorithms: ChecksumAlgorithm[] = [...(md5 ? ['MD5' as const] : []), ...(crc ? [crc] : [])];
+    const digests = await fileChecksums(file.path, algorithms, range.start, range.end);
+    const md5Digest = md5 ? digests[0] : undefined;
+    const crcDigest = crc ? digests[algorithms.length - 1] : undefined;
+    if (md5Digest && md5Digest.toString('hex') !== etag) return;
+    if (listedCrc && crcDigest && toBase64(crcDigest) !== listedCrc) return;
+    kept.push({ partNumber, etag: part.etag, digest: crcDigest, verified: listedCrc ? 'store-checksum' : 'etag-md5' });
+  });
+  return kept;
+}
+
 async function multipartUpload(upload: FileUpload, partSize: number, earlier: EarlierUpload | undefined): Promise<StoredObject> {
   const { connection, bucket, file, contentType, runtime } = upload;
   const journal = runtime.journal;
   const what = `s3://${bucket}/${file.key}`;
   // Fixed for the file: the upload is created with it, every part carries it.
-  const algorithm = earlier ? earlier.algorithm : uploadAlgorithm(connection);
-  const crc = algorithm && algorithm !== 'MD5' ? algorithm : undefined;
+  const uploadWith = earlier ? earlier.algorithm : uploadAlgorithm(connection);
+  const crc: CrcAlgorithm | undefined = earlier ? (uploadWith === 'MD5' ? undefined : uploadWith) : multipartCrc(connection, uploadWith);
+  // A store known to ignore CRCs gets Content-MD5 alone.
+  const algorithm: UploadAlgorithm | undefined = crc ?? (uploadWith ? 'MD5' : undefined);
   let uploadId = earlier?.uploadId;
   if (!uploadId) {
     const created = await runtime.request((signal) => connection.client.send(new CreateMultipartUploadCommand({
       Bucket: bucket, Key: file.key, ContentType: contentType,
+      // The part size, for whoever downloads the object: with it, the multipart ETag (MD5 of the
+      // parts' MD5s) can be checked on a store that cannot tell part boundaries.
+      Metadata: { [PART_SIZE_METADATA]: String(partSize) },
       // CRC64NVME exists only as a whole-object checksum; the 32-bit CRCs as a checksum of part checksums.
       ...(crc ? { ChecksumAlgorithm: crc, ChecksumType: crc === 'CRC64NVME' ? 'FULL_OBJECT' : 'COMPOSITE' } : {}),
     }), { abortSignal: signal }));
@@ -241,7 +309,7 @@ async function multipartUpload(upload: FileUpload, partSize: number, earlier: Ea
   const parts: SentPart[] = [];
   const sentBefore = new Set<number>();
   for (const part of earlier?.parts ?? []) {
-    parts.push({ partNumber: part.partNumber, etag: part.etag, digest: part.checksum ? Buffer.from(part.checksum, 'base64') : undefined });
+    parts.push(part);
     sentBefore.add(part.partNumber);
     const range = partRange(file.size, partSize, part.partNumber);
     runtime.alreadyDone(0, range.end - range.start);
@@ -250,13 +318,16 @@ async function multipartUpload(upload: FileUpload, partSize: number, earlier: Ea
     const toSend = [...partNumbers(partCount(file.size, partSize))].filter((partNumber) => !sentBefore.has(partNumber));
     await concurrentEach(toSend, () => runtime.settings.threads * 2, async (partNumber) => {
       const range = partRange(file.size, partSize, partNumber);
-      // Read twice: once for the checksum that must lead the request, once to send (from the page cache).
-      const checksum = algorithm && requestChecksum(algorithm, await fileChecksum(file.path, algorithm, range.start, range.end));
-      const result = await runtime.request((signal) => sendRange(upload, range.start, range.end, signal,
-        (body) => connection.wire.uploadPart(bucket, file.key, id, partNumber, body, range.end - range.start, signal, checksum?.headers)));
-      if (crc) checkEcho(connection, checksum, result, `part ${partNumber} of ${what}`);
-      parts.push({ partNumber, etag: result.etag, digest: checksum?.digest });
-      journal.partFinished(id, { partNumber, etag: result.etag, checksum: checksum?.value });
+      // Read twice: once for the checksums that must lead the request, once to send (from the page cache).
+      const algorithms = digestsFor(connection, algorithm, crc, false);
+      const sent = requestChecksums(algorithms, await fileChecksums(file.path, algorithms, range.start, range.end));
+      const result = await runtime.request(async (signal) => {
+        const answer = await sendRange(upload, range.start, range.end, signal,
+          (body) => connection.wire.uploadPart(bucket, file.key, id, partNumber, body, range.end - range.start, signal, sent.headers));
+        return { ...answer, verified: checkAnswer(connection, sent, answer, `part ${partNumber} of ${what}`, false) };
+      });
+      parts.push({ partNumber, etag: result.etag, digest: sent.crc?.digest, verified: result.verified });
+      journal.partFinished(id, { partNumber, etag: result.etag, checksum: sent.crc?.value });
     });
     // A file that changed while it was read would be stored as a mix of old and new bytes.
     if (await changedSince(file)) throw fileChanged(file);
@@ -266,9 +337,10 @@ async function multipartUpload(upload: FileUpload, partSize: number, earlier: Ea
       MultipartUpload: { Parts: parts.map((part) => ({ PartNumber: part.partNumber, ETag: part.etag, ...(crc && part.digest ? { [checksumField(crc)]: toBase64(part.digest) } : {}) })) },
     }), { abortSignal: signal }));
     journal.multipartEnded(file.key, id);
-    const stored = { etag: completed.ETag, versionId: completed.VersionId, checksum: completedChecksum(completed) };
+    const verified = weakest(parts.map((part) => part.verified)) ?? 'none';
+    const stored = await completedObject(connection, bucket, file.key, completed, crc !== undefined && verified === 'store-checksum', runtime);
     if (crc) await checkCompleted(connection, bucket, file.key, crc, parts, file.size, partSize, stored);
-    return stored;
+    return { ...stored, checksum: verified === 'store-checksum' ? stored.checksum : undefined, verified };
   } catch (error) {
     // Cancelled or failed: take the parts back off the server, so nothing is left to bill.
     await abortMultipartUpload(connection, bucket, file.key, id);
@@ -280,8 +352,36 @@ async function multipartUpload(upload: FileUpload, partSize: number, earlier: Ea
 interface SentPart {
   readonly partNumber: number;
   readonly etag: string;
-  /** The part's checksum as sent (undefined when uploads carry none). */
+  /** The part's CRC as sent (undefined when uploads carry none). */
   readonly digest: Buffer | undefined;
+  /** How the store checked the part's bytes. */
+  readonly verified: Verification;
+}
+
+/**
+ * What the store says it stored, from CompleteMultipartUpload's answer, or from a HEAD where that
+ * answer lacks the ETag (Ceph's RGW sends an empty one) or the checksum a CRC-checking store keeps.
+ */
+async function completedObject(
+  connection: S3Connection, bucket: string, key: string, completed: CompleteMultipartUploadCommandOutput, expectChecksum: boolean, runtime: JobRuntime<UploadItem>,
+): Promise<StoredObject> {
+  const etag = completed.ETag?.replaceAll('"', '') ? completed.ETag : undefined;
+  const answered = { etag, versionId: completed.VersionId, checksum: completedChecksum(completed) };
+  if (etag && (answered.checksum || !expectChecksum)) return answered;
+  try {
+    const headers = await runtime.request((signal) => connection.wire.headObject(bucket, key, { signal }));
+    const checksums = reportedChecksums(headers);
+    const [strongest] = Object.entries(checksums);
+    const versionId = headers['x-amz-version-id'];
+    return {
+      etag: headers.etag ?? etag,
+      versionId: typeof versionId === 'string' && versionId !== 'null' ? versionId : answered.versionId,
+      checksum: answered.checksum ?? (strongest ? `${strongest[0]}:${strongest[1]}` : undefined),
+    };
+  } catch (error) {
+    if (runtime.signal.aborted) throw error;
+    return answered;
+  }
 }
 
 /**

@@ -45,6 +45,7 @@ export async function cp(engine: Engine, connection: S3Connection, cli: CliConte
     targetFolder: intoFolder ? destination : path.dirname(destination),
     targetFile: intoFolder ? undefined : destination,
     caseInsensitive: cli.options.caseInsensitive,
+    requireVerified: cli.options.requireVerified,
   }, journaled(cli));
   return exitStatus((await runJob(engine, job, cli)).state.status);
 }

@@ -2,16 +2,16 @@ import { expect, it } from 'vitest';
 import { formatReceipt, receiptFormatFor } from '../../../src/receipt.ts';
 
 const entries = [
-  { key: 'a,b "c".txt', path: '/tmp/a', size: 3, etag: '"abc"', versionId: 'v1', checksum: 'CRC32C:AAAA==', finishedAt: 0 },
+  { key: 'a,b "c".txt', path: '/tmp/a', size: 3, etag: '"abc"', versionId: 'v1', checksum: 'CRC32C:AAAA==', verified: 'store-checksum' as const, finishedAt: 0 },
   { key: 'plain', path: '/tmp/p', size: 0, finishedAt: 1000 },
 ];
 
 it('writes CSV with a header, quoting fields that need it, ETags without quotes, the checksum split', () => {
   const text = [...formatReceipt(entries, 'csv')].join('');
   expect(text).toBe([
-    'key,path,size,etag,versionId,checksumAlgorithm,checksum,finishedAt',
-    '"a,b ""c"".txt",/tmp/a,3,abc,v1,CRC32C,AAAA==,1970-01-01T00:00:00.000Z',
-    'plain,/tmp/p,0,,,,,1970-01-01T00:00:01.000Z',
+    'key,path,size,etag,versionId,checksumAlgorithm,checksum,verified,finishedAt',
+    '"a,b ""c"".txt",/tmp/a,3,abc,v1,CRC32C,AAAA==,CRC verified by the store,1970-01-01T00:00:00.000Z',
+    'plain,/tmp/p,0,,,,,,1970-01-01T00:00:01.000Z',
     '',
   ].join('\n'));
 });

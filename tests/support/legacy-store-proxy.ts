@@ -1,0 +1,173 @@
+// A proxy that makes the test server behave like the large family of S3-compatible stores that
+// predate S3's flexible checksums (Ceph's RGW 16.2, probed in ../shared/LAB.md):
+// - x-amz-checksum-* and x-amz-sdk-checksum-* request headers are dropped, so the store neither
+//   checks nor echoes a CRC; CompleteMultipartUpload's part checksums too;
+// - answers carry no x-amz-checksum-* header and no checksum in their XML;
+// - HEAD ?partNumber=N answers with the whole object and no x-amz-mp-parts-count;
+// - CompleteMultipartUpload answers with an empty <ETag>.
+// Content-MD5 and a signed x-amz-content-sha256 still reach the store, which checks them, as RGW does.
+//
+// Changing a signed request breaks its signature, so the proxy signs every request again with the
+// test server's credentials (keeping the payload hash the client signed: a damaged body still fails
+// against it). It can also flip one byte of request bodies (PUT) or of GET bodies on the way: the
+// damage that TCP did not catch.
+
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Transform } from 'node:stream';
+import { createHash, createHmac } from 'node:crypto';
+import { SignatureV4 } from '@smithy/signature-v4';
+import type { SourceData } from '@smithy/types';
+
+export interface LegacyStoreProxy {
+  readonly endpoint: string;
+  /** Flip the byte at this offset of every PUT body / GET body, while set. */
+  flipRequests: number | undefined;
+  flipResponses: number | undefined;
+  /** Requests seen: method, path and query, and the headers that matter for checks. */
+  readonly seen: { method: string; url: string; contentMd5: boolean; sha256Signed: boolean; status?: number }[];
+  close(): Promise<void>;
+}
+
+/** Node's hashes behind the interface the signer expects. */
+class Sha256 {
+  private readonly hash;
+  constructor(secret?: SourceData) {
+    this.hash = secret ? createHmac('sha256', toBytes(secret)) : createHash('sha256');
+  }
+  update(data: SourceData): void {
+    this.hash.update(toBytes(data));
+  }
+  async digest(): Promise<Uint8Array> {
+    return this.hash.digest();
+  }
+}
+
+function toBytes(data: SourceData): string | Uint8Array {
+  return typeof data === 'string' ? data : ArrayBuffer.isView(data) ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength) : new Uint8Array(data);
+}
+
+const DROPPED_REQUEST_HEADER = /^(x-amz-checksum-(?!mode$)|x-amz-sdk-checksum-|x-amz-trailer$|authorization$|x-amz-date$|connection$|keep-alive$)/i;
+const DROPPED_RESPONSE_HEADER = /^(x-amz-checksum-|x-amz-mp-parts-count$)/i;
+const XML_CHECKSUM = /<Checksum(CRC32C|CRC32|CRC64NVME|SHA1|SHA256|Type)>[^<]*<\/Checksum\1>/g;
+
+function flipAt(offset: number): Transform {
+  let seen = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      if (offset >= seen && offset < seen + chunk.length) {
+        chunk = Buffer.from(chunk);
+        chunk[offset - seen] = chunk[offset - seen]! ^ 0xff;
+      }
+      seen += chunk.length;
+      done(null, chunk);
+    },
+  });
+}
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+export async function startLegacyStoreProxy(upstream: string, credentials: { accessKeyId: string; secretAccessKey: string }, region = 'us-east-1'): Promise<LegacyStoreProxy> {
+  const target = new URL(upstream);
+  const signer = new SignatureV4({ service: 's3', region, credentials, sha256: Sha256, uriEscapePath: false, applyChecksum: false });
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 128 });
+  const seen: LegacyStoreProxy['seen'] = [];
+  const state = { flipRequests: undefined as number | undefined, flipResponses: undefined as number | undefined };
+
+  const server = http.createServer((request, response) => {
+    void handle(request, response).catch((error: unknown) => {
+      if (!response.headersSent) response.writeHead(502);
+      response.end(String(error));
+    });
+  });
+
+  async function handle(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
+    const url = new URL(request.url ?? '/', 'http://proxy');
+    const method = request.method ?? 'GET';
+    // A store that cannot answer for one part answers for the whole object.
+    if (method === 'HEAD' || method === 'GET') url.searchParams.delete('partNumber');
+    const isComplete = method === 'POST' && url.searchParams.has('uploadId');
+    const isListParts = method === 'GET' && url.searchParams.has('uploadId');
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(request.headers)) {
+      if (value === undefined || DROPPED_REQUEST_HEADER.test(name)) continue;
+      headers[name.toLowerCase()] = Array.isArray(value) ? value.join(',') : value;
+    }
+    headers.host = target.host;
+    const record: LegacyStoreProxy['seen'][number] = { method, url: url.pathname + url.search, contentMd5: 'content-md5' in headers, sha256Signed: /^[0-9a-f]{64}$/.test(headers['x-amz-content-sha256'] ?? '') };
+    seen.push(record);
+    let body: Buffer | NodeJS.ReadableStream | undefined;
+    if (isComplete) {
+      // The part checksums go: the store would not have kept any.
+      const text = (await readAll(request)).toString('utf8').replace(XML_CHECKSUM, '');
+      body = Buffer.from(text);
+      headers['content-length'] = String(body.length);
+      if (/^[0-9a-f]{64}$/.test(headers['x-amz-content-sha256'] ?? '')) headers['x-amz-content-sha256'] = createHash('sha256').update(body).digest('hex');
+    } else if (method === 'PUT' || method === 'POST') {
+      body = state.flipRequests !== undefined && method === 'PUT' ? request.pipe(flipAt(state.flipRequests)) : request;
+    } else {
+      request.resume();
+    }
+    const query: Record<string, string> = {};
+    for (const [name, value] of url.searchParams) query[name] = value;
+    const signed = await signer.sign({
+      method, protocol: target.protocol, hostname: target.hostname, port: Number(target.port) || undefined, path: url.pathname, query, headers,
+    });
+    const search = [...url.searchParams].map(([k, v]) => `${encode(k)}=${encode(v)}`).join('&');
+    const outgoing = http.request({
+      host: target.hostname, port: target.port, method, path: url.pathname + (search ? `?${search}` : ''), headers: signed.headers, agent,
+    }, (upstreamResponse) => {
+      record.status = upstreamResponse.statusCode;
+      const answer: Record<string, string | string[]> = {};
+      for (const [name, value] of Object.entries(upstreamResponse.headers)) {
+        if (value !== undefined && !DROPPED_RESPONSE_HEADER.test(name)) answer[name] = value;
+      }
+      if ((isComplete || isListParts) && upstreamResponse.statusCode === 200) {
+        void readAll(upstreamResponse).then((raw) => {
+          let text = raw.toString('utf8').replace(XML_CHECKSUM, '');
+          // RGW 16.2 answers CompleteMultipartUpload with an empty ETag.
+          if (isComplete) text = text.replace(/<ETag>[^<]*<\/ETag>/, '<ETag></ETag>');
+          const out = Buffer.from(text);
+          delete answer['transfer-encoding'];
+          answer['content-length'] = String(out.length);
+          response.writeHead(200, answer);
+          response.end(out);
+        });
+        return;
+      }
+      response.writeHead(upstreamResponse.statusCode ?? 502, answer);
+      const flip = state.flipResponses;
+      const damage = method === 'GET' && flip !== undefined && (upstreamResponse.statusCode === 200 || upstreamResponse.statusCode === 206) && !url.searchParams.has('list-type');
+      (damage ? upstreamResponse.pipe(flipAt(flip)) : upstreamResponse).pipe(response);
+    });
+    outgoing.on('error', (error) => response.destroy(error));
+    response.on('close', () => { if (!response.writableFinished) outgoing.destroy(); });
+    if (body === undefined) outgoing.end();
+    else if (Buffer.isBuffer(body)) outgoing.end(body);
+    else body.pipe(outgoing);
+  }
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    get flipRequests() { return state.flipRequests; },
+    set flipRequests(value) { state.flipRequests = value; },
+    get flipResponses() { return state.flipResponses; },
+    set flipResponses(value) { state.flipResponses = value; },
+    seen,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      agent.destroy();
+    },
+  };
+}
+
+function encode(text: string): string {
+  return encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+}
