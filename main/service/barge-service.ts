@@ -103,8 +103,8 @@ export function createBargeService(options: { engine: Engine; registry: Connecti
       url: await (await registry.connection(connectionId)).wire.presignGet(bucket, key, expiresInSeconds),
     }),
     'jobs.upload': (params) => upload(params),
-    'jobs.download': async ({ connectionId, bucket, keys, prefixes, targetFolder }) =>
-      engine.download(await registry.connection(connectionId), { bucket, keys, prefixes, targetFolder }, { connectionRef: connectionId }).snapshot(),
+    'jobs.download': async ({ connectionId, bucket, keys, prefixes, targetFolder, requireVerified }) =>
+      engine.download(await registry.connection(connectionId), { bucket, keys, prefixes, targetFolder, requireVerified }, { connectionRef: connectionId }).snapshot(),
     'jobs.delete': async ({ connectionId, ...spec }) => engine.delete(await registry.connection(connectionId), spec, { connectionRef: connectionId }).snapshot(),
     'jobs.pause': onJobs((id) => engine.pause(id)),
     'jobs.resume': onJobs((id) => engine.resume(id)),

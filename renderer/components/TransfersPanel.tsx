@@ -60,7 +60,7 @@ async function saveReceipt(id: string): Promise<void> {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-const JobRow = memo(function JobRow({ job, onAct }: { job: JobSnapshot; onAct: (method: 'jobs.pause' | 'jobs.resume' | 'jobs.cancel' | 'jobs.retry', id?: string) => void }) {
+export const JobRow = memo(function JobRow({ job, onAct }: { job: JobSnapshot; onAct: (method: 'jobs.pause' | 'jobs.resume' | 'jobs.cancel' | 'jobs.retry', id?: string) => void }) {
   const history = useJobs((s) => s.history.get(job.id) ?? []);
   const p = job.progress;
   const fraction = progressFraction(job);
@@ -94,6 +94,11 @@ const JobRow = memo(function JobRow({ job, onAct }: { job: JobSnapshot; onAct: (
         </span>
       </div>
       {job.state.status === 'failed' && <p className="error" title={job.itemErrors.map((e) => e.message).join('\n')}>{job.state.error.message}</p>}
+      {(p.objectsSizeOnly ?? 0) > 0 && (
+        <p className="warning" title={(job.itemWarnings ?? []).map((w) => w.message).join('\n')}>
+          ⚠ {p.objectsSizeOnly!.toLocaleString()} {p.objectsSizeOnly === 1 ? 'object' : 'objects'} checked for size only: no checksum or ETag could prove the content
+        </p>
+      )}
     </article>
   );
 });

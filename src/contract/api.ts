@@ -46,6 +46,8 @@ export const methodSchemas = {
     keys: z.array(key).max(100_000).default([]),
     prefixes: z.array(z.string().max(4096)).max(10_000).default([]),
     targetFolder: z.string().min(1).max(4096),
+    /** Fail an object that can be checked only for its size, rather than save it with a warning. */
+    requireVerified: z.boolean().default(false),
   }),
   'jobs.delete': z.object({
     connectionId: id,

@@ -194,6 +194,46 @@ describe('downloads are verified against what the store has', () => {
   }
 });
 
+describe('a multipart object no larger than the range size is fetched in one GET and still checked by its parts', () => {
+  /** Another client's upload: 8 MiB parts (aws-cli's default), no checksum, no Barge metadata. */
+  async function otherClientUpload(key: string, data: Buffer): Promise<void> {
+    const created = await direct.client.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: key }));
+    const parts = [];
+    for (let start = 0, n = 1; start < data.length; start += 8 * MIB, n++) {
+      const part = await direct.client.send(new UploadPartCommand({ Bucket: bucket, Key: key, UploadId: created.UploadId, PartNumber: n, Body: data.subarray(start, start + 8 * MIB) }));
+      parts.push({ PartNumber: n, ETag: part.ETag });
+    }
+    await direct.client.send(new CompleteMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId: created.UploadId, MultipartUpload: { Parts: parts } }));
+  }
+  const cases = [
+    { name: 'Barge, composite CRC32C at 5 MiB parts', uploadChecksum: 'CRC32C' as const, size: 12 * MIB + 5 },
+    { name: 'Barge, no checksum (multipart ETag) at 5 MiB parts', uploadChecksum: 'OFF' as const, size: 12 * MIB + 5 },
+    { name: 'another client at 8 MiB parts, no checksum', uploadChecksum: undefined, size: 15 * MIB + 1 },
+  ];
+  for (const c of cases) {
+    it(`${c.name}: intact it is verified, one flipped byte fails it`, async () => {
+      const source = await randomFile(dir, 'src.bin', c.size);
+      if (c.uploadChecksum) {
+        const uploader = await engine.connect({ ...serverConfig(), uploadChecksum: c.uploadChecksum });
+        expect((await engine.upload(uploader, { sources: [source.path], bucket, destination: 'one-get.bin' }).finished()).state.status).toBe('completed');
+      } else {
+        await otherClientUpload('one-get.bin', await readFile(source.path));
+      }
+      // Ranges of 16 MiB: the whole object comes in one GET.
+      engine.updateSettings({ partSizeBytes: 16 * MIB });
+      const good = engine.download(direct, { bucket, keys: ['one-get.bin'], targetFolder: path.join(dir, 'good') }, journaled);
+      const end = await good.finished();
+      expect(end.state.status).toBe('completed');
+      expect(end.progress.objectsSizeOnly).toBe(0);
+      expect(await sha256File(path.join(dir, 'good', 'one-get.bin'))).toBe(source.sha256);
+      proxy.setRule((request) => (request.method === 'GET' && !request.url?.includes('list-type') ? { kind: 'corrupt-body', atByte: 5 } : undefined));
+      const bad = await engine.download(await viaProxy(), { bucket, keys: ['one-get.bin'], targetFolder: path.join(dir, 'bad') }).finished();
+      expect(bad.itemErrors[0]).toMatchObject({ code: 'ChecksumMismatch' });
+      expect(await readdir(path.join(dir, 'bad')).catch(() => [])).toEqual([]);
+    });
+  }
+});
+
 it('a saved connection keeps its upload checksum, and its uploads carry it', async () => {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'barge-registry-'));
   const registry = new ConnectionRegistry({ dataDir, engine, secrets: new FileSecretStore(path.join(dataDir, 'secrets.json')) });

@@ -19,6 +19,7 @@ import { listMultipartUploads } from '../../main/engine/s3-listing.ts';
 import { startLegacyStoreProxy } from '../support/legacy-store-proxy.ts';
 import type { LegacyStoreProxy } from '../support/legacy-store-proxy.ts';
 import { randomFile, serverConfig, sha256File, uniqueBucket } from '../support/fixtures.ts';
+import { runCli } from '../support/run-cli.ts';
 
 const PART = 5 * MIB;
 const journaled = { connectionRef: 'test' };
@@ -175,5 +176,22 @@ describe('downloads: objects Barge uploaded are checked by their parts, others s
     expect(refused.end.itemErrors[0]).toMatchObject({ code: 'Unverified' });
     expect(refused.end.itemErrors[0]!.message).toContain('with --require-verified nothing was saved under its name');
     expect(refused.files).toEqual([]);
+  });
+
+  it('barge cp warns in its summary of objects checked for size only, and --require-verified fails them', async () => {
+    await uploadedByOtherClient('cli/theirs.bin', 20 * MIB + 3);
+    proxy.flipResponses = 5;
+    const s3 = inject('s3');
+    const env = { AWS_ENDPOINT_URL: proxy.endpoint, AWS_ACCESS_KEY_ID: s3.accessKeyId, AWS_SECRET_ACCESS_KEY: s3.secretAccessKey, AWS_REGION: s3.region, BARGE_NO_JOURNAL: '1' };
+    const target = await mkdtemp(path.join(dir, 'cli-'));
+    const warned = await runCli(['cp', `s3://${bucket}/cli/theirs.bin`, `${target}/`], { env });
+    expect(warned.code).toBe(0);
+    expect(warned.stderr).toMatch(/^warning: s3:\/\/.*\/cli\/theirs\.bin was checked for its size only: /m);
+    expect(warned.stderr).toContain('Warning: 1 object was checked for size only, not for content (see above; --require-verified fails them).');
+    const refusedTarget = await mkdtemp(path.join(dir, 'cli-'));
+    const refused = await runCli(['cp', '--require-verified', `s3://${bucket}/cli/theirs.bin`, `${refusedTarget}/`], { env });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('with --require-verified nothing was saved under its name');
+    expect(await readdir(refusedTarget)).toEqual([]);
   });
 });
