@@ -5,7 +5,8 @@
 // median is reported, with peak memory (max RSS) and CPU time, and the ratio to s5cmd. Peers come
 // from PATH or ~/.cache/s3lab/bin (../shared/lab/install-peers.sh); BENCH_PEERS=s5cmd,rclone picks.
 // BENCH_WORKLOADS=small-up,list picks workloads;
-// BENCH_JOURNAL_COST=1 also runs Barge with its journal off. Not part of the tests: figures, not assertions.
+// BENCH_JOURNAL_COST=1 also runs Barge with its journal off; BENCH_CHECK_COST=1 with Content-MD5 on
+// every upload request and with no upload checksum. Not part of the tests: figures, not assertions.
 
 import { spawn } from 'node:child_process';
 import { randomFillSync } from 'node:crypto';
@@ -89,7 +90,10 @@ async function main(): Promise<void> {
     const dataDir = path.join(scratch, 'barge-data');
     // BENCH_JOURNAL_COST=1 adds Barge with its journal off, to measure what recording costs.
     const withoutJournal = process.env.BENCH_JOURNAL_COST ? [bargeTool(server, root, dataDir, false)] : [];
-    const tools = [bargeTool(server, root, dataDir), ...withoutJournal, ...(await peerTools(server, scratch))];
+    // BENCH_CHECK_COST=1 adds Barge sending Content-MD5 on every upload request (as to a store that
+    // ignores CRCs) and Barge sending no checksum, to measure what the upload checks cost.
+    const checkCost = process.env.BENCH_CHECK_COST ? [bargeTool(server, root, dataDir, true, 'md5'), bargeTool(server, root, dataDir, true, 'off')] : [];
+    const tools = [bargeTool(server, root, dataDir), ...withoutJournal, ...checkCost, ...(await peerTools(server, scratch))];
     console.log(`Tools: ${tools.map((t) => t.name).join(', ')}; ${ROUNDS} rounds each, alternating; MinIO at ${server.endpoint}; ${os.cpus().length} cores.`);
 
     const smallDir = path.join(scratch, 'small');

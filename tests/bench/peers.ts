@@ -40,16 +40,18 @@ function findBinary(name: string): string | undefined {
  * Barge as it ships (journaling every job into `dataDir`), or with the journal off (`journal: false`,
  * the tool "barge-nojournal") to measure what recording costs.
  */
-export function bargeTool(server: S3ServerInfo, root: string, dataDir: string, journal = true): Tool {
+export function bargeTool(server: S3ServerInfo, root: string, dataDir: string, journal = true, uploadChecksum?: 'md5' | 'off'): Tool {
+  // --upload-checksum md5: what every upload request costs on a store that ignores CRC headers.
+  const checksum = uploadChecksum ? ['--upload-checksum', uploadChecksum] : [];
   return {
-    name: journal ? 'barge' : 'barge-nojournal',
+    name: `${journal ? 'barge' : 'barge-nojournal'}${uploadChecksum ? `-${uploadChecksum}` : ''}`,
     command: process.execPath,
     env: {
       AWS_ACCESS_KEY_ID: server.accessKeyId, AWS_SECRET_ACCESS_KEY: server.secretAccessKey, AWS_ENDPOINT_URL: server.endpoint, AWS_REGION: server.region,
       BARGE_DATA_DIR: dataDir, ...(journal ? {} : { BARGE_NO_JOURNAL: '1' }),
     },
     args(workload, w) {
-      const cli = [path.join(root, 'app', 'dist', 'barge.mjs'), '--quiet'];
+      const cli = [path.join(root, 'app', 'dist', 'barge.mjs'), '--quiet', ...checksum];
       switch (workload) {
         case 'small-up': return [...cli, 'cp', '-r', '--threads', '64', w.local, `s3://${w.bucket}/${w.key}`];
         case 'large-up': return [...cli, 'cp', '--threads', '16', '--part-size', '16MiB', w.local, `s3://${w.bucket}/${w.key}`];
