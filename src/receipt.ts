@@ -18,7 +18,8 @@ export interface ReceiptEntry {
 
 export type ReceiptFormat = 'csv' | 'json';
 
-const COLUMNS = ['key', 'path', 'size', 'etag', 'versionId', 'checksumAlgorithm', 'checksum', 'verified', 'finishedAt'] as const;
+// New columns go at the end, so readers that go by position keep working.
+const COLUMNS = ['key', 'path', 'size', 'etag', 'versionId', 'checksumAlgorithm', 'checksum', 'finishedAt', 'verified'] as const;
 
 /** The format a file name asks for: .json is JSON, anything else CSV. */
 export function receiptFormatFor(fileName: string): ReceiptFormat {

@@ -10,6 +10,8 @@ export type Verification =
   | 'content-md5'
   | 'signed-sha256'
   | 'etag-md5'
+  | 'earlier-run'
+  | 'empty'
   | 'checksum'
   | 'etag'
   | 'size-only'
@@ -20,6 +22,8 @@ export const VERIFICATION_LABELS: Readonly<Record<Verification, string>> = {
   'content-md5': 'Content-MD5 verified by the store',
   'signed-sha256': 'signed SHA-256 verified by the store',
   'etag-md5': 'ETag equal to the MD5 of the bytes sent',
+  'earlier-run': 'checked by the store when sent, before the interruption',
+  empty: 'empty object',
   checksum: "matched the store's checksum",
   etag: "matched the store's ETag",
   'size-only': 'size only',
@@ -28,7 +32,7 @@ export const VERIFICATION_LABELS: Readonly<Record<Verification, string>> = {
 
 /** Weakest first: an object made of parts is as well checked as its least checked part. */
 const STRENGTH: Readonly<Record<Verification, number>> = {
-  none: 0, 'size-only': 0, 'etag-md5': 1, 'content-md5': 2, 'signed-sha256': 2, etag: 2, checksum: 3, 'store-checksum': 3,
+  none: 0, 'size-only': 0, 'etag-md5': 1, 'earlier-run': 1, 'content-md5': 2, 'signed-sha256': 2, etag: 2, checksum: 3, 'store-checksum': 3, empty: 3,
 };
 
 export function weakest(checks: Iterable<Verification>): Verification | undefined {

@@ -256,7 +256,7 @@ async function downloadObject(connection: S3Connection, spec: DownloadSpec, item
     // No plan means no GET (an empty object): its size is all there is to check, and all there is.
     const hashedWith = plan?.algorithm;
     // A plan read from a GET's answer may have had to guess the part size: a HEAD of the parts may know it.
-    if (plan && !lookedAt && plan.attempts.some((attempt) => attempt.guess)) plan = planVerification(await objectFacts(connection, bucket, item, runtime), preferred);
+    if (plan && !lookedAt && plan.attempts.some((attempt) => attempt.guess || attempt.fromMetadata)) plan = planVerification(await objectFacts(connection, bucket, item, runtime), preferred);
     const outcome = plan ? await verifyDownload(plan, ranges, hashedWith, file.path, what) : undefined;
     const why = outcome?.how === 'size-only' && size > 0 ? outcome.why ?? 'there is nothing to check it against' : undefined;
     if (why && spec.requireVerified) {
@@ -264,7 +264,7 @@ async function downloadObject(connection: S3Connection, spec: DownloadSpec, item
     }
     await rename(file.path, item.path);
     runtime.journal.downloadEnded(item.key);
-    return { etag: item.etag, versionId: seen.versionId, checksum: outcome?.verified, verified: outcome?.how ?? 'size-only', why };
+    return { etag: item.etag, versionId: seen.versionId, checksum: outcome?.verified, verified: size === 0 ? 'empty' : outcome?.how ?? 'size-only', why };
   } catch (error) {
     // Also a temporary file from before a crash that this run had not reached yet.
     const earlier = temporary ? undefined : runtime.journal.resumed ? runtime.journal.download(item.key) : undefined;
@@ -286,16 +286,16 @@ async function objectFacts(connection: S3Connection, bucket: string, item: Downl
   const facts = factsFromHeaders(await head(), item.size ?? 0);
   const parts = partsClaimed(facts);
   if (parts === undefined || parts < 2) return facts;
-  // Barge's own uploads carry their part size: no need to ask for parts.
-  if (facts.recordedPartSize !== undefined && Math.ceil(facts.size / facts.recordedPartSize) === parts) return { ...facts, partsCount: parts };
   try {
     const first = await head(1);
     const firstPartSize = Number(first['content-length']);
+    // A store that cannot answer for one part (Ceph's RGW) answers with the whole object.
+    if (!(firstPartSize > 0 && firstPartSize < facts.size)) return { ...facts, partsCount: parts };
     const last = await head(parts);
     const lastPartSize = Number(last['content-length']);
     // Equal parts but the last: the last holds what the others leave.
-    const equal = firstPartSize > 0 && lastPartSize === facts.size - (parts - 1) * firstPartSize;
-    return { ...facts, partsCount: parts, firstPartSize: equal ? firstPartSize : undefined };
+    const equal = lastPartSize === facts.size - (parts - 1) * firstPartSize;
+    return { ...facts, partsCount: parts, firstPartSize: equal ? firstPartSize : undefined, partsAnswered: true };
   } catch (error) {
     if (runtime.signal.aborted) throw error;
     return facts;
@@ -323,13 +323,14 @@ async function downloadRange(
   // what reached the disk, so the range is hashed from the file instead (verifyRanges).
   let hasher: Hasher | undefined;
   let hashable = true;
-  await runtime.request(async (signal) => {
+  await runtime.request(async (signal, attempt) => {
     const from = start + done;
     if (from >= end) return;
     const body = await connection.wire.getObject(bucket, item.key, {
       range: ranged || from > 0 ? [from, end - 1] : undefined,
       ifMatch: item.etag,
       signal,
+      fresh: attempt > 1,
     });
     const versionId = body.headers['x-amz-version-id'];
     if (typeof versionId === 'string' && versionId !== 'null') seen.versionId = versionId;

@@ -40,6 +40,11 @@ export interface ObjectFacts {
   /** The part size Barge recorded in the object's metadata when it uploaded it. */
   readonly recordedPartSize?: number | undefined;
   /**
+   * The store answered a HEAD of one part with that part (not the whole object): what it says of
+   * parts is the truth, and the metadata (which a copy tool may have carried over) is not needed.
+   */
+  readonly partsAnswered?: boolean;
+  /**
    * Whether the ETag can be an MD5 of the content: not for objects encrypted with SSE-KMS or a
    * customer key (SSE-C), whose ETags are something else.
    */
@@ -58,6 +63,8 @@ export interface VerificationAttempt {
   readonly partSize?: number;
   /** The part size or the kind of checksum is a guess: a mismatch proves nothing. */
   readonly guess: boolean;
+  /** The part size comes from the object's metadata (worth a HEAD of its parts, where the store answers them). */
+  readonly fromMetadata?: boolean;
 }
 
 export interface VerificationPlan {
@@ -73,6 +80,9 @@ export interface VerificationPlan {
 
 const CRCS = new Set<ChecksumAlgorithm>(['CRC32', 'CRC32C', 'CRC64NVME']);
 const MIB = 1024 * 1024;
+/** S3's bounds on multipart uploads: no part but the last below 5 MiB, at most 10,000 parts. */
+const MIN_PART_BYTES = 5 * MIB;
+const MAX_PARTS = 10_000;
 /**
  * Part sizes clients use by default: 5 MiB (rclone, S3's minimum), 8 MiB (aws-cli, boto3), 10 MiB,
  * 15 and 16 MiB (MinIO's mc, Barge), 32, 50 MiB (s5cmd), 64, 100 and 128 MiB.
@@ -152,18 +162,21 @@ export function planVerification(facts: ObjectFacts, preferredRangeSize: number)
 function byParts(facts: ObjectFacts, parts: number | undefined, algorithm: ChecksumAlgorithm, check: 'composite' | 'multipart-etag', expected: string): VerificationAttempt[] {
   const count = parts ?? facts.partsCount;
   if (count === undefined) return [];
+  if (count < 1 || count > MAX_PARTS) return [];
   const exact = exactPartSize(facts, count);
-  if (exact !== undefined) return [{ algorithm, check, expected, partSize: exact, guess: false }];
+  if (exact !== undefined) return [{ algorithm, check, expected, partSize: exact.partSize, guess: false, fromMetadata: exact.fromMetadata }];
   return likelyPartSizes(facts.size, count).map((partSize) => ({ algorithm, check, expected, partSize, guess: true }));
 }
 
 /** The part size of an upload of `count` equal parts (but the last), where the facts show it. */
-function exactPartSize(facts: ObjectFacts, count: number): number | undefined {
-  if (count === 1) return facts.size;
+function exactPartSize(facts: ObjectFacts, count: number): { partSize: number; fromMetadata: boolean } | undefined {
+  if (count === 1) return { partSize: facts.size, fromMetadata: false };
   const first = facts.firstPartSize;
-  if (first !== undefined && first > 0 && Math.ceil(facts.size / first) === count) return first;
+  if (first !== undefined && first >= MIN_PART_BYTES && Math.ceil(facts.size / first) === count) return { partSize: first, fromMetadata: false };
+  // A store that answers for parts has said what they are: the metadata may be a copy's.
+  if (facts.partsAnswered) return undefined;
   const recorded = facts.recordedPartSize;
-  if (recorded !== undefined && Math.ceil(facts.size / recorded) === count) return recorded;
+  if (recorded !== undefined && Math.ceil(facts.size / recorded) === count) return { partSize: recorded, fromMetadata: true };
   return undefined;
 }
 
@@ -173,7 +186,7 @@ function exactPartSize(facts: ObjectFacts, count: number): number | undefined {
  */
 export function likelyPartSizes(size: number, count: number): number[] {
   const even = Math.ceil(size / count / MIB) * MIB;
-  return [...new Set([...COMMON_PART_SIZES, even])].filter((partSize) => partSize >= 5 * MIB && Math.ceil(size / partSize) === count);
+  return [...new Set([...COMMON_PART_SIZES, even])].filter((partSize) => partSize >= MIN_PART_BYTES && Math.ceil(size / partSize) === count);
 }
 
 /** A range as downloaded: its size and, where it was hashed whole as it arrived, its digest. */

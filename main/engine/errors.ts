@@ -39,7 +39,6 @@ const SYNONYMS: Readonly<Record<string, string>> = {
   InvalidTokenId: 'InvalidToken', // MinIO: a session token it did not issue, or none with temporary keys
   XAmzContentChecksumMismatch: 'BadDigest', // MinIO: an x-amz-checksum-* header that does not match the body
   XAmzContentSHA256Mismatch: 'BadDigest', // the body's signed SHA-256 does not match it
-  InvalidDigest: 'BadDigest', // some stores: a Content-MD5 that does not match the body
 };
 
 /** How stores word a refusal by object lock (MinIO: InvalidRequest; AWS: AccessDenied). */

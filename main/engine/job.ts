@@ -47,8 +47,11 @@ export interface JobRuntime<Item> {
   /** True once a job-wide failure stopped the job (as opposed to the user cancelling it). */
   readonly stoppedByFailure: boolean;
   readonly settings: Readonly<Settings>;
-  /** Queue a request in the shared scheduler and retry it on throttling and network errors. */
-  request<T>(send: (signal: AbortSignal) => Promise<T>): Promise<T>;
+  /**
+   * Queue a request in the shared scheduler and retry it on throttling and network errors.
+   * `attempt` counts from 1: a retry may want a new connection (the old one may be why it failed).
+   */
+  request<T>(send: (signal: AbortSignal, attempt: number) => Promise<T>): Promise<T>;
   /** Count newly found work (while walking a folder or listing a prefix). */
   addTotals(objects: number, bytes: number): void;
   /** All work has been found: totals are final. */
@@ -303,11 +306,11 @@ export class Job<Item = unknown> {
   }
 
   /** One slot per attempt: the slot is given back while the retry waits out its backoff. */
-  private request<T>(signal: AbortSignal, send: (signal: AbortSignal) => Promise<T>): Promise<T> {
-    return withRetry(async () => {
+  private request<T>(signal: AbortSignal, send: (signal: AbortSignal, attempt: number) => Promise<T>): Promise<T> {
+    return withRetry(async (attempt) => {
       const release = await this.options.scheduler.acquire(this.id, signal);
       try {
-        const result = await send(signal);
+        const result = await send(signal, attempt);
         this.reachedStore = true;
         return result;
       } finally {

@@ -121,12 +121,22 @@ export class Journal {
     // process (a second `barge`, the app) may be reading it just then.
     const db = new DatabaseSync(file, { timeout: busyTimeoutMs });
     db.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;`);
-    const version = (db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version;
-    if (version > SCHEMA_VERSION) throw new Error(`The journal ${file} was written by a newer Barge (schema ${version}); move it aside to start afresh.`);
-    // Schema 2 records how each object was checked.
-    if (version === 1) db.exec('ALTER TABLE objects ADD COLUMN verified TEXT');
-    db.exec(SCHEMA);
-    db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
+    // One transaction that holds the write lock: the app and a `barge` may open an old journal at once.
+    db.exec('BEGIN IMMEDIATE');
+    try {
+      const version = (db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version;
+      if (version > SCHEMA_VERSION) throw new Error(`The journal ${file} was written by a newer Barge (schema ${version}); move it aside to start afresh.`);
+      // Schema 2 records how each object was checked.
+      const columns = (db.prepare('PRAGMA table_info(objects)').all() as { name: string }[]).map((column) => column.name);
+      if (columns.length > 0 && !columns.includes('verified')) db.exec('ALTER TABLE objects ADD COLUMN verified TEXT');
+      db.exec(SCHEMA);
+      db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
+      db.exec('COMMIT');
+    } catch (error) {
+      db.exec('ROLLBACK');
+      db.close();
+      throw error;
+    }
     const journal = new Journal(file, db, options.now ?? Date.now, options.warn ?? ((message) => process.emitWarning(message)));
     journal.run("DELETE FROM jobs WHERE status IN ('completed', 'cancelled') AND updated_at < ?", journal.now() - COMPLETED_RETENTION_MS);
     return journal;

@@ -8,11 +8,17 @@
 /** The name S3 sends as x-amz-meta-barge-part-size. */
 export const PART_SIZE_METADATA = 'barge-part-size';
 
-/** The part size recorded with an object, if it is a usable one for its size and part count. */
+const MIN_PART_BYTES = 5 * 1024 * 1024;
+const MAX_PART_BYTES = 5 * 1024 ** 3;
+
+/**
+ * The part size recorded with an object, if it is one S3 allows (5 MiB to 5 GiB): anyone can write
+ * metadata, and a tiny one would cut a download into absurdly many ranges.
+ */
 export function recordedPartSize(value: unknown, size: number, parts: number | undefined): number | undefined {
   if (typeof value !== 'string' || !/^\d{1,12}$/.test(value)) return undefined;
   const partSize = Number(value);
-  if (partSize <= 0) return undefined;
+  if (partSize < MIN_PART_BYTES || partSize > MAX_PART_BYTES) return undefined;
   if (parts !== undefined && Math.ceil(size / partSize) !== parts) return undefined;
   return partSize;
 }

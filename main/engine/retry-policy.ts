@@ -20,6 +20,8 @@ const TRANSIENT_CODES = new Set([
   'XMinioServerNotInitialized', 'OperationAborted',
   // The store received bytes that do not match their checksum: damaged on the way, so sent again.
   'BadDigest', 'XAmzContentSHA256Mismatch',
+  // A CRC-only request the store did not echo: sent again with Content-MD5.
+  'UncheckedUpload',
 ]);
 
 const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN']);

@@ -59,6 +59,11 @@ interface WireRequest {
   readonly body?: Buffer | Readable;
   readonly contentLength?: number;
   readonly signal?: AbortSignal;
+  /**
+   * On a connection of its own rather than a pooled one: for a retry, since the pooled connection
+   * it would get may be as worn as the one that broke (a middlebox that cuts long connections).
+   */
+  readonly fresh?: boolean;
 }
 
 const ERROR_BODY_LIMIT_BYTES = 64 * 1024;
@@ -89,16 +94,16 @@ export class S3Wire {
     this.signer = new SignatureV4({ service: 's3', region: options.region, credentials: options.credentials, sha256: NodeSha256, uriEscapePath: false, applyChecksum: false });
   }
 
-  async putObject(bucket: string, key: string, body: Buffer | Readable, contentLength: number, headers: Record<string, string>, signal?: AbortSignal): Promise<StoredObject> {
-    const response = await this.send({ method: 'PUT', bucket, key, body, contentLength, headers, signal });
+  async putObject(bucket: string, key: string, body: Buffer | Readable, contentLength: number, headers: Record<string, string>, signal?: AbortSignal, fresh = false): Promise<StoredObject> {
+    const response = await this.send({ method: 'PUT', bucket, key, body, contentLength, headers, signal, fresh });
     response.resume();
     return storedObject(response.headers);
   }
 
   async uploadPart(
-    bucket: string, key: string, uploadId: string, partNumber: number, body: Readable, contentLength: number, signal?: AbortSignal, headers?: Record<string, string>,
+    bucket: string, key: string, uploadId: string, partNumber: number, body: Readable, contentLength: number, signal?: AbortSignal, headers?: Record<string, string>, fresh = false,
   ): Promise<StoredObject & { etag: string }> {
-    const response = await this.send({ method: 'PUT', bucket, key, query: { partNumber: String(partNumber), uploadId }, body, contentLength, headers, signal });
+    const response = await this.send({ method: 'PUT', bucket, key, query: { partNumber: String(partNumber), uploadId }, body, contentLength, headers, signal, fresh });
     response.resume();
     // Without its ETag a part cannot be named in CompleteMultipartUpload: fail it now (and retry).
     if (!response.headers.etag) throw Object.assign(new Error(`The store sent no ETag for part ${partNumber}.`), { name: 'IncompleteBody' });
@@ -119,12 +124,12 @@ export class S3Wire {
   }
 
   /** A GET whose body the caller must consume or destroy. `range` is inclusive, as HTTP has it. */
-  async getObject(bucket: string, key: string, options: { range?: [number, number]; ifMatch?: string; signal?: AbortSignal }): Promise<IncomingMessage> {
+  async getObject(bucket: string, key: string, options: { range?: [number, number]; ifMatch?: string; signal?: AbortSignal; fresh?: boolean }): Promise<IncomingMessage> {
     // The object's checksum comes back with it (whole-object GETs), to verify what arrives.
     const headers: Record<string, string> = { 'x-amz-checksum-mode': 'ENABLED' };
     if (options.range) headers.range = `bytes=${options.range[0]}-${options.range[1]}`;
     if (options.ifMatch) headers['if-match'] = options.ifMatch;
-    const response = await this.send({ method: 'GET', bucket, key, headers, signal: options.signal });
+    const response = await this.send({ method: 'GET', bucket, key, headers, signal: options.signal, fresh: options.fresh });
     if (options.range && response.statusCode !== 206) {
       // A store that ignores Range sends the whole object: written at the range's offset, it would
       // corrupt the file.
@@ -217,7 +222,8 @@ export class S3Wire {
         method: request.method,
         path: path + query,
         headers: signed.headers,
-        agent: secure ? this.options.httpsAgent : this.options.httpAgent,
+        // false: a one-off agent, whose connection closes after this request.
+        agent: request.fresh ? false : secure ? this.options.httpsAgent : this.options.httpAgent,
       }, resolve);
       const stallMs = this.stallTimeoutMs;
       outgoing.setTimeout(stallMs, () => {

@@ -23,13 +23,12 @@ import { walkPath, walkSources } from './local-files.ts';
 import type { LocalFile, WalkEntry } from './local-files.ts';
 import { withRetry } from './retry-loop.ts';
 import type { S3Connection } from './s3-connection.ts';
-import { reportedChecksums } from './s3-wire.ts';
 import type { StoredObject } from './s3-wire.ts';
-import { bareEtag, checksumField, checksumOf, compositeChecksum, fullObjectCrc, toBase64 } from './checksums.ts';
+import { bareEtag, checksumField, checksumOf, compositeChecksum, fullObjectCrc, multipartEtag, toBase64 } from './checksums.ts';
 import type { ChecksumAlgorithm, CrcAlgorithm } from './checksums.ts';
 import { fileChecksums } from './file-checksum.ts';
-import { checkAnswer, digestsFor, multipartCrc, requestChecksums, uploadAlgorithm, verifiedChecksum } from './upload-checksum.ts';
-import type { UploadAlgorithm } from './upload-checksum.ts';
+import { checkAnswer, checksumsForAttempt, multipartCrc, uploadAlgorithm, verifiedChecksum } from './upload-checksum.ts';
+import type { RequestChecksums, RequestKind, UploadAlgorithm } from './upload-checksum.ts';
 import { weakest } from '../../src/verification.ts';
 import type { Verification } from '../../src/verification.ts';
 import { PART_SIZE_METADATA } from './part-size-metadata.ts';
@@ -154,28 +153,44 @@ async function putObject(upload: FileUpload): Promise<StoredObject> {
   if (file.size <= BUFFERED_PUT_MAX_BYTES) {
     const body = await readWholeFile(file.path, file.size);
     if (body.length !== file.size) throw fileChanged(file);
-    const algorithms = digestsFor(connection, algorithm, crc, true);
-    const sent = requestChecksums(algorithms, algorithms.map((each) => checksumOf(each, body)));
-    const headers = { 'content-type': contentType, ...sent.headers };
-    const stored = await runtime.request(async (signal) => {
-      const answer = await connection.wire.putObject(bucket, file.key, body, body.length, headers, signal);
-      return { ...answer, verified: checkAnswer(connection, sent, answer, what, true) };
+    const kind: RequestKind = { algorithm, crc, crcRequired: false, buffered: true };
+    let sent: RequestChecksums | undefined;
+    const stored = await runtime.request(async (signal, attempt) => {
+      sent = await checksumsForAttempt(connection, kind, sent, (algorithms) => algorithms.map((each) => checksumOf(each, body)));
+      const answer = await connection.wire.putObject(bucket, file.key, body, body.length, { 'content-type': contentType, ...sent.headers }, signal, attempt > 1);
+      return { ...answer, sent, verified: checkAnswer(connection, sent, answer, what, true) };
     });
     upload.addBytes(body.length);
-    return { ...stored, checksum: verifiedChecksum(sent, stored, stored.verified) };
+    return { ...stored, checksum: verifiedChecksum(stored.sent, stored, stored.verified) };
   }
   // Read twice: once for the checksums that must lead the request, once to send (from the page cache).
-  const algorithms = digestsFor(connection, algorithm, crc, false);
-  const sent = requestChecksums(algorithms, await fileChecksums(file.path, algorithms, 0, file.size));
-  const headers = { 'content-type': contentType, ...sent.headers };
+  const kind: RequestKind = { algorithm, crc, crcRequired: false, buffered: false };
+  const digest = (algorithms: ChecksumAlgorithm[]) => fileChecksums(file.path, algorithms, 0, file.size);
+  let sent: RequestChecksums | undefined = await checksumsForAttempt(connection, kind, undefined, digest);
   // A single PUT cannot be taken back once it lands, so its last bytes are held until the file is
   // seen unchanged since it was listed: a file changed while it was read fails with nothing stored
   // (a body cut short stores nothing), and what lands is the file as it was listed.
-  const stored = await runtime.request(async (signal) => {
-    const answer = await sendRange(upload, 0, file.size, signal, (body) => connection.wire.putObject(bucket, file.key, body, file.size, headers, signal), true);
-    return { ...answer, verified: checkAnswer(connection, sent, answer, what, false) };
-  });
-  return { ...stored, checksum: verifiedChecksum(sent, stored, stored.verified) };
+  // An attempt the store stored without proof that it checked the bytes (a CRC it did not echo).
+  let unchecked: StoredObject | undefined;
+  try {
+    const stored = await runtime.request(async (signal, attempt) => {
+      const checksums = await checksumsForAttempt(connection, kind, sent, digest);
+      sent = checksums;
+      const headers = { 'content-type': contentType, ...checksums.headers };
+      const answer = await sendRange(upload, 0, file.size, signal, (body) => connection.wire.putObject(bucket, file.key, body, file.size, headers, signal, attempt > 1), true);
+      try {
+        return { ...answer, sent: checksums, verified: checkAnswer(connection, checksums, answer, what, false) };
+      } catch (error) {
+        if (errorCode(error) === 'UncheckedUpload') unchecked = answer;
+        throw error;
+      }
+    });
+    return { ...stored, checksum: verifiedChecksum(stored.sent, stored, stored.verified) };
+  } catch (error) {
+    // No checked attempt replaced it: what the unchecked one stored is not to be trusted, or kept.
+    if (unchecked) await connection.client.send(new DeleteObjectCommand({ Bucket: bucket, Key: file.key, VersionId: unchecked.versionId })).catch(() => undefined);
+    throw error;
+  }
 }
 
 /** A multipart upload an earlier run of this job began, with the parts the store still has. */
@@ -249,10 +264,12 @@ async function listUploadedParts(connection: S3Connection, bucket: string, key: 
 }
 
 /**
- * On resume the store's list of parts is the truth: a listed part is kept when the local bytes of
- * its range give its ETag (an MD5) or its listed checksum, whether the journal recorded it or not
- * (a part that landed just before a kill). A part that can be compared neither way is kept only if
- * the journal recorded the same ETag. Everything else is sent again.
+ * On resume the store's list of parts is the truth. A listed part the journal recorded with the same
+ * ETag is kept as it is: the store checked its bytes when they were sent, from this very file,
+ * unchanged since. A listed part the journal does not have (one that landed just before a kill) is
+ * kept when the local bytes of its range give its ETag (an MD5) or its listed checksum. Everything
+ * else is sent again. Only the unrecorded parts are read: a resume costs no re-read of what the
+ * journal vouches for.
  */
 async function partsMatchingFile(
   file: LocalFile, partSize: number, algorithm: UploadAlgorithm | undefined, listed: ReadonlyMap<number, ListedPart>, recorded: readonly PartRecord[],
@@ -262,22 +279,24 @@ async function partsMatchingFile(
   const count = partCount(file.size, partSize);
   const kept: SentPart[] = [];
   await concurrentEach([...listed].filter(([partNumber]) => partNumber <= count), () => 4, async ([partNumber, part]) => {
+    const record = journaled.get(partNumber);
+    if (record && record.etag === part.etag) {
+      kept.push({ partNumber, etag: part.etag, digest: record.checksum ? Buffer.from(record.checksum, 'base64') : undefined, verified: 'earlier-run' });
+      return;
+    }
     const range = partRange(file.size, partSize, partNumber);
     const etag = bareEtag(part.etag);
     const md5 = /^[0-9a-f]{32}$/.test(etag);
     const listedCrc = crc && part.checksums[crc];
-    if (!md5 && !listedCrc) {
-      const record = journaled.get(partNumber);
-      if (record?.etag === part.etag) kept.push({ partNumber, etag: part.etag, digest: record.checksum ? Buffer.from(record.checksum, 'base64') : undefined, verified: 'etag-md5' });
-      return;
-    }
+    if (!md5 && !listedCrc) return;
     const algorithms: ChecksumAlgorithm[] = [...(md5 ? ['MD5' as const] : []), ...(crc ? [crc] : [])];
     const digests = await fileChecksums(file.path, algorithms, range.start, range.end);
-    const md5Digest = md5 ? digests[0] : undefined;
     const crcDigest = crc ? digests[algorithms.length - 1] : undefined;
-    if (md5Digest && md5Digest.toString('hex') !== etag) return;
-    if (listedCrc && crcDigest && toBase64(crcDigest) !== listedCrc) return;
-    kept.push({ partNumber, etag: part.etag, digest: crcDigest, verified: listedCrc ? 'store-checksum' : 'etag-md5' });
+    // Either match will do: under SSE-KMS a part's ETag looks like an MD5 without being one.
+    const md5Matches = md5 && digests[0]!.toString('hex') === etag;
+    const crcMatches = listedCrc !== undefined && crcDigest !== undefined && toBase64(crcDigest) === listedCrc;
+    if (crcMatches) kept.push({ partNumber, etag: part.etag, digest: crcDigest, verified: 'store-checksum' });
+    else if (md5Matches && !listedCrc) kept.push({ partNumber, etag: part.etag, digest: crcDigest, verified: 'etag-md5' });
   });
   return kept;
 }
@@ -306,6 +325,7 @@ async function multipartUpload(upload: FileUpload, partSize: number, earlier: Ea
     journal.multipartStarted(file.key, { uploadId, path: file.path, size: file.size, mtimeMs: file.mtimeMs, partSize, checksumAlgorithm: algorithm });
   }
   const id = uploadId;
+  const partKind: RequestKind = { algorithm, crc, crcRequired: crc !== undefined, buffered: false };
   const parts: SentPart[] = [];
   const sentBefore = new Set<number>();
   for (const part of earlier?.parts ?? []) {
@@ -319,15 +339,17 @@ async function multipartUpload(upload: FileUpload, partSize: number, earlier: Ea
     await concurrentEach(toSend, () => runtime.settings.threads * 2, async (partNumber) => {
       const range = partRange(file.size, partSize, partNumber);
       // Read twice: once for the checksums that must lead the request, once to send (from the page cache).
-      const algorithms = digestsFor(connection, algorithm, crc, false);
-      const sent = requestChecksums(algorithms, await fileChecksums(file.path, algorithms, range.start, range.end));
-      const result = await runtime.request(async (signal) => {
+      const digest = (algorithms: ChecksumAlgorithm[]) => fileChecksums(file.path, algorithms, range.start, range.end);
+      let sent: RequestChecksums | undefined = await checksumsForAttempt(connection, partKind, undefined, digest);
+      const result = await runtime.request(async (signal, attempt) => {
+        const checksums = await checksumsForAttempt(connection, partKind, sent, digest);
+        sent = checksums;
         const answer = await sendRange(upload, range.start, range.end, signal,
-          (body) => connection.wire.uploadPart(bucket, file.key, id, partNumber, body, range.end - range.start, signal, sent.headers));
-        return { ...answer, verified: checkAnswer(connection, sent, answer, `part ${partNumber} of ${what}`, false) };
+          (body) => connection.wire.uploadPart(bucket, file.key, id, partNumber, body, range.end - range.start, signal, checksums.headers, attempt > 1));
+        return { ...answer, sent: checksums, verified: checkAnswer(connection, checksums, answer, `part ${partNumber} of ${what}`, false) };
       });
-      parts.push({ partNumber, etag: result.etag, digest: sent.crc?.digest, verified: result.verified });
-      journal.partFinished(id, { partNumber, etag: result.etag, checksum: sent.crc?.value });
+      parts.push({ partNumber, etag: result.etag, digest: result.sent.crc?.digest, verified: result.verified });
+      journal.partFinished(id, { partNumber, etag: result.etag, checksum: result.sent.crc?.value });
     });
     // A file that changed while it was read would be stored as a mix of old and new bytes.
     if (await changedSince(file)) throw fileChanged(file);
@@ -338,7 +360,7 @@ async function multipartUpload(upload: FileUpload, partSize: number, earlier: Ea
     }), { abortSignal: signal }));
     journal.multipartEnded(file.key, id);
     const verified = weakest(parts.map((part) => part.verified)) ?? 'none';
-    const stored = await completedObject(connection, bucket, file.key, completed, crc !== undefined && verified === 'store-checksum', runtime);
+    const stored = await completedObject(connection, bucket, file.key, completed, parts, runtime);
     if (crc) await checkCompleted(connection, bucket, file.key, crc, parts, file.size, partSize, stored);
     return { ...stored, checksum: verified === 'store-checksum' ? stored.checksum : undefined, verified };
   } catch (error) {
@@ -359,25 +381,23 @@ interface SentPart {
 }
 
 /**
- * What the store says it stored, from CompleteMultipartUpload's answer, or from a HEAD where that
- * answer lacks the ETag (Ceph's RGW sends an empty one) or the checksum a CRC-checking store keeps.
+ * What the store says it stored, from CompleteMultipartUpload's answer. Where that answer has no
+ * ETag (Ceph's RGW sends an empty one), a HEAD pinned to the ETag these parts give (the MD5 of their
+ * MD5s) supplies it: a HEAD that finds another writer's version finds nothing, and says nothing.
+ * Nothing else is taken from the HEAD: the object is judged by Complete's own answer.
  */
 async function completedObject(
-  connection: S3Connection, bucket: string, key: string, completed: CompleteMultipartUploadCommandOutput, expectChecksum: boolean, runtime: JobRuntime<UploadItem>,
+  connection: S3Connection, bucket: string, key: string, completed: CompleteMultipartUploadCommandOutput, parts: readonly SentPart[], runtime: JobRuntime<UploadItem>,
 ): Promise<StoredObject> {
   const etag = completed.ETag?.replaceAll('"', '') ? completed.ETag : undefined;
   const answered = { etag, versionId: completed.VersionId, checksum: completedChecksum(completed) };
-  if (etag && (answered.checksum || !expectChecksum)) return answered;
+  const md5s = parts.map((part) => bareEtag(part.etag));
+  if (etag || !md5s.every((md5) => /^[0-9a-f]{32}$/.test(md5))) return answered;
+  const expected = `"${multipartEtag(md5s.map((md5) => Buffer.from(md5, 'hex')))}"`;
   try {
-    const headers = await runtime.request((signal) => connection.wire.headObject(bucket, key, { signal }));
-    const checksums = reportedChecksums(headers);
-    const [strongest] = Object.entries(checksums);
+    const headers = await runtime.request((signal) => connection.wire.headObject(bucket, key, { ifMatch: expected, signal }));
     const versionId = headers['x-amz-version-id'];
-    return {
-      etag: headers.etag ?? etag,
-      versionId: typeof versionId === 'string' && versionId !== 'null' ? versionId : answered.versionId,
-      checksum: answered.checksum ?? (strongest ? `${strongest[0]}:${strongest[1]}` : undefined),
-    };
+    return { ...answered, etag: expected, versionId: answered.versionId ?? (typeof versionId === 'string' && versionId !== 'null' ? versionId : undefined) };
   } catch (error) {
     if (runtime.signal.aborted) throw error;
     return answered;

@@ -92,6 +92,31 @@ describe('uploads: every request is checked by the store, from the first one on'
     expect(bodies.filter((request) => !request.contentMd5 && !request.sha256Signed)).toEqual([]);
   });
 
+  it('a store that echoed CRCs and then stops: the unconfirmed request is sent again with Content-MD5, and what it stored does not stay', async () => {
+    const connection = await legacy();
+    proxy.legacy = false;
+    const first = await randomFile(dir, 'first.bin', 3 * MIB);
+    expect((await engine.upload(connection, { sources: [first.path], bucket, destination: 'first.bin' }).finished()).state.status).toBe('completed');
+    expect(connection.crcEcho).toBe('echoes');
+    proxy.legacy = true;
+    const intact = await randomFile(dir, 'intact.bin', 3 * MIB);
+    const job = engine.upload(connection, { sources: [intact.path], bucket, destination: 'intact.bin' }, journaled);
+    expect((await job.finished()).state.status).toBe('completed');
+    expect(connection.crcEcho).toBe('ignores');
+    expect([...engine.receipt(job.id)][0]!.verified).toBe('content-md5');
+    expect(await downloadDirect('intact.bin')).toBe(intact.sha256);
+    // Damaged: the first attempt (CRC alone) lands unchecked, the next (Content-MD5) is refused.
+    proxy.legacy = false;
+    const again = await legacy();
+    expect((await engine.upload(again, { sources: [first.path], bucket, destination: 'first.bin' }).finished()).state.status).toBe('completed');
+    proxy.legacy = true;
+    proxy.flipRequests = 5;
+    const damaged = await randomFile(dir, 'damaged.bin', 3 * MIB);
+    const end = await engine.upload(again, { sources: [damaged.path], bucket, destination: 'damaged.bin' }).finished();
+    expect(end.itemErrors[0]).toMatchObject({ code: 'BadDigest' });
+    expect(await exists('damaged.bin')).toBe(false);
+  });
+
   it('undamaged, uploads land intact; receipts say Content-MD5 and carry the ETag the store gave (a HEAD, where the answer had none)', async () => {
     const small = await randomFile(dir, 'up/small.bin', 2000);
     const medium = await randomFile(dir, 'up/medium.bin', 3 * MIB);

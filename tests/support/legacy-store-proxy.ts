@@ -21,6 +21,8 @@ import type { SourceData } from '@smithy/types';
 
 export interface LegacyStoreProxy {
   readonly endpoint: string;
+  /** Behave as a store that ignores flexible checksums (true), or pass everything through (false). */
+  legacy: boolean;
   /** Flip the byte at this offset of every PUT body / GET body, while set. */
   flipRequests: number | undefined;
   flipResponses: number | undefined;
@@ -48,6 +50,7 @@ function toBytes(data: SourceData): string | Uint8Array {
 }
 
 const DROPPED_REQUEST_HEADER = /^(x-amz-checksum-(?!mode$)|x-amz-sdk-checksum-|x-amz-trailer$|authorization$|x-amz-date$|connection$|keep-alive$)/i;
+const SIGNATURE_HEADER = /^(authorization$|x-amz-date$|connection$|keep-alive$)/i;
 const DROPPED_RESPONSE_HEADER = /^(x-amz-checksum-|x-amz-mp-parts-count$)/i;
 const XML_CHECKSUM = /<Checksum(CRC32C|CRC32|CRC64NVME|SHA1|SHA256|Type)>[^<]*<\/Checksum\1>/g;
 
@@ -76,7 +79,7 @@ export async function startLegacyStoreProxy(upstream: string, credentials: { acc
   const signer = new SignatureV4({ service: 's3', region, credentials, sha256: Sha256, uriEscapePath: false, applyChecksum: false });
   const agent = new http.Agent({ keepAlive: true, maxSockets: 128 });
   const seen: LegacyStoreProxy['seen'] = [];
-  const state = { flipRequests: undefined as number | undefined, flipResponses: undefined as number | undefined };
+  const state = { legacy: true, flipRequests: undefined as number | undefined, flipResponses: undefined as number | undefined };
 
   const server = http.createServer((request, response) => {
     void handle(request, response).catch((error: unknown) => {
@@ -89,12 +92,13 @@ export async function startLegacyStoreProxy(upstream: string, credentials: { acc
     const url = new URL(request.url ?? '/', 'http://proxy');
     const method = request.method ?? 'GET';
     // A store that cannot answer for one part answers for the whole object.
-    if (method === 'HEAD' || method === 'GET') url.searchParams.delete('partNumber');
-    const isComplete = method === 'POST' && url.searchParams.has('uploadId');
-    const isListParts = method === 'GET' && url.searchParams.has('uploadId');
+    const legacy = state.legacy;
+    if (legacy && (method === 'HEAD' || method === 'GET')) url.searchParams.delete('partNumber');
+    const isComplete = legacy && method === 'POST' && url.searchParams.has('uploadId');
+    const isListParts = legacy && method === 'GET' && url.searchParams.has('uploadId');
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(request.headers)) {
-      if (value === undefined || DROPPED_REQUEST_HEADER.test(name)) continue;
+      if (value === undefined || (legacy ? DROPPED_REQUEST_HEADER : SIGNATURE_HEADER).test(name)) continue;
       headers[name.toLowerCase()] = Array.isArray(value) ? value.join(',') : value;
     }
     headers.host = target.host;
@@ -124,7 +128,7 @@ export async function startLegacyStoreProxy(upstream: string, credentials: { acc
       record.status = upstreamResponse.statusCode;
       const answer: Record<string, string | string[]> = {};
       for (const [name, value] of Object.entries(upstreamResponse.headers)) {
-        if (value !== undefined && !DROPPED_RESPONSE_HEADER.test(name)) answer[name] = value;
+        if (value !== undefined && !(legacy && DROPPED_RESPONSE_HEADER.test(name))) answer[name] = value;
       }
       if ((isComplete || isListParts) && upstreamResponse.statusCode === 200) {
         void readAll(upstreamResponse).then((raw) => {
@@ -155,6 +159,8 @@ export async function startLegacyStoreProxy(upstream: string, credentials: { acc
   const { port } = server.address() as AddressInfo;
   return {
     endpoint: `http://127.0.0.1:${port}`,
+    get legacy() { return state.legacy; },
+    set legacy(value) { state.legacy = value; },
     get flipRequests() { return state.flipRequests; },
     set flipRequests(value) { state.flipRequests = value; },
     get flipResponses() { return state.flipResponses; },

@@ -20,6 +20,8 @@ export async function cp(engine: Engine, connection: S3Connection, cli: CliConte
   const remoteSources = sources.filter(isS3Url);
   if (isS3Url(destination)) {
     if (remoteSources.length > 0) throw usageError('Copying from S3 to S3 is not supported yet; download, then upload.');
+    // Every upload request is checked by the store; the flag is about downloads that cannot be.
+    if (cli.options.requireVerified) throw usageError('--require-verified is for downloads: every upload request is checked by the store.');
     const target = s3Location(destination);
     for (const source of sources) {
       const info = await stat(source).catch(() => undefined);
@@ -45,7 +47,8 @@ export async function cp(engine: Engine, connection: S3Connection, cli: CliConte
     targetFolder: intoFolder ? destination : path.dirname(destination),
     targetFile: intoFolder ? undefined : destination,
     caseInsensitive: cli.options.caseInsensitive,
-    requireVerified: cli.options.requireVerified,
+    // Left out when off, so an interrupted run from before the flag existed is still the same job.
+    requireVerified: cli.options.requireVerified || undefined,
   }, journaled(cli));
   return exitStatus((await runJob(engine, job, cli)).state.status);
 }

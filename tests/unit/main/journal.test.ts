@@ -120,3 +120,29 @@ it('a write that fails (the file locked by another process) is told once and dro
   expect(recorder.parts('u').map((part) => part.partNumber)).toEqual([3]);
   journal.close();
 });
+
+it('opens a journal of schema 1 (before receipts said how objects were checked) and keeps its receipts', async () => {
+  const file = path.join(await mkdtemp(path.join(os.tmpdir(), 'barge-journal-unit-')), 'journal.sqlite');
+  const { DatabaseSync } = await import('node:sqlite');
+  const old = new DatabaseSync(file);
+  old.exec(`
+    CREATE TABLE jobs (id TEXT PRIMARY KEY, host TEXT NOT NULL, kind TEXT NOT NULL, name TEXT NOT NULL, spec TEXT NOT NULL,
+      connection_ref TEXT NOT NULL, fingerprint TEXT NOT NULL, status TEXT NOT NULL, owner_pid INTEGER,
+      deleted_count INTEGER NOT NULL DEFAULT 0, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL);
+    CREATE TABLE objects (job_id TEXT NOT NULL REFERENCES jobs (id) ON DELETE CASCADE, key TEXT NOT NULL, path TEXT NOT NULL, size INTEGER NOT NULL,
+      mtime_ms REAL, etag TEXT, version_id TEXT, checksum TEXT, finished_at INTEGER NOT NULL, PRIMARY KEY (job_id, key));
+    INSERT INTO jobs VALUES ('j', 'cli', 'upload', 'j', '{}', 'c', 'fp', 'failed', NULL, 0, 1, 1);
+    INSERT INTO objects VALUES ('j', 'old.bin', '/a/old.bin', 3, 1, '"e"', NULL, 'MD5:AAA=', 5);
+    PRAGMA user_version = 1;`);
+  old.close();
+  const journal = await Journal.open(file);
+  const records = journal.forJob('j', true);
+  records.objectFinished({ key: 'new.bin', path: '/a/new.bin', size: 4, verified: 'content-md5' });
+  journal.commit();
+  expect([...journal.receipt('j')].map((line) => [line.key, line.verified])).toEqual([['new.bin', 'content-md5'], ['old.bin', undefined]]);
+  journal.close();
+  // Opened again, it is schema 2 and stays so.
+  const again = await Journal.open(file);
+  expect([...again.receipt('j')]).toHaveLength(2);
+  again.close();
+});

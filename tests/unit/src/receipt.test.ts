@@ -9,9 +9,9 @@ const entries = [
 it('writes CSV with a header, quoting fields that need it, ETags without quotes, the checksum split', () => {
   const text = [...formatReceipt(entries, 'csv')].join('');
   expect(text).toBe([
-    'key,path,size,etag,versionId,checksumAlgorithm,checksum,verified,finishedAt',
-    '"a,b ""c"".txt",/tmp/a,3,abc,v1,CRC32C,AAAA==,CRC verified by the store,1970-01-01T00:00:00.000Z',
-    'plain,/tmp/p,0,,,,,,1970-01-01T00:00:01.000Z',
+    'key,path,size,etag,versionId,checksumAlgorithm,checksum,finishedAt,verified',
+    '"a,b ""c"".txt",/tmp/a,3,abc,v1,CRC32C,AAAA==,1970-01-01T00:00:00.000Z,CRC verified by the store',
+    'plain,/tmp/p,0,,,,,1970-01-01T00:00:01.000Z,',
     '',
   ].join('\n'));
 });
