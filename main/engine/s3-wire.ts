@@ -25,7 +25,7 @@ function toBytes(data: SourceData): string | Uint8Array {
 }
 
 /** Node's hashes behind the interface the signer expects. */
-class NodeSha256 {
+export class NodeSha256 {
   private readonly hash;
   constructor(secret?: SourceData) {
     this.hash = secret ? createHmac('sha256', toBytes(secret)) : createHash('sha256');

@@ -341,54 +341,51 @@ it('a download of a prefix killed mid-way lists again only after the last key it
   expect(await readFile(path.join(out, 'photos', 'p0299.jpg'), 'utf8')).toBe('photo 299');
 });
 
+/** The killed app's upload: its ID, from the journal it left. */
+function journaledUploadId(): string {
+  return journalQuery<{ upload_id: string }>('SELECT upload_id FROM multipart_uploads')!.upload_id;
+}
+
+/** Bring the killed app's job back in a new engine, resume it to the end, and check the object. */
+async function resumeRestoredUpload(key: string, sha256: string): Promise<void> {
+  const journal = await Journal.open(path.join(dataDir, 'journal.sqlite'));
+  const engine = new Engine({ journal, host: 'app', settings: { threads: 2, partSizeBytes: PART } });
+  try {
+    proxy.seen.length = 0;
+    const [job] = engine.restore(async () => engine.connect({ ...serverConfig(), endpoint: proxy.endpoint }));
+    job!.resume();
+    expect((await job!.finished()).state.status).toBe('completed');
+  } finally {
+    await engine.close();
+  }
+  const out = path.join(t.dir, 'check.bin');
+  await t.engine.download(t.connection, { bucket: t.bucket, keys: [key], targetFolder: t.dir, targetFile: out }).finished();
+  expect(await sha256File(out)).toBe(sha256);
+}
+
 it('on resume the store\'s list of parts is the truth: parts it holds that the journal never recorded are kept when they match the file', async () => {
   const source = await randomFile(t.dir, 'unrecorded.bin', PARTS * PART);
-  const recorded = await killAppUpload(source.path, 'unrecorded.bin', 'saved-connection');
-  expect(recorded).toBeGreaterThanOrEqual(2);
+  expect(await killAppUpload(source.path, 'unrecorded.bin', 'saved-connection')).toBeGreaterThanOrEqual(2);
+  const uploadId = journaledUploadId();
   // As if the process had died before its last journal commit: the parts it sent are on the store only.
   const db = new DatabaseSync(path.join(dataDir, 'journal.sqlite'));
-  const { upload_id: uploadId } = db.prepare('SELECT upload_id FROM multipart_uploads').get() as { upload_id: string };
   db.exec('DELETE FROM parts');
   db.close();
   const listed = await t.connection.client.send(new ListPartsCommand({ Bucket: t.bucket, Key: 'unrecorded.bin', UploadId: uploadId }));
   const onStore = listed.Parts?.length ?? 0;
   expect(onStore).toBeGreaterThanOrEqual(2);
-  const journal = await Journal.open(path.join(dataDir, 'journal.sqlite'));
-  const engine = new Engine({ journal, host: 'app', settings: { threads: 2, partSizeBytes: PART } });
-  try {
-    proxy.seen.length = 0;
-    const [job] = engine.restore(async () => engine.connect({ ...serverConfig(), endpoint: proxy.endpoint }));
-    job!.resume();
-    expect((await job!.finished()).state.status).toBe('completed');
-    expect(partRequests()).toBe(PARTS - onStore);
-  } finally {
-    await engine.close();
-  }
-  const out = path.join(t.dir, 'check.bin');
-  await t.engine.download(t.connection, { bucket: t.bucket, keys: ['unrecorded.bin'], targetFolder: t.dir, targetFile: out }).finished();
-  expect(await sha256File(out)).toBe(source.sha256);
+  await resumeRestoredUpload('unrecorded.bin', source.sha256);
+  expect(partRequests()).toBe(PARTS - onStore);
 });
 
 it('on resume a part the store holds with other bytes than the file\'s is sent again', async () => {
   const source = await randomFile(t.dir, 'mismatch.bin', PARTS * PART);
   await killAppUpload(source.path, 'mismatch.bin', 'saved-connection');
+  // Part 1 replaced on the store by other bytes, and the journal knows nothing of it.
   const db = new DatabaseSync(path.join(dataDir, 'journal.sqlite'));
-  const { upload_id: uploadId } = db.prepare('SELECT upload_id FROM multipart_uploads').get() as { upload_id: string };
+  db.exec('DELETE FROM parts WHERE part_number = 1');
   db.close();
-  // Part 1 replaced on the store by other bytes (the journal still names the old ETag).
-  await t.connection.client.send(new UploadPartCommand({ Bucket: t.bucket, Key: 'mismatch.bin', UploadId: uploadId, PartNumber: 1, Body: Buffer.alloc(PART, 9), ChecksumAlgorithm: 'CRC32C' }));
-  const journal = await Journal.open(path.join(dataDir, 'journal.sqlite'));
-  const engine = new Engine({ journal, host: 'app', settings: { threads: 2, partSizeBytes: PART } });
-  try {
-    proxy.seen.length = 0;
-    const [job] = engine.restore(async () => engine.connect({ ...serverConfig(), endpoint: proxy.endpoint }));
-    job!.resume();
-    expect((await job!.finished()).state.status).toBe('completed');
-    expect(proxy.seen.some((request) => request.method === 'PUT' && request.url.includes('partNumber=1&'))).toBe(true);
-  } finally {
-    await engine.close();
-  }
-  const out = path.join(t.dir, 'check.bin');
-  await t.engine.download(t.connection, { bucket: t.bucket, keys: ['mismatch.bin'], targetFolder: t.dir, targetFile: out }).finished();
-  expect(await sha256File(out)).toBe(source.sha256);
+  await t.connection.client.send(new UploadPartCommand({ Bucket: t.bucket, Key: 'mismatch.bin', UploadId: journaledUploadId(), PartNumber: 1, Body: Buffer.alloc(PART, 9), ChecksumAlgorithm: 'CRC32C' }));
+  await resumeRestoredUpload('mismatch.bin', source.sha256);
+  expect(proxy.seen.some((request) => request.method === 'PUT' && request.url.includes('partNumber=1&'))).toBe(true);
 });

@@ -32,7 +32,7 @@ export interface FaultProxy {
 }
 
 /** A pass-through stream that inverts the bits of the byte at `atByte` (counted from the start). */
-function flipByteAt(atByte: number): Transform {
+export function flipByteAt(atByte: number): Transform {
   let seen = 0;
   return new Transform({
     transform(chunk: Buffer, _encoding, done) {

@@ -14,10 +14,10 @@
 
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Transform } from 'node:stream';
-import { createHash, createHmac } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { SignatureV4 } from '@smithy/signature-v4';
-import type { SourceData } from '@smithy/types';
+import { NodeSha256 } from '../../main/engine/s3-wire.ts';
+import { flipByteAt } from './fault-proxy.ts';
 
 export interface LegacyStoreProxy {
   readonly endpoint: string;
@@ -31,42 +31,10 @@ export interface LegacyStoreProxy {
   close(): Promise<void>;
 }
 
-/** Node's hashes behind the interface the signer expects. */
-class Sha256 {
-  private readonly hash;
-  constructor(secret?: SourceData) {
-    this.hash = secret ? createHmac('sha256', toBytes(secret)) : createHash('sha256');
-  }
-  update(data: SourceData): void {
-    this.hash.update(toBytes(data));
-  }
-  async digest(): Promise<Uint8Array> {
-    return this.hash.digest();
-  }
-}
-
-function toBytes(data: SourceData): string | Uint8Array {
-  return typeof data === 'string' ? data : ArrayBuffer.isView(data) ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength) : new Uint8Array(data);
-}
-
 const DROPPED_REQUEST_HEADER = /^(x-amz-checksum-(?!mode$)|x-amz-sdk-checksum-|x-amz-trailer$|authorization$|x-amz-date$|connection$|keep-alive$)/i;
 const SIGNATURE_HEADER = /^(authorization$|x-amz-date$|connection$|keep-alive$)/i;
 const DROPPED_RESPONSE_HEADER = /^(x-amz-checksum-|x-amz-mp-parts-count$)/i;
 const XML_CHECKSUM = /<Checksum(CRC32C|CRC32|CRC64NVME|SHA1|SHA256|Type)>[^<]*<\/Checksum\1>/g;
-
-function flipAt(offset: number): Transform {
-  let seen = 0;
-  return new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      if (offset >= seen && offset < seen + chunk.length) {
-        chunk = Buffer.from(chunk);
-        chunk[offset - seen] = chunk[offset - seen]! ^ 0xff;
-      }
-      seen += chunk.length;
-      done(null, chunk);
-    },
-  });
-}
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -76,7 +44,7 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
 
 export async function startLegacyStoreProxy(upstream: string, credentials: { accessKeyId: string; secretAccessKey: string }, region = 'us-east-1'): Promise<LegacyStoreProxy> {
   const target = new URL(upstream);
-  const signer = new SignatureV4({ service: 's3', region, credentials, sha256: Sha256, uriEscapePath: false, applyChecksum: false });
+  const signer = new SignatureV4({ service: 's3', region, credentials, sha256: NodeSha256, uriEscapePath: false, applyChecksum: false });
   const agent = new http.Agent({ keepAlive: true, maxSockets: 128 });
   const seen: LegacyStoreProxy['seen'] = [];
   const state = { legacy: true, flipRequests: undefined as number | undefined, flipResponses: undefined as number | undefined };
@@ -112,7 +80,7 @@ export async function startLegacyStoreProxy(upstream: string, credentials: { acc
       headers['content-length'] = String(body.length);
       if (/^[0-9a-f]{64}$/.test(headers['x-amz-content-sha256'] ?? '')) headers['x-amz-content-sha256'] = createHash('sha256').update(body).digest('hex');
     } else if (method === 'PUT' || method === 'POST') {
-      body = state.flipRequests !== undefined && method === 'PUT' ? request.pipe(flipAt(state.flipRequests)) : request;
+      body = state.flipRequests !== undefined && method === 'PUT' ? request.pipe(flipByteAt(state.flipRequests)) : request;
     } else {
       request.resume();
     }
@@ -146,7 +114,7 @@ export async function startLegacyStoreProxy(upstream: string, credentials: { acc
       response.writeHead(upstreamResponse.statusCode ?? 502, answer);
       const flip = state.flipResponses;
       const damage = method === 'GET' && flip !== undefined && (upstreamResponse.statusCode === 200 || upstreamResponse.statusCode === 206) && !url.searchParams.has('list-type');
-      (damage ? upstreamResponse.pipe(flipAt(flip)) : upstreamResponse).pipe(response);
+      (damage ? upstreamResponse.pipe(flipByteAt(flip)) : upstreamResponse).pipe(response);
     });
     outgoing.on('error', (error) => response.destroy(error));
     response.on('close', () => { if (!response.writableFinished) outgoing.destroy(); });
