@@ -26,9 +26,14 @@ export function receiptFormatFor(fileName: string): ReceiptFormat {
   return fileName.toLowerCase().endsWith('.json') ? 'json' : 'csv';
 }
 
-/** RFC 4180: quote a field holding a comma, quote, or line break; double its quotes. */
-function csvField(value: string): string {
-  return /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
+/**
+ * RFC 4180: quote a field holding a comma, quote, or line break; double its quotes. A field a
+ * spreadsheet would run as a formula (starting with = + - @, a tab or a carriage return: a key
+ * such as =HYPERLINK(...)) gets a leading apostrophe, which spreadsheets show as text.
+ */
+function csvField(value: string, neutralise: boolean): string {
+  const safe = neutralise && /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
 }
 
 function row(entry: ReceiptEntry): Record<(typeof COLUMNS)[number], string | number | null> {
@@ -53,7 +58,8 @@ export function* formatReceipt(entries: Iterable<ReceiptEntry>, format: ReceiptF
     yield `${COLUMNS.join(',')}\n`;
     for (const entry of entries) {
       const fields = row(entry);
-      yield `${COLUMNS.map((column) => csvField(String(fields[column] ?? ''))).join(',')}\n`;
+      // A checksum is the base64 Barge computed and matched, which may start with "+": kept exact.
+      yield `${COLUMNS.map((column) => csvField(String(fields[column] ?? ''), column !== 'checksum')).join(',')}\n`;
     }
     return;
   }

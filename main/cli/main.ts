@@ -3,6 +3,7 @@
 import { Engine } from '../engine/engine.ts';
 import { defaultDataDir, openJournalIn } from '../service/data-dir.ts';
 import { toBargeError } from '../engine/errors.ts';
+import { printable } from '../../src/s3-names.ts';
 import { abortUploads, mb, rb } from './commands/buckets.ts';
 import { cp } from './commands/cp.ts';
 import { ls } from './commands/ls.ts';
@@ -57,7 +58,8 @@ export async function main(argv: readonly string[], streams: CliStreams): Promis
     }
   } catch (error) {
     const failure = toBargeError(error);
-    streams.stderr.write(`barge: ${failure.message}\n`);
+    // Messages carry server text and names: shown escaped, line by line (a usage error has two).
+    streams.stderr.write(`barge: ${failure.message.split('\n').map(printable).join('\n')}\n`);
     if (streams.env.BARGE_DEBUG) streams.stderr.write(`${(error as Error).stack ?? ''}\n`);
     return failure.code === 'UsageError' ? 2 : 1;
   } finally {

@@ -6,6 +6,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { formatBytes, formatDuration, formatRate } from '../../src/byte-units.ts';
 import { formatReceipt, receiptFormatFor } from '../../src/receipt.ts';
+import { plural } from '../../src/plural.ts';
 import type { JobSnapshot } from '../../src/jobs.ts';
 import type { Engine } from '../engine/engine.ts';
 import type { Job } from '../engine/job.ts';
@@ -43,7 +44,7 @@ export async function runJob(engine: Engine, job: Job, cli: CliContext, verb?: s
     cli.stdout.write(`${JSON.stringify({ ...end, seconds })}\n`);
   } else {
     for (const error of end.itemErrors) cli.stderr.write(`error: ${error.message}\n`);
-    if (end.progress.objectsFailed > end.itemErrors.length) cli.stderr.write(`… and ${end.progress.objectsFailed - end.itemErrors.length} more errors\n`);
+    if (end.progress.objectsFailed > end.itemErrors.length) cli.stderr.write(`… and ${plural(end.progress.objectsFailed - end.itemErrors.length, 'more error', 'more errors')}\n`);
     const sizeOnly = end.progress.objectsSizeOnly ?? 0;
     const warnings = end.itemWarnings ?? [];
     for (const warning of warnings) cli.stderr.write(`warning: ${warning.message}\n`);
@@ -64,22 +65,18 @@ function summary(end: JobSnapshot, seconds: number, verb?: string): string {
   const done = verb ?? (end.kind === 'upload' ? 'Uploaded' : end.kind === 'download' ? 'Downloaded' : 'Deleted');
   const rate = seconds > 0 && end.kind !== 'delete' ? ` (${formatRate(p.bytesDone / seconds)})` : '';
   const took = seconds < 60 ? `${seconds.toFixed(1)}s` : formatDuration(seconds);
-  const what = `${done} ${p.objectsDone} of ${p.objectsTotal} objects, ${formatBytes(p.bytesDone)} in ${took}${rate}`;
+  const what = `${done} ${p.objectsDone.toLocaleString('en-US')} of ${plural(p.objectsTotal, 'object')}, ${formatBytes(p.bytesDone)} in ${took}${rate}`;
   const sizeOnly = p.objectsSizeOnly ?? 0;
   switch (end.state.status) {
     case 'completed':
       // Said last and loudly: saved, but not proven intact (--require-verified refuses them).
-      return sizeOnly > 0 ? `${what}.\nWarning: ${countOf(sizeOnly, 'object')} checked for size only, not for content (see above; --require-verified fails them).` : what;
+      return sizeOnly > 0 ? `${what}.\nWarning: ${plural(sizeOnly, 'object')} ${sizeOnly === 1 ? 'was' : 'were'} checked for size only, not for content (see above; --require-verified fails them).` : what;
     case 'cancelled':
       return `Cancelled. ${what}.`;
     case 'failed':
       // Item errors were printed above; a job-wide error is said here.
-      return p.objectsFailed > 0 ? `Failed. ${what}; ${p.objectsFailed} failed.` : `Failed: ${end.state.error.message}\n${what}.`;
+      return p.objectsFailed > 0 ? `Failed. ${what}; ${p.objectsFailed.toLocaleString('en-US')} failed.` : `Failed: ${end.state.error.message}\n${what}.`;
     default:
       return what;
   }
-}
-
-function countOf(count: number, noun: string): string {
-  return `${count.toLocaleString('en-US')} ${noun}${count === 1 ? ' was' : 's were'}`;
 }

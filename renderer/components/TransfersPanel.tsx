@@ -81,7 +81,7 @@ export const JobRow = memo(function JobRow({ job, onAct }: { job: JobSnapshot; o
         <span className="eta">ETA {formatDuration(p.etaSeconds)}{p.totalsKnown || p.etaSeconds === undefined ? '' : '+'}</span>
       </div>
       <div className="job-line">
-        <span className="objects">{p.objectsDone.toLocaleString()} of {p.objectsTotal.toLocaleString()}{p.totalsKnown ? '' : '+'} objects{p.objectsFailed ? `, ${p.objectsFailed} failed` : ''}</span>
+        <span className="objects">{p.objectsDone.toLocaleString()} of {p.objectsTotal.toLocaleString()}{p.totalsKnown ? '' : '+'} {p.objectsTotal === 1 && p.totalsKnown ? 'object' : 'objects'}{p.objectsFailed ? `, ${p.objectsFailed} failed` : ''}</span>
         <Sparkline values={history} label={`Throughput of ${job.name}`} />
         <span className="actions">
           {(status === 'running' || status === 'queued') && <button type="button" onClick={() => onAct('jobs.pause', job.id)}>Pause</button>}

@@ -1,6 +1,7 @@
 // barge ls: buckets, or the keys and folders of a prefix.
 
 
+import { printable } from '../../../src/s3-names.ts';
 import { isS3Url, parseS3Url } from '../../../src/s3-url.ts';
 import { toBargeError } from '../../engine/errors.ts';
 import { listBuckets, listObjectPages } from '../../engine/s3-listing.ts';
@@ -19,7 +20,7 @@ export async function ls(connection: S3Connection, cli: CliContext): Promise<num
       throw toBargeError(error, 'list buckets');
     }
     for (const b of buckets) {
-      cli.stdout.write(json ? `${JSON.stringify(b)}\n` : `${formatDate(b.createdAt)}  ${b.name}\n`);
+      cli.stdout.write(json ? `${JSON.stringify(b)}\n` : `${formatDate(b.createdAt)}  ${printable(b.name)}\n`);
     }
     return 0;
   }
@@ -28,9 +29,11 @@ export async function ls(connection: S3Connection, cli: CliContext): Promise<num
   try {
     for await (const page of listObjectPages(connection, { bucket: target.bucket, prefix: target.key, delimiter: recursive ? undefined : '/' })) {
       const lines: string[] = [];
-      for (const prefix of page.prefixes) lines.push(json ? JSON.stringify({ prefix }) : `${''.padStart(19)}  ${'PRE'.padStart(10)}  ${prefix}`);
+      // Keys are shown with control characters escaped: a key must neither drive the terminal (ESC
+      // sequences, OSC 52 to the clipboard) nor forge a row with a newline. --json keeps them exact.
+      for (const prefix of page.prefixes) lines.push(json ? JSON.stringify({ prefix }) : `${''.padStart(19)}  ${'PRE'.padStart(10)}  ${printable(prefix)}`);
       for (const o of page.objects) {
-        lines.push(json ? JSON.stringify(o) : `${formatDate(o.lastModified)}  ${String(o.size).padStart(10)}  ${o.key}`);
+        lines.push(json ? JSON.stringify(o) : `${formatDate(o.lastModified)}  ${String(o.size).padStart(10)}  ${printable(o.key)}`);
       }
       if (lines.length > 0) cli.stdout.write(`${lines.join('\n')}\n`);
     }

@@ -7,6 +7,7 @@ import { usageError } from '../options.ts';
 import { runJob } from '../run-job.ts';
 import { exitStatus, journaled, s3Location } from './cp.ts';
 import { formatBytes } from '../../../src/byte-units.ts';
+import { plural } from '../../../src/plural.ts';
 
 export async function rm(engine: Engine, connection: S3Connection, cli: CliContext): Promise<number> {
   const { args, recursive, dryRun, allVersions, json } = cli.options;
@@ -26,8 +27,9 @@ export async function rm(engine: Engine, connection: S3Connection, cli: CliConte
     dryRun,
   }, journaled(cli));
   const end = await runJob(engine, job, cli, dryRun ? 'Counted' : undefined);
-  if (dryRun && !json) {
-    cli.stdout.write(`Would delete ${end.progress.objectsDone} ${allVersions ? 'versions' : 'objects'} (${formatBytes(end.progress.bytesDone)}); nothing was deleted.\n`);
+  // A count that did not complete is no count: only the failure is said.
+  if (dryRun && !json && end.state.status === 'completed') {
+    cli.stdout.write(`Would delete ${plural(end.progress.objectsDone, allVersions ? 'version' : 'object')} (${formatBytes(end.progress.bytesDone)}); nothing was deleted.\n`);
   }
   return exitStatus(end.state.status);
 }
