@@ -14,12 +14,15 @@ export interface ReceiptEntry {
   /** How the object's bytes were checked; absent in receipts of older runs. */
   readonly verified?: Verification;
   readonly finishedAt: number;
+  /** Absent (or "done") for an object stored or saved; "failed" with the error for one that was not. */
+  readonly status?: 'done' | 'failed';
+  readonly error?: string;
 }
 
 export type ReceiptFormat = 'csv' | 'json';
 
 // New columns go at the end, so readers that go by position keep working.
-const COLUMNS = ['key', 'path', 'size', 'etag', 'versionId', 'checksumAlgorithm', 'checksum', 'finishedAt', 'verified'] as const;
+const COLUMNS = ['key', 'path', 'size', 'etag', 'versionId', 'checksumAlgorithm', 'checksum', 'finishedAt', 'verified', 'status', 'error'] as const;
 
 /** The format a file name asks for: .json is JSON, anything else CSV. */
 export function receiptFormatFor(fileName: string): ReceiptFormat {
@@ -48,6 +51,8 @@ function row(entry: ReceiptEntry): Record<(typeof COLUMNS)[number], string | num
     checksumAlgorithm: algorithm ?? null,
     checksum: value ?? null,
     verified: entry.verified ? VERIFICATION_LABELS[entry.verified] : null,
+    status: entry.status ?? 'done',
+    error: entry.error ?? null,
     finishedAt: new Date(entry.finishedAt).toISOString(),
   };
 }

@@ -37,7 +37,8 @@ export async function runJob(engine: Engine, job: Job, cli: CliContext, verb?: s
     view.done();
   }
   const seconds = (Date.now() - started) / 1000;
-  if (end.state.status === 'completed' && cli.options.receipt) await writeReceipt(engine, job.id, cli.options.receipt);
+  // Written whatever the outcome: what landed, and what failed with why (the status column).
+  if (cli.options.receipt) await writeReceipt(engine, job.id, cli.options.receipt);
   // A finished run is done with its journal; a failed one stays, for the same command to go on.
   if (end.state.status === 'completed' || end.state.status === 'cancelled') engine.forget(job.id);
   if (cli.options.json) {

@@ -18,7 +18,8 @@ import { downloadBody } from './download-job.ts';
 import type { DownloadSpec } from './download-job.ts';
 import { Job } from './job.ts';
 import { jobFingerprint } from './journal.ts';
-import type { Journal, JournaledJob, JournalHost, JournalStatus, ReceiptLine } from './journal.ts';
+import type { Journal, JournaledJob, JournalHost, JournalStatus } from './journal.ts';
+import type { ReceiptEntry } from '../../src/receipt.ts';
 import type { JobBody, JobClock, JobRuntime } from './job.ts';
 import { ProgressPublisher } from './progress-publisher.ts';
 import type { Timer } from './progress-publisher.ts';
@@ -161,9 +162,23 @@ export class Engine {
     return this.resumedIds.has(id);
   }
 
-  /** What the job finished: each object's key, path, size, ETag, version ID and checksum. */
-  receipt(id: string): Iterable<ReceiptLine> {
-    return this.journal?.receipt(id) ?? [];
+  /**
+   * What the job finished: each object's key, path, size, ETag, version ID and checksum; then what
+   * failed (as far as the job kept its errors), so a receipt is written whatever the outcome.
+   */
+  *receipt(id: string): Generator<ReceiptEntry> {
+    if (this.journal) yield* this.journal.receipt(id);
+    const snapshot = this.jobsById.get(id)?.snapshot();
+    if (!snapshot) return;
+    for (const failure of snapshot.itemErrors) {
+      const remote = failure.item.startsWith('s3://');
+      yield {
+        key: remote ? failure.item.replace(/^s3:\/\/[^/]+\//, '') : '', path: remote ? '' : failure.item, size: 0,
+        finishedAt: snapshot.createdAt, status: 'failed', error: `${failure.code}: ${failure.message}`,
+      };
+    }
+    const unlisted = snapshot.progress.objectsFailed - snapshot.itemErrors.length;
+    if (unlisted > 0) yield { key: '', path: '', size: 0, finishedAt: snapshot.createdAt, status: 'failed', error: `… and ${unlisted} more failed (not listed)` };
   }
 
   /** Drop a finished job's record (the command line, once its receipt is written). */

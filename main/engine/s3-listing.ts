@@ -9,6 +9,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { asFolderPrefix } from '../../src/s3-url.ts';
 import { withRetry } from './retry-loop.ts';
+import { httpStatus } from './errors.ts';
 import type { S3Connection } from './s3-connection.ts';
 
 export interface ObjectEntry {
@@ -130,7 +131,12 @@ export async function headObject(connection: S3Connection, bucket: string, key: 
 }
 
 export async function headObjectOnce(connection: S3Connection, bucket: string, key: string, signal?: AbortSignal): Promise<ObjectDetails> {
-  const head = await connection.client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }), { abortSignal: signal });
+  let head;
+  try {
+    head = await connection.client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }), { abortSignal: signal });
+  } catch (error) {
+    throw await explainHeadFailure(connection, bucket, key, error, signal);
+  }
   return {
     key,
     size: head.ContentLength ?? 0,
@@ -141,6 +147,23 @@ export async function headObjectOnce(connection: S3Connection, bucket: string, k
     storageClass: head.StorageClass,
     metadata: head.Metadata ?? {},
   };
+}
+
+/**
+ * A HEAD's answer has no body, so a refusal is only a status: 404 for a missing bucket as for a
+ * missing key, 403 for wrong credentials as for a denied object. A one-key listing of the same
+ * place answers with S3's own code (NoSuchBucket, InvalidAccessKeyId, SignatureDoesNotMatch...):
+ * that is the error to report. If the listing works, the HEAD meant the object itself.
+ */
+async function explainHeadFailure(connection: S3Connection, bucket: string, key: string, error: unknown, signal?: AbortSignal): Promise<unknown> {
+  const status = httpStatus(error);
+  if (signal?.aborted || (status !== 404 && status !== 403 && status !== 400 && status !== 301)) return error;
+  try {
+    await connection.wire.listObjectsV2(bucket, { prefix: key, maxKeys: 1 }, signal);
+  } catch (listError) {
+    return httpStatus(listError) ? listError : error;
+  }
+  return status === 404 ? Object.assign(new Error(`The object s3://${bucket}/${key} does not exist.`), { name: 'NoSuchKey', $metadata: { httpStatusCode: 404 } }) : error;
 }
 
 export interface MultipartUploadEntry {

@@ -188,7 +188,7 @@ describe('the Barge window', () => {
     await expect.poll(() => row.count(), { timeout: 30_000 }).toBe(1);
     const [download] = await Promise.all([page.waitForEvent('download'), row.getByRole('button', { name: 'Receipt' }).click()]);
     const receipt = (await readFile(await download.path(), 'utf8')).trim().split('\n');
-    expect(receipt[0]).toBe('key,path,size,etag,versionId,checksumAlgorithm,checksum,finishedAt,verified');
+    expect(receipt[0]).toBe('key,path,size,etag,versionId,checksumAlgorithm,checksum,finishedAt,verified,status,error');
     expect(receipt.find((line) => line.startsWith('docs/guide/setup.md,'))).toContain(`,${path.join(target, 'docs', 'guide', 'setup.md')},${'content of docs/guide/setup.md'.length},`);
     expect(receipt).toHaveLength(1 + (await readdirRecursive(target)).length);
   });

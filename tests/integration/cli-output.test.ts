@@ -64,3 +64,41 @@ it('a dry run that fails prints only the failure, and counts are in words ("1 ob
     await t.close();
   }
 });
+
+it('a single-key download names the real cause: a missing bucket, a wrong secret, a missing key', async () => {
+  const t = await setUpEngine();
+  try {
+    await t.connection.client.send(new PutObjectCommand({ Bucket: t.bucket, Key: 'here.txt', Body: 'x' }));
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'barge-cli-output-'));
+    const noBucket = await runCli(['cp', `s3://${t.bucket}-gone/here.txt`, path.join(dir, 'a.txt')]);
+    expect(noBucket.stderr).toContain(`Cannot download s3://${t.bucket}-gone/here.txt: The bucket does not exist`);
+    const wrongSecret = await runCli(['cp', `s3://${t.bucket}/here.txt`, path.join(dir, 'b.txt')], { env: { AWS_SECRET_ACCESS_KEY: 'not-the-secret' } });
+    expect(wrongSecret.stderr).toContain('The secret access key does not match the access key ID');
+    const noKey = await runCli(['cp', `s3://${t.bucket}/nope.txt`, path.join(dir, 'c.txt')]);
+    expect(noKey.stderr).toContain('The object does not exist.');
+  } finally {
+    await t.close();
+  }
+});
+
+it('--receipt is written when objects fail too, with a status column; a receipt that cannot be written is refused before any work', async () => {
+  const t = await setUpEngine();
+  try {
+    await t.connection.client.send(new PutObjectCommand({ Bucket: t.bucket, Key: 'mixed/good.txt', Body: 'good' }));
+    await t.connection.client.send(new PutObjectCommand({ Bucket: t.bucket, Key: 'mixed/bad\x1b.txt', Body: 'bad' }));
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'barge-cli-output-'));
+    const receipt = path.join(dir, 'r.csv');
+    const run = await runCli(['cp', '-r', `s3://${t.bucket}/mixed/`, path.join(dir, 'out'), '--receipt', receipt]);
+    expect(run.code).toBe(1);
+    const rows = (await readFile(receipt, 'utf8')).trim().split('\n');
+    expect(rows[0]).toBe('key,path,size,etag,versionId,checksumAlgorithm,checksum,finishedAt,verified,status,error');
+    expect(rows.find((row) => row.startsWith('mixed/good.txt,'))).toMatch(/,done,$/);
+    expect(rows.find((row) => row.startsWith('mixed/bad'))).toMatch(/,failed,"UnsafeKey: The key ""mixed\/bad\\x1b\.txt"" contains a control character/);
+    const nowhere = await runCli(['cp', '-r', `s3://${t.bucket}/mixed/`, path.join(dir, 'out2'), '--receipt', path.join(dir, 'no', 'such', 'r.csv')]);
+    expect(nowhere.code).toBe(2);
+    expect(nowhere.stderr).toContain('does not exist or cannot be written');
+    await expect(readFile(path.join(dir, 'out2', 'mixed', 'good.txt'))).rejects.toThrow();
+  } finally {
+    await t.close();
+  }
+});

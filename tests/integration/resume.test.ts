@@ -183,7 +183,7 @@ it('--no-resume starts afresh, and --receipt writes what was stored', async () =
   // The abandoned run's upload was aborted, not left to linger.
   expect(await incompleteUploads()).toBe(0);
   const [header, row] = (await readFile(receipt, 'utf8')).trim().split('\n');
-  expect(header).toBe('key,path,size,etag,versionId,checksumAlgorithm,checksum,finishedAt,verified');
+  expect(header).toBe('key,path,size,etag,versionId,checksumAlgorithm,checksum,finishedAt,verified,status,error');
   const head = await t.connection.client.send(new HeadObjectCommand({ Bucket: t.bucket, Key: 'fresh.bin' }));
   expect(row).toContain(`fresh.bin,${source.path},${PARTS * PART},${head.ETag!.replaceAll('"', '')},`);
 });

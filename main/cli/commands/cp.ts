@@ -1,6 +1,7 @@
 // barge cp: upload local files and folders to S3, or download objects and prefixes.
 
-import { stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { isS3Url, parseS3Url } from '../../../src/s3-url.ts';
 import type { S3Location } from '../../../src/s3-url.ts';
@@ -17,6 +18,7 @@ export async function cp(engine: Engine, connection: S3Connection, cli: CliConte
   if (args.length < 2) throw usageError('cp needs at least one source and a destination.');
   const sources = args.slice(0, -1);
   const destination = args.at(-1)!;
+  await checkReceiptFolder(cli.options.receipt);
   const remoteSources = sources.filter(isS3Url);
   if (isS3Url(destination)) {
     if (remoteSources.length > 0) throw usageError('Copying from S3 to S3 is not supported yet; download, then upload.');
@@ -51,6 +53,17 @@ export async function cp(engine: Engine, connection: S3Connection, cli: CliConte
     requireVerified: cli.options.requireVerified || undefined,
   }, journaled(cli));
   return exitStatus((await runJob(engine, job, cli)).state.status);
+}
+
+/** A receipt that could not be written is found out before any work starts, not after it. */
+async function checkReceiptFolder(receipt: string | undefined): Promise<void> {
+  if (receipt === undefined) return;
+  const folder = path.dirname(path.resolve(receipt));
+  try {
+    await access(folder, constants.W_OK);
+  } catch {
+    throw usageError(`--receipt ${receipt}: the folder ${folder} does not exist or cannot be written.`);
+  }
 }
 
 export function s3Location(text: string): S3Location {

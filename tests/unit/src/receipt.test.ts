@@ -9,9 +9,9 @@ const entries = [
 it('writes CSV with a header, quoting fields that need it, ETags without quotes, the checksum split', () => {
   const text = [...formatReceipt(entries, 'csv')].join('');
   expect(text).toBe([
-    'key,path,size,etag,versionId,checksumAlgorithm,checksum,finishedAt,verified',
-    '"a,b ""c"".txt",/tmp/a,3,abc,v1,CRC32C,AAAA==,1970-01-01T00:00:00.000Z,CRC verified by the store',
-    'plain,/tmp/p,0,,,,,1970-01-01T00:00:01.000Z,',
+    'key,path,size,etag,versionId,checksumAlgorithm,checksum,finishedAt,verified,status,error',
+    '"a,b ""c"".txt",/tmp/a,3,abc,v1,CRC32C,AAAA==,1970-01-01T00:00:00.000Z,CRC verified by the store,done,',
+    'plain,/tmp/p,0,,,,,1970-01-01T00:00:01.000Z,,done,',
     '',
   ].join('\n'));
 });
@@ -29,8 +29,8 @@ it('writes JSON that parses back to the same rows, and an empty list for no obje
 it('neutralises fields a spreadsheet would run as formulas, but keeps checksums exact', () => {
   const text = [...formatReceipt([{ key: '=HYPERLINK("http://x","y")', path: '+1', size: 1, etag: '@e', versionId: '-v', checksum: 'CRC32C:+AAA==', finishedAt: 0 }, { key: '\tkey', path: '\rp', size: 2, finishedAt: 0 }], 'csv')].join('');
   const [, first, second] = text.split('\n');
-  expect(first).toBe(`"'=HYPERLINK(""http://x"",""y"")",'+1,1,'@e,'-v,CRC32C,+AAA==,1970-01-01T00:00:00.000Z,`);
-  expect(second).toBe(`'\tkey,"'\rp",2,,,,,1970-01-01T00:00:00.000Z,`);
+  expect(first).toBe(`"'=HYPERLINK(""http://x"",""y"")",'+1,1,'@e,'-v,CRC32C,+AAA==,1970-01-01T00:00:00.000Z,,done,`);
+  expect(second).toBe(`'\tkey,"'\rp",2,,,,,1970-01-01T00:00:00.000Z,,done,`);
   // JSON keeps every value exact.
   expect(JSON.parse([...formatReceipt([{ key: '=1+1', path: '/p', size: 0, finishedAt: 0 }], 'json')].join(''))[0].key).toBe('=1+1');
 });
