@@ -55,3 +55,19 @@ export function formatDuration(seconds: number | undefined): string {
   if (m < 60) return `${m}m${String(s % 60).padStart(2, '0')}s`;
   return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
 }
+
+const DURATION_UNITS: Readonly<Record<string, number>> = { s: 1, m: 60, h: 3600, d: 86_400, w: 604_800 };
+
+/** A duration as people write it ("90s", "30m", "2h", "7d", "1w") in seconds, or undefined. */
+export function parseDuration(text: string): number | undefined {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*([smhdw])\s*$/i.exec(text);
+  return match ? Number(match[1]) * DURATION_UNITS[match[2]!.toLowerCase()]! : undefined;
+}
+
+/** An age in the largest whole unit: "45s", "12m", "5h", "3d". */
+export function formatAge(seconds: number): string {
+  if (seconds < 60) return `${Math.max(0, Math.floor(seconds))}s`;
+  if (seconds < 3600) return `${Math.floor(seconds / 60)}m`;
+  if (seconds < 86_400) return `${Math.floor(seconds / 3600)}h`;
+  return `${Math.floor(seconds / 86_400)}d`;
+}

@@ -1,7 +1,7 @@
 // The command line's shared options, parsed once into a connection and engine settings.
 
 import { parseArgs } from 'node:util';
-import { formatBytes, parseByteSize } from '../../src/byte-units.ts';
+import { formatBytes, parseByteSize, parseDuration } from '../../src/byte-units.ts';
 import { MAX_PART_SIZE_BYTES, MIN_PART_SIZE_BYTES } from '../../src/part-size.ts';
 import { connectionConfigSchema, uploadChecksumSchema } from '../../src/connection.ts';
 import type { ConnectionConfig, UploadChecksum } from '../../src/connection.ts';
@@ -26,6 +26,7 @@ export const optionSpec = {
   resume: { type: 'boolean' },
   'case-insensitive': { type: 'boolean' },
   'require-verified': { type: 'boolean' },
+  'older-than': { type: 'string' },
   json: { type: 'boolean' },
   quiet: { type: 'boolean', short: 'q' },
   help: { type: 'boolean', short: 'h' },
@@ -39,7 +40,7 @@ const COMMAND_FLAGS: Readonly<Record<string, readonly string[]>> = {
   rm: ['recursive', 'dry-run', 'all-versions', 'resume'],
   mb: [],
   rb: [],
-  'abort-uploads': ['dry-run'],
+  'abort-uploads': ['dry-run', 'older-than'],
 };
 
 export interface CliOptions {
@@ -58,6 +59,8 @@ export interface CliOptions {
   readonly caseInsensitive: boolean | undefined;
   /** Downloads: fail an object that can be checked only for its size. */
   readonly requireVerified: boolean;
+  /** abort-uploads: only uploads begun at least this many seconds ago. */
+  readonly olderThanSeconds: number | undefined;
   readonly json: boolean;
   readonly quiet: boolean;
   readonly help: boolean;
@@ -106,7 +109,10 @@ export function parseCli(argv: readonly string[]): CliOptions {
   const command = positionals[0];
   const accepted = COMMAND_FLAGS[command ?? ''] ?? [];
   if (values.receipt === '') throw usageError('--receipt needs a file name.');
-  for (const flag of ['recursive', 'dry-run', 'all-versions', 'receipt', 'resume', 'case-insensitive', 'require-verified'] as const) {
+  const olderThan = values['older-than'];
+  const olderThanSeconds = olderThan === undefined ? undefined : parseDuration(olderThan);
+  if (olderThan !== undefined && olderThanSeconds === undefined) throw usageError(`--older-than takes a duration such as 2h or 7d, not "${olderThan}".`);
+  for (const flag of ['recursive', 'dry-run', 'all-versions', 'receipt', 'resume', 'case-insensitive', 'require-verified', 'older-than'] as const) {
     // A flag a command would silently ignore is refused: "rb --dry-run" must not delete the bucket.
     if (values[flag] !== undefined && command !== undefined && command in COMMAND_FLAGS && !accepted.includes(flag)) throw usageError(`${command} does not take --${flag}.`);
   }
@@ -131,6 +137,7 @@ export function parseCli(argv: readonly string[]): CliOptions {
     resume: values.resume ?? true,
     caseInsensitive: values['case-insensitive'],
     requireVerified: values['require-verified'] ?? false,
+    olderThanSeconds,
     json: values.json ?? false,
     quiet: values.quiet ?? false,
     help: values.help ?? false,
@@ -147,7 +154,7 @@ Usage:
            [--dry-run] [--all-versions]
   barge mb s3://bucket                             create a bucket
   barge rb s3://bucket                             delete an empty bucket
-  barge abort-uploads s3://bucket[/prefix] [--dry-run]
+  barge abort-uploads s3://bucket[/prefix] [--dry-run] [--older-than 2h]
                                                    clean up incomplete multipart uploads
 
 Options:
@@ -166,6 +173,8 @@ Options:
   --part-size SIZE     multipart part size, 5MiB-5GiB (default 16MiB)
   -r, --recursive      folders and prefixes, everything below them
   --dry-run            show what would happen; change nothing
+  --older-than AGE     abort-uploads: only uploads begun at least AGE ago (90s, 30m, 2h, 7d), so
+                       one another process is sending now is left alone
   --all-versions       rm: every version and delete marker (versioned buckets)
   --receipt FILE       cp: when done, write what was stored or saved (key, size, ETag, version,
                        checksum) as CSV, or JSON for a .json name

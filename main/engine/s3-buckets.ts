@@ -37,12 +37,19 @@ export interface AbortUploadsResult {
 }
 
 /** Abort every incomplete multipart upload below `prefix` (or only list them, with `dryRun`). */
-export async function abortIncompleteUploads(connection: S3Connection, bucket: string, prefix = '', dryRun = false): Promise<AbortUploadsResult> {
+/**
+ * `olderThanMs`: only uploads begun at least this long ago (another process may be sending the newer
+ * ones right now); an upload whose start the store does not say is left alone then.
+ */
+export async function abortIncompleteUploads(connection: S3Connection, bucket: string, prefix = '', dryRun = false, olderThanMs?: number, now = Date.now()): Promise<AbortUploadsResult> {
   const aborted: MultipartUploadEntry[] = [];
   const failed: { upload: MultipartUploadEntry; error: BargeError }[] = [];
   // Collected first: aborting while paging through the same listing would shift its markers.
   const uploads: MultipartUploadEntry[] = [];
-  for await (const upload of listMultipartUploads(connection, bucket, prefix)) uploads.push(upload);
+  for await (const upload of listMultipartUploads(connection, bucket, prefix)) {
+    if (olderThanMs !== undefined && (upload.initiated === undefined || now - upload.initiated < olderThanMs)) continue;
+    uploads.push(upload);
+  }
   for (const upload of uploads) {
     if (dryRun) {
       aborted.push(upload);

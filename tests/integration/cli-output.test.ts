@@ -6,7 +6,7 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, it } from 'vitest';
-import { PutObjectCommand } from '@aws-sdk/client-s3';
+import { CreateMultipartUploadCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { setUpEngine } from '../support/fixtures.ts';
 import { runCli } from '../support/run-cli.ts';
 
@@ -98,6 +98,23 @@ it('--receipt is written when objects fail too, with a status column; a receipt 
     expect(nowhere.code).toBe(2);
     expect(nowhere.stderr).toContain('does not exist or cannot be written');
     await expect(readFile(path.join(dir, 'out2', 'mixed', 'good.txt'))).rejects.toThrow();
+  } finally {
+    await t.close();
+  }
+});
+
+it('abort-uploads --older-than leaves recent uploads alone; its dry run lists each with its key and age', async () => {
+  const t = await setUpEngine();
+  try {
+    for (const key of ['old/a.bin', 'old/b.bin']) await t.connection.client.send(new CreateMultipartUploadCommand({ Bucket: t.bucket, Key: key }));
+    const recent = await runCli(['abort-uploads', '--dry-run', '--older-than', '1h', `s3://${t.bucket}`]);
+    expect(recent).toMatchObject({ code: 0, stdout: 'No incomplete multipart uploads.\n' });
+    await new Promise((resolve) => setTimeout(resolve, 2100));
+    const dry = await runCli(['abort-uploads', '--dry-run', '--older-than', '1s', `s3://${t.bucket}`]);
+    expect(dry.stdout).toMatch(/^Would abort old\/a\.bin \(upload .{16}…, begun \d+s ago\)\nWould abort old\/b\.bin \(upload .{16}…, begun \d+s ago\)\n$/);
+    expect((await runCli(['abort-uploads', '--older-than', '1s', `s3://${t.bucket}`])).code).toBe(0);
+    expect((await runCli(['abort-uploads', '--dry-run', `s3://${t.bucket}`])).stdout).toBe('No incomplete multipart uploads.\n');
+    expect((await runCli(['abort-uploads', '--older-than', 'soon', `s3://${t.bucket}`])).stderr).toContain('--older-than takes a duration such as 2h or 7d, not "soon".');
   } finally {
     await t.close();
   }

@@ -1,5 +1,7 @@
 // barge mb, rb, abort-uploads: buckets and leftovers.
 
+import { formatAge } from '../../../src/byte-units.ts';
+import { printable } from '../../../src/s3-names.ts';
 import { abortIncompleteUploads, createBucket, deleteBucket } from '../../engine/s3-buckets.ts';
 import type { S3Connection } from '../../engine/s3-connection.ts';
 import type { CliContext } from '../context.ts';
@@ -30,13 +32,16 @@ export async function rb(connection: S3Connection, cli: CliContext): Promise<num
 export async function abortUploads(connection: S3Connection, cli: CliContext): Promise<number> {
   if (cli.options.args.length !== 1) throw usageError('abort-uploads takes one s3://bucket[/prefix] address.');
   const location = s3Location(cli.options.args[0]!);
-  const result = await abortIncompleteUploads(connection, location.bucket, location.key, cli.options.dryRun);
+  const olderThanMs = cli.options.olderThanSeconds === undefined ? undefined : cli.options.olderThanSeconds * 1000;
+  const now = Date.now();
+  const result = await abortIncompleteUploads(connection, location.bucket, location.key, cli.options.dryRun, olderThanMs, now);
   for (const upload of result.aborted) {
+    const age = upload.initiated === undefined ? 'begun at an unknown time' : `begun ${formatAge((now - upload.initiated) / 1000)} ago`;
     cli.stdout.write(cli.options.json
       ? `${JSON.stringify({ ...upload, aborted: !cli.options.dryRun })}\n`
-      : `${cli.options.dryRun ? 'Would abort' : 'Aborted'} ${upload.key} (upload ${upload.uploadId.slice(0, 16)}…)\n`);
+      : `${cli.options.dryRun ? 'Would abort' : 'Aborted'} ${printable(upload.key)} (upload ${upload.uploadId.slice(0, 16)}…, ${age})\n`);
   }
-  for (const failure of result.failed) cli.stderr.write(`error: ${failure.upload.key}: ${failure.error.message}\n`);
+  for (const failure of result.failed) cli.stderr.write(`error: ${printable(failure.upload.key)}: ${printable(failure.error.message)}\n`);
   if (!cli.options.json && result.aborted.length === 0 && result.failed.length === 0) cli.stdout.write('No incomplete multipart uploads.\n');
   return result.failed.length > 0 ? 1 : 0;
 }
