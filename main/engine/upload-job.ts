@@ -354,10 +354,7 @@ async function multipartUpload(upload: FileUpload, partSize: number, earlier: Ea
     // A file that changed while it was read would be stored as a mix of old and new bytes.
     if (await changedSince(file)) throw fileChanged(file);
     parts.sort((a, b) => a.partNumber - b.partNumber);
-    const completed = await runtime.request((signal) => connection.client.send(new CompleteMultipartUploadCommand({
-      Bucket: bucket, Key: file.key, UploadId: id,
-      MultipartUpload: { Parts: parts.map((part) => ({ PartNumber: part.partNumber, ETag: part.etag, ...(crc && part.digest ? { [checksumField(crc)]: toBase64(part.digest) } : {}) })) },
-    }), { abortSignal: signal }));
+    const completed = await completeUpload(connection, bucket, file.key, id, parts, crc, runtime);
     journal.multipartEnded(file.key, id);
     const verified = weakest(parts.map((part) => part.verified)) ?? 'none';
     const stored = await completedObject(connection, bucket, file.key, completed, parts, runtime);
@@ -381,6 +378,36 @@ interface SentPart {
 }
 
 /**
+ * CompleteMultipartUpload. Its answer can be lost after the store has done it (a reset on the way
+ * back); the retry then finds no upload (NoSuchUpload). Before that counts as a failure, a HEAD pinned
+ * to the ETag these parts give asks whether the object is there: then it completed.
+ */
+async function completeUpload(
+  connection: S3Connection, bucket: string, key: string, uploadId: string, parts: readonly SentPart[], crc: CrcAlgorithm | undefined, runtime: JobRuntime<UploadItem>,
+): Promise<CompleteMultipartUploadCommandOutput> {
+  try {
+    return await runtime.request((signal) => connection.client.send(new CompleteMultipartUploadCommand({
+      Bucket: bucket, Key: key, UploadId: uploadId,
+      MultipartUpload: { Parts: parts.map((part) => ({ PartNumber: part.partNumber, ETag: part.etag, ...(crc && part.digest ? { [checksumField(crc)]: toBase64(part.digest) } : {}) })) },
+    }), { abortSignal: signal }));
+  } catch (error) {
+    const expected = errorCode(error) === 'NoSuchUpload' ? expectedEtag(parts) : undefined;
+    if (!expected) throw error;
+    const headers = await runtime.request((signal) => connection.wire.headObject(bucket, key, { ifMatch: expected, signal })).catch(() => undefined);
+    if (!headers) throw error;
+    const versionId = headers['x-amz-version-id'];
+    return { ETag: expected, VersionId: typeof versionId === 'string' && versionId !== 'null' ? versionId : undefined, $metadata: {} };
+  }
+}
+
+/** The ETag S3 gives an upload of these parts (the MD5 of their MD5s), quoted; undefined where a part's ETag is not an MD5. */
+function expectedEtag(parts: readonly SentPart[]): string | undefined {
+  const md5s = parts.map((part) => bareEtag(part.etag));
+  if (!md5s.every((md5) => /^[0-9a-f]{32}$/.test(md5))) return undefined;
+  return `"${multipartEtag(md5s.map((md5) => Buffer.from(md5, 'hex')))}"`;
+}
+
+/**
  * What the store says it stored, from CompleteMultipartUpload's answer. Where that answer has no
  * ETag (Ceph's RGW sends an empty one), a HEAD pinned to the ETag these parts give (the MD5 of their
  * MD5s) supplies it: a HEAD that finds another writer's version finds nothing, and says nothing.
@@ -391,9 +418,8 @@ async function completedObject(
 ): Promise<StoredObject> {
   const etag = completed.ETag?.replaceAll('"', '') ? completed.ETag : undefined;
   const answered = { etag, versionId: completed.VersionId, checksum: completedChecksum(completed) };
-  const md5s = parts.map((part) => bareEtag(part.etag));
-  if (etag || !md5s.every((md5) => /^[0-9a-f]{32}$/.test(md5))) return answered;
-  const expected = `"${multipartEtag(md5s.map((md5) => Buffer.from(md5, 'hex')))}"`;
+  const expected = etag ? undefined : expectedEtag(parts);
+  if (!expected) return answered;
   try {
     const headers = await runtime.request((signal) => connection.wire.headObject(bucket, key, { ifMatch: expected, signal }));
     const versionId = headers['x-amz-version-id'];

@@ -105,3 +105,21 @@ it('a file that shrinks during its upload fails at once as changed, and leaves n
   for await (const u of listMultipartUploads(t.connection, t.bucket)) uploads.push(u);
   expect(uploads).toEqual([]);
 });
+
+it('a CompleteMultipartUpload whose answer is lost after the store did it is found by a HEAD, not reported failed', async () => {
+  const source = await randomFile(t.dir, 'completed.bin', 17 * MIB);
+  let cut = 0;
+  proxy.setRule((request) => {
+    if (request.method === 'POST' && request.url?.includes('uploadId=') && cut === 0) {
+      cut += 1;
+      return { kind: 'cut-body', afterBytes: 0 };
+    }
+    return undefined;
+  });
+  const end = await t.engine.upload(viaProxy, { sources: [source.path], bucket: t.bucket, destination: 'completed.bin' }).finished();
+  expect(cut).toBe(1);
+  expect(end.state.status).toBe('completed');
+  const out = path.join(t.dir, 'check.bin');
+  await t.engine.download(t.connection, { bucket: t.bucket, keys: ['completed.bin'], targetFolder: t.dir, targetFile: out }).finished();
+  expect(await sha256File(out)).toBe(source.sha256);
+});
