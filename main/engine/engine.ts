@@ -12,6 +12,7 @@ import type { Settings, SettingsPatch } from '../../src/settings.ts';
 import { DEFAULT_SETTINGS, settingsPatchSchema, settingsSchema } from '../../src/settings.ts';
 import { formatS3Url } from '../../src/s3-url.ts';
 import { ThroughputMeter } from '../../src/throughput-meter.ts';
+import { BargeError } from './errors.ts';
 import { deleteBody } from './delete-job.ts';
 import type { DeleteSpec } from './delete-job.ts';
 import { downloadBody } from './download-job.ts';
@@ -26,7 +27,7 @@ import type { Timer } from './progress-publisher.ts';
 import { RequestScheduler } from './request-scheduler.ts';
 import { openConnection } from './s3-connection.ts';
 import type { S3Connection } from './s3-connection.ts';
-import { abortMultipartUpload, uploadBody } from './upload-job.ts';
+import { abortMultipartUpload, abortUnrecordedUploads, uploadBody } from './upload-job.ts';
 import type { UploadSpec } from './upload-job.ts';
 
 export interface EngineOptions {
@@ -150,7 +151,9 @@ export class Engine {
    */
   restore(resolve: ConnectionResolver): Job[] {
     if (!this.journal) return [];
-    return this.journal.unfinished(this.host).map((record) => {
+    const journal = this.journal;
+    // Jobs another process of this host is running (a second app window) stay with it.
+    return journal.unfinished(this.host).filter((record) => journal.claim(record.id).ok).map((record) => {
       const job = this.startRecorded(record, resolve);
       job.pause();
       return job;
@@ -278,8 +281,13 @@ export class Engine {
     const bucket = (spec as { bucket: string }).bucket;
     const fingerprint = jobFingerprint(kind, spec, options.connectionRef, process.cwd());
     const earlier = options.resume === undefined ? undefined : journal.findResumable(this.host, fingerprint);
+    // The same command running now in another process: refused, never started twice (nor started
+    // afresh over its leftovers, which it is using).
+    const claimed = earlier && journal.claim(earlier.id);
+    if (claimed && !claimed.ok) {
+      throw new BargeError('AlreadyRunning', `The same command is already running${claimed.holder ? ` (process ${claimed.holder})` : ''}: wait for it to end, or stop it first.`);
+    }
     if (earlier && options.resume) {
-      journal.claim(earlier.id);
       this.resumedIds.add(earlier.id);
       return this.launch({ id: earlier.id, kind, name, body: this.tidied(earlier.id, bucket, async () => connection, body()), createdAt: earlier.createdAt, resumed: true });
     }
@@ -289,7 +297,6 @@ export class Engine {
     if (!earlier) return this.launch({ id, kind, name, body: fresh, resumed: false });
     // Starting afresh: the interrupted run's uploads and temporary files go first, or they would
     // linger; its record goes only once they are gone.
-    journal.claim(earlier.id);
     const afterCleanUp: JobBody<Item> = async (runtime, only) => {
       await discardLeftovers(connection, bucket, journal.leftovers(earlier.id));
       journal.forget(earlier.id);
@@ -307,7 +314,6 @@ export class Engine {
     };
     const connection = () => resolve(record.connectionRef);
     const body: JobBody<unknown> = async (runtime, only) => factories[record.kind](await connection())(runtime, only);
-    this.journal!.claim(record.id);
     this.resumedIds.add(record.id);
     const bucket = (record.spec as { bucket: string }).bucket;
     return this.launch({ id: record.id, kind: record.kind, name: record.name, body: this.tidied(record.id, bucket, connection, body), createdAt: record.createdAt, resumed: true });
@@ -386,6 +392,9 @@ function journalStatus(status: JobState['status']): JournalStatus {
 
 /** Abort an abandoned run's multipart uploads and remove its temporary files. */
 async function discardLeftovers(connection: S3Connection, bucket: string, leftovers: ReturnType<Journal['leftovers']>): Promise<void> {
-  for (const upload of leftovers.uploads) await abortMultipartUpload(connection, bucket, upload.key, upload.uploadId);
+  for (const upload of leftovers.uploads) {
+    if (upload.uploadId) await abortMultipartUpload(connection, bucket, upload.key, upload.uploadId);
+    else await abortUnrecordedUploads(connection, bucket, upload.key, upload.startedAt);
+  }
   await Promise.all(leftovers.temporaryFiles.map((file) => rm(file, { force: true })));
 }

@@ -22,7 +22,10 @@ export interface FinishedObject {
 }
 
 export interface MultipartRecord {
+  /** Empty while CreateMultipartUpload is on its way: an upload may exist that no record names yet. */
   readonly uploadId: string;
+  /** When the upload was begun (this machine's clock), to find one whose ID was never recorded. */
+  readonly startedAt?: number;
   readonly path: string;
   readonly size: number;
   readonly mtimeMs: number;

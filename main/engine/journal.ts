@@ -18,8 +18,9 @@
 // The journal is a help, never a hazard: a write that fails (a full disk, a file locked too long)
 // is reported once and dropped, and the transfer goes on; at worst, work is done again.
 //
-// One file serves several processes (the app, and each `barge` command): a job is claimed by the
-// process running it, and another process resumes it only when that process is gone.
+// One file serves several processes (the app, and each `barge` command): a job is run by the process
+// that holds its lock (job-locks.ts), which the kernel drops when that process dies; another process
+// resumes it only then.
 
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
@@ -28,6 +29,8 @@ import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { JobKind } from '../../src/jobs.ts';
 import type { DownloadRecord, FinishedObject, JobJournal, MultipartRecord, PartRecord } from './job-journal.ts';
 import { loadSqlite } from './sqlite.ts';
+import { folderLocks, memoryLocks } from './job-locks.ts';
+import type { JobLocks } from './job-locks.ts';
 import type { ReceiptEntry } from '../../src/receipt.ts';
 import { isVerification } from '../../src/verification.ts';
 
@@ -72,7 +75,7 @@ CREATE TABLE IF NOT EXISTS objects (
   mtime_ms REAL, etag TEXT, version_id TEXT, checksum TEXT, finished_at INTEGER NOT NULL, verified TEXT, PRIMARY KEY (job_id, key));
 CREATE TABLE IF NOT EXISTS multipart_uploads (
   job_id TEXT NOT NULL REFERENCES jobs (id) ON DELETE CASCADE, key TEXT NOT NULL, upload_id TEXT NOT NULL, path TEXT NOT NULL,
-  size INTEGER NOT NULL, mtime_ms REAL NOT NULL, part_size INTEGER NOT NULL, checksum_algorithm TEXT, PRIMARY KEY (job_id, key));
+  size INTEGER NOT NULL, mtime_ms REAL NOT NULL, part_size INTEGER NOT NULL, checksum_algorithm TEXT, started_at INTEGER, PRIMARY KEY (job_id, key));
 CREATE TABLE IF NOT EXISTS parts (
   job_id TEXT NOT NULL REFERENCES jobs (id) ON DELETE CASCADE, upload_id TEXT NOT NULL, part_number INTEGER NOT NULL,
   etag TEXT NOT NULL, checksum TEXT, PRIMARY KEY (upload_id, part_number));
@@ -105,8 +108,12 @@ export class Journal {
   private readonly warn: (message: string) => void;
   private warned = false;
 
-  private constructor(file: string, db: DatabaseSync, now: () => number, warn: (message: string) => void) {
+  /** Which process runs which job. */
+  readonly locks: JobLocks;
+
+  private constructor(file: string, db: DatabaseSync, now: () => number, warn: (message: string) => void, locks: JobLocks) {
     this.file = file;
+    this.locks = locks;
     this.db = db;
     this.now = now;
     this.warn = warn;
@@ -126,9 +133,12 @@ export class Journal {
     try {
       const version = (db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version;
       if (version > SCHEMA_VERSION) throw new Error(`The journal ${file} was written by a newer Barge (schema ${version}); move it aside to start afresh.`);
-      // Schema 2 records how each object was checked.
-      const columns = (db.prepare('PRAGMA table_info(objects)').all() as { name: string }[]).map((column) => column.name);
-      if (columns.length > 0 && !columns.includes('verified')) db.exec('ALTER TABLE objects ADD COLUMN verified TEXT');
+      // Schema 2 records how each object was checked, and when each multipart upload was begun.
+      const columns = (table: string) => (db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).map((column) => column.name);
+      const objects = columns('objects');
+      if (objects.length > 0 && !objects.includes('verified')) db.exec('ALTER TABLE objects ADD COLUMN verified TEXT');
+      const uploads = columns('multipart_uploads');
+      if (uploads.length > 0 && !uploads.includes('started_at')) db.exec('ALTER TABLE multipart_uploads ADD COLUMN started_at INTEGER');
       db.exec(SCHEMA);
       db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
       db.exec('COMMIT');
@@ -137,7 +147,8 @@ export class Journal {
       db.close();
       throw error;
     }
-    const journal = new Journal(file, db, options.now ?? Date.now, options.warn ?? ((message) => process.emitWarning(message)));
+    const locks = file === ':memory:' ? memoryLocks() : folderLocks(path.join(path.dirname(file), 'locks'), DatabaseSync);
+    const journal = new Journal(file, db, options.now ?? Date.now, options.warn ?? ((message) => process.emitWarning(message)), locks);
     journal.run("DELETE FROM jobs WHERE status IN ('completed', 'cancelled') AND updated_at < ?", journal.now() - COMPLETED_RETENTION_MS);
     return journal;
   }
@@ -146,6 +157,7 @@ export class Journal {
     if (!this.db.isOpen) return;
     this.commit();
     this.db.close();
+    this.locks.releaseAll();
   }
 
   /** Write the progress records held so far, in one transaction. */
@@ -167,32 +179,34 @@ export class Journal {
     });
   }
 
-  /** Record a new job, owned by this process. */
+  /** Record a new job, run (and locked) by this process. */
   addJob(job: Omit<JournaledJob, 'status' | 'createdAt'> & { readonly fingerprint: string }): void {
     const now = this.now();
+    this.locks.acquire(job.id);
     this.run(
       'INSERT INTO jobs (id, host, kind, name, spec, connection_ref, fingerprint, status, owner_pid, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
       job.id, job.host, job.kind, job.name, JSON.stringify(job.spec), job.connectionRef, job.fingerprint, 'active', process.pid, now, now,
     );
   }
 
-  /** An unfinished job with this fingerprint that no running process owns, to continue it. */
+  /** The newest unfinished job with this fingerprint, to continue it (another process may be running it: see claim). */
   findResumable(host: JournalHost, fingerprint: string): JournaledJob | undefined {
-    const rows = this.all("SELECT * FROM jobs WHERE host = ? AND fingerprint = ? AND status IN ('active', 'failed') ORDER BY created_at DESC", host, fingerprint);
-    const row = rows.find((candidate) => !ownedByLiveProcess(candidate));
+    const row = this.get("SELECT * FROM jobs WHERE host = ? AND fingerprint = ? AND status IN ('active', 'failed') ORDER BY created_at DESC", host, fingerprint);
     return row ? toJob(row) : undefined;
   }
 
-  /** Unfinished jobs of this host that no running process owns (to bring back after a restart). */
+  /** Unfinished jobs of this host that no running process holds (to bring back after a restart). */
   unfinished(host: JournalHost): JournaledJob[] {
     return this.all("SELECT * FROM jobs WHERE host = ? AND status IN ('active', 'failed') ORDER BY created_at", host)
-      .filter((row) => !ownedByLiveProcess(row))
+      .filter((row) => !this.locks.heldElsewhere(String(row.id)))
       .map(toJob);
   }
 
-  /** This process takes the job over. */
-  claim(id: string): void {
+  /** This process takes the job over; false (with the holder's pid, if known) when another process runs it. */
+  claim(id: string): { ok: true } | { ok: false; holder: number | undefined } {
+    if (!this.locks.acquire(id)) return { ok: false, holder: this.locks.holder(id) };
     this.run('UPDATE jobs SET owner_pid = ?, updated_at = ? WHERE id = ?', process.pid, this.now(), id);
+    return { ok: true };
   }
 
   setStatus(id: string, status: JournalStatus): void {
@@ -202,13 +216,15 @@ export class Journal {
   /** Drop a job and everything recorded for it (cancelled, or cleared from the list). */
   forget(id: string): void {
     this.run('DELETE FROM jobs WHERE id = ?', id);
+    this.locks.discard(id);
   }
 
   /** What an interrupted job left outside the journal: multipart uploads on the server, temporary files here. */
-  leftovers(id: string): { uploads: { key: string; uploadId: string }[]; temporaryFiles: string[]; downloadKeys: string[] } {
+  leftovers(id: string): { uploads: { key: string; uploadId: string; startedAt?: number }[]; temporaryFiles: string[]; downloadKeys: string[] } {
     const downloads = this.all('SELECT key, temporary FROM downloads WHERE job_id = ?', id);
     return {
-      uploads: this.all('SELECT key, upload_id FROM multipart_uploads WHERE job_id = ?', id).map((row) => ({ key: String(row.key), uploadId: String(row.upload_id) })),
+      uploads: this.all('SELECT key, upload_id, started_at FROM multipart_uploads WHERE job_id = ?', id)
+        .map((row) => ({ key: String(row.key), uploadId: String(row.upload_id), startedAt: row.started_at === null ? undefined : Number(row.started_at) })),
       temporaryFiles: downloads.map((row) => String(row.temporary)),
       downloadKeys: downloads.map((row) => String(row.key)),
     };
@@ -240,11 +256,12 @@ export class Journal {
         return row ? {
           uploadId: String(row.upload_id), path: String(row.path), size: Number(row.size), mtimeMs: Number(row.mtime_ms),
           partSize: Number(row.part_size), checksumAlgorithm: optionalString(row.checksum_algorithm),
+          startedAt: row.started_at === null || row.started_at === undefined ? undefined : Number(row.started_at),
         } : undefined;
       },
       multipartStarted: (key, record: MultipartRecord) => this.run(
-        'INSERT OR REPLACE INTO multipart_uploads (job_id, key, upload_id, path, size, mtime_ms, part_size, checksum_algorithm) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-        id, key, record.uploadId, record.path, record.size, record.mtimeMs, record.partSize, record.checksumAlgorithm ?? null,
+        'INSERT OR REPLACE INTO multipart_uploads (job_id, key, upload_id, path, size, mtime_ms, part_size, checksum_algorithm, started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        id, key, record.uploadId, record.path, record.size, record.mtimeMs, record.partSize, record.checksumAlgorithm ?? null, record.startedAt ?? this.now(),
       ),
       parts: (uploadId) => this.all('SELECT * FROM parts WHERE upload_id = ? ORDER BY part_number', uploadId)
         .map((row): PartRecord => ({ partNumber: Number(row.part_number), etag: String(row.etag), checksum: optionalString(row.checksum) })),
@@ -370,15 +387,3 @@ function toFinishedObject(row: Row): FinishedObject {
   };
 }
 
-/** True while the process that owns the job is alive (and is not this one, which can take it). */
-function ownedByLiveProcess(row: Row): boolean {
-  const pid = Number(row.owner_pid);
-  if (!pid || pid === process.pid) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: alive, but someone else's.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}

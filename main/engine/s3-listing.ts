@@ -193,3 +193,21 @@ export async function* listMultipartUploads(connection: S3Connection, bucket: st
     uploadIdMarker = more ? page.NextUploadIdMarker : undefined;
   } while (keyMarker);
 }
+
+/**
+ * Incomplete multipart uploads of exactly this key. Prefix is sent as the key itself: MinIO reads it
+ * as an exact key, other stores as a prefix, and the equality check keeps only the key either way.
+ */
+export async function* listUploadsOfKey(connection: S3Connection, bucket: string, key: string): AsyncGenerator<MultipartUploadEntry> {
+  let keyMarker: string | undefined;
+  let uploadIdMarker: string | undefined;
+  do {
+    const page = await withRetry(() => connection.client.send(new ListMultipartUploadsCommand({
+      Bucket: bucket, Prefix: key, KeyMarker: keyMarker, UploadIdMarker: uploadIdMarker,
+    })));
+    for (const u of page.Uploads ?? []) if (u.Key === key) yield { key, uploadId: u.UploadId ?? '', initiated: u.Initiated?.getTime() };
+    const more = page.IsTruncated === true;
+    keyMarker = more ? page.NextKeyMarker : undefined;
+    uploadIdMarker = more ? page.NextUploadIdMarker : undefined;
+  } while (keyMarker);
+}

@@ -20,6 +20,7 @@ import { BargeError, errorCode, toBargeError } from './errors.ts';
 import type { JobBody, JobRuntime } from './job.ts';
 import type { PartRecord } from './job-journal.ts';
 import { walkPath, walkSources } from './local-files.ts';
+import { listUploadsOfKey } from './s3-listing.ts';
 import type { LocalFile, WalkEntry } from './local-files.ts';
 import { withRetry } from './retry-loop.ts';
 import type { S3Connection } from './s3-connection.ts';
@@ -212,6 +213,13 @@ async function resumableUpload(connection: S3Connection, bucket: string, file: L
   const journal = runtime.journal;
   const record = journal.multipart(file.key);
   if (!record) return undefined;
+  if (!record.uploadId) {
+    // Killed between CreateMultipartUpload and recording its answer: whatever upload it made for
+    // this key is found on the store and aborted, and the file starts again.
+    await abortUnrecordedUploads(connection, bucket, file.key, record.startedAt);
+    journal.multipartEnded(file.key, '');
+    return undefined;
+  }
   if (record.path !== file.path || record.size !== file.size || record.mtimeMs !== file.mtimeMs) {
     await abortMultipartUpload(connection, bucket, file.key, record.uploadId);
     journal.multipartEnded(file.key, record.uploadId);
@@ -312,6 +320,10 @@ async function multipartUpload(upload: FileUpload, partSize: number, earlier: Ea
   const algorithm: UploadAlgorithm | undefined = crc ?? (uploadWith ? 'MD5' : undefined);
   let uploadId = earlier?.uploadId;
   if (!uploadId) {
+    // Recorded before it is asked for, so an upload created by a run killed before its answer came
+    // back is still found (and aborted) by the next.
+    const startedAt = Date.now();
+    journal.multipartStarted(file.key, { uploadId: '', startedAt, path: file.path, size: file.size, mtimeMs: file.mtimeMs, partSize, checksumAlgorithm: algorithm });
     const created = await runtime.request((signal) => connection.client.send(new CreateMultipartUploadCommand({
       Bucket: bucket, Key: file.key, ContentType: contentType,
       // The part size, for whoever downloads the object: with it, the multipart ETag (MD5 of the
@@ -322,7 +334,7 @@ async function multipartUpload(upload: FileUpload, partSize: number, earlier: Ea
     }), { abortSignal: signal }));
     uploadId = created.UploadId;
     if (!uploadId) throw new BargeError('InvalidResponse', 'The server started a multipart upload without an upload ID.');
-    journal.multipartStarted(file.key, { uploadId, path: file.path, size: file.size, mtimeMs: file.mtimeMs, partSize, checksumAlgorithm: algorithm });
+    journal.multipartStarted(file.key, { uploadId, startedAt, path: file.path, size: file.size, mtimeMs: file.mtimeMs, partSize, checksumAlgorithm: algorithm });
   }
   const id = uploadId;
   const partKind: RequestKind = { algorithm, crc, crcRequired: crc !== undefined, buffered: false };
@@ -483,6 +495,20 @@ function readWholeFile(path: string, expectedSize: number): Promise<Buffer> {
 async function changedSince(file: LocalFile): Promise<boolean> {
   const now = await stat(file.path);
   return now.size !== file.size || now.mtimeMs !== file.mtimeMs;
+}
+
+/** The store's clock may be this far behind this machine's: an upload begun "before" a run may be its own. */
+const STORE_CLOCK_MARGIN_MS = 15 * 60 * 1000;
+
+/**
+ * Abort the uploads of exactly this key begun since `since` (this machine's clock): ones a run created
+ * but never recorded. Older ones (another run's, long ago) are left to `barge abort-uploads`.
+ */
+export async function abortUnrecordedUploads(connection: S3Connection, bucket: string, key: string, since: number | undefined): Promise<void> {
+  for await (const upload of listUploadsOfKey(connection, bucket, key)) {
+    if (since !== undefined && upload.initiated !== undefined && upload.initiated < since - STORE_CLOCK_MARGIN_MS) continue;
+    await abortMultipartUpload(connection, bucket, key, upload.uploadId);
+  }
 }
 
 /**

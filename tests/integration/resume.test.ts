@@ -99,8 +99,8 @@ it('an upload killed mid-way goes on when the command runs again, sending only t
   await expect(t.connection.client.send(new HeadObjectCommand({ Bucket: t.bucket, Key: 'big.bin' }))).rejects.toMatchObject({ name: 'NotFound' });
   expect(await incompleteUploads()).toBe(1);
   // The journal names the connection, never its secret.
-  for (const file of await readdir(dataDir)) {
-    expect((await readFile(path.join(dataDir, file))).includes(serverConfig().secretAccessKey!)).toBe(false);
+  for (const entry of await readdir(dataDir, { recursive: true, withFileTypes: true })) {
+    if (entry.isFile()) expect((await readFile(path.join(entry.parentPath, entry.name))).includes(serverConfig().secretAccessKey!)).toBe(false);
   }
 
   proxy.seen.length = 0;
@@ -388,4 +388,37 @@ it('on resume a part the store holds with other bytes than the file\'s is sent a
   await t.connection.client.send(new UploadPartCommand({ Bucket: t.bucket, Key: 'mismatch.bin', UploadId: journaledUploadId(), PartNumber: 1, Body: Buffer.alloc(PART, 9), ChecksumAlgorithm: 'CRC32C' }));
   await resumeRestoredUpload('mismatch.bin', source.sha256);
   expect(proxy.seen.some((request) => request.method === 'PUT' && request.url.includes('partNumber=1&'))).toBe(true);
+});
+
+it('the same command run again while the first still runs is refused at once, naming the process that runs it', async () => {
+  const source = await randomFile(t.dir, 'busy.bin', PARTS * PART);
+  const args = ['cp', source.path, `s3://${t.bucket}/busy.bin`, ...transferArgs];
+  proxy.setRule(() => ({ kind: 'delay', ms: 300 }));
+  const first: CliProcess = startCli(args, { env: cliEnv() });
+  try {
+    while (journalRows('jobs') < 1) {
+      if (first.child.exitCode !== null) throw new Error(`the first run ended: ${first.output.stderr}`);
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    const second = await runCli(args, { env: cliEnv() });
+    expect(second.code).toBe(1);
+    expect(second.stderr).toBe(`barge: The same command is already running (process ${first.child.pid}): wait for it to end, or stop it first.\n`);
+  } finally {
+    proxy.setRule(() => undefined);
+  }
+  expect((await first.done).code).toBe(0);
+  expect(await incompleteUploads()).toBe(0);
+});
+
+it('an upload created but never recorded (killed before CreateMultipartUpload answered) is found on resume and aborted, not left behind', async () => {
+  const source = await randomFile(t.dir, 'unnamed.bin', PARTS * PART);
+  await killAppUpload(source.path, 'unnamed.bin', 'saved-connection');
+  // As if the kill had come before the upload's ID was recorded: the journal knows only that one was being begun.
+  const db = new DatabaseSync(path.join(dataDir, 'journal.sqlite'));
+  db.exec("UPDATE multipart_uploads SET upload_id = ''; DELETE FROM parts");
+  db.close();
+  expect(await incompleteUploads()).toBe(1);
+  await resumeRestoredUpload('unnamed.bin', source.sha256);
+  expect(partRequests()).toBe(PARTS);
+  expect(await incompleteUploads()).toBe(0);
 });

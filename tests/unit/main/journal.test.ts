@@ -1,4 +1,5 @@
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -22,21 +23,36 @@ it('finds an unfinished job by fingerprint, never a completed or cancelled one, 
   journal.close();
 });
 
-it('does not hand out a job that a live process owns', async () => {
+it('a job is run by the process holding its lock: another is refused and told who; a killed holder frees it at once, even as an unreaped zombie', async () => {
   const file = path.join(await mkdtemp(path.join(os.tmpdir(), 'barge-journal-unit-')), 'journal.sqlite');
   const journal = await Journal.open(file);
   journal.addJob(job('mine'));
-  // Another process takes it over and is still alive (this test's parent, which outlives the check).
-  const { DatabaseSync } = await import('node:sqlite');
-  const db = new DatabaseSync(file);
-  db.prepare('UPDATE jobs SET owner_pid = ? WHERE id = ?').run(process.ppid, 'mine');
-  expect(journal.findResumable('cli', 'fp')).toBeUndefined();
-  // Once that process is gone, the job is free again.
-  const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout.toString();
-  db.prepare('UPDATE jobs SET owner_pid = ? WHERE id = ?').run(Number(gone), 'mine');
-  db.close();
-  expect(journal.findResumable('cli', 'fp')?.id).toBe('mine');
   journal.close();
+  const again = await Journal.open(file);
+  // The holder's parent is `sleep`, which never reaps it: once killed, it stays a zombie.
+  const holder = spawn('sh', ['-c', `"${process.execPath}" tests/support/hold-job-lock.ts "${path.join(path.dirname(file), 'locks')}" mine & echo $!; exec sleep 30`]);
+  try {
+    const pid = await new Promise<number>((resolve, reject) => {
+      let out = '';
+      holder.stdout.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        const [first, second] = out.split('\n');
+        if (second?.startsWith('locked')) resolve(Number(first));
+      });
+      holder.once('exit', () => reject(new Error(`the holder ended: ${out}`)));
+    });
+    expect(again.findResumable('cli', 'fp')?.id).toBe('mine');
+    expect(again.claim('mine')).toEqual({ ok: false, holder: pid });
+    expect(again.unfinished('cli')).toEqual([]);
+    process.kill(pid, 'SIGKILL');
+    await expect.poll(() => readFileSync(`/proc/${pid}/stat`, 'utf8').split(' ')[2]).toBe('Z');
+    // Its threads end a moment after the leader shows Z; then the kernel has dropped its locks.
+    await expect.poll(() => again.claim('mine').ok, { timeout: 2000 }).toBe(true);
+    expect(readFileSync(`/proc/${pid}/stat`, 'utf8').split(' ')[2]).toBe('Z');
+  } finally {
+    holder.kill('SIGKILL');
+    again.close();
+  }
 });
 
 it('records parts, ranges and finished objects per job, and forgets them with the job', async () => {

@@ -1,0 +1,14 @@
+// Holds one job's lock, the way a running `barge` does, until killed; says "locked" once it holds it.
+//
+//   node tests/support/hold-job-lock.ts <locks folder> <job id>
+
+import { folderLocks } from '../../main/engine/job-locks.ts';
+import { loadSqlite } from '../../main/engine/sqlite.ts';
+
+const [folder, id] = process.argv.slice(2);
+const { DatabaseSync } = await loadSqlite();
+const locks = folderLocks(folder!, DatabaseSync);
+if (!locks.acquire(id!)) throw new Error('could not take the lock');
+process.stdout.write('locked\n');
+// The interval keeps `locks` reachable: a lock whose database is garbage-collected is released.
+setInterval(() => locks.holder(id!), 60_000);
