@@ -8,7 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { app, BrowserWindow, dialog, ipcMain, protocol, safeStorage, shell } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, protocol, safeStorage, session, shell } from 'electron';
 import mime from 'mime';
 import { IPC_CHANNELS } from '../../src/contract/ipc-channels.ts';
 import { failure } from '../../src/contract/result.ts';
@@ -18,7 +18,7 @@ import { createBargeService } from '../service/barge-service.ts';
 import { ConnectionRegistry } from '../service/connection-registry.ts';
 import { FileSecretStore } from '../service/secret-store.ts';
 import { CONTENT_SECURITY_POLICY } from '../web-host/content-security-policy.ts';
-import { createMainWindow, isTrustedSender, lockDown } from './window.ts';
+import { createMainWindow, denyAllPermissions, isTrustedSender, lockDown } from './window.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const rendererDir = path.join(here, '..', 'renderer');
@@ -40,9 +40,13 @@ protocol.handle('app', async (request) => {
   }
 });
 
-// Secrets encrypted with the operating system's keychain, through safeStorage's asynchronous API.
+denyAllPermissions(session.defaultSession);
+
+// Secrets encrypted with the operating system's keychain, through safeStorage's asynchronous API,
+// in a file of their own (the web host keeps plain ones in secrets.json: pointed at the same folder,
+// neither reads the other's).
 const dataDir = app.getPath('userData');
-const secrets = new FileSecretStore(path.join(dataDir, 'secrets.json'), {
+const secrets = new FileSecretStore(path.join(dataDir, 'secrets.safe-storage.json'), {
   encode: async (plain) => (await safeStorage.encryptStringAsync(plain)).toString('base64'),
   decode: async (stored) => (await safeStorage.decryptStringAsync(Buffer.from(stored, 'base64'))).result,
 });
@@ -53,6 +57,15 @@ const service = createBargeService({ engine, registry, host: 'electron', downloa
 app.on('web-contents-created', (_event, contents) => lockDown(contents, (url) => shell.openExternal(url)));
 
 const window = createMainWindow(BrowserWindow, path.join(here, 'preload.cjs'));
+
+// On Linux without a keyring (no GNOME Keyring, no KWallet) safeStorage falls back to a key written
+// in Chromium's source: "encrypted" secrets are then as good as plain text. Say so.
+if (process.platform === 'linux' && safeStorage.getSelectedStorageBackend() === 'basic_text') {
+  const warning = 'No system keyring was found (GNOME Keyring or KWallet), so saved secret keys are protected only by a fixed key: anyone who can read your files can read them. '
+    + 'Install and unlock a keyring, or use AWS profiles (~/.aws) instead of saving secret keys in Barge.';
+  console.warn(`Barge: ${warning}`);
+  void dialog.showMessageBox(window, { type: 'warning', title: 'Secrets are not encrypted', message: 'Saved secret keys are not protected by a keyring', detail: warning });
+}
 
 ipcMain.handle(IPC_CHANNELS.call, (event, method: unknown, params: unknown) => {
   if (!isTrustedSender(event.senderFrame?.url, event.senderFrame === event.sender.mainFrame)) return failure('Forbidden', 'Refused: not from the Barge window.');

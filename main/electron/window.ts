@@ -1,6 +1,6 @@
 // The main window and the rules every web page in the app lives by.
 
-import type { BrowserWindow, BrowserWindowConstructorOptions, WebContents } from 'electron';
+import type { BrowserWindow, BrowserWindowConstructorOptions, Session, WebContents } from 'electron';
 import { APP_ORIGIN } from '../../src/contract/ipc-channels.ts';
 import { secureWebPreferences } from './secure-web-preferences.ts';
 
@@ -40,6 +40,15 @@ export function lockDown(contents: WebContents, openExternal: (url: string) => P
     return { action: 'deny' };
   });
   contents.on('will-attach-webview', (event) => event.preventDefault());
+}
+
+/**
+ * Every permission a page could ask for (camera, microphone, notifications, geolocation, clipboard,
+ * HID, serial...) is refused, asked or checked: the window needs none.
+ */
+export function denyAllPermissions(session: Pick<Session, 'setPermissionRequestHandler' | 'setPermissionCheckHandler'>): void {
+  session.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
+  session.setPermissionCheckHandler(() => false);
 }
 
 /** Whether an IPC message comes from our own window's top frame, showing our own page. */

@@ -35,7 +35,8 @@ import type { ReceiptEntry } from '../../src/receipt.ts';
 import { isVerification } from '../../src/verification.ts';
 
 /** Which kind of process owns a job: the app restores only its own, the command line only its own. */
-export type JournalHost = 'app' | 'cli';
+/** Which kind of process recorded a job: each brings back only its own ('app' is the Electron app). */
+export type JournalHost = 'app' | 'web' | 'cli';
 /** Active and failed jobs are resumable; cancelled ones only by a retry in the same process. */
 export type JournalStatus = 'active' | 'failed' | 'completed' | 'cancelled';
 

@@ -24,7 +24,8 @@ async function main(): Promise<void> {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port takes a port number, not "${values.port}".`);
   const host = values.host ?? '127.0.0.1';
   const dataDir = values['data-dir'] ?? defaultDataDir();
-  const engine = new Engine({ journal: await openJournalIn(dataDir, (message) => process.stderr.write(`Warning: ${message}\n`)), host: 'app' });
+  // Its own jobs only: the Electron app, pointed at the same folder, keeps its own.
+  const engine = new Engine({ journal: await openJournalIn(dataDir, (message) => process.stderr.write(`Warning: ${message}\n`)), host: 'web' });
   const registry = new ConnectionRegistry({ dataDir, engine, secrets: new FileSecretStore(path.join(dataDir, 'secrets.json')) });
   const service = createBargeService({ engine, registry, host: 'web' });
   const webHost = await startWebHost({

@@ -21,6 +21,16 @@ describe('electron-builder.yml', () => {
     expect(config).toMatchObject({ linux: { target: ['AppImage', 'deb'] }, mac: { target: ['dmg'] }, win: { target: ['nsis'] } });
   });
 
+  it('burns the fuses: no running as Node, no NODE_OPTIONS or --inspect, the asar checked', async () => {
+    const config = parse(await readFile(path.join(root, 'electron-builder.yml'), 'utf8')) as Record<string, unknown>;
+    expect(config.electronFuses).toMatchObject({
+      runAsNode: false, enableNodeOptionsEnvironmentVariable: false, enableNodeCliInspectArguments: false,
+      enableEmbeddedAsarIntegrityValidation: true, onlyLoadAppFromAsar: true,
+    });
+    const validate = await validator();
+    expect(validate({ ...config, electronFuses: { runAsNode: 'no' } })).toBe(false);
+  });
+
   it('would catch a mistake (the schema check is real)', async () => {
     const validate = await validator();
     expect(validate({ appId: 'x', linux: { target: 42 }, notAnOption: true })).toBe(false);

@@ -3,9 +3,22 @@
 
 import type { BrowserWindow, BrowserWindowConstructorOptions, WebContents } from 'electron';
 import { describe, expect, it } from 'vitest';
-import { createMainWindow, isSafeExternalUrl, isTrustedSender, lockDown } from '../../../main/electron/window.ts';
+import { createMainWindow, denyAllPermissions, isSafeExternalUrl, isTrustedSender, lockDown } from '../../../main/electron/window.ts';
 
 describe('the Electron window', () => {
+  it('refuses every permission a page asks for or checks', () => {
+    let request: ((contents: unknown, permission: string, callback: (granted: boolean) => void) => void) | undefined;
+    let check: ((...args: unknown[]) => boolean) | undefined;
+    denyAllPermissions({
+      setPermissionRequestHandler: (handler: typeof request) => { request = handler; },
+      setPermissionCheckHandler: (handler: typeof check) => { check = handler; },
+    } as never);
+    const answers: boolean[] = [];
+    for (const permission of ['media', 'notifications', 'geolocation', 'clipboard-read', 'hid', 'openExternal']) request!(undefined, permission, (granted) => answers.push(granted));
+    expect(answers).toEqual([false, false, false, false, false, false]);
+    expect(check!(undefined, 'media', 'app://barge', {})).toBe(false);
+  });
+
   it('is created with context isolation, the sandbox, no Node and web security on', () => {
     let given: BrowserWindowConstructorOptions | undefined;
     class RecordingWindow {

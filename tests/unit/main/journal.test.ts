@@ -162,3 +162,12 @@ it('opens a journal of schema 1 (before receipts said how objects were checked) 
   expect([...again.receipt('j')]).toHaveLength(2);
   again.close();
 });
+
+it('each kind of process brings back only its own jobs: the web host never the Electron app\'s, nor the reverse', async () => {
+  const journal = await Journal.open(':memory:');
+  journal.addJob(job('electron-job', 'fp', 'app'));
+  journal.addJob({ ...job('web-job', 'fp'), host: 'web' });
+  expect(journal.unfinished('app').map((j) => j.id)).toEqual(['electron-job']);
+  expect(journal.unfinished('web').map((j) => j.id)).toEqual(['web-job']);
+  journal.close();
+});
