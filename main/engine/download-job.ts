@@ -28,6 +28,7 @@ import { factsFromHeaders, planVerification, verifyDownload } from './download-v
 import type { ObjectFacts } from './download-verification.ts';
 import type { IncomingHttpHeaders } from 'node:http';
 import { temporaryNameFor } from './temporary-name.ts';
+import { assertInside } from './confined-path.ts';
 
 const WRITE_BUFFER_BYTES = 1024 * 1024;
 
@@ -217,6 +218,8 @@ async function downloadObject(connection: S3Connection, spec: DownloadSpec, item
   const size = item.size ?? 0;
   // Node's recursive mkdir says ENOENT on a read-only disk; makeFolder gives the real reason.
   await makeFolder(path.dirname(item.path));
+  // Through no symlinked folder out of the target (a single file named by the user is theirs to place).
+  if (!spec.targetFile) await assertInside(spec.targetFolder, path.dirname(item.path), what);
   let objectBytes = 0;
   const addBytes = (bytes: number) => {
     objectBytes += bytes;

@@ -4,6 +4,7 @@
 // validates them with the contract's schemas, runs the method, and answers with a Result: no throw
 // crosses to the window, and no secret either (errors carry codes and sentences, not requests).
 
+import { mkdir, realpath } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { methodSchemas } from '../../src/contract/api.ts';
@@ -13,6 +14,7 @@ import { failure, ok } from '../../src/contract/result.ts';
 import type { JobSnapshot } from '../../src/jobs.ts';
 import type { Engine } from '../engine/engine.ts';
 import { BargeError, toBargeError } from '../engine/errors.ts';
+import { isInside } from '../engine/confined-path.ts';
 import { formatReceipt } from '../../src/receipt.ts';
 import { createBucket, deleteBucket } from '../engine/s3-buckets.ts';
 import { headObject, listBuckets, listObjectsPage } from '../engine/s3-listing.ts';
@@ -49,7 +51,19 @@ function onJobs(act: (id: string | undefined) => void) {
   };
 }
 
-export function createBargeService(options: { engine: Engine; registry: ConnectionRegistry; host: HostInfo['kind']; downloadFolder?: string }): BargeService {
+export interface BargeServiceOptions {
+  readonly engine: Engine;
+  readonly registry: ConnectionRegistry;
+  readonly host: HostInfo['kind'];
+  readonly downloadFolder?: string;
+  /**
+   * Downloads go only below this folder (the web host: whoever holds its token must not be able to
+   * write anywhere the host's user can, such as ~/.aws or ~/.ssh). Checked on real paths.
+   */
+  readonly downloadRoot?: string;
+}
+
+export function createBargeService(options: BargeServiceOptions): BargeService {
   const { engine, registry } = options;
   const listeners = new Set<(event: ApiEvent) => void>();
   const emit = (event: ApiEvent) => {
@@ -73,7 +87,7 @@ export function createBargeService(options: { engine: Engine; registry: Connecti
   };
 
   const handlers: Handlers = {
-    'host.info': async () => ({ kind: options.host, defaultDownloadFolder: options.downloadFolder ?? path.join(os.homedir(), 'Downloads') }),
+    'host.info': async () => ({ kind: options.host, defaultDownloadFolder: options.downloadRoot ?? options.downloadFolder ?? path.join(os.homedir(), 'Downloads') }),
     'connections.list': () => registry.list(),
     'connections.add': (input) => registry.add(input),
     'connections.edit': ({ id, input }) => registry.edit(id, input),
@@ -103,8 +117,10 @@ export function createBargeService(options: { engine: Engine; registry: Connecti
       url: await (await registry.connection(connectionId)).wire.presignGet(bucket, key, expiresInSeconds),
     }),
     'jobs.upload': (params) => upload(params),
-    'jobs.download': async ({ connectionId, bucket, keys, prefixes, targetFolder, requireVerified }) =>
-      engine.download(await registry.connection(connectionId), { bucket, keys, prefixes, targetFolder, requireVerified }, { connectionRef: connectionId }).snapshot(),
+    'jobs.download': async ({ connectionId, bucket, keys, prefixes, targetFolder, requireVerified }) => {
+      const folder = options.downloadRoot === undefined ? targetFolder : await confinedFolder(options.downloadRoot, targetFolder);
+      return engine.download(await registry.connection(connectionId), { bucket, keys, prefixes, targetFolder: folder, requireVerified }, { connectionRef: connectionId }).snapshot();
+    },
     'jobs.delete': async ({ connectionId, ...spec }) => engine.delete(await registry.connection(connectionId), spec, { connectionRef: connectionId }).snapshot(),
     'jobs.pause': onJobs((id) => engine.pause(id)),
     'jobs.resume': onJobs((id) => engine.resume(id)),
@@ -158,4 +174,17 @@ export function createBargeService(options: { engine: Engine; registry: Connecti
       await engine.close({ suspend: true });
     },
   };
+}
+
+/** `target` (relative ones are taken below the root) if it lies below `root`, made if missing; else a refusal. */
+async function confinedFolder(root: string, target: string): Promise<string> {
+  const base = path.resolve(root);
+  const folder = path.resolve(base, target);
+  const refuse = () => new BargeError('OutsideDownloadRoot', `Downloads through this host go only below ${base}; ${target} is not (start it with --download-root to choose another folder).`);
+  if (!isInside(base, folder)) throw refuse();
+  await mkdir(folder, { recursive: true, mode: 0o700 });
+  // A symlinked folder below the root may lead elsewhere: the real paths decide.
+  const [realBase, realFolder] = await Promise.all([realpath(base), realpath(folder)]);
+  if (!isInside(realBase, realFolder)) throw refuse();
+  return folder;
 }

@@ -1,54 +1,63 @@
 // Who may use the web host: whoever holds the random token printed at start, from this host's own
-// origin. The token arrives once in the URL; the page then carries it in a strict, HTTP-only cookie
-// so that it never has to sit in the address bar, a bookmark or a log again.
+// origin, addressed by a name this host answers to.
+//
+// The token reaches no other server: it travels in the URL's fragment (#token=…), which a browser
+// never sends anywhere; the page keeps it in sessionStorage (per origin: another local port never
+// sees it) and presents it in the WebSocket's first message and in an Authorization header on
+// uploads. No cookie: cookies ignore ports, so any other server on 127.0.0.1 would receive one.
+// The Host header is checked too: a DNS-rebinding page (evil.example resolving to 127.0.0.1) passes
+// an Origin check, since its origin is its own, but names the wrong host.
 
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 
-/** Cookies ignore ports: the name carries the host's port so other local services never get it. */
-export function tokenCookieName(request: IncomingMessage): string {
-  const port = /:(\d+)$/.exec(request.headers.host ?? '')?.[1] ?? '80';
-  return `barge_token_${port}`;
-}
+/** A token chosen by hand (BARGE_TOKEN) must be as hard to guess as a generated one. */
+export const MIN_TOKEN_LENGTH = 20;
 
 export function newToken(): string {
   return randomBytes(24).toString('base64url');
 }
 
-function same(a: string, b: string): boolean {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
-}
-
-/** The token a request presents: `?token=` or the cookie. */
-export function presentedToken(request: IncomingMessage): string | undefined {
-  const url = new URL(request.url ?? '/', 'http://host');
-  const fromQuery = url.searchParams.get('token');
-  if (fromQuery) return fromQuery;
-  const cookieName = tokenCookieName(request);
-  for (const part of (request.headers.cookie ?? '').split(';')) {
-    const [name, ...value] = part.trim().split('=');
-    if (name === cookieName) return value.join('=');
-  }
+/** Why a token chosen by hand is refused, or undefined if it will do. */
+export function tokenProblem(token: string): string | undefined {
+  if (token.length < MIN_TOKEN_LENGTH) return `is ${token.length} characters long; it needs at least ${MIN_TOKEN_LENGTH}`;
+  if (!/^[A-Za-z0-9_-]+$/.test(token)) return 'may hold only letters, digits, "-" and "_"';
   return undefined;
 }
 
-export function hasValidToken(request: IncomingMessage, token: string): boolean {
-  const presented = presentedToken(request);
-  return presented !== undefined && same(presented, token);
+export function sameToken(presented: string | undefined, token: string): boolean {
+  if (presented === undefined) return false;
+  const left = Buffer.from(presented);
+  const right = Buffer.from(token);
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+/** The token of an `Authorization: Bearer …` header. */
+export function bearerToken(request: IncomingMessage): string | undefined {
+  return /^Bearer ([A-Za-z0-9_-]+)$/.exec(request.headers.authorization ?? '')?.[1];
+}
+
+/**
+ * The Host values this host answers to: the loopback names with its port, and the name it was told
+ * to listen on (--host), with its port.
+ */
+export function allowedHosts(listenHost: string, port: number): Set<string> {
+  const names = ['127.0.0.1', 'localhost', '[::1]'];
+  const listen = listenHost.includes(':') ? `[${listenHost}]` : listenHost;
+  if (!['0.0.0.0', '[::]'].includes(listen)) names.push(listen);
+  return new Set(names.map((name) => `${name}:${port}`.toLowerCase()));
+}
+
+export function isAllowedHost(request: IncomingMessage, allowed: ReadonlySet<string>): boolean {
+  return allowed.has((request.headers.host ?? '').toLowerCase());
 }
 
 /**
  * A browser always sends Origin on WebSocket upgrades and on cross-site requests. It must be this
  * host's own origin: a page elsewhere that learnt the token still cannot drive the engine.
  */
-export function isSameOrigin(request: IncomingMessage): boolean {
+export function isSameOrigin(request: IncomingMessage, scheme: 'http' | 'https'): boolean {
   const origin = request.headers.origin;
   if (origin === undefined) return request.headers['sec-fetch-site'] === undefined || request.headers['sec-fetch-site'] === 'same-origin' || request.headers['sec-fetch-site'] === 'none';
-  return origin === `http://${request.headers.host}`;
-}
-
-export function tokenCookie(request: IncomingMessage, token: string): string {
-  return `${tokenCookieName(request)}=${token}; HttpOnly; SameSite=Strict; Path=/`;
+  return origin === `${scheme}://${request.headers.host}`;
 }

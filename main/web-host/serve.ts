@@ -1,7 +1,8 @@
 // npm run serve: the engine plus the window, in a browser.
 //
-//   npm run serve -- [--port N] [--host ADDRESS] [--data-dir DIR]
+//   npm run serve -- [--port N] [--host ADDRESS] [--data-dir DIR] [--download-root DIR]
 
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -10,14 +11,14 @@ import { defaultDataDir, openJournalIn } from '../service/data-dir.ts';
 import { createBargeService } from '../service/barge-service.ts';
 import { ConnectionRegistry } from '../service/connection-registry.ts';
 import { FileSecretStore } from '../service/secret-store.ts';
-import { newToken } from './access-token.ts';
+import { newToken, tokenProblem } from './access-token.ts';
 import { startWebHost } from './web-host.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { port: { type: 'string' }, host: { type: 'string' }, 'data-dir': { type: 'string' }, 'static-dir': { type: 'string' } },
+    options: { port: { type: 'string' }, host: { type: 'string' }, 'data-dir': { type: 'string' }, 'static-dir': { type: 'string' }, 'download-root': { type: 'string' } },
     strict: true,
   });
   const port = values.port === undefined ? 0 : Number(values.port);
@@ -27,10 +28,12 @@ async function main(): Promise<void> {
   // Its own jobs only: the Electron app, pointed at the same folder, keeps its own.
   const engine = new Engine({ journal: await openJournalIn(dataDir, (message) => process.stderr.write(`Warning: ${message}\n`)), host: 'web' });
   const registry = new ConnectionRegistry({ dataDir, engine, secrets: new FileSecretStore(path.join(dataDir, 'secrets.json')) });
-  const service = createBargeService({ engine, registry, host: 'web' });
+  // Whoever holds the token may download only below this folder, never over ~/.aws or ~/.ssh.
+  const downloadRoot = path.resolve(values['download-root'] ?? path.join(os.homedir(), 'Downloads', 'Barge'));
+  const service = createBargeService({ engine, registry, host: 'web', downloadRoot });
   const webHost = await startWebHost({
     service,
-    token: process.env.BARGE_TOKEN || newToken(),
+    token: chosenToken(),
     // The bundle lives in app/dist, the built window in app/dist/renderer.
     staticDir: values['static-dir'] ?? path.join(here, 'renderer'),
     host,
@@ -53,3 +56,15 @@ await main().catch((error: unknown) => {
   process.stderr.write(`barge serve: ${(error as Error).message}\n`);
   process.exit(1);
 });
+
+/** BARGE_TOKEN (tests, scripts), if it is as hard to guess as a generated token; else a new one. */
+function chosenToken(): string {
+  const chosen = process.env.BARGE_TOKEN;
+  if (!chosen) return newToken();
+  const problem = tokenProblem(chosen);
+  if (problem) {
+    process.stderr.write(`barge serve: BARGE_TOKEN ${problem}. Leave it unset for a random token.\n`);
+    process.exit(2);
+  }
+  return chosen;
+}

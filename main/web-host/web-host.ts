@@ -19,7 +19,7 @@ import { z } from 'zod';
 import mime from 'mime';
 import { keyToRelativePath } from '../../src/key-path.ts';
 import type { BargeService } from '../service/barge-service.ts';
-import { hasValidToken, isSameOrigin, tokenCookie } from './access-token.ts';
+import { allowedHosts, bearerToken, isAllowedHost, isSameOrigin, sameToken } from './access-token.ts';
 import { CONTENT_SECURITY_POLICY } from './content-security-policy.ts';
 
 const SECURITY_HEADERS = {
@@ -31,8 +31,11 @@ const SECURITY_HEADERS = {
 };
 
 const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+/** A socket must present the token in its first message within this time. */
+const AUTH_TIMEOUT_MS = 5000;
 
 const callSchema = z.object({ id: z.number().int(), method: z.string().max(100), params: z.unknown() });
+const authSchema = z.object({ auth: z.string().max(200) });
 const startUploadSchema = z.object({ connectionId: z.string().min(1), bucket: z.string().min(1), prefix: z.string().max(1024), entries: z.array(z.string().min(1)).min(1) });
 
 export interface WebHostOptions {
@@ -67,23 +70,39 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     });
   });
 
-  async function handle(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
-    if (!isSameOrigin(request)) return send(response, 403, { error: { code: 'Forbidden', message: 'Requests from another origin are refused.' } });
-    if (!hasValidToken(request, token)) return send(response, 401, { error: { code: 'Unauthorized', message: 'Open the URL that "npm run serve" printed: it carries the access token.' } });
-    const url = new URL(request.url ?? '/', 'http://host');
-    if (url.pathname.startsWith('/uploads/')) return handleUpload(request, response, url);
-    if (request.method !== 'GET' && request.method !== 'HEAD') return send(response, 405, { error: { code: 'MethodNotAllowed', message: 'Method not allowed.' } });
-    return serveStatic(response, url.pathname, url.searchParams.has('token') ? tokenCookie(request, token) : undefined);
+  // Filled in once the port is known.
+  let hosts: ReadonlySet<string> = new Set();
+  const scheme = 'http';
+
+  /** Why a request is refused before anything else is looked at, or undefined. */
+  function refusal(request: http.IncomingMessage): { status: number; code: string; message: string } | undefined {
+    // DNS rebinding: a page on evil.example that resolves to this machine names evil.example here.
+    if (!isAllowedHost(request, hosts)) return { status: 421, code: 'MisdirectedRequest', message: 'This host answers only to its own address.' };
+    if (!isSameOrigin(request, scheme)) return { status: 403, code: 'Forbidden', message: 'Requests from another origin are refused.' };
+    return undefined;
   }
 
-  async function serveStatic(response: http.ServerResponse, pathname: string, setCookie: string | undefined): Promise<void> {
+  async function handle(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
+    const refused = refusal(request);
+    if (refused) return send(response, refused.status, { error: { code: refused.code, message: refused.message } });
+    const url = new URL(request.url ?? '/', 'http://host');
+    if (url.pathname.startsWith('/uploads/')) {
+      if (!sameToken(bearerToken(request), token)) return send(response, 401, { error: { code: 'Unauthorized', message: 'Open the URL that "npm run serve" printed: it carries the access token.' } });
+      return handleUpload(request, response, url);
+    }
+    if (request.method !== 'GET' && request.method !== 'HEAD') return send(response, 405, { error: { code: 'MethodNotAllowed', message: 'Method not allowed.' } });
+    // The window itself holds nothing secret: it is served to anyone who may reach the host, and
+    // asks for the token (from the URL's fragment) before it can do anything.
+    return serveStatic(response, url.pathname);
+  }
+
+  async function serveStatic(response: http.ServerResponse, pathname: string): Promise<void> {
     const relative = decodeURIComponent(pathname).replace(/^\/+/, '') || 'index.html';
     const file = path.resolve(staticRoot, relative);
     const inside = file.startsWith(staticRoot + path.sep);
     const info = inside ? await stat(file).catch(() => undefined) : undefined;
     const target = info?.isFile() ? file : path.join(staticRoot, 'index.html');
     const headers: Record<string, string> = { ...SECURITY_HEADERS, 'content-type': mime.getType(target) ?? 'application/octet-stream', 'cache-control': 'no-store' };
-    if (setCookie) headers['set-cookie'] = setCookie;
     response.writeHead(200, headers);
     await pipeline(createReadStream(target), response);
   }
@@ -137,13 +156,33 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
   server.on('upgrade', (request, socket, head) => {
     const url = new URL(request.url ?? '/', 'http://host');
-    if (url.pathname !== '/api' || !isSameOrigin(request) || !hasValidToken(request, token)) {
+    if (url.pathname !== '/api' || refusal(request)) {
       socket.write('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n');
       socket.destroy();
       return;
     }
-    sockets.handleUpgrade(request, socket, head, (ws) => serveApi(ws));
+    sockets.handleUpgrade(request, socket, head, (ws) => awaitToken(ws));
   });
+
+  /** A socket's first message must be {auth: token}; until then it gets nothing, and a wrong one closes it. */
+  function awaitToken(ws: WebSocket): void {
+    const timer = setTimeout(() => ws.close(4401, 'No token'), AUTH_TIMEOUT_MS);
+    ws.once('message', (data) => {
+      clearTimeout(timer);
+      let presented: string | undefined;
+      try {
+        presented = authSchema.parse(JSON.parse(String(data))).auth;
+      } catch {
+        presented = undefined;
+      }
+      if (!sameToken(presented, token)) {
+        ws.close(4401, 'Wrong token');
+        return;
+      }
+      ws.send(JSON.stringify({ authenticated: true }));
+      serveApi(ws);
+    });
+  }
 
   function serveApi(ws: WebSocket): void {
     const unsubscribe = service.subscribe((event) => {
@@ -174,9 +213,11 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     server.listen(options.port ?? 0, host, () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
+  hosts = allowedHosts(host, port);
   const shownHost = host.includes(':') ? `[${host}]` : host;
   return {
-    url: `http://${shownHost === '0.0.0.0' ? '127.0.0.1' : shownHost}:${port}/?token=${token}`,
+    // The token in the fragment: a browser sends it to no server, this one included.
+    url: `${scheme}://${shownHost === '0.0.0.0' || shownHost === '[::]' ? '127.0.0.1' : shownHost}:${port}/#token=${token}`,
     port,
     async close() {
       stopCleaning();

@@ -1,7 +1,8 @@
 // The BargeApi of a browser talking to the web host over one WebSocket.
 //
-// The access token came in the page's URL; the host turned it into a same-site cookie, so it is
-// removed from the address bar at once and the socket and uploads carry the cookie.
+// The access token comes in the URL's fragment (#token=…), which the browser sends to no server.
+// The page keeps it in sessionStorage (this origin's only, and gone with the tab), takes it out of
+// the address bar at once, and presents it in the socket's first message and on uploads.
 
 import type { ApiEvent, BargeApi, FilesToUpload, MethodName, MethodParams, MethodResults } from '../../src/contract/api.ts';
 import type { Result } from '../../src/contract/result.ts';
@@ -9,8 +10,19 @@ import type { JobSnapshot } from '../../src/jobs.ts';
 
 type Pending = (result: Result<unknown>) => void;
 
+const TOKEN_KEY = 'barge-token';
+
+function accessToken(): string {
+  const fromFragment = /(?:^#|&)token=([A-Za-z0-9_-]+)/.exec(location.hash)?.[1];
+  if (fromFragment) {
+    sessionStorage.setItem(TOKEN_KEY, fromFragment);
+    history.replaceState(null, '', location.pathname);
+  }
+  return sessionStorage.getItem(TOKEN_KEY) ?? '';
+}
+
 export function createWebClient(): BargeApi {
-  if (location.search.includes('token=')) history.replaceState(null, '', location.pathname);
+  const token = accessToken();
   const listeners = new Set<(event: ApiEvent) => void>();
   const pending = new Map<number, Pending>();
   let nextId = 1;
@@ -19,10 +31,15 @@ export function createWebClient(): BargeApi {
   function connect(): Promise<WebSocket> {
     socket ??= new Promise<WebSocket>((resolve, reject) => {
       const ws = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/api`);
-      ws.onopen = () => resolve(ws);
+      let authenticated = false;
+      ws.onopen = () => ws.send(JSON.stringify({ auth: token }));
       ws.onerror = () => reject(new Error('Cannot reach the Barge host. Is "npm run serve" still running?'));
-      ws.onclose = () => {
+      ws.onclose = (event) => {
         socket = undefined;
+        if (!authenticated) {
+          reject(new Error(event.code === 4401 ? 'The host refused the access token. Open the URL that "npm run serve" printed.' : 'Cannot reach the Barge host. Is "npm run serve" still running?'));
+          return;
+        }
         for (const [id, settle] of pending) {
           pending.delete(id);
           settle({ ok: false, error: { code: 'Disconnected', message: 'The connection to the Barge host closed.' } });
@@ -31,8 +48,11 @@ export function createWebClient(): BargeApi {
         if (listeners.size > 0) setTimeout(() => void connect().catch(() => undefined), 1000);
       };
       ws.onmessage = (message) => {
-        const data = JSON.parse(String(message.data)) as { id?: number; result?: Result<unknown>; event?: ApiEvent };
-        if (data.event) for (const listener of listeners) listener(data.event);
+        const data = JSON.parse(String(message.data)) as { id?: number; result?: Result<unknown>; event?: ApiEvent; authenticated?: boolean };
+        if (data.authenticated) {
+          authenticated = true;
+          resolve(ws);
+        } else if (data.event) for (const listener of listeners) listener(data.event);
         else if (typeof data.id === 'number') {
           pending.get(data.id)?.(data.result!);
           pending.delete(data.id);
@@ -61,12 +81,12 @@ export function createWebClient(): BargeApi {
     const entries = new Set<string>();
     for (const { file, relativePath } of request.files) {
       entries.add(relativePath.split('/')[0]!);
-      const response = await fetch(`/uploads/${batch}?path=${encodeURIComponent(relativePath)}`, { method: 'PUT', body: file });
+      const response = await fetch(`/uploads/${batch}?path=${encodeURIComponent(relativePath)}`, { method: 'PUT', body: file, headers: { authorization: `Bearer ${token}` } });
       if (!response.ok) return { ok: false, error: (await response.json() as { error: { code: string; message: string } }).error };
     }
     const response = await fetch(`/uploads/${batch}/start`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
       body: JSON.stringify({ connectionId: request.connectionId, bucket: request.bucket, prefix: request.prefix, entries: [...entries] }),
     });
     return (await response.json()) as Result<JobSnapshot>;

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { Engine } from '../../main/engine/engine.ts';
 import { createBucket } from '../../main/engine/s3-buckets.ts';
 import { listAllObjects } from '../../main/engine/s3-listing.ts';
@@ -175,8 +175,12 @@ describe('the Barge window', () => {
     await grid.getByRole('row', { name: /top\.txt/ }).click();
     await grid.getByRole('row', { name: /docs\// }).click({ modifiers: ['Control'] });
     await page.getByRole('toolbar').getByRole('button', { name: 'Download' }).click();
-    const target = path.join(dir, 'downloads');
     const dialog = page.getByRole('dialog', { name: 'Download' });
+    // Through the web host, only below its download root: anywhere else is refused, in words.
+    await dialog.getByLabel('Download folder').fill(path.join(dir, 'elsewhere'));
+    await dialog.getByRole('button', { name: 'Download' }).click();
+    await expect.poll(() => dialog.getByRole('alert').textContent()).toContain(`Downloads through this host go only below ${inject('app').downloadRoot}`);
+    const target = path.join(inject('app').downloadRoot, 'e2e');
     await dialog.getByLabel('Download folder').fill(target);
     await dialog.getByRole('button', { name: 'Download' }).click();
     await expect.poll(() => readdir(target).catch(() => []), { timeout: 30_000 }).toEqual(['docs', 'top.txt']);

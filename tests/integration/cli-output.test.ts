@@ -2,7 +2,7 @@
 // in every human-readable line (ls, errors, dry runs), --json keeps the exact key, and receipts
 // neutralise fields a spreadsheet would run. Keys are stored on the real server.
 
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, symlink } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, it } from 'vitest';
@@ -115,6 +115,25 @@ it('abort-uploads --older-than leaves recent uploads alone; its dry run lists ea
     expect((await runCli(['abort-uploads', '--older-than', '1s', `s3://${t.bucket}`])).code).toBe(0);
     expect((await runCli(['abort-uploads', '--dry-run', `s3://${t.bucket}`])).stdout).toBe('No incomplete multipart uploads.\n');
     expect((await runCli(['abort-uploads', '--older-than', 'soon', `s3://${t.bucket}`])).stderr).toContain('--older-than takes a duration such as 2h or 7d, not "soon".');
+  } finally {
+    await t.close();
+  }
+});
+
+it('a download never writes through a symlinked folder that leads outside the target folder', async () => {
+  const t = await setUpEngine();
+  try {
+    await t.connection.client.send(new PutObjectCommand({ Bucket: t.bucket, Key: 'tree/sub/planted.txt', Body: 'planted' }));
+    await t.connection.client.send(new PutObjectCommand({ Bucket: t.bucket, Key: 'tree/fine.txt', Body: 'fine' }));
+    const target = await mkdtemp(path.join(os.tmpdir(), 'barge-target-'));
+    const outside = await mkdtemp(path.join(os.tmpdir(), 'barge-outside-'));
+    await mkdir(path.join(target, 'tree'));
+    await symlink(outside, path.join(target, 'tree', 'sub'));
+    const run = await runCli(['cp', '-r', `s3://${t.bucket}/tree`, target]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`would be written through ${path.join(target, 'tree', 'sub')}, which leads outside ${target}`);
+    expect(await readdir(outside)).toEqual([]);
+    expect(await readFile(path.join(target, 'tree', 'fine.txt'), 'utf8')).toBe('fine');
   } finally {
     await t.close();
   }

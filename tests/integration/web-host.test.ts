@@ -1,10 +1,11 @@
 // The web host's doors: the token, the origin, the payloads, and no secret ever in an answer.
 
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
+import http from 'node:http';
 import WebSocket from 'ws';
 import { Engine } from '../../main/engine/engine.ts';
 import { createBargeService } from '../../main/service/barge-service.ts';
@@ -39,13 +40,30 @@ afterAll(async () => {
   await service.close();
 });
 
-function socket(options: { token?: string; origin?: string }): Promise<WebSocket> {
+/** A socket that presents `token` in its first message; resolves once the host accepts it. */
+function socket(options: { token?: string; origin?: string; host?: string }): Promise<WebSocket> {
   return new Promise((resolve, reject) => {
-    const url = `ws://127.0.0.1:${host.port}/api${options.token ? `?token=${options.token}` : ''}`;
-    const ws = new WebSocket(url, { origin: options.origin ?? origin });
-    ws.once('open', () => resolve(ws));
+    const ws = new WebSocket(`ws://127.0.0.1:${host.port}/api`, { origin: options.origin ?? origin, headers: options.host ? { host: options.host } : {} });
+    ws.once('open', () => ws.send(JSON.stringify({ auth: options.token ?? '' })));
+    ws.once('message', (data) => {
+      if ((JSON.parse(String(data)) as { authenticated?: boolean }).authenticated) resolve(ws);
+    });
+    ws.once('close', (code) => reject(new Error(`closed ${code}`)));
     ws.once('error', reject);
     ws.once('unexpected-response', (_request, response) => reject(new Error(`HTTP ${response.statusCode}`)));
+  });
+}
+
+/** A request with a Host header of our choosing (fetch will not set one). */
+function rawRequest(pathname: string, headers: Record<string, string>, method = 'GET', body?: string): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+  return new Promise((resolve, reject) => {
+    const request = http.request({ host: '127.0.0.1', port: host.port, path: pathname, method, headers }, (response) => {
+      let text = '';
+      response.on('data', (chunk: Buffer) => { text += chunk.toString(); });
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: text }));
+    });
+    request.once('error', reject);
+    request.end(body);
   });
 }
 
@@ -65,27 +83,51 @@ function call(ws: WebSocket, method: string, params: unknown): Promise<{ ok: boo
 }
 
 describe('the web host', () => {
-  it('listens on loopback only by default', () => {
-    expect(host.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=/);
+  it('takes uploads only with the token in an Authorization header (a cookie or the query is not enough)', async () => {
+    const batch = '1b6f3c4e-1f2a-4c3d-9e8f-0123456789ab';
+    const at = `${origin}/uploads/${batch}?path=a.txt`;
+    expect((await fetch(at, { method: 'PUT', body: 'x' })).status).toBe(401);
+    expect((await fetch(at, { method: 'PUT', body: 'x', headers: { cookie: `barge_token_${host.port}=${TOKEN}` } })).status).toBe(401);
+    expect((await fetch(`${at}&token=${TOKEN}`, { method: 'PUT', body: 'x' })).status).toBe(401);
+    expect((await fetch(at, { method: 'PUT', body: 'x', headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(200);
   });
 
-  it('refuses pages without the token or with a wrong one, and serves them with a strict CSP with it', async () => {
-    expect((await fetch(`${origin}/`)).status).toBe(401);
-    expect((await fetch(`${origin}/?token=wrong`)).status).toBe(401);
-    const ok = await fetch(`${origin}/?token=${TOKEN}`);
-    expect(ok.status).toBe(200);
-    expect(ok.headers.get('content-security-policy')).toContain("script-src 'self'");
-    expect(ok.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
-    expect(ok.headers.get('set-cookie')).toBe(`barge_token_${host.port}=${TOKEN}; HttpOnly; SameSite=Strict; Path=/`);
-    expect((await fetch(`${origin}/`, { headers: { cookie: `barge_token_${host.port}=${TOKEN}` } })).status).toBe(200);
+  it('listens on loopback only by default, and prints the token in the URL\'s fragment (sent to no server)', () => {
+    expect(host.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#token=right-token-abcdefghijklmnop$/);
   });
 
-  it('refuses requests from another origin even with the token', async () => {
-    const cross = await fetch(`${origin}/?token=${TOKEN}`, { headers: { origin: 'https://evil.example' } });
+  it('serves the window (which holds no secret) with a strict CSP and sets no cookie: cookies ignore ports', async () => {
+    const page = await fetch(`${origin}/`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    expect(page.headers.get('set-cookie')).toBeNull();
+    expect((await fetch(`${origin}/?token=${TOKEN}`)).headers.get('set-cookie')).toBeNull();
+  });
+
+  it('refuses a Host that is not its own (DNS rebinding), and requests from another origin even with the token', async () => {
+    for (const name of [`evil.example:${host.port}`, `127.0.0.1:${host.port + 1}`, 'localhost']) {
+      expect((await rawRequest('/', { host: name })).status).toBe(421);
+    }
+    expect((await rawRequest('/', { host: `localhost:${host.port}` })).status).toBe(200);
+    await expect(socket({ token: TOKEN, host: `evil.example:${host.port}`, origin: `http://evil.example:${host.port}` })).rejects.toThrow('403');
+    const cross = await fetch(`${origin}/`, { headers: { origin: 'https://evil.example' } });
     expect(cross.status).toBe(403);
     await expect(socket({ token: TOKEN, origin: 'https://evil.example' })).rejects.toThrow('403');
-    await expect(socket({})).rejects.toThrow('403');
-    await expect(socket({ token: 'wrong' })).rejects.toThrow('403');
+  });
+
+  it('answers on a socket only after the token is its first message; a wrong or missing token closes it', async () => {
+    await expect(socket({})).rejects.toThrow('closed 4401');
+    await expect(socket({ token: 'wrong' })).rejects.toThrow('closed 4401');
+    // A call in place of the token is no token: the socket closes without an answer.
+    const unanswered = await new Promise<string>((resolve) => {
+      const ws = new WebSocket(`ws://127.0.0.1:${host.port}/api`, { origin });
+      const seen: string[] = [];
+      ws.once('open', () => ws.send(JSON.stringify({ id: 1, method: 'connections.list', params: {} })));
+      ws.on('message', (data) => seen.push(String(data)));
+      ws.once('close', (code) => resolve(`${code} ${seen.join('')}`));
+    });
+    expect(unanswered).toBe('4401 ');
   });
 
   it('answers API calls, validates every payload, and never sends a secret', async () => {
@@ -114,8 +156,34 @@ describe('the web host', () => {
 
   it('refuses an uploaded file path that would leave the staging folder', async () => {
     const batch = '0b6f3c4e-1f2a-4c3d-9e8f-0123456789ab';
-    const response = await fetch(`${origin}/uploads/${batch}?path=${encodeURIComponent('../../etc/evil')}`, { method: 'PUT', body: 'x', headers: { cookie: `barge_token_${host.port}=${TOKEN}` } });
+    const response = await fetch(`${origin}/uploads/${batch}?path=${encodeURIComponent('../../etc/evil')}`, { method: 'PUT', body: 'x', headers: { authorization: `Bearer ${TOKEN}` } });
     expect(response.status).toBe(400);
     expect(((await response.json()) as { error: { code: string } }).error.code).toBe('InvalidPath');
+  });
+});
+
+describe('downloads through the web host stay below its download root', () => {
+  it('refuses a folder outside the root, or a symlink below it that leads outside; takes one below it', async () => {
+    const s3 = inject('s3');
+    const env = { AWS_ACCESS_KEY_ID: s3.accessKeyId, AWS_SECRET_ACCESS_KEY: s3.secretAccessKey, AWS_ENDPOINT_URL: s3.endpoint, AWS_REGION: s3.region };
+    const root = await mkdtemp(path.join(os.tmpdir(), 'barge-root-'));
+    const outside = await mkdtemp(path.join(os.tmpdir(), 'barge-outside-'));
+    await symlink(outside, path.join(root, 'link'));
+    const engine = new Engine({ env });
+    const registry = new ConnectionRegistry({ dataDir: root, engine, secrets: new FileSecretStore(path.join(outside, 'secrets.json')), env });
+    const confined = createBargeService({ engine, registry, host: 'web', downloadRoot: path.join(root, 'downloads') });
+    try {
+      const params = { connectionId: 'env', bucket: 'some-bucket', keys: ['a.txt'] };
+      for (const targetFolder of [outside, path.join(root, 'downloads', '..', 'elsewhere'), path.join(os.homedir(), '.ssh')]) {
+        expect(await confined.dispatch('jobs.download', { ...params, targetFolder })).toMatchObject({ ok: false, error: { code: 'OutsideDownloadRoot' } });
+      }
+      await mkdir(path.join(root, 'downloads'), { recursive: true });
+      await symlink(outside, path.join(root, 'downloads', 'escape'));
+      expect(await confined.dispatch('jobs.download', { ...params, targetFolder: path.join(root, 'downloads', 'escape') })).toMatchObject({ ok: false, error: { code: 'OutsideDownloadRoot' } });
+      expect(await confined.dispatch('jobs.download', { ...params, targetFolder: 'relative/inside' })).toMatchObject({ ok: true });
+      expect((await confined.dispatch('host.info', {})) as unknown).toMatchObject({ ok: true, value: { defaultDownloadFolder: path.join(root, 'downloads') } });
+    } finally {
+      await confined.close();
+    }
   });
 });

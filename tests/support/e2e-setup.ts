@@ -12,7 +12,7 @@ import type { S3ServerInfo } from './s3-server.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    app: { url: string; token: string; origin: string };
+    app: { url: string; token: string; origin: string; downloadRoot: string };
     s3: S3ServerInfo;
   }
 }
@@ -26,7 +26,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const server = await startS3Server();
   const home = await mkdtemp(path.join(os.tmpdir(), 'barge-e2e-home-'));
   const token = 'e2e-token-0123456789';
-  const host = spawn(process.execPath, [SERVE_BUNDLE, '--port', '0', '--data-dir', path.join(home, 'data')], {
+  const downloadRoot = path.join(home, 'downloads');
+  const host = spawn(process.execPath, [SERVE_BUNDLE, '--port', '0', '--data-dir', path.join(home, 'data'), '--download-root', downloadRoot], {
     env: {
       PATH: process.env.PATH,
       // A home of its own: the machine's ~/.aws profiles stay out of the test.
@@ -43,12 +44,12 @@ export default async function setup(project: TestProject): Promise<() => Promise
     let out = '';
     host.stdout!.on('data', (chunk: Buffer) => {
       out += chunk.toString();
-      const match = /(http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(out);
+      const match = /(http:\/\/127\.0\.0\.1:\d+\/#token=\S+)/.exec(out);
       if (match) resolve(match[1]!);
     });
     host.once('exit', (code) => reject(new Error(`the web host exited with ${code}: ${out}`)));
   });
-  project.provide('app', { url, token, origin: new URL(url).origin });
+  project.provide('app', { url, token, origin: new URL(url).origin, downloadRoot });
   project.provide('s3', { kind: server.kind, endpoint: server.endpoint, accessKeyId: server.accessKeyId, secretAccessKey: server.secretAccessKey, region: server.region });
   return async () => {
     host.kill('SIGTERM');
