@@ -35,12 +35,23 @@ export class ConnectionRegistry {
   private readonly engine: Engine;
   private readonly secrets: SecretStore;
   private readonly env: NodeJS.ProcessEnv;
+  private readonly endpointProblem: ((endpoint: string) => string | undefined) | undefined;
 
-  constructor(options: { dataDir: string; engine: Engine; secrets: SecretStore; env?: NodeJS.ProcessEnv }) {
+  /**
+   * `endpointProblem`: endpoints this host refuses (the web host, bound beyond loopback, refuses
+   * metadata services and link-local addresses).
+   */
+  constructor(options: { dataDir: string; engine: Engine; secrets: SecretStore; env?: NodeJS.ProcessEnv; endpointProblem?: (endpoint: string) => string | undefined }) {
     this.file = path.join(options.dataDir, 'connections.json');
     this.engine = options.engine;
     this.secrets = options.secrets;
     this.env = options.env ?? process.env;
+    this.endpointProblem = options.endpointProblem;
+  }
+
+  private checkEndpoint(endpoint: string | undefined): void {
+    const problem = endpoint ? this.endpointProblem?.(endpoint) : undefined;
+    if (problem) throw new BargeError('EndpointRefused', `This host refuses the endpoint ${endpoint}: ${problem}. (Start it with --allow-internal-endpoints if that is really your store.)`);
   }
 
   async list(): Promise<ConnectionSummary[]> {
@@ -66,6 +77,7 @@ export class ConnectionRegistry {
   }
 
   async add(input: ConnectionInput): Promise<ConnectionSummary> {
+    this.checkEndpoint(input.endpoint);
     const saved = toSaved(randomUUID(), input);
     if (input.secretAccessKey) await this.secrets.set(saved.id, input.secretAccessKey);
     await this.store([...(await this.load()), saved]);
@@ -76,6 +88,7 @@ export class ConnectionRegistry {
     const all = await this.load();
     const index = all.findIndex((c) => c.id === id);
     if (index < 0) throw new BargeError('NoSuchConnection', 'Only saved connections can be edited; this one comes from the AWS environment.');
+    this.checkEndpoint(input.endpoint);
     const saved = toSaved(id, input);
     // An empty secret keeps the stored one: the window never has it to send back.
     if (input.secretAccessKey) await this.secrets.set(id, input.secretAccessKey);
@@ -97,7 +110,16 @@ export class ConnectionRegistry {
   connection(id: string): Promise<S3Connection> {
     let connection = this.open.get(id);
     if (!connection) {
-      connection = this.config(id).then((config) => this.engine.connect(config));
+      connection = this.config(id).then((config) => this.engine.connect(config)).then((opened) => {
+        // Where it really goes, once the environment and profiles have had their say.
+        try {
+          this.checkEndpoint(opened.endpoint.endpoint);
+        } catch (error) {
+          opened.close();
+          throw error;
+        }
+        return opened;
+      });
       connection.catch(() => this.open.delete(id));
       this.open.set(id, connection);
     }

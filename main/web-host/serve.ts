@@ -1,7 +1,9 @@
 // npm run serve: the engine plus the window, in a browser.
 //
 //   npm run serve -- [--port N] [--host ADDRESS] [--data-dir DIR] [--download-root DIR]
+//                    [--tls-cert PEM --tls-key PEM | --insecure-http] [--allow-internal-endpoints]
 
+import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,21 +15,34 @@ import { ConnectionRegistry } from '../service/connection-registry.ts';
 import { FileSecretStore } from '../service/secret-store.ts';
 import { newToken, tokenProblem } from './access-token.ts';
 import { startWebHost } from './web-host.ts';
+import { internalEndpointProblem } from '../../src/internal-endpoints.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { port: { type: 'string' }, host: { type: 'string' }, 'data-dir': { type: 'string' }, 'static-dir': { type: 'string' }, 'download-root': { type: 'string' } },
+    options: {
+      port: { type: 'string' }, host: { type: 'string' }, 'data-dir': { type: 'string' }, 'static-dir': { type: 'string' }, 'download-root': { type: 'string' },
+      'tls-cert': { type: 'string' }, 'tls-key': { type: 'string' }, 'insecure-http': { type: 'boolean' }, 'allow-internal-endpoints': { type: 'boolean' },
+    },
     strict: true,
   });
   const port = values.port === undefined ? 0 : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port takes a port number, not "${values.port}".`);
   const host = values.host ?? '127.0.0.1';
+  const loopback = ['127.0.0.1', 'localhost', '::1'].includes(host);
+  if ((values['tls-cert'] === undefined) !== (values['tls-key'] === undefined)) throw new Error('Give --tls-cert and --tls-key together.');
+  const tls = values['tls-cert'] && values['tls-key'] ? { cert: await readFile(values['tls-cert']), key: await readFile(values['tls-key']) } : undefined;
+  // Beyond this machine the token and every byte cross a network: only encrypted, unless told.
+  if (!loopback && !tls && !values['insecure-http']) {
+    throw new Error(`Listening on ${host} reaches beyond this machine: give --tls-cert and --tls-key (HTTPS), or --insecure-http to accept plain HTTP on a network you trust. An SSH tunnel to a loopback host is safer still.`);
+  }
   const dataDir = values['data-dir'] ?? defaultDataDir();
   // Its own jobs only: the Electron app, pointed at the same folder, keeps its own.
   const engine = new Engine({ journal: await openJournalIn(dataDir, (message) => process.stderr.write(`Warning: ${message}\n`)), host: 'web' });
-  const registry = new ConnectionRegistry({ dataDir, engine, secrets: new FileSecretStore(path.join(dataDir, 'secrets.json')) });
+  // Reachable by others, it refuses endpoints that are the machine's own metadata services.
+  const endpointProblem = loopback || values['allow-internal-endpoints'] ? undefined : internalEndpointProblem;
+  const registry = new ConnectionRegistry({ dataDir, engine, secrets: new FileSecretStore(path.join(dataDir, 'secrets.json')), endpointProblem });
   // Whoever holds the token may download only below this folder, never over ~/.aws or ~/.ssh.
   const downloadRoot = path.resolve(values['download-root'] ?? path.join(os.homedir(), 'Downloads', 'Barge'));
   const service = createBargeService({ engine, registry, host: 'web', downloadRoot });
@@ -38,8 +53,9 @@ async function main(): Promise<void> {
     staticDir: values['static-dir'] ?? path.join(here, 'renderer'),
     host,
     port,
+    tls,
   });
-  if (!['127.0.0.1', 'localhost', '::1'].includes(host)) {
+  if (!loopback) {
     process.stderr.write(`Warning: listening on ${host}, not just this machine. Anyone who can reach it and learns the token can use your credentials; prefer an SSH tunnel.\n`);
   }
   process.stdout.write(`Barge is running. Open this URL in a browser:\n\n  ${webHost.url}\n\nPress Ctrl-C to stop.\n`);

@@ -9,6 +9,7 @@
 import { createReadStream, createWriteStream } from 'node:fs';
 import { chmod, mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import http from 'node:http';
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -47,6 +48,8 @@ export interface WebHostOptions {
   readonly port?: number;
   /** Where browser uploads are staged before the engine sends them (default: a private temp folder). */
   readonly stagingDir?: string;
+  /** Serve over HTTPS with this certificate and key (PEM). */
+  readonly tls?: { readonly cert: string | Buffer; readonly key: string | Buffer };
 }
 
 export interface WebHost {
@@ -63,16 +66,17 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const platform = process.platform === 'win32' ? 'win32' : 'posix';
   const staticRoot = path.resolve(options.staticDir);
 
-  const server = http.createServer((request, response) => {
+  const listener = (request: http.IncomingMessage, response: http.ServerResponse) => {
     handle(request, response).catch((error: unknown) => {
       if (!response.headersSent) send(response, 500, { error: { code: 'InternalError', message: (error as Error).message } });
       else response.destroy();
     });
-  });
+  };
+  const server = options.tls ? https.createServer({ cert: options.tls.cert, key: options.tls.key }, listener) : http.createServer(listener);
 
   // Filled in once the port is known.
   let hosts: ReadonlySet<string> = new Set();
-  const scheme = 'http';
+  const scheme = options.tls ? 'https' : 'http';
 
   /** Why a request is refused before anything else is looked at, or undefined. */
   function refusal(request: http.IncomingMessage): { status: number; code: string; message: string } | undefined {

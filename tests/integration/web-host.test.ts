@@ -1,6 +1,9 @@
 // The web host's doors: the token, the origin, the payloads, and no secret ever in an answer.
 
-import { mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, symlink, writeFile } from 'node:fs/promises';
+import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +17,7 @@ import { ConnectionRegistry } from '../../main/service/connection-registry.ts';
 import { FileSecretStore } from '../../main/service/secret-store.ts';
 import { startWebHost } from '../../main/web-host/web-host.ts';
 import type { WebHost } from '../../main/web-host/web-host.ts';
+import { internalEndpointProblem } from '../../src/internal-endpoints.ts';
 
 const TOKEN = 'right-token-abcdefghijklmnop';
 let host: WebHost;
@@ -184,6 +188,47 @@ describe('downloads through the web host stay below its download root', () => {
       expect((await confined.dispatch('host.info', {})) as unknown).toMatchObject({ ok: true, value: { defaultDownloadFolder: path.join(root, 'downloads') } });
     } finally {
       await confined.close();
+    }
+  });
+});
+
+describe('a web host others can reach', () => {
+  it('refuses to listen beyond loopback over plain HTTP unless told, and serves HTTPS with a certificate', async () => {
+    const refused = spawnSync(process.execPath, ['main/web-host/serve.ts', '--host', '0.0.0.0', '--port', '0'], { encoding: 'utf8', timeout: 20_000, env: { ...process.env, BARGE_DATA_DIR: dataDir } });
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain('Listening on 0.0.0.0 reaches beyond this machine: give --tls-cert and --tls-key (HTTPS), or --insecure-http');
+
+    const certDir = await mkdtemp(path.join(os.tmpdir(), 'barge-tls-'));
+    const [cert, key] = [path.join(certDir, 'cert.pem'), path.join(certDir, 'key.pem')];
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+    const secure = await startWebHost({ service, token: TOKEN, staticDir: path.join(dataDir, 'static'), tls: { cert: await readFile(cert), key: await readFile(key) } });
+    try {
+      expect(secure.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/#token=/);
+      const status = await new Promise<number>((resolve, reject) => {
+        https.get({ host: '127.0.0.1', port: secure.port, path: '/', ca: readFileSync(cert) }, (response) => {
+          response.resume();
+          resolve(response.statusCode ?? 0);
+        }).once('error', reject);
+      });
+      expect(status).toBe(200);
+    } finally {
+      await secure.close();
+    }
+  });
+
+  it('refuses connections to cloud metadata services and link-local addresses', async () => {
+    const s3 = inject('s3');
+    const env = { AWS_ACCESS_KEY_ID: s3.accessKeyId, AWS_SECRET_ACCESS_KEY: s3.secretAccessKey, AWS_ENDPOINT_URL: 'http://169.254.169.254', AWS_REGION: s3.region };
+    const folder = await mkdtemp(path.join(os.tmpdir(), 'barge-internal-'));
+    const engine = new Engine({ env });
+    const registry = new ConnectionRegistry({ dataDir: folder, engine, secrets: new FileSecretStore(path.join(folder, 'secrets.json')), env, endpointProblem: internalEndpointProblem });
+    const reachable = createBargeService({ engine, registry, host: 'web' });
+    try {
+      expect(await reachable.dispatch('connections.add', { name: 'imds', endpoint: 'http://169.254.169.254/latest', accessKeyId: 'A', secretAccessKey: 'B' }))
+        .toMatchObject({ ok: false, error: { code: 'EndpointRefused', message: expect.stringContaining('169.254.169.254 is a link-local address') } });
+      expect(await reachable.dispatch('buckets.list', { connectionId: 'env' })).toMatchObject({ ok: false, error: { code: 'EndpointRefused' } });
+    } finally {
+      await reachable.close();
     }
   });
 });
