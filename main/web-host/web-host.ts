@@ -7,7 +7,7 @@
 // engine.
 
 import { createReadStream, createWriteStream } from 'node:fs';
-import { chmod, mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rm, stat, statfs } from 'node:fs/promises';
 import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -34,6 +34,16 @@ const SECURITY_HEADERS = {
 const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
 /** A socket must present the token in its first message within this time. */
 const AUTH_TIMEOUT_MS = 5000;
+/** Limits, so one client cannot exhaust the host. */
+const MAX_JSON_BODY_BYTES = 1024 * 1024;
+/** Staging keeps this much of its disk free: a browser upload that would eat into it is refused. */
+const STAGING_FREE_MARGIN_BYTES = 512 * 1024 * 1024;
+/** Files staged for a job that never started go after this long. */
+const STAGED_UNSTARTED_TTL_MS = 60 * 60 * 1000;
+/** Progress that a slow socket has not taken yet is dropped beyond this (the next batch supersedes it). */
+const SOCKET_BACKLOG_BYTES = 4 * 1024 * 1024;
+/** Connections one address may hold at once. */
+const MAX_CONNECTIONS_PER_ADDRESS = 64;
 
 const callSchema = z.object({ id: z.number().int(), method: z.string().max(100), params: z.unknown() });
 const authSchema = z.object({ auth: z.string().max(200) });
@@ -48,6 +58,8 @@ export interface WebHostOptions {
   readonly port?: number;
   /** Where browser uploads are staged before the engine sends them (default: a private temp folder). */
   readonly stagingDir?: string;
+  /** How much of the staging disk to keep free (default 512 MiB). */
+  readonly stagingFreeMarginBytes?: number;
   /** Serve over HTTPS with this certificate and key (PEM). */
   readonly tls?: { readonly cert: string | Buffer; readonly key: string | Buffer };
 }
@@ -121,13 +133,34 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       const mapped = keyToRelativePath(url.searchParams.get('path') ?? '', '', platform);
       if (!mapped.ok || mapped.isFolderMarker) return send(response, 400, { error: { code: 'InvalidPath', message: `That file path ${mapped.ok ? 'is a folder' : mapped.reason}.` } });
       const file = path.join(batchDir, ...mapped.segments);
+      const length = Number(request.headers['content-length'] ?? 0);
+      const free = await statfs(stagingRoot).then((s) => s.bavail * s.bsize, () => Number.POSITIVE_INFINITY);
+      if (length + (options.stagingFreeMarginBytes ?? STAGING_FREE_MARGIN_BYTES) > free) {
+        request.resume();
+        return send(response, 507, { error: { code: 'ENOSPC', message: `The host's disk for staging uploads (${stagingRoot}) is nearly full: free some space there, or upload fewer files at a time.` } });
+      }
       await mkdir(path.dirname(file), { recursive: true });
-      await pipeline(request, createWriteStream(file));
+      unstarted.set(batch, Date.now());
+      const failure = await receiveInto(request, file);
+      if (failure) {
+        // Nothing half-written stays behind to fill the disk for every later upload.
+        await rm(file, { force: true });
+        if (failure.code === 'ENOSPC') {
+          return send(response, 507, { error: { code: 'ENOSPC', message: `The host's disk for staging uploads (${stagingRoot}) is full: free some space there, then upload again.` } });
+        }
+        throw failure;
+      }
       return send(response, 200, { ok: true });
     }
     if (request.method === 'POST' && action === 'start') {
       const chunks: Buffer[] = [];
-      for await (const chunk of request) chunks.push(chunk as Buffer);
+      let size = 0;
+      for await (const chunk of request) {
+        size += (chunk as Buffer).length;
+        if (size > MAX_JSON_BODY_BYTES) return send(response, 413, { ok: false, error: { code: 'PayloadTooLarge', message: 'The request is too large.' } });
+        chunks.push(chunk as Buffer);
+      }
+      unstarted.delete(batch);
       const parsed = startUploadSchema.safeParse(JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}'));
       if (!parsed.success) return send(response, 400, { ok: false, error: { code: 'InvalidRequest', message: parsed.error.issues[0]?.message ?? 'invalid' } });
       const entries = parsed.data.entries.map((entry) => keyToRelativePath(entry, '', platform));
@@ -145,8 +178,34 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   }
 
   // Staged files stay while their job may still need them (a failed job can be retried), and go
-  // when it completes or is cleared; whatever is left goes when the host stops.
+  // when it completes or is cleared; whatever is left goes when the host stops. Files staged for a
+  // job that never started (the page went away mid-upload) go after a while.
   const staged = new Map<string, string>();
+  const unstarted = new Map<string, number>();
+  const expiry = setInterval(() => {
+    const now = Date.now();
+    for (const [batch, since] of unstarted) {
+      if (now - since < STAGED_UNSTARTED_TTL_MS) continue;
+      unstarted.delete(batch);
+      void rm(path.join(stagingRoot, batch), { recursive: true, force: true });
+    }
+  }, Math.min(STAGED_UNSTARTED_TTL_MS / 6, 10 * 60 * 1000));
+  expiry.unref();
+  const perAddress = new Map<string, number>();
+  server.on('connection', (connection) => {
+    const address = connection.remoteAddress ?? '';
+    const count = (perAddress.get(address) ?? 0) + 1;
+    if (count > MAX_CONNECTIONS_PER_ADDRESS) {
+      connection.destroy();
+      return;
+    }
+    perAddress.set(address, count);
+    connection.once('close', () => {
+      const left = (perAddress.get(address) ?? 1) - 1;
+      if (left > 0) perAddress.set(address, left);
+      else perAddress.delete(address);
+    });
+  });
   const stopCleaning = service.subscribe((event) => {
     const done = event.type === 'jobs' ? event.jobs.filter((j) => j.state.status === 'completed').map((j) => j.id) : event.type === 'jobs-removed' ? event.ids : [];
     for (const id of done) {
@@ -190,7 +249,11 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
 
   function serveApi(ws: WebSocket): void {
     const unsubscribe = service.subscribe((event) => {
-      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ event }));
+      if (ws.readyState !== ws.OPEN) return;
+      // A client that does not keep up misses progress batches (the next one supersedes them),
+      // never a removal; the host's memory does not grow with its backlog.
+      if (ws.bufferedAmount > SOCKET_BACKLOG_BYTES && (event.type === 'jobs' || event.type === 'stats')) return;
+      ws.send(JSON.stringify({ event }));
     });
     ws.on('close', unsubscribe);
     ws.on('message', (data) => {
@@ -225,6 +288,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     port,
     async close() {
       stopCleaning();
+      clearInterval(expiry);
       for (const client of sockets.clients) client.terminate();
       sockets.close();
       server.closeAllConnections();
@@ -237,4 +301,33 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
 function send(response: http.ServerResponse, status: number, body: unknown): void {
   response.writeHead(status, { ...SECURITY_HEADERS, 'content-type': 'application/json' });
   response.end(JSON.stringify(body));
+}
+
+/**
+ * A request's body into a file. A file that cannot be written (a full disk) does not cut the
+ * connection: the rest of the body is read and dropped, so the browser gets the answer that says why.
+ */
+function receiveInto(request: http.IncomingMessage, file: string): Promise<NodeJS.ErrnoException | undefined> {
+  return new Promise((resolve) => {
+    const out = createWriteStream(file);
+    let failure: NodeJS.ErrnoException | undefined;
+    let ended = false;
+    out.once('error', (error) => {
+      failure = error;
+      request.unpipe(out);
+      out.destroy();
+      if (ended) resolve(failure);
+      else request.resume();
+    });
+    out.once('finish', () => resolve(undefined));
+    request.once('end', () => {
+      ended = true;
+      if (failure) resolve(failure);
+    });
+    request.once('error', (error) => {
+      out.destroy();
+      resolve(error);
+    });
+    request.pipe(out);
+  });
 }

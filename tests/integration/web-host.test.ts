@@ -2,8 +2,9 @@
 
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import https from 'node:https';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +19,7 @@ import { FileSecretStore } from '../../main/service/secret-store.ts';
 import { startWebHost } from '../../main/web-host/web-host.ts';
 import type { WebHost } from '../../main/web-host/web-host.ts';
 import { internalEndpointProblem } from '../../src/internal-endpoints.ts';
+import { mountTmpfs } from '../support/bad-input-kit.ts';
 
 const TOKEN = 'right-token-abcdefghijklmnop';
 let host: WebHost;
@@ -230,5 +232,53 @@ describe('a web host others can reach', () => {
     } finally {
       await reachable.close();
     }
+  });
+});
+
+describe('the web host\'s limits', () => {
+  const put = (at: WebHost, name: string, body: Buffer | ReadableStream) => fetch(`http://127.0.0.1:${at.port}/uploads/2b6f3c4e-1f2a-4c3d-9e8f-0123456789ab?path=${name}`, {
+    method: 'PUT', body, headers: { authorization: `Bearer ${TOKEN}`, origin: `http://127.0.0.1:${at.port}` }, duplex: 'half',
+  } as RequestInit);
+
+  it('an upload that fills the staging disk answers "full" in words, leaves no partial file, and the next upload works', async () => {
+    const disk = await mountTmpfs({ sizeBytes: 2 * 1024 * 1024 });
+    const small = await startWebHost({ service, token: TOKEN, staticDir: path.join(dataDir, 'static'), stagingDir: disk.dir, stagingFreeMarginBytes: 0 });
+    try {
+      // Streamed, with no length to refuse it by in advance: the disk fills mid-way.
+      const big = new ReadableStream({
+        pull(controller) {
+          controller.enqueue(new Uint8Array(256 * 1024));
+          if (++sent >= 16) controller.close();
+        },
+      });
+      let sent = 0;
+      const full = await put(small, 'big.bin', big);
+      expect(full.status).toBe(507);
+      expect(((await full.json()) as { error: { message: string } }).error.message).toContain("The host's disk for staging uploads");
+      expect((await readdir(disk.dir, { recursive: true })).filter((name) => name.endsWith('big.bin'))).toEqual([]);
+      expect((await put(small, 'small.txt', Buffer.from('still room for this'))).status).toBe(200);
+    } finally {
+      await small.close();
+      await disk.unmount();
+    }
+    // With its margin, a host refuses up front an upload the disk cannot take.
+    const careful = await startWebHost({ service, token: TOKEN, staticDir: path.join(dataDir, 'static'), stagingFreeMarginBytes: 1024 ** 5 });
+    try {
+      expect((await put(careful, 'any.txt', Buffer.from('x'))).status).toBe(507);
+    } finally {
+      await careful.close();
+    }
+  });
+
+  it('refuses an oversized start request and more than 64 connections from one address', async () => {
+    const big = await fetch(`${origin}/uploads/3b6f3c4e-1f2a-4c3d-9e8f-0123456789ab/start`, { method: 'POST', body: 'x'.repeat(2 * 1024 * 1024), headers: { authorization: `Bearer ${TOKEN}` } });
+    expect(big.status).toBe(413);
+    const sockets = await Promise.all(Array.from({ length: 70 }, () => new Promise<net.Socket>((resolve) => {
+      const socket = net.connect(host.port, '127.0.0.1', () => resolve(socket));
+    })));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const closed = sockets.filter((socket) => socket.destroyed || socket.readyState !== 'open').length;
+    expect(closed).toBeGreaterThanOrEqual(6);
+    for (const socket of sockets) socket.destroy();
   });
 });
