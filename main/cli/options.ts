@@ -2,6 +2,8 @@
 
 import { parseArgs } from 'node:util';
 import { formatBytes, parseByteSize, parseDuration } from '../../src/byte-units.ts';
+import { ifExistsSchema } from '../../src/if-exists.ts';
+import type { IfExists } from '../../src/if-exists.ts';
 import { MAX_PART_SIZE_BYTES, MIN_PART_SIZE_BYTES } from '../../src/part-size.ts';
 import { connectionConfigSchema, uploadChecksumSchema } from '../../src/connection.ts';
 import type { ConnectionConfig, UploadChecksum } from '../../src/connection.ts';
@@ -27,6 +29,7 @@ export const optionSpec = {
   'case-insensitive': { type: 'boolean' },
   'require-verified': { type: 'boolean' },
   'older-than': { type: 'string' },
+  'if-exists': { type: 'string' },
   json: { type: 'boolean' },
   quiet: { type: 'boolean', short: 'q' },
   help: { type: 'boolean', short: 'h' },
@@ -36,7 +39,7 @@ export const optionSpec = {
 /** The command-specific flags each command takes. */
 const COMMAND_FLAGS: Readonly<Record<string, readonly string[]>> = {
   ls: ['recursive'],
-  cp: ['recursive', 'receipt', 'resume', 'case-insensitive', 'require-verified'],
+  cp: ['recursive', 'receipt', 'resume', 'case-insensitive', 'require-verified', 'if-exists'],
   rm: ['recursive', 'dry-run', 'all-versions', 'resume'],
   mb: [],
   rb: [],
@@ -59,6 +62,8 @@ export interface CliOptions {
   readonly caseInsensitive: boolean | undefined;
   /** Downloads: fail an object that can be checked only for its size. */
   readonly requireVerified: boolean;
+  /** Downloads: what to do with a file that is already there. */
+  readonly ifExists: IfExists | undefined;
   /** abort-uploads: only uploads begun at least this many seconds ago. */
   readonly olderThanSeconds: number | undefined;
   readonly json: boolean;
@@ -112,7 +117,9 @@ export function parseCli(argv: readonly string[]): CliOptions {
   const olderThan = values['older-than'];
   const olderThanSeconds = olderThan === undefined ? undefined : parseDuration(olderThan);
   if (olderThan !== undefined && olderThanSeconds === undefined) throw usageError(`--older-than takes a duration such as 2h or 7d, not "${olderThan}".`);
-  for (const flag of ['recursive', 'dry-run', 'all-versions', 'receipt', 'resume', 'case-insensitive', 'require-verified', 'older-than'] as const) {
+  const ifExists = values['if-exists'];
+  if (ifExists !== undefined && !ifExistsSchema.options.includes(ifExists as IfExists)) throw usageError(`--if-exists takes overwrite, skip, rename, newer or fail, not "${ifExists}".`);
+  for (const flag of ['recursive', 'dry-run', 'all-versions', 'receipt', 'resume', 'case-insensitive', 'require-verified', 'older-than', 'if-exists'] as const) {
     // A flag a command would silently ignore is refused: "rb --dry-run" must not delete the bucket.
     if (values[flag] !== undefined && command !== undefined && command in COMMAND_FLAGS && !accepted.includes(flag)) throw usageError(`${command} does not take --${flag}.`);
   }
@@ -138,6 +145,7 @@ export function parseCli(argv: readonly string[]): CliOptions {
     caseInsensitive: values['case-insensitive'],
     requireVerified: values['require-verified'] ?? false,
     olderThanSeconds,
+    ifExists: ifExists as IfExists | undefined,
     json: values.json ?? false,
     quiet: values.quiet ?? false,
     help: values.help ?? false,
@@ -181,6 +189,9 @@ Options:
   --no-resume          cp, rm: start afresh instead of continuing an interrupted run
   --case-insensitive   cp (download): refuse keys whose names differ only in case, as on Windows
                        and macOS (default: ask the target folder)
+  --if-exists WHAT     cp (download): a file that is already there is overwritten (default, as cp
+                       and aws s3 cp do), skip-ped, kept beside the new one (rename: "a (1).txt"),
+                       replaced only by a newer object (newer), or the object fails (fail)
   --require-verified   cp (download): fail an object that can be checked only for its size (no
                        checksum or ETag to check it against) instead of saving it with a warning
   --json               machine-readable output, one JSON object per line

@@ -49,7 +49,8 @@ export async function runJob(engine: Engine, job: Job, cli: CliContext, verb?: s
     const sizeOnly = end.progress.objectsSizeOnly ?? 0;
     const warnings = end.itemWarnings ?? [];
     for (const warning of warnings) cli.stderr.write(`warning: ${warning.message}\n`);
-    if (sizeOnly > warnings.length) cli.stderr.write(`… and ${sizeOnly - warnings.length} more checked for size only\n`);
+    const sizeOnlyShown = warnings.filter((warning) => warning.code === 'SizeOnly').length;
+    if (sizeOnly > sizeOnlyShown) cli.stderr.write(`… and ${sizeOnly - sizeOnlyShown} more checked for size only\n`);
     if (!cli.options.quiet) cli.stderr.write(`${summary(end, seconds, verb)}\n`);
   }
   return end;

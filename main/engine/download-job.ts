@@ -7,7 +7,7 @@
 // file stitched from two versions.
 
 import { createWriteStream } from 'node:fs';
-import { open, rename, rm, stat } from 'node:fs/promises';
+import { link, lstat, open, rename, rm, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { keyToRelativePath, SavedPaths } from '../../src/key-path.ts';
@@ -28,6 +28,8 @@ import { factsFromHeaders, planVerification, verifyDownload } from './download-v
 import type { ObjectFacts } from './download-verification.ts';
 import type { IncomingHttpHeaders } from 'node:http';
 import { temporaryNameFor } from './temporary-name.ts';
+import { numberedName } from '../../src/if-exists.ts';
+import type { IfExists } from '../../src/if-exists.ts';
 import { assertInside } from './confined-path.ts';
 
 const WRITE_BUFFER_BYTES = 1024 * 1024;
@@ -48,6 +50,8 @@ export interface DownloadSpec {
   readonly caseInsensitive?: boolean;
   /** Fail an object that can be checked only for its size, rather than save it with a warning. */
   readonly requireVerified?: boolean;
+  /** When the file is already there (default: overwrite, as cp and aws s3 cp do). */
+  readonly ifExists?: IfExists;
 }
 
 export interface DownloadItem {
@@ -55,6 +59,8 @@ export interface DownloadItem {
   /** Undefined until known (a key given by name is looked up first). */
   readonly size: number | undefined;
   readonly etag: string | undefined;
+  /** The object's modification time, where known (for --if-exists newer). */
+  readonly lastModified?: number;
   readonly path: string;
   /** Why this key cannot be saved (it would leave the target folder): it fails, every time. */
   readonly unsafe?: string;
@@ -72,10 +78,14 @@ export function downloadBody(connection: S3Connection, spec: DownloadSpec): JobB
         if (item.unsafe) throw new BargeError('UnsafeKey', `The key "${item.key}" ${item.unsafe}; it was not downloaded.`);
         if (item.collision) throw new BargeError('NameCollision', `The key "${item.key}" ${item.collision}; it was not downloaded.`);
         const known = item.size === undefined ? await lookUp(connection, spec.bucket, item, runtime) : item;
-        if (await finishedBefore(runtime, known)) {
+        const existing = await finishedBefore(runtime, known) ? 'done' : await whenExists(spec.ifExists ?? 'overwrite', known);
+        if (existing === 'done') {
           runtime.alreadyDone(1, known.size ?? 0);
+        } else if (existing.skip !== undefined) {
+          runtime.alreadyDone(1, known.size ?? 0);
+          runtime.note(known.path, 'Exists', `${known.path} is already there: ${existing.skip}; it was not downloaded.`);
         } else {
-          const { why, ...stored } = await downloadObject(connection, spec, known, runtime);
+          const { why, ...stored } = await downloadObject(connection, spec, { ...known, path: existing.path }, runtime, existing.noClobber);
           runtime.journal.objectFinished({ key: known.key, path: known.path, size: known.size ?? 0, ...stored });
           if (why) runtime.sizeOnly(`s3://${spec.bucket}/${known.key}`, why);
           runtime.objectDone();
@@ -139,7 +149,7 @@ async function* discover(connection: S3Connection, spec: DownloadSpec, runtime: 
         continue;
       }
       const file = path.join(folder, ...mapped.segments);
-      yield { key: object.key, size: object.size, etag: object.etag, path: file, collision: claim(object.key, file), listed };
+      yield { key: object.key, size: object.size, etag: object.etag, lastModified: object.lastModified, path: file, collision: claim(object.key, file), listed };
     }
   }
 }
@@ -209,10 +219,40 @@ async function temporaryFile(item: DownloadItem, size: number, partSize: number,
 async function lookUp(connection: S3Connection, bucket: string, item: DownloadItem, runtime: JobRuntime<DownloadItem>): Promise<DownloadItem> {
   const details = await runtime.request((signal) => headObjectOnce(connection, bucket, item.key, signal));
   runtime.addTotals(0, details.size);
-  return { ...item, size: details.size, etag: details.etag };
+  return { ...item, size: details.size, etag: details.etag, lastModified: details.lastModified };
 }
 
-async function downloadObject(connection: S3Connection, spec: DownloadSpec, item: DownloadItem, runtime: JobRuntime<DownloadItem>): Promise<StoredObject & { why?: string }> {
+/**
+ * Where the object goes given what is there: its own path (to replace what is there, or where nothing
+ * is), a numbered name beside it, or nowhere (skip, with why). `noClobber`: the final rename must not
+ * replace a file that appears meanwhile.
+ */
+async function whenExists(ifExists: IfExists, item: DownloadItem): Promise<{ path: string; noClobber: boolean; skip?: undefined } | { skip: string }> {
+  const present = await lstat(item.path).catch(() => undefined);
+  if (!present || ifExists === 'overwrite') return { path: item.path, noClobber: ifExists !== 'overwrite' };
+  switch (ifExists) {
+    case 'fail':
+      throw new BargeError('FileExists', `${item.path} is already there; it was not replaced. Choose what to do with --if-exists overwrite, skip, rename or newer.`);
+    case 'skip':
+      return { skip: 'skipped (--if-exists skip)' };
+    case 'newer':
+      if (item.lastModified !== undefined && item.lastModified > present.mtimeMs) return { path: item.path, noClobber: false };
+      return { skip: 'the local file is as new as the object, or newer (--if-exists newer)' };
+    case 'rename': {
+      const folder = path.dirname(item.path);
+      const name = path.basename(item.path);
+      for (let n = 1; n < 10_000; n++) {
+        const candidate = path.join(folder, numberedName(name, n));
+        if (!(await lstat(candidate).catch(() => undefined))) return { path: candidate, noClobber: true };
+      }
+      throw new BargeError('FileExists', `${item.path} and 9,999 numbered copies of it are already there.`);
+    }
+  }
+}
+
+async function downloadObject(
+  connection: S3Connection, spec: DownloadSpec, item: DownloadItem, runtime: JobRuntime<DownloadItem>, noClobber = false,
+): Promise<StoredObject & { why?: string }> {
   const bucket = spec.bucket;
   const what = `s3://${bucket}/${item.key}`;
   const size = item.size ?? 0;
@@ -265,7 +305,7 @@ async function downloadObject(connection: S3Connection, spec: DownloadSpec, item
     if (why && spec.requireVerified) {
       throw new BargeError('Unverified', `${what} can be checked only for its size (${why}); with --require-verified nothing was saved under its name.`);
     }
-    await rename(file.path, item.path);
+    await moveIntoPlace(file.path, item.path, noClobber);
     runtime.journal.downloadEnded(item.key);
     return { etag: item.etag, versionId: seen.versionId, checksum: outcome?.verified, verified: size === 0 ? 'empty' : outcome?.how ?? 'size-only', why };
   } catch (error) {
@@ -361,4 +401,22 @@ async function downloadRange(
     if (start + done < end) throw new BargeError('IncompleteBody', `The server sent ${done} of ${end - start} bytes of a range.`);
   });
   return hashable ? hasher?.digest() : undefined;
+}
+
+/**
+ * The finished temporary file under its final name. `noClobber`: never over a file that appeared
+ * meanwhile (a hard link fails if the name exists; where links are not supported, a check first).
+ */
+async function moveIntoPlace(temporary: string, final: string, noClobber: boolean): Promise<void> {
+  if (!noClobber) return rename(temporary, final);
+  try {
+    await link(temporary, final);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') throw new BargeError('FileExists', `${final} appeared while it was downloaded; it was not replaced.`);
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EXDEV' && code !== 'EOPNOTSUPP') throw error;
+    if (await lstat(final).catch(() => undefined)) throw new BargeError('FileExists', `${final} appeared while it was downloaded; it was not replaced.`);
+    return rename(temporary, final);
+  }
+  await unlink(temporary);
 }

@@ -61,6 +61,8 @@ export interface JobRuntime<Item> {
   objectDone(): void;
   /** A finished object whose bytes could be checked only for their count, and why. */
   sizeOnly(name: string, why: string): void;
+  /** Something a person should know about an item that is not an error (a file skipped as it exists). */
+  note(name: string, code: string, message: string): void;
   /** Work an earlier run of this job finished (found in the journal): counted done, not as throughput. */
   alreadyDone(objects: number, bytes: number): void;
   /** Where the body records its progress, and finds what an earlier run did. */
@@ -288,6 +290,10 @@ export class Job<Item = unknown> {
       },
       objectDone: () => {
         this.objectsDone += 1;
+        this.changed();
+      },
+      note: (name, code, message) => {
+        if (this.itemWarnings.length < MAX_ITEM_ERRORS) this.itemWarnings.push({ item: name, code, message: printable(message) });
         this.changed();
       },
       sizeOnly: (name, why) => {

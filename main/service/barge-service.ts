@@ -15,6 +15,7 @@ import type { JobSnapshot } from '../../src/jobs.ts';
 import type { Engine } from '../engine/engine.ts';
 import { BargeError, toBargeError } from '../engine/errors.ts';
 import { isInside } from '../engine/confined-path.ts';
+import type { IfExists } from '../../src/if-exists.ts';
 import { formatReceipt } from '../../src/receipt.ts';
 import { createBucket, deleteBucket } from '../engine/s3-buckets.ts';
 import { headObject, listBuckets, listObjectsPage } from '../engine/s3-listing.ts';
@@ -61,6 +62,8 @@ export interface BargeServiceOptions {
    * write anywhere the host's user can, such as ~/.aws or ~/.ssh). Checked on real paths.
    */
   readonly downloadRoot?: string;
+  /** What a download does with a file already there when the window does not say (default: overwrite). */
+  readonly defaultIfExists?: IfExists;
 }
 
 export function createBargeService(options: BargeServiceOptions): BargeService {
@@ -117,9 +120,10 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
       url: await (await registry.connection(connectionId)).wire.presignGet(bucket, key, expiresInSeconds),
     }),
     'jobs.upload': (params) => upload(params),
-    'jobs.download': async ({ connectionId, bucket, keys, prefixes, targetFolder, requireVerified }) => {
+    'jobs.download': async ({ connectionId, bucket, keys, prefixes, targetFolder, requireVerified, ifExists }) => {
       const folder = options.downloadRoot === undefined ? targetFolder : await confinedFolder(options.downloadRoot, targetFolder);
-      return engine.download(await registry.connection(connectionId), { bucket, keys, prefixes, targetFolder: folder, requireVerified }, { connectionRef: connectionId }).snapshot();
+      const onExisting = ifExists ?? options.defaultIfExists;
+      return engine.download(await registry.connection(connectionId), { bucket, keys, prefixes, targetFolder: folder, requireVerified, ...(onExisting ? { ifExists: onExisting } : {}) }, { connectionRef: connectionId }).snapshot();
     },
     'jobs.delete': async ({ connectionId, ...spec }) => engine.delete(await registry.connection(connectionId), spec, { connectionRef: connectionId }).snapshot(),
     'jobs.pause': onJobs((id) => engine.pause(id)),

@@ -45,7 +45,8 @@ async function main(): Promise<void> {
   const registry = new ConnectionRegistry({ dataDir, engine, secrets: new FileSecretStore(path.join(dataDir, 'secrets.json')), endpointProblem });
   // Whoever holds the token may download only below this folder, never over ~/.aws or ~/.ssh.
   const downloadRoot = path.resolve(values['download-root'] ?? path.join(os.homedir(), 'Downloads', 'Barge'));
-  const service = createBargeService({ engine, registry, host: 'web', downloadRoot });
+  // Nothing is replaced unless the window says so.
+  const service = createBargeService({ engine, registry, host: 'web', downloadRoot, defaultIfExists: 'fail' });
   const webHost = await startWebHost({
     service,
     token: chosenToken(),

@@ -4,10 +4,14 @@ import { useState } from 'react';
 import type { FormEvent } from 'react';
 import { api, request } from '../store/api.ts';
 import { Dialog } from './Dialog.tsx';
+import { IF_EXISTS_LABELS, ifExistsSchema } from '../../src/if-exists.ts';
+import type { IfExists } from '../../src/if-exists.ts';
 
 export function DownloadDialog(props: { connectionId: string; bucket: string; keys: string[]; prefixes: string[]; defaultFolder: string; onClose: () => void }) {
   const [folder, setFolder] = useState(props.defaultFolder);
   const [requireVerified, setRequireVerified] = useState(false);
+  // Nothing is replaced unless the user says so.
+  const [ifExists, setIfExists] = useState<IfExists>('fail');
   const [error, setError] = useState<string>();
   async function browse() {
     const picked = await api().pickFolder(folder);
@@ -16,7 +20,7 @@ export function DownloadDialog(props: { connectionId: string; bucket: string; ke
   async function submit(event: FormEvent) {
     event.preventDefault();
     try {
-      await request('jobs.download', { connectionId: props.connectionId, bucket: props.bucket, keys: props.keys, prefixes: props.prefixes, targetFolder: folder, requireVerified });
+      await request('jobs.download', { connectionId: props.connectionId, bucket: props.bucket, keys: props.keys, prefixes: props.prefixes, targetFolder: folder, requireVerified, ifExists });
       props.onClose();
     } catch (e) {
       setError((e as Error).message);
@@ -29,6 +33,11 @@ export function DownloadDialog(props: { connectionId: string; bucket: string; ke
         <p>{count} item{count === 1 ? '' : 's'} from {props.bucket}; folders keep their names and structure.</p>
         <label>Into folder <input required aria-label="Download folder" value={folder} onChange={(e) => setFolder(e.target.value)} /></label>
         <button type="button" onClick={() => void browse()}>Browse…</button>
+        <label>If a file is already there{' '}
+          <select aria-label="If a file is already there" value={ifExists} onChange={(e) => setIfExists(e.target.value as IfExists)}>
+            {ifExistsSchema.options.map((choice) => <option key={choice} value={choice}>{IF_EXISTS_LABELS[choice]}</option>)}
+          </select>
+        </label>
         <label title="Objects without a checksum or an ETag Barge can check are otherwise saved and marked 'size only'">
           <input type="checkbox" checked={requireVerified} onChange={(e) => setRequireVerified(e.target.checked)} /> Only save objects whose content can be verified
         </label>

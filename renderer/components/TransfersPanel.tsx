@@ -61,6 +61,7 @@ async function saveReceipt(id: string): Promise<void> {
 }
 
 export const JobRow = memo(function JobRow({ job, onAct }: { job: JobSnapshot; onAct: (method: 'jobs.pause' | 'jobs.resume' | 'jobs.cancel' | 'jobs.retry', id?: string) => void }) {
+  const skipped = (job.itemWarnings ?? []).filter((w) => w.code === 'Exists');
   const history = useJobs((s) => s.history.get(job.id) ?? []);
   const p = job.progress;
   const fraction = progressFraction(job);
@@ -94,8 +95,13 @@ export const JobRow = memo(function JobRow({ job, onAct }: { job: JobSnapshot; o
         </span>
       </div>
       {job.state.status === 'failed' && <p className="error" title={job.itemErrors.map((e) => e.message).join('\n')}>{job.state.error.message}</p>}
+      {skipped.length > 0 && (
+        <p className="warning" title={skipped.map((w) => w.message).join('\n')}>
+          {skipped.length.toLocaleString()} {skipped.length === 1 ? 'file was' : 'files were'} already there and kept
+        </p>
+      )}
       {(p.objectsSizeOnly ?? 0) > 0 && (
-        <p className="warning" title={(job.itemWarnings ?? []).map((w) => w.message).join('\n')}>
+        <p className="warning" title={(job.itemWarnings ?? []).filter((w) => w.code === 'SizeOnly').map((w) => w.message).join('\n')}>
           ⚠ {p.objectsSizeOnly!.toLocaleString()} {p.objectsSizeOnly === 1 ? 'object' : 'objects'} checked for size only: no checksum or ETag could prove the content
         </p>
       )}

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { JobSnapshot } from '../jobs.ts';
 import type { Settings } from '../settings.ts';
 import { settingsPatchSchema } from '../settings.ts';
+import { ifExistsSchema } from '../if-exists.ts';
 import type { Result } from './result.ts';
 import type { Bucket, ConnectionSummary, EngineStats, ObjectDetails, ObjectPage } from './models.ts';
 import { connectionInputSchema } from './models.ts';
@@ -48,6 +49,8 @@ export const methodSchemas = {
     targetFolder: z.string().min(1).max(4096),
     /** Fail an object that can be checked only for its size, rather than save it with a warning. */
     requireVerified: z.boolean().default(false),
+    /** A file that is already there: the host's default when absent (the web host fails it). */
+    ifExists: ifExistsSchema.optional(),
   }),
   'jobs.delete': z.object({
     connectionId: id,

@@ -2,7 +2,7 @@
 // in every human-readable line (ls, errors, dry runs), --json keeps the exact key, and receipts
 // neutralise fields a spreadsheet would run. Keys are stored on the real server.
 
-import { mkdir, mkdtemp, readdir, readFile, symlink } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, symlink, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, it } from 'vitest';
@@ -134,6 +134,50 @@ it('a download never writes through a symlinked folder that leads outside the ta
     expect(run.stderr).toContain(`would be written through ${path.join(target, 'tree', 'sub')}, which leads outside ${target}`);
     expect(await readdir(outside)).toEqual([]);
     expect(await readFile(path.join(target, 'tree', 'fine.txt'), 'utf8')).toBe('fine');
+  } finally {
+    await t.close();
+  }
+});
+
+it('--if-exists: overwrite (the default), fail, skip, rename and newer, each doing what it says to a file already there', async () => {
+  const t = await setUpEngine();
+  try {
+    await t.connection.client.send(new PutObjectCommand({ Bucket: t.bucket, Key: 'doc.txt', Body: 'from the store' }));
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'barge-if-exists-'));
+    const file = path.join(dir, 'doc.txt');
+    const mine = async () => writeFile(file, 'mine');
+    const get = (...flags: string[]) => runCli(['cp', `s3://${t.bucket}/doc.txt`, `${dir}/`, ...flags]);
+
+    await mine();
+    expect((await get()).code).toBe(0);
+    expect(await readFile(file, 'utf8')).toBe('from the store');
+
+    await mine();
+    const failed = await get('--if-exists', 'fail');
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toContain(`${file} is already there; it was not replaced.`);
+    expect(await readFile(file, 'utf8')).toBe('mine');
+
+    const skipped = await get('--if-exists', 'skip');
+    expect(skipped.code).toBe(0);
+    expect(skipped.stderr).toContain(`warning: ${file} is already there: skipped (--if-exists skip); it was not downloaded.`);
+    expect(await readFile(file, 'utf8')).toBe('mine');
+
+    expect((await get('--if-exists', 'rename')).code).toBe(0);
+    expect(await readFile(file, 'utf8')).toBe('mine');
+    expect(await readFile(path.join(dir, 'doc (1).txt'), 'utf8')).toBe('from the store');
+
+    // newer: a local file changed after the object was stored is kept; an older one is replaced.
+    const future = new Date(Date.now() + 3600_000);
+    await utimes(file, future, future);
+    expect((await get('--if-exists', 'newer')).stderr).toContain('the local file is as new as the object, or newer');
+    expect(await readFile(file, 'utf8')).toBe('mine');
+    const past = new Date(Date.now() - 3600_000);
+    await utimes(file, past, past);
+    expect((await get('--if-exists', 'newer')).code).toBe(0);
+    expect(await readFile(file, 'utf8')).toBe('from the store');
+
+    expect((await get('--if-exists', 'sometimes')).stderr).toContain('--if-exists takes overwrite, skip, rename, newer or fail, not "sometimes".');
   } finally {
     await t.close();
   }

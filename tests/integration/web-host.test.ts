@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import http from 'node:http';
 import WebSocket from 'ws';
+import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { Engine } from '../../main/engine/engine.ts';
 import { createBargeService } from '../../main/service/barge-service.ts';
 import type { BargeService } from '../../main/service/barge-service.ts';
@@ -281,4 +282,31 @@ describe('the web host\'s limits', () => {
     expect(closed).toBeGreaterThanOrEqual(6);
     for (const socket of sockets) socket.destroy();
   });
+});
+
+it('the web host\'s service replaces no file unless the window says so', async () => {
+  const s3 = inject('s3');
+  const env = { AWS_ACCESS_KEY_ID: s3.accessKeyId, AWS_SECRET_ACCESS_KEY: s3.secretAccessKey, AWS_ENDPOINT_URL: s3.endpoint, AWS_REGION: s3.region };
+  const root = await mkdtemp(path.join(os.tmpdir(), 'barge-noclobber-'));
+  const engine = new Engine({ env });
+  const registry = new ConnectionRegistry({ dataDir: root, engine, secrets: new FileSecretStore(path.join(root, 'secrets.json')), env });
+  const careful = createBargeService({ engine, registry, host: 'web', downloadRoot: root, defaultIfExists: 'fail' });
+  try {
+    const bucket = `noclobber-${Date.now()}`;
+    const added = await careful.dispatch('connections.add', { name: 'test', endpoint: s3.endpoint, region: s3.region, pathStyle: true, accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey });
+    const connectionId = (added as { value: { id: string } }).value.id;
+    expect(await careful.dispatch('buckets.create', { connectionId, name: bucket })).toMatchObject({ ok: true });
+    const connection = await registry.connection(connectionId);
+    await connection.client.send(new PutObjectCommand({ Bucket: bucket, Key: 'a.txt', Body: 'store' }));
+    await writeFile(path.join(root, 'a.txt'), 'mine');
+    const started = await careful.dispatch('jobs.download', { connectionId, bucket, keys: ['a.txt'], targetFolder: root });
+    const end = await engine.job((started as { value: { id: string } }).value.id)!.finished();
+    expect(end.itemErrors[0]).toMatchObject({ code: 'FileExists' });
+    expect(await readFile(path.join(root, 'a.txt'), 'utf8')).toBe('mine');
+    const chosen = await careful.dispatch('jobs.download', { connectionId, bucket, keys: ['a.txt'], targetFolder: root, ifExists: 'overwrite' });
+    expect((await engine.job((chosen as { value: { id: string } }).value.id)!.finished()).state.status).toBe('completed');
+    expect(await readFile(path.join(root, 'a.txt'), 'utf8')).toBe('store');
+  } finally {
+    await careful.close();
+  }
 });

@@ -24,6 +24,7 @@ export async function cp(engine: Engine, connection: S3Connection, cli: CliConte
     if (remoteSources.length > 0) throw usageError('Copying from S3 to S3 is not supported yet; download, then upload.');
     // Every upload request is checked by the store; the flag is about downloads that cannot be.
     if (cli.options.requireVerified) throw usageError('--require-verified is for downloads: every upload request is checked by the store.');
+    if (cli.options.ifExists) throw usageError('--if-exists is for downloads: an upload replaces the object, as S3 does (keep versions with bucket versioning).');
     const target = s3Location(destination);
     for (const source of sources) {
       const info = await stat(source).catch(() => undefined);
@@ -51,6 +52,7 @@ export async function cp(engine: Engine, connection: S3Connection, cli: CliConte
     caseInsensitive: cli.options.caseInsensitive,
     // Left out when off, so an interrupted run from before the flag existed is still the same job.
     requireVerified: cli.options.requireVerified || undefined,
+    ifExists: cli.options.ifExists,
   }, journaled(cli));
   return exitStatus((await runJob(engine, job, cli)).state.status);
 }
