@@ -195,17 +195,20 @@ describe('downloads are verified against what the store has', () => {
 });
 
 describe('a multipart object no larger than the range size is fetched in one GET and still checked by its parts', () => {
-  /** Another client's upload: 8 MiB parts (aws-cli's default), no checksum, no Barge metadata. */
-  async function otherClientUpload(key: string, data: Buffer): Promise<void> {
-    const created = await direct.client.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: key }));
+  /** Another client's upload: 8 MiB parts (aws-cli's default), no Barge metadata; no checksum, or SHA-256 per part as boto3 can. */
+  async function otherClientUpload(key: string, data: Buffer, sha256 = false): Promise<void> {
+    const created = await direct.client.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: key, ...(sha256 ? { ChecksumAlgorithm: 'SHA256' as const } : {}) }));
     const parts = [];
     for (let start = 0, n = 1; start < data.length; start += 8 * MIB, n++) {
-      const part = await direct.client.send(new UploadPartCommand({ Bucket: bucket, Key: key, UploadId: created.UploadId, PartNumber: n, Body: data.subarray(start, start + 8 * MIB) }));
-      parts.push({ PartNumber: n, ETag: part.ETag });
+      const part = await direct.client.send(new UploadPartCommand({
+        Bucket: bucket, Key: key, UploadId: created.UploadId, PartNumber: n, Body: data.subarray(start, start + 8 * MIB), ...(sha256 ? { ChecksumAlgorithm: 'SHA256' as const } : {}),
+      }));
+      parts.push({ PartNumber: n, ETag: part.ETag, ...(sha256 ? { ChecksumSHA256: part.ChecksumSHA256 } : {}) });
     }
     await direct.client.send(new CompleteMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId: created.UploadId, MultipartUpload: { Parts: parts } }));
   }
   const cases = [
+    { name: 'boto3-like, SHA-256 per part (composite) at 8 MiB parts', uploadChecksum: undefined, sha256: true, size: 15 * MIB + 1 },
     { name: 'Barge, composite CRC32C at 5 MiB parts', uploadChecksum: 'CRC32C' as const, size: 12 * MIB + 5 },
     { name: 'Barge, no checksum (multipart ETag) at 5 MiB parts', uploadChecksum: 'OFF' as const, size: 12 * MIB + 5 },
     { name: 'another client at 8 MiB parts, no checksum', uploadChecksum: undefined, size: 15 * MIB + 1 },
@@ -217,7 +220,7 @@ describe('a multipart object no larger than the range size is fetched in one GET
         const uploader = await engine.connect({ ...serverConfig(), uploadChecksum: c.uploadChecksum });
         expect((await engine.upload(uploader, { sources: [source.path], bucket, destination: 'one-get.bin' }).finished()).state.status).toBe('completed');
       } else {
-        await otherClientUpload('one-get.bin', await readFile(source.path));
+        await otherClientUpload('one-get.bin', await readFile(source.path), c.sha256);
       }
       // Ranges of 16 MiB: the whole object comes in one GET.
       engine.updateSettings({ partSizeBytes: 16 * MIB });
@@ -226,6 +229,7 @@ describe('a multipart object no larger than the range size is fetched in one GET
       expect(end.state.status).toBe('completed');
       expect(end.progress.objectsSizeOnly).toBe(0);
       expect(await sha256File(path.join(dir, 'good', 'one-get.bin'))).toBe(source.sha256);
+      if (c.sha256) expect((await receiptOf(good.id))[0]!.checksum).toMatch(/^SHA256:/);
       proxy.setRule((request) => (request.method === 'GET' && !request.url?.includes('list-type') ? { kind: 'corrupt-body', atByte: 5 } : undefined));
       const bad = await engine.download(await viaProxy(), { bucket, keys: ['one-get.bin'], targetFolder: path.join(dir, 'bad') }).finished();
       expect(bad.itemErrors[0]).toMatchObject({ code: 'ChecksumMismatch' });
