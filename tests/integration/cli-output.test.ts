@@ -5,7 +5,7 @@
 import { mkdir, mkdtemp, readdir, readFile, symlink, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, it } from 'vitest';
+import { expect, inject, it } from 'vitest';
 import { CreateMultipartUploadCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { setUpEngine } from '../support/fixtures.ts';
 import { runCli } from '../support/run-cli.ts';
@@ -15,7 +15,8 @@ const EVIL = 'evil\x1b]52;c;cm0gLXJmIH4=\x07\x1b[31mred\nforged-row.txt';
 // (MinIO refuses keys holding "//", so no scheme in the link.)
 const FORMULA = '=HYPERLINK("attacker.example","open me")';
 
-it('ls, errors and dry runs show keys with control characters escaped; --json keeps them exact; receipts neutralise formulas', async () => {
+it('ls, errors and dry runs show keys with control characters escaped; --json keeps them exact; receipts neutralise formulas', async ({ skip }) => {
+  if (inject('s3').kind !== 'minio') skip('needs a store that holds keys with control characters as they are (versitygw replaces them)');
   const t = await setUpEngine();
   try {
     for (const key of [`k/${EVIL}`, 'k/plain.txt', FORMULA]) await t.connection.client.send(new PutObjectCommand({ Bucket: t.bucket, Key: key, Body: 'x' }));
@@ -81,7 +82,8 @@ it('a single-key download names the real cause: a missing bucket, a wrong secret
   }
 });
 
-it('--receipt is written when objects fail too, with a status column; a receipt that cannot be written is refused before any work', async () => {
+it('--receipt is written when objects fail too, with a status column; a receipt that cannot be written is refused before any work', async ({ skip }) => {
+  if (inject('s3').kind !== 'minio') skip('needs a store that holds keys with control characters as they are (versitygw replaces them)');
   const t = await setUpEngine();
   try {
     await t.connection.client.send(new PutObjectCommand({ Bucket: t.bucket, Key: 'mixed/good.txt', Body: 'good' }));
