@@ -67,6 +67,9 @@ interface WireRequest {
 }
 
 const ERROR_BODY_LIMIT_BYTES = 64 * 1024;
+/** The longest a sent body's drain may be waited for. */
+const MAX_DRAIN_MS = 30 * 60 * 1000;
+const MIB_BYTES = 1024 * 1024;
 
 /** RFC 3986 encoding of one path segment, as S3's canonical request wants it. */
 function encodeSegment(segment: string): string {
@@ -226,9 +229,18 @@ export class S3Wire {
         agent: request.fresh ? false : secure ? this.options.httpsAgent : this.options.httpAgent,
       }, resolve);
       const stallMs = this.stallTimeoutMs;
-      outgoing.setTimeout(stallMs, () => {
-        outgoing.destroy(Object.assign(new Error(`No data for ${stallMs / 1000} s`), { name: 'TimeoutError', code: 'ETIMEDOUT' }));
-      });
+      const onStall = () => outgoing.destroy(Object.assign(new Error(`No data for ${stallMs / 1000} s`), { name: 'TimeoutError', code: 'ETIMEDOUT' }));
+      outgoing.setTimeout(stallMs, onStall);
+      // Once the whole body is handed to the kernel, the socket goes quiet while those bytes still
+      // leave, at the link's pace, from buffers below us (the kernel's, a proxy's): on a slow link
+      // that takes far longer than the stall timeout, and is no stall. The wait for the answer
+      // allows them to drain at no less than a MiB per stall timeout (35 KB/s at the default 30 s);
+      // the answer's own bytes are watched as before.
+      const bodyBytes = request.contentLength ?? 0;
+      if (bodyBytes > 0) {
+        outgoing.once('finish', () => outgoing.setTimeout(stallMs + Math.min(MAX_DRAIN_MS, (stallMs * bodyBytes) / MIB_BYTES), onStall));
+        outgoing.once('response', () => outgoing.setTimeout(stallMs, onStall));
+      }
       const onAbort = () => outgoing.destroy(abortError());
       request.signal?.addEventListener('abort', onAbort, { once: true });
       outgoing.once('close', () => request.signal?.removeEventListener('abort', onAbort));

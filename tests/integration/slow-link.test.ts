@@ -1,0 +1,46 @@
+// A slow link is not a broken one: through toxiproxy at a fixed rate per connection, a part that
+// takes far longer than the stall timeout to cross still completes, with no retry. The bytes a
+// request hands to the kernel (or a proxy) leave slowly after the last write; the request waits for
+// them to arrive rather than calling the link stalled.
+
+import { mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { MIB } from '../../src/byte-units.ts';
+import { Engine } from '../../main/engine/engine.ts';
+import { createBucket } from '../../main/engine/s3-buckets.ts';
+import { startFaultLab } from '../faults/fault-lab.ts';
+import type { FaultLab } from '../faults/fault-lab.ts';
+import { randomFile, uniqueBucket } from '../support/fixtures.ts';
+
+/** Per connection, in toxiproxy's KB/s (1,000 bytes). */
+const RATE_KBPS = 1000;
+const PART = 16 * MIB;
+
+let lab: FaultLab;
+beforeAll(async () => {
+  lab = await startFaultLab();
+});
+afterAll(async () => {
+  await lab.close();
+});
+
+it(`a 16 MiB part at ${RATE_KBPS / 1000} MB/s per connection (about 17 s, the stall timeout 2 s) completes with no retry`, async () => {
+  const engine = new Engine({ settings: { threads: 2, partSizeBytes: PART, stallTimeoutMs: 2000 } });
+  try {
+    const connection = await engine.connect(lab.connectionConfig('toxiproxy'));
+    const bucket = uniqueBucket();
+    await createBucket(connection, bucket);
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'barge-slow-'));
+    const source = await randomFile(dir, 'slow.bin', PART + 1);
+    await lab.toxiproxy.addToxic('slow-up', { type: 'bandwidth', attributes: { rate: RATE_KBPS } }, { stream: 'upstream' });
+    const job = engine.upload(connection, { sources: [source.path], bucket, destination: 'slow.bin' });
+    const end = await job.finished();
+    expect(end.state).toEqual({ status: 'completed' });
+    expect(job.retryCount).toBe(0);
+  } finally {
+    await lab.clearFaults();
+    await engine.close();
+  }
+});
