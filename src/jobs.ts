@@ -34,6 +34,10 @@ export interface JobProgress {
    * against): done, but said loudly. Absent from snapshots of older versions.
    */
   readonly objectsSizeOnly?: number;
+  /** Requests sent again (after a reset, a stall, a refusal): a resend is shown as one. */
+  readonly retries?: number;
+  /** The store stopped answering (refused connections) and the job is waiting it out. */
+  readonly waitingForStore?: boolean;
   /** Objects found so far; final once `totalsKnown` is true. */
   readonly objectsTotal: number;
   readonly bytesDone: number;

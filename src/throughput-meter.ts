@@ -15,6 +15,7 @@ export class ThroughputMeter {
   private lastBucket = -1;
   private firstSampleMs: number | undefined;
 
+  /** Bytes moved; negative for bytes taken back (an attempt that failed): speed counts what stayed sent. */
   add(bytes: number, nowMs: number): void {
     this.advance(nowMs);
     this.firstSampleMs ??= nowMs;
@@ -30,7 +31,7 @@ export class ThroughputMeter {
     // The ring spans the current, partly elapsed bucket and the BUCKET_COUNT - 1 before it.
     const windowStartMs = (this.lastBucket - BUCKET_COUNT + 1) * BUCKET_MS;
     const elapsedMs = Math.max(MIN_ELAPSED_MS, nowMs - Math.max(windowStartMs, this.firstSampleMs));
-    return (total * 1000) / elapsedMs;
+    return (Math.max(0, total) * 1000) / elapsedMs;
   }
 
   /** Seconds left for `remainingBytes` at the current rate; undefined while the rate is zero. */

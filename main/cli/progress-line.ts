@@ -21,6 +21,8 @@ export function progressLine(snapshot: JobSnapshot, columns = 100): string {
     `ETA ${formatDuration(p.etaSeconds)}${p.etaSeconds === undefined ? '' : counting}`,
     `${p.objectsDone}/${p.objectsTotal}${counting} objects`,
     p.objectsFailed > 0 ? `${p.objectsFailed} failed` : '',
+    p.retries ? `${p.retries} ${p.retries === 1 ? 'resend' : 'resends'}` : '',
+    p.waitingForStore ? 'waiting for the store' : '',
   ].filter(Boolean);
   const line = parts.join('  ');
   return line.length > columns - 1 ? line.slice(0, columns - 1) : line;

@@ -16,6 +16,7 @@ import { NO_JOURNAL } from './job-journal.ts';
 import type { JobJournal } from './job-journal.ts';
 import type { RequestScheduler } from './request-scheduler.ts';
 import { withRetry } from './retry-loop.ts';
+import { classifyFailure } from './retry-policy.ts';
 
 /** At most this many item errors are kept per job; the count goes on. */
 const MAX_ITEM_ERRORS = 1_000;
@@ -119,6 +120,7 @@ export class Job<Item = unknown> {
   private jobWideError: BargeError | undefined;
   private running: Promise<void> | undefined;
   private retries = 0;
+  private waitingForStore = false;
   /** Whether any request of this job got an answer: then the store exists, and refusals are outages. */
   private reachedStore = false;
 
@@ -213,6 +215,8 @@ export class Job<Item = unknown> {
         objectsDone: this.objectsDone,
         objectsFailed: this.objectsFailed,
         objectsSizeOnly: this.objectsSizeOnly,
+        retries: this.retries,
+        waitingForStore: active && this.waitingForStore,
         objectsTotal: this.objectsTotal,
         bytesDone: this.bytesDone,
         bytesTotal: this.bytesTotal,
@@ -281,7 +285,8 @@ export class Job<Item = unknown> {
       },
       addBytes: (bytes) => {
         this.bytesDone += bytes;
-        if (bytes > 0) {
+        if (bytes !== 0) {
+          // Bytes taken back (a failed attempt) come off the speed too: it counts what stayed sent.
           const now = this.options.clock.now();
           this.meter.add(bytes, now);
           this.options.onBytes?.(bytes, now);
@@ -318,6 +323,10 @@ export class Job<Item = unknown> {
       try {
         const result = await send(signal, attempt);
         this.reachedStore = true;
+        if (this.waitingForStore) {
+          this.waitingForStore = false;
+          this.changed();
+        }
         return result;
       } finally {
         release();
@@ -325,7 +334,12 @@ export class Job<Item = unknown> {
     }, {
       signal,
       maxAttempts: this.options.settings().maxAttempts,
-      onRetry: () => { this.retries += 1; },
+      onRetry: (error) => {
+        this.retries += 1;
+        // Refused connections from a store that answered before: an outage being waited out.
+        if (this.reachedStore && classifyFailure(error) === 'unreachable') this.waitingForStore = true;
+        this.changed();
+      },
       // Once the store has answered this job, a refusal is an outage (a restart) worth waiting out.
       outagePatienceMs: () => (this.reachedStore ? OUTAGE_PATIENCE_MS : 0),
     });

@@ -373,8 +373,15 @@ async function multipartUpload(upload: FileUpload, partSize: number, earlier: Ea
     if (crc) await checkCompleted(connection, bucket, file.key, crc, parts, file.size, partSize, stored);
     return { ...stored, checksum: verified === 'store-checksum' ? stored.checksum : undefined, verified };
   } catch (error) {
-    // Cancelled or failed: take the parts back off the server, so nothing is left to bill.
-    await abortMultipartUpload(connection, bucket, file.key, id);
+    // Cancelled or failed: take the parts back off the server, so nothing is left to bill. The
+    // cause is what the user reads first; trouble cleaning up comes second (and the journal keeps
+    // the upload, for a later run or `barge abort-uploads` to take back).
+    try {
+      await abortMultipartUpload(connection, bucket, file.key, id);
+    } catch (cleanup) {
+      const cause = toBargeError(error, `upload ${file.path} to ${what}`);
+      throw new BargeError(cause.code, `${cause.message.replace(/\.$/, '')}. Its multipart upload could not be aborted either (${toBargeError(cleanup).message.replace(/\.$/, '')}); it is kept for the next run, and "barge abort-uploads" lists such leftovers.`, { cause: error });
+    }
     journal.multipartEnded(file.key, id);
     throw error;
   }
@@ -497,6 +504,8 @@ async function changedSince(file: LocalFile): Promise<boolean> {
   return now.size !== file.size || now.mtimeMs !== file.mtimeMs;
 }
 
+const ABORT_OUTAGE_PATIENCE_MS = 60_000;
+
 /** The store's clock may be this far behind this machine's: an upload begun "before" a run may be its own. */
 const STORE_CLOCK_MARGIN_MS = 15 * 60 * 1000;
 
@@ -519,7 +528,8 @@ export async function abortUnrecordedUploads(connection: S3Connection, bucket: s
  */
 export async function abortMultipartUpload(connection: S3Connection, bucket: string, key: string, uploadId: string): Promise<void> {
   try {
-    await withRetry(() => connection.client.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId: uploadId })));
+    // A store that is restarting is waited out for a minute: an upload left behind is billed.
+    await withRetry(() => connection.client.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId: uploadId })), { outagePatienceMs: () => ABORT_OUTAGE_PATIENCE_MS });
   } catch (error) {
     if ((error as { name?: string }).name !== 'NoSuchUpload') throw toBargeError(error, `abort the multipart upload of s3://${bucket}/${key} (list leftovers with "barge abort-uploads")`);
   }

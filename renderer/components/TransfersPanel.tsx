@@ -71,7 +71,7 @@ export const JobRow = memo(function JobRow({ job, onAct }: { job: JobSnapshot; o
       <div className="job-line">
         <span className="direction">{DIRECTION[job.kind]}</span>
         <span className="job-name" title={job.name}>{job.name}</span>
-        <span className="state">{status}</span>
+        <span className="state">{status === 'running' && job.progress.waitingForStore ? 'waiting for the store' : status}</span>
       </div>
       <div className="job-line">
         <div role="progressbar" aria-label={`Progress of ${job.name}`} aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(fraction * 100)} className="bar">
@@ -82,7 +82,7 @@ export const JobRow = memo(function JobRow({ job, onAct }: { job: JobSnapshot; o
         <span className="eta">ETA {formatDuration(p.etaSeconds)}{p.totalsKnown || p.etaSeconds === undefined ? '' : '+'}</span>
       </div>
       <div className="job-line">
-        <span className="objects">{p.objectsDone.toLocaleString()} of {p.objectsTotal.toLocaleString()}{p.totalsKnown ? '' : '+'} {p.objectsTotal === 1 && p.totalsKnown ? 'object' : 'objects'}{p.objectsFailed ? `, ${p.objectsFailed} failed` : ''}</span>
+        <span className="objects">{p.objectsDone.toLocaleString()} of {p.objectsTotal.toLocaleString()}{p.totalsKnown ? '' : '+'} {p.objectsTotal === 1 && p.totalsKnown ? 'object' : 'objects'}{p.objectsFailed ? `, ${p.objectsFailed} failed` : ''}{p.retries ? `, ${p.retries.toLocaleString()} ${p.retries === 1 ? 'resend' : 'resends'}` : ''}</span>
         <Sparkline values={history} label={`Throughput of ${job.name}`} />
         <span className="actions">
           {(status === 'running' || status === 'queued') && <button type="button" onClick={() => onAct('jobs.pause', job.id)}>Pause</button>}

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { readdir, truncate } from 'node:fs/promises';
 import { listMultipartUploads } from '../../main/engine/s3-listing.ts';
+import { AbortMultipartUploadCommand } from '@aws-sdk/client-s3';
 import path from 'node:path';
 import { MIB } from '../../src/byte-units.ts';
 import { randomFile, serverConfig, setUpEngine, sha256File } from '../support/fixtures.ts';
@@ -122,4 +123,21 @@ it('a CompleteMultipartUpload whose answer is lost after the store did it is fou
   const out = path.join(t.dir, 'check.bin');
   await t.engine.download(t.connection, { bucket: t.bucket, keys: ['completed.bin'], targetFolder: t.dir, targetFile: out }).finished();
   expect(await sha256File(out)).toBe(source.sha256);
+});
+
+it('a failed upload whose clean-up fails too says the cause first, the clean-up second', async () => {
+  t.engine.updateSettings({ maxAttempts: 2 });
+  const source = await randomFile(t.dir, 'doomed.bin', 17 * MIB);
+  proxy.setRule((request) => {
+    if (request.method === 'PUT' && request.url?.includes('partNumber=2')) return { kind: 'corrupt-request', atByte: 10 };
+    if (request.method === 'DELETE' && request.url?.includes('uploadId=')) return { kind: 'slow-down' };
+    return undefined;
+  });
+  const end = await t.engine.upload(viaProxy, { sources: [source.path], bucket: t.bucket, destination: 'doomed.bin' }).finished();
+  const message = end.itemErrors[0]!.message;
+  expect(message).toMatch(/^Cannot upload .*doomed\.bin to s3:\/\/.*\/doomed\.bin: The store received different bytes than were sent/);
+  expect(message).toContain('Its multipart upload could not be aborted either (');
+  expect(message.indexOf('different bytes')).toBeLessThan(message.indexOf('could not be aborted'));
+  proxy.setRule(() => undefined);
+  for await (const u of listMultipartUploads(t.connection, t.bucket)) await t.connection.client.send(new AbortMultipartUploadCommand({ Bucket: t.bucket, Key: u.key, UploadId: u.uploadId }));
 });

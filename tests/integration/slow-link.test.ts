@@ -44,3 +44,43 @@ it(`a 16 MiB part at ${RATE_KBPS / 1000} MB/s per connection (about 17 s, the st
     await engine.close();
   }
 });
+
+it('while the store is down mid-job the job says it is waiting for the store, counts its resends, and goes on when it is back', async () => {
+  const engine = new Engine({ settings: { threads: 2, partSizeBytes: 5 * MIB } });
+  try {
+    const connection = await engine.connect(lab.connectionConfig('direct'));
+    const bucket = uniqueBucket();
+    await createBucket(connection, bucket);
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'barge-outage-'));
+    const source = await randomFile(dir, 'outage.bin', 40 * MIB);
+    await lab.toxiproxy.removeAllToxics();
+    const seen = { waiting: false, retries: 0 };
+    const stop = engine.onProgress((batch) => {
+      for (const snapshot of batch) {
+        if (snapshot.progress.waitingForStore) seen.waiting = true;
+        seen.retries = Math.max(seen.retries, snapshot.progress.retries ?? 0);
+      }
+    });
+    const job = engine.upload(connection, { sources: [source.path], bucket, destination: 'outage.bin' });
+    await new Promise<void>((resolve) => {
+      const off = engine.onProgress((batch) => {
+        if (batch.some((s) => s.id === job.id && s.progress.bytesDone > 8 * MIB)) {
+          off();
+          resolve();
+        }
+      });
+    });
+    await lab.server.halt('SIGKILL');
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    await lab.server.restart();
+    const end = await job.finished();
+    stop();
+    expect(end.state).toEqual({ status: 'completed' });
+    expect(seen.waiting).toBe(true);
+    expect(seen.retries).toBeGreaterThan(0);
+    expect(end.progress.waitingForStore).toBe(false);
+  } finally {
+    await lab.clearFaults();
+    await engine.close();
+  }
+});

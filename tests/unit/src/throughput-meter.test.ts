@@ -33,3 +33,14 @@ describe('ThroughputMeter', () => {
     expect(meter.etaSeconds(100, 60_000)).toBeUndefined();
   });
 });
+
+it('bytes taken back (a failed attempt) come off the speed: it counts what stayed sent, never below zero', () => {
+  const meter = new ThroughputMeter();
+  meter.add(10_000_000, 1_000);
+  meter.add(-10_000_000, 1_100);
+  expect(meter.bytesPerSecond(1_200)).toBe(0);
+  meter.add(-5, 1_300);
+  expect(meter.bytesPerSecond(1_400)).toBe(0);
+  meter.add(1_000_000, 2_000);
+  expect(meter.bytesPerSecond(2_000)).toBeGreaterThan(0);
+});
