@@ -12,7 +12,7 @@ import {
   AbortMultipartUploadCommand, CompleteMultipartUploadCommand, CreateMultipartUploadCommand, DeleteObjectCommand, ListPartsCommand,
 } from '@aws-sdk/client-s3';
 import type { CompleteMultipartUploadCommandOutput } from '@aws-sdk/client-s3';
-import { choosePartSize, MAX_OBJECT_SIZE_BYTES, partCount, partNumbers, partRange } from '../../src/part-size.ts';
+import { choosePartSize, MAX_OBJECT_SIZE_BYTES, MIN_PART_SIZE_BYTES, partCount, partNumbers, partRange } from '../../src/part-size.ts';
 import { objectKeyProblem } from '../../src/s3-names.ts';
 import { concurrentEach } from './concurrent-each.ts';
 import { fileRangeBody } from './counting-stream.ts';
@@ -47,8 +47,27 @@ export interface UploadSpec {
 /** What a retry does again: a file, or a file or folder that could not be read the first time. */
 type UploadItem = LocalFile | { readonly unread: true; readonly path: string; readonly key: string };
 
+/**
+ * How the link is doing for this job: parts that keep timing out (a link too slow for the part size)
+ * make the files that start after them use smaller parts, down to S3's smallest.
+ */
+class LinkPace {
+  private stalls = 0;
+  /** The part size files starting now may use at most, once the link has shown it is slow. */
+  partCapBytes: number | undefined;
+
+  partTimedOut(partSize: number): void {
+    this.stalls += 1;
+    if (this.stalls % STALLS_BEFORE_SMALLER_PARTS === 0) this.partCapBytes = Math.max(MIN_PART_SIZE_BYTES, Math.floor(Math.min(partSize, this.partCapBytes ?? partSize) / 2));
+  }
+}
+
+/** Part timeouts in a job before the files after them use parts half the size. */
+const STALLS_BEFORE_SMALLER_PARTS = 2;
+
 export function uploadBody(connection: S3Connection, spec: UploadSpec): JobBody<UploadItem> {
   return async (runtime, only) => {
+    const pace = new LinkPace();
     const files = discover(runtime, only ? only.map((item) => walkPathAgain(item)) : [walkSources(spec.sources, spec.destination)]);
     await concurrentEach(files, () => runtime.settings.threads * 2, async (file) => {
       try {
@@ -56,7 +75,7 @@ export function uploadBody(connection: S3Connection, spec: UploadSpec): JobBody<
           runtime.alreadyDone(1, file.size);
           return;
         }
-        const stored = await uploadFile(connection, spec.bucket, file, runtime);
+        const stored = await uploadFile(connection, spec.bucket, file, runtime, pace);
         runtime.journal.objectFinished({ key: file.key, path: file.path, size: file.size, mtimeMs: file.mtimeMs, ...stored });
         runtime.objectDone();
       } catch (error) {
@@ -94,20 +113,20 @@ async function* walkPathAgain(item: UploadItem): AsyncGenerator<WalkEntry> {
   yield* walkPath(item.path, item.key);
 }
 
-async function uploadFile(connection: S3Connection, bucket: string, file: LocalFile, runtime: JobRuntime<UploadItem>): Promise<StoredObject> {
+async function uploadFile(connection: S3Connection, bucket: string, file: LocalFile, runtime: JobRuntime<UploadItem>, pace: LinkPace): Promise<StoredObject> {
   const keyProblem = objectKeyProblem(file.key);
   if (keyProblem) throw new BargeError('InvalidKey', `The key "${file.key.slice(0, 80)}…" ${keyProblem}.`);
   if (file.size > MAX_OBJECT_SIZE_BYTES) throw new BargeError('EntityTooLarge', `${file.path} is larger than the largest object S3 stores (10,000 parts of 5 GiB).`);
   const contentType = mime.getType(file.path) ?? 'application/octet-stream';
   const earlier = runtime.journal.resumed ? await resumableUpload(connection, bucket, file, runtime) : undefined;
-  const partSize = earlier?.partSize ?? choosePartSize(file.size, runtime.settings.partSizeBytes);
+  const partSize = earlier?.partSize ?? choosePartSize(file.size, Math.min(runtime.settings.partSizeBytes, pace.partCapBytes ?? Number.POSITIVE_INFINITY));
   // Progress counts the file's bytes as they go out; if the file fails in the end, they come back off.
   let fileBytes = 0;
   const addBytes = (bytes: number) => {
     fileBytes += bytes;
     runtime.addBytes(bytes);
   };
-  const upload: FileUpload = { connection, bucket, file, contentType, runtime, addBytes };
+  const upload: FileUpload = { connection, bucket, file, contentType, runtime, addBytes, pace };
   try {
     if (file.size <= partSize && !earlier) return await putObject(upload);
     return await multipartUpload(upload, partSize, earlier);
@@ -127,6 +146,7 @@ interface FileUpload {
   readonly contentType: string;
   readonly runtime: JobRuntime<UploadItem>;
   readonly addBytes: (bytes: number) => void;
+  readonly pace: LinkPace;
 }
 
 /**
@@ -357,7 +377,11 @@ async function multipartUpload(upload: FileUpload, partSize: number, earlier: Ea
         const checksums = await checksumsForAttempt(connection, partKind, sent, digest);
         sent = checksums;
         const answer = await sendRange(upload, range.start, range.end, signal,
-          (body) => connection.wire.uploadPart(bucket, file.key, id, partNumber, body, range.end - range.start, signal, checksums.headers, attempt > 1));
+          (body) => connection.wire.uploadPart(bucket, file.key, id, partNumber, body, range.end - range.start, signal, checksums.headers, attempt > 1))
+          .catch((error: unknown) => {
+            if (errorCode(error) === 'TimeoutError' || errorCode(error) === 'ETIMEDOUT') upload.pace.partTimedOut(partSize);
+            throw error;
+          });
         return { ...answer, sent: checksums, verified: checkAnswer(connection, checksums, answer, `part ${partNumber} of ${what}`, false) };
       });
       parts.push({ partNumber, etag: result.etag, digest: result.sent.crc?.digest, verified: result.verified });

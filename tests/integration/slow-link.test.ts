@@ -7,6 +7,7 @@ import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { HeadObjectCommand } from '@aws-sdk/client-s3';
 import { MIB } from '../../src/byte-units.ts';
 import { Engine } from '../../main/engine/engine.ts';
 import { createBucket } from '../../main/engine/s3-buckets.ts';
@@ -79,6 +80,34 @@ it('while the store is down mid-job the job says it is waiting for the store, co
     expect(seen.waiting).toBe(true);
     expect(seen.retries).toBeGreaterThan(0);
     expect(end.progress.waitingForStore).toBe(false);
+  } finally {
+    await lab.clearFaults();
+    await engine.close();
+  }
+});
+
+it('when parts keep timing out, the files that start after them use smaller parts', async () => {
+  // Two requests at a time, four files at a time: the fifth and sixth start only after a part lands.
+  const engine = new Engine({ settings: { threads: 2, partSizeBytes: 10 * MIB, stallTimeoutMs: 1000 } });
+  try {
+    const connection = await engine.connect(lab.connectionConfig('http-proxy'));
+    const bucket = uniqueBucket();
+    await createBucket(connection, bucket);
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'barge-shrink-'));
+    for (let i = 1; i <= 6; i++) await randomFile(dir, `files/f${i}.bin`, 11 * MIB);
+    // The first two parts sent are taken and never answered: they time out, and are sent again.
+    let parts = 0;
+    lab.httpProxy.setRule((request) => (request.method === 'PUT' && request.url?.includes('partNumber=') && parts++ < 2 ? { kind: 'stall' } : undefined));
+    const end = await engine.upload(connection, { sources: [path.join(dir, 'files')], bucket, destination: '' }).finished();
+    expect(end.state).toEqual({ status: 'completed' });
+    const partSizes = [];
+    for (let i = 1; i <= 6; i++) {
+      const head = await connection.client.send(new HeadObjectCommand({ Bucket: bucket, Key: `files/f${i}.bin` }));
+      partSizes.push(Number(head.Metadata?.['barge-part-size']));
+    }
+    // The files begun before the timeouts kept their 10 MiB parts; those begun after them, 5 MiB.
+    expect(partSizes.filter((size) => size === 10 * MIB)).toHaveLength(4);
+    expect(partSizes.filter((size) => size === 5 * MIB)).toHaveLength(2);
   } finally {
     await lab.clearFaults();
     await engine.close();
