@@ -2,10 +2,15 @@
 
 import { z } from 'zod';
 
-export const ifExistsSchema = z.enum(['overwrite', 'skip', 'rename', 'newer', 'fail']);
+export const ifExistsSchema = z.enum(['ask', 'overwrite', 'skip', 'rename', 'newer', 'fail']);
 export type IfExists = z.infer<typeof ifExistsSchema>;
 
+/** The answers to "this file is already there": what the window offers for each one. */
+export const conflictChoiceSchema = z.enum(['overwrite', 'skip', 'rename', 'newer']);
+export type ConflictChoice = z.infer<typeof conflictChoiceSchema>;
+
 export const IF_EXISTS_LABELS: Readonly<Record<IfExists, string>> = {
+  ask: 'Ask me for each one',
   fail: 'Stop and say so (fail that file)',
   overwrite: 'Overwrite it',
   skip: 'Skip it',

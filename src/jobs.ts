@@ -57,6 +57,8 @@ export interface JobSnapshot {
   readonly progress: JobProgress;
   /** The first item errors (bounded); `progress.objectsFailed` has the count. */
   readonly itemErrors: readonly ItemError[];
+  /** Files already there that wait for the user's word (ifExists "ask"), oldest first (bounded). */
+  readonly conflicts?: readonly { readonly id: string; readonly path: string }[];
   /** The first objects checked for size only, each with why (bounded); `progress.objectsSizeOnly` has the count. */
   readonly itemWarnings?: readonly ItemError[];
   readonly createdAt: number;

@@ -118,7 +118,7 @@ export function parseCli(argv: readonly string[]): CliOptions {
   const olderThanSeconds = olderThan === undefined ? undefined : parseDuration(olderThan);
   if (olderThan !== undefined && olderThanSeconds === undefined) throw usageError(`--older-than takes a duration such as 2h or 7d, not "${olderThan}".`);
   const ifExists = values['if-exists'];
-  if (ifExists !== undefined && !ifExistsSchema.options.includes(ifExists as IfExists)) throw usageError(`--if-exists takes overwrite, skip, rename, newer or fail, not "${ifExists}".`);
+  if (ifExists !== undefined && (ifExists === 'ask' || !ifExistsSchema.options.includes(ifExists as IfExists))) throw usageError(`--if-exists takes overwrite, skip, rename, newer or fail, not "${ifExists}".`);
   for (const flag of ['recursive', 'dry-run', 'all-versions', 'receipt', 'resume', 'case-insensitive', 'require-verified', 'older-than', 'if-exists'] as const) {
     // A flag a command would silently ignore is refused: "rb --dry-run" must not delete the bucket.
     if (values[flag] !== undefined && command !== undefined && command in COMMAND_FLAGS && !accepted.includes(flag)) throw usageError(`${command} does not take --${flag}.`);

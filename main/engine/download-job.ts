@@ -78,7 +78,7 @@ export function downloadBody(connection: S3Connection, spec: DownloadSpec): JobB
         if (item.unsafe) throw new BargeError('UnsafeKey', `The key "${item.key}" ${item.unsafe}; it was not downloaded.`);
         if (item.collision) throw new BargeError('NameCollision', `The key "${item.key}" ${item.collision}; it was not downloaded.`);
         const known = item.size === undefined ? await lookUp(connection, spec.bucket, item, runtime) : item;
-        const existing = await finishedBefore(runtime, known) ? 'done' : await whenExists(spec.ifExists ?? 'overwrite', known);
+        const existing = await finishedBefore(runtime, known) ? 'done' : await whenExists(spec.ifExists ?? 'overwrite', known, runtime);
         if (existing === 'done') {
           runtime.alreadyDone(1, known.size ?? 0);
         } else if (existing.skip !== undefined) {
@@ -227,10 +227,12 @@ async function lookUp(connection: S3Connection, bucket: string, item: DownloadIt
  * is), a numbered name beside it, or nowhere (skip, with why). `noClobber`: the final rename must not
  * replace a file that appears meanwhile.
  */
-async function whenExists(ifExists: IfExists, item: DownloadItem): Promise<{ path: string; noClobber: boolean; skip?: undefined } | { skip: string }> {
+async function whenExists(ifExists: IfExists, item: DownloadItem, runtime: JobRuntime<DownloadItem>): Promise<{ path: string; noClobber: boolean; skip?: undefined } | { skip: string }> {
   const present = await lstat(item.path).catch(() => undefined);
   if (!present || ifExists === 'overwrite') return { path: item.path, noClobber: ifExists !== 'overwrite' };
   switch (ifExists) {
+    case 'ask':
+      return whenExists(await runtime.askIfExists(item.path), item, runtime);
     case 'fail':
       throw new BargeError('FileExists', `${item.path} is already there; it was not replaced. Choose what to do with --if-exists overwrite, skip, rename or newer.`);
     case 'skip':

@@ -13,6 +13,7 @@ import { DEFAULT_SETTINGS, settingsPatchSchema, settingsSchema } from '../../src
 import { formatS3Url } from '../../src/s3-url.ts';
 import { ThroughputMeter } from '../../src/throughput-meter.ts';
 import { BargeError } from './errors.ts';
+import type { ConflictChoice } from '../../src/if-exists.ts';
 import { deleteBody } from './delete-job.ts';
 import type { DeleteSpec } from './delete-job.ts';
 import { downloadBody } from './download-job.ts';
@@ -187,6 +188,11 @@ export class Engine {
   /** Drop a finished job's record (the command line, once its receipt is written). */
   forget(id: string): void {
     this.journal?.forget(id);
+  }
+
+  /** The user's word on a file already there (a download whose ifExists is "ask"). */
+  resolveConflict(id: string, conflictId: string, choice: ConflictChoice, applyToAll: boolean): boolean {
+    return this.jobsById.get(id)?.resolveConflict(conflictId, choice, applyToAll) ?? false;
   }
 
   job(id: string): Job | undefined {

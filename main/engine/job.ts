@@ -16,10 +16,13 @@ import { NO_JOURNAL } from './job-journal.ts';
 import type { JobJournal } from './job-journal.ts';
 import type { RequestScheduler } from './request-scheduler.ts';
 import { withRetry } from './retry-loop.ts';
-import { classifyFailure } from './retry-policy.ts';
+import { abortError, classifyFailure } from './retry-policy.ts';
+import type { ConflictChoice } from '../../src/if-exists.ts';
 
 /** At most this many item errors are kept per job; the count goes on. */
 const MAX_ITEM_ERRORS = 1_000;
+/** Conflicts a snapshot shows at once (the window answers them one at a time). */
+const MAX_SHOWN_CONFLICTS = 20;
 /** Failed items kept for a retry of just those; past this a retry runs the whole job again. */
 const MAX_RETRY_ITEMS = 100_000;
 
@@ -64,6 +67,8 @@ export interface JobRuntime<Item> {
   sizeOnly(name: string, why: string): void;
   /** Something a person should know about an item that is not an error (a file skipped as it exists). */
   note(name: string, code: string, message: string): void;
+  /** Ask the user what to do with a file that is already there (or use their "apply to all" answer). */
+  askIfExists(path: string): Promise<ConflictChoice>;
   /** Work an earlier run of this job finished (found in the journal): counted done, not as throughput. */
   alreadyDone(objects: number, bytes: number): void;
   /** Where the body records its progress, and finds what an earlier run did. */
@@ -121,6 +126,11 @@ export class Job<Item = unknown> {
   private running: Promise<void> | undefined;
   private retries = 0;
   private waitingForStore = false;
+  /** Files already there, waiting for the user's word. */
+  private readonly conflicts = new Map<string, { path: string; answer: (choice: ConflictChoice) => void; refuse: (error: Error) => void }>();
+  /** The user's answer for every file, once given with "apply to all". */
+  private conflictChoice: ConflictChoice | undefined;
+  private nextConflict = 1;
   /** Whether any request of this job got an answer: then the store exists, and refusals are outages. */
   private reachedStore = false;
 
@@ -203,6 +213,19 @@ export class Job<Item = unknown> {
     return true;
   }
 
+  /** The user's word on a file that is already there; with `applyToAll`, on every one of this job's. */
+  resolveConflict(conflictId: string, choice: ConflictChoice, applyToAll: boolean): boolean {
+    const conflict = this.conflicts.get(conflictId);
+    if (!conflict) return false;
+    conflict.answer(choice);
+    if (applyToAll) {
+      this.conflictChoice = choice;
+      for (const other of [...this.conflicts.values()]) other.answer(choice);
+    }
+    this.changed();
+    return true;
+  }
+
   snapshot(): JobSnapshot {
     const now = this.options.clock.now();
     const active = this.stateValue.status === 'running';
@@ -227,6 +250,7 @@ export class Job<Item = unknown> {
       },
       itemErrors: this.itemErrors.slice(),
       itemWarnings: this.itemWarnings.slice(),
+      conflicts: [...this.conflicts].slice(0, MAX_SHOWN_CONFLICTS).map(([id, conflict]) => ({ id, path: conflict.path })),
       createdAt: this.createdAt,
     };
   }
@@ -296,6 +320,28 @@ export class Job<Item = unknown> {
       objectDone: () => {
         this.objectsDone += 1;
         this.changed();
+      },
+      askIfExists: (path) => {
+        if (this.conflictChoice) return Promise.resolve(this.conflictChoice);
+        return new Promise<ConflictChoice>((resolve, reject) => {
+          const id = String(this.nextConflict++);
+          const onAbort = () => {
+            this.conflicts.delete(id);
+            reject(abortError());
+          };
+          if (signal.aborted) return onAbort();
+          signal.addEventListener('abort', onAbort, { once: true });
+          this.conflicts.set(id, {
+            path,
+            answer: (choice) => {
+              signal.removeEventListener('abort', onAbort);
+              this.conflicts.delete(id);
+              resolve(choice);
+            },
+            refuse: reject,
+          });
+          this.changed();
+        });
       },
       note: (name, code, message) => {
         if (this.itemWarnings.length < MAX_ITEM_ERRORS) this.itemWarnings.push({ item: name, code, message: printable(message) });

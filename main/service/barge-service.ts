@@ -130,6 +130,10 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
     'jobs.resume': onJobs((id) => engine.resume(id)),
     'jobs.cancel': onJobs((id) => engine.cancel(id)),
     'jobs.retry': onJobs((id) => engine.retry(id)),
+    'jobs.resolveConflict': async ({ id, conflictId, choice, applyToAll }) => {
+      if (!engine.resolveConflict(id, conflictId, choice, applyToAll)) throw new BargeError('NoSuchConflict', 'That question was answered already, or its job has ended.');
+      return null;
+    },
     'jobs.receipt': async ({ id, format }) => {
       const job = engine.job(id);
       if (!job) throw new BargeError('NoSuchJob', 'That job is no longer in the list.');

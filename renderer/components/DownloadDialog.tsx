@@ -10,8 +10,8 @@ import type { IfExists } from '../../src/if-exists.ts';
 export function DownloadDialog(props: { connectionId: string; bucket: string; keys: string[]; prefixes: string[]; defaultFolder: string; onClose: () => void }) {
   const [folder, setFolder] = useState(props.defaultFolder);
   const [requireVerified, setRequireVerified] = useState(false);
-  // Nothing is replaced unless the user says so.
-  const [ifExists, setIfExists] = useState<IfExists>('fail');
+  // Nothing is replaced unless the user says so: by default the window asks, file by file.
+  const [ifExists, setIfExists] = useState<IfExists>('ask');
   const [error, setError] = useState<string>();
   async function browse() {
     const picked = await api().pickFolder(folder);

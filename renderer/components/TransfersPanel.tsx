@@ -9,6 +9,7 @@ import { formatBytes, formatDuration, formatRate } from '../format.ts';
 import { request } from '../store/api.ts';
 import { useJobs } from '../store/jobs-store.ts';
 import { Sparkline } from './Sparkline.tsx';
+import { ConflictDialog, firstConflict } from './ConflictDialog.tsx';
 import { TransferSettings } from './TransferSettings.tsx';
 
 const ROW_HEIGHT = 92;
@@ -19,8 +20,10 @@ export function TransfersPanel() {
   const scroller = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({ count: order.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 8 });
   const act = (method: 'jobs.pause' | 'jobs.resume' | 'jobs.cancel' | 'jobs.retry', id?: string) => void request(method, { id });
+  const asking = firstConflict(jobs.values());
   return (
     <aside className="transfers-panel" aria-label="Transfers panel">
+      {asking && <ConflictDialog key={`${asking.job.id}:${asking.conflict.id}`} job={asking.job} conflict={asking.conflict} />}
       <TransferSettings />
       <section className="overall" aria-label="Overall throughput">
         <span>All transfers: <strong>{formatRate(stats?.bytesPerSecond ?? 0)}</strong>, {stats?.activeRequests ?? 0} requests in flight</span>

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { JobSnapshot } from '../jobs.ts';
 import type { Settings } from '../settings.ts';
 import { settingsPatchSchema } from '../settings.ts';
-import { ifExistsSchema } from '../if-exists.ts';
+import { conflictChoiceSchema, ifExistsSchema } from '../if-exists.ts';
 import type { Result } from './result.ts';
 import type { Bucket, ConnectionSummary, EngineStats, ObjectDetails, ObjectPage } from './models.ts';
 import { connectionInputSchema } from './models.ts';
@@ -64,6 +64,8 @@ export const methodSchemas = {
   'jobs.resume': onJob,
   'jobs.cancel': onJob,
   'jobs.retry': onJob,
+  /** The user's word on a file already there: for this one, or (applyToAll) every one of the job's. */
+  'jobs.resolveConflict': z.object({ id: z.string().min(1).max(100), conflictId: z.string().min(1).max(20), choice: conflictChoiceSchema, applyToAll: z.boolean().default(false) }),
   /** What a job stored or saved, object by object (key, size, ETag, version ID, checksum). */
   'jobs.receipt': z.object({ id: z.string().min(1).max(100), format: z.enum(['csv', 'json']).default('csv') }),
   'jobs.clearFinished': nothing,
@@ -103,6 +105,7 @@ export interface MethodResults {
   'jobs.resume': null;
   'jobs.cancel': null;
   'jobs.retry': null;
+  'jobs.resolveConflict': null;
   'jobs.receipt': { fileName: string; text: string };
   'jobs.clearFinished': JobSnapshot[];
   'jobs.snapshot': JobSnapshot[];

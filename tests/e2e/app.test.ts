@@ -195,6 +195,23 @@ describe('the Barge window', () => {
     expect(receipt[0]).toBe('key,path,size,etag,versionId,checksumAlgorithm,checksum,finishedAt,verified,status,error');
     expect(receipt.find((line) => line.startsWith('docs/guide/setup.md,'))).toContain(`,${path.join(target, 'docs', 'guide', 'setup.md')},${'content of docs/guide/setup.md'.length},`);
     expect(receipt).toHaveLength(1 + (await readdirRecursive(target)).length);
+
+    // The same selection again: every file is already there, and the window asks what to do.
+    await grid.getByRole('row', { name: /top\.txt/ }).click();
+    await grid.getByRole('row', { name: /docs\// }).click({ modifiers: ['Control'] });
+    await page.getByRole('toolbar').getByRole('button', { name: 'Download' }).click();
+    const again = page.getByRole('dialog', { name: 'Download' });
+    await again.getByLabel('Download folder').fill(target);
+    expect(await again.getByLabel('If a file is already there').inputValue()).toBe('ask');
+    await again.getByRole('button', { name: 'Download' }).click();
+    const asked = page.getByRole('dialog', { name: 'A file is already there' });
+    await asked.waitFor({ timeout: 30_000 });
+    await asked.getByLabel(/Do the same for every file/).check();
+    await asked.getByRole('button', { name: 'Keep both' }).click();
+    await expect.poll(() => readFile(path.join(target, 'top (1).txt'), 'utf8').catch(() => ''), { timeout: 30_000 }).toBe('content of top.txt');
+    await expect.poll(() => readFile(path.join(target, 'docs', 'guide', 'setup (1).md'), 'utf8').catch(() => ''), { timeout: 30_000 }).toBe('content of docs/guide/setup.md');
+    expect(await readFile(path.join(target, 'top.txt'), 'utf8')).toBe('content of top.txt');
+    await asked.waitFor({ state: 'hidden', timeout: 10_000 });
   });
 
   it('creates and deletes a bucket, and copies a presigned link that works without credentials', async () => {

@@ -310,3 +310,40 @@ it('the web host\'s service replaces no file unless the window says so', async (
     await careful.close();
   }
 });
+
+it('a download told to ask waits for the user\'s word on each file already there, and "apply to all" answers the rest', async () => {
+  const s3 = inject('s3');
+  const root = await mkdtemp(path.join(os.tmpdir(), 'barge-ask-'));
+  const engine = new Engine({});
+  const registry = new ConnectionRegistry({ dataDir: root, engine, secrets: new FileSecretStore(path.join(root, 'secrets.json')) });
+  const asking = createBargeService({ engine, registry, host: 'web', downloadRoot: root });
+  try {
+    const added = await asking.dispatch('connections.add', { name: 'test', endpoint: s3.endpoint, region: s3.region, pathStyle: true, accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey });
+    const connectionId = (added as { value: { id: string } }).value.id;
+    const bucket = `ask-${Date.now()}`;
+    expect(await asking.dispatch('buckets.create', { connectionId, name: bucket })).toMatchObject({ ok: true });
+    const connection = await registry.connection(connectionId);
+    for (const key of ['a.txt', 'b.txt', 'c.txt']) {
+      await connection.client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: `store ${key}` }));
+      await writeFile(path.join(root, key), `mine ${key}`);
+    }
+    const started = await asking.dispatch('jobs.download', { connectionId, bucket, keys: ['a.txt', 'b.txt', 'c.txt'], targetFolder: root, ifExists: 'ask' });
+    const id = (started as { value: { id: string } }).value.id;
+    const job = engine.job(id)!;
+    await expect.poll(() => job.snapshot().conflicts?.length ?? 0).toBeGreaterThan(0);
+    const first = job.snapshot().conflicts![0]!;
+    expect(await asking.dispatch('jobs.resolveConflict', { id, conflictId: first.id, choice: 'overwrite' })).toMatchObject({ ok: true });
+    // A question answered twice is refused in words.
+    expect(await asking.dispatch('jobs.resolveConflict', { id, conflictId: first.id, choice: 'skip' })).toMatchObject({ ok: false, error: { code: 'NoSuchConflict' } });
+    await expect.poll(() => job.snapshot().conflicts?.length ?? 0).toBeGreaterThan(0);
+    const second = job.snapshot().conflicts![0]!;
+    expect(await asking.dispatch('jobs.resolveConflict', { id, conflictId: second.id, choice: 'skip', applyToAll: true })).toMatchObject({ ok: true });
+    expect((await job.finished()).state.status).toBe('completed');
+    const contents = await Promise.all(['a.txt', 'b.txt', 'c.txt'].map((key) => readFile(path.join(root, key), 'utf8')));
+    // One overwritten, the other two kept: which one was asked first depends on timing.
+    expect(contents.filter((text) => text.startsWith('store'))).toHaveLength(1);
+    expect(contents.filter((text) => text.startsWith('mine'))).toHaveLength(2);
+  } finally {
+    await asking.close();
+  }
+});
