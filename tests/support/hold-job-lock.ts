@@ -11,4 +11,6 @@ const locks = folderLocks(folder!, DatabaseSync);
 if (!locks.acquire(id!)) throw new Error('could not take the lock');
 process.stdout.write('locked\n');
 // The interval keeps `locks` reachable: a lock whose database is garbage-collected is released.
-setInterval(() => locks.holder(id!), 60_000);
+setInterval(() => locks.holder(id!), 1_000);
+// Never outlives a test that forgot it.
+setTimeout(() => process.exit(0), 60_000);
