@@ -5,7 +5,7 @@
 // through it, a download would land outside the target, even over ~/.ssh/authorized_keys. Checked on
 // the real paths, after the folder exists.
 
-import { realpath } from 'node:fs/promises';
+import { lstat, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { BargeError } from './errors.ts';
 
@@ -15,10 +15,26 @@ export function isInside(outer: string, inner: string): boolean {
   return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
 }
 
-/** Throws UnsafePath when the real path of `folder` is not inside the real path of `root`. */
+/**
+ * Throws UnsafePath when `folder` (made or not yet) is not really inside `root`: checked on the real
+ * path of the part of it that exists, so nothing is made through a symlink that leads out.
+ */
 export async function assertInside(root: string, folder: string, what: string): Promise<void> {
-  const [realRoot, realFolder] = await Promise.all([realpath(root), realpath(folder)]);
+  const [realRoot, realFolder] = await Promise.all([realPathOf(root), realPathOf(folder)]);
   if (!isInside(realRoot, realFolder)) {
-    throw new BargeError('UnsafePath', `${what} would be written through ${folder}, which leads outside ${root} (to ${realFolder}, a symbolic link); it was not downloaded.`);
+    throw new BargeError('UnsafePath', `${what} would be written into ${folder}, which a symbolic link leads outside ${root} (into ${realFolder}); it was not downloaded.`);
   }
+}
+
+/** The real path of `target`, made or not yet: its nearest existing folder's real path, and the rest. */
+async function realPathOf(target: string): Promise<string> {
+  let existing = path.resolve(target);
+  const rest: string[] = [];
+  while (!(await lstat(existing).catch(() => undefined))) {
+    const parent = path.dirname(existing);
+    if (parent === existing) break;
+    rest.unshift(path.basename(existing));
+    existing = parent;
+  }
+  return path.join(await realpath(existing), ...rest);
 }

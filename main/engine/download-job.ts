@@ -143,7 +143,14 @@ async function* discover(connection: S3Connection, spec: DownloadSpec, runtime: 
         continue;
       }
       if (mapped.isFolderMarker) {
-        await makeFolder(path.join(folder, ...mapped.segments));
+        const markerFolder = path.join(folder, ...mapped.segments);
+        try {
+          await assertInside(folder, markerFolder, 'it');
+        } catch {
+          yield { key: object.key, size: object.size, etag: object.etag, path: '', unsafe: 'names a folder that a symbolic link leads outside the target folder', listed };
+          continue;
+        }
+        await makeFolder(markerFolder);
         runtime.objectDone();
         if (listed) passed({ listed }, runtime);
         continue;
@@ -234,12 +241,12 @@ async function whenExists(ifExists: IfExists, item: DownloadItem, runtime: JobRu
     case 'ask':
       return whenExists(await runtime.askIfExists(item.path), item, runtime);
     case 'fail':
-      throw new BargeError('FileExists', `${item.path} is already there; it was not replaced. Choose what to do with --if-exists overwrite, skip, rename or newer.`);
+      throw new BargeError('FileExists', `${item.path} is already there; it was not replaced. Choose what to do with a file already there (the download's "If a file is already there", or --if-exists overwrite, skip, rename or newer), then download it again.`);
     case 'skip':
-      return { skip: 'skipped (--if-exists skip)' };
+      return { skip: 'skipped, as asked' };
     case 'newer':
       if (item.lastModified !== undefined && item.lastModified > present.mtimeMs) return { path: item.path, noClobber: false };
-      return { skip: 'the local file is as new as the object, or newer (--if-exists newer)' };
+      return { skip: 'the local file is as new as the object, or newer' };
     case 'rename': {
       const folder = path.dirname(item.path);
       const name = path.basename(item.path);
@@ -258,9 +265,11 @@ async function downloadObject(
   const bucket = spec.bucket;
   const what = `s3://${bucket}/${item.key}`;
   const size = item.size ?? 0;
+  // Through no symlinked folder out of the target (a single file named by the user is theirs to
+  // place): checked before any folder is made, and again once it is.
+  if (!spec.targetFile) await assertInside(spec.targetFolder, path.dirname(item.path), what);
   // Node's recursive mkdir says ENOENT on a read-only disk; makeFolder gives the real reason.
   await makeFolder(path.dirname(item.path));
-  // Through no symlinked folder out of the target (a single file named by the user is theirs to place).
   if (!spec.targetFile) await assertInside(spec.targetFolder, path.dirname(item.path), what);
   let objectBytes = 0;
   const addBytes = (bytes: number) => {

@@ -14,7 +14,7 @@ import { failure, ok } from '../../src/contract/result.ts';
 import type { JobSnapshot } from '../../src/jobs.ts';
 import type { Engine } from '../engine/engine.ts';
 import { BargeError, toBargeError } from '../engine/errors.ts';
-import { isInside } from '../engine/confined-path.ts';
+import { assertInside, isInside } from '../engine/confined-path.ts';
 import type { IfExists } from '../../src/if-exists.ts';
 import { formatReceipt } from '../../src/receipt.ts';
 import { createBucket, deleteBucket } from '../engine/s3-buckets.ts';
@@ -190,6 +190,11 @@ async function confinedFolder(root: string, target: string): Promise<string> {
   const folder = path.resolve(base, target);
   const refuse = () => new BargeError('OutsideDownloadRoot', `Downloads through this host go only below ${base}; ${target} is not (start it with --download-root to choose another folder).`);
   if (!isInside(base, folder)) throw refuse();
+  // Nothing is made through a symlink that leads out: the existing part is checked first.
+  await mkdir(base, { recursive: true, mode: 0o700 });
+  await assertInside(base, folder, target).catch(() => {
+    throw refuse();
+  });
   await mkdir(folder, { recursive: true, mode: 0o700 });
   // A symlinked folder below the root may lead elsewhere: the real paths decide.
   const [realBase, realFolder] = await Promise.all([realpath(base), realpath(folder)]);

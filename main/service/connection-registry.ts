@@ -4,7 +4,9 @@
 
 import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { lookup } from 'node:dns/promises';
 import path from 'node:path';
+import { internalAddressProblem } from '../../src/internal-endpoints.ts';
 import { loadSharedConfigFiles } from '@smithy/core/config';
 import type { ConnectionConfig } from '../../src/connection.ts';
 import type { ConnectionInput, ConnectionSummary } from '../../src/contract/models.ts';
@@ -47,6 +49,15 @@ export class ConnectionRegistry {
     this.secrets = options.secrets;
     this.env = options.env ?? process.env;
     this.endpointProblem = options.endpointProblem;
+  }
+
+  private async checkResolved(endpoint: string): Promise<void> {
+    const host = new URL(endpoint).hostname.replace(/^\[|\]$/g, '');
+    const addresses = await lookup(host, { all: true }).catch(() => []);
+    for (const { address } of addresses) {
+      const problem = internalAddressProblem(address);
+      if (problem) throw new BargeError('EndpointRefused', `This host refuses the endpoint ${endpoint}: its name resolves to ${problem}. (Start it with --allow-internal-endpoints if that is really your store.)`);
+    }
   }
 
   private checkEndpoint(endpoint: string | undefined): void {
@@ -110,10 +121,12 @@ export class ConnectionRegistry {
   connection(id: string): Promise<S3Connection> {
     let connection = this.open.get(id);
     if (!connection) {
-      connection = this.config(id).then((config) => this.engine.connect(config)).then((opened) => {
-        // Where it really goes, once the environment and profiles have had their say.
+      connection = this.config(id).then((config) => this.engine.connect(config)).then(async (opened) => {
+        // Where it really goes, once the environment and profiles have had their say, and what its
+        // name resolves to (a name may point at a metadata address).
         try {
           this.checkEndpoint(opened.endpoint.endpoint);
+          if (this.endpointProblem && opened.endpoint.endpoint) await this.checkResolved(opened.endpoint.endpoint);
         } catch (error) {
           opened.close();
           throw error;

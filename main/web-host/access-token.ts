@@ -41,9 +41,10 @@ export function bearerToken(request: IncomingMessage): string | undefined {
  * The Host values this host answers to: the loopback names with its port, and the name it was told
  * to listen on (--host), with its port.
  */
-export function allowedHosts(listenHost: string, port: number): Set<string> {
-  const names = ['127.0.0.1', 'localhost', '[::1]'];
-  const listen = listenHost.includes(':') ? `[${listenHost}]` : listenHost;
+export function allowedHosts(listenHost: string, port: number, publicNames: readonly string[] = []): Set<string> {
+  const bracketed = (name: string) => (name.includes(':') ? `[${name}]` : name);
+  const names = ['127.0.0.1', 'localhost', '[::1]', ...publicNames.map(bracketed)];
+  const listen = bracketed(listenHost);
   if (!['0.0.0.0', '[::]'].includes(listen)) names.push(listen);
   return new Set(names.map((name) => `${name}:${port}`.toLowerCase()));
 }

@@ -24,13 +24,20 @@ async function main(): Promise<void> {
     options: {
       port: { type: 'string' }, host: { type: 'string' }, 'data-dir': { type: 'string' }, 'static-dir': { type: 'string' }, 'download-root': { type: 'string' },
       'tls-cert': { type: 'string' }, 'tls-key': { type: 'string' }, 'insecure-http': { type: 'boolean' }, 'allow-internal-endpoints': { type: 'boolean' },
+      'public-name': { type: 'string', multiple: true },
     },
     strict: true,
   });
   const port = values.port === undefined ? 0 : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port takes a port number, not "${values.port}".`);
   const host = values.host ?? '127.0.0.1';
-  const loopback = ['127.0.0.1', 'localhost', '::1'].includes(host);
+  const loopback = host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+  // Listening on every interface, the host answers to this machine's name and addresses too.
+  const everywhere = host === '0.0.0.0' || host === '::';
+  const publicNames = [
+    ...(values['public-name'] ?? []),
+    ...(everywhere ? [os.hostname(), ...Object.values(os.networkInterfaces()).flat().map((i) => i?.address).filter((a): a is string => Boolean(a))] : []),
+  ];
   if ((values['tls-cert'] === undefined) !== (values['tls-key'] === undefined)) throw new Error('Give --tls-cert and --tls-key together.');
   const tls = values['tls-cert'] && values['tls-key'] ? { cert: await readFile(values['tls-cert']), key: await readFile(values['tls-key']) } : undefined;
   // Beyond this machine the token and every byte cross a network: only encrypted, unless told.
@@ -55,6 +62,7 @@ async function main(): Promise<void> {
     host,
     port,
     tls,
+    publicNames,
   });
   if (!loopback) {
     process.stderr.write(`Warning: listening on ${host}, not just this machine. Anyone who can reach it and learns the token can use your credentials; prefer an SSH tunnel.\n`);

@@ -2,9 +2,10 @@
 //
 // It runs the engine where it is started (a laptop, or a cloud machine beside the bucket: locality is
 // the biggest factor in S3 throughput) and serves the built UI plus the API over a WebSocket. It binds
-// to loopback unless told otherwise, and refuses any request without the start-up token or from
-// another origin. Files a browser uploads are streamed to the host, staged, and uploaded by the same
-// engine.
+// to loopback unless told otherwise. The window's files are served to whoever reaches it; the API
+// and uploads need the start-up token, from this host's own origin, addressed by its own name (see
+// access-token.ts). Files a browser uploads are streamed to the host, staged, and uploaded by the
+// same engine.
 
 import { createReadStream, createWriteStream } from 'node:fs';
 import { chmod, mkdir, mkdtemp, rm, stat, statfs } from 'node:fs/promises';
@@ -42,8 +43,10 @@ const STAGING_FREE_MARGIN_BYTES = 512 * 1024 * 1024;
 const STAGED_UNSTARTED_TTL_MS = 60 * 60 * 1000;
 /** Progress that a slow socket has not taken yet is dropped beyond this (the next batch supersedes it). */
 const SOCKET_BACKLOG_BYTES = 4 * 1024 * 1024;
-/** Connections one address may hold at once. */
+/** Connections one address beyond loopback may hold at once. */
 const MAX_CONNECTIONS_PER_ADDRESS = 64;
+/** A connection must send its request's headers within this time. */
+const HEADERS_TIMEOUT_MS = 10_000;
 
 const callSchema = z.object({ id: z.number().int(), method: z.string().max(100), params: z.unknown() });
 const authSchema = z.object({ auth: z.string().max(200) });
@@ -58,6 +61,10 @@ export interface WebHostOptions {
   readonly port?: number;
   /** Where browser uploads are staged before the engine sends them (default: a private temp folder). */
   readonly stagingDir?: string;
+  /** How long a connection may take to send a request's headers (default 10 s). */
+  readonly headersTimeoutMs?: number;
+  /** Names this host answers to beyond the loopback ones and --host (its public name, its addresses). */
+  readonly publicNames?: readonly string[];
   /** How much of the staging disk to keep free (default 512 MiB). */
   readonly stagingFreeMarginBytes?: number;
   /** Serve over HTTPS with this certificate and key (PEM). */
@@ -80,11 +87,15 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
 
   const listener = (request: http.IncomingMessage, response: http.ServerResponse) => {
     handle(request, response).catch((error: unknown) => {
-      if (!response.headersSent) send(response, 500, { error: { code: 'InternalError', message: (error as Error).message } });
+      // Nothing internal (paths, parser messages) goes back to the client.
+      if (!response.headersSent) send(response, 500, { error: { code: 'InternalError', message: 'The host could not handle that request.' } });
       else response.destroy();
     });
   };
-  const server = options.tls ? https.createServer({ cert: options.tls.cert, key: options.tls.key }, listener) : http.createServer(listener);
+  // A connection that sends no request within the headers timeout is closed: idle sockets cannot
+  // pile up. (No limit on a whole request: an upload takes as long as its file.)
+  const serverOptions = { headersTimeout: options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS, requestTimeout: 0, connectionsCheckingInterval: Math.min(1000, options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS) };
+  const server = options.tls ? https.createServer({ ...serverOptions, cert: options.tls.cert, key: options.tls.key }, listener) : http.createServer(serverOptions, listener);
 
   // Filled in once the port is known.
   let hosts: ReadonlySet<string> = new Set();
@@ -93,7 +104,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   /** Why a request is refused before anything else is looked at, or undefined. */
   function refusal(request: http.IncomingMessage): { status: number; code: string; message: string } | undefined {
     // DNS rebinding: a page on evil.example that resolves to this machine names evil.example here.
-    if (!isAllowedHost(request, hosts)) return { status: 421, code: 'MisdirectedRequest', message: 'This host answers only to its own address.' };
+    if (!isAllowedHost(request, hosts)) return { status: 421, code: 'MisdirectedRequest', message: `This host answers only to ${[...hosts].join(', ')} (start it with --public-name for another).` };
     if (!isSameOrigin(request, scheme)) return { status: 403, code: 'Forbidden', message: 'Requests from another origin are refused.' };
     return undefined;
   }
@@ -113,7 +124,13 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   }
 
   async function serveStatic(response: http.ServerResponse, pathname: string): Promise<void> {
-    const relative = decodeURIComponent(pathname).replace(/^\/+/, '') || 'index.html';
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(pathname);
+    } catch {
+      return send(response, 400, { error: { code: 'InvalidRequest', message: 'Bad path.' } });
+    }
+    const relative = decoded.replace(/^\/+/, '') || 'index.html';
     const file = path.resolve(staticRoot, relative);
     const inside = file.startsWith(staticRoot + path.sep);
     const info = inside ? await stat(file).catch(() => undefined) : undefined;
@@ -137,16 +154,21 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       const free = await statfs(stagingRoot).then((s) => s.bavail * s.bsize, () => Number.POSITIVE_INFINITY);
       if (length + (options.stagingFreeMarginBytes ?? STAGING_FREE_MARGIN_BYTES) > free) {
         request.resume();
-        return send(response, 507, { error: { code: 'ENOSPC', message: `The host's disk for staging uploads (${stagingRoot}) is nearly full: free some space there, or upload fewer files at a time.` } });
+        return send(response, 507, { error: { code: 'ENOSPC', message: "The host's disk for staging uploads is nearly full: free some space there, or upload fewer files at a time." } });
       }
-      await mkdir(path.dirname(file), { recursive: true });
+      try {
+        await mkdir(path.dirname(file), { recursive: true });
+      } catch {
+        request.resume();
+        return send(response, 400, { error: { code: 'InvalidPath', message: 'That file path clashes with another file of the same upload.' } });
+      }
       unstarted.set(batch, Date.now());
       const failure = await receiveInto(request, file);
       if (failure) {
         // Nothing half-written stays behind to fill the disk for every later upload.
         await rm(file, { force: true });
         if (failure.code === 'ENOSPC') {
-          return send(response, 507, { error: { code: 'ENOSPC', message: `The host's disk for staging uploads (${stagingRoot}) is full: free some space there, then upload again.` } });
+          return send(response, 507, { error: { code: 'ENOSPC', message: "The host's disk for staging uploads is full: free some space there, then upload again." } });
         }
         throw failure;
       }
@@ -161,7 +183,13 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
         chunks.push(chunk as Buffer);
       }
       unstarted.delete(batch);
-      const parsed = startUploadSchema.safeParse(JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}'));
+      let body: unknown;
+      try {
+        body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}');
+      } catch {
+        return send(response, 400, { ok: false, error: { code: 'InvalidRequest', message: 'The request is not JSON.' } });
+      }
+      const parsed = startUploadSchema.safeParse(body);
       if (!parsed.success) return send(response, 400, { ok: false, error: { code: 'InvalidRequest', message: parsed.error.issues[0]?.message ?? 'invalid' } });
       const entries = parsed.data.entries.map((entry) => keyToRelativePath(entry, '', platform));
       if (entries.some((e) => !e.ok || e.segments.length !== 1)) return send(response, 400, { ok: false, error: { code: 'InvalidPath', message: 'Bad entry name.' } });
@@ -194,6 +222,16 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const perAddress = new Map<string, number>();
   server.on('connection', (connection) => {
     const address = connection.remoteAddress ?? '';
+    // A connection that sends nothing is dropped after the headers timeout (bytesRead, not a data
+    // listener, which would steal a TLS socket's bytes).
+    const idle = setTimeout(() => {
+      if (connection.bytesRead === 0) connection.destroy();
+    }, options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS);
+    idle.unref();
+    connection.once('close', () => clearTimeout(idle));
+    // On loopback every client shares one address, and any local process could fill the quota and
+    // lock the user out: there, only the idle timeout applies.
+    if (isLoopbackAddress(address)) return;
     const count = (perAddress.get(address) ?? 0) + 1;
     if (count > MAX_CONNECTIONS_PER_ADDRESS) {
       connection.destroy();
@@ -280,7 +318,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     server.listen(options.port ?? 0, host, () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
-  hosts = allowedHosts(host, port);
+  hosts = allowedHosts(host, port, options.publicNames);
   const shownHost = host.includes(':') ? `[${host}]` : host;
   return {
     // The token in the fragment: a browser sends it to no server, this one included.
@@ -330,4 +368,8 @@ function receiveInto(request: http.IncomingMessage, file: string): Promise<NodeJ
     });
     request.pipe(out);
   });
+}
+
+function isLoopbackAddress(address: string): boolean {
+  return /^(127\.|::1$|::ffff:127\.)/.test(address);
 }

@@ -133,7 +133,7 @@ it('a download never writes through a symlinked folder that leads outside the ta
     await symlink(outside, path.join(target, 'tree', 'sub'));
     const run = await runCli(['cp', '-r', `s3://${t.bucket}/tree`, target]);
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain(`would be written through ${path.join(target, 'tree', 'sub')}, which leads outside ${target}`);
+    expect(run.stderr).toContain(`would be written into ${path.join(target, 'tree', 'sub')}, which a symbolic link leads outside ${target}`);
     expect(await readdir(outside)).toEqual([]);
     expect(await readFile(path.join(target, 'tree', 'fine.txt'), 'utf8')).toBe('fine');
   } finally {
@@ -162,7 +162,7 @@ it('--if-exists: overwrite (the default), fail, skip, rename and newer, each doi
 
     const skipped = await get('--if-exists', 'skip');
     expect(skipped.code).toBe(0);
-    expect(skipped.stderr).toContain(`warning: ${file} is already there: skipped (--if-exists skip); it was not downloaded.`);
+    expect(skipped.stderr).toContain(`warning: ${file} is already there: skipped, as asked; it was not downloaded.`);
     expect(await readFile(file, 'utf8')).toBe('mine');
 
     expect((await get('--if-exists', 'rename')).code).toBe(0);
