@@ -86,7 +86,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const staticRoot = path.resolve(options.staticDir);
 
   const listener = (request: http.IncomingMessage, response: http.ServerResponse) => {
-    handle(request, response).catch((error: unknown) => {
+    handle(request, response).catch(() => {
       // Nothing internal (paths, parser messages) goes back to the client.
       if (!response.headersSent) send(response, 500, { error: { code: 'InternalError', message: 'The host could not handle that request.' } });
       else response.destroy();
