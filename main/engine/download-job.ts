@@ -21,6 +21,7 @@ import type { JobBody, JobRuntime } from './job.ts';
 import { folderIgnoresCase, makeFolder } from './local-files.ts';
 import { headObjectOnce, listAllObjects } from './s3-listing.ts';
 import type { S3Connection } from './s3-connection.ts';
+import { versionIdOf } from './s3-wire.ts';
 import type { StoredObject } from './s3-wire.ts';
 import { createHasher } from './checksums.ts';
 import type { ChecksumAlgorithm, Hasher } from './checksums.ts';
@@ -386,8 +387,7 @@ async function downloadRange(
       signal,
       fresh: attempt > 1,
     });
-    const versionId = body.headers['x-amz-version-id'];
-    if (typeof versionId === 'string' && versionId !== 'null') seen.versionId = versionId;
+    seen.versionId = versionIdOf(body.headers) ?? seen.versionId;
     const algorithm = algorithmFor(body.headers);
     if (from === start && algorithm) hasher = createHasher(algorithm);
     else if (from !== start) hashable = false;

@@ -307,13 +307,18 @@ export function reportedChecksums(headers: IncomingHttpHeaders): Partial<Record<
   return checksums;
 }
 
-function storedObject(headers: IncomingHttpHeaders): StoredObject {
+/** The version an answer names (x-amz-version-id), if any: "null" is an unversioned bucket's. */
+export function versionIdOf(headers: IncomingHttpHeaders): string | undefined {
   const versionId = headers['x-amz-version-id'];
+  return typeof versionId === 'string' && versionId !== 'null' ? versionId : undefined;
+}
+
+function storedObject(headers: IncomingHttpHeaders): StoredObject {
   const checksums = reportedChecksums(headers);
   const [strongest] = Object.entries(checksums);
   return {
     etag: headers.etag,
-    versionId: typeof versionId === 'string' && versionId !== 'null' ? versionId : undefined,
+    versionId: versionIdOf(headers),
     checksum: strongest ? `${strongest[0]}:${strongest[1]}` : undefined,
     checksums,
     encrypted: etagIsNotDigest(headers),

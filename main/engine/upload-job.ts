@@ -24,6 +24,7 @@ import { listUploadsOfKey } from './s3-listing.ts';
 import type { LocalFile, WalkEntry } from './local-files.ts';
 import { withRetry } from './retry-loop.ts';
 import type { S3Connection } from './s3-connection.ts';
+import { versionIdOf } from './s3-wire.ts';
 import type { StoredObject } from './s3-wire.ts';
 import { bareEtag, checksumField, checksumOf, compositeChecksum, fullObjectCrc, multipartEtag, toBase64 } from './checksums.ts';
 import type { ChecksumAlgorithm, CrcAlgorithm } from './checksums.ts';
@@ -255,7 +256,7 @@ async function resumableUpload(connection: S3Connection, bucket: string, file: L
   const algorithm = record.checksumAlgorithm as UploadAlgorithm | undefined;
   const parts = await partsMatchingFile(file, record.partSize, algorithm, onServer, journal.parts(record.uploadId));
   // Parts sent just before the interruption, which the journal had not recorded yet, are kept too.
-  for (const part of parts) journal.partFinished(record.uploadId, { partNumber: part.partNumber, etag: part.etag, checksum: part.digest && toBase64(part.digest) });
+  for (const part of parts) if (part.verified !== 'earlier-run') journal.partFinished(record.uploadId, { partNumber: part.partNumber, etag: part.etag, checksum: part.digest && toBase64(part.digest) });
   return { uploadId: record.uploadId, partSize: record.partSize, parts, algorithm };
 }
 
@@ -438,8 +439,7 @@ async function completeUpload(
     if (!expected) throw error;
     const headers = await runtime.request((signal) => connection.wire.headObject(bucket, key, { ifMatch: expected, signal })).catch(() => undefined);
     if (!headers) throw error;
-    const versionId = headers['x-amz-version-id'];
-    return { ETag: expected, VersionId: typeof versionId === 'string' && versionId !== 'null' ? versionId : undefined, $metadata: {} };
+    return { ETag: expected, VersionId: versionIdOf(headers), $metadata: {} };
   }
 }
 
@@ -465,8 +465,7 @@ async function completedObject(
   if (!expected) return answered;
   try {
     const headers = await runtime.request((signal) => connection.wire.headObject(bucket, key, { ifMatch: expected, signal }));
-    const versionId = headers['x-amz-version-id'];
-    return { ...answered, etag: expected, versionId: answered.versionId ?? (typeof versionId === 'string' && versionId !== 'null' ? versionId : undefined) };
+    return { ...answered, etag: expected, versionId: answered.versionId ?? versionIdOf(headers) };
   } catch (error) {
     if (runtime.signal.aborted) throw error;
     return answered;
