@@ -48,14 +48,15 @@ export function objectKeyProblem(key: string): string | undefined {
   return undefined;
 }
 
-/** Characters that must not reach a screen as they are: control characters and bidirectional overrides. */
-const UNPRINTABLE = /[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-const SHORT_ESCAPES: Readonly<Record<string, string>> = { '\t': '\\t', '\n': '\\n', '\r': '\\r' };
+/** Characters that must not reach a screen as they are: control characters and bidirectional overrides (and the backslash that escapes them). */
+const UNPRINTABLE = /[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\\]/g;
+const SHORT_ESCAPES: Readonly<Record<string, string>> = { '\t': '\\t', '\n': '\\n', '\r': '\\r', '\\': '\\\\' };
 
 /**
  * `text` with every control character and bidirectional override shown as an escape (\x07, \n,
  * \u202e): names from a bucket or a disk must neither drive a terminal nor reorder the
- * text of a message around them.
+ * text of a message around them. A backslash is doubled, so a name that holds "\n" as two
+ * characters is never shown as one that holds a newline.
  */
 export function printable(text: string): string {
   return text.replace(UNPRINTABLE, (c) => {

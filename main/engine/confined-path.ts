@@ -38,3 +38,24 @@ async function realPathOf(target: string): Promise<string> {
   }
   return path.join(await realpath(existing), ...rest);
 }
+
+/** Which file a path names: the same device and inode mean the same file, wherever the path now leads. */
+export interface FileIdentity {
+  readonly dev: number;
+  readonly ino: number;
+}
+
+/**
+ * Throws UnsafePath unless `file` still names the file it named when it was made. Between the
+ * checks on the folder and the last write, someone who can write inside the target could move a
+ * folder away and put a symlink (and a file of the same name) in its place: the download would then
+ * be renamed into wherever the link leads. The file Barge wrote keeps its inode, so a path that now
+ * leads elsewhere names another inode, or none. (Node has no renameat, so what is left is the
+ * moment between this check and the rename itself.)
+ */
+export async function assertSameFile(file: string, identity: FileIdentity, what: string): Promise<void> {
+  const now = await lstat(file).catch(() => undefined);
+  if (!now || !now.isFile() || now.dev !== identity.dev || now.ino !== identity.ino) {
+    throw new BargeError('UnsafePath', `${what} was not saved: the folder it was being written in (${path.dirname(file)}) was moved or replaced while it downloaded.`);
+  }
+}

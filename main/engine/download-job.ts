@@ -6,8 +6,9 @@
 // to the object's ETag (If-Match), so an object replaced mid-download fails instead of producing a
 // file stitched from two versions.
 
-import { createWriteStream } from 'node:fs';
+import { constants, createWriteStream } from 'node:fs';
 import { link, lstat, open, rename, rm, stat, unlink } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { keyToRelativePath, SavedPaths } from '../../src/key-path.ts';
@@ -31,7 +32,8 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { temporaryNameFor } from './temporary-name.ts';
 import { numberedName } from '../../src/if-exists.ts';
 import type { IfExists } from '../../src/if-exists.ts';
-import { assertInside } from './confined-path.ts';
+import { assertInside, assertSameFile } from './confined-path.ts';
+import type { FileIdentity } from './confined-path.ts';
 
 const WRITE_BUFFER_BYTES = 1024 * 1024;
 
@@ -69,6 +71,17 @@ export interface DownloadItem {
   readonly collision?: string;
   /** Its place in a listing whose progress is journaled (see ListingWatermark). */
   readonly listed?: { readonly watermark: ListingWatermark; readonly ticket: number; readonly prefix: string };
+}
+
+/**
+ * Throws OutsideDownloadRoot unless the download writes below `root` (on real paths): a job
+ * recorded by a host confined to another folder is not resumed into it.
+ */
+export async function assertDownloadInside(root: string, spec: DownloadSpec): Promise<void> {
+  const target = spec.targetFile ?? spec.targetFolder;
+  await assertInside(root, target, 'The download').catch(() => {
+    throw new BargeError('OutsideDownloadRoot', `This download was started to ${target}, which is not below ${root}, the folder this host now downloads into; it was not resumed. Start it again to save it below ${root}.`);
+  });
 }
 
 export function downloadBody(connection: S3Connection, spec: DownloadSpec): JobBody<DownloadItem> {
@@ -190,6 +203,8 @@ interface TemporaryFile {
   readonly partSize: number;
   /** Part numbers of the ranges an earlier run wrote (hashed again from the file to verify them). */
   readonly written: ReadonlySet<number>;
+  /** The file itself, to know before it is renamed into place that its path still leads to it. */
+  readonly identity: FileIdentity;
 }
 
 /**
@@ -204,7 +219,7 @@ async function temporaryFile(item: DownloadItem, size: number, partSize: number,
     if (earlier.path === item.path && earlier.etag === item.etag && earlier.size === size && earlier.partSize === partSize && onDisk?.size === size) {
       // The written ranges are hashed from the disk, not trusted from the journal: after a power loss
       // the journal can hold a range the file lost.
-      return { path: earlier.temporary, partSize, written: new Set(journal.rangesFinished(item.key)) };
+      return { path: earlier.temporary, partSize, written: new Set(journal.rangesFinished(item.key)), identity: { dev: onDisk.dev, ino: onDisk.ino } };
     }
     await rm(earlier.temporary, { force: true });
     journal.downloadEnded(item.key);
@@ -215,13 +230,16 @@ async function temporaryFile(item: DownloadItem, size: number, partSize: number,
   await rm(temporary, { force: true });
   // Created at full size up front, so ranges can be written at their offsets in any order.
   const handle = await open(temporary, 'wx');
+  let identity: FileIdentity;
   try {
     await handle.truncate(size);
+    const { dev, ino } = await handle.stat();
+    identity = { dev, ino };
   } finally {
     await handle.close();
   }
   journal.downloadStarted(item.key, { path: item.path, temporary, etag: item.etag, size, partSize });
-  return { path: temporary, partSize, written: new Set() };
+  return { path: temporary, partSize, written: new Set(), identity };
 }
 
 async function lookUp(connection: S3Connection, bucket: string, item: DownloadItem, runtime: JobRuntime<DownloadItem>): Promise<DownloadItem> {
@@ -302,7 +320,7 @@ async function downloadObject(
     };
     await concurrentEach(toFetch, () => runtime.settings.threads * 2, async (partNumber) => {
       const range = partRange(size, file.partSize, partNumber);
-      const digest = await downloadRange(connection, bucket, item, file.path, range.start, range.end, count > 1, runtime, addBytes, seen, algorithmFor);
+      const digest = await downloadRange(connection, bucket, item, file, range.start, range.end, count > 1, runtime, addBytes, seen, algorithmFor);
       ranges[partNumber - 1] = { digest, size: range.end - range.start };
       // A single range has nothing to resume from: it is fetched whole again.
       if (count > 1) runtime.journal.rangeFinished(item.key, partNumber);
@@ -317,6 +335,9 @@ async function downloadObject(
     if (why && spec.requireVerified) {
       throw new BargeError('Unverified', `${what} can be checked only for its size (${why}); with --require-verified nothing was saved under its name.`);
     }
+    // The folder is checked again, and the file is the one written, just before it takes its name.
+    if (!spec.targetFile) await assertInside(spec.targetFolder, path.dirname(item.path), what);
+    await assertSameFile(file.path, file.identity, what);
     await moveIntoPlace(file.path, item.path, noClobber);
     runtime.journal.downloadEnded(item.key);
     return { etag: item.etag, versionId: seen.versionId, checksum: outcome?.verified, verified: size === 0 ? 'empty' : outcome?.how ?? 'size-only', why };
@@ -369,7 +390,7 @@ function partsClaimed(facts: ObjectFacts): number | undefined {
 
 /** Fetch bytes [start, end) into `file` at their offset, resuming after a broken body. */
 async function downloadRange(
-  connection: S3Connection, bucket: string, item: DownloadItem, file: string, start: number, end: number, ranged: boolean,
+  connection: S3Connection, bucket: string, item: DownloadItem, file: TemporaryFile, start: number, end: number, ranged: boolean,
   runtime: JobRuntime<DownloadItem>, addBytes: (bytes: number) => void, seen: { versionId?: string },
   algorithmFor: (headers: IncomingHttpHeaders) => ChecksumAlgorithm | undefined,
 ): Promise<Buffer | undefined> {
@@ -393,7 +414,7 @@ async function downloadRange(
     else if (from !== start) hashable = false;
     // A large buffer lets chunks that arrive during a write go out together in one writev: a 1 GiB
     // download makes a few thousand system calls instead of 65,000 (measured: the main cost).
-    const out = createWriteStream(file, { flags: 'r+', start: from, highWaterMark: WRITE_BUFFER_BYTES });
+    const out = createWriteStream('', { fd: await openAgain(file, item), start: from, highWaterMark: WRITE_BUFFER_BYTES });
     let counted = 0;
     // Counted as it arrives (smooth progress), corrected below to what reached the disk.
     body.on('data', (chunk: Buffer) => {
@@ -412,6 +433,25 @@ async function downloadRange(
     if (start + done < end) throw new BargeError('IncompleteBody', `The server sent ${done} of ${end - start} bytes of a range.`);
   });
   return hashable ? hasher?.digest() : undefined;
+}
+
+/**
+ * The temporary file opened for writing, and known to be the one made for the object: never
+ * through a symlink put in its place, nor by a path that a replaced folder now leads elsewhere.
+ */
+async function openAgain(file: TemporaryFile, item: DownloadItem): Promise<FileHandle> {
+  const replaced = () => new BargeError('UnsafePath', `${item.path} was not saved: the folder it was being written in was moved or replaced while it downloaded.`);
+  const handle = await open(file.path, constants.O_WRONLY | constants.O_NOFOLLOW).catch((error: NodeJS.ErrnoException) => {
+    throw error.code === 'ELOOP' || error.code === 'ENOENT' ? replaced() : error;
+  });
+  try {
+    const { dev, ino } = await handle.stat();
+    if (dev !== file.identity.dev || ino !== file.identity.ino) throw replaced();
+    return handle;
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
 }
 
 /**

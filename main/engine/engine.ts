@@ -16,7 +16,7 @@ import { BargeError } from './errors.ts';
 import type { ConflictChoice } from '../../src/if-exists.ts';
 import { deleteBody } from './delete-job.ts';
 import type { DeleteSpec } from './delete-job.ts';
-import { downloadBody } from './download-job.ts';
+import { assertDownloadInside, downloadBody } from './download-job.ts';
 import type { DownloadSpec } from './download-job.ts';
 import { Job } from './job.ts';
 import { jobFingerprint } from './journal.ts';
@@ -148,14 +148,16 @@ export class Engine {
 
   /**
    * Bring back the unfinished jobs an earlier process of this host left in the journal (it crashed,
-   * was killed, or quit mid-job), paused, so the user decides when they go on.
+   * was killed, or quit mid-job), paused, so the user decides when they go on. `downloadRoot`: the
+   * host confines downloads below it now; a download recorded under another root (the host was
+   * started with a different --download-root since) fails when resumed instead of writing there.
    */
-  restore(resolve: ConnectionResolver): Job[] {
+  restore(resolve: ConnectionResolver, confine: { readonly downloadRoot?: string } = {}): Job[] {
     if (!this.journal) return [];
     const journal = this.journal;
     // Jobs another process of this host is running (a second app window) stay with it.
     return journal.unfinished(this.host).filter((record) => journal.claim(record.id).ok).map((record) => {
-      const job = this.startRecorded(record, resolve);
+      const job = this.startRecorded(record, resolve, confine.downloadRoot);
       job.pause();
       return job;
     });
@@ -312,10 +314,17 @@ export class Engine {
   }
 
   /** A job from the journal, on its connection once that is resolved (a failure fails the job). */
-  private startRecorded(record: JournaledJob, resolve: ConnectionResolver): Job {
+  private startRecorded(record: JournaledJob, resolve: ConnectionResolver, downloadRoot: string | undefined): Job {
     const factories: Record<JobKind, BodyFactory<unknown>> = {
       upload: (connection) => uploadBody(connection, record.spec as UploadSpec) as JobBody<unknown>,
-      download: (connection) => downloadBody(connection, record.spec as DownloadSpec) as JobBody<unknown>,
+      download: (connection) => {
+        const body = downloadBody(connection, record.spec as DownloadSpec) as JobBody<unknown>;
+        if (downloadRoot === undefined) return body;
+        return async (runtime, only) => {
+          await assertDownloadInside(downloadRoot, record.spec as DownloadSpec);
+          return body(runtime, only);
+        };
+      },
       delete: (connection) => deleteBody(connection, record.spec as DeleteSpec) as JobBody<unknown>,
     };
     const connection = () => resolve(record.connectionRef);

@@ -9,6 +9,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { S3Client } from '@aws-sdk/client-s3';
+import type { S3ClientConfig } from '@aws-sdk/client-s3';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { loadConfig, loadSharedConfigFiles, NODE_REGION_CONFIG_OPTIONS } from '@smithy/core/config';
 import type { ChecksumMode, ConnectionConfig, UploadChecksum } from '../../src/connection.ts';
@@ -83,9 +84,7 @@ export async function openConnection(config: ConnectionConfig, options: OpenConn
     endpoint: resolved.endpoint,
     forcePathStyle: resolved.pathStyle,
     followRegionRedirects: resolved.endpoint === undefined,
-    ...(config.accessKeyId && config.secretAccessKey
-      ? { credentials: { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey, sessionToken: config.sessionToken } }
-      : config.profile ? { profile: config.profile } : {}),
+    ...credentialsFrom(config, env),
     requestChecksumCalculation: checksum,
     responseChecksumValidation: checksum,
     // The engine retries each request itself (see retry-policy.ts).
@@ -121,6 +120,21 @@ export async function openConnection(config: ConnectionConfig, options: OpenConn
       httpsAgent.destroy();
     },
   };
+}
+
+/**
+ * The keys given, else those of the environment the engine was given (which need not be the
+ * process's own: a host may hand it another), else the SDK's chain for the profile.
+ */
+function credentialsFrom(config: ConnectionConfig, env: NodeJS.ProcessEnv): Pick<S3ClientConfig, 'credentials' | 'profile'> {
+  if (config.accessKeyId && config.secretAccessKey) {
+    return { credentials: { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey, sessionToken: config.sessionToken } };
+  }
+  if (config.profile) return { profile: config.profile };
+  if (env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY && !env.AWS_PROFILE) {
+    return { credentials: { accessKeyId: env.AWS_ACCESS_KEY_ID, secretAccessKey: env.AWS_SECRET_ACCESS_KEY, sessionToken: env.AWS_SESSION_TOKEN || undefined } };
+  }
+  return env.AWS_PROFILE ? { profile: env.AWS_PROFILE } : {};
 }
 
 async function loadRegion(profile: string | undefined, env: NodeJS.ProcessEnv): Promise<string> {

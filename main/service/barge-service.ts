@@ -74,7 +74,7 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
   };
   const stopProgress = engine.onProgress((jobs) => emit({ type: 'jobs', jobs }));
   // Jobs an earlier run left unfinished (it crashed, was killed, or quit mid-job) come back paused.
-  engine.restore((connectionId) => registry.connection(connectionId));
+  engine.restore((connectionId) => registry.connection(connectionId), { downloadRoot: options.downloadRoot });
   // Requests in flight and overall throughput, once a second while anyone listens.
   const statsTimer = setInterval(() => {
     if (listeners.size > 0) emit({ type: 'stats', stats: engine.stats() });

@@ -7,8 +7,8 @@
 // access-token.ts). Files a browser uploads are streamed to the host, staged, and uploaded by the
 // same engine.
 
-import { createReadStream, createWriteStream } from 'node:fs';
-import { chmod, mkdir, mkdtemp, rm, stat, statfs } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { chmod, mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -20,6 +20,7 @@ import type { WebSocket } from 'ws';
 import { z } from 'zod';
 import mime from 'mime';
 import { keyToRelativePath } from '../../src/key-path.ts';
+import { freeBytes, receiveInto } from './staged-file.ts';
 import type { BargeService } from '../service/barge-service.ts';
 import { allowedHosts, bearerToken, isAllowedHost, isSameOrigin, sameToken } from './access-token.ts';
 import { CONTENT_SECURITY_POLICY } from './content-security-policy.ts';
@@ -151,8 +152,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       if (!mapped.ok || mapped.isFolderMarker) return send(response, 400, { error: { code: 'InvalidPath', message: `That file path ${mapped.ok ? 'is a folder' : mapped.reason}.` } });
       const file = path.join(batchDir, ...mapped.segments);
       const length = Number(request.headers['content-length'] ?? 0);
-      const free = await statfs(stagingRoot).then((s) => s.bavail * s.bsize, () => Number.POSITIVE_INFINITY);
-      if (length + (options.stagingFreeMarginBytes ?? STAGING_FREE_MARGIN_BYTES) > free) {
+      const margin = options.stagingFreeMarginBytes ?? STAGING_FREE_MARGIN_BYTES;
+      if (length + margin > await freeBytes(stagingRoot)) {
         request.resume();
         return send(response, 507, { error: { code: 'ENOSPC', message: "The host's disk for staging uploads is nearly full: free some space there, or upload fewer files at a time." } });
       }
@@ -163,7 +164,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
         return send(response, 400, { error: { code: 'InvalidPath', message: 'That file path clashes with another file of the same upload.' } });
       }
       unstarted.set(batch, Date.now());
-      const failure = await receiveInto(request, file);
+      // A body without a length (chunked), or many at once, is checked again as it is written.
+      const failure = await receiveInto(request, file, { root: stagingRoot, marginBytes: margin });
       if (failure) {
         // Nothing half-written stays behind to fill the disk for every later upload.
         await rm(file, { force: true });
@@ -341,34 +343,6 @@ function send(response: http.ServerResponse, status: number, body: unknown): voi
   response.end(JSON.stringify(body));
 }
 
-/**
- * A request's body into a file. A file that cannot be written (a full disk) does not cut the
- * connection: the rest of the body is read and dropped, so the browser gets the answer that says why.
- */
-function receiveInto(request: http.IncomingMessage, file: string): Promise<NodeJS.ErrnoException | undefined> {
-  return new Promise((resolve) => {
-    const out = createWriteStream(file);
-    let failure: NodeJS.ErrnoException | undefined;
-    let ended = false;
-    out.once('error', (error) => {
-      failure = error;
-      request.unpipe(out);
-      out.destroy();
-      if (ended) resolve(failure);
-      else request.resume();
-    });
-    out.once('finish', () => resolve(undefined));
-    request.once('end', () => {
-      ended = true;
-      if (failure) resolve(failure);
-    });
-    request.once('error', (error) => {
-      out.destroy();
-      resolve(error);
-    });
-    request.pipe(out);
-  });
-}
 
 function isLoopbackAddress(address: string): boolean {
   return /^(127\.|::1$|::ffff:127\.)/.test(address);

@@ -20,6 +20,9 @@ import { FileSecretStore } from '../../main/service/secret-store.ts';
 import { startWebHost } from '../../main/web-host/web-host.ts';
 import type { WebHost } from '../../main/web-host/web-host.ts';
 import { internalEndpointProblem } from '../../src/internal-endpoints.ts';
+import { Journal } from '../../main/engine/journal.ts';
+import { createBucket } from '../../main/engine/s3-buckets.ts';
+import { serverConfig } from '../support/fixtures.ts';
 import { mountTmpfs } from '../support/bad-input-kit.ts';
 
 const TOKEN = 'right-token-abcdefghijklmnop';
@@ -193,6 +196,40 @@ describe('downloads through the web host stay below its download root', () => {
       await confined.close();
     }
   });
+
+  it('a download recorded under another root is not resumed into it after the host restarts with a new --download-root', async () => {
+    const s3 = inject('s3');
+    const env = { AWS_ACCESS_KEY_ID: s3.accessKeyId, AWS_SECRET_ACCESS_KEY: s3.secretAccessKey, AWS_ENDPOINT_URL: s3.endpoint, AWS_REGION: s3.region };
+    const folder = await mkdtemp(path.join(os.tmpdir(), 'barge-reroot-'));
+    const [oldRoot, newRoot] = [path.join(folder, 'old-root'), path.join(folder, 'new-root')];
+    const journalFile = path.join(folder, 'journal.sqlite');
+    const bucket = `reroot-${Date.now()}`;
+    const first = new Engine({ env, journal: await Journal.open(journalFile), host: 'web' });
+    const connection = await first.connect(serverConfig());
+    await createBucket(connection, bucket);
+    await connection.client.send(new PutObjectCommand({ Bucket: bucket, Key: 'a.txt', Body: 'data' }));
+    const registry = new ConnectionRegistry({ dataDir: folder, engine: first, secrets: new FileSecretStore(path.join(folder, 'secrets.json')), env });
+    const before = createBargeService({ engine: first, registry, host: 'web', downloadRoot: oldRoot });
+    const started = await before.dispatch('jobs.download', { connectionId: 'env', bucket, keys: ['a.txt'], targetFolder: 'inside' });
+    const id = (started as { value: { id: string } }).value.id;
+    first.pause(id);
+    // The host stops mid-job (as at a crash): the job stays in the journal, unfinished.
+    await first.close({ suspend: true });
+
+    const second = new Engine({ env, journal: await Journal.open(journalFile), host: 'web' });
+    const after = createBargeService({ engine: second, registry: new ConnectionRegistry({ dataDir: folder, engine: second, secrets: new FileSecretStore(path.join(folder, 'secrets.json')), env }), host: 'web', downloadRoot: newRoot });
+    try {
+      expect(second.job(id)?.state.status).toBe('paused');
+      second.resume(id);
+      const end = await second.job(id)!.finished();
+      expect(end.state.status).toBe('failed');
+      expect(end.state).toMatchObject({ error: { code: 'OutsideDownloadRoot' } });
+      expect(await readdir(path.join(oldRoot, 'inside')).catch(() => [])).not.toContain('a.txt');
+    } finally {
+      await after.close();
+      await before.close().catch(() => undefined);
+    }
+  });
 });
 
 describe('a web host others can reach', () => {
@@ -261,6 +298,25 @@ describe('the web host\'s limits', () => {
     } finally {
       await small.close();
       await disk.unmount();
+    }
+    // A body with no length, checked as it is written: stopped where the disk's free space would
+    // fall below the margin, though the disk could hold it all.
+    const roomy = await mountTmpfs({ sizeBytes: 48 * 1024 * 1024 });
+    const guarded = await startWebHost({ service, token: TOKEN, staticDir: path.join(dataDir, 'static'), stagingDir: roomy.dir, stagingFreeMarginBytes: 24 * 1024 * 1024 });
+    try {
+      let chunks = 0;
+      const chunked = new ReadableStream({
+        pull(controller) {
+          controller.enqueue(new Uint8Array(1024 * 1024));
+          if (++chunks >= 40) controller.close();
+        },
+      });
+      const stopped = await put(guarded, 'chunked.bin', chunked);
+      expect(stopped.status).toBe(507);
+      expect((await readdir(roomy.dir, { recursive: true })).filter((name) => name.endsWith('chunked.bin'))).toEqual([]);
+    } finally {
+      await guarded.close();
+      await roomy.unmount();
     }
     // With its margin, a host refuses up front an upload the disk cannot take.
     const careful = await startWebHost({ service, token: TOKEN, staticDir: path.join(dataDir, 'static'), stagingFreeMarginBytes: 1024 ** 5 });

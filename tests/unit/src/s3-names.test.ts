@@ -48,6 +48,9 @@ describe('printable', () => {
     expect(printable('C1\x9b')).toBe('C1\\x9b');
     expect(printable('invoice\u202etxt.exe')).toBe('invoice\\u202etxt.exe');
     expect(printable('naïve café 日本語 🚀 "quoted"')).toBe('naïve café 日本語 🚀 "quoted"');
+    // Two characters, backslash and n, are not shown as the escape of a newline.
+    expect(printable('literal\\n')).toBe('literal\\\\n');
+    expect(printable('literal\\n')).not.toBe(printable('literal\n'));
   });
 });
 

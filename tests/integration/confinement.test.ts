@@ -1,0 +1,60 @@
+// A download stays inside its target even when someone who can write there swaps a folder for a
+// symlink while the object is on its way: the bytes are never written, nor renamed, through it.
+
+import { mkdir, readdir, readFile, rename, symlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { PutObjectCommand } from '@aws-sdk/client-s3';
+import { startFaultProxy } from '../support/fault-proxy.ts';
+import type { FaultProxy } from '../support/fault-proxy.ts';
+import { serverConfig, setUpEngine } from '../support/fixtures.ts';
+import type { TestContext } from '../support/fixtures.ts';
+
+let t: TestContext;
+let proxy: FaultProxy;
+beforeEach(async () => {
+  t = await setUpEngine();
+  proxy = await startFaultProxy(serverConfig().endpoint!);
+});
+afterEach(async () => {
+  await proxy.close();
+  await t.close();
+});
+
+async function until<T>(probe: () => Promise<T | undefined>): Promise<T> {
+  for (let i = 0; i < 500; i++) {
+    const found = await probe();
+    if (found !== undefined) return found;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error('timed out');
+}
+
+it.each([
+  ['a symlink to a file outside in place of the temporary file', 'link-file'],
+  ['a file of the same name outside', 'same-name'],
+] as const)('a folder replaced by a symlink while the object downloads: nothing lands outside (%s)', async (_what, planted) => {
+  await t.connection.client.send(new PutObjectCommand({ Bucket: t.bucket, Key: 'tree/sub/doc.txt', Body: 'from the store' }));
+  // The object's GET is held long enough for the swap.
+  proxy.setRule((request) => (request.method === 'GET' && request.url?.includes('doc.txt') ? { kind: 'delay', ms: 1500 } : undefined));
+  const slow = await t.engine.connect({ ...serverConfig(), endpoint: proxy.endpoint });
+  const target = path.join(t.dir, 'target');
+  const outside = path.join(t.dir, 'outside');
+  await mkdir(outside);
+  const job = t.engine.download(slow, { bucket: t.bucket, prefixes: ['tree/'], targetFolder: target });
+  const sub = path.join(target, 'tree', 'sub');
+  const temporary = await until(async () => (await readdir(sub).catch(() => [])).find((name) => name.endsWith('.partial')));
+  await rename(sub, path.join(t.dir, 'moved-away'));
+  const victim = path.join(t.dir, 'victim.txt');
+  await writeFile(victim, 'precious');
+  if (planted === 'link-file') await symlink(victim, path.join(outside, temporary));
+  else await writeFile(path.join(outside, temporary), 'x'.repeat(14));
+  await symlink(outside, sub);
+
+  const end = await job.finished();
+  expect(end.state.status).toBe('failed');
+  expect(end.itemErrors.map((error) => error.code)).toEqual(['UnsafePath']);
+  expect(end.itemErrors[0]!.message).toContain('was moved or replaced while it downloaded');
+  expect((await readdir(outside)).filter((name) => name === 'doc.txt')).toEqual([]);
+  expect(await readFile(victim, 'utf8')).toBe('precious');
+});
