@@ -34,6 +34,8 @@ export interface JobProgress {
    * against): done, but said loudly. Absent from snapshots of older versions.
    */
   readonly objectsSizeOnly?: number;
+  /** Entries found but not sent (a named pipe, a device, a link not followed), each named in the warnings. */
+  readonly objectsSkipped?: number;
   /** Requests sent again (after a reset, a stall, a refusal): a resend is shown as one. */
   readonly retries?: number;
   /** The store stopped answering (refused connections) and the job is waiting it out. */

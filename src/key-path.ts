@@ -55,18 +55,29 @@ function windowsNameProblem(segment: string): string | undefined {
   return undefined;
 }
 
+/** Who has each file: a key, and the path it claimed. */
+export interface OwnerStore {
+  get(name: string): { readonly key: string; readonly path: string } | undefined;
+  set(name: string, owner: { readonly key: string; readonly path: string }): void;
+}
+
 /**
  * The files a download writes, so that two keys never land on one file. A key whose file another
  * key already has (the very same path, or, in a folder that does not tell case apart, one that
  * differs only in case: "Photo.jpg" and "photo.jpg") is refused instead of overwriting the first.
  */
 export class SavedPaths {
-  private readonly owners = new Map<string, { key: string; path: string }>();
+  private readonly owners: OwnerStore;
   private readonly caseInsensitive: boolean;
 
-  /** `caseInsensitive`: the target folder treats "A" and "a" as one name (Windows, macOS by default). */
-  constructor(options: { caseInsensitive: boolean }) {
+  /**
+   * `caseInsensitive`: the target folder treats "A" and "a" as one name (Windows, macOS by default).
+   * `owners`: where the claims are kept (default a Map; the engine gives one that spills to disk,
+   * so a prefix of ten million keys does not hold them all in memory).
+   */
+  constructor(options: { caseInsensitive: boolean; owners?: OwnerStore }) {
     this.caseInsensitive = options.caseInsensitive;
+    this.owners = options.owners ?? new Map();
   }
 
   /**

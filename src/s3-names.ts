@@ -48,19 +48,30 @@ export function objectKeyProblem(key: string): string | undefined {
   return undefined;
 }
 
-/** Characters that must not reach a screen as they are: control characters and bidirectional overrides (and the backslash that escapes them). */
-const UNPRINTABLE = /[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\\]/g;
+/** Characters that must not reach a screen as they are: control characters and bidirectional overrides. */
+const UNPRINTABLE = /[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const UNPRINTABLE_OR_BACKSLASH = /[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\\]/g;
 const SHORT_ESCAPES: Readonly<Record<string, string>> = { '\t': '\\t', '\n': '\\n', '\r': '\\r', '\\': '\\\\' };
 
 /**
  * `text` with every control character and bidirectional override shown as an escape (\x07, \n,
  * \u202e): names from a bucket or a disk must neither drive a terminal nor reorder the
- * text of a message around them. A backslash is doubled, so a name that holds "\n" as two
- * characters is never shown as one that holds a newline.
+ * text of a message around them. Messages go through this once, whole, as they leave the engine.
  */
 export function printable(text: string): string {
-  return text.replace(UNPRINTABLE, (c) => {
-    const point = c.charCodeAt(0);
-    return SHORT_ESCAPES[c] ?? (point < 0x100 ? `\\x${point.toString(16).padStart(2, '0')}` : `\\u${point.toString(16).padStart(4, '0')}`);
-  });
+  return text.replace(UNPRINTABLE, escape);
+}
+
+/**
+ * A name alone, as a listing shows it (one per line, for people and for scripts): escaped as
+ * printable does, and a backslash doubled, so a key that holds "\n" as two characters is never
+ * shown as one that holds a newline.
+ */
+export function printableName(name: string): string {
+  return name.replace(UNPRINTABLE_OR_BACKSLASH, escape);
+}
+
+function escape(c: string): string {
+  const point = c.charCodeAt(0);
+  return SHORT_ESCAPES[c] ?? (point < 0x100 ? `\\x${point.toString(16).padStart(2, '0')}` : `\\u${point.toString(16).padStart(4, '0')}`);
 }

@@ -30,6 +30,7 @@ export const optionSpec = {
   'require-verified': { type: 'boolean' },
   'older-than': { type: 'string' },
   'if-exists': { type: 'string' },
+  'follow-symlinks': { type: 'boolean' },
   json: { type: 'boolean' },
   quiet: { type: 'boolean', short: 'q' },
   help: { type: 'boolean', short: 'h' },
@@ -39,7 +40,7 @@ export const optionSpec = {
 /** The command-specific flags each command takes. */
 const COMMAND_FLAGS: Readonly<Record<string, readonly string[]>> = {
   ls: ['recursive'],
-  cp: ['recursive', 'receipt', 'resume', 'case-insensitive', 'require-verified', 'if-exists'],
+  cp: ['recursive', 'receipt', 'resume', 'case-insensitive', 'require-verified', 'if-exists', 'follow-symlinks'],
   rm: ['recursive', 'dry-run', 'all-versions', 'resume'],
   mb: [],
   rb: [],
@@ -64,6 +65,8 @@ export interface CliOptions {
   readonly requireVerified: boolean;
   /** Downloads: what to do with a file that is already there. */
   readonly ifExists: IfExists | undefined;
+  /** Uploads: follow symbolic links (default), or skip them, each named (--no-follow-symlinks). */
+  readonly followSymlinks: boolean;
   /** abort-uploads: only uploads begun at least this many seconds ago. */
   readonly olderThanSeconds: number | undefined;
   readonly json: boolean;
@@ -119,7 +122,7 @@ export function parseCli(argv: readonly string[]): CliOptions {
   if (olderThan !== undefined && olderThanSeconds === undefined) throw usageError(`--older-than takes a duration such as 2h or 7d, not "${olderThan}".`);
   const ifExists = values['if-exists'];
   if (ifExists !== undefined && (ifExists === 'ask' || !ifExistsSchema.options.includes(ifExists as IfExists))) throw usageError(`--if-exists takes overwrite, skip, rename, newer or fail, not "${ifExists}".`);
-  for (const flag of ['recursive', 'dry-run', 'all-versions', 'receipt', 'resume', 'case-insensitive', 'require-verified', 'older-than', 'if-exists'] as const) {
+  for (const flag of ['recursive', 'dry-run', 'all-versions', 'receipt', 'resume', 'case-insensitive', 'require-verified', 'older-than', 'if-exists', 'follow-symlinks'] as const) {
     // A flag a command would silently ignore is refused: "rb --dry-run" must not delete the bucket.
     if (values[flag] !== undefined && command !== undefined && command in COMMAND_FLAGS && !accepted.includes(flag)) throw usageError(`${command} does not take --${flag}.`);
   }
@@ -144,6 +147,7 @@ export function parseCli(argv: readonly string[]): CliOptions {
     resume: values.resume ?? true,
     caseInsensitive: values['case-insensitive'],
     requireVerified: values['require-verified'] ?? false,
+    followSymlinks: values['follow-symlinks'] ?? true,
     olderThanSeconds,
     ifExists: ifExists as IfExists | undefined,
     json: values.json ?? false,
@@ -192,6 +196,8 @@ Options:
   --if-exists WHAT     cp (download): a file that is already there is overwritten (default, as cp
                        and aws s3 cp do), skip-ped, kept beside the new one (rename: "a (1).txt"),
                        replaced only by a newer object (newer), or the object fails (fail)
+  --no-follow-symlinks cp (upload): skip symbolic links, each named, instead of following them
+                       (default: links to files and folders are followed, loops refused)
   --require-verified   cp (download): fail an object that can be checked only for its size (no
                        checksum or ETag to check it against) instead of saving it with a warning
   --json               machine-readable output, one JSON object per line
@@ -202,5 +208,5 @@ AWS_SESSION_TOKEN), the profile, SSO or any other source of the AWS default chai
 A folder keeps its name: "barge cp -r photos s3://b/backup/" writes s3://b/backup/photos/...
 A prefix is a folder: "barge rm -r s3://b/logs" deletes logs/..., never logs2/... or logs.txt.
 An interrupted cp or rm (crash, kill, lost connection) goes on where it stopped when the same
-command is run again in the same folder: sent parts and written ranges are not sent again. The
+command is run again (from any folder): sent parts and written ranges are not sent again. The
 journal lives in BARGE_DATA_DIR (default ~/.config/barge); BARGE_NO_JOURNAL=1 turns it off.`;

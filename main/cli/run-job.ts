@@ -13,17 +13,33 @@ import type { Job } from '../engine/job.ts';
 import { silentProgress, terminalProgress } from './progress-line.ts';
 import type { CliContext } from './context.ts';
 
-export async function runJob(engine: Engine, job: Job, cli: CliContext, verb?: string): Promise<JobSnapshot> {
+/** How a run ended; `signal`: the signal that cancelled it (the exit status says which). */
+export type RunEnd = JobSnapshot & { readonly signal?: NodeJS.Signals };
+
+/** Signals that cancel a run as Ctrl-C does: a plain kill, a timeout, a service stop, a closed terminal. */
+const CANCELLING_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
+export async function runJob(engine: Engine, job: Job, cli: CliContext, verb?: string): Promise<RunEnd> {
   const view = !cli.options.json && !cli.options.quiet && cli.stderr.isTTY ? terminalProgress(cli.stderr) : silentProgress;
   const stop = engine.onProgress((batch) => {
     for (const snapshot of batch) if (snapshot.id === job.id) view.update(snapshot);
   });
-  // Ctrl-C cancels: requests in flight stop, multipart uploads are aborted, partial files removed.
-  const onInterrupt = () => {
-    cli.stderr.write('\nCancelling (cleaning up incomplete uploads and partial files)...\n');
+  // Ctrl-C, kill, timeout or a service stop cancels: requests in flight stop, multipart uploads
+  // are aborted, partial files removed, and the run is not resumed (it is over, not interrupted).
+  let signal: NodeJS.Signals | undefined;
+  const onInterrupt = (received: NodeJS.Signals) => {
+    if (signal) {
+      // A second one means now: the default action ends the process (the journal keeps what a
+      // later run needs to clean up or go on).
+      for (const each of CANCELLING_SIGNALS) process.off(each, onInterrupt);
+      process.kill(process.pid, received);
+      return;
+    }
+    signal = received;
+    cli.stderr.write(`\n${received === 'SIGINT' ? 'Cancelling' : `${received} received: cancelling`} (cleaning up incomplete uploads and partial files; nothing will be left to resume)...\n`);
     job.cancel();
   };
-  process.once('SIGINT', onInterrupt);
+  for (const each of CANCELLING_SIGNALS) process.on(each, onInterrupt);
   if (engine.isResumed(job.id) && !cli.options.quiet && !cli.options.json) {
     cli.stderr.write(`Resuming the interrupted run of this command from ${new Date(job.createdAt).toLocaleString()} (what it finished is skipped).\n`);
   }
@@ -32,7 +48,7 @@ export async function runJob(engine: Engine, job: Job, cli: CliContext, verb?: s
   try {
     end = await job.finished();
   } finally {
-    process.off('SIGINT', onInterrupt);
+    for (const each of CANCELLING_SIGNALS) process.off(each, onInterrupt);
     stop();
     view.done();
   }
@@ -53,7 +69,7 @@ export async function runJob(engine: Engine, job: Job, cli: CliContext, verb?: s
     if (sizeOnly > sizeOnlyShown) cli.stderr.write(`… and ${sizeOnly - sizeOnlyShown} more checked for size only\n`);
     if (!cli.options.quiet) cli.stderr.write(`${summary(end, seconds, verb)}\n`);
   }
-  return end;
+  return signal ? { ...end, signal } : end;
 }
 
 async function writeReceipt(engine: Engine, jobId: string, file: string): Promise<void> {
@@ -69,8 +85,10 @@ function summary(end: JobSnapshot, seconds: number, verb?: string): string {
   const took = seconds < 60 ? `${seconds.toFixed(1)}s` : formatDuration(seconds);
   const what = `${done} ${p.objectsDone.toLocaleString('en-US')} of ${plural(p.objectsTotal, 'object')}, ${formatBytes(p.bytesDone)} in ${took}${rate}`;
   const sizeOnly = p.objectsSizeOnly ?? 0;
+  const skipped = p.objectsSkipped ?? 0;
   switch (end.state.status) {
     case 'completed':
+      if (skipped > 0) return `${what}; ${plural(skipped, 'entry', 'entries')} skipped (named above: not files, or links not followed).`;
       // Said last and loudly: saved, but not proven intact (--require-verified refuses them).
       return sizeOnly > 0 ? `${what}.\nWarning: ${plural(sizeOnly, 'object')} ${sizeOnly === 1 ? 'was' : 'were'} checked for size only, not for content (see above; --require-verified fails them).` : what;
     case 'cancelled':

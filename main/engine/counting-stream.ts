@@ -4,6 +4,8 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { Transform } from 'node:stream';
 import { BargeError } from './errors.ts';
+import { sameVersion } from './local-files.ts';
+import type { LocalFile } from './local-files.ts';
 
 /** 256 KiB reads: few syscalls per part, and memory stays at threads x this, not threads x part size. */
 export const READ_CHUNK_BYTES = 256 * 1024;
@@ -13,11 +15,11 @@ export const READ_CHUNK_BYTES = 256 * 1024;
  *
  * The file is read as the socket takes it (back-pressure), so a 5 GiB part costs 256 KiB of memory.
  *
- * With `unchanged` (the file's size and modification time when it was listed), the last chunk is
+ * With `unchanged` (the file as it was listed: size, times, inode), the last chunk is
  * held back until the file is seen unchanged: if it changed while it was read, the body fails before
  * its end, so the server, short of bytes, stores nothing.
  */
-export function fileRangeBody(path: string, start: number, end: number, onBytes: (bytes: number) => void, unchanged?: { readonly size: number; readonly mtimeMs: number }): Transform {
+export function fileRangeBody(path: string, start: number, end: number, onBytes: (bytes: number) => void, unchanged?: LocalFile): Transform {
   const source = createReadStream(path, { start, end: end - 1, highWaterMark: READ_CHUNK_BYTES });
   let read = 0;
   let held: Buffer | undefined;
@@ -48,7 +50,7 @@ export function fileRangeBody(path: string, start: number, end: number, onBytes:
         return;
       }
       stat(path).then((now) => {
-        if (now.size !== unchanged.size || now.mtimeMs !== unchanged.mtimeMs) {
+        if (!sameVersion(now, unchanged)) {
           done(new BargeError('FileChanged', `${path} changed while it was being uploaded: nothing was stored; retry when it no longer changes.`));
           return;
         }

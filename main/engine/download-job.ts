@@ -16,7 +16,7 @@ import { ListingWatermark } from '../../src/listing-watermark.ts';
 import { choosePartSize, partCount, partNumbers, partRange } from '../../src/part-size.ts';
 import { asFolderPrefix, keyBaseName } from '../../src/s3-url.ts';
 import { concurrentEach } from './concurrent-each.ts';
-import { BargeError, toBargeError } from './errors.ts';
+import { BargeError, errorCode, httpStatus, toBargeError } from './errors.ts';
 import { countedAgain } from './job.ts';
 import type { JobBody, JobRuntime } from './job.ts';
 import { folderIgnoresCase, makeFolder } from './local-files.ts';
@@ -33,6 +33,7 @@ import { temporaryNameFor } from './temporary-name.ts';
 import { numberedName } from '../../src/if-exists.ts';
 import type { IfExists } from '../../src/if-exists.ts';
 import { assertInside, assertSameFile } from './confined-path.ts';
+import { SpillingMap } from './spilling-map.ts';
 import type { FileIdentity } from './confined-path.ts';
 
 const WRITE_BUFFER_BYTES = 1024 * 1024;
@@ -69,6 +70,8 @@ export interface DownloadItem {
   readonly unsafe?: string;
   /** Why this key's file is another key's (the same name, or one that differs only in case where case is ignored). */
   readonly collision?: string;
+  /** A folder marker (a key ending in "/"): `path` is the folder it stands for. */
+  readonly marker?: boolean;
   /** Its place in a listing whose progress is journaled (see ListingWatermark). */
   readonly listed?: { readonly watermark: ListingWatermark; readonly ticket: number; readonly prefix: string };
 }
@@ -91,6 +94,12 @@ export function downloadBody(connection: S3Connection, spec: DownloadSpec): JobB
       try {
         if (item.unsafe) throw new BargeError('UnsafeKey', `The key "${item.key}" ${item.unsafe}; it was not downloaded.`);
         if (item.collision) throw new BargeError('NameCollision', `The key "${item.key}" ${item.collision}; it was not downloaded.`);
+        if (item.marker) {
+          await saveFolderMarker(spec, item);
+          runtime.objectDone();
+          passed(item, runtime);
+          return;
+        }
         const known = item.size === undefined ? await lookUp(connection, spec.bucket, item, runtime) : item;
         const existing = await finishedBefore(runtime, known) ? 'done' : await whenExists(spec.ifExists ?? 'overwrite', known, runtime);
         if (existing === 'done') {
@@ -107,7 +116,7 @@ export function downloadBody(connection: S3Connection, spec: DownloadSpec): JobB
         passed(item, runtime);
       } catch (error) {
         item.listed?.watermark.failed();
-        runtime.itemFailed(item, `s3://${spec.bucket}/${item.key}`, toBargeError(error, `download s3://${spec.bucket}/${item.key}`));
+        runtime.itemFailed(item, `s3://${spec.bucket}/${item.key}`, toBargeError(changedOnServer(error, spec, item), `download s3://${spec.bucket}/${item.key}`));
       }
     });
     if (!only) runtime.totalsFinal();
@@ -118,7 +127,17 @@ async function* discover(connection: S3Connection, spec: DownloadSpec, runtime: 
   const folder = path.resolve(spec.targetFolder);
   // Two keys must never land on one file: the same name (keys "a/x" and "b/x" into one folder), or,
   // where the folder ignores case (Windows, macOS), names that differ only in case. The first keeps it.
-  const saved = spec.targetFile ? undefined : new SavedPaths({ caseInsensitive: spec.caseInsensitive ?? (await folderIgnoresCase(folder)) });
+  // Kept on disk past 100,000 keys: memory does not grow with the prefix.
+  const owners = spec.targetFile ? undefined : await SpillingMap.create<{ key: string; path: string }>();
+  try {
+    const saved = owners && new SavedPaths({ caseInsensitive: spec.caseInsensitive ?? (await folderIgnoresCase(folder)), owners });
+    yield* listItems(connection, spec, runtime, folder, saved);
+  } finally {
+    owners?.close();
+  }
+}
+
+async function* listItems(connection: S3Connection, spec: DownloadSpec, runtime: JobRuntime<DownloadItem>, folder: string, saved: SavedPaths | undefined): AsyncGenerator<DownloadItem> {
   const claim = (key: string, file: string) => saved?.claim(file, key);
   for (const key of spec.keys ?? []) {
     runtime.addTotals(1, 0);
@@ -157,22 +176,36 @@ async function* discover(connection: S3Connection, spec: DownloadSpec, runtime: 
         continue;
       }
       if (mapped.isFolderMarker) {
-        const markerFolder = path.join(folder, ...mapped.segments);
-        try {
-          await assertInside(folder, markerFolder, 'it');
-        } catch {
-          yield { key: object.key, size: object.size, etag: object.etag, path: '', unsafe: 'names a folder that a symbolic link leads outside the target folder', listed };
-          continue;
-        }
-        await makeFolder(markerFolder);
-        runtime.objectDone();
-        if (listed) passed({ listed }, runtime);
+        yield { key: object.key, size: object.size, etag: object.etag, path: path.join(folder, ...mapped.segments), marker: true, listed };
         continue;
       }
       const file = path.join(folder, ...mapped.segments);
       yield { key: object.key, size: object.size, etag: object.etag, lastModified: object.lastModified, path: file, collision: claim(object.key, file), listed };
     }
   }
+}
+
+/**
+ * A folder marker becomes its folder. One that holds bytes (some tools store notes in them) cannot
+ * be both a folder and a file: it fails by name rather than lose its bytes in silence, as aws-cli does.
+ */
+async function saveFolderMarker(spec: DownloadSpec, item: DownloadItem): Promise<void> {
+  if ((item.size ?? 0) > 0) {
+    throw new BargeError('FolderMarkerHasContent', `The key "${item.key}" ends in "/", so it stands for a folder, but it holds ${item.size} bytes, which a folder cannot keep; it was not downloaded. Fetch it by name to a file (barge cp "s3://${spec.bucket}/${item.key}" FILE).`);
+  }
+  const folder = path.resolve(spec.targetFolder);
+  await assertInside(folder, item.path, `s3://${spec.bucket}/${item.key}`);
+  await makeFolder(item.path);
+  await assertInside(folder, item.path, `s3://${spec.bucket}/${item.key}`);
+}
+
+/**
+ * Every request after the first is pinned to the ETag the download began with (If-Match): a 412
+ * means the object was replaced meanwhile, and nothing of either version was kept. Said in words.
+ */
+function changedOnServer(error: unknown, spec: DownloadSpec, item: DownloadItem): unknown {
+  if (errorCode(error) !== 'PreconditionFailed' && httpStatus(error) !== 412) return error;
+  return new BargeError('ObjectChanged', `s3://${spec.bucket}/${item.key} changed on the server while it was being downloaded (it was replaced); nothing was saved. Download it again to fetch the new version.`);
 }
 
 /** The item is done: the listing's journaled position may move past it. */

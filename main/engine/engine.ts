@@ -287,7 +287,7 @@ export class Engine {
     const journal = this.journal;
     if (!journal || options.connectionRef === undefined) return this.launch({ id: randomUUID(), kind, name, body: body() });
     const bucket = (spec as { bucket: string }).bucket;
-    const fingerprint = jobFingerprint(kind, spec, options.connectionRef, process.cwd());
+    const fingerprint = jobFingerprint(kind, spec, options.connectionRef);
     const earlier = options.resume === undefined ? undefined : journal.findResumable(this.host, fingerprint);
     // The same command running now in another process: refused, never started twice (nor started
     // afresh over its leftovers, which it is using).

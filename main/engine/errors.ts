@@ -127,6 +127,10 @@ const FILE_HINTS: Readonly<Record<string, readonly [problem: string, advice?: st
   ENOSPC: ['The disk is full', 'Free some space or choose another folder, then try again.'],
   EDQUOT: ['The disk quota is used up', 'Free some space or choose another folder, then try again.'],
   EROFS: ['The file system is read-only', 'Choose a folder you can write to.'],
+  EBROKENLINK: ['A broken symbolic link (it leads to nothing) is in the way', 'Remove or fix the link, or choose another folder.'],
+  ENOFOLDERHERE: ['No folder can be made there (the file system takes none)', 'Choose another folder.'],
+  ENAMETOOLONG: ['The name is too long for the file system', 'Choose a shorter folder, or a file system that takes longer names.'],
+  ELOOP: ['Too many symbolic links (a link that leads to itself)', 'Fix or remove the link.'],
   EMFILE: ['Too many files are open', 'Lower the thread count, or raise the limit on open files (ulimit -n).'],
 };
 
@@ -185,10 +189,17 @@ export function toJobError(error: unknown, context?: string): JobError {
 function serverMessage(error: unknown): string | undefined {
   const e = error as SdkLikeError | undefined;
   const status = e?.$metadata?.httpStatusCode;
-  const message = typeof e?.message === 'string' && e.message !== 'UnknownError' && e.message.length < 300 ? decodeEntities(e.message) : undefined;
+  // A long message is shortened, not dropped: its beginning says what went wrong.
+  const message = typeof e?.message === 'string' && e.message !== 'UnknownError' && e.message !== '' ? shortened(decodeEntities(e.message)) : undefined;
   if (message && status) return `${message.replace(/\.$/, '')} (HTTP ${status}).`;
   if (message) return message.endsWith('.') ? message : `${message}.`;
   return status ? `The server answered HTTP ${status}.` : undefined;
+}
+
+const LONGEST_MESSAGE = 500;
+
+function shortened(text: string): string {
+  return text.length <= LONGEST_MESSAGE ? text : `${text.slice(0, LONGEST_MESSAGE - 1)}…`;
 }
 
 /** Messages from XML bodies may still carry entities ("&#34;..&#34;"). */

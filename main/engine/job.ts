@@ -67,6 +67,8 @@ export interface JobRuntime<Item> {
   sizeOnly(name: string, why: string): void;
   /** Something a person should know about an item that is not an error (a file skipped as it exists). */
   note(name: string, code: string, message: string): void;
+  /** An entry found but not sent (a named pipe, a link not followed), and why: counted, and named. */
+  skipped(name: string, message: string): void;
   /** Ask the user what to do with a file that is already there (or use their "apply to all" answer). */
   askIfExists(path: string): Promise<ConflictChoice>;
   /** Work an earlier run of this job finished (found in the journal): counted done, not as throughput. */
@@ -119,6 +121,7 @@ export class Job<Item = unknown> {
   private totalsKnown = false;
   private itemErrors: ItemError[] = [];
   private objectsSizeOnly = 0;
+  private objectsSkipped = 0;
   private itemWarnings: ItemError[] = [];
   private failedItems: Item[] = [];
   private failedItemsOverflow = false;
@@ -198,6 +201,7 @@ export class Job<Item = unknown> {
       this.objectsFailed = 0;
       this.objectsTotal = 0;
       this.objectsSizeOnly = 0;
+      this.objectsSkipped = 0;
       this.itemWarnings = [];
       this.bytesDone = 0;
       this.bytesTotal = 0;
@@ -238,6 +242,7 @@ export class Job<Item = unknown> {
         objectsDone: this.objectsDone,
         objectsFailed: this.objectsFailed,
         objectsSizeOnly: this.objectsSizeOnly,
+        objectsSkipped: this.objectsSkipped,
         retries: this.retries,
         waitingForStore: active && this.waitingForStore,
         objectsTotal: this.objectsTotal,
@@ -345,6 +350,11 @@ export class Job<Item = unknown> {
       },
       note: (name, code, message) => {
         if (this.itemWarnings.length < MAX_ITEM_ERRORS) this.itemWarnings.push({ item: name, code, message: printable(message) });
+        this.changed();
+      },
+      skipped: (name, message) => {
+        this.objectsSkipped += 1;
+        if (this.itemWarnings.length < MAX_ITEM_ERRORS) this.itemWarnings.push({ item: name, code: 'Skipped', message: printable(message) });
         this.changed();
       },
       sizeOnly: (name, why) => {

@@ -91,9 +91,13 @@ CREATE TABLE IF NOT EXISTS ranges (
   PRIMARY KEY (job_id, key, part_number));
 `;
 
-/** A job's identity for "run the same command again": same kind, same spec, same connection, same folder. */
-export function jobFingerprint(kind: JobKind, spec: unknown, connectionRef: string, cwd: string): string {
-  return createHash('sha256').update(JSON.stringify({ kind, spec, connectionRef, cwd })).digest('hex');
+/**
+ * A job's identity for "run the same command again": same kind, same spec, same connection. Hosts
+ * give specs with absolute paths, so the folder a command was run from does not matter: "big.bin"
+ * in its folder and its full path from elsewhere are one job.
+ */
+export function jobFingerprint(kind: JobKind, spec: unknown, connectionRef: string): string {
+  return createHash('sha256').update(JSON.stringify({ kind, spec, connectionRef })).digest('hex');
 }
 
 type Row = Record<string, unknown>;

@@ -1,13 +1,38 @@
 // The name a download has while it is written: beside its target, named after the job, so a run
 // that resumes the job finds it, two jobs never share one, and it is never the target's own name.
+//
+// It must fit wherever the final name fits: file systems take names of at most 255 bytes, and a
+// name near that limit leaves no room for the suffix. Such a name is cut (at a character boundary)
+// and given a short hash of the whole, so two long names that share a beginning stay apart.
+
+import { createHash } from 'node:crypto';
+import path from 'node:path';
 
 const SUFFIX = /\.barge-[0-9a-f]+\.partial$/;
+/** The longest file name most file systems take (ext4, XFS, APFS, NTFS in UTF-16 units). */
+const MAX_NAME_BYTES = 255;
 
 export function temporaryNameFor(target: string, jobId: string): string {
-  return `${target}.barge-${jobId.slice(0, 8)}.partial`;
+  const suffix = `.barge-${jobId.slice(0, 8)}.partial`;
+  const name = path.basename(target);
+  if (Buffer.byteLength(name) + suffix.length <= MAX_NAME_BYTES) return `${target}${suffix}`;
+  const hash = `~${createHash('sha256').update(name).digest('hex').slice(0, 8)}`;
+  return path.join(path.dirname(target), `${cutToBytes(name, MAX_NAME_BYTES - suffix.length - hash.length)}${hash}${suffix}`);
 }
 
-/** The target a temporary name stands for (a name that is not one is returned as it is). */
+/** The target a temporary name stands for (a name that is not one is returned as it is; a cut one, cut). */
 export function targetOfTemporary(name: string): string {
   return name.replace(SUFFIX, '');
+}
+
+/** The longest beginning of `text` of at most `bytes` UTF-8 bytes that ends between characters. */
+function cutToBytes(text: string, bytes: number): string {
+  let cut = '';
+  let used = 0;
+  for (const character of text) {
+    used += Buffer.byteLength(character);
+    if (used > bytes) break;
+    cut += character;
+  }
+  return cut;
 }

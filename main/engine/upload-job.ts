@@ -19,7 +19,7 @@ import { fileRangeBody } from './counting-stream.ts';
 import { BargeError, errorCode, toBargeError } from './errors.ts';
 import type { JobBody, JobRuntime } from './job.ts';
 import type { PartRecord } from './job-journal.ts';
-import { walkPath, walkSources } from './local-files.ts';
+import { sameVersion, sourcesCollide, walkPath, walkSources } from './local-files.ts';
 import { listUploadsOfKey } from './s3-listing.ts';
 import type { LocalFile, WalkEntry } from './local-files.ts';
 import { withRetry } from './retry-loop.ts';
@@ -43,6 +43,8 @@ export interface UploadSpec {
   readonly bucket: string;
   /** A key (one file) or a prefix ending in "/" (or "" for the bucket's top). */
   readonly destination: string;
+  /** Follow symbolic links (to folders, with loops refused; to files). Default true, as aws-cli and s5cmd. */
+  readonly followSymlinks?: boolean;
 }
 
 /** What a retry does again: a file, or a file or folder that could not be read the first time. */
@@ -69,7 +71,10 @@ const STALLS_BEFORE_SMALLER_PARTS = 2;
 export function uploadBody(connection: S3Connection, spec: UploadSpec): JobBody<UploadItem> {
   return async (runtime, only) => {
     const pace = new LinkPace();
-    const files = discover(runtime, only ? only.map((item) => walkPathAgain(item)) : [walkSources(spec.sources, spec.destination)]);
+    const collision = sourcesCollide(spec.sources, spec.destination);
+    if (collision) throw new BargeError('NameCollision', collision);
+    const walk = { followSymlinks: spec.followSymlinks ?? true };
+    const files = discover(runtime, only ? only.map((item) => walkPath(item.path, item.key, walk)) : [walkSources(spec.sources, spec.destination, walk)]);
     await concurrentEach(files, () => runtime.settings.threads * 2, async (file) => {
       try {
         if (finishedBefore(runtime, file)) {
@@ -90,6 +95,10 @@ async function* discover(runtime: JobRuntime<UploadItem>, walks: readonly AsyncI
   for (const walk of walks) {
     for await (const entry of walk) {
       if (runtime.signal.aborted) return;
+      if (!entry.ok && entry.skipped !== undefined) {
+        runtime.skipped(entry.path, entry.skipped);
+        continue;
+      }
       if (!entry.ok) {
         runtime.addTotals(1, 0);
         runtime.itemFailed({ unread: true, path: entry.path, key: entry.key }, entry.path, toBargeError(entry.error, `read ${entry.path}`));
@@ -107,11 +116,6 @@ function finishedBefore(runtime: JobRuntime<UploadItem>, file: LocalFile): boole
   if (!runtime.journal.resumed) return false;
   const done = runtime.journal.finishedObject(file.key);
   return done !== undefined && done.path === file.path && done.size === file.size && done.mtimeMs === file.mtimeMs;
-}
-
-/** A retried item: a file that failed is sent as it is now, an unread path is walked again. */
-async function* walkPathAgain(item: UploadItem): AsyncGenerator<WalkEntry> {
-  yield* walkPath(item.path, item.key);
 }
 
 async function uploadFile(connection: S3Connection, bucket: string, file: LocalFile, runtime: JobRuntime<UploadItem>, pace: LinkPace): Promise<StoredObject> {
@@ -174,6 +178,10 @@ async function putObject(upload: FileUpload): Promise<StoredObject> {
   const what = `s3://${bucket}/${file.key}`;
   if (file.size <= BUFFERED_PUT_MAX_BYTES) {
     const body = await readWholeFile(file.path, file.size);
+    // Files the system makes up as they are read (/proc, /sys) say they are empty and are not.
+    if (file.size === 0 && body.length > 0) {
+      throw new BargeError('SizeUnknown', `${file.path} says it is empty but is not: it is made up as it is read (as files in /proc and /sys are), so its size cannot be known before it is sent. Copy it to a regular file first (cat FILE > COPY), and upload the copy.`);
+    }
     if (body.length !== file.size) throw fileChanged(file);
     const kind: RequestKind = { algorithm, crc, crcRequired: false, buffered: true };
     let sent: RequestChecksums | undefined;
@@ -523,8 +531,7 @@ function readWholeFile(path: string, expectedSize: number): Promise<Buffer> {
 }
 
 async function changedSince(file: LocalFile): Promise<boolean> {
-  const now = await stat(file.path);
-  return now.size !== file.size || now.mtimeMs !== file.mtimeMs;
+  return !sameVersion(await stat(file.path), file);
 }
 
 const ABORT_OUTAGE_PATIENCE_MS = 60_000;

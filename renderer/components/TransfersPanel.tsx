@@ -5,6 +5,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useRef } from 'react';
 import type { JobSnapshot } from '../../src/jobs.ts';
 import { isFinished, progressFraction } from '../../src/jobs.ts';
+import { plural } from '../../src/plural.ts';
 import { formatBytes, formatDuration, formatRate } from '../format.ts';
 import { request } from '../store/api.ts';
 import { useJobs } from '../store/jobs-store.ts';
@@ -101,6 +102,11 @@ export const JobRow = memo(function JobRow({ job, onAct }: { job: JobSnapshot; o
       {skipped.length > 0 && (
         <p className="warning" title={skipped.map((w) => w.message).join('\n')}>
           {skipped.length.toLocaleString()} {skipped.length === 1 ? 'file was' : 'files were'} already there and kept
+        </p>
+      )}
+      {(p.objectsSkipped ?? 0) > 0 && (
+        <p className="warning" title={(job.itemWarnings ?? []).filter((w) => w.code === 'Skipped').map((w) => w.message).join('\n')}>
+          ⚠ {plural(p.objectsSkipped!, 'entry was', 'entries were')} skipped (not files: pipes, devices, links not followed)
         </p>
       )}
       {(p.objectsSizeOnly ?? 0) > 0 && (

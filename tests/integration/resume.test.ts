@@ -63,10 +63,10 @@ const cliEnv = () => ({ AWS_ENDPOINT_URL: proxy.endpoint, BARGE_DATA_DIR: dataDi
 const transferArgs = ['--part-size', '5MiB', '--threads', '2', '--quiet'];
 
 /** Run a command, kill it with SIGKILL once the journal holds at least `rows` rows of `table`. */
-async function killAfter(args: string[], table: 'parts' | 'ranges', rows: number): Promise<number> {
+async function killAfter(args: string[], table: 'parts' | 'ranges', rows: number, cwd?: string): Promise<number> {
   // Slow requests, so the kill lands mid-job.
   proxy.setRule(() => ({ kind: 'delay', ms: 300 }));
-  const run: CliProcess = startCli(args, { env: cliEnv() });
+  const run: CliProcess = startCli(args, { env: cliEnv(), cwd });
   const deadline = Date.now() + 30_000;
   while (journalRows(table) < rows) {
     if (run.child.exitCode !== null) throw new Error(`barge ended before it was killed: ${run.output.stderr}`);
@@ -113,6 +113,34 @@ it('an upload killed mid-way goes on when the command runs again, sending only t
   expect(await sha256File(out)).toBe(source.sha256);
   expect(await incompleteUploads()).toBe(0);
   // Done: the journal forgets the job.
+  expect(journalRows('jobs')).toBe(0);
+});
+
+it('a job is named by absolute paths: killed as "big.bin" in its folder, it goes on when run as its full path from elsewhere', async () => {
+  const source = await randomFile(t.dir, 'big.bin', PARTS * PART);
+  const recorded = await killAfter(['cp', 'big.bin', `s3://${t.bucket}/same.bin`, ...transferArgs], 'parts', 2, t.dir);
+  proxy.seen.length = 0;
+  const again = await runCli(['cp', source.path, `s3://${t.bucket}/same.bin`, '--part-size', '5MiB', '--threads', '2'], { env: cliEnv(), cwd: os.tmpdir() });
+  expect(again.stderr).toContain('Resuming the interrupted run');
+  expect(again.code).toBe(0);
+  expect(partRequests()).toBe(PARTS - recorded);
+  expect(await incompleteUploads()).toBe(0);
+});
+
+it('SIGTERM (kill, timeout, a service stop) cancels as Ctrl-C does: it says so, leaves no upload behind, and exits 143', async () => {
+  const source = await randomFile(t.dir, 'big.bin', PARTS * PART);
+  proxy.setRule(() => ({ kind: 'delay', ms: 300 }));
+  const run = startCli(['cp', source.path, `s3://${t.bucket}/term.bin`, ...transferArgs], { env: cliEnv() });
+  while (journalRows('parts') < 1) {
+    if (run.child.exitCode !== null) throw new Error(`barge ended before the signal: ${run.output.stderr}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  run.child.kill('SIGTERM');
+  const end = await run.done;
+  proxy.setRule(() => undefined);
+  expect(end.code).toBe(143);
+  expect(end.stderr).toContain('SIGTERM received: cancelling (cleaning up incomplete uploads and partial files; nothing will be left to resume)');
+  expect(await incompleteUploads()).toBe(0);
   expect(journalRows('jobs')).toBe(0);
 });
 

@@ -1,7 +1,7 @@
 // barge mb, rb, abort-uploads: buckets and leftovers.
 
 import { formatAge } from '../../../src/byte-units.ts';
-import { printable } from '../../../src/s3-names.ts';
+import { printable, printableName } from '../../../src/s3-names.ts';
 import { abortIncompleteUploads, createBucket, deleteBucket } from '../../engine/s3-buckets.ts';
 import type { S3Connection } from '../../engine/s3-connection.ts';
 import type { CliContext } from '../context.ts';
@@ -39,7 +39,7 @@ export async function abortUploads(connection: S3Connection, cli: CliContext): P
     const age = upload.initiated === undefined ? 'begun at an unknown time' : `begun ${formatAge((now - upload.initiated) / 1000)} ago`;
     cli.stdout.write(cli.options.json
       ? `${JSON.stringify({ ...upload, aborted: !cli.options.dryRun })}\n`
-      : `${cli.options.dryRun ? 'Would abort' : 'Aborted'} ${printable(upload.key)} (upload ${upload.uploadId.slice(0, 16)}…, ${age})\n`);
+      : `${cli.options.dryRun ? 'Would abort' : 'Aborted'} ${printableName(upload.key)} (upload ${upload.uploadId.slice(0, 16)}…, ${age})\n`);
   }
   for (const failure of result.failed) cli.stderr.write(`error: ${printable(failure.upload.key)}: ${printable(failure.error.message)}\n`);
   if (!cli.options.json && result.aborted.length === 0 && result.failed.length === 0) cli.stdout.write('No incomplete multipart uploads.\n');

@@ -12,6 +12,8 @@ import type { S3Connection } from '../../engine/s3-connection.ts';
 import type { CliContext } from '../context.ts';
 import { usageError } from '../options.ts';
 import { runJob } from '../run-job.ts';
+import type { RunEnd } from '../run-job.ts';
+import os from 'node:os';
 
 export async function cp(engine: Engine, connection: S3Connection, cli: CliContext): Promise<number> {
   const { args, recursive } = cli.options;
@@ -30,8 +32,15 @@ export async function cp(engine: Engine, connection: S3Connection, cli: CliConte
       const info = await stat(source).catch(() => undefined);
       if (info?.isDirectory() && !recursive) throw usageError(`${source} is a folder: add --recursive to upload it and everything in it.`);
     }
-    const job = engine.upload(connection, { sources, bucket: target.bucket, destination: target.key }, journaled(cli));
-    return exitStatus((await runJob(engine, job, cli)).state.status);
+    const job = engine.upload(connection, {
+      // Absolute: "./big.bin", "big.bin" and the same file named from another folder are one job.
+      sources: sources.map((source) => path.resolve(source)),
+      bucket: target.bucket,
+      destination: target.key,
+      // Left out when on (the default), so an interrupted run from before the flag existed is still the same job.
+      ...(cli.options.followSymlinks ? {} : { followSymlinks: false }),
+    }, journaled(cli));
+    return exitStatus(await runJob(engine, job, cli));
   }
   if (remoteSources.length !== sources.length) throw usageError('Either the destination is an s3:// address (upload) or every source is (download).');
   const locations = sources.map(s3Location);
@@ -47,14 +56,14 @@ export async function cp(engine: Engine, connection: S3Connection, cli: CliConte
     bucket,
     keys,
     prefixes,
-    targetFolder: intoFolder ? destination : path.dirname(destination),
-    targetFile: intoFolder ? undefined : destination,
+    targetFolder: path.resolve(intoFolder ? destination : path.dirname(destination)),
+    targetFile: intoFolder ? undefined : path.resolve(destination),
     caseInsensitive: cli.options.caseInsensitive,
     // Left out when off, so an interrupted run from before the flag existed is still the same job.
     requireVerified: cli.options.requireVerified || undefined,
     ifExists: cli.options.ifExists,
   }, journaled(cli));
-  return exitStatus((await runJob(engine, job, cli)).state.status);
+  return exitStatus(await runJob(engine, job, cli));
 }
 
 /** A receipt that could not be written is found out before any work starts, not after it. */
@@ -91,6 +100,13 @@ export function journaled(cli: CliContext): JobStartOptions {
   return { connectionRef, resume: cli.options.resume };
 }
 
-export function exitStatus(status: string): number {
-  return status === 'completed' ? 0 : status === 'cancelled' ? 130 : 1;
+/**
+ * 0 done, 1 failed, 3 done but something found was skipped (each named above); cancelled by a
+ * signal, 128 + its number as shells expect (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP).
+ */
+export function exitStatus(end: RunEnd): number {
+  const status = end.state.status;
+  if (status === 'completed') return (end.progress.objectsSkipped ?? 0) > 0 ? 3 : 0;
+  if (status === 'cancelled') return 128 + (os.constants.signals[end.signal ?? 'SIGINT'] ?? 2);
+  return 1;
 }

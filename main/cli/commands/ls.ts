@@ -1,7 +1,7 @@
 // barge ls: buckets, or the keys and folders of a prefix.
 
 
-import { printable } from '../../../src/s3-names.ts';
+import { printableName } from '../../../src/s3-names.ts';
 import { isS3Url, parseS3Url } from '../../../src/s3-url.ts';
 import { toBargeError } from '../../engine/errors.ts';
 import { listBuckets, listObjectPages } from '../../engine/s3-listing.ts';
@@ -20,7 +20,7 @@ export async function ls(connection: S3Connection, cli: CliContext): Promise<num
       throw toBargeError(error, 'list buckets');
     }
     for (const b of buckets) {
-      cli.stdout.write(json ? `${JSON.stringify(b)}\n` : `${formatDate(b.createdAt)}  ${printable(b.name)}\n`);
+      cli.stdout.write(json ? `${JSON.stringify(b)}\n` : `${formatDate(b.createdAt)}  ${printableName(b.name)}\n`);
     }
     return 0;
   }
@@ -31,9 +31,9 @@ export async function ls(connection: S3Connection, cli: CliContext): Promise<num
       const lines: string[] = [];
       // Keys are shown with control characters escaped: a key must neither drive the terminal (ESC
       // sequences, OSC 52 to the clipboard) nor forge a row with a newline. --json keeps them exact.
-      for (const prefix of page.prefixes) lines.push(json ? JSON.stringify({ prefix }) : `${''.padStart(19)}  ${'PRE'.padStart(10)}  ${printable(prefix)}`);
+      for (const prefix of page.prefixes) lines.push(json ? JSON.stringify({ prefix }) : `${''.padStart(19)}  ${'PRE'.padStart(10)}  ${printableName(prefix)}`);
       for (const o of page.objects) {
-        lines.push(json ? JSON.stringify(o) : `${formatDate(o.lastModified)}  ${String(o.size).padStart(10)}  ${printable(o.key)}`);
+        lines.push(json ? JSON.stringify(o) : `${formatDate(o.lastModified)}  ${String(o.size).padStart(10)}  ${printableName(o.key)}`);
       }
       if (lines.length > 0) cli.stdout.write(`${lines.join('\n')}\n`);
     }

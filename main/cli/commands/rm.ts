@@ -31,5 +31,5 @@ export async function rm(engine: Engine, connection: S3Connection, cli: CliConte
   if (dryRun && !json && end.state.status === 'completed') {
     cli.stdout.write(`Would delete ${plural(end.progress.objectsDone, allVersions ? 'version' : 'object')} (${formatBytes(end.progress.bytesDone)}); nothing was deleted.\n`);
   }
-  return exitStatus(end.state.status);
+  return exitStatus(end);
 }

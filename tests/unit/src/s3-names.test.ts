@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bucketNameProblem, objectKeyProblem, printable } from '../../../src/s3-names.ts';
+import { bucketNameProblem, objectKeyProblem, printable, printableName } from '../../../src/s3-names.ts';
 import { asFolderPrefix, parseS3Url } from '../../../src/s3-url.ts';
 
 describe('bucket names', () => {
@@ -48,9 +48,14 @@ describe('printable', () => {
     expect(printable('C1\x9b')).toBe('C1\\x9b');
     expect(printable('invoice\u202etxt.exe')).toBe('invoice\\u202etxt.exe');
     expect(printable('naïve café 日本語 🚀 "quoted"')).toBe('naïve café 日本語 🚀 "quoted"');
-    // Two characters, backslash and n, are not shown as the escape of a newline.
-    expect(printable('literal\\n')).toBe('literal\\\\n');
-    expect(printable('literal\\n')).not.toBe(printable('literal\n'));
+    // Messages are escaped once, whole: an escape already in one is left as it is.
+    expect(printable('a\\x07 b')).toBe('a\\x07 b');
+  });
+
+  it('a name in a listing has its backslashes doubled: two characters, backslash and n, never look like a newline', () => {
+    expect(printableName('literal\\n')).toBe('literal\\\\n');
+    expect(printableName('literal\\n')).not.toBe(printableName('literal\n'));
+    expect(printableName('tab\there')).toBe('tab\\there');
   });
 });
 
