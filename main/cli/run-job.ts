@@ -8,10 +8,13 @@ import { formatBytes, formatDuration, formatRate } from '../../src/byte-units.ts
 import { formatReceipt, receiptFormatFor } from '../../src/receipt.ts';
 import { plural } from '../../src/plural.ts';
 import type { JobSnapshot } from '../../src/jobs.ts';
-import type { Engine } from '../engine/engine.ts';
+import type { Engine, EarlierRun } from '../engine/engine.ts';
 import type { Job } from '../engine/job.ts';
 import { silentProgress, terminalProgress } from './progress-line.ts';
 import type { CliContext } from './context.ts';
+
+/** A run last heard of longer ago than this is started afresh, not resumed. */
+export const RESUME_WITHIN_DAYS = 7;
 
 /** How a run ended; `signal`: the signal that cancelled it (the exit status says which). */
 export type RunEnd = JobSnapshot & { readonly signal?: NodeJS.Signals };
@@ -40,9 +43,8 @@ export async function runJob(engine: Engine, job: Job, cli: CliContext, verb?: s
     job.cancel();
   };
   for (const each of CANCELLING_SIGNALS) process.on(each, onInterrupt);
-  if (engine.isResumed(job.id) && !cli.options.quiet && !cli.options.json) {
-    cli.stderr.write(`Resuming the interrupted run of this command from ${new Date(job.createdAt).toLocaleString()} (what it finished is skipped).\n`);
-  }
+  const earlier = engine.earlierRun(job.id);
+  if (earlier && !cli.options.quiet && !cli.options.json) cli.stderr.write(`${earlierRunLine(earlier)}\n`);
   const started = Date.now();
   let end: JobSnapshot;
   try {
@@ -70,6 +72,16 @@ export async function runJob(engine: Engine, job: Job, cli: CliContext, verb?: s
     if (!cli.options.quiet) cli.stderr.write(`${summary(end, seconds, verb)}\n`);
   }
   return signal ? { ...end, signal } : end;
+}
+
+/** What a run says of the recorded run it goes on from (or replaced, being too old): which, from when, and what is checked. */
+function earlierRunLine(earlier: EarlierRun): string {
+  const when = `${new Date(earlier.createdAt).toLocaleString()}, ${formatDuration((Date.now() - earlier.updatedAt) / 1000)} ago`;
+  if (earlier.tooOld) {
+    return `A run of this command from ${when} was not finished; it is older than ${RESUME_WITHIN_DAYS} days, so this run starts afresh (its leftovers are cleaned up).`;
+  }
+  const what = earlier.status === 'failed' ? 'Retrying the failures of the run' : 'Resuming the interrupted run';
+  return `${what} of this command from ${when}: everything is listed again; what it finished and is unchanged on both sides is skipped.`;
 }
 
 async function writeReceipt(engine: Engine, jobId: string, file: string): Promise<void> {

@@ -12,7 +12,6 @@ import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { keyToRelativePath, SavedPaths } from '../../src/key-path.ts';
-import { ListingWatermark } from '../../src/listing-watermark.ts';
 import { choosePartSize, partCount, partNumbers, partRange } from '../../src/part-size.ts';
 import { asFolderPrefix, keyBaseName } from '../../src/s3-url.ts';
 import { concurrentEach } from './concurrent-each.ts';
@@ -72,8 +71,6 @@ export interface DownloadItem {
   readonly collision?: string;
   /** A folder marker (a key ending in "/"): `path` is the folder it stands for. */
   readonly marker?: boolean;
-  /** Its place in a listing whose progress is journaled (see ListingWatermark). */
-  readonly listed?: { readonly watermark: ListingWatermark; readonly ticket: number; readonly prefix: string };
 }
 
 /**
@@ -97,7 +94,6 @@ export function downloadBody(connection: S3Connection, spec: DownloadSpec): JobB
         if (item.marker) {
           await saveFolderMarker(spec, item);
           runtime.objectDone();
-          passed(item, runtime);
           return;
         }
         const known = item.size === undefined ? await lookUp(connection, spec.bucket, item, runtime) : item;
@@ -113,9 +109,7 @@ export function downloadBody(connection: S3Connection, spec: DownloadSpec): JobB
           if (why) runtime.sizeOnly(`s3://${spec.bucket}/${known.key}`, why);
           runtime.objectDone();
         }
-        passed(item, runtime);
       } catch (error) {
-        item.listed?.watermark.failed();
         runtime.itemFailed(item, `s3://${spec.bucket}/${item.key}`, toBargeError(changedOnServer(error, spec, item), `download s3://${spec.bucket}/${item.key}`));
       }
     });
@@ -153,34 +147,26 @@ async function* listItems(connection: S3Connection, spec: DownloadSpec, runtime:
     const file = path.join(folder, name.name);
     yield { key, size: undefined, etag: undefined, path: file, collision: claim(key, file) };
   }
-  // One prefix alone: its listing position is journaled, and a resumed run lists only what lies
-  // after it. (With several, a key skipped in one listing could not be checked against the others
-  // for two keys writing one file.)
-  const tracked = spec.prefixes?.length === 1 && !spec.keys?.length;
+  // A resumed run lists everything again, and compares each object with what the journal says was
+  // saved (ETag, size) and with the file on disk: objects added since are fetched, changed ones
+  // fetched again, and files deleted since restored. (Listing costs a request per 1,000 keys.)
   for (const rawPrefix of spec.prefixes ?? []) {
     const prefix = asFolderPrefix(rawPrefix);
     // Keep the folder's own name: "a/photos/" lands in targetFolder/photos/.
     const parent = prefix.slice(0, prefix.slice(0, -1).lastIndexOf('/') + 1);
-    const start = tracked && runtime.journal.resumed ? runtime.journal.listingPosition(prefix) : undefined;
-    if (start) {
-      runtime.addTotals(start.objects, start.bytes);
-      runtime.alreadyDone(start.objects, start.bytes);
-    }
-    const watermark = tracked ? new ListingWatermark(start) : undefined;
-    for await (const object of listAllObjects(connection, { bucket: spec.bucket, prefix, startAfter: start?.afterKey, signal: runtime.signal })) {
+    for await (const object of listAllObjects(connection, { bucket: spec.bucket, prefix, signal: runtime.signal })) {
       const mapped = keyToRelativePath(object.key, parent, process.platform === 'win32' ? 'win32' : 'posix');
       runtime.addTotals(1, object.size);
-      const listed = watermark && { watermark, ticket: watermark.listed(object.key, object.size), prefix };
       if (!mapped.ok) {
-        yield { key: object.key, size: object.size, etag: object.etag, path: '', unsafe: mapped.reason, listed };
+        yield { key: object.key, size: object.size, etag: object.etag, path: '', unsafe: mapped.reason };
         continue;
       }
       if (mapped.isFolderMarker) {
-        yield { key: object.key, size: object.size, etag: object.etag, path: path.join(folder, ...mapped.segments), marker: true, listed };
+        yield { key: object.key, size: object.size, etag: object.etag, path: path.join(folder, ...mapped.segments), marker: true };
         continue;
       }
       const file = path.join(folder, ...mapped.segments);
-      yield { key: object.key, size: object.size, etag: object.etag, lastModified: object.lastModified, path: file, collision: claim(object.key, file), listed };
+      yield { key: object.key, size: object.size, etag: object.etag, lastModified: object.lastModified, path: file, collision: claim(object.key, file) };
     }
   }
 }
@@ -206,13 +192,6 @@ async function saveFolderMarker(spec: DownloadSpec, item: DownloadItem): Promise
 function changedOnServer(error: unknown, spec: DownloadSpec, item: DownloadItem): unknown {
   if (errorCode(error) !== 'PreconditionFailed' && httpStatus(error) !== 412) return error;
   return new BargeError('ObjectChanged', `s3://${spec.bucket}/${item.key} changed on the server while it was being downloaded (it was replaced); nothing was saved. Download it again to fetch the new version.`);
-}
-
-/** The item is done: the listing's journaled position may move past it. */
-function passed(item: Pick<DownloadItem, 'listed'>, runtime: JobRuntime<DownloadItem>): void {
-  if (!item.listed) return;
-  const position = item.listed.watermark.done(item.listed.ticket);
-  if (position) runtime.journal.listingAdvanced(item.listed.prefix, position);
 }
 
 /** A key's last segment as a file name, or why it cannot be one. */

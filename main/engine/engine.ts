@@ -51,6 +51,21 @@ export interface JobStartOptions {
   readonly connectionRef?: string;
   /** Continue an unfinished recorded job of the same spec, if there is one (the command line run again). */
   readonly resume?: boolean;
+  /**
+   * A recorded run last heard of longer ago than this is not resumed but started afresh (its
+   * leftovers cleaned up): files and objects may have changed in ways nobody remembers.
+   */
+  readonly resumeWithinMs?: number;
+}
+
+/** The recorded run a job goes on from, or the one it replaced: how it ended, and when it was last heard of. */
+export interface EarlierRun {
+  /** 'failed': the run ended with failures (this one retries them); 'active': it was interrupted. */
+  readonly status: JournalStatus;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+  /** True when it was too old to resume (resumeWithinMs), and the job started afresh. */
+  readonly tooOld: boolean;
 }
 
 /** Resolves a journaled connection reference to a live connection, for jobs brought back after a restart. */
@@ -80,6 +95,7 @@ export class Engine {
   private readonly host: JournalHost;
   /** Jobs that continue a journaled job from an earlier process. */
   private readonly resumedIds = new Set<string>();
+  private readonly earlierRuns = new Map<string, EarlierRun>();
   /** Where each journaled job's leftovers would be cleaned up (its bucket and connection). */
   private readonly journaledJobs = new Map<string, { readonly bucket: string; readonly connection: () => Promise<S3Connection> }>();
 
@@ -161,6 +177,11 @@ export class Engine {
       job.pause();
       return job;
     });
+  }
+
+  /** The recorded run this job goes on from (or, `tooOld`, replaced), if any. */
+  earlierRun(id: string): EarlierRun | undefined {
+    return this.earlierRuns.get(id);
   }
 
   /** True when this job continues one recorded by an earlier process. */
@@ -289,20 +310,23 @@ export class Engine {
     const bucket = (spec as { bucket: string }).bucket;
     const fingerprint = jobFingerprint(kind, spec, options.connectionRef);
     const earlier = options.resume === undefined ? undefined : journal.findResumable(this.host, fingerprint);
+    const tooOld = earlier !== undefined && options.resumeWithinMs !== undefined && Date.now() - earlier.updatedAt > options.resumeWithinMs;
     // The same command running now in another process: refused, never started twice (nor started
     // afresh over its leftovers, which it is using).
     const claimed = earlier && journal.claim(earlier.id);
     if (claimed && !claimed.ok) {
       throw new BargeError('AlreadyRunning', `The same command is already running${claimed.holder ? ` (process ${claimed.holder})` : ''}: wait for it to end, or stop it first.`);
     }
-    if (earlier && options.resume) {
+    if (earlier && options.resume && !tooOld) {
       this.resumedIds.add(earlier.id);
+      this.earlierRuns.set(earlier.id, { status: earlier.status, createdAt: earlier.createdAt, updatedAt: earlier.updatedAt, tooOld: false });
       return this.launch({ id: earlier.id, kind, name, body: this.tidied(earlier.id, bucket, async () => connection, body()), createdAt: earlier.createdAt, resumed: true });
     }
     const id = randomUUID();
     journal.addJob({ id, host: this.host, kind, name, spec, connectionRef: options.connectionRef, fingerprint });
     const fresh = this.tidied(id, bucket, async () => connection, body());
     if (!earlier) return this.launch({ id, kind, name, body: fresh, resumed: false });
+    if (tooOld) this.earlierRuns.set(id, { status: earlier.status, createdAt: earlier.createdAt, updatedAt: earlier.updatedAt, tooOld: true });
     // Starting afresh: the interrupted run's uploads and temporary files go first, or they would
     // linger; its record goes only once they are gone.
     const afterCleanUp: JobBody<Item> = async (runtime, only) => {

@@ -3,7 +3,6 @@
 // The job bodies (upload, download, delete) see only this interface: a job with no journal (tests,
 // dry runs) gets `NO_JOURNAL`, which records nothing and remembers nothing.
 
-import type { ListingPosition } from '../../src/listing-watermark.ts';
 import type { Verification } from '../../src/verification.ts';
 
 export interface FinishedObject {
@@ -65,9 +64,6 @@ export interface JobJournal {
   rangesFinished(key: string): number[];
   rangeFinished(key: string, partNumber: number): void;
   downloadEnded(key: string): void;
-  /** How far an earlier run got down a prefix's listing with nothing left behind. */
-  listingPosition(prefix: string): ListingPosition | undefined;
-  listingAdvanced(prefix: string, position: ListingPosition): void;
   /** Keys deleted by earlier runs of this job (for progress; the listing no longer shows them). */
   deletedCount(): number;
   deleteBatchFinished(count: number): void;
@@ -87,8 +83,6 @@ export const NO_JOURNAL: JobJournal = {
   rangesFinished: () => [],
   rangeFinished: () => undefined,
   downloadEnded: () => undefined,
-  listingPosition: () => undefined,
-  listingAdvanced: () => undefined,
   deletedCount: () => 0,
   deleteBatchFinished: () => undefined,
 };

@@ -51,6 +51,8 @@ export interface JournaledJob {
   readonly connectionRef: string;
   readonly status: JournalStatus;
   readonly createdAt: number;
+  /** When a run of it last recorded anything (its last sign of life). */
+  readonly updatedAt: number;
 }
 
 /** One line of a job's receipt: a finished object and when it finished. */
@@ -83,9 +85,6 @@ CREATE TABLE IF NOT EXISTS parts (
 CREATE TABLE IF NOT EXISTS downloads (
   job_id TEXT NOT NULL REFERENCES jobs (id) ON DELETE CASCADE, key TEXT NOT NULL, path TEXT NOT NULL, temporary TEXT NOT NULL,
   etag TEXT, size INTEGER NOT NULL, part_size INTEGER NOT NULL, PRIMARY KEY (job_id, key));
-CREATE TABLE IF NOT EXISTS listing_positions (
-  job_id TEXT NOT NULL REFERENCES jobs (id) ON DELETE CASCADE, prefix TEXT NOT NULL, after_key TEXT NOT NULL,
-  objects INTEGER NOT NULL, bytes INTEGER NOT NULL, PRIMARY KEY (job_id, prefix));
 CREATE TABLE IF NOT EXISTS ranges (
   job_id TEXT NOT NULL REFERENCES jobs (id) ON DELETE CASCADE, key TEXT NOT NULL, part_number INTEGER NOT NULL,
   PRIMARY KEY (job_id, key, part_number));
@@ -185,7 +184,7 @@ export class Journal {
   }
 
   /** Record a new job, run (and locked) by this process. */
-  addJob(job: Omit<JournaledJob, 'status' | 'createdAt'> & { readonly fingerprint: string }): void {
+  addJob(job: Omit<JournaledJob, 'status' | 'createdAt' | 'updatedAt'> & { readonly fingerprint: string }): void {
     const now = this.now();
     this.locks.acquire(job.id);
     this.run(
@@ -300,14 +299,6 @@ export class Journal {
         this.record('DELETE FROM ranges WHERE job_id = ? AND key = ?', id, key);
         this.record('DELETE FROM downloads WHERE job_id = ? AND key = ?', id, key);
       },
-      listingPosition: (prefix) => {
-        const row = this.get('SELECT * FROM listing_positions WHERE job_id = ? AND prefix = ?', id, prefix);
-        return row ? { afterKey: String(row.after_key), objects: Number(row.objects), bytes: Number(row.bytes) } : undefined;
-      },
-      listingAdvanced: (prefix, position) => this.record(
-        'INSERT OR REPLACE INTO listing_positions (job_id, prefix, after_key, objects, bytes) VALUES (?, ?, ?, ?, ?)',
-        id, prefix, position.afterKey, position.objects, position.bytes,
-      ),
       deletedCount: () => Number(this.get('SELECT deleted_count FROM jobs WHERE id = ?', id)?.deleted_count ?? 0),
       deleteBatchFinished: (count) => this.record(
         'UPDATE jobs SET deleted_count = deleted_count + ?, updated_at = ? WHERE id = ?', count, this.now(), id,
@@ -381,6 +372,7 @@ function toJob(row: Row): JournaledJob {
   return {
     id: String(row.id), host: row.host as JournalHost, kind: row.kind as JobKind, name: String(row.name), spec: JSON.parse(String(row.spec)),
     connectionRef: String(row.connection_ref), status: row.status as JournalStatus, createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at ?? row.created_at),
   };
 }
 

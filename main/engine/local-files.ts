@@ -50,12 +50,15 @@ export interface WalkOptions {
  * "backup/photos/...", as when a folder is dropped onto a prefix in a file manager.
  */
 export async function* walkSources(sources: readonly string[], destination: string, options: WalkOptions = {}): AsyncGenerator<WalkEntry> {
+  const keys = sourceKeys(sources, destination);
+  for (const [index, source] of sources.entries()) yield* walkPath(source, keys[index]!, options);
+}
+
+/** Where each source goes: the key of a file, or the prefix (without its "/") of a folder. */
+export function sourceKeys(sources: readonly string[], destination: string): string[] {
   const intoPrefix = destination === '' || destination.endsWith('/') || sources.length > 1;
   const prefix = intoPrefix && destination !== '' && !destination.endsWith('/') ? `${destination}/` : destination;
-  for (const source of sources) {
-    const name = path.basename(path.resolve(source));
-    yield* walkPath(source, intoPrefix ? `${prefix}${name}` : destination, options);
-  }
+  return sources.map((source) => (intoPrefix ? `${prefix}${path.basename(path.resolve(source))}` : destination));
 }
 
 /**

@@ -19,8 +19,9 @@ import { fileRangeBody } from './counting-stream.ts';
 import { BargeError, errorCode, toBargeError } from './errors.ts';
 import type { JobBody, JobRuntime } from './job.ts';
 import type { PartRecord } from './job-journal.ts';
-import { sameVersion, sourcesCollide, walkPath, walkSources } from './local-files.ts';
-import { listUploadsOfKey } from './s3-listing.ts';
+import { sameVersion, sourceKeys, sourcesCollide, walkPath, walkSources } from './local-files.ts';
+import { listAllObjects, listUploadsOfKey } from './s3-listing.ts';
+import { SpillingMap } from './spilling-map.ts';
 import type { LocalFile, WalkEntry } from './local-files.ts';
 import { withRetry } from './retry-loop.ts';
 import type { S3Connection } from './s3-connection.ts';
@@ -75,20 +76,56 @@ export function uploadBody(connection: S3Connection, spec: UploadSpec): JobBody<
     if (collision) throw new BargeError('NameCollision', collision);
     const walk = { followSymlinks: spec.followSymlinks ?? true };
     const files = discover(runtime, only ? only.map((item) => walkPath(item.path, item.key, walk)) : [walkSources(spec.sources, spec.destination, walk)]);
-    await concurrentEach(files, () => runtime.settings.threads * 2, async (file) => {
-      try {
-        if (finishedBefore(runtime, file)) {
-          runtime.alreadyDone(1, file.size);
-          return;
-        }
-        const stored = await uploadFile(connection, spec.bucket, file, runtime, pace);
-        runtime.journal.objectFinished({ key: file.key, path: file.path, size: file.size, mtimeMs: file.mtimeMs, ...stored });
-        runtime.objectDone();
-      } catch (error) {
-        runtime.itemFailed(file, file.path, toBargeError(error, `upload ${file.path} to s3://${spec.bucket}/${file.key}`));
-      }
-    });
+    const stored = runtime.journal.resumed ? await listStoredNow(connection, spec, runtime) : undefined;
+    try {
+      await uploadFiles(connection, spec, runtime, files, pace, stored);
+    } finally {
+      stored?.close();
+    }
   };
+}
+
+async function uploadFiles(
+  connection: S3Connection, spec: UploadSpec, runtime: JobRuntime<UploadItem>, files: AsyncIterable<LocalFile>, pace: LinkPace, storedNow: SpillingMap<StoredNow> | undefined,
+): Promise<void> {
+  await concurrentEach(files, () => runtime.settings.threads * 2, async (file) => {
+    try {
+      if (finishedBefore(runtime, file, storedNow)) {
+        runtime.alreadyDone(1, file.size);
+        return;
+      }
+      const stored = await uploadFile(connection, spec.bucket, file, runtime, pace);
+      runtime.journal.objectFinished({ key: file.key, path: file.path, size: file.size, mtimeMs: file.mtimeMs, ...stored });
+      runtime.objectDone();
+    } catch (error) {
+      runtime.itemFailed(file, file.path, toBargeError(error, `upload ${file.path} to s3://${spec.bucket}/${file.key}`));
+    }
+  });
+}
+
+/** What the destination holds under a key: enough to know the object an earlier run stored is still there. */
+interface StoredNow {
+  readonly size: number;
+  readonly etag: string | undefined;
+}
+
+/**
+ * What the destination holds now under the job's keys, listed once when a run resumes: an object an
+ * earlier run stored, then deleted or replaced since, is sent again. Kept on disk past 100,000 keys.
+ */
+async function listStoredNow(connection: S3Connection, spec: UploadSpec, runtime: JobRuntime<UploadItem>): Promise<SpillingMap<StoredNow>> {
+  const stored = await SpillingMap.create<StoredNow>();
+  try {
+    for (const key of new Set(sourceKeys(spec.sources, spec.destination))) {
+      for await (const object of listAllObjects(connection, { bucket: spec.bucket, prefix: key, signal: runtime.signal })) {
+        stored.set(object.key, { size: object.size, etag: object.etag });
+      }
+    }
+    return stored;
+  } catch (error) {
+    stored.close();
+    throw error;
+  }
 }
 
 async function* discover(runtime: JobRuntime<UploadItem>, walks: readonly AsyncIterable<WalkEntry>[]): AsyncGenerator<LocalFile> {
@@ -111,11 +148,13 @@ async function* discover(runtime: JobRuntime<UploadItem>, walks: readonly AsyncI
   runtime.totalsFinal();
 }
 
-/** An earlier run of this job (before a crash) uploaded this very file, unchanged since. */
-function finishedBefore(runtime: JobRuntime<UploadItem>, file: LocalFile): boolean {
-  if (!runtime.journal.resumed) return false;
+/** An earlier run of this job uploaded this very file, unchanged since, and the object it stored is still there. */
+function finishedBefore(runtime: JobRuntime<UploadItem>, file: LocalFile, stored: SpillingMap<StoredNow> | undefined): boolean {
+  if (!runtime.journal.resumed || !stored) return false;
   const done = runtime.journal.finishedObject(file.key);
-  return done !== undefined && done.path === file.path && done.size === file.size && done.mtimeMs === file.mtimeMs;
+  if (done === undefined || done.path !== file.path || done.size !== file.size || done.mtimeMs !== file.mtimeMs) return false;
+  const now = stored.get(file.key);
+  return now !== undefined && now.size === file.size && (done.etag === undefined || now.etag === undefined || bareEtag(now.etag) === bareEtag(done.etag));
 }
 
 async function uploadFile(connection: S3Connection, bucket: string, file: LocalFile, runtime: JobRuntime<UploadItem>, pace: LinkPace): Promise<StoredObject> {

@@ -3,12 +3,12 @@
 // range twice. Requests are counted by a proxy in front of the real server.
 
 import { spawn } from 'node:child_process';
-import { appendFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, expect, inject, it } from 'vitest';
-import { AbortMultipartUploadCommand, HeadObjectCommand, ListObjectsV2Command, ListPartsCommand, UploadPartCommand } from '@aws-sdk/client-s3';
+import { AbortMultipartUploadCommand, DeleteObjectCommand, HeadObjectCommand, ListObjectsV2Command, ListPartsCommand, PutObjectCommand, UploadPartCommand } from '@aws-sdk/client-s3';
 import { MIB } from '../../src/byte-units.ts';
 import { Engine } from '../../main/engine/engine.ts';
 import { Journal } from '../../main/engine/journal.ts';
@@ -334,7 +334,7 @@ it('a bulk delete killed mid-way goes on when run again, and counts what the fir
   expect(left.KeyCount).toBe(0);
 });
 
-it('a download of a prefix killed mid-way lists again only after the last key it had finished', async () => {
+it('a resumed prefix download lists it all again: new objects are fetched, changed ones fetched again, deleted files restored', async () => {
   const KEYS = 300;
   const folder = path.join(t.dir, 'photos');
   await mkdir(folder);
@@ -344,30 +344,63 @@ it('a download of a prefix killed mid-way lists again only after the last key it
   const args = ['cp', '-r', '--threads', '2', '--quiet', `s3://${t.bucket}/photos`, out];
   proxy.setRule((request) => (request.url?.includes('list-type') ? undefined : { kind: 'delay', ms: 30 }));
   const run = startCli(args, { env: cliEnv() });
-  const position = () => journalQuery<{ after_key: string; objects: number }>('SELECT after_key, objects FROM listing_positions');
-  while ((position()?.objects ?? 0) < 50) {
+  const finished = () => Number(journalQuery<{ n: number }>('SELECT count(*) AS n FROM objects')?.n ?? 0);
+  while (finished() < 50) {
     if (run.child.exitCode !== null) throw new Error(`barge ended before it was killed: ${run.output.stderr}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
   run.child.kill('SIGKILL');
   await run.done;
   proxy.setRule(() => undefined);
-  const at = position()!;
-  expect(at.objects).toBeLessThan(KEYS);
-  expect(at.after_key).toBe(`photos/p${String(at.objects - 1).padStart(4, '0')}.jpg`);
+  const done = finished();
+  expect(done).toBeLessThan(KEYS);
+  const saved = (await readdir(path.join(out, 'photos'))).filter((name) => name.endsWith('.jpg')).sort();
+  // Between the runs: an object added (listed before everything else), one the first run saved
+  // changed on the server, and one it saved deleted here.
+  await t.connection.client.send(new PutObjectCommand({ Bucket: t.bucket, Key: 'photos/a-new.jpg', Body: 'new' }));
+  await t.connection.client.send(new PutObjectCommand({ Bucket: t.bucket, Key: `photos/${saved[0]}`, Body: 'changed on the server' }));
+  await rm(path.join(out, 'photos', saved[1]!));
 
   proxy.seen.length = 0;
   const again = await runCli(['cp', '-r', '--threads', '2', '--json', `s3://${t.bucket}/photos`, out], { env: cliEnv() });
   expect(again.code).toBe(0);
-  expect(JSON.parse(again.stdout.trim().split('\n').at(-1)!).progress).toMatchObject({ objectsDone: KEYS, objectsTotal: KEYS });
-  // The listing began after the position, and no object before it was fetched again.
-  const listings = proxy.seen.filter((r) => r.url.includes('list-type=2'));
-  expect(new URL(listings[0]!.url, 'http://proxy').searchParams.get('start-after')).toBe(at.after_key);
-  expect(proxy.seen.filter((r) => r.method === 'GET' && !r.url.includes('list-type')).length).toBeLessThanOrEqual(KEYS - at.objects);
-  const files = (await readdir(path.join(out, 'photos'))).sort();
-  expect(files).toHaveLength(KEYS);
-  expect(await readFile(path.join(out, 'photos', 'p0299.jpg'), 'utf8')).toBe('photo 299');
+  expect(JSON.parse(again.stdout.trim().split('\n').at(-1)!).progress).toMatchObject({ objectsDone: KEYS + 1, objectsTotal: KEYS + 1 });
+  // Nothing finished and unchanged was fetched again.
+  expect(proxy.seen.filter((r) => r.method === 'GET' && !r.url.includes('list-type')).length).toBeLessThanOrEqual(KEYS - done + 3);
+  expect(await readFile(path.join(out, 'photos', 'a-new.jpg'), 'utf8')).toBe('new');
+  expect(await readFile(path.join(out, 'photos', saved[0]!), 'utf8')).toBe('changed on the server');
+  expect(await readFile(path.join(out, 'photos', saved[1]!), 'utf8')).toMatch(/^photo \d+$/);
+  expect((await readdir(path.join(out, 'photos'))).filter((name) => name.endsWith('.jpg'))).toHaveLength(KEYS + 1);
 });
+
+it('a resumed upload sends again what was deleted from the bucket since; a failed run is retried as such, and an old one starts afresh', async () => {
+  const folder = path.join(t.dir, 'docs');
+  await mkdir(folder);
+  await writeFile(path.join(folder, 'a.txt'), 'a');
+  await writeFile(path.join(folder, 'b.txt'), 'b');
+  await writeFile(path.join(folder, 'locked.txt'), 'cannot be read');
+  await chmod(path.join(folder, 'locked.txt'), 0);
+  const args = ['cp', '-r', folder, `s3://${t.bucket}/`];
+  // As another user: root reads any file.
+  const asUser = { env: cliEnv(), uid: 65534, gid: 65534 };
+  await chmod(t.dir, 0o755);
+  await chmod(dataDir, 0o777);
+  const first = await runCli(args, asUser);
+  expect(first.code).toBe(1);
+  await t.connection.client.send(new DeleteObjectCommand({ Bucket: t.bucket, Key: 'docs/a.txt' }));
+  const second = await runCli(args, asUser);
+  expect(second.stderr).toContain('Retrying the failures of the run of this command from');
+  expect(second.code).toBe(1);
+  const keys = ((await t.connection.client.send(new ListObjectsV2Command({ Bucket: t.bucket }))).Contents ?? []).map((o) => o.Key).sort();
+  expect(keys).toEqual(['docs/a.txt', 'docs/b.txt']);
+
+  // A run last heard of eight days ago is not resumed.
+  const db = new DatabaseSync(path.join(dataDir, 'journal.sqlite'));
+  db.prepare('UPDATE jobs SET updated_at = ?').run(Date.now() - 8 * 24 * 3600 * 1000);
+  db.close();
+  const third = await runCli(args, asUser);
+  expect(third.stderr).toMatch(/A run of this command from .* was not finished; it is older than 7 days, so this run starts afresh/);
+}, 60_000);
 
 /** The killed app's upload: its ID, from the journal it left. */
 function journaledUploadId(): string {

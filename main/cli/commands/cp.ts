@@ -13,6 +13,7 @@ import type { CliContext } from '../context.ts';
 import { usageError } from '../options.ts';
 import { runJob } from '../run-job.ts';
 import type { RunEnd } from '../run-job.ts';
+import { RESUME_WITHIN_DAYS } from '../run-job.ts';
 import os from 'node:os';
 
 export async function cp(engine: Engine, connection: S3Connection, cli: CliContext): Promise<number> {
@@ -97,7 +98,7 @@ export function journaled(cli: CliContext): JobStartOptions {
     profile: profile ?? env.AWS_PROFILE,
     region: region ?? env.AWS_REGION,
   });
-  return { connectionRef, resume: cli.options.resume };
+  return { connectionRef, resume: cli.options.resume, resumeWithinMs: RESUME_WITHIN_DAYS * 24 * 3600 * 1000 };
 }
 
 /**
