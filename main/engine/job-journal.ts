@@ -28,6 +28,9 @@ export interface MultipartRecord {
   readonly path: string;
   readonly size: number;
   readonly mtimeMs: number;
+  /** The file's inode and change time (absent in journals written before schema 3). */
+  readonly ino?: number;
+  readonly ctimeMs?: number;
   readonly partSize: number;
   readonly checksumAlgorithm?: string;
 }

@@ -58,7 +58,7 @@ export interface JournaledJob {
 /** One line of a job's receipt: a finished object and when it finished. */
 export type ReceiptLine = FinishedObject & ReceiptEntry;
 
-const SCHEMA_VERSION = 2;
+const SCHEMA_VERSION = 3;
 /** Progress records wait at most this long, or this many, before their commit. */
 const BATCH_MS = 100;
 const BATCH_RECORDS = 1000;
@@ -78,7 +78,8 @@ CREATE TABLE IF NOT EXISTS objects (
   mtime_ms REAL, etag TEXT, version_id TEXT, checksum TEXT, finished_at INTEGER NOT NULL, verified TEXT, PRIMARY KEY (job_id, key));
 CREATE TABLE IF NOT EXISTS multipart_uploads (
   job_id TEXT NOT NULL REFERENCES jobs (id) ON DELETE CASCADE, key TEXT NOT NULL, upload_id TEXT NOT NULL, path TEXT NOT NULL,
-  size INTEGER NOT NULL, mtime_ms REAL NOT NULL, part_size INTEGER NOT NULL, checksum_algorithm TEXT, started_at INTEGER, PRIMARY KEY (job_id, key));
+  size INTEGER NOT NULL, mtime_ms REAL NOT NULL, part_size INTEGER NOT NULL, checksum_algorithm TEXT, started_at INTEGER, ino INTEGER, ctime_ms REAL,
+  PRIMARY KEY (job_id, key));
 CREATE TABLE IF NOT EXISTS parts (
   job_id TEXT NOT NULL REFERENCES jobs (id) ON DELETE CASCADE, upload_id TEXT NOT NULL, part_number INTEGER NOT NULL,
   etag TEXT NOT NULL, checksum TEXT, PRIMARY KEY (upload_id, part_number));
@@ -143,6 +144,8 @@ export class Journal {
       if (objects.length > 0 && !objects.includes('verified')) db.exec('ALTER TABLE objects ADD COLUMN verified TEXT');
       const uploads = columns('multipart_uploads');
       if (uploads.length > 0 && !uploads.includes('started_at')) db.exec('ALTER TABLE multipart_uploads ADD COLUMN started_at INTEGER');
+      // Schema 3: the file's inode and change time, which a rewrite in place cannot put back.
+      if (uploads.length > 0 && !uploads.includes('ino')) db.exec('ALTER TABLE multipart_uploads ADD COLUMN ino INTEGER; ALTER TABLE multipart_uploads ADD COLUMN ctime_ms REAL');
       db.exec(SCHEMA);
       db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
       db.exec('COMMIT');
@@ -261,11 +264,13 @@ export class Journal {
           uploadId: String(row.upload_id), path: String(row.path), size: Number(row.size), mtimeMs: Number(row.mtime_ms),
           partSize: Number(row.part_size), checksumAlgorithm: optionalString(row.checksum_algorithm),
           startedAt: row.started_at === null || row.started_at === undefined ? undefined : Number(row.started_at),
+          ino: row.ino === null || row.ino === undefined ? undefined : Number(row.ino),
+          ctimeMs: row.ctime_ms === null || row.ctime_ms === undefined ? undefined : Number(row.ctime_ms),
         } : undefined;
       },
       multipartStarted: (key, record: MultipartRecord) => this.run(
-        'INSERT OR REPLACE INTO multipart_uploads (job_id, key, upload_id, path, size, mtime_ms, part_size, checksum_algorithm, started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-        id, key, record.uploadId, record.path, record.size, record.mtimeMs, record.partSize, record.checksumAlgorithm ?? null, record.startedAt ?? this.now(),
+        'INSERT OR REPLACE INTO multipart_uploads (job_id, key, upload_id, path, size, mtime_ms, part_size, checksum_algorithm, started_at, ino, ctime_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        id, key, record.uploadId, record.path, record.size, record.mtimeMs, record.partSize, record.checksumAlgorithm ?? null, record.startedAt ?? this.now(), record.ino ?? null, record.ctimeMs ?? null,
       ),
       parts: (uploadId) => this.all('SELECT * FROM parts WHERE upload_id = ? ORDER BY part_number', uploadId)
         .map((row): PartRecord => ({ partNumber: Number(row.part_number), etag: String(row.etag), checksum: optionalString(row.checksum) })),

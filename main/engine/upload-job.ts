@@ -288,11 +288,13 @@ async function resumableUpload(connection: S3Connection, bucket: string, file: L
     journal.multipartEnded(file.key, '');
     return undefined;
   }
-  if (record.path !== file.path || record.size !== file.size || record.mtimeMs !== file.mtimeMs) {
+  // A rewrite in place with its time put back changes the change time (and a replaced file, the inode).
+  const rewritten = (record.ino !== undefined && record.ino !== file.ino) || (record.ctimeMs !== undefined && record.ctimeMs !== file.ctimeMs);
+  if (record.path !== file.path || record.size !== file.size || record.mtimeMs !== file.mtimeMs || rewritten) {
     await abortMultipartUpload(connection, bucket, file.key, record.uploadId);
     journal.multipartEnded(file.key, record.uploadId);
     if (record.path !== file.path) return undefined;
-    throw new BargeError('FileChanged', `${file.path} changed (size or modification time) since its upload began before the interruption: `
+    throw new BargeError('FileChanged', `${file.path} changed (its size, times or inode) since its upload began before the interruption: `
       + 'the parts sent then were discarded rather than mixed with new content. Retry to upload the file as it is now.');
   }
   const onServer = await listUploadedParts(connection, bucket, file.key, record.uploadId, runtime);
@@ -391,7 +393,7 @@ async function multipartUpload(upload: FileUpload, partSize: number, earlier: Ea
     // Recorded before it is asked for, so an upload created by a run killed before its answer came
     // back is still found (and aborted) by the next.
     const startedAt = Date.now();
-    journal.multipartStarted(file.key, { uploadId: '', startedAt, path: file.path, size: file.size, mtimeMs: file.mtimeMs, partSize, checksumAlgorithm: algorithm });
+    journal.multipartStarted(file.key, { uploadId: '', startedAt, path: file.path, size: file.size, mtimeMs: file.mtimeMs, ino: file.ino, ctimeMs: file.ctimeMs, partSize, checksumAlgorithm: algorithm });
     const created = await runtime.request((signal) => connection.client.send(new CreateMultipartUploadCommand({
       Bucket: bucket, Key: file.key, ContentType: contentType,
       // The part size, for whoever downloads the object: with it, the multipart ETag (MD5 of the
@@ -402,7 +404,7 @@ async function multipartUpload(upload: FileUpload, partSize: number, earlier: Ea
     }), { abortSignal: signal }));
     uploadId = created.UploadId;
     if (!uploadId) throw new BargeError('InvalidResponse', 'The server started a multipart upload without an upload ID.');
-    journal.multipartStarted(file.key, { uploadId, startedAt, path: file.path, size: file.size, mtimeMs: file.mtimeMs, partSize, checksumAlgorithm: algorithm });
+    journal.multipartStarted(file.key, { uploadId, startedAt, path: file.path, size: file.size, mtimeMs: file.mtimeMs, ino: file.ino, ctimeMs: file.ctimeMs, partSize, checksumAlgorithm: algorithm });
   }
   const id = uploadId;
   const partKind: RequestKind = { algorithm, crc, crcRequired: crc !== undefined, buffered: false };

@@ -2,8 +2,8 @@
 // runs again and goes on from the journal, without sending a finished part or fetching a written
 // range twice. Requests are counted by a proxy in front of the real server.
 
-import { spawn } from 'node:child_process';
-import { appendFile, chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { execFileSync, spawn } from 'node:child_process';
+import { appendFile, chmod, mkdir, mkdtemp, open, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -190,13 +190,31 @@ it('a file changed while the command was down fails its upload clearly, leaves n
   await appendFile(source.path, 'more');
   const again = await runCli(args, { env: cliEnv() });
   expect(again.code).toBe(1);
-  expect(again.stderr).toContain(`${source.path} changed (size or modification time) since its upload began before the interruption`);
+  expect(again.stderr).toContain(`${source.path} changed (its size, times or inode) since its upload began before the interruption`);
   expect(await incompleteUploads()).toBe(0);
   await expect(t.connection.client.send(new HeadObjectCommand({ Bucket: t.bucket, Key: 'changed.bin' }))).rejects.toMatchObject({ name: 'NotFound' });
   const third = await runCli(args, { env: cliEnv() });
   expect(third.code).toBe(0);
   const head = await t.connection.client.send(new HeadObjectCommand({ Bucket: t.bucket, Key: 'changed.bin' }));
   expect(head.ContentLength).toBe(PARTS * PART + 4);
+});
+
+it('a file rewritten in place with its time put back while the command was down is never stored as a mixture', async () => {
+  const source = await randomFile(t.dir, 'big.bin', PARTS * PART);
+  const reference = path.join(t.dir, 'reference');
+  await writeFile(reference, '');
+  execFileSync('touch', ['-r', source.path, reference]);
+  const args = ['cp', source.path, `s3://${t.bucket}/inplace.bin`, ...transferArgs];
+  await killAfter(args, 'parts', 1);
+  // As rsync --inplace -t does: the first part's bytes rewritten, the modification time put back.
+  const handle = await open(source.path, 'r+');
+  await handle.write(Buffer.from('rewritten'), 0, 9, 0);
+  await handle.close();
+  execFileSync('touch', ['-r', reference, source.path]);
+  const again = await runCli(args, { env: cliEnv() });
+  expect(again.code).toBe(1);
+  expect(again.stderr).toContain(`${source.path} changed (its size, times or inode) since its upload began before the interruption`);
+  expect(await incompleteUploads()).toBe(0);
 });
 
 it('--no-resume starts afresh, and --receipt writes what was stored', async () => {
