@@ -26,7 +26,8 @@ export function internalAddressProblem(address: string): string | undefined {
   if (/^169\.254\.\d{1,3}\.\d{1,3}$/.test(v4)) return `${address} is a link-local address (cloud metadata services live there)`;
   if (v4 === '100.100.100.200' || v4 === '192.0.0.192') return `${address} is a cloud metadata service`;
   if (/^fe[89ab][0-9a-f]:/.test(ip)) return `${address} is a link-local address`;
-  if (ip === 'fd00:ec2::254') return `${address} is a cloud metadata service`;
+  // fd00:ec2::254 (EC2 instance metadata), fd00:ec2::23 (EKS Pod Identity) and the rest of AWS's block.
+  if (/^fd00:ec2:/.test(ip)) return `${address} is a cloud metadata service`;
   return undefined;
 }
 

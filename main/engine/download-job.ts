@@ -18,7 +18,7 @@ import { concurrentEach } from './concurrent-each.ts';
 import { BargeError, errorCode, httpStatus, toBargeError } from './errors.ts';
 import { countedAgain } from './job.ts';
 import type { JobBody, JobRuntime } from './job.ts';
-import { folderIgnoresCase, makeFolder } from './local-files.ts';
+import { folderIgnoresCase } from './local-files.ts';
 import { headObjectOnce, listAllObjects } from './s3-listing.ts';
 import type { S3Connection } from './s3-connection.ts';
 import { versionIdOf } from './s3-wire.ts';
@@ -31,7 +31,9 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { temporaryNameFor } from './temporary-name.ts';
 import { numberedName } from '../../src/if-exists.ts';
 import type { IfExists } from '../../src/if-exists.ts';
-import { assertInside, assertSameFile } from './confined-path.ts';
+import { assertSameFile } from './confined-path.ts';
+import { DownloadTarget } from './download-target.ts';
+import type { OpenFolder } from './download-target.ts';
 import { SpillingMap } from './spilling-map.ts';
 import type { FileIdentity } from './confined-path.ts';
 
@@ -55,6 +57,11 @@ export interface DownloadSpec {
   readonly requireVerified?: boolean;
   /** When the file is already there (default: overwrite, as cp and aws s3 cp do). */
   readonly ifExists?: IfExists;
+  /**
+   * A host's download root: the target must really lie below it, checked each time the job runs
+   * (a job recorded under another root is not resumed into it).
+   */
+  readonly confinedTo?: string;
 }
 
 export interface DownloadItem {
@@ -73,26 +80,29 @@ export interface DownloadItem {
   readonly marker?: boolean;
 }
 
-/**
- * Throws OutsideDownloadRoot unless the download writes below `root` (on real paths): a job
- * recorded by a host confined to another folder is not resumed into it.
- */
-export async function assertDownloadInside(root: string, spec: DownloadSpec): Promise<void> {
-  const target = spec.targetFile ?? spec.targetFolder;
-  await assertInside(root, target, 'The download').catch(() => {
-    throw new BargeError('OutsideDownloadRoot', `This download was started to ${target}, which is not below ${root}, the folder this host now downloads into; it was not resumed. Start it again to save it below ${root}.`);
-  });
-}
-
 export function downloadBody(connection: S3Connection, spec: DownloadSpec): JobBody<DownloadItem> {
   return async (runtime, only) => {
+    // Opened once: every folder below is opened from it, so no swap of a folder for a symlink (nor
+    // of the target itself) can lead a download elsewhere (download-target.ts).
+    const target = await DownloadTarget.open(spec.targetFile ? path.dirname(spec.targetFile) : spec.targetFolder, spec.confinedTo);
+    try {
+      await downloadItems(connection, spec, runtime, only, target);
+    } finally {
+      await target.close();
+    }
+  };
+}
+
+async function downloadItems(
+  connection: S3Connection, spec: DownloadSpec, runtime: JobRuntime<DownloadItem>, only: readonly DownloadItem[] | undefined, target: DownloadTarget,
+): Promise<void> {
     const items = only ? countedAgain(only, runtime, (item) => item.size) : discover(connection, spec, runtime);
     await concurrentEach(items, () => runtime.settings.threads * 2, async (item) => {
       try {
         if (item.unsafe) throw new BargeError('UnsafeKey', `The key "${item.key}" ${item.unsafe}; it was not downloaded.`);
         if (item.collision) throw new BargeError('NameCollision', `The key "${item.key}" ${item.collision}; it was not downloaded.`);
         if (item.marker) {
-          await saveFolderMarker(spec, item);
+          await saveFolderMarker(spec, item, target);
           runtime.objectDone();
           return;
         }
@@ -104,7 +114,7 @@ export function downloadBody(connection: S3Connection, spec: DownloadSpec): JobB
           runtime.alreadyDone(1, known.size ?? 0);
           runtime.note(known.path, 'Exists', `${known.path} is already there: ${existing.skip}; it was not downloaded.`);
         } else {
-          const { why, ...stored } = await downloadObject(connection, spec, { ...known, path: existing.path }, runtime, existing.noClobber);
+          const { why, ...stored } = await downloadObject(connection, spec, { ...known, path: existing.path }, runtime, target, existing.noClobber);
           runtime.journal.objectFinished({ key: known.key, path: known.path, size: known.size ?? 0, ...stored });
           if (why) runtime.sizeOnly(`s3://${spec.bucket}/${known.key}`, why);
           runtime.objectDone();
@@ -114,7 +124,6 @@ export function downloadBody(connection: S3Connection, spec: DownloadSpec): JobB
       }
     });
     if (!only) runtime.totalsFinal();
-  };
 }
 
 async function* discover(connection: S3Connection, spec: DownloadSpec, runtime: JobRuntime<DownloadItem>): AsyncGenerator<DownloadItem> {
@@ -175,14 +184,11 @@ async function* listItems(connection: S3Connection, spec: DownloadSpec, runtime:
  * A folder marker becomes its folder. One that holds bytes (some tools store notes in them) cannot
  * be both a folder and a file: it fails by name rather than lose its bytes in silence, as aws-cli does.
  */
-async function saveFolderMarker(spec: DownloadSpec, item: DownloadItem): Promise<void> {
+async function saveFolderMarker(spec: DownloadSpec, item: DownloadItem, target: DownloadTarget): Promise<void> {
   if ((item.size ?? 0) > 0) {
     throw new BargeError('FolderMarkerHasContent', `The key "${item.key}" ends in "/", so it stands for a folder, but it holds ${item.size} bytes, which a folder cannot keep; it was not downloaded. Fetch it by name to a file (barge cp "s3://${spec.bucket}/${item.key}" FILE).`);
   }
-  const folder = path.resolve(spec.targetFolder);
-  await assertInside(folder, item.path, `s3://${spec.bucket}/${item.key}`);
-  await makeFolder(item.path);
-  await assertInside(folder, item.path, `s3://${spec.bucket}/${item.key}`);
+  await (await target.folder(item.path, `s3://${spec.bucket}/${item.key}`)).close();
 }
 
 /**
@@ -223,22 +229,23 @@ interface TemporaryFile {
  * The temporary file a crashed run of this job was writing for this object, if it can go on: the
  * object is the same version (ETag) and size, and the file is still there. Otherwise a new one.
  */
-async function temporaryFile(item: DownloadItem, size: number, partSize: number, runtime: JobRuntime<DownloadItem>): Promise<TemporaryFile> {
+async function temporaryFile(item: DownloadItem, size: number, partSize: number, runtime: JobRuntime<DownloadItem>, folder: OpenFolder): Promise<TemporaryFile> {
   const journal = runtime.journal;
   const earlier = journal.resumed ? journal.download(item.key) : undefined;
   if (earlier) {
-    const onDisk = await stat(earlier.temporary).catch(() => undefined);
-    if (earlier.path === item.path && earlier.etag === item.etag && earlier.size === size && earlier.partSize === partSize && onDisk?.size === size) {
+    const onDisk = earlier.path === item.path ? await lstat(folder.at(earlier.temporary)).catch(() => undefined) : undefined;
+    if (earlier.etag === item.etag && earlier.size === size && earlier.partSize === partSize && onDisk?.isFile() && onDisk.size === size) {
       // The written ranges are hashed from the disk, not trusted from the journal: after a power loss
       // the journal can hold a range the file lost.
-      return { path: earlier.temporary, partSize, written: new Set(journal.rangesFinished(item.key)), identity: { dev: onDisk.dev, ino: onDisk.ino } };
+      return { path: folder.at(earlier.temporary), partSize, written: new Set(journal.rangesFinished(item.key)), identity: { dev: onDisk.dev, ino: onDisk.ino } };
     }
-    await rm(earlier.temporary, { force: true });
+    if (earlier.path === item.path) await rm(folder.at(earlier.temporary), { force: true });
     journal.downloadEnded(item.key);
   }
   // A run that resumes the job finds the file an interrupted run left (even one the journal had not
   // recorded yet) by its name, and starts it afresh.
-  const temporary = temporaryNameFor(item.path, runtime.jobId);
+  const shownTemporary = temporaryNameFor(item.path, runtime.jobId);
+  const temporary = folder.at(shownTemporary);
   await rm(temporary, { force: true });
   // Created at full size up front, so ranges can be written at their offsets in any order.
   const handle = await open(temporary, 'wx');
@@ -250,7 +257,7 @@ async function temporaryFile(item: DownloadItem, size: number, partSize: number,
   } finally {
     await handle.close();
   }
-  journal.downloadStarted(item.key, { path: item.path, temporary, etag: item.etag, size, partSize });
+  journal.downloadStarted(item.key, { path: item.path, temporary: shownTemporary, etag: item.etag, size, partSize });
   return { path: temporary, partSize, written: new Set(), identity };
 }
 
@@ -291,17 +298,26 @@ async function whenExists(ifExists: IfExists, item: DownloadItem, runtime: JobRu
 }
 
 async function downloadObject(
-  connection: S3Connection, spec: DownloadSpec, item: DownloadItem, runtime: JobRuntime<DownloadItem>, noClobber = false,
+  connection: S3Connection, spec: DownloadSpec, item: DownloadItem, runtime: JobRuntime<DownloadItem>, target: DownloadTarget, noClobber = false,
+): Promise<StoredObject & { why?: string }> {
+  const what = `s3://${spec.bucket}/${item.key}`;
+  // Opened from the target, never through a symlink that leads out of it.
+  const folder = await target.folder(path.dirname(item.path), what);
+  try {
+    return await downloadInto(connection, spec, item, runtime, folder, noClobber);
+  } catch (error) {
+    throw folder.explain(error);
+  } finally {
+    await folder.close();
+  }
+}
+
+async function downloadInto(
+  connection: S3Connection, spec: DownloadSpec, item: DownloadItem, runtime: JobRuntime<DownloadItem>, folder: OpenFolder, noClobber: boolean,
 ): Promise<StoredObject & { why?: string }> {
   const bucket = spec.bucket;
   const what = `s3://${bucket}/${item.key}`;
   const size = item.size ?? 0;
-  // Through no symlinked folder out of the target (a single file named by the user is theirs to
-  // place): checked before any folder is made, and again once it is.
-  if (!spec.targetFile) await assertInside(spec.targetFolder, path.dirname(item.path), what);
-  // Node's recursive mkdir says ENOENT on a read-only disk; makeFolder gives the real reason.
-  await makeFolder(path.dirname(item.path));
-  if (!spec.targetFile) await assertInside(spec.targetFolder, path.dirname(item.path), what);
   let objectBytes = 0;
   const addBytes = (bytes: number) => {
     objectBytes += bytes;
@@ -315,7 +331,7 @@ async function downloadObject(
     // a small one comes in one GET, whose answer says how to check it.
     const lookedAt = size > preferred;
     let plan = lookedAt ? planVerification(await objectFacts(connection, bucket, item, runtime), preferred) : undefined;
-    const file = await temporaryFile(item, size, plan?.rangeSize ?? preferred, runtime);
+    const file = await temporaryFile(item, size, plan?.rangeSize ?? preferred, runtime, folder);
     temporary = file.path;
     const count = size === 0 ? 0 : partCount(size, file.partSize);
     const ranges: { digest: Buffer | undefined; size: number }[] = [];
@@ -347,16 +363,15 @@ async function downloadObject(
     if (why && spec.requireVerified) {
       throw new BargeError('Unverified', `${what} can be checked only for its size (${why}); with --require-verified nothing was saved under its name.`);
     }
-    // The folder is checked again, and the file is the one written, just before it takes its name.
-    if (!spec.targetFile) await assertInside(spec.targetFolder, path.dirname(item.path), what);
+    // The file is the one written, just before it takes its name (in the same open folder).
     await assertSameFile(file.path, file.identity, what);
-    await moveIntoPlace(file.path, item.path, noClobber);
+    await moveIntoPlace(file.path, folder.at(item.path), noClobber, item.path);
     runtime.journal.downloadEnded(item.key);
     return { etag: item.etag, versionId: seen.versionId, checksum: outcome?.verified, verified: size === 0 ? 'empty' : outcome?.how ?? 'size-only', why };
   } catch (error) {
     // Also a temporary file from before a crash that this run had not reached yet.
     const earlier = temporary ? undefined : runtime.journal.resumed ? runtime.journal.download(item.key) : undefined;
-    for (const file of [temporary, earlier?.temporary]) if (file) await rm(file, { force: true });
+    for (const file of [temporary, earlier?.path === item.path ? earlier.temporary : undefined]) if (file) await rm(folder.at(file), { force: true });
     runtime.journal.downloadEnded(item.key);
     // The partial file is gone, so are its bytes: progress counts only objects that landed.
     runtime.addBytes(-objectBytes);
@@ -470,15 +485,15 @@ async function openAgain(file: TemporaryFile, item: DownloadItem): Promise<FileH
  * The finished temporary file under its final name. `noClobber`: never over a file that appeared
  * meanwhile (a hard link fails if the name exists; where links are not supported, a check first).
  */
-async function moveIntoPlace(temporary: string, final: string, noClobber: boolean): Promise<void> {
+async function moveIntoPlace(temporary: string, final: string, noClobber: boolean, shown: string): Promise<void> {
   if (!noClobber) return rename(temporary, final);
   try {
     await link(temporary, final);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST') throw new BargeError('FileExists', `${final} appeared while it was downloaded; it was not replaced.`);
+    if (code === 'EEXIST') throw new BargeError('FileExists', `${shown} appeared while it was downloaded; it was not replaced.`);
     if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EXDEV' && code !== 'EOPNOTSUPP') throw error;
-    if (await lstat(final).catch(() => undefined)) throw new BargeError('FileExists', `${final} appeared while it was downloaded; it was not replaced.`);
+    if (await lstat(final).catch(() => undefined)) throw new BargeError('FileExists', `${shown} appeared while it was downloaded; it was not replaced.`);
     return rename(temporary, final);
   }
   await unlink(temporary);

@@ -16,7 +16,7 @@ import { BargeError } from './errors.ts';
 import type { ConflictChoice } from '../../src/if-exists.ts';
 import { deleteBody } from './delete-job.ts';
 import type { DeleteSpec } from './delete-job.ts';
-import { assertDownloadInside, downloadBody } from './download-job.ts';
+import { downloadBody } from './download-job.ts';
 import type { DownloadSpec } from './download-job.ts';
 import { Job } from './job.ts';
 import { jobFingerprint } from './journal.ts';
@@ -27,6 +27,7 @@ import { ProgressPublisher } from './progress-publisher.ts';
 import type { Timer } from './progress-publisher.ts';
 import { RequestScheduler } from './request-scheduler.ts';
 import { openConnection } from './s3-connection.ts';
+import type { AddressPolicy } from './guarded-lookup.ts';
 import type { S3Connection } from './s3-connection.ts';
 import { abortMultipartUpload, abortUnrecordedUploads, uploadBody } from './upload-job.ts';
 import type { UploadSpec } from './upload-job.ts';
@@ -40,6 +41,8 @@ export interface EngineOptions {
   readonly journal?: Journal;
   /** Which host this engine runs in: each restores only its own jobs. */
   readonly host?: JournalHost;
+  /** Addresses no connection may dial (a web host reachable beyond loopback: metadata services). */
+  readonly refuseAddress?: AddressPolicy;
 }
 
 export interface JobStartOptions {
@@ -91,6 +94,7 @@ export class Engine {
   private readonly clock: JobClock;
   private readonly meter = new ThroughputMeter();
   private readonly env: NodeJS.ProcessEnv;
+  private readonly refuseAddress: AddressPolicy | undefined;
   private journal: Journal | undefined;
   private readonly host: JournalHost;
   /** Jobs that continue a journaled job from an earlier process. */
@@ -104,6 +108,7 @@ export class Engine {
     this.scheduler = new RequestScheduler(this.current.threads);
     this.clock = options.clock ?? { now: () => Date.now() };
     this.env = options.env ?? process.env;
+    this.refuseAddress = options.refuseAddress;
     this.journal = options.journal;
     this.host = options.host ?? 'app';
     this.publisher = new ProgressPublisher({
@@ -130,7 +135,7 @@ export class Engine {
 
   /** A connection whose socket pool follows this engine's Threads setting. */
   async connect(config: ConnectionConfig): Promise<S3Connection> {
-    const connection = await openConnection(config, { threads: this.current.threads, stallTimeoutMs: this.current.stallTimeoutMs, env: this.env });
+    const connection = await openConnection(config, { threads: this.current.threads, stallTimeoutMs: this.current.stallTimeoutMs, env: this.env, refuseAddress: this.refuseAddress });
     this.connections.add(connection);
     const close = connection.close.bind(connection);
     connection.close = () => {
@@ -307,8 +312,33 @@ export class Engine {
   private start<Item>(kind: JobKind, name: string, spec: unknown, connection: S3Connection, body: () => JobBody<Item>, options: JobStartOptions): Job {
     const journal = this.journal;
     if (!journal || options.connectionRef === undefined) return this.launch({ id: randomUUID(), kind, name, body: body() });
-    const bucket = (spec as { bucket: string }).bucket;
     const fingerprint = jobFingerprint(kind, spec, options.connectionRef);
+    // One process at a time runs a command: held from before the journal is searched to the job's end.
+    const command = journal.claimCommand(fingerprint);
+    if (!command.ok) {
+      throw new BargeError('AlreadyRunning', `The same command is already running${command.holder ? ` (process ${command.holder})` : ''}: wait for it to end, or stop it first.`);
+    }
+    let job: Job;
+    try {
+      job = this.startJournaled(kind, name, spec, connection, body, { ...options, connectionRef: options.connectionRef }, journal, fingerprint);
+    } catch (error) {
+      journal.releaseCommand(fingerprint);
+      throw error;
+    }
+    void job.finished().finally(() => {
+      try {
+        journal.releaseCommand(fingerprint);
+      } catch {
+        // The journal was closed with the engine: its locks went with it.
+      }
+    });
+    return job;
+  }
+
+  private startJournaled<Item>(
+    kind: JobKind, name: string, spec: unknown, connection: S3Connection, body: () => JobBody<Item>, options: JobStartOptions & { connectionRef: string }, journal: Journal, fingerprint: string,
+  ): Job {
+    const bucket = (spec as { bucket: string }).bucket;
     const earlier = options.resume === undefined ? undefined : journal.findResumable(this.host, fingerprint);
     const tooOld = earlier !== undefined && options.resumeWithinMs !== undefined && Date.now() - earlier.updatedAt > options.resumeWithinMs;
     // The same command running now in another process: refused, never started twice (nor started
@@ -341,14 +371,8 @@ export class Engine {
   private startRecorded(record: JournaledJob, resolve: ConnectionResolver, downloadRoot: string | undefined): Job {
     const factories: Record<JobKind, BodyFactory<unknown>> = {
       upload: (connection) => uploadBody(connection, record.spec as UploadSpec) as JobBody<unknown>,
-      download: (connection) => {
-        const body = downloadBody(connection, record.spec as DownloadSpec) as JobBody<unknown>;
-        if (downloadRoot === undefined) return body;
-        return async (runtime, only) => {
-          await assertDownloadInside(downloadRoot, record.spec as DownloadSpec);
-          return body(runtime, only);
-        };
-      },
+      // Confined to the host's root as it is now, not as it was when the job was recorded.
+      download: (connection) => downloadBody(connection, { ...(record.spec as DownloadSpec), ...(downloadRoot === undefined ? {} : { confinedTo: downloadRoot }) }) as JobBody<unknown>,
       delete: (connection) => deleteBody(connection, record.spec as DeleteSpec) as JobBody<unknown>,
     };
     const connection = () => resolve(record.connectionRef);

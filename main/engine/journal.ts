@@ -216,6 +216,20 @@ export class Journal {
     return { ok: true };
   }
 
+  /**
+   * This process runs the command `fingerprint` names, until releaseCommand; false (with the
+   * holder's pid) when another process does. Taken before the journal is searched, so two runs of
+   * one command started at the same moment cannot both find nothing and both start.
+   */
+  claimCommand(fingerprint: string): { ok: true } | { ok: false; holder: number | undefined } {
+    const id = `command-${fingerprint.slice(0, 40)}`;
+    return this.locks.acquire(id) ? { ok: true } : { ok: false, holder: this.locks.holder(id) };
+  }
+
+  releaseCommand(fingerprint: string): void {
+    this.locks.discard(`command-${fingerprint.slice(0, 40)}`);
+  }
+
   setStatus(id: string, status: JournalStatus): void {
     this.run('UPDATE jobs SET status = ?, updated_at = ? WHERE id = ?', status, this.now(), id);
   }

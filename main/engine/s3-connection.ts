@@ -10,6 +10,8 @@ import http from 'node:http';
 import https from 'node:https';
 import { S3Client } from '@aws-sdk/client-s3';
 import type { S3ClientConfig } from '@aws-sdk/client-s3';
+import { guardedLookup } from './guarded-lookup.ts';
+import type { AddressPolicy } from './guarded-lookup.ts';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { loadConfig, loadSharedConfigFiles, NODE_REGION_CONFIG_OPTIONS } from '@smithy/core/config';
 import type { ChecksumMode, ConnectionConfig, UploadChecksum } from '../../src/connection.ts';
@@ -53,6 +55,8 @@ export interface ConnectionSettings {
 
 export interface OpenConnectionOptions extends ConnectionSettings {
   readonly env?: NodeJS.ProcessEnv;
+  /** Addresses no socket of this connection may dial (checked as each one connects). */
+  readonly refuseAddress?: AddressPolicy;
 }
 
 /** Where the connection goes: explicit settings first, then the AWS environment and profile. */
@@ -71,7 +75,8 @@ export async function resolveEndpoint(config: ConnectionConfig, env: NodeJS.Proc
 export async function openConnection(config: ConnectionConfig, options: OpenConnectionOptions): Promise<S3Connection> {
   const env = options.env ?? process.env;
   const resolved = await resolveEndpoint(config, env);
-  const agentOptions = { keepAlive: true, maxSockets: options.threads + SOCKET_HEADROOM, scheduling: 'lifo' as const };
+  const lookup = options.refuseAddress ? guardedLookup(options.refuseAddress) : undefined;
+  const agentOptions = { keepAlive: true, maxSockets: options.threads + SOCKET_HEADROOM, scheduling: 'lifo' as const, ...(lookup ? { lookup } : {}) };
   const httpAgent = new http.Agent(agentOptions);
   const httpsAgent = new https.Agent(agentOptions);
   const checksum = resolved.checksumMode === 'when_required' ? 'WHEN_REQUIRED' : 'WHEN_SUPPORTED';
@@ -100,6 +105,7 @@ export async function openConnection(config: ConnectionConfig, options: OpenConn
     credentials: () => client.config.credentials(),
     httpAgent,
     httpsAgent,
+    lookup,
     stallTimeoutMs: options.stallTimeoutMs,
   });
   return {

@@ -13,6 +13,7 @@ import { createHash, createHmac } from 'node:crypto';
 import http from 'node:http';
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import https from 'node:https';
+import type { LookupFunction } from 'node:net';
 import { pipeline } from 'node:stream';
 import type { Readable } from 'node:stream';
 import { SignatureV4 } from '@smithy/signature-v4';
@@ -46,6 +47,8 @@ export interface WireOptions {
   readonly credentials: Provider<AwsCredentialIdentity>;
   readonly httpAgent: http.Agent;
   readonly httpsAgent: https.Agent;
+  /** The agents' name resolution, for one-off sockets too (addresses a host refuses). */
+  readonly lookup?: LookupFunction;
   /** A socket quiet for this long fails the request (retried by the engine). */
   readonly stallTimeoutMs: number;
 }
@@ -227,6 +230,7 @@ export class S3Wire {
         headers: signed.headers,
         // false: a one-off agent, whose connection closes after this request.
         agent: request.fresh ? false : secure ? this.options.httpsAgent : this.options.httpAgent,
+        ...(request.fresh && this.options.lookup ? { lookup: this.options.lookup } : {}),
       }, resolve);
       const stallMs = this.stallTimeoutMs;
       const onStall = () => outgoing.destroy(Object.assign(new Error(`No data for ${stallMs / 1000} s`), { name: 'TimeoutError', code: 'ETIMEDOUT' }));

@@ -123,7 +123,8 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
     'jobs.download': async ({ connectionId, bucket, keys, prefixes, targetFolder, requireVerified, ifExists }) => {
       const folder = options.downloadRoot === undefined ? targetFolder : await confinedFolder(options.downloadRoot, targetFolder);
       const onExisting = ifExists ?? options.defaultIfExists;
-      return engine.download(await registry.connection(connectionId), { bucket, keys, prefixes, targetFolder: folder, requireVerified, ...(onExisting ? { ifExists: onExisting } : {}) }, { connectionRef: connectionId }).snapshot();
+      const confinedTo = options.downloadRoot === undefined ? {} : { confinedTo: path.resolve(options.downloadRoot) };
+      return engine.download(await registry.connection(connectionId), { bucket, keys, prefixes, targetFolder: folder, requireVerified, ...(onExisting ? { ifExists: onExisting } : {}), ...confinedTo }, { connectionRef: connectionId }).snapshot();
     },
     'jobs.delete': async ({ connectionId, ...spec }) => engine.delete(await registry.connection(connectionId), spec, { connectionRef: connectionId }).snapshot(),
     'jobs.pause': onJobs((id) => engine.pause(id)),

@@ -39,14 +39,18 @@ export function bearerToken(request: IncomingMessage): string | undefined {
 
 /**
  * The Host values this host answers to: the loopback names with its port, and the name it was told
- * to listen on (--host), with its port.
+ * to listen on (--host), with its port. A browser leaves the port out when it is the scheme's own
+ * (80, 443), so there the bare names count too; public names (--public-name, reached through a
+ * proxy that may listen on 443) count bare as well.
  */
-export function allowedHosts(listenHost: string, port: number, publicNames: readonly string[] = []): Set<string> {
+export function allowedHosts(listenHost: string, port: number, publicNames: readonly string[] = [], scheme: 'http' | 'https' = 'http'): Set<string> {
   const bracketed = (name: string) => (name.includes(':') ? `[${name}]` : name);
   const names = ['127.0.0.1', 'localhost', '[::1]', ...publicNames.map(bracketed)];
   const listen = bracketed(listenHost);
   if (!['0.0.0.0', '[::]'].includes(listen)) names.push(listen);
-  return new Set(names.map((name) => `${name}:${port}`.toLowerCase()));
+  const defaultPort = port === (scheme === 'https' ? 443 : 80);
+  const bare = defaultPort ? names : publicNames.map(bracketed);
+  return new Set([...names.map((name) => `${name}:${port}`), ...bare].map((name) => name.toLowerCase()));
 }
 
 export function isAllowedHost(request: IncomingMessage, allowed: ReadonlySet<string>): boolean {

@@ -15,7 +15,7 @@ import { ConnectionRegistry } from '../service/connection-registry.ts';
 import { FileSecretStore } from '../service/secret-store.ts';
 import { newToken, tokenProblem } from './access-token.ts';
 import { startWebHost } from './web-host.ts';
-import { internalEndpointProblem } from '../../src/internal-endpoints.ts';
+import { internalAddressProblem, internalEndpointProblem } from '../../src/internal-endpoints.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -38,17 +38,25 @@ async function main(): Promise<void> {
     ...(values['public-name'] ?? []),
     ...(everywhere ? [os.hostname(), ...Object.values(os.networkInterfaces()).flat().map((i) => i?.address).filter((a): a is string => Boolean(a))] : []),
   ];
+  // A loopback host with public names is reached through a proxy: others reach it all the same.
+  const reachable = !loopback || (values['public-name'] ?? []).length > 0;
   if ((values['tls-cert'] === undefined) !== (values['tls-key'] === undefined)) throw new Error('Give --tls-cert and --tls-key together.');
   const tls = values['tls-cert'] && values['tls-key'] ? { cert: await readFile(values['tls-cert']), key: await readFile(values['tls-key']) } : undefined;
   // Beyond this machine the token and every byte cross a network: only encrypted, unless told.
-  if (!loopback && !tls && !values['insecure-http']) {
-    throw new Error(`Listening on ${host} reaches beyond this machine: give --tls-cert and --tls-key (HTTPS), or --insecure-http to accept plain HTTP on a network you trust. An SSH tunnel to a loopback host is safer still.`);
+  if (reachable && !tls && !values['insecure-http']) {
+    throw new Error(`${loopback ? `Named ${values['public-name']!.join(', ')}` : `Listening on ${host}`}, this host is reached from beyond this machine: give --tls-cert and --tls-key (HTTPS), or --insecure-http to accept plain HTTP on a network you trust (or behind a proxy that ends TLS). An SSH tunnel to a loopback host is safer still.`);
   }
   const dataDir = values['data-dir'] ?? defaultDataDir();
   // Its own jobs only: the Electron app, pointed at the same folder, keeps its own.
-  const engine = new Engine({ journal: await openJournalIn(dataDir, (message) => process.stderr.write(`Warning: ${message}\n`)), host: 'web' });
-  // Reachable by others, it refuses endpoints that are the machine's own metadata services.
-  const endpointProblem = loopback || values['allow-internal-endpoints'] ? undefined : internalEndpointProblem;
+  // Reachable by others, it refuses endpoints that are the machine's own metadata services: by
+  // name when a connection is added, and by address each time a socket connects.
+  const guarded = reachable && !values['allow-internal-endpoints'];
+  const engine = new Engine({
+    journal: await openJournalIn(dataDir, (message) => process.stderr.write(`Warning: ${message}\n`)),
+    host: 'web',
+    ...(guarded ? { refuseAddress: internalAddressProblem } : {}),
+  });
+  const endpointProblem = guarded ? internalEndpointProblem : undefined;
   const registry = new ConnectionRegistry({ dataDir, engine, secrets: new FileSecretStore(path.join(dataDir, 'secrets.json')), endpointProblem });
   // Whoever holds the token may download only below this folder, never over ~/.aws or ~/.ssh.
   const downloadRoot = path.resolve(values['download-root'] ?? path.join(os.homedir(), 'Downloads', 'Barge'));

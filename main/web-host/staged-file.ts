@@ -9,8 +9,11 @@ import { statfs } from 'node:fs/promises';
 import type http from 'node:http';
 import { Transform } from 'node:stream';
 
-/** How often, in bytes written, the free space is looked at again. */
-const CHECK_EVERY_BYTES = 8 * 1024 * 1024;
+/**
+ * How often, in bytes written, the free space is looked at again: uploads arriving together can go
+ * past the margin by at most this much each (a statfs costs microseconds).
+ */
+const CHECK_EVERY_BYTES = 1024 * 1024;
 
 export interface FreeSpaceGuard {
   /** A folder on the staging disk. */

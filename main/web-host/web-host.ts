@@ -46,6 +46,10 @@ const STAGED_UNSTARTED_TTL_MS = 60 * 60 * 1000;
 const SOCKET_BACKLOG_BYTES = 4 * 1024 * 1024;
 /** Connections one address beyond loopback may hold at once. */
 const MAX_CONNECTIONS_PER_ADDRESS = 64;
+/** A socket that moves nothing for this long is closed. */
+const INACTIVITY_TIMEOUT_MS = 60_000;
+/** A TLS handshake must end within this time. */
+const HANDSHAKE_TIMEOUT_MS = 10_000;
 /** A connection must send its request's headers within this time. */
 const HEADERS_TIMEOUT_MS = 10_000;
 
@@ -64,6 +68,8 @@ export interface WebHostOptions {
   readonly stagingDir?: string;
   /** How long a connection may take to send a request's headers (default 10 s). */
   readonly headersTimeoutMs?: number;
+  /** Sockets idle this long are closed (default 60 s). */
+  readonly inactivityTimeoutMs?: number;
   /** Names this host answers to beyond the loopback ones and --host (its public name, its addresses). */
   readonly publicNames?: readonly string[];
   /** How much of the staging disk to keep free (default 512 MiB). */
@@ -96,7 +102,15 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   // A connection that sends no request within the headers timeout is closed: idle sockets cannot
   // pile up. (No limit on a whole request: an upload takes as long as its file.)
   const serverOptions = { headersTimeout: options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS, requestTimeout: 0, connectionsCheckingInterval: Math.min(1000, options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS) };
-  const server = options.tls ? https.createServer({ ...serverOptions, cert: options.tls.cert, key: options.tls.key }, listener) : http.createServer(serverOptions, listener);
+  const server = options.tls
+    ? https.createServer({ ...serverOptions, cert: options.tls.cert, key: options.tls.key, handshakeTimeout: HANDSHAKE_TIMEOUT_MS }, listener)
+    : http.createServer(serverOptions, listener);
+  // A body may take hours (a large file on a slow link), so no request has a time limit; a socket
+  // that moves nothing for this long is closed, however it got there (a trickle holds no socket long).
+  const inactivityMs = options.inactivityTimeoutMs ?? INACTIVITY_TIMEOUT_MS;
+  server.setTimeout(inactivityMs, (socket) => socket.destroy());
+  // Between requests Node watches a kept-alive socket with this instead.
+  server.keepAliveTimeout = Math.min(server.keepAliveTimeout, inactivityMs);
 
   // Filled in once the port is known.
   let hosts: ReadonlySet<string> = new Set();
@@ -112,10 +126,11 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
 
   async function handle(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
     const refused = refusal(request);
-    if (refused) return send(response, refused.status, { error: { code: refused.code, message: refused.message } });
+    // A refused request's connection is closed once answered: its body is not waited for.
+    if (refused) return send(response, refused.status, { error: { code: refused.code, message: refused.message } }, true);
     const url = new URL(request.url ?? '/', 'http://host');
     if (url.pathname.startsWith('/uploads/')) {
-      if (!sameToken(bearerToken(request), token)) return send(response, 401, { error: { code: 'Unauthorized', message: 'Open the URL that "npm run serve" printed: it carries the access token.' } });
+      if (!sameToken(bearerToken(request), token)) return send(response, 401, { error: { code: 'Unauthorized', message: 'Open the URL that "npm run serve" printed: it carries the access token.' } }, true);
       return handleUpload(request, response, url);
     }
     if (request.method !== 'GET' && request.method !== 'HEAD') return send(response, 405, { error: { code: 'MethodNotAllowed', message: 'Method not allowed.' } });
@@ -184,7 +199,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
         if (size > MAX_JSON_BODY_BYTES) return send(response, 413, { ok: false, error: { code: 'PayloadTooLarge', message: 'The request is too large.' } });
         chunks.push(chunk as Buffer);
       }
-      unstarted.delete(batch);
+      // Only a valid start takes the batch off the expiry list: a refused one's files still expire.
       let body: unknown;
       try {
         body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}');
@@ -199,6 +214,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       const { connectionId, bucket, prefix } = parsed.data;
       // Named after what the user dropped, not after the staging folder.
       const what = parsed.data.entries.length === 1 ? parsed.data.entries[0] : `${parsed.data.entries.length} items`;
+      unstarted.delete(batch);
       const result = await service.uploadPaths({ connectionId, bucket, prefix, paths }, `${what} → s3://${bucket}/${prefix}`);
       if (result.ok) staged.set(result.value.id, batchDir);
       else await rm(batchDir, { recursive: true, force: true });
@@ -320,7 +336,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     server.listen(options.port ?? 0, host, () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
-  hosts = allowedHosts(host, port, options.publicNames);
+  hosts = allowedHosts(host, port, options.publicNames, scheme);
   const shownHost = host.includes(':') ? `[${host}]` : host;
   return {
     // The token in the fragment: a browser sends it to no server, this one included.
@@ -338,8 +354,9 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   };
 }
 
-function send(response: http.ServerResponse, status: number, body: unknown): void {
-  response.writeHead(status, { ...SECURITY_HEADERS, 'content-type': 'application/json' });
+/** A JSON answer; `close`: the connection ends with it (a refusal: whatever else comes is not read). */
+function send(response: http.ServerResponse, status: number, body: unknown, close = false): void {
+  response.writeHead(status, { ...SECURITY_HEADERS, 'content-type': 'application/json', ...(close ? { connection: 'close' } : {}) });
   response.end(JSON.stringify(body));
 }
 

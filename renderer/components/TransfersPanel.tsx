@@ -74,7 +74,7 @@ export const JobRow = memo(function JobRow({ job, onAct }: { job: JobSnapshot; o
     <article className={`job ${status}`} aria-label={job.name}>
       <div className="job-line">
         <span className="direction">{DIRECTION[job.kind]}</span>
-        <span className="job-name" title={job.name}>{job.name}</span>
+        <span className="job-name" title={job.name}><bdi>{job.name}</bdi></span>
         <span className="state">{status === 'running' && job.progress.waitingForStore ? 'waiting for the store' : status}</span>
       </div>
       <div className="job-line">

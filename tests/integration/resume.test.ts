@@ -489,6 +489,17 @@ it('the same command run again while the first still runs is refused at once, na
   expect(await incompleteUploads()).toBe(0);
 });
 
+it('the same command started twice at the same moment runs once: the other is refused', async () => {
+  const source = await randomFile(t.dir, 'twice.bin', PARTS * PART);
+  const args = ['cp', source.path, `s3://${t.bucket}/twice.bin`, ...transferArgs];
+  proxy.setRule(() => ({ kind: 'delay', ms: 100 }));
+  const runs = await Promise.all([startCli(args, { env: cliEnv() }).done, startCli(args, { env: cliEnv() }).done]);
+  proxy.setRule(() => undefined);
+  expect(runs.map((run) => run.code).sort()).toEqual([0, 1]);
+  expect(runs.find((run) => run.code === 1)!.stderr).toMatch(/The same command is already running \(process \d+\)/);
+  expect(await incompleteUploads()).toBe(0);
+});
+
 it('an upload created but never recorded (killed before CreateMultipartUpload answered) is found on resume and aborted, not left behind', async () => {
   const source = await randomFile(t.dir, 'unnamed.bin', PARTS * PART);
   await killAppUpload(source.path, 'unnamed.bin', 'saved-connection');

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import http from 'node:http';
 import WebSocket from 'ws';
-import { PutObjectCommand } from '@aws-sdk/client-s3';
+import { ListBucketsCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { Engine } from '../../main/engine/engine.ts';
 import { createBargeService } from '../../main/service/barge-service.ts';
 import type { BargeService } from '../../main/service/barge-service.ts';
@@ -236,7 +236,7 @@ describe('a web host others can reach', () => {
   it('refuses to listen beyond loopback over plain HTTP unless told, and serves HTTPS with a certificate', async () => {
     const refused = spawnSync(process.execPath, ['main/web-host/serve.ts', '--host', '0.0.0.0', '--port', '0'], { encoding: 'utf8', timeout: 20_000, env: { ...process.env, BARGE_DATA_DIR: dataDir } });
     expect(refused.status).toBe(1);
-    expect(refused.stderr).toContain('Listening on 0.0.0.0 reaches beyond this machine: give --tls-cert and --tls-key (HTTPS), or --insecure-http');
+    expect(refused.stderr).toContain('Listening on 0.0.0.0, this host is reached from beyond this machine: give --tls-cert and --tls-key (HTTPS), or --insecure-http');
 
     const certDir = await mkdtemp(path.join(os.tmpdir(), 'barge-tls-'));
     const [cert, key] = [path.join(certDir, 'cert.pem'), path.join(certDir, 'key.pem')];
@@ -253,6 +253,24 @@ describe('a web host others can reach', () => {
       expect(status).toBe(200);
     } finally {
       await secure.close();
+    }
+  });
+
+  it('checks each address a socket dials, not only the name given: a name that resolves to a refused address is refused', async () => {
+    const s3 = inject('s3');
+    const port = new URL(s3.endpoint).port;
+    const engine = new Engine({ refuseAddress: (address) => (address === '127.0.0.1' || address === '::1' ? `${address}, refused in this test` : undefined) });
+    try {
+      const connection = await engine.connect({ ...serverConfig(), endpoint: `http://localhost:${port}` });
+      // Through the SDK's agent, through the engine's own requests, and on a one-off retry socket.
+      const sdk = await connection.client.send(new ListBucketsCommand({})).then(() => undefined, (error: unknown) => error as { code?: string });
+      expect(sdk?.code).toBe('EndpointRefused');
+      for (const fresh of [false, true]) {
+        const wire = await connection.wire.getObject('any-bucket', 'k', { fresh }).then(() => undefined, (error: unknown) => error as { code?: string });
+        expect(wire?.code).toBe('EndpointRefused');
+      }
+    } finally {
+      await engine.close();
     }
   });
 
@@ -324,6 +342,42 @@ describe('the web host\'s limits', () => {
       expect((await put(careful, 'any.txt', Buffer.from('x'))).status).toBe(507);
     } finally {
       await careful.close();
+    }
+  });
+
+  it('a refused request\'s connection is closed at once, and a socket that moves nothing is closed after the inactivity timeout', async () => {
+    const quick = await startWebHost({ service, token: TOKEN, staticDir: path.join(dataDir, 'static'), inactivityTimeoutMs: 500 });
+    try {
+      const closed = (socket: net.Socket) => new Promise<number>((resolve) => {
+        const started = Date.now();
+        socket.once('close', () => resolve(Date.now() - started));
+      });
+      // No token, a body announced and trickled: answered 401 and cut, not kept open for the body.
+      const refused = net.connect(quick.port, '127.0.0.1');
+      await new Promise((resolve) => refused.once('connect', resolve));
+      let answer = '';
+      refused.on('data', (chunk: Buffer) => { answer += chunk.toString(); });
+      const refusedClosed = closed(refused);
+      refused.write(`PUT /uploads/2b6f3c4e-1f2a-4c3d-9e8f-0123456789ab?path=x HTTP/1.1\r\nHost: 127.0.0.1:${quick.port}\r\nContent-Length: 1000000\r\n\r\nx`);
+      const trickle = setInterval(() => { if (!refused.destroyed) refused.write('x'); }, 50);
+      const refusedAfter = await Promise.race([refusedClosed, new Promise<number>((resolve) => setTimeout(() => resolve(-1), 5000))]);
+      clearInterval(trickle);
+      refused.destroy();
+      expect(refusedAfter).toBeGreaterThanOrEqual(0);
+      expect(refusedAfter).toBeLessThan(2000);
+      expect(answer).toMatch(/^HTTP\/1\.1 401/);
+      // Headers sent, then silence: closed after the inactivity timeout.
+      const silent = net.connect(quick.port, '127.0.0.1');
+      await new Promise((resolve) => silent.once('connect', resolve));
+      silent.resume();
+      const silentClosed = closed(silent);
+      silent.write(`GET / HTTP/1.1\r\nHost: 127.0.0.1:${quick.port}\r\n\r\n`);
+      const silentAfter = await Promise.race([silentClosed, new Promise<number>((resolve) => setTimeout(() => resolve(-1), 5000))]);
+      silent.destroy();
+      expect(silentAfter).toBeGreaterThanOrEqual(0);
+      expect(silentAfter).toBeLessThan(3000);
+    } finally {
+      await quick.close();
     }
   });
 
