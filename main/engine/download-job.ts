@@ -84,7 +84,10 @@ export function downloadBody(connection: S3Connection, spec: DownloadSpec): JobB
   return async (runtime, only) => {
     // Opened once: every folder below is opened from it, so no swap of a folder for a symlink (nor
     // of the target itself) can lead a download elsewhere (download-target.ts).
-    const target = await DownloadTarget.open(spec.targetFile ? path.dirname(spec.targetFile) : spec.targetFolder, spec.confinedTo);
+    const folder = path.resolve(spec.targetFile ? path.dirname(spec.targetFile) : spec.targetFolder);
+    const target = await DownloadTarget.open(folder, spec.confinedTo).catch((error: unknown) => {
+      throw toBargeError(error, `download into ${folder}`);
+    });
     try {
       await downloadItems(connection, spec, runtime, only, target);
     } finally {

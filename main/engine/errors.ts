@@ -157,7 +157,9 @@ function specificHint(code: string, error: SdkLikeError, context: string | undef
   if (file) {
     const [problem, advice] = file;
     const where = typeof error.path === 'string' ? targetOfTemporary(error.path) : undefined;
-    const named = where === undefined || context?.includes(where);
+    // Named already when the context holds the path itself, not a longer path that begins with it.
+    const at = where === undefined || context === undefined ? -1 : context.indexOf(where);
+    const named = where === undefined || (at >= 0 && !/[\w./\\-]/.test(context![at + where.length] ?? ''));
     return `${problem}${named ? '' : ` (${where})`}.${advice ? ` ${advice}` : ''}`;
   }
   return undefined;

@@ -289,7 +289,7 @@ const cases: BadInput[] = [
       c.out = path.join(t.dir, 'in-the-way', 'sub');
     },
     act: async (c) => told(await c.download(t.connection, { keys: ['a.txt'] })),
-    expected: () => ({ code: 'ENOTDIR', message: `Cannot download s3://${t.bucket}/a.txt: A file is in the way where a folder should be (${path.join(t.dir, 'in-the-way')}). Move the file, or choose another folder.` }),
+    expected: (c) => ({ code: 'ENOTDIR', message: `Cannot download into ${c.out}: A file is in the way where a folder should be (${path.join(t.dir, 'in-the-way')}). Move the file, or choose another folder.` }),
   },
   {
     name: 'a download onto a folder of the same name',
