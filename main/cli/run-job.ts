@@ -95,7 +95,10 @@ function summary(end: JobSnapshot, seconds: number, verb?: string): string {
   const done = verb ?? (end.kind === 'upload' ? 'Uploaded' : end.kind === 'download' ? 'Downloaded' : 'Deleted');
   const rate = seconds > 0 && end.kind !== 'delete' ? ` (${formatRate(p.bytesDone / seconds)})` : '';
   const took = seconds < 60 ? `${seconds.toFixed(1)}s` : formatDuration(seconds);
-  const what = `${done} ${p.objectsDone.toLocaleString('en-US')} of ${plural(p.objectsTotal, 'object')}, ${formatBytes(p.bytesDone)} in ${took}${rate}`;
+  const kept = p.objectsKept ?? 0;
+  // A file kept as it was is not one downloaded: said apart.
+  const keptNote = kept > 0 ? `; ${plural(kept, 'file')} already there ${kept === 1 ? 'was' : 'were'} kept` : '';
+  const what = `${done} ${(p.objectsDone - kept).toLocaleString('en-US')} of ${plural(p.objectsTotal, 'object')}, ${formatBytes(p.bytesDone)} in ${took}${rate}${keptNote}`;
   const sizeOnly = p.objectsSizeOnly ?? 0;
   const skipped = p.objectsSkipped ?? 0;
   switch (end.state.status) {

@@ -88,8 +88,11 @@ export function downloadBody(connection: S3Connection, spec: DownloadSpec): JobB
     const target = await DownloadTarget.open(folder, spec.confinedTo).catch((error: unknown) => {
       throw toBargeError(error, `download into ${folder}`);
     });
+    // Temporary files other jobs left (their process died), by the file they were for.
+    const strays = new Map<string, { jobId: string; key: string; temporary: string }[]>();
+    for (const stray of runtime.journal.strays().downloads) strays.set(stray.path, [...(strays.get(stray.path) ?? []), stray]);
     try {
-      await downloadItems(connection, spec, runtime, only, target);
+      await downloadItems(connection, spec, runtime, only, target, strays);
     } finally {
       await target.close();
     }
@@ -98,6 +101,7 @@ export function downloadBody(connection: S3Connection, spec: DownloadSpec): JobB
 
 async function downloadItems(
   connection: S3Connection, spec: DownloadSpec, runtime: JobRuntime<DownloadItem>, only: readonly DownloadItem[] | undefined, target: DownloadTarget,
+  strays: Map<string, { jobId: string; key: string; temporary: string }[]>,
 ): Promise<void> {
     const items = only ? countedAgain(only, runtime, (item) => item.size) : discover(connection, spec, runtime);
     await concurrentEach(items, () => runtime.settings.threads * 2, async (item) => {
@@ -115,10 +119,12 @@ async function downloadItems(
           runtime.alreadyDone(1, known.size ?? 0);
         } else if (existing.skip !== undefined) {
           runtime.alreadyDone(1, known.size ?? 0);
-          runtime.note(known.path, 'Exists', `${known.path} is already there: ${existing.skip}; it was not downloaded.`);
+          runtime.kept(known.path, `${known.path} is already there: ${existing.skip}; it was not downloaded.`);
         } else {
-          const { why, ...stored } = await downloadObject(connection, spec, { ...known, path: existing.path }, runtime, target, existing.noClobber);
-          runtime.journal.objectFinished({ key: known.key, path: known.path, size: known.size ?? 0, ...stored });
+          const { why, ...stored } = await downloadObject(connection, spec, { ...known, path: existing.path }, runtime, target, existing.noClobber, strays.get(existing.path));
+          strays.delete(existing.path);
+          // The file it was saved as (a numbered name beside a file kept, with --if-exists rename).
+          runtime.journal.objectFinished({ key: known.key, path: existing.path, size: known.size ?? 0, ...stored });
           if (why) runtime.sizeOnly(`s3://${spec.bucket}/${known.key}`, why);
           runtime.objectDone();
         }
@@ -302,11 +308,17 @@ async function whenExists(ifExists: IfExists, item: DownloadItem, runtime: JobRu
 
 async function downloadObject(
   connection: S3Connection, spec: DownloadSpec, item: DownloadItem, runtime: JobRuntime<DownloadItem>, target: DownloadTarget, noClobber = false,
+  strays: readonly { jobId: string; key: string; temporary: string }[] = [],
 ): Promise<StoredObject & { why?: string }> {
   const what = `s3://${spec.bucket}/${item.key}`;
   // Opened from the target, never through a symlink that leads out of it.
   const folder = await target.folder(path.dirname(item.path), what);
   try {
+    // Another job's temporary file for this very file, left when its process died: removed.
+    for (const stray of strays) {
+      await rm(folder.at(stray.temporary), { force: true });
+      runtime.journal.strayGone('download', stray.jobId, stray.key);
+    }
     return await downloadInto(connection, spec, item, runtime, folder, noClobber);
   } catch (error) {
     throw folder.explain(error);

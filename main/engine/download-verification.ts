@@ -224,7 +224,10 @@ export async function verifyDownload(
     const sizes = plan.attempts.filter((a) => a.partSize).map((a) => `${a.partSize! / MIB} MiB`);
     return {
       how: 'size-only', verified: undefined,
-      why: `the store cannot say where its parts begin, and ${sizes.length ? `no likely part size (${sizes.join(', ')})` : 'no reading of its checksum'} gives its ${expected.split(':')[0] === 'ETAG' ? 'ETag' : 'checksum'}`,
+      // Either the object was uploaded with parts of a size not tried, or its bytes were damaged on
+      // the way: nothing here can tell which, and the user must hear both.
+      why: `the store cannot say where its parts begin, and ${sizes.length ? `none of the part sizes tried (${sizes.join(', ')}; the sizes that fit its ${partCountOf(expected)} parts)` : 'no reading of its checksum'} gives its ${expected.split(':')[0] === 'ETAG' ? 'ETag' : 'checksum'}: `
+        + 'either it was uploaded with another part size, or its bytes were damaged on the way (download it again: if this repeats with the same bytes, it is the part size)',
     };
   }
   throw new BargeError('ChecksumMismatch', `The bytes received for ${what} do not match the store's checksum (expected ${expected}, got ${misses[0]}); `
@@ -272,4 +275,9 @@ async function partDigests(attempt: VerificationAttempt, ranges: readonly Downlo
     digests.push((aligned ? ranges[index]!.digest : undefined) ?? (await fileChecksum(file, attempt.algorithm, start, Math.min(size, start + partSize))));
   }
   return digests;
+}
+
+/** How many parts an ETag or checksum says its object has ("…-3" is 3), or "several". */
+function partCountOf(expected: string): string {
+  return /-(\d+)"?$/.exec(expected)?.[1] ?? 'several';
 }

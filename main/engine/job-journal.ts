@@ -67,9 +67,22 @@ export interface JobJournal {
   rangesFinished(key: string): number[];
   rangeFinished(key: string, partNumber: number): void;
   downloadEnded(key: string): void;
+  /**
+   * What other jobs of this host left and no process runs any more (killed, then never run again,
+   * or run with other arguments): their open multipart uploads and temporary files. A job that goes
+   * to the same key or file cleans them up.
+   */
+  strays(): Strays;
+  /** A stray cleaned up: its record goes. */
+  strayGone(kind: 'upload' | 'download', jobId: string, key: string): void;
   /** Keys deleted by earlier runs of this job (for progress; the listing no longer shows them). */
   deletedCount(): number;
   deleteBatchFinished(count: number): void;
+}
+
+export interface Strays {
+  readonly uploads: readonly { readonly jobId: string; readonly bucket: string; readonly key: string; readonly uploadId: string }[];
+  readonly downloads: readonly { readonly jobId: string; readonly key: string; readonly path: string; readonly temporary: string }[];
 }
 
 export const NO_JOURNAL: JobJournal = {
@@ -86,6 +99,8 @@ export const NO_JOURNAL: JobJournal = {
   rangesFinished: () => [],
   rangeFinished: () => undefined,
   downloadEnded: () => undefined,
+  strays: () => ({ uploads: [], downloads: [] }),
+  strayGone: () => undefined,
   deletedCount: () => 0,
   deleteBatchFinished: () => undefined,
 };

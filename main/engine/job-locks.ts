@@ -17,6 +17,8 @@ export interface JobLocks {
   acquire(id: string): boolean;
   /** Whether another process holds the job's lock now. */
   heldElsewhere(id: string): boolean;
+  /** This process holds it (a job of its own, running). */
+  heldHere(id: string): boolean;
   /** The pid of the process that last took the lock (to name it), if known. */
   holder(id: string): number | undefined;
   release(id: string): void;
@@ -54,6 +56,7 @@ export function folderLocks(folder: string, Database: DatabaseClass): JobLocks {
       writeFileSync(file(id, 'pid'), String(process.pid), { mode: 0o600 });
       return true;
     },
+    heldHere: (id) => held.has(id),
     heldElsewhere(id) {
       if (held.has(id)) return false;
       const db = tryLock(id);
@@ -93,6 +96,7 @@ export function memoryLocks(): JobLocks {
   return {
     acquire: (id) => (held.add(id), true),
     heldElsewhere: () => false,
+    heldHere: (id) => held.has(id),
     holder: () => process.pid,
     release: (id) => void held.delete(id),
     discard: (id) => void held.delete(id),

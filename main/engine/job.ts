@@ -65,10 +65,10 @@ export interface JobRuntime<Item> {
   objectDone(): void;
   /** A finished object whose bytes could be checked only for their count, and why. */
   sizeOnly(name: string, why: string): void;
-  /** Something a person should know about an item that is not an error (a file skipped as it exists). */
-  note(name: string, code: string, message: string): void;
   /** An entry found but not sent (a named pipe, a link not followed), and why: counted, and named. */
   skipped(name: string, message: string): void;
+  /** A file already there kept, as the user asked (--if-exists skip or newer): counted, and named. */
+  kept(name: string, message: string): void;
   /** Ask the user what to do with a file that is already there (or use their "apply to all" answer). */
   askIfExists(path: string): Promise<ConflictChoice>;
   /** Work an earlier run of this job finished (found in the journal): counted done, not as throughput. */
@@ -122,6 +122,7 @@ export class Job<Item = unknown> {
   private itemErrors: ItemError[] = [];
   private objectsSizeOnly = 0;
   private objectsSkipped = 0;
+  private objectsKept = 0;
   private itemWarnings: ItemError[] = [];
   private failedItems: Item[] = [];
   private failedItemsOverflow = false;
@@ -202,6 +203,7 @@ export class Job<Item = unknown> {
       this.objectsTotal = 0;
       this.objectsSizeOnly = 0;
       this.objectsSkipped = 0;
+      this.objectsKept = 0;
       this.itemWarnings = [];
       this.bytesDone = 0;
       this.bytesTotal = 0;
@@ -243,6 +245,7 @@ export class Job<Item = unknown> {
         objectsFailed: this.objectsFailed,
         objectsSizeOnly: this.objectsSizeOnly,
         objectsSkipped: this.objectsSkipped,
+        objectsKept: this.objectsKept,
         retries: this.retries,
         waitingForStore: active && this.waitingForStore,
         objectsTotal: this.objectsTotal,
@@ -348,8 +351,9 @@ export class Job<Item = unknown> {
           this.changed();
         });
       },
-      note: (name, code, message) => {
-        if (this.itemWarnings.length < MAX_ITEM_ERRORS) this.itemWarnings.push({ item: name, code, message: printable(message) });
+      kept: (name, message) => {
+        this.objectsKept += 1;
+        if (this.itemWarnings.length < MAX_ITEM_ERRORS) this.itemWarnings.push({ item: name, code: 'Exists', message: printable(message) });
         this.changed();
       },
       skipped: (name, message) => {

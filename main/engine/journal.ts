@@ -318,6 +318,20 @@ export class Journal {
         this.record('DELETE FROM ranges WHERE job_id = ? AND key = ?', id, key);
         this.record('DELETE FROM downloads WHERE job_id = ? AND key = ?', id, key);
       },
+      strays: () => {
+        const dead = (jobId: string) => jobId !== id && !this.locks.heldHere(jobId) && !this.locks.heldElsewhere(jobId);
+        const uploads = this.all("SELECT m.job_id, m.key, m.upload_id, j.spec FROM multipart_uploads m JOIN jobs j ON j.id = m.job_id WHERE m.upload_id != ''")
+          .filter((row) => dead(String(row.job_id)))
+          .map((row) => ({ jobId: String(row.job_id), bucket: String((JSON.parse(String(row.spec)) as { bucket?: unknown }).bucket), key: String(row.key), uploadId: String(row.upload_id) }));
+        const downloads = this.all('SELECT job_id, key, path, temporary FROM downloads')
+          .filter((row) => dead(String(row.job_id)))
+          .map((row) => ({ jobId: String(row.job_id), key: String(row.key), path: String(row.path), temporary: String(row.temporary) }));
+        return { uploads, downloads };
+      },
+      strayGone: (kind, jobId, key) => {
+        if (kind === 'upload') this.run('DELETE FROM multipart_uploads WHERE job_id = ? AND key = ?', jobId, key);
+        else this.run('DELETE FROM downloads WHERE job_id = ? AND key = ?', jobId, key);
+      },
       deletedCount: () => Number(this.get('SELECT deleted_count FROM jobs WHERE id = ?', id)?.deleted_count ?? 0),
       deleteBatchFinished: (count) => this.record(
         'UPDATE jobs SET deleted_count = deleted_count + ?, updated_at = ? WHERE id = ?', count, this.now(), id,

@@ -33,6 +33,8 @@ export async function deleteBucket(connection: S3Connection, name: string): Prom
 
 export interface AbortUploadsResult {
   readonly aborted: readonly MultipartUploadEntry[];
+  /** Uploads left alone as younger than `olderThanMs` (or of unknown age). */
+  readonly younger: number;
   readonly failed: readonly { readonly upload: MultipartUploadEntry; readonly error: BargeError }[];
 }
 
@@ -46,8 +48,12 @@ export async function abortIncompleteUploads(connection: S3Connection, bucket: s
   const failed: { upload: MultipartUploadEntry; error: BargeError }[] = [];
   // Collected first: aborting while paging through the same listing would shift its markers.
   const uploads: MultipartUploadEntry[] = [];
+  let younger = 0;
   for await (const upload of listMultipartUploads(connection, bucket, prefix)) {
-    if (olderThanMs !== undefined && (upload.initiated === undefined || now - upload.initiated < olderThanMs)) continue;
+    if (olderThanMs !== undefined && (upload.initiated === undefined || now - upload.initiated < olderThanMs)) {
+      younger += 1;
+      continue;
+    }
     uploads.push(upload);
   }
   for (const upload of uploads) {
@@ -62,5 +68,5 @@ export async function abortIncompleteUploads(connection: S3Connection, bucket: s
       failed.push({ upload, error: toBargeError(error) });
     }
   }
-  return { aborted, failed };
+  return { aborted, failed, younger };
 }

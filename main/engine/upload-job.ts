@@ -77,8 +77,12 @@ export function uploadBody(connection: S3Connection, spec: UploadSpec): JobBody<
     const walk = { followSymlinks: spec.followSymlinks ?? true };
     const files = discover(runtime, only ? only.map((item) => walkPath(item.path, item.key, walk)) : [walkSources(spec.sources, spec.destination, walk)]);
     const stored = runtime.journal.resumed ? await listStoredNow(connection, spec, runtime) : undefined;
+    const strays = new Map<string, { jobId: string; uploadId: string }[]>();
+    for (const stray of runtime.journal.strays().uploads) {
+      if (stray.bucket === spec.bucket) strays.set(stray.key, [...(strays.get(stray.key) ?? []), stray]);
+    }
     try {
-      await uploadFiles(connection, spec, runtime, files, pace, stored);
+      await uploadFiles(connection, spec, runtime, files, pace, stored, strays);
     } finally {
       stored?.close();
     }
@@ -87,6 +91,7 @@ export function uploadBody(connection: S3Connection, spec: UploadSpec): JobBody<
 
 async function uploadFiles(
   connection: S3Connection, spec: UploadSpec, runtime: JobRuntime<UploadItem>, files: AsyncIterable<LocalFile>, pace: LinkPace, storedNow: SpillingMap<StoredNow> | undefined,
+  strays: Map<string, { jobId: string; uploadId: string }[]>,
 ): Promise<void> {
   await concurrentEach(files, () => runtime.settings.threads * 2, async (file) => {
     try {
@@ -94,6 +99,12 @@ async function uploadFiles(
         runtime.alreadyDone(1, file.size);
         return;
       }
+      // Another job's upload of this key, left when its process died: taken back before this one goes.
+      for (const stray of strays.get(file.key) ?? []) {
+        await abortMultipartUpload(connection, spec.bucket, file.key, stray.uploadId);
+        runtime.journal.strayGone('upload', stray.jobId, file.key);
+      }
+      strays.delete(file.key);
       const stored = await uploadFile(connection, spec.bucket, file, runtime, pace);
       runtime.journal.objectFinished({ key: file.key, path: file.path, size: file.size, mtimeMs: file.mtimeMs, ...stored });
       runtime.objectDone();

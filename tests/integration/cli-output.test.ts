@@ -110,7 +110,8 @@ it('abort-uploads --older-than leaves recent uploads alone; its dry run lists ea
   try {
     for (const key of ['old/a.bin', 'old/b.bin']) await t.connection.client.send(new CreateMultipartUploadCommand({ Bucket: t.bucket, Key: key }));
     const recent = await runCli(['abort-uploads', '--dry-run', '--older-than', '1h', `s3://${t.bucket}`]);
-    expect(recent).toMatchObject({ code: 0, stdout: 'No incomplete multipart uploads.\n' });
+    // Left alone, and said: not "none".
+    expect(recent).toMatchObject({ code: 0, stdout: '2 younger uploads (begun less than --older-than ago, or at an unknown time) were left alone.\n' });
     await new Promise((resolve) => setTimeout(resolve, 2100));
     const dry = await runCli(['abort-uploads', '--dry-run', '--older-than', '1s', `s3://${t.bucket}`]);
     expect(dry.stdout).toMatch(/^Would abort old\/a\.bin \(upload .{16}…, begun \d+s ago\)\nWould abort old\/b\.bin \(upload .{16}…, begun \d+s ago\)\n$/);
@@ -163,11 +164,16 @@ it('--if-exists: overwrite (the default), fail, skip, rename and newer, each doi
     const skipped = await get('--if-exists', 'skip');
     expect(skipped.code).toBe(0);
     expect(skipped.stderr).toContain(`warning: ${file} is already there: skipped, as asked; it was not downloaded.`);
+    // Kept is not downloaded: the summary says which.
+    expect(skipped.stderr).toMatch(/Downloaded 0 of 1 object, .*; 1 file already there was kept/);
     expect(await readFile(file, 'utf8')).toBe('mine');
 
-    expect((await get('--if-exists', 'rename')).code).toBe(0);
+    const receipt = path.join(dir, 'renamed.csv');
+    expect((await get('--if-exists', 'rename', '--receipt', receipt)).code).toBe(0);
     expect(await readFile(file, 'utf8')).toBe('mine');
     expect(await readFile(path.join(dir, 'doc (1).txt'), 'utf8')).toBe('from the store');
+    // The receipt names the file the object was saved as, not the one kept.
+    expect((await readFile(receipt, 'utf8')).split('\n')[1]).toContain(path.join(dir, 'doc (1).txt'));
 
     // newer: a local file changed after the object was stored is kept; an older one is replaced.
     const future = new Date(Date.now() + 3600_000);

@@ -489,6 +489,32 @@ it('the same command run again while the first still runs is refused at once, na
   expect(await incompleteUploads()).toBe(0);
 });
 
+it('another command for the same key or file cleans up what a killed run left there: its open upload, its temporary file', async () => {
+  const source = await randomFile(t.dir, 'big.bin', PARTS * PART);
+  await killAfter(['cp', source.path, `s3://${t.bucket}/shared/big.bin`, ...transferArgs], 'parts', 1);
+  expect(await incompleteUploads()).toBe(1);
+  // Not the same command (a folder, not the file), but the same key.
+  const folder = path.join(t.dir, 'shared');
+  await mkdir(folder);
+  await writeFile(path.join(folder, 'big.bin'), await readFile(source.path));
+  const other = await runCli(['cp', '-r', folder, `s3://${t.bucket}/`, ...transferArgs], { env: cliEnv() });
+  expect(other.code).toBe(0);
+  expect(await incompleteUploads()).toBe(0);
+  expect(Number(journalQuery<{ n: number }>('SELECT count(*) AS n FROM multipart_uploads')?.n ?? 0)).toBe(0);
+
+  const out = path.join(t.dir, 'out');
+  await mkdir(out);
+  await killAfter(['cp', `s3://${t.bucket}/shared/big.bin`, `${out}/`, ...transferArgs], 'ranges', 1);
+  expect((await readdir(out)).some((name) => name.endsWith('.partial'))).toBe(true);
+  const again = await runCli(['cp', '-r', `s3://${t.bucket}/shared`, t.dir, ...transferArgs], { env: cliEnv() });
+  expect(again.code).toBe(0);
+  // Into t.dir/shared/: not the same file. The killed run's file was for out/big.bin.
+  const into = await runCli(['cp', '--if-exists', 'overwrite', `s3://${t.bucket}/shared/big.bin`, path.join(out, 'big.bin'), ...transferArgs], { env: cliEnv() });
+  expect(into.code).toBe(0);
+  expect(await readdir(out)).toEqual(['big.bin']);
+  expect(await sha256File(path.join(out, 'big.bin'))).toBe(source.sha256);
+});
+
 it('the same command started twice at the same moment runs once: the other is refused', async () => {
   const source = await randomFile(t.dir, 'twice.bin', PARTS * PART);
   const args = ['cp', source.path, `s3://${t.bucket}/twice.bin`, ...transferArgs];

@@ -1,6 +1,7 @@
 // barge mb, rb, abort-uploads: buckets and leftovers.
 
 import { formatAge } from '../../../src/byte-units.ts';
+import { plural } from '../../../src/plural.ts';
 import { printable, printableName } from '../../../src/s3-names.ts';
 import { abortIncompleteUploads, createBucket, deleteBucket } from '../../engine/s3-buckets.ts';
 import type { S3Connection } from '../../engine/s3-connection.ts';
@@ -42,6 +43,8 @@ export async function abortUploads(connection: S3Connection, cli: CliContext): P
       : `${cli.options.dryRun ? 'Would abort' : 'Aborted'} ${printableName(upload.key)} (upload ${upload.uploadId.slice(0, 16)}…, ${age})\n`);
   }
   for (const failure of result.failed) cli.stderr.write(`error: ${printable(failure.upload.key)}: ${printable(failure.error.message)}\n`);
-  if (!cli.options.json && result.aborted.length === 0 && result.failed.length === 0) cli.stdout.write('No incomplete multipart uploads.\n');
+  if (!cli.options.json && result.aborted.length === 0 && result.failed.length === 0 && result.younger === 0) cli.stdout.write('No incomplete multipart uploads.\n');
+  // Said, not hidden: an upload left alone may be another process's, sending now.
+  if (!cli.options.json && result.younger > 0) cli.stdout.write(`${plural(result.younger, 'younger upload')} (begun less than --older-than ago, or at an unknown time) ${result.younger === 1 ? 'was' : 'were'} left alone.\n`);
   return result.failed.length > 0 ? 1 : 0;
 }
