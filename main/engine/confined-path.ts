@@ -12,7 +12,8 @@ import { BargeError } from './errors.ts';
 /** Whether `inner` is `outer` or below it (both real, absolute paths). */
 export function isInside(outer: string, inner: string): boolean {
   const relative = path.relative(outer, inner);
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+  // "..hidden" is a name inside; only ".." itself, or a path through it, leads out.
+  return relative === '' || (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative));
 }
 
 /**

@@ -7,7 +7,7 @@
 // file stitched from two versions.
 
 import { constants, createWriteStream } from 'node:fs';
-import { link, lstat, open, rename, rm, stat, unlink } from 'node:fs/promises';
+import { link, lstat, open, rename, rm, unlink } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -81,13 +81,18 @@ export interface DownloadItem {
 }
 
 export function downloadBody(connection: S3Connection, spec: DownloadSpec): JobBody<DownloadItem> {
+  // Where the first run found the target (kept here for retries, in the journal for later processes).
+  let firstAt: string | undefined;
   return async (runtime, only) => {
     // Opened once: every folder below is opened from it, so no swap of a folder for a symlink (nor
     // of the target itself) can lead a download elsewhere (download-target.ts).
     const folder = path.resolve(spec.targetFile ? path.dirname(spec.targetFile) : spec.targetFolder);
-    const target = await DownloadTarget.open(folder, spec.confinedTo).catch((error: unknown) => {
+    // A retry or a resumed run opens it where the first run found it, or not at all.
+    const target = await DownloadTarget.open(folder, spec.confinedTo, firstAt ?? runtime.journal.target()).catch((error: unknown) => {
       throw toBargeError(error, `download into ${folder}`);
     });
+    firstAt ??= target.realPath;
+    runtime.journal.targetOpened(target.realPath);
     // Temporary files other jobs left (their process died), by the file they were for.
     const strays = new Map<string, { jobId: string; key: string; temporary: string }[]>();
     for (const stray of runtime.journal.strays().downloads) strays.set(stray.path, [...(strays.get(stray.path) ?? []), stray]);
@@ -114,19 +119,28 @@ async function downloadItems(
           return;
         }
         const known = item.size === undefined ? await lookUp(connection, spec.bucket, item, runtime) : item;
-        const existing = await finishedBefore(runtime, known) ? 'done' : await whenExists(spec.ifExists ?? 'overwrite', known, runtime);
-        if (existing === 'done') {
-          runtime.alreadyDone(1, known.size ?? 0);
-        } else if (existing.skip !== undefined) {
-          runtime.alreadyDone(1, known.size ?? 0);
-          runtime.kept(known.path, `${known.path} is already there: ${existing.skip}; it was not downloaded.`);
-        } else {
-          const { why, ...stored } = await downloadObject(connection, spec, { ...known, path: existing.path }, runtime, target, existing.noClobber, strays.get(existing.path));
-          strays.delete(existing.path);
-          // The file it was saved as (a numbered name beside a file kept, with --if-exists rename).
-          runtime.journal.objectFinished({ key: known.key, path: existing.path, size: known.size ?? 0, ...stored });
-          if (why) runtime.sizeOnly(`s3://${spec.bucket}/${known.key}`, why);
-          runtime.objectDone();
+        // Opened from the target, never through a symlink that leads out of it: what is there, and
+        // where the object goes, are both looked at in this open folder.
+        const folder = await target.folder(path.dirname(known.path), `s3://${spec.bucket}/${known.key}`);
+        try {
+          const existing = await finishedBefore(runtime, known, folder) ? 'done' : await whenExists(spec.ifExists ?? 'overwrite', known, runtime, folder);
+          if (existing === 'done') {
+            runtime.alreadyDone(1, known.size ?? 0);
+          } else if (existing.skip !== undefined) {
+            runtime.alreadyDone(1, known.size ?? 0);
+            runtime.kept(known.path, `${known.path} is already there: ${existing.skip}; it was not downloaded.`);
+          } else {
+            const { why, ...stored } = await downloadObject(connection, spec, { ...known, path: existing.path }, runtime, folder, existing.noClobber, strays.get(existing.path));
+            strays.delete(existing.path);
+            // The file it was saved as (a numbered name beside a file kept, with --if-exists rename).
+            runtime.journal.objectFinished({ key: known.key, path: existing.path, size: known.size ?? 0, ...stored }, { now: existing.path !== known.path });
+            if (why) runtime.sizeOnly(`s3://${spec.bucket}/${known.key}`, why);
+            runtime.objectDone();
+          }
+        } catch (error) {
+          throw folder.explain(error);
+        } finally {
+          await folder.close();
         }
       } catch (error) {
         runtime.itemFailed(item, `s3://${spec.bucket}/${item.key}`, toBargeError(changedOnServer(error, spec, item), `download s3://${spec.bucket}/${item.key}`));
@@ -215,13 +229,16 @@ function fileName(key: string): { ok: true; name: string } | { ok: false; reason
   return mapped.ok && mapped.segments.length === 1 && !mapped.isFolderMarker ? { ok: true, name: mapped.segments[0]! } : { ok: false, reason: 'does not end in a usable file name' };
 }
 
-/** An earlier run of this job (before a crash) saved this very object, and the file is still there. */
-async function finishedBefore(runtime: JobRuntime<DownloadItem>, item: DownloadItem): Promise<boolean> {
+/**
+ * An earlier run of this job saved this very object (same ETag and size), and the file it was saved
+ * as (its own name, or a numbered one beside a file kept) is still there, in this folder.
+ */
+async function finishedBefore(runtime: JobRuntime<DownloadItem>, item: DownloadItem, folder: OpenFolder): Promise<boolean> {
   if (!runtime.journal.resumed) return false;
   const done = runtime.journal.finishedObject(item.key);
-  if (!done || done.path !== item.path || done.etag !== item.etag || done.size !== item.size) return false;
-  const file = await stat(item.path).catch(() => undefined);
-  return file?.size === item.size;
+  if (!done || path.dirname(done.path) !== path.dirname(item.path) || done.etag !== item.etag || done.size !== item.size) return false;
+  const file = await lstat(folder.at(done.path)).catch(() => undefined);
+  return file?.isFile() === true && file.size === item.size;
 }
 
 /** Where an object's bytes go, and which ranges an earlier run already wrote there. */
@@ -243,7 +260,8 @@ async function temporaryFile(item: DownloadItem, size: number, partSize: number,
   const earlier = journal.resumed ? journal.download(item.key) : undefined;
   if (earlier) {
     const onDisk = earlier.path === item.path ? await lstat(folder.at(earlier.temporary)).catch(() => undefined) : undefined;
-    if (earlier.etag === item.etag && earlier.size === size && earlier.partSize === partSize && onDisk?.isFile() && onDisk.size === size) {
+    // One link only: a hard link planted under its name would have the download written into another file.
+    if (earlier.etag === item.etag && earlier.size === size && earlier.partSize === partSize && onDisk?.isFile() && onDisk.nlink === 1 && onDisk.size === size) {
       // The written ranges are hashed from the disk, not trusted from the journal: after a power loss
       // the journal can hold a range the file lost.
       return { path: folder.at(earlier.temporary), partSize, written: new Set(journal.rangesFinished(item.key)), identity: { dev: onDisk.dev, ino: onDisk.ino } };
@@ -281,12 +299,12 @@ async function lookUp(connection: S3Connection, bucket: string, item: DownloadIt
  * is), a numbered name beside it, or nowhere (skip, with why). `noClobber`: the final rename must not
  * replace a file that appears meanwhile.
  */
-async function whenExists(ifExists: IfExists, item: DownloadItem, runtime: JobRuntime<DownloadItem>): Promise<{ path: string; noClobber: boolean; skip?: undefined } | { skip: string }> {
-  const present = await lstat(item.path).catch(() => undefined);
+async function whenExists(ifExists: IfExists, item: DownloadItem, runtime: JobRuntime<DownloadItem>, folder: OpenFolder): Promise<{ path: string; noClobber: boolean; skip?: undefined } | { skip: string }> {
+  const present = await lstat(folder.at(item.path)).catch(() => undefined);
   if (!present || ifExists === 'overwrite') return { path: item.path, noClobber: ifExists !== 'overwrite' };
   switch (ifExists) {
     case 'ask':
-      return whenExists(await runtime.askIfExists(item.path), item, runtime);
+      return whenExists(await runtime.askIfExists(item.path), item, runtime, folder);
     case 'fail':
       throw new BargeError('FileExists', `${item.path} is already there; it was not replaced. Choose what to do with a file already there (the download's "If a file is already there", or --if-exists overwrite, skip, rename or newer), then download it again.`);
     case 'skip':
@@ -295,11 +313,10 @@ async function whenExists(ifExists: IfExists, item: DownloadItem, runtime: JobRu
       if (item.lastModified !== undefined && item.lastModified > present.mtimeMs) return { path: item.path, noClobber: false };
       return { skip: 'the local file is as new as the object, or newer' };
     case 'rename': {
-      const folder = path.dirname(item.path);
       const name = path.basename(item.path);
       for (let n = 1; n < 10_000; n++) {
-        const candidate = path.join(folder, numberedName(name, n));
-        if (!(await lstat(candidate).catch(() => undefined))) return { path: candidate, noClobber: true };
+        const candidate = path.join(path.dirname(item.path), numberedName(name, n));
+        if (!(await lstat(folder.at(candidate)).catch(() => undefined))) return { path: candidate, noClobber: true };
       }
       throw new BargeError('FileExists', `${item.path} and 9,999 numbered copies of it are already there.`);
     }
@@ -307,24 +324,15 @@ async function whenExists(ifExists: IfExists, item: DownloadItem, runtime: JobRu
 }
 
 async function downloadObject(
-  connection: S3Connection, spec: DownloadSpec, item: DownloadItem, runtime: JobRuntime<DownloadItem>, target: DownloadTarget, noClobber = false,
+  connection: S3Connection, spec: DownloadSpec, item: DownloadItem, runtime: JobRuntime<DownloadItem>, folder: OpenFolder, noClobber: boolean,
   strays: readonly { jobId: string; key: string; temporary: string }[] = [],
 ): Promise<StoredObject & { why?: string }> {
-  const what = `s3://${spec.bucket}/${item.key}`;
-  // Opened from the target, never through a symlink that leads out of it.
-  const folder = await target.folder(path.dirname(item.path), what);
-  try {
-    // Another job's temporary file for this very file, left when its process died: removed.
-    for (const stray of strays) {
-      await rm(folder.at(stray.temporary), { force: true });
-      runtime.journal.strayGone('download', stray.jobId, stray.key);
-    }
-    return await downloadInto(connection, spec, item, runtime, folder, noClobber);
-  } catch (error) {
-    throw folder.explain(error);
-  } finally {
-    await folder.close();
+  // Another job's temporary file for this very file, left when its process died: removed.
+  for (const stray of strays) {
+    await rm(folder.at(stray.temporary), { force: true });
+    runtime.journal.strayGone('download', stray.jobId, stray.key);
   }
+  return downloadInto(connection, spec, item, runtime, folder, noClobber);
 }
 
 async function downloadInto(
@@ -373,6 +381,8 @@ async function downloadInto(
     const hashedWith = plan?.algorithm;
     // A plan read from a GET's answer may have had to guess the part size: a HEAD of the parts may know it.
     if (plan && !lookedAt && plan.attempts.some((attempt) => attempt.guess || attempt.fromMetadata)) plan = planVerification(await objectFacts(connection, bucket, item, runtime), preferred);
+    // Read again only if it is still the file written (a symlink put in its place is not followed).
+    if (plan) await assertSameFile(file.path, file.identity, what);
     const outcome = plan ? await verifyDownload(plan, ranges, hashedWith, file.path, what) : undefined;
     const why = outcome?.how === 'size-only' && size > 0 ? outcome.why ?? 'there is nothing to check it against' : undefined;
     if (why && spec.requireVerified) {
@@ -456,7 +466,12 @@ async function downloadRange(
     else if (from !== start) hashable = false;
     // A large buffer lets chunks that arrive during a write go out together in one writev: a 1 GiB
     // download makes a few thousand system calls instead of 65,000 (measured: the main cost).
-    const out = createWriteStream('', { fd: await openAgain(file, item), start: from, highWaterMark: WRITE_BUFFER_BYTES });
+    // A file that cannot be opened again must not leave the answer's socket taken until it stalls.
+    const handle = await openAgain(file, item).catch((error: unknown) => {
+      body.destroy();
+      throw error;
+    });
+    const out = createWriteStream('', { fd: handle, start: from, highWaterMark: WRITE_BUFFER_BYTES });
     let counted = 0;
     // Counted as it arrives (smooth progress), corrected below to what reached the disk.
     body.on('data', (chunk: Buffer) => {

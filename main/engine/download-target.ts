@@ -21,6 +21,12 @@ import { BargeError } from './errors.ts';
 import { fileError, makeFolder } from './local-files.ts';
 
 const ANCHORS = existsSync('/proc/self/fd');
+/**
+ * Folders are opened with O_PATH on Linux (Node does not name it): a handle to the folder itself,
+ * needing no read permission, so a drop-box folder (write and search only) still takes downloads.
+ */
+const O_PATH = process.platform === 'linux' ? 0o10000000 : 0;
+const FOLDER_FLAGS = (O_PATH || constants.O_RDONLY) | constants.O_DIRECTORY;
 
 /** A folder of the target, open: names below it resolve inside it. */
 export interface OpenFolder {
@@ -44,18 +50,27 @@ export class DownloadTarget {
     this.handle = handle;
   }
 
+  /** Where the target really is (its real path, as opened). */
+  get realPath(): string {
+    return this.real;
+  }
+
   /**
    * The target folder, made if missing and opened. `confinedTo` (a host's download root): the
-   * target must really be below it, now, whatever it was when the job was recorded.
+   * target must really be below it, now. `wasAt`: where an earlier run of the job found it; a target
+   * that now leads elsewhere (swapped for a symlink between runs) is refused.
    */
-  static async open(folder: string, confinedTo?: string): Promise<DownloadTarget> {
+  static async open(folder: string, confinedTo?: string, wasAt?: string): Promise<DownloadTarget> {
     const shown = path.resolve(folder);
     await makeFolder(shown);
-    const handle = ANCHORS ? await open(shown, constants.O_RDONLY | constants.O_DIRECTORY) : undefined;
+    const handle = ANCHORS ? await open(shown, FOLDER_FLAGS) : undefined;
     try {
       const real = handle ? await readlink(`/proc/self/fd/${handle.fd}`) : await realpath(shown);
       if (confinedTo !== undefined && !isInside(await realpath(confinedTo).catch(() => path.resolve(confinedTo)), real)) {
         throw new BargeError('OutsideDownloadRoot', `Downloads through this host go only below ${confinedTo}; ${shown} is not (really ${real}), so nothing was downloaded. Start the download again to a folder below ${confinedTo}.`);
+      }
+      if (wasAt !== undefined && real !== wasAt) {
+        throw new BargeError('UnsafePath', `${shown} now leads to ${real}, not to ${wasAt} where this download began: it was not resumed there. If that is meant, start the download afresh (--no-resume).`);
       }
       return new DownloadTarget(shown, real, handle);
     } catch (error) {
@@ -68,7 +83,7 @@ export class DownloadTarget {
   async folder(folder: string, what: string): Promise<OpenFolder> {
     const shown = path.resolve(folder);
     const relative = path.relative(this.shown, shown);
-    if (relative.startsWith('..') || path.isAbsolute(relative)) throw new BargeError('UnsafePath', `${what} would be written into ${shown}, outside ${this.shown}; it was not downloaded.`);
+    if (relative === '..' || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative)) throw new BargeError('UnsafePath', `${what} would be written into ${shown}, outside ${this.shown}; it was not downloaded.`);
     if (!this.handle) return this.checkedFolder(shown, what);
     let current: FileHandle | undefined;
     let base = `/proc/self/fd/${this.handle.fd}`;
@@ -135,7 +150,7 @@ export class DownloadTarget {
 /** The folder open, or undefined if there is none by that name; a file in the way says so. */
 async function openFolder(anchored: string): Promise<FileHandle | undefined> {
   try {
-    return await open(anchored, constants.O_RDONLY | constants.O_DIRECTORY);
+    return await open(anchored, FOLDER_FLAGS);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;

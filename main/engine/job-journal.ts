@@ -54,7 +54,11 @@ export interface JobJournal {
   /** True when the job was recorded before this process started it: there may be work to skip. */
   readonly resumed: boolean;
   finishedObject(key: string): FinishedObject | undefined;
-  objectFinished(object: FinishedObject): void;
+  /**
+   * `now`: written at once, not with the next batch: where doing it again would not give the same
+   * result (a download saved under a numbered name would be saved again under the next number).
+   */
+  objectFinished(object: FinishedObject, options?: { readonly now?: boolean }): void;
   multipart(key: string): MultipartRecord | undefined;
   multipartStarted(key: string, record: MultipartRecord): void;
   parts(uploadId: string): PartRecord[];
@@ -73,6 +77,9 @@ export interface JobJournal {
    * to the same key or file cleans them up.
    */
   strays(): Strays;
+  /** Where the download's target folder really was when the job first opened it (its real path). */
+  target(): string | undefined;
+  targetOpened(real: string): void;
   /** A stray cleaned up: its record goes. */
   strayGone(kind: 'upload' | 'download', jobId: string, key: string): void;
   /** Keys deleted by earlier runs of this job (for progress; the listing no longer shows them). */
@@ -100,6 +107,8 @@ export const NO_JOURNAL: JobJournal = {
   rangeFinished: () => undefined,
   downloadEnded: () => undefined,
   strays: () => ({ uploads: [], downloads: [] }),
+  target: () => undefined,
+  targetOpened: () => undefined,
   strayGone: () => undefined,
   deletedCount: () => 0,
   deleteBatchFinished: () => undefined,

@@ -71,7 +71,7 @@ const SCHEMA = `
 CREATE TABLE IF NOT EXISTS jobs (
   id TEXT PRIMARY KEY, host TEXT NOT NULL, kind TEXT NOT NULL, name TEXT NOT NULL, spec TEXT NOT NULL,
   connection_ref TEXT NOT NULL, fingerprint TEXT NOT NULL, status TEXT NOT NULL, owner_pid INTEGER,
-  deleted_count INTEGER NOT NULL DEFAULT 0, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL);
+  deleted_count INTEGER NOT NULL DEFAULT 0, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, target TEXT);
 CREATE INDEX IF NOT EXISTS jobs_by_fingerprint ON jobs (fingerprint);
 CREATE TABLE IF NOT EXISTS objects (
   job_id TEXT NOT NULL REFERENCES jobs (id) ON DELETE CASCADE, key TEXT NOT NULL, path TEXT NOT NULL, size INTEGER NOT NULL,
@@ -146,6 +146,9 @@ export class Journal {
       if (uploads.length > 0 && !uploads.includes('started_at')) db.exec('ALTER TABLE multipart_uploads ADD COLUMN started_at INTEGER');
       // Schema 3: the file's inode and change time, which a rewrite in place cannot put back.
       if (uploads.length > 0 && !uploads.includes('ino')) db.exec('ALTER TABLE multipart_uploads ADD COLUMN ino INTEGER; ALTER TABLE multipart_uploads ADD COLUMN ctime_ms REAL');
+      // ... and where a download's target folder really was when the job first opened it.
+      const jobs = columns('jobs');
+      if (jobs.length > 0 && !jobs.includes('target')) db.exec('ALTER TABLE jobs ADD COLUMN target TEXT');
       db.exec(SCHEMA);
       db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
       db.exec('COMMIT');
@@ -268,7 +271,7 @@ export class Journal {
         const row = this.get('SELECT * FROM objects WHERE job_id = ? AND key = ?', id, key);
         return row ? toFinishedObject(row) : undefined;
       },
-      objectFinished: (object) => this.record(
+      objectFinished: (object, options) => (options?.now ? this.run.bind(this) : this.record.bind(this))(
         'INSERT OR REPLACE INTO objects (job_id, key, path, size, mtime_ms, etag, version_id, checksum, verified, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
         id, object.key, object.path, object.size, object.mtimeMs ?? null, object.etag ?? null, object.versionId ?? null, object.checksum ?? null, object.verified ?? null, this.now(),
       ),
@@ -318,6 +321,8 @@ export class Journal {
         this.record('DELETE FROM ranges WHERE job_id = ? AND key = ?', id, key);
         this.record('DELETE FROM downloads WHERE job_id = ? AND key = ?', id, key);
       },
+      target: () => optionalString(this.get('SELECT target FROM jobs WHERE id = ?', id)?.target),
+      targetOpened: (real) => this.run('UPDATE jobs SET target = ? WHERE id = ? AND target IS NULL', real, id),
       strays: () => {
         const dead = (jobId: string) => jobId !== id && !this.locks.heldHere(jobId) && !this.locks.heldElsewhere(jobId);
         const uploads = this.all("SELECT m.job_id, m.key, m.upload_id, j.spec FROM multipart_uploads m JOIN jobs j ON j.id = m.job_id WHERE m.upload_id != ''")

@@ -77,3 +77,22 @@ it('the target folder itself swapped for a symlink mid-job: not one file lands w
   expect(end.state.status).toBe('completed');
   expect(await readdir(path.join(shared, 'sub.old', 'many'))).toHaveLength(KEYS);
 });
+
+it('a retry after the target was swapped for a symlink does not follow it: it fails, and nothing lands where the link leads', async () => {
+  await t.connection.client.send(new PutObjectCommand({ Bucket: t.bucket, Key: 'good.txt', Body: 'good' }));
+  const shared = path.join(t.dir, 'shared-retry');
+  const target = path.join(shared, 'dl');
+  const victim = path.join(t.dir, 'victim-retry');
+  await mkdir(victim);
+  const job = t.engine.download(t.connection, { bucket: t.bucket, keys: ['good.txt', 'authorized_keys'], targetFolder: target });
+  const first = await job.finished();
+  expect(first.progress.objectsFailed).toBe(1);
+  await rename(target, path.join(shared, 'dl.old'));
+  await symlink(victim, target);
+  await t.connection.client.send(new PutObjectCommand({ Bucket: t.bucket, Key: 'authorized_keys', Body: 'ssh-ed25519 attacker' }));
+  t.engine.retry(job.id);
+  const again = await t.engine.job(job.id)!.finished();
+  expect(again.state).toMatchObject({ status: 'failed', error: { code: 'UnsafePath' } });
+  expect(again.state.status === 'failed' && again.state.error.message).toContain('where this download began');
+  expect(await readdir(victim)).toEqual([]);
+});

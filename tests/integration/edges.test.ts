@@ -2,7 +2,7 @@
 // Each case runs the real command line (or engine) against the real server.
 
 import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, open, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, open, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -139,6 +139,28 @@ describe('downloads', () => {
     expect(run.stderr).toContain('The key "c/m/" ends in "/", so it stands for a folder, but it holds 17 bytes, which a folder cannot keep; it was not downloaded.');
     expect(run.stderr).toContain(`A file is in the way where a folder should be (${path.join(out, 'c', 'blocked')})`);
     expect((await readdir(path.join(out, 'c'))).sort()).toEqual(['a.txt', 'b.txt', 'blocked']);
+  });
+
+  it('a folder whose name begins with ".." is a folder inside, not a way out', async () => {
+    await put('p/..hidden/x.txt', 'inside');
+    const out = path.join(dir, 'dots');
+    const run = await runCli(['cp', '-r', '--quiet', `s3://${t.bucket}/p`, out]);
+    expect(run.stderr).toBe('');
+    expect(await readFile(path.join(out, 'p', '..hidden', 'x.txt'), 'utf8')).toBe('inside');
+  });
+
+  it.runIf(process.getuid?.() === 0)('a drop-box target (others may write, not read) takes downloads', async () => {
+    await put('drop.txt', 'dropped');
+    const box = path.join(dir, 'box');
+    await mkdir(box);
+    await chmod(dir, 0o755);
+    await chmod(box, 0o733);
+    const data = await mkdtemp(path.join(os.tmpdir(), 'barge-nobody-'));
+    await chmod(data, 0o777);
+    const run = await runCli(['cp', '--quiet', `s3://${t.bucket}/drop.txt`, `${box}/`], { uid: 65534, gid: 65534, env: { BARGE_DATA_DIR: data } });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(await readFile(path.join(box, 'drop.txt'), 'utf8')).toBe('dropped');
   });
 
   it('a target that cannot be made fails at once (no endless mkdir in /proc)', async () => {

@@ -515,6 +515,31 @@ it('another command for the same key or file cleans up what a killed run left th
   expect(await sha256File(path.join(out, 'big.bin'))).toBe(source.sha256);
 });
 
+it('a resumed download with --if-exists rename finds what it saved under numbered names: no second copies', async () => {
+  const KEYS = 40;
+  const folder = path.join(t.dir, 'docs');
+  await mkdir(folder);
+  await Promise.all(Array.from({ length: KEYS }, (_, i) => writeFile(path.join(folder, `d${String(i).padStart(2, '0')}`), `doc ${i}`)));
+  expect((await t.engine.upload(t.connection, { sources: [folder], bucket: t.bucket, destination: '' }).finished()).state.status).toBe('completed');
+  const out = path.join(t.dir, 'out');
+  await mkdir(path.join(out, 'docs'), { recursive: true });
+  await Promise.all(Array.from({ length: KEYS }, (_, i) => writeFile(path.join(out, 'docs', `d${String(i).padStart(2, '0')}`), 'mine')));
+  const args = ['cp', '-r', '--threads', '2', '--quiet', '--if-exists', 'rename', `s3://${t.bucket}/docs`, out];
+  proxy.setRule((request) => (request.url?.includes('list-type') ? undefined : { kind: 'delay', ms: 30 }));
+  const run = startCli(args, { env: cliEnv() });
+  while (Number(journalQuery<{ n: number }>('SELECT count(*) AS n FROM objects')?.n ?? 0) < 5) {
+    if (run.child.exitCode !== null) throw new Error(`barge ended before it was killed: ${run.output.stderr}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  run.child.kill('SIGKILL');
+  await run.done;
+  proxy.setRule(() => undefined);
+  expect((await runCli(args, { env: cliEnv() })).code).toBe(0);
+  const names = await readdir(path.join(out, 'docs'));
+  expect(names.filter((name) => name.endsWith('(2)'))).toEqual([]);
+  expect(names.filter((name) => name.endsWith('(1)'))).toHaveLength(KEYS);
+});
+
 it('the same command started twice at the same moment runs once: the other is refused', async () => {
   const source = await randomFile(t.dir, 'twice.bin', PARTS * PART);
   const args = ['cp', source.path, `s3://${t.bucket}/twice.bin`, ...transferArgs];
