@@ -194,7 +194,7 @@ function serverMessage(error: unknown): string | undefined {
   // A long message is shortened, not dropped: its beginning says what went wrong.
   const message = typeof e?.message === 'string' && e.message !== 'UnknownError' && e.message !== '' ? shortened(decodeEntities(e.message)) : undefined;
   if (message && status) return `${message.replace(/\.$/, '')} (HTTP ${status}).`;
-  if (message) return message.endsWith('.') ? message : `${message}.`;
+  if (message) return /[.…]$/.test(message) ? message : `${message}.`;
   return status ? `The server answered HTTP ${status}.` : undefined;
 }
 

@@ -82,3 +82,20 @@ describe('errors a person can act on', () => {
       .toBe('Resource name contains bad components such as ".." or "." (HTTP 400).');
   });
 });
+
+it('a long message is shortened, not replaced by "Unexpected error."', () => {
+  const long = `The store said: ${'x'.repeat(600)} and more`;
+  const message = toBargeError(Object.assign(new Error(long), { name: 'SomethingOdd' }), 'download s3://b/k').message;
+  expect(message.startsWith('Cannot download s3://b/k: The store said: xxx')).toBe(true);
+  expect(message.endsWith('…')).toBe(true);
+  expect(message.length).toBeLessThan(600);
+});
+
+it('a temporary name fits in 255 bytes wherever the final name does, and two long names stay apart', async () => {
+  const { temporaryNameFor } = await import('../../../main/engine/temporary-name.ts');
+  const long = (end: string) => `/d/${'é'.repeat(120)}${end}`;
+  const [a, b] = [temporaryNameFor(long('a.txt'), 'abcdef0123'), temporaryNameFor(long('b.txt'), 'abcdef0123')];
+  for (const name of [a, b]) expect(Buffer.byteLength(name.split('/').at(-1)!)).toBeLessThanOrEqual(255);
+  expect(a).not.toBe(b);
+  expect(temporaryNameFor('/d/short.txt', 'abcdef0123')).toBe('/d/short.txt.barge-abcdef01.partial');
+});
