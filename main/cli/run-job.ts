@@ -9,7 +9,7 @@ import { formatReceipt, receiptFormatFor } from '../../src/receipt.ts';
 import { plural } from '../../src/plural.ts';
 import type { JobSnapshot } from '../../src/jobs.ts';
 import type { Engine, EarlierRun } from '../engine/engine.ts';
-import type { Job } from '../engine/job.ts';
+import type { Job } from '../engine/jobs/job.ts';
 import { silentProgress, terminalProgress } from './progress-line.ts';
 import type { CliContext } from './context.ts';
 

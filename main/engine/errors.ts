@@ -6,7 +6,7 @@
 
 import type { JobError } from '../../src/jobs.ts';
 import { printable } from '../../src/s3-names.ts';
-import { targetOfTemporary } from './temporary-name.ts';
+import { targetOfTemporary } from './jobs/temporary-name.ts';
 
 export class BargeError extends Error {
   readonly code: string;

@@ -14,11 +14,11 @@ import { failure, ok } from '../../src/contract/result.ts';
 import type { JobSnapshot } from '../../src/jobs.ts';
 import type { Engine } from '../engine/engine.ts';
 import { BargeError, toBargeError } from '../engine/errors.ts';
-import { assertInside, isInside } from '../engine/confined-path.ts';
+import { assertInside, isInside } from '../engine/jobs/confined-path.ts';
 import type { IfExists } from '../../src/if-exists.ts';
 import { formatReceipt } from '../../src/receipt.ts';
-import { createBucket, deleteBucket } from '../engine/s3-buckets.ts';
-import { headObject, listBuckets, listObjectsPage } from '../engine/s3-listing.ts';
+import { createBucket, deleteBucket } from '../engine/s3/s3-buckets.ts';
+import { headObject, listBuckets, listObjectsPage } from '../engine/s3/s3-listing.ts';
 import type { ConnectionRegistry } from './connection-registry.ts';
 
 const STATS_INTERVAL_MS = 1000;

@@ -12,7 +12,7 @@ import type { ConnectionConfig } from '../../src/connection.ts';
 import type { ConnectionInput, ConnectionSummary } from '../../src/contract/models.ts';
 import type { Engine } from '../engine/engine.ts';
 import { BargeError } from '../engine/errors.ts';
-import type { S3Connection } from '../engine/s3-connection.ts';
+import type { S3Connection } from '../engine/s3/s3-connection.ts';
 import type { SecretStore } from './secret-store.ts';
 
 export const ENVIRONMENT_CONNECTION_ID = 'env';

@@ -15,8 +15,8 @@ import { mkdir, mkdtemp, open, readFile, rm, writeFile } from 'node:fs/promises'
 import os from 'node:os';
 import path from 'node:path';
 import { Engine } from '../../main/engine/engine.ts';
-import { createBucket } from '../../main/engine/s3-buckets.ts';
-import type { S3Connection } from '../../main/engine/s3-connection.ts';
+import { createBucket } from '../../main/engine/s3/s3-buckets.ts';
+import type { S3Connection } from '../../main/engine/s3/s3-connection.ts';
 import { startS3Server } from '../support/s3-server.ts';
 import { bargeTool, peerTools } from './peers.ts';
 import type { Tool, Workload, WorkloadArgs } from './peers.ts';

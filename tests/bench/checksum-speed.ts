@@ -1,11 +1,11 @@
-// node tests/bench/checksum-speed.ts: the throughput of each checksum in main/engine/checksums.ts,
+// node tests/bench/checksum-speed.ts: the throughput of each checksum in main/engine/integrity/checksums.ts,
 // on a 64 MiB buffer fed in 1 MiB chunks (as a part streams from disk). Each algorithm takes
 // CHECKSUM_ROUNDS turns (default 7), interleaved with the others; the first two are warm-up and
 // the median of the rest is reported. Figures, not assertions.
 
 import { randomFillSync } from 'node:crypto';
-import { createHasher } from '../../main/engine/checksums.ts';
-import type { ChecksumAlgorithm } from '../../main/engine/checksums.ts';
+import { createHasher } from '../../main/engine/integrity/checksums.ts';
+import type { ChecksumAlgorithm } from '../../main/engine/integrity/checksums.ts';
 
 const SIZE = 64 * 1024 * 1024;
 const CHUNK = Number(process.env.CHECKSUM_CHUNK ?? 1024 * 1024);

@@ -5,7 +5,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { Journal } from '../../main/engine/journal.ts';
+import { Journal } from '../../main/engine/journal/journal.ts';
 
 const RECORDS = 20_000;
 const dir = await mkdtemp(path.join(os.tmpdir(), 'barge-journal-cost-'));

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CreateBucketCommand, PutObjectCommand, PutObjectLegalHoldCommand, PutBucketVersioningCommand } from '@aws-sdk/client-s3';
-import { listAllObjects, listAllVersions } from '../../main/engine/s3-listing.ts';
+import { listAllObjects, listAllVersions } from '../../main/engine/s3/s3-listing.ts';
 import { setUpEngine, uniqueBucket } from '../support/fixtures.ts';
 import type { TestContext } from '../support/fixtures.ts';
 

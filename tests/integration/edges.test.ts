@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import { MIB } from '../../src/byte-units.ts';
-import { listMultipartUploads } from '../../main/engine/s3-listing.ts';
+import { listMultipartUploads } from '../../main/engine/s3/s3-listing.ts';
 import { startFaultProxy } from '../support/fault-proxy.ts';
 import { randomFile, serverConfig, setUpEngine } from '../support/fixtures.ts';
 import type { TestContext } from '../support/fixtures.ts';

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { readdir, truncate } from 'node:fs/promises';
-import { listMultipartUploads } from '../../main/engine/s3-listing.ts';
+import { listMultipartUploads } from '../../main/engine/s3/s3-listing.ts';
 import { AbortMultipartUploadCommand } from '@aws-sdk/client-s3';
 import path from 'node:path';
 import { MIB } from '../../src/byte-units.ts';
@@ -8,7 +8,7 @@ import { randomFile, serverConfig, setUpEngine, sha256File } from '../support/fi
 import type { TestContext } from '../support/fixtures.ts';
 import { startFaultProxy } from '../support/fault-proxy.ts';
 import type { FaultProxy } from '../support/fault-proxy.ts';
-import type { S3Connection } from '../../main/engine/s3-connection.ts';
+import type { S3Connection } from '../../main/engine/s3/s3-connection.ts';
 
 let t: TestContext;
 let proxy: FaultProxy;

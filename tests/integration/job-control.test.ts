@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, expect, it, onTestFinished } from 'vitest';
 import { KIB, MIB } from '../../src/byte-units.ts';
-import { listAllObjects } from '../../main/engine/s3-listing.ts';
+import { listAllObjects } from '../../main/engine/s3/s3-listing.ts';
 import { randomFile, serverConfig, setUpEngine } from '../support/fixtures.ts';
 import { startFaultProxy } from '../support/fault-proxy.ts';
 import type { TestContext } from '../support/fixtures.ts';

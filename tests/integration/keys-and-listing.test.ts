@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import { CreateMultipartUploadCommand, PutObjectCommand } from '@aws-sdk/client-s3';
-import { abortIncompleteUploads, createBucket, deleteBucket } from '../../main/engine/s3-buckets.ts';
-import { headObject, listAllObjects, listBuckets, listMultipartUploads, listObjectPages } from '../../main/engine/s3-listing.ts';
+import { abortIncompleteUploads, createBucket, deleteBucket } from '../../main/engine/s3/s3-buckets.ts';
+import { headObject, listAllObjects, listBuckets, listMultipartUploads, listObjectPages } from '../../main/engine/s3/s3-listing.ts';
 import { randomFile, setUpEngine, sha256File, uniqueBucket } from '../support/fixtures.ts';
 import type { TestContext } from '../support/fixtures.ts';
 

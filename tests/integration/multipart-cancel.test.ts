@@ -2,7 +2,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { HeadObjectCommand } from '@aws-sdk/client-s3';
 import { MIB } from '../../src/byte-units.ts';
-import { listMultipartUploads } from '../../main/engine/s3-listing.ts';
+import { listMultipartUploads } from '../../main/engine/s3/s3-listing.ts';
 import { randomFile, setUpEngine } from '../support/fixtures.ts';
 import type { TestContext } from '../support/fixtures.ts';
 

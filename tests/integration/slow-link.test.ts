@@ -10,7 +10,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { HeadObjectCommand } from '@aws-sdk/client-s3';
 import { MIB } from '../../src/byte-units.ts';
 import { Engine } from '../../main/engine/engine.ts';
-import { createBucket } from '../../main/engine/s3-buckets.ts';
+import { createBucket } from '../../main/engine/s3/s3-buckets.ts';
 import { startFaultLab } from '../faults/fault-lab.ts';
 import type { FaultLab } from '../faults/fault-lab.ts';
 import { randomFile, uniqueBucket } from '../support/fixtures.ts';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GetObjectCommand, HeadObjectCommand } from '@aws-sdk/client-s3';
 import { MIB } from '../../src/byte-units.ts';
-import { listAllObjects } from '../../main/engine/s3-listing.ts';
+import { listAllObjects } from '../../main/engine/s3/s3-listing.ts';
 import { randomFile, setUpEngine, sha256File } from '../support/fixtures.ts';
 import type { TestContext } from '../support/fixtures.ts';
 

@@ -20,8 +20,8 @@ import { FileSecretStore } from '../../main/service/secret-store.ts';
 import { startWebHost } from '../../main/web-host/web-host.ts';
 import type { WebHost } from '../../main/web-host/web-host.ts';
 import { internalEndpointProblem } from '../../src/internal-endpoints.ts';
-import { Journal } from '../../main/engine/journal.ts';
-import { createBucket } from '../../main/engine/s3-buckets.ts';
+import { Journal } from '../../main/engine/journal/journal.ts';
+import { createBucket } from '../../main/engine/s3/s3-buckets.ts';
 import { serverConfig } from '../support/fixtures.ts';
 import { mountTmpfs } from '../support/bad-input-kit.ts';
 

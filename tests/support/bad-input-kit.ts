@@ -13,8 +13,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { SignatureV4 } from '@smithy/signature-v4';
 import type { SourceData } from '@smithy/types';
-import { listAllVersions, listMultipartUploads } from '../../main/engine/s3-listing.ts';
-import type { S3Connection } from '../../main/engine/s3-connection.ts';
+import { listAllVersions, listMultipartUploads } from '../../main/engine/s3/s3-listing.ts';
+import type { S3Connection } from '../../main/engine/s3/s3-connection.ts';
 import { serverConfig } from './fixtures.ts';
 
 export const isRoot = process.getuid?.() === 0;

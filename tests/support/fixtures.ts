@@ -9,8 +9,8 @@ import path from 'node:path';
 import { inject } from 'vitest';
 import { Engine } from '../../main/engine/engine.ts';
 import type { EngineOptions } from '../../main/engine/engine.ts';
-import { createBucket } from '../../main/engine/s3-buckets.ts';
-import type { S3Connection } from '../../main/engine/s3-connection.ts';
+import { createBucket } from '../../main/engine/s3/s3-buckets.ts';
+import type { S3Connection } from '../../main/engine/s3/s3-connection.ts';
 import type { ConnectionConfig } from '../../src/connection.ts';
 
 export function serverConfig(): ConnectionConfig {

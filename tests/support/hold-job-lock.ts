@@ -2,8 +2,8 @@
 //
 //   node tests/support/hold-job-lock.ts <locks folder> <job id>
 
-import { folderLocks } from '../../main/engine/job-locks.ts';
-import { loadSqlite } from '../../main/engine/sqlite.ts';
+import { folderLocks } from '../../main/engine/journal/job-locks.ts';
+import { loadSqlite } from '../../main/engine/journal/sqlite.ts';
 
 const [folder, id] = process.argv.slice(2);
 const { DatabaseSync } = await loadSqlite();

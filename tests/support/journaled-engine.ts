@@ -4,7 +4,7 @@
 //   node tests/support/journaled-engine.ts <journal file> <connection JSON> <upload|download> <spec JSON> [connection ref]
 
 import { Engine } from '../../main/engine/engine.ts';
-import { Journal } from '../../main/engine/journal.ts';
+import { Journal } from '../../main/engine/journal/journal.ts';
 import { MIB } from '../../src/byte-units.ts';
 
 const [journalFile, connectionJson, kind, specJson, connectionRef = 'saved-connection'] = process.argv.slice(2);

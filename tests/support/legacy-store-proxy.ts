@@ -16,7 +16,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createHash } from 'node:crypto';
 import { SignatureV4 } from '@smithy/signature-v4';
-import { NodeSha256 } from '../../main/engine/s3-wire.ts';
+import { NodeSha256 } from '../../main/engine/s3/s3-wire.ts';
 import { flipByteAt } from './fault-proxy.ts';
 
 export interface LegacyStoreProxy {

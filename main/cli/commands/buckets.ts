@@ -3,8 +3,8 @@
 import { formatAge } from '../../../src/byte-units.ts';
 import { plural } from '../../../src/plural.ts';
 import { printable, printableName } from '../../../src/s3-names.ts';
-import { abortIncompleteUploads, createBucket, deleteBucket } from '../../engine/s3-buckets.ts';
-import type { S3Connection } from '../../engine/s3-connection.ts';
+import { abortIncompleteUploads, createBucket, deleteBucket } from '../../engine/s3/s3-buckets.ts';
+import type { S3Connection } from '../../engine/s3/s3-connection.ts';
 import type { CliContext } from '../context.ts';
 import { usageError } from '../options.ts';
 import { s3Location } from './cp.ts';

@@ -8,7 +8,7 @@ import type { S3Location } from '../../../src/s3-url.ts';
 import { bucketReferenceProblem } from '../../../src/s3-names.ts';
 import { BargeError } from '../../engine/errors.ts';
 import type { Engine, JobStartOptions } from '../../engine/engine.ts';
-import type { S3Connection } from '../../engine/s3-connection.ts';
+import type { S3Connection } from '../../engine/s3/s3-connection.ts';
 import type { CliContext } from '../context.ts';
 import { usageError } from '../options.ts';
 import { runJob } from '../run-job.ts';

@@ -4,8 +4,8 @@
 import { printableName } from '../../../src/s3-names.ts';
 import { isS3Url, parseS3Url } from '../../../src/s3-url.ts';
 import { toBargeError } from '../../engine/errors.ts';
-import { listBuckets, listObjectPages } from '../../engine/s3-listing.ts';
-import type { S3Connection } from '../../engine/s3-connection.ts';
+import { listBuckets, listObjectPages } from '../../engine/s3/s3-listing.ts';
+import type { S3Connection } from '../../engine/s3/s3-connection.ts';
 import type { CliContext } from '../context.ts';
 import { usageError } from '../options.ts';
 

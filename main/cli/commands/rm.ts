@@ -1,7 +1,7 @@
 // barge rm: delete keys, or whole prefixes with --recursive (as folders: "logs" never matches "logs2").
 
 import type { Engine } from '../../engine/engine.ts';
-import type { S3Connection } from '../../engine/s3-connection.ts';
+import type { S3Connection } from '../../engine/s3/s3-connection.ts';
 import type { CliContext } from '../context.ts';
 import { usageError } from '../options.ts';
 import { runJob } from '../run-job.ts';

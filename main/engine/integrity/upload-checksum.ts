@@ -1,0 +1,131 @@
+// The checksums an upload request carries, and the check of what the store answers.
+//
+// Every request that carries bytes must be checked by the store before it keeps them, on any store.
+// AWS, MinIO and versitygw verify a CRC header (x-amz-checksum-*) and echo it; a large family of
+// S3-compatible stores that predate flexible checksums (Ceph's RGW among them) accept the header and
+// neither check nor echo it. Every store checks Content-MD5. So until a store has echoed a CRC on
+// this connection, streamed requests carry Content-MD5 beside it; once it has, the CRC alone; a store
+// that answered without the echo gets Content-MD5 alone from then on. The first requests of every
+// run are checked either way, and a request never depends on an answer to another.
+//
+// A buffered body (a small file) is also hashed with SHA-256 into the request's signature, which
+// every store checks: it needs no Content-MD5.
+//
+// (Comparing the ETag with the MD5 sent would add nothing where Content-MD5 went, and fails on stores
+// whose ETags look like MD5s without being one; it is not done.)
+
+import type { UploadChecksum } from '../../../src/connection.ts';
+import type { Verification } from '../../../src/verification.ts';
+import { checksumHeader, toBase64 } from './checksums.ts';
+import type { ChecksumAlgorithm, CrcAlgorithm } from './checksums.ts';
+import { BargeError } from '../errors.ts';
+import type { S3Connection } from '../s3/s3-connection.ts';
+import type { StoredObject } from '../s3/s3-wire.ts';
+
+export type UploadAlgorithm = Exclude<UploadChecksum, 'OFF'> & ChecksumAlgorithm;
+
+/** What this connection has learnt of the store's CRC checks. */
+export type CrcEcho = 'unknown' | 'echoes' | 'ignores';
+
+export interface SentDigest {
+  readonly digest: Buffer;
+  /** The header's value (base64, as S3 wants it for Content-MD5 and the CRCs alike). */
+  readonly value: string;
+}
+
+export interface RequestChecksums {
+  readonly crc?: SentDigest & { readonly algorithm: CrcAlgorithm };
+  readonly md5?: SentDigest;
+  readonly headers: Record<string, string>;
+}
+
+/** The algorithm this connection's uploads use, or undefined for none. */
+export function uploadAlgorithm(connection: S3Connection): UploadAlgorithm | undefined {
+  return connection.uploadChecksum === 'OFF' ? undefined : connection.uploadChecksum;
+}
+
+/** The CRC a new multipart upload is created with: none once the store is known to ignore them. */
+export function multipartCrc(connection: S3Connection, algorithm: UploadAlgorithm | undefined): CrcAlgorithm | undefined {
+  return algorithm && algorithm !== 'MD5' && connection.crcEcho !== 'ignores' ? algorithm : undefined;
+}
+
+/** What a request carries: its upload's choice, and whether its body is signed (buffered). */
+export interface RequestKind {
+  readonly algorithm: UploadAlgorithm | undefined;
+  /** The CRC the request carries: a part always carries the one its upload was created with. */
+  readonly crc: CrcAlgorithm | undefined;
+  /** A part of an upload created with `crc`: the store expects it on every part. */
+  readonly crcRequired: boolean;
+  /** The body is signed with its SHA-256, so it needs no Content-MD5 of its own. */
+  readonly buffered: boolean;
+}
+
+/** The digests a request needs now, given what the connection has learnt of the store. */
+export function digestsFor(connection: S3Connection, kind: RequestKind): ChecksumAlgorithm[] {
+  if (!kind.algorithm) return [];
+  if (kind.algorithm === 'MD5') return ['MD5'];
+  const digests: ChecksumAlgorithm[] = kind.crc && (kind.crcRequired || connection.crcEcho !== 'ignores') ? [kind.crc] : [];
+  if (!kind.buffered && connection.crcEcho !== 'echoes') digests.push('MD5');
+  return digests;
+}
+
+/**
+ * The checksums for the next attempt: those already computed while they are still what the
+ * connection wants (they change only when the store turns out to ignore CRCs), else new ones.
+ */
+export async function checksumsForAttempt(
+  connection: S3Connection, kind: RequestKind, current: RequestChecksums | undefined, digest: (algorithms: ChecksumAlgorithm[]) => Promise<Buffer[]> | Buffer[],
+): Promise<RequestChecksums> {
+  const wanted = digestsFor(connection, kind);
+  const have = current ? [...(current.crc ? [current.crc.algorithm] : []), ...(current.md5 ? ['MD5'] : [])] : undefined;
+  if (current && have!.length === wanted.length && wanted.every((algorithm) => have!.includes(algorithm))) return current;
+  return requestChecksums(wanted, await digest(wanted));
+}
+
+export function requestChecksums(algorithms: readonly ChecksumAlgorithm[], digests: readonly Buffer[]): RequestChecksums {
+  let crc: RequestChecksums['crc'];
+  let md5: SentDigest | undefined;
+  const headers: Record<string, string> = {};
+  algorithms.forEach((algorithm, index) => {
+    const digest = digests[index]!;
+    const value = toBase64(digest);
+    headers[checksumHeader(algorithm)] = value;
+    if (algorithm === 'MD5') md5 = { digest, value };
+    else crc = { algorithm: algorithm as CrcAlgorithm, digest, value };
+  });
+  return { crc, md5, headers };
+}
+
+/**
+ * Compare the store's answer with what was sent, learn whether the store echoes CRCs, and say how
+ * the bytes were checked. `buffered`: the body's SHA-256 was signed.
+ */
+export function checkAnswer(connection: S3Connection, sent: RequestChecksums, stored: StoredObject, what: string, buffered: boolean): Verification {
+  let echoed = false;
+  if (sent.crc) {
+    const echo = stored.checksums?.[sent.crc.algorithm];
+    if (echo === undefined) {
+      connection.crcEcho = 'ignores';
+      // A CRC alone, not echoed: nothing proves the store checked these bytes. Sent again, with
+      // Content-MD5 this time (the retry asks checksumsForAttempt again).
+      if (!sent.md5 && !buffered) {
+        throw Object.assign(new Error(`The store did not confirm the ${sent.crc.algorithm} of ${what}; it is sent again with Content-MD5.`), { name: 'UncheckedUpload', stored });
+      }
+    } else if (echo !== sent.crc.value) {
+      throw new BargeError('ChecksumMismatch', `The store reports ${sent.crc.algorithm} ${echo} for ${what}, but ${sent.crc.value} was sent; the upload is not trusted. Retry it.`);
+    } else {
+      echoed = true;
+      if (connection.crcEcho === 'unknown') connection.crcEcho = 'echoes';
+    }
+  }
+  if (echoed) return 'store-checksum';
+  if (sent.md5) return 'content-md5';
+  return buffered ? 'signed-sha256' : 'none';
+}
+
+/** For a receipt: the checksum the store verified (an echoed CRC, or the Content-MD5 it checked). */
+export function verifiedChecksum(sent: RequestChecksums, stored: StoredObject, verification: Verification): string | undefined {
+  if (verification === 'store-checksum') return stored.checksum;
+  if (verification === 'content-md5' && sent.md5) return `MD5:${sent.md5.value}`;
+  return undefined;
+}

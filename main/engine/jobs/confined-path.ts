@@ -1,0 +1,62 @@
+// A folder a download writes into must really be inside the folder the user chose.
+//
+// Keys never name ".." (key-path.ts refuses them), but a folder inside the target can be a symlink
+// that leads elsewhere (made by another program, or by someone who shares the machine): written
+// through it, a download would land outside the target, even over ~/.ssh/authorized_keys. Checked on
+// the real paths, after the folder exists.
+
+import { lstat, realpath } from 'node:fs/promises';
+import path from 'node:path';
+import { BargeError } from '../errors.ts';
+
+/** Whether `inner` is `outer` or below it (both real, absolute paths). */
+export function isInside(outer: string, inner: string): boolean {
+  const relative = path.relative(outer, inner);
+  // "..hidden" is a name inside; only ".." itself, or a path through it, leads out.
+  return relative === '' || (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative));
+}
+
+/**
+ * Throws UnsafePath when `folder` (made or not yet) is not really inside `root`: checked on the real
+ * path of the part of it that exists, so nothing is made through a symlink that leads out.
+ */
+export async function assertInside(root: string, folder: string, what: string): Promise<void> {
+  const [realRoot, realFolder] = await Promise.all([realPathOf(root), realPathOf(folder)]);
+  if (!isInside(realRoot, realFolder)) {
+    throw new BargeError('UnsafePath', `${what} would be written into ${folder}, which a symbolic link leads outside ${root} (into ${realFolder}); it was not downloaded.`);
+  }
+}
+
+/** The real path of `target`, made or not yet: its nearest existing folder's real path, and the rest. */
+async function realPathOf(target: string): Promise<string> {
+  let existing = path.resolve(target);
+  const rest: string[] = [];
+  while (!(await lstat(existing).catch(() => undefined))) {
+    const parent = path.dirname(existing);
+    if (parent === existing) break;
+    rest.unshift(path.basename(existing));
+    existing = parent;
+  }
+  return path.join(await realpath(existing), ...rest);
+}
+
+/** Which file a path names: the same device and inode mean the same file, wherever the path now leads. */
+export interface FileIdentity {
+  readonly dev: number;
+  readonly ino: number;
+}
+
+/**
+ * Throws UnsafePath unless `file` still names the file it named when it was made. Between the
+ * checks on the folder and the last write, someone who can write inside the target could move a
+ * folder away and put a symlink (and a file of the same name) in its place: the download would then
+ * be renamed into wherever the link leads. The file Barge wrote keeps its inode, so a path that now
+ * leads elsewhere names another inode, or none. (Node has no renameat, so what is left is the
+ * moment between this check and the rename itself.)
+ */
+export async function assertSameFile(file: string, identity: FileIdentity, what: string): Promise<void> {
+  const now = await lstat(file).catch(() => undefined);
+  if (!now || !now.isFile() || now.dev !== identity.dev || now.ino !== identity.ino) {
+    throw new BargeError('UnsafePath', `${what} was not saved: the folder it was being written in (${path.dirname(file)}) was moved or replaced while it downloaded.`);
+  }
+}

@@ -1,0 +1,530 @@
+// Download objects and prefixes: parallel ranged GETs into a temporary file, renamed into place.
+//
+// A file never appears under its final name until every byte is there and the size is checked: a
+// failed or cancelled download leaves nothing behind. A body that breaks mid-stream is resumed from
+// the last byte written, not restarted (the SDK does not retry a broken body). Every range is pinned
+// to the object's ETag (If-Match), so an object replaced mid-download fails instead of producing a
+// file stitched from two versions.
+
+import { constants, createWriteStream } from 'node:fs';
+import { link, lstat, open, rename, rm, unlink } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { keyToRelativePath, SavedPaths } from '../../../src/key-path.ts';
+import { choosePartSize, partCount, partNumbers, partRange } from '../../../src/part-size.ts';
+import { asFolderPrefix, keyBaseName } from '../../../src/s3-url.ts';
+import { concurrentEach } from '../queue/concurrent-each.ts';
+import { BargeError, errorCode, httpStatus, toBargeError } from '../errors.ts';
+import { countedAgain } from './job.ts';
+import type { JobBody, JobRuntime } from './job.ts';
+import { folderIgnoresCase } from './local-files.ts';
+import { headObjectOnce, listAllObjects } from '../s3/s3-listing.ts';
+import type { S3Connection } from '../s3/s3-connection.ts';
+import { versionIdOf } from '../s3/s3-wire.ts';
+import type { StoredObject } from '../s3/s3-wire.ts';
+import { createHasher } from '../integrity/checksums.ts';
+import type { ChecksumAlgorithm, Hasher } from '../integrity/checksums.ts';
+import { factsFromHeaders, planVerification, verifyDownload } from '../integrity/download-verification.ts';
+import type { ObjectFacts } from '../integrity/download-verification.ts';
+import type { IncomingHttpHeaders } from 'node:http';
+import { temporaryNameFor } from './temporary-name.ts';
+import { numberedName } from '../../../src/if-exists.ts';
+import type { IfExists } from '../../../src/if-exists.ts';
+import { assertSameFile } from './confined-path.ts';
+import { DownloadTarget } from './download-target.ts';
+import type { OpenFolder } from './download-target.ts';
+import { SpillingMap } from './spilling-map.ts';
+import type { FileIdentity } from './confined-path.ts';
+
+const WRITE_BUFFER_BYTES = 1024 * 1024;
+
+export interface DownloadSpec {
+  readonly bucket: string;
+  /** Objects, each saved as targetFolder/<its name> (or as targetFile, for a single key). */
+  readonly keys?: readonly string[];
+  /** Prefixes ("folders"), each saved with its folder name and everything below it. */
+  readonly prefixes?: readonly string[];
+  readonly targetFolder: string;
+  /** For a single key: the exact file to write. */
+  readonly targetFile?: string;
+  /**
+   * Treat names that differ only in case as one file: true for a folder bound for Windows or macOS;
+   * undefined to ask the target folder itself (probed once).
+   */
+  readonly caseInsensitive?: boolean;
+  /** Fail an object that can be checked only for its size, rather than save it with a warning. */
+  readonly requireVerified?: boolean;
+  /** When the file is already there (default: overwrite, as cp and aws s3 cp do). */
+  readonly ifExists?: IfExists;
+  /**
+   * A host's download root: the target must really lie below it, checked each time the job runs
+   * (a job recorded under another root is not resumed into it).
+   */
+  readonly confinedTo?: string;
+}
+
+export interface DownloadItem {
+  readonly key: string;
+  /** Undefined until known (a key given by name is looked up first). */
+  readonly size: number | undefined;
+  readonly etag: string | undefined;
+  /** The object's modification time, where known (for --if-exists newer). */
+  readonly lastModified?: number;
+  readonly path: string;
+  /** Why this key cannot be saved (it would leave the target folder): it fails, every time. */
+  readonly unsafe?: string;
+  /** Why this key's file is another key's (the same name, or one that differs only in case where case is ignored). */
+  readonly collision?: string;
+  /** A folder marker (a key ending in "/"): `path` is the folder it stands for. */
+  readonly marker?: boolean;
+}
+
+export function downloadBody(connection: S3Connection, spec: DownloadSpec): JobBody<DownloadItem> {
+  // Where the first run found the target (kept here for retries, in the journal for later processes).
+  let firstAt: string | undefined;
+  return async (runtime, only) => {
+    // Opened once: every folder below is opened from it, so no swap of a folder for a symlink (nor
+    // of the target itself) can lead a download elsewhere (download-target.ts).
+    const folder = path.resolve(spec.targetFile ? path.dirname(spec.targetFile) : spec.targetFolder);
+    // A retry or a resumed run opens it where the first run found it, or not at all.
+    const target = await DownloadTarget.open(folder, spec.confinedTo, firstAt ?? runtime.journal.target()).catch((error: unknown) => {
+      throw toBargeError(error, `download into ${folder}`);
+    });
+    firstAt ??= target.realPath;
+    runtime.journal.targetOpened(target.realPath);
+    // Temporary files other jobs left (their process died), by the file they were for.
+    const strays = new Map<string, { jobId: string; key: string; temporary: string }[]>();
+    for (const stray of runtime.journal.strays().downloads) strays.set(stray.path, [...(strays.get(stray.path) ?? []), stray]);
+    try {
+      await downloadItems(connection, spec, runtime, only, target, strays);
+    } finally {
+      await target.close();
+    }
+  };
+}
+
+async function downloadItems(
+  connection: S3Connection, spec: DownloadSpec, runtime: JobRuntime<DownloadItem>, only: readonly DownloadItem[] | undefined, target: DownloadTarget,
+  strays: Map<string, { jobId: string; key: string; temporary: string }[]>,
+): Promise<void> {
+    const items = only ? countedAgain(only, runtime, (item) => item.size) : discover(connection, spec, runtime);
+    await concurrentEach(items, () => runtime.settings.threads * 2, async (item) => {
+      try {
+        if (item.unsafe) throw new BargeError('UnsafeKey', `The key "${item.key}" ${item.unsafe}; it was not downloaded.`);
+        if (item.collision) throw new BargeError('NameCollision', `The key "${item.key}" ${item.collision}; it was not downloaded.`);
+        if (item.marker) {
+          await saveFolderMarker(spec, item, target);
+          runtime.objectDone();
+          return;
+        }
+        const known = item.size === undefined ? await lookUp(connection, spec.bucket, item, runtime) : item;
+        // Opened from the target, never through a symlink that leads out of it: what is there, and
+        // where the object goes, are both looked at in this open folder.
+        const folder = await target.folder(path.dirname(known.path), `s3://${spec.bucket}/${known.key}`);
+        try {
+          const existing = await finishedBefore(runtime, known, folder) ? 'done' : await whenExists(spec.ifExists ?? 'overwrite', known, runtime, folder);
+          if (existing === 'done') {
+            runtime.alreadyDone(1, known.size ?? 0);
+          } else if (existing.skip !== undefined) {
+            runtime.alreadyDone(1, known.size ?? 0);
+            runtime.kept(known.path, `${known.path} is already there: ${existing.skip}; it was not downloaded.`);
+          } else {
+            const { why, ...stored } = await downloadObject(connection, spec, { ...known, path: existing.path }, runtime, folder, existing.noClobber, strays.get(existing.path));
+            strays.delete(existing.path);
+            // The file it was saved as (a numbered name beside a file kept, with --if-exists rename).
+            runtime.journal.objectFinished({ key: known.key, path: existing.path, size: known.size ?? 0, ...stored }, { now: existing.path !== known.path });
+            if (why) runtime.sizeOnly(`s3://${spec.bucket}/${known.key}`, why);
+            runtime.objectDone();
+          }
+        } catch (error) {
+          throw folder.explain(error);
+        } finally {
+          await folder.close();
+        }
+      } catch (error) {
+        runtime.itemFailed(item, `s3://${spec.bucket}/${item.key}`, toBargeError(changedOnServer(error, spec, item), `download s3://${spec.bucket}/${item.key}`));
+      }
+    });
+    if (!only) runtime.totalsFinal();
+}
+
+async function* discover(connection: S3Connection, spec: DownloadSpec, runtime: JobRuntime<DownloadItem>): AsyncGenerator<DownloadItem> {
+  const folder = path.resolve(spec.targetFolder);
+  // Two keys must never land on one file: the same name (keys "a/x" and "b/x" into one folder), or,
+  // where the folder ignores case (Windows, macOS), names that differ only in case. The first keeps it.
+  // Kept on disk past 100,000 keys: memory does not grow with the prefix.
+  const owners = spec.targetFile ? undefined : await SpillingMap.create<{ key: string; path: string }>();
+  try {
+    const saved = owners && new SavedPaths({ caseInsensitive: spec.caseInsensitive ?? (await folderIgnoresCase(folder)), owners });
+    yield* listItems(connection, spec, runtime, folder, saved);
+  } finally {
+    owners?.close();
+  }
+}
+
+async function* listItems(connection: S3Connection, spec: DownloadSpec, runtime: JobRuntime<DownloadItem>, folder: string, saved: SavedPaths | undefined): AsyncGenerator<DownloadItem> {
+  const claim = (key: string, file: string) => saved?.claim(file, key);
+  for (const key of spec.keys ?? []) {
+    runtime.addTotals(1, 0);
+    if (spec.targetFile) {
+      yield { key, size: undefined, etag: undefined, path: path.resolve(spec.targetFile) };
+      continue;
+    }
+    const name = fileName(key);
+    if (!name.ok) {
+      yield { key, size: undefined, etag: undefined, path: '', unsafe: name.reason };
+      continue;
+    }
+    const file = path.join(folder, name.name);
+    yield { key, size: undefined, etag: undefined, path: file, collision: claim(key, file) };
+  }
+  // A resumed run lists everything again, and compares each object with what the journal says was
+  // saved (ETag, size) and with the file on disk: objects added since are fetched, changed ones
+  // fetched again, and files deleted since restored. (Listing costs a request per 1,000 keys.)
+  for (const rawPrefix of spec.prefixes ?? []) {
+    const prefix = asFolderPrefix(rawPrefix);
+    // Keep the folder's own name: "a/photos/" lands in targetFolder/photos/.
+    const parent = prefix.slice(0, prefix.slice(0, -1).lastIndexOf('/') + 1);
+    for await (const object of listAllObjects(connection, { bucket: spec.bucket, prefix, signal: runtime.signal })) {
+      const mapped = keyToRelativePath(object.key, parent, process.platform === 'win32' ? 'win32' : 'posix');
+      runtime.addTotals(1, object.size);
+      if (!mapped.ok) {
+        yield { key: object.key, size: object.size, etag: object.etag, path: '', unsafe: mapped.reason };
+        continue;
+      }
+      if (mapped.isFolderMarker) {
+        yield { key: object.key, size: object.size, etag: object.etag, path: path.join(folder, ...mapped.segments), marker: true };
+        continue;
+      }
+      const file = path.join(folder, ...mapped.segments);
+      yield { key: object.key, size: object.size, etag: object.etag, lastModified: object.lastModified, path: file, collision: claim(object.key, file) };
+    }
+  }
+}
+
+/**
+ * A folder marker becomes its folder. One that holds bytes (some tools store notes in them) cannot
+ * be both a folder and a file: it fails by name rather than lose its bytes in silence, as aws-cli does.
+ */
+async function saveFolderMarker(spec: DownloadSpec, item: DownloadItem, target: DownloadTarget): Promise<void> {
+  if ((item.size ?? 0) > 0) {
+    throw new BargeError('FolderMarkerHasContent', `The key "${item.key}" ends in "/", so it stands for a folder, but it holds ${item.size} bytes, which a folder cannot keep; it was not downloaded. Fetch it by name to a file (barge cp "s3://${spec.bucket}/${item.key}" FILE).`);
+  }
+  await (await target.folder(item.path, `s3://${spec.bucket}/${item.key}`)).close();
+}
+
+/**
+ * Every request after the first is pinned to the ETag the download began with (If-Match): a 412
+ * means the object was replaced meanwhile, and nothing of either version was kept. Said in words.
+ */
+function changedOnServer(error: unknown, spec: DownloadSpec, item: DownloadItem): unknown {
+  if (errorCode(error) !== 'PreconditionFailed' && httpStatus(error) !== 412) return error;
+  return new BargeError('ObjectChanged', `s3://${spec.bucket}/${item.key} changed on the server while it was being downloaded (it was replaced); nothing was saved. Download it again to fetch the new version.`);
+}
+
+/** A key's last segment as a file name, or why it cannot be one. */
+function fileName(key: string): { ok: true; name: string } | { ok: false; reason: string } {
+  const mapped = keyToRelativePath(keyBaseName(key), '', process.platform === 'win32' ? 'win32' : 'posix');
+  return mapped.ok && mapped.segments.length === 1 && !mapped.isFolderMarker ? { ok: true, name: mapped.segments[0]! } : { ok: false, reason: 'does not end in a usable file name' };
+}
+
+/**
+ * An earlier run of this job saved this very object (same ETag and size), and the file it was saved
+ * as (its own name, or a numbered one beside a file kept) is still there, in this folder.
+ */
+async function finishedBefore(runtime: JobRuntime<DownloadItem>, item: DownloadItem, folder: OpenFolder): Promise<boolean> {
+  if (!runtime.journal.resumed) return false;
+  const done = runtime.journal.finishedObject(item.key);
+  if (!done || path.dirname(done.path) !== path.dirname(item.path) || done.etag !== item.etag || done.size !== item.size) return false;
+  const file = await lstat(folder.at(done.path)).catch(() => undefined);
+  return file?.isFile() === true && file.size === item.size;
+}
+
+/** Where an object's bytes go, and which ranges an earlier run already wrote there. */
+interface TemporaryFile {
+  readonly path: string;
+  readonly partSize: number;
+  /** Part numbers of the ranges an earlier run wrote (hashed again from the file to verify them). */
+  readonly written: ReadonlySet<number>;
+  /** The file itself, to know before it is renamed into place that its path still leads to it. */
+  readonly identity: FileIdentity;
+}
+
+/**
+ * The temporary file a crashed run of this job was writing for this object, if it can go on: the
+ * object is the same version (ETag) and size, and the file is still there. Otherwise a new one.
+ */
+async function temporaryFile(item: DownloadItem, size: number, partSize: number, runtime: JobRuntime<DownloadItem>, folder: OpenFolder): Promise<TemporaryFile> {
+  const journal = runtime.journal;
+  const earlier = journal.resumed ? journal.download(item.key) : undefined;
+  if (earlier) {
+    const onDisk = earlier.path === item.path ? await lstat(folder.at(earlier.temporary)).catch(() => undefined) : undefined;
+    // One link only: a hard link planted under its name would have the download written into another file.
+    if (earlier.etag === item.etag && earlier.size === size && earlier.partSize === partSize && onDisk?.isFile() && onDisk.nlink === 1 && onDisk.size === size) {
+      // The written ranges are hashed from the disk, not trusted from the journal: after a power loss
+      // the journal can hold a range the file lost.
+      return { path: folder.at(earlier.temporary), partSize, written: new Set(journal.rangesFinished(item.key)), identity: { dev: onDisk.dev, ino: onDisk.ino } };
+    }
+    if (earlier.path === item.path) await rm(folder.at(earlier.temporary), { force: true });
+    journal.downloadEnded(item.key);
+  }
+  // A run that resumes the job finds the file an interrupted run left (even one the journal had not
+  // recorded yet) by its name, and starts it afresh.
+  const shownTemporary = temporaryNameFor(item.path, runtime.jobId);
+  const temporary = folder.at(shownTemporary);
+  await rm(temporary, { force: true });
+  // Created at full size up front, so ranges can be written at their offsets in any order.
+  const handle = await open(temporary, 'wx');
+  let identity: FileIdentity;
+  try {
+    await handle.truncate(size);
+    const { dev, ino } = await handle.stat();
+    identity = { dev, ino };
+  } finally {
+    await handle.close();
+  }
+  journal.downloadStarted(item.key, { path: item.path, temporary: shownTemporary, etag: item.etag, size, partSize });
+  return { path: temporary, partSize, written: new Set(), identity };
+}
+
+async function lookUp(connection: S3Connection, bucket: string, item: DownloadItem, runtime: JobRuntime<DownloadItem>): Promise<DownloadItem> {
+  const details = await runtime.request((signal) => headObjectOnce(connection, bucket, item.key, signal));
+  runtime.addTotals(0, details.size);
+  return { ...item, size: details.size, etag: details.etag, lastModified: details.lastModified };
+}
+
+/**
+ * Where the object goes given what is there: its own path (to replace what is there, or where nothing
+ * is), a numbered name beside it, or nowhere (skip, with why). `noClobber`: the final rename must not
+ * replace a file that appears meanwhile.
+ */
+async function whenExists(ifExists: IfExists, item: DownloadItem, runtime: JobRuntime<DownloadItem>, folder: OpenFolder): Promise<{ path: string; noClobber: boolean; skip?: undefined } | { skip: string }> {
+  const present = await lstat(folder.at(item.path)).catch(() => undefined);
+  if (!present || ifExists === 'overwrite') return { path: item.path, noClobber: ifExists !== 'overwrite' };
+  switch (ifExists) {
+    case 'ask':
+      return whenExists(await runtime.askIfExists(item.path), item, runtime, folder);
+    case 'fail':
+      throw new BargeError('FileExists', `${item.path} is already there; it was not replaced. Choose what to do with a file already there (the download's "If a file is already there", or --if-exists overwrite, skip, rename or newer), then download it again.`);
+    case 'skip':
+      return { skip: 'skipped, as asked' };
+    case 'newer':
+      if (item.lastModified !== undefined && item.lastModified > present.mtimeMs) return { path: item.path, noClobber: false };
+      return { skip: 'the local file is as new as the object, or newer' };
+    case 'rename': {
+      const name = path.basename(item.path);
+      for (let n = 1; n < 10_000; n++) {
+        const candidate = path.join(path.dirname(item.path), numberedName(name, n));
+        if (!(await lstat(folder.at(candidate)).catch(() => undefined))) return { path: candidate, noClobber: true };
+      }
+      throw new BargeError('FileExists', `${item.path} and 9,999 numbered copies of it are already there.`);
+    }
+  }
+}
+
+async function downloadObject(
+  connection: S3Connection, spec: DownloadSpec, item: DownloadItem, runtime: JobRuntime<DownloadItem>, folder: OpenFolder, noClobber: boolean,
+  strays: readonly { jobId: string; key: string; temporary: string }[] = [],
+): Promise<StoredObject & { why?: string }> {
+  // Another job's temporary file for this very file, left when its process died: removed.
+  for (const stray of strays) {
+    await rm(folder.at(stray.temporary), { force: true });
+    runtime.journal.strayGone('download', stray.jobId, stray.key);
+  }
+  return downloadInto(connection, spec, item, runtime, folder, noClobber);
+}
+
+async function downloadInto(
+  connection: S3Connection, spec: DownloadSpec, item: DownloadItem, runtime: JobRuntime<DownloadItem>, folder: OpenFolder, noClobber: boolean,
+): Promise<StoredObject & { why?: string }> {
+  const bucket = spec.bucket;
+  const what = `s3://${bucket}/${item.key}`;
+  const size = item.size ?? 0;
+  let objectBytes = 0;
+  const addBytes = (bytes: number) => {
+    objectBytes += bytes;
+    runtime.addBytes(bytes);
+  };
+  let temporary: string | undefined;
+  const seen: { versionId?: string } = {};
+  try {
+    const preferred = choosePartSize(size, runtime.settings.partSizeBytes);
+    // A large object is looked at first, to know its checksum and parts before the ranges are cut;
+    // a small one comes in one GET, whose answer says how to check it.
+    const lookedAt = size > preferred;
+    let plan = lookedAt ? planVerification(await objectFacts(connection, bucket, item, runtime), preferred) : undefined;
+    const file = await temporaryFile(item, size, plan?.rangeSize ?? preferred, runtime, folder);
+    temporary = file.path;
+    const count = size === 0 ? 0 : partCount(size, file.partSize);
+    const ranges: { digest: Buffer | undefined; size: number }[] = [];
+    const toFetch = [...partNumbers(count)].filter((partNumber) => {
+      const range = partRange(size, file.partSize, partNumber);
+      ranges[partNumber - 1] = { digest: undefined, size: range.end - range.start };
+      if (!file.written.has(partNumber)) return true;
+      runtime.alreadyDone(0, range.end - range.start);
+      return false;
+    });
+    const algorithmFor = (headers: IncomingHttpHeaders) => {
+      plan ??= planVerification(factsFromHeaders(headers, size), preferred);
+      return plan.algorithm;
+    };
+    await concurrentEach(toFetch, () => runtime.settings.threads * 2, async (partNumber) => {
+      const range = partRange(size, file.partSize, partNumber);
+      const digest = await downloadRange(connection, bucket, item, file, range.start, range.end, count > 1, runtime, addBytes, seen, algorithmFor);
+      ranges[partNumber - 1] = { digest, size: range.end - range.start };
+      // A single range has nothing to resume from: it is fetched whole again.
+      if (count > 1) runtime.journal.rangeFinished(item.key, partNumber);
+    });
+    // Every range has checked its own length (IncompleteBody); the checksum checks the bytes.
+    // No plan means no GET (an empty object): its size is all there is to check, and all there is.
+    const hashedWith = plan?.algorithm;
+    // A plan read from a GET's answer may have had to guess the part size: a HEAD of the parts may know it.
+    if (plan && !lookedAt && plan.attempts.some((attempt) => attempt.guess || attempt.fromMetadata)) plan = planVerification(await objectFacts(connection, bucket, item, runtime), preferred);
+    // Read again only if it is still the file written (a symlink put in its place is not followed).
+    if (plan) await assertSameFile(file.path, file.identity, what);
+    const outcome = plan ? await verifyDownload(plan, ranges, hashedWith, file.path, what) : undefined;
+    const why = outcome?.how === 'size-only' && size > 0 ? outcome.why ?? 'there is nothing to check it against' : undefined;
+    if (why && spec.requireVerified) {
+      throw new BargeError('Unverified', `${what} can be checked only for its size (${why}); with --require-verified nothing was saved under its name.`);
+    }
+    // The file is the one written, just before it takes its name (in the same open folder).
+    await assertSameFile(file.path, file.identity, what);
+    await moveIntoPlace(file.path, folder.at(item.path), noClobber, item.path);
+    runtime.journal.downloadEnded(item.key);
+    return { etag: item.etag, versionId: seen.versionId, checksum: outcome?.verified, verified: size === 0 ? 'empty' : outcome?.how ?? 'size-only', why };
+  } catch (error) {
+    // Also a temporary file from before a crash that this run had not reached yet.
+    const earlier = temporary ? undefined : runtime.journal.resumed ? runtime.journal.download(item.key) : undefined;
+    for (const file of [temporary, earlier?.path === item.path ? earlier.temporary : undefined]) if (file) await rm(folder.at(file), { force: true });
+    runtime.journal.downloadEnded(item.key);
+    // The partial file is gone, so are its bytes: progress counts only objects that landed.
+    runtime.addBytes(-objectBytes);
+    throw error;
+  }
+}
+
+/**
+ * The object's checksum and ETag (a HEAD) and, when the check depends on its parts (a composite
+ * checksum, a multipart ETag), their sizes: part 1 and the last part, whose sizes show whether the
+ * parts are equal. A store that cannot answer for parts leaves them unknown (no check by parts).
+ */
+async function objectFacts(connection: S3Connection, bucket: string, item: DownloadItem, runtime: JobRuntime<DownloadItem>): Promise<ObjectFacts> {
+  const head = (partNumber?: number) => runtime.request((signal) => connection.wire.headObject(bucket, item.key, { ifMatch: item.etag, partNumber, signal }));
+  const facts = factsFromHeaders(await head(), item.size ?? 0);
+  const parts = partsClaimed(facts);
+  if (parts === undefined || parts < 2) return facts;
+  try {
+    const first = await head(1);
+    const firstPartSize = Number(first['content-length']);
+    // A store that cannot answer for one part (Ceph's RGW) answers with the whole object.
+    if (!(firstPartSize > 0 && firstPartSize < facts.size)) return { ...facts, partsCount: parts };
+    const last = await head(parts);
+    const lastPartSize = Number(last['content-length']);
+    // Equal parts but the last: the last holds what the others leave.
+    const equal = lastPartSize === facts.size - (parts - 1) * firstPartSize;
+    return { ...facts, partsCount: parts, firstPartSize: equal ? firstPartSize : undefined, partsAnswered: true };
+  } catch (error) {
+    if (runtime.signal.aborted) throw error;
+    return facts;
+  }
+}
+
+/** How many parts the object's checksum or ETag says it was uploaded in, if either says. */
+function partsClaimed(facts: ObjectFacts): number | undefined {
+  for (const value of Object.values(facts.checksums)) {
+    const parts = /-(\d+)$/.exec(value ?? '')?.[1];
+    if (parts) return Number(parts);
+  }
+  const etagParts = /-(\d+)"?$/.exec(facts.etag ?? '')?.[1];
+  return etagParts ? Number(etagParts) : facts.partsCount;
+}
+
+/** Fetch bytes [start, end) into `file` at their offset, resuming after a broken body. */
+async function downloadRange(
+  connection: S3Connection, bucket: string, item: DownloadItem, file: TemporaryFile, start: number, end: number, ranged: boolean,
+  runtime: JobRuntime<DownloadItem>, addBytes: (bytes: number) => void, seen: { versionId?: string },
+  algorithmFor: (headers: IncomingHttpHeaders) => ChecksumAlgorithm | undefined,
+): Promise<Buffer | undefined> {
+  let done = 0;
+  // The range's bytes are hashed as they arrive; after a broken body the hash no longer matches
+  // what reached the disk, so the range is hashed from the file instead (verifyRanges).
+  let hasher: Hasher | undefined;
+  let hashable = true;
+  await runtime.request(async (signal, attempt) => {
+    const from = start + done;
+    if (from >= end) return;
+    const body = await connection.wire.getObject(bucket, item.key, {
+      range: ranged || from > 0 ? [from, end - 1] : undefined,
+      ifMatch: item.etag,
+      signal,
+      fresh: attempt > 1,
+    });
+    seen.versionId = versionIdOf(body.headers) ?? seen.versionId;
+    const algorithm = algorithmFor(body.headers);
+    if (from === start && algorithm) hasher = createHasher(algorithm);
+    else if (from !== start) hashable = false;
+    // A large buffer lets chunks that arrive during a write go out together in one writev: a 1 GiB
+    // download makes a few thousand system calls instead of 65,000 (measured: the main cost).
+    // A file that cannot be opened again must not leave the answer's socket taken until it stalls.
+    const handle = await openAgain(file, item).catch((error: unknown) => {
+      body.destroy();
+      throw error;
+    });
+    const out = createWriteStream('', { fd: handle, start: from, highWaterMark: WRITE_BUFFER_BYTES });
+    let counted = 0;
+    // Counted as it arrives (smooth progress), corrected below to what reached the disk.
+    body.on('data', (chunk: Buffer) => {
+      counted += chunk.length;
+      addBytes(chunk.length);
+      hasher?.update(chunk);
+    });
+    try {
+      await pipeline(body, out);
+    } finally {
+      // Count only what reached the file: the resume offset must never skip unwritten bytes.
+      if (!out.closed) await new Promise<void>((resolve) => out.once('close', () => resolve()));
+      addBytes(out.bytesWritten - counted);
+      done += out.bytesWritten;
+    }
+    if (start + done < end) throw new BargeError('IncompleteBody', `The server sent ${done} of ${end - start} bytes of a range.`);
+  });
+  return hashable ? hasher?.digest() : undefined;
+}
+
+/**
+ * The temporary file opened for writing, and known to be the one made for the object: never
+ * through a symlink put in its place, nor by a path that a replaced folder now leads elsewhere.
+ */
+async function openAgain(file: TemporaryFile, item: DownloadItem): Promise<FileHandle> {
+  const replaced = () => new BargeError('UnsafePath', `${item.path} was not saved: the folder it was being written in was moved or replaced while it downloaded.`);
+  const handle = await open(file.path, constants.O_WRONLY | constants.O_NOFOLLOW).catch((error: NodeJS.ErrnoException) => {
+    throw error.code === 'ELOOP' || error.code === 'ENOENT' ? replaced() : error;
+  });
+  try {
+    const { dev, ino } = await handle.stat();
+    if (dev !== file.identity.dev || ino !== file.identity.ino) throw replaced();
+    return handle;
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+}
+
+/**
+ * The finished temporary file under its final name. `noClobber`: never over a file that appeared
+ * meanwhile (a hard link fails if the name exists; where links are not supported, a check first).
+ */
+async function moveIntoPlace(temporary: string, final: string, noClobber: boolean, shown: string): Promise<void> {
+  if (!noClobber) return rename(temporary, final);
+  try {
+    await link(temporary, final);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') throw new BargeError('FileExists', `${shown} appeared while it was downloaded; it was not replaced.`);
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EXDEV' && code !== 'EOPNOTSUPP') throw error;
+    if (await lstat(final).catch(() => undefined)) throw new BargeError('FileExists', `${shown} appeared while it was downloaded; it was not replaced.`);
+    return rename(temporary, final);
+  }
+  await unlink(temporary);
+}

@@ -1,0 +1,433 @@
+// A job: one unit of work the user sees (an upload, a download, a delete) and its life cycle.
+//
+// The job owns its state, counters and cancellation; the work itself is a `JobBody` that sends its
+// requests through `JobRuntime.request`, which queues them in the shared scheduler and retries them.
+// Retry (after a failure or a cancel) runs the body again; bodies that track items hand over the
+// items that failed so only those run again.
+
+import { setMaxListeners } from 'node:events';
+import type { ItemError, JobKind, JobSnapshot, JobState } from '../../../src/jobs.ts';
+import { isFinished } from '../../../src/jobs.ts';
+import { ThroughputMeter } from '../../../src/throughput-meter.ts';
+import { printable } from '../../../src/s3-names.ts';
+import type { Settings } from '../../../src/settings.ts';
+import { BargeError, toJobError } from '../errors.ts';
+import { NO_JOURNAL } from '../journal/job-journal.ts';
+import type { JobJournal } from '../journal/job-journal.ts';
+import type { RequestScheduler } from '../queue/request-scheduler.ts';
+import { withRetry } from '../queue/retry-loop.ts';
+import { abortError, classifyFailure } from '../queue/retry-policy.ts';
+import type { ConflictChoice } from '../../../src/if-exists.ts';
+
+/** At most this many item errors are kept per job; the count goes on. */
+const MAX_ITEM_ERRORS = 1_000;
+/** Conflicts a snapshot shows at once (the window answers them one at a time). */
+const MAX_SHOWN_CONFLICTS = 20;
+/** Failed items kept for a retry of just those; past this a retry runs the whole job again. */
+const MAX_RETRY_ITEMS = 100_000;
+
+/** Codes that fail every item the same way: the job stops at the first instead of trying them all. */
+const JOB_WIDE_CODES = new Set([
+  'NoSuchBucket', 'InvalidAccessKeyId', 'SignatureDoesNotMatch', 'CredentialsProviderError', 'ECONNREFUSED',
+  'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'PermanentRedirect', 'AuthorizationHeaderMalformed',
+  'InvalidBucketName', 'ENOSPC', 'RequestTimeTooSkewed', 'ExpiredToken', 'InvalidToken', 'EROFS', 'EDQUOT',
+  // TLS: the endpoint is wrong or untrusted, for every request alike.
+  'EPROTO', 'ERR_SSL_WRONG_VERSION_NUMBER', 'ERR_SSL_PACKET_LENGTH_TOO_LONG', 'ERR_TLS_CERT_ALTNAME_INVALID',
+  'DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'CERT_UNTRUSTED', 'CERT_HAS_EXPIRED', 'CERT_NOT_YET_VALID',
+]);
+
+/** How long a job waits for a store that answered before and now refuses connections (restarting). */
+const OUTAGE_PATIENCE_MS = 60_000;
+
+export interface JobClock {
+  now(): number;
+}
+
+export interface JobRuntime<Item> {
+  readonly signal: AbortSignal;
+  /** The job's ID (the same in every run of a journaled job). */
+  readonly jobId: string;
+  /** True once a job-wide failure stopped the job (as opposed to the user cancelling it). */
+  readonly stoppedByFailure: boolean;
+  readonly settings: Readonly<Settings>;
+  /**
+   * Queue a request in the shared scheduler and retry it on throttling and network errors.
+   * `attempt` counts from 1: a retry may want a new connection (the old one may be why it failed).
+   */
+  request<T>(send: (signal: AbortSignal, attempt: number) => Promise<T>): Promise<T>;
+  /** Count newly found work (while walking a folder or listing a prefix). */
+  addTotals(objects: number, bytes: number): void;
+  /** All work has been found: totals are final. */
+  totalsFinal(): void;
+  /** Bytes moved; negative to take back the bytes of an attempt that failed. */
+  addBytes(bytes: number): void;
+  objectDone(): void;
+  /** A finished object whose bytes could be checked only for their count, and why. */
+  sizeOnly(name: string, why: string): void;
+  /** An entry found but not sent (a named pipe, a link not followed), and why: counted, and named. */
+  skipped(name: string, message: string): void;
+  /** A file already there kept, as the user asked (--if-exists skip or newer): counted, and named. */
+  kept(name: string, message: string): void;
+  /** Ask the user what to do with a file that is already there (or use their "apply to all" answer). */
+  askIfExists(path: string): Promise<ConflictChoice>;
+  /** Work an earlier run of this job finished (found in the journal): counted done, not as throughput. */
+  alreadyDone(objects: number, bytes: number): void;
+  /** Where the body records its progress, and finds what an earlier run did. */
+  readonly journal: JobJournal;
+  /** An item failed; the job goes on with the others unless the error is job-wide. */
+  itemFailed(item: Item, name: string, error: unknown): void;
+}
+
+/** Items handed back for a retry, counted into the totals again as they are taken up. */
+export async function* countedAgain<Item>(items: readonly Item[], runtime: JobRuntime<Item>, size: (item: Item) => number | undefined): AsyncGenerator<Item> {
+  for (const item of items) {
+    runtime.addTotals(1, size(item) ?? 0);
+    yield item;
+  }
+}
+
+/** The work of a job. `only` holds the items to do again on a retry, or undefined for everything. */
+export type JobBody<Item> = (runtime: JobRuntime<Item>, only: readonly Item[] | undefined) => Promise<void>;
+
+export interface JobOptions<Item> {
+  readonly id: string;
+  readonly kind: JobKind;
+  readonly name: string;
+  readonly body: JobBody<Item>;
+  readonly scheduler: RequestScheduler;
+  readonly settings: () => Readonly<Settings>;
+  readonly clock: JobClock;
+  readonly onChange: (job: Job<Item>) => void;
+  readonly onBytes?: (bytes: number, nowMs: number) => void;
+  readonly journal?: JobJournal;
+  /** When the job was first created (a job brought back from the journal keeps its date). */
+  readonly createdAt?: number;
+}
+
+export class Job<Item = unknown> {
+  readonly id: string;
+  readonly kind: JobKind;
+  readonly name: string;
+  readonly createdAt: number;
+  private stateValue: JobState = { status: 'queued' };
+  private controller = new AbortController();
+  private meter = new ThroughputMeter();
+  private objectsDone = 0;
+  private objectsFailed = 0;
+  private objectsTotal = 0;
+  private bytesDone = 0;
+  private bytesTotal = 0;
+  private totalsKnown = false;
+  private itemErrors: ItemError[] = [];
+  private objectsSizeOnly = 0;
+  private objectsSkipped = 0;
+  private objectsKept = 0;
+  private itemWarnings: ItemError[] = [];
+  private failedItems: Item[] = [];
+  private failedItemsOverflow = false;
+  private jobWideError: BargeError | undefined;
+  private running: Promise<void> | undefined;
+  private retries = 0;
+  private waitingForStore = false;
+  /** Files already there, waiting for the user's word. */
+  private readonly conflicts = new Map<string, { path: string; answer: (choice: ConflictChoice) => void; refuse: (error: Error) => void }>();
+  /** The user's answer for every file, once given with "apply to all". */
+  private conflictChoice: ConflictChoice | undefined;
+  private nextConflict = 1;
+  /** Whether any request of this job got an answer: then the store exists, and refusals are outages. */
+  private reachedStore = false;
+
+  private readonly options: JobOptions<Item>;
+
+  constructor(options: JobOptions<Item>) {
+    this.options = options;
+    this.id = options.id;
+    this.kind = options.kind;
+    this.name = options.name;
+    this.createdAt = options.createdAt ?? options.clock.now();
+  }
+
+  get state(): JobState {
+    return this.stateValue;
+  }
+
+  /** Requests retried so far (for diagnostics and the fault matrix). */
+  get retryCount(): number {
+    return this.retries;
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.run(undefined);
+  }
+
+  /** Resolves when the job has finished, however it ended. */
+  async finished(): Promise<JobSnapshot> {
+    while (this.running) await this.running;
+    return this.snapshot();
+  }
+
+  pause(): void {
+    if (this.stateValue.status !== 'running' && this.stateValue.status !== 'queued') return;
+    this.options.scheduler.pause(this.id);
+    this.setState({ status: 'paused' });
+  }
+
+  resume(): void {
+    if (this.stateValue.status !== 'paused') return;
+    this.options.scheduler.resume(this.id);
+    this.setState({ status: 'running' });
+  }
+
+  /** Abort the requests in flight; the body cleans up (aborts multipart uploads) before the job ends. */
+  cancel(): void {
+    if (isFinished(this.stateValue)) return;
+    this.controller.abort();
+    this.options.scheduler.removeJob(this.id);
+  }
+
+  /** Run a failed or cancelled job again: only its failed items when it knows them. */
+  retry(): boolean {
+    if (this.running || (this.stateValue.status !== 'failed' && this.stateValue.status !== 'cancelled')) return false;
+    const onlyFailed = this.stateValue.status === 'failed' && this.totalsKnown && !this.failedItemsOverflow && !this.jobWideError;
+    const only = onlyFailed ? this.failedItems : undefined;
+    if (onlyFailed) {
+      // What is done stays done; the body counts the retried items again as it finds them.
+      this.objectsFailed = 0;
+      this.objectsTotal = this.objectsDone;
+      this.bytesTotal = this.bytesDone;
+    } else {
+      this.objectsDone = 0;
+      this.objectsFailed = 0;
+      this.objectsTotal = 0;
+      this.objectsSizeOnly = 0;
+      this.objectsSkipped = 0;
+      this.objectsKept = 0;
+      this.itemWarnings = [];
+      this.bytesDone = 0;
+      this.bytesTotal = 0;
+      this.totalsKnown = false;
+    }
+    this.itemErrors = [];
+    this.failedItems = [];
+    this.failedItemsOverflow = false;
+    this.jobWideError = undefined;
+    this.controller = new AbortController();
+    this.meter = new ThroughputMeter();
+    this.run(only);
+    return true;
+  }
+
+  /** The user's word on a file that is already there; with `applyToAll`, on every one of this job's. */
+  resolveConflict(conflictId: string, choice: ConflictChoice, applyToAll: boolean): boolean {
+    const conflict = this.conflicts.get(conflictId);
+    if (!conflict) return false;
+    conflict.answer(choice);
+    if (applyToAll) {
+      this.conflictChoice = choice;
+      for (const other of [...this.conflicts.values()]) other.answer(choice);
+    }
+    this.changed();
+    return true;
+  }
+
+  snapshot(): JobSnapshot {
+    const now = this.options.clock.now();
+    const active = this.stateValue.status === 'running';
+    return {
+      id: this.id,
+      kind: this.kind,
+      name: this.name,
+      state: this.stateValue,
+      progress: {
+        objectsDone: this.objectsDone,
+        objectsFailed: this.objectsFailed,
+        objectsSizeOnly: this.objectsSizeOnly,
+        objectsSkipped: this.objectsSkipped,
+        objectsKept: this.objectsKept,
+        retries: this.retries,
+        waitingForStore: active && this.waitingForStore,
+        objectsTotal: this.objectsTotal,
+        bytesDone: this.bytesDone,
+        bytesTotal: this.bytesTotal,
+        totalsKnown: this.totalsKnown,
+        bytesPerSecond: active ? this.meter.bytesPerSecond(now) : 0,
+        // While the job is still finding work this is a lower bound (shown as "3m+").
+        etaSeconds: active ? this.meter.etaSeconds(this.bytesTotal - this.bytesDone, now) : undefined,
+      },
+      itemErrors: this.itemErrors.slice(),
+      itemWarnings: this.itemWarnings.slice(),
+      conflicts: [...this.conflicts].slice(0, MAX_SHOWN_CONFLICTS).map(([id, conflict]) => ({ id, path: conflict.path })),
+      createdAt: this.createdAt,
+    };
+  }
+
+  private run(only: readonly Item[] | undefined): void {
+    const signal = this.controller.signal;
+    // Every request in flight listens for cancellation: hundreds of listeners are expected here.
+    setMaxListeners(0, signal);
+    this.setState({ status: 'running' });
+    this.options.scheduler.resume(this.id);
+    this.running = this.options.body(this.runtime(signal), only).then(
+      () => this.finish(undefined),
+      (error: unknown) => this.finish(error),
+    );
+  }
+
+  private finish(error: unknown): void {
+    this.running = undefined;
+    this.options.scheduler.removeJob(this.id);
+    if (this.controller.signal.aborted && !this.jobWideError) {
+      this.setState({ status: 'cancelled' });
+    } else if (this.jobWideError || error) {
+      this.setState({ status: 'failed', error: toJobError(this.jobWideError ?? error) });
+    } else if (this.objectsFailed > 0) {
+      const first = this.itemErrors[0];
+      this.setState({
+        status: 'failed',
+        error: { code: first?.code ?? 'ItemsFailed', message: `${this.objectsFailed} of ${this.objectsTotal} failed; first: ${first?.message ?? 'unknown error'}` },
+      });
+    } else {
+      this.setState({ status: 'completed' });
+    }
+  }
+
+  private runtime(signal: AbortSignal): JobRuntime<Item> {
+    const settings = this.options.settings;
+    const stoppedByFailure = () => this.jobWideError !== undefined;
+    return {
+      signal,
+      jobId: this.id,
+      get stoppedByFailure() {
+        return stoppedByFailure();
+      },
+      get settings() {
+        return settings();
+      },
+      request: (send) => this.request(signal, send),
+      addTotals: (objects, bytes) => {
+        this.objectsTotal += objects;
+        this.bytesTotal += bytes;
+        this.changed();
+      },
+      totalsFinal: () => {
+        this.totalsKnown = true;
+        this.changed();
+      },
+      addBytes: (bytes) => {
+        this.bytesDone += bytes;
+        if (bytes !== 0) {
+          // Bytes taken back (a failed attempt) come off the speed too: it counts what stayed sent.
+          const now = this.options.clock.now();
+          this.meter.add(bytes, now);
+          this.options.onBytes?.(bytes, now);
+        }
+        this.changed();
+      },
+      objectDone: () => {
+        this.objectsDone += 1;
+        this.changed();
+      },
+      askIfExists: (path) => {
+        if (this.conflictChoice) return Promise.resolve(this.conflictChoice);
+        return new Promise<ConflictChoice>((resolve, reject) => {
+          const id = String(this.nextConflict++);
+          const onAbort = () => {
+            this.conflicts.delete(id);
+            reject(abortError());
+          };
+          if (signal.aborted) return onAbort();
+          signal.addEventListener('abort', onAbort, { once: true });
+          this.conflicts.set(id, {
+            path,
+            answer: (choice) => {
+              signal.removeEventListener('abort', onAbort);
+              this.conflicts.delete(id);
+              resolve(choice);
+            },
+            refuse: reject,
+          });
+          this.changed();
+        });
+      },
+      kept: (name, message) => {
+        this.objectsKept += 1;
+        if (this.itemWarnings.length < MAX_ITEM_ERRORS) this.itemWarnings.push({ item: name, code: 'Exists', message: printable(message) });
+        this.changed();
+      },
+      skipped: (name, message) => {
+        this.objectsSkipped += 1;
+        if (this.itemWarnings.length < MAX_ITEM_ERRORS) this.itemWarnings.push({ item: name, code: 'Skipped', message: printable(message) });
+        this.changed();
+      },
+      sizeOnly: (name, why) => {
+        this.objectsSizeOnly += 1;
+        if (this.itemWarnings.length < MAX_ITEM_ERRORS) this.itemWarnings.push({ item: name, code: 'SizeOnly', message: printable(`${name} was checked for its size only: ${why}.`) });
+        this.changed();
+      },
+      alreadyDone: (objects, bytes) => {
+        this.objectsDone += objects;
+        this.bytesDone += bytes;
+        this.changed();
+      },
+      journal: this.options.journal ?? NO_JOURNAL,
+      itemFailed: (item, name, error) => this.itemFailed(item, name, error),
+    };
+  }
+
+  /** One slot per attempt: the slot is given back while the retry waits out its backoff. */
+  private request<T>(signal: AbortSignal, send: (signal: AbortSignal, attempt: number) => Promise<T>): Promise<T> {
+    return withRetry(async (attempt) => {
+      const release = await this.options.scheduler.acquire(this.id, signal);
+      try {
+        const result = await send(signal, attempt);
+        this.reachedStore = true;
+        if (this.waitingForStore) {
+          this.waitingForStore = false;
+          this.changed();
+        }
+        return result;
+      } finally {
+        release();
+      }
+    }, {
+      signal,
+      maxAttempts: this.options.settings().maxAttempts,
+      onRetry: (error) => {
+        this.retries += 1;
+        // Refused connections from a store that answered before: an outage being waited out.
+        if (this.reachedStore && classifyFailure(error) === 'unreachable') this.waitingForStore = true;
+        this.changed();
+      },
+      // Once the store has answered this job, a refusal is an outage (a restart) worth waiting out.
+      outagePatienceMs: () => (this.reachedStore ? OUTAGE_PATIENCE_MS : 0),
+    });
+  }
+
+  private itemFailed(item: Item, name: string, error: unknown): void {
+    // Once the job is cancelled (by the user, or by a job-wide error) the items still in flight fail
+    // with aborts and resets: noise, not failures of their own.
+    if (this.controller.signal.aborted) return;
+    const jobError = toJobError(error);
+    this.objectsFailed += 1;
+    if (this.itemErrors.length < MAX_ITEM_ERRORS) this.itemErrors.push({ item: name, ...jobError });
+    if (this.failedItems.length < MAX_RETRY_ITEMS) this.failedItems.push(item);
+    else this.failedItemsOverflow = true;
+    if (JOB_WIDE_CODES.has(jobError.code) && !this.jobWideError) {
+      this.jobWideError = new BargeError(jobError.code, jobError.message);
+      this.controller.abort();
+      this.options.scheduler.removeJob(this.id);
+    }
+    this.changed();
+  }
+
+  private setState(state: JobState): void {
+    this.stateValue = state;
+    this.changed();
+  }
+
+  private changed(): void {
+    this.options.onChange(this);
+  }
+}

@@ -1,0 +1,623 @@
+// Upload files and folders: one PutObject for a small file, multipart for a large one.
+//
+// Parts are read from disk by range as they are sent, never buffered whole, and parts of all files
+// share the one scheduler. A file's part size is fixed when the file starts (stores such as R2 need
+// equal parts); a new Part size setting applies to the files that start after it.
+
+import { close, open, read } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
+import mime from 'mime';
+import {
+  AbortMultipartUploadCommand, CompleteMultipartUploadCommand, CreateMultipartUploadCommand, DeleteObjectCommand, ListPartsCommand,
+} from '@aws-sdk/client-s3';
+import type { CompleteMultipartUploadCommandOutput } from '@aws-sdk/client-s3';
+import { choosePartSize, MAX_OBJECT_SIZE_BYTES, MIN_PART_SIZE_BYTES, partCount, partNumbers, partRange } from '../../../src/part-size.ts';
+import { objectKeyProblem } from '../../../src/s3-names.ts';
+import { concurrentEach } from '../queue/concurrent-each.ts';
+import { fileRangeBody } from './counting-stream.ts';
+import { BargeError, errorCode, toBargeError } from '../errors.ts';
+import type { JobBody, JobRuntime } from './job.ts';
+import type { PartRecord } from '../journal/job-journal.ts';
+import { sameVersion, sourceKeys, sourcesCollide, walkPath, walkSources } from './local-files.ts';
+import { listAllObjects, listUploadsOfKey } from '../s3/s3-listing.ts';
+import { SpillingMap } from './spilling-map.ts';
+import type { LocalFile, WalkEntry } from './local-files.ts';
+import { withRetry } from '../queue/retry-loop.ts';
+import type { S3Connection } from '../s3/s3-connection.ts';
+import { versionIdOf } from '../s3/s3-wire.ts';
+import type { StoredObject } from '../s3/s3-wire.ts';
+import { bareEtag, checksumField, checksumOf, compositeChecksum, multipartEtag, toBase64 } from '../integrity/checksums.ts';
+import { fullObjectCrc } from '../integrity/crc.ts';
+import type { ChecksumAlgorithm, CrcAlgorithm } from '../integrity/checksums.ts';
+import { fileChecksums } from '../integrity/file-checksum.ts';
+import { checkAnswer, checksumsForAttempt, multipartCrc, uploadAlgorithm, verifiedChecksum } from '../integrity/upload-checksum.ts';
+import type { RequestChecksums, RequestKind, UploadAlgorithm } from '../integrity/upload-checksum.ts';
+import { weakest } from '../../../src/verification.ts';
+import type { Verification } from '../../../src/verification.ts';
+import { PART_SIZE_METADATA } from '../integrity/part-size-metadata.ts';
+
+/** Files up to this size are read whole and sent in one request (cheapest per object). */
+const BUFFERED_PUT_MAX_BYTES = 1024 * 1024;
+
+export interface UploadSpec {
+  readonly sources: readonly string[];
+  readonly bucket: string;
+  /** A key (one file) or a prefix ending in "/" (or "" for the bucket's top). */
+  readonly destination: string;
+  /** Follow symbolic links (to folders, with loops refused; to files). Default true, as aws-cli and s5cmd. */
+  readonly followSymlinks?: boolean;
+}
+
+/** What a retry does again: a file, or a file or folder that could not be read the first time. */
+type UploadItem = LocalFile | { readonly unread: true; readonly path: string; readonly key: string };
+
+/**
+ * How the link is doing for this job: parts that keep timing out (a link too slow for the part size)
+ * make the files that start after them use smaller parts, down to S3's smallest.
+ */
+class LinkPace {
+  private stalls = 0;
+  /** The part size files starting now may use at most, once the link has shown it is slow. */
+  partCapBytes: number | undefined;
+
+  partTimedOut(partSize: number): void {
+    this.stalls += 1;
+    if (this.stalls % STALLS_BEFORE_SMALLER_PARTS === 0) this.partCapBytes = Math.max(MIN_PART_SIZE_BYTES, Math.floor(Math.min(partSize, this.partCapBytes ?? partSize) / 2));
+  }
+}
+
+/** Part timeouts in a job before the files after them use parts half the size. */
+const STALLS_BEFORE_SMALLER_PARTS = 2;
+
+export function uploadBody(connection: S3Connection, spec: UploadSpec): JobBody<UploadItem> {
+  return async (runtime, only) => {
+    const pace = new LinkPace();
+    const collision = sourcesCollide(spec.sources, spec.destination);
+    if (collision) throw new BargeError('NameCollision', collision);
+    const walk = { followSymlinks: spec.followSymlinks ?? true };
+    const files = discover(runtime, only ? only.map((item) => walkPath(item.path, item.key, walk)) : [walkSources(spec.sources, spec.destination, walk)]);
+    const stored = runtime.journal.resumed ? await listStoredNow(connection, spec, runtime) : undefined;
+    const strays = new Map<string, { jobId: string; uploadId: string }[]>();
+    for (const stray of runtime.journal.strays().uploads) {
+      if (stray.bucket === spec.bucket) strays.set(stray.key, [...(strays.get(stray.key) ?? []), stray]);
+    }
+    try {
+      await uploadFiles(connection, spec, runtime, files, pace, stored, strays);
+    } finally {
+      stored?.close();
+    }
+  };
+}
+
+async function uploadFiles(
+  connection: S3Connection, spec: UploadSpec, runtime: JobRuntime<UploadItem>, files: AsyncIterable<LocalFile>, pace: LinkPace, storedNow: SpillingMap<StoredNow> | undefined,
+  strays: Map<string, { jobId: string; uploadId: string }[]>,
+): Promise<void> {
+  await concurrentEach(files, () => runtime.settings.threads * 2, async (file) => {
+    try {
+      if (finishedBefore(runtime, file, storedNow)) {
+        runtime.alreadyDone(1, file.size);
+        return;
+      }
+      // Another job's upload of this key, left when its process died: taken back before this one goes.
+      for (const stray of strays.get(file.key) ?? []) {
+        await abortMultipartUpload(connection, spec.bucket, file.key, stray.uploadId);
+        runtime.journal.strayGone('upload', stray.jobId, file.key);
+      }
+      strays.delete(file.key);
+      const stored = await uploadFile(connection, spec.bucket, file, runtime, pace);
+      runtime.journal.objectFinished({ key: file.key, path: file.path, size: file.size, mtimeMs: file.mtimeMs, ...stored });
+      runtime.objectDone();
+    } catch (error) {
+      runtime.itemFailed(file, file.path, toBargeError(error, `upload ${file.path} to s3://${spec.bucket}/${file.key}`));
+    }
+  });
+}
+
+/** What the destination holds under a key: enough to know the object an earlier run stored is still there. */
+interface StoredNow {
+  readonly size: number;
+  readonly etag: string | undefined;
+}
+
+/**
+ * What the destination holds now under the job's keys, listed once when a run resumes: an object an
+ * earlier run stored, then deleted or replaced since, is sent again. Kept on disk past 100,000 keys.
+ */
+async function listStoredNow(connection: S3Connection, spec: UploadSpec, runtime: JobRuntime<UploadItem>): Promise<SpillingMap<StoredNow>> {
+  const stored = await SpillingMap.create<StoredNow>();
+  try {
+    for (const key of new Set(sourceKeys(spec.sources, spec.destination))) {
+      for await (const object of listAllObjects(connection, { bucket: spec.bucket, prefix: key, signal: runtime.signal })) {
+        stored.set(object.key, { size: object.size, etag: object.etag });
+      }
+    }
+    return stored;
+  } catch (error) {
+    stored.close();
+    throw error;
+  }
+}
+
+async function* discover(runtime: JobRuntime<UploadItem>, walks: readonly AsyncIterable<WalkEntry>[]): AsyncGenerator<LocalFile> {
+  for (const walk of walks) {
+    for await (const entry of walk) {
+      if (runtime.signal.aborted) return;
+      if (!entry.ok && entry.skipped !== undefined) {
+        runtime.skipped(entry.path, entry.skipped);
+        continue;
+      }
+      if (!entry.ok) {
+        runtime.addTotals(1, 0);
+        runtime.itemFailed({ unread: true, path: entry.path, key: entry.key }, entry.path, toBargeError(entry.error, `read ${entry.path}`));
+        continue;
+      }
+      runtime.addTotals(1, entry.size);
+      yield entry;
+    }
+  }
+  runtime.totalsFinal();
+}
+
+/** An earlier run of this job uploaded this very file, unchanged since, and the object it stored is still there. */
+function finishedBefore(runtime: JobRuntime<UploadItem>, file: LocalFile, stored: SpillingMap<StoredNow> | undefined): boolean {
+  if (!runtime.journal.resumed || !stored) return false;
+  const done = runtime.journal.finishedObject(file.key);
+  if (done === undefined || done.path !== file.path || done.size !== file.size || done.mtimeMs !== file.mtimeMs) return false;
+  const now = stored.get(file.key);
+  return now !== undefined && now.size === file.size && (done.etag === undefined || now.etag === undefined || bareEtag(now.etag) === bareEtag(done.etag));
+}
+
+async function uploadFile(connection: S3Connection, bucket: string, file: LocalFile, runtime: JobRuntime<UploadItem>, pace: LinkPace): Promise<StoredObject> {
+  const keyProblem = objectKeyProblem(file.key);
+  if (keyProblem) throw new BargeError('InvalidKey', `The key "${file.key.slice(0, 80)}…" ${keyProblem}.`);
+  if (file.size > MAX_OBJECT_SIZE_BYTES) throw new BargeError('EntityTooLarge', `${file.path} is larger than the largest object S3 stores (10,000 parts of 5 GiB).`);
+  const contentType = mime.getType(file.path) ?? 'application/octet-stream';
+  const earlier = runtime.journal.resumed ? await resumableUpload(connection, bucket, file, runtime) : undefined;
+  const partSize = earlier?.partSize ?? choosePartSize(file.size, Math.min(runtime.settings.partSizeBytes, pace.partCapBytes ?? Number.POSITIVE_INFINITY));
+  // Progress counts the file's bytes as they go out; if the file fails in the end, they come back off.
+  let fileBytes = 0;
+  const addBytes = (bytes: number) => {
+    fileBytes += bytes;
+    runtime.addBytes(bytes);
+  };
+  const upload: FileUpload = { connection, bucket, file, contentType, runtime, addBytes, pace };
+  try {
+    if (file.size <= partSize && !earlier) return await putObject(upload);
+    return await multipartUpload(upload, partSize, earlier);
+  } catch (error) {
+    runtime.addBytes(-fileBytes);
+    // The store refused the bytes against their checksum on every attempt: if the file changed
+    // between the read for the checksum and the read to send, that is the news.
+    if (errorCode(error) === 'BadDigest' && (await changedSince(file).catch(() => true))) throw fileChanged(file);
+    throw error;
+  }
+}
+
+interface FileUpload {
+  readonly connection: S3Connection;
+  readonly bucket: string;
+  readonly file: LocalFile;
+  readonly contentType: string;
+  readonly runtime: JobRuntime<UploadItem>;
+  readonly addBytes: (bytes: number) => void;
+  readonly pace: LinkPace;
+}
+
+/**
+ * One attempt at sending bytes [start, end) of the file; a failed attempt takes its bytes back.
+ * `whole`: the body is the whole object, and its last bytes go only once the file is seen unchanged.
+ */
+async function sendRange<T>(upload: FileUpload, start: number, end: number, signal: AbortSignal, send: (body: Readable) => Promise<T>, whole = false): Promise<T> {
+  let sent = 0;
+  try {
+    return await send(fileRangeBody(upload.file.path, start, end, (bytes) => {
+      sent += bytes;
+      upload.addBytes(bytes);
+    }, whole ? upload.file : undefined));
+  } catch (error) {
+    upload.addBytes(-sent);
+    throw error;
+  }
+}
+
+async function putObject(upload: FileUpload): Promise<StoredObject> {
+  const { connection, bucket, file, contentType, runtime } = upload;
+  const algorithm = uploadAlgorithm(connection);
+  const crc = algorithm === 'MD5' ? undefined : algorithm;
+  const what = `s3://${bucket}/${file.key}`;
+  if (file.size <= BUFFERED_PUT_MAX_BYTES) {
+    const body = await readWholeFile(file.path, file.size);
+    // Files the system makes up as they are read (/proc, /sys) say they are empty and are not.
+    if (file.size === 0 && body.length > 0) {
+      throw new BargeError('SizeUnknown', `${file.path} says it is empty but is not: it is made up as it is read (as files in /proc and /sys are), so its size cannot be known before it is sent. Copy it to a regular file first (cat FILE > COPY), and upload the copy.`);
+    }
+    if (body.length !== file.size) throw fileChanged(file);
+    const kind: RequestKind = { algorithm, crc, crcRequired: false, buffered: true };
+    let sent: RequestChecksums | undefined;
+    const stored = await runtime.request(async (signal, attempt) => {
+      sent = await checksumsForAttempt(connection, kind, sent, (algorithms) => algorithms.map((each) => checksumOf(each, body)));
+      const answer = await connection.wire.putObject(bucket, file.key, body, body.length, { 'content-type': contentType, ...sent.headers }, signal, attempt > 1);
+      return { ...answer, sent, verified: checkAnswer(connection, sent, answer, what, true) };
+    });
+    upload.addBytes(body.length);
+    return { ...stored, checksum: verifiedChecksum(stored.sent, stored, stored.verified) };
+  }
+  // Read twice: once for the checksums that must lead the request, once to send (from the page cache).
+  const kind: RequestKind = { algorithm, crc, crcRequired: false, buffered: false };
+  const digest = (algorithms: ChecksumAlgorithm[]) => fileChecksums(file.path, algorithms, 0, file.size);
+  let sent: RequestChecksums | undefined = await checksumsForAttempt(connection, kind, undefined, digest);
+  // A single PUT cannot be taken back once it lands, so its last bytes are held until the file is
+  // seen unchanged since it was listed: a file changed while it was read fails with nothing stored
+  // (a body cut short stores nothing), and what lands is the file as it was listed.
+  // An attempt the store stored without proof that it checked the bytes (a CRC it did not echo).
+  let unchecked: StoredObject | undefined;
+  try {
+    const stored = await runtime.request(async (signal, attempt) => {
+      const checksums = await checksumsForAttempt(connection, kind, sent, digest);
+      sent = checksums;
+      const headers = { 'content-type': contentType, ...checksums.headers };
+      const answer = await sendRange(upload, 0, file.size, signal, (body) => connection.wire.putObject(bucket, file.key, body, file.size, headers, signal, attempt > 1), true);
+      try {
+        return { ...answer, sent: checksums, verified: checkAnswer(connection, checksums, answer, what, false) };
+      } catch (error) {
+        if (errorCode(error) === 'UncheckedUpload') unchecked = answer;
+        throw error;
+      }
+    });
+    return { ...stored, checksum: verifiedChecksum(stored.sent, stored, stored.verified) };
+  } catch (error) {
+    // No checked attempt replaced it: what the unchecked one stored is not to be trusted, or kept.
+    if (unchecked) await connection.client.send(new DeleteObjectCommand({ Bucket: bucket, Key: file.key, VersionId: unchecked.versionId })).catch(() => undefined);
+    throw error;
+  }
+}
+
+/** A multipart upload an earlier run of this job began, with the parts the store still has. */
+interface EarlierUpload {
+  readonly uploadId: string;
+  readonly partSize: number;
+  /** The parts the store holds that match the local bytes. */
+  readonly parts: readonly SentPart[];
+  /** The checksum its parts carry (the upload was created with it). */
+  readonly algorithm: UploadAlgorithm | undefined;
+}
+
+/**
+ * The multipart upload a crashed run of this job left for this file, if it can go on: same file,
+ * unchanged, and still on the server. A file changed since fails (its old parts are taken back);
+ * an upload that vanished meanwhile (aborted by a lifecycle rule, or by hand) starts afresh.
+ */
+async function resumableUpload(connection: S3Connection, bucket: string, file: LocalFile, runtime: JobRuntime<UploadItem>): Promise<EarlierUpload | undefined> {
+  const journal = runtime.journal;
+  const record = journal.multipart(file.key);
+  if (!record) return undefined;
+  if (!record.uploadId) {
+    // Killed between CreateMultipartUpload and recording its answer: whatever upload it made for
+    // this key is found on the store and aborted, and the file starts again.
+    await abortUnrecordedUploads(connection, bucket, file.key, record.startedAt);
+    journal.multipartEnded(file.key, '');
+    return undefined;
+  }
+  // A rewrite in place with its time put back changes the change time (and a replaced file, the inode).
+  const rewritten = (record.ino !== undefined && record.ino !== file.ino) || (record.ctimeMs !== undefined && record.ctimeMs !== file.ctimeMs);
+  if (record.path !== file.path || record.size !== file.size || record.mtimeMs !== file.mtimeMs || rewritten) {
+    await abortMultipartUpload(connection, bucket, file.key, record.uploadId);
+    journal.multipartEnded(file.key, record.uploadId);
+    if (record.path !== file.path) return undefined;
+    throw new BargeError('FileChanged', `${file.path} changed (its size, times or inode) since its upload began before the interruption: `
+      + 'the parts sent then were discarded rather than mixed with new content. Retry to upload the file as it is now.');
+  }
+  const onServer = await listUploadedParts(connection, bucket, file.key, record.uploadId, runtime);
+  if (!onServer) {
+    journal.multipartEnded(file.key, record.uploadId);
+    return undefined;
+  }
+  const algorithm = record.checksumAlgorithm as UploadAlgorithm | undefined;
+  const parts = await partsMatchingFile(file, record.partSize, algorithm, onServer, journal.parts(record.uploadId));
+  // Parts sent just before the interruption, which the journal had not recorded yet, are kept too.
+  for (const part of parts) if (part.verified !== 'earlier-run') journal.partFinished(record.uploadId, { partNumber: part.partNumber, etag: part.etag, checksum: part.digest && toBase64(part.digest) });
+  return { uploadId: record.uploadId, partSize: record.partSize, parts, algorithm };
+}
+
+interface ListedPart {
+  readonly etag: string;
+  /** The part's checksums as the store lists them, by algorithm. */
+  readonly checksums: Readonly<Partial<Record<ChecksumAlgorithm, string>>>;
+}
+
+/** The parts the store holds, or undefined if the upload is gone. */
+async function listUploadedParts(connection: S3Connection, bucket: string, key: string, uploadId: string, runtime: JobRuntime<UploadItem>): Promise<Map<number, ListedPart> | undefined> {
+  const parts = new Map<number, ListedPart>();
+  let marker: string | undefined;
+  try {
+    do {
+      const page = await runtime.request((signal) =>
+        connection.client.send(new ListPartsCommand({ Bucket: bucket, Key: key, UploadId: uploadId, PartNumberMarker: marker }), { abortSignal: signal }));
+      for (const part of page.Parts ?? []) {
+        if (!part.PartNumber || !part.ETag) continue;
+        const checksums: Partial<Record<ChecksumAlgorithm, string>> = {};
+        for (const algorithm of ['CRC32', 'CRC32C', 'CRC64NVME'] as const) {
+          const value = part[checksumField(algorithm)];
+          if (value) checksums[algorithm] = value;
+        }
+        parts.set(part.PartNumber, { etag: part.ETag, checksums });
+      }
+      marker = page.IsTruncated ? page.NextPartNumberMarker : undefined;
+    } while (marker);
+  } catch (error) {
+    if ((error as { name?: string }).name === 'NoSuchUpload') return undefined;
+    throw error;
+  }
+  return parts;
+}
+
+/**
+ * On resume the store's list of parts is the truth. A listed part the journal recorded with the same
+ * ETag is kept as it is: the store checked its bytes when they were sent, from this very file,
+ * unchanged since. A listed part the journal does not have (one that landed just before a kill) is
+ * kept when the local bytes of its range give its ETag (an MD5) or its listed checksum. Everything
+ * else is sent again. Only the unrecorded parts are read: a resume costs no re-read of what the
+ * journal vouches for.
+ */
+async function partsMatchingFile(
+  file: LocalFile, partSize: number, algorithm: UploadAlgorithm | undefined, listed: ReadonlyMap<number, ListedPart>, recorded: readonly PartRecord[],
+): Promise<SentPart[]> {
+  const journaled = new Map(recorded.map((part) => [part.partNumber, part]));
+  const crc = algorithm && algorithm !== 'MD5' ? algorithm : undefined;
+  const count = partCount(file.size, partSize);
+  const kept: SentPart[] = [];
+  await concurrentEach([...listed].filter(([partNumber]) => partNumber <= count), () => 4, async ([partNumber, part]) => {
+    const record = journaled.get(partNumber);
+    if (record && record.etag === part.etag) {
+      kept.push({ partNumber, etag: part.etag, digest: record.checksum ? Buffer.from(record.checksum, 'base64') : undefined, verified: 'earlier-run' });
+      return;
+    }
+    const range = partRange(file.size, partSize, partNumber);
+    const etag = bareEtag(part.etag);
+    const md5 = /^[0-9a-f]{32}$/.test(etag);
+    const listedCrc = crc && part.checksums[crc];
+    if (!md5 && !listedCrc) return;
+    const algorithms: ChecksumAlgorithm[] = [...(md5 ? ['MD5' as const] : []), ...(crc ? [crc] : [])];
+    const digests = await fileChecksums(file.path, algorithms, range.start, range.end);
+    const crcDigest = crc ? digests[algorithms.length - 1] : undefined;
+    // Either match will do: under SSE-KMS a part's ETag looks like an MD5 without being one.
+    const md5Matches = md5 && digests[0]!.toString('hex') === etag;
+    const crcMatches = listedCrc !== undefined && crcDigest !== undefined && toBase64(crcDigest) === listedCrc;
+    if (crcMatches) kept.push({ partNumber, etag: part.etag, digest: crcDigest, verified: 'store-checksum' });
+    else if (md5Matches && !listedCrc) kept.push({ partNumber, etag: part.etag, digest: crcDigest, verified: 'etag-md5' });
+  });
+  return kept;
+}
+
+async function multipartUpload(upload: FileUpload, partSize: number, earlier: EarlierUpload | undefined): Promise<StoredObject> {
+  const { connection, bucket, file, contentType, runtime } = upload;
+  const journal = runtime.journal;
+  const what = `s3://${bucket}/${file.key}`;
+  // Fixed for the file: the upload is created with it, every part carries it.
+  const uploadWith = earlier ? earlier.algorithm : uploadAlgorithm(connection);
+  const crc: CrcAlgorithm | undefined = earlier ? (uploadWith === 'MD5' ? undefined : uploadWith) : multipartCrc(connection, uploadWith);
+  // A store known to ignore CRCs gets Content-MD5 alone.
+  const algorithm: UploadAlgorithm | undefined = crc ?? (uploadWith ? 'MD5' : undefined);
+  let uploadId = earlier?.uploadId;
+  if (!uploadId) {
+    // Recorded before it is asked for, so an upload created by a run killed before its answer came
+    // back is still found (and aborted) by the next.
+    const startedAt = Date.now();
+    journal.multipartStarted(file.key, { uploadId: '', startedAt, path: file.path, size: file.size, mtimeMs: file.mtimeMs, ino: file.ino, ctimeMs: file.ctimeMs, partSize, checksumAlgorithm: algorithm });
+    const created = await runtime.request((signal) => connection.client.send(new CreateMultipartUploadCommand({
+      Bucket: bucket, Key: file.key, ContentType: contentType,
+      // The part size, for whoever downloads the object: with it, the multipart ETag (MD5 of the
+      // parts' MD5s) can be checked on a store that cannot tell part boundaries.
+      Metadata: { [PART_SIZE_METADATA]: String(partSize) },
+      // CRC64NVME exists only as a whole-object checksum; the 32-bit CRCs as a checksum of part checksums.
+      ...(crc ? { ChecksumAlgorithm: crc, ChecksumType: crc === 'CRC64NVME' ? 'FULL_OBJECT' : 'COMPOSITE' } : {}),
+    }), { abortSignal: signal }));
+    uploadId = created.UploadId;
+    if (!uploadId) throw new BargeError('InvalidResponse', 'The server started a multipart upload without an upload ID.');
+    journal.multipartStarted(file.key, { uploadId, startedAt, path: file.path, size: file.size, mtimeMs: file.mtimeMs, ino: file.ino, ctimeMs: file.ctimeMs, partSize, checksumAlgorithm: algorithm });
+  }
+  const id = uploadId;
+  const partKind: RequestKind = { algorithm, crc, crcRequired: crc !== undefined, buffered: false };
+  const parts: SentPart[] = [];
+  const sentBefore = new Set<number>();
+  for (const part of earlier?.parts ?? []) {
+    parts.push(part);
+    sentBefore.add(part.partNumber);
+    const range = partRange(file.size, partSize, part.partNumber);
+    runtime.alreadyDone(0, range.end - range.start);
+  }
+  try {
+    const toSend = [...partNumbers(partCount(file.size, partSize))].filter((partNumber) => !sentBefore.has(partNumber));
+    await concurrentEach(toSend, () => runtime.settings.threads * 2, async (partNumber) => {
+      const range = partRange(file.size, partSize, partNumber);
+      // Read twice: once for the checksums that must lead the request, once to send (from the page cache).
+      const digest = (algorithms: ChecksumAlgorithm[]) => fileChecksums(file.path, algorithms, range.start, range.end);
+      let sent: RequestChecksums | undefined = await checksumsForAttempt(connection, partKind, undefined, digest);
+      const result = await runtime.request(async (signal, attempt) => {
+        const checksums = await checksumsForAttempt(connection, partKind, sent, digest);
+        sent = checksums;
+        const answer = await sendRange(upload, range.start, range.end, signal,
+          (body) => connection.wire.uploadPart(bucket, file.key, id, partNumber, body, range.end - range.start, signal, checksums.headers, attempt > 1))
+          .catch((error: unknown) => {
+            if (errorCode(error) === 'TimeoutError' || errorCode(error) === 'ETIMEDOUT') upload.pace.partTimedOut(partSize);
+            throw error;
+          });
+        return { ...answer, sent: checksums, verified: checkAnswer(connection, checksums, answer, `part ${partNumber} of ${what}`, false) };
+      });
+      parts.push({ partNumber, etag: result.etag, digest: result.sent.crc?.digest, verified: result.verified });
+      journal.partFinished(id, { partNumber, etag: result.etag, checksum: result.sent.crc?.value });
+    });
+    // A file that changed while it was read would be stored as a mix of old and new bytes.
+    if (await changedSince(file)) throw fileChanged(file);
+    parts.sort((a, b) => a.partNumber - b.partNumber);
+    const completed = await completeUpload(connection, bucket, file.key, id, parts, crc, runtime);
+    journal.multipartEnded(file.key, id);
+    const verified = weakest(parts.map((part) => part.verified)) ?? 'none';
+    const stored = await completedObject(connection, bucket, file.key, completed, parts, runtime);
+    if (crc) await checkCompleted(connection, bucket, file.key, crc, parts, file.size, partSize, stored);
+    return { ...stored, checksum: verified === 'store-checksum' ? stored.checksum : undefined, verified };
+  } catch (error) {
+    // Cancelled or failed: take the parts back off the server, so nothing is left to bill. The
+    // cause is what the user reads first; trouble cleaning up comes second (and the journal keeps
+    // the upload, for a later run or `barge abort-uploads` to take back).
+    try {
+      await abortMultipartUpload(connection, bucket, file.key, id);
+    } catch (cleanup) {
+      const cause = toBargeError(error, `upload ${file.path} to ${what}`);
+      throw new BargeError(cause.code, `${cause.message.replace(/\.$/, '')}. Its multipart upload could not be aborted either (${toBargeError(cleanup).message.replace(/\.$/, '')}); it is kept for the next run, and "barge abort-uploads" lists such leftovers.`, { cause: error });
+    }
+    journal.multipartEnded(file.key, id);
+    throw error;
+  }
+}
+
+interface SentPart {
+  readonly partNumber: number;
+  readonly etag: string;
+  /** The part's CRC as sent (undefined when uploads carry none). */
+  readonly digest: Buffer | undefined;
+  /** How the store checked the part's bytes. */
+  readonly verified: Verification;
+}
+
+/**
+ * CompleteMultipartUpload. Its answer can be lost after the store has done it (a reset on the way
+ * back); the retry then finds no upload (NoSuchUpload). Before that counts as a failure, a HEAD pinned
+ * to the ETag these parts give asks whether the object is there: then it completed.
+ */
+async function completeUpload(
+  connection: S3Connection, bucket: string, key: string, uploadId: string, parts: readonly SentPart[], crc: CrcAlgorithm | undefined, runtime: JobRuntime<UploadItem>,
+): Promise<CompleteMultipartUploadCommandOutput> {
+  try {
+    return await runtime.request((signal) => connection.client.send(new CompleteMultipartUploadCommand({
+      Bucket: bucket, Key: key, UploadId: uploadId,
+      MultipartUpload: { Parts: parts.map((part) => ({ PartNumber: part.partNumber, ETag: part.etag, ...(crc && part.digest ? { [checksumField(crc)]: toBase64(part.digest) } : {}) })) },
+    }), { abortSignal: signal }));
+  } catch (error) {
+    const expected = errorCode(error) === 'NoSuchUpload' ? expectedEtag(parts) : undefined;
+    if (!expected) throw error;
+    const headers = await runtime.request((signal) => connection.wire.headObject(bucket, key, { ifMatch: expected, signal })).catch(() => undefined);
+    if (!headers) throw error;
+    return { ETag: expected, VersionId: versionIdOf(headers), $metadata: {} };
+  }
+}
+
+/** The ETag S3 gives an upload of these parts (the MD5 of their MD5s), quoted; undefined where a part's ETag is not an MD5. */
+function expectedEtag(parts: readonly SentPart[]): string | undefined {
+  const md5s = parts.map((part) => bareEtag(part.etag));
+  if (!md5s.every((md5) => /^[0-9a-f]{32}$/.test(md5))) return undefined;
+  return `"${multipartEtag(md5s.map((md5) => Buffer.from(md5, 'hex')))}"`;
+}
+
+/**
+ * What the store says it stored, from CompleteMultipartUpload's answer. Where that answer has no
+ * ETag (Ceph's RGW sends an empty one), a HEAD pinned to the ETag these parts give (the MD5 of their
+ * MD5s) supplies it: a HEAD that finds another writer's version finds nothing, and says nothing.
+ * Nothing else is taken from the HEAD: the object is judged by Complete's own answer.
+ */
+async function completedObject(
+  connection: S3Connection, bucket: string, key: string, completed: CompleteMultipartUploadCommandOutput, parts: readonly SentPart[], runtime: JobRuntime<UploadItem>,
+): Promise<StoredObject> {
+  const etag = completed.ETag?.replaceAll('"', '') ? completed.ETag : undefined;
+  const answered = { etag, versionId: completed.VersionId, checksum: completedChecksum(completed) };
+  const expected = etag ? undefined : expectedEtag(parts);
+  if (!expected) return answered;
+  try {
+    const headers = await runtime.request((signal) => connection.wire.headObject(bucket, key, { ifMatch: expected, signal }));
+    return { ...answered, etag: expected, versionId: answered.versionId ?? versionIdOf(headers) };
+  } catch (error) {
+    if (runtime.signal.aborted) throw error;
+    return answered;
+  }
+}
+
+/**
+ * The whole object's checksum, as the store reports it after CompleteMultipartUpload, against the one
+ * the parts' checksums give. A mismatch takes the new object (its version) back off the store.
+ */
+async function checkCompleted(
+  connection: S3Connection, bucket: string, key: string, crc: Exclude<UploadAlgorithm, 'MD5'>, parts: readonly SentPart[], size: number, partSize: number, stored: StoredObject,
+): Promise<void> {
+  if (!stored.checksum?.startsWith(`${crc}:`) || parts.some((part) => !part.digest)) return;
+  const reported = stored.checksum.slice(crc.length + 1);
+  const digests = parts.map((part) => part.digest!);
+  const composite = compositeChecksum(crc, digests);
+  const whole = toBase64(fullObjectCrc(crc, parts.map((part) => ({ digest: part.digest!, size: partByteCount(size, partSize, part.partNumber) }))));
+  // Either form is a match: some stores turn one into the other, or drop the composite's "-N".
+  const expected = reported.includes('-') ? composite : whole;
+  if ([composite, composite.replace(/-\d+$/, ''), whole].includes(reported)) return;
+  await connection.client.send(new DeleteObjectCommand({ Bucket: bucket, Key: key, VersionId: stored.versionId }));
+  throw new BargeError('ChecksumMismatch', `The store reports ${crc} ${reported} for s3://${bucket}/${key}, but its parts give ${expected}; the object was removed. Retry the upload.`);
+}
+
+function partByteCount(size: number, partSize: number, partNumber: number): number {
+  const range = partRange(size, partSize, partNumber);
+  return range.end - range.start;
+}
+
+function completedChecksum(completed: CompleteMultipartUploadCommandOutput): string | undefined {
+  if (completed.ChecksumCRC64NVME) return `CRC64NVME:${completed.ChecksumCRC64NVME}`;
+  if (completed.ChecksumCRC32C) return `CRC32C:${completed.ChecksumCRC32C}`;
+  if (completed.ChecksumCRC32) return `CRC32:${completed.ChecksumCRC32}`;
+  return undefined;
+}
+
+/**
+ * A small file's bytes: open, one read, close. (fs.promises.readFile costs twice the CPU per file,
+ * measured, which shows at thousands of files a second.) One byte more than expected is asked for,
+ * so a file that grew since it was listed is noticed.
+ */
+function readWholeFile(path: string, expectedSize: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    open(path, 'r', (openError, fd) => {
+      if (openError) return reject(openError);
+      const buffer = Buffer.allocUnsafe(expectedSize + 1);
+      read(fd, buffer, 0, buffer.length, 0, (readError, bytesRead) => {
+        close(fd, () => undefined);
+        if (readError) reject(readError);
+        else resolve(buffer.subarray(0, bytesRead));
+      });
+    });
+  });
+}
+
+async function changedSince(file: LocalFile): Promise<boolean> {
+  return !sameVersion(await stat(file.path), file);
+}
+
+const ABORT_OUTAGE_PATIENCE_MS = 60_000;
+
+/** The store's clock may be this far behind this machine's: an upload begun "before" a run may be its own. */
+const STORE_CLOCK_MARGIN_MS = 15 * 60 * 1000;
+
+/**
+ * Abort the uploads of exactly this key begun since `since` (this machine's clock): ones a run created
+ * but never recorded. Older ones (another run's, long ago) are left to `barge abort-uploads`.
+ */
+export async function abortUnrecordedUploads(connection: S3Connection, bucket: string, key: string, since: number | undefined): Promise<void> {
+  for await (const upload of listUploadsOfKey(connection, bucket, key)) {
+    if (since !== undefined && upload.initiated !== undefined && upload.initiated < since - STORE_CLOCK_MARGIN_MS) continue;
+    await abortMultipartUpload(connection, bucket, key, upload.uploadId);
+  }
+}
+
+/**
+ * Abort a multipart upload, outside the job's scheduler and cancellation (the job may be cancelled).
+ *
+ * Callers wait for their part requests to settle first: a part that lands after the abort would
+ * otherwise linger.
+ */
+export async function abortMultipartUpload(connection: S3Connection, bucket: string, key: string, uploadId: string): Promise<void> {
+  try {
+    // A store that is restarting is waited out for a minute: an upload left behind is billed.
+    await withRetry(() => connection.client.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId: uploadId })), { outagePatienceMs: () => ABORT_OUTAGE_PATIENCE_MS });
+  } catch (error) {
+    if ((error as { name?: string }).name !== 'NoSuchUpload') throw toBargeError(error, `abort the multipart upload of s3://${bucket}/${key} (list leftovers with "barge abort-uploads")`);
+  }
+}
+
+function fileChanged(file: LocalFile, consequence = 'nothing was stored; retry when it no longer changes'): BargeError {
+  return new BargeError('FileChanged', `${file.path} changed while it was being uploaded: ${consequence}.`);
+}

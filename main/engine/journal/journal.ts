@@ -1,0 +1,424 @@
+// The job journal: every job and its progress, in SQLite (Node's built-in `node:sqlite`), so that
+// after a crash, a kill or a quit, unfinished jobs come back and skip the work already done.
+//
+// Why SQLite rather than an append-only log: the records are looked up (has this part, this file,
+// this range been done?) far more often than replayed, and SQLite gives atomic, crash-safe commits
+// with indexes for free. WAL mode with synchronous=NORMAL makes each record a cheap append that
+// survives the process dying at any point (the kernel has the bytes); after a power loss the newest
+// records may be missing, which only means that work is done again, never that work is skipped.
+//
+// Progress records (a part sent, an object finished) are held in memory and written in one short
+// transaction every 100 ms: a commit per record cost about 0.1 ms of CPU per small file (measured
+// with `BENCH_JOURNAL_COST=1 npm run bench`), and a transaction left open between records would hold
+// the file's write lock and stall every other process using it. A crash loses at most the last
+// 100 ms of progress, which is then done again. Records that name something to clean up later (a
+// multipart upload begun, a temporary file made, a job) are written at once: losing those would leave
+// orphans.
+//
+// The journal is a help, never a hazard: a write that fails (a full disk, a file locked too long)
+// is reported once and dropped, and the transfer goes on; at worst, work is done again.
+//
+// One file serves several processes (the app, and each `barge` command): a job is run by the process
+// that holds its lock (job-locks.ts), which the kernel drops when that process dies; another process
+// resumes it only then.
+
+import { createHash } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import type { JobKind } from '../../../src/jobs.ts';
+import type { DownloadRecord, FinishedObject, JobJournal, MultipartRecord, PartRecord } from './job-journal.ts';
+import { loadSqlite } from './sqlite.ts';
+import { folderLocks, memoryLocks } from './job-locks.ts';
+import type { JobLocks } from './job-locks.ts';
+import type { ReceiptEntry } from '../../../src/receipt.ts';
+import { isVerification } from '../../../src/verification.ts';
+
+/** Which kind of process owns a job: the app restores only its own, the command line only its own. */
+/** Which kind of process recorded a job: each brings back only its own ('app' is the Electron app). */
+export type JournalHost = 'app' | 'web' | 'cli';
+/** Active and failed jobs are resumable; cancelled ones only by a retry in the same process. */
+export type JournalStatus = 'active' | 'failed' | 'completed' | 'cancelled';
+
+export interface JournaledJob {
+  readonly id: string;
+  readonly host: JournalHost;
+  readonly kind: JobKind;
+  readonly name: string;
+  /** The job's spec as JSON: what to upload, download or delete. */
+  readonly spec: unknown;
+  /** Which connection it runs on: a saved connection's ID, or a description the command line matches. */
+  readonly connectionRef: string;
+  readonly status: JournalStatus;
+  readonly createdAt: number;
+  /** When a run of it last recorded anything (its last sign of life). */
+  readonly updatedAt: number;
+}
+
+/** One line of a job's receipt: a finished object and when it finished. */
+export type ReceiptLine = FinishedObject & ReceiptEntry;
+
+const SCHEMA_VERSION = 3;
+/** Progress records wait at most this long, or this many, before their commit. */
+const BATCH_MS = 100;
+const BATCH_RECORDS = 1000;
+/** How long a write waits for another process holding the file. */
+const BUSY_TIMEOUT_MS = 5000;
+/** Completed jobs keep their receipts this long, then go. */
+const COMPLETED_RETENTION_MS = 30 * 24 * 3600 * 1000;
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS jobs (
+  id TEXT PRIMARY KEY, host TEXT NOT NULL, kind TEXT NOT NULL, name TEXT NOT NULL, spec TEXT NOT NULL,
+  connection_ref TEXT NOT NULL, fingerprint TEXT NOT NULL, status TEXT NOT NULL, owner_pid INTEGER,
+  deleted_count INTEGER NOT NULL DEFAULT 0, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, target TEXT);
+CREATE INDEX IF NOT EXISTS jobs_by_fingerprint ON jobs (fingerprint);
+CREATE TABLE IF NOT EXISTS objects (
+  job_id TEXT NOT NULL REFERENCES jobs (id) ON DELETE CASCADE, key TEXT NOT NULL, path TEXT NOT NULL, size INTEGER NOT NULL,
+  mtime_ms REAL, etag TEXT, version_id TEXT, checksum TEXT, finished_at INTEGER NOT NULL, verified TEXT, PRIMARY KEY (job_id, key));
+CREATE TABLE IF NOT EXISTS multipart_uploads (
+  job_id TEXT NOT NULL REFERENCES jobs (id) ON DELETE CASCADE, key TEXT NOT NULL, upload_id TEXT NOT NULL, path TEXT NOT NULL,
+  size INTEGER NOT NULL, mtime_ms REAL NOT NULL, part_size INTEGER NOT NULL, checksum_algorithm TEXT, started_at INTEGER, ino INTEGER, ctime_ms REAL,
+  PRIMARY KEY (job_id, key));
+CREATE TABLE IF NOT EXISTS parts (
+  job_id TEXT NOT NULL REFERENCES jobs (id) ON DELETE CASCADE, upload_id TEXT NOT NULL, part_number INTEGER NOT NULL,
+  etag TEXT NOT NULL, checksum TEXT, PRIMARY KEY (upload_id, part_number));
+CREATE TABLE IF NOT EXISTS downloads (
+  job_id TEXT NOT NULL REFERENCES jobs (id) ON DELETE CASCADE, key TEXT NOT NULL, path TEXT NOT NULL, temporary TEXT NOT NULL,
+  etag TEXT, size INTEGER NOT NULL, part_size INTEGER NOT NULL, PRIMARY KEY (job_id, key));
+CREATE TABLE IF NOT EXISTS ranges (
+  job_id TEXT NOT NULL REFERENCES jobs (id) ON DELETE CASCADE, key TEXT NOT NULL, part_number INTEGER NOT NULL,
+  PRIMARY KEY (job_id, key, part_number));
+`;
+
+/**
+ * A job's identity for "run the same command again": same kind, same spec, same connection. Hosts
+ * give specs with absolute paths, so the folder a command was run from does not matter: "big.bin"
+ * in its folder and its full path from elsewhere are one job.
+ */
+export function jobFingerprint(kind: JobKind, spec: unknown, connectionRef: string): string {
+  return createHash('sha256').update(JSON.stringify({ kind, spec, connectionRef })).digest('hex');
+}
+
+type Row = Record<string, unknown>;
+
+export class Journal {
+  readonly file: string;
+  private readonly db: DatabaseSync;
+  private readonly statements = new Map<string, StatementSync>();
+  private readonly now: () => number;
+  /** Progress records not yet written. */
+  private pending: { sql: string; values: SqlValue[] }[] = [];
+  private commitTimer: NodeJS.Timeout | undefined;
+  private readonly warn: (message: string) => void;
+  private warned = false;
+
+  /** Which process runs which job. */
+  readonly locks: JobLocks;
+
+  private constructor(file: string, db: DatabaseSync, now: () => number, warn: (message: string) => void, locks: JobLocks) {
+    this.file = file;
+    this.locks = locks;
+    this.db = db;
+    this.now = now;
+    this.warn = warn;
+  }
+
+  /** Open (or create) the journal file; `:memory:` for one that lasts as long as the process. */
+  static async open(file: string, options: { now?: () => number; warn?: (message: string) => void; busyTimeoutMs?: number } = {}): Promise<Journal> {
+    const busyTimeoutMs = options.busyTimeoutMs ?? BUSY_TIMEOUT_MS;
+    const { DatabaseSync } = await loadSqlite();
+    if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    // The busy timeout first: switching a new file to WAL needs a moment alone with it, and another
+    // process (a second `barge`, the app) may be reading it just then.
+    const db = new DatabaseSync(file, { timeout: busyTimeoutMs });
+    db.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;`);
+    // One transaction that holds the write lock: the app and a `barge` may open an old journal at once.
+    db.exec('BEGIN IMMEDIATE');
+    try {
+      const version = (db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version;
+      if (version > SCHEMA_VERSION) throw new Error(`The journal ${file} was written by a newer Barge (schema ${version}); move it aside to start afresh.`);
+      // Schema 2 records how each object was checked, and when each multipart upload was begun.
+      const columns = (table: string) => (db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).map((column) => column.name);
+      const objects = columns('objects');
+      if (objects.length > 0 && !objects.includes('verified')) db.exec('ALTER TABLE objects ADD COLUMN verified TEXT');
+      const uploads = columns('multipart_uploads');
+      if (uploads.length > 0 && !uploads.includes('started_at')) db.exec('ALTER TABLE multipart_uploads ADD COLUMN started_at INTEGER');
+      // Schema 3: the file's inode and change time, which a rewrite in place cannot put back.
+      if (uploads.length > 0 && !uploads.includes('ino')) db.exec('ALTER TABLE multipart_uploads ADD COLUMN ino INTEGER; ALTER TABLE multipart_uploads ADD COLUMN ctime_ms REAL');
+      // ... and where a download's target folder really was when the job first opened it.
+      const jobs = columns('jobs');
+      if (jobs.length > 0 && !jobs.includes('target')) db.exec('ALTER TABLE jobs ADD COLUMN target TEXT');
+      db.exec(SCHEMA);
+      db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
+      db.exec('COMMIT');
+    } catch (error) {
+      db.exec('ROLLBACK');
+      db.close();
+      throw error;
+    }
+    const locks = file === ':memory:' ? memoryLocks() : folderLocks(path.join(path.dirname(file), 'locks'), DatabaseSync);
+    const journal = new Journal(file, db, options.now ?? Date.now, options.warn ?? ((message) => process.emitWarning(message)), locks);
+    journal.run("DELETE FROM jobs WHERE status IN ('completed', 'cancelled') AND updated_at < ?", journal.now() - COMPLETED_RETENTION_MS);
+    return journal;
+  }
+
+  close(): void {
+    if (!this.db.isOpen) return;
+    this.commit();
+    this.db.close();
+    this.locks.releaseAll();
+  }
+
+  /** Write the progress records held so far, in one transaction. */
+  commit(): void {
+    if (this.commitTimer) clearTimeout(this.commitTimer);
+    this.commitTimer = undefined;
+    if (this.pending.length === 0 || !this.db.isOpen) return;
+    const records = this.pending;
+    this.pending = [];
+    this.guard(() => {
+      this.db.exec('BEGIN IMMEDIATE');
+      try {
+        for (const record of records) this.statement(record.sql).run(...record.values);
+        this.db.exec('COMMIT');
+      } catch (error) {
+        this.db.exec('ROLLBACK');
+        throw error;
+      }
+    });
+  }
+
+  /** Record a new job, run (and locked) by this process. */
+  addJob(job: Omit<JournaledJob, 'status' | 'createdAt' | 'updatedAt'> & { readonly fingerprint: string }): void {
+    const now = this.now();
+    this.locks.acquire(job.id);
+    this.run(
+      'INSERT INTO jobs (id, host, kind, name, spec, connection_ref, fingerprint, status, owner_pid, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      job.id, job.host, job.kind, job.name, JSON.stringify(job.spec), job.connectionRef, job.fingerprint, 'active', process.pid, now, now,
+    );
+  }
+
+  /** The newest unfinished job with this fingerprint, to continue it (another process may be running it: see claim). */
+  findResumable(host: JournalHost, fingerprint: string): JournaledJob | undefined {
+    const row = this.get("SELECT * FROM jobs WHERE host = ? AND fingerprint = ? AND status IN ('active', 'failed') ORDER BY created_at DESC", host, fingerprint);
+    return row ? toJob(row) : undefined;
+  }
+
+  /** Unfinished jobs of this host that no running process holds (to bring back after a restart). */
+  unfinished(host: JournalHost): JournaledJob[] {
+    return this.all("SELECT * FROM jobs WHERE host = ? AND status IN ('active', 'failed') ORDER BY created_at", host)
+      .filter((row) => !this.locks.heldElsewhere(String(row.id)))
+      .map(toJob);
+  }
+
+  /** This process takes the job over; false (with the holder's pid, if known) when another process runs it. */
+  claim(id: string): { ok: true } | { ok: false; holder: number | undefined } {
+    if (!this.locks.acquire(id)) return { ok: false, holder: this.locks.holder(id) };
+    this.run('UPDATE jobs SET owner_pid = ?, updated_at = ? WHERE id = ?', process.pid, this.now(), id);
+    return { ok: true };
+  }
+
+  /**
+   * This process runs the command `fingerprint` names, until releaseCommand; false (with the
+   * holder's pid) when another process does. Taken before the journal is searched, so two runs of
+   * one command started at the same moment cannot both find nothing and both start.
+   */
+  claimCommand(fingerprint: string): { ok: true } | { ok: false; holder: number | undefined } {
+    const id = `command-${fingerprint.slice(0, 40)}`;
+    return this.locks.acquire(id) ? { ok: true } : { ok: false, holder: this.locks.holder(id) };
+  }
+
+  releaseCommand(fingerprint: string): void {
+    this.locks.discard(`command-${fingerprint.slice(0, 40)}`);
+  }
+
+  setStatus(id: string, status: JournalStatus): void {
+    this.run('UPDATE jobs SET status = ?, updated_at = ? WHERE id = ?', status, this.now(), id);
+  }
+
+  /** Drop a job and everything recorded for it (cancelled, or cleared from the list). */
+  forget(id: string): void {
+    this.run('DELETE FROM jobs WHERE id = ?', id);
+    this.locks.discard(id);
+  }
+
+  /** What an interrupted job left outside the journal: multipart uploads on the server, temporary files here. */
+  leftovers(id: string): { uploads: { key: string; uploadId: string; startedAt?: number }[]; temporaryFiles: string[]; downloadKeys: string[] } {
+    const downloads = this.all('SELECT key, temporary FROM downloads WHERE job_id = ?', id);
+    return {
+      uploads: this.all('SELECT key, upload_id, started_at FROM multipart_uploads WHERE job_id = ?', id)
+        .map((row) => ({ key: String(row.key), uploadId: String(row.upload_id), startedAt: row.started_at === null ? undefined : Number(row.started_at) })),
+      temporaryFiles: downloads.map((row) => String(row.temporary)),
+      downloadKeys: downloads.map((row) => String(row.key)),
+    };
+  }
+
+  /** Every object the job finished: key, local path, size, ETag, version ID, checksum. */
+  *receipt(id: string): Generator<ReceiptLine> {
+    if (!this.db.isOpen) return;
+    this.commit();
+    for (const row of this.statement('SELECT * FROM objects WHERE job_id = ? ORDER BY key').iterate(id) as Iterable<Row>) {
+      yield { ...toFinishedObject(row), finishedAt: Number(row.finished_at) };
+    }
+  }
+
+  /** The recording side, for one job's body. */
+  forJob(id: string, resumed: boolean): JobJournal {
+    return {
+      resumed,
+      finishedObject: (key) => {
+        const row = this.get('SELECT * FROM objects WHERE job_id = ? AND key = ?', id, key);
+        return row ? toFinishedObject(row) : undefined;
+      },
+      objectFinished: (object, options) => (options?.now ? this.run.bind(this) : this.record.bind(this))(
+        'INSERT OR REPLACE INTO objects (job_id, key, path, size, mtime_ms, etag, version_id, checksum, verified, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        id, object.key, object.path, object.size, object.mtimeMs ?? null, object.etag ?? null, object.versionId ?? null, object.checksum ?? null, object.verified ?? null, this.now(),
+      ),
+      multipart: (key) => {
+        const row = this.get('SELECT * FROM multipart_uploads WHERE job_id = ? AND key = ?', id, key);
+        return row ? {
+          uploadId: String(row.upload_id), path: String(row.path), size: Number(row.size), mtimeMs: Number(row.mtime_ms),
+          partSize: Number(row.part_size), checksumAlgorithm: optionalString(row.checksum_algorithm),
+          startedAt: row.started_at === null || row.started_at === undefined ? undefined : Number(row.started_at),
+          ino: row.ino === null || row.ino === undefined ? undefined : Number(row.ino),
+          ctimeMs: row.ctime_ms === null || row.ctime_ms === undefined ? undefined : Number(row.ctime_ms),
+        } : undefined;
+      },
+      multipartStarted: (key, record: MultipartRecord) => this.run(
+        'INSERT OR REPLACE INTO multipart_uploads (job_id, key, upload_id, path, size, mtime_ms, part_size, checksum_algorithm, started_at, ino, ctime_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        id, key, record.uploadId, record.path, record.size, record.mtimeMs, record.partSize, record.checksumAlgorithm ?? null, record.startedAt ?? this.now(), record.ino ?? null, record.ctimeMs ?? null,
+      ),
+      parts: (uploadId) => this.all('SELECT * FROM parts WHERE upload_id = ? ORDER BY part_number', uploadId)
+        .map((row): PartRecord => ({ partNumber: Number(row.part_number), etag: String(row.etag), checksum: optionalString(row.checksum) })),
+      partFinished: (uploadId, part) => this.record(
+        'INSERT OR REPLACE INTO parts (job_id, upload_id, part_number, etag, checksum) VALUES (?, ?, ?, ?, ?)',
+        id, uploadId, part.partNumber, part.etag, part.checksum ?? null,
+      ),
+      multipartEnded: (key, uploadId) => {
+        this.record('DELETE FROM parts WHERE upload_id = ?', uploadId);
+        this.record('DELETE FROM multipart_uploads WHERE job_id = ? AND key = ?', id, key);
+      },
+      download: (key) => {
+        const row = this.get('SELECT * FROM downloads WHERE job_id = ? AND key = ?', id, key);
+        return row ? {
+          path: String(row.path), temporary: String(row.temporary), etag: optionalString(row.etag), size: Number(row.size), partSize: Number(row.part_size),
+        } : undefined;
+      },
+      // Held with the progress records: one download per small file must not cost a commit each, and
+      // a temporary file the last 100 ms did not record is at worst left beside its target, never
+      // under the target's name.
+      downloadStarted: (key, record: DownloadRecord) => {
+        this.record('DELETE FROM ranges WHERE job_id = ? AND key = ?', id, key);
+        this.record(
+          'INSERT OR REPLACE INTO downloads (job_id, key, path, temporary, etag, size, part_size) VALUES (?, ?, ?, ?, ?, ?, ?)',
+          id, key, record.path, record.temporary, record.etag ?? null, record.size, record.partSize,
+        );
+      },
+      rangesFinished: (key) => this.all('SELECT part_number FROM ranges WHERE job_id = ? AND key = ?', id, key).map((row) => Number(row.part_number)),
+      rangeFinished: (key, partNumber) => this.record('INSERT OR IGNORE INTO ranges (job_id, key, part_number) VALUES (?, ?, ?)', id, key, partNumber),
+      downloadEnded: (key) => {
+        this.record('DELETE FROM ranges WHERE job_id = ? AND key = ?', id, key);
+        this.record('DELETE FROM downloads WHERE job_id = ? AND key = ?', id, key);
+      },
+      target: () => optionalString(this.get('SELECT target FROM jobs WHERE id = ?', id)?.target),
+      targetOpened: (real) => this.run('UPDATE jobs SET target = ? WHERE id = ? AND target IS NULL', real, id),
+      strays: () => {
+        const dead = (jobId: string) => jobId !== id && !this.locks.heldHere(jobId) && !this.locks.heldElsewhere(jobId);
+        const uploads = this.all("SELECT m.job_id, m.key, m.upload_id, j.spec FROM multipart_uploads m JOIN jobs j ON j.id = m.job_id WHERE m.upload_id != ''")
+          .filter((row) => dead(String(row.job_id)))
+          .map((row) => ({ jobId: String(row.job_id), bucket: String((JSON.parse(String(row.spec)) as { bucket?: unknown }).bucket), key: String(row.key), uploadId: String(row.upload_id) }));
+        const downloads = this.all('SELECT job_id, key, path, temporary FROM downloads')
+          .filter((row) => dead(String(row.job_id)))
+          .map((row) => ({ jobId: String(row.job_id), key: String(row.key), path: String(row.path), temporary: String(row.temporary) }));
+        return { uploads, downloads };
+      },
+      strayGone: (kind, jobId, key) => {
+        if (kind === 'upload') this.run('DELETE FROM multipart_uploads WHERE job_id = ? AND key = ?', jobId, key);
+        else this.run('DELETE FROM downloads WHERE job_id = ? AND key = ?', jobId, key);
+      },
+      deletedCount: () => Number(this.get('SELECT deleted_count FROM jobs WHERE id = ?', id)?.deleted_count ?? 0),
+      deleteBatchFinished: (count) => this.record(
+        'UPDATE jobs SET deleted_count = deleted_count + ?, updated_at = ? WHERE id = ?', count, this.now(), id,
+      ),
+    };
+  }
+
+  private statement(sql: string): StatementSync {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  // Once closed (the app quitting), work still in flight records nothing: the next start resumes from
+  // what was recorded, which is never more than what was done.
+  /** A write that must be in the file before the caller goes on: written now, after what is held. */
+  private run(sql: string, ...values: SqlValue[]): void {
+    if (!this.db.isOpen) return;
+    this.commit();
+    this.guard(() => this.statement(sql).run(...values));
+  }
+
+  /** A progress record: held, and written with the others within BATCH_MS. */
+  private record(sql: string, ...values: SqlValue[]): void {
+    if (!this.db.isOpen) return;
+    this.pending.push({ sql, values });
+    if (this.pending.length >= BATCH_RECORDS) this.commit();
+    else if (!this.commitTimer) {
+      this.commitTimer = setTimeout(() => this.commit(), BATCH_MS);
+      this.commitTimer.unref();
+    }
+  }
+
+  // Reads see every record: what is held is written first.
+  private get(sql: string, ...values: (string | number | null)[]): Row | undefined {
+    if (!this.db.isOpen) return undefined;
+    this.commit();
+    return this.guard(() => this.statement(sql).get(...values) as Row | undefined);
+  }
+
+  private all(sql: string, ...values: (string | number | null)[]): Row[] {
+    if (!this.db.isOpen) return [];
+    this.commit();
+    return this.guard(() => this.statement(sql).all(...values) as Row[]) ?? [];
+  }
+
+  /** Run a database call; a failure is told once and otherwise ignored (see the header). */
+  private guard<T>(call: () => T): T | undefined {
+    try {
+      return call();
+    } catch (error) {
+      if (!this.warned) {
+        this.warned = true;
+        this.warn(`The job journal ${this.file} could not be written (${(error as Error).message}); transfers go on, but may redo work after a crash.`);
+      }
+      return undefined;
+    }
+  }
+}
+
+type SqlValue = string | number | null;
+
+function optionalString(value: unknown): string | undefined {
+  return value === null || value === undefined ? undefined : String(value);
+}
+
+function toJob(row: Row): JournaledJob {
+  return {
+    id: String(row.id), host: row.host as JournalHost, kind: row.kind as JobKind, name: String(row.name), spec: JSON.parse(String(row.spec)),
+    connectionRef: String(row.connection_ref), status: row.status as JournalStatus, createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at ?? row.created_at),
+  };
+}
+
+function toFinishedObject(row: Row): FinishedObject {
+  return {
+    key: String(row.key), path: String(row.path), size: Number(row.size), mtimeMs: row.mtime_ms === null ? undefined : Number(row.mtime_ms),
+    etag: optionalString(row.etag), versionId: optionalString(row.version_id), checksum: optionalString(row.checksum),
+    verified: isVerification(row.verified) ? row.verified : undefined,
+  };
+}
+

@@ -1,0 +1,72 @@
+// Buckets and leftovers: create, delete, and clean up incomplete multipart uploads.
+
+import { CreateBucketCommand, DeleteBucketCommand } from '@aws-sdk/client-s3';
+import type { BucketLocationConstraint } from '@aws-sdk/client-s3';
+import { bucketNameProblem } from '../../../src/s3-names.ts';
+import { BargeError, toBargeError } from '../errors.ts';
+import { withRetry } from '../queue/retry-loop.ts';
+import { listMultipartUploads } from './s3-listing.ts';
+import type { MultipartUploadEntry } from './s3-listing.ts';
+import { abortMultipartUpload } from '../jobs/upload-job.ts';
+import type { S3Connection } from './s3-connection.ts';
+
+export async function createBucket(connection: S3Connection, name: string): Promise<void> {
+  const problem = bucketNameProblem(name);
+  if (problem) throw new BargeError('InvalidBucketName', `"${name}" is not a valid bucket name: it ${problem}.`);
+  const region = await connection.client.config.region();
+  // us-east-1 is the one region that must not be named as a location constraint.
+  const location = region && region !== 'us-east-1' && connection.endpoint.endpoint === undefined ? { LocationConstraint: region as BucketLocationConstraint } : undefined;
+  try {
+    await withRetry(() => connection.client.send(new CreateBucketCommand({ Bucket: name, CreateBucketConfiguration: location })));
+  } catch (error) {
+    throw toBargeError(error, `create bucket "${name}"`);
+  }
+}
+
+export async function deleteBucket(connection: S3Connection, name: string): Promise<void> {
+  try {
+    await withRetry(() => connection.client.send(new DeleteBucketCommand({ Bucket: name })));
+  } catch (error) {
+    throw toBargeError(error, `delete bucket "${name}"`);
+  }
+}
+
+export interface AbortUploadsResult {
+  readonly aborted: readonly MultipartUploadEntry[];
+  /** Uploads left alone as younger than `olderThanMs` (or of unknown age). */
+  readonly younger: number;
+  readonly failed: readonly { readonly upload: MultipartUploadEntry; readonly error: BargeError }[];
+}
+
+/** Abort every incomplete multipart upload below `prefix` (or only list them, with `dryRun`). */
+/**
+ * `olderThanMs`: only uploads begun at least this long ago (another process may be sending the newer
+ * ones right now); an upload whose start the store does not say is left alone then.
+ */
+export async function abortIncompleteUploads(connection: S3Connection, bucket: string, prefix = '', dryRun = false, olderThanMs?: number, now = Date.now()): Promise<AbortUploadsResult> {
+  const aborted: MultipartUploadEntry[] = [];
+  const failed: { upload: MultipartUploadEntry; error: BargeError }[] = [];
+  // Collected first: aborting while paging through the same listing would shift its markers.
+  const uploads: MultipartUploadEntry[] = [];
+  let younger = 0;
+  for await (const upload of listMultipartUploads(connection, bucket, prefix)) {
+    if (olderThanMs !== undefined && (upload.initiated === undefined || now - upload.initiated < olderThanMs)) {
+      younger += 1;
+      continue;
+    }
+    uploads.push(upload);
+  }
+  for (const upload of uploads) {
+    if (dryRun) {
+      aborted.push(upload);
+      continue;
+    }
+    try {
+      await abortMultipartUpload(connection, bucket, upload.key, upload.uploadId);
+      aborted.push(upload);
+    } catch (error) {
+      failed.push({ upload, error: toBargeError(error) });
+    }
+  }
+  return { aborted, failed, younger };
+}

@@ -1,0 +1,213 @@
+// Listing: buckets, a prefix page by page, one object's details, incomplete multipart uploads.
+//
+// Listings are async streams of pages, so a prefix of millions of keys is shown (or deleted, or
+// downloaded) as it arrives, in constant memory. Keys come URL-encoded (EncodingType=url): XML
+// cannot carry some characters a key may hold, and stores mangle them otherwise.
+
+import {
+  HeadObjectCommand, ListBucketsCommand, ListMultipartUploadsCommand, ListObjectVersionsCommand,
+} from '@aws-sdk/client-s3';
+import { asFolderPrefix } from '../../../src/s3-url.ts';
+import { withRetry } from '../queue/retry-loop.ts';
+import { httpStatus } from '../errors.ts';
+import type { S3Connection } from './s3-connection.ts';
+
+export interface ObjectEntry {
+  readonly key: string;
+  readonly size: number;
+  readonly lastModified: number | undefined;
+  readonly etag: string | undefined;
+  readonly storageClass: string | undefined;
+}
+
+export interface ListingPage {
+  readonly objects: readonly ObjectEntry[];
+  /** Common prefixes ("folders"), each ending in the delimiter. */
+  readonly prefixes: readonly string[];
+}
+
+export interface ListOptions {
+  readonly bucket: string;
+  readonly prefix?: string;
+  /** "/" to browse one level; undefined to list everything below the prefix. */
+  readonly delimiter?: string;
+  readonly signal?: AbortSignal;
+  readonly pageSize?: number;
+  /** Begin after this key (a resumed listing). */
+  readonly startAfter?: string;
+}
+
+/** S3's URL encoding of listing results: "+" is a space, "%2B" a plus. */
+export function decodeListingKey(encoded: string): string {
+  return decodeURIComponent(encoded.replace(/\+/g, ' '));
+}
+
+export async function* listObjectPages(connection: S3Connection, options: ListOptions): AsyncGenerator<ListingPage> {
+  let token: string | undefined;
+  do {
+    const page = await listObjectsPage(connection, options, token);
+    yield page;
+    token = page.nextToken;
+  } while (token);
+}
+
+/** One page; `nextToken` continues the listing, absent on the last page. */
+export async function listObjectsPage(connection: S3Connection, options: ListOptions, token?: string): Promise<ListingPage & { nextToken: string | undefined }> {
+  const page = await withRetry(() => connection.wire.listObjectsV2(options.bucket, {
+    prefix: options.prefix,
+    delimiter: options.delimiter,
+    continuationToken: token,
+    startAfter: options.startAfter,
+    maxKeys: options.pageSize,
+  }, options.signal), { signal: options.signal });
+  const decode = (text: string) => (page.urlEncoded ? decodeListingKey(text) : text);
+  return {
+    objects: page.contents.map((o) => ({
+      key: decode(o.key),
+      size: o.size,
+      lastModified: o.lastModified ? Date.parse(o.lastModified) : undefined,
+      etag: o.etag,
+      storageClass: o.storageClass,
+    })),
+    prefixes: page.commonPrefixes.map(decode),
+    nextToken: page.isTruncated ? page.nextContinuationToken : undefined,
+  };
+}
+
+/** Every object below a prefix, one at a time. */
+export async function* listAllObjects(connection: S3Connection, options: Omit<ListOptions, 'delimiter'>): AsyncGenerator<ObjectEntry> {
+  for await (const page of listObjectPages(connection, options)) yield* page.objects;
+}
+
+export interface VersionEntry {
+  readonly key: string;
+  readonly versionId: string;
+  readonly size: number;
+  readonly isDeleteMarker: boolean;
+}
+
+/** Every version and delete marker below a prefix (for "delete all versions"). */
+export async function* listAllVersions(connection: S3Connection, options: Omit<ListOptions, 'delimiter'>): AsyncGenerator<VersionEntry> {
+  let keyMarker: string | undefined;
+  let versionMarker: string | undefined;
+  do {
+    const page = await withRetry(() => connection.client.send(new ListObjectVersionsCommand({
+      Bucket: options.bucket, Prefix: options.prefix || undefined, KeyMarker: keyMarker, VersionIdMarker: versionMarker, EncodingType: 'url',
+    }), { abortSignal: options.signal }), { signal: options.signal });
+    const decode = (text: string) => (page.EncodingType === 'url' ? decodeListingKey(text) : text);
+    for (const v of page.Versions ?? []) yield { key: decode(v.Key ?? ''), versionId: v.VersionId ?? 'null', size: v.Size ?? 0, isDeleteMarker: false };
+    for (const m of page.DeleteMarkers ?? []) yield { key: decode(m.Key ?? ''), versionId: m.VersionId ?? 'null', size: 0, isDeleteMarker: true };
+    const more = page.IsTruncated === true;
+    // With EncodingType=url the marker comes encoded too; it goes back decoded (the SDK encodes it).
+    keyMarker = more && page.NextKeyMarker !== undefined ? decode(page.NextKeyMarker) : undefined;
+    versionMarker = more ? page.NextVersionIdMarker : undefined;
+  } while (keyMarker);
+}
+
+export interface BucketEntry {
+  readonly name: string;
+  readonly createdAt: number | undefined;
+}
+
+export async function listBuckets(connection: S3Connection): Promise<BucketEntry[]> {
+  const result = await withRetry(() => connection.client.send(new ListBucketsCommand({})));
+  return (result.Buckets ?? []).map((b) => ({ name: b.Name ?? '', createdAt: b.CreationDate?.getTime() }));
+}
+
+export interface ObjectDetails {
+  readonly key: string;
+  readonly size: number;
+  readonly etag: string | undefined;
+  readonly lastModified: number | undefined;
+  readonly contentType: string | undefined;
+  readonly versionId: string | undefined;
+  readonly storageClass: string | undefined;
+  readonly metadata: Readonly<Record<string, string>>;
+}
+
+/** Object details, retried; inside a job, use `headObjectOnce` (the job retries). */
+export async function headObject(connection: S3Connection, bucket: string, key: string, signal?: AbortSignal): Promise<ObjectDetails> {
+  return withRetry(() => headObjectOnce(connection, bucket, key, signal), { signal });
+}
+
+export async function headObjectOnce(connection: S3Connection, bucket: string, key: string, signal?: AbortSignal): Promise<ObjectDetails> {
+  let head;
+  try {
+    head = await connection.client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }), { abortSignal: signal });
+  } catch (error) {
+    throw await explainHeadFailure(connection, bucket, key, error, signal);
+  }
+  return {
+    key,
+    size: head.ContentLength ?? 0,
+    etag: head.ETag,
+    lastModified: head.LastModified?.getTime(),
+    contentType: head.ContentType,
+    versionId: head.VersionId,
+    storageClass: head.StorageClass,
+    metadata: head.Metadata ?? {},
+  };
+}
+
+/**
+ * A HEAD's answer has no body, so a refusal is only a status: 404 for a missing bucket as for a
+ * missing key, 403 for wrong credentials as for a denied object. A one-key listing of the same
+ * place answers with S3's own code (NoSuchBucket, InvalidAccessKeyId, SignatureDoesNotMatch...):
+ * that is the error to report. If the listing works, the HEAD meant the object itself.
+ */
+async function explainHeadFailure(connection: S3Connection, bucket: string, key: string, error: unknown, signal?: AbortSignal): Promise<unknown> {
+  const status = httpStatus(error);
+  if (signal?.aborted || (status !== 404 && status !== 403 && status !== 400 && status !== 301)) return error;
+  try {
+    await connection.wire.listObjectsV2(bucket, { prefix: key, maxKeys: 1 }, signal);
+  } catch (listError) {
+    return httpStatus(listError) ? listError : error;
+  }
+  return status === 404 ? Object.assign(new Error(`The object s3://${bucket}/${key} does not exist.`), { name: 'NoSuchKey', $metadata: { httpStatusCode: 404 } }) : error;
+}
+
+export interface MultipartUploadEntry {
+  readonly key: string;
+  readonly uploadId: string;
+  readonly initiated: number | undefined;
+}
+
+/**
+ * Incomplete multipart uploads (parts stored and billed, but no object) below a prefix (a folder:
+ * "logs" is "logs/…", never "logs2/…").
+ *
+ * The prefix is applied here, not sent: MinIO treats ListMultipartUploads' Prefix as an exact key
+ * and answers a real prefix with nothing, which would hide the very leftovers this is for.
+ */
+export async function* listMultipartUploads(connection: S3Connection, bucket: string, rawPrefix = ''): AsyncGenerator<MultipartUploadEntry> {
+  const prefix = asFolderPrefix(rawPrefix);
+  let keyMarker: string | undefined;
+  let uploadIdMarker: string | undefined;
+  do {
+    const page = await withRetry(() => connection.client.send(new ListMultipartUploadsCommand({
+      Bucket: bucket, KeyMarker: keyMarker, UploadIdMarker: uploadIdMarker,
+    })));
+    for (const u of page.Uploads ?? []) if ((u.Key ?? '').startsWith(prefix)) yield { key: u.Key ?? '', uploadId: u.UploadId ?? '', initiated: u.Initiated?.getTime() };
+    const more = page.IsTruncated === true;
+    keyMarker = more ? page.NextKeyMarker : undefined;
+    uploadIdMarker = more ? page.NextUploadIdMarker : undefined;
+  } while (keyMarker);
+}
+
+/**
+ * Incomplete multipart uploads of exactly this key. Prefix is sent as the key itself: MinIO reads it
+ * as an exact key, other stores as a prefix, and the equality check keeps only the key either way.
+ */
+export async function* listUploadsOfKey(connection: S3Connection, bucket: string, key: string): AsyncGenerator<MultipartUploadEntry> {
+  let keyMarker: string | undefined;
+  let uploadIdMarker: string | undefined;
+  do {
+    const page = await withRetry(() => connection.client.send(new ListMultipartUploadsCommand({
+      Bucket: bucket, Prefix: key, KeyMarker: keyMarker, UploadIdMarker: uploadIdMarker,
+    })));
+    for (const u of page.Uploads ?? []) if (u.Key === key) yield { key, uploadId: u.UploadId ?? '', initiated: u.Initiated?.getTime() };
+    const more = page.IsTruncated === true;
+    keyMarker = more ? page.NextKeyMarker : undefined;
+    uploadIdMarker = more ? page.NextUploadIdMarker : undefined;
+  } while (keyMarker);
+}

@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { errorCode, toBargeError, toJobError } from '../../../../main/engine/errors.ts';
+
+describe('errors', () => {
+  it('says what went wrong and what to do, naming the action', () => {
+    const e = toBargeError(Object.assign(new Error('x'), { name: 'NoSuchBucket', $metadata: { httpStatusCode: 404 } }), 'list s3://nope/');
+    expect(e).toMatchObject({ code: 'NoSuchBucket', message: 'Cannot list s3://nope/: The bucket does not exist (check its name and the endpoint).' });
+  });
+
+  it('uses one code per meaning across stores', () => {
+    expect(errorCode(Object.assign(new Error('No user exists with the provided access key ID.'), { name: 'XAdminUserNotFound' }))).toBe('InvalidAccessKeyId');
+    expect(toBargeError(Object.assign(new Error('?'), { name: 'XAdminUserNotFound' })).message).toContain('does not know this access key ID');
+  });
+
+  it('reads errno codes, underscores included, and falls back to the server message or status', () => {
+    expect(errorCode(Object.assign(new Error('dns'), { code: 'EAI_AGAIN' }))).toBe('EAI_AGAIN');
+    expect(errorCode(Object.assign(new Error('closed'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }))).toBe('ERR_STREAM_PREMATURE_CLOSE');
+    expect(toBargeError(Object.assign(new Error('Quota exceeded'), { name: 'QuotaExceeded', $metadata: { httpStatusCode: 403 } })).message).toBe('Quota exceeded (HTTP 403).');
+    expect(toBargeError(Object.assign(new Error('UnknownError'), { name: 'Error', $metadata: { httpStatusCode: 418 } }))).toMatchObject({ code: 'Http418', message: 'The server answered HTTP 418.' });
+  });
+});
+
+describe('errors a person can act on', () => {
+  const s3Error = (name: string, message: string, status: number, extra: object = {}) => Object.assign(new Error(message), { name, $metadata: { httpStatusCode: status }, ...extra });
+  const nodeError = (code: string, message: string, extra: object = {}) => Object.assign(new Error(message), { code, ...extra });
+
+  it.each([
+    ['DEPTH_ZERO_SELF_SIGNED_CERT', "The server's TLS certificate is not trusted (it is self-signed"],
+    ['SELF_SIGNED_CERT_IN_CHAIN', "The server's TLS certificate is not trusted"],
+    ['UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'NODE_EXTRA_CA_CERTS'],
+    ['CERT_HAS_EXPIRED', "The server's TLS certificate has expired."],
+    ['ERR_TLS_CERT_ALTNAME_INVALID', "The server's TLS certificate is for another host name. Check the endpoint URL."],
+    ['EPROTO', 'the server does not speak TLS on this port. Check the endpoint URL (http:// or https://, and the port).'],
+  ])('names a TLS failure (%s) by its code and says what to check', (code, words) => {
+    const e = toBargeError(nodeError(code, 'openssl says something long and cryptic'), 'list buckets');
+    expect(e.code).toBe(code);
+    expect(e.message).toContain(words);
+    expect(e.message).not.toContain('cryptic');
+  });
+
+  it('tells an invalid or expired session token from wrong keys', () => {
+    expect(toBargeError(s3Error('InvalidTokenId', 'The security token included in the request is invalid', 403))).toMatchObject({
+      code: 'InvalidToken', message: 'The session token is not valid for these temporary credentials. Get new temporary credentials (aws sso login, or assume the role again) and try again.',
+    });
+    expect(toBargeError(s3Error('ExpiredToken', 'The provided token has expired.', 400))).toMatchObject({
+      code: 'ExpiredToken', message: 'The temporary credentials have expired. Get new ones (aws sso login, or assume the role again) and try again.',
+    });
+  });
+
+  it('names the region a bucket is in, from the SDK or from the message', () => {
+    const expected = 'The bucket is in region eu-west-1, and the request was signed for another. Set the region to eu-west-1 (--region eu-west-1, or AWS_REGION=eu-west-1).';
+    expect(toBargeError(s3Error('AuthorizationHeaderMalformed', 'malformed', 400, { Region: 'eu-west-1' })).message).toBe(expected);
+    expect(toBargeError(s3Error('AuthorizationHeaderMalformed', 'The authorization header is malformed; the region is wrong; expecting &#39;eu-west-1&#39;.', 400)).message).toBe(expected);
+    expect(toBargeError(s3Error('AuthorizationHeaderMalformed', 'malformed', 400)).message).toContain('signed for the wrong region');
+  });
+
+  it('knows an object lock refusal by its words, whatever code the store gives it', () => {
+    expect(errorCode(s3Error('InvalidRequest', 'Object is WORM protected and cannot be overwritten', 400))).toBe('ObjectLocked');
+    expect(errorCode(s3Error('AccessDenied', 'Access Denied because object protected by object lock.', 403))).toBe('ObjectLocked');
+    expect(errorCode(s3Error('AccessDenied', 'Access Denied.', 403))).toBe('AccessDenied');
+    expect(toBargeError(s3Error('InvalidRequest', 'Object is WORM protected and cannot be overwritten', 400), 'delete s3://b/k').message)
+      .toBe('Cannot delete s3://b/k: The object is protected by object lock (a retention period or a legal hold). Remove the legal hold, or wait until the retention period ends.');
+  });
+
+  it('names the local file a file error is about, unless the context does, and never a temporary name', () => {
+    expect(toBargeError(nodeError('ENOSPC', 'no space', { path: '/mnt/small/big.bin.barge-0a1b2c3d.partial' }), 'download s3://b/big.bin').message)
+      .toBe('Cannot download s3://b/big.bin: The disk is full (/mnt/small/big.bin). Free some space or choose another folder, then try again.');
+    expect(toBargeError(nodeError('EROFS', 'read-only', { path: '/mnt/ro/a.txt.barge-ffee0011.partial' }), 'download s3://b/a.txt').message)
+      .toBe('Cannot download s3://b/a.txt: The file system is read-only (/mnt/ro/a.txt). Choose a folder you can write to.');
+    expect(toBargeError(nodeError('EACCES', 'denied', { path: '/data/a.txt' }), 'upload /data/a.txt to s3://b/a.txt').message)
+      .toBe('Cannot upload /data/a.txt to s3://b/a.txt: Permission denied. Check its permissions, or choose another file or folder.');
+    expect(toBargeError(nodeError('ENOENT', 'gone', { path: '/data/a.txt' }), 'read /data/a.txt').message).toBe('Cannot read /data/a.txt: No such file or folder.');
+  });
+
+  it('shows control characters in job messages escaped, never raw', () => {
+    const error = toJobError(nodeError('ENOENT', 'gone'), 'upload /data/evil\x1b[2J.txt to s3://b/evil\x1b[2J.txt');
+    expect(error.message).toBe('Cannot upload /data/evil\\x1b[2J.txt to s3://b/evil\\x1b[2J.txt: No such file or folder.');
+  });
+
+  it('decodes XML entities left in a server message', () => {
+    expect(toBargeError(s3Error('XMinioInvalidResourceName', 'Resource name contains bad components such as &#34;..&#34; or &#34;.&#34;.', 400)).message)
+      .toBe('Resource name contains bad components such as ".." or "." (HTTP 400).');
+  });
+});
+
+it('a long message is shortened, not replaced by "Unexpected error."', () => {
+  const long = `The store said: ${'x'.repeat(600)} and more`;
+  const message = toBargeError(Object.assign(new Error(long), { name: 'SomethingOdd' }), 'download s3://b/k').message;
+  expect(message.startsWith('Cannot download s3://b/k: The store said: xxx')).toBe(true);
+  expect(message.endsWith('…')).toBe(true);
+  expect(message.length).toBeLessThan(600);
+});
+
+it('a temporary name fits in 255 bytes wherever the final name does, and two long names stay apart', async () => {
+  const { temporaryNameFor } = await import('../../../../main/engine/jobs/temporary-name.ts');
+  const long = (end: string) => `/d/${'é'.repeat(120)}${end}`;
+  const [a, b] = [temporaryNameFor(long('a.txt'), 'abcdef0123'), temporaryNameFor(long('b.txt'), 'abcdef0123')];
+  for (const name of [a, b]) expect(Buffer.byteLength(name.split('/').at(-1)!)).toBeLessThanOrEqual(255);
+  expect(a).not.toBe(b);
+  expect(temporaryNameFor('/d/short.txt', 'abcdef0123')).toBe('/d/short.txt.barge-abcdef01.partial');
+});

@@ -1,0 +1,172 @@
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, it } from 'vitest';
+import { Journal, jobFingerprint } from '../../../../../main/engine/journal/journal.ts';
+
+const job = (id: string, fingerprint = 'fp', host: 'app' | 'cli' = 'cli') => ({ id, host, kind: 'upload' as const, name: id, spec: { sources: ['/a'] }, connectionRef: 'c', fingerprint });
+
+it('finds an unfinished job by fingerprint, never a completed or cancelled one, nor another host\'s', async () => {
+  const journal = await Journal.open(':memory:');
+  journal.addJob(job('done'));
+  journal.setStatus('done', 'completed');
+  journal.addJob(job('stopped'));
+  journal.setStatus('stopped', 'cancelled');
+  journal.addJob(job('app-job', 'fp', 'app'));
+  expect(journal.findResumable('cli', 'fp')).toBeUndefined();
+  journal.addJob(job('failed'));
+  journal.setStatus('failed', 'failed');
+  expect(journal.findResumable('cli', 'fp')?.id).toBe('failed');
+  expect(journal.unfinished('app').map((j) => j.id)).toEqual(['app-job']);
+  journal.close();
+});
+
+it('a job is run by the process holding its lock: another is refused and told who; a killed holder frees it at once, even as an unreaped zombie', async () => {
+  const file = path.join(await mkdtemp(path.join(os.tmpdir(), 'barge-journal-unit-')), 'journal.sqlite');
+  const journal = await Journal.open(file);
+  journal.addJob(job('mine'));
+  journal.close();
+  const again = await Journal.open(file);
+  // The holder's parent is `sleep`, which never reaps it: once killed, it stays a zombie.
+  const holder = spawn('sh', ['-c', `"${process.execPath}" tests/support/hold-job-lock.ts "${path.join(path.dirname(file), 'locks')}" mine & echo $!; exec sleep 30`]);
+  try {
+    const pid = await new Promise<number>((resolve, reject) => {
+      let out = '';
+      holder.stdout.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        const [first, second] = out.split('\n');
+        if (second?.startsWith('locked')) resolve(Number(first));
+      });
+      holder.once('exit', () => reject(new Error(`the holder ended: ${out}`)));
+    });
+    expect(again.findResumable('cli', 'fp')?.id).toBe('mine');
+    expect(again.claim('mine')).toEqual({ ok: false, holder: pid });
+    expect(again.unfinished('cli')).toEqual([]);
+    process.kill(pid, 'SIGKILL');
+    await expect.poll(() => readFileSync(`/proc/${pid}/stat`, 'utf8').split(' ')[2]).toBe('Z');
+    // Its threads end a moment after the leader shows Z; then the kernel has dropped its locks.
+    await expect.poll(() => again.claim('mine').ok, { timeout: 2000 }).toBe(true);
+    expect(readFileSync(`/proc/${pid}/stat`, 'utf8').split(' ')[2]).toBe('Z');
+  } finally {
+    holder.kill('SIGKILL');
+    again.close();
+  }
+});
+
+it('records parts, ranges and finished objects per job, and forgets them with the job', async () => {
+  const journal = await Journal.open(':memory:');
+  journal.addJob(job('j'));
+  const recorder = journal.forJob('j', false);
+  recorder.multipartStarted('k', { uploadId: 'u', path: '/a', size: 10, mtimeMs: 1, partSize: 5, checksumAlgorithm: 'CRC32C' });
+  recorder.partFinished('u', { partNumber: 2, etag: '"e2"', checksum: 'c2' });
+  recorder.rangeFinished('d', 3);
+  recorder.objectFinished({ key: 'k', path: '/a', size: 10, etag: '"e"', checksum: 'CRC32C:x-2' });
+  expect(recorder.multipart('k')).toMatchObject({ uploadId: 'u', checksumAlgorithm: 'CRC32C' });
+  expect(recorder.parts('u')).toEqual([{ partNumber: 2, etag: '"e2"', checksum: 'c2' }]);
+  expect(recorder.rangesFinished('d')).toEqual([3]);
+  expect([...journal.receipt('j')].map((line) => line.key)).toEqual(['k']);
+  journal.forget('j');
+  expect(recorder.parts('u')).toEqual([]);
+  expect(recorder.finishedObject('k')).toBeUndefined();
+  journal.close();
+});
+
+it('drops completed jobs after their retention, keeps unfinished ones', async () => {
+  const file = path.join(await mkdtemp(path.join(os.tmpdir(), 'barge-journal-unit-')), 'journal.sqlite');
+  let now = 0;
+  const first = await Journal.open(file, { now: () => now });
+  first.addJob(job('old-done'));
+  first.setStatus('old-done', 'completed');
+  first.addJob(job('old-active', 'other'));
+  first.close();
+  now = 31 * 24 * 3600 * 1000;
+  const second = await Journal.open(file, { now: () => now });
+  expect([...second.receipt('old-done')]).toEqual([]);
+  expect(second.findResumable('cli', 'other')?.id).toBe('old-active');
+  second.close();
+});
+
+it('a fingerprint differs when the spec or the connection differs', () => {
+  const base = jobFingerprint('upload', { a: 1 }, 'c');
+  expect(jobFingerprint('upload', { a: 1 }, 'c')).toBe(base);
+  expect(jobFingerprint('upload', { a: 2 }, 'c')).not.toBe(base);
+  expect(jobFingerprint('upload', { a: 1 }, 'd')).not.toBe(base);
+  expect(jobFingerprint('download', { a: 1 }, 'c')).not.toBe(base);
+});
+
+it('progress records are committed in batches within a moment, and every one on close', async () => {
+  const file = path.join(await mkdtemp(path.join(os.tmpdir(), 'barge-journal-unit-')), 'journal.sqlite');
+  const journal = await Journal.open(file);
+  journal.addJob(job('j'));
+  const recorder = journal.forJob('j', false);
+  const { DatabaseSync } = await import('node:sqlite');
+  const reader = new DatabaseSync(file, { readOnly: true });
+  const parts = () => Number((reader.prepare('SELECT count(*) AS n FROM parts').get() as { n: number }).n);
+  recorder.partFinished('u', { partNumber: 1, etag: '"1"' });
+  expect(parts()).toBe(0);
+  await new Promise((resolve) => setTimeout(resolve, 250));
+  expect(parts()).toBe(1);
+  recorder.partFinished('u', { partNumber: 2, etag: '"2"' });
+  journal.close();
+  expect(parts()).toBe(2);
+  reader.close();
+});
+
+it('a write that fails (the file locked by another process) is told once and dropped; later writes go through', async () => {
+  const file = path.join(await mkdtemp(path.join(os.tmpdir(), 'barge-journal-unit-')), 'journal.sqlite');
+  const warnings: string[] = [];
+  const journal = await Journal.open(file, { warn: (message) => warnings.push(message), busyTimeoutMs: 50 });
+  journal.addJob(job('j'));
+  const recorder = journal.forJob('j', false);
+  const { DatabaseSync } = await import('node:sqlite');
+  const other = new DatabaseSync(file);
+  other.exec('BEGIN IMMEDIATE');
+  recorder.partFinished('u', { partNumber: 1, etag: '"1"' });
+  expect(() => journal.commit()).not.toThrow();
+  recorder.partFinished('u', { partNumber: 2, etag: '"2"' });
+  expect(() => journal.commit()).not.toThrow();
+  expect(warnings).toHaveLength(1);
+  expect(warnings[0]).toContain('could not be written');
+  other.exec('ROLLBACK');
+  other.close();
+  recorder.partFinished('u', { partNumber: 3, etag: '"3"' });
+  expect(recorder.parts('u').map((part) => part.partNumber)).toEqual([3]);
+  journal.close();
+});
+
+it('opens a journal of schema 1 (before receipts said how objects were checked) and keeps its receipts', async () => {
+  const file = path.join(await mkdtemp(path.join(os.tmpdir(), 'barge-journal-unit-')), 'journal.sqlite');
+  const { DatabaseSync } = await import('node:sqlite');
+  const old = new DatabaseSync(file);
+  old.exec(`
+    CREATE TABLE jobs (id TEXT PRIMARY KEY, host TEXT NOT NULL, kind TEXT NOT NULL, name TEXT NOT NULL, spec TEXT NOT NULL,
+      connection_ref TEXT NOT NULL, fingerprint TEXT NOT NULL, status TEXT NOT NULL, owner_pid INTEGER,
+      deleted_count INTEGER NOT NULL DEFAULT 0, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL);
+    CREATE TABLE objects (job_id TEXT NOT NULL REFERENCES jobs (id) ON DELETE CASCADE, key TEXT NOT NULL, path TEXT NOT NULL, size INTEGER NOT NULL,
+      mtime_ms REAL, etag TEXT, version_id TEXT, checksum TEXT, finished_at INTEGER NOT NULL, PRIMARY KEY (job_id, key));
+    INSERT INTO jobs VALUES ('j', 'cli', 'upload', 'j', '{}', 'c', 'fp', 'failed', NULL, 0, 1, 1);
+    INSERT INTO objects VALUES ('j', 'old.bin', '/a/old.bin', 3, 1, '"e"', NULL, 'MD5:AAA=', 5);
+    PRAGMA user_version = 1;`);
+  old.close();
+  const journal = await Journal.open(file);
+  const records = journal.forJob('j', true);
+  records.objectFinished({ key: 'new.bin', path: '/a/new.bin', size: 4, verified: 'content-md5' });
+  journal.commit();
+  expect([...journal.receipt('j')].map((line) => [line.key, line.verified])).toEqual([['new.bin', 'content-md5'], ['old.bin', undefined]]);
+  journal.close();
+  // Opened again, it is schema 2 and stays so.
+  const again = await Journal.open(file);
+  expect([...again.receipt('j')]).toHaveLength(2);
+  again.close();
+});
+
+it('each kind of process brings back only its own jobs: the web host never the Electron app\'s, nor the reverse', async () => {
+  const journal = await Journal.open(':memory:');
+  journal.addJob(job('electron-job', 'fp', 'app'));
+  journal.addJob({ ...job('web-job', 'fp'), host: 'web' });
+  expect(journal.unfinished('app').map((j) => j.id)).toEqual(['electron-job']);
+  expect(journal.unfinished('web').map((j) => j.id)).toEqual(['web-job']);
+  journal.close();
+});

@@ -1,0 +1,112 @@
+import { describe, expect, it, vi } from 'vitest';
+import { withRetry } from '../../../../../main/engine/queue/retry-loop.ts';
+import { classifyFailure, decideRetry } from '../../../../../main/engine/queue/retry-policy.ts';
+
+const s3Error = (name: string, status: number) => Object.assign(new Error(name), { name, $metadata: { httpStatusCode: status } });
+const netError = (code: string) => Object.assign(new Error(code), { code });
+
+describe('classifyFailure', () => {
+  it.each([
+    [s3Error('SlowDown', 503), 'throttle'],
+    [s3Error('Unknown', 429), 'throttle'],
+    [s3Error('ServiceUnavailable', 503), 'throttle'],
+    [s3Error('InternalError', 500), 'transient'],
+    [s3Error('Unknown', 502), 'transient'],
+    [netError('ECONNRESET'), 'transient'],
+    [netError('ECONNREFUSED'), 'unreachable'],
+    [Object.assign(new Error('socket timed out'), { name: 'TimeoutError' }), 'transient'],
+    [s3Error('RequestTimeTooSkewed', 403), 'clock-skew'],
+    [s3Error('AccessDenied', 403), 'fatal'],
+    [s3Error('NoSuchBucket', 404), 'fatal'],
+    [s3Error('InvalidAccessKeyId', 403), 'fatal'],
+    [netError('ENOENT'), 'fatal'],
+    [Object.assign(new Error('aborted'), { name: 'AbortError' }), 'cancelled'],
+  ])('%s is %s', (error, kind) => {
+    expect(classifyFailure(error)).toBe(kind);
+  });
+});
+
+describe('decideRetry', () => {
+  it('retries throttling and transient failures until the attempts run out', () => {
+    expect(decideRetry('throttle', 1, 3).retry).toBe(true);
+    expect(decideRetry('transient', 2, 3).retry).toBe(true);
+    expect(decideRetry('transient', 3, 3).retry).toBe(false);
+  });
+
+  it('never retries fatal or cancelled failures', () => {
+    expect(decideRetry('fatal', 1, 10).retry).toBe(false);
+    expect(decideRetry('cancelled', 1, 10).retry).toBe(false);
+  });
+
+  it('retries clock skew once, at once', () => {
+    expect(decideRetry('clock-skew', 1, 10)).toEqual({ retry: true, delayMs: 0 });
+    expect(decideRetry('clock-skew', 2, 10).retry).toBe(false);
+  });
+
+  it('backs off exponentially with jitter, throttling longer than transient errors', () => {
+    const low = () => 0;
+    const high = () => 1;
+    expect(decideRetry('transient', 1, 10, low).delayMs).toBe(25);
+    expect(decideRetry('transient', 1, 10, high).delayMs).toBe(100);
+    expect(decideRetry('transient', 4, 10, high).delayMs).toBe(800);
+    expect(decideRetry('throttle', 1, 10, high).delayMs).toBe(500);
+    expect(decideRetry('throttle', 12, 20, high).delayMs).toBe(20_000);
+  });
+});
+
+describe('withRetry through an outage', () => {
+  const refusedThenOk = (refusals: number) => {
+    let calls = 0;
+    return {
+      send: async () => {
+        calls += 1;
+        if (calls <= refusals) throw netError('ECONNREFUSED');
+        return 'answered';
+      },
+      calls: () => calls,
+    };
+  };
+
+  it('waits out refusals from a store known to be there, without spending the attempts', async () => {
+    vi.useFakeTimers();
+    try {
+      const store = refusedThenOk(20);
+      const result = withRetry(store.send, { maxAttempts: 2, outagePatienceMs: () => 60_000 });
+      await vi.advanceTimersByTimeAsync(40_000);
+      await expect(result).resolves.toBe('answered');
+      expect(store.calls()).toBe(21);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('gives up once the patience is spent', async () => {
+    vi.useFakeTimers();
+    try {
+      const store = refusedThenOk(1000);
+      const result = withRetry(store.send, { maxAttempts: 2, outagePatienceMs: () => 5_000 });
+      const failed = expect(result).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+      await vi.advanceTimersByTimeAsync(20_000);
+      await failed;
+      // About one try a second for five seconds, then the normal attempts.
+      expect(store.calls()).toBeGreaterThanOrEqual(4);
+      expect(store.calls()).toBeLessThanOrEqual(12);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('fails as fast as any transient error when the store never answered (a wrong endpoint)', async () => {
+    vi.useFakeTimers();
+    try {
+      const store = refusedThenOk(1000);
+      const result = withRetry(store.send, { maxAttempts: 3, outagePatienceMs: () => 0 });
+      const failed = expect(result).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+      await vi.advanceTimersByTimeAsync(5_000);
+      await failed;
+      expect(store.calls()).toBe(3);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});

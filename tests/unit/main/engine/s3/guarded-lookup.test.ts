@@ -1,0 +1,25 @@
+import { expect, it } from 'vitest';
+import { guardedLookup } from '../../../../../main/engine/s3/guarded-lookup.ts';
+import { internalAddressProblem } from '../../../../../src/internal-endpoints.ts';
+
+const resolve = (lookup: ReturnType<typeof guardedLookup>, name: string, all: boolean) => new Promise<{ error: NodeJS.ErrnoException | null; address: unknown }>((done) => {
+  lookup(name, { all }, (error, address) => done({ error, address }));
+});
+
+it('refuses a name that resolves to a refused address, one address or all of them, and lets others through', async () => {
+  const refuseLoopback = guardedLookup((address) => (address === '127.0.0.1' || address === '::1' ? `${address}, refused here` : undefined));
+  for (const all of [false, true]) {
+    const refused = await resolve(refuseLoopback, 'localhost', all);
+    expect(refused.error?.code).toBe('EndpointRefused');
+    expect(refused.error?.message).toMatch(/^localhost resolves to (127\.0\.0\.1|::1), refused here; this host does not connect there/);
+  }
+  const allowed = await resolve(guardedLookup(() => undefined), 'localhost', false);
+  expect(allowed.error).toBeNull();
+  expect(typeof allowed.address).toBe('string');
+});
+
+it('AWS\'s metadata block is refused, EKS Pod Identity included', () => {
+  expect(internalAddressProblem('fd00:ec2::23')).toContain('cloud metadata service');
+  expect(internalAddressProblem('fd00:ec2::254')).toContain('cloud metadata service');
+  expect(internalAddressProblem('fd00:ec3::1')).toBeUndefined();
+});
