@@ -12,7 +12,7 @@ import type { ConnectionConfig } from '../../src/connection.ts';
 import type { JobSnapshot } from '../../src/jobs.ts';
 import { MIB } from '../../src/byte-units.ts';
 import { toBargeError } from '../../main/engine/errors.ts';
-import type { DownloadSpec } from '../../main/engine/jobs/download-job.ts';
+import type { DownloadSpec } from '../../main/engine/jobs/job-specs.ts';
 import { folderIgnoresCase, makeFolder } from '../../main/engine/jobs/local-files.ts';
 import { createBucket } from '../../main/engine/s3/s3-buckets.ts';
 import type { S3Connection } from '../../main/engine/s3/s3-connection.ts';

@@ -13,19 +13,9 @@ import { countedAgain } from './job.ts';
 import type { JobBody, JobRuntime } from './job.ts';
 import { headObjectOnce, listAllObjects, listAllVersions } from '../s3/s3-listing.ts';
 import type { S3Connection } from '../s3/s3-connection.ts';
+import type { DeleteSpec } from './job-specs.ts';
 
 export const MAX_KEYS_PER_DELETE = 1000;
-
-export interface DeleteSpec {
-  readonly bucket: string;
-  readonly keys?: readonly string[];
-  /** Each is taken as a folder: "photos" deletes "photos/…", never "photos2/…". "" is the whole bucket. */
-  readonly prefixes?: readonly string[];
-  /** Delete every version and delete marker, not just the current versions (versioned buckets). */
-  readonly allVersions?: boolean;
-  /** Count objects and bytes; delete nothing. */
-  readonly dryRun?: boolean;
-}
 
 export interface DeleteTarget {
   readonly key: string;

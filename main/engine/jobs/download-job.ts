@@ -36,33 +36,9 @@ import { DownloadTarget } from './download-target.ts';
 import type { OpenFolder } from './download-target.ts';
 import { SpillingMap } from './spilling-map.ts';
 import type { FileIdentity } from './confined-path.ts';
+import type { DownloadSpec } from './job-specs.ts';
 
 const WRITE_BUFFER_BYTES = 1024 * 1024;
-
-export interface DownloadSpec {
-  readonly bucket: string;
-  /** Objects, each saved as targetFolder/<its name> (or as targetFile, for a single key). */
-  readonly keys?: readonly string[];
-  /** Prefixes ("folders"), each saved with its folder name and everything below it. */
-  readonly prefixes?: readonly string[];
-  readonly targetFolder: string;
-  /** For a single key: the exact file to write. */
-  readonly targetFile?: string;
-  /**
-   * Treat names that differ only in case as one file: true for a folder bound for Windows or macOS;
-   * undefined to ask the target folder itself (probed once).
-   */
-  readonly caseInsensitive?: boolean;
-  /** Fail an object that can be checked only for its size, rather than save it with a warning. */
-  readonly requireVerified?: boolean;
-  /** When the file is already there (default: overwrite, as cp and aws s3 cp do). */
-  readonly ifExists?: IfExists;
-  /**
-   * A host's download root: the target must really lie below it, checked each time the job runs
-   * (a job recorded under another root is not resumed into it).
-   */
-  readonly confinedTo?: string;
-}
 
 export interface DownloadItem {
   readonly key: string;

@@ -36,18 +36,10 @@ import type { RequestChecksums, RequestKind, UploadAlgorithm } from '../integrit
 import { weakest } from '../../../src/verification.ts';
 import type { Verification } from '../../../src/verification.ts';
 import { PART_SIZE_METADATA } from '../integrity/part-size-metadata.ts';
+import type { UploadSpec } from './job-specs.ts';
 
 /** Files up to this size are read whole and sent in one request (cheapest per object). */
 const BUFFERED_PUT_MAX_BYTES = 1024 * 1024;
-
-export interface UploadSpec {
-  readonly sources: readonly string[];
-  readonly bucket: string;
-  /** A key (one file) or a prefix ending in "/" (or "" for the bucket's top). */
-  readonly destination: string;
-  /** Follow symbolic links (to folders, with loops refused; to files). Default true, as aws-cli and s5cmd. */
-  readonly followSymlinks?: boolean;
-}
 
 /** What a retry does again: a file, or a file or folder that could not be read the first time. */
 type UploadItem = LocalFile | { readonly unread: true; readonly path: string; readonly key: string };

@@ -1,0 +1,18 @@
+// The work of each kind of job, from its spec: the one place that maps a kind to its body.
+
+import type { JobKind } from '../../../src/jobs.ts';
+import type { S3Connection } from '../s3/s3-connection.ts';
+import { deleteBody } from './delete-job.ts';
+import { downloadBody } from './download-job.ts';
+import type { JobBody } from './job.ts';
+import type { JobSpecs } from './job-specs.ts';
+import { uploadBody } from './upload-job.ts';
+
+export function jobBody<K extends JobKind>(kind: K, spec: JobSpecs[K], connection: S3Connection): JobBody<unknown> {
+  const bodies: { readonly [Kind in JobKind]: (spec: JobSpecs[Kind]) => JobBody<unknown> } = {
+    upload: (upload) => uploadBody(connection, upload) as JobBody<unknown>,
+    download: (download) => downloadBody(connection, download) as JobBody<unknown>,
+    delete: (remove) => deleteBody(connection, remove) as JobBody<unknown>,
+  };
+  return (bodies[kind] as (spec: JobSpecs[K]) => JobBody<unknown>)(spec);
+}

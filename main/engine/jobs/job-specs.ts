@@ -1,0 +1,84 @@
+// What each kind of job is asked to do, as one schema per kind.
+//
+// A spec is validated where it enters the engine and again wherever it is read back (the journal
+// keeps specs as JSON: a file from another version, or a damaged one, must not reach a job body as
+// whatever it happens to hold). The parsed spec is also the job's identity for "run the same
+// command again" (journal.ts, jobFingerprint), so every host that builds the same spec gets the
+// same job.
+
+import { z } from 'zod';
+import { ifExistsSchema } from '../../../src/if-exists.ts';
+import type { JobKind } from '../../../src/jobs.ts';
+import { BargeError } from '../errors.ts';
+
+const bucket = z.string().min(1);
+
+export const uploadSpecSchema = z.object({
+  /** Absolute paths of files and folders: "./big.bin", "big.bin" and the same file named from elsewhere are one job. */
+  sources: z.array(z.string().min(1)).min(1).readonly(),
+  bucket,
+  /** A key (one file) or a prefix ending in "/" (or "" for the bucket's top). */
+  destination: z.string(),
+  /** Follow symbolic links (to folders, with loops refused; to files). Default true, as aws-cli and s5cmd. */
+  followSymlinks: z.boolean().optional(),
+});
+
+export const downloadSpecSchema = z.object({
+  bucket,
+  /** Objects, each saved as targetFolder/<its name> (or as targetFile, for a single key). */
+  keys: z.array(z.string()).readonly().optional(),
+  /** Prefixes ("folders"), each saved with its folder name and everything below it. */
+  prefixes: z.array(z.string()).readonly().optional(),
+  targetFolder: z.string().min(1),
+  /** For a single key: the exact file to write. */
+  targetFile: z.string().min(1).optional(),
+  /**
+   * Treat names that differ only in case as one file: true for a folder bound for Windows or macOS;
+   * undefined to ask the target folder itself (probed once).
+   */
+  caseInsensitive: z.boolean().optional(),
+  /** Fail an object that can be checked only for its size, rather than save it with a warning. */
+  requireVerified: z.boolean().optional(),
+  /** When the file is already there (default: overwrite, as cp and aws s3 cp do). */
+  ifExists: ifExistsSchema.optional(),
+  /**
+   * A host's download root: the target must really lie below it, checked each time the job runs
+   * (a job recorded under another root is not resumed into it).
+   */
+  confinedTo: z.string().min(1).optional(),
+});
+
+export const deleteSpecSchema = z.object({
+  bucket,
+  keys: z.array(z.string()).readonly().optional(),
+  /** Each is taken as a folder: "photos" deletes "photos/…", never "photos2/…". "" is the whole bucket. */
+  prefixes: z.array(z.string()).readonly().optional(),
+  /** Delete every version and delete marker, not just the current versions (versioned buckets). */
+  allVersions: z.boolean().optional(),
+  /** Count objects and bytes; delete nothing. */
+  dryRun: z.boolean().optional(),
+});
+
+export type UploadSpec = Readonly<z.infer<typeof uploadSpecSchema>>;
+export type DownloadSpec = Readonly<z.infer<typeof downloadSpecSchema>>;
+export type DeleteSpec = Readonly<z.infer<typeof deleteSpecSchema>>;
+
+export interface JobSpecs {
+  readonly upload: UploadSpec;
+  readonly download: DownloadSpec;
+  readonly delete: DeleteSpec;
+}
+
+const schemas: { readonly [K in JobKind]: z.ZodType<JobSpecs[K]> } = {
+  upload: uploadSpecSchema,
+  download: downloadSpecSchema,
+  delete: deleteSpecSchema,
+};
+
+/** A spec of `kind`, validated; a spec that does not fit fails with a code and the first problem. */
+export function parseJobSpec<K extends JobKind>(kind: K, spec: unknown): JobSpecs[K] {
+  const parsed = schemas[kind].safeParse(spec);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  throw new BargeError('InvalidJobSpec', `This ${kind} job's description is not valid (${issue?.path.join('.') || 'spec'}: ${issue?.message ?? 'invalid'}); it cannot run. Start it again.`);
+}
