@@ -19,7 +19,8 @@ export const uploadChecksumSchema = z.enum(['CRC64NVME', 'CRC32C', 'CRC32', 'MD5
  */
 export type UploadChecksum = z.infer<typeof uploadChecksumSchema>;
 
-export const connectionConfigSchema = z.object({
+/** Where the store is and how to talk to it: everything but the credentials. */
+const placeFields = {
   /** https://… or http://…; empty for AWS itself (the endpoint follows the region). */
   endpoint: z.url({ protocol: /^https?$/ }).optional(),
   region: z.string().min(1).optional(),
@@ -27,11 +28,22 @@ export const connectionConfigSchema = z.object({
   pathStyle: z.boolean().optional(),
   /** A profile from ~/.aws/config and ~/.aws/credentials; the SDK's default chain when absent. */
   profile: z.string().min(1).optional(),
+  checksumMode: checksumModeSchema.optional(),
+  uploadChecksum: uploadChecksumSchema.optional(),
+};
+
+/**
+ * A connection without secrets: its credentials come from the environment or a profile (the
+ * command line's). Strict: a key sent along is refused, never kept.
+ */
+export const sessionConnectionSchema = z.strictObject(placeFields);
+export type SessionConnection = z.infer<typeof sessionConnectionSchema>;
+
+export const connectionConfigSchema = z.object({
+  ...placeFields,
   accessKeyId: z.string().min(1).optional(),
   secretAccessKey: z.string().min(1).optional(),
   sessionToken: z.string().min(1).optional(),
-  checksumMode: checksumModeSchema.optional(),
-  uploadChecksum: uploadChecksumSchema.optional(),
 }).refine((c) => (c.accessKeyId === undefined) === (c.secretAccessKey === undefined), {
   message: 'give both an access key ID and a secret access key, or neither',
 });

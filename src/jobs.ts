@@ -66,6 +66,18 @@ export interface JobSnapshot {
   /** The first objects checked for size only, each with why (bounded); `progress.objectsSizeOnly` has the count. */
   readonly itemWarnings?: readonly ItemError[];
   readonly createdAt: number;
+  /** The unfinished run of the same command this job goes on from, or (tooOld) replaced. */
+  readonly earlierRun?: EarlierRun;
+}
+
+/** A recorded run of the same command that a new job goes on from, or replaces. */
+export interface EarlierRun {
+  /** 'failed': the run ended with failures (this one retries them); 'active': it was interrupted. */
+  readonly status: 'active' | 'failed' | 'completed' | 'cancelled';
+  readonly createdAt: number;
+  readonly updatedAt: number;
+  /** True when it was too old to resume, and the job started afresh (its leftovers cleaned up). */
+  readonly tooOld: boolean;
 }
 
 export function isFinished(state: JobState): boolean {

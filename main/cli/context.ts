@@ -1,10 +1,15 @@
-// What a command gets: its options and the streams to write to (injected, so tests can capture them).
+// What a command gets: its options, the service and its connection, and the streams to write to
+// (injected, so tests can capture them).
 
 import type { CliOptions } from './options.ts';
+import type { CliService } from './service-call.ts';
 
 export interface CliContext {
   readonly options: CliOptions;
   readonly stdout: NodeJS.WritableStream;
   readonly stderr: NodeJS.WriteStream;
   readonly env: NodeJS.ProcessEnv;
+  readonly service: CliService;
+  /** The session connection the command's flags and environment describe. */
+  readonly connectionId: string;
 }

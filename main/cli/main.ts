@@ -1,7 +1,8 @@
 // The command line's dispatcher: parse, connect, run one command, turn errors into one clear line.
 
-import { Engine } from '../engine/engine.ts';
-import { defaultDataDir, openJournalIn } from '../service/data-dir.ts';
+import { defaultDataDir } from '../service/data-dir.ts';
+import type { BargeService } from '../service/barge-service.ts';
+import { createRuntime } from '../service/runtime.ts';
 import { toBargeError } from '../engine/errors.ts';
 import { printable } from '../../src/s3-names.ts';
 import { abortUploads, mb, rb } from './commands/buckets.ts';
@@ -10,6 +11,7 @@ import { ls } from './commands/ls.ts';
 import { rm } from './commands/rm.ts';
 import type { CliContext } from './context.ts';
 import { parseCli, usageError, USAGE } from './options.ts';
+import { cliService } from './service-call.ts';
 
 const JOURNALED_COMMANDS = new Set(['cp', 'rm']);
 
@@ -21,7 +23,7 @@ export interface CliStreams {
 
 /** Run the command line; returns the exit status (0 ok, 1 failed, 2 usage, 130 cancelled). */
 export async function main(argv: readonly string[], streams: CliStreams): Promise<number> {
-  let engine: Engine | undefined;
+  let service: BargeService | undefined;
   try {
     const options = parseCli(argv);
     if (options.version) {
@@ -32,27 +34,33 @@ export async function main(argv: readonly string[], streams: CliStreams): Promis
       streams.stdout.write(`${USAGE}\n`);
       return options.help ? 0 : 2;
     }
-    const cli: CliContext = { options, ...streams };
     // Transfers are journaled, so running the same command again after a crash or a kill goes on
     // where it stopped.
-    const journal = JOURNALED_COMMANDS.has(options.command) && !options.dryRun && !streams.env.BARGE_NO_JOURNAL
-      ? await openJournalIn(defaultDataDir(streams.env), (message) => streams.stderr.write(`barge: warning: ${message}\n`))
-      : undefined;
-    engine = new Engine({ settings: options.settings, env: streams.env, journal, host: 'cli' });
-    const connection = await engine.connect(options.connection);
+    const journal = JOURNALED_COMMANDS.has(options.command) && !options.dryRun && !streams.env.BARGE_NO_JOURNAL;
+    service = await createRuntime({
+      host: 'cli',
+      dataDir: defaultDataDir(streams.env),
+      env: streams.env,
+      settings: options.settings,
+      journal,
+      warn: (message) => streams.stderr.write(`barge: warning: ${message}\n`),
+    });
+    const calls = cliService(service);
+    const connection = await calls.call('connections.open', options.connection);
+    const cli: CliContext = { options, ...streams, service: calls, connectionId: connection.id };
     switch (options.command) {
       case 'ls':
-        return await ls(connection, cli);
+        return await ls(cli);
       case 'cp':
-        return await cp(engine, connection, cli);
+        return await cp(cli);
       case 'rm':
-        return await rm(engine, connection, cli);
+        return await rm(cli);
       case 'mb':
-        return await mb(connection, cli);
+        return await mb(cli);
       case 'rb':
-        return await rb(connection, cli);
+        return await rb(cli);
       case 'abort-uploads':
-        return await abortUploads(connection, cli);
+        return await abortUploads(cli);
       default:
         throw usageError(`Unknown command "${options.command}".`);
     }
@@ -63,6 +71,6 @@ export async function main(argv: readonly string[], streams: CliStreams): Promis
     if (streams.env.BARGE_DEBUG) streams.stderr.write(`${(error as Error).stack ?? ''}\n`);
     return failure.code === 'UsageError' ? 2 : 1;
   } finally {
-    await engine?.close();
+    await service?.close();
   }
 }

@@ -5,8 +5,8 @@ import { formatBytes, parseByteSize, parseDuration } from '../../src/byte-units.
 import { ifExistsSchema } from '../../src/if-exists.ts';
 import type { IfExists } from '../../src/if-exists.ts';
 import { MAX_PART_SIZE_BYTES, MIN_PART_SIZE_BYTES } from '../../src/part-size.ts';
-import { connectionConfigSchema, uploadChecksumSchema } from '../../src/connection.ts';
-import type { ConnectionConfig, UploadChecksum } from '../../src/connection.ts';
+import { sessionConnectionSchema, uploadChecksumSchema } from '../../src/connection.ts';
+import type { SessionConnection, UploadChecksum } from '../../src/connection.ts';
 import { MAX_THREADS, MIN_THREADS, settingsPatchSchema } from '../../src/settings.ts';
 import type { SettingsPatch } from '../../src/settings.ts';
 import { BargeError } from '../engine/errors.ts';
@@ -50,7 +50,7 @@ const COMMAND_FLAGS: Readonly<Record<string, readonly string[]>> = {
 export interface CliOptions {
   readonly command: string | undefined;
   readonly args: readonly string[];
-  readonly connection: ConnectionConfig;
+  readonly connection: SessionConnection;
   readonly settings: SettingsPatch;
   readonly recursive: boolean;
   readonly dryRun: boolean;
@@ -126,7 +126,7 @@ export function parseCli(argv: readonly string[]): CliOptions {
     // A flag a command would silently ignore is refused: "rb --dry-run" must not delete the bucket.
     if (values[flag] !== undefined && command !== undefined && command in COMMAND_FLAGS && !accepted.includes(flag)) throw usageError(`${command} does not take --${flag}.`);
   }
-  const connection = connectionConfigSchema.safeParse({
+  const connection = sessionConnectionSchema.safeParse({
     endpoint: values['endpoint-url'],
     region: values.region,
     profile: values.profile,

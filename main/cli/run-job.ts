@@ -1,15 +1,10 @@
 // Run one engine job to the end from the command line: progress, Ctrl-C, summary, exit status.
 
-import { createWriteStream } from 'node:fs';
-import { rename } from 'node:fs/promises';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { formatBytes, formatDuration, formatRate } from '../../src/byte-units.ts';
-import { formatReceipt, receiptFormatFor } from '../../src/receipt.ts';
+import { receiptFormatFor } from '../../src/receipt.ts';
 import { plural } from '../../src/plural.ts';
-import type { JobSnapshot } from '../../src/jobs.ts';
-import type { Engine, EarlierRun } from '../engine/engine.ts';
-import type { Job } from '../engine/jobs/job.ts';
+import type { EarlierRun, JobSnapshot } from '../../src/jobs.ts';
+import { isFinished } from '../../src/jobs.ts';
 import { silentProgress, terminalProgress } from './progress-line.ts';
 import type { CliContext } from './context.ts';
 
@@ -22,11 +17,42 @@ export type RunEnd = JobSnapshot & { readonly signal?: NodeJS.Signals };
 /** Signals that cancel a run as Ctrl-C does: a plain kill, a timeout, a service stop, a closed terminal. */
 const CANCELLING_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
-export async function runJob(engine: Engine, job: Job, cli: CliContext, verb?: string): Promise<RunEnd> {
+/**
+ * Start a job through the service and follow it to its end. Progress is listened to before the job
+ * starts: a job that ends at once is not missed.
+ */
+export async function runJob(cli: CliContext, start: () => Promise<JobSnapshot>, verb?: string): Promise<RunEnd> {
   const view = !cli.options.json && !cli.options.quiet && cli.stderr.isTTY ? terminalProgress(cli.stderr) : silentProgress;
-  const stop = engine.onProgress((batch) => {
-    for (const snapshot of batch) if (snapshot.id === job.id) view.update(snapshot);
+  // Unknown until the service answers the start: progress may come first.
+  let id: string | undefined = undefined;
+  /** What arrived before the job's ID was known. */
+  const early = new Map<string, JobSnapshot>();
+  let settle: (end: JobSnapshot) => void = () => undefined;
+  const ended = new Promise<JobSnapshot>((resolve) => {
+    settle = resolve;
   });
+  const seen = (snapshot: JobSnapshot) => {
+    view.update(snapshot);
+    if (isFinished(snapshot.state)) settle(snapshot);
+  };
+  const stop = cli.service.subscribe((event) => {
+    if (event.type !== 'jobs') return;
+    for (const snapshot of event.jobs) {
+      if (id === undefined) early.set(snapshot.id, snapshot);
+      else if (snapshot.id === id) seen(snapshot);
+    }
+  });
+  let first: JobSnapshot;
+  try {
+    first = await start();
+  } catch (error) {
+    stop();
+    throw error;
+  }
+  const jobId = first.id;
+  id = jobId;
+  seen(early.get(jobId) ?? first);
+  early.clear();
   // Ctrl-C, kill, timeout or a service stop cancels: requests in flight stop, multipart uploads
   // are aborted, partial files removed, and the run is not resumed (it is over, not interrupted).
   let signal: NodeJS.Signals | undefined;
@@ -40,15 +66,14 @@ export async function runJob(engine: Engine, job: Job, cli: CliContext, verb?: s
     }
     signal = received;
     cli.stderr.write(`\n${received === 'SIGINT' ? 'Cancelling' : `${received} received: cancelling`} (cleaning up incomplete uploads and partial files; nothing will be left to resume)...\n`);
-    job.cancel();
+    void cli.service.call('jobs.cancel', { id: jobId });
   };
   for (const each of CANCELLING_SIGNALS) process.on(each, onInterrupt);
-  const earlier = engine.earlierRun(job.id);
-  if (earlier && !cli.options.quiet && !cli.options.json) cli.stderr.write(`${earlierRunLine(earlier)}\n`);
+  if (first.earlierRun && !cli.options.quiet && !cli.options.json) cli.stderr.write(`${earlierRunLine(first.earlierRun)}\n`);
   const started = Date.now();
   let end: JobSnapshot;
   try {
-    end = await job.finished();
+    end = await ended;
   } finally {
     for (const each of CANCELLING_SIGNALS) process.off(each, onInterrupt);
     stop();
@@ -56,9 +81,9 @@ export async function runJob(engine: Engine, job: Job, cli: CliContext, verb?: s
   }
   const seconds = (Date.now() - started) / 1000;
   // Written whatever the outcome: what landed, and what failed with why (the status column).
-  if (cli.options.receipt) await writeReceipt(engine, job.id, cli.options.receipt);
+  if (cli.options.receipt) await cli.service.call('jobs.saveReceipt', { id: jobId, path: cli.options.receipt, format: receiptFormatFor(cli.options.receipt) });
   // A finished run is done with its journal; a failed one stays, for the same command to go on.
-  if (end.state.status === 'completed' || end.state.status === 'cancelled') engine.forget(job.id);
+  if (end.state.status === 'completed' || end.state.status === 'cancelled') await cli.service.call('jobs.forget', { id: jobId });
   if (cli.options.json) {
     cli.stdout.write(`${JSON.stringify({ ...end, seconds })}\n`);
   } else {
@@ -82,12 +107,6 @@ function earlierRunLine(earlier: EarlierRun): string {
   }
   const what = earlier.status === 'failed' ? 'Retrying the failures of the run' : 'Resuming the interrupted run';
   return `${what} of this command from ${when}: everything is listed again; what it finished and is unchanged on both sides is skipped.`;
-}
-
-async function writeReceipt(engine: Engine, jobId: string, file: string): Promise<void> {
-  const partial = `${file}.barge-partial`;
-  await pipeline(Readable.from(formatReceipt(engine.receipt(jobId), receiptFormatFor(file))), createWriteStream(partial));
-  await rename(partial, file);
 }
 
 function summary(end: JobSnapshot, seconds: number, verb?: string): string {

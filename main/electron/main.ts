@@ -12,10 +12,7 @@ import { app, BrowserWindow, dialog, ipcMain, protocol, safeStorage, session, sh
 import mime from 'mime';
 import { IPC_CHANNELS } from '../../src/contract/ipc-channels.ts';
 import { failure } from '../../src/contract/result.ts';
-import { Engine } from '../engine/engine.ts';
-import { openJournalIn } from '../service/data-dir.ts';
-import { createBargeService } from '../service/barge-service.ts';
-import { ConnectionRegistry } from '../service/connection-registry.ts';
+import { createRuntime } from '../service/runtime.ts';
 import { FileSecretStore } from '../service/secret-store.ts';
 import { CONTENT_SECURITY_POLICY } from '../web-host/content-security-policy.ts';
 import { createMainWindow, denyAllPermissions, isTrustedSender, lockDown } from './window.ts';
@@ -50,9 +47,7 @@ const secrets = new FileSecretStore(path.join(dataDir, 'secrets.safe-storage.jso
   encode: async (plain) => (await safeStorage.encryptStringAsync(plain)).toString('base64'),
   decode: async (stored) => (await safeStorage.decryptStringAsync(Buffer.from(stored, 'base64'))).result,
 });
-const engine = new Engine({ journal: await openJournalIn(dataDir, (message) => console.warn(message)), host: 'app' });
-const registry = new ConnectionRegistry({ dataDir, engine, secrets });
-const service = createBargeService({ engine, registry, host: 'electron', downloadFolder: app.getPath('downloads') });
+const service = await createRuntime({ host: 'electron', dataDir, secrets, warn: (message) => console.warn(message), downloadFolder: app.getPath('downloads') });
 
 app.on('web-contents-created', (_event, contents) => lockDown(contents, (url) => shell.openExternal(url)));
 

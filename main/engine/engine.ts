@@ -15,6 +15,7 @@ import { formatS3Url } from '../../src/s3-url.ts';
 import { ThroughputMeter } from '../../src/throughput-meter.ts';
 import type { ConflictChoice } from '../../src/if-exists.ts';
 import type { ReceiptEntry } from '../../src/receipt.ts';
+import { BargeError } from './errors.ts';
 import { jobBody } from './jobs/job-bodies.ts';
 import { parseJobSpec } from './jobs/job-specs.ts';
 import type { DeleteSpec, DownloadSpec, JobSpecs, UploadSpec } from './jobs/job-specs.ts';
@@ -167,8 +168,11 @@ export class Engine {
     if (unlisted > 0) yield { key: '', path: '', size: 0, finishedAt: snapshot.createdAt, status: 'failed', error: `… and ${unlisted} more failed (not listed)` };
   }
 
-  /** Drop a finished job's record (the command line, once its receipt is written). */
+  /** Drop a finished job from the list and its record, keeping nothing for a resume (the command line, once its receipt is written). */
   forget(id: string): void {
+    const job = this.jobsById.get(id);
+    if (job && !isFinished(job.state)) throw new BargeError('JobNotFinished', 'That job is still running: cancel it first.');
+    this.jobsById.delete(id);
     this.recovery?.forget(id);
   }
 

@@ -4,7 +4,10 @@
 // validates them with the contract's schemas, runs the method, and answers with a Result: no throw
 // crosses to the window, and no secret either (errors carry codes and sentences, not requests).
 
-import { mkdir, realpath } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
+import { mkdir, realpath, rename, rm } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { methodSchemas } from '../../src/contract/api.ts';
@@ -17,7 +20,8 @@ import { BargeError, toBargeError } from '../engine/errors.ts';
 import { assertInside, isInside } from '../engine/jobs/confined-path.ts';
 import type { IfExists } from '../../src/if-exists.ts';
 import { formatReceipt } from '../../src/receipt.ts';
-import { createBucket, deleteBucket } from '../engine/s3/s3-buckets.ts';
+import { abortIncompleteUploads, createBucket, deleteBucket } from '../engine/s3/s3-buckets.ts';
+import type { Job } from '../engine/jobs/job.ts';
 import { headObject, listBuckets, listObjectsPage } from '../engine/s3/s3-listing.ts';
 import type { ConnectionRegistry } from './connection-registry.ts';
 
@@ -44,6 +48,15 @@ async function settle<T>(run: () => Promise<T>): Promise<Result<T>> {
   }
 }
 
+/** Run, naming what was being done in the error ("Cannot list buckets: …"). */
+async function withContext<T>(context: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    throw toBargeError(error, context);
+  }
+}
+
 /** A job control (one job, or all when no id is given), answered with null. */
 function onJobs(act: (id: string | undefined) => void) {
   return async ({ id }: { id?: string }) => {
@@ -64,6 +77,13 @@ export interface BargeServiceOptions {
   readonly downloadRoot?: string;
   /** What a download does with a file already there when the window does not say (default: overwrite). */
   readonly defaultIfExists?: IfExists;
+  /** Bring back, paused, the jobs an earlier process of this host left unfinished (default true; the command line resumes by running a command again). */
+  readonly restoreJobs?: boolean;
+  /**
+   * On close, leave running jobs in the journal to come back at the next start (default true: an
+   * app that quits loses nothing), or cancel them and clean up (the command line).
+   */
+  readonly suspendOnClose?: boolean;
 }
 
 export function createBargeService(options: BargeServiceOptions): BargeService {
@@ -74,7 +94,7 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
   };
   const stopProgress = engine.onProgress((jobs) => emit({ type: 'jobs', jobs }));
   // Jobs an earlier run left unfinished (it crashed, was killed, or quit mid-job) come back paused.
-  engine.restore((connectionId) => registry.connection(connectionId), { downloadRoot: options.downloadRoot });
+  if (options.restoreJobs ?? true) engine.restore((connectionId) => registry.connection(connectionId), { downloadRoot: options.downloadRoot });
   // Requests in flight and overall throughput, once a second while anyone listens.
   const statsTimer = setInterval(() => {
     if (listeners.size > 0) emit({ type: 'stats', stats: engine.stats() });
@@ -85,8 +105,17 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
     const connection = await registry.connection(params.connectionId);
     // Files a browser sent are staged in a folder that goes with the host: such a job cannot resume,
     // so it is not journaled. Paths on this machine are.
-    const journaled = name === undefined ? { connectionRef: params.connectionId } : {};
-    return engine.upload(connection, { sources: params.paths, bucket: params.bucket, destination: params.prefix }, { name, ...journaled }).snapshot();
+    const journaled = name === undefined ? { connectionRef: params.connectionId, resume: params.resume, resumeWithinMs: params.resumeWithinMs } : {};
+    // Absolute: "./big.bin", "big.bin" and the same file named from another folder are one job.
+    const sources = params.paths.map((source) => path.resolve(source));
+    // Left out when on (the default), so a spec is the same whether or not it was said.
+    const links = params.followSymlinks === false ? { followSymlinks: false } : {};
+    return started(engine.upload(connection, { sources, bucket: params.bucket, destination: params.prefix, ...links }, { name, ...journaled }));
+  };
+  /** A new job as its starter sees it: with the earlier run of the same command it goes on from, if any. */
+  const started = (job: Job): JobSnapshot => {
+    const earlierRun = engine.earlierRun(job.id);
+    return earlierRun ? { ...job.snapshot(), earlierRun } : job.snapshot();
   };
 
   const handlers: Handlers = {
@@ -99,7 +128,8 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
       return null;
     },
     'connections.test': async ({ id }) => ({ buckets: (await listBuckets(await registry.connection(id))).length }),
-    'buckets.list': async ({ connectionId }) => listBuckets(await registry.connection(connectionId)),
+    'connections.open': async (config) => registry.openSession(config),
+    'buckets.list': async ({ connectionId }) => withContext('list buckets', async () => listBuckets(await registry.connection(connectionId))),
     'buckets.create': async ({ connectionId, name }) => {
       await createBucket(await registry.connection(connectionId), name);
       return null;
@@ -108,10 +138,10 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
       await deleteBucket(await registry.connection(connectionId), name);
       return null;
     },
-    'objects.list': async ({ connectionId, bucket, prefix, recursive, token, pageSize }) => {
+    'objects.list': async ({ connectionId, bucket, prefix, recursive, token, pageSize }) => withContext(`list s3://${bucket}/${prefix}`, async () => {
       const page = await listObjectsPage(await registry.connection(connectionId), { bucket, prefix, delimiter: recursive ? undefined : '/', pageSize }, token);
       return { objects: [...page.objects], prefixes: [...page.prefixes], nextToken: page.nextToken };
-    },
+    }),
     'objects.details': async ({ connectionId, bucket, key }) => {
       const details = await headObject(await registry.connection(connectionId), bucket, key);
       return { ...details, metadata: { ...details.metadata } };
@@ -120,13 +150,22 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
       url: await (await registry.connection(connectionId)).wire.presignGet(bucket, key, expiresInSeconds),
     }),
     'jobs.upload': (params) => upload(params),
-    'jobs.download': async ({ connectionId, bucket, keys, prefixes, targetFolder, requireVerified, ifExists }) => {
-      const folder = options.downloadRoot === undefined ? targetFolder : await confinedFolder(options.downloadRoot, targetFolder);
+    'jobs.download': async ({ connectionId, bucket, keys, prefixes, targetFolder, requireVerified, ifExists, saveAs, caseInsensitive, resume, resumeWithinMs }) => {
+      const folder = options.downloadRoot === undefined ? path.resolve(targetFolder) : await confinedFolder(options.downloadRoot, targetFolder);
+      if (saveAs !== undefined && keys.length + prefixes.length !== 1) throw new BargeError('InvalidRequest', 'A file name to save as is for one object only.');
       const onExisting = ifExists ?? options.defaultIfExists;
-      const confinedTo = options.downloadRoot === undefined ? {} : { confinedTo: path.resolve(options.downloadRoot) };
-      return engine.download(await registry.connection(connectionId), { bucket, keys, prefixes, targetFolder: folder, requireVerified, ...(onExisting ? { ifExists: onExisting } : {}), ...confinedTo }, { connectionRef: connectionId }).snapshot();
+      const spec = {
+        bucket, keys, prefixes, targetFolder: folder,
+        ...(saveAs === undefined ? {} : { targetFile: path.join(folder, saveAs) }),
+        ...(caseInsensitive === undefined ? {} : { caseInsensitive }),
+        // Left out when off, so a spec is the same whether or not it was said.
+        ...(requireVerified ? { requireVerified } : {}),
+        ...(onExisting ? { ifExists: onExisting } : {}),
+        ...(options.downloadRoot === undefined ? {} : { confinedTo: path.resolve(options.downloadRoot) }),
+      };
+      return started(engine.download(await registry.connection(connectionId), spec, { connectionRef: connectionId, resume, resumeWithinMs }));
     },
-    'jobs.delete': async ({ connectionId, ...spec }) => engine.delete(await registry.connection(connectionId), spec, { connectionRef: connectionId }).snapshot(),
+    'jobs.delete': async ({ connectionId, resume, resumeWithinMs, ...spec }) => started(engine.delete(await registry.connection(connectionId), spec, { connectionRef: connectionId, resume, resumeWithinMs })),
     'jobs.pause': onJobs((id) => engine.pause(id)),
     'jobs.resume': onJobs((id) => engine.resume(id)),
     'jobs.cancel': onJobs((id) => engine.cancel(id)),
@@ -140,6 +179,25 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
       if (!job) throw new BargeError('NoSuchJob', 'That job is no longer in the list.');
       return { fileName: `barge-receipt-${job.kind}-${id.slice(0, 8)}.${format}`, text: [...formatReceipt(engine.receipt(id), format)].join('') };
     },
+    'jobs.saveReceipt': async ({ id, path: file, format }) => {
+      if (!engine.job(id)) throw new BargeError('NoSuchJob', 'That job is no longer in the list.');
+      const target = options.downloadRoot === undefined ? path.resolve(file) : path.join(await confinedFolder(options.downloadRoot, path.dirname(file)), path.basename(file));
+      // Written aside and renamed: a receipt is whole or absent, never half a list.
+      const partial = `${target}.barge-partial`;
+      try {
+        await pipeline(Readable.from(formatReceipt(engine.receipt(id), format)), createWriteStream(partial));
+        await rename(partial, target);
+      } catch (error) {
+        await rm(partial, { force: true });
+        throw toBargeError(error, `write the receipt ${target}`);
+      }
+      return null;
+    },
+    'jobs.forget': async ({ id }) => {
+      engine.forget(id);
+      emit({ type: 'jobs-removed', ids: [id] });
+      return null;
+    },
     'jobs.clearFinished': async () => {
       const before = new Set(engine.snapshots().map((j) => j.id));
       engine.clearFinished();
@@ -149,6 +207,10 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
       return after;
     },
     'jobs.snapshot': async () => engine.snapshots(),
+    'uploads.abortIncomplete': async ({ connectionId, bucket, prefix, olderThanMs, dryRun }) => {
+      const result = await abortIncompleteUploads(await registry.connection(connectionId), bucket, prefix, dryRun, olderThanMs);
+      return { ...result, failed: result.failed.map(({ upload, error }) => ({ upload, error: { code: error.code, message: error.message } })) };
+    },
     'settings.get': async () => engine.settings,
     'settings.update': async (patch) => {
       const settings = engine.updateSettings(patch);
@@ -180,7 +242,7 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
       stopProgress();
       listeners.clear();
       // Jobs still running are left in the journal, to come back (paused) at the next start.
-      await engine.close({ suspend: true });
+      await engine.close({ suspend: options.suspendOnClose ?? true });
     },
   };
 }

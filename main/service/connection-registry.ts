@@ -2,7 +2,7 @@
 // (the AWS_* variables, and every profile in ~/.aws) so that an operator with a working AWS setup
 // types nothing.
 
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { lookup } from 'node:dns/promises';
 import path from 'node:path';
@@ -17,6 +17,7 @@ import type { SecretStore } from './secret-store.ts';
 
 export const ENVIRONMENT_CONNECTION_ID = 'env';
 const PROFILE_PREFIX = 'profile:';
+const SESSION_PREFIX = 'session:';
 
 interface SavedConnection {
   readonly id: string;
@@ -32,6 +33,8 @@ interface SavedConnection {
 
 export class ConnectionRegistry {
   private saved: SavedConnection[] | undefined;
+  /** Connections for this process only (the command line's), by ID. */
+  private readonly sessions = new Map<string, ConnectionConfig>();
   private readonly open = new Map<string, Promise<S3Connection>>();
   private readonly file: string;
   private readonly engine: Engine;
@@ -85,6 +88,25 @@ export class ConnectionRegistry {
     }
     for (const saved of await this.load()) found.push(await this.summary(saved));
     return found;
+  }
+
+  /**
+   * A connection for this process only, never saved and without a secret (credentials come from the
+   * environment or a profile). Its ID is a digest of its settings and of the environment's endpoint,
+   * profile and region: the same command run again names the same connection, and so the same job.
+   */
+  openSession(config: ConnectionConfig): ConnectionSummary {
+    this.checkEndpoint(config.endpoint);
+    const env = this.env;
+    const identity = {
+      ...config,
+      endpoint: config.endpoint ?? env.AWS_ENDPOINT_URL_S3 ?? env.AWS_ENDPOINT_URL,
+      profile: config.profile ?? env.AWS_PROFILE,
+      region: config.region ?? env.AWS_REGION,
+    };
+    const id = `${SESSION_PREFIX}${createHash('sha256').update(JSON.stringify(identity)).digest('hex').slice(0, 32)}`;
+    this.sessions.set(id, config);
+    return { id, name: identity.endpoint ?? 'AWS', source: 'environment', endpoint: identity.endpoint, region: identity.region, profile: identity.profile, hasSecret: false, pathStyle: config.pathStyle, checksumMode: config.checksumMode, uploadChecksum: config.uploadChecksum };
   }
 
   async add(input: ConnectionInput): Promise<ConnectionSummary> {
@@ -142,6 +164,8 @@ export class ConnectionRegistry {
   private async config(id: string): Promise<ConnectionConfig> {
     if (id === ENVIRONMENT_CONNECTION_ID) return {};
     if (id.startsWith(PROFILE_PREFIX)) return { profile: id.slice(PROFILE_PREFIX.length) };
+    const session = this.sessions.get(id);
+    if (session) return session;
     const saved = (await this.load()).find((c) => c.id === id);
     if (!saved) throw new BargeError('NoSuchConnection', 'That connection no longer exists.');
     const secretAccessKey = saved.accessKeyId ? await this.secrets.get(id) : undefined;

@@ -8,14 +8,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { Engine } from '../engine/engine.ts';
-import { defaultDataDir, openJournalIn } from '../service/data-dir.ts';
-import { createBargeService } from '../service/barge-service.ts';
-import { ConnectionRegistry } from '../service/connection-registry.ts';
-import { FileSecretStore } from '../service/secret-store.ts';
+import { defaultDataDir } from '../service/data-dir.ts';
+import { createRuntime } from '../service/runtime.ts';
 import { newToken, tokenProblem } from './access-token.ts';
 import { startWebHost } from './web-host.ts';
-import { internalAddressProblem, internalEndpointProblem } from '../../src/internal-endpoints.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -47,21 +43,19 @@ async function main(): Promise<void> {
     throw new Error(`${loopback ? `Named ${values['public-name']!.join(', ')}` : `Listening on ${host}`}, this host is reached from beyond this machine: give --tls-cert and --tls-key (HTTPS), or --insecure-http to accept plain HTTP on a network you trust (or behind a proxy that ends TLS). An SSH tunnel to a loopback host is safer still.`);
   }
   const dataDir = values['data-dir'] ?? defaultDataDir();
-  // Its own jobs only: the Electron app, pointed at the same folder, keeps its own.
-  // Reachable by others, it refuses endpoints that are the machine's own metadata services: by
-  // name when a connection is added, and by address each time a socket connects.
-  const guarded = reachable && !values['allow-internal-endpoints'];
-  const engine = new Engine({
-    journal: await openJournalIn(dataDir, (message) => process.stderr.write(`Warning: ${message}\n`)),
-    host: 'web',
-    ...(guarded ? { refuseAddress: internalAddressProblem } : {}),
-  });
-  const endpointProblem = guarded ? internalEndpointProblem : undefined;
-  const registry = new ConnectionRegistry({ dataDir, engine, secrets: new FileSecretStore(path.join(dataDir, 'secrets.json')), endpointProblem });
   // Whoever holds the token may download only below this folder, never over ~/.aws or ~/.ssh.
   const downloadRoot = path.resolve(values['download-root'] ?? path.join(os.homedir(), 'Downloads', 'Barge'));
-  // Nothing is replaced unless the window says so.
-  const service = createBargeService({ engine, registry, host: 'web', downloadRoot, defaultIfExists: 'fail' });
+  const service = await createRuntime({
+    host: 'web',
+    dataDir,
+    warn: (message) => process.stderr.write(`Warning: ${message}\n`),
+    // Reachable by others, it refuses endpoints that are the machine's own metadata services: by
+    // name when a connection is added, and by address each time a socket connects.
+    refuseInternalEndpoints: reachable && !values['allow-internal-endpoints'],
+    downloadRoot,
+    // Nothing is replaced unless the window says so.
+    defaultIfExists: 'fail',
+  });
   const webHost = await startWebHost({
     service,
     token: chosenToken(),

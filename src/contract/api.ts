@@ -5,11 +5,12 @@
 
 import { z } from 'zod';
 import type { JobSnapshot } from '../jobs.ts';
+import { sessionConnectionSchema } from '../connection.ts';
 import type { Settings } from '../settings.ts';
 import { settingsPatchSchema } from '../settings.ts';
 import { conflictChoiceSchema, ifExistsSchema } from '../if-exists.ts';
 import type { Result } from './result.ts';
-import type { Bucket, ConnectionSummary, EngineStats, ObjectDetails, ObjectPage } from './models.ts';
+import type { Bucket, ConnectionSummary, EngineStats, IncompleteUploads, ObjectDetails, ObjectPage } from './models.ts';
 import { connectionInputSchema } from './models.ts';
 
 const id = z.string().min(1).max(200);
@@ -17,6 +18,15 @@ const bucket = z.string().min(1).max(255);
 const key = z.string().min(1).max(4096);
 const onJob = z.object({ id: id.optional() });
 const nothing = z.object({});
+/**
+ * An unfinished earlier run of the same job (the same command run again): go on from it (true), or
+ * clean up what it left and start afresh (false); absent, none is looked for (the window's jobs).
+ */
+const rerun = {
+  resume: z.boolean().optional(),
+  /** An earlier run last heard of longer ago than this is started afresh, not resumed. */
+  resumeWithinMs: z.number().int().positive().optional(),
+};
 
 export const methodSchemas = {
   'host.info': nothing,
@@ -25,6 +35,12 @@ export const methodSchemas = {
   'connections.edit': z.object({ id, input: connectionInputSchema }),
   'connections.remove': z.object({ id }),
   'connections.test': z.object({ id }),
+  /**
+   * A connection for this process only (the command line's flags, over its environment's
+   * credentials): never saved, no secret. The same settings get the same ID, so a command run
+   * again is the same job.
+   */
+  'connections.open': sessionConnectionSchema,
   'buckets.list': z.object({ connectionId: id }),
   'buckets.create': z.object({ connectionId: id, name: bucket }),
   'buckets.delete': z.object({ connectionId: id, name: bucket }),
@@ -39,8 +55,17 @@ export const methodSchemas = {
   }),
   'objects.details': z.object({ connectionId: id, bucket, key }),
   'objects.presign': z.object({ connectionId: id, bucket, key, expiresInSeconds: z.number().int().min(1).max(7 * 24 * 3600).default(3600) }),
-  /** Paths on the engine's machine (the Electron app's own disk). */
-  'jobs.upload': z.object({ connectionId: id, bucket, prefix: z.string().max(1024), paths: z.array(z.string().min(1).max(4096)).min(1).max(100_000) }),
+  /** Paths on the engine's machine (the Electron app's own disk, the command line's). */
+  'jobs.upload': z.object({
+    connectionId: id,
+    bucket,
+    /** Where they go: a prefix ending in "/" (or "" for the bucket's top), or for one file its key. */
+    prefix: z.string().max(1024),
+    paths: z.array(z.string().min(1).max(4096)).min(1).max(100_000),
+    /** Follow symbolic links (default), or skip each, named. */
+    followSymlinks: z.boolean().optional(),
+    ...rerun,
+  }),
   'jobs.download': z.object({
     connectionId: id,
     bucket,
@@ -51,6 +76,11 @@ export const methodSchemas = {
     requireVerified: z.boolean().default(false),
     /** A file that is already there: the host's default when absent (the web host fails it). */
     ifExists: ifExistsSchema.optional(),
+    /** One key only: the name of the file it is saved as in targetFolder (not a path). */
+    saveAs: z.string().min(1).max(255).refine((name) => !/[/\\\0]/.test(name) && name !== '.' && name !== '..', 'a file name, not a path').optional(),
+    /** Names that differ only in case are one file (a folder bound for Windows or macOS); absent: the folder is asked. */
+    caseInsensitive: z.boolean().optional(),
+    ...rerun,
   }),
   'jobs.delete': z.object({
     connectionId: id,
@@ -59,6 +89,7 @@ export const methodSchemas = {
     prefixes: z.array(z.string().max(4096)).max(10_000).default([]),
     allVersions: z.boolean().default(false),
     dryRun: z.boolean().default(false),
+    ...rerun,
   }),
   'jobs.pause': onJob,
   'jobs.resume': onJob,
@@ -68,8 +99,21 @@ export const methodSchemas = {
   'jobs.resolveConflict': z.object({ id: z.string().min(1).max(100), conflictId: z.string().min(1).max(20), choice: conflictChoiceSchema, applyToAll: z.boolean().default(false) }),
   /** What a job stored or saved, object by object (key, size, ETag, version ID, checksum). */
   'jobs.receipt': z.object({ id: z.string().min(1).max(100), format: z.enum(['csv', 'json']).default('csv') }),
+  /** Write a job's receipt to a file on the engine's machine (below the download root, where the host has one). */
+  'jobs.saveReceipt': z.object({ id: z.string().min(1).max(100), path: z.string().min(1).max(4096), format: z.enum(['csv', 'json']) }),
+  /** Drop a finished job from the list and its record, keeping nothing for a resume. */
+  'jobs.forget': z.object({ id: z.string().min(1).max(100) }),
   'jobs.clearFinished': nothing,
   'jobs.snapshot': nothing,
+  /** Multipart uploads begun and never completed or aborted, each costing storage: abort them (or, dryRun, list them). */
+  'uploads.abortIncomplete': z.object({
+    connectionId: id,
+    bucket,
+    prefix: z.string().max(4096).default(''),
+    /** Only uploads begun at least this long ago: a younger one may be another process's, sending now. */
+    olderThanMs: z.number().int().nonnegative().optional(),
+    dryRun: z.boolean().default(false),
+  }),
   'settings.get': nothing,
   'settings.update': settingsPatchSchema,
   'engine.stats': nothing,
@@ -81,7 +125,7 @@ export type ParsedParams<M extends MethodName> = z.output<(typeof methodSchemas)
 
 export interface HostInfo {
   /** Electron: paths are local, pickers are native. Web: files are sent to the host first. */
-  readonly kind: 'electron' | 'web';
+  readonly kind: 'electron' | 'web' | 'cli';
   readonly defaultDownloadFolder: string;
 }
 
@@ -92,6 +136,7 @@ export interface MethodResults {
   'connections.edit': ConnectionSummary;
   'connections.remove': null;
   'connections.test': { buckets: number };
+  'connections.open': ConnectionSummary;
   'buckets.list': Bucket[];
   'buckets.create': null;
   'buckets.delete': null;
@@ -107,8 +152,11 @@ export interface MethodResults {
   'jobs.retry': null;
   'jobs.resolveConflict': null;
   'jobs.receipt': { fileName: string; text: string };
+  'jobs.saveReceipt': null;
+  'jobs.forget': null;
   'jobs.clearFinished': JobSnapshot[];
   'jobs.snapshot': JobSnapshot[];
+  'uploads.abortIncomplete': IncompleteUploads;
   'settings.get': Settings;
   'settings.update': Settings;
   'engine.stats': EngineStats;

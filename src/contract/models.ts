@@ -67,3 +67,18 @@ export const engineStatsSchema = z.object({
   bytesPerSecond: z.number(),
 });
 export type EngineStats = z.infer<typeof engineStatsSchema>;
+
+/** A multipart upload begun and never completed or aborted. */
+export interface IncompleteUpload {
+  readonly key: string;
+  readonly uploadId: string;
+  /** When it was begun, if the store says. */
+  readonly initiated?: number;
+}
+
+/** What abort-uploads did: aborted (or, in a dry run, would abort), failed to abort, and left alone for being younger. */
+export interface IncompleteUploads {
+  readonly aborted: readonly IncompleteUpload[];
+  readonly failed: readonly { readonly upload: IncompleteUpload; readonly error: { readonly code: string; readonly message: string } }[];
+  readonly younger: number;
+}

@@ -3,8 +3,6 @@
 import { formatAge } from '../../../src/byte-units.ts';
 import { plural } from '../../../src/plural.ts';
 import { printable, printableName } from '../../../src/s3-names.ts';
-import { abortIncompleteUploads, createBucket, deleteBucket } from '../../engine/s3/s3-buckets.ts';
-import type { S3Connection } from '../../engine/s3/s3-connection.ts';
 import type { CliContext } from '../context.ts';
 import { usageError } from '../options.ts';
 import { s3Location } from './cp.ts';
@@ -16,26 +14,26 @@ function oneBucket(cli: CliContext, command: string): string {
   return location.bucket;
 }
 
-export async function mb(connection: S3Connection, cli: CliContext): Promise<number> {
+export async function mb(cli: CliContext): Promise<number> {
   const bucket = oneBucket(cli, 'mb');
-  await createBucket(connection, bucket);
+  await cli.service.call('buckets.create', { connectionId: cli.connectionId, name: bucket });
   if (!cli.options.quiet) cli.stdout.write(cli.options.json ? `${JSON.stringify({ created: bucket })}\n` : `Created s3://${bucket}\n`);
   return 0;
 }
 
-export async function rb(connection: S3Connection, cli: CliContext): Promise<number> {
+export async function rb(cli: CliContext): Promise<number> {
   const bucket = oneBucket(cli, 'rb');
-  await deleteBucket(connection, bucket);
+  await cli.service.call('buckets.delete', { connectionId: cli.connectionId, name: bucket });
   if (!cli.options.quiet) cli.stdout.write(cli.options.json ? `${JSON.stringify({ deleted: bucket })}\n` : `Deleted s3://${bucket}\n`);
   return 0;
 }
 
-export async function abortUploads(connection: S3Connection, cli: CliContext): Promise<number> {
+export async function abortUploads(cli: CliContext): Promise<number> {
   if (cli.options.args.length !== 1) throw usageError('abort-uploads takes one s3://bucket[/prefix] address.');
   const location = s3Location(cli.options.args[0]!);
   const olderThanMs = cli.options.olderThanSeconds === undefined ? undefined : cli.options.olderThanSeconds * 1000;
   const now = Date.now();
-  const result = await abortIncompleteUploads(connection, location.bucket, location.key, cli.options.dryRun, olderThanMs, now);
+  const result = await cli.service.call('uploads.abortIncomplete', { connectionId: cli.connectionId, bucket: location.bucket, prefix: location.key, dryRun: cli.options.dryRun, olderThanMs });
   for (const upload of result.aborted) {
     const age = upload.initiated === undefined ? 'begun at an unknown time' : `begun ${formatAge((now - upload.initiated) / 1000)} ago`;
     cli.stdout.write(cli.options.json

@@ -7,8 +7,6 @@ import { isS3Url, parseS3Url } from '../../../src/s3-url.ts';
 import type { S3Location } from '../../../src/s3-url.ts';
 import { bucketReferenceProblem } from '../../../src/s3-names.ts';
 import { BargeError } from '../../engine/errors.ts';
-import type { Engine, JobStartOptions } from '../../engine/engine.ts';
-import type { S3Connection } from '../../engine/s3/s3-connection.ts';
 import type { CliContext } from '../context.ts';
 import { usageError } from '../options.ts';
 import { runJob } from '../run-job.ts';
@@ -16,7 +14,8 @@ import type { RunEnd } from '../run-job.ts';
 import { RESUME_WITHIN_DAYS } from '../run-job.ts';
 import os from 'node:os';
 
-export async function cp(engine: Engine, connection: S3Connection, cli: CliContext): Promise<number> {
+export async function cp(cli: CliContext): Promise<number> {
+  const { service, connectionId } = cli;
   const { args, recursive } = cli.options;
   if (args.length < 2) throw usageError('cp needs at least one source and a destination.');
   const sources = args.slice(0, -1);
@@ -33,15 +32,15 @@ export async function cp(engine: Engine, connection: S3Connection, cli: CliConte
       const info = await stat(source).catch(() => undefined);
       if (info?.isDirectory() && !recursive) throw usageError(`${source} is a folder: add --recursive to upload it and everything in it.`);
     }
-    const job = engine.upload(connection, {
+    return exitStatus(await runJob(cli, () => service.call('jobs.upload', {
+      connectionId,
       // Absolute: "./big.bin", "big.bin" and the same file named from another folder are one job.
-      sources: sources.map((source) => path.resolve(source)),
+      paths: sources.map((source) => path.resolve(source)),
       bucket: target.bucket,
-      destination: target.key,
-      // Left out when on (the default), so an interrupted run from before the flag existed is still the same job.
-      ...(cli.options.followSymlinks ? {} : { followSymlinks: false }),
-    }, journaled(cli));
-    return exitStatus(await runJob(engine, job, cli));
+      prefix: target.key,
+      followSymlinks: cli.options.followSymlinks,
+      ...rerun(cli),
+    })));
   }
   if (remoteSources.length !== sources.length) throw usageError('Either the destination is an s3:// address (upload) or every source is (download).');
   const locations = sources.map(s3Location);
@@ -53,18 +52,18 @@ export async function cp(engine: Engine, connection: S3Connection, cli: CliConte
   if (bad !== undefined) throw usageError(`s3://${bucket}/${bad} is a prefix: add --recursive to download everything below it.`);
   const existing = await stat(destination).catch(() => undefined);
   const intoFolder = recursive || sources.length > 1 || destination.endsWith('/') || destination.endsWith(path.sep) || existing?.isDirectory() === true;
-  const job = engine.download(connection, {
+  return exitStatus(await runJob(cli, () => service.call('jobs.download', {
+    connectionId,
     bucket,
     keys,
     prefixes,
     targetFolder: path.resolve(intoFolder ? destination : path.dirname(destination)),
-    targetFile: intoFolder ? undefined : path.resolve(destination),
+    saveAs: intoFolder ? undefined : path.basename(path.resolve(destination)),
     caseInsensitive: cli.options.caseInsensitive,
-    // Left out when off, so an interrupted run from before the flag existed is still the same job.
-    requireVerified: cli.options.requireVerified || undefined,
+    requireVerified: cli.options.requireVerified,
     ifExists: cli.options.ifExists,
-  }, journaled(cli));
-  return exitStatus(await runJob(engine, job, cli));
+    ...rerun(cli),
+  })));
 }
 
 /** A receipt that could not be written is found out before any work starts, not after it. */
@@ -86,19 +85,9 @@ export function s3Location(text: string): S3Location {
   return location;
 }
 
-/**
- * How the command line names a job in the journal: the command's connection (never its secrets)
- * and whether an interrupted run of it should go on.
- */
-export function journaled(cli: CliContext): JobStartOptions {
-  const { endpoint, profile, region } = cli.options.connection;
-  const env = cli.env;
-  const connectionRef = JSON.stringify({
-    endpoint: endpoint ?? env.AWS_ENDPOINT_URL_S3 ?? env.AWS_ENDPOINT_URL,
-    profile: profile ?? env.AWS_PROFILE,
-    region: region ?? env.AWS_REGION,
-  });
-  return { connectionRef, resume: cli.options.resume, resumeWithinMs: RESUME_WITHIN_DAYS * 24 * 3600 * 1000 };
+/** Whether an unfinished run of the same command goes on (the default) or starts afresh (--no-resume), and for how long one may be resumed. */
+export function rerun(cli: CliContext): { resume: boolean; resumeWithinMs: number } {
+  return { resume: cli.options.resume, resumeWithinMs: RESUME_WITHIN_DAYS * 24 * 3600 * 1000 };
 }
 
 /**

@@ -1,15 +1,13 @@
 // barge rm: delete keys, or whole prefixes with --recursive (as folders: "logs" never matches "logs2").
 
-import type { Engine } from '../../engine/engine.ts';
-import type { S3Connection } from '../../engine/s3/s3-connection.ts';
 import type { CliContext } from '../context.ts';
 import { usageError } from '../options.ts';
 import { runJob } from '../run-job.ts';
-import { exitStatus, journaled, s3Location } from './cp.ts';
+import { exitStatus, rerun, s3Location } from './cp.ts';
 import { formatBytes } from '../../../src/byte-units.ts';
 import { plural } from '../../../src/plural.ts';
 
-export async function rm(engine: Engine, connection: S3Connection, cli: CliContext): Promise<number> {
+export async function rm(cli: CliContext): Promise<number> {
   const { args, recursive, dryRun, allVersions, json } = cli.options;
   if (args.length === 0) throw usageError('rm needs at least one s3:// address.');
   const locations = args.map(s3Location);
@@ -19,14 +17,15 @@ export async function rm(engine: Engine, connection: S3Connection, cli: CliConte
     const prefix = locations.find((l) => l.key === '' || l.key.endsWith('/'));
     if (prefix) throw usageError(`s3://${bucket}/${prefix.key} is a prefix: add --recursive to delete everything below it.`);
   }
-  const job = engine.delete(connection, {
+  const end = await runJob(cli, () => cli.service.call('jobs.delete', {
+    connectionId: cli.connectionId,
     bucket,
     keys: recursive ? [] : locations.map((l) => l.key),
     prefixes: recursive ? locations.map((l) => l.key) : [],
     allVersions,
     dryRun,
-  }, journaled(cli));
-  const end = await runJob(engine, job, cli, dryRun ? 'Counted' : undefined);
+    ...rerun(cli),
+  }), dryRun ? 'Counted' : undefined);
   // A count that did not complete is no count: only the failure is said.
   if (dryRun && !json && end.state.status === 'completed') {
     cli.stdout.write(`Would delete ${plural(end.progress.objectsDone, allVersions ? 'version' : 'object')} (${formatBytes(end.progress.bytesDone)}); nothing was deleted.\n`);

@@ -9,7 +9,7 @@ import { stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import mime from 'mime';
 import {
-  AbortMultipartUploadCommand, CompleteMultipartUploadCommand, CreateMultipartUploadCommand, DeleteObjectCommand, ListPartsCommand,
+  CompleteMultipartUploadCommand, CreateMultipartUploadCommand, DeleteObjectCommand, ListPartsCommand,
 } from '@aws-sdk/client-s3';
 import type { CompleteMultipartUploadCommandOutput } from '@aws-sdk/client-s3';
 import { choosePartSize, MAX_OBJECT_SIZE_BYTES, MIN_PART_SIZE_BYTES, partCount, partNumbers, partRange } from '../../../src/part-size.ts';
@@ -20,10 +20,9 @@ import { BargeError, errorCode, toBargeError } from '../errors.ts';
 import type { JobBody, JobRuntime } from './job.ts';
 import type { PartRecord } from '../journal/job-journal.ts';
 import { sameVersion, sourceKeys, sourcesCollide, walkPath, walkSources } from './local-files.ts';
-import { listAllObjects, listUploadsOfKey } from '../s3/s3-listing.ts';
+import { listAllObjects } from '../s3/s3-listing.ts';
 import { SpillingMap } from './spilling-map.ts';
 import type { LocalFile, WalkEntry } from './local-files.ts';
-import { withRetry } from '../queue/retry-loop.ts';
 import type { S3Connection } from '../s3/s3-connection.ts';
 import { versionIdOf } from '../s3/s3-wire.ts';
 import type { StoredObject } from '../s3/s3-wire.ts';
@@ -37,6 +36,7 @@ import { weakest } from '../../../src/verification.ts';
 import type { Verification } from '../../../src/verification.ts';
 import { PART_SIZE_METADATA } from '../integrity/part-size-metadata.ts';
 import type { UploadSpec } from './job-specs.ts';
+import { abortMultipartUpload, abortUnrecordedUploads } from '../s3/multipart-aborts.ts';
 
 /** Files up to this size are read whole and sent in one request (cheapest per object). */
 const BUFFERED_PUT_MAX_BYTES = 1024 * 1024;
@@ -577,37 +577,6 @@ function readWholeFile(path: string, expectedSize: number): Promise<Buffer> {
 
 async function changedSince(file: LocalFile): Promise<boolean> {
   return !sameVersion(await stat(file.path), file);
-}
-
-const ABORT_OUTAGE_PATIENCE_MS = 60_000;
-
-/** The store's clock may be this far behind this machine's: an upload begun "before" a run may be its own. */
-const STORE_CLOCK_MARGIN_MS = 15 * 60 * 1000;
-
-/**
- * Abort the uploads of exactly this key begun since `since` (this machine's clock): ones a run created
- * but never recorded. Older ones (another run's, long ago) are left to `barge abort-uploads`.
- */
-export async function abortUnrecordedUploads(connection: S3Connection, bucket: string, key: string, since: number | undefined): Promise<void> {
-  for await (const upload of listUploadsOfKey(connection, bucket, key)) {
-    if (since !== undefined && upload.initiated !== undefined && upload.initiated < since - STORE_CLOCK_MARGIN_MS) continue;
-    await abortMultipartUpload(connection, bucket, key, upload.uploadId);
-  }
-}
-
-/**
- * Abort a multipart upload, outside the job's scheduler and cancellation (the job may be cancelled).
- *
- * Callers wait for their part requests to settle first: a part that lands after the abort would
- * otherwise linger.
- */
-export async function abortMultipartUpload(connection: S3Connection, bucket: string, key: string, uploadId: string): Promise<void> {
-  try {
-    // A store that is restarting is waited out for a minute: an upload left behind is billed.
-    await withRetry(() => connection.client.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId: uploadId })), { outagePatienceMs: () => ABORT_OUTAGE_PATIENCE_MS });
-  } catch (error) {
-    if ((error as { name?: string }).name !== 'NoSuchUpload') throw toBargeError(error, `abort the multipart upload of s3://${bucket}/${key} (list leftovers with "barge abort-uploads")`);
-  }
 }
 
 function fileChanged(file: LocalFile, consequence = 'nothing was stored; retry when it no longer changes'): BargeError {

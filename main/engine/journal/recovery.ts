@@ -7,19 +7,21 @@
 
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
-import type { JobKind, JobState } from '../../../src/jobs.ts';
+import type { EarlierRun, JobKind, JobState } from '../../../src/jobs.ts';
 import { BargeError } from '../errors.ts';
 import { jobBody } from '../jobs/job-bodies.ts';
 import type { JobBody, JobRuntime } from '../jobs/job.ts';
 import { parseJobSpec } from '../jobs/job-specs.ts';
 import type { JobSpecs } from '../jobs/job-specs.ts';
-import { abortMultipartUpload, abortUnrecordedUploads } from '../jobs/upload-job.ts';
+import { abortMultipartUpload, abortUnrecordedUploads } from '../s3/multipart-aborts.ts';
 import type { S3Connection } from '../s3/s3-connection.ts';
 import type { JobJournal } from './job-journal.ts';
 import { jobFingerprint } from './journal.ts';
 import type { Journal, JournaledJob, JournalHost, JournalStatus } from './journal.ts';
 
 /** How a job starts under the journal (the command line's options, or a host's). */
+export type { EarlierRun } from '../../../src/jobs.ts';
+
 export interface RecordedStart {
   /**
    * Names the connection in the journal (a saved connection's ID, or a session connection's, which
@@ -38,15 +40,6 @@ export interface RecordedStart {
   readonly resumeWithinMs?: number;
 }
 
-/** The recorded run a job goes on from, or the one it replaced: how it ended, and when it was last heard of. */
-export interface EarlierRun {
-  /** 'failed': the run ended with failures (this one retries them); 'active': it was interrupted. */
-  readonly status: JournalStatus;
-  readonly createdAt: number;
-  readonly updatedAt: number;
-  /** True when it was too old to resume (resumeWithinMs), and the job started afresh. */
-  readonly tooOld: boolean;
-}
 
 /** Resolves a journaled connection reference to a live connection, for jobs brought back after a restart. */
 export type ConnectionResolver = (connectionRef: string) => Promise<S3Connection>;

@@ -7,7 +7,7 @@ import { BargeError, toBargeError } from '../errors.ts';
 import { withRetry } from '../queue/retry-loop.ts';
 import { listMultipartUploads } from './s3-listing.ts';
 import type { MultipartUploadEntry } from './s3-listing.ts';
-import { abortMultipartUpload } from '../jobs/upload-job.ts';
+import { abortMultipartUpload } from './multipart-aborts.ts';
 import type { S3Connection } from './s3-connection.ts';
 
 export async function createBucket(connection: S3Connection, name: string): Promise<void> {

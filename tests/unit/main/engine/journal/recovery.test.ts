@@ -34,7 +34,8 @@ it('a recorded job whose spec was damaged fails by itself when brought back, and
   for (const job of restored) job.resume();
   const ends = Object.fromEntries(await Promise.all(restored.map(async (job) => [job.id, (await job.finished()).state] as const)));
   expect(ends.damaged).toMatchObject({ status: 'failed', error: { code: 'InvalidJobSpec' } });
-  expect(ends.damaged.status === 'failed' && ends.damaged.error.message).toMatch(/targetFolder/);
+  const damaged = ends.damaged;
+  expect(damaged?.status === 'failed' ? damaged.error.message : '').toMatch(/targetFolder/);
   // The sound one got as far as its connection: only it asked for one.
   expect(ends.sound).toMatchObject({ status: 'failed', error: { code: 'NoSuchConnection' } });
   expect(resolved).toBe(1);

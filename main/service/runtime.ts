@@ -1,0 +1,72 @@
+// One runtime for every host: the engine, its journal, the connection registry, the secret store
+// and the service over them, built the same way for the command line, the web host and the
+// Electron app. A host says what it is and what it allows; it never builds the parts itself, and
+// then talks to the service only: a capability added to the service reaches all three.
+
+import path from 'node:path';
+import type { HostInfo } from '../../src/contract/api.ts';
+import type { IfExists } from '../../src/if-exists.ts';
+import { internalAddressProblem, internalEndpointProblem } from '../../src/internal-endpoints.ts';
+import type { SettingsPatch } from '../../src/settings.ts';
+import { Engine } from '../engine/engine.ts';
+import type { JournalHost } from '../engine/journal/journal.ts';
+import { createBargeService } from './barge-service.ts';
+import type { BargeService } from './barge-service.ts';
+import { ConnectionRegistry } from './connection-registry.ts';
+import { openJournalIn } from './data-dir.ts';
+import { FileSecretStore } from './secret-store.ts';
+import type { SecretStore } from './secret-store.ts';
+
+export type HostKind = HostInfo['kind'] | 'cli';
+
+export interface RuntimeOptions {
+  readonly host: HostKind;
+  /** Where saved connections, secrets and the journal live. */
+  readonly dataDir: string;
+  /** Said once when something works less well than it should (a journal that cannot be opened). */
+  readonly warn: (message: string) => void;
+  readonly env?: NodeJS.ProcessEnv;
+  readonly settings?: SettingsPatch;
+  /** Record jobs so they survive a crash (default true). */
+  readonly journal?: boolean;
+  /** A host's own keeping of secrets (Electron: the system keychain); default a 0600 file in the data folder. */
+  readonly secrets?: SecretStore;
+  /** A host reachable by others refuses endpoints on metadata services and link-local addresses, by name and by address. */
+  readonly refuseInternalEndpoints?: boolean;
+  readonly downloadFolder?: string;
+  readonly downloadRoot?: string;
+  readonly defaultIfExists?: IfExists;
+}
+
+/** Each host restores only its own jobs: the app and the web host, pointed at one folder, keep theirs. */
+const JOURNAL_HOSTS: Readonly<Record<HostKind, JournalHost>> = { electron: 'app', web: 'web', cli: 'cli' };
+
+export async function createRuntime(options: RuntimeOptions): Promise<BargeService> {
+  const guarded = options.refuseInternalEndpoints === true;
+  const engine = new Engine({
+    settings: options.settings,
+    env: options.env,
+    journal: options.journal === false ? undefined : await openJournalIn(options.dataDir, options.warn),
+    host: JOURNAL_HOSTS[options.host],
+    ...(guarded ? { refuseAddress: internalAddressProblem } : {}),
+  });
+  const registry = new ConnectionRegistry({
+    dataDir: options.dataDir,
+    engine,
+    secrets: options.secrets ?? new FileSecretStore(path.join(options.dataDir, 'secrets.json')),
+    env: options.env,
+    ...(guarded ? { endpointProblem: internalEndpointProblem } : {}),
+  });
+  const cli = options.host === 'cli';
+  return createBargeService({
+    engine,
+    registry,
+    host: cli ? 'cli' : options.host,
+    downloadFolder: options.downloadFolder,
+    downloadRoot: options.downloadRoot,
+    defaultIfExists: options.defaultIfExists,
+    // The command line resumes by running a command again, and ends what it started when it ends.
+    restoreJobs: !cli,
+    suspendOnClose: !cli,
+  });
+}
