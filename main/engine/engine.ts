@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import type { ConnectionConfig } from '../../src/connection.ts';
+import type { EngineStats } from '../../src/contract/models.ts';
 import type { JobKind, JobSnapshot, JobState } from '../../src/jobs.ts';
 import { isFinished } from '../../src/jobs.ts';
 import type { Settings, SettingsPatch } from '../../src/settings.ts';
@@ -75,12 +76,6 @@ export interface EarlierRun {
 export type ConnectionResolver = (connectionRef: string) => Promise<S3Connection>;
 
 type BodyFactory<Item> = (connection: S3Connection) => JobBody<Item>;
-
-export interface EngineStats {
-  readonly activeRequests: number;
-  readonly waitingRequests: number;
-  readonly bytesPerSecond: number;
-}
 
 type ProgressListener = (batch: readonly JobSnapshot[]) => void;
 
