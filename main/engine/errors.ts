@@ -6,6 +6,7 @@
 
 import type { JobError } from '../../src/jobs.ts';
 import { printable } from '../../src/s3-names.ts';
+import { CODE_SYNONYMS } from './error-codes.ts';
 import { targetOfTemporary } from './jobs/temporary-name.ts';
 import { decodeXmlEntities } from './s3/xml-entities.ts';
 
@@ -34,21 +35,13 @@ interface SdkLikeError {
   attempts?: number;
 }
 
-/** Other stores' names for S3's codes, so the UI and the retry policy see one code per meaning. */
-const SYNONYMS: Readonly<Record<string, string>> = {
-  XAdminUserNotFound: 'InvalidAccessKeyId', // versitygw
-  InvalidTokenId: 'InvalidToken', // MinIO: a session token it did not issue, or none with temporary keys
-  XAmzContentChecksumMismatch: 'BadDigest', // MinIO: an x-amz-checksum-* header that does not match the body
-  XAmzContentSHA256Mismatch: 'BadDigest', // the body's signed SHA-256 does not match it
-};
-
 /** How stores word a refusal by object lock (MinIO: InvalidRequest; AWS: AccessDenied). */
 const OBJECT_LOCK_MESSAGE = /WORM protected|object lock|legal hold|retention/i;
 
 /** The most specific code an error carries: S3's error code, Node's errno code, or its name. */
 export function errorCode(error: unknown): string {
   const raw = rawErrorCode(error);
-  const code = SYNONYMS[raw] ?? raw;
+  const code = CODE_SYNONYMS.get(raw) ?? raw;
   // Stores give an object lock's refusal no code of its own: only the message tells.
   const message = (error as SdkLikeError | undefined)?.message;
   if ((code === 'AccessDenied' || code === 'InvalidRequest') && typeof message === 'string' && OBJECT_LOCK_MESSAGE.test(message)) return 'ObjectLocked';
