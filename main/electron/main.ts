@@ -17,7 +17,7 @@ import { openJournalIn } from '../service/data-dir.ts';
 import { createBargeService } from '../service/barge-service.ts';
 import { ConnectionRegistry } from '../service/connection-registry.ts';
 import { FileSecretStore } from '../service/secret-store.ts';
-import { CONTENT_SECURITY_POLICY } from '../web-host/content-security-policy.ts';
+import { CONTENT_SECURITY_POLICY } from '../../src/content-security-policy.ts';
 import { createMainWindow, denyAllPermissions, isTrustedSender, lockDown } from './window.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
