@@ -1,13 +1,56 @@
 // Lint rules, and the architecture's import boundaries.
 //
-// The engine (everything in main/ outside the Electron shell) must run in plain Node: the command
-// line, the web host and the tests use it without Electron. src/ is shared by both sides and so
-// imports neither of them.
+// The layers (ARCHITECTURE.md): src/ is pure and shared; the engine (main/engine/) runs in plain
+// Node and knows neither the service nor a host; the service (main/service/) knows no host; the
+// hosts (main/web-host/, main/cli/, main/electron/) do not know each other, and only main/electron/
+// imports Electron; the window (renderer/) imports neither main/ nor Node.
+//
+// `no-restricted-imports` does not merge across config blocks: for a file that several blocks
+// match, the last block's options replace the others'. So each folder's block lists every
+// restriction it needs, composed from the groups below by `restrictImports`.
+import { builtinModules } from 'node:module';
 import tseslint from 'typescript-eslint';
 
-const electronImport = {
+/** Electron, its subpaths (electron/main, electron/renderer) included. */
+const ELECTRON = {
   paths: [{ name: 'electron', message: 'Only main/electron/ may import Electron: the engine runs in plain Node.' }],
+  patterns: [{ group: ['electron/*'], message: 'Only main/electron/ may import Electron: the engine runs in plain Node.' }],
 };
+
+/** Node's built-ins, with node: or without (fs, path, child_process, fs/promises). */
+const NODE_BUILT_INS = {
+  paths: builtinModules.map((name) => ({ name, message: 'Node built-ins are not available here: this code also runs in a browser.' })),
+  patterns: [{ group: ['node:*'], message: 'Node built-ins are not available here: this code also runs in a browser.' }],
+};
+
+/**
+ * A folder of the tree, by the relative paths that reach it ('../service/x.ts', '../../main/service/x.ts');
+ * a package of the same name (electron/main) is not this folder.
+ */
+function folder(name, message) {
+  return { patterns: [{ regex: `^\\.{1,2}/(.*/)?${name}/`, message }] };
+}
+
+const MAIN = folder('main', 'main/ is the Node side: reach it through the contract (src/contract/), not by import.');
+const SERVICE = folder('service', 'main/service/ sits above the engine: the engine does not know it.');
+const WEB_HOST = folder('web-host', 'main/web-host/ is a host: only the hosts\' own files import it (shared code goes to main/service/ or src/).');
+const CLI = folder('cli', 'main/cli/ is a host: only its own files import it (shared code goes to main/service/ or src/).');
+const ELECTRON_SHELL = folder('electron', 'main/electron/ is a host: only its own files import it (shared code goes to main/service/ or src/).');
+
+const SRC_PURE = {
+  patterns: [{ group: ['**/main/**', '**/renderer/**'], message: 'src/ is pure shared code: it imports neither main/, renderer/ nor Node built-ins.' }],
+};
+
+/** The options of one `no-restricted-imports` rule that enforces every group given. */
+function restrictImports(...groups) {
+  return ['error', {
+    paths: groups.flatMap((group) => group.paths ?? []),
+    patterns: groups.flatMap((group) => group.patterns ?? []),
+  }];
+}
+
+/** The window's restrictions; a later block for part of renderer/ composes these with its own. */
+export const RENDERER_BOUNDARIES = [ELECTRON, NODE_BUILT_INS, MAIN];
 
 export default tseslint.config(
   { ignores: ['node_modules/', 'app/', 'test-results/'] },
@@ -18,18 +61,40 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
+  // Everything in main/ outside the Electron shell (the build scripts too) runs in plain Node.
   {
     files: ['main/**/*.ts'],
     ignores: ['main/electron/**'],
-    rules: { 'no-restricted-imports': ['error', electronImport] },
+    rules: { 'no-restricted-imports': restrictImports(ELECTRON) },
+  },
+  {
+    files: ['main/engine/**/*.ts'],
+    rules: { 'no-restricted-imports': restrictImports(ELECTRON, SERVICE, WEB_HOST, CLI, ELECTRON_SHELL) },
+  },
+  {
+    files: ['main/service/**/*.ts'],
+    rules: { 'no-restricted-imports': restrictImports(ELECTRON, WEB_HOST, CLI, ELECTRON_SHELL) },
+  },
+  {
+    files: ['main/web-host/**/*.ts'],
+    rules: { 'no-restricted-imports': restrictImports(ELECTRON, CLI, ELECTRON_SHELL) },
+  },
+  {
+    files: ['main/cli/**/*.ts'],
+    rules: { 'no-restricted-imports': restrictImports(ELECTRON, WEB_HOST, ELECTRON_SHELL) },
+  },
+  {
+    files: ['main/electron/**/*.ts'],
+    rules: { 'no-restricted-imports': restrictImports(WEB_HOST, CLI) },
   },
   {
     files: ['src/**/*.ts'],
-    rules: {
-      'no-restricted-imports': ['error', {
-        ...electronImport,
-        patterns: [{ group: ['**/main/**', '**/renderer/**', 'node:*'], message: 'src/ is pure shared code: it imports neither main/, renderer/ nor Node built-ins.' }],
-      }],
-    },
+    rules: { 'no-restricted-imports': restrictImports(ELECTRON, NODE_BUILT_INS, SRC_PURE) },
+  },
+  // The window. vite.config.ts is the window's build, run by Node, not part of it.
+  {
+    files: ['renderer/**/*.{ts,tsx}'],
+    ignores: ['renderer/vite.config.ts'],
+    rules: { 'no-restricted-imports': restrictImports(...RENDERER_BOUNDARIES) },
   },
 );

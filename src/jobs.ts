@@ -12,8 +12,6 @@ export type JobState =
   | { readonly status: 'cancelled' }
   | { readonly status: 'failed'; readonly error: JobError };
 
-export type JobStatus = JobState['status'];
-
 export interface JobError {
   /** A code the UI can act on, such as "AccessDenied" or "NoSuchBucket". */
   readonly code: string;
@@ -89,8 +87,4 @@ export function progressFraction(snapshot: JobSnapshot): number {
   const p = snapshot.progress;
   const fraction = p.bytesTotal > 0 ? p.bytesDone / p.bytesTotal : p.objectsTotal > 0 ? (p.objectsDone + p.objectsFailed) / p.objectsTotal : isFinished(snapshot.state) ? 1 : 0;
   return Math.max(0, Math.min(1, fraction));
-}
-
-export function assertNever(value: never): never {
-  throw new Error(`Unexpected value: ${JSON.stringify(value)}`);
 }

@@ -9,14 +9,19 @@ import { MAX_PART_SIZE_BYTES, MIN_PART_SIZE_BYTES } from './part-size.ts';
 
 export const MIN_THREADS = 1;
 export const MAX_THREADS = 256;
+/** Tries per request before its error is final, unless the settings say otherwise. */
+export const DEFAULT_MAX_ATTEMPTS = 6;
 
 export const settingsSchema = z.object({
   /** Requests in flight across all jobs. */
   threads: z.number().int().min(MIN_THREADS).max(MAX_THREADS).default(64),
   /** Part size for multipart uploads and ranged downloads; raised per file to stay within 10,000 parts. */
   partSizeBytes: z.number().int().min(MIN_PART_SIZE_BYTES).max(MAX_PART_SIZE_BYTES).default(16 * MIB),
-  /** Task-level attempts per request, on top of what the SDK does itself. */
-  maxAttempts: z.number().int().min(1).max(20).default(6),
+  /**
+   * Tries per request, the first included. The engine makes every retry: the SDK client is built to
+   * try once (`maxAttempts: 1` in s3-connection.ts), so nothing is retried on top of this.
+   */
+  maxAttempts: z.number().int().min(1).max(20).default(DEFAULT_MAX_ATTEMPTS),
   /** A request that moves no bytes for this long is abandoned and retried. */
   stallTimeoutMs: z.number().int().min(1_000).max(600_000).default(30_000),
 });

@@ -14,7 +14,7 @@ import { IPC_CHANNELS } from '../../src/contract/ipc-channels.ts';
 import { failure } from '../../src/contract/result.ts';
 import { createRuntime } from '../service/runtime.ts';
 import { FileSecretStore } from '../service/secret-store.ts';
-import { CONTENT_SECURITY_POLICY } from '../web-host/content-security-policy.ts';
+import { CONTENT_SECURITY_POLICY } from '../../src/content-security-policy.ts';
 import { createMainWindow, denyAllPermissions, isTrustedSender, lockDown } from './window.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));

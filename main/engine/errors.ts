@@ -6,7 +6,9 @@
 
 import type { JobError } from '../../src/jobs.ts';
 import { printable } from '../../src/s3-names.ts';
+import { CODE_SYNONYMS } from './error-codes.ts';
 import { targetOfTemporary } from './jobs/temporary-name.ts';
+import { decodeXmlEntities } from './s3/xml-entities.ts';
 
 export class BargeError extends Error {
   readonly code: string;
@@ -33,21 +35,13 @@ interface SdkLikeError {
   attempts?: number;
 }
 
-/** Other stores' names for S3's codes, so the UI and the retry policy see one code per meaning. */
-const SYNONYMS: Readonly<Record<string, string>> = {
-  XAdminUserNotFound: 'InvalidAccessKeyId', // versitygw
-  InvalidTokenId: 'InvalidToken', // MinIO: a session token it did not issue, or none with temporary keys
-  XAmzContentChecksumMismatch: 'BadDigest', // MinIO: an x-amz-checksum-* header that does not match the body
-  XAmzContentSHA256Mismatch: 'BadDigest', // the body's signed SHA-256 does not match it
-};
-
 /** How stores word a refusal by object lock (MinIO: InvalidRequest; AWS: AccessDenied). */
 const OBJECT_LOCK_MESSAGE = /WORM protected|object lock|legal hold|retention/i;
 
 /** The most specific code an error carries: S3's error code, Node's errno code, or its name. */
 export function errorCode(error: unknown): string {
   const raw = rawErrorCode(error);
-  const code = SYNONYMS[raw] ?? raw;
+  const code = CODE_SYNONYMS.get(raw) ?? raw;
   // Stores give an object lock's refusal no code of its own: only the message tells.
   const message = (error as SdkLikeError | undefined)?.message;
   if ((code === 'AccessDenied' || code === 'InvalidRequest') && typeof message === 'string' && OBJECT_LOCK_MESSAGE.test(message)) return 'ObjectLocked';
@@ -148,7 +142,7 @@ function specificHint(code: string, error: SdkLikeError, context: string | undef
   }
   if (code === 'BadDigest') {
     const raw = rawErrorCode(error);
-    const said = error.message && error.message !== raw && !/^HTTP \d+$/.test(error.message) ? `: ${decodeEntities(error.message).replace(/\.$/, '')}` : '';
+    const said = error.message && error.message !== raw && !/^HTTP \d+$/.test(error.message) ? `: ${decodeXmlEntities(error.message).replace(/\.$/, '')}` : '';
     const tries = error.attempts && error.attempts > 1 ? `, on all ${error.attempts} tries` : '';
     return `The store received different bytes than were sent (it answered ${raw}${said})${tries}. `
       + 'Something on the way damages data (a proxy, the network), or the file changes while it is read. Retry; if it persists, check the network path and the disk.';
@@ -192,7 +186,7 @@ function serverMessage(error: unknown): string | undefined {
   const e = error as SdkLikeError | undefined;
   const status = e?.$metadata?.httpStatusCode;
   // A long message is shortened, not dropped: its beginning says what went wrong.
-  const message = typeof e?.message === 'string' && e.message !== 'UnknownError' && e.message !== '' ? shortened(decodeEntities(e.message)) : undefined;
+  const message = typeof e?.message === 'string' && e.message !== 'UnknownError' && e.message !== '' ? shortened(decodeXmlEntities(e.message)) : undefined;
   if (message && status) return `${message.replace(/\.$/, '')} (HTTP ${status}).`;
   if (message) return /[.…]$/.test(message) ? message : `${message}.`;
   return status ? `The server answered HTTP ${status}.` : undefined;
@@ -202,14 +196,4 @@ const LONGEST_MESSAGE = 500;
 
 function shortened(text: string): string {
   return text.length <= LONGEST_MESSAGE ? text : `${text.slice(0, LONGEST_MESSAGE - 1)}…`;
-}
-
-/** Messages from XML bodies may still carry entities ("&#34;..&#34;"). */
-function decodeEntities(text: string): string {
-  return text.replace(/&(#x[0-9a-f]+|#\d+|quot|apos|lt|gt|amp);/gi, (whole, entity: string) => {
-    const named: Record<string, string> = { quot: '"', apos: "'", lt: '<', gt: '>', amp: '&' };
-    if (entity[0] !== '#') return named[entity.toLowerCase()] ?? whole;
-    const point = entity[1] === 'x' || entity[1] === 'X' ? parseInt(entity.slice(2), 16) : parseInt(entity.slice(1), 10);
-    return point <= 0x10ffff ? String.fromCodePoint(point) : whole;
-  });
 }

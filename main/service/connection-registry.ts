@@ -3,7 +3,7 @@
 // types nothing.
 
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { lookup } from 'node:dns/promises';
 import path from 'node:path';
 import { internalAddressProblem } from '../../src/internal-endpoints.ts';
@@ -13,6 +13,7 @@ import type { ConnectionInput, ConnectionSummary } from '../../src/contract/mode
 import type { Engine } from '../engine/engine.ts';
 import { BargeError } from '../engine/errors.ts';
 import type { S3Connection } from '../engine/s3/s3-connection.ts';
+import { writeJsonFileAtomically } from './atomic-json-file.ts';
 import type { SecretStore } from './secret-store.ts';
 
 export const ENVIRONMENT_CONNECTION_ID = 'env';
@@ -218,9 +219,7 @@ export class ConnectionRegistry {
   }
 
   private async store(all: SavedConnection[]): Promise<void> {
-    await mkdir(path.dirname(this.file), { recursive: true, mode: 0o700 });
-    await writeFile(`${this.file}.tmp`, JSON.stringify(all, null, 2), { mode: 0o600 });
-    await rename(`${this.file}.tmp`, this.file);
+    await writeJsonFileAtomically(this.file, all, { indent: 2 });
     this.saved = all;
   }
 }

@@ -5,8 +5,8 @@
 // system's keychain (safeStorage); the web host and the tests keep them in a file only the user can
 // read, next to the other settings.
 
-import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import path from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { writeJsonFileAtomically } from './atomic-json-file.ts';
 
 export interface SecretStore {
   get(id: string): Promise<string | undefined>;
@@ -56,11 +56,7 @@ export class FileSecretStore implements SecretStore {
   }
 
   private async save(all: Record<string, string>): Promise<void> {
-    await mkdir(path.dirname(this.file), { recursive: true, mode: 0o700 });
-    const temporary = `${this.file}.tmp`;
-    await writeFile(temporary, JSON.stringify(all), { mode: 0o600 });
-    await chmod(temporary, 0o600);
-    await rename(temporary, this.file);
+    await writeJsonFileAtomically(this.file, all);
     this.cache = all;
   }
 }

@@ -23,7 +23,7 @@ import { keyToRelativePath } from '../../src/key-path.ts';
 import { freeBytes, receiveInto } from './staged-file.ts';
 import type { BargeService } from '../service/barge-service.ts';
 import { allowedHosts, bearerToken, isAllowedHost, isSameOrigin, sameToken } from './access-token.ts';
-import { CONTENT_SECURITY_POLICY } from './content-security-policy.ts';
+import { CONTENT_SECURITY_POLICY } from '../../src/content-security-policy.ts';
 
 const SECURITY_HEADERS = {
   'content-security-policy': CONTENT_SECURITY_POLICY,

@@ -11,6 +11,7 @@ import { isFinished } from '../../../src/jobs.ts';
 import { ThroughputMeter } from '../../../src/throughput-meter.ts';
 import { printable } from '../../../src/s3-names.ts';
 import type { Settings } from '../../../src/settings.ts';
+import { isJobWide } from '../error-codes.ts';
 import { BargeError, toJobError } from '../errors.ts';
 import { NO_JOURNAL } from '../journal/job-journal.ts';
 import type { JobJournal } from '../journal/job-journal.ts';
@@ -25,17 +26,6 @@ const MAX_ITEM_ERRORS = 1_000;
 const MAX_SHOWN_CONFLICTS = 20;
 /** Failed items kept for a retry of just those; past this a retry runs the whole job again. */
 const MAX_RETRY_ITEMS = 100_000;
-
-/** Codes that fail every item the same way: the job stops at the first instead of trying them all. */
-const JOB_WIDE_CODES = new Set([
-  'NoSuchBucket', 'InvalidAccessKeyId', 'SignatureDoesNotMatch', 'CredentialsProviderError', 'ECONNREFUSED',
-  'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'PermanentRedirect', 'AuthorizationHeaderMalformed',
-  'InvalidBucketName', 'ENOSPC', 'RequestTimeTooSkewed', 'ExpiredToken', 'InvalidToken', 'EROFS', 'EDQUOT',
-  // TLS: the endpoint is wrong or untrusted, for every request alike.
-  'EPROTO', 'ERR_SSL_WRONG_VERSION_NUMBER', 'ERR_SSL_PACKET_LENGTH_TOO_LONG', 'ERR_TLS_CERT_ALTNAME_INVALID',
-  'DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'UNABLE_TO_GET_ISSUER_CERT',
-  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'CERT_UNTRUSTED', 'CERT_HAS_EXPIRED', 'CERT_NOT_YET_VALID',
-]);
 
 /** How long a job waits for a store that answered before and now refuses connections (restarting). */
 const OUTAGE_PATIENCE_MS = 60_000;
@@ -414,7 +404,8 @@ export class Job<Item = unknown> {
     if (this.itemErrors.length < MAX_ITEM_ERRORS) this.itemErrors.push({ item: name, ...jobError });
     if (this.failedItems.length < MAX_RETRY_ITEMS) this.failedItems.push(item);
     else this.failedItemsOverflow = true;
-    if (JOB_WIDE_CODES.has(jobError.code) && !this.jobWideError) {
+    // A code that fails every item alike (error-codes.ts): the job stops at the first.
+    if (isJobWide(jobError.code) && !this.jobWideError) {
       this.jobWideError = new BargeError(jobError.code, jobError.message);
       this.controller.abort();
       this.options.scheduler.removeJob(this.id);

@@ -54,7 +54,6 @@ export class RequestScheduler {
   /** Job ids in turn order; the next grant starts after `turn`. */
   private order: string[] = [];
   private turn = 0;
-  private readonly listeners = new Set<() => void>();
 
   constructor(threads: number) {
     this.limit = Math.max(1, Math.floor(threads));
@@ -80,16 +79,6 @@ export class RequestScheduler {
     let total = 0;
     for (const queue of this.queues.values()) total += queue.length;
     return total;
-  }
-
-  activeFor(jobId: string): number {
-    return this.queues.get(jobId)?.active ?? 0;
-  }
-
-  /** Called whenever a slot is granted or released, for meters and back-pressure. */
-  onChange(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
   }
 
   /** Wait for a slot for `jobId`; the returned function gives it back (calling it twice is harmless). */
@@ -152,17 +141,14 @@ export class RequestScheduler {
   }
 
   private grantWaiting(): void {
-    let granted = false;
     while (this.activeCount < this.limit) {
       const next = this.nextWaiter();
       if (!next) break;
       const [jobId, queue, waiter] = next;
       this.activeCount += 1;
       queue.active += 1;
-      granted = true;
       waiter.grant(this.releaseFor(jobId, queue));
     }
-    if (granted) this.notify();
   }
 
   /** The next waiter in turn order, skipping paused and empty queues. */
@@ -188,11 +174,6 @@ export class RequestScheduler {
       queue.active -= 1;
       if (queue.removed && queue.active === 0 && this.queues.get(jobId) === queue) this.forget(jobId);
       this.grantWaiting();
-      this.notify();
     };
-  }
-
-  private notify(): void {
-    for (const listener of this.listeners) listener();
   }
 }

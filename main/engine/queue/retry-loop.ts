@@ -1,8 +1,11 @@
-// Retries for requests that run outside a job's queue: listings, bucket operations, clean-up.
+// The retry loop every request to the store runs in.
+//
+// A job's requests run in it with the job's settings (attempts, waiting out an outage once the store
+// has answered); requests outside a job (listings, bucket operations, clean-up) with the default
+// attempts. What is retried, and after how long, is retry-policy.ts's to say.
 
+import { DEFAULT_MAX_ATTEMPTS } from '../../../src/settings.ts';
 import { classifyFailure, decideRetry, outageDelayMs, sleep } from './retry-policy.ts';
-
-export const DEFAULT_MAX_ATTEMPTS = 6;
 
 export interface RetryOptions {
   readonly signal?: AbortSignal;

@@ -4,37 +4,19 @@
 // and drains after a few dozen failures in a storm, and a streamed body cannot be replayed by the
 // SDK anyway. Each request here is retried from scratch, with a fresh body.
 
+import { retryClassOf } from '../error-codes.ts';
+import type { RetryClass } from '../error-codes.ts';
 import { errorCode, httpStatus } from '../errors.ts';
 
-/** `unreachable`: nothing answers (refused, no route): a server restarting, or a wrong endpoint. */
-export type FailureKind = 'throttle' | 'transient' | 'unreachable' | 'clock-skew' | 'fatal' | 'cancelled';
-
-const THROTTLE_CODES = new Set([
-  'SlowDown', 'Throttling', 'ThrottlingException', 'ThrottledException', 'RequestThrottled',
-  'RequestLimitExceeded', 'TooManyRequests', 'TooManyRequestsException', 'RequestThrottledException', 'ServiceUnavailable',
-]);
-
-const TRANSIENT_CODES = new Set([
-  'InternalError', 'RequestTimeout', 'RequestTimeoutException', 'TimeoutError',
-  'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ECONNABORTED', 'EAI_AGAIN', 'ERR_STREAM_PREMATURE_CLOSE', 'StalledTransfer', 'IncompleteBody',
-  'XMinioServerNotInitialized', 'OperationAborted',
-  // The store received bytes that do not match their checksum: damaged on the way, so sent again.
-  'BadDigest', 'XAmzContentSHA256Mismatch',
-  // A CRC-only request the store did not echo: sent again with Content-MD5.
-  'UncheckedUpload',
-]);
-
-const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN']);
-
-const CLOCK_SKEW_CODES = new Set(['RequestTimeTooSkewed', 'RequestExpired', 'RequestInTheFuture']);
+/** A code's retry class (error-codes.ts), or `cancelled`: the request was called off, not failed. */
+export type FailureKind = RetryClass | 'cancelled';
 
 export function classifyFailure(error: unknown): FailureKind {
   const code = errorCode(error);
   if (code === 'Cancelled') return 'cancelled';
-  if (THROTTLE_CODES.has(code)) return 'throttle';
-  if (CLOCK_SKEW_CODES.has(code)) return 'clock-skew';
-  if (TRANSIENT_CODES.has(code)) return 'transient';
-  if (UNREACHABLE_CODES.has(code)) return 'unreachable';
+  const known = retryClassOf(code);
+  // A code the table calls fatal is only not retried for itself: a 503 or a 500 still is.
+  if (known && known !== 'fatal') return known;
   const status = httpStatus(error);
   if (status === 429 || status === 503) return 'throttle';
   if (status === 500 || status === 502 || status === 504) return 'transient';

@@ -19,6 +19,7 @@ import type { Readable } from 'node:stream';
 import { SignatureV4 } from '@smithy/signature-v4';
 import type { AwsCredentialIdentity, Provider, SourceData } from '@smithy/types';
 import { abortError } from '../queue/retry-policy.ts';
+import { decodeXmlEntities } from './xml-entities.ts';
 import type { Verification } from '../../../src/verification.ts';
 
 function toBytes(data: SourceData): string | Uint8Array {
@@ -356,22 +357,11 @@ export interface ListObjectsV2Page {
   readonly urlEncoded: boolean;
 }
 
-const XML_ENTITIES: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
-
-/** Undo XML escaping: the five named entities and numeric references. */
-export function decodeXmlText(text: string): string {
-  return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, entity: string) => {
-    if (entity.startsWith('#x') || entity.startsWith('#X')) return String.fromCodePoint(parseInt(entity.slice(2), 16));
-    if (entity.startsWith('#')) return String.fromCodePoint(parseInt(entity.slice(1), 10));
-    return XML_ENTITIES[entity.toLowerCase()] ?? whole;
-  });
-}
-
 function tag(xml: string, name: string): string | undefined {
   const start = xml.indexOf(`<${name}>`);
   if (start < 0) return undefined;
   const end = xml.indexOf(`</${name}>`, start);
-  return end < 0 ? undefined : decodeXmlText(xml.slice(start + name.length + 2, end));
+  return end < 0 ? undefined : decodeXmlEntities(xml.slice(start + name.length + 2, end));
 }
 
 function* blocks(xml: string, name: string): Generator<string> {

@@ -26,6 +26,60 @@ describe('import boundaries', () => {
     expect(await ruleIdsFor('src/new-model.ts', "import { Engine } from '../main/engine/engine.ts';\nexport const x = Engine;\n")).toContain('no-restricted-imports');
     expect(await ruleIdsFor('src/new-model.ts', "import { x } from '../renderer/store.ts';\nexport const y = x;\n")).toContain('no-restricted-imports');
     expect(await ruleIdsFor('src/new-model.ts', "import fs from 'node:fs';\nexport const y = fs;\n")).toContain('no-restricted-imports');
+    expect(await ruleIdsFor('src/new-model.ts', "import path from 'path';\nexport const y = path;\n")).toContain('no-restricted-imports');
     expect(await ruleIdsFor('src/new-model.ts', "import { z } from 'zod';\nexport const y = z;\n")).not.toContain('no-restricted-imports');
+  });
+
+  // Each case is code that would pass every other rule: only the boundary can fire.
+  const importing = (from: string) => `import { x } from '${from}';\nexport const y = x;\n`;
+
+  it('refuses Electron\'s subpaths wherever it refuses Electron, and allows them in the Electron shell', async () => {
+    expect(await ruleIdsFor('main/engine/new-module.ts', importing('electron/main'))).toContain('no-restricted-imports');
+    expect(await ruleIdsFor('main/cli/new-command.ts', importing('electron/main'))).toContain('no-restricted-imports');
+    expect(await ruleIdsFor('src/new-model.ts', importing('electron/common'))).toContain('no-restricted-imports');
+    expect(await ruleIdsFor('renderer/new-part.ts', importing('electron/renderer'))).toContain('no-restricted-imports');
+    expect(await ruleIdsFor('main/electron/new-window.ts', importing('electron/main'))).not.toContain('no-restricted-imports');
+  });
+
+  it('keeps the window free of main/ and Node built-ins, with node: or without', async () => {
+    for (const from of ['../main/engine/engine.ts', '../../main/service/barge-service.ts', 'node:fs', 'fs', 'path', 'child_process', 'fs/promises']) {
+      expect(await ruleIdsFor('renderer/store/new-store.ts', importing(from)), from).toContain('no-restricted-imports');
+    }
+    expect(await ruleIdsFor('renderer/components/NewPart.tsx', importing('../../main/engine/engine.ts'))).toContain('no-restricted-imports');
+    for (const from of ['../../src/contract/models.ts', '../../src/jobs.ts', './main.tsx', './path/steps.ts', 'zustand']) {
+      expect(await ruleIdsFor('renderer/store/new-store.ts', importing(from)), from).not.toContain('no-restricted-imports');
+    }
+  });
+
+  it('keeps the engine from the service and the hosts', async () => {
+    for (const from of ['../service/barge-service.ts', '../../service/connection-registry.ts', '../web-host/serve.ts', '../cli/main.ts', '../electron/window.ts']) {
+      const file = from.startsWith('../../') ? 'main/engine/jobs/new-job.ts' : 'main/engine/new-module.ts';
+      expect(await ruleIdsFor(file, importing(from)), from).toContain('no-restricted-imports');
+    }
+    for (const from of ['./s3/s3-wire.ts', '../queue/retry-policy.ts', '../../../src/jobs.ts', 'node:fs']) {
+      expect(await ruleIdsFor('main/engine/jobs/new-job.ts', importing(from)), from).not.toContain('no-restricted-imports');
+    }
+  });
+
+  it('keeps the service from the hosts', async () => {
+    for (const from of ['../web-host/serve.ts', '../cli/main.ts', '../electron/main.ts']) {
+      expect(await ruleIdsFor('main/service/new-part.ts', importing(from)), from).toContain('no-restricted-imports');
+    }
+    for (const from of ['../engine/engine.ts', '../../src/contract/api.ts', './secret-store.ts']) {
+      expect(await ruleIdsFor('main/service/new-part.ts', importing(from)), from).not.toContain('no-restricted-imports');
+    }
+  });
+
+  it('keeps the hosts from each other, and lets each use the service, the engine and its own files', async () => {
+    const hosts = { 'web-host': 'main/web-host/new-part.ts', cli: 'main/cli/commands/new-command.ts', electron: 'main/electron/new-part.ts' } as const;
+    for (const [host, file] of Object.entries(hosts)) {
+      const up = host === 'cli' ? '../../' : '../';
+      for (const other of Object.keys(hosts).filter((name) => name !== host)) {
+        expect(await ruleIdsFor(file, importing(`${up}${other}/x.ts`)), `${host} → ${other}`).toContain('no-restricted-imports');
+      }
+      for (const from of [`${up}service/barge-service.ts`, `${up}engine/engine.ts`, `${up}../src/content-security-policy.ts`, './x.ts']) {
+        expect(await ruleIdsFor(file, importing(from)), `${host} → ${from}`).not.toContain('no-restricted-imports');
+      }
+    }
   });
 });

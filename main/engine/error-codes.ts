@@ -1,0 +1,125 @@
+// Every error code the engine sorts, and how: one table.
+//
+// A code's retry class says what one failed request does next (retry-policy.ts); `jobWide` says what
+// the job does once a request has failed for good: a code that fails every item alike (wrong
+// credentials, no such bucket, an untrusted certificate, a full disk) stops the job at the first,
+// rather than trying and failing a million items one by one (jobs/job.ts). The two are apart:
+// a DNS failure is retried as a passing fault and, if it lasts, ends the job.
+//
+// Codes are the engine's (errors.ts's `errorCode`): S3's error codes, Node's errno and TLS codes,
+// and a few of Barge's own. What a person is told about each lives in errors.ts.
+
+/** What one failed request does next. `fatal`: not retried for its code (its HTTP status may still say otherwise). */
+export type RetryClass = 'throttle' | 'transient' | 'unreachable' | 'clock-skew' | 'fatal';
+
+export interface ErrorCodeClass {
+  readonly retry: RetryClass;
+  /** Fails every item of a job alike, so the job stops at the first. */
+  readonly jobWide: boolean;
+}
+
+/** The store asks for fewer requests: retried after a longer backoff. */
+const THROTTLE: ErrorCodeClass = { retry: 'throttle', jobWide: false };
+/** A fault of one request (a dropped connection, a server hiccup, damaged bytes): retried. */
+const TRANSIENT: ErrorCodeClass = { retry: 'transient', jobWide: false };
+/** Nothing answers: a server restarting (waited out once it has answered), or a wrong endpoint. */
+const UNREACHABLE: ErrorCodeClass = { retry: 'unreachable', jobWide: true };
+/** The clock is off: retried once, with the offset the failed answer taught. */
+const CLOCK_SKEW: ErrorCodeClass = { retry: 'clock-skew', jobWide: false };
+/** Wrong for this request and every other: not retried, and the job stops. */
+const FATAL_JOB_WIDE: ErrorCodeClass = { retry: 'fatal', jobWide: true };
+
+const TABLE: Readonly<Record<string, ErrorCodeClass>> = {
+  SlowDown: THROTTLE,
+  Throttling: THROTTLE,
+  ThrottlingException: THROTTLE,
+  ThrottledException: THROTTLE,
+  RequestThrottled: THROTTLE,
+  RequestThrottledException: THROTTLE,
+  RequestLimitExceeded: THROTTLE,
+  TooManyRequests: THROTTLE,
+  TooManyRequestsException: THROTTLE,
+  ServiceUnavailable: THROTTLE,
+
+  InternalError: TRANSIENT,
+  RequestTimeout: TRANSIENT,
+  RequestTimeoutException: TRANSIENT,
+  TimeoutError: TRANSIENT,
+  ECONNRESET: TRANSIENT,
+  EPIPE: TRANSIENT,
+  ETIMEDOUT: TRANSIENT,
+  ECONNABORTED: TRANSIENT,
+  ERR_STREAM_PREMATURE_CLOSE: TRANSIENT,
+  StalledTransfer: TRANSIENT,
+  IncompleteBody: TRANSIENT,
+  XMinioServerNotInitialized: TRANSIENT,
+  OperationAborted: TRANSIENT,
+  // The store received bytes that do not match their checksum: damaged on the way, so sent again.
+  BadDigest: TRANSIENT,
+  // A CRC-only request the store did not echo: sent again with Content-MD5.
+  UncheckedUpload: TRANSIENT,
+  // DNS that does not answer now: retried, and if it lasts, no request of the job gets through.
+  EAI_AGAIN: { retry: 'transient', jobWide: true },
+
+  ECONNREFUSED: UNREACHABLE,
+  EHOSTUNREACH: UNREACHABLE,
+  ENETUNREACH: UNREACHABLE,
+  // The network went away: waited out like a refusal, but not job-wide (a failed item does not end the job).
+  ENETDOWN: { retry: 'unreachable', jobWide: false },
+
+  // Retried once; still skewed after that, every request will be.
+  RequestTimeTooSkewed: { retry: 'clock-skew', jobWide: true },
+  RequestExpired: CLOCK_SKEW,
+  RequestInTheFuture: CLOCK_SKEW,
+
+  // The bucket, the endpoint or the region is wrong.
+  NoSuchBucket: FATAL_JOB_WIDE,
+  InvalidBucketName: FATAL_JOB_WIDE,
+  ENOTFOUND: FATAL_JOB_WIDE,
+  PermanentRedirect: FATAL_JOB_WIDE,
+  AuthorizationHeaderMalformed: FATAL_JOB_WIDE,
+  // The credentials are wrong, missing or expired.
+  InvalidAccessKeyId: FATAL_JOB_WIDE,
+  SignatureDoesNotMatch: FATAL_JOB_WIDE,
+  CredentialsProviderError: FATAL_JOB_WIDE,
+  ExpiredToken: FATAL_JOB_WIDE,
+  InvalidToken: FATAL_JOB_WIDE,
+  // TLS: the endpoint is wrong or untrusted, for every request alike.
+  EPROTO: FATAL_JOB_WIDE,
+  ERR_SSL_WRONG_VERSION_NUMBER: FATAL_JOB_WIDE,
+  ERR_SSL_PACKET_LENGTH_TOO_LONG: FATAL_JOB_WIDE,
+  ERR_TLS_CERT_ALTNAME_INVALID: FATAL_JOB_WIDE,
+  DEPTH_ZERO_SELF_SIGNED_CERT: FATAL_JOB_WIDE,
+  SELF_SIGNED_CERT_IN_CHAIN: FATAL_JOB_WIDE,
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: FATAL_JOB_WIDE,
+  UNABLE_TO_GET_ISSUER_CERT: FATAL_JOB_WIDE,
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: FATAL_JOB_WIDE,
+  CERT_UNTRUSTED: FATAL_JOB_WIDE,
+  CERT_HAS_EXPIRED: FATAL_JOB_WIDE,
+  CERT_NOT_YET_VALID: FATAL_JOB_WIDE,
+  // The local disk takes no more.
+  ENOSPC: FATAL_JOB_WIDE,
+  EDQUOT: FATAL_JOB_WIDE,
+  EROFS: FATAL_JOB_WIDE,
+};
+
+/** Every sorted code and its class; a Map, so a store's odd code ("constructor") finds nothing. */
+export const ERROR_CODES: ReadonlyMap<string, ErrorCodeClass> = new Map(Object.entries(TABLE));
+
+/** Other stores' names for S3's codes: they are read as the code they stand for, never sorted themselves. */
+export const CODE_SYNONYMS: ReadonlyMap<string, string> = new Map([
+  ['XAdminUserNotFound', 'InvalidAccessKeyId'], // versitygw
+  ['InvalidTokenId', 'InvalidToken'], // MinIO: a session token it did not issue, or none with temporary keys
+  ['XAmzContentChecksumMismatch', 'BadDigest'], // MinIO: an x-amz-checksum-* header that does not match the body
+  ['XAmzContentSHA256Mismatch', 'BadDigest'], // the body's signed SHA-256 does not match it
+]);
+
+/** The retry class of a code, or undefined when the table does not know it (then the HTTP status decides). */
+export function retryClassOf(code: string): RetryClass | undefined {
+  return ERROR_CODES.get(code)?.retry;
+}
+
+/** Whether a code fails every item of a job alike. */
+export function isJobWide(code: string): boolean {
+  return ERROR_CODES.get(code)?.jobWide ?? false;
+}
