@@ -37,6 +37,11 @@ const WEB_HOST = folder('web-host', 'main/web-host/ is a host: only the hosts\' 
 const CLI = folder('cli', 'main/cli/ is a host: only its own files import it (shared code goes to main/service/ or src/).');
 const ELECTRON_SHELL = folder('electron', 'main/electron/ is a host: only its own files import it (shared code goes to main/service/ or src/).');
 
+/** The engine, seen from a host: only through the service (its errors are the one shared vocabulary). */
+const ENGINE_BEHIND_SERVICE = {
+  patterns: [{ regex: '^\\.{1,2}/(.*/)?engine/(?!errors\\.ts$)', message: 'Hosts reach the engine only through the service (main/service/): a capability built there reaches every host.' }],
+};
+
 const SRC_PURE = {
   patterns: [{ group: ['**/main/**', '**/renderer/**'], message: 'src/ is pure shared code: it imports neither main/, renderer/ nor Node built-ins.' }],
 };
@@ -77,15 +82,15 @@ export default tseslint.config(
   },
   {
     files: ['main/web-host/**/*.ts'],
-    rules: { 'no-restricted-imports': restrictImports(ELECTRON, CLI, ELECTRON_SHELL) },
+    rules: { 'no-restricted-imports': restrictImports(ELECTRON, CLI, ELECTRON_SHELL, ENGINE_BEHIND_SERVICE) },
   },
   {
     files: ['main/cli/**/*.ts'],
-    rules: { 'no-restricted-imports': restrictImports(ELECTRON, WEB_HOST, ELECTRON_SHELL) },
+    rules: { 'no-restricted-imports': restrictImports(ELECTRON, WEB_HOST, ELECTRON_SHELL, ENGINE_BEHIND_SERVICE) },
   },
   {
     files: ['main/electron/**/*.ts'],
-    rules: { 'no-restricted-imports': restrictImports(WEB_HOST, CLI) },
+    rules: { 'no-restricted-imports': restrictImports(WEB_HOST, CLI, ENGINE_BEHIND_SERVICE) },
   },
   {
     files: ['src/**/*.ts'],

@@ -70,14 +70,17 @@ describe('import boundaries', () => {
     }
   });
 
-  it('keeps the hosts from each other, and lets each use the service, the engine and its own files', async () => {
+  it('keeps the hosts from each other and from the engine behind the service, and lets each use the service, the engine\'s errors and its own files', async () => {
     const hosts = { 'web-host': 'main/web-host/new-part.ts', cli: 'main/cli/commands/new-command.ts', electron: 'main/electron/new-part.ts' } as const;
     for (const [host, file] of Object.entries(hosts)) {
       const up = host === 'cli' ? '../../' : '../';
       for (const other of Object.keys(hosts).filter((name) => name !== host)) {
         expect(await ruleIdsFor(file, importing(`${up}${other}/x.ts`)), `${host} → ${other}`).toContain('no-restricted-imports');
       }
-      for (const from of [`${up}service/barge-service.ts`, `${up}engine/engine.ts`, `${up}../src/content-security-policy.ts`, './x.ts']) {
+      for (const engine of [`${up}engine/engine.ts`, `${up}engine/s3/s3-listing.ts`, `${up}engine/errors-extra.ts`]) {
+        expect(await ruleIdsFor(file, importing(engine)), `${host} → ${engine}`).toContain('no-restricted-imports');
+      }
+      for (const from of [`${up}service/barge-service.ts`, `${up}engine/errors.ts`, `${up}../src/content-security-policy.ts`, './x.ts']) {
         expect(await ruleIdsFor(file, importing(from)), `${host} → ${from}`).not.toContain('no-restricted-imports');
       }
     }
