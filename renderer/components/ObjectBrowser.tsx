@@ -5,12 +5,11 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useMemo, useRef, useState } from 'react';
 import type { DragEvent, KeyboardEvent, MouseEvent } from 'react';
 import { formatBytes, formatDate } from '../format.ts';
-import { api, request } from '../store/api.ts';
 import { useBrowser, visibleRows } from '../store/browser-store.ts';
 import type { Row, SortColumn } from '../store/browser-store.ts';
 import { useConnections } from '../store/connections-store.ts';
+import { useDetails } from '../store/details-store.ts';
 import { filesFromDrop, filesFromInput } from '../dropped-files.ts';
-import type { PickedFile } from '../dropped-files.ts';
 import { DeleteDialog } from './DeleteDialog.tsx';
 import type { DeleteTarget } from './DeleteDialog.tsx';
 import { DownloadDialog } from './DownloadDialog.tsx';
@@ -20,25 +19,16 @@ const ROW_HEIGHT = 28;
 
 export function ObjectBrowser() {
   const state = useBrowser();
-  const { bucket, prefix, rows, sort, filter, selection, listing, listError, connectionId } = state;
+  const { bucket, prefix, rows, sort, filter, selection, listing, listError, connectionId, notice: message, upload } = state;
   const rows_ = useMemo(() => visibleRows(rows, sort, filter), [rows, sort, filter]);
-  const [message, setMessage] = useState<string>();
   const [deleting, setDeleting] = useState<DeleteTarget>();
   const [downloading, setDownloading] = useState(false);
-  const [details, setDetails] = useState<string>();
   const [dragging, setDragging] = useState(false);
   const scroller = useRef<HTMLDivElement>(null);
   const filesInput = useRef<HTMLInputElement>(null);
   const folderInput = useRef<HTMLInputElement>(null);
   const virtualizer = useVirtualizer({ count: rows_.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 20 });
   const selectedRows = rows_.filter((r) => selection.has(r.key));
-
-  async function upload(files: PickedFile[]) {
-    if (!connectionId || !bucket || files.length === 0) return;
-    setMessage(`Uploading ${files.length} file${files.length === 1 ? '' : 's'}…`);
-    const result = await api().uploadFiles({ connectionId, bucket, prefix, files });
-    setMessage(result.ok ? `Upload started: ${result.value.name}` : result.error.message);
-  }
 
   function onDrop(event: DragEvent) {
     event.preventDefault();
@@ -52,7 +42,7 @@ export function ObjectBrowser() {
 
   function activate(row: Row) {
     if (row.kind === 'folder') state.open(bucket, row.key);
-    else setDetails(row.key);
+    else if (connectionId && bucket) void useDetails.getState().show({ connectionId, bucket, key: row.key });
   }
 
   function onKey(event: KeyboardEvent<HTMLDivElement>) {
@@ -93,14 +83,7 @@ export function ObjectBrowser() {
 
   async function copyLink() {
     const row = selectedRows[0];
-    if (!connectionId || !bucket || row?.kind !== 'object') return;
-    try {
-      const { url } = await request('objects.presign', { connectionId, bucket, key: row.key, expiresInSeconds: 3600 });
-      await navigator.clipboard.writeText(url).catch(() => undefined);
-      setMessage(`Link copied (valid one hour): ${url}`);
-    } catch (e) {
-      setMessage((e as Error).message);
-    }
+    if (row?.kind === 'object') await state.copyLink(row.key);
   }
 
   if (!bucket) return <main className="browser empty" aria-label="Objects"><p>{connectionId ? 'Pick a bucket.' : 'Pick or add a connection.'}</p></main>;
@@ -189,7 +172,7 @@ export function ObjectBrowser() {
           onClose={() => setDownloading(false)}
         />
       )}
-      {details && connectionId && <DetailsDialog connectionId={connectionId} bucket={bucket} objectKey={details} onClose={() => setDetails(undefined)} />}
+      <DetailsDialog />
     </main>
   );
 }
