@@ -4,8 +4,17 @@
 // animation frame, so a thousand jobs reporting at once cost one render, not a thousand.
 
 import { create } from 'zustand';
+import type { MethodParams } from '../../src/contract/api.ts';
 import type { EngineStats } from '../../src/contract/models.ts';
+import type { ConflictChoice } from '../../src/if-exists.ts';
 import type { JobSnapshot } from '../../src/jobs.ts';
+import { saveFile } from '../save-file.ts';
+import { request } from './api.ts';
+
+/** What the buttons of one job (or, without an id, of all jobs) do. */
+export type JobAction = 'pause' | 'resume' | 'cancel' | 'retry';
+export type DownloadRequest = MethodParams<'jobs.download'>;
+export type DeleteRequest = MethodParams<'jobs.delete'>;
 
 /** Points kept per speed graph (one per progress batch or stats tick). */
 export const HISTORY_POINTS = 60;
@@ -21,6 +30,20 @@ interface JobsState {
   replaceAll(jobs: readonly JobSnapshot[]): void;
   remove(ids: readonly string[]): void;
   setStats(stats: EngineStats): void;
+  /** Every job the engine knows, merged in (events that arrived meanwhile are kept). */
+  load(): Promise<void>;
+  /** Pause, resume, cancel or retry one job, or every job without an id. */
+  control(action: JobAction, id?: string): Promise<void>;
+  /** Remove finished jobs; the list becomes what the engine kept. */
+  clearFinished(): Promise<void>;
+  /** The user's word on a file already there: for this one, or every one of the job's. */
+  resolveConflict(id: string, conflictId: string, choice: ConflictChoice, applyToAll: boolean): Promise<void>;
+  /** Save a finished job's receipt (CSV) as a file. */
+  saveReceipt(id: string): Promise<void>;
+  /** Start a download; resolves with its job, rejects with the reason it was refused. */
+  download(params: DownloadRequest): Promise<JobSnapshot>;
+  /** Start a delete (or, with dryRun, a count of what it would delete); rejects with the reason it was refused. */
+  delete(params: DeleteRequest): Promise<JobSnapshot>;
 }
 
 export function pushBounded(values: readonly number[], value: number, limit = HISTORY_POINTS): number[] {
@@ -81,5 +104,27 @@ export const useJobs = create<JobsState>((set, get) => ({
   },
   setStats(stats) {
     set({ stats, overall: pushBounded(get().overall, stats.bytesPerSecond) });
+  },
+  async load() {
+    get().apply(await request('jobs.snapshot', {}));
+  },
+  async control(action, id) {
+    await request(`jobs.${action}`, { id });
+  },
+  async clearFinished() {
+    get().replaceAll(await request('jobs.clearFinished', {}));
+  },
+  async resolveConflict(id, conflictId, choice, applyToAll) {
+    await request('jobs.resolveConflict', { id, conflictId, choice, applyToAll });
+  },
+  async saveReceipt(id) {
+    const receipt = await request('jobs.receipt', { id, format: 'csv' });
+    saveFile(receipt.fileName, receipt.text, 'text/csv');
+  },
+  download(params) {
+    return request('jobs.download', params);
+  },
+  delete(params) {
+    return request('jobs.delete', params);
   },
 }));
