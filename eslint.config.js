@@ -102,4 +102,19 @@ export default tseslint.config(
     ignores: ['renderer/vite.config.ts'],
     rules: { 'no-restricted-imports': restrictImports(...RENDERER_BOUNDARIES) },
   },
+  // One write path in the window: components call store actions and read store state; only the
+  // stores (renderer/store/) talk to the API. typescript-eslint's copy of the rule, so that it adds
+  // to any `no-restricted-imports` block for renderer/ rather than replacing its options (a rule's
+  // options do not merge across blocks).
+  {
+    files: ['renderer/App.tsx', 'renderer/components/**/*.ts', 'renderer/components/**/*.tsx'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', {
+        patterns: [{
+          group: ['**/store/api', '**/store/api.ts', '**/api/*'],
+          message: 'Components do not call the API: add or use a store action (renderer/store/) instead.',
+        }],
+      }],
+    },
+  },
 );

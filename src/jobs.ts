@@ -51,22 +51,36 @@ export interface JobProgress {
   readonly etaSeconds: number | undefined;
 }
 
-export interface JobSnapshot {
+/** A job as the window keeps it: what it is and where it is, without its item lists. */
+export interface JobSummary {
   readonly id: string;
   readonly kind: JobKind;
   readonly name: string;
   readonly state: JobState;
   readonly progress: JobProgress;
-  /** The first item errors (bounded); `progress.objectsFailed` has the count. */
-  readonly itemErrors: readonly ItemError[];
   /** Files already there that wait for the user's word (ifExists "ask"), oldest first (bounded). */
   readonly conflicts?: readonly { readonly id: string; readonly path: string }[];
-  /** The first objects checked for size only, each with why (bounded); `progress.objectsSizeOnly` has the count. */
-  readonly itemWarnings?: readonly ItemError[];
   readonly createdAt: number;
   /** The unfinished run of the same command this job goes on from, or (tooOld) replaced. */
   readonly earlierRun?: EarlierRun;
 }
+
+/**
+ * What changes ten times a second while a job runs: numbers only. Item errors and warnings go out
+ * once, when they happen (and are paged on request); a job's name and questions, when they change.
+ */
+export type JobUpdate = Pick<JobSummary, 'id' | 'state' | 'progress'>;
+
+/** A job with its item lists, as the engine has it (its first item errors and warnings, bounded). */
+export interface JobSnapshot extends JobSummary {
+  /** The first item errors (bounded); `progress.objectsFailed` has the count. */
+  readonly itemErrors: readonly ItemError[];
+  /** The first files kept, entries skipped and objects checked for size only, each with why (bounded). */
+  readonly itemWarnings?: readonly ItemError[];
+}
+
+/** Which of a job's lists: items that failed, or items done with a word to say (kept, skipped, size only). */
+export type ItemList = 'errors' | 'warnings';
 
 /** A recorded run of the same command that a new job goes on from, or replaces. */
 export interface EarlierRun {
@@ -83,7 +97,7 @@ export function isFinished(state: JobState): boolean {
 }
 
 /** How far a job is, 0 to 1: by bytes when it has any, else by objects (a delete by key). */
-export function progressFraction(snapshot: JobSnapshot): number {
+export function progressFraction(snapshot: JobUpdate): number {
   const p = snapshot.progress;
   const fraction = p.bytesTotal > 0 ? p.bytesDone / p.bytesTotal : p.objectsTotal > 0 ? (p.objectsDone + p.objectsFailed) / p.objectsTotal : isFinished(snapshot.state) ? 1 : 0;
   return Math.max(0, Math.min(1, fraction));

@@ -1,13 +1,13 @@
 // A one-line progress bar on a terminal, redrawn from the engine's progress batches.
 
 import { formatBytes, formatDuration, formatRate } from '../../src/byte-units.ts';
-import type { JobSnapshot } from '../../src/jobs.ts';
+import type { JobUpdate } from '../../src/jobs.ts';
 import { progressFraction } from '../../src/jobs.ts';
 
 const BAR_WIDTH = 24;
 
 /** The text of the progress line for a job. */
-export function progressLine(snapshot: JobSnapshot, columns = 100): string {
+export function progressLine(snapshot: JobUpdate, columns = 100): string {
   const p = snapshot.progress;
   const shown = progressFraction(snapshot);
   const filled = Math.round(shown * BAR_WIDTH);
@@ -29,7 +29,7 @@ export function progressLine(snapshot: JobSnapshot, columns = 100): string {
 }
 
 export interface ProgressView {
-  update(snapshot: JobSnapshot): void;
+  update(snapshot: JobUpdate): void;
   done(): void;
 }
 

@@ -3,7 +3,7 @@
 import { formatBytes, formatDuration, formatRate } from '../../src/byte-units.ts';
 import { receiptFormatFor } from '../../src/receipt.ts';
 import { plural } from '../../src/plural.ts';
-import type { EarlierRun, JobSnapshot } from '../../src/jobs.ts';
+import type { EarlierRun, ItemError, ItemList, JobSnapshot, JobSummary, JobUpdate } from '../../src/jobs.ts';
 import { isFinished } from '../../src/jobs.ts';
 import { silentProgress, terminalProgress } from './progress-line.ts';
 import type { CliContext } from './context.ts';
@@ -21,17 +21,17 @@ const CANCELLING_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIG
  * Start a job through the service and follow it to its end. Progress is listened to before the job
  * starts: a job that ends at once is not missed.
  */
-export async function runJob(cli: CliContext, start: () => Promise<JobSnapshot>, verb?: string): Promise<RunEnd> {
+export async function runJob(cli: CliContext, start: () => Promise<JobSummary>, verb?: string): Promise<RunEnd> {
   const view = !cli.options.json && !cli.options.quiet && cli.stderr.isTTY ? terminalProgress(cli.stderr) : silentProgress;
   // Unknown until the service answers the start: progress may come first.
   let id: string | undefined = undefined;
   /** What arrived before the job's ID was known. */
-  const early = new Map<string, JobSnapshot>();
-  let settle: (end: JobSnapshot) => void = () => undefined;
-  const ended = new Promise<JobSnapshot>((resolve) => {
+  const early = new Map<string, JobUpdate>();
+  let settle: (end: JobUpdate) => void = () => undefined;
+  const ended = new Promise<JobUpdate>((resolve) => {
     settle = resolve;
   });
-  const seen = (snapshot: JobSnapshot) => {
+  const seen = (snapshot: JobUpdate) => {
     view.update(snapshot);
     if (isFinished(snapshot.state)) settle(snapshot);
   };
@@ -42,7 +42,7 @@ export async function runJob(cli: CliContext, start: () => Promise<JobSnapshot>,
       else if (snapshot.id === id) seen(snapshot);
     }
   });
-  let first: JobSnapshot;
+  let first: JobSummary;
   try {
     first = await start();
   } catch (error) {
@@ -71,15 +71,16 @@ export async function runJob(cli: CliContext, start: () => Promise<JobSnapshot>,
   for (const each of CANCELLING_SIGNALS) process.on(each, onInterrupt);
   if (first.earlierRun && !cli.options.quiet && !cli.options.json) cli.stderr.write(`${earlierRunLine(first.earlierRun)}\n`);
   const started = Date.now();
-  let end: JobSnapshot;
+  let last: JobUpdate;
   try {
-    end = await ended;
+    last = await ended;
   } finally {
     for (const each of CANCELLING_SIGNALS) process.off(each, onInterrupt);
     stop();
     view.done();
   }
   const seconds = (Date.now() - started) / 1000;
+  const end: JobSnapshot = { ...first, ...last, itemErrors: await items(cli, jobId, 'errors'), itemWarnings: await items(cli, jobId, 'warnings') };
   // Written whatever the outcome: what landed, and what failed with why (the status column).
   if (cli.options.receipt) await cli.service.call('jobs.saveReceipt', { id: jobId, path: cli.options.receipt, format: receiptFormatFor(cli.options.receipt) });
   // A finished run is done with its journal; a failed one stays, for the same command to go on.
@@ -97,6 +98,11 @@ export async function runJob(cli: CliContext, start: () => Promise<JobSnapshot>,
     if (!cli.options.quiet) cli.stderr.write(`${summary(end, seconds, verb)}\n`);
   }
   return signal ? { ...end, signal } : end;
+}
+
+/** The job's item errors or warnings, as far as it kept them (the first thousand; the counts go on). */
+async function items(cli: CliContext, id: string, list: ItemList): Promise<ItemError[]> {
+  return (await cli.service.call('jobs.items', { id, list })).items;
 }
 
 /** What a run says of the recorded run it goes on from (or replaced, being too old): which, from when, and what is checked. */

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ConnectionConfig } from '../../src/connection.ts';
 import type { EngineStats } from '../../src/contract/models.ts';
-import type { JobKind, JobSnapshot } from '../../src/jobs.ts';
+import type { ItemError, JobKind, JobSummary, JobUpdate } from '../../src/jobs.ts';
 import { isFinished } from '../../src/jobs.ts';
 import type { Settings, SettingsPatch } from '../../src/settings.ts';
 import { DEFAULT_SETTINGS, settingsPatchSchema, settingsSchema } from '../../src/settings.ts';
@@ -51,15 +51,26 @@ export interface JobStartOptions extends Partial<RecordedStart> {
   readonly name?: string;
 }
 
-type ProgressListener = (batch: readonly JobSnapshot[]) => void;
+/**
+ * What the engine tells of its jobs: numbers ten times a second ('jobs'), a job when it appears or
+ * its questions change ('job'), and item errors and warnings once, when they happen ('job-items').
+ */
+export type EngineEvent =
+  | { readonly type: 'jobs'; readonly jobs: readonly JobUpdate[] }
+  | { readonly type: 'job'; readonly job: JobSummary }
+  | { readonly type: 'job-items'; readonly id: string; readonly errors: readonly ItemError[]; readonly warnings: readonly ItemError[] };
+
+type EngineListener = (event: EngineEvent) => void;
 
 export class Engine {
   private current: Settings;
   private readonly scheduler: RequestScheduler;
   private readonly jobsById = new Map<string, Job<unknown>>();
   private readonly connections = new Set<S3Connection>();
-  private readonly listeners = new Set<ProgressListener>();
-  private readonly publisher: ProgressPublisher<string, JobSnapshot>;
+  private readonly listeners = new Set<EngineListener>();
+  private readonly publisher: ProgressPublisher<string, JobUpdate>;
+  /** Item errors and warnings kept since the last batch, sent with it. */
+  private readonly newItems = new Map<string, { errors: ItemError[]; warnings: ItemError[] }>();
   private readonly clock: JobClock;
   private readonly meter = new ThroughputMeter();
   private readonly env: NodeJS.ProcessEnv;
@@ -75,9 +86,12 @@ export class Engine {
     this.refuseAddress = options.refuseAddress;
     this.recovery = options.journal ? new Recovery(options.journal, options.host ?? 'app') : undefined;
     this.publisher = new ProgressPublisher({
-      snapshot: (id) => this.jobsById.get(id)?.snapshot(),
+      snapshot: (id) => this.jobsById.get(id)?.update(),
       publish: (batch) => {
-        for (const listener of this.listeners) listener(batch);
+        // Items before numbers: a window that sees a job fail already has its errors.
+        for (const [id, items] of this.newItems) this.emit({ type: 'job-items', id, ...items });
+        this.newItems.clear();
+        this.emit({ type: 'jobs', jobs: batch });
       },
       timer: options.timer,
     });
@@ -185,8 +199,8 @@ export class Engine {
     return this.jobsById.get(id);
   }
 
-  snapshots(): JobSnapshot[] {
-    return [...this.jobsById.values()].map((job) => job.snapshot());
+  summaries(): JobSummary[] {
+    return [...this.jobsById.values()].map((job) => job.summary());
   }
 
   /** Act on one job, or on every job when `id` is undefined. */
@@ -218,9 +232,16 @@ export class Engine {
     }
   }
 
-  onProgress(listener: ProgressListener): () => void {
+  onEvent(listener: EngineListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** Every job's numbers, in batches (at most ten a second). */
+  onProgress(listener: (batch: readonly JobUpdate[]) => void): () => void {
+    return this.onEvent((event) => {
+      if (event.type === 'jobs') listener(event.jobs);
+    });
   }
 
   stats(): EngineStats {
@@ -284,10 +305,21 @@ export class Engine {
         if (job.recorder) this.recovery?.stateChanged(changed.id, changed.state);
       },
       onBytes: (bytes, now) => this.meter.add(bytes, now),
+      onItem: (changed, list, item) => {
+        const items = this.newItems.get(changed.id) ?? { errors: [], warnings: [] };
+        items[list].push(item);
+        this.newItems.set(changed.id, items);
+      },
+      onQuestions: (changed) => this.emit({ type: 'job', job: changed.summary() }),
     });
     this.jobsById.set(created.id, created);
+    this.emit({ type: 'job', job: created.summary() });
     created.start();
     return created;
+  }
+
+  private emit(event: EngineEvent): void {
+    for (const listener of this.listeners) listener(event);
   }
 
   private each(id: string | undefined, act: (job: Job) => void): void {

@@ -14,7 +14,7 @@ import { methodSchemas } from '../../src/contract/api.ts';
 import type { ApiEvent, HostInfo, MethodName, MethodResults, ParsedParams } from '../../src/contract/api.ts';
 import type { Result } from '../../src/contract/result.ts';
 import { failure, ok } from '../../src/contract/result.ts';
-import type { JobSnapshot } from '../../src/jobs.ts';
+import type { JobSummary } from '../../src/jobs.ts';
 import type { Engine } from '../engine/engine.ts';
 import { BargeError, toBargeError } from '../engine/errors.ts';
 import { assertInside, isInside } from '../engine/jobs/confined-path.ts';
@@ -34,7 +34,7 @@ export interface BargeService {
   dispatch(method: string, params: unknown): Promise<Result<unknown>>;
   subscribe(listener: (event: ApiEvent) => void): () => void;
   /** Upload local paths under a name of the caller's (the web host, for files a browser sent). */
-  uploadPaths(params: ParsedParams<'jobs.upload'>, name: string): Promise<Result<JobSnapshot>>;
+  uploadPaths(params: ParsedParams<'jobs.upload'>, name: string): Promise<Result<JobSummary>>;
   close(): Promise<void>;
 }
 
@@ -92,7 +92,7 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
   const emit = (event: ApiEvent) => {
     for (const listener of listeners) listener(event);
   };
-  const stopProgress = engine.onProgress((jobs) => emit({ type: 'jobs', jobs }));
+  const stopProgress = engine.onEvent(emit);
   // Jobs an earlier run left unfinished (it crashed, was killed, or quit mid-job) come back paused.
   if (options.restoreJobs ?? true) engine.restore((connectionId) => registry.connection(connectionId), { downloadRoot: options.downloadRoot });
   // Requests in flight and overall throughput, once a second while anyone listens.
@@ -113,9 +113,9 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
     return started(engine.upload(connection, { sources, bucket: params.bucket, destination: params.prefix, ...links }, { name, ...journaled }));
   };
   /** A new job as its starter sees it: with the earlier run of the same command it goes on from, if any. */
-  const started = (job: Job): JobSnapshot => {
+  const started = (job: Job): JobSummary => {
     const earlierRun = engine.earlierRun(job.id);
-    return earlierRun ? { ...job.snapshot(), earlierRun } : job.snapshot();
+    return earlierRun ? { ...job.summary(), earlierRun } : job.summary();
   };
 
   const handlers: Handlers = {
@@ -199,14 +199,19 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
       return null;
     },
     'jobs.clearFinished': async () => {
-      const before = new Set(engine.snapshots().map((j) => j.id));
+      const before = new Set(engine.summaries().map((j) => j.id));
       engine.clearFinished();
-      const after = engine.snapshots();
+      const after = engine.summaries();
       for (const job of after) before.delete(job.id);
       emit({ type: 'jobs-removed', ids: [...before] });
       return after;
     },
-    'jobs.snapshot': async () => engine.snapshots(),
+    'jobs.snapshot': async () => engine.summaries(),
+    'jobs.items': async ({ id, list, offset, limit }) => {
+      const job = engine.job(id);
+      if (!job) throw new BargeError('NoSuchJob', 'That job is no longer in the list.');
+      return job.items(list, offset, limit);
+    },
     'uploads.abortIncomplete': async ({ connectionId, bucket, prefix, olderThanMs, dryRun }) => {
       const result = await abortIncompleteUploads(await registry.connection(connectionId), bucket, prefix, dryRun, olderThanMs);
       return { ...result, failed: result.failed.map(({ upload, error }) => ({ upload, error: { code: error.code, message: error.message } })) };

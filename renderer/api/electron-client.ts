@@ -3,7 +3,7 @@
 
 import type { BargeApi, FilesToUpload } from '../../src/contract/api.ts';
 import type { Result } from '../../src/contract/result.ts';
-import type { JobSnapshot } from '../../src/jobs.ts';
+import type { JobSummary } from '../../src/jobs.ts';
 
 /** What main/electron/preload.ts puts on `window.bargeDesktop`. */
 export interface DesktopBridge {
@@ -18,7 +18,7 @@ export function createElectronClient(bridge: DesktopBridge): BargeApi {
     call: (method, params) => bridge.call(method, params),
     subscribe: (listener) => bridge.subscribe(listener),
     pickFolder: (defaultPath) => bridge.pickFolder(defaultPath),
-    async uploadFiles(request: FilesToUpload): Promise<Result<JobSnapshot>> {
+    async uploadFiles(request: FilesToUpload): Promise<Result<JobSummary>> {
       // The top-level entries (a dropped folder, or single files) keep their names under the prefix.
       const roots = new Map<string, string>();
       for (const { file, relativePath } of request.files) {

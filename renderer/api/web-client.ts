@@ -6,7 +6,7 @@
 
 import type { ApiEvent, BargeApi, FilesToUpload, MethodName, MethodParams, MethodResults } from '../../src/contract/api.ts';
 import type { Result } from '../../src/contract/result.ts';
-import type { JobSnapshot } from '../../src/jobs.ts';
+import type { JobSummary } from '../../src/jobs.ts';
 
 type Pending = (result: Result<unknown>) => void;
 
@@ -76,7 +76,7 @@ export function createWebClient(): BargeApi {
     });
   }
 
-  async function uploadFiles(request: FilesToUpload): Promise<Result<JobSnapshot>> {
+  async function uploadFiles(request: FilesToUpload): Promise<Result<JobSummary>> {
     const batch = crypto.randomUUID();
     const entries = new Set<string>();
     for (const { file, relativePath } of request.files) {
@@ -89,7 +89,7 @@ export function createWebClient(): BargeApi {
       headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
       body: JSON.stringify({ connectionId: request.connectionId, bucket: request.bucket, prefix: request.prefix, entries: [...entries] }),
     });
-    return (await response.json()) as Result<JobSnapshot>;
+    return (await response.json()) as Result<JobSummary>;
   }
 
   return {

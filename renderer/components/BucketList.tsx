@@ -3,12 +3,11 @@
 import { useState } from 'react';
 import type { FormEvent } from 'react';
 import { bucketNameProblem } from '../../src/s3-names.ts';
-import { request } from '../store/api.ts';
 import { useBrowser } from '../store/browser-store.ts';
 import { Dialog } from './Dialog.tsx';
 
 export function BucketList() {
-  const { buckets, bucket, bucketsError, open, loadBuckets, connectionId } = useBrowser();
+  const { buckets, bucket, bucketsError, open, connectionId } = useBrowser();
   const [creating, setCreating] = useState(false);
   const [deleting, setDeleting] = useState<string>();
   return (
@@ -26,14 +25,14 @@ export function BucketList() {
           </li>
         ))}
       </ul>
-      {creating && <CreateBucket onClose={() => { setCreating(false); void loadBuckets(); }} />}
-      {deleting && <DeleteBucket name={deleting} onClose={() => { setDeleting(undefined); void loadBuckets(); }} />}
+      {creating && <CreateBucket onClose={() => setCreating(false)} />}
+      {deleting && <DeleteBucket name={deleting} onClose={() => setDeleting(undefined)} />}
     </nav>
   );
 }
 
 function CreateBucket({ onClose }: { onClose: () => void }) {
-  const connectionId = useBrowser((s) => s.connectionId)!;
+  const createBucket = useBrowser((s) => s.createBucket);
   const [name, setName] = useState('');
   const [error, setError] = useState<string>();
   async function submit(event: FormEvent) {
@@ -41,7 +40,7 @@ function CreateBucket({ onClose }: { onClose: () => void }) {
     const problem = bucketNameProblem(name);
     if (problem) return setError(`A bucket name ${problem}.`);
     try {
-      await request('buckets.create', { connectionId, name });
+      await createBucket(name);
       onClose();
     } catch (e) {
       setError((e as Error).message);
@@ -59,13 +58,11 @@ function CreateBucket({ onClose }: { onClose: () => void }) {
 }
 
 function DeleteBucket({ name, onClose }: { name: string; onClose: () => void }) {
-  const connectionId = useBrowser((s) => s.connectionId)!;
-  const open = useBrowser((s) => s.open);
+  const deleteBucket = useBrowser((s) => s.deleteBucket);
   const [error, setError] = useState<string>();
   async function confirm() {
     try {
-      await request('buckets.delete', { connectionId, name });
-      open(undefined);
+      await deleteBucket(name);
       onClose();
     } catch (e) {
       setError((e as Error).message);

@@ -3,8 +3,8 @@
 
 import { useState } from 'react';
 import type { ConflictChoice } from '../../src/if-exists.ts';
-import type { JobSnapshot } from '../../src/jobs.ts';
-import { request } from '../store/api.ts';
+import type { JobView } from '../store/jobs-store.ts';
+import { useJobs } from '../store/jobs-store.ts';
 import { Dialog } from './Dialog.tsx';
 
 const CHOICES: readonly { choice: ConflictChoice; label: string }[] = [
@@ -15,7 +15,7 @@ const CHOICES: readonly { choice: ConflictChoice; label: string }[] = [
 ];
 
 /** The first file waiting for an answer, among all jobs. */
-export function firstConflict(jobs: Iterable<JobSnapshot>): { job: JobSnapshot; conflict: { id: string; path: string } } | undefined {
+export function firstConflict(jobs: Iterable<JobView>): { job: JobView; conflict: { id: string; path: string } } | undefined {
   for (const job of jobs) {
     const conflict = job.conflicts?.[0];
     if (conflict) return { job, conflict };
@@ -23,10 +23,11 @@ export function firstConflict(jobs: Iterable<JobSnapshot>): { job: JobSnapshot; 
   return undefined;
 }
 
-export function ConflictDialog({ job, conflict }: { job: JobSnapshot; conflict: { id: string; path: string } }) {
+export function ConflictDialog({ job, conflict }: { job: JobView; conflict: { id: string; path: string } }) {
   const [applyToAll, setApplyToAll] = useState(false);
   const waiting = job.conflicts?.length ?? 1;
-  const answer = (choice: ConflictChoice) => void request('jobs.resolveConflict', { id: job.id, conflictId: conflict.id, choice, applyToAll });
+  const resolveConflict = useJobs((s) => s.resolveConflict);
+  const answer = (choice: ConflictChoice) => void resolveConflict(job.id, conflict.id, choice, applyToAll);
   return (
     // Closing it without an answer leaves the file waiting; the dialog comes back with the next update.
     <Dialog key={`${job.id}:${conflict.id}`} title="A file is already there" onClose={() => answer('skip')}>

@@ -4,33 +4,20 @@
 import { useState } from 'react';
 import type { FormEvent } from 'react';
 import type { ConnectionInput, ConnectionSummary } from '../../src/contract/models.ts';
-import { request } from '../store/api.ts';
 import { useConnections } from '../store/connections-store.ts';
 import { Dialog } from './Dialog.tsx';
 
 export function ConnectionBar() {
-  const { connections, selectedId, select, remove, error } = useConnections();
+  const { connections, selectedId, select, remove, test, testStatus, error } = useConnections();
   const [editing, setEditing] = useState<ConnectionSummary | 'new' | undefined>();
-  const [status, setStatus] = useState<string>();
   const selected = connections.find((c) => c.id === selectedId);
-
-  async function test() {
-    if (!selectedId) return;
-    setStatus('Testing…');
-    try {
-      const { buckets } = await request('connections.test', { id: selectedId });
-      setStatus(`Connected: ${buckets} bucket${buckets === 1 ? '' : 's'}.`);
-    } catch (e) {
-      setStatus((e as Error).message);
-    }
-  }
 
   return (
     <header className="connection-bar">
       <strong className="brand">Barge</strong>
       <label>
         Connection{' '}
-        <select aria-label="Connection" value={selectedId ?? ''} onChange={(e) => { select(e.target.value || undefined); setStatus(undefined); }}>
+        <select aria-label="Connection" value={selectedId ?? ''} onChange={(e) => select(e.target.value || undefined)}>
           {connections.length === 0 && <option value="">No connections yet</option>}
           {connections.map((c) => <option key={c.id} value={c.id}>{c.name}{c.endpoint ? ` (${c.endpoint})` : ''}</option>)}
         </select>
@@ -39,7 +26,7 @@ export function ConnectionBar() {
       <button type="button" disabled={selected?.source !== 'saved'} onClick={() => setEditing(selected)}>Edit</button>
       <button type="button" disabled={selected?.source !== 'saved'} onClick={() => selected && void remove(selected.id)}>Remove</button>
       <button type="button" disabled={!selectedId} onClick={() => void test()}>Test</button>
-      <span role="status" className="status">{status ?? error}</span>
+      <span role="status" className="status">{testStatus ?? error}</span>
       {editing && <ConnectionForm existing={editing === 'new' ? undefined : editing} onClose={() => setEditing(undefined)} />}
     </header>
   );

@@ -2,9 +2,8 @@
 // anything is deleted; above 1,000 objects the operator types the name to confirm.
 
 import { useEffect, useState } from 'react';
-import type { JobSnapshot } from '../../src/jobs.ts';
+import type { JobView } from '../store/jobs-store.ts';
 import { formatBytes } from '../format.ts';
-import { request } from '../store/api.ts';
 import { useJobs } from '../store/jobs-store.ts';
 import { Dialog } from './Dialog.tsx';
 
@@ -29,27 +28,29 @@ export function DeleteDialog({ target, onClose, onDeleted }: { target: DeleteTar
   const [preview, setPreview] = useState<{ id: string; allVersions: boolean }>();
   const [typed, setTyped] = useState('');
   const [error, setError] = useState<string>();
-  const job: JobSnapshot | undefined = useJobs((s) => (preview ? s.jobs.get(preview.id) : undefined));
+  const job: JobView | undefined = useJobs((s) => (preview ? s.jobs.get(preview.id) : undefined));
+  const startDelete = useJobs((s) => s.delete);
+  const control = useJobs((s) => s.control);
 
   useEffect(() => {
     let current = true;
     let countId: string | undefined;
     setPreview(undefined);
     setError(undefined);
-    request('jobs.delete', { ...spec(target), allVersions, dryRun: true }).then(
+    startDelete({ ...spec(target), allVersions, dryRun: true }).then(
       (counting) => {
         countId = counting.id;
         if (current) setPreview({ id: counting.id, allVersions });
-        else void request('jobs.cancel', { id: counting.id });
+        else void control('cancel', counting.id);
       },
       (e: Error) => current && setError(e.message),
     );
     return () => {
       current = false;
       // A count nobody will read any more stops listing.
-      if (countId) void request('jobs.cancel', { id: countId });
+      if (countId) void control('cancel', countId);
     };
-  }, [target, allVersions]);
+  }, [target, allVersions, startDelete, control]);
 
   // Only a count that ran to the end may unlock the delete: a failed or cancelled one undercounts.
   const counted = job?.state.status === 'completed';
@@ -61,7 +62,7 @@ export function DeleteDialog({ target, onClose, onDeleted }: { target: DeleteTar
   async function confirm() {
     if (!preview) return;
     try {
-      await request('jobs.delete', { ...spec(target), allVersions: preview.allVersions, dryRun: false });
+      await startDelete({ ...spec(target), allVersions: preview.allVersions, dryRun: false });
       onDeleted();
       onClose();
     } catch (e) {

@@ -1,29 +1,15 @@
 // One object's details, and a presigned link to it.
 
-import { useEffect, useState } from 'react';
-import type { ObjectDetails } from '../../src/contract/models.ts';
 import { formatBytes, formatDate } from '../format.ts';
-import { request } from '../store/api.ts';
+import { useDetails } from '../store/details-store.ts';
 import { Dialog } from './Dialog.tsx';
 
-export function DetailsDialog({ connectionId, bucket, objectKey, onClose }: { connectionId: string; bucket: string; objectKey: string; onClose: () => void }) {
-  const [details, setDetails] = useState<ObjectDetails>();
-  const [link, setLink] = useState<string>();
-  const [error, setError] = useState<string>();
-  useEffect(() => {
-    request('objects.details', { connectionId, bucket, key: objectKey }).then(setDetails, (e: Error) => setError(e.message));
-  }, [connectionId, bucket, objectKey]);
-  async function presign() {
-    try {
-      const { url } = await request('objects.presign', { connectionId, bucket, key: objectKey, expiresInSeconds: 3600 });
-      setLink(url);
-      await navigator.clipboard.writeText(url).catch(() => undefined);
-    } catch (e) {
-      setError((e as Error).message);
-    }
-  }
+/** The details of the object the details store shows, if any (open one with useDetails' show). */
+export function DetailsDialog() {
+  const { target, details, link, error, copyLink, close } = useDetails();
+  if (!target) return null;
   return (
-    <Dialog title={objectKey} onClose={onClose}>
+    <Dialog key={`${target.connectionId}:${target.bucket}:${target.key}`} title={target.key} onClose={close}>
       {details && (
         <dl className="details">
           <dt>Size</dt><dd>{formatBytes(details.size)} ({details.size.toLocaleString()} bytes)</dd>
@@ -37,7 +23,7 @@ export function DetailsDialog({ connectionId, bucket, objectKey, onClose }: { co
       )}
       {link && <p><input readOnly aria-label="Presigned link" value={link} /></p>}
       {error && <p role="alert" className="error">{error}</p>}
-      <div className="buttons"><button type="button" onClick={() => void presign()}>Copy link</button><button type="button" onClick={onClose}>Close</button></div>
+      <div className="buttons"><button type="button" onClick={() => void copyLink()}>Copy link</button><button type="button" onClick={close}>Close</button></div>
     </Dialog>
   );
 }

@@ -2,7 +2,8 @@
 
 import { useState } from 'react';
 import type { FormEvent } from 'react';
-import { api, request } from '../store/api.ts';
+import { useConnections } from '../store/connections-store.ts';
+import { useJobs } from '../store/jobs-store.ts';
 import { Dialog } from './Dialog.tsx';
 import { IF_EXISTS_LABELS, ifExistsSchema } from '../../src/if-exists.ts';
 import type { IfExists } from '../../src/if-exists.ts';
@@ -13,14 +14,16 @@ export function DownloadDialog(props: { connectionId: string; bucket: string; ke
   // Nothing is replaced unless the user says so: by default the window asks, file by file.
   const [ifExists, setIfExists] = useState<IfExists>('ask');
   const [error, setError] = useState<string>();
+  const pickFolder = useConnections((s) => s.pickFolder);
+  const download = useJobs((s) => s.download);
   async function browse() {
-    const picked = await api().pickFolder(folder);
+    const picked = await pickFolder(folder);
     if (picked) setFolder(picked);
   }
   async function submit(event: FormEvent) {
     event.preventDefault();
     try {
-      await request('jobs.download', { connectionId: props.connectionId, bucket: props.bucket, keys: props.keys, prefixes: props.prefixes, targetFolder: folder, requireVerified, ifExists });
+      await download({ connectionId: props.connectionId, bucket: props.bucket, keys: props.keys, prefixes: props.prefixes, targetFolder: folder, requireVerified, ifExists });
       props.onClose();
     } catch (e) {
       setError((e as Error).message);

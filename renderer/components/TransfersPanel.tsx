@@ -3,12 +3,12 @@
 
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useRef } from 'react';
-import type { JobSnapshot } from '../../src/jobs.ts';
+import type { JobView } from '../store/jobs-store.ts';
 import { isFinished, progressFraction } from '../../src/jobs.ts';
 import { plural } from '../../src/plural.ts';
 import { formatBytes, formatDuration, formatRate } from '../format.ts';
-import { request } from '../store/api.ts';
 import { useJobs } from '../store/jobs-store.ts';
+import type { JobAction } from '../store/jobs-store.ts';
 import { Sparkline } from './Sparkline.tsx';
 import { ConflictDialog, firstConflict } from './ConflictDialog.tsx';
 import { TransferSettings } from './TransferSettings.tsx';
@@ -17,10 +17,10 @@ const ROW_HEIGHT = 92;
 const DIRECTION = { upload: '↑ Upload', download: '↓ Download', delete: '✕ Delete' } as const;
 
 export function TransfersPanel() {
-  const { order, jobs, overall, stats } = useJobs();
+  const { order, jobs, overall, stats, control, clearFinished } = useJobs();
   const scroller = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({ count: order.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 8 });
-  const act = (method: 'jobs.pause' | 'jobs.resume' | 'jobs.cancel' | 'jobs.retry', id?: string) => void request(method, { id });
+  const act = (action: JobAction, id?: string) => void control(action, id);
   const asking = firstConflict(jobs.values());
   return (
     <aside className="transfers-panel" aria-label="Transfers panel">
@@ -32,9 +32,9 @@ export function TransfersPanel() {
       </section>
       <div className="pane-title">
         <h2>Transfers</h2>
-        <button type="button" onClick={() => act('jobs.pause')}>Pause all</button>
-        <button type="button" onClick={() => act('jobs.resume')}>Resume all</button>
-        <button type="button" onClick={() => void request('jobs.clearFinished', {}).then((left) => useJobs.getState().replaceAll(left))}>Clear finished</button>
+        <button type="button" onClick={() => act('pause')}>Pause all</button>
+        <button type="button" onClick={() => act('resume')}>Resume all</button>
+        <button type="button" onClick={() => void clearFinished()}>Clear finished</button>
       </div>
       <div ref={scroller} className="transfers-scroll">
         <ul aria-label="Transfers" style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
@@ -53,20 +53,10 @@ export function TransfersPanel() {
   );
 }
 
-/** Fetch a job's receipt and hand it to the browser (or Electron) as a file download. */
-async function saveReceipt(id: string): Promise<void> {
-  const receipt = await request('jobs.receipt', { id, format: 'csv' });
-  const url = URL.createObjectURL(new Blob([receipt.text], { type: 'text/csv' }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = receipt.fileName;
-  link.click();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
-
-export const JobRow = memo(function JobRow({ job, onAct }: { job: JobSnapshot; onAct: (method: 'jobs.pause' | 'jobs.resume' | 'jobs.cancel' | 'jobs.retry', id?: string) => void }) {
+export const JobRow = memo(function JobRow({ job, onAct }: { job: JobView; onAct: (action: JobAction, id?: string) => void }) {
   const skipped = (job.itemWarnings ?? []).filter((w) => w.code === 'Exists');
   const history = useJobs((s) => s.history.get(job.id) ?? []);
+  const saveReceipt = useJobs((s) => s.saveReceipt);
   const p = job.progress;
   const fraction = progressFraction(job);
   const status = job.state.status;
@@ -89,10 +79,10 @@ export const JobRow = memo(function JobRow({ job, onAct }: { job: JobSnapshot; o
         <span className="objects">{p.objectsDone.toLocaleString()} of {p.objectsTotal.toLocaleString()}{p.totalsKnown ? '' : '+'} {p.objectsTotal === 1 && p.totalsKnown ? 'object' : 'objects'}{p.objectsFailed ? `, ${p.objectsFailed} failed` : ''}{p.retries ? `, ${p.retries.toLocaleString()} ${p.retries === 1 ? 'resend' : 'resends'}` : ''}</span>
         <Sparkline values={history} label={`Throughput of ${job.name}`} />
         <span className="actions">
-          {(status === 'running' || status === 'queued') && <button type="button" onClick={() => onAct('jobs.pause', job.id)}>Pause</button>}
-          {status === 'paused' && <button type="button" onClick={() => onAct('jobs.resume', job.id)}>Resume</button>}
-          {!isFinished(job.state) && <button type="button" onClick={() => onAct('jobs.cancel', job.id)}>Cancel</button>}
-          {(status === 'failed' || status === 'cancelled') && <button type="button" onClick={() => onAct('jobs.retry', job.id)}>Retry</button>}
+          {(status === 'running' || status === 'queued') && <button type="button" onClick={() => onAct('pause', job.id)}>Pause</button>}
+          {status === 'paused' && <button type="button" onClick={() => onAct('resume', job.id)}>Resume</button>}
+          {!isFinished(job.state) && <button type="button" onClick={() => onAct('cancel', job.id)}>Cancel</button>}
+          {(status === 'failed' || status === 'cancelled') && <button type="button" onClick={() => onAct('retry', job.id)}>Retry</button>}
           {job.kind !== 'delete' && p.objectsDone > 0 && isFinished(job.state) && (
             <button type="button" title="Save what was stored or saved: key, size, ETag, version, checksum (CSV)" onClick={() => void saveReceipt(job.id)}>Receipt</button>
           )}

@@ -5,7 +5,9 @@
 
 import { create } from 'zustand';
 import type { Bucket, ObjectPage, ObjectRow } from '../../src/contract/models.ts';
-import { request } from './api.ts';
+import type { PickedFile } from '../dropped-files.ts';
+import { api, request } from './api.ts';
+import { copyText, presign } from './details-store.ts';
 
 export type Row =
   | { readonly kind: 'folder'; readonly key: string; readonly name: string }
@@ -31,6 +33,8 @@ interface BrowserState {
   readonly anchor: string | undefined;
   readonly sort: Sort;
   readonly filter: string;
+  /** The last upload's or link's outcome, shown in the status line. */
+  readonly notice: string | undefined;
   useConnection(id: string | undefined): Promise<void>;
   loadBuckets(): Promise<void>;
   open(bucket: string | undefined, prefix?: string): void;
@@ -40,6 +44,14 @@ interface BrowserState {
   select(key: string, mode: 'only' | 'toggle' | 'range', visible: readonly Row[]): void;
   selectAll(visible: readonly Row[]): void;
   clearSelection(): void;
+  /** Upload dropped or picked files into the prefix on screen. */
+  upload(files: readonly PickedFile[]): Promise<void>;
+  /** Copy a presigned link (valid one hour) to an object of the bucket on screen. */
+  copyLink(key: string): Promise<void>;
+  /** Create a bucket in the current connection; the list is loaded again. Rejects with the reason. */
+  createBucket(name: string): Promise<void>;
+  /** Delete an (empty) bucket; the browser closes and the list is loaded again. Rejects with the reason. */
+  deleteBucket(name: string): Promise<void>;
 }
 
 let generation = 0;
@@ -92,6 +104,7 @@ export const useBrowser = create<BrowserState>((set, get) => ({
   anchor: undefined,
   sort: { column: 'name', descending: false },
   filter: '',
+  notice: undefined,
 
   async useConnection(id) {
     generation += 1;
@@ -186,5 +199,40 @@ export const useBrowser = create<BrowserState>((set, get) => ({
 
   clearSelection() {
     set({ selection: new Set(), anchor: undefined });
+  },
+
+  async upload(files) {
+    const { connectionId, bucket, prefix } = get();
+    if (!connectionId || !bucket || files.length === 0) return;
+    set({ notice: `Uploading ${files.length} file${files.length === 1 ? '' : 's'}…` });
+    const result = await api().uploadFiles({ connectionId, bucket, prefix, files });
+    set({ notice: result.ok ? `Upload started: ${result.value.name}` : result.error.message });
+  },
+
+  async copyLink(key) {
+    const { connectionId, bucket } = get();
+    if (!connectionId || !bucket) return;
+    try {
+      const url = await presign(connectionId, bucket, key);
+      await copyText(url);
+      set({ notice: `Link copied (valid one hour): ${url}` });
+    } catch (error) {
+      set({ notice: (error as Error).message });
+    }
+  },
+
+  async createBucket(name) {
+    const connectionId = get().connectionId;
+    if (!connectionId) return;
+    await request('buckets.create', { connectionId, name });
+    await get().loadBuckets();
+  },
+
+  async deleteBucket(name) {
+    const connectionId = get().connectionId;
+    if (!connectionId) return;
+    await request('buckets.delete', { connectionId, name });
+    get().open(undefined);
+    await get().loadBuckets();
   },
 }));

@@ -3,18 +3,24 @@
 import { create } from 'zustand';
 import type { HostInfo } from '../../src/contract/api.ts';
 import type { ConnectionInput, ConnectionSummary } from '../../src/contract/models.ts';
-import { request } from './api.ts';
+import { api, request } from './api.ts';
 
 interface ConnectionsState {
   readonly connections: readonly ConnectionSummary[];
   readonly selectedId: string | undefined;
   readonly host: HostInfo | undefined;
   readonly error: string | undefined;
+  /** What the last Test found (or "Testing…" while it runs); cleared when another connection is picked. */
+  readonly testStatus: string | undefined;
   load(): Promise<void>;
   select(id: string | undefined): void;
   add(input: ConnectionInput): Promise<ConnectionSummary>;
   edit(id: string, input: ConnectionInput): Promise<ConnectionSummary>;
   remove(id: string): Promise<void>;
+  /** Test the connection in use: can it list buckets? */
+  test(): Promise<void>;
+  /** A folder on the host's machine to download into, or undefined if the user cancelled. */
+  pickFolder(defaultPath: string): Promise<string | undefined>;
 }
 
 const SELECTED_KEY = 'barge.connection';
@@ -24,6 +30,7 @@ export const useConnections = create<ConnectionsState>((set, get) => ({
   selectedId: undefined,
   host: undefined,
   error: undefined,
+  testStatus: undefined,
   async load() {
     try {
       const [connections, host] = await Promise.all([request('connections.list', {}), request('host.info', {})]);
@@ -36,7 +43,7 @@ export const useConnections = create<ConnectionsState>((set, get) => ({
   },
   select(id) {
     if (id) localStorage.setItem(SELECTED_KEY, id);
-    set({ selectedId: id });
+    set({ selectedId: id, testStatus: undefined });
   },
   async add(input) {
     const added = await request('connections.add', input);
@@ -53,5 +60,19 @@ export const useConnections = create<ConnectionsState>((set, get) => ({
     await request('connections.remove', { id });
     if (get().selectedId === id) set({ selectedId: undefined });
     await get().load();
+  },
+  async test() {
+    const id = get().selectedId;
+    if (!id) return;
+    set({ testStatus: 'Testing…' });
+    try {
+      const { buckets } = await request('connections.test', { id });
+      set({ testStatus: `Connected: ${buckets} bucket${buckets === 1 ? '' : 's'}.` });
+    } catch (error) {
+      set({ testStatus: (error as Error).message });
+    }
+  },
+  pickFolder(defaultPath) {
+    return api().pickFolder(defaultPath);
   },
 }));

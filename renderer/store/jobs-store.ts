@@ -1,26 +1,62 @@
 // Jobs as the window shows them, with a short speed history each for the graphs.
 //
-// Progress arrives in batches (at most ten a second); the store applies what arrived once per
-// animation frame, so a thousand jobs reporting at once cost one render, not a thousand.
+// Progress arrives in batches of numbers (at most ten a second); the store applies what arrived
+// once per animation frame, so a thousand jobs reporting at once cost one render, not a thousand.
+// A job itself (its name, its questions) arrives when it appears or changes, and its item errors
+// and warnings once each, as they happen: they are kept here, bounded.
 
 import { create } from 'zustand';
+import type { MethodParams } from '../../src/contract/api.ts';
 import type { EngineStats } from '../../src/contract/models.ts';
-import type { JobSnapshot } from '../../src/jobs.ts';
+import type { ConflictChoice } from '../../src/if-exists.ts';
+import type { ItemError, JobSummary, JobUpdate } from '../../src/jobs.ts';
+import { saveFile } from '../save-file.ts';
+import { request } from './api.ts';
+
+/** What the buttons of one job (or, without an id, of all jobs) do. */
+export type JobAction = 'pause' | 'resume' | 'cancel' | 'retry';
+export type DownloadRequest = MethodParams<'jobs.download'>;
+export type DeleteRequest = MethodParams<'jobs.delete'>;
 
 /** Points kept per speed graph (one per progress batch or stats tick). */
 export const HISTORY_POINTS = 60;
+/** Item errors and warnings kept per job (the engine keeps as many; the counts go on). */
+export const MAX_ITEMS = 1000;
+
+/** A job as a row shows it: the job, and its item errors and warnings as far as they arrived. */
+export interface JobView extends JobSummary {
+  readonly itemErrors: readonly ItemError[];
+  readonly itemWarnings: readonly ItemError[];
+}
 
 interface JobsState {
-  readonly jobs: ReadonlyMap<string, JobSnapshot>;
+  readonly jobs: ReadonlyMap<string, JobView>;
   /** Newest first. */
   readonly order: readonly string[];
   readonly history: ReadonlyMap<string, readonly number[]>;
   readonly overall: readonly number[];
   readonly stats: EngineStats | undefined;
-  apply(batch: readonly JobSnapshot[]): void;
-  replaceAll(jobs: readonly JobSnapshot[]): void;
+  /** Numbers (or whole jobs) to merge in at the next frame. */
+  apply(batch: readonly (JobUpdate | JobSummary)[]): void;
+  /** Item errors and warnings a job kept, as they happened. */
+  addItems(id: string, errors: readonly ItemError[], warnings: readonly ItemError[]): void;
+  replaceAll(jobs: readonly JobSummary[]): void;
   remove(ids: readonly string[]): void;
   setStats(stats: EngineStats): void;
+  /** Every job the engine knows, merged in (events that arrived meanwhile are kept). */
+  load(): Promise<void>;
+  /** Pause, resume, cancel or retry one job, or every job without an id. */
+  control(action: JobAction, id?: string): Promise<void>;
+  /** Remove finished jobs; the list becomes what the engine kept. */
+  clearFinished(): Promise<void>;
+  /** The user's word on a file already there: for this one, or every one of the job's. */
+  resolveConflict(id: string, conflictId: string, choice: ConflictChoice, applyToAll: boolean): Promise<void>;
+  /** Save a finished job's receipt (CSV) as a file. */
+  saveReceipt(id: string): Promise<void>;
+  /** Start a download; resolves with its job, rejects with the reason it was refused. */
+  download(params: DownloadRequest): Promise<JobSummary>;
+  /** Start a delete (or, with dryRun, a count of what it would delete); rejects with the reason it was refused. */
+  delete(params: DeleteRequest): Promise<JobSummary>;
 }
 
 export function pushBounded(values: readonly number[], value: number, limit = HISTORY_POINTS): number[] {
@@ -29,23 +65,40 @@ export function pushBounded(values: readonly number[], value: number, limit = HI
   return next;
 }
 
-/** Merge `batch` into the job map, newest jobs first in `order`. Pure, for the store and its tests. */
-export function mergeJobs(jobs: ReadonlyMap<string, JobSnapshot>, order: readonly string[], history: ReadonlyMap<string, readonly number[]>, batch: readonly JobSnapshot[]) {
+function isSummary(update: JobUpdate | JobSummary): update is JobSummary {
+  return 'kind' in update;
+}
+
+/**
+ * Merge `batch` into the job map, newest jobs first in `order`. Numbers for a job the window does
+ * not know yet are left out (and reported in `unknown`, to be loaded whole). Pure, for the store and its tests.
+ */
+export function mergeJobs(jobs: ReadonlyMap<string, JobView>, order: readonly string[], history: ReadonlyMap<string, readonly number[]>, batch: readonly (JobUpdate | JobSummary)[]) {
   const nextJobs = new Map(jobs);
   const nextHistory = new Map(history);
   const added: string[] = [];
-  for (const job of batch) {
-    if (!nextJobs.has(job.id)) added.push(job.id);
-    nextJobs.set(job.id, job);
-    nextHistory.set(job.id, pushBounded(nextHistory.get(job.id) ?? [], job.progress.bytesPerSecond));
+  let unknown = false;
+  for (const update of batch) {
+    const known = nextJobs.get(update.id);
+    if (!known && !isSummary(update)) {
+      unknown = true;
+      continue;
+    }
+    if (!known) added.push(update.id);
+    nextJobs.set(update.id, { itemErrors: [], itemWarnings: [], ...known, ...update } as JobView);
+    if (update.progress) nextHistory.set(update.id, pushBounded(nextHistory.get(update.id) ?? [], update.progress.bytesPerSecond));
   }
   added.sort((a, b) => nextJobs.get(b)!.createdAt - nextJobs.get(a)!.createdAt);
-  return { jobs: nextJobs, order: added.length > 0 ? [...added, ...order] : order, history: nextHistory };
+  return { jobs: nextJobs, order: added.length > 0 ? [...added, ...order] : order, history: nextHistory, unknown };
 }
 
-// The newest snapshot per job since the last frame (a hidden window gets no frames: this stays
-// bounded by the number of jobs, not the number of updates).
-let queued = new Map<string, JobSnapshot>();
+function appendBounded(kept: readonly ItemError[], more: readonly ItemError[]): readonly ItemError[] {
+  return more.length === 0 || kept.length >= MAX_ITEMS ? kept : [...kept, ...more].slice(0, MAX_ITEMS);
+}
+
+// What arrived since the last frame, per job (a hidden window gets no frames: this stays bounded by
+// the number of jobs, not the number of updates). A whole job is kept whole; numbers go over it.
+let queued = new Map<string, JobUpdate | JobSummary>();
 let frame: number | undefined;
 
 export const useJobs = create<JobsState>((set, get) => ({
@@ -55,19 +108,39 @@ export const useJobs = create<JobsState>((set, get) => ({
   overall: [],
   stats: undefined,
   apply(batch) {
-    for (const job of batch) queued.set(job.id, job);
+    for (const job of batch) {
+      const waiting = queued.get(job.id);
+      queued.set(job.id, waiting ? { ...waiting, ...job } : job);
+    }
     frame ??= requestAnimationFrame(() => {
       frame = undefined;
       const pending = [...queued.values()];
       queued = new Map();
       const { jobs, order, history } = get();
-      set(mergeJobs(jobs, order, history, pending));
+      const { unknown, ...merged } = mergeJobs(jobs, order, history, pending);
+      set(merged);
+      // A job started elsewhere (another window, one brought back after a restart): loaded whole.
+      if (unknown) void get().load();
     });
+  },
+  addItems(id, errors, warnings) {
+    const job = get().jobs.get(id);
+    if (!job) return;
+    const next = new Map(get().jobs);
+    next.set(id, { ...job, itemErrors: appendBounded(job.itemErrors, errors), itemWarnings: appendBounded(job.itemWarnings, warnings) });
+    set({ jobs: next });
   },
   replaceAll(jobs) {
     const kept = new Set(jobs.map((j) => j.id));
     for (const id of [...queued.keys()]) if (!kept.has(id)) queued.delete(id);
-    set(mergeJobs(new Map(), [], new Map(), jobs));
+    const before = get().jobs;
+    const { unknown: _unknown, ...merged } = mergeJobs(new Map(), [], new Map(), jobs);
+    // The items already received stay with the jobs that stay.
+    for (const [id, job] of merged.jobs) {
+      const known = before.get(id);
+      if (known) merged.jobs.set(id, { ...job, itemErrors: known.itemErrors, itemWarnings: known.itemWarnings });
+    }
+    set(merged);
   },
   remove(ids) {
     const gone = new Set(ids);
@@ -81,5 +154,31 @@ export const useJobs = create<JobsState>((set, get) => ({
   },
   setStats(stats) {
     set({ stats, overall: pushBounded(get().overall, stats.bytesPerSecond) });
+  },
+  async load() {
+    get().apply(await request('jobs.snapshot', {}));
+  },
+  async control(action, id) {
+    await request(`jobs.${action}`, { id });
+  },
+  async clearFinished() {
+    get().replaceAll(await request('jobs.clearFinished', {}));
+  },
+  async resolveConflict(id, conflictId, choice, applyToAll) {
+    await request('jobs.resolveConflict', { id, conflictId, choice, applyToAll });
+  },
+  async saveReceipt(id) {
+    const receipt = await request('jobs.receipt', { id, format: 'csv' });
+    saveFile(receipt.fileName, receipt.text, 'text/csv');
+  },
+  async download(params) {
+    const job = await request('jobs.download', params);
+    get().apply([job]);
+    return job;
+  },
+  async delete(params) {
+    const job = await request('jobs.delete', params);
+    get().apply([job]);
+    return job;
   },
 }));

@@ -4,7 +4,7 @@
 // the same service, so a method cannot exist on one side and not the other.
 
 import { z } from 'zod';
-import type { JobSnapshot } from '../jobs.ts';
+import type { ItemError, JobSummary, JobUpdate } from '../jobs.ts';
 import { sessionConnectionSchema } from '../connection.ts';
 import type { Settings } from '../settings.ts';
 import { settingsPatchSchema } from '../settings.ts';
@@ -105,6 +105,8 @@ export const methodSchemas = {
   'jobs.forget': z.object({ id: z.string().min(1).max(100) }),
   'jobs.clearFinished': nothing,
   'jobs.snapshot': nothing,
+  /** A page of a job's item errors or warnings (the first ones it kept; its progress has the counts). */
+  'jobs.items': z.object({ id: z.string().min(1).max(100), list: z.enum(['errors', 'warnings']), offset: z.number().int().nonnegative().default(0), limit: z.number().int().min(1).max(1000).default(1000) }),
   /** Multipart uploads begun and never completed or aborted, each costing storage: abort them (or, dryRun, list them). */
   'uploads.abortIncomplete': z.object({
     connectionId: id,
@@ -143,9 +145,9 @@ export interface MethodResults {
   'objects.list': ObjectPage;
   'objects.details': ObjectDetails;
   'objects.presign': { url: string };
-  'jobs.upload': JobSnapshot;
-  'jobs.download': JobSnapshot;
-  'jobs.delete': JobSnapshot;
+  'jobs.upload': JobSummary;
+  'jobs.download': JobSummary;
+  'jobs.delete': JobSummary;
   'jobs.pause': null;
   'jobs.resume': null;
   'jobs.cancel': null;
@@ -154,17 +156,24 @@ export interface MethodResults {
   'jobs.receipt': { fileName: string; text: string };
   'jobs.saveReceipt': null;
   'jobs.forget': null;
-  'jobs.clearFinished': JobSnapshot[];
-  'jobs.snapshot': JobSnapshot[];
+  'jobs.clearFinished': JobSummary[];
+  'jobs.snapshot': JobSummary[];
+  'jobs.items': { items: ItemError[]; total: number };
   'uploads.abortIncomplete': IncompleteUploads;
   'settings.get': Settings;
   'settings.update': Settings;
   'engine.stats': EngineStats;
 }
 
-/** Pushed from the engine: job progress (batched, at most ten a second), settings, stats. */
+/**
+ * Pushed from the engine: job progress, numbers only (batched, at most ten a second); a job when it
+ * appears or its questions change; item errors and warnings once, as they happen (with the batch);
+ * jobs removed; settings; stats.
+ */
 export type ApiEvent =
-  | { readonly type: 'jobs'; readonly jobs: readonly JobSnapshot[] }
+  | { readonly type: 'jobs'; readonly jobs: readonly JobUpdate[] }
+  | { readonly type: 'job'; readonly job: JobSummary }
+  | { readonly type: 'job-items'; readonly id: string; readonly errors: readonly ItemError[]; readonly warnings: readonly ItemError[] }
   | { readonly type: 'jobs-removed'; readonly ids: readonly string[] }
   | { readonly type: 'settings'; readonly settings: Settings }
   | { readonly type: 'stats'; readonly stats: EngineStats };
@@ -183,7 +192,7 @@ export interface BargeApi {
   call<M extends MethodName>(method: M, params: MethodParams<M>): Promise<Result<MethodResults[M]>>;
   subscribe(listener: (event: ApiEvent) => void): () => void;
   /** Upload dropped or picked files: by path in Electron, by streaming them to the host on the web. */
-  uploadFiles(request: FilesToUpload): Promise<Result<JobSnapshot>>;
+  uploadFiles(request: FilesToUpload): Promise<Result<JobSummary>>;
   /** A folder to download into, or undefined if the user cancelled (Electron: native picker). */
   pickFolder(defaultPath: string): Promise<string | undefined>;
 }

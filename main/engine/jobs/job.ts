@@ -6,7 +6,7 @@
 // items that failed so only those run again.
 
 import { setMaxListeners } from 'node:events';
-import type { ItemError, JobKind, JobSnapshot, JobState } from '../../../src/jobs.ts';
+import type { ItemError, ItemList, JobKind, JobSnapshot, JobState, JobSummary, JobUpdate } from '../../../src/jobs.ts';
 import { isFinished } from '../../../src/jobs.ts';
 import { ThroughputMeter } from '../../../src/throughput-meter.ts';
 import { printable } from '../../../src/s3-names.ts';
@@ -90,6 +90,10 @@ export interface JobOptions<Item> {
   readonly clock: JobClock;
   readonly onChange: (job: Job<Item>) => void;
   readonly onBytes?: (bytes: number, nowMs: number) => void;
+  /** An item error or warning, once, as it is kept. */
+  readonly onItem?: (job: Job<Item>, list: ItemList, item: ItemError) => void;
+  /** What the job asks the user changed (a file already there is waiting, or was answered). */
+  readonly onQuestions?: (job: Job<Item>) => void;
   readonly journal?: JobJournal;
   /** When the job was first created (a job brought back from the journal keeps its date). */
   readonly createdAt?: number;
@@ -222,13 +226,23 @@ export class Job<Item = unknown> {
     return true;
   }
 
+  /** The job with its item lists (bounded). */
   snapshot(): JobSnapshot {
+    return { ...this.summary(), itemErrors: this.itemErrors.slice(), itemWarnings: this.itemWarnings.slice() };
+  }
+
+  /** The job without its item lists: what a window keeps. */
+  summary(): JobSummary {
+    const conflicts = [...this.conflicts].slice(0, MAX_SHOWN_CONFLICTS).map(([id, conflict]) => ({ id, path: conflict.path }));
+    return { ...this.update(), kind: this.kind, name: this.name, conflicts, createdAt: this.createdAt };
+  }
+
+  /** Where the job is: its state and numbers, what goes out ten times a second. */
+  update(): JobUpdate {
     const now = this.options.clock.now();
     const active = this.stateValue.status === 'running';
     return {
       id: this.id,
-      kind: this.kind,
-      name: this.name,
       state: this.stateValue,
       progress: {
         objectsDone: this.objectsDone,
@@ -246,11 +260,13 @@ export class Job<Item = unknown> {
         // While the job is still finding work this is a lower bound (shown as "3m+").
         etaSeconds: active ? this.meter.etaSeconds(this.bytesTotal - this.bytesDone, now) : undefined,
       },
-      itemErrors: this.itemErrors.slice(),
-      itemWarnings: this.itemWarnings.slice(),
-      conflicts: [...this.conflicts].slice(0, MAX_SHOWN_CONFLICTS).map(([id, conflict]) => ({ id, path: conflict.path })),
-      createdAt: this.createdAt,
     };
+  }
+
+  /** A page of one of the job's item lists, and how many it holds (bounded; the progress counts go on). */
+  items(list: ItemList, offset: number, limit: number): { items: ItemError[]; total: number } {
+    const all = list === 'errors' ? this.itemErrors : this.itemWarnings;
+    return { items: all.slice(offset, offset + limit), total: all.length };
   }
 
   private run(only: readonly Item[] | undefined): void {
@@ -324,7 +340,7 @@ export class Job<Item = unknown> {
         return new Promise<ConflictChoice>((resolve, reject) => {
           const id = String(this.nextConflict++);
           const onAbort = () => {
-            this.conflicts.delete(id);
+            if (this.conflicts.delete(id)) this.options.onQuestions?.(this);
             reject(abortError());
           };
           if (signal.aborted) return onAbort();
@@ -334,26 +350,28 @@ export class Job<Item = unknown> {
             answer: (choice) => {
               signal.removeEventListener('abort', onAbort);
               this.conflicts.delete(id);
+              this.options.onQuestions?.(this);
               resolve(choice);
             },
             refuse: reject,
           });
+          this.options.onQuestions?.(this);
           this.changed();
         });
       },
       kept: (name, message) => {
         this.objectsKept += 1;
-        if (this.itemWarnings.length < MAX_ITEM_ERRORS) this.itemWarnings.push({ item: name, code: 'Exists', message: printable(message) });
+        this.keepItem('warnings', { item: name, code: 'Exists', message: printable(message) });
         this.changed();
       },
       skipped: (name, message) => {
         this.objectsSkipped += 1;
-        if (this.itemWarnings.length < MAX_ITEM_ERRORS) this.itemWarnings.push({ item: name, code: 'Skipped', message: printable(message) });
+        this.keepItem('warnings', { item: name, code: 'Skipped', message: printable(message) });
         this.changed();
       },
       sizeOnly: (name, why) => {
         this.objectsSizeOnly += 1;
-        if (this.itemWarnings.length < MAX_ITEM_ERRORS) this.itemWarnings.push({ item: name, code: 'SizeOnly', message: printable(`${name} was checked for its size only: ${why}.`) });
+        this.keepItem('warnings', { item: name, code: 'SizeOnly', message: printable(`${name} was checked for its size only: ${why}.`) });
         this.changed();
       },
       alreadyDone: (objects, bytes) => {
@@ -401,7 +419,7 @@ export class Job<Item = unknown> {
     if (this.controller.signal.aborted) return;
     const jobError = toJobError(error);
     this.objectsFailed += 1;
-    if (this.itemErrors.length < MAX_ITEM_ERRORS) this.itemErrors.push({ item: name, ...jobError });
+    this.keepItem('errors', { item: name, ...jobError });
     if (this.failedItems.length < MAX_RETRY_ITEMS) this.failedItems.push(item);
     else this.failedItemsOverflow = true;
     // A code that fails every item alike (error-codes.ts): the job stops at the first.
@@ -411,6 +429,14 @@ export class Job<Item = unknown> {
       this.options.scheduler.removeJob(this.id);
     }
     this.changed();
+  }
+
+  /** Keep an item error or warning (the first ones: the counts go on) and tell it once. */
+  private keepItem(list: ItemList, item: ItemError): void {
+    const kept = list === 'errors' ? this.itemErrors : this.itemWarnings;
+    if (kept.length >= MAX_ITEM_ERRORS) return;
+    kept.push(item);
+    this.options.onItem?.(this, list, item);
   }
 
   private setState(state: JobState): void {

@@ -85,4 +85,19 @@ describe('import boundaries', () => {
       }
     }
   });
+
+  it('keeps the API out of the window\'s components: only the stores talk to it', async () => {
+    const refused = [
+      ['renderer/components/NewPanel.tsx', "import { request } from '../store/api.ts';\nexport const x = request;\n"],
+      ['renderer/components/NewPanel.tsx', "import type { BargeApi } from '../store/api';\nexport type X = BargeApi;\n"],
+      ['renderer/components/NewPanel.tsx', "import { createWebClient } from '../api/web-client.ts';\nexport const x = createWebClient;\n"],
+      ['renderer/components/browser/useNewHook.ts', "import { api } from '../../store/api.ts';\nexport const x = api;\n"],
+      ['renderer/App.tsx', "import { api } from './store/api.ts';\nexport const x = api;\n"],
+    ] as const;
+    // typescript-eslint's copy of the rule: it adds to renderer/'s other import restrictions.
+    const rule = '@typescript-eslint/no-restricted-imports';
+    for (const [file, code] of refused) expect(await ruleIdsFor(file, code), `${file}: ${code}`).toContain(rule);
+    expect(await ruleIdsFor('renderer/components/NewPanel.tsx', "import { useJobs } from '../store/jobs-store.ts';\nexport const x = useJobs;\n")).not.toContain(rule);
+    expect(await ruleIdsFor('renderer/store/new-store.ts', "import { request } from './api.ts';\nexport const x = request;\n")).not.toContain(rule);
+  });
 });

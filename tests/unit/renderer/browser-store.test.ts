@@ -1,7 +1,8 @@
-import { describe, expect, it } from 'vitest';
-import { rowName, visibleRows } from '../../../renderer/store/browser-store.ts';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { rowName, useBrowser, visibleRows } from '../../../renderer/store/browser-store.ts';
 import type { Row } from '../../../renderer/store/browser-store.ts';
 import { nearestStep, PART_SIZE_STEPS } from '../../../renderer/part-size-steps.ts';
+import { jobSnapshot, useFakeApi } from './fake-api.ts';
 
 const object = (key: string, size: number, lastModified = 0): Row => ({ kind: 'object', key, name: rowName(key, 'p/'), size, lastModified });
 const folder = (key: string): Row => ({ kind: 'folder', key, name: rowName(key, 'p/') });
@@ -39,5 +40,83 @@ describe('part size slider', () => {
     expect(PART_SIZE_STEPS[0]).toBe(5 * 1024 ** 2);
     expect(PART_SIZE_STEPS.at(-1)).toBe(5 * 1024 ** 3);
     expect(PART_SIZE_STEPS[nearestStep(60 * 1024 ** 2)]).toBe(64 * 1024 ** 2);
+  });
+});
+
+describe('browser actions', () => {
+  const initial = useBrowser.getState();
+  const writeText = vi.fn(async (_text: string) => undefined);
+  const file = (name: string) => ({ file: new File(['x'], name), relativePath: name });
+
+  beforeEach(() => {
+    useBrowser.setState({ ...initial, connectionId: 'c1', buckets: [{ name: 'b' }, { name: 'gone' }], bucket: 'b', prefix: 'p/' }, true);
+    writeText.mockClear();
+    vi.stubGlobal('navigator', { clipboard: { writeText } });
+  });
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('uploads files into the prefix on screen and says the job started', async () => {
+    const api = useFakeApi();
+    api.uploadAnswer = { ok: true, value: jobSnapshot('j1', { name: '2 items to s3://b/p/' }) };
+    const files = [file('a.txt'), file('b.txt')];
+    const done = useBrowser.getState().upload(files);
+    expect(useBrowser.getState().notice).toBe('Uploading 2 files…');
+    await done;
+    expect(api.calls).toEqual([{ method: 'uploadFiles', params: { connectionId: 'c1', bucket: 'b', prefix: 'p/', files } }]);
+    expect(useBrowser.getState().notice).toBe('Upload started: 2 items to s3://b/p/');
+  });
+
+  it('shows a refused upload\'s reason, and uploads nothing without files', async () => {
+    const api = useFakeApi();
+    api.uploadAnswer = { ok: false, error: { code: 'AccessDenied', message: 'Access denied' } };
+    await useBrowser.getState().upload([file('a.txt')]);
+    expect(useBrowser.getState().notice).toBe('Access denied');
+    await useBrowser.getState().upload([]);
+    expect(api.calls).toHaveLength(1);
+  });
+
+  it('copies a presigned link, valid one hour, and shows it', async () => {
+    const api = useFakeApi({ 'objects.presign': { url: 'http://s3/b/p/a.txt?X-Amz-Signature=1' } });
+    await useBrowser.getState().copyLink('p/a.txt');
+    expect(api.calls).toEqual([{ method: 'objects.presign', params: { connectionId: 'c1', bucket: 'b', key: 'p/a.txt', expiresInSeconds: 3600 } }]);
+    expect(writeText).toHaveBeenCalledWith('http://s3/b/p/a.txt?X-Amz-Signature=1');
+    expect(useBrowser.getState().notice).toBe('Link copied (valid one hour): http://s3/b/p/a.txt?X-Amz-Signature=1');
+  });
+
+  it('shows why a link could not be made', async () => {
+    useFakeApi({ 'objects.presign': new Error('No such key') });
+    await useBrowser.getState().copyLink('p/a.txt');
+    expect(writeText).not.toHaveBeenCalled();
+    expect(useBrowser.getState().notice).toBe('No such key');
+  });
+
+  it('creates a bucket in the current connection and lists the buckets again', async () => {
+    const api = useFakeApi({ 'buckets.create': null, 'buckets.list': [{ name: 'b' }, { name: 'gone' }, { name: 'new' }] });
+    await useBrowser.getState().createBucket('new');
+    expect(api.calls.map((c) => c.method)).toEqual(['buckets.create', 'buckets.list']);
+    expect(api.calls[0]!.params).toEqual({ connectionId: 'c1', name: 'new' });
+    expect(useBrowser.getState().buckets.map((b) => b.name)).toEqual(['b', 'gone', 'new']);
+  });
+
+  it('rejects with the reason a bucket was not created, and lists nothing again', async () => {
+    const api = useFakeApi({ 'buckets.create': new Error('Bucket already exists') });
+    await expect(useBrowser.getState().createBucket('b')).rejects.toThrow('Bucket already exists');
+    expect(api.calls.map((c) => c.method)).toEqual(['buckets.create']);
+    expect(useBrowser.getState().buckets).toHaveLength(2);
+  });
+
+  it('deletes a bucket: the browser closes and the buckets are listed again', async () => {
+    const api = useFakeApi({ 'buckets.delete': null, 'buckets.list': [{ name: 'b' }] });
+    await useBrowser.getState().deleteBucket('gone');
+    expect(api.calls.map((c) => c.method)).toEqual(['buckets.delete', 'buckets.list']);
+    expect(api.calls[0]!.params).toEqual({ connectionId: 'c1', name: 'gone' });
+    expect(useBrowser.getState().bucket).toBeUndefined();
+    expect(useBrowser.getState().buckets).toEqual([{ name: 'b' }]);
+  });
+
+  it('keeps the bucket open when it could not be deleted', async () => {
+    useFakeApi({ 'buckets.delete': new Error('The bucket is not empty') });
+    await expect(useBrowser.getState().deleteBucket('b')).rejects.toThrow('The bucket is not empty');
+    expect(useBrowser.getState().bucket).toBe('b');
   });
 });

@@ -14,7 +14,7 @@ it('refuses a spec that does not fit its kind before anything starts', async () 
   const start = () => engine.upload(connection, { sources: [], bucket: 'b', destination: '' }, { connectionRef: 'c' });
   expect(start).toThrow(BargeError);
   expect(start).toThrow(/sources/);
-  expect(engine.snapshots()).toEqual([]);
+  expect(engine.summaries()).toEqual([]);
   await engine.close();
 });
 

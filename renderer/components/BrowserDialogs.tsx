@@ -1,0 +1,59 @@
+// The browser's dialogs and what opens them: delete (the selection, or the whole prefix or bucket),
+// download the selection, and an object's details (kept in the details store).
+
+import { useBrowser } from '../store/browser-store.ts';
+import type { Row } from '../store/browser-store.ts';
+import { useConnections } from '../store/connections-store.ts';
+import { DeleteDialog } from './DeleteDialog.tsx';
+import type { DeleteTarget } from './DeleteDialog.tsx';
+import { DetailsDialog } from './DetailsDialog.tsx';
+import { DownloadDialog } from './DownloadDialog.tsx';
+
+/** The browser's open dialog (the details dialog apart: the details store keeps that one). */
+export type BrowserDialog =
+  | { readonly kind: 'delete'; readonly target: DeleteTarget }
+  | { readonly kind: 'download'; readonly connectionId: string; readonly bucket: string; readonly keys: string[]; readonly prefixes: string[] };
+
+/** Delete the selected rows: objects by key, folders by prefix. */
+export function deleteSelection(connectionId: string, bucket: string, selected: readonly Row[]): BrowserDialog {
+  return {
+    kind: 'delete',
+    target: {
+      connectionId, bucket,
+      keys: selected.filter((r) => r.kind === 'object').map((r) => r.key),
+      prefixes: selected.filter((r) => r.kind === 'folder').map((r) => r.key),
+      confirmName: selected.length === 1 ? selected[0]!.name : `${selected.length} items`,
+    },
+  };
+}
+
+/** Delete everything below the prefix on screen (the whole bucket at its top). */
+export function deletePrefix(connectionId: string, bucket: string, prefix: string): BrowserDialog {
+  return { kind: 'delete', target: { connectionId, bucket, keys: [], prefixes: [prefix], confirmName: prefix || bucket } };
+}
+
+/** Download the selected rows: objects by key, folders by prefix. */
+export function downloadSelection(connectionId: string, bucket: string, selected: readonly Row[]): BrowserDialog {
+  return {
+    kind: 'download', connectionId, bucket,
+    keys: selected.filter((r) => r.kind === 'object').map((r) => r.key),
+    prefixes: selected.filter((r) => r.kind === 'folder').map((r) => r.key),
+  };
+}
+
+export function BrowserDialogs({ dialog, onClose }: { dialog: BrowserDialog | undefined; onClose: () => void }) {
+  const { clearSelection, refresh } = useBrowser();
+  const defaultFolder = useConnections((s) => s.host?.defaultDownloadFolder ?? '');
+  return (
+    <>
+      {dialog?.kind === 'delete' && (
+        // The listing is taken again once the delete has had time to start.
+        <DeleteDialog target={dialog.target} onClose={onClose} onDeleted={() => { clearSelection(); setTimeout(refresh, 1500); }} />
+      )}
+      {dialog?.kind === 'download' && (
+        <DownloadDialog connectionId={dialog.connectionId} bucket={dialog.bucket} keys={dialog.keys} prefixes={dialog.prefixes} defaultFolder={defaultFolder} onClose={onClose} />
+      )}
+      <DetailsDialog />
+    </>
+  );
+}

@@ -1,0 +1,39 @@
+// The browser's actions: upload files or a folder, download, delete, copy a link, refresh, filter.
+
+import { useRef } from 'react';
+import type { ChangeEvent } from 'react';
+import { filesFromInput } from '../dropped-files.ts';
+import { useBrowser } from '../store/browser-store.ts';
+import type { Row } from '../store/browser-store.ts';
+
+export function BrowserToolbar({ selectedRows, onDownload, onDelete, onDeletePrefix }: {
+  selectedRows: readonly Row[];
+  onDownload: () => void;
+  onDelete: () => void;
+  onDeletePrefix: () => void;
+}) {
+  const { prefix, filter, setFilter, refresh, upload, copyLink } = useBrowser();
+  const filesInput = useRef<HTMLInputElement>(null);
+  const folderInput = useRef<HTMLInputElement>(null);
+  const one = selectedRows.length === 1 ? selectedRows[0] : undefined;
+
+  function picked(event: ChangeEvent<HTMLInputElement>) {
+    if (event.target.files) void upload(filesFromInput(event.target.files));
+    event.target.value = '';
+  }
+
+  return (
+    <div className="toolbar" role="toolbar" aria-label="Actions">
+      <button type="button" onClick={() => filesInput.current?.click()}>Upload</button>
+      <button type="button" onClick={() => folderInput.current?.click()}>Upload folder</button>
+      <button type="button" disabled={selectedRows.length === 0} onClick={onDownload}>Download</button>
+      <button type="button" disabled={selectedRows.length === 0} onClick={onDelete}>Delete</button>
+      <button type="button" onClick={onDeletePrefix}>{prefix ? 'Delete this folder' : 'Empty bucket'}</button>
+      <button type="button" disabled={one?.kind !== 'object'} onClick={() => one?.kind === 'object' && void copyLink(one.key)}>Copy link</button>
+      <button type="button" onClick={refresh}>Refresh</button>
+      <input type="search" aria-label="Filter by name" placeholder="Filter by name" value={filter} onChange={(e) => setFilter(e.target.value)} />
+      <input ref={filesInput} type="file" multiple hidden aria-label="Choose files to upload" onChange={picked} />
+      <input ref={folderInput} type="file" hidden aria-label="Choose a folder to upload" {...{ webkitdirectory: '' }} onChange={picked} />
+    </div>
+  );
+}

@@ -1,0 +1,47 @@
+// The object table's keys: arrows, Home and End move (with Shift, they select a range), Space
+// toggles, Enter opens, Ctrl/Cmd+A selects all, Delete deletes the selection, Backspace goes up.
+
+import type { Virtualizer } from '@tanstack/react-virtual';
+import type { KeyboardEvent, RefObject } from 'react';
+import { useBrowser } from '../store/browser-store.ts';
+import type { Row } from '../store/browser-store.ts';
+
+/** The prefix one folder up ('a/b/' → 'a/', 'a/' → ''). */
+export function parentOf(prefix: string): string {
+  const trimmed = prefix.slice(0, -1);
+  return trimmed.includes('/') ? `${trimmed.slice(0, trimmed.lastIndexOf('/'))}/` : '';
+}
+
+export function useBrowserKeyboard({ rows, virtualizer, scroller, onActivate, onDelete }: {
+  /** The rows on screen, in display order. */
+  rows: readonly Row[];
+  virtualizer: Virtualizer<HTMLDivElement, Element>;
+  scroller: RefObject<HTMLDivElement | null>;
+  onActivate: (row: Row) => void;
+  /** Delete the selection (called only when something is selected). */
+  onDelete: () => void;
+}): (event: KeyboardEvent<HTMLDivElement>) => void {
+  const { bucket, prefix, selection, open, select, selectAll } = useBrowser();
+
+  return (event) => {
+    const focused = document.activeElement?.getAttribute('data-key');
+    const index = rows.findIndex((r) => r.key === focused);
+    const move = (to: number) => {
+      const row = rows[Math.max(0, Math.min(rows.length - 1, to))];
+      if (!row) return;
+      virtualizer.scrollToIndex(rows.indexOf(row));
+      requestAnimationFrame(() => (scroller.current?.querySelector(`[data-key="${CSS.escape(row.key)}"]`) as HTMLElement | null)?.focus());
+      if (event.shiftKey) select(row.key, 'range', rows);
+    };
+    const anySelected = rows.some((r) => selection.has(r.key));
+    if (event.key === 'ArrowDown') { event.preventDefault(); move(index + 1); }
+    else if (event.key === 'ArrowUp') { event.preventDefault(); move(index - 1); }
+    else if (event.key === 'Home') { event.preventDefault(); move(0); }
+    else if (event.key === 'End') { event.preventDefault(); move(rows.length - 1); }
+    else if (event.key === ' ' && index >= 0) { event.preventDefault(); select(rows[index]!.key, 'toggle', rows); }
+    else if (event.key === 'Enter' && index >= 0) { event.preventDefault(); onActivate(rows[index]!); }
+    else if (event.key === 'a' && (event.ctrlKey || event.metaKey)) { event.preventDefault(); selectAll(rows); }
+    else if (event.key === 'Delete' && anySelected) { event.preventDefault(); onDelete(); }
+    else if (event.key === 'Backspace' && prefix) { event.preventDefault(); open(bucket, parentOf(prefix)); }
+  };
+}

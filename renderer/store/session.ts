@@ -1,0 +1,26 @@
+// The window's start: engine events flow into the stores, then the first snapshots are taken.
+// Events are subscribed before the snapshot of jobs is taken, so no progress is missed.
+
+import { api } from './api.ts';
+import { useConnections } from './connections-store.ts';
+import { useJobs } from './jobs-store.ts';
+import { useSettings } from './settings-store.ts';
+
+/** Subscribe the stores to the engine's events and load what is there; returns the unsubscribe. */
+export function startSession(): () => void {
+  const jobs = useJobs.getState();
+  const unsubscribe = api().subscribe((event) => {
+    switch (event.type) {
+      case 'jobs': jobs.apply(event.jobs); break;
+      case 'job': jobs.apply([event.job]); break;
+      case 'job-items': jobs.addItems(event.id, event.errors, event.warnings); break;
+      case 'jobs-removed': jobs.remove(event.ids); break;
+      case 'settings': useSettings.getState().received(event.settings); break;
+      case 'stats': jobs.setStats(event.stats); break;
+    }
+  });
+  void jobs.load();
+  void useSettings.getState().load();
+  void useConnections.getState().load();
+  return unsubscribe;
+}
