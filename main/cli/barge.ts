@@ -8,4 +8,13 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   throw error;
 });
 
+// A terminal that goes away (its window closed, an SSH session dropped) fails every later write
+// with EIO, and the hangup that comes with it (SIGHUP) cancels the run and cleans up: a write that
+// cannot reach the terminal must not end the process first and leave the leftovers behind.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EIO' && error.code !== 'EPIPE') throw error;
+  });
+}
+
 process.exitCode = await main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env });

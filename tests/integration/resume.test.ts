@@ -6,6 +6,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { appendFile, chmod, mkdir, mkdtemp, open, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, expect, inject, it } from 'vitest';
 import { AbortMultipartUploadCommand, DeleteObjectCommand, HeadObjectCommand, ListObjectsV2Command, ListPartsCommand, PutObjectCommand, UploadPartCommand } from '@aws-sdk/client-s3';
@@ -140,6 +141,25 @@ it('SIGTERM (kill, timeout, a service stop) cancels as Ctrl-C does: it says so, 
   proxy.setRule(() => undefined);
   expect(end.code).toBe(143);
   expect(end.stderr).toContain('SIGTERM received: cancelling (cleaning up incomplete uploads and partial files; nothing will be left to resume)');
+  expect(await incompleteUploads()).toBe(0);
+  expect(journalRows('jobs')).toBe(0);
+});
+
+it('a terminal that goes away (its window closed) cancels as SIGHUP does: no crash on the dead terminal, no upload left behind, exit 129', async () => {
+  const source = await randomFile(t.dir, 'big.bin', PARTS * PART);
+  proxy.setRule(() => ({ kind: 'delay', ms: 300 }));
+  // On a terminal of its own, with its progress line drawn there (no --quiet).
+  const hangup = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'support', 'pty-hangup.py');
+  const run = startCli(['cp', source.path, `s3://${t.bucket}/hup.bin`, '--part-size', '5MiB', '--threads', '2'], { env: cliEnv(), wrap: ['python3', hangup] });
+  while (journalRows('parts') < 1) {
+    if (run.child.exitCode !== null) throw new Error(`barge ended before the hangup: ${run.output.stdout}${run.output.stderr}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  run.child.stdin!.write('\n');
+  const end = await run.done;
+  proxy.setRule(() => undefined);
+  expect(end.stderr).toBe('');
+  expect(end.stdout.trim()).toBe('129');
   expect(await incompleteUploads()).toBe(0);
   expect(journalRows('jobs')).toBe(0);
 });

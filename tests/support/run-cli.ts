@@ -27,7 +27,8 @@ export interface CliProcess {
 /** Each test run journals into its own folder, never the user's ~/.config/barge. */
 const defaultDataDir = mkdtempSync(path.join(os.tmpdir(), 'barge-cli-data-'));
 
-export function startCli(args: readonly string[], options: { env?: NodeJS.ProcessEnv; uid?: number; gid?: number; cwd?: string } = {}): CliProcess {
+/** `wrap`: a program (and its arguments) that runs barge's command line, such as one that gives it a terminal. */
+export function startCli(args: readonly string[], options: { env?: NodeJS.ProcessEnv; uid?: number; gid?: number; cwd?: string; wrap?: readonly string[] } = {}): CliProcess {
   const s3 = inject('s3');
   const env = {
     PATH: process.env.PATH,
@@ -39,7 +40,8 @@ export function startCli(args: readonly string[], options: { env?: NodeJS.Proces
     AWS_REGION: s3.region,
     ...options.env,
   };
-  const child = spawn(process.execPath, [BARGE, ...args], { env, uid: options.uid, gid: options.gid, cwd: options.cwd ?? root });
+  const command = [...(options.wrap ?? []), process.execPath, BARGE, ...args];
+  const child = spawn(command[0]!, command.slice(1), { env, uid: options.uid, gid: options.gid, cwd: options.cwd ?? root });
   const output = { stdout: '', stderr: '' };
   child.stdout!.on('data', (c: Buffer) => { output.stdout += c.toString(); });
   child.stderr!.on('data', (c: Buffer) => { output.stderr += c.toString(); });

@@ -339,7 +339,10 @@ async function listUploadedParts(connection: S3Connection, bucket: string, key: 
       marker = page.IsTruncated ? page.NextPartNumberMarker : undefined;
     } while (marker);
   } catch (error) {
-    if ((error as { name?: string }).name === 'NoSuchUpload') return undefined;
+    // The upload is gone (aborted, or expired by a lifecycle rule): the file starts afresh. Ceph's
+    // gateway says so with NoSuchKey (a 404 on the upload), not NoSuchUpload.
+    const code = errorCode(error);
+    if (code === 'NoSuchUpload' || code === 'NoSuchKey') return undefined;
     throw error;
   }
   return parts;
