@@ -9,7 +9,7 @@ import { mkdtemp, readdir } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
-import { CompleteMultipartUploadCommand, CreateMultipartUploadCommand, HeadObjectCommand, UploadPartCommand } from '@aws-sdk/client-s3';
+import { AbortMultipartUploadCommand, CompleteMultipartUploadCommand, CreateMultipartUploadCommand, HeadObjectCommand, UploadPartCommand } from '@aws-sdk/client-s3';
 import { MIB } from '../../src/byte-units.ts';
 import { Engine } from '../../main/engine/engine.ts';
 import { Journal } from '../../main/engine/journal/journal.ts';
@@ -218,5 +218,44 @@ describe('downloads: objects Barge uploaded are checked by their parts, others s
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('with --require-verified nothing was saved under its name');
     expect(await readdir(refusedTarget)).toEqual([]);
+  });
+});
+
+describe('resume on a store that names a gone upload NoSuchKey (Ceph RGW)', () => {
+  it('a resumed upload whose multipart upload was aborted meanwhile starts the file afresh and completes', async () => {
+    const file = path.join(dir, 'journal.sqlite');
+    const source = await randomFile(dir, 'big.bin', 12 * PART);
+    const spec = { sources: [source.path], bucket, destination: 'resumed.bin' };
+    const first = new Engine({ journal: await Journal.open(file), host: 'cli', settings: { threads: 1, partSizeBytes: PART } });
+    const job = first.upload(await first.connect({ ...serverConfig(), endpoint: proxy.endpoint }), spec, { connectionRef: 'legacy', resume: true });
+    // Paused as soon as parts go out, then left as a crash leaves it.
+    await new Promise<void>((resolve) => {
+      const stop = first.onProgress((batch) => {
+        if (!batch.some((update) => update.id === job.id && update.progress.bytesDone > 0)) return;
+        first.pause(job.id);
+        stop();
+        resolve();
+      });
+    });
+    await first.close({ suspend: true });
+    // What a lifecycle rule (or abort-uploads) does meanwhile.
+    let aborted = 0;
+    for await (const upload of listMultipartUploads(direct, bucket)) {
+      await direct.client.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: upload.key, UploadId: upload.uploadId }));
+      aborted += 1;
+    }
+    expect(aborted).toBe(1);
+    const second = new Engine({ journal: await Journal.open(file), host: 'cli', settings: { threads: 2, partSizeBytes: PART } });
+    try {
+      const again = second.upload(await second.connect({ ...serverConfig(), endpoint: proxy.endpoint }), spec, { connectionRef: 'legacy', resume: true });
+      expect(second.earlierRun(again.id)?.status).toBe('active');
+      const end = await again.finished();
+      expect(end.itemErrors).toEqual([]);
+      expect(end.state.status).toBe('completed');
+      expect(await downloadDirect('resumed.bin')).toBe(source.sha256);
+      await noIncompleteUploads();
+    } finally {
+      await second.close();
+    }
   });
 });

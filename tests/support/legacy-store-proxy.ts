@@ -4,7 +4,8 @@
 //   checks nor echoes a CRC; CompleteMultipartUpload's part checksums too;
 // - answers carry no x-amz-checksum-* header and no checksum in their XML;
 // - HEAD ?partNumber=N answers with the whole object and no x-amz-mp-parts-count;
-// - CompleteMultipartUpload answers with an empty <ETag>.
+// - CompleteMultipartUpload answers with an empty <ETag>;
+// - ListParts of an upload that is gone answers NoSuchKey (404), not NoSuchUpload.
 // Content-MD5 and a signed x-amz-content-sha256 still reach the store, which checks them, as RGW does.
 //
 // Changing a signed request breaks its signature, so the proxy signs every request again with the
@@ -109,6 +110,14 @@ export async function startLegacyStoreProxy(upstream: string, credentials: { acc
           response.writeHead(200, answer);
           response.end(out);
         });
+        return;
+      }
+      if (legacy && isListParts && upstreamResponse.statusCode === 404) {
+        // RGW 16.2 names a gone upload's parts as a missing key.
+        upstreamResponse.resume();
+        const out = Buffer.from('<?xml version="1.0" encoding="UTF-8"?><Error><Code>NoSuchKey</Code><Message></Message></Error>');
+        response.writeHead(404, { 'content-type': 'application/xml', 'content-length': String(out.length) });
+        response.end(out);
         return;
       }
       response.writeHead(upstreamResponse.statusCode ?? 502, answer);
