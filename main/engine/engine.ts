@@ -16,7 +16,7 @@ import { ThroughputMeter } from '../../src/throughput-meter.ts';
 import type { ConflictChoice } from '../../src/if-exists.ts';
 import type { ReceiptEntry } from '../../src/receipt.ts';
 import { BargeError } from './errors.ts';
-import { jobBody } from './jobs/job-bodies.ts';
+import { jobBody, jobRefusal } from './jobs/job-bodies.ts';
 import { parseJobSpec } from './jobs/job-specs.ts';
 import type { DeleteSpec, DownloadSpec, JobSpecs, UploadSpec } from './jobs/job-specs.ts';
 import { Job } from './jobs/job.ts';
@@ -280,6 +280,8 @@ export class Engine {
   /** Validate the spec (the one way in for every host), then run it: recorded in the journal when the host names its connection. */
   private start<K extends JobKind>(kind: K, name: string, spec: JobSpecs[K], connection: S3Connection, options: JobStartOptions): Job {
     const valid = parseJobSpec(kind, spec);
+    const refusal = jobRefusal(kind, valid);
+    if (refusal) throw refusal;
     if (!this.recovery || options.connectionRef === undefined) return this.launch({ id: randomUUID(), kind, name, body: jobBody(kind, valid, connection) });
     const { launch, release } = this.recovery.begin(kind, name, valid, connection, { ...options, connectionRef: options.connectionRef });
     const job = this.launch(launch);

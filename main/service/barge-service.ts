@@ -107,7 +107,8 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
     // so it is not journaled. Paths on this machine are.
     const journaled = name === undefined ? { connectionRef: params.connectionId, resume: params.resume, resumeWithinMs: params.resumeWithinMs } : {};
     // Absolute: "./big.bin", "big.bin" and the same file named from another folder are one job.
-    const sources = params.paths.map((source) => path.resolve(source));
+    // The same file named twice is one source.
+    const sources = [...new Set(params.paths.map((source) => path.resolve(source)))];
     // Left out when on (the default), so a spec is the same whether or not it was said.
     const links = params.followSymlinks === false ? { followSymlinks: false } : {};
     return started(engine.upload(connection, { sources, bucket: params.bucket, destination: params.prefix, ...links }, { name, ...journaled }));

@@ -46,12 +46,15 @@ export async function cp(cli: CliContext): Promise<number> {
   const locations = sources.map(s3Location);
   const bucket = locations[0]!.bucket;
   if (locations.some((l) => l.bucket !== bucket)) throw usageError('Download from one bucket at a time.');
-  const keys = recursive ? [] : locations.map((l) => l.key);
-  const prefixes = recursive ? locations.map((l) => l.key) : [];
-  const bad = keys.find((k) => k === '' || k.endsWith('/'));
-  if (bad !== undefined) throw usageError(`s3://${bucket}/${bad} is a prefix: add --recursive to download everything below it.`);
+  // The same key or prefix named twice is one item ("photos" and "photos/" are one folder).
+  const named = [...new Set(locations.map((l) => (recursive ? l.key.replace(/\/+$/, '') : l.key)))];
+  const keys = recursive ? [] : named;
+  const prefixes = recursive ? named : [];
   const existing = await stat(destination).catch(() => undefined);
-  const intoFolder = recursive || sources.length > 1 || destination.endsWith('/') || destination.endsWith(path.sep) || existing?.isDirectory() === true;
+  const intoFolder = recursive || named.length > 1 || destination.endsWith('/') || destination.endsWith(path.sep) || existing?.isDirectory() === true;
+  // A key ending in "/" is a folder's marker; saved to a file by name, its bytes (if any) are kept.
+  const bad = keys.find((k) => k === '' || (k.endsWith('/') && intoFolder));
+  if (bad !== undefined) throw usageError(`s3://${bucket}/${bad} is a prefix: add --recursive to download everything below it${bad === '' ? '' : ', or name a file to save the folder marker\'s own bytes in'}.`);
   return exitStatus(await runJob(cli, () => service.call('jobs.download', {
     connectionId,
     bucket,

@@ -50,6 +50,8 @@ export interface DownloadItem {
   readonly path: string;
   /** Why this key cannot be saved (it would leave the target folder): it fails, every time. */
   readonly unsafe?: string;
+  /** A prefix below which nothing was found, and what that may mean: it fails by name, never "0 of 0" in silence. */
+  readonly nothingBelow?: string;
   /** Why this key's file is another key's (the same name, or one that differs only in case where case is ignored). */
   readonly collision?: string;
   /** A folder marker (a key ending in "/"): `path` is the folder it stands for. */
@@ -88,6 +90,7 @@ async function downloadItems(
     await concurrentEach(items, () => runtime.settings.threads * 2, async (item) => {
       try {
         if (item.unsafe) throw new BargeError('UnsafeKey', `The key "${item.key}" ${item.unsafe}; it was not downloaded.`);
+        if (item.nothingBelow) throw new BargeError('NothingFound', item.nothingBelow);
         if (item.collision) throw new BargeError('NameCollision', `The key "${item.key}" ${item.collision}; it was not downloaded.`);
         if (item.marker) {
           await saveFolderMarker(spec, item, target);
@@ -162,7 +165,9 @@ async function* listItems(connection: S3Connection, spec: DownloadSpec, runtime:
     const prefix = asFolderPrefix(rawPrefix);
     // Keep the folder's own name: "a/photos/" lands in targetFolder/photos/.
     const parent = prefix.slice(0, prefix.slice(0, -1).lastIndexOf('/') + 1);
+    let found = 0;
     for await (const object of listAllObjects(connection, { bucket: spec.bucket, prefix, signal: runtime.signal })) {
+      found += 1;
       const mapped = keyToRelativePath(object.key, parent, process.platform === 'win32' ? 'win32' : 'posix');
       runtime.addTotals(1, object.size);
       if (!mapped.ok) {
@@ -176,7 +181,26 @@ async function* listItems(connection: S3Connection, spec: DownloadSpec, runtime:
       const file = path.join(folder, ...mapped.segments);
       yield { key: object.key, size: object.size, etag: object.etag, lastModified: object.lastModified, path: file, collision: claim(object.key, file) };
     }
+    if (found === 0) {
+      runtime.addTotals(1, 0);
+      yield { key: rawPrefix, size: 0, etag: undefined, path: '', nothingBelow: await nothingBelow(connection, spec.bucket, rawPrefix, prefix, runtime) };
+    }
   }
+}
+
+/** What to say of a prefix with nothing below it: a typing mistake, or an object of that name (downloaded without --recursive). */
+async function nothingBelow(connection: S3Connection, bucket: string, rawPrefix: string, prefix: string, runtime: JobRuntime<DownloadItem>): Promise<string> {
+  const nothing = `Nothing was found below s3://${bucket}/${prefix}`;
+  const name = rawPrefix.replace(/\/+$/, '');
+  if (name === '') return `${nothing} (the bucket is empty).`;
+  const object = await headObjectOnce(connection, bucket, name, runtime.signal).then(() => true, () => false);
+  return object
+    ? `${nothing}; s3://${bucket}/${name} is an object: download it without --recursive (barge cp "s3://${bucket}/${name}" DESTINATION).`
+    : `${nothing}: check the bucket and the prefix (barge ls "s3://${bucket}/${parentOf(name)}").`;
+}
+
+function parentOf(key: string): string {
+  return key.slice(0, key.lastIndexOf('/') + 1);
 }
 
 /**
@@ -185,7 +209,7 @@ async function* listItems(connection: S3Connection, spec: DownloadSpec, runtime:
  */
 async function saveFolderMarker(spec: DownloadSpec, item: DownloadItem, target: DownloadTarget): Promise<void> {
   if ((item.size ?? 0) > 0) {
-    throw new BargeError('FolderMarkerHasContent', `The key "${item.key}" ends in "/", so it stands for a folder, but it holds ${item.size} bytes, which a folder cannot keep; it was not downloaded. Fetch it by name to a file (barge cp "s3://${spec.bucket}/${item.key}" FILE).`);
+    throw new BargeError('FolderMarkerHasContent', `The key "${item.key}" ends in "/", so it stands for a folder, but it holds ${item.size} bytes, which a folder cannot keep; it was not downloaded. Save its bytes to a file by name (barge cp "s3://${spec.bucket}/${item.key}" FILE, without --recursive).`);
   }
   await (await target.folder(item.path, `s3://${spec.bucket}/${item.key}`)).close();
 }

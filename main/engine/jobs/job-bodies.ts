@@ -7,6 +7,8 @@ import { downloadBody } from './download-job.ts';
 import type { JobBody } from './job.ts';
 import type { JobSpecs } from './job-specs.ts';
 import { uploadBody } from './upload-job.ts';
+import { sourcesCollide } from './local-files.ts';
+import { BargeError } from '../errors.ts';
 
 export function jobBody<K extends JobKind>(kind: K, spec: JobSpecs[K], connection: S3Connection): JobBody<unknown> {
   const bodies: { readonly [Kind in JobKind]: (spec: JobSpecs[Kind]) => JobBody<unknown> } = {
@@ -15,4 +17,15 @@ export function jobBody<K extends JobKind>(kind: K, spec: JobSpecs[K], connectio
     delete: (remove) => deleteBody(connection, remove) as JobBody<unknown>,
   };
   return (bodies[kind] as (spec: JobSpecs[K]) => JobBody<unknown>)(spec);
+}
+
+/**
+ * Why a job must not start at all, found from its spec alone: refused before it is recorded or
+ * anything is sent (a run of it again is then no "retry of the failures").
+ */
+export function jobRefusal<K extends JobKind>(kind: K, spec: JobSpecs[K]): BargeError | undefined {
+  if (kind !== 'upload') return undefined;
+  const upload = spec as JobSpecs['upload'];
+  const collision = sourcesCollide(upload.sources, upload.destination);
+  return collision ? new BargeError('NameCollision', collision) : undefined;
 }
