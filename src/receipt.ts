@@ -15,7 +15,8 @@ export interface ReceiptEntry {
   readonly verified?: Verification;
   readonly finishedAt: number;
   /** Absent (or "done") for an object stored or saved; "failed" with the error for one that was not. */
-  readonly status?: 'done' | 'failed';
+  /** done; failed (with why); skipped: found but not sent (a named pipe, a link not followed), with why. */
+  readonly status?: 'done' | 'failed' | 'skipped';
   readonly error?: string;
 }
 

@@ -12,7 +12,7 @@ import type { CliContext } from './context.ts';
 export const RESUME_WITHIN_DAYS = 7;
 
 /** How a run ended; `signal`: the signal that cancelled it (the exit status says which). */
-export type RunEnd = JobSnapshot & { readonly signal?: NodeJS.Signals };
+export type RunEnd = JobSnapshot & { readonly signal?: NodeJS.Signals; readonly receiptMissing?: boolean };
 
 /** Signals that cancel a run as Ctrl-C does: a plain kill, a timeout, a service stop, a closed terminal. */
 const CANCELLING_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
@@ -82,7 +82,10 @@ export async function runJob(cli: CliContext, start: () => Promise<JobSummary>, 
   const seconds = (Date.now() - started) / 1000;
   const end: JobSnapshot = { ...first, ...last, itemErrors: await items(cli, jobId, 'errors'), itemWarnings: await items(cli, jobId, 'warnings') };
   // Written whatever the outcome: what landed, and what failed with why (the status column).
-  if (cli.options.receipt) await cli.service.call('jobs.saveReceipt', { id: jobId, path: cli.options.receipt, format: receiptFormatFor(cli.options.receipt) });
+  // A receipt that cannot be written after all (the disk filled meanwhile) is said after the
+  // summary, and fails the run: what was asked for is missing, though the transfer is done.
+  const receiptError = cli.options.receipt === undefined ? undefined
+    : await cli.service.call('jobs.saveReceipt', { id: jobId, path: cli.options.receipt, format: receiptFormatFor(cli.options.receipt) }).then(() => undefined, (error: unknown) => error as Error);
   // A finished run is done with its journal; a failed one stays, for the same command to go on.
   if (end.state.status === 'completed' || end.state.status === 'cancelled') await cli.service.call('jobs.forget', { id: jobId });
   if (cli.options.json) {
@@ -97,7 +100,9 @@ export async function runJob(cli: CliContext, start: () => Promise<JobSummary>, 
     if (sizeOnly > sizeOnlyShown) cli.stderr.write(`… and ${sizeOnly - sizeOnlyShown} more checked for size only\n`);
     if (!cli.options.quiet) cli.stderr.write(`${summary(end, seconds, verb)}\n`);
   }
-  return signal ? { ...end, signal } : end;
+  if (receiptError) cli.stderr.write(`error: ${receiptError.message}\n`);
+  const outcome: RunEnd = receiptError ? { ...end, receiptMissing: true } : end;
+  return signal ? { ...outcome, signal } : outcome;
 }
 
 /** The job's item errors or warnings, as far as it kept them (the first thousand; the counts go on). */
@@ -134,8 +139,9 @@ function summary(end: JobSnapshot, seconds: number, verb?: string): string {
     case 'cancelled':
       return `Cancelled. ${what}.`;
     case 'failed':
-      // Item errors were printed above; a job-wide error is said here.
-      return p.objectsFailed > 0 ? `Failed. ${what}; ${p.objectsFailed.toLocaleString('en-US')} failed.` : `Failed: ${end.state.error.message}\n${what}.`;
+      // Item errors were printed above; a job-wide error is said here. Skipped entries are counted too.
+      if (p.objectsFailed === 0) return `Failed: ${end.state.error.message}\n${what}.`;
+      return `Failed. ${what}; ${p.objectsFailed.toLocaleString('en-US')} failed${skipped > 0 ? `, ${plural(skipped, 'entry', 'entries')} skipped (named above)` : ''}.`;
     default:
       return what;
   }

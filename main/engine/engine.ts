@@ -178,6 +178,11 @@ export class Engine {
         finishedAt: snapshot.createdAt, status: 'failed', error: `${failure.code}: ${failure.message}`,
       };
     }
+    // Entries found and not sent are named too: a receipt accounts for everything the job found.
+    for (const skipped of snapshot.itemWarnings ?? []) {
+      if (skipped.code !== 'Skipped') continue;
+      yield { key: '', path: skipped.item, size: 0, finishedAt: snapshot.createdAt, status: 'skipped', error: skipped.message };
+    }
     const unlisted = snapshot.progress.objectsFailed - snapshot.itemErrors.length;
     if (unlisted > 0) yield { key: '', path: '', size: 0, finishedAt: snapshot.createdAt, status: 'failed', error: `… and ${unlisted} more failed (not listed)` };
   }

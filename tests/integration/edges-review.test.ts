@@ -76,3 +76,32 @@ it('two sources refused for one key are refused before anything is recorded: a s
     expect(run.stderr).not.toContain('Uploaded 0 of 0');
   }
 });
+
+it('a --receipt that names a folder, or lies below a file, is refused before any work', async () => {
+  const file = path.join(dir, 'a.txt');
+  await writeFile(file, 'a');
+  await writeFile(path.join(dir, 'rfile'), '');
+  await mkdir(path.join(dir, 'rdir.csv'));
+  for (const receipt of [path.join(dir, 'rfile', 'r.csv'), path.join(dir, 'rdir.csv')]) {
+    const run = await cli(['cp', file, `s3://${t.bucket}/receipt/a.txt`, '--receipt', receipt]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`--receipt ${receipt}:`);
+    expect(run.stderr).not.toContain('Uploaded');
+  }
+});
+
+it('a receipt names the entries skipped, and the summary counts them beside the failures', async () => {
+  const tree = path.join(dir, 'tree');
+  await mkdir(tree);
+  await writeFile(path.join(tree, 'ok.txt'), 'ok');
+  const { execFileSync } = await import('node:child_process');
+  execFileSync('mkfifo', [path.join(tree, 'pipe')]);
+  // A name that is not UTF-8 fails by itself (S3 keys must be), whoever runs it.
+  await writeFile(Buffer.concat([Buffer.from(`${tree}/caf`), Buffer.from([0xe9]), Buffer.from('.txt')]), 'no');
+  const receipt = path.join(dir, 'r.csv');
+  const run = await cli(['cp', '-r', tree, `s3://${t.bucket}/t/`, '--receipt', receipt]);
+  const rows = (await readFile(receipt, 'utf8')).split('\n');
+  expect(rows.find((row) => row.includes(path.join(tree, 'pipe')))).toContain(',skipped,');
+  expect(run.code).toBe(1);
+  expect(run.stderr).toMatch(/1 failed, 1 entry skipped \(named above\)\./);
+});

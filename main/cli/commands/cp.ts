@@ -72,12 +72,12 @@ export async function cp(cli: CliContext): Promise<number> {
 /** A receipt that could not be written is found out before any work starts, not after it. */
 async function checkReceiptFolder(receipt: string | undefined): Promise<void> {
   if (receipt === undefined) return;
-  const folder = path.dirname(path.resolve(receipt));
-  try {
-    await access(folder, constants.W_OK);
-  } catch {
-    throw usageError(`--receipt ${receipt}: the folder ${folder} does not exist or cannot be written.`);
-  }
+  const file = path.resolve(receipt);
+  const folder = path.dirname(file);
+  const [folderInfo, fileInfo] = await Promise.all([stat(folder).catch(() => undefined), stat(file).catch(() => undefined)]);
+  const writable = folderInfo?.isDirectory() === true && (await access(folder, constants.W_OK).then(() => true, () => false));
+  if (!writable) throw usageError(`--receipt ${receipt}: ${folder} is not a folder that can be written.`);
+  if (fileInfo && !fileInfo.isFile()) throw usageError(`--receipt ${receipt}: that is a folder (or another thing that is not a file); name a file.`);
 }
 
 export function s3Location(text: string): S3Location {
@@ -99,6 +99,7 @@ export function rerun(cli: CliContext): { resume: boolean; resumeWithinMs: numbe
  */
 export function exitStatus(end: RunEnd): number {
   const status = end.state.status;
+  if (status === 'completed' && end.receiptMissing) return 1;
   if (status === 'completed') return (end.progress.objectsSkipped ?? 0) > 0 ? 3 : 0;
   if (status === 'cancelled') return 128 + (os.constants.signals[end.signal ?? 'SIGINT'] ?? 2);
   return 1;
