@@ -37,6 +37,7 @@ import type { OpenFolder } from './download-target.ts';
 import { SpillingMap } from './spilling-map.ts';
 import type { FileIdentity } from './confined-path.ts';
 import type { DownloadSpec } from './job-specs.ts';
+import { AttemptBytes } from './attempt-bytes.ts';
 
 const WRITE_BUFFER_BYTES = 1024 * 1024;
 
@@ -341,11 +342,8 @@ async function downloadInto(
   const bucket = spec.bucket;
   const what = `s3://${bucket}/${item.key}`;
   const size = item.size ?? 0;
-  let objectBytes = 0;
-  const addBytes = (bytes: number) => {
-    objectBytes += bytes;
-    runtime.addBytes(bytes);
-  };
+  // The object's attempt: counted as its ranges arrive, taken back if it is not saved in the end.
+  const bytes = new AttemptBytes((count) => runtime.addBytes(count));
   let temporary: string | undefined;
   const seen: { versionId?: string } = {};
   try {
@@ -371,7 +369,7 @@ async function downloadInto(
     };
     await concurrentEach(toFetch, () => runtime.settings.threads * 2, async (partNumber) => {
       const range = partRange(size, file.partSize, partNumber);
-      const digest = await downloadRange(connection, bucket, item, file, range.start, range.end, count > 1, runtime, addBytes, seen, algorithmFor);
+      const digest = await downloadRange(connection, bucket, item, file, range.start, range.end, count > 1, runtime, bytes, seen, algorithmFor);
       ranges[partNumber - 1] = { digest, size: range.end - range.start };
       // A single range has nothing to resume from: it is fetched whole again.
       if (count > 1) runtime.journal.rangeFinished(item.key, partNumber);
@@ -399,7 +397,7 @@ async function downloadInto(
     for (const file of [temporary, earlier?.path === item.path ? earlier.temporary : undefined]) if (file) await rm(folder.at(file), { force: true });
     runtime.journal.downloadEnded(item.key);
     // The partial file is gone, so are its bytes: progress counts only objects that landed.
-    runtime.addBytes(-objectBytes);
+    bytes.drop();
     throw error;
   }
 }
@@ -443,7 +441,7 @@ function partsClaimed(facts: ObjectFacts): number | undefined {
 /** Fetch bytes [start, end) into `file` at their offset, resuming after a broken body. */
 async function downloadRange(
   connection: S3Connection, bucket: string, item: DownloadItem, file: TemporaryFile, start: number, end: number, ranged: boolean,
-  runtime: JobRuntime<DownloadItem>, addBytes: (bytes: number) => void, seen: { versionId?: string },
+  runtime: JobRuntime<DownloadItem>, bytes: AttemptBytes, seen: { versionId?: string },
   algorithmFor: (headers: IncomingHttpHeaders) => ChecksumAlgorithm | undefined,
 ): Promise<Buffer | undefined> {
   let done = 0;
@@ -476,7 +474,7 @@ async function downloadRange(
     // Counted as it arrives (smooth progress), corrected below to what reached the disk.
     body.on('data', (chunk: Buffer) => {
       counted += chunk.length;
-      addBytes(chunk.length);
+      bytes.add(chunk.length);
       hasher?.update(chunk);
     });
     try {
@@ -484,7 +482,7 @@ async function downloadRange(
     } finally {
       // Count only what reached the file: the resume offset must never skip unwritten bytes.
       if (!out.closed) await new Promise<void>((resolve) => out.once('close', () => resolve()));
-      addBytes(out.bytesWritten - counted);
+      bytes.add(out.bytesWritten - counted);
       done += out.bytesWritten;
     }
     if (start + done < end) throw new BargeError('IncompleteBody', `The server sent ${done} of ${end - start} bytes of a range.`);

@@ -37,6 +37,7 @@ import type { Verification } from '../../../src/verification.ts';
 import { PART_SIZE_METADATA } from '../integrity/part-size-metadata.ts';
 import type { UploadSpec } from './job-specs.ts';
 import { abortMultipartUpload, abortUnrecordedUploads } from '../s3/multipart-aborts.ts';
+import { AttemptBytes } from './attempt-bytes.ts';
 
 /** Files up to this size are read whole and sent in one request (cheapest per object). */
 const BUFFERED_PUT_MAX_BYTES = 1024 * 1024;
@@ -169,17 +170,13 @@ async function uploadFile(connection: S3Connection, bucket: string, file: LocalF
   const earlier = runtime.journal.resumed ? await resumableUpload(connection, bucket, file, runtime) : undefined;
   const partSize = earlier?.partSize ?? choosePartSize(file.size, Math.min(runtime.settings.partSizeBytes, pace.partCapBytes ?? Number.POSITIVE_INFINITY));
   // Progress counts the file's bytes as they go out; if the file fails in the end, they come back off.
-  let fileBytes = 0;
-  const addBytes = (bytes: number) => {
-    fileBytes += bytes;
-    runtime.addBytes(bytes);
-  };
-  const upload: FileUpload = { connection, bucket, file, contentType, runtime, addBytes, pace };
+  const bytes = new AttemptBytes((count) => runtime.addBytes(count));
+  const upload: FileUpload = { connection, bucket, file, contentType, runtime, bytes, pace };
   try {
     if (file.size <= partSize && !earlier) return await putObject(upload);
     return await multipartUpload(upload, partSize, earlier);
   } catch (error) {
-    runtime.addBytes(-fileBytes);
+    bytes.drop();
     // The store refused the bytes against their checksum on every attempt: if the file changed
     // between the read for the checksum and the read to send, that is the news.
     if (errorCode(error) === 'BadDigest' && (await changedSince(file).catch(() => true))) throw fileChanged(file);
@@ -193,7 +190,8 @@ interface FileUpload {
   readonly file: LocalFile;
   readonly contentType: string;
   readonly runtime: JobRuntime<UploadItem>;
-  readonly addBytes: (bytes: number) => void;
+  /** The file's attempt: each request's bytes count into it, and it into the job. */
+  readonly bytes: AttemptBytes;
   readonly pace: LinkPace;
 }
 
@@ -202,16 +200,8 @@ interface FileUpload {
  * `whole`: the body is the whole object, and its last bytes go only once the file is seen unchanged.
  */
 async function sendRange<T>(upload: FileUpload, start: number, end: number, signal: AbortSignal, send: (body: Readable) => Promise<T>, whole = false): Promise<T> {
-  let sent = 0;
-  try {
-    return await send(fileRangeBody(upload.file.path, start, end, (bytes) => {
-      sent += bytes;
-      upload.addBytes(bytes);
-    }, whole ? upload.file : undefined));
-  } catch (error) {
-    upload.addBytes(-sent);
-    throw error;
-  }
+  const attempt = upload.bytes.attempt();
+  return attempt.keepIf(() => send(fileRangeBody(upload.file.path, start, end, (count) => attempt.add(count), whole ? upload.file : undefined)));
 }
 
 async function putObject(upload: FileUpload): Promise<StoredObject> {
@@ -233,7 +223,7 @@ async function putObject(upload: FileUpload): Promise<StoredObject> {
       const answer = await connection.wire.putObject(bucket, file.key, body, body.length, { 'content-type': contentType, ...sent.headers }, signal, attempt > 1);
       return { ...answer, sent, verified: checkAnswer(connection, sent, answer, what, true) };
     });
-    upload.addBytes(body.length);
+    upload.bytes.add(body.length);
     return { ...stored, checksum: verifiedChecksum(stored.sent, stored, stored.verified) };
   }
   // Read twice: once for the checksums that must lead the request, once to send (from the page cache).
