@@ -46,13 +46,13 @@ export const objectRowSchema = z.object({
 });
 export type ObjectRow = z.infer<typeof objectRowSchema>;
 
-export const objectPageSchema = z.object({
-  objects: z.array(objectRowSchema),
-  prefixes: z.array(z.string()),
+/** A page of a listing, read-only: it goes to the window as the engine parsed it. */
+export interface ObjectPage {
+  readonly objects: readonly ObjectRow[];
+  readonly prefixes: readonly string[];
   /** Pass back for the next page; absent on the last page. */
-  nextToken: z.string().optional(),
-});
-export type ObjectPage = z.infer<typeof objectPageSchema>;
+  readonly nextToken?: string;
+}
 
 export const objectDetailsSchema = objectRowSchema.extend({
   contentType: z.string().optional(),
