@@ -24,6 +24,7 @@ import { abortIncompleteUploads, createBucket, deleteBucket } from '../engine/s3
 import type { Job } from '../engine/jobs/job.ts';
 import { headObject, listBuckets, listObjectsPage } from '../engine/s3/s3-listing.ts';
 import type { ConnectionRegistry } from './connection-registry.ts';
+import type { StagedFileTarget, StagingArea } from './staging-area.ts';
 
 const STATS_INTERVAL_MS = 1000;
 
@@ -33,8 +34,11 @@ export interface BargeService {
   /** Validate and run one call; never throws. */
   dispatch(method: string, params: unknown): Promise<Result<unknown>>;
   subscribe(listener: (event: ApiEvent) => void): () => void;
-  /** Upload local paths under a name of the caller's (the web host, for files a browser sent). */
-  uploadPaths(params: ParsedParams<'jobs.upload'>, name: string): Promise<Result<JobSummary>>;
+  /**
+   * Where a file a browser sends for a staged batch is written (the web host's data channel, not a
+   * contract method: its body is bytes). NoSuchStaging for a batch unknown, started or expired.
+   */
+  stagedFile(stagingId: string, relativePath: string): Promise<Result<StagedFileTarget>>;
   close(): Promise<void>;
 }
 
@@ -84,12 +88,32 @@ export interface BargeServiceOptions {
    * app that quits loses nothing), or cancel them and clean up (the command line).
    */
   readonly suspendOnClose?: boolean;
+  /** Where files a browser sends wait for their job (the web host's); without it, uploads.stage is NotSupported. */
+  readonly staging?: StagingArea;
+  /**
+   * Callers may name files on this machine to upload (default true). The web host's may not:
+   * whoever holds its token must not read the host user's disk; its pages send files instead.
+   */
+  readonly localPaths?: boolean;
 }
 
 export function createBargeService(options: BargeServiceOptions): BargeService {
   const { engine, registry } = options;
+  const { staging } = options;
+  // Staged files go when their job completes or is cleared (a failed one may be retried).
+  const releaseStaged = (event: ApiEvent) => {
+    if (!staging) return;
+    if (event.type === 'jobs') staging.jobsDone(event.jobs.filter((j) => j.state.status === 'completed').map((j) => j.id));
+    else if (event.type === 'jobs-removed') staging.jobsDone(event.ids);
+  };
+  const requireStaging = (): StagingArea => {
+    if (!staging) throw new BargeError('NotSupported', 'This host takes no staged files: files are uploaded by their paths here.');
+    return staging;
+  };
+
   const listeners = new Set<(event: ApiEvent) => void>();
   const emit = (event: ApiEvent) => {
+    releaseStaged(event);
     for (const listener of listeners) listener(event);
   };
   const stopProgress = engine.onEvent(emit);
@@ -101,17 +125,34 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
   }, STATS_INTERVAL_MS);
   statsTimer.unref();
 
-  const upload = async (params: ParsedParams<'jobs.upload'>, name?: string) => {
-    const connection = await registry.connection(params.connectionId);
-    // Files a browser sent are staged in a folder that goes with the host: such a job cannot resume,
-    // so it is not journaled. Paths on this machine are.
-    const journaled = name === undefined ? { connectionRef: params.connectionId, resume: params.resume, resumeWithinMs: params.resumeWithinMs } : {};
-    // Absolute: "./big.bin", "big.bin" and the same file named from another folder are one job.
-    // The same file named twice is one source.
-    const sources = [...new Set(params.paths.map((source) => path.resolve(source)))];
+  const upload = async (params: ParsedParams<'jobs.upload'>): Promise<JobSummary> => {
+    const { connectionId, bucket, prefix } = params;
     // Left out when on (the default), so a spec is the same whether or not it was said.
     const links = params.followSymlinks === false ? { followSymlinks: false } : {};
-    return started(engine.upload(connection, { sources, bucket: params.bucket, destination: params.prefix, ...links }, { name, ...journaled }));
+    if (params.staged) {
+      const area = requireStaging();
+      const { stagingId, entries } = params.staged;
+      const sources = area.claim(stagingId, entries);
+      let job: Job;
+      try {
+        const connection = await registry.connection(connectionId);
+        // Named after what the user dropped, not after the staging folder. The folder goes with the
+        // host, so such a job cannot resume: it is not journaled.
+        const what = entries.length === 1 ? entries[0]! : `${entries.length} items`;
+        job = engine.upload(connection, { sources, bucket, destination: prefix, ...links }, { name: `${what} → s3://${bucket}/${prefix}` });
+      } catch (error) {
+        await area.discard(stagingId);
+        throw error;
+      }
+      area.started(stagingId, job.id);
+      return started(job);
+    }
+    if (options.localPaths === false) throw new BargeError('Forbidden', 'A page may not name files on the host: send them (uploads.stage).');
+    const connection = await registry.connection(connectionId);
+    // Absolute: "./big.bin", "big.bin" and the same file named from another folder are one job.
+    // The same file named twice is one source.
+    const sources = [...new Set((params.paths ?? []).map((source) => path.resolve(source)))];
+    return started(engine.upload(connection, { sources, bucket, destination: prefix, ...links }, { connectionRef: connectionId, resume: params.resume, resumeWithinMs: params.resumeWithinMs }));
   };
   /** A new job as its starter sees it: with the earlier run of the same command it goes on from, if any. */
   const started = (job: Job): JobSummary => {
@@ -213,6 +254,7 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
       if (!job) throw new BargeError('NoSuchJob', 'That job is no longer in the list.');
       return job.items(list, offset, limit);
     },
+    'uploads.stage': async () => ({ stagingId: await requireStaging().create() }),
     'uploads.abortIncomplete': async ({ connectionId, bucket, prefix, olderThanMs, dryRun }) => {
       const result = await abortIncompleteUploads(await registry.connection(connectionId), bucket, prefix, dryRun, olderThanMs);
       return { ...result, failed: result.failed.map(({ upload, error }) => ({ upload, error: { code: error.code, message: error.message } })) };
@@ -242,13 +284,14 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    uploadPaths: (params, name) => settle(() => upload(params, name)),
+    stagedFile: (stagingId, relativePath) => settle(() => requireStaging().fileFor(stagingId, relativePath)),
     async close() {
       clearInterval(statsTimer);
       stopProgress();
       listeners.clear();
       // Jobs still running are left in the journal, to come back (paused) at the next start.
       await engine.close({ suspend: options.suspendOnClose ?? true });
+      await staging?.close();
     },
   };
 }

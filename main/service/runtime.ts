@@ -15,6 +15,8 @@ import type { BargeService } from './barge-service.ts';
 import { ConnectionRegistry } from './connection-registry.ts';
 import { openJournalIn } from './data-dir.ts';
 import { FileSecretStore } from './secret-store.ts';
+import { StagingArea } from './staging-area.ts';
+import type { StagingOptions } from './staging-area.ts';
 import type { SecretStore } from './secret-store.ts';
 
 export type HostKind = HostInfo['kind'] | 'cli';
@@ -36,6 +38,10 @@ export interface RuntimeOptions {
   readonly downloadFolder?: string;
   readonly downloadRoot?: string;
   readonly defaultIfExists?: IfExists;
+  /** Take files a browser sends, staged here until their job no longer needs them (the web host). */
+  readonly staging?: StagingOptions;
+  /** Callers may name files on this machine to upload (default: yes, except on the web host). */
+  readonly localPaths?: boolean;
 }
 
 /** Each host restores only its own jobs: the app and the web host, pointed at one folder, keep theirs. */
@@ -65,6 +71,9 @@ export async function createRuntime(options: RuntimeOptions): Promise<BargeServi
     downloadFolder: options.downloadFolder,
     downloadRoot: options.downloadRoot,
     defaultIfExists: options.defaultIfExists,
+    ...(options.staging ? { staging: await StagingArea.open(options.staging) } : {}),
+    // Whoever holds a web host's token must not read its user's disk by naming files.
+    localPaths: options.localPaths ?? options.host !== 'web',
     // The command line resumes by running a command again, and ends what it started when it ends.
     restoreJobs: !cli,
     suspendOnClose: !cli,

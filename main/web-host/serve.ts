@@ -55,6 +55,9 @@ async function main(): Promise<void> {
     downloadRoot,
     // Nothing is replaced unless the window says so.
     defaultIfExists: 'fail',
+    // Browser uploads are staged in a private temporary folder; a page names no file of this machine.
+    staging: {},
+    localPaths: false,
   });
   const webHost = await startWebHost({
     service,

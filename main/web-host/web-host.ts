@@ -4,26 +4,28 @@
 // the biggest factor in S3 throughput) and serves the built UI plus the API over a WebSocket. It binds
 // to loopback unless told otherwise. The window's files are served to whoever reaches it; the API
 // and uploads need the start-up token, from this host's own origin, addressed by its own name (see
-// access-token.ts). Files a browser uploads are streamed to the host, staged, and uploaded by the
-// same engine.
+// access-token.ts). Files a browser uploads are streamed to the host (PUT /uploads/<stagingId>, a
+// data channel beside the socket: bytes do not belong in JSON), written where the service's staging
+// says, and uploaded by the same engine (the contract's uploads.stage and jobs.upload).
 
 import { createReadStream } from 'node:fs';
-import { chmod, mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
+import { rm, stat } from 'node:fs/promises';
 import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { WebSocketServer } from 'ws';
 import type { WebSocket } from 'ws';
 import { z } from 'zod';
 import mime from 'mime';
-import { keyToRelativePath } from '../../src/key-path.ts';
 import { freeBytes, receiveInto } from './staged-file.ts';
 import type { BargeService } from '../service/barge-service.ts';
 import { allowedHosts, bearerToken, isAllowedHost, isSameOrigin, sameToken } from './access-token.ts';
 import { CONTENT_SECURITY_POLICY } from '../../src/content-security-policy.ts';
+import { STAGED_FILES_PATH } from '../../src/contract/api.ts';
+import type { Result } from '../../src/contract/result.ts';
+import { failure, ok } from '../../src/contract/result.ts';
 
 const SECURITY_HEADERS = {
   'content-security-policy': CONTENT_SECURITY_POLICY,
@@ -36,12 +38,8 @@ const SECURITY_HEADERS = {
 const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
 /** A socket must present the token in its first message within this time. */
 const AUTH_TIMEOUT_MS = 5000;
-/** Limits, so one client cannot exhaust the host. */
-const MAX_JSON_BODY_BYTES = 1024 * 1024;
 /** Staging keeps this much of its disk free: a browser upload that would eat into it is refused. */
 const STAGING_FREE_MARGIN_BYTES = 512 * 1024 * 1024;
-/** Files staged for a job that never started go after this long. */
-const STAGED_UNSTARTED_TTL_MS = 60 * 60 * 1000;
 /** Progress that a slow socket has not taken yet is dropped beyond this (the next batch supersedes it). */
 const SOCKET_BACKLOG_BYTES = 4 * 1024 * 1024;
 /** Connections one address beyond loopback may hold at once. */
@@ -55,7 +53,8 @@ const HEADERS_TIMEOUT_MS = 10_000;
 
 const callSchema = z.object({ id: z.number().int(), method: z.string().max(100), params: z.unknown() });
 const authSchema = z.object({ auth: z.string().max(200) });
-const startUploadSchema = z.object({ connectionId: z.string().min(1), bucket: z.string().min(1), prefix: z.string().max(1024), entries: z.array(z.string().min(1)).min(1) });
+/** A staged file's answer status, by the service's error code. */
+const STAGED_FILE_STATUS: Readonly<Record<string, number>> = { NotSupported: 404, NoSuchStaging: 404, InvalidPath: 400, ENOSPC: 507 };
 
 export interface WebHostOptions {
   readonly service: BargeService;
@@ -64,8 +63,6 @@ export interface WebHostOptions {
   readonly staticDir: string;
   readonly host?: string;
   readonly port?: number;
-  /** Where browser uploads are staged before the engine sends them (default: a private temp folder). */
-  readonly stagingDir?: string;
   /** How long a connection may take to send a request's headers (default 10 s). */
   readonly headersTimeoutMs?: number;
   /** Sockets idle this long are closed (default 60 s). */
@@ -86,16 +83,12 @@ export interface WebHost {
 
 export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const { service, token } = options;
-  // Private to this user and this run: staged files are other people's data.
-  const stagingRoot = options.stagingDir ?? (await mkdtemp(path.join(os.tmpdir(), 'barge-web-uploads-')));
-  await chmod(stagingRoot, 0o700);
-  const platform = process.platform === 'win32' ? 'win32' : 'posix';
   const staticRoot = path.resolve(options.staticDir);
 
   const listener = (request: http.IncomingMessage, response: http.ServerResponse) => {
     handle(request, response).catch(() => {
       // Nothing internal (paths, parser messages) goes back to the client.
-      if (!response.headersSent) send(response, 500, { error: { code: 'InternalError', message: 'The host could not handle that request.' } });
+      if (!response.headersSent) send(response, 500, failure('InternalError', 'The host could not handle that request.'));
       else response.destroy();
     });
   };
@@ -127,13 +120,13 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   async function handle(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
     const refused = refusal(request);
     // A refused request's connection is closed once answered: its body is not waited for.
-    if (refused) return send(response, refused.status, { error: { code: refused.code, message: refused.message } }, true);
+    if (refused) return send(response, refused.status, failure(refused.code, refused.message), true);
     const url = new URL(request.url ?? '/', 'http://host');
-    if (url.pathname.startsWith('/uploads/')) {
-      if (!sameToken(bearerToken(request), token)) return send(response, 401, { error: { code: 'Unauthorized', message: 'Open the URL that "npm run serve" printed: it carries the access token.' } }, true);
-      return handleUpload(request, response, url);
+    if (url.pathname.startsWith(STAGED_FILES_PATH)) {
+      if (!sameToken(bearerToken(request), token)) return send(response, 401, failure('Unauthorized', 'Open the URL that "npm run serve" printed: it carries the access token.'), true);
+      return receiveStagedFile(request, response, url);
     }
-    if (request.method !== 'GET' && request.method !== 'HEAD') return send(response, 405, { error: { code: 'MethodNotAllowed', message: 'Method not allowed.' } });
+    if (request.method !== 'GET' && request.method !== 'HEAD') return send(response, 405, failure('MethodNotAllowed', 'Method not allowed.'));
     // The window itself holds nothing secret: it is served to anyone who may reach the host, and
     // asks for the token (from the URL's fragment) before it can do anything.
     return serveStatic(response, url.pathname);
@@ -144,7 +137,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     try {
       decoded = decodeURIComponent(pathname);
     } catch {
-      return send(response, 400, { error: { code: 'InvalidRequest', message: 'Bad path.' } });
+      return send(response, 400, failure('InvalidRequest', 'Bad path.'));
     }
     const relative = decoded.replace(/^\/+/, '') || 'index.html';
     const file = path.resolve(staticRoot, relative);
@@ -156,87 +149,36 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     await pipeline(createReadStream(target), response);
   }
 
-  // Browser uploads: PUT /uploads/<batch>?path=<relative path> for each file, then
-  // POST /uploads/<batch>/start with where they go.
-  async function handleUpload(request: http.IncomingMessage, response: http.ServerResponse, url: URL): Promise<void> {
-    const [, , batch, action] = url.pathname.split('/');
-    if (!batch || !/^[0-9a-f-]{36}$/.test(batch)) return send(response, 400, { error: { code: 'InvalidRequest', message: 'Bad upload batch.' } });
-    const batchDir = path.join(stagingRoot, batch);
-    if (request.method === 'PUT' && action === undefined) {
-      const mapped = keyToRelativePath(url.searchParams.get('path') ?? '', '', platform);
-      if (!mapped.ok || mapped.isFolderMarker) return send(response, 400, { error: { code: 'InvalidPath', message: `That file path ${mapped.ok ? 'is a folder' : mapped.reason}.` } });
-      const file = path.join(batchDir, ...mapped.segments);
-      const length = Number(request.headers['content-length'] ?? 0);
-      const margin = options.stagingFreeMarginBytes ?? STAGING_FREE_MARGIN_BYTES;
-      if (length + margin > await freeBytes(stagingRoot)) {
-        request.resume();
-        return send(response, 507, { error: { code: 'ENOSPC', message: "The host's disk for staging uploads is nearly full: free some space there, or upload fewer files at a time." } });
-      }
-      try {
-        await mkdir(path.dirname(file), { recursive: true });
-      } catch {
-        request.resume();
-        return send(response, 400, { error: { code: 'InvalidPath', message: 'That file path clashes with another file of the same upload.' } });
-      }
-      unstarted.set(batch, Date.now());
-      // A body without a length (chunked), or many at once, is checked again as it is written.
-      const failure = await receiveInto(request, file, { root: stagingRoot, marginBytes: margin });
-      if (failure) {
-        // Nothing half-written stays behind to fill the disk for every later upload.
-        await rm(file, { force: true });
-        if (failure.code === 'ENOSPC') {
-          return send(response, 507, { error: { code: 'ENOSPC', message: "The host's disk for staging uploads is full: free some space there, then upload again." } });
-        }
-        throw failure;
-      }
-      return send(response, 200, { ok: true });
+  // A file of a staged batch (uploads.stage): PUT /uploads/<stagingId>?path=<relative path>, the
+  // file as the body. Where it goes is the service's word; the disk's free space is this host's.
+  async function receiveStagedFile(request: http.IncomingMessage, response: http.ServerResponse, url: URL): Promise<void> {
+    const [stagingId, ...rest] = url.pathname.slice(STAGED_FILES_PATH.length).split('/');
+    if (request.method !== 'PUT' || rest.length > 0) return send(response, 405, failure('MethodNotAllowed', 'Files of an upload are sent with PUT /uploads/<stagingId>?path=<relative path>.'), true);
+    const target = await service.stagedFile(stagingId ?? '', url.searchParams.get('path') ?? '');
+    if (!target.ok) {
+      request.resume();
+      const { code } = target.error;
+      const full = code === 'ENOSPC' ? failure(code, "The host's disk for staging uploads is full: free some space there, then upload again.") : target;
+      return send(response, STAGED_FILE_STATUS[code] ?? 400, full);
     }
-    if (request.method === 'POST' && action === 'start') {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      for await (const chunk of request) {
-        size += (chunk as Buffer).length;
-        if (size > MAX_JSON_BODY_BYTES) return send(response, 413, { ok: false, error: { code: 'PayloadTooLarge', message: 'The request is too large.' } });
-        chunks.push(chunk as Buffer);
-      }
-      // Only a valid start takes the batch off the expiry list: a refused one's files still expire.
-      let body: unknown;
-      try {
-        body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}');
-      } catch {
-        return send(response, 400, { ok: false, error: { code: 'InvalidRequest', message: 'The request is not JSON.' } });
-      }
-      const parsed = startUploadSchema.safeParse(body);
-      if (!parsed.success) return send(response, 400, { ok: false, error: { code: 'InvalidRequest', message: parsed.error.issues[0]?.message ?? 'invalid' } });
-      const entries = parsed.data.entries.map((entry) => keyToRelativePath(entry, '', platform));
-      if (entries.some((e) => !e.ok || e.segments.length !== 1)) return send(response, 400, { ok: false, error: { code: 'InvalidPath', message: 'Bad entry name.' } });
-      const paths = parsed.data.entries.map((entry) => path.join(batchDir, entry));
-      const { connectionId, bucket, prefix } = parsed.data;
-      // Named after what the user dropped, not after the staging folder.
-      const what = parsed.data.entries.length === 1 ? parsed.data.entries[0] : `${parsed.data.entries.length} items`;
-      unstarted.delete(batch);
-      const result = await service.uploadPaths({ connectionId, bucket, prefix, paths }, `${what} → s3://${bucket}/${prefix}`);
-      if (result.ok) staged.set(result.value.id, batchDir);
-      else await rm(batchDir, { recursive: true, force: true });
-      return send(response, 200, result);
+    const { file, stagingRoot } = target.value;
+    const length = Number(request.headers['content-length'] ?? 0);
+    const margin = options.stagingFreeMarginBytes ?? STAGING_FREE_MARGIN_BYTES;
+    if (length + margin > await freeBytes(stagingRoot)) {
+      request.resume();
+      return send(response, 507, failure('ENOSPC', "The host's disk for staging uploads is nearly full: free some space there, or upload fewer files at a time."));
     }
-    return send(response, 405, { error: { code: 'MethodNotAllowed', message: 'Method not allowed.' } });
+    // A body without a length (chunked), or many at once, is checked again as it is written.
+    const failed = await receiveInto(request, file, { root: stagingRoot, marginBytes: margin });
+    if (failed) {
+      // Nothing half-written stays behind to fill the disk for every later upload.
+      await rm(file, { force: true });
+      if (failed.code === 'ENOSPC') return send(response, 507, failure('ENOSPC', "The host's disk for staging uploads is full: free some space there, then upload again."));
+      throw failed;
+    }
+    return send(response, 200, ok(null));
   }
 
-  // Staged files stay while their job may still need them (a failed job can be retried), and go
-  // when it completes or is cleared; whatever is left goes when the host stops. Files staged for a
-  // job that never started (the page went away mid-upload) go after a while.
-  const staged = new Map<string, string>();
-  const unstarted = new Map<string, number>();
-  const expiry = setInterval(() => {
-    const now = Date.now();
-    for (const [batch, since] of unstarted) {
-      if (now - since < STAGED_UNSTARTED_TTL_MS) continue;
-      unstarted.delete(batch);
-      void rm(path.join(stagingRoot, batch), { recursive: true, force: true });
-    }
-  }, Math.min(STAGED_UNSTARTED_TTL_MS / 6, 10 * 60 * 1000));
-  expiry.unref();
   const perAddress = new Map<string, number>();
   server.on('connection', (connection) => {
     const address = connection.remoteAddress ?? '';
@@ -261,15 +203,6 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       if (left > 0) perAddress.set(address, left);
       else perAddress.delete(address);
     });
-  });
-  const stopCleaning = service.subscribe((event) => {
-    const done = event.type === 'jobs' ? event.jobs.filter((j) => j.state.status === 'completed').map((j) => j.id) : event.type === 'jobs-removed' ? event.ids : [];
-    for (const id of done) {
-      const batchDir = staged.get(id);
-      if (batchDir === undefined) continue;
-      staged.delete(id);
-      void rm(batchDir, { recursive: true, force: true });
-    }
   });
 
   const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
@@ -320,11 +253,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
         ws.send(JSON.stringify({ id: null, result: { ok: false, error: { code: 'InvalidRequest', message: 'Messages are {id, method, params} JSON.' } } }));
         return;
       }
-      // Uploads from a browser go through the staging endpoints: a page may not name host paths.
-      const answer = call.method === 'jobs.upload'
-        ? Promise.resolve({ ok: false, error: { code: 'Forbidden', message: 'Upload files by sending them to the host (/uploads).' } })
-        : service.dispatch(call.method, call.params);
-      void answer.then((result) => {
+      void service.dispatch(call.method, call.params).then((result) => {
         if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ id: call.id, result }));
       });
     });
@@ -343,19 +272,16 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     url: `${scheme}://${shownHost === '0.0.0.0' || shownHost === '[::]' ? '127.0.0.1' : shownHost}:${port}/#token=${token}`,
     port,
     async close() {
-      stopCleaning();
-      clearInterval(expiry);
       for (const client of sockets.clients) client.terminate();
       sockets.close();
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
-      if (!options.stagingDir) await rm(stagingRoot, { recursive: true, force: true });
     },
   };
 }
 
 /** A JSON answer; `close`: the connection ends with it (a refusal: whatever else comes is not read). */
-function send(response: http.ServerResponse, status: number, body: unknown, close = false): void {
+function send(response: http.ServerResponse, status: number, body: Result<unknown>, close = false): void {
   response.writeHead(status, { ...SECURITY_HEADERS, 'content-type': 'application/json', ...(close ? { connection: 'close' } : {}) });
   response.end(JSON.stringify(body));
 }

@@ -5,6 +5,7 @@
 // the address bar at once, and presents it in the socket's first message and on uploads.
 
 import type { ApiEvent, BargeApi, FilesToUpload, MethodName, MethodParams, MethodResults } from '../../src/contract/api.ts';
+import { stagedFileAnswerSchema, stagedFileUrl } from '../../src/contract/api.ts';
 import type { Result } from '../../src/contract/result.ts';
 import type { JobSummary } from '../../src/jobs.ts';
 
@@ -76,20 +77,29 @@ export function createWebClient(): BargeApi {
     });
   }
 
-  async function uploadFiles(request: FilesToUpload): Promise<Result<JobSummary>> {
-    const batch = crypto.randomUUID();
+  // A page may not name the host's files: it sends them to a staging batch, then uploads the batch.
+  async function uploadFiles({ connectionId, bucket, prefix, dropped }: FilesToUpload): Promise<Result<JobSummary>> {
+    const staged = await call('uploads.stage', {});
+    if (!staged.ok) return staged;
+    const { stagingId } = staged.value;
     const entries = new Set<string>();
-    for (const { file, relativePath } of request.files) {
+    for (const { file, relativePath } of await dropped.files()) {
       entries.add(relativePath.split('/')[0]!);
-      const response = await fetch(`/uploads/${batch}?path=${encodeURIComponent(relativePath)}`, { method: 'PUT', body: file, headers: { authorization: `Bearer ${token}` } });
-      if (!response.ok) return { ok: false, error: (await response.json() as { error: { code: string; message: string } }).error };
+      const sent = await sendStagedFile(stagingId, relativePath, file);
+      if (!sent.ok) return sent;
     }
-    const response = await fetch(`/uploads/${batch}/start`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-      body: JSON.stringify({ connectionId: request.connectionId, bucket: request.bucket, prefix: request.prefix, entries: [...entries] }),
-    });
-    return (await response.json()) as Result<JobSummary>;
+    if (entries.size === 0) return { ok: false, error: { code: 'NothingToUpload', message: 'There are no files in what was dropped.' } };
+    return call('jobs.upload', { connectionId, bucket, prefix, staged: { stagingId, entries: [...entries] } });
+  }
+
+  async function sendStagedFile(stagingId: string, relativePath: string, file: File): Promise<Result<null>> {
+    try {
+      const response = await fetch(stagedFileUrl(stagingId, relativePath), { method: 'PUT', body: file, headers: { authorization: `Bearer ${token}` } });
+      const answer = stagedFileAnswerSchema.safeParse(await response.json().catch(() => undefined));
+      return answer.success ? answer.data : { ok: false, error: { code: 'InvalidAnswer', message: `The host answered ${response.status} to a file of the upload.` } };
+    } catch {
+      return { ok: false, error: { code: 'Disconnected', message: 'Cannot reach the Barge host. Is "npm run serve" still running?' } };
+    }
   }
 
   return {

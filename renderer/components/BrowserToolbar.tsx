@@ -2,7 +2,7 @@
 
 import { useRef } from 'react';
 import type { ChangeEvent } from 'react';
-import { filesFromInput } from '../dropped-files.ts';
+import { droppedFromInput } from '../dropped-files.ts';
 import { useBrowser } from '../store/browser-store.ts';
 import type { Row } from '../store/browser-store.ts';
 
@@ -18,7 +18,7 @@ export function BrowserToolbar({ selectedRows, onDownload, onDelete, onDeletePre
   const one = selectedRows.length === 1 ? selectedRows[0] : undefined;
 
   function picked(event: ChangeEvent<HTMLInputElement>) {
-    if (event.target.files) void upload(filesFromInput(event.target.files));
+    if (event.target.files) void upload(droppedFromInput(event.target.files));
     event.target.value = '';
   }
 

@@ -1,18 +1,18 @@
 // Where files can be dropped to upload: it shows where they will go while something is dragged
-// over it, and hands what was dropped (dropped folders walked) to onFiles.
+// over it, and hands what was dropped (not walked: that is for whoever needs the files) to onDrop.
 
 import { useState } from 'react';
 import type { DragEvent, ReactNode } from 'react';
-import { filesFromDrop } from '../dropped-files.ts';
-import type { PickedFile } from '../dropped-files.ts';
+import type { DroppedItems } from '../../src/contract/api.ts';
+import { droppedFromDrop } from '../dropped-files.ts';
 
-export function DropZone({ destination, onFiles, children }: { destination: string; onFiles: (files: PickedFile[]) => void; children: ReactNode }) {
+export function DropZone({ destination, onDrop: dropped, children }: { destination: string; onDrop: (items: DroppedItems) => void; children: ReactNode }) {
   const [dragging, setDragging] = useState(false);
 
   function onDrop(event: DragEvent) {
     event.preventDefault();
     setDragging(false);
-    void filesFromDrop(event.dataTransfer).then(onFiles);
+    dropped(droppedFromDrop(event.dataTransfer));
   }
 
   return (

@@ -40,7 +40,7 @@ export function ObjectBrowser() {
         {shown.length.toLocaleString()} items{listing ? ' (loading…)' : ''}{selection.size > 0 ? `, ${selection.size.toLocaleString()} selected` : ''}{notice ? ` · ${notice}` : ''}
       </p>
       {listError && <p role="alert" className="error">{listError}</p>}
-      <DropZone destination={`${bucket}/${prefix}`} onFiles={(files) => void upload(files)}>
+      <DropZone destination={`${bucket}/${prefix}`} onDrop={(items) => void upload(items)}>
         <ObjectTable label={`Objects in ${bucket}/${prefix}`} rows={shown} onActivate={activate} onDelete={onDelete} />
       </DropZone>
       <BrowserDialogs dialog={dialog} onClose={() => setDialog(undefined)} />

@@ -5,7 +5,8 @@
 
 import { create } from 'zustand';
 import type { Bucket, ObjectPage, ObjectRow } from '../../src/contract/models.ts';
-import type { PickedFile } from '../dropped-files.ts';
+import type { DroppedItems } from '../../src/contract/api.ts';
+import { plural } from '../../src/plural.ts';
 import { api, request } from './api.ts';
 import { copyText, presign } from './details-store.ts';
 
@@ -45,7 +46,8 @@ interface BrowserState {
   selectAll(visible: readonly Row[]): void;
   clearSelection(): void;
   /** Upload dropped or picked files into the prefix on screen. */
-  upload(files: readonly PickedFile[]): Promise<void>;
+  /** Upload what was dropped or picked into the prefix on screen (the API walks it only if it must). */
+  upload(dropped: DroppedItems): Promise<void>;
   /** Copy a presigned link (valid one hour) to an object of the bucket on screen. */
   copyLink(key: string): Promise<void>;
   /** Create a bucket in the current connection; the list is loaded again. Rejects with the reason. */
@@ -201,11 +203,11 @@ export const useBrowser = create<BrowserState>((set, get) => ({
     set({ selection: new Set(), anchor: undefined });
   },
 
-  async upload(files) {
+  async upload(dropped) {
     const { connectionId, bucket, prefix } = get();
-    if (!connectionId || !bucket || files.length === 0) return;
-    set({ notice: `Uploading ${files.length} file${files.length === 1 ? '' : 's'}…` });
-    const result = await api().uploadFiles({ connectionId, bucket, prefix, files });
+    if (!connectionId || !bucket || dropped.count === 0) return;
+    set({ notice: `Uploading ${plural(dropped.count, 'item')}…` });
+    const result = await api().uploadFiles({ connectionId, bucket, prefix, dropped });
     set({ notice: result.ok ? `Upload started: ${result.value.name}` : result.error.message });
   },
 

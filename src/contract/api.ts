@@ -10,6 +10,7 @@ import type { Settings } from '../settings.ts';
 import { settingsPatchSchema } from '../settings.ts';
 import { conflictChoiceSchema, ifExistsSchema } from '../if-exists.ts';
 import type { Result } from './result.ts';
+import { apiErrorSchema } from './result.ts';
 import type { Bucket, ConnectionSummary, EngineStats, IncompleteUploads, ObjectDetails, ObjectPage } from './models.ts';
 import { connectionInputSchema } from './models.ts';
 
@@ -18,6 +19,8 @@ const bucket = z.string().min(1).max(255);
 const key = z.string().min(1).max(4096);
 const onJob = z.object({ id: id.optional() });
 const nothing = z.object({});
+/** One file or folder name: no path, nothing that leaves its folder. */
+const entryName = z.string().min(1).max(255).refine((name) => !/[/\\\0]/.test(name) && name !== '.' && name !== '..', 'a file or folder name, not a path');
 /**
  * An unfinished earlier run of the same job (the same command run again): go on from it (true), or
  * clean up what it left and start afresh (false); absent, none is looked for (the window's jobs).
@@ -55,17 +58,27 @@ export const methodSchemas = {
   }),
   'objects.details': z.object({ connectionId: id, bucket, key }),
   'objects.presign': z.object({ connectionId: id, bucket, key, expiresInSeconds: z.number().int().min(1).max(7 * 24 * 3600).default(3600) }),
-  /** Paths on the engine's machine (the Electron app's own disk, the command line's). */
+  /**
+   * Files to upload: `paths` on the engine's machine (the Electron app's own disk, the command
+   * line's), or files a browser sent first (`staged`: a batch from uploads.stage, and the names of
+   * the top-level items dropped, found in it). Exactly one of the two; a host whose pages may not
+   * name its files (the web host) refuses `paths`.
+   */
   'jobs.upload': z.object({
     connectionId: id,
     bucket,
     /** Where they go: a prefix ending in "/" (or "" for the bucket's top), or for one file its key. */
     prefix: z.string().max(1024),
-    paths: z.array(z.string().min(1).max(4096)).min(1).max(100_000),
+    paths: z.array(z.string().min(1).max(4096)).min(1).max(100_000).optional(),
+    staged: z.object({
+      stagingId: id,
+      /** What the user dropped or picked at the top ("photos", "a.txt"): each one name, not a path. */
+      entries: z.array(entryName).min(1).max(100_000),
+    }).optional(),
     /** Follow symbolic links (default), or skip each, named. */
     followSymlinks: z.boolean().optional(),
     ...rerun,
-  }),
+  }).refine((params) => (params.paths === undefined) !== (params.staged === undefined), 'give either paths or staged, not both'),
   'jobs.download': z.object({
     connectionId: id,
     bucket,
@@ -107,6 +120,12 @@ export const methodSchemas = {
   'jobs.snapshot': nothing,
   /** A page of a job's item errors or warnings (the first ones it kept; its progress has the counts). */
   'jobs.items': z.object({ id: z.string().min(1).max(100), list: z.enum(['errors', 'warnings']), offset: z.number().int().nonnegative().default(0), limit: z.number().int().min(1).max(1000).default(1000) }),
+  /**
+   * A batch for files a browser sends before its upload starts (each with PUT stagedFileUrl(…),
+   * then jobs.upload with `staged`). Only a host that takes files this way has it (NotSupported
+   * elsewhere: files are uploaded by their paths there).
+   */
+  'uploads.stage': nothing,
   /** Multipart uploads begun and never completed or aborted, each costing storage: abort them (or, dryRun, list them). */
   'uploads.abortIncomplete': z.object({
     connectionId: id,
@@ -159,6 +178,7 @@ export interface MethodResults {
   'jobs.clearFinished': JobSummary[];
   'jobs.snapshot': JobSummary[];
   'jobs.items': { items: ItemError[]; total: number };
+  'uploads.stage': { stagingId: string };
   'uploads.abortIncomplete': IncompleteUploads;
   'settings.get': Settings;
   'settings.update': Settings;
@@ -178,13 +198,48 @@ export type ApiEvent =
   | { readonly type: 'settings'; readonly settings: Settings }
   | { readonly type: 'stats'; readonly stats: EngineStats };
 
-/** Files the user dropped or picked, as the window has them. */
+export const STAGED_FILES_PATH = '/uploads/';
+
+/**
+ * Where a browser sends one file of a staged batch: PUT, the file as the body, the access token as a
+ * Bearer header. Bytes do not belong in the JSON socket, so they take this channel of their own;
+ * the answer is a `Result` (stagedFileAnswerSchema), like every call's.
+ */
+export function stagedFileUrl(stagingId: string, relativePath: string): string {
+  return `${STAGED_FILES_PATH}${encodeURIComponent(stagingId)}?path=${encodeURIComponent(relativePath)}`;
+}
+
+/** The answer to a staged file's PUT. */
+export const stagedFileAnswerSchema = z.discriminatedUnion('ok', [
+  z.object({ ok: z.literal(true), value: z.null() }),
+  z.object({ ok: z.literal(false), error: apiErrorSchema }),
+]);
+
+/** A file below what was dropped, with its path relative to it ("photos/a.jpg" for a dropped folder "photos"). */
+export interface PickedFile {
+  readonly file: File;
+  readonly relativePath: string;
+}
+
+/**
+ * What the user dropped or picked, not yet walked: a host that reads files in place (Electron) needs
+ * only the top-level items' paths; one that is sent the files (the web host) walks them.
+ */
+export interface DroppedItems {
+  /** The items dropped (a dropped folder is one File; Electron gives its path); undefined from a picker, which gives files only. */
+  readonly topLevel: readonly File[] | undefined;
+  /** How many items were dropped, or files picked. */
+  readonly count: number;
+  /** Every file, dropped folders walked. */
+  files(): Promise<readonly PickedFile[]>;
+}
+
+/** Files the user dropped or picked, and where they go. */
 export interface FilesToUpload {
   readonly connectionId: string;
   readonly bucket: string;
   readonly prefix: string;
-  /** Each with its path relative to what was dropped ("photos/a.jpg" for a dropped folder). */
-  readonly files: readonly { readonly file: File; readonly relativePath: string }[];
+  readonly dropped: DroppedItems;
 }
 
 /** What the window talks to: implemented by the Electron preload and by the web host's client. */

@@ -22,7 +22,9 @@ import type { WebHost } from '../../main/web-host/web-host.ts';
 import { internalEndpointProblem } from '../../src/internal-endpoints.ts';
 import { Journal } from '../../main/engine/journal/journal.ts';
 import { createBucket } from '../../main/engine/s3/s3-buckets.ts';
-import { serverConfig } from '../support/fixtures.ts';
+import { serverConfig, uniqueBucket } from '../support/fixtures.ts';
+import { StagingArea } from '../../main/service/staging-area.ts';
+import type { StagingOptions } from '../../main/service/staging-area.ts';
 import { mountTmpfs } from '../support/bad-input-kit.ts';
 
 const TOKEN = 'right-token-abcdefghijklmnop';
@@ -30,17 +32,25 @@ let host: WebHost;
 let service: BargeService;
 let origin: string;
 let dataDir: string;
+let stagingRoot: string;
+
+/** A web host's service as serve.ts builds it: files staged (here, or as `staging` says), no local paths. */
+async function webService(staging: StagingOptions = {}): Promise<BargeService> {
+  const s3 = inject('s3');
+  const env = { AWS_ACCESS_KEY_ID: s3.accessKeyId, AWS_SECRET_ACCESS_KEY: s3.secretAccessKey, AWS_ENDPOINT_URL: s3.endpoint, AWS_REGION: s3.region };
+  const folder = await mkdtemp(path.join(os.tmpdir(), 'barge-host-service-'));
+  const engine = new Engine({ env });
+  const registry = new ConnectionRegistry({ dataDir: folder, engine, secrets: new FileSecretStore(path.join(folder, 'secrets.json')), env });
+  return createBargeService({ engine, registry, host: 'web', staging: await StagingArea.open(staging), localPaths: false });
+}
 
 beforeAll(async () => {
-  const s3 = inject('s3');
   dataDir = await mkdtemp(path.join(os.tmpdir(), 'barge-host-'));
   const staticDir = path.join(dataDir, 'static');
   await mkdir(staticDir);
   await writeFile(path.join(staticDir, 'index.html'), '<!doctype html><title>Barge</title>');
-  const env = { AWS_ACCESS_KEY_ID: s3.accessKeyId, AWS_SECRET_ACCESS_KEY: s3.secretAccessKey, AWS_ENDPOINT_URL: s3.endpoint, AWS_REGION: s3.region };
-  const engine = new Engine({ env });
-  const registry = new ConnectionRegistry({ dataDir, engine, secrets: new FileSecretStore(path.join(dataDir, 'secrets.json')), env });
-  service = createBargeService({ engine, registry, host: 'web' });
+  stagingRoot = path.join(dataDir, 'staging');
+  service = await webService({ root: stagingRoot });
   host = await startWebHost({ service, token: TOKEN, staticDir });
   origin = `http://127.0.0.1:${host.port}`;
 });
@@ -92,14 +102,33 @@ function call(ws: WebSocket, method: string, params: unknown): Promise<{ ok: boo
   });
 }
 
+type Answer = { ok: boolean; value?: unknown; error?: { code: string; message: string } };
+
+/** A new staging batch, over the socket. */
+async function stage(ws: WebSocket): Promise<string> {
+  const staged = await call(ws, 'uploads.stage', {});
+  expect(staged.ok).toBe(true);
+  return (staged.value as { stagingId: string }).stagingId;
+}
+
+/** One file of a batch, sent over the data channel with the token. */
+async function putStaged(stagingId: string, relativePath: string, body: string, at = origin): Promise<{ status: number; answer: Answer }> {
+  const response = await fetch(`${at}/uploads/${stagingId}?path=${encodeURIComponent(relativePath)}`, { method: 'PUT', body, headers: { authorization: `Bearer ${TOKEN}` } });
+  return { status: response.status, answer: (await response.json()) as Answer };
+}
+
 describe('the web host', () => {
   it('takes uploads only with the token in an Authorization header (a cookie or the query is not enough)', async () => {
-    const batch = '1b6f3c4e-1f2a-4c3d-9e8f-0123456789ab';
+    const ws = await socket({ token: TOKEN });
+    const batch = await stage(ws);
+    ws.close();
     const at = `${origin}/uploads/${batch}?path=a.txt`;
     expect((await fetch(at, { method: 'PUT', body: 'x' })).status).toBe(401);
     expect((await fetch(at, { method: 'PUT', body: 'x', headers: { cookie: `barge_token_${host.port}=${TOKEN}` } })).status).toBe(401);
     expect((await fetch(`${at}&token=${TOKEN}`, { method: 'PUT', body: 'x' })).status).toBe(401);
-    expect((await fetch(at, { method: 'PUT', body: 'x', headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(200);
+    const taken = await fetch(at, { method: 'PUT', body: 'x', headers: { authorization: `Bearer ${TOKEN}` } });
+    expect(taken.status).toBe(200);
+    expect(await taken.json()).toEqual({ ok: true, value: null });
   });
 
   it('listens on loopback only by default, and prints the token in the URL\'s fragment (sent to no server)', () => {
@@ -156,8 +185,6 @@ describe('the web host', () => {
     expect(await call(ws, 'settings.update', { threads: 100_000 })).toMatchObject({ ok: false, error: { code: 'InvalidRequest' } });
     expect(await call(ws, 'no.such.method', {})).toMatchObject({ ok: false, error: { code: 'UnknownMethod' } });
     expect(await call(ws, '__proto__', {})).toMatchObject({ ok: false, error: { code: 'UnknownMethod' } });
-    // A page may not name files on the host: browser uploads go through the staging endpoints.
-    expect(await call(ws, 'jobs.upload', { connectionId: 'env', bucket: 'b', prefix: '', paths: ['/etc/passwd'] })).toMatchObject({ ok: false, error: { code: 'Forbidden' } });
     const wrongKeys = await call(ws, 'connections.test', { id: (added.value as { id: string }).id });
     expect(wrongKeys).toMatchObject({ ok: false, error: { code: 'InvalidAccessKeyId' } });
     expect(JSON.stringify(wrongKeys)).not.toContain('super-secret-value');
@@ -165,10 +192,100 @@ describe('the web host', () => {
   });
 
   it('refuses an uploaded file path that would leave the staging folder', async () => {
-    const batch = '0b6f3c4e-1f2a-4c3d-9e8f-0123456789ab';
-    const response = await fetch(`${origin}/uploads/${batch}?path=${encodeURIComponent('../../etc/evil')}`, { method: 'PUT', body: 'x', headers: { authorization: `Bearer ${TOKEN}` } });
-    expect(response.status).toBe(400);
-    expect(((await response.json()) as { error: { code: string } }).error.code).toBe('InvalidPath');
+    const ws = await socket({ token: TOKEN });
+    const batch = await stage(ws);
+    ws.close();
+    const { status, answer } = await putStaged(batch, '../../etc/evil', 'x');
+    expect(status).toBe(400);
+    expect(answer).toMatchObject({ ok: false, error: { code: 'InvalidPath' } });
+  });
+});
+
+describe('browser uploads: one contract (uploads.stage, the files PUT, jobs.upload with staged)', () => {
+  it('uploads what a page sent, named after what was dropped, and removes the batch when its job completes; a page may not name files on the host', async () => {
+    const ws = await socket({ token: TOKEN });
+    const bucket = uniqueBucket();
+    expect(await call(ws, 'buckets.create', { connectionId: 'env', name: bucket })).toMatchObject({ ok: true });
+    // A page may not name files on the host, only send them.
+    expect(await call(ws, 'jobs.upload', { connectionId: 'env', bucket, prefix: '', paths: ['/etc/passwd'] }))
+      .toMatchObject({ ok: false, error: { code: 'Forbidden', message: expect.stringContaining('uploads.stage') } });
+    const batch = await stage(ws);
+    expect((await readdir(stagingRoot))).toContain(batch);
+    for (const [name, body] of [['photos/a.txt', 'alpha'], ['photos/2024/b.txt', 'beta'], ['notes.txt', 'notes']]) {
+      expect(await putStaged(batch, name!, body!)).toEqual({ status: 200, answer: { ok: true, value: null } });
+    }
+    const started = await call(ws, 'jobs.upload', { connectionId: 'env', bucket, prefix: 'in/', staged: { stagingId: batch, entries: ['photos', 'notes.txt'] } });
+    expect(started).toMatchObject({ ok: true, value: { kind: 'upload', name: `2 items → s3://${bucket}/in/` } });
+    const jobId = (started.value as { id: string }).id;
+    // A batch started takes no more files, and starts no second job.
+    expect(await putStaged(batch, 'late.txt', 'late')).toMatchObject({ status: 404, answer: { ok: false, error: { code: 'NoSuchStaging' } } });
+    expect(await call(ws, 'jobs.upload', { connectionId: 'env', bucket, prefix: 'again/', staged: { stagingId: batch, entries: ['notes.txt'] } })).toMatchObject({ ok: false, error: { code: 'NoSuchStaging' } });
+    const status = async () => ((await call(ws, 'jobs.snapshot', {})).value as { id: string; state: { status: string } }[]).find((j) => j.id === jobId)?.state.status;
+    for (let waited = 0; (await status()) !== 'completed' && waited < 30_000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await status()).toBe('completed');
+    const listed = await call(ws, 'objects.list', { connectionId: 'env', bucket, prefix: 'in/', recursive: true });
+    expect((listed.value as { objects: { key: string }[] }).objects.map((o) => o.key).sort()).toEqual(['in/notes.txt', 'in/photos/2024/b.txt', 'in/photos/a.txt']);
+    // Its files go once the job no longer needs them.
+    for (let waited = 0; (await readdir(stagingRoot)).includes(batch) && waited < 5000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await readdir(stagingRoot)).not.toContain(batch);
+    ws.close();
+  });
+
+  it('refuses a batch it does not know, an entry that is a path or leaves the batch, and paths and staged together', async () => {
+    const ws = await socket({ token: TOKEN });
+    const unknown = '4b6f3c4e-1f2a-4c3d-9e8f-0123456789ab';
+    expect(await putStaged(unknown, 'a.txt', 'x')).toMatchObject({ status: 404, answer: { ok: false, error: { code: 'NoSuchStaging' } } });
+    expect(await putStaged('..%2F..%2Fetc', 'a.txt', 'x')).toMatchObject({ status: 404, answer: { ok: false, error: { code: 'NoSuchStaging' } } });
+    const upload = (staged: unknown, extra: object = {}) => call(ws, 'jobs.upload', { connectionId: 'env', bucket: 'b', prefix: '', staged, ...extra });
+    expect(await upload({ stagingId: unknown, entries: ['a.txt'] })).toMatchObject({ ok: false, error: { code: 'NoSuchStaging' } });
+    const batch = await stage(ws);
+    expect((await putStaged(batch, 'a.txt', 'x')).status).toBe(200);
+    for (const entry of ['..', '.', 'photos/a.txt', '../a.txt', '/etc/passwd', '']) {
+      expect(await upload({ stagingId: batch, entries: [entry] })).toMatchObject({ ok: false, error: { code: 'InvalidRequest' } });
+    }
+    expect(await upload({ stagingId: batch, entries: ['a.txt'] }, { paths: ['/tmp'] })).toMatchObject({ ok: false, error: { code: 'InvalidRequest' } });
+    expect(await call(ws, 'jobs.upload', { connectionId: 'env', bucket: 'b', prefix: '' })).toMatchObject({ ok: false, error: { code: 'InvalidRequest' } });
+    // Refused calls leave the batch waiting for a good one.
+    expect((await putStaged(batch, 'b.txt', 'y')).status).toBe(200);
+    ws.close();
+  });
+
+  it('removes a batch never started after its time, and then refuses it', async () => {
+    const root = await mkdtemp(path.join(os.tmpdir(), 'barge-expiring-'));
+    const quick = await webService({ root, unstartedTtlMs: 300 });
+    const quickHost = await startWebHost({ service: quick, token: TOKEN, staticDir: path.join(dataDir, 'static') });
+    try {
+      const at = `http://127.0.0.1:${quickHost.port}`;
+      const staged = await quick.dispatch('uploads.stage', {});
+      const batch = (staged as { value: { stagingId: string } }).value.stagingId;
+      expect((await putStaged(batch, 'a.txt', 'x', at)).status).toBe(200);
+      expect(await readdir(root)).toEqual([batch]);
+      for (let waited = 0; (await readdir(root)).length > 0 && waited < 5000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(await readdir(root)).toEqual([]);
+      expect(await putStaged(batch, 'b.txt', 'x', at)).toMatchObject({ status: 404, answer: { error: { code: 'NoSuchStaging' } } });
+      expect(await quick.dispatch('jobs.upload', { connectionId: 'env', bucket: 'b', prefix: '', staged: { stagingId: batch, entries: ['a.txt'] } })).toMatchObject({ ok: false, error: { code: 'NoSuchStaging' } });
+    } finally {
+      await quickHost.close();
+      await quick.close();
+    }
+  });
+
+  it('a host that reads files in place stages none, and takes paths', async () => {
+    const s3 = inject('s3');
+    const env = { AWS_ACCESS_KEY_ID: s3.accessKeyId, AWS_SECRET_ACCESS_KEY: s3.secretAccessKey, AWS_ENDPOINT_URL: s3.endpoint, AWS_REGION: s3.region };
+    const folder = await mkdtemp(path.join(os.tmpdir(), 'barge-local-'));
+    const engine = new Engine({ env });
+    const local = createBargeService({ engine, registry: new ConnectionRegistry({ dataDir: folder, engine, secrets: new FileSecretStore(path.join(folder, 'secrets.json')), env }), host: 'electron', restoreJobs: false });
+    try {
+      expect(await local.dispatch('uploads.stage', {})).toMatchObject({ ok: false, error: { code: 'NotSupported', message: expect.stringContaining('by their paths') } });
+      expect(await local.dispatch('jobs.upload', { connectionId: 'env', bucket: 'b', prefix: '', staged: { stagingId: 'x', entries: ['a'] } })).toMatchObject({ ok: false, error: { code: 'NotSupported' } });
+      const bucket = uniqueBucket();
+      await local.dispatch('buckets.create', { connectionId: 'env', name: bucket });
+      await writeFile(path.join(folder, 'here.txt'), 'here');
+      expect(await local.dispatch('jobs.upload', { connectionId: 'env', bucket, prefix: '', paths: [path.join(folder, 'here.txt')] })).toMatchObject({ ok: true });
+    } finally {
+      await local.close();
+    }
   });
 });
 
@@ -292,13 +409,26 @@ describe('a web host others can reach', () => {
 });
 
 describe('the web host\'s limits', () => {
-  const put = (at: WebHost, name: string, body: Buffer | ReadableStream) => fetch(`http://127.0.0.1:${at.port}/uploads/2b6f3c4e-1f2a-4c3d-9e8f-0123456789ab?path=${name}`, {
-    method: 'PUT', body, headers: { authorization: `Bearer ${TOKEN}`, origin: `http://127.0.0.1:${at.port}` }, duplex: 'half',
-  } as RequestInit);
+  /** A host whose service stages its files in `root` (default: a private temporary folder). */
+  async function stagingHost(root: string | undefined, marginBytes: number) {
+    const own = await webService(root === undefined ? {} : { root });
+    const at = await startWebHost({ service: own, token: TOKEN, staticDir: path.join(dataDir, 'static'), stagingFreeMarginBytes: marginBytes });
+    const staged = await own.dispatch('uploads.stage', {});
+    const batch = (staged as { value: { stagingId: string } }).value.stagingId;
+    return {
+      put: (name: string, body: Buffer | ReadableStream) => fetch(`http://127.0.0.1:${at.port}/uploads/${batch}?path=${name}`, {
+        method: 'PUT', body, headers: { authorization: `Bearer ${TOKEN}`, origin: `http://127.0.0.1:${at.port}` }, duplex: 'half',
+      } as RequestInit),
+      async close() {
+        await at.close();
+        await own.close();
+      },
+    };
+  }
 
   it('an upload that fills the staging disk answers "full" in words, leaves no partial file, and the next upload works', async () => {
     const disk = await mountTmpfs({ sizeBytes: 2 * 1024 * 1024 });
-    const small = await startWebHost({ service, token: TOKEN, staticDir: path.join(dataDir, 'static'), stagingDir: disk.dir, stagingFreeMarginBytes: 0 });
+    const small = await stagingHost(disk.dir, 0);
     try {
       // Streamed, with no length to refuse it by in advance: the disk fills mid-way.
       const big = new ReadableStream({
@@ -308,11 +438,11 @@ describe('the web host\'s limits', () => {
         },
       });
       let sent = 0;
-      const full = await put(small, 'big.bin', big);
+      const full = await small.put('big.bin', big);
       expect(full.status).toBe(507);
       expect(((await full.json()) as { error: { message: string } }).error.message).toContain("The host's disk for staging uploads");
       expect((await readdir(disk.dir, { recursive: true })).filter((name) => name.endsWith('big.bin'))).toEqual([]);
-      expect((await put(small, 'small.txt', Buffer.from('still room for this'))).status).toBe(200);
+      expect((await small.put('small.txt', Buffer.from('still room for this'))).status).toBe(200);
     } finally {
       await small.close();
       await disk.unmount();
@@ -320,7 +450,7 @@ describe('the web host\'s limits', () => {
     // A body with no length, checked as it is written: stopped where the disk's free space would
     // fall below the margin, though the disk could hold it all.
     const roomy = await mountTmpfs({ sizeBytes: 48 * 1024 * 1024 });
-    const guarded = await startWebHost({ service, token: TOKEN, staticDir: path.join(dataDir, 'static'), stagingDir: roomy.dir, stagingFreeMarginBytes: 24 * 1024 * 1024 });
+    const guarded = await stagingHost(roomy.dir, 24 * 1024 * 1024);
     try {
       let chunks = 0;
       const chunked = new ReadableStream({
@@ -329,7 +459,7 @@ describe('the web host\'s limits', () => {
           if (++chunks >= 40) controller.close();
         },
       });
-      const stopped = await put(guarded, 'chunked.bin', chunked);
+      const stopped = await guarded.put('chunked.bin', chunked);
       expect(stopped.status).toBe(507);
       expect((await readdir(roomy.dir, { recursive: true })).filter((name) => name.endsWith('chunked.bin'))).toEqual([]);
     } finally {
@@ -337,9 +467,9 @@ describe('the web host\'s limits', () => {
       await roomy.unmount();
     }
     // With its margin, a host refuses up front an upload the disk cannot take.
-    const careful = await startWebHost({ service, token: TOKEN, staticDir: path.join(dataDir, 'static'), stagingFreeMarginBytes: 1024 ** 5 });
+    const careful = await stagingHost(undefined, 1024 ** 5);
     try {
-      expect((await put(careful, 'any.txt', Buffer.from('x'))).status).toBe(507);
+      expect((await careful.put('any.txt', Buffer.from('x'))).status).toBe(507);
     } finally {
       await careful.close();
     }
@@ -381,9 +511,9 @@ describe('the web host\'s limits', () => {
     }
   });
 
-  it('refuses an oversized start request; idle connections are closed, so local processes cannot lock the user out', async () => {
-    const big = await fetch(`${origin}/uploads/3b6f3c4e-1f2a-4c3d-9e8f-0123456789ab/start`, { method: 'POST', body: 'x'.repeat(2 * 1024 * 1024), headers: { authorization: `Bearer ${TOKEN}` } });
-    expect(big.status).toBe(413);
+  it('takes files by PUT only (no second way to start an upload); idle connections are closed, so local processes cannot lock the user out', async () => {
+    const start = await fetch(`${origin}/uploads/3b6f3c4e-1f2a-4c3d-9e8f-0123456789ab/start`, { method: 'POST', body: '{}', headers: { authorization: `Bearer ${TOKEN}` } });
+    expect(start.status).toBe(405);
     const quick = await startWebHost({ service, token: TOKEN, staticDir: path.join(dataDir, 'static'), headersTimeoutMs: 500 });
     try {
       const idle = await Promise.all(Array.from({ length: 70 }, () => new Promise<net.Socket>((resolve) => {

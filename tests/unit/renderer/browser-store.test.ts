@@ -3,6 +3,7 @@ import { rowName, useBrowser, visibleRows } from '../../../renderer/store/browse
 import type { Row } from '../../../renderer/store/browser-store.ts';
 import { nearestStep, PART_SIZE_STEPS } from '../../../renderer/part-size-steps.ts';
 import { jobSnapshot, useFakeApi } from './fake-api.ts';
+import type { DroppedItems } from '../../../src/contract/api.ts';
 
 const object = (key: string, size: number, lastModified = 0): Row => ({ kind: 'object', key, name: rowName(key, 'p/'), size, lastModified });
 const folder = (key: string): Row => ({ kind: 'folder', key, name: rowName(key, 'p/') });
@@ -46,7 +47,10 @@ describe('part size slider', () => {
 describe('browser actions', () => {
   const initial = useBrowser.getState();
   const writeText = vi.fn(async (_text: string) => undefined);
-  const file = (name: string) => ({ file: new File(['x'], name), relativePath: name });
+  const dropped = (...names: string[]): DroppedItems => {
+    const files = names.map((name) => new File(['x'], name));
+    return { topLevel: files, count: files.length, files: async () => files.map((file) => ({ file, relativePath: file.name })) };
+  };
 
   beforeEach(() => {
     useBrowser.setState({ ...initial, connectionId: 'c1', buckets: [{ name: 'b' }, { name: 'gone' }], bucket: 'b', prefix: 'p/' }, true);
@@ -55,23 +59,23 @@ describe('browser actions', () => {
   });
   afterEach(() => vi.unstubAllGlobals());
 
-  it('uploads files into the prefix on screen and says the job started', async () => {
+  it('uploads what was dropped into the prefix on screen and says the job started', async () => {
     const api = useFakeApi();
     api.uploadAnswer = { ok: true, value: jobSnapshot('j1', { name: '2 items to s3://b/p/' }) };
-    const files = [file('a.txt'), file('b.txt')];
-    const done = useBrowser.getState().upload(files);
-    expect(useBrowser.getState().notice).toBe('Uploading 2 files…');
+    const items = dropped('a.txt', 'b.txt');
+    const done = useBrowser.getState().upload(items);
+    expect(useBrowser.getState().notice).toBe('Uploading 2 items…');
     await done;
-    expect(api.calls).toEqual([{ method: 'uploadFiles', params: { connectionId: 'c1', bucket: 'b', prefix: 'p/', files } }]);
+    expect(api.calls).toEqual([{ method: 'uploadFiles', params: { connectionId: 'c1', bucket: 'b', prefix: 'p/', dropped: items } }]);
     expect(useBrowser.getState().notice).toBe('Upload started: 2 items to s3://b/p/');
   });
 
   it('shows a refused upload\'s reason, and uploads nothing without files', async () => {
     const api = useFakeApi();
     api.uploadAnswer = { ok: false, error: { code: 'AccessDenied', message: 'Access denied' } };
-    await useBrowser.getState().upload([file('a.txt')]);
+    await useBrowser.getState().upload(dropped('a.txt'));
     expect(useBrowser.getState().notice).toBe('Access denied');
-    await useBrowser.getState().upload([]);
+    await useBrowser.getState().upload(dropped());
     expect(api.calls).toHaveLength(1);
   });
 

@@ -38,7 +38,7 @@ describe('the object browser', () => {
   });
 
   it('has a grid with sortable columns, counted rows, in a drop area', () => {
-    const html = render(DropZone, { destination: 'b/p/', onFiles: () => undefined }, 'the table');
+    const html = render(DropZone, { destination: 'b/p/', onDrop: () => undefined }, 'the table');
     expect(html).toBe('<section class="drop-area" aria-label="Drop files to upload">the table</section>');
     const grid = render(ObjectTable, { label: 'Objects in b/p/', rows: [object('p/a.txt'), folder('p/d/')], onActivate: () => undefined, onDelete: () => undefined });
     for (const part of ['role="grid" aria-label="Objects in b/p/" aria-rowcount="3" aria-multiselectable="true"', 'role="columnheader" class="cell name" aria-sort="ascending"', 'Name ▲', 'Size', 'Modified', 'Storage class']) expect(grid).toContain(part);

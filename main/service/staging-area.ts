@@ -1,0 +1,166 @@
+// Files a browser sends, kept until their job no longer needs them.
+//
+// A page may not name files on the host (that would hand whoever holds the token the host user's
+// disk), so it sends them: `uploads.stage` gives it a batch, a private folder below the staging
+// root; its files are written there by their paths relative to what was dropped; `jobs.upload`
+// with `staged` then uploads the top-level entries in place. A batch stays while its job may still
+// need it (a failed job can be retried) and goes when the job completes or is cleared. A batch whose
+// job never started (the page went away mid-upload) goes an hour after its last file arrived;
+// every batch goes when the host stops.
+
+import { randomUUID } from 'node:crypto';
+import { chmod, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { keyToRelativePath } from '../../src/key-path.ts';
+import { BargeError } from '../engine/errors.ts';
+
+/** Files staged for a job that never started go after this long (counted from the last file). */
+export const STAGED_UNSTARTED_TTL_MS = 60 * 60 * 1000;
+/** How often batches never started are looked for, at most. */
+const EXPIRY_SWEEP_MS = 10 * 60 * 1000;
+
+export interface StagingOptions {
+  /** Where batches are made (default: a private temporary folder, removed on close). */
+  readonly root?: string;
+  /** How long a batch may wait for its job (default one hour). */
+  readonly unstartedTtlMs?: number;
+  readonly now?: () => number;
+}
+
+/** Where one staged file is written, and the folder whose disk must keep room. */
+export interface StagedFileTarget {
+  readonly file: string;
+  readonly stagingRoot: string;
+}
+
+const PLATFORM = process.platform === 'win32' ? 'win32' : 'posix';
+
+export class StagingArea {
+  /** Batches not started yet, by id: when they were made or last received a file. */
+  private readonly unstarted = new Map<string, number>();
+  /** Batches claimed by a start that has not answered yet. */
+  private readonly starting = new Set<string>();
+  /** Batches of running jobs, by job id. */
+  private readonly byJob = new Map<string, string>();
+  private readonly sweep: NodeJS.Timeout;
+  readonly root: string;
+  private readonly ownsRoot: boolean;
+  private readonly ttlMs: number;
+  private readonly now: () => number;
+
+  private constructor(root: string, ownsRoot: boolean, ttlMs: number, now: () => number) {
+    this.root = root;
+    this.ownsRoot = ownsRoot;
+    this.ttlMs = ttlMs;
+    this.now = now;
+    this.sweep = setInterval(() => this.expire(), Math.max(10, Math.min(ttlMs / 6, EXPIRY_SWEEP_MS)));
+    this.sweep.unref();
+  }
+
+  static async open(options: StagingOptions = {}): Promise<StagingArea> {
+    // Private to this user: staged files are other people's data.
+    const root = options.root ?? (await mkdtemp(path.join(os.tmpdir(), 'barge-web-uploads-')));
+    await mkdir(root, { recursive: true, mode: 0o700 });
+    await chmod(root, 0o700);
+    return new StagingArea(path.resolve(root), options.root === undefined, options.unstartedTtlMs ?? STAGED_UNSTARTED_TTL_MS, options.now ?? Date.now);
+  }
+
+  /** A new, empty batch. */
+  async create(): Promise<string> {
+    const id = randomUUID();
+    await mkdir(this.folder(id), { mode: 0o700 });
+    this.unstarted.set(id, this.now());
+    return id;
+  }
+
+  /** Where a file of a batch not yet started goes (its folders made), by its path relative to what was dropped. */
+  async fileFor(stagingId: string, relativePath: string): Promise<StagedFileTarget> {
+    this.assertUnstarted(stagingId);
+    const mapped = keyToRelativePath(relativePath, '', PLATFORM);
+    if (!mapped.ok || mapped.isFolderMarker) throw new BargeError('InvalidPath', `That file path ${mapped.ok ? 'is a folder' : mapped.reason}.`);
+    const file = path.join(this.folder(stagingId), ...mapped.segments);
+    try {
+      await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOSPC') throw error;
+      throw new BargeError('InvalidPath', 'That file path clashes with another file of the same upload.');
+    }
+    // Still arriving: the batch waits an hour from its last file.
+    if (this.unstarted.has(stagingId)) this.unstarted.set(stagingId, this.now());
+    return { file, stagingRoot: this.root };
+  }
+
+  /**
+   * Claim a batch for a job: the paths of its top-level entries (each one name, as dropped). It no
+   * longer expires nor takes files; `started` or `discard` says how the start went.
+   */
+  claim(stagingId: string, entries: readonly string[]): string[] {
+    this.assertUnstarted(stagingId);
+    const paths = entries.map((entry) => {
+      const mapped = keyToRelativePath(entry, '', PLATFORM);
+      if (!mapped.ok || mapped.isFolderMarker || mapped.segments.length !== 1) throw new BargeError('InvalidPath', `"${entry.slice(0, 100)}" is not the name of a dropped file or folder.`);
+      return path.join(this.folder(stagingId), entry);
+    });
+    this.unstarted.delete(stagingId);
+    this.starting.add(stagingId);
+    return paths;
+  }
+
+  /** The claimed batch's job: the batch goes when `jobsDone` names it. */
+  started(stagingId: string, jobId: string): void {
+    this.starting.delete(stagingId);
+    this.byJob.set(jobId, stagingId);
+  }
+
+  /** A batch no job will read (its start failed). */
+  async discard(stagingId: string): Promise<void> {
+    this.starting.delete(stagingId);
+    this.unstarted.delete(stagingId);
+    await this.remove(stagingId);
+  }
+
+  /** Jobs completed or cleared: their batches go. */
+  jobsDone(jobIds: readonly string[]): void {
+    for (const jobId of jobIds) {
+      const stagingId = this.byJob.get(jobId);
+      if (stagingId === undefined) continue;
+      this.byJob.delete(jobId);
+      void this.remove(stagingId);
+    }
+  }
+
+  /** Batches that waited too long for their job go. */
+  expire(): void {
+    const now = this.now();
+    for (const [stagingId, since] of this.unstarted) {
+      if (now - since < this.ttlMs) continue;
+      this.unstarted.delete(stagingId);
+      void this.remove(stagingId);
+    }
+  }
+
+  /** Every batch goes (and the root, if this area made it). */
+  async close(): Promise<void> {
+    clearInterval(this.sweep);
+    const all = [...this.unstarted.keys(), ...this.starting, ...this.byJob.values()];
+    this.unstarted.clear();
+    this.starting.clear();
+    this.byJob.clear();
+    await Promise.all(all.map((stagingId) => this.remove(stagingId)));
+    if (this.ownsRoot) await rm(this.root, { recursive: true, force: true });
+  }
+
+  private assertUnstarted(stagingId: string): void {
+    if (!this.unstarted.has(stagingId)) throw new BargeError('NoSuchStaging', 'That upload is not waiting here: it was started already, or waited too long. Drop the files again.');
+  }
+
+  /** A batch's folder; ids are ours (UUIDs), looked up before they name a folder. */
+  private folder(stagingId: string): string {
+    return path.join(this.root, stagingId);
+  }
+
+  private remove(stagingId: string): Promise<void> {
+    return rm(this.folder(stagingId), { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,66 @@
+// Files a browser sends: where each goes, how long a batch waits for its job, and when it goes.
+
+import { mkdtemp, readdir, stat, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { StagingArea } from '../../../../main/service/staging-area.ts';
+
+async function area(ttlMs = 1000) {
+  const root = await mkdtemp(path.join(os.tmpdir(), 'barge-staging-'));
+  let now = 0;
+  const staging = await StagingArea.open({ root, unstartedTtlMs: ttlMs, now: () => now });
+  return { root, staging, advance: (ms: number) => { now += ms; } };
+}
+
+describe('the staging area', () => {
+  it('puts each file below its batch, in a folder of its user only, and refuses paths that leave it', async () => {
+    const { root, staging } = await area();
+    const batch = await staging.create();
+    expect((await stat(path.join(root, batch))).mode & 0o777).toBe(0o700);
+    expect(await staging.fileFor(batch, 'photos/a.jpg')).toEqual({ file: path.join(root, batch, 'photos', 'a.jpg'), stagingRoot: root });
+    for (const bad of ['../evil', '/etc/passwd', 'a//b', 'dir/']) await expect(staging.fileFor(batch, bad)).rejects.toMatchObject({ code: 'InvalidPath' });
+    await expect(staging.fileFor('no-such-batch', 'a.txt')).rejects.toMatchObject({ code: 'NoSuchStaging' });
+    await staging.close();
+  });
+
+  it('expires a batch never started, counted from its last file; a claimed one does not expire', async () => {
+    const { root, staging, advance } = await area(1000);
+    const waiting = await staging.create();
+    const claimed = await staging.create();
+    advance(800);
+    await writeFile((await staging.fileFor(waiting, 'a.txt')).file, 'a');
+    await writeFile((await staging.fileFor(claimed, 'b.txt')).file, 'b');
+    expect(staging.claim(claimed, ['b.txt'])).toEqual([path.join(root, claimed, 'b.txt')]);
+    advance(800);
+    staging.expire();
+    expect(await readdir(root)).toEqual(expect.arrayContaining([waiting, claimed]));
+    advance(300);
+    staging.expire();
+    await expect(staging.fileFor(waiting, 'c.txt')).rejects.toMatchObject({ code: 'NoSuchStaging' });
+    for (let i = 0; (await readdir(root)).includes(waiting) && i < 100; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(await readdir(root)).toEqual([claimed]);
+    await staging.close();
+  });
+
+  it('claims a batch once, by single names; removes it when its job is done, or its start failed', async () => {
+    const { root, staging } = await area();
+    const batch = await staging.create();
+    expect(() => staging.claim(batch, ['a/b'])).toThrow(expect.objectContaining({ code: 'InvalidPath' }));
+    staging.claim(batch, ['a']);
+    expect(() => staging.claim(batch, ['a'])).toThrow(expect.objectContaining({ code: 'NoSuchStaging' }));
+    staging.started(batch, 'job-1');
+    staging.jobsDone(['other-job']);
+    expect(await readdir(root)).toEqual([batch]);
+    staging.jobsDone(['job-1']);
+    for (let i = 0; (await readdir(root)).length > 0 && i < 100; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(await readdir(root)).toEqual([]);
+    const failed = await staging.create();
+    staging.claim(failed, ['x']);
+    await staging.discard(failed);
+    expect(await readdir(root)).toEqual([]);
+    await staging.create();
+    await staging.close();
+    expect(await readdir(root)).toEqual([]);
+  });
+});
