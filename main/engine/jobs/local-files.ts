@@ -126,11 +126,14 @@ function specialKind(info: Stats): string {
   return 'neither a file nor a folder';
 }
 
-/** ENOENT on a path that is a symbolic link means the link is broken: said so. */
+/**
+ * ENOENT on a path that is a symbolic link means the link is broken: said so, as a source (nothing is
+ * "in the way" of an upload, as the download's wording of EBROKENLINK says).
+ */
 async function brokenLinkOr(file: string, error: unknown): Promise<unknown> {
   if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return error;
   const link = await lstat(file).catch(() => undefined);
-  return link?.isSymbolicLink() ? fileError('EBROKENLINK', file) : error;
+  return link?.isSymbolicLink() ? new BargeError('EBROKENLINK', `${file} is a broken symbolic link (it leads to nothing): fix or remove the link.`, { cause: error }) : error;
 }
 
 const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
