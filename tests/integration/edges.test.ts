@@ -179,6 +179,14 @@ describe('downloads', () => {
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     for (const name of names) expect(await readFile(path.join(out, 'long', name), 'utf8')).toBe(name);
+    // Kept beside them under numbered names, cut to fit as well.
+    const renamed = await runCli(['cp', '-r', '--quiet', '--if-exists', 'rename', `s3://${t.bucket}/long`, out]);
+    expect(renamed.stderr).toBe('');
+    expect(renamed.code).toBe(0);
+    const saved = await readdir(path.join(out, 'long'));
+    expect(saved).toHaveLength(6);
+    expect(saved.every((name) => Buffer.byteLength(name) <= 255)).toBe(true);
+    expect(saved.filter((name) => name.includes(' (1)'))).toHaveLength(3);
   });
 
   it('an object replaced on the server mid-download: nothing saved, and the message says what happened', async () => {
