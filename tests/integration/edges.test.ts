@@ -94,6 +94,19 @@ describe('uploads', () => {
     expect(proc.stderr).toContain('/proc/cpuinfo says it is empty but is not');
   });
 
+  it('a source named on the command line with a name that is not UTF-8 is refused for that, not as missing', async () => {
+    // Node decodes arguments as UTF-8: the byte \xe9 reaches barge as U+FFFD, as it does here.
+    await writeFile(Buffer.concat([Buffer.from(dir), Buffer.from('/caf\xe9.txt', 'latin1')]), 'latin-1 name');
+    await mkdir(Buffer.concat([Buffer.from(dir), Buffer.from('/caf\xe9dir', 'latin1')]));
+    for (const [source, args] of [[path.join(dir, 'caf\ufffd.txt'), []], [path.join(dir, 'caf\ufffddir'), ['-r']]] as const) {
+      const run = await runCli(['cp', ...args, source, `s3://${t.bucket}/nu/`]);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain(`${source}: its name is not valid UTF-8, and S3 keys must be; the command line cannot pass such a name through. Upload the folder it is in`);
+      expect(run.stderr).not.toContain('No such file');
+    }
+    expect(await keys()).toEqual([]);
+  });
+
   it('a file rewritten in place with its modification time put back during a multipart upload is never stored as a mixture', async () => {
     const file = await randomFile(dir, 'big.bin', 15 * MIB);
     const before = await stat(file.path);
