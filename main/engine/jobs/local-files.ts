@@ -14,6 +14,8 @@ export interface LocalFile {
   readonly key: string;
   readonly size: number;
   readonly mtimeMs: number;
+  /** The device the file is on: with `ino`, which file it is. */
+  readonly dev: number;
   /**
    * What a writer cannot put back: the inode (a file replaced by another under its name) and the
    * change time (a file rewritten in place with its modification time restored, as rsync --inplace
@@ -103,13 +105,13 @@ export async function* walkPath(source: string, key: string, options: WalkOption
   }
 }
 
-/** Whether `now` (a fresh stat) is the file as it was listed: same size, times and inode. */
-export function sameVersion(now: Pick<Stats, 'size' | 'mtimeMs' | 'ino' | 'ctimeMs'>, listed: Pick<LocalFile, 'size' | 'mtimeMs' | 'ino' | 'ctimeMs'>): boolean {
-  return now.size === listed.size && now.mtimeMs === listed.mtimeMs && now.ino === listed.ino && now.ctimeMs === listed.ctimeMs;
+/** Whether `now` (a fresh stat) is the file as it was listed: same size, times, device and inode. */
+export function sameVersion(now: Pick<Stats, 'size' | 'mtimeMs' | 'dev' | 'ino' | 'ctimeMs'>, listed: Pick<LocalFile, 'size' | 'mtimeMs' | 'dev' | 'ino' | 'ctimeMs'>): boolean {
+  return now.size === listed.size && now.mtimeMs === listed.mtimeMs && now.dev === listed.dev && now.ino === listed.ino && now.ctimeMs === listed.ctimeMs;
 }
 
 function fileEntry(file: string, key: string, info: Stats): WalkEntry {
-  return { ok: true, path: file, key, size: info.size, mtimeMs: info.mtimeMs, ino: info.ino, ctimeMs: info.ctimeMs };
+  return { ok: true, path: file, key, size: info.size, mtimeMs: info.mtimeMs, dev: info.dev, ino: info.ino, ctimeMs: info.ctimeMs };
 }
 
 /** A folder's identity, to know a link that leads back into a folder being walked (a loop). */
@@ -118,7 +120,7 @@ function folderIdentity(info: Stats): string {
 }
 
 /** What a special file is, in words. */
-function specialKind(info: Stats): string {
+export function specialKind(info: Stats): string {
   if (info.isFIFO()) return 'a named pipe (FIFO)';
   if (info.isSocket()) return 'a socket';
   if (info.isCharacterDevice()) return 'a character device';
