@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { lstat, mkdir, open, opendir, rm, stat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import { BargeError } from '../errors.ts';
+import type { LocalFileIdentity } from '../journal/job-journal.ts';
 import path from 'node:path';
 
 export interface LocalFile {
@@ -108,6 +109,21 @@ export async function* walkPath(source: string, key: string, options: WalkOption
 /** Whether `now` (a fresh stat) is the file as it was listed: same size, times, device and inode. */
 export function sameVersion(now: Pick<Stats, 'size' | 'mtimeMs' | 'dev' | 'ino' | 'ctimeMs'>, listed: Pick<LocalFile, 'size' | 'mtimeMs' | 'dev' | 'ino' | 'ctimeMs'>): boolean {
   return now.size === listed.size && now.mtimeMs === listed.mtimeMs && now.dev === listed.dev && now.ino === listed.ino && now.ctimeMs === listed.ctimeMs;
+}
+
+/** The identity a finished object records of its local file (see LocalFileIdentity). */
+export function identityOf(info: Pick<Stats, 'dev' | 'ino' | 'ctimeMs' | 'mtimeMs' | 'size'>): LocalFileIdentity {
+  return { dev: info.dev, ino: info.ino, ctimeMs: info.ctimeMs, mtimeMs: info.mtimeMs, size: info.size };
+}
+
+/**
+ * Whether `now` (a fresh stat) is still the local file a finished object recorded: same device,
+ * inode, change and modification times, size. An identity not recorded (an older journal) proves
+ * nothing: the object is done again.
+ */
+export function sameLocalFile(now: Pick<Stats, 'dev' | 'ino' | 'ctimeMs' | 'mtimeMs' | 'size'>, recorded: LocalFileIdentity | undefined): boolean {
+  return recorded !== undefined && now.dev === recorded.dev && now.ino === recorded.ino && now.ctimeMs === recorded.ctimeMs
+    && now.mtimeMs === recorded.mtimeMs && now.size === recorded.size;
 }
 
 function fileEntry(file: string, key: string, info: Stats): WalkEntry {

@@ -19,7 +19,7 @@ import { madeUpAsRead, openSource, sizeUnknown } from './source-file.ts';
 import { BargeError, errorCode, toBargeError } from '../errors.ts';
 import type { JobBody, JobRuntime } from './job.ts';
 import type { PartRecord } from '../journal/job-journal.ts';
-import { sameVersion, sourceKeys, sourcesCollide, walkPath, walkSources } from './local-files.ts';
+import { identityOf, sameLocalFile, sameVersion, sourceKeys, sourcesCollide, walkPath, walkSources } from './local-files.ts';
 import { listAllObjects } from '../s3/s3-listing.ts';
 import { SpillingMap } from './spilling-map.ts';
 import type { LocalFile, WalkEntry } from './local-files.ts';
@@ -99,7 +99,8 @@ async function uploadFiles(
       }
       strays.delete(file.key);
       const stored = await uploadFile(connection, spec.bucket, file, runtime, pace);
-      runtime.journal.objectFinished({ key: file.key, path: file.path, size: file.size, mtimeMs: file.mtimeMs, ...stored });
+      // The file as it was listed: the upload was made whole only after it was seen unchanged since.
+      runtime.journal.objectFinished({ key: file.key, path: file.path, size: file.size, mtimeMs: file.mtimeMs, ...stored, local: identityOf(file) });
       runtime.objectDone();
     } catch (error) {
       runtime.itemFailed(file, file.path, toBargeError(error, `upload ${file.path} to s3://${spec.bucket}/${file.key}`));
@@ -152,11 +153,15 @@ async function* discover(runtime: JobRuntime<UploadItem>, walks: readonly AsyncI
   runtime.totalsFinal();
 }
 
-/** An earlier run of this job uploaded this very file, unchanged since, and the object it stored is still there. */
+/**
+ * An earlier run of this job uploaded this very file, unchanged since (the same inode, change time,
+ * modification time and size: a file replaced, or rewritten with its time put back, is sent again),
+ * and the object it stored is still there.
+ */
 function finishedBefore(runtime: JobRuntime<UploadItem>, file: LocalFile, stored: SpillingMap<StoredNow> | undefined): boolean {
   if (!runtime.journal.resumed || !stored) return false;
   const done = runtime.journal.finishedObject(file.key);
-  if (done === undefined || done.path !== file.path || done.size !== file.size || done.mtimeMs !== file.mtimeMs) return false;
+  if (done === undefined || done.path !== file.path || !sameLocalFile(file, done.local)) return false;
   const now = stored.get(file.key);
   return now !== undefined && now.size === file.size && (done.etag === undefined || now.etag === undefined || bareEtag(now.etag) === bareEtag(done.etag));
 }
