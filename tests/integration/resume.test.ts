@@ -3,7 +3,7 @@
 // range twice. Requests are counted by a proxy in front of the real server.
 
 import { execFileSync, spawn } from 'node:child_process';
-import { appendFile, chmod, mkdir, mkdtemp, open, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, chmod, mkdir, mkdtemp, open, readdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -582,4 +582,74 @@ it('an upload created but never recorded (killed before CreateMultipartUpload an
   await resumeRestoredUpload('unnamed.bin', source.sha256);
   expect(partRequests()).toBe(PARTS);
   expect(await incompleteUploads()).toBe(0);
+});
+
+/** An object's bytes, as text. */
+async function objectText(key: string): Promise<string> {
+  const out = path.join(t.dir, `check-${Math.random().toString(36).slice(2)}`);
+  await t.engine.download(t.connection, { bucket: t.bucket, keys: [key], targetFolder: t.dir, targetFile: out }).finished();
+  return readFile(out, 'utf8');
+}
+
+it('a resumed upload sends again a file replaced, or rewritten in place, with the same size and time; an unchanged one is not sent', async () => {
+  const folder = path.join(t.dir, 'rs');
+  await mkdir(folder);
+  const f1 = path.join(folder, 'f1.txt');
+  await writeFile(f1, 'version-one\n');
+  await writeFile(path.join(folder, 'f2.txt'), 'unchanged\n');
+  // A broken link makes each run fail, so the next one retries it.
+  await symlink(path.join(t.dir, 'nowhere'), path.join(folder, 'zz'));
+  const args = ['cp', '-r', folder, `s3://${t.bucket}/`];
+  expect((await runCli(args, { env: cliEnv() })).code).toBe(1);
+  expect(await objectText('rs/f1.txt')).toBe('version-one\n');
+
+  // Replaced by another file of the same size and time (rsync -t, cp -p).
+  const replacement = path.join(t.dir, 'n');
+  await writeFile(replacement, 'VERSION-TWO\n');
+  execFileSync('touch', ['-r', f1, replacement]);
+  await rename(replacement, f1);
+  proxy.seen.length = 0;
+  const second = await runCli(args, { env: cliEnv() });
+  expect(second.stderr).toContain('Retrying the failures of the run of this command from');
+  expect(second.code).toBe(1);
+  expect(await objectText('rs/f1.txt')).toBe('VERSION-TWO\n');
+  expect(proxy.seen.filter((r) => r.method === 'PUT' && r.url.includes('f2.txt'))).toEqual([]);
+
+  // Rewritten in place, its time put back.
+  const reference = path.join(t.dir, 'reference');
+  await writeFile(reference, '');
+  execFileSync('touch', ['-r', f1, reference]);
+  await writeFile(f1, 'version-3!!\n');
+  execFileSync('touch', ['-r', reference, f1]);
+  await rm(path.join(folder, 'zz'));
+  const third = await runCli(args, { env: cliEnv() });
+  expect(third.code).toBe(0);
+  expect(await objectText('rs/f1.txt')).toBe('version-3!!\n');
+});
+
+it('a resumed download fetches again a file edited since it was written, even to the same size and time; an untouched one is not fetched', async () => {
+  for (let i = 1; i <= 6; i++) await t.connection.client.send(new PutObjectCommand({ Bucket: t.bucket, Key: `r/${i}.txt`, Body: `content-${i}` }));
+  await t.connection.client.send(new PutObjectCommand({ Bucket: t.bucket, Key: 'r/bad/x.txt', Body: 'blocked' }));
+  const out = path.join(t.dir, 'dr');
+  await mkdir(path.join(out, 'r'), { recursive: true });
+  // A file where the folder r/bad would go: the first run fails, and the next retries it.
+  await writeFile(path.join(out, 'r', 'bad'), '');
+  const args = ['cp', '-r', `s3://${t.bucket}/r`, out];
+  expect((await runCli(args, { env: cliEnv() })).code).toBe(1);
+  await rm(path.join(out, 'r', 'bad'));
+  const edited = path.join(out, 'r', '5.txt');
+  const reference = path.join(t.dir, 'reference');
+  await writeFile(reference, '');
+  execFileSync('touch', ['-r', edited, reference]);
+  await writeFile(edited, 'CONTENT-X');
+  execFileSync('touch', ['-r', reference, edited]);
+  proxy.seen.length = 0;
+  const again = await runCli(args, { env: cliEnv() });
+  expect(again.stderr).toContain('Retrying the failures of the run of this command from');
+  expect(again.code).toBe(0);
+  expect(await readFile(edited, 'utf8')).toBe('content-5');
+  expect(await readFile(path.join(out, 'r', 'bad', 'x.txt'), 'utf8')).toBe('blocked');
+  const fetched = proxy.seen.filter((r) => r.method === 'GET' && !r.url.includes('list-type')).map((r) => r.url);
+  expect(fetched.some((url) => url.includes('5.txt'))).toBe(true);
+  expect(fetched, JSON.stringify(fetched)).not.toContainEqual(expect.stringContaining('1.txt'));
 });

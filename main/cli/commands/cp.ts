@@ -5,7 +5,7 @@ import { access, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { isS3Url, parseS3Url } from '../../../src/s3-url.ts';
 import type { S3Location } from '../../../src/s3-url.ts';
-import { bucketReferenceProblem } from '../../../src/s3-names.ts';
+import { bucketReferenceProblem, printable } from '../../../src/s3-names.ts';
 import { BargeError } from '../../engine/errors.ts';
 import type { CliContext } from '../context.ts';
 import { usageError } from '../options.ts';
@@ -30,6 +30,7 @@ export async function cp(cli: CliContext): Promise<number> {
     const target = s3Location(destination);
     for (const source of sources) {
       const info = await stat(source).catch(() => undefined);
+      if (!info && source.includes(UNDECODABLE)) throw usageError(notUtf8(source));
       if (info?.isDirectory() && !recursive) throw usageError(`${source} is a folder: add --recursive to upload it and everything in it.`);
     }
     return exitStatus(await runJob(cli, () => service.call('jobs.upload', {
@@ -67,6 +68,19 @@ export async function cp(cli: CliContext): Promise<number> {
     ifExists: cli.options.ifExists,
     ...rerun(cli),
   })));
+}
+
+/** What Node puts in an argument for bytes that are not UTF-8: the name's own bytes are lost. */
+const UNDECODABLE = '\ufffd';
+
+/**
+ * A source named on the command line with bytes that are not UTF-8 reaches Node already decoded,
+ * each such byte as U+FFFD: the file it names cannot be found, and "No such file" would mislead.
+ * Inside a folder names are read as bytes, so the folder can be uploaded and the name reported.
+ */
+function notUtf8(source: string): string {
+  return `${printable(source)}: its name is not valid UTF-8, and S3 keys must be; `
+    + 'the command line cannot pass such a name through. Upload the folder it is in (names inside folders are read as they are, and each one that is not UTF-8 is named), or rename it.';
 }
 
 /** A receipt that could not be written is found out before any work starts, not after it. */

@@ -5,10 +5,16 @@
 // with `npm run bench`, 1 GiB up). Several algorithms share one read.
 
 import { open } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import { createHasher } from './checksums.ts';
 import type { ChecksumAlgorithm } from './checksums.ts';
 
 const READ_BYTES = 256 * 1024;
+
+/** How a file is opened for reading: by its path, or (an upload's source) only as it was listed. */
+export type OpenForReading = (file: string) => Promise<FileHandle>;
+
+const openByPath: OpenForReading = (file) => open(file, 'r');
 
 /** The digest of bytes [start, end) of `file` (to its end when `end` is undefined). */
 export async function fileChecksum(file: string, algorithm: ChecksumAlgorithm, start = 0, end?: number): Promise<Buffer> {
@@ -17,9 +23,9 @@ export async function fileChecksum(file: string, algorithm: ChecksumAlgorithm, s
 }
 
 /** The digests of bytes [start, end) of `file` by each algorithm, in one read. */
-export async function fileChecksums(file: string, algorithms: readonly ChecksumAlgorithm[], start = 0, end?: number): Promise<Buffer[]> {
+export async function fileChecksums(file: string, algorithms: readonly ChecksumAlgorithm[], start = 0, end?: number, openFile: OpenForReading = openByPath): Promise<Buffer[]> {
   const hashers = algorithms.map((algorithm) => createHasher(algorithm));
-  const handle = await open(file, 'r');
+  const handle = await openFile(file);
   try {
     const last = end ?? (await handle.stat()).size;
     const buffer = Buffer.allocUnsafe(Math.min(READ_BYTES, Math.max(1, last - start)));

@@ -6,21 +6,27 @@ import { Transform } from 'node:stream';
 import { BargeError } from '../errors.ts';
 import { sameVersion } from './local-files.ts';
 import type { LocalFile } from './local-files.ts';
+import { openSource } from './source-file.ts';
 
 /** 256 KiB reads: few syscalls per part, and memory stays at threads x this, not threads x part size. */
 export const READ_CHUNK_BYTES = 256 * 1024;
 
 /**
- * Bytes [start, end) of `path`, calling `onBytes` for each chunk that passes through.
+ * Bytes [start, end) of `file`, calling `onBytes` for each chunk that passes through.
  *
- * The file is read as the socket takes it (back-pressure), so a 5 GiB part costs 256 KiB of memory.
+ * The file is opened as it was listed, or not at all (source-file.ts), and read as the socket takes
+ * it (back-pressure), so a 5 GiB part costs 256 KiB of memory.
  *
- * With `unchanged` (the file as it was listed: size, times, inode), the last chunk is
- * held back until the file is seen unchanged: if it changed while it was read, the body fails before
- * its end, so the server, short of bytes, stores nothing.
+ * With `holdLast`, the last chunk is held back until the file is seen unchanged since it was listed
+ * (size, times, inode): if it changed while it was read, the body fails before its end, so the
+ * server, short of bytes, stores nothing.
  */
-export function fileRangeBody(path: string, start: number, end: number, onBytes: (bytes: number) => void, unchanged?: LocalFile): Transform {
-  const source = createReadStream(path, { start, end: end - 1, highWaterMark: READ_CHUNK_BYTES });
+export async function fileRangeBody(file: LocalFile, start: number, end: number, onBytes: (bytes: number) => void, holdLast = false): Promise<Transform> {
+  const { path } = file;
+  const unchanged = holdLast ? file : undefined;
+  const handle = await openSource(file);
+  // The stream owns the handle from here, and closes it when it ends or is destroyed.
+  const source = createReadStream(path, { fd: handle, start, end: end - 1, highWaterMark: READ_CHUNK_BYTES });
   let read = 0;
   let held: Buffer | undefined;
   const counter = new Transform({

@@ -18,7 +18,8 @@ import { concurrentEach } from '../queue/concurrent-each.ts';
 import { BargeError, errorCode, httpStatus, toBargeError } from '../errors.ts';
 import { countedAgain } from './job.ts';
 import type { JobBody, JobRuntime } from './job.ts';
-import { folderIgnoresCase } from './local-files.ts';
+import { folderIgnoresCase, identityOf, sameLocalFile } from './local-files.ts';
+import type { LocalFileIdentity } from '../journal/job-journal.ts';
 import { headObjectOnce, listAllObjects } from '../s3/s3-listing.ts';
 import type { S3Connection } from '../s3/s3-connection.ts';
 import { versionIdOf } from '../s3/s3-wire.ts';
@@ -232,14 +233,16 @@ function fileName(key: string): { ok: true; name: string } | { ok: false; reason
 
 /**
  * An earlier run of this job saved this very object (same ETag and size), and the file it was saved
- * as (its own name, or a numbered one beside a file kept) is still there, in this folder.
+ * as (its own name, or a numbered one beside a file kept) is still there, in this folder, as it was
+ * written: the same inode, change and modification times, size. A file edited since (even to the
+ * same size, its time put back) or put in its place is fetched again.
  */
 async function finishedBefore(runtime: JobRuntime<DownloadItem>, item: DownloadItem, folder: OpenFolder): Promise<boolean> {
   if (!runtime.journal.resumed) return false;
   const done = runtime.journal.finishedObject(item.key);
   if (!done || path.dirname(done.path) !== path.dirname(item.path) || done.etag !== item.etag || done.size !== item.size) return false;
   const file = await lstat(folder.at(done.path)).catch(() => undefined);
-  return file?.isFile() === true && file.size === item.size;
+  return file?.isFile() === true && file.size === item.size && sameLocalFile(file, done.local);
 }
 
 /** Where an object's bytes go, and which ranges an earlier run already wrote there. */
@@ -327,7 +330,7 @@ async function whenExists(ifExists: IfExists, item: DownloadItem, runtime: JobRu
 async function downloadObject(
   connection: S3Connection, spec: DownloadSpec, item: DownloadItem, runtime: JobRuntime<DownloadItem>, folder: OpenFolder, noClobber: boolean,
   strays: readonly { jobId: string; key: string; temporary: string }[] = [],
-): Promise<StoredObject & { why?: string }> {
+): Promise<StoredObject & { why?: string; local?: LocalFileIdentity }> {
   // Another job's temporary file for this very file, left when its process died: removed.
   for (const stray of strays) {
     await rm(folder.at(stray.temporary), { force: true });
@@ -338,7 +341,7 @@ async function downloadObject(
 
 async function downloadInto(
   connection: S3Connection, spec: DownloadSpec, item: DownloadItem, runtime: JobRuntime<DownloadItem>, folder: OpenFolder, noClobber: boolean,
-): Promise<StoredObject & { why?: string }> {
+): Promise<StoredObject & { why?: string; local?: LocalFileIdentity }> {
   const bucket = spec.bucket;
   const what = `s3://${bucket}/${item.key}`;
   const size = item.size ?? 0;
@@ -390,7 +393,11 @@ async function downloadInto(
     await assertSameFile(file.path, file.identity, what);
     await moveIntoPlace(file.path, folder.at(item.path), noClobber, item.path);
     runtime.journal.downloadEnded(item.key);
-    return { etag: item.etag, versionId: seen.versionId, checksum: outcome?.verified, verified: size === 0 ? 'empty' : outcome?.how ?? 'size-only', why };
+    // The file as written, after its rename (a link and an unlink change its change time): a resumed
+    // run skips the object only while the file is still this one.
+    const placed = await lstat(folder.at(item.path)).catch(() => undefined);
+    const local = placed?.isFile() && placed.dev === file.identity.dev && placed.ino === file.identity.ino ? identityOf(placed) : undefined;
+    return { etag: item.etag, versionId: seen.versionId, checksum: outcome?.verified, verified: size === 0 ? 'empty' : outcome?.how ?? 'size-only', why, local };
   } catch (error) {
     // Also a temporary file from before a crash that this run had not reached yet.
     const earlier = temporary ? undefined : runtime.journal.resumed ? runtime.journal.download(item.key) : undefined;

@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { lstat, mkdir, open, opendir, rm, stat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import { BargeError } from '../errors.ts';
+import type { LocalFileIdentity } from '../journal/job-journal.ts';
 import path from 'node:path';
 
 export interface LocalFile {
@@ -14,6 +15,8 @@ export interface LocalFile {
   readonly key: string;
   readonly size: number;
   readonly mtimeMs: number;
+  /** The device the file is on: with `ino`, which file it is. */
+  readonly dev: number;
   /**
    * What a writer cannot put back: the inode (a file replaced by another under its name) and the
    * change time (a file rewritten in place with its modification time restored, as rsync --inplace
@@ -103,13 +106,28 @@ export async function* walkPath(source: string, key: string, options: WalkOption
   }
 }
 
-/** Whether `now` (a fresh stat) is the file as it was listed: same size, times and inode. */
-export function sameVersion(now: Pick<Stats, 'size' | 'mtimeMs' | 'ino' | 'ctimeMs'>, listed: Pick<LocalFile, 'size' | 'mtimeMs' | 'ino' | 'ctimeMs'>): boolean {
-  return now.size === listed.size && now.mtimeMs === listed.mtimeMs && now.ino === listed.ino && now.ctimeMs === listed.ctimeMs;
+/** Whether `now` (a fresh stat) is the file as it was listed: same size, times, device and inode. */
+export function sameVersion(now: Pick<Stats, 'size' | 'mtimeMs' | 'dev' | 'ino' | 'ctimeMs'>, listed: Pick<LocalFile, 'size' | 'mtimeMs' | 'dev' | 'ino' | 'ctimeMs'>): boolean {
+  return now.size === listed.size && now.mtimeMs === listed.mtimeMs && now.dev === listed.dev && now.ino === listed.ino && now.ctimeMs === listed.ctimeMs;
+}
+
+/** The identity a finished object records of its local file (see LocalFileIdentity). */
+export function identityOf(info: Pick<Stats, 'dev' | 'ino' | 'ctimeMs' | 'mtimeMs' | 'size'>): LocalFileIdentity {
+  return { dev: info.dev, ino: info.ino, ctimeMs: info.ctimeMs, mtimeMs: info.mtimeMs, size: info.size };
+}
+
+/**
+ * Whether `now` (a fresh stat) is still the local file a finished object recorded: same device,
+ * inode, change and modification times, size. An identity not recorded (an older journal) proves
+ * nothing: the object is done again.
+ */
+export function sameLocalFile(now: Pick<Stats, 'dev' | 'ino' | 'ctimeMs' | 'mtimeMs' | 'size'>, recorded: LocalFileIdentity | undefined): boolean {
+  return recorded !== undefined && now.dev === recorded.dev && now.ino === recorded.ino && now.ctimeMs === recorded.ctimeMs
+    && now.mtimeMs === recorded.mtimeMs && now.size === recorded.size;
 }
 
 function fileEntry(file: string, key: string, info: Stats): WalkEntry {
-  return { ok: true, path: file, key, size: info.size, mtimeMs: info.mtimeMs, ino: info.ino, ctimeMs: info.ctimeMs };
+  return { ok: true, path: file, key, size: info.size, mtimeMs: info.mtimeMs, dev: info.dev, ino: info.ino, ctimeMs: info.ctimeMs };
 }
 
 /** A folder's identity, to know a link that leads back into a folder being walked (a loop). */
@@ -118,7 +136,7 @@ function folderIdentity(info: Stats): string {
 }
 
 /** What a special file is, in words. */
-function specialKind(info: Stats): string {
+export function specialKind(info: Stats): string {
   if (info.isFIFO()) return 'a named pipe (FIFO)';
   if (info.isSocket()) return 'a socket';
   if (info.isCharacterDevice()) return 'a character device';
@@ -126,11 +144,14 @@ function specialKind(info: Stats): string {
   return 'neither a file nor a folder';
 }
 
-/** ENOENT on a path that is a symbolic link means the link is broken: said so. */
+/**
+ * ENOENT on a path that is a symbolic link means the link is broken: said so, as a source (nothing is
+ * "in the way" of an upload, as the download's wording of EBROKENLINK says).
+ */
 async function brokenLinkOr(file: string, error: unknown): Promise<unknown> {
   if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return error;
   const link = await lstat(file).catch(() => undefined);
-  return link?.isSymbolicLink() ? fileError('EBROKENLINK', file) : error;
+  return link?.isSymbolicLink() ? new BargeError('EBROKENLINK', `${file} is a broken symbolic link (it leads to nothing): fix or remove the link.`, { cause: error }) : error;
 }
 
 const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });

@@ -7,10 +7,9 @@
 
 import { createHash } from 'node:crypto';
 import path from 'node:path';
+import { cutToBytes, MAX_NAME_BYTES } from '../../../src/file-name-bytes.ts';
 
 const SUFFIX = /\.barge-[0-9a-f]+\.partial$/;
-/** The longest file name most file systems take (ext4, XFS, APFS, NTFS in UTF-16 units). */
-const MAX_NAME_BYTES = 255;
 
 export function temporaryNameFor(target: string, jobId: string): string {
   const suffix = `.barge-${jobId.slice(0, 8)}.partial`;
@@ -23,16 +22,4 @@ export function temporaryNameFor(target: string, jobId: string): string {
 /** The target a temporary name stands for (a name that is not one is returned as it is; a cut one, cut). */
 export function targetOfTemporary(name: string): string {
   return name.replace(SUFFIX, '');
-}
-
-/** The longest beginning of `text` of at most `bytes` UTF-8 bytes that ends between characters. */
-function cutToBytes(text: string, bytes: number): string {
-  let cut = '';
-  let used = 0;
-  for (const character of text) {
-    used += Buffer.byteLength(character);
-    if (used > bytes) break;
-    cut += character;
-  }
-  return cut;
 }

@@ -4,7 +4,6 @@
 // share the one scheduler. A file's part size is fixed when the file starts (stores such as R2 need
 // equal parts); a new Part size setting applies to the files that start after it.
 
-import { close, open, read } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import mime from 'mime';
@@ -16,10 +15,11 @@ import { choosePartSize, MAX_OBJECT_SIZE_BYTES, MIN_PART_SIZE_BYTES, partCount, 
 import { objectKeyProblem } from '../../../src/s3-names.ts';
 import { concurrentEach } from '../queue/concurrent-each.ts';
 import { fileRangeBody } from './counting-stream.ts';
+import { madeUpAsRead, openSource, sizeUnknown } from './source-file.ts';
 import { BargeError, errorCode, toBargeError } from '../errors.ts';
 import type { JobBody, JobRuntime } from './job.ts';
 import type { PartRecord } from '../journal/job-journal.ts';
-import { sameVersion, sourceKeys, sourcesCollide, walkPath, walkSources } from './local-files.ts';
+import { identityOf, sameLocalFile, sameVersion, sourceKeys, sourcesCollide, walkPath, walkSources } from './local-files.ts';
 import { listAllObjects } from '../s3/s3-listing.ts';
 import { SpillingMap } from './spilling-map.ts';
 import type { LocalFile, WalkEntry } from './local-files.ts';
@@ -100,7 +100,8 @@ async function uploadFiles(
       }
       strays.delete(file.key);
       const stored = await uploadFile(connection, spec.bucket, file, runtime, pace);
-      runtime.journal.objectFinished({ key: file.key, path: file.path, size: file.size, mtimeMs: file.mtimeMs, ...stored });
+      // The file as it was listed: the upload was made whole only after it was seen unchanged since.
+      runtime.journal.objectFinished({ key: file.key, path: file.path, size: file.size, mtimeMs: file.mtimeMs, ...stored, local: identityOf(file) });
       runtime.objectDone();
     } catch (error) {
       runtime.itemFailed(file, file.path, toBargeError(error, `upload ${file.path} to s3://${spec.bucket}/${file.key}`));
@@ -153,11 +154,15 @@ async function* discover(runtime: JobRuntime<UploadItem>, walks: readonly AsyncI
   runtime.totalsFinal();
 }
 
-/** An earlier run of this job uploaded this very file, unchanged since, and the object it stored is still there. */
+/**
+ * An earlier run of this job uploaded this very file, unchanged since (the same inode, change time,
+ * modification time and size: a file replaced, or rewritten with its time put back, is sent again),
+ * and the object it stored is still there.
+ */
 function finishedBefore(runtime: JobRuntime<UploadItem>, file: LocalFile, stored: SpillingMap<StoredNow> | undefined): boolean {
   if (!runtime.journal.resumed || !stored) return false;
   const done = runtime.journal.finishedObject(file.key);
-  if (done === undefined || done.path !== file.path || done.size !== file.size || done.mtimeMs !== file.mtimeMs) return false;
+  if (done === undefined || done.path !== file.path || !sameLocalFile(file, done.local)) return false;
   const now = stored.get(file.key);
   return now !== undefined && now.size === file.size && (done.etag === undefined || now.etag === undefined || bareEtag(now.etag) === bareEtag(done.etag));
 }
@@ -177,6 +182,12 @@ async function uploadFile(connection: S3Connection, bucket: string, file: LocalF
     return await multipartUpload(upload, partSize, earlier);
   } catch (error) {
     bytes.drop();
+    // A file made up as it is read (/proc, /sys) is not the size it says, every time: "changed,
+    // retry" would mislead.
+    if (errorCode(error) === 'FileChanged') {
+      const fileSystem = await madeUpAsRead(file.path);
+      if (fileSystem) throw sizeUnknown(file, fileSystem);
+    }
     // The store refused the bytes against their checksum on every attempt: if the file changed
     // between the read for the checksum and the read to send, that is the news.
     if (errorCode(error) === 'BadDigest' && (await changedSince(file).catch(() => true))) throw fileChanged(file);
@@ -201,7 +212,7 @@ interface FileUpload {
  */
 async function sendRange<T>(upload: FileUpload, start: number, end: number, signal: AbortSignal, send: (body: Readable) => Promise<T>, whole = false): Promise<T> {
   const attempt = upload.bytes.attempt();
-  return attempt.keepIf(() => send(fileRangeBody(upload.file.path, start, end, (count) => attempt.add(count), whole ? upload.file : undefined)));
+  return attempt.keepIf(async () => send(await fileRangeBody(upload.file, start, end, (count) => attempt.add(count), whole)));
 }
 
 async function putObject(upload: FileUpload): Promise<StoredObject> {
@@ -210,11 +221,10 @@ async function putObject(upload: FileUpload): Promise<StoredObject> {
   const crc = algorithm === 'MD5' ? undefined : algorithm;
   const what = `s3://${bucket}/${file.key}`;
   if (file.size <= BUFFERED_PUT_MAX_BYTES) {
-    const body = await readWholeFile(file.path, file.size);
-    // Files the system makes up as they are read (/proc, /sys) say they are empty and are not.
-    if (file.size === 0 && body.length > 0) {
-      throw new BargeError('SizeUnknown', `${file.path} says it is empty but is not: it is made up as it is read (as files in /proc and /sys are), so its size cannot be known before it is sent. Copy it to a regular file first (cat FILE > COPY), and upload the copy.`);
-    }
+    const body = await readWholeFile(file);
+    // Files the system makes up as they are read (/proc, /sys) say they are empty and are not
+    // (uploadFile says what else they are).
+    if (file.size === 0 && body.length > 0) throw sizeUnknown(file, await madeUpAsRead(file.path));
     if (body.length !== file.size) throw fileChanged(file);
     const kind: RequestKind = { algorithm, crc, crcRequired: false, buffered: true };
     let sent: RequestChecksums | undefined;
@@ -228,7 +238,7 @@ async function putObject(upload: FileUpload): Promise<StoredObject> {
   }
   // Read twice: once for the checksums that must lead the request, once to send (from the page cache).
   const kind: RequestKind = { algorithm, crc, crcRequired: false, buffered: false };
-  const digest = (algorithms: ChecksumAlgorithm[]) => fileChecksums(file.path, algorithms, 0, file.size);
+  const digest = (algorithms: ChecksumAlgorithm[]) => fileChecksums(file.path, algorithms, 0, file.size, () => openSource(file));
   let sent: RequestChecksums | undefined = await checksumsForAttempt(connection, kind, undefined, digest);
   // A single PUT cannot be taken back once it lands, so its last bytes are held until the file is
   // seen unchanged since it was listed: a file changed while it was read fails with nothing stored
@@ -365,7 +375,7 @@ async function partsMatchingFile(
     const listedCrc = crc && part.checksums[crc];
     if (!md5 && !listedCrc) return;
     const algorithms: ChecksumAlgorithm[] = [...(md5 ? ['MD5' as const] : []), ...(crc ? [crc] : [])];
-    const digests = await fileChecksums(file.path, algorithms, range.start, range.end);
+    const digests = await fileChecksums(file.path, algorithms, range.start, range.end, () => openSource(file));
     const crcDigest = crc ? digests[algorithms.length - 1] : undefined;
     // Either match will do: under SSE-KMS a part's ETag looks like an MD5 without being one.
     const md5Matches = md5 && digests[0]!.toString('hex') === etag;
@@ -418,7 +428,7 @@ async function multipartUpload(upload: FileUpload, partSize: number, earlier: Ea
     await concurrentEach(toSend, () => runtime.settings.threads * 2, async (partNumber) => {
       const range = partRange(file.size, partSize, partNumber);
       // Read twice: once for the checksums that must lead the request, once to send (from the page cache).
-      const digest = (algorithms: ChecksumAlgorithm[]) => fileChecksums(file.path, algorithms, range.start, range.end);
+      const digest = (algorithms: ChecksumAlgorithm[]) => fileChecksums(file.path, algorithms, range.start, range.end, () => openSource(file));
       let sent: RequestChecksums | undefined = await checksumsForAttempt(connection, partKind, undefined, digest);
       const result = await runtime.request(async (signal, attempt) => {
         const checksums = await checksumsForAttempt(connection, partKind, sent, digest);
@@ -550,22 +560,18 @@ function completedChecksum(completed: CompleteMultipartUploadCommandOutput): str
 }
 
 /**
- * A small file's bytes: open, one read, close. (fs.promises.readFile costs twice the CPU per file,
- * measured, which shows at thousands of files a second.) One byte more than expected is asked for,
- * so a file that grew since it was listed is noticed.
+ * A small file's bytes: open (as it was listed, or not at all), one read, close. One byte more than
+ * expected is asked for, so a file that grew since it was listed is noticed.
  */
-function readWholeFile(path: string, expectedSize: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    open(path, 'r', (openError, fd) => {
-      if (openError) return reject(openError);
-      const buffer = Buffer.allocUnsafe(expectedSize + 1);
-      read(fd, buffer, 0, buffer.length, 0, (readError, bytesRead) => {
-        close(fd, () => undefined);
-        if (readError) reject(readError);
-        else resolve(buffer.subarray(0, bytesRead));
-      });
-    });
-  });
+async function readWholeFile(file: LocalFile): Promise<Buffer> {
+  const handle = await openSource(file);
+  try {
+    const buffer = Buffer.allocUnsafe(file.size + 1);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
 }
 
 async function changedSince(file: LocalFile): Promise<boolean> {

@@ -5,6 +5,18 @@
 
 import type { Verification } from '../../../src/verification.ts';
 
+/**
+ * Which local file, in which state: what a writer cannot put back (the device and inode of a file
+ * replaced under its name, the change time of one rewritten with its modification time restored).
+ */
+export interface LocalFileIdentity {
+  readonly dev: number;
+  readonly ino: number;
+  readonly ctimeMs: number;
+  readonly mtimeMs: number;
+  readonly size: number;
+}
+
 export interface FinishedObject {
   readonly key: string;
   /** The local file (the source of an upload, the target of a download). */
@@ -18,6 +30,11 @@ export interface FinishedObject {
   readonly checksum?: string;
   /** How its bytes were checked (see src/verification.ts). */
   readonly verified?: Verification;
+  /**
+   * The local file as it was sent (upload) or written (download, after its final rename). Absent in
+   * records from before schema 4: a file whose identity is unknown is not proven unchanged.
+   */
+  readonly local?: LocalFileIdentity;
 }
 
 export interface MultipartRecord {

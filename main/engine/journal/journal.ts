@@ -58,7 +58,7 @@ export interface JournaledJob {
 /** One line of a job's receipt: a finished object and when it finished. */
 export type ReceiptLine = FinishedObject & ReceiptEntry;
 
-const SCHEMA_VERSION = 3;
+const SCHEMA_VERSION = 4;
 /** Progress records wait at most this long, or this many, before their commit. */
 const BATCH_MS = 100;
 const BATCH_RECORDS = 1000;
@@ -75,7 +75,8 @@ CREATE TABLE IF NOT EXISTS jobs (
 CREATE INDEX IF NOT EXISTS jobs_by_fingerprint ON jobs (fingerprint);
 CREATE TABLE IF NOT EXISTS objects (
   job_id TEXT NOT NULL REFERENCES jobs (id) ON DELETE CASCADE, key TEXT NOT NULL, path TEXT NOT NULL, size INTEGER NOT NULL,
-  mtime_ms REAL, etag TEXT, version_id TEXT, checksum TEXT, finished_at INTEGER NOT NULL, verified TEXT, PRIMARY KEY (job_id, key));
+  mtime_ms REAL, etag TEXT, version_id TEXT, checksum TEXT, finished_at INTEGER NOT NULL, verified TEXT, dev INTEGER, ino INTEGER, ctime_ms REAL,
+  PRIMARY KEY (job_id, key));
 CREATE TABLE IF NOT EXISTS multipart_uploads (
   job_id TEXT NOT NULL REFERENCES jobs (id) ON DELETE CASCADE, key TEXT NOT NULL, upload_id TEXT NOT NULL, path TEXT NOT NULL,
   size INTEGER NOT NULL, mtime_ms REAL NOT NULL, part_size INTEGER NOT NULL, checksum_algorithm TEXT, started_at INTEGER, ino INTEGER, ctime_ms REAL,
@@ -147,6 +148,9 @@ export class Journal {
       // Schema 3: the file's inode and change time, which a rewrite in place cannot put back.
       if (uploads.length > 0 && !uploads.includes('ino')) db.exec('ALTER TABLE multipart_uploads ADD COLUMN ino INTEGER; ALTER TABLE multipart_uploads ADD COLUMN ctime_ms REAL');
       // ... and where a download's target folder really was when the job first opened it.
+      // Schema 4: the local file's identity with each finished object, to know on resume that it is
+      // still the file sent or written (a file replaced, or rewritten with its time put back, is not).
+      if (objects.length > 0 && !objects.includes('ino')) db.exec('ALTER TABLE objects ADD COLUMN dev INTEGER; ALTER TABLE objects ADD COLUMN ino INTEGER; ALTER TABLE objects ADD COLUMN ctime_ms REAL');
       const jobs = columns('jobs');
       if (jobs.length > 0 && !jobs.includes('target')) db.exec('ALTER TABLE jobs ADD COLUMN target TEXT');
       db.exec(SCHEMA);
@@ -272,8 +276,9 @@ export class Journal {
         return row ? toFinishedObject(row) : undefined;
       },
       objectFinished: (object, options) => (options?.now ? this.run.bind(this) : this.record.bind(this))(
-        'INSERT OR REPLACE INTO objects (job_id, key, path, size, mtime_ms, etag, version_id, checksum, verified, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-        id, object.key, object.path, object.size, object.mtimeMs ?? null, object.etag ?? null, object.versionId ?? null, object.checksum ?? null, object.verified ?? null, this.now(),
+        'INSERT OR REPLACE INTO objects (job_id, key, path, size, mtime_ms, etag, version_id, checksum, verified, finished_at, dev, ino, ctime_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        id, object.key, object.path, object.size, object.local?.mtimeMs ?? object.mtimeMs ?? null, object.etag ?? null, object.versionId ?? null, object.checksum ?? null, object.verified ?? null, this.now(),
+        object.local?.dev ?? null, object.local?.ino ?? null, object.local?.ctimeMs ?? null,
       ),
       multipart: (key) => {
         const row = this.get('SELECT * FROM multipart_uploads WHERE job_id = ? AND key = ?', id, key);
@@ -415,10 +420,17 @@ function toJob(row: Row): JournaledJob {
 }
 
 function toFinishedObject(row: Row): FinishedObject {
+  const mtimeMs = optionalNumber(row.mtime_ms);
+  const [dev, ino, ctimeMs] = [optionalNumber(row.dev), optionalNumber(row.ino), optionalNumber(row.ctime_ms)];
   return {
-    key: String(row.key), path: String(row.path), size: Number(row.size), mtimeMs: row.mtime_ms === null ? undefined : Number(row.mtime_ms),
+    key: String(row.key), path: String(row.path), size: Number(row.size), mtimeMs,
     etag: optionalString(row.etag), versionId: optionalString(row.version_id), checksum: optionalString(row.checksum),
     verified: isVerification(row.verified) ? row.verified : undefined,
+    local: dev !== undefined && ino !== undefined && ctimeMs !== undefined && mtimeMs !== undefined ? { dev, ino, ctimeMs, mtimeMs, size: Number(row.size) } : undefined,
   };
+}
+
+function optionalNumber(value: unknown): number | undefined {
+  return value === null || value === undefined ? undefined : Number(value);
 }
 

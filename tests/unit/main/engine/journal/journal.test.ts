@@ -170,3 +170,26 @@ it('each kind of process brings back only its own jobs: the web host never the E
   expect(journal.unfinished('web').map((j) => j.id)).toEqual(['web-job']);
   journal.close();
 });
+
+it('a finished object keeps its local file\'s identity; one recorded before schema 4 has none (not proven unchanged)', async () => {
+  const file = path.join(await mkdtemp(path.join(os.tmpdir(), 'barge-journal-unit-')), 'journal.sqlite');
+  // A schema 3 journal, as an older Barge left it, with one finished object.
+  const { DatabaseSync } = await import('node:sqlite');
+  const old = new DatabaseSync(file);
+  old.exec(`CREATE TABLE jobs (id TEXT PRIMARY KEY, host TEXT NOT NULL, kind TEXT NOT NULL, name TEXT NOT NULL, spec TEXT NOT NULL,
+    connection_ref TEXT NOT NULL, fingerprint TEXT NOT NULL, status TEXT NOT NULL, owner_pid INTEGER, deleted_count INTEGER NOT NULL DEFAULT 0,
+    created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, target TEXT);
+  CREATE TABLE objects (job_id TEXT NOT NULL REFERENCES jobs (id) ON DELETE CASCADE, key TEXT NOT NULL, path TEXT NOT NULL, size INTEGER NOT NULL,
+    mtime_ms REAL, etag TEXT, version_id TEXT, checksum TEXT, finished_at INTEGER NOT NULL, verified TEXT, PRIMARY KEY (job_id, key));
+  INSERT INTO jobs VALUES ('old', 'cli', 'upload', 'old', '{}', 'c', 'fp', 'failed', NULL, 0, ${Date.now()}, ${Date.now()}, NULL);
+  INSERT INTO objects (job_id, key, path, size, mtime_ms, finished_at) VALUES ('old', 'a.txt', '/a.txt', 3, 1000.5, 1);
+  PRAGMA user_version = 3;`);
+  old.close();
+  const journal = await Journal.open(file);
+  const records = journal.forJob('old', true);
+  expect(records.finishedObject('a.txt')).toMatchObject({ size: 3, mtimeMs: 1000.5, local: undefined });
+  const local = { dev: 2049, ino: 123456789, ctimeMs: 1700000000123.4567, mtimeMs: 1690000000000.125, size: 4 };
+  records.objectFinished({ key: 'b.txt', path: '/b.txt', size: 4, local }, { now: true });
+  expect(records.finishedObject('b.txt')).toMatchObject({ mtimeMs: local.mtimeMs, local });
+  journal.close();
+});
