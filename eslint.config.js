@@ -42,6 +42,11 @@ const ENGINE_BEHIND_SERVICE = {
   patterns: [{ regex: '^\\.{1,2}/(.*/)?engine/(?!errors\\.ts$)', message: 'Hosts reach the engine only through the service (main/service/): a capability built there reaches every host.' }],
 };
 
+/** The engine, seen from the service: through its front door (engine.ts) and its errors only. */
+const ENGINE_FRONT_DOOR = {
+  patterns: [{ regex: '^\\.{1,2}/(.*/)?engine/(?!(engine|errors)\\.ts$)', message: 'The service talks to the engine through engine.ts (and its errors): add what it needs there, not a way around it.' }],
+};
+
 const SRC_PURE = {
   patterns: [{ group: ['**/main/**', '**/renderer/**'], message: 'src/ is pure shared code: it imports neither main/, renderer/ nor Node built-ins.' }],
 };
@@ -78,7 +83,7 @@ export default tseslint.config(
   },
   {
     files: ['main/service/**/*.ts'],
-    rules: { 'no-restricted-imports': restrictImports(ELECTRON, WEB_HOST, CLI, ELECTRON_SHELL) },
+    rules: { 'no-restricted-imports': restrictImports(ELECTRON, WEB_HOST, CLI, ELECTRON_SHELL, ENGINE_FRONT_DOOR) },
   },
   {
     files: ['main/web-host/**/*.ts'],

@@ -29,10 +29,20 @@ import { ProgressPublisher } from './queue/progress-publisher.ts';
 import type { Timer } from './queue/progress-publisher.ts';
 import { RequestScheduler } from './queue/request-scheduler.ts';
 import { openConnection } from './s3/s3-connection.ts';
+import { abortIncompleteUploads, createBucket, deleteBucket } from './s3/s3-buckets.ts';
+import type { AbortUploadsResult } from './s3/s3-buckets.ts';
+import { headObject, listBuckets, listObjectsPage } from './s3/s3-listing.ts';
+import type { BucketEntry, ListingPage, ListOptions, ObjectDetails } from './s3/s3-listing.ts';
+import { confinedFolder } from './jobs/confined-path.ts';
 import type { AddressPolicy } from './s3/guarded-lookup.ts';
 import type { S3Connection } from './s3/s3-connection.ts';
 
 export type { ConnectionResolver, EarlierRun } from './journal/recovery.ts';
+// What the service needs to hold of the engine's parts, through its front door.
+export { Journal } from './journal/journal.ts';
+export type { JournalHost } from './journal/journal.ts';
+export type { S3Connection } from './s3/s3-connection.ts';
+export type { Job } from './jobs/job.ts';
 
 export interface EngineOptions {
   readonly settings?: SettingsPatch;
@@ -108,6 +118,44 @@ export class Engine {
     this.scheduler.threads = this.current.threads;
     for (const connection of this.connections) connection.applySettings(this.current);
     return this.current;
+  }
+
+  // What a store holds, outside any job's queue: the one way to it for the service, as jobs are.
+
+  listBuckets(connection: S3Connection): Promise<BucketEntry[]> {
+    return listBuckets(connection);
+  }
+
+  /** One page of a listing (one level with a delimiter, or everything below the prefix). */
+  listObjects(connection: S3Connection, options: ListOptions, token?: string): Promise<ListingPage & { nextToken: string | undefined }> {
+    return listObjectsPage(connection, options, token);
+  }
+
+  objectDetails(connection: S3Connection, bucket: string, key: string): Promise<ObjectDetails> {
+    return headObject(connection, bucket, key);
+  }
+
+  /** A link that fetches the object without credentials until it expires. */
+  presign(connection: S3Connection, bucket: string, key: string, expiresInSeconds: number): Promise<string> {
+    return connection.wire.presignGet(bucket, key, expiresInSeconds);
+  }
+
+  createBucket(connection: S3Connection, name: string): Promise<void> {
+    return createBucket(connection, name);
+  }
+
+  deleteBucket(connection: S3Connection, name: string): Promise<void> {
+    return deleteBucket(connection, name);
+  }
+
+  /** Abort (or, dryRun, list) the multipart uploads begun below a prefix and never finished. */
+  abortIncompleteUploads(connection: S3Connection, bucket: string, prefix: string, dryRun: boolean, olderThanMs?: number): Promise<AbortUploadsResult> {
+    return abortIncompleteUploads(connection, bucket, prefix, dryRun, olderThanMs);
+  }
+
+  /** `target` below `root` (a host's download root), made if missing, checked on real paths; else OutsideDownloadRoot. */
+  confinedFolder(root: string, target: string): Promise<string> {
+    return confinedFolder(root, target);
   }
 
   /** A connection whose socket pool follows this engine's Threads setting. */

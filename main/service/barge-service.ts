@@ -5,7 +5,7 @@
 // crosses to the window, and no secret either (errors carry codes and sentences, not requests).
 
 import { createWriteStream } from 'node:fs';
-import { mkdir, realpath, rename, rm } from 'node:fs/promises';
+import { rename, rm } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import os from 'node:os';
@@ -15,14 +15,10 @@ import type { ApiEvent, HostInfo, MethodName, MethodResults, ParsedParams } from
 import type { Result } from '../../src/contract/result.ts';
 import { failure, ok } from '../../src/contract/result.ts';
 import type { JobSummary } from '../../src/jobs.ts';
-import type { Engine } from '../engine/engine.ts';
+import type { Engine, Job } from '../engine/engine.ts';
 import { BargeError, toBargeError } from '../engine/errors.ts';
-import { assertInside, isInside } from '../engine/jobs/confined-path.ts';
 import type { IfExists } from '../../src/if-exists.ts';
 import { formatReceipt } from '../../src/receipt.ts';
-import { abortIncompleteUploads, createBucket, deleteBucket } from '../engine/s3/s3-buckets.ts';
-import type { Job } from '../engine/jobs/job.ts';
-import { headObject, listBuckets, listObjectsPage } from '../engine/s3/s3-listing.ts';
 import type { ConnectionRegistry } from './connection-registry.ts';
 import type { StagedFileTarget, StagingArea } from './staging-area.ts';
 
@@ -169,31 +165,31 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
       await registry.remove(id);
       return null;
     },
-    'connections.test': async ({ id }) => ({ buckets: (await listBuckets(await registry.connection(id))).length }),
+    'connections.test': async ({ id }) => ({ buckets: (await engine.listBuckets(await registry.connection(id))).length }),
     'connections.open': async (config) => registry.openSession(config),
-    'buckets.list': async ({ connectionId }) => withContext('list buckets', async () => listBuckets(await registry.connection(connectionId))),
+    'buckets.list': async ({ connectionId }) => withContext('list buckets', async () => engine.listBuckets(await registry.connection(connectionId))),
     'buckets.create': async ({ connectionId, name }) => {
-      await createBucket(await registry.connection(connectionId), name);
+      await engine.createBucket(await registry.connection(connectionId), name);
       return null;
     },
     'buckets.delete': async ({ connectionId, name }) => {
-      await deleteBucket(await registry.connection(connectionId), name);
+      await engine.deleteBucket(await registry.connection(connectionId), name);
       return null;
     },
     'objects.list': async ({ connectionId, bucket, prefix, recursive, token, pageSize }) => withContext(`list s3://${bucket}/${prefix}`, async () => {
       // The page as the listing parsed it: no copy on the way to the window.
-      return listObjectsPage(await registry.connection(connectionId), { bucket, prefix, delimiter: recursive ? undefined : '/', pageSize }, token);
+      return engine.listObjects(await registry.connection(connectionId), { bucket, prefix, delimiter: recursive ? undefined : '/', pageSize }, token);
     }),
     'objects.details': async ({ connectionId, bucket, key }) => {
-      const details = await headObject(await registry.connection(connectionId), bucket, key);
+      const details = await engine.objectDetails(await registry.connection(connectionId), bucket, key);
       return { ...details, metadata: { ...details.metadata } };
     },
     'objects.presign': async ({ connectionId, bucket, key, expiresInSeconds }) => ({
-      url: await (await registry.connection(connectionId)).wire.presignGet(bucket, key, expiresInSeconds),
+      url: await engine.presign(await registry.connection(connectionId), bucket, key, expiresInSeconds),
     }),
     'jobs.upload': (params) => upload(params),
     'jobs.download': async ({ connectionId, bucket, keys, prefixes, targetFolder, requireVerified, ifExists, saveAs, caseInsensitive, resume, resumeWithinMs }) => {
-      const folder = options.downloadRoot === undefined ? path.resolve(targetFolder) : await confinedFolder(options.downloadRoot, targetFolder);
+      const folder = options.downloadRoot === undefined ? path.resolve(targetFolder) : await engine.confinedFolder(options.downloadRoot, targetFolder);
       if (saveAs !== undefined && keys.length + prefixes.length !== 1) throw new BargeError('InvalidRequest', 'A file name to save as is for one object only.');
       const onExisting = ifExists ?? options.defaultIfExists;
       const spec = {
@@ -223,7 +219,7 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
     },
     'jobs.saveReceipt': async ({ id, path: file, format }) => {
       if (!engine.job(id)) throw new BargeError('NoSuchJob', 'That job is no longer in the list.');
-      const target = options.downloadRoot === undefined ? path.resolve(file) : path.join(await confinedFolder(options.downloadRoot, path.dirname(file)), path.basename(file));
+      const target = options.downloadRoot === undefined ? path.resolve(file) : path.join(await engine.confinedFolder(options.downloadRoot, path.dirname(file)), path.basename(file));
       // Written aside and renamed: a receipt is whole or absent, never half a list.
       const partial = `${target}.barge-partial`;
       try {
@@ -256,7 +252,7 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
     },
     'uploads.stage': async () => ({ stagingId: await requireStaging().create() }),
     'uploads.abortIncomplete': async ({ connectionId, bucket, prefix, olderThanMs, dryRun }) => {
-      const result = await abortIncompleteUploads(await registry.connection(connectionId), bucket, prefix, dryRun, olderThanMs);
+      const result = await engine.abortIncompleteUploads(await registry.connection(connectionId), bucket, prefix, dryRun, olderThanMs);
       return { ...result, failed: result.failed.map(({ upload, error }) => ({ upload, error: { code: error.code, message: error.message } })) };
     },
     'settings.get': async () => engine.settings,
@@ -294,22 +290,4 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
       await staging?.close();
     },
   };
-}
-
-/** `target` (relative ones are taken below the root) if it lies below `root`, made if missing; else a refusal. */
-async function confinedFolder(root: string, target: string): Promise<string> {
-  const base = path.resolve(root);
-  const folder = path.resolve(base, target);
-  const refuse = () => new BargeError('OutsideDownloadRoot', `Downloads through this host go only below ${base}; ${target} is not (start it with --download-root to choose another folder).`);
-  if (!isInside(base, folder)) throw refuse();
-  // Nothing is made through a symlink that leads out: the existing part is checked first.
-  await mkdir(base, { recursive: true, mode: 0o700 });
-  await assertInside(base, folder, target).catch(() => {
-    throw refuse();
-  });
-  await mkdir(folder, { recursive: true, mode: 0o700 });
-  // A symlinked folder below the root may lead elsewhere: the real paths decide.
-  const [realBase, realFolder] = await Promise.all([realpath(base), realpath(folder)]);
-  if (!isInside(realBase, realFolder)) throw refuse();
-  return folder;
 }

@@ -10,9 +10,8 @@ import { internalAddressProblem } from '../../src/internal-endpoints.ts';
 import { loadSharedConfigFiles } from '@smithy/core/config';
 import type { ConnectionConfig } from '../../src/connection.ts';
 import type { ConnectionInput, ConnectionSummary } from '../../src/contract/models.ts';
-import type { Engine } from '../engine/engine.ts';
+import type { Engine, S3Connection } from '../engine/engine.ts';
 import { BargeError } from '../engine/errors.ts';
-import type { S3Connection } from '../engine/s3/s3-connection.ts';
 import { writeJsonFileAtomically } from './atomic-json-file.ts';
 import type { SecretStore } from './secret-store.ts';
 

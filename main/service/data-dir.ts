@@ -5,7 +5,7 @@
 
 import os from 'node:os';
 import path from 'node:path';
-import { Journal } from '../engine/journal/journal.ts';
+import { Journal } from '../engine/engine.ts';
 
 export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
   if (env.BARGE_DATA_DIR) return env.BARGE_DATA_DIR;

@@ -9,7 +9,7 @@ import type { IfExists } from '../../src/if-exists.ts';
 import { internalAddressProblem, internalEndpointProblem } from '../../src/internal-endpoints.ts';
 import type { SettingsPatch } from '../../src/settings.ts';
 import { Engine } from '../engine/engine.ts';
-import type { JournalHost } from '../engine/journal/journal.ts';
+import type { JournalHost } from '../engine/engine.ts';
 import { createBargeService } from './barge-service.ts';
 import type { BargeService } from './barge-service.ts';
 import { ConnectionRegistry } from './connection-registry.ts';

@@ -5,7 +5,7 @@
 // through it, a download would land outside the target, even over ~/.ssh/authorized_keys. Checked on
 // the real paths, after the folder exists.
 
-import { lstat, realpath } from 'node:fs/promises';
+import { lstat, mkdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { BargeError } from '../errors.ts';
 
@@ -59,4 +59,22 @@ export async function assertSameFile(file: string, identity: FileIdentity, what:
   if (!now || !now.isFile() || now.dev !== identity.dev || now.ino !== identity.ino) {
     throw new BargeError('UnsafePath', `${what} was not saved: the folder it was being written in (${path.dirname(file)}) was moved or replaced while it downloaded.`);
   }
+}
+
+/** `target` (relative ones are taken below the root) if it lies below `root`, made if missing; else a refusal. */
+export async function confinedFolder(root: string, target: string): Promise<string> {
+  const base = path.resolve(root);
+  const folder = path.resolve(base, target);
+  const refuse = () => new BargeError('OutsideDownloadRoot', `Downloads through this host go only below ${base}; ${target} is not (start it with --download-root to choose another folder).`);
+  if (!isInside(base, folder)) throw refuse();
+  // Nothing is made through a symlink that leads out: the existing part is checked first.
+  await mkdir(base, { recursive: true, mode: 0o700 });
+  await assertInside(base, folder, target).catch(() => {
+    throw refuse();
+  });
+  await mkdir(folder, { recursive: true, mode: 0o700 });
+  // A symlinked folder below the root may lead elsewhere: the real paths decide.
+  const [realBase, realFolder] = await Promise.all([realpath(base), realpath(folder)]);
+  if (!isInside(realBase, realFolder)) throw refuse();
+  return folder;
 }

@@ -61,6 +61,15 @@ describe('import boundaries', () => {
     }
   });
 
+  it('lets the service reach the engine only through its front door (engine.ts) and its errors', async () => {
+    for (const from of ['../engine/s3/s3-listing.ts', '../engine/jobs/job.ts', '../engine/journal/journal.ts']) {
+      expect(await ruleIdsFor('main/service/new-part.ts', importing(from)), from).toContain('no-restricted-imports');
+    }
+    for (const from of ['../engine/engine.ts', '../engine/errors.ts']) {
+      expect(await ruleIdsFor('main/service/new-part.ts', importing(from)), from).not.toContain('no-restricted-imports');
+    }
+  });
+
   it('keeps the service from the hosts', async () => {
     for (const from of ['../web-host/serve.ts', '../cli/main.ts', '../electron/main.ts']) {
       expect(await ruleIdsFor('main/service/new-part.ts', importing(from)), from).toContain('no-restricted-imports');
