@@ -36,7 +36,13 @@ const placeFields = {
  * A connection without secrets: its credentials come from the environment or a profile (the
  * command line's). Strict: a key sent along is refused, never kept.
  */
-export const sessionConnectionSchema = z.strictObject(placeFields);
+export const sessionConnectionSchema = z.strictObject({
+  ...placeFields,
+  // Bounded as the connection form is: a session is kept for the process's life.
+  endpoint: placeFields.endpoint.refine((url) => url === undefined || url.length <= 2048, 'an endpoint of at most 2,048 characters'),
+  region: z.string().min(1).max(50).optional(),
+  profile: z.string().min(1).max(100).optional(),
+});
 export type SessionConnection = z.infer<typeof sessionConnectionSchema>;
 
 export const connectionConfigSchema = z.object({

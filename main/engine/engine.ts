@@ -240,7 +240,9 @@ export class Engine {
     const job = this.jobsById.get(id);
     if (job && !isFinished(job.state)) throw new BargeError('JobNotFinished', 'That job is still running: cancel it first.');
     this.jobsById.delete(id);
-    this.recovery?.forget(id);
+    // A failed job's leftovers (uploads begun, temporary files) go with it: no resume will come.
+    if (job?.state.status === 'failed') this.recovery?.discard(id);
+    else this.recovery?.forget(id);
   }
 
   /** The user's word on a file already there (a download whose ifExists is "ask"). */

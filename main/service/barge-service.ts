@@ -4,6 +4,7 @@
 // validates them with the contract's schemas, runs the method, and answers with a Result: no throw
 // crosses to the window, and no secret either (errors carry codes and sentences, not requests).
 
+import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { Readable } from 'node:stream';
@@ -166,7 +167,11 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
       return null;
     },
     'connections.test': async ({ id }) => ({ buckets: (await engine.listBuckets(await registry.connection(id))).length }),
-    'connections.open': async (config) => registry.openSession(config),
+    'connections.open': async (config) => {
+      // Sessions are the command line's (its flags over its environment): a page adds connections.
+      if (options.localPaths === false) throw new BargeError('Forbidden', 'Session connections are for the command line: add a connection instead.');
+      return registry.openSession(config);
+    },
     'buckets.list': async ({ connectionId }) => withContext('list buckets', async () => engine.listBuckets(await registry.connection(connectionId))),
     'buckets.create': async ({ connectionId, name }) => {
       await engine.createBucket(await registry.connection(connectionId), name);
@@ -218,12 +223,18 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
       return { fileName: `barge-receipt-${job.kind}-${id.slice(0, 8)}.${format}`, text: [...formatReceipt(engine.receipt(id), format)].join('') };
     },
     'jobs.saveReceipt': async ({ id, path: file, format }) => {
+      // A page saves a receipt through the browser (jobs.receipt): it names no file on the host.
+      if (options.localPaths === false) throw new BargeError('Forbidden', 'A page may not name files on the host: fetch the receipt (jobs.receipt) and save it in the browser.');
       if (!engine.job(id)) throw new BargeError('NoSuchJob', 'That job is no longer in the list.');
-      const target = options.downloadRoot === undefined ? path.resolve(file) : path.join(await engine.confinedFolder(options.downloadRoot, path.dirname(file)), path.basename(file));
-      // Written aside and renamed: a receipt is whole or absent, never half a list.
-      const partial = `${target}.barge-partial`;
+      const name = path.basename(file);
+      if (name === '' || name === '.' || name === '..') throw new BargeError('InvalidRequest', `${file} names no file: give the receipt a file name.`);
+      // Where the host confines downloads, receipts too.
+      const target = options.downloadRoot === undefined ? path.resolve(file) : path.join(await engine.confinedFolder(options.downloadRoot, path.dirname(file)), name);
+      // Written aside under a name of its own, made new (never through a link that stands there),
+      // then renamed: a receipt is whole or absent, never half a list, and nothing else is written.
+      const partial = path.join(path.dirname(target), `.${path.basename(target).slice(0, 200)}.${randomUUID().slice(0, 8)}.barge-partial`);
       try {
-        await pipeline(Readable.from(formatReceipt(engine.receipt(id), format)), createWriteStream(partial));
+        await pipeline(Readable.from(formatReceipt(engine.receipt(id), format)), createWriteStream(partial, { flags: 'wx', mode: 0o644 }));
         await rename(partial, target);
       } catch (error) {
         await rm(partial, { force: true });
@@ -232,6 +243,7 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
       return null;
     },
     'jobs.forget': async ({ id }) => {
+      if (!engine.job(id)) throw new BargeError('NoSuchJob', 'That job is no longer in the list.');
       engine.forget(id);
       emit({ type: 'jobs-removed', ids: [id] });
       return null;

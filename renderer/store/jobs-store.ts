@@ -92,6 +92,12 @@ export function mergeJobs(jobs: ReadonlyMap<string, JobView>, order: readonly st
   return { jobs: nextJobs, order: added.length > 0 ? [...added, ...order] : order, history: nextHistory, unknown };
 }
 
+/** Whether a job has item errors or warnings to show (its counts say so). */
+function hasItems(job: JobSummary): boolean {
+  const p = job.progress;
+  return p.objectsFailed > 0 || (p.objectsSkipped ?? 0) > 0 || (p.objectsSizeOnly ?? 0) > 0 || (p.objectsKept ?? 0) > 0;
+}
+
 function appendBounded(kept: readonly ItemError[], more: readonly ItemError[]): readonly ItemError[] {
   return more.length === 0 || kept.length >= MAX_ITEMS ? kept : [...kept, ...more].slice(0, MAX_ITEMS);
 }
@@ -99,6 +105,8 @@ function appendBounded(kept: readonly ItemError[], more: readonly ItemError[]): 
 // What arrived since the last frame, per job (a hidden window gets no frames: this stays bounded by
 // the number of jobs, not the number of updates). A whole job is kept whole; numbers go over it.
 let queued = new Map<string, JobUpdate | JobSummary>();
+/** Items of jobs the window does not show yet (waiting for the next frame, or a hidden tab's): kept, bounded. */
+let itemsWaiting = new Map<string, { errors: readonly ItemError[]; warnings: readonly ItemError[] }>();
 let frame: number | undefined;
 
 export const useJobs = create<JobsState>((set, get) => ({
@@ -118,6 +126,12 @@ export const useJobs = create<JobsState>((set, get) => ({
       queued = new Map();
       const { jobs, order, history } = get();
       const { unknown, ...merged } = mergeJobs(jobs, order, history, pending);
+      for (const [id, items] of itemsWaiting) {
+        const job = merged.jobs.get(id);
+        if (!job) continue;
+        merged.jobs.set(id, { ...job, itemErrors: appendBounded(job.itemErrors, items.errors), itemWarnings: appendBounded(job.itemWarnings, items.warnings) });
+        itemsWaiting.delete(id);
+      }
       set(merged);
       // A job started elsewhere (another window, one brought back after a restart): loaded whole.
       if (unknown) void get().load();
@@ -125,7 +139,12 @@ export const useJobs = create<JobsState>((set, get) => ({
   },
   addItems(id, errors, warnings) {
     const job = get().jobs.get(id);
-    if (!job) return;
+    if (!job) {
+      // A job that appeared but is not shown yet: its items wait for it.
+      const waiting = itemsWaiting.get(id) ?? { errors: [], warnings: [] };
+      itemsWaiting.set(id, { errors: appendBounded(waiting.errors, errors), warnings: appendBounded(waiting.warnings, warnings) });
+      return;
+    }
     const next = new Map(get().jobs);
     next.set(id, { ...job, itemErrors: appendBounded(job.itemErrors, errors), itemWarnings: appendBounded(job.itemWarnings, warnings) });
     set({ jobs: next });
@@ -144,7 +163,10 @@ export const useJobs = create<JobsState>((set, get) => ({
   },
   remove(ids) {
     const gone = new Set(ids);
-    for (const id of gone) queued.delete(id);
+    for (const id of gone) {
+      queued.delete(id);
+      itemsWaiting.delete(id);
+    }
     const { jobs, order, history } = get();
     set({
       jobs: new Map([...jobs].filter(([id]) => !gone.has(id))),
@@ -156,7 +178,25 @@ export const useJobs = create<JobsState>((set, get) => ({
     set({ stats, overall: pushBounded(get().overall, stats.bytesPerSecond) });
   },
   async load() {
-    get().apply(await request('jobs.snapshot', {}));
+    const jobs = await request('jobs.snapshot', {});
+    get().apply(jobs);
+    // Items went out once, as they happened: a window that was not there (a reload, a job brought
+    // back after a restart) asks for the lists of the jobs that have any.
+    await Promise.all(jobs.filter(hasItems).map(async (job) => {
+      const [errors, warnings] = await Promise.all([
+        request('jobs.items', { id: job.id, list: 'errors' }),
+        request('jobs.items', { id: job.id, list: 'warnings' }),
+      ]);
+      const shown = get().jobs.get(job.id);
+      // Replaced, not appended: these are the whole lists (as far as the engine keeps them).
+      const base = shown ? { ...shown, itemErrors: [], itemWarnings: [] } : undefined;
+      if (base) {
+        const next = new Map(get().jobs);
+        next.set(job.id, base);
+        set({ jobs: next });
+      }
+      get().addItems(job.id, errors.items, warnings.items);
+    }));
   },
   async control(action, id) {
     await request(`jobs.${action}`, { id });

@@ -17,8 +17,8 @@ import { connectionInputSchema } from './models.ts';
 const id = z.string().min(1).max(200);
 const bucket = z.string().min(1).max(255);
 const key = z.string().min(1).max(4096);
-const onJob = z.object({ id: id.optional() });
-const nothing = z.object({});
+const onJob = z.strictObject({ id: id.optional() });
+const nothing = z.strictObject({});
 /** One file or folder name: no path, nothing that leaves its folder. */
 const entryName = z.string().min(1).max(255).refine((name) => !/[/\\\0]/.test(name) && name !== '.' && name !== '..', 'a file or folder name, not a path');
 /**
@@ -31,23 +31,24 @@ const rerun = {
   resumeWithinMs: z.number().int().positive().optional(),
 };
 
+/** Every method's parameters; strict: a key the method does not take is refused, never ignored. */
 export const methodSchemas = {
   'host.info': nothing,
   'connections.list': nothing,
   'connections.add': connectionInputSchema,
-  'connections.edit': z.object({ id, input: connectionInputSchema }),
-  'connections.remove': z.object({ id }),
-  'connections.test': z.object({ id }),
+  'connections.edit': z.strictObject({ id, input: connectionInputSchema }),
+  'connections.remove': z.strictObject({ id }),
+  'connections.test': z.strictObject({ id }),
   /**
    * A connection for this process only (the command line's flags, over its environment's
    * credentials): never saved, no secret. The same settings get the same ID, so a command run
    * again is the same job.
    */
   'connections.open': sessionConnectionSchema,
-  'buckets.list': z.object({ connectionId: id }),
-  'buckets.create': z.object({ connectionId: id, name: bucket }),
-  'buckets.delete': z.object({ connectionId: id, name: bucket }),
-  'objects.list': z.object({
+  'buckets.list': z.strictObject({ connectionId: id }),
+  'buckets.create': z.strictObject({ connectionId: id, name: bucket }),
+  'buckets.delete': z.strictObject({ connectionId: id, name: bucket }),
+  'objects.list': z.strictObject({
     connectionId: id,
     bucket,
     prefix: z.string().max(4096),
@@ -56,21 +57,21 @@ export const methodSchemas = {
     token: z.string().max(4096).optional(),
     pageSize: z.number().int().min(1).max(1000).optional(),
   }),
-  'objects.details': z.object({ connectionId: id, bucket, key }),
-  'objects.presign': z.object({ connectionId: id, bucket, key, expiresInSeconds: z.number().int().min(1).max(7 * 24 * 3600).default(3600) }),
+  'objects.details': z.strictObject({ connectionId: id, bucket, key }),
+  'objects.presign': z.strictObject({ connectionId: id, bucket, key, expiresInSeconds: z.number().int().min(1).max(7 * 24 * 3600).default(3600) }),
   /**
    * Files to upload: `paths` on the engine's machine (the Electron app's own disk, the command
    * line's), or files a browser sent first (`staged`: a batch from uploads.stage, and the names of
    * the top-level items dropped, found in it). Exactly one of the two; a host whose pages may not
    * name its files (the web host) refuses `paths`.
    */
-  'jobs.upload': z.object({
+  'jobs.upload': z.strictObject({
     connectionId: id,
     bucket,
     /** Where they go: a prefix ending in "/" (or "" for the bucket's top), or for one file its key. */
     prefix: z.string().max(1024),
     paths: z.array(z.string().min(1).max(4096)).min(1).max(100_000).optional(),
-    staged: z.object({
+    staged: z.strictObject({
       stagingId: id,
       /** What the user dropped or picked at the top ("photos", "a.txt"): each one name, not a path. */
       entries: z.array(entryName).min(1).max(100_000),
@@ -79,7 +80,7 @@ export const methodSchemas = {
     followSymlinks: z.boolean().optional(),
     ...rerun,
   }).refine((params) => (params.paths === undefined) !== (params.staged === undefined), 'give either paths or staged, not both'),
-  'jobs.download': z.object({
+  'jobs.download': z.strictObject({
     connectionId: id,
     bucket,
     keys: z.array(key).max(100_000).default([]),
@@ -95,7 +96,7 @@ export const methodSchemas = {
     caseInsensitive: z.boolean().optional(),
     ...rerun,
   }),
-  'jobs.delete': z.object({
+  'jobs.delete': z.strictObject({
     connectionId: id,
     bucket,
     keys: z.array(key).max(1_000_000).default([]),
@@ -109,17 +110,17 @@ export const methodSchemas = {
   'jobs.cancel': onJob,
   'jobs.retry': onJob,
   /** The user's word on a file already there: for this one, or (applyToAll) every one of the job's. */
-  'jobs.resolveConflict': z.object({ id: z.string().min(1).max(100), conflictId: z.string().min(1).max(20), choice: conflictChoiceSchema, applyToAll: z.boolean().default(false) }),
+  'jobs.resolveConflict': z.strictObject({ id: z.string().min(1).max(100), conflictId: z.string().min(1).max(20), choice: conflictChoiceSchema, applyToAll: z.boolean().default(false) }),
   /** What a job stored or saved, object by object (key, size, ETag, version ID, checksum). */
-  'jobs.receipt': z.object({ id: z.string().min(1).max(100), format: z.enum(['csv', 'json']).default('csv') }),
+  'jobs.receipt': z.strictObject({ id: z.string().min(1).max(100), format: z.enum(['csv', 'json']).default('csv') }),
   /** Write a job's receipt to a file on the engine's machine (below the download root, where the host has one). */
-  'jobs.saveReceipt': z.object({ id: z.string().min(1).max(100), path: z.string().min(1).max(4096), format: z.enum(['csv', 'json']) }),
+  'jobs.saveReceipt': z.strictObject({ id: z.string().min(1).max(100), path: z.string().min(1).max(4096), format: z.enum(['csv', 'json']) }),
   /** Drop a finished job from the list and its record, keeping nothing for a resume. */
-  'jobs.forget': z.object({ id: z.string().min(1).max(100) }),
+  'jobs.forget': z.strictObject({ id: z.string().min(1).max(100) }),
   'jobs.clearFinished': nothing,
   'jobs.snapshot': nothing,
   /** A page of a job's item errors or warnings (the first ones it kept; its progress has the counts). */
-  'jobs.items': z.object({ id: z.string().min(1).max(100), list: z.enum(['errors', 'warnings']), offset: z.number().int().nonnegative().default(0), limit: z.number().int().min(1).max(1000).default(1000) }),
+  'jobs.items': z.strictObject({ id: z.string().min(1).max(100), list: z.enum(['errors', 'warnings']), offset: z.number().int().nonnegative().default(0), limit: z.number().int().min(1).max(1000).default(1000) }),
   /**
    * A batch for files a browser sends before its upload starts (each with PUT stagedFileUrl(…),
    * then jobs.upload with `staged`). Only a host that takes files this way has it (NotSupported
@@ -127,7 +128,7 @@ export const methodSchemas = {
    */
   'uploads.stage': nothing,
   /** Multipart uploads begun and never completed or aborted, each costing storage: abort them (or, dryRun, list them). */
-  'uploads.abortIncomplete': z.object({
+  'uploads.abortIncomplete': z.strictObject({
     connectionId: id,
     bucket,
     prefix: z.string().max(4096).default(''),
@@ -211,8 +212,8 @@ export function stagedFileUrl(stagingId: string, relativePath: string): string {
 
 /** The answer to a staged file's PUT. */
 export const stagedFileAnswerSchema = z.discriminatedUnion('ok', [
-  z.object({ ok: z.literal(true), value: z.null() }),
-  z.object({ ok: z.literal(false), error: apiErrorSchema }),
+  z.strictObject({ ok: z.literal(true), value: z.null() }),
+  z.strictObject({ ok: z.literal(false), error: apiErrorSchema }),
 ]);
 
 /** A file below what was dropped, with its path relative to it ("photos/a.jpg" for a dropped folder "photos"). */

@@ -105,3 +105,10 @@ it('a receipt names the entries skipped, and the summary counts them beside the 
   expect(run.code).toBe(1);
   expect(run.stderr).toMatch(/1 failed, 1 entry skipped \(named above\)\./);
 });
+
+it('a prefix named without --recursive, to a file name, is said to be a prefix (not "does not exist")', async () => {
+  await put('pfx/a.txt', 'a');
+  const run = await cli(['cp', `s3://${t.bucket}/pfx/`, path.join(dir, 'newname')]);
+  expect(run.code).toBe(1);
+  expect(run.stderr).toContain(`s3://${t.bucket}/pfx/ is a prefix, not an object: add --recursive to download everything below it.`);
+});

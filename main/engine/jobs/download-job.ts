@@ -293,7 +293,14 @@ async function temporaryFile(item: DownloadItem, size: number, partSize: number,
 }
 
 async function lookUp(connection: S3Connection, bucket: string, item: DownloadItem, runtime: JobRuntime<DownloadItem>): Promise<DownloadItem> {
-  const details = await runtime.request((signal) => headObjectOnce(connection, bucket, item.key, signal));
+  const details = await runtime.request((signal) => headObjectOnce(connection, bucket, item.key, signal)).catch((error: unknown) => {
+    // A name ending in "/" with no object of its own is a prefix ("folder"): said so, with what to do.
+    const code = errorCode(error);
+    if (item.key.endsWith('/') && (code === 'NotFound' || code === 'NoSuchKey')) {
+      throw new BargeError('IsAPrefix', `s3://${bucket}/${item.key} is a prefix, not an object: add --recursive to download everything below it.`);
+    }
+    throw error;
+  });
   runtime.addTotals(0, details.size);
   return { ...item, size: details.size, etag: details.etag, lastModified: details.lastModified };
 }

@@ -76,6 +76,32 @@ describe('jobs actions', () => {
   afterEach(() => vi.unstubAllGlobals());
   const frame = () => new Promise((resolve) => setTimeout(resolve, 0));
 
+  it('a window that was not there when items went out asks for the lists of the jobs that have any', async () => {
+    const failed = jobSnapshot('failed', { state: { status: 'failed', error: { code: 'AccessDenied', message: 'no' } }, progress: { ...jobSnapshot('x').progress, objectsFailed: 1 } });
+    const error = { item: 's3://b/k', code: 'AccessDenied', message: 'k: no' };
+    const api = useFakeApi({
+      'jobs.snapshot': [failed, jobSnapshot('fine')],
+      'jobs.items': ({ list }) => ({ items: list === 'errors' ? [error] : [], total: list === 'errors' ? 1 : 0 }),
+    });
+    await useJobs.getState().load();
+    await frame();
+    expect(api.calls.filter((call) => call.method === 'jobs.items').map((call) => call.params)).toEqual([
+      { id: 'failed', list: 'errors' }, { id: 'failed', list: 'warnings' },
+    ]);
+    expect(useJobs.getState().jobs.get('failed')!.itemErrors).toEqual([error]);
+    expect(useJobs.getState().jobs.get('fine')!.itemErrors).toEqual([]);
+  });
+
+  it('keeps the items of a job that appeared but is not shown yet (a hidden tab gets no frames)', async () => {
+    let run: FrameRequestCallback | undefined;
+    vi.stubGlobal('requestAnimationFrame', (callback: FrameRequestCallback) => { run = callback; return 1; });
+    useJobs.getState().apply([jobSnapshot('new1')]);
+    useJobs.getState().addItems('new1', [{ item: 'k', code: 'AccessDenied', message: 'no' }], []);
+    expect(useJobs.getState().jobs.has('new1')).toBe(false);
+    run!(0);
+    expect(useJobs.getState().jobs.get('new1')!.itemErrors).toEqual([{ item: 'k', code: 'AccessDenied', message: 'no' }]);
+  });
+
   it('loads every job the engine knows, newest first', async () => {
     const api = useFakeApi({ 'jobs.snapshot': [jobSnapshot('old', { createdAt: 1 }), jobSnapshot('new', { createdAt: 2 })] });
     await useJobs.getState().load();
