@@ -106,7 +106,7 @@ function appendBounded(kept: readonly ItemError[], more: readonly ItemError[]): 
 // the number of jobs, not the number of updates). A whole job is kept whole; numbers go over it.
 let queued = new Map<string, JobUpdate | JobSummary>();
 /** Items of jobs the window does not show yet (waiting for the next frame, or a hidden tab's): kept, bounded. */
-let itemsWaiting = new Map<string, { errors: readonly ItemError[]; warnings: readonly ItemError[] }>();
+const itemsWaiting = new Map<string, { errors: readonly ItemError[]; warnings: readonly ItemError[] }>();
 let frame: number | undefined;
 
 export const useJobs = create<JobsState>((set, get) => ({
