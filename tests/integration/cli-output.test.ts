@@ -98,7 +98,7 @@ it('--receipt is written when objects fail too, with a status column; a receipt 
     expect(rows.find((row) => row.startsWith('mixed/bad'))).toMatch(/,failed,"UnsafeKey: The key ""mixed\/bad\\x1b\.txt"" contains a control character/);
     const nowhere = await runCli(['cp', '-r', `s3://${t.bucket}/mixed/`, path.join(dir, 'out2'), '--receipt', path.join(dir, 'no', 'such', 'r.csv')]);
     expect(nowhere.code).toBe(2);
-    expect(nowhere.stderr).toContain('does not exist or cannot be written');
+    expect(nowhere.stderr).toContain('is not a folder that can be written');
     await expect(readFile(path.join(dir, 'out2', 'mixed', 'good.txt'))).rejects.toThrow();
   } finally {
     await t.close();
