@@ -34,12 +34,21 @@ export async function isStale(): Promise<boolean> {
   return sources > built;
 }
 
+/**
+ * Packages that stay in node_modules, loaded from there at run time: a native module's `.node`
+ * binary cannot be inlined into a bundle. Node resolves them from app/dist up to the project's
+ * node_modules; a packaged app has them in app.asar's node_modules (electron-builder packs the
+ * production dependencies), the binary itself unpacked beside it (asarUnpack in
+ * electron-builder.yml: a `.node` file is loaded by the system, which cannot read inside an asar).
+ */
+const NATIVE_PACKAGES = ['@node-rs/crc32'];
+
 async function bundle(input: string, file: string, format: 'esm' | 'cjs', external: string[] = []): Promise<void> {
   await build({
     input: path.join(root, input),
     platform: 'node',
     logLevel: 'warn',
-    external,
+    external: [...NATIVE_PACKAGES, ...external],
     output: { file, format, codeSplitting: false, sourcemap: true, banner: format === 'esm' ? '#!/usr/bin/env node' : undefined },
   });
 }
