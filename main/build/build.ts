@@ -7,7 +7,7 @@
 //
 //   node main/build/build.ts [--if-stale]
 
-import { readdir, stat } from 'node:fs/promises';
+import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'rolldown';
@@ -16,6 +16,8 @@ import { build as viteBuild } from 'vite';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const dist = path.join(root, 'app', 'dist');
 export const CLI_BUNDLE = path.join(dist, 'barge.mjs');
+/** The command line's chunks: what `barge --help` does not load (see main/cli/main.ts). */
+const CLI_CHUNKS = 'cli';
 export const SERVE_BUNDLE = path.join(dist, 'serve.mjs');
 export const RENDERER_DIR = path.join(dist, 'renderer');
 const OUTPUTS = [CLI_BUNDLE, SERVE_BUNDLE, path.join(RENDERER_DIR, 'index.html'), path.join(dist, 'electron', 'main.mjs'), path.join(dist, 'electron', 'preload.cjs')];
@@ -53,8 +55,27 @@ async function bundle(input: string, file: string, format: 'esm' | 'cjs', extern
   });
 }
 
+/**
+ * The command line, split at its dynamic imports: `barge --help` compiles 20 KB instead of 1.6 MB,
+ * and a command only the modules it runs. Chunk names carry a content hash, so the folder is
+ * emptied first.
+ */
 export async function buildCli(): Promise<void> {
-  await bundle('main/cli/barge.ts', CLI_BUNDLE, 'esm');
+  await rm(path.join(dist, CLI_CHUNKS), { recursive: true, force: true });
+  await build({
+    input: path.join(root, 'main/cli/barge.ts'),
+    platform: 'node',
+    logLevel: 'warn',
+    external: NATIVE_PACKAGES,
+    output: {
+      dir: dist,
+      entryFileNames: path.basename(CLI_BUNDLE),
+      chunkFileNames: `${CLI_CHUNKS}/[name]-[hash].mjs`,
+      format: 'esm',
+      sourcemap: true,
+      banner: '#!/usr/bin/env node',
+    },
+  });
 }
 
 export async function buildAll(): Promise<void> {
