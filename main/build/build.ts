@@ -55,14 +55,17 @@ async function bundle(input: string, file: string, format: 'esm' | 'cjs', extern
   });
 }
 
+/** A chunk no build wrote for this long is removed: no command still running can need it. */
+const STALE_CHUNK_MS = 60 * 60 * 1000;
+
 /**
  * The command line, split at its dynamic imports: `barge --help` compiles 20 KB instead of 1.6 MB,
- * and a command only the modules it runs. Chunk names carry a content hash, so the folder is
- * emptied first.
+ * and a command only the modules it runs. Chunk names carry a content hash. A command that is
+ * running loads its chunks after it starts, so a rebuild (a test run's set-up) must not take away
+ * the ones it may still ask for: old chunks are removed only an hour after they were replaced.
  */
 export async function buildCli(): Promise<void> {
-  await rm(path.join(dist, CLI_CHUNKS), { recursive: true, force: true });
-  await build({
+  const result = await build({
     input: path.join(root, 'main/cli/barge.ts'),
     platform: 'node',
     logLevel: 'warn',
@@ -76,6 +79,14 @@ export async function buildCli(): Promise<void> {
       banner: '#!/usr/bin/env node',
     },
   });
+  const written = new Set(result.output.map((file) => path.join(dist, file.fileName)));
+  const chunks = path.join(dist, CLI_CHUNKS);
+  for (const name of await readdir(chunks)) {
+    const file = path.join(chunks, name);
+    const chunk = file.replace(/\.map$/, '');
+    if (written.has(chunk)) continue;
+    if (Date.now() - (await stat(file)).mtimeMs > STALE_CHUNK_MS) await rm(file, { force: true });
+  }
 }
 
 export async function buildAll(): Promise<void> {
