@@ -1,6 +1,16 @@
 // barge: the command line over the transfer engine.
+//
+// This file is the whole of what runs before the command is known: it loads the dispatcher and,
+// through it, only what the command needs (see main.ts).
 
-import { main } from './main.ts';
+import { enableCompileCache } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+
+// V8 keeps the code it compiled for each module, and later runs load it instead of compiling the
+// source again (NODE_DISABLE_COMPILE_CACHE=1 turns it off). In the user's own cache folder, not
+// Node's default in the shared temporary folder, where another user could plant code.
+enableCompileCache(path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'barge', 'compile-cache'));
 
 // `barge ls | head` closes the pipe early: that is the reader's choice, not an error.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
@@ -17,4 +27,5 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
+const { main } = await import('./main.ts');
 process.exitCode = await main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env });

@@ -1,17 +1,27 @@
 // The command line's dispatcher: parse, connect, run one command, turn errors into one clear line.
+//
+// Start-up is part of every command's time: a one-file cp is mostly start-up. So what a command
+// does not need is not loaded: the service, the engine and the SDK, the journal (node:sqlite), the
+// contract's schemas and each command's module come by dynamic import once the arguments are
+// parsed, and `barge --help` loads none of them (the build splits them into chunks of their own).
 
-import { defaultDataDir } from '../service/data-dir.ts';
 import type { BargeService } from '../service/barge-service.ts';
-import { createRuntime } from '../service/runtime.ts';
 import { toBargeError } from '../engine/errors.ts';
 import { printable } from '../../src/s3-names.ts';
-import { abortUploads, mb, rb } from './commands/buckets.ts';
-import { cp } from './commands/cp.ts';
-import { ls } from './commands/ls.ts';
-import { rm } from './commands/rm.ts';
 import type { CliContext } from './context.ts';
 import { parseCli, usageError, USAGE } from './options.ts';
-import { cliService } from './service-call.ts';
+
+type Command = (cli: CliContext) => Promise<number>;
+
+/** Each command's module, loaded when it runs. */
+const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
+  ls: async () => (await import('./commands/ls.ts')).ls,
+  cp: async () => (await import('./commands/cp.ts')).cp,
+  rm: async () => (await import('./commands/rm.ts')).rm,
+  mb: async () => (await import('./commands/buckets.ts')).mb,
+  rb: async () => (await import('./commands/buckets.ts')).rb,
+  'abort-uploads': async () => (await import('./commands/buckets.ts')).abortUploads,
+};
 
 const JOURNALED_COMMANDS = new Set(['cp', 'rm']);
 
@@ -34,6 +44,11 @@ export async function main(argv: readonly string[], streams: CliStreams): Promis
       streams.stdout.write(`${USAGE}\n`);
       return options.help ? 0 : 2;
     }
+    const loadCommand = Object.hasOwn(COMMANDS, options.command) ? COMMANDS[options.command] : undefined;
+    if (loadCommand === undefined) throw usageError(`Unknown command "${options.command}".`);
+    const [command, { createRuntime }, { defaultDataDir }, { cliService }] = await Promise.all([
+      loadCommand(), import('../service/runtime.ts'), import('../service/data-dir.ts'), import('./service-call.ts'),
+    ]);
     // Transfers are journaled, so running the same command again after a crash or a kill goes on
     // where it stopped.
     const journal = JOURNALED_COMMANDS.has(options.command) && !options.dryRun && !streams.env.BARGE_NO_JOURNAL;
@@ -48,22 +63,7 @@ export async function main(argv: readonly string[], streams: CliStreams): Promis
     const calls = cliService(service);
     const connection = await calls.call('connections.open', options.connection);
     const cli: CliContext = { options, ...streams, service: calls, connectionId: connection.id };
-    switch (options.command) {
-      case 'ls':
-        return await ls(cli);
-      case 'cp':
-        return await cp(cli);
-      case 'rm':
-        return await rm(cli);
-      case 'mb':
-        return await mb(cli);
-      case 'rb':
-        return await rb(cli);
-      case 'abort-uploads':
-        return await abortUploads(cli);
-      default:
-        throw usageError(`Unknown command "${options.command}".`);
-    }
+    return await command(cli);
   } catch (error) {
     const failure = toBargeError(error);
     // Messages carry server text and names: shown escaped, line by line (a usage error has two).

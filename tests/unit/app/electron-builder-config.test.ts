@@ -31,6 +31,14 @@ describe('electron-builder.yml', () => {
     expect(validate({ ...config, electronFuses: { runAsNode: 'no' } })).toBe(false);
   });
 
+  it('unpacks native binaries from the asar, where the system could not load them', async () => {
+    const config = parse(await readFile(path.join(root, 'electron-builder.yml'), 'utf8')) as Record<string, unknown>;
+    expect(config.asarUnpack).toContain('**/*.node');
+    // The native CRC32C is a production dependency, so electron-builder packs it.
+    const manifest = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    expect(manifest.dependencies['@node-rs/crc32']).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+
   it('would catch a mistake (the schema check is real)', async () => {
     const validate = await validator();
     expect(validate({ appId: 'x', linux: { target: 42 }, notAnOption: true })).toBe(false);
