@@ -157,7 +157,7 @@ describe('the Barge window', () => {
       }
       proxy.inFlight.peak = 0;
       await page.getByLabel('Choose files to upload').setInputFiles(files);
-      const row = transferRow(`${FILES} files`);
+      const row = transferRow(`${FILES.toLocaleString('en-US')} files`);
       await expect.poll(() => row.filter({ hasText: 'running' }).count(), { timeout: 30_000 }).toBe(1);
       await expect.poll(() => row.getByLabel('Throughput', { exact: true }).textContent()).not.toBe('0.0 MB/s');
       const atTwo = proxy.inFlight.peak;
