@@ -73,9 +73,9 @@ export const JobRow = memo(function JobRow({ job, onAct }: { job: JobView; onAct
         <div role="progressbar" aria-label={`Progress of ${job.name}`} aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(fraction * 100)} className="bar">
           <div className="fill" style={{ width: `${(fraction * 100).toFixed(1)}%` }} />
         </div>
-        <span className="bytes">{formatBytes(p.bytesDone)} / {formatBytes(p.bytesTotal)}{p.totalsKnown ? '' : '+'}</span>
+        <span className="bytes">{p.totalsKnown && p.bytesDone === p.bytesTotal ? formatBytes(p.bytesTotal) : `${formatBytes(p.bytesDone)} / ${formatBytes(p.bytesTotal)}${p.totalsKnown ? '' : '+'}`}</span>
         <span className="rate" aria-label={isFinished(job.state) ? 'Average throughput' : 'Throughput'}>{pace.rate}</span>
-        <span className="eta">{pace.timing}</span>
+        <span className="eta" title={pace.detail}>{pace.timing}</span>
       </div>
       <div className="job-line">
         <span className="objects">{p.objectsDone.toLocaleString()} of {p.objectsTotal.toLocaleString()}{p.totalsKnown ? '' : '+'} {p.objectsTotal === 1 && p.totalsKnown ? 'object' : 'objects'}{p.objectsFailed ? `, ${p.objectsFailed} failed` : ''}{p.retries ? `, ${p.retries.toLocaleString()} ${p.retries === 1 ? 'resend' : 'resends'}` : ''}</span>

@@ -22,7 +22,10 @@ it('a finished job shows its average speed, how long it took and when it ended, 
   const ended = new Date(2026, 2, 1, 14, 3, 12).getTime();
   const html = render({ ...job({ bytesDone: 50_000_000, bytesTotal: 50_000_000 }), startedAt: ended - 4_000, endedAt: ended });
   expect(html).toContain('avg 12.5 MB/s');
-  expect(html).toContain('took 4.0s, ended 2026-03-01 14:03');
+  expect(html).toContain('took 4.0s, ended 2026-03-01 14:03<');
+  expect(html).toContain('title="took 4.0s, ended 2026-03-01 14:03:12"');
+  // All of it moved: the size once, not "47.7 MiB / 47.7 MiB".
+  expect(html).toContain('>47.7 MiB<');
   expect(html).not.toContain('?');
   expect(html).not.toContain('0.0 MB/s');
 });
@@ -39,5 +42,5 @@ it('pace: a delete is timed in objects per second; today\'s end time shows witho
   const now = new Date(2026, 2, 1, 18, 0, 0).getTime();
   const ended = new Date(2026, 2, 1, 14, 3, 12).getTime();
   const deleted = { ...job({ bytesDone: 0, bytesTotal: 0, objectsDone: 3000, objectsTotal: 3000 }), startedAt: ended - 1500, endedAt: ended };
-  expect(jobPace(deleted, now)).toEqual({ rate: 'avg 2,000 objects/s', timing: 'took 1.5s, ended 14:03:12' });
+  expect(jobPace(deleted, now)).toEqual({ rate: 'avg 2,000 objects/s', timing: 'took 1.5s, ended 14:03', detail: 'took 1.5s, ended 14:03:12' });
 });
