@@ -89,6 +89,11 @@ export default tseslint.config(
     files: ['main/web-host/**/*.ts'],
     rules: { 'no-restricted-imports': restrictImports(ELECTRON, CLI, ELECTRON_SHELL, ENGINE_BEHIND_SERVICE) },
   },
+  // `npm run demo`: a host-level script that starts its store, then the web host as `serve` does.
+  {
+    files: ['main/demo/**/*.ts'],
+    rules: { 'no-restricted-imports': restrictImports(ELECTRON, CLI, ELECTRON_SHELL, ENGINE_BEHIND_SERVICE) },
+  },
   {
     files: ['main/cli/**/*.ts'],
     rules: { 'no-restricted-imports': restrictImports(ELECTRON, WEB_HOST, ELECTRON_SHELL, ENGINE_BEHIND_SERVICE) },

@@ -61,6 +61,18 @@ export interface JobSummary {
   /** Files already there that wait for the user's word (ifExists "ask"), oldest first (bounded). */
   readonly conflicts?: readonly { readonly id: string; readonly path: string }[];
   readonly createdAt: number;
+  /** When the job's current run started (a retry starts a new run); absent while it waits in the queue. */
+  readonly startedAt?: number;
+  /** When its current run ended (completed, failed or cancelled); absent while it runs. */
+  readonly endedAt?: number;
+  /** The bucket the job acts on. */
+  readonly bucket?: string;
+  /**
+   * The folder of that bucket it changes or reads ("" for the top): where an upload puts its files,
+   * the common parent of what a delete or download names. A window showing that folder lists it
+   * again when the job completes. Absent for a dry run (it changes nothing).
+   */
+  readonly prefix?: string;
   /** The unfinished run of the same command this job goes on from, or (tooOld) replaced. */
   readonly earlierRun?: EarlierRun;
 }
@@ -68,8 +80,9 @@ export interface JobSummary {
 /**
  * What changes ten times a second while a job runs: numbers only. Item errors and warnings go out
  * once, when they happen (and are paged on request); a job's name and questions, when they change.
+ * The run's start and end are numbers too, and change when its state does.
  */
-export type JobUpdate = Pick<JobSummary, 'id' | 'state' | 'progress'>;
+export type JobUpdate = Pick<JobSummary, 'id' | 'state' | 'progress' | 'startedAt' | 'endedAt'>;
 
 /** A job with its item lists, as the engine has it (its first item errors and warnings, bounded). */
 export interface JobSnapshot extends JobSummary {

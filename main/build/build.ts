@@ -19,8 +19,9 @@ export const CLI_BUNDLE = path.join(dist, 'barge.mjs');
 /** The command line's chunks: what `barge --help` does not load (see main/cli/main.ts). */
 const CLI_CHUNKS = 'cli';
 export const SERVE_BUNDLE = path.join(dist, 'serve.mjs');
+export const DEMO_BUNDLE = path.join(dist, 'demo.mjs');
 export const RENDERER_DIR = path.join(dist, 'renderer');
-const OUTPUTS = [CLI_BUNDLE, SERVE_BUNDLE, path.join(RENDERER_DIR, 'index.html'), path.join(dist, 'electron', 'main.mjs'), path.join(dist, 'electron', 'preload.cjs')];
+const OUTPUTS = [CLI_BUNDLE, SERVE_BUNDLE, DEMO_BUNDLE, path.join(RENDERER_DIR, 'index.html'), path.join(dist, 'electron', 'main.mjs'), path.join(dist, 'electron', 'preload.cjs')];
 
 async function newest(dir: string): Promise<number> {
   let newestMs = 0;
@@ -92,6 +93,7 @@ export async function buildCli(): Promise<void> {
 export async function buildAll(): Promise<void> {
   await buildCli();
   await bundle('main/web-host/serve.ts', SERVE_BUNDLE, 'esm');
+  await bundle('main/demo/demo.ts', DEMO_BUNDLE, 'esm');
   // The Electron shell: Electron itself is provided at run time; a sandboxed preload must be CommonJS.
   await bundle('main/electron/main.ts', path.join(dist, 'electron', 'main.mjs'), 'esm', ['electron']);
   await bundle('main/electron/preload.ts', path.join(dist, 'electron', 'preload.cjs'), 'cjs', ['electron']);

@@ -5,22 +5,24 @@
 // (the journal, resume, clean-up) is the recovery room's (journal/recovery.ts); this class runs work.
 
 import { randomUUID } from 'node:crypto';
+import { statSync } from 'node:fs';
 import type { ConnectionConfig } from '../../src/connection.ts';
 import type { EngineStats } from '../../src/contract/models.ts';
 import type { ItemError, JobKind, JobSummary, JobUpdate } from '../../src/jobs.ts';
 import { isFinished } from '../../src/jobs.ts';
 import type { Settings, SettingsPatch } from '../../src/settings.ts';
 import { DEFAULT_SETTINGS, settingsPatchSchema, settingsSchema } from '../../src/settings.ts';
+import { commonParent, jobLabel } from '../../src/job-label.ts';
 import { formatS3Url } from '../../src/s3-url.ts';
 import { ThroughputMeter } from '../../src/throughput-meter.ts';
 import type { ConflictChoice } from '../../src/if-exists.ts';
 import type { ReceiptEntry } from '../../src/receipt.ts';
 import { BargeError } from './errors.ts';
 import { jobBody, jobRefusal } from './jobs/job-bodies.ts';
-import { parseJobSpec } from './jobs/job-specs.ts';
+import { jobTarget, parseJobSpec } from './jobs/job-specs.ts';
 import type { DeleteSpec, DownloadSpec, JobSpecs, UploadSpec } from './jobs/job-specs.ts';
 import { Job } from './jobs/job.ts';
-import type { JobBody, JobClock } from './jobs/job.ts';
+import type { JobBody, JobClock, JobTarget } from './jobs/job.ts';
 import type { JobJournal } from './journal/job-journal.ts';
 import type { Journal, JournalHost } from './journal/journal.ts';
 import { Recovery } from './journal/recovery.ts';
@@ -171,22 +173,20 @@ export class Engine {
   }
 
   upload(connection: S3Connection, spec: UploadSpec, options: JobStartOptions = {}): Job {
-    const label = spec.sources.length === 1 ? spec.sources[0]! : `${spec.sources.length} items`;
+    // Named after what it sends: a file's or folder's name, or "3 files and 1 folder" (a stat each;
+    // a source that cannot be read is counted as a file, and fails by name when the job reaches it).
+    const label = jobLabel(spec.sources.map((source) => ({ name: source, folder: statSync(source, { throwIfNoEntry: false })?.isDirectory() ?? false })));
     const name = options.name ?? `${label} → ${formatS3Url({ bucket: spec.bucket, key: spec.destination })}`;
     return this.start('upload', name, spec, connection, options);
   }
 
   download(connection: S3Connection, spec: DownloadSpec, options: JobStartOptions = {}): Job {
-    const what = [...(spec.keys ?? []), ...(spec.prefixes ?? [])];
-    const label = what.length === 1 ? formatS3Url({ bucket: spec.bucket, key: what[0]! }) : `${what.length} items from s3://${spec.bucket}`;
-    const name = options.name ?? `${label} → ${spec.targetFile ?? spec.targetFolder}`;
+    const name = options.name ?? `${remoteLabel(spec)} → ${spec.targetFile ?? spec.targetFolder}`;
     return this.start('download', name, spec, connection, options);
   }
 
   delete(connection: S3Connection, spec: DeleteSpec, options: JobStartOptions = {}): Job {
-    const what = [...(spec.keys ?? []), ...(spec.prefixes ?? [])];
-    const label = what.length === 1 ? formatS3Url({ bucket: spec.bucket, key: what[0]! }) : `${what.length} items in s3://${spec.bucket}`;
-    const name = options.name ?? `${spec.dryRun ? 'Count' : 'Delete'} ${label}`;
+    const name = options.name ?? `${spec.dryRun ? 'Count' : 'Delete'} ${remoteLabel(spec)}`;
     // A dry run changes nothing: there is nothing to resume.
     const recorded = spec.dryRun ? { ...options, connectionRef: undefined } : options;
     return this.start('delete', name, spec, connection, recorded);
@@ -337,20 +337,22 @@ export class Engine {
     const valid = parseJobSpec(kind, spec);
     const refusal = jobRefusal(kind, valid);
     if (refusal) throw refusal;
-    if (!this.recovery || options.connectionRef === undefined) return this.launch({ id: randomUUID(), kind, name, body: jobBody(kind, valid, connection) });
+    const target = jobTarget(kind, valid);
+    if (!this.recovery || options.connectionRef === undefined) return this.launch({ id: randomUUID(), kind, name, body: jobBody(kind, valid, connection), target });
     const { launch, release } = this.recovery.begin(kind, name, valid, connection, { ...options, connectionRef: options.connectionRef });
-    const job = this.launch(launch);
+    const job = this.launch({ ...launch, target });
     void job.finished().finally(release);
     return job;
   }
 
-  private launch(job: { id: string; kind: JobKind; name: string; body: JobBody<unknown>; createdAt?: number; recorder?: JobJournal }): Job {
+  private launch(job: { id: string; kind: JobKind; name: string; body: JobBody<unknown>; createdAt?: number; recorder?: JobJournal; target?: JobTarget }): Job {
     const created = new Job<unknown>({
       id: job.id,
       kind: job.kind,
       name: job.name,
       body: job.body,
       createdAt: job.createdAt,
+      target: job.target,
       journal: job.recorder,
       scheduler: this.scheduler,
       settings: () => this.current,
@@ -387,4 +389,11 @@ export class Engine {
     }
     for (const job of this.jobsById.values()) act(job);
   }
+}
+
+/** What a download or delete names, as a person would say it, and where: "a.txt in s3://b/logs/". */
+function remoteLabel(spec: DownloadSpec | DeleteSpec): string {
+  const items = [...(spec.keys ?? []).map((key) => ({ name: key, folder: false })), ...(spec.prefixes ?? []).map((prefix) => ({ name: prefix, folder: true }))];
+  const where = commonParent(items.map((item) => item.name));
+  return `${jobLabel(items)} in ${formatS3Url({ bucket: spec.bucket, key: where })}`;
 }

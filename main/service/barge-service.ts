@@ -133,10 +133,10 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
       let job: Job;
       try {
         const connection = await registry.connection(connectionId);
-        // Named after what the user dropped, not after the staging folder. The folder goes with the
-        // host, so such a job cannot resume: it is not journaled.
-        const what = entries.length === 1 ? entries[0]! : `${entries.length} items`;
-        job = engine.upload(connection, { sources, bucket, destination: prefix, ...links }, { name: `${what} → s3://${bucket}/${prefix}` });
+        // Staged under their own names, the entries name the job as dropped ("photos", "2 files and
+        // 1 folder"): a folder is one with files below it. The staging folder goes with the host, so
+        // such a job cannot resume: it is not journaled.
+        job = engine.upload(connection, { sources, bucket, destination: prefix, ...links });
       } catch (error) {
         await area.discard(stagingId);
         throw error;

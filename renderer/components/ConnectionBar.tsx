@@ -8,8 +8,7 @@ import { useConnections } from '../store/connections-store.ts';
 import { Dialog } from './Dialog.tsx';
 
 export function ConnectionBar() {
-  const { connections, selectedId, select, remove, test, testStatus, error } = useConnections();
-  const [editing, setEditing] = useState<ConnectionSummary | 'new' | undefined>();
+  const { connections, selectedId, select, remove, test, testStatus, error, form: editing, openForm: setEditing } = useConnections();
   const selected = connections.find((c) => c.id === selectedId);
 
   return (

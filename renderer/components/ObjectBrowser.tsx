@@ -5,6 +5,7 @@
 import { useMemo, useState } from 'react';
 import { useBrowser, visibleRows } from '../store/browser-store.ts';
 import type { Row } from '../store/browser-store.ts';
+import { useConnections } from '../store/connections-store.ts';
 import { useDetails } from '../store/details-store.ts';
 import { BrowserDialogs, deletePrefix, deleteSelection, downloadSelection } from './BrowserDialogs.tsx';
 import type { BrowserDialog } from './BrowserDialogs.tsx';
@@ -18,7 +19,8 @@ export function ObjectBrowser() {
   const shown = useMemo(() => visibleRows(rows, sort, filter), [rows, sort, filter]);
   const [dialog, setDialog] = useState<BrowserDialog>();
 
-  if (!bucket || !connectionId) return <main className="browser empty" aria-label="Objects"><p>{connectionId ? 'Pick a bucket.' : 'Pick or add a connection.'}</p></main>;
+  if (!connectionId) return <NoConnection />;
+  if (!bucket) return <main className="browser empty" aria-label="Objects"><p>Pick a bucket.</p></main>;
 
   const selectedRows = shown.filter((r) => selection.has(r.key));
   const activate = (row: Row) => {
@@ -44,6 +46,22 @@ export function ObjectBrowser() {
         <ObjectTable label={`Objects in ${bucket}/${prefix}`} rows={shown} onActivate={activate} onDelete={onDelete} />
       </DropZone>
       <BrowserDialogs dialog={dialog} onClose={() => setDialog(undefined)} />
+    </main>
+  );
+}
+
+/** Nothing to browse yet: add a connection, or try Barge on the demo store. */
+function NoConnection() {
+  const { connections, openForm } = useConnections();
+  return (
+    <main className="browser empty" aria-label="Objects">
+      <h2>{connections.length === 0 ? 'No connection yet' : 'Pick a connection'}</h2>
+      <p>Connect to your S3 store (AWS, MinIO, R2, B2, Ceph…), or try Barge on a demo store first.</p>
+      <p><button type="button" onClick={() => openForm('new')}>Add a connection</button></p>
+      <p className="hint">
+        For a demo store on this machine, stop this host and run <code>npm run demo</code>: a local MinIO with buckets
+        to browse, opened at once.
+      </p>
     </main>
   );
 }

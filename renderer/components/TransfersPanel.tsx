@@ -6,7 +6,8 @@ import { memo, useRef } from 'react';
 import type { JobView } from '../store/jobs-store.ts';
 import { isFinished, progressFraction } from '../../src/jobs.ts';
 import { plural } from '../../src/plural.ts';
-import { formatBytes, formatDuration, formatRate } from '../format.ts';
+import { formatBytes, formatRate } from '../format.ts';
+import { jobPace } from '../job-text.ts';
 import { useJobs } from '../store/jobs-store.ts';
 import type { JobAction } from '../store/jobs-store.ts';
 import { Sparkline } from './Sparkline.tsx';
@@ -60,6 +61,7 @@ export const JobRow = memo(function JobRow({ job, onAct }: { job: JobView; onAct
   const p = job.progress;
   const fraction = progressFraction(job);
   const status = job.state.status;
+  const pace = jobPace(job);
   return (
     <article className={`job ${status}`} aria-label={job.name}>
       <div className="job-line">
@@ -71,9 +73,9 @@ export const JobRow = memo(function JobRow({ job, onAct }: { job: JobView; onAct
         <div role="progressbar" aria-label={`Progress of ${job.name}`} aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(fraction * 100)} className="bar">
           <div className="fill" style={{ width: `${(fraction * 100).toFixed(1)}%` }} />
         </div>
-        <span className="bytes">{formatBytes(p.bytesDone)} / {formatBytes(p.bytesTotal)}{p.totalsKnown ? '' : '+'}</span>
-        <span className="rate" aria-label="Throughput">{formatRate(p.bytesPerSecond)}</span>
-        <span className="eta">ETA {formatDuration(p.etaSeconds)}{p.totalsKnown || p.etaSeconds === undefined ? '' : '+'}</span>
+        <span className="bytes">{p.totalsKnown && p.bytesDone === p.bytesTotal ? formatBytes(p.bytesTotal) : `${formatBytes(p.bytesDone)} / ${formatBytes(p.bytesTotal)}${p.totalsKnown ? '' : '+'}`}</span>
+        <span className="rate" aria-label={isFinished(job.state) ? 'Average throughput' : 'Throughput'}>{pace.rate}</span>
+        <span className="eta" title={pace.detail}>{pace.timing}</span>
       </div>
       <div className="job-line">
         <span className="objects">{p.objectsDone.toLocaleString()} of {p.objectsTotal.toLocaleString()}{p.totalsKnown ? '' : '+'} {p.objectsTotal === 1 && p.totalsKnown ? 'object' : 'objects'}{p.objectsFailed ? `, ${p.objectsFailed} failed` : ''}{p.retries ? `, ${p.retries.toLocaleString()} ${p.retries === 1 ? 'resend' : 'resends'}` : ''}</span>

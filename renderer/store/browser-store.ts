@@ -6,6 +6,7 @@
 import { create } from 'zustand';
 import type { Bucket, ObjectPage, ObjectRow } from '../../src/contract/models.ts';
 import type { DroppedItems } from '../../src/contract/api.ts';
+import type { JobSummary } from '../../src/jobs.ts';
 import { plural } from '../../src/plural.ts';
 import { api, request } from './api.ts';
 import { copyText, presign } from './details-store.ts';
@@ -40,6 +41,13 @@ interface BrowserState {
   loadBuckets(): Promise<void>;
   open(bucket: string | undefined, prefix?: string): void;
   refresh(): void;
+  /**
+   * List the folder on screen again in place: the rows are replaced once the new listing is whole,
+   * and the selection keeps the keys still there (the table keeps its scroll position).
+   */
+  reload(): Promise<void>;
+  /** Jobs that completed: the folder on screen is listed again when one of them changed it. */
+  jobsCompleted(jobs: readonly Pick<JobSummary, 'kind' | 'bucket' | 'prefix'>[]): void;
   setSort(column: SortColumn): void;
   setFilter(filter: string): void;
   select(key: string, mode: 'only' | 'toggle' | 'range', visible: readonly Row[]): void;
@@ -68,6 +76,14 @@ const collator = new Intl.Collator(undefined, { numeric: true });
 export function rowName(key: string, prefix: string): string {
   const rest = key.slice(prefix.length);
   return rest.endsWith('/') ? rest.slice(0, -1) : rest;
+}
+
+/** A listing page's rows: its folders, then its objects. */
+function pageRows(page: ObjectPage, prefix: string): Row[] {
+  const rows: Row[] = page.prefixes.map((key) => ({ kind: 'folder', key, name: rowName(key, prefix) }));
+  // A folder marker for the prefix itself ("photos/" inside "photos/") is not a row.
+  for (const o of page.objects) if (o.key !== prefix) rows.push({ kind: 'object', name: rowName(o.key, prefix), ...o });
+  return rows;
 }
 
 /** Rows in display order: folders first, then by the chosen column. Pure, for the view and tests. */
@@ -144,9 +160,7 @@ export const useBrowser = create<BrowserState>((set, get) => ({
         do {
           const page: ObjectPage = await request('objects.list', { connectionId, bucket, prefix, token });
           if (mine !== generation) return;
-          for (const key of page.prefixes) arrived.push({ kind: 'folder', key, name: rowName(key, prefix) });
-          // A folder marker for the prefix itself ("photos/" inside "photos/") is not a row.
-          for (const o of page.objects) if (o.key !== prefix) arrived.push({ kind: 'object', name: rowName(o.key, prefix), ...o });
+          arrived.push(...pageRows(page, prefix));
           if (Date.now() - shownAt >= SHOW_PAGES_EVERY_MS) show();
           token = page.nextToken;
         } while (token);
@@ -165,6 +179,36 @@ export const useBrowser = create<BrowserState>((set, get) => ({
 
   refresh() {
     get().open(get().bucket, get().prefix);
+  },
+
+  async reload() {
+    const { connectionId, bucket, prefix } = get();
+    if (!bucket || !connectionId) return;
+    const mine = ++generation;
+    const rows: Row[] = [];
+    let token: string | undefined;
+    try {
+      do {
+        const page: ObjectPage = await request('objects.list', { connectionId, bucket, prefix, token });
+        if (mine !== generation) return;
+        rows.push(...pageRows(page, prefix));
+        token = page.nextToken;
+      } while (token);
+    } catch (error) {
+      if (mine === generation) set({ listing: false, listError: (error as Error).message });
+      return;
+    }
+    const there = new Set(rows.map((row) => row.key));
+    const selection = new Set([...get().selection].filter((key) => there.has(key)));
+    const anchor = get().anchor;
+    set({ rows, selection, anchor: anchor !== undefined && there.has(anchor) ? anchor : undefined, listing: false, listError: undefined });
+  },
+
+  jobsCompleted(jobs) {
+    const { bucket, prefix } = get();
+    // A job into a folder below this one may have made a new folder here: listed again too.
+    const changed = jobs.some((job) => job.kind !== 'download' && job.bucket === bucket && job.prefix !== undefined && job.prefix.startsWith(prefix));
+    if (changed) void get().reload();
   },
 
   setSort(column) {

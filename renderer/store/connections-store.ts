@@ -12,6 +12,9 @@ interface ConnectionsState {
   readonly error: string | undefined;
   /** What the last Test found (or "Testing…" while it runs); cleared when another connection is picked. */
   readonly testStatus: string | undefined;
+  /** The connection form, when open: for a new connection, or to edit one. */
+  readonly form: ConnectionSummary | 'new' | undefined;
+  openForm(form: ConnectionSummary | 'new' | undefined): void;
   load(): Promise<void>;
   select(id: string | undefined): void;
   add(input: ConnectionInput): Promise<ConnectionSummary>;
@@ -31,11 +34,18 @@ export const useConnections = create<ConnectionsState>((set, get) => ({
   host: undefined,
   error: undefined,
   testStatus: undefined,
+  form: undefined,
+  openForm(form) {
+    set({ form });
+  },
   async load() {
     try {
       const [connections, host] = await Promise.all([request('connections.list', {}), request('host.info', {})]);
       const remembered = localStorage.getItem(SELECTED_KEY);
-      const selectedId = get().selectedId ?? (connections.some((c) => c.id === remembered) ? remembered! : connections[0]?.id);
+      const known = (id: string | null | undefined): id is string => connections.some((c) => c.id === id);
+      const current = get().selectedId;
+      // The only connection is the one in use (`npm run demo`'s store, the environment's).
+      const selectedId = connections.length === 1 ? connections[0]!.id : known(current) ? current : known(remembered) ? remembered : connections[0]?.id;
       set({ connections, host, selectedId, error: undefined });
     } catch (error) {
       set({ error: (error as Error).message });

@@ -36,8 +36,12 @@ interface JobsState {
   readonly history: ReadonlyMap<string, readonly number[]>;
   readonly overall: readonly number[];
   readonly stats: EngineStats | undefined;
-  /** Numbers (or whole jobs) to merge in at the next frame. */
-  apply(batch: readonly (JobUpdate | JobSummary)[]): void;
+  /**
+   * Numbers (or whole jobs) to merge in at the next frame. With `live`, the batch is news (an
+   * engine event, not a snapshot): the jobs it says completed are told to `onJobsCompleted`'s
+   * listeners once merged.
+   */
+  apply(batch: readonly (JobUpdate | JobSummary)[], options?: { readonly live?: boolean }): void;
   /** Item errors and warnings a job kept, as they happened. */
   addItems(id: string, errors: readonly ItemError[], warnings: readonly ItemError[]): void;
   replaceAll(jobs: readonly JobSummary[]): void;
@@ -108,6 +112,15 @@ let queued = new Map<string, JobUpdate | JobSummary>();
 /** Items of jobs the window does not show yet (waiting for the next frame, or a hidden tab's): kept, bounded. */
 const itemsWaiting = new Map<string, { errors: readonly ItemError[]; warnings: readonly ItemError[] }>();
 let frame: number | undefined;
+/** Jobs an event said completed, told to the listeners at the next frame (when their summaries are merged). */
+let completedNow = new Set<string>();
+const completedListeners = new Set<(jobs: readonly JobView[]) => void>();
+
+/** Hear of jobs as they complete (the browser lists its folder again when a job changed it); returns the unsubscribe. */
+export function onJobsCompleted(listener: (jobs: readonly JobView[]) => void): () => void {
+  completedListeners.add(listener);
+  return () => completedListeners.delete(listener);
+}
 
 export const useJobs = create<JobsState>((set, get) => ({
   jobs: new Map(),
@@ -115,15 +128,18 @@ export const useJobs = create<JobsState>((set, get) => ({
   history: new Map(),
   overall: [],
   stats: undefined,
-  apply(batch) {
+  apply(batch, options) {
     for (const job of batch) {
       const waiting = queued.get(job.id);
       queued.set(job.id, waiting ? { ...waiting, ...job } : job);
+      if (options?.live && job.state.status === 'completed') completedNow.add(job.id);
     }
     frame ??= requestAnimationFrame(() => {
       frame = undefined;
       const pending = [...queued.values()];
       queued = new Map();
+      const completed = completedNow;
+      completedNow = new Set();
       const { jobs, order, history } = get();
       const { unknown, ...merged } = mergeJobs(jobs, order, history, pending);
       for (const [id, items] of itemsWaiting) {
@@ -133,6 +149,11 @@ export const useJobs = create<JobsState>((set, get) => ({
         itemsWaiting.delete(id);
       }
       set(merged);
+      const done = [...completed].flatMap((id) => {
+        const job = merged.jobs.get(id);
+        return job?.state.status === 'completed' ? [job] : [];
+      });
+      if (done.length > 0) for (const listener of completedListeners) listener(done);
       // A job started elsewhere (another window, one brought back after a restart): loaded whole.
       if (unknown) void get().load();
     });

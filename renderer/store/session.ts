@@ -3,7 +3,8 @@
 
 import { api } from './api.ts';
 import { useConnections } from './connections-store.ts';
-import { useJobs } from './jobs-store.ts';
+import { useBrowser } from './browser-store.ts';
+import { onJobsCompleted, useJobs } from './jobs-store.ts';
 import { useSettings } from './settings-store.ts';
 
 /** Subscribe the stores to the engine's events and load what is there; returns the unsubscribe. */
@@ -11,16 +12,21 @@ export function startSession(): () => void {
   const jobs = useJobs.getState();
   const unsubscribe = api().subscribe((event) => {
     switch (event.type) {
-      case 'jobs': jobs.apply(event.jobs); break;
-      case 'job': jobs.apply([event.job]); break;
+      case 'jobs': jobs.apply(event.jobs, { live: true }); break;
+      case 'job': jobs.apply([event.job], { live: true }); break;
       case 'job-items': jobs.addItems(event.id, event.errors, event.warnings); break;
       case 'jobs-removed': jobs.remove(event.ids); break;
       case 'settings': useSettings.getState().received(event.settings); break;
       case 'stats': jobs.setStats(event.stats); break;
     }
   });
+  // A job that changed the folder on screen (an upload into it, a delete in it): listed again.
+  const unheard = onJobsCompleted((done) => useBrowser.getState().jobsCompleted(done));
   void jobs.load();
   void useSettings.getState().load();
   void useConnections.getState().load();
-  return unsubscribe;
+  return () => {
+    unsubscribe();
+    unheard();
+  };
 }

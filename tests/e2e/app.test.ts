@@ -107,8 +107,16 @@ describe('the Barge window', () => {
     const dropArea = page.getByRole('region', { name: 'Drop files to upload' });
     await dropArea.dispatchEvent('dragover', { dataTransfer: transfer });
     await dropArea.dispatchEvent('drop', { dataTransfer: transfer });
-    await expect.poll(() => transferRow('docs/').filter({ hasText: 'completed' }).count(), { timeout: 30_000 }).toBeGreaterThanOrEqual(1);
+    // Named after what was dropped; once finished, its row tells its average, its time and its end.
+    const dropped = transferRow(`2 files → s3://${bucket}/docs/`).filter({ hasText: 'completed' });
+    await expect.poll(() => dropped.count(), { timeout: 30_000 }).toBe(1);
     expect(await keys('docs/')).toEqual(expect.arrayContaining(['docs/dropped.txt', 'docs/zeros.bin']));
+    await expect.poll(() => dropped.getByLabel('Average throughput').textContent()).toMatch(/^avg \d+(\.\d)? MB\/s$/);
+    expect(await dropped.textContent()).toMatch(/took \d+(\.\d)?s, ended \d\d:\d\d/);
+    expect(await dropped.textContent()).not.toContain('ETA');
+    // The folder on screen was listed again by itself, without Refresh.
+    await expect.poll(() => page.getByRole('grid').getByRole('row').allTextContents(), { timeout: 10_000 })
+      .toEqual(expect.arrayContaining([expect.stringContaining('dropped.txt'), expect.stringContaining('zeros.bin')]));
 
     const picked = path.join(dir, 'picked.csv');
     await writeFile(picked, 'a,b\n1,2\n');
@@ -149,7 +157,7 @@ describe('the Barge window', () => {
       }
       proxy.inFlight.peak = 0;
       await page.getByLabel('Choose files to upload').setInputFiles(files);
-      const row = transferRow(`${FILES} items`);
+      const row = transferRow(`${FILES.toLocaleString('en-US')} files`);
       await expect.poll(() => row.filter({ hasText: 'running' }).count(), { timeout: 30_000 }).toBe(1);
       await expect.poll(() => row.getByLabel('Throughput', { exact: true }).textContent()).not.toBe('0.0 MB/s');
       const atTwo = proxy.inFlight.peak;
@@ -188,7 +196,7 @@ describe('the Barge window', () => {
     expect(await readFile(path.join(target, 'top.txt'), 'utf8')).toBe('content of top.txt');
 
     // The finished job's receipt: every object saved, with its ETag and the checksum it was verified against.
-    const row = transferRow(/items from s3:/).filter({ hasText: 'completed' });
+    const row = transferRow(/1 file and 1 folder in s3:/).filter({ hasText: 'completed' });
     await expect.poll(() => row.count(), { timeout: 30_000 }).toBe(1);
     const [download] = await Promise.all([page.waitForEvent('download'), row.getByRole('button', { name: 'Receipt' }).click()]);
     const receipt = (await readFile(await download.path(), 'utf8')).trim().split('\n');

@@ -215,7 +215,7 @@ describe('browser uploads: one contract (uploads.stage, the files PUT, jobs.uplo
       expect(await putStaged(batch, name!, body!)).toEqual({ status: 200, answer: { ok: true, value: null } });
     }
     const started = await call(ws, 'jobs.upload', { connectionId: 'env', bucket, prefix: 'in/', staged: { stagingId: batch, entries: ['photos', 'notes.txt'] } });
-    expect(started).toMatchObject({ ok: true, value: { kind: 'upload', name: `2 items → s3://${bucket}/in/` } });
+    expect(started).toMatchObject({ ok: true, value: { kind: 'upload', name: `1 file and 1 folder → s3://${bucket}/in/`, bucket, prefix: 'in/' } });
     const jobId = (started.value as { id: string }).id;
     // A batch started takes no more files, and starts no second job.
     expect(await putStaged(batch, 'late.txt', 'late')).toMatchObject({ status: 404, answer: { ok: false, error: { code: 'NoSuchStaging' } } });

@@ -8,6 +8,7 @@
 
 import { z } from 'zod';
 import { ifExistsSchema } from '../../../src/if-exists.ts';
+import { commonParent } from '../../../src/job-label.ts';
 import type { JobKind } from '../../../src/jobs.ts';
 import { BargeError } from '../errors.ts';
 
@@ -81,4 +82,20 @@ export function parseJobSpec<K extends JobKind>(kind: K, spec: unknown): JobSpec
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   throw new BargeError('InvalidJobSpec', `This ${kind} job's description is not valid (${issue?.path.join('.') || 'spec'}: ${issue?.message ?? 'invalid'}); it cannot run. Start it again.`);
+}
+
+/**
+ * Where a job acts: its bucket and the folder it changes or reads (JobSummary's bucket and prefix),
+ * or undefined for a dry run or a spec that does not fit (read back from an older journal).
+ */
+export function jobTarget(kind: JobKind, spec: unknown): { bucket: string; prefix: string } | undefined {
+  const parsed = schemas[kind].safeParse(spec);
+  if (!parsed.success) return undefined;
+  const valid = parsed.data as JobSpecs[JobKind];
+  if ('sources' in valid) {
+    // A destination ending in "/" (or "") is the folder; otherwise it is the one file's key.
+    return { bucket: valid.bucket, prefix: valid.destination === '' || valid.destination.endsWith('/') ? valid.destination : commonParent([valid.destination]) };
+  }
+  if ('dryRun' in valid && valid.dryRun) return undefined;
+  return { bucket: valid.bucket, prefix: commonParent([...(valid.keys ?? []), ...(valid.prefixes ?? [])]) };
 }

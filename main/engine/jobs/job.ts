@@ -97,6 +97,14 @@ export interface JobOptions<Item> {
   readonly journal?: JobJournal;
   /** When the job was first created (a job brought back from the journal keeps its date). */
   readonly createdAt?: number;
+  /** Where the job acts: a window showing that folder lists it again when the job completes. */
+  readonly target?: JobTarget;
+}
+
+/** The bucket and folder a job changes or reads (JobSummary's bucket and prefix). */
+export interface JobTarget {
+  readonly bucket: string;
+  readonly prefix: string;
 }
 
 export class Job<Item = unknown> {
@@ -104,6 +112,10 @@ export class Job<Item = unknown> {
   readonly kind: JobKind;
   readonly name: string;
   readonly createdAt: number;
+  readonly target: JobTarget | undefined;
+  /** The current run's start and end (a retry is a new run): a finished row shows its average. */
+  private startedAt: number | undefined;
+  private endedAt: number | undefined;
   private stateValue: JobState = { status: 'queued' };
   private controller = new AbortController();
   private meter = new ThroughputMeter();
@@ -140,6 +152,7 @@ export class Job<Item = unknown> {
     this.kind = options.kind;
     this.name = options.name;
     this.createdAt = options.createdAt ?? options.clock.now();
+    this.target = options.target;
   }
 
   get state(): JobState {
@@ -234,7 +247,7 @@ export class Job<Item = unknown> {
   /** The job without its item lists: what a window keeps. */
   summary(): JobSummary {
     const conflicts = [...this.conflicts].slice(0, MAX_SHOWN_CONFLICTS).map(([id, conflict]) => ({ id, path: conflict.path }));
-    return { ...this.update(), kind: this.kind, name: this.name, conflicts, createdAt: this.createdAt };
+    return { ...this.update(), kind: this.kind, name: this.name, conflicts, createdAt: this.createdAt, ...this.target };
   }
 
   /** Where the job is: its state and numbers, what goes out ten times a second. */
@@ -244,6 +257,8 @@ export class Job<Item = unknown> {
     return {
       id: this.id,
       state: this.stateValue,
+      ...(this.startedAt === undefined ? {} : { startedAt: this.startedAt }),
+      ...(this.endedAt === undefined ? {} : { endedAt: this.endedAt }),
       progress: {
         objectsDone: this.objectsDone,
         objectsFailed: this.objectsFailed,
@@ -273,6 +288,8 @@ export class Job<Item = unknown> {
     const signal = this.controller.signal;
     // Every request in flight listens for cancellation: hundreds of listeners are expected here.
     setMaxListeners(0, signal);
+    this.startedAt = this.options.clock.now();
+    this.endedAt = undefined;
     this.setState({ status: 'running' });
     this.options.scheduler.resume(this.id);
     this.running = this.options.body(this.runtime(signal), only).then(
@@ -283,6 +300,7 @@ export class Job<Item = unknown> {
 
   private finish(error: unknown): void {
     this.running = undefined;
+    this.endedAt = this.options.clock.now();
     this.options.scheduler.removeJob(this.id);
     if (this.controller.signal.aborted && !this.jobWideError) {
       this.setState({ status: 'cancelled' });

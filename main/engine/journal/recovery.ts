@@ -10,8 +10,8 @@ import { rm } from 'node:fs/promises';
 import type { EarlierRun, JobKind, JobState } from '../../../src/jobs.ts';
 import { BargeError } from '../errors.ts';
 import { jobBody } from '../jobs/job-bodies.ts';
-import type { JobBody, JobRuntime } from '../jobs/job.ts';
-import { parseJobSpec } from '../jobs/job-specs.ts';
+import type { JobBody, JobRuntime, JobTarget } from '../jobs/job.ts';
+import { jobTarget, parseJobSpec } from '../jobs/job-specs.ts';
 import type { JobSpecs } from '../jobs/job-specs.ts';
 import { abortMultipartUpload, abortUnrecordedUploads } from '../s3/multipart-aborts.ts';
 import type { S3Connection } from '../s3/s3-connection.ts';
@@ -53,6 +53,8 @@ export interface RecordedLaunch {
   readonly createdAt?: number;
   /** Where the job records its progress (and, resumed, finds what the earlier run did). */
   readonly recorder: JobJournal;
+  /** Where it acts, as far as its record says (a job brought back after a restart). */
+  readonly target?: JobTarget;
 }
 
 type Place = { readonly bucket: string; readonly connection: () => Promise<S3Connection> };
@@ -110,7 +112,7 @@ export class Recovery {
         const spec = recordedSpec(record, downloadRoot);
         return jobBody(record.kind, spec, await connection())(runtime, only);
       };
-      return this.recorded(journal, record.id, record.kind, record.name, bucketOf(record.spec), connection, body, true, record.createdAt);
+      return { ...this.recorded(journal, record.id, record.kind, record.name, bucketOf(record.spec), connection, body, true, record.createdAt), target: jobTarget(record.kind, record.spec) };
     });
   }
 

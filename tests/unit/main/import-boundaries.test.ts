@@ -95,6 +95,16 @@ describe('import boundaries', () => {
     }
   });
 
+  it('lets the demo start the web host and the service, but keeps it from the engine, the command line and Electron', async () => {
+    const file = 'main/demo/new-part.ts';
+    for (const from of ['../engine/engine.ts', '../engine/s3/s3-listing.ts', '../cli/x.ts', '../electron/x.ts', 'electron']) {
+      expect(await ruleIdsFor(file, importing(from)), `demo → ${from}`).toContain('no-restricted-imports');
+    }
+    for (const from of ['../web-host/serve-host.ts', '../service/runtime.ts', '../engine/errors.ts', '../../src/plural.ts', './demo-seed.ts']) {
+      expect(await ruleIdsFor(file, importing(from)), `demo → ${from}`).not.toContain('no-restricted-imports');
+    }
+  });
+
   it('keeps the API out of the window\'s components: only the stores talk to it', async () => {
     const refused = [
       ['renderer/components/NewPanel.tsx', "import { request } from '../store/api.ts';\nexport const x = request;\n"],

@@ -124,3 +124,29 @@ describe('browser actions', () => {
     expect(useBrowser.getState().bucket).toBe('b');
   });
 });
+
+describe('a listing that keeps up', () => {
+  const initial = useBrowser.getState();
+  const page = (keys: string[]) => ({ prefixes: keys.filter((k) => k.endsWith('/')), objects: keys.filter((k) => !k.endsWith('/')).map((key) => ({ key, size: 1 })), nextToken: undefined });
+
+  beforeEach(() => {
+    useBrowser.setState({ ...initial, connectionId: 'c1', bucket: 'b', prefix: 'p/', rows: [object('p/a.txt', 1), object('p/gone.txt', 1)], selection: new Set(['p/a.txt', 'p/gone.txt']), anchor: 'p/gone.txt' }, true);
+  });
+
+  it('lists the folder on screen again when a job that changed it completes, keeping the selection of what is still there', async () => {
+    const api = useFakeApi({ 'objects.list': page(['p/sub/', 'p/a.txt', 'p/new.txt']) as never });
+    useBrowser.getState().jobsCompleted([{ kind: 'upload', bucket: 'b', prefix: 'p/' }]);
+    await vi.waitFor(() => expect(useBrowser.getState().rows.map((r) => r.key)).toEqual(['p/sub/', 'p/a.txt', 'p/new.txt']));
+    expect(api.calls).toEqual([{ method: 'objects.list', params: { connectionId: 'c1', bucket: 'b', prefix: 'p/', token: undefined } }]);
+    expect([...useBrowser.getState().selection]).toEqual(['p/a.txt']);
+    expect(useBrowser.getState().anchor).toBeUndefined();
+  });
+
+  it('an upload into a folder below also lists again (it may have made a folder here); other buckets, folders and downloads do not', () => {
+    const api = useFakeApi({ 'objects.list': page([]) as never });
+    useBrowser.getState().jobsCompleted([{ kind: 'download', bucket: 'b', prefix: 'p/' }, { kind: 'upload', bucket: 'other', prefix: 'p/' }, { kind: 'delete', bucket: 'b', prefix: 'q/' }, { kind: 'delete', bucket: 'b', prefix: undefined }]);
+    expect(api.calls).toHaveLength(0);
+    useBrowser.getState().jobsCompleted([{ kind: 'upload', bucket: 'b', prefix: 'p/deeper/' }]);
+    expect(api.calls).toHaveLength(1);
+  });
+});

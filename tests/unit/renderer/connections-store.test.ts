@@ -28,6 +28,26 @@ describe('connections actions', () => {
     expect(useConnections.getState().testStatus).toBeUndefined();
   });
 
+  it('uses the only connection there is (the demo store, the environment\'s), whatever was remembered; else keeps the one in use', async () => {
+    const env = { id: 'env', name: 'Environment (AWS_*)', source: 'environment', hasSecret: true } as const;
+    const host = { kind: 'web', defaultDownloadFolder: '/d' } as const;
+    useFakeApi({ 'connections.list': [env], 'host.info': host });
+    localStorage.setItem('barge.connection', 'gone');
+    await useConnections.getState().load();
+    expect(useConnections.getState().selectedId).toBe('env');
+    useFakeApi({ 'connections.list': [env, { ...env, id: 'c1', name: 'saved', source: 'saved' }], 'host.info': host });
+    useConnections.setState({ selectedId: 'c1' });
+    await useConnections.getState().load();
+    expect(useConnections.getState().selectedId).toBe('c1');
+  });
+
+  it('opens the connection form from anywhere (the empty browser offers it)', () => {
+    useConnections.getState().openForm('new');
+    expect(useConnections.getState().form).toBe('new');
+    useConnections.getState().openForm(undefined);
+    expect(useConnections.getState().form).toBeUndefined();
+  });
+
   it('tests nothing without a connection', async () => {
     const api = useFakeApi({ 'connections.test': { buckets: 1 } });
     useConnections.setState({ selectedId: undefined });

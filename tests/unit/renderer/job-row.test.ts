@@ -17,3 +17,30 @@ it('a finished download with objects checked for size only says so on its row, w
   expect(html).toContain('title="s3://b/k was checked for its size only: the store reports no checksum."');
   expect(render(job({ objectsSizeOnly: 0 }))).not.toContain('size only');
 });
+
+it('a finished job shows its average speed, how long it took and when it ended, never "ETA ?"', () => {
+  const ended = new Date(2026, 2, 1, 14, 3, 12).getTime();
+  const html = render({ ...job({ bytesDone: 50_000_000, bytesTotal: 50_000_000 }), startedAt: ended - 4_000, endedAt: ended });
+  expect(html).toContain('avg 12.5 MB/s');
+  expect(html).toContain('took 4.0s, ended 2026-03-01 14:03<');
+  expect(html).toContain('title="took 4.0s, ended 2026-03-01 14:03:12"');
+  // All of it moved: the size once, not "47.7 MiB / 47.7 MiB".
+  expect(html).toContain('>47.7 MiB<');
+  expect(html).not.toContain('?');
+  expect(html).not.toContain('0.0 MB/s');
+});
+
+it('a running job still counting says so, with its ETA as a lower bound', () => {
+  const running = { ...job({ totalsKnown: false, bytesPerSecond: 1e6, etaSeconds: undefined }), state: { status: 'running' } } as const;
+  expect(render(running)).toContain('counting…');
+  expect(render({ ...running, progress: { ...running.progress, etaSeconds: 65 } })).toContain('ETA 1m05s or more (counting…)');
+  expect(render({ ...running, progress: { ...running.progress, totalsKnown: true, etaSeconds: undefined } })).not.toContain('?');
+});
+
+it('pace: a delete is timed in objects per second; today\'s end time shows without its date', async () => {
+  const { jobPace } = await import('../../../renderer/job-text.ts');
+  const now = new Date(2026, 2, 1, 18, 0, 0).getTime();
+  const ended = new Date(2026, 2, 1, 14, 3, 12).getTime();
+  const deleted = { ...job({ bytesDone: 0, bytesTotal: 0, objectsDone: 3000, objectsTotal: 3000 }), startedAt: ended - 1500, endedAt: ended };
+  expect(jobPace(deleted, now)).toEqual({ rate: 'avg 2,000 objects/s', timing: 'took 1.5s, ended 14:03', detail: 'took 1.5s, ended 14:03:12' });
+});

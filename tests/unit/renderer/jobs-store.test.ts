@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { HISTORY_POINTS, MAX_ITEMS, mergeJobs, pushBounded, useJobs } from '../../../renderer/store/jobs-store.ts';
+import { HISTORY_POINTS, MAX_ITEMS, mergeJobs, onJobsCompleted, pushBounded, useJobs } from '../../../renderer/store/jobs-store.ts';
 import type { JobSnapshot } from '../../../src/jobs.ts';
 import { jobSnapshot, useFakeApi } from './fake-api.ts';
 
@@ -108,6 +108,21 @@ describe('jobs actions', () => {
     await frame();
     expect(api.calls).toEqual([{ method: 'jobs.snapshot', params: {} }]);
     expect(useJobs.getState().order).toEqual(['new', 'old']);
+  });
+
+  it('tells the jobs an event says completed, once merged with their summaries; a snapshot of finished jobs is no news', async () => {
+    const heard: { id: string; bucket?: string; prefix?: string }[][] = [];
+    const unheard = onJobsCompleted((jobs) => heard.push(jobs.map(({ id, bucket, prefix }) => ({ id, bucket, prefix }))));
+    // Announced and completed within one frame: told with where it acted.
+    const started = jobSnapshot('up', { bucket: 'b', prefix: 'p/' });
+    useJobs.getState().apply([started], { live: true });
+    useJobs.getState().apply([{ id: 'up', state: { status: 'completed' }, progress: started.progress }], { live: true });
+    await frame();
+    expect(heard).toEqual([[{ id: 'up', bucket: 'b', prefix: 'p/' }]]);
+    useJobs.getState().apply([jobSnapshot('old', { state: { status: 'completed' } })]);
+    await frame();
+    expect(heard).toHaveLength(1);
+    unheard();
   });
 
   it('pauses, resumes, cancels and retries one job, or all without an id', async () => {

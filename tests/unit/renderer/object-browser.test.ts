@@ -21,8 +21,11 @@ function render<P extends object>(type: FunctionComponent<P>, props: Omit<P, 'ch
 }
 
 describe('the object browser', () => {
-  it('asks for a connection first', () => {
-    expect(render(ObjectBrowser, {})).toBe('<main class="browser empty" aria-label="Objects"><p>Pick or add a connection.</p></main>');
+  it('without a connection, offers to add one, and says how to open the demo store', () => {
+    const html = render(ObjectBrowser, {});
+    expect(html).toContain('<h2>No connection yet</h2>');
+    expect(html).toContain('<button type="button">Add a connection</button>');
+    expect(html).toContain('<code>npm run demo</code>');
   });
 
   it('has a toolbar whose buttons follow the selection', () => {

@@ -21,7 +21,9 @@ it('progress carries numbers only; item errors go out once each; the list is pag
   expect(end.state.status).toBe('failed');
   const progress = events.flatMap((event) => (event.type === 'jobs' ? event.jobs : []));
   expect(progress.length).toBeGreaterThan(0);
-  for (const update of progress) expect(Object.keys(update).sort()).toEqual(['id', 'progress', 'state']);
+  // Numbers only: the run's start and end are times in milliseconds.
+  for (const update of progress) expect(['endedAt', 'id', 'progress', 'startedAt', 'state']).toEqual(expect.arrayContaining(Object.keys(update)));
+  expect(progress.at(-1)!.endedAt).toBeGreaterThanOrEqual(progress.at(-1)!.startedAt!);
   expect(progress.at(-1)!.state.status).toBe('failed');
   const sent = events.flatMap((event) => (event.type === 'job-items' ? event.errors : []));
   expect(sent.map((error) => error.item).sort()).toEqual([...missing].sort());

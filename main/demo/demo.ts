@@ -1,0 +1,73 @@
+// npm run demo: the app on a store of its own, working at once. MinIO (the project's pinned build)
+// on loopback with generated keys, seeded once with something to browse, then the web host exactly
+// as `npm run serve` starts it, connected to that store through the environment's connection.
+// MinIO stops when the app does.
+//
+//   npm run demo -- [--reset] [any option of npm run serve]
+//
+// The store's data and keys live in the app's data folder (demo/); --reset starts it afresh.
+// BARGE_DEMO_SMALL_KEYS seeds fewer (or more) than 10,000 small keys.
+
+import { rm } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { SERVE_OPTIONS, ServeUsageError, serveDataDir, startServe } from '../web-host/serve-host.ts';
+import { DEMO_BUCKET, DEMO_VERSIONS_BUCKET, isSeeded, seedDemo } from './demo-seed.ts';
+import { demoFolder, startDemoServer } from './demo-server.ts';
+import type { DemoServer } from './demo-server.ts';
+
+const say = (line: string) => process.stderr.write(`${line}\n`);
+
+/** The environment the app reads its connections from: this one, with the demo store as its AWS_* connection. */
+export function demoEnvironment(server: Pick<DemoServer, 'endpoint' | 'region' | 'accessKeyId' | 'secretAccessKey'>, env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  // Another store's settings in the environment would mix with the demo's into one connection.
+  const { AWS_PROFILE: _profile, AWS_SESSION_TOKEN: _session, AWS_ENDPOINT_URL_S3: _endpointS3, AWS_DEFAULT_REGION: _region, ...rest } = env;
+  return { ...rest, AWS_ACCESS_KEY_ID: server.accessKeyId, AWS_SECRET_ACCESS_KEY: server.secretAccessKey, AWS_ENDPOINT_URL: server.endpoint, AWS_REGION: server.region };
+}
+
+function smallKeys(): number | undefined {
+  const text = process.env.BARGE_DEMO_SMALL_KEYS;
+  if (!text) return undefined;
+  const count = Number(text);
+  if (!Number.isInteger(count) || count < 0) throw new ServeUsageError(`BARGE_DEMO_SMALL_KEYS takes a number of keys, not "${text}".`);
+  return count;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { ...SERVE_OPTIONS, reset: { type: 'boolean' } }, strict: true });
+  const { reset, ...args } = values;
+  const folder = demoFolder(serveDataDir(args));
+  const keys = smallKeys();
+  if (reset) {
+    say(`Starting the demo store afresh (${folder}).`);
+    await rm(folder, { recursive: true, force: true });
+  }
+  // A seed that was interrupted is started over, on an empty store.
+  if (!isSeeded(folder)) await rm(`${folder}/minio`, { recursive: true, force: true });
+  const server = await startDemoServer(folder, say);
+  let stopping = false;
+  const stopAll = async (running?: { stop(): Promise<void> }, code = 0) => {
+    if (stopping) return;
+    stopping = true;
+    await running?.stop();
+    await server.stop();
+    process.exit(code);
+  };
+  try {
+    if (!isSeeded(folder)) await seedDemo(folder, server, { smallKeys: keys, say });
+    const running = await startServe({ args, env: demoEnvironment(server) });
+    process.stdout.write(
+      `Barge is running on its demo store (MinIO at ${server.endpoint}: buckets ${DEMO_BUCKET} and ${DEMO_VERSIONS_BUCKET}). Open this URL in a browser:\n\n  ${running.url}\n\n`
+      + 'Press Ctrl-C to stop (the demo store stops with it; `npm run demo -- --reset` starts it afresh).\n',
+    );
+    process.once('SIGINT', () => void stopAll(running));
+    process.once('SIGTERM', () => void stopAll(running));
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
+}
+
+await main().catch((error: unknown) => {
+  process.stderr.write(`barge demo: ${(error as Error).message}\n`);
+  process.exit(error instanceof ServeUsageError ? 2 : 1);
+});

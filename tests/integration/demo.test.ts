@@ -1,0 +1,92 @@
+// npm run demo's store: MinIO on loopback with its own keys, seeded once (a bucket to browse, a
+// prefix of many small keys, large files, a versioned bucket with history), stopped with the app.
+
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { ListObjectsV2Command, ListObjectVersionsCommand, S3Client } from '@aws-sdk/client-s3';
+import type { ListObjectsV2CommandOutput } from '@aws-sdk/client-s3';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { DEMO_BUCKET, DEMO_VERSIONS_BUCKET, isSeeded, seedDemo, SMALL_KEYS_PREFIX } from '../../main/demo/demo-seed.ts';
+import { demoFolder, startDemoServer, toolsDir } from '../../main/demo/demo-server.ts';
+import type { DemoServer } from '../../main/demo/demo-server.ts';
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
+let dataDir: string;
+let server: DemoServer;
+
+const clientOf = (store: DemoServer) => new S3Client({
+  endpoint: store.endpoint, region: store.region, forcePathStyle: true, credentials: { accessKeyId: store.accessKeyId, secretAccessKey: store.secretAccessKey },
+});
+
+async function count(client: S3Client, Bucket: string, Prefix: string): Promise<number> {
+  let total = 0;
+  let token: string | undefined;
+  do {
+    const page: ListObjectsV2CommandOutput = await client.send(new ListObjectsV2Command({ Bucket, Prefix, ContinuationToken: token }));
+    total += page.KeyCount ?? 0;
+    token = page.NextContinuationToken;
+  } while (token);
+  return total;
+}
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(path.join(os.tmpdir(), 'barge-demo-'));
+});
+
+afterAll(async () => {
+  await server?.stop();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+it('seeds a bucket to browse and a versioned bucket with history, once, on a loopback MinIO with keys of its own', async () => {
+  const folder = demoFolder(dataDir);
+  server = await startDemoServer(folder);
+  expect(server.endpoint).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+  expect(server.accessKeyId).not.toBe('minioadmin');
+  expect((await stat(path.join(folder, 'keys.json'))).mode & 0o777).toBe(0o600);
+  expect(isSeeded(folder)).toBe(false);
+  await seedDemo(folder, server, { smallKeys: 200, largeSizes: [2 * 1024 * 1024] });
+  expect(isSeeded(folder)).toBe(true);
+
+  const client = clientOf(server);
+  expect(await count(client, DEMO_BUCKET, SMALL_KEYS_PREFIX)).toBe(200);
+  expect(await count(client, DEMO_BUCKET, 'photos/2024/summer/beach/')).toBe(2);
+  const large = await client.send(new ListObjectsV2Command({ Bucket: DEMO_BUCKET, Prefix: 'large/' }));
+  expect(large.Contents?.map((o) => o.Size)).toEqual([2 * 1024 * 1024]);
+  const versions = await client.send(new ListObjectVersionsCommand({ Bucket: DEMO_VERSIONS_BUCKET }));
+  expect(versions.Versions?.filter((v) => v.Key === 'notes.txt')).toHaveLength(3);
+  expect(versions.DeleteMarkers?.map((m) => ({ key: m.Key, latest: m.IsLatest }))).toEqual([{ key: 'deleted-report.txt', latest: true }]);
+
+  // Started again on the same folder: the same keys and data, nothing to seed.
+  const keys = await readFile(path.join(folder, 'keys.json'), 'utf8');
+  await server.stop();
+  server = await startDemoServer(folder);
+  expect(await readFile(path.join(folder, 'keys.json'), 'utf8')).toBe(keys);
+  expect(await count(clientOf(server), DEMO_BUCKET, SMALL_KEYS_PREFIX)).toBe(200);
+  client.destroy();
+});
+
+it('npm run demo: starts the store and the web host, prints the URL with its token, and stops the store when stopped', async () => {
+  const home = await mkdtemp(path.join(os.tmpdir(), 'barge-demo-home-'));
+  const child = spawn(process.execPath, [path.join(root, 'main', 'demo', 'demo.ts'), '--data-dir', path.join(home, 'data'), '--download-root', path.join(home, 'downloads')], {
+    env: { PATH: process.env.PATH, HOME: home, BARGE_DEMO_SMALL_KEYS: '50', BARGE_TOOLS_DIR: toolsDir() },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout.on('data', (chunk: Buffer) => { out += chunk.toString(); });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  try {
+    await expect.poll(() => out, { timeout: 60_000 }).toMatch(/#token=\S+/);
+    const endpoint = /MinIO at (http:\/\/127\.0\.0\.1:\d+)/.exec(out)![1]!;
+    expect((await fetch(`${endpoint}/minio/health/ready`)).status).toBe(200);
+    expect(out).toMatch(/http:\/\/127\.0\.0\.1:\d+\/#token=/);
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    await expect(fetch(`${endpoint}/minio/health/ready`)).rejects.toThrow();
+  } finally {
+    child.kill('SIGKILL');
+    await rm(home, { recursive: true, force: true });
+  }
+});
