@@ -77,7 +77,7 @@ export function DeleteDialog({ target, onClose, onDeleted }: { target: DeleteTar
       <label className="inline"><input type="checkbox" checked={allVersions} onChange={(e) => setAllVersions(e.target.checked)} /> Delete all versions (versioned buckets)</label>
       <p role="status" aria-live="polite" className="preview">
         {counted
-          ? <>This deletes <strong>{count.toLocaleString()}</strong> {allVersions ? 'versions' : 'objects'} ({formatBytes(job.progress.bytesDone)}).</>
+          ? <>This deletes <strong>{count.toLocaleString()}</strong> {allVersions ? (count === 1 ? 'version' : 'versions') : (count === 1 ? 'object' : 'objects')} ({formatBytes(job.progress.bytesDone)}).</>
           : countFailed
             ? <>Could not count what would be deleted{job.state.status === 'failed' ? `: ${job.state.error.message}` : ''}. Nothing was deleted.</>
             : <>Counting… {job ? `${job.progress.objectsDone.toLocaleString()} so far` : ''}</>}

@@ -2,7 +2,7 @@
 // pause, resume, cancel, retry, clear finished. Virtualised, so a thousand jobs scroll smoothly.
 
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useRef } from 'react';
+import { memo, useMemo, useRef } from 'react';
 import type { JobView } from '../store/jobs-store.ts';
 import { isFinished, progressFraction } from '../../src/jobs.ts';
 import { plural } from '../../src/plural.ts';
@@ -18,7 +18,9 @@ const ROW_HEIGHT = 92;
 const DIRECTION = { upload: '↑ Upload', download: '↓ Download', delete: '✕ Delete' } as const;
 
 export function TransfersPanel() {
-  const { order, jobs, overall, stats, control, clearFinished } = useJobs();
+  const { order: all, jobs, overall, stats, control, clearFinished, previews } = useJobs();
+  // A delete's preview (its count) is no transfer: the dialog shows it, the list does not.
+  const order = useMemo(() => (previews.size === 0 ? all : all.filter((id) => !previews.has(id))), [all, previews]);
   const scroller = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({ count: order.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 8 });
   const act = (action: JobAction, id?: string) => void control(action, id);

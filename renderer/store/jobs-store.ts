@@ -36,6 +36,8 @@ interface JobsState {
   readonly history: ReadonlyMap<string, readonly number[]>;
   readonly overall: readonly number[];
   readonly stats: EngineStats | undefined;
+  /** Counts a delete dialog runs before anything is deleted: previews, not transfers (never listed as one). */
+  readonly previews: ReadonlySet<string>;
   /**
    * Numbers (or whole jobs) to merge in at the next frame. With `live`, the batch is news (an
    * engine event, not a snapshot): the jobs it says completed are told to `onJobsCompleted`'s
@@ -128,6 +130,7 @@ export const useJobs = create<JobsState>((set, get) => ({
   history: new Map(),
   overall: [],
   stats: undefined,
+  previews: new Set(),
   apply(batch, options) {
     for (const job of batch) {
       const waiting = queued.get(job.id);
@@ -239,6 +242,7 @@ export const useJobs = create<JobsState>((set, get) => ({
   },
   async delete(params) {
     const job = await request('jobs.delete', params);
+    if (params.dryRun) set({ previews: new Set([...get().previews, job.id]) });
     get().apply([job]);
     return job;
   },

@@ -102,6 +102,13 @@ describe('jobs actions', () => {
     expect(useJobs.getState().jobs.get('new1')!.itemErrors).toEqual([{ item: 'k', code: 'AccessDenied', message: 'no' }]);
   });
 
+  it('keeps a delete\'s count apart as a preview, never as a transfer; the delete itself is one', async () => {
+    useFakeApi({ 'jobs.delete': ({ dryRun }) => jobSnapshot(dryRun ? 'count' : 'delete', { kind: 'delete' }) });
+    await useJobs.getState().delete({ connectionId: 'c', bucket: 'b', keys: ['k'], dryRun: true });
+    await useJobs.getState().delete({ connectionId: 'c', bucket: 'b', keys: ['k'] });
+    expect([...useJobs.getState().previews]).toEqual(['count']);
+  });
+
   it('loads every job the engine knows, newest first', async () => {
     const api = useFakeApi({ 'jobs.snapshot': [jobSnapshot('old', { createdAt: 1 }), jobSnapshot('new', { createdAt: 2 })] });
     await useJobs.getState().load();
