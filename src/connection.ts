@@ -19,10 +19,35 @@ export const uploadChecksumSchema = z.enum(['CRC64NVME', 'CRC32C', 'CRC32', 'MD5
  */
 export type UploadChecksum = z.infer<typeof uploadChecksumSchema>;
 
+/**
+ * Why an endpoint URL cannot be a store's address, or undefined: a store is addressed by scheme,
+ * host and port; a path, a query, a fragment or credentials in it would be taken up by no request
+ * (or sent where they must not go), and fail later in a way that names nothing.
+ */
+export function endpointUrlProblem(text: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return 'is not a URL';
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'must start with http:// or https://';
+  if (url.username || url.password) return 'must not carry a user name or password (keys go in their own fields)';
+  if (url.pathname !== '/' && url.pathname !== '') return `must be the store's address only, without a path (${url.pathname}): give the bucket apart`;
+  if (url.search || url.hash) return 'must not carry a query or a fragment';
+  return undefined;
+}
+
+/** An endpoint: http(s)://host[:port], nothing more. */
+const endpointSchema = z.string().superRefine((text, context) => {
+  const problem = endpointUrlProblem(text);
+  if (problem) context.addIssue({ code: 'custom', message: `The endpoint ${problem}.` });
+});
+
 /** Where the store is and how to talk to it: everything but the credentials. */
 const placeFields = {
   /** https://… or http://…; empty for AWS itself (the endpoint follows the region). */
-  endpoint: z.url({ protocol: /^https?$/ }).optional(),
+  endpoint: endpointSchema.optional(),
   region: z.string().min(1).optional(),
   /** Bucket in the path (http://host/bucket/key) instead of the host name. */
   pathStyle: z.boolean().optional(),

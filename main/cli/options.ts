@@ -5,7 +5,7 @@ import { formatBytes, parseByteSize, parseDuration } from '../../src/byte-units.
 import { ifExistsSchema } from '../../src/if-exists.ts';
 import type { IfExists } from '../../src/if-exists.ts';
 import { MAX_PART_SIZE_BYTES, MIN_PART_SIZE_BYTES } from '../../src/part-size.ts';
-import { sessionConnectionSchema, uploadChecksumSchema } from '../../src/connection.ts';
+import { endpointUrlProblem, sessionConnectionSchema, uploadChecksumSchema } from '../../src/connection.ts';
 import type { SessionConnection, UploadChecksum } from '../../src/connection.ts';
 import { MAX_THREADS, MIN_THREADS, settingsPatchSchema } from '../../src/settings.ts';
 import type { SettingsPatch } from '../../src/settings.ts';
@@ -134,7 +134,10 @@ export function parseCli(argv: readonly string[]): CliOptions {
     checksumMode: values.checksum,
     uploadChecksum,
   });
-  if (!connection.success) throw usageError(`--endpoint-url must be an http:// or https:// URL, not "${values['endpoint-url']}".`);
+  if (!connection.success) {
+    const why = values['endpoint-url'] === undefined ? undefined : endpointUrlProblem(values['endpoint-url']);
+    throw usageError(`--endpoint-url must be an http:// or https:// URL of the store, not "${values['endpoint-url']}"${why ? ` (it ${why})` : ''}.`);
+  }
   return {
     command,
     args: positionals.slice(1),

@@ -1,7 +1,7 @@
 // The plain, serialisable shapes that cross between the engine and the window.
 
 import { z } from 'zod';
-import { checksumModeSchema, uploadChecksumSchema } from '../connection.ts';
+import { checksumModeSchema, endpointUrlProblem, uploadChecksumSchema } from '../connection.ts';
 
 /** A connection as the window sees it: never its secret. */
 export const connectionSummarySchema = z.object({
@@ -23,7 +23,10 @@ export type ConnectionSummary = z.infer<typeof connectionSummarySchema>;
 /** What the user types to add or edit a connection. An empty secret on edit keeps the stored one. */
 export const connectionInputSchema = z.object({
   name: z.string().trim().min(1, 'Give the connection a name').max(100),
-  endpoint: z.union([z.literal(''), z.url({ protocol: /^https?$/, message: 'The endpoint must be an http:// or https:// URL' })]).optional(),
+  endpoint: z.union([z.literal(''), z.string().superRefine((text, context) => {
+    const problem = endpointUrlProblem(text);
+    if (problem) context.addIssue({ code: 'custom', message: `The endpoint ${problem}.` });
+  })]).optional(),
   region: z.string().trim().max(50).optional(),
   pathStyle: z.boolean().optional(),
   profile: z.string().trim().max(100).optional(),

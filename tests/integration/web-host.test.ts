@@ -399,7 +399,7 @@ describe('a web host others can reach', () => {
     const registry = new ConnectionRegistry({ dataDir: folder, engine, secrets: new FileSecretStore(path.join(folder, 'secrets.json')), env, endpointProblem: internalEndpointProblem });
     const reachable = createBargeService({ engine, registry, host: 'web' });
     try {
-      expect(await reachable.dispatch('connections.add', { name: 'imds', endpoint: 'http://169.254.169.254/latest', accessKeyId: 'A', secretAccessKey: 'B' }))
+      expect(await reachable.dispatch('connections.add', { name: 'imds', endpoint: 'http://169.254.169.254', accessKeyId: 'A', secretAccessKey: 'B' }))
         .toMatchObject({ ok: false, error: { code: 'EndpointRefused', message: expect.stringContaining('169.254.169.254 is a link-local address') } });
       expect(await reachable.dispatch('buckets.list', { connectionId: 'env' })).toMatchObject({ ok: false, error: { code: 'EndpointRefused' } });
     } finally {
