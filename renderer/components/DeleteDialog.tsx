@@ -87,7 +87,8 @@ export function DeleteDialog({ target, onClose, onDeleted }: { target: DeleteTar
       )}
       {error && <p role="alert" className="error">{error}</p>}
       <div className="buttons">
-        <button type="button" onClick={onClose}>Cancel</button>
+        {/* Focus starts here, not on "Delete all versions": Enter on a delete dialog must never do harm. */}
+        <button type="button" data-autofocus onClick={onClose}>Cancel</button>
         <button type="button" className="danger" disabled={!confirmed} onClick={() => void confirm()}>Delete {counted ? count.toLocaleString() : ''}</button>
       </div>
     </Dialog>

@@ -1,4 +1,6 @@
 // A modal dialog on the native <dialog> element: focus trapping, Escape and the backdrop for free.
+// Focus starts on the element marked data-autofocus (the safe choice, such as Cancel), else on the
+// dialog's first control.
 
 import { useEffect, useRef } from 'react';
 import type { ReactNode } from 'react';
@@ -8,6 +10,7 @@ export function Dialog({ title, onClose, children }: { title: string; onClose: (
   useEffect(() => {
     const dialog = ref.current;
     if (dialog && !dialog.open) dialog.showModal();
+    dialog?.querySelector<HTMLElement>('[data-autofocus]')?.focus();
     return () => dialog?.close();
   }, []);
   return (

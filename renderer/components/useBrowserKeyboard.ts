@@ -1,5 +1,6 @@
 // The object table's keys: arrows, Home and End move (with Shift, they select a range), Space
-// toggles, Enter opens, Ctrl/Cmd+A selects all, Delete deletes the selection, Backspace goes up.
+// toggles, Enter opens, Ctrl/Cmd+A selects all, Escape clears the selection, Delete deletes the
+// selection, Backspace goes up.
 
 import type { Virtualizer } from '@tanstack/react-virtual';
 import type { KeyboardEvent, RefObject } from 'react';
@@ -21,7 +22,7 @@ export function useBrowserKeyboard({ rows, virtualizer, scroller, onActivate, on
   /** Delete the selection (called only when something is selected). */
   onDelete: () => void;
 }): (event: KeyboardEvent<HTMLDivElement>) => void {
-  const { bucket, prefix, selection, open, select, selectAll } = useBrowser();
+  const { bucket, prefix, selection, open, select, selectAll, clearSelection } = useBrowser();
 
   return (event) => {
     const focused = document.activeElement?.getAttribute('data-key');
@@ -41,6 +42,7 @@ export function useBrowserKeyboard({ rows, virtualizer, scroller, onActivate, on
     else if (event.key === ' ' && index >= 0) { event.preventDefault(); select(rows[index]!.key, 'toggle', rows); }
     else if (event.key === 'Enter' && index >= 0) { event.preventDefault(); onActivate(rows[index]!); }
     else if (event.key === 'a' && (event.ctrlKey || event.metaKey)) { event.preventDefault(); selectAll(rows); }
+    else if (event.key === 'Escape' && anySelected) { event.preventDefault(); clearSelection(); }
     else if (event.key === 'Delete' && anySelected) { event.preventDefault(); onDelete(); }
     else if (event.key === 'Backspace' && prefix) { event.preventDefault(); open(bucket, parentOf(prefix)); }
   };

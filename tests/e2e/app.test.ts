@@ -91,6 +91,11 @@ describe('the Barge window', () => {
     await screenshot(page, 'browser');
     await page.getByRole('columnheader', { name: /Name/ }).getByRole('button').click();
     await expect.poll(() => grid.getByRole('row').nth(1).textContent()).toContain('intro.md');
+    // A click selects; Escape clears the selection.
+    await grid.getByRole('row', { name: /intro\.md/ }).click();
+    await expect.poll(() => grid.locator('[aria-selected="true"]').count()).toBe(1);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => grid.locator('[aria-selected="true"]').count()).toBe(0);
     await page.getByRole('navigation', { name: 'Breadcrumbs' }).getByRole('button', { name: bucket }).click();
   });
 
@@ -255,6 +260,8 @@ describe('the Barge window', () => {
     await grid.getByRole('row', { name: /bulk\// }).click();
     await page.getByRole('toolbar').getByRole('button', { name: 'Delete', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: 'Delete objects' });
+    // Focus starts on Cancel, never on "Delete all versions".
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Cancel');
     await expect.poll(() => dialog.getByRole('status').textContent(), { timeout: 30_000 }).toContain('This deletes 2,000 objects');
     const confirm = dialog.getByRole('button', { name: /^Delete/ });
     expect(await confirm.isDisabled()).toBe(true);
