@@ -6,7 +6,7 @@
 // parsed, and `barge --help` loads none of them (the build splits them into chunks of their own).
 
 import type { BargeService } from '../service/barge-service.ts';
-import { toBargeError } from '../engine/errors.ts';
+import { BargeError } from '../../src/errors.ts';
 import { printable } from '../../src/s3-names.ts';
 import type { CliContext } from './context.ts';
 import { parseCli, usageError, USAGE } from './options.ts';
@@ -65,7 +65,9 @@ export async function main(argv: readonly string[], streams: CliStreams): Promis
     const cli: CliContext = { options, ...streams, service: calls, connectionId: connection.id };
     return await command(cli);
   } catch (error) {
-    const failure = toBargeError(error);
+    // Usage errors and the service's answers are already said in words; anything else is put in
+    // words by the service (loaded only then: --help must not pay for it).
+    const failure = error instanceof BargeError ? error : (await import('../service/barge-service.ts')).describeError(error);
     // Messages carry server text and names: shown escaped, line by line (a usage error has two).
     streams.stderr.write(`barge: ${failure.message.split('\n').map(printable).join('\n')}\n`);
     if (streams.env.BARGE_DEBUG) streams.stderr.write(`${(error as Error).stack ?? ''}\n`);

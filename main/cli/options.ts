@@ -9,7 +9,7 @@ import { endpointUrlProblem, sessionConnectionSchema, uploadChecksumSchema } fro
 import type { SessionConnection, UploadChecksum } from '../../src/connection.ts';
 import { MAX_THREADS, MIN_THREADS, settingsPatchSchema } from '../../src/settings.ts';
 import type { SettingsPatch } from '../../src/settings.ts';
-import { BargeError } from '../engine/errors.ts';
+import { BargeError } from '../../src/errors.ts';
 
 export const optionSpec = {
   'endpoint-url': { type: 'string' },

@@ -4,7 +4,7 @@
 // command line has one reader, and an exit status to set, not a screen to keep alive.
 
 import type { ApiEvent, MethodName, MethodParams, MethodResults } from '../../src/contract/api.ts';
-import { BargeError } from '../engine/errors.ts';
+import { BargeError } from '../../src/errors.ts';
 import type { BargeService } from '../service/barge-service.ts';
 
 export interface CliService {

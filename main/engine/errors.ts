@@ -5,20 +5,14 @@
 // either: messages are built from codes, names, paths and endpoints, never from request headers.
 
 import type { JobError } from '../../src/jobs.ts';
+import { BargeError } from '../../src/errors.ts';
 import { printable } from '../../src/s3-names.ts';
+
+export { BargeError };
 import { CODE_SYNONYMS } from './error-codes.ts';
 import { targetOfTemporary } from './jobs/temporary-name.ts';
 import { decodeXmlEntities } from './s3/xml-entities.ts';
 
-export class BargeError extends Error {
-  readonly code: string;
-
-  constructor(code: string, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'BargeError';
-    this.code = code;
-  }
-}
 
 interface SdkLikeError {
   name?: string;

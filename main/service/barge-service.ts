@@ -39,12 +39,21 @@ export interface BargeService {
   close(): Promise<void>;
 }
 
+/**
+ * Any failure as a code and a sentence a person can act on (secrets never in either): what every
+ * answer of the service carries, for a host that meets a failure of its own (the command line's last
+ * word on an error).
+ */
+export function describeError(error: unknown): BargeError {
+  return toBargeError(error);
+}
+
 /** Run and wrap: a value, or the error as a code and a sentence (never a throw across hosts). */
 async function settle<T>(run: () => Promise<T>): Promise<Result<T>> {
   try {
     return ok(await run());
   } catch (error) {
-    const e = toBargeError(error);
+    const e = describeError(error);
     return failure(e.code, e.message);
   }
 }

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { isS3Url, parseS3Url } from '../../../src/s3-url.ts';
 import type { S3Location } from '../../../src/s3-url.ts';
 import { bucketReferenceProblem, printable } from '../../../src/s3-names.ts';
-import { BargeError } from '../../engine/errors.ts';
+import { BargeError } from '../../../src/errors.ts';
 import type { CliContext } from '../context.ts';
 import { usageError } from '../options.ts';
 import { runJob } from '../run-job.ts';
