@@ -9,10 +9,10 @@ import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from './free-port.ts';
 
 // Both main/demo/ (run from source) and app/dist/ (the bundle) are two folders below the root.
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -76,17 +76,6 @@ export async function demoKeys(folder: string): Promise<DemoKeys> {
   await writeFile(file, `${JSON.stringify(keys)}\n`, { mode: 0o600 });
   await chmod(file, 0o600);
   return keys;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 }
 
 /** Start MinIO on loopback over the demo folder's data; it stops with `stop` or with this process. */

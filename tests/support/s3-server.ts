@@ -5,9 +5,11 @@ import { spawn, execFileSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from '../../main/demo/free-port.ts';
+
+export { freePort };
 
 export type ServerKind = 'minio' | 'versitygw';
 
@@ -49,17 +51,6 @@ export function ensureInstalled(kind: ServerKind): string {
   const binary = path.join(TOOLS_DIR, kind);
   if (!existsSync(binary)) execFileSync(path.join(here, 'install-s3-server.sh'), [kind], { stdio: 'inherit' });
   return binary;
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 }
 
 export async function startS3Server(kind: ServerKind = serverKind(), options: { port?: number; dataDir?: string } = {}): Promise<RunningS3Server> {

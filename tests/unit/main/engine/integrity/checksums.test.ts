@@ -5,19 +5,10 @@ import {
 } from '../../../../../main/engine/integrity/checksums.ts';
 import type { ChecksumAlgorithm, CrcAlgorithm } from '../../../../../main/engine/integrity/checksums.ts';
 import { combineCrc, fullObjectCrc } from '../../../../../main/engine/integrity/crc.ts';
+import { seededRandom } from '../../../../support/seeded-random.ts';
 
 const CRCS: readonly CrcAlgorithm[] = ['CRC32', 'CRC32C', 'CRC64NVME'];
 const MiB = 1024 * 1024;
-
-/** A seeded generator (mulberry32), so a failure is the same on every run. */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function randomBytes(next: () => number, length: number): Buffer {
   const out = Buffer.alloc(length);
@@ -71,7 +62,7 @@ describe('createHasher', () => {
   });
 
   it.each(CRCS)('%s matches the bit-at-a-time CRC on random data in random pieces', (algorithm) => {
-    const next = random(algorithm.length);
+    const next = seededRandom(algorithm.length);
     const lengths = [1, 3, 15, 16, 17, 63, 64, 65, 100, 255, 256, 1000, 4099, 65_537, 300_000];
     for (let i = 0; i < 40; i++) lengths.push(Math.floor(next() * 3000));
     for (const length of lengths) {
@@ -83,7 +74,7 @@ describe('createHasher', () => {
   });
 
   it.each(['MD5', 'SHA1', 'SHA256'] as const)('%s in random pieces is node:crypto\'s digest', (algorithm) => {
-    const next = random(7);
+    const next = seededRandom(7);
     const data = randomBytes(next, 100_000);
     expect(hashInPieces(algorithm, data, next)).toEqual(createHash(algorithm.toLowerCase()).update(data).digest());
   });
@@ -99,7 +90,7 @@ describe('createHasher', () => {
   });
 
   it('keeps each hasher\'s state its own', () => {
-    const next = random(11);
+    const next = seededRandom(11);
     const a = randomBytes(next, 5000);
     const b = randomBytes(next, 7000);
     for (const algorithm of CRCS) {
@@ -176,7 +167,7 @@ describe('multipart uploads', () => {
 
 describe('combineCrc', () => {
   it.each(CRCS)('%s: crc(A + B) from crc(A), crc(B) and |B|, for random splits', (algorithm) => {
-    const next = random(algorithm.length + 100);
+    const next = seededRandom(algorithm.length + 100);
     for (let i = 0; i < 30; i++) {
       const a = randomBytes(next, Math.floor(next() * 2000));
       const b = randomBytes(next, i === 0 ? 0 : Math.floor(next() * 70_000));
@@ -194,7 +185,7 @@ describe('combineCrc', () => {
   });
 
   it.each(CRCS)('%s: lengths beyond 4 GiB combine consistently (associativity)', (algorithm) => {
-    const next = random(3);
+    const next = seededRandom(3);
     const width = algorithm === 'CRC64NVME' ? 8 : 4;
     const [a, b, c] = [randomBytes(next, width), randomBytes(next, width), randomBytes(next, width)];
     const n = 5 * 1024 ** 4; // 5 TiB, the largest object

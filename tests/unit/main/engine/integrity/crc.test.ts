@@ -1,16 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createCrc32cHasher, javascriptCrc32c, loadNativeCrc32c } from '../../../../../main/engine/integrity/crc.ts';
 import type { Crc32cFunction } from '../../../../../main/engine/integrity/crc.ts';
-
-/** A seeded generator (mulberry32), so a failure is the same on every run. */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../../../../support/seeded-random.ts';
 
 /** Feed data in random pieces (empty ones too), each a view at a random offset of its own buffer. */
 function hashInPieces(implementation: Crc32cFunction, data: Uint8Array, next: () => number): string {
@@ -46,7 +37,7 @@ describe('CRC32C, native and JavaScript', () => {
   });
 
   it('gives identical digests on random data in random chunks', () => {
-    const next = random(32);
+    const next = seededRandom(32);
     for (let round = 0; round < 40; round++) {
       const data = new Uint8Array(Math.floor(next() * (round < 20 ? 300 : 400_000)));
       for (let i = 0; i < data.length; i++) data[i] = Math.floor(next() * 256);
