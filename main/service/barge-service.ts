@@ -97,10 +97,12 @@ export interface BargeServiceOptions {
   /** Where files a browser sends wait for their job (the web host's); without it, uploads.stage is NotSupported. */
   readonly staging?: StagingArea;
   /**
-   * Callers may name files on this machine to upload (default true). The web host's may not:
-   * whoever holds its token must not read the host user's disk; its pages send files instead.
+   * The callers are pages that hold the web host's token (default false): they name no file on
+   * this machine (no upload sources, no receipts written here: they send and fetch files instead)
+   * and keep no session connections (those are the command line's). Whoever holds the token must
+   * not read or write the host user's disk, nor grow the host's memory.
    */
-  readonly localPaths?: boolean;
+  readonly pageCallers?: boolean;
 }
 
 export function createBargeService(options: BargeServiceOptions): BargeService {
@@ -153,7 +155,7 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
       area.started(stagingId, job.id);
       return started(job);
     }
-    if (options.localPaths === false) throw new BargeError('Forbidden', 'A page may not name files on the host: send them (uploads.stage).');
+    if (options.pageCallers) throw new BargeError('Forbidden', 'A page may not name files on the host: send them (uploads.stage).');
     const connection = await registry.connection(connectionId);
     // Absolute: "./big.bin", "big.bin" and the same file named from another folder are one job.
     // The same file named twice is one source.
@@ -178,7 +180,7 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
     'connections.test': async ({ id }) => ({ buckets: (await engine.listBuckets(await registry.connection(id))).length }),
     'connections.open': async (config) => {
       // Sessions are the command line's (its flags over its environment): a page adds connections.
-      if (options.localPaths === false) throw new BargeError('Forbidden', 'Session connections are for the command line: add a connection instead.');
+      if (options.pageCallers) throw new BargeError('Forbidden', 'Session connections are for the command line: add a connection instead.');
       return registry.openSession(config);
     },
     'buckets.list': async ({ connectionId }) => withContext('list buckets', async () => engine.listBuckets(await registry.connection(connectionId))),
@@ -233,7 +235,7 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
     },
     'jobs.saveReceipt': async ({ id, path: file, format }) => {
       // A page saves a receipt through the browser (jobs.receipt): it names no file on the host.
-      if (options.localPaths === false) throw new BargeError('Forbidden', 'A page may not name files on the host: fetch the receipt (jobs.receipt) and save it in the browser.');
+      if (options.pageCallers) throw new BargeError('Forbidden', 'A page may not name files on the host: fetch the receipt (jobs.receipt) and save it in the browser.');
       if (!engine.job(id)) throw new BargeError('NoSuchJob', 'That job is no longer in the list.');
       const name = path.basename(file);
       if (name === '' || name === '.' || name === '..') throw new BargeError('InvalidRequest', `${file} names no file: give the receipt a file name.`);

@@ -40,8 +40,8 @@ export interface RuntimeOptions {
   readonly defaultIfExists?: IfExists;
   /** Take files a browser sends, staged here until their job no longer needs them (the web host). */
   readonly staging?: StagingOptions;
-  /** Callers may name files on this machine to upload (default: yes, except on the web host). */
-  readonly localPaths?: boolean;
+  /** The callers are pages holding a token (default: on the web host): see the service's option. */
+  readonly pageCallers?: boolean;
 }
 
 /** Each host restores only its own jobs: the app and the web host, pointed at one folder, keep theirs. */
@@ -73,7 +73,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<BargeServi
     defaultIfExists: options.defaultIfExists,
     ...(options.staging ? { staging: await StagingArea.open(options.staging) } : {}),
     // Whoever holds a web host's token must not read its user's disk by naming files.
-    localPaths: options.localPaths ?? options.host !== 'web',
+    pageCallers: options.pageCallers ?? options.host === 'web',
     // The command line resumes by running a command again, and ends what it started when it ends.
     restoreJobs: !cli,
     suspendOnClose: !cli,

@@ -77,7 +77,7 @@ export async function startServe({ args: values, env }: ServeStart): Promise<Run
     defaultIfExists: 'fail',
     // Browser uploads are staged in a private temporary folder; a page names no file of this machine.
     staging: {},
-    localPaths: false,
+    pageCallers: true,
   });
   const webHost = await startWebHost({
     service,

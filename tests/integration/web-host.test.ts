@@ -41,7 +41,7 @@ async function webService(staging: StagingOptions = {}): Promise<BargeService> {
   const folder = await mkdtemp(path.join(os.tmpdir(), 'barge-host-service-'));
   const engine = new Engine({ env });
   const registry = new ConnectionRegistry({ dataDir: folder, engine, secrets: new FileSecretStore(path.join(folder, 'secrets.json')), env });
-  return createBargeService({ engine, registry, host: 'web', staging: await StagingArea.open(staging), localPaths: false });
+  return createBargeService({ engine, registry, host: 'web', staging: await StagingArea.open(staging), pageCallers: true });
 }
 
 beforeAll(async () => {
