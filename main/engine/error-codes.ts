@@ -58,6 +58,8 @@ const TABLE: Readonly<Record<string, ErrorCodeClass>> = {
   BadDigest: TRANSIENT,
   // A CRC-only request the store did not echo: sent again with Content-MD5.
   UncheckedUpload: TRANSIENT,
+  // A store that cannot read a checksum after the body: sent again with it before the body.
+  TrailerRefused: TRANSIENT,
   // DNS that does not answer now: retried, and if it lasts, no request of the job gets through.
   EAI_AGAIN: { retry: 'transient', jobWide: true },
 

@@ -123,6 +123,56 @@ describe('uploads carry checksums the store checks', () => {
     await noIncompleteUploads();
   });
 
+  it('once the store has echoed a CRC, parts carry theirs after the body (read once); one damaged on the way is refused by the store and sent again', async () => {
+    const source = await randomFile(dir, 'trailing.bin', 4 * PART);
+    const trailing: string[] = [];
+    let damaged = 0;
+    proxy.setRule((request) => {
+      if (request.method !== 'PUT' || !request.url?.includes('partNumber=')) return undefined;
+      const part = /partNumber=(\d+)/.exec(request.url)![1]!;
+      if (request.headers['x-amz-content-sha256'] !== 'STREAMING-UNSIGNED-PAYLOAD-TRAILER') return undefined;
+      trailing.push(part);
+      if (part !== '3' || damaged > 0) return undefined;
+      damaged += 1;
+      // Past the chunk header ("100000\r\n"): a byte of the part's data.
+      return { kind: 'corrupt-request', atByte: 5000 };
+    });
+    const connection = await viaProxy();
+    const job = engine.upload(connection, { sources: [source.path], bucket, destination: 'trailing.bin' });
+    const end = await job.finished();
+    expect(end.state.status).toBe('completed');
+    // The first part found out that the store checks CRCs (read twice, Content-MD5 beside its CRC); the rest went once each.
+    expect(connection.trailers).toBe('taken');
+    expect(trailing.filter((part) => part === '1')).toEqual([]);
+    expect(new Set(trailing)).toEqual(new Set(['2', '3', '4']));
+    expect(damaged).toBe(1);
+    expect(trailing.filter((part) => part === '3')).toHaveLength(2);
+    const out = path.join(dir, 'check-trailing.bin');
+    expect((await engine.download(direct, { bucket, keys: ['trailing.bin'], targetFolder: dir, targetFile: out }).finished()).state.status).toBe('completed');
+    expect(await sha256File(out)).toBe(source.sha256);
+    await noIncompleteUploads();
+  });
+
+  it('a store that refuses a checksum after the body gets it before the body from then on, and the upload completes', async () => {
+    const source = await randomFile(dir, 'no-trailers.bin', 4 * PART);
+    let refused = 0;
+    proxy.setRule((request) => {
+      if (request.headers['content-encoding'] !== 'aws-chunked') return undefined;
+      refused += 1;
+      return { kind: 'refuse', status: 501, code: 'NotImplemented' };
+    });
+    const connection = await viaProxy();
+    const end = await engine.upload(connection, { sources: [source.path], bucket, destination: 'no-trailers.bin' }).finished();
+    expect(end.state.status).toBe('completed');
+    expect(connection.trailers).toBe('refused');
+    // Parts already under way when the first refusal came are refused too; none after it.
+    expect(refused).toBeGreaterThanOrEqual(1);
+    expect(refused).toBeLessThanOrEqual(3);
+    const out = path.join(dir, 'check-no-trailers.bin');
+    expect((await engine.download(direct, { bucket, keys: ['no-trailers.bin'], targetFolder: dir, targetFile: out }).finished()).state.status).toBe('completed');
+    expect(await sha256File(out)).toBe(source.sha256);
+  });
+
   it('with every attempt damaged, the upload fails with the store\'s verdict and leaves no object and no parts', async () => {
     const source = await randomFile(dir, 'doomed.bin', 2 * PART);
     proxy.setRule((request) => (request.method === 'PUT' && request.url?.includes('partNumber=1') ? { kind: 'corrupt-request', atByte: 10 } : undefined));

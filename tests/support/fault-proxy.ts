@@ -13,6 +13,8 @@ export type Fault =
   /** Take the request and never answer. */
   | { readonly kind: 'stall' }
   | { readonly kind: 'slow-down' }
+  /** Answer with this error, as a store that cannot do what was asked does. */
+  | { readonly kind: 'refuse'; readonly status: number; readonly code: string }
   /** Flip one byte of the response body (damage on the way that TCP did not catch). */
   | { readonly kind: 'corrupt-body'; readonly atByte: number }
   /** Flip one byte of the request body on its way to the store. */
@@ -59,12 +61,13 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
     inFlight.peak = Math.max(inFlight.peak, inFlight.now);
     response.once('close', () => { inFlight.now -= 1; });
     const fault = rule(request);
-    if (fault?.kind === 'slow-down') {
+    if (fault?.kind === 'slow-down' || fault?.kind === 'refuse') {
+      const [status, code, message] = fault.kind === 'refuse' ? [fault.status, fault.code, 'Refused by the fault proxy.'] : [503, 'SlowDown', 'Please reduce your request rate.'];
       request.resume();
       request.on('end', () => {
-        record.status = 503;
-        response.writeHead(503, { 'content-type': 'application/xml' });
-        response.end('<?xml version="1.0" encoding="UTF-8"?><Error><Code>SlowDown</Code><Message>Please reduce your request rate.</Message></Error>');
+        record.status = status;
+        response.writeHead(status, { 'content-type': 'application/xml' });
+        response.end(`<?xml version="1.0" encoding="UTF-8"?><Error><Code>${code}</Code><Message>${message}</Message></Error>`);
       });
       return;
     }

@@ -3,7 +3,7 @@
 
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { inject } from 'vitest';
@@ -33,7 +33,8 @@ export async function setUpEngine(options: EngineOptions = {}): Promise<TestCont
   const bucket = uniqueBucket();
   await createBucket(connection, bucket);
   const dir = await mkdtemp(path.join(os.tmpdir(), 'barge-test-'));
-  return { engine, connection, bucket, dir, close: () => engine.close() };
+  // The folder goes with the engine: a full run made thousands of them (gigabytes in the temporary folder).
+  return { engine, connection, bucket, dir, close: async () => { await engine.close(); await rm(dir, { recursive: true, force: true }); } };
 }
 
 export function uniqueBucket(): string {

@@ -70,6 +70,54 @@ export function digestsFor(connection: S3Connection, kind: RequestKind): Checksu
 }
 
 /**
+ * The CRC a streamed request sends after its body rather than before it (trailing-checksum.ts), so
+ * its bytes are read once: once the store has echoed a CRC on this connection (it checks them, so
+ * Content-MD5 is no longer sent), and unless it refused a trailer.
+ */
+export function trailingCrc(connection: S3Connection, kind: RequestKind): CrcAlgorithm | undefined {
+  return kind.crc && !kind.buffered && connection.crcEcho === 'echoes' && connection.trailers !== 'refused' ? kind.crc : undefined;
+}
+
+/** The longest a request waits for the first one's answer before it reads its bytes twice. */
+const CRC_PROBE_WAIT_MS = 2_000;
+
+/**
+ * Until the store has shown whether it checks CRCs, a streamed request would read its bytes twice
+ * (Content-MD5 must lead the body). The first such request finds out; the others wait for its answer
+ * (up to two seconds, so a slow first request holds no one for long) and then, on a store that
+ * echoes, read once. Returns what the finding-out request calls when its answer is in (or it failed).
+ */
+export async function crcProbe(connection: S3Connection, kind: RequestKind): Promise<(() => void) | undefined> {
+  if (!kind.crc || kind.buffered || connection.crcEcho !== 'unknown') return undefined;
+  if (connection.crcProbe) {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([connection.crcProbe, new Promise<void>((resolve) => { timer = setTimeout(resolve, CRC_PROBE_WAIT_MS); })]);
+    clearTimeout(timer);
+    return undefined;
+  }
+  let answered!: () => void;
+  const probe = new Promise<void>((resolve) => { answered = resolve; });
+  connection.crcProbe = probe;
+  return () => {
+    if (connection.crcProbe === probe) connection.crcProbe = undefined;
+    answered();
+  };
+}
+
+/**
+ * A request with a trailing checksum failed. A store that cannot read one answers 400 or 501 (not
+ * BadDigest, which is a verdict on the bytes): from then on this connection reads bodies twice, and
+ * the request is sent again that way.
+ */
+export function afterTrailerFailure(connection: S3Connection, error: unknown): unknown {
+  const status = (error as { $metadata?: { httpStatusCode?: number } } | undefined)?.$metadata?.httpStatusCode;
+  const code = (error as { name?: string } | undefined)?.name;
+  if (connection.trailers === 'taken' || (status !== 400 && status !== 501) || code === 'BadDigest' || code === 'RequestTimeout') return error;
+  connection.trailers = 'refused';
+  return new BargeError('TrailerRefused', `The store refused a checksum sent after the body (${code ?? `HTTP ${status}`}); it is sent before the body from now on.`, { cause: error });
+}
+
+/**
  * The checksums for the next attempt: those already computed while they are still what the
  * connection wants (they change only when the store turns out to ignore CRCs), else new ones.
  */

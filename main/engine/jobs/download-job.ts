@@ -6,11 +6,10 @@
 // to the object's ETag (If-Match), so an object replaced mid-download fails instead of producing a
 // file stitched from two versions.
 
-import { constants, createWriteStream } from 'node:fs';
+import { constants } from 'node:fs';
 import { link, lstat, open, rename, rm, unlink } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import { keyToRelativePath, SavedPaths } from '../../../src/key-path.ts';
 import { choosePartSize, partCount, partNumbers, partRange } from '../../../src/part-size.ts';
 import { asFolderPrefix, keyBaseName } from '../../../src/s3-url.ts';
@@ -39,8 +38,6 @@ import { SpillingMap } from './spilling-map.ts';
 import type { FileIdentity } from './confined-path.ts';
 import type { DownloadSpec } from './job-specs.ts';
 import { AttemptBytes } from './attempt-bytes.ts';
-
-const WRITE_BUFFER_BYTES = 1024 * 1024;
 
 export interface DownloadItem {
   readonly key: string;
@@ -466,38 +463,39 @@ async function downloadRange(
   await runtime.request(async (signal, attempt) => {
     const from = start + done;
     if (from >= end) return;
-    const body = await connection.wire.getObject(bucket, item.key, {
-      range: ranged || from > 0 ? [from, end - 1] : undefined,
-      ifMatch: item.etag,
-      signal,
-      fresh: attempt > 1,
-    });
-    seen.versionId = versionIdOf(body.headers) ?? seen.versionId;
-    const algorithm = algorithmFor(body.headers);
-    if (from === start && algorithm) hasher = createHasher(algorithm);
-    else if (from !== start) hashable = false;
-    // A large buffer lets chunks that arrive during a write go out together in one writev: a 1 GiB
-    // download makes a few thousand system calls instead of 65,000 (measured: the main cost).
-    // A file that cannot be opened again must not leave the answer's socket taken until it stalls.
-    const handle = await openAgain(file, item).catch((error: unknown) => {
-      body.destroy();
-      throw error;
-    });
-    const out = createWriteStream('', { fd: handle, start: from, highWaterMark: WRITE_BUFFER_BYTES });
-    let counted = 0;
-    // Counted as it arrives (smooth progress), corrected below to what reached the disk.
-    body.on('data', (chunk: Buffer) => {
-      counted += chunk.length;
-      bytes.add(chunk.length);
-      hasher?.update(chunk);
-    });
+    // Opened before the request, so a file that cannot be opened again costs no connection.
+    const handle = await openAgain(file, item);
+    let position = from;
     try {
-      await pipeline(body, out);
+      await connection.wire.getObjectInto(bucket, item.key, {
+        range: ranged || from > 0 ? [from, end - 1] : undefined,
+        ifMatch: item.etag,
+        signal,
+        fresh: attempt > 1,
+      }, {
+        accept({ headers }) {
+          seen.versionId = versionIdOf(headers) ?? seen.versionId;
+          const algorithm = algorithmFor(headers);
+          if (from === start && algorithm) hasher = createHasher(algorithm);
+          else if (from !== start) hashable = false;
+        },
+        // In order, a write buffer at a time: hashed, then written at its offset. Only what reached
+        // the file counts, so the resume offset never skips unwritten bytes.
+        async write(chunk) {
+          // Never past the range, into the next one's bytes (a store that answers with more).
+          if (position + chunk.length > end) throw new BargeError('IncompleteBody', `The server sent more than the ${end - start} bytes of a range.`);
+          hasher?.update(chunk);
+          for (let at = 0; at < chunk.length;) {
+            const { bytesWritten } = await handle.write(chunk, at, chunk.length - at, position);
+            at += bytesWritten;
+            position += bytesWritten;
+            done += bytesWritten;
+            bytes.add(bytesWritten);
+          }
+        },
+      });
     } finally {
-      // Count only what reached the file: the resume offset must never skip unwritten bytes.
-      if (!out.closed) await new Promise<void>((resolve) => out.once('close', () => resolve()));
-      bytes.add(out.bytesWritten - counted);
-      done += out.bytesWritten;
+      await handle.close();
     }
     if (start + done < end) throw new BargeError('IncompleteBody', `The server sent ${done} of ${end - start} bytes of a range.`);
   });

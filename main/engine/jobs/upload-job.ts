@@ -30,7 +30,9 @@ import { bareEtag, checksumField, checksumOf, compositeChecksum, multipartEtag, 
 import { fullObjectCrc } from '../integrity/crc.ts';
 import type { ChecksumAlgorithm, CrcAlgorithm } from '../integrity/checksums.ts';
 import { fileChecksums } from '../integrity/file-checksum.ts';
-import { checkAnswer, checksumsForAttempt, multipartCrc, uploadAlgorithm, verifiedChecksum } from '../integrity/upload-checksum.ts';
+import { afterTrailerFailure, checkAnswer, crcProbe, checksumsForAttempt, multipartCrc, requestChecksums, trailingCrc, uploadAlgorithm, verifiedChecksum } from '../integrity/upload-checksum.ts';
+import { trailerHeaders, withTrailingChecksum } from '../integrity/trailing-checksum.ts';
+import type { TrailingBody } from '../integrity/trailing-checksum.ts';
 import type { RequestChecksums, RequestKind, UploadAlgorithm } from '../integrity/upload-checksum.ts';
 import { weakest } from '../../../src/verification.ts';
 import type { Verification } from '../../../src/verification.ts';
@@ -426,21 +428,7 @@ async function multipartUpload(upload: FileUpload, partSize: number, earlier: Ea
   try {
     const toSend = [...partNumbers(partCount(file.size, partSize))].filter((partNumber) => !sentBefore.has(partNumber));
     await concurrentEach(toSend, () => runtime.settings.threads * 2, async (partNumber) => {
-      const range = partRange(file.size, partSize, partNumber);
-      // Read twice: once for the checksums that must lead the request, once to send (from the page cache).
-      const digest = (algorithms: ChecksumAlgorithm[]) => fileChecksums(file.path, algorithms, range.start, range.end, () => openSource(file));
-      let sent: RequestChecksums | undefined = await checksumsForAttempt(connection, partKind, undefined, digest);
-      const result = await runtime.request(async (signal, attempt) => {
-        const checksums = await checksumsForAttempt(connection, partKind, sent, digest);
-        sent = checksums;
-        const answer = await sendRange(upload, range.start, range.end, signal,
-          (body) => connection.wire.uploadPart(bucket, file.key, id, partNumber, body, range.end - range.start, signal, checksums.headers, attempt > 1))
-          .catch((error: unknown) => {
-            if (errorCode(error) === 'TimeoutError' || errorCode(error) === 'ETIMEDOUT') upload.pace.partTimedOut(partSize);
-            throw error;
-          });
-        return { ...answer, sent: checksums, verified: checkAnswer(connection, checksums, answer, `part ${partNumber} of ${what}`, false) };
-      });
+      const result = await sendPart(upload, id, partNumber, partSize, partKind);
       parts.push({ partNumber, etag: result.etag, digest: result.sent.crc?.digest, verified: result.verified });
       journal.partFinished(id, { partNumber, etag: result.etag, checksum: result.sent.crc?.value });
     });
@@ -465,6 +453,52 @@ async function multipartUpload(upload: FileUpload, partSize: number, earlier: Ea
     }
     journal.multipartEnded(file.key, id);
     throw error;
+  }
+}
+
+/**
+ * One part of a multipart upload, sent and checked by the store. Until the store is known to check
+ * CRCs, the part is read twice: once for the checksums that must lead the request (Content-MD5 among
+ * them), once to send (from the page cache). After that, once: the CRC is computed as the bytes go
+ * and sent after them (trailing-checksum.ts).
+ */
+async function sendPart(upload: FileUpload, uploadId: string, partNumber: number, partSize: number, kind: RequestKind): Promise<StoredObject & { etag: string; sent: RequestChecksums; verified: Verification }> {
+  const { connection, bucket, file, runtime } = upload;
+  const range = partRange(file.size, partSize, partNumber);
+  const size = range.end - range.start;
+  const what = `part ${partNumber} of s3://${bucket}/${file.key}`;
+  const timedOut = (error: unknown): never => {
+    if (errorCode(error) === 'TimeoutError' || errorCode(error) === 'ETIMEDOUT') upload.pace.partTimedOut(partSize);
+    throw error;
+  };
+  const digest = (algorithms: ChecksumAlgorithm[]) => fileChecksums(file.path, algorithms, range.start, range.end, () => openSource(file));
+  // The first part finds out whether the store checks CRCs; the next ones wait for its answer.
+  const probed = await crcProbe(connection, kind);
+  try {
+    // Read before the request is queued, so the read holds no request slot.
+    let sent = trailingCrc(connection, kind) ? undefined : await checksumsForAttempt(connection, kind, undefined, digest);
+    return await runtime.request(async (signal, attempt) => {
+      const trailing = trailingCrc(connection, kind);
+      if (trailing) {
+        let encoded: TrailingBody | undefined;
+        const answer = await sendRange(upload, range.start, range.end, signal, (body) => {
+          encoded = withTrailingChecksum(body, size, trailing);
+          return connection.wire.uploadPart(bucket, file.key, uploadId, partNumber, encoded.body, encoded.contentLength, signal, trailerHeaders(size, trailing), attempt > 1);
+        }).catch((error: unknown) => timedOut(afterTrailerFailure(connection, error)));
+        const checksums = requestChecksums([trailing], [encoded!.digest()!]);
+        const verified = checkAnswer(connection, checksums, answer, what, false);
+        connection.trailers = 'taken';
+        return { ...answer, sent: checksums, verified };
+      }
+      const checksums = await checksumsForAttempt(connection, kind, sent, digest);
+      sent = checksums;
+      const answer = await sendRange(upload, range.start, range.end, signal,
+        (body) => connection.wire.uploadPart(bucket, file.key, uploadId, partNumber, body, size, signal, checksums.headers, attempt > 1))
+        .catch(timedOut);
+      return { ...answer, sent: checksums, verified: checkAnswer(connection, checksums, answer, what, false) };
+    });
+  } finally {
+    probed?.();
   }
 }
 

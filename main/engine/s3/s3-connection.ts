@@ -42,6 +42,10 @@ export interface S3Connection {
   readonly uploadChecksum: UploadChecksum;
   /** Whether the store has echoed a CRC (so checks it), or answered without one (ignores them). */
   crcEcho: CrcEcho;
+  /** The request finding out whether the store echoes CRCs, while one is (see upload-checksum.ts). */
+  crcProbe?: Promise<void>;
+  /** Whether the store took a checksum sent after the body (trailing-checksum.ts), or refused one. */
+  trailers: 'unknown' | 'taken' | 'refused';
   /** Follow new settings (socket pool size, stall timeout); takes effect for the next requests. */
   applySettings(settings: ConnectionSettings): void;
   close(): void;
@@ -114,6 +118,7 @@ export async function openConnection(config: ConnectionConfig, options: OpenConn
     endpoint: resolved,
     uploadChecksum: resolved.uploadChecksum,
     crcEcho: 'unknown',
+    trailers: 'unknown',
     applySettings(settings) {
       httpAgent.maxSockets = settings.threads + SOCKET_HEADROOM;
       httpsAgent.maxSockets = settings.threads + SOCKET_HEADROOM;
@@ -122,6 +127,7 @@ export async function openConnection(config: ConnectionConfig, options: OpenConn
     },
     close() {
       client.destroy();
+      wire.close();
       httpAgent.destroy();
       httpsAgent.destroy();
     },

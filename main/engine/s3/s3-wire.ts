@@ -20,6 +20,8 @@ import { SignatureV4 } from '@smithy/signature-v4';
 import type { AwsCredentialIdentity, Provider, SourceData } from '@smithy/types';
 import { abortError } from '../queue/retry-policy.ts';
 import { decodeXmlEntities } from './xml-entities.ts';
+import { DirectGetPool } from './direct-get.ts';
+import type { BodySink } from './direct-get.ts';
 import type { Verification } from '../../../src/verification.ts';
 
 function toBytes(data: SourceData): string | Uint8Array {
@@ -92,6 +94,8 @@ export class S3Wire {
   private clockOffsetMs = 0;
   /** A socket quiet for this long fails the request; follows the setting. */
   stallTimeoutMs: number;
+  /** Sockets of GETs whose bodies go straight into files (direct-get.ts). */
+  private readonly directGets = new DirectGetPool();
 
   constructor(options: WireOptions) {
     this.options = options;
@@ -144,6 +148,47 @@ export class S3Wire {
       throw Object.assign(new Error(`Asked for a byte range, got HTTP ${response.statusCode} (the store ignored Range).`), { name: 'RangeIgnored' });
     }
     return response;
+  }
+
+  /**
+   * A GET whose body goes to `sink` as it arrives, without Node's HTTP client (direct-get.ts): how
+   * downloads fetch their ranges. Resolves with the answer's headers once the whole body is in the sink.
+   */
+  async getObjectInto(bucket: string, key: string, options: { range?: [number, number]; ifMatch?: string; signal?: AbortSignal; fresh?: boolean }, sink: BodySink): Promise<IncomingHttpHeaders> {
+    const headers: Record<string, string> = { 'x-amz-checksum-mode': 'ENABLED' };
+    if (options.range) headers.range = `bytes=${options.range[0]}-${options.range[1]}`;
+    if (options.ifMatch) headers['if-match'] = options.ifMatch;
+    if (options.signal?.aborted) throw abortError();
+    const signed = await this.signed({ method: 'GET', bucket, key, headers });
+    const secure = this.base.protocol === 'https:';
+    const answer = await this.directGets.get({
+      secure,
+      hostname: signed.hostname,
+      port: this.base.port ? Number(this.base.port) : secure ? 443 : 80,
+      path: signed.path,
+      headers: signed.headers,
+      signal: options.signal,
+      stallMs: this.stallTimeoutMs,
+      fresh: options.fresh,
+      lookup: this.options.lookup,
+    }, {
+      accept(head) {
+        // A store that ignores Range sends the whole object: written at the range's offset, it would
+        // corrupt the file.
+        if (options.range && head.status !== 206) {
+          throw Object.assign(new Error(`Asked for a byte range, got HTTP ${head.status} (the store ignored Range).`), { name: 'RangeIgnored' });
+        }
+        sink.accept(head);
+      },
+      write: (chunk) => sink.write(chunk),
+    });
+    if (answer.errorText !== undefined) throw this.errorOf(answer.head.status, answer.head.headers, answer.errorText);
+    return answer.head.headers;
+  }
+
+  /** Close the sockets this wire keeps of its own (the agents' are closed with them). */
+  close(): void {
+    this.directGets.close();
   }
 
   /**
@@ -206,20 +251,28 @@ export class S3Wire {
     }
   }
 
-  private async exchange(request: WireRequest): Promise<IncomingMessage> {
-    if (request.signal?.aborted) throw abortError();
+  /** A request's host, path (with its query) and headers, signed. */
+  private async signed(request: Omit<WireRequest, 'signal' | 'fresh'>): Promise<{ hostname: string; path: string; headers: Record<string, string> }> {
     const { hostname, host, path } = this.target(request.bucket, request.key);
     const headers: Record<string, string> = { ...request.headers, host };
     if (request.contentLength !== undefined) headers['content-length'] = String(request.contentLength);
     // A buffered body is hashed into the signature (integrity on plain HTTP too); a streamed one is
     // sent unsigned, as the SDK does for streams.
-    headers['x-amz-content-sha256'] = Buffer.isBuffer(request.body) ? createHash('sha256').update(request.body).digest('hex') : request.body ? 'UNSIGNED-PAYLOAD' : createHash('sha256').digest('hex');
+    // (A body with its checksum in a trailer says so itself: STREAMING-UNSIGNED-PAYLOAD-TRAILER.)
+    headers['x-amz-content-sha256'] = request.headers?.['x-amz-content-sha256'] ?? (Buffer.isBuffer(request.body) ? createHash('sha256').update(request.body).digest('hex') : request.body ? 'UNSIGNED-PAYLOAD' : createHash('sha256').digest('hex'));
     const signed = await this.signer.sign(
       { method: request.method, protocol: this.base.protocol, hostname, port: this.base.port ? Number(this.base.port) : undefined, path, query: { ...request.query }, headers },
       { signingDate: new Date(Date.now() + this.clockOffsetMs) },
     );
-    if (request.signal?.aborted) throw abortError();
     const query = request.query ? `?${Object.entries(request.query).map(([k, v]) => `${encodeSegment(k)}=${encodeSegment(v)}`).join('&')}` : '';
+    return { hostname, path: path + query, headers: signed.headers };
+  }
+
+  private async exchange(request: WireRequest): Promise<IncomingMessage> {
+    if (request.signal?.aborted) throw abortError();
+    const signed = await this.signed(request);
+    if (request.signal?.aborted) throw abortError();
+    const { hostname, path } = signed;
     const secure = this.base.protocol === 'https:';
     const response = await new Promise<IncomingMessage>((resolve, reject) => {
       const outgoing = (secure ? https : http).request({
@@ -227,7 +280,7 @@ export class S3Wire {
         host: hostname,
         port: this.base.port || undefined,
         method: request.method,
-        path: path + query,
+        path,
         headers: signed.headers,
         // false: a one-off agent, whose connection closes after this request.
         agent: request.fresh ? false : secure ? this.options.httpsAgent : this.options.httpAgent,
@@ -267,14 +320,18 @@ export class S3Wire {
   }
 
   private async errorFrom(response: IncomingMessage): Promise<Error> {
-    const status = response.statusCode ?? 0;
     let text = '';
     for await (const chunk of response) {
       if (text.length < ERROR_BODY_LIMIT_BYTES) text += (chunk as Buffer).toString('utf8');
     }
+    return this.errorOf(response.statusCode ?? 0, response.headers, text);
+  }
+
+  /** An answer other than 2xx as an error shaped like the SDK's (see the top of this file). */
+  private errorOf(status: number, headers: IncomingHttpHeaders, text: string): Error {
     const code = /<Code>([^<]*)<\/Code>/.exec(text)?.[1] ?? STATUS_CODES[status] ?? `Http${status}`;
     const message = /<Message>([^<]*)<\/Message>/.exec(text)?.[1] ?? `HTTP ${status}`;
-    if (code === 'RequestTimeTooSkewed' || code === 'RequestExpired') this.learnClockOffset(response.headers);
+    if (code === 'RequestTimeTooSkewed' || code === 'RequestExpired') this.learnClockOffset(headers);
     return Object.assign(new Error(message), { name: code, $fault: status >= 500 ? 'server' : 'client', $metadata: { httpStatusCode: status } });
   }
 
