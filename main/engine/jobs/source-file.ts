@@ -10,7 +10,8 @@
 // Files the system makes up as they are read (/proc, /sys) report a size that is not their content's,
 // so they fail as "changed" on every try; madeUpAsRead tells such a file system apart, from its type.
 
-import { constants } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import type { Stats } from 'node:fs';
 import { open, statfs } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { BargeError } from '../errors.ts';
@@ -24,15 +25,73 @@ const NONBLOCK = constants.O_NONBLOCK ?? 0;
 export async function openSource(file: LocalFile): Promise<FileHandle> {
   const handle = await open(file.path, constants.O_RDONLY | NONBLOCK);
   try {
-    const now = await handle.stat();
-    if (!now.isFile()) throw noLongerListed(file, `it is now ${now.isDirectory() ? 'a folder' : specialKind(now)}`);
-    if (now.dev !== file.dev || now.ino !== file.ino) throw noLongerListed(file, 'another file took its name');
-    if (!sameVersion(now, file)) throw new BargeError('FileChanged', `${file.path} changed while it was being uploaded: nothing was stored; retry when it no longer changes.`);
+    assertStillListed(await handle.stat(), file);
     return handle;
   } catch (error) {
     await handle.close();
     throw error;
   }
+}
+
+/**
+ * A small source's bytes (at most `size` + 1, so growth shows), with the same checks as openSource.
+ *
+ * Read on the event loop where that is safe, because it is cheaper: a read through the thread pool
+ * takes four trips (open, fstat, read, close), and on 2,000 files of 64 KiB those cost 0.2-0.3 s of
+ * CPU of about 1.5 s (measured with `npm run bench`, small-up). Safe means a local file system, whose
+ * reads of a small file take microseconds; on a network or FUSE file system a read may wait on the
+ * network, so there the pool is used and the loop (progress, cancel) never waits.
+ */
+export async function readSmallSource(file: LocalFile): Promise<Buffer> {
+  if (await onLocalFileSystem(file)) {
+    const fd = openSync(file.path, constants.O_RDONLY | NONBLOCK);
+    try {
+      assertStillListed(fstatSync(fd), file);
+      const buffer = Buffer.allocUnsafe(file.size + 1);
+      return buffer.subarray(0, readSync(fd, buffer, 0, buffer.length, 0));
+    } finally {
+      closeSync(fd);
+    }
+  }
+  const handle = await openSource(file);
+  try {
+    const buffer = Buffer.allocUnsafe(file.size + 1);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** What an opened source must be: a regular file, the very one listed, unchanged since. */
+function assertStillListed(now: Stats, file: LocalFile): void {
+  if (!now.isFile()) throw noLongerListed(file, `it is now ${now.isDirectory() ? 'a folder' : specialKind(now)}`);
+  if (now.dev !== file.dev || now.ino !== file.ino) throw noLongerListed(file, 'another file took its name');
+  if (!sameVersion(now, file)) throw new BargeError('FileChanged', `${file.path} changed while it was being uploaded: nothing was stored; retry when it no longer changes.`);
+}
+
+/** Local file systems (statfs f_type, from linux/magic.h): their reads of a cached small file never wait on a network. */
+const LOCAL_FILE_SYSTEMS: ReadonlySet<number> = new Set([
+  0xef53, // ext2/3/4
+  0x58465342, // xfs
+  0x9123683e, // btrfs
+  0x01021994, // tmpfs
+  0x794c7630, // overlayfs (containers)
+  0x2fc12fc1, // zfs
+  0xf2f52010, // f2fs
+]);
+
+/** Whether each device (by its number) is on a local file system; asked once per device. */
+const localDevices = new Map<number, Promise<boolean>>();
+
+function onLocalFileSystem(file: LocalFile): Promise<boolean> {
+  if (process.platform !== 'linux') return Promise.resolve(false);
+  let local = localDevices.get(file.dev);
+  if (!local) {
+    local = statfs(file.path).then((info) => LOCAL_FILE_SYSTEMS.has(info.type), () => false);
+    localDevices.set(file.dev, local);
+  }
+  return local;
 }
 
 function noLongerListed(file: LocalFile, why: string): BargeError {
