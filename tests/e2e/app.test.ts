@@ -1,6 +1,6 @@
 // The window end to end: Debian's Chromium against `npm run serve`'s host and a real MinIO.
 
-import { mkdir, mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
@@ -61,6 +61,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await engine?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
 });
 
 describe('the Barge window', () => {

@@ -383,7 +383,8 @@ describe('a web host others can reach', () => {
       const sdk = await connection.client.send(new ListBucketsCommand({})).then(() => undefined, (error: unknown) => error as { code?: string });
       expect(sdk?.code).toBe('EndpointRefused');
       for (const fresh of [false, true]) {
-        const wire = await connection.wire.getObject('any-bucket', 'k', { fresh }).then(() => undefined, (error: unknown) => error as { code?: string });
+        const sink = { accept: () => {}, write: async () => {} };
+        const wire = await connection.wire.getObjectInto('any-bucket', 'k', { fresh }, sink).then(() => undefined, (error: unknown) => error as { code?: string });
         expect(wire?.code).toBe('EndpointRefused');
       }
     } finally {

@@ -6,10 +6,12 @@
 // neither check nor echo it. Every store checks Content-MD5. So until a store has echoed a CRC on
 // this connection, streamed requests carry Content-MD5 beside it; once it has, the CRC alone; a store
 // that answered without the echo gets Content-MD5 alone from then on. The first requests of every
-// run are checked either way, and a request never depends on an answer to another.
+// run are checked either way. Once a store has echoed, streamed requests send their CRC after the
+// body instead (trailing-checksum.ts), so each is read once; while the first one finds out, the
+// others wait for its answer (a couple of seconds at most).
 //
-// A buffered body (a small file) is also hashed with SHA-256 into the request's signature, which
-// every store checks: it needs no Content-MD5.
+// A buffered body (a small file) is hashed with SHA-256 into the request's signature, which every
+// store checks, so it needs no Content-MD5; once the store has echoed a CRC, the CRC alone.
 //
 // (Comparing the ETag with the MD5 sent would add nothing where Content-MD5 went, and fails on stores
 // whose ETags look like MD5s without being one; it is not done.)
@@ -18,7 +20,7 @@ import type { UploadChecksum } from '../../../src/connection.ts';
 import type { Verification } from '../../../src/verification.ts';
 import { checksumHeader, toBase64 } from './checksums.ts';
 import type { ChecksumAlgorithm, CrcAlgorithm } from './checksums.ts';
-import { BargeError } from '../errors.ts';
+import { BargeError, errorCode, httpStatus } from '../errors.ts';
 import type { S3Connection } from '../s3/s3-connection.ts';
 import type { StoredObject } from '../s3/s3-wire.ts';
 
@@ -110,11 +112,20 @@ export async function crcProbe(connection: S3Connection, kind: RequestKind): Pro
  * the request is sent again that way.
  */
 export function afterTrailerFailure(connection: S3Connection, error: unknown): unknown {
-  const status = (error as { $metadata?: { httpStatusCode?: number } } | undefined)?.$metadata?.httpStatusCode;
-  const code = (error as { name?: string } | undefined)?.name;
-  if (connection.trailers === 'taken' || (status !== 400 && status !== 501) || code === 'BadDigest' || code === 'RequestTimeout') return error;
+  const status = httpStatus(error);
+  // Read through the synonyms: MinIO's XAmzContentChecksumMismatch is BadDigest, a verdict on bytes.
+  const code = errorCode(error);
+  if (connection.trailers === 'taken' || !TRAILER_REFUSALS.has(status ?? 0) || code === 'BadDigest' || code === 'RequestTimeout') return error;
   connection.trailers = 'refused';
-  return new BargeError('TrailerRefused', `The store refused a checksum sent after the body (${code ?? `HTTP ${status}`}); it is sent before the body from now on.`, { cause: error });
+  return new BargeError('TrailerRefused', `The store refused a checksum sent after the body (${code || `HTTP ${status}`}); it is sent before the body from now on.`, { cause: error });
+}
+
+/** How stores that cannot read aws-chunked bodies answer: 400, 411 (Length Required, Storj's gateway) or 501. */
+const TRAILER_REFUSALS: ReadonlySet<number> = new Set([400, 411, 501]);
+
+/** A request with a trailing checksum was taken: the store reads them (unless one was refused meanwhile). */
+export function trailerTaken(connection: S3Connection): void {
+  if (connection.trailers === 'unknown') connection.trailers = 'taken';
 }
 
 /**

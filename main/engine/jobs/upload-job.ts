@@ -30,7 +30,7 @@ import { bareEtag, checksumField, checksumOf, compositeChecksum, multipartEtag, 
 import { fullObjectCrc } from '../integrity/crc.ts';
 import type { ChecksumAlgorithm, CrcAlgorithm } from '../integrity/checksums.ts';
 import { fileChecksums } from '../integrity/file-checksum.ts';
-import { afterTrailerFailure, checkAnswer, crcProbe, checksumsForAttempt, multipartCrc, requestChecksums, trailingCrc, uploadAlgorithm, verifiedChecksum } from '../integrity/upload-checksum.ts';
+import { afterTrailerFailure, checkAnswer, crcProbe, trailerTaken, checksumsForAttempt, multipartCrc, requestChecksums, trailingCrc, uploadAlgorithm, verifiedChecksum } from '../integrity/upload-checksum.ts';
 import { trailerHeaders, withTrailingChecksum } from '../integrity/trailing-checksum.ts';
 import type { TrailingBody } from '../integrity/trailing-checksum.ts';
 import type { RequestChecksums, RequestKind, UploadAlgorithm } from '../integrity/upload-checksum.ts';
@@ -491,7 +491,7 @@ async function sendPart(upload: FileUpload, uploadId: string, partNumber: number
         }).catch((error: unknown) => timedOut(afterTrailerFailure(connection, error)));
         const checksums = requestChecksums([trailing], [encoded!.digest()!]);
         const verified = checkAnswer(connection, checksums, answer, what, false);
-        connection.trailers = 'taken';
+        trailerTaken(connection);
         return { ...answer, sent: checksums, verified };
       }
       const checksums = await checksumsForAttempt(connection, kind, sent, digest);

@@ -101,7 +101,7 @@ export class DirectGetPool {
     if (request.signal?.aborted) throw abortError();
     for (;;) {
       const key = `${request.secure ? 's' : ''}${request.hostname}:${request.port}`;
-      const pooled = request.fresh ? undefined : this.take(key);
+      const pooled = request.fresh ? undefined : this.takeIdle(key);
       const connection = pooled ?? new PooledSocket(request, key);
       try {
         const answer = await exchange(connection, request, sink, (reusable) => this.settle(connection, reusable));
@@ -122,7 +122,7 @@ export class DirectGetPool {
     this.idle.clear();
   }
 
-  private take(key: string): PooledSocket | undefined {
+  private takeIdle(key: string): PooledSocket | undefined {
     const sockets = this.idle.get(key);
     for (let candidate = sockets?.pop(); candidate; candidate = sockets?.pop()) {
       if (candidate.socket.destroyed) continue;
@@ -136,25 +136,35 @@ export class DirectGetPool {
 
   /** After a request: back into the pool, or closed. */
   private settle(connection: PooledSocket, reusable: boolean): void {
-    connection.reader = undefined;
     const socket = connection.socket;
     socket.removeAllListeners('timeout');
     if (!reusable || this.closed || socket.destroyed) {
+      connection.reader = undefined;
       socket.destroy();
       return;
     }
-    connection.used = true;
+    if (!connection.used) {
+      connection.used = true;
+      // Once per socket: a socket that closes while idle leaves the pool.
+      socket.once('close', () => {
+        const list = this.idle.get(connection.key);
+        const at = list?.indexOf(connection) ?? -1;
+        if (list && at >= 0) list.splice(at, 1);
+      });
+    }
+    // An idle socket is still read: a server that closes it is seen at once, and bytes it sends
+    // unasked (which would pass for the next answer) close it.
+    connection.reader = () => {
+      socket.destroy();
+      return false;
+    };
+    socket.resume();
     // Idle sockets keep no process alive, and go after a while.
     socket.unref();
     socket.setTimeout(IDLE_MS, () => socket.destroy());
     const sockets = this.idle.get(connection.key) ?? [];
     sockets.push(connection);
     this.idle.set(connection.key, sockets);
-    socket.once('close', () => {
-      const list = this.idle.get(connection.key);
-      const at = list?.indexOf(connection) ?? -1;
-      if (list && at >= 0) list.splice(at, 1);
-    });
   }
 }
 
@@ -165,8 +175,12 @@ function protocolError(message: string): Error {
 function requestHead(request: DirectRequest): string {
   let head = `GET ${request.path} HTTP/1.1\r\n`;
   for (const [name, value] of Object.entries(request.headers)) {
-    // Values come from the store too (an ETag in If-Match): none may end the header early.
-    if (/[\r\n]/.test(name) || /[\r\n]/.test(value)) throw Object.assign(new Error(`The header ${name} holds a line break.`), { name: 'InvalidHeader' });
+    // Values come from the store too (an ETag in If-Match): none may end the header early. Sent as
+    // latin1, a character past U+00FF would lose its high byte (U+010A becomes a line feed), so only
+    // what Node's own client allows goes: tab, printable ASCII and latin1.
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name) || /[^\t\x20-\x7e\x80-\xff]/.test(value)) {
+      throw Object.assign(new Error(`The header ${name.replace(/[^\x20-\x7e]/g, '?')} holds a character a header cannot carry.`), { name: 'InvalidHeader' });
+    }
     head += `${name}: ${value}\r\n`;
   }
   return `${head}connection: keep-alive\r\n\r\n`;
@@ -210,6 +224,8 @@ export class ChunkedDecoder {
   private state: 'size' | 'data' | 'data-end' | 'trailer' | 'done' = 'size';
   private line = '';
   private left = 0;
+  /** Bytes of trailer lines so far: a body's trailer is a few headers, not endless. */
+  private trailerBytes = 0;
 
   /** Feeds `chunk`; `emit` gets the data in it. Returns the bytes used (the rest follows the body). */
   feed(chunk: Buffer, emit: (data: Buffer) => void): number {
@@ -241,6 +257,8 @@ export class ChunkedDecoder {
         this.state = 'size';
       } else if (line === '') {
         this.state = 'done';
+      } else if ((this.trailerBytes += line.length) > MAX_HEAD_BYTES) {
+        throw protocolError('The server sent a trailer too long to be one.');
       }
     }
     return at;
@@ -262,7 +280,11 @@ function exchange(connection: PooledSocket, request: DirectRequest, sink: BodySi
     let head: ResponseHead | undefined;
     let framing: Framing | undefined;
     let headBytes = Buffer.alloc(0);
-    let answered = false;
+    let anyByteArrived = false;
+    /** Interim answers (100 Continue) seen: a server may not send them forever. */
+    let interim = 0;
+    /** A head must arrive whole in a while, however slowly its bytes trickle (each resets the stall timer). */
+    let headDeadline: NodeJS.Timeout | undefined;
     let errorText: string | undefined;
     // The body's bytes not yet written, and the write under way (one at a time: the socket waits).
     let buffer: Buffer | undefined;
@@ -281,6 +303,7 @@ function exchange(connection: PooledSocket, request: DirectRequest, sink: BodySi
     const finish = (error: Error | undefined, reusable: boolean) => {
       if (finished) return;
       finished = true;
+      clearTimeout(headDeadline);
       request.signal?.removeEventListener('abort', onAbort);
       socket.off('error', onError);
       socket.off('end', onEnd);
@@ -293,16 +316,19 @@ function exchange(connection: PooledSocket, request: DirectRequest, sink: BodySi
       const end = (failure: Error | undefined) => {
         if (buffer) giveWriteBuffer(buffer);
         buffer = undefined;
-        settle(reusable && failure === undefined);
+        // A server that says it closes the connection does (HTTP/1.1's "Connection: close").
+        const closing = /\bclose\b/i.test(String(head?.headers.connection ?? ''));
+        settle(reusable && failure === undefined && !closing);
         if (failure) reject(failure);
         else resolve({ head: head!, errorText });
       };
       writes().then(() => end(error), (writeError: unknown) => end(error ?? (writeError as Error)));
     };
 
-    const fail = (error: Error) => {
+    /** `stale`: the failure may be a server's close of a reused socket (not a timeout). */
+    const fail = (error: Error, stale = true) => {
       // Nothing of the answer arrived on a reused socket: the server had closed it (see get()).
-      if (!answered && connection.used) Object.assign(error, { beforeAnswer: true });
+      if (stale && !anyByteArrived && connection.used) Object.assign(error, { beforeAnswer: true });
       socket.destroy();
       finish(error, false);
     };
@@ -321,9 +347,9 @@ function exchange(connection: PooledSocket, request: DirectRequest, sink: BodySi
     const bodyDone = () => (framing?.kind === 'length' && framing.left === 0) || (framing?.kind === 'chunked' && framing.decoder.done);
 
     /** Bytes of the body into the write buffer (or the error text). */
-    const take = (data: Buffer): void => {
+    const copyIn = (data: Buffer): void => {
       if (errorText !== undefined) {
-        if (errorText.length < ERROR_TEXT_LIMIT) errorText += data.toString('utf8');
+        errorText += data.toString('utf8');
         return;
       }
       buffer ??= takeWriteBuffer();
@@ -336,11 +362,14 @@ function exchange(connection: PooledSocket, request: DirectRequest, sink: BodySi
     /** After a read: the buffer out if it is nearly full (the socket waits), or the request done. */
     const afterRead = (): boolean => {
       if (buffer && buffer.length - filled < 2 * READ_BUFFER_BYTES) {
+        // The socket waits for the disk, not the other way round: no stall while it does.
+        socket.setTimeout(0);
         const pending = flush();
         writing = pending;
         pending.then(() => {
           if (writing === pending) writing = undefined;
           if (finished) return;
+          socket.setTimeout(request.stallMs);
           if (bodyDone()) finish(undefined, true);
           else socket.resume();
         }, (error: unknown) => {
@@ -361,19 +390,26 @@ function exchange(connection: PooledSocket, request: DirectRequest, sink: BodySi
     const onBody = (chunk: Buffer): boolean => {
       if (framing!.kind === 'chunked') {
         const decoder = framing!.decoder;
-        const used = decoder.feed(chunk, take);
+        const used = decoder.feed(chunk, copyIn);
         if (used < chunk.length) throw protocolError('The server sent bytes after the body.');
       } else if (framing!.kind === 'length') {
         if (chunk.length > framing!.left) throw protocolError('The server sent more bytes than Content-Length said.');
         framing!.left -= chunk.length;
-        take(chunk);
+        copyIn(chunk);
       } else {
-        take(chunk);
+        copyIn(chunk);
+      }
+      // An error's text is all that is kept of its body: past the limit, the rest is not read (and the
+      // socket not reused), so no answer is endless.
+      if (errorText !== undefined && errorText.length >= ERROR_TEXT_LIMIT) {
+        finish(undefined, false);
+        return false;
       }
       return afterRead();
     };
 
     const onHead = (chunk: Buffer): boolean => {
+      headDeadline ??= setTimeout(() => fail(Object.assign(new Error(`The server's answer did not arrive whole in ${(2 * request.stallMs) / 1000} s`), { name: 'TimeoutError', code: 'ETIMEDOUT' }), false), 2 * request.stallMs);
       const joined = headBytes.length ? Buffer.concat([headBytes, chunk]) : chunk;
       const end = joined.indexOf(HEAD_END);
       if (end < 0) {
@@ -384,8 +420,12 @@ function exchange(connection: PooledSocket, request: DirectRequest, sink: BodySi
       headBytes = Buffer.alloc(0);
       const parsed = parseHead(joined.toString('latin1', 0, end));
       const rest = joined.subarray(end + HEAD_END.length);
-      // An interim answer (100 Continue) comes before the real one.
-      if (parsed.status < 200) return rest.length ? onHead(rest) : true;
+      // An interim answer (100 Continue) comes before the real one; a few, not forever.
+      if (parsed.status < 200) {
+        if (++interim > 8) throw protocolError('The server sent interim answers and no answer.');
+        return rest.length ? onHead(rest) : true;
+      }
+      clearTimeout(headDeadline);
       head = parsed;
       framing = framingOf(parsed);
       if (parsed.status < 300) sink.accept(parsed);
@@ -395,7 +435,7 @@ function exchange(connection: PooledSocket, request: DirectRequest, sink: BodySi
 
     connection.reader = (chunk) => {
       if (finished) return false;
-      answered = true;
+      anyByteArrived = true;
       try {
         return head ? onBody(chunk) : onHead(chunk);
       } catch (error) {
@@ -407,7 +447,7 @@ function exchange(connection: PooledSocket, request: DirectRequest, sink: BodySi
     socket.on('error', onError);
     socket.on('end', onEnd);
     socket.on('close', onEnd);
-    socket.setTimeout(request.stallMs, () => fail(Object.assign(new Error(`No data for ${request.stallMs / 1000} s`), { name: 'TimeoutError', code: 'ETIMEDOUT' })));
+    socket.setTimeout(request.stallMs, () => fail(Object.assign(new Error(`No data for ${request.stallMs / 1000} s`), { name: 'TimeoutError', code: 'ETIMEDOUT' }), false));
     request.signal?.addEventListener('abort', onAbort, { once: true });
     try {
       socket.write(requestHead(request), 'latin1');

@@ -4,7 +4,8 @@
 // AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, AWS_REGION, AWS_PROFILE and the profiles in ~/.aws. The
 // client keeps its connections alive in a socket pool sized to the thread setting (the SDK's default
 // pool of 50 would cap a 128-thread transfer), and fails a request whose socket goes quiet instead of
-// hanging on it.
+// hanging on it. Downloads' GETs keep sockets of their own (direct-get.ts): as many as requests in
+// flight, which the scheduler holds to the thread setting, each closed after a few idle seconds.
 
 import http from 'node:http';
 import https from 'node:https';

@@ -22,7 +22,7 @@ describe('the table of error codes', () => {
   it('sorts codes for retries as before it was one table', () => {
     const before: Record<Exclude<RetryClass, 'fatal'>, readonly string[]> = {
       throttle: ['SlowDown', 'Throttling', 'ThrottlingException', 'ThrottledException', 'RequestThrottled', 'RequestLimitExceeded', 'TooManyRequests', 'TooManyRequestsException', 'RequestThrottledException', 'ServiceUnavailable'],
-      transient: ['InternalError', 'RequestTimeout', 'RequestTimeoutException', 'TimeoutError', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ECONNABORTED', 'EAI_AGAIN', 'ERR_STREAM_PREMATURE_CLOSE', 'StalledTransfer', 'IncompleteBody', 'XMinioServerNotInitialized', 'OperationAborted', 'BadDigest', 'UncheckedUpload'],
+      transient: ['InternalError', 'RequestTimeout', 'RequestTimeoutException', 'TimeoutError', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ECONNABORTED', 'EAI_AGAIN', 'ERR_STREAM_PREMATURE_CLOSE', 'StalledTransfer', 'IncompleteBody', 'XMinioServerNotInitialized', 'OperationAborted', 'BadDigest', 'UncheckedUpload', 'TrailerRefused'],
       unreachable: ['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN'],
       'clock-skew': ['RequestTimeTooSkewed', 'RequestExpired', 'RequestInTheFuture'],
     };
