@@ -7,14 +7,15 @@
 // known before the first byte (HTTP needs it in Content-Length); the pieces the file gives are cut
 // at chunk boundaries as views, never copied.
 
-import { Transform } from 'node:stream';
-import type { Readable } from 'node:stream';
 import { checksumHeader, createHasher, toBase64 } from './checksums.ts';
 import type { CrcAlgorithm } from './checksums.ts';
 import { BargeError } from '../errors.ts';
+import type { StreamedBody } from '../s3/s3-wire.ts';
 
 /** Chunks of 1 MiB: few framing lines, and well inside every store's largest chunk (MinIO's 16 MiB). */
 export const TRAILER_CHUNK_BYTES = 1024 * 1024;
+
+const CRLF = Buffer.from('\r\n', 'latin1');
 
 /** The trailer line's length for this algorithm (its base64 value has a fixed length). */
 function trailerLength(algorithm: CrcAlgorithm): number {
@@ -46,48 +47,43 @@ export function trailerHeaders(size: number, algorithm: CrcAlgorithm): Record<st
 }
 
 export interface TrailingBody {
-  readonly body: Readable;
+  readonly body: StreamedBody;
   readonly contentLength: number;
   /** The checksum of the bytes sent, once the body has ended. */
   digest(): Buffer | undefined;
 }
 
 /** `source` (exactly `size` bytes) encoded with its `algorithm` checksum as trailer. */
-export function withTrailingChecksum(source: Readable, size: number, algorithm: CrcAlgorithm, chunkBytes = TRAILER_CHUNK_BYTES): TrailingBody {
-  const hasher = createHasher(algorithm);
+export function withTrailingChecksum(source: StreamedBody, size: number, algorithm: CrcAlgorithm, chunkBytes = TRAILER_CHUNK_BYTES): TrailingBody {
   let digest: Buffer | undefined;
-  let sent = 0;
-  /** Bytes left in the chunk under way (0: the next byte starts a chunk). */
-  let leftInChunk = 0;
-  const encoder = new Transform({
-    transform(piece: Buffer, _encoding, done) {
-      hasher.update(piece);
-      for (let at = 0; at < piece.length;) {
-        if (leftInChunk === 0) {
-          leftInChunk = Math.min(chunkBytes, size - sent);
-          // More bytes than were announced: the length sent would be a lie.
-          if (leftInChunk <= 0) return done(new BargeError('FileChanged', 'The file grew while it was being uploaded (it is longer than when the upload began).'));
-          this.push(chunkHead(leftInChunk), 'latin1');
+  const body: StreamedBody = {
+    async pipeTo(write) {
+      const hasher = createHasher(algorithm);
+      let sent = 0;
+      /** Bytes left in the chunk under way (0: the next byte starts a chunk). */
+      let leftInChunk = 0;
+      await source.pipeTo(async (piece) => {
+        hasher.update(piece);
+        for (let at = 0; at < piece.length;) {
+          if (leftInChunk === 0) {
+            leftInChunk = Math.min(chunkBytes, size - sent);
+            // More bytes than were announced: the length sent would be a lie.
+            if (leftInChunk <= 0) throw new BargeError('FileChanged', 'The file grew while it was being uploaded (it is longer than when the upload began).');
+            await write(Buffer.from(chunkHead(leftInChunk), 'latin1'));
+          }
+          const take = Math.min(leftInChunk, piece.length - at);
+          await write(piece.subarray(at, at + take));
+          at += take;
+          sent += take;
+          leftInChunk -= take;
+          if (leftInChunk === 0) await write(CRLF);
         }
-        const take = Math.min(leftInChunk, piece.length - at);
-        this.push(piece.subarray(at, at + take));
-        at += take;
-        sent += take;
-        leftInChunk -= take;
-        if (leftInChunk === 0) this.push('\r\n', 'latin1');
-      }
-      done();
-    },
-    flush(done) {
-      if (sent !== size) return done(new BargeError('FileChanged', 'The file changed while it was being uploaded (it is shorter than when the upload began).'));
+      });
+      if (sent !== size) throw new BargeError('FileChanged', 'The file changed while it was being uploaded (it is shorter than when the upload began).');
       digest = hasher.digest();
-      this.push(`0\r\n${checksumHeader(algorithm)}:${toBase64(digest)}\r\n\r\n`, 'latin1');
-      done();
+      await write(Buffer.from(`0\r\n${checksumHeader(algorithm)}:${toBase64(digest)}\r\n\r\n`, 'latin1'));
     },
-  });
-  // The source's failure is the encoder's (and so the request's), with its own cause.
-  source.once('error', (error) => encoder.destroy(error));
-  encoder.once('close', () => { if (!source.destroyed) source.destroy(); });
-  source.pipe(encoder);
-  return { body: encoder, contentLength: encodedLength(size, algorithm, chunkBytes), digest: () => digest };
+    release: () => source.release(),
+  };
+  return { body, contentLength: encodedLength(size, algorithm, chunkBytes), digest: () => digest };
 }

@@ -5,7 +5,6 @@
 // equal parts); a new Part size setting applies to the files that start after it.
 
 import { stat } from 'node:fs/promises';
-import type { Readable } from 'node:stream';
 import mime from 'mime';
 import {
   CompleteMultipartUploadCommand, CreateMultipartUploadCommand, DeleteObjectCommand, ListPartsCommand,
@@ -14,7 +13,8 @@ import type { CompleteMultipartUploadCommandOutput } from '@aws-sdk/client-s3';
 import { choosePartSize, MAX_OBJECT_SIZE_BYTES, MIN_PART_SIZE_BYTES, partCount, partNumbers, partRange } from '../../../src/part-size.ts';
 import { objectKeyProblem } from '../../../src/s3-names.ts';
 import { concurrentEach } from '../queue/concurrent-each.ts';
-import { fileRangeBody } from './counting-stream.ts';
+import { fileRangeBody } from './file-range-body.ts';
+import type { StreamedBody } from '../s3/s3-wire.ts';
 import { madeUpAsRead, openSource, readSmallSource, sizeUnknown } from './source-file.ts';
 import { BargeError, errorCode, toBargeError } from '../errors.ts';
 import type { JobBody, JobRuntime } from './job.ts';
@@ -212,7 +212,7 @@ interface FileUpload {
  * One attempt at sending bytes [start, end) of the file; a failed attempt takes its bytes back.
  * `whole`: the body is the whole object, and its last bytes go only once the file is seen unchanged.
  */
-async function sendRange<T>(upload: FileUpload, start: number, end: number, signal: AbortSignal, send: (body: Readable) => Promise<T>, whole = false): Promise<T> {
+async function sendRange<T>(upload: FileUpload, start: number, end: number, signal: AbortSignal, send: (body: StreamedBody) => Promise<T>, whole = false): Promise<T> {
   const attempt = upload.bytes.attempt();
   return attempt.keepIf(async () => send(await fileRangeBody(upload.file, start, end, (count) => attempt.add(count), whole)));
 }

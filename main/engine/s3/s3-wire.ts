@@ -14,8 +14,6 @@ import http from 'node:http';
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
-import { pipeline } from 'node:stream';
-import type { Readable } from 'node:stream';
 import { SignatureV4 } from '@smithy/signature-v4';
 import type { AwsCredentialIdentity, Provider, SourceData } from '@smithy/types';
 import { abortError } from '../queue/retry-policy.ts';
@@ -56,13 +54,24 @@ export interface WireOptions {
   readonly stallTimeoutMs: number;
 }
 
+/**
+ * A streamed request body that writes itself: each chunk's memory is used again once `write`
+ * resolves (the socket took it), so a body of any size costs the few buffers its source keeps.
+ */
+export interface StreamedBody {
+  /** Hands every byte to `write`, in order; once. */
+  pipeTo(write: (chunk: Buffer) => Promise<void>): Promise<void>;
+  /** Lets go of what it holds (an open file) if it never ran or did not end; safe to call again. */
+  release(): Promise<void>;
+}
+
 interface WireRequest {
   readonly method: 'GET' | 'PUT' | 'HEAD';
   readonly bucket: string;
   readonly key: string;
   readonly query?: Readonly<Record<string, string>>;
   readonly headers?: Readonly<Record<string, string>>;
-  readonly body?: Buffer | Readable;
+  readonly body?: Buffer | StreamedBody;
   readonly contentLength?: number;
   readonly signal?: AbortSignal;
   /**
@@ -105,14 +114,14 @@ export class S3Wire {
     this.signer = new SignatureV4({ service: 's3', region: options.region, credentials: options.credentials, sha256: NodeSha256, uriEscapePath: false, applyChecksum: false });
   }
 
-  async putObject(bucket: string, key: string, body: Buffer | Readable, contentLength: number, headers: Record<string, string>, signal?: AbortSignal, fresh = false): Promise<StoredObject> {
+  async putObject(bucket: string, key: string, body: Buffer | StreamedBody, contentLength: number, headers: Record<string, string>, signal?: AbortSignal, fresh = false): Promise<StoredObject> {
     const response = await this.send({ method: 'PUT', bucket, key, body, contentLength, headers, signal, fresh });
     response.resume();
     return storedObject(response.headers);
   }
 
   async uploadPart(
-    bucket: string, key: string, uploadId: string, partNumber: number, body: Readable, contentLength: number, signal?: AbortSignal, headers?: Record<string, string>, fresh = false,
+    bucket: string, key: string, uploadId: string, partNumber: number, body: StreamedBody, contentLength: number, signal?: AbortSignal, headers?: Record<string, string>, fresh = false,
   ): Promise<StoredObject & { etag: string }> {
     const response = await this.send({ method: 'PUT', bucket, key, query: { partNumber: String(partNumber), uploadId }, body, contentLength, headers, signal, fresh });
     response.resume();
@@ -230,7 +239,7 @@ export class S3Wire {
       return await this.exchange(request);
     } catch (error) {
       // A streamed body that did not go out whole still holds a file open: release it on every failure.
-      if (request.body && !Buffer.isBuffer(request.body)) request.body.destroy();
+      if (request.body && !Buffer.isBuffer(request.body)) await request.body.release();
       throw error;
     }
   }
@@ -293,9 +302,27 @@ export class S3Wire {
       if (request.body === undefined) outgoing.end();
       else if (Buffer.isBuffer(request.body)) outgoing.end(request.body);
       else {
-        request.body.once('error', (error) => { bodyError = error; });
-        // pipeline destroys the body if the request fails, and aborts the request if the body does.
-        pipeline(request.body, outgoing, () => {});
+        // Each chunk goes once the socket took the one before (its buffer is then used again). A
+        // request that ends first fails the writes still waiting; a body that fails ends the request.
+        const waiting = new Set<(error: Error) => void>();
+        const closed = () => bodyError ?? Object.assign(new Error('The connection closed before the body was sent.'), { code: 'ECONNRESET' });
+        const write = (chunk: Buffer) => new Promise<void>((resolve, reject) => {
+          if (outgoing.destroyed) return reject(closed());
+          waiting.add(reject);
+          outgoing.write(chunk, (error) => {
+            waiting.delete(reject);
+            if (error) reject(error);
+            else resolve();
+          });
+        });
+        outgoing.once('close', () => {
+          for (const fail of waiting) fail(closed());
+          waiting.clear();
+        });
+        request.body.pipeTo(write).then(() => outgoing.end(), (error: Error) => {
+          bodyError ??= error;
+          outgoing.destroy(error);
+        });
       }
     });
     const status = response.statusCode ?? 0;

@@ -1,27 +1,35 @@
 // aws-chunked bodies with a trailing checksum: the length announced is the length sent, the bytes
 // come out whole, and the trailer carries their CRC.
 
-import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { encodedLength, trailerHeaders, withTrailingChecksum } from '../../../../../main/engine/integrity/trailing-checksum.ts';
 import { checksumOf, toBase64 } from '../../../../../main/engine/integrity/checksums.ts';
 import { ChunkedDecoder } from '../../../../../main/engine/s3/direct-get.ts';
+import type { StreamedBody } from '../../../../../main/engine/s3/s3-wire.ts';
 import { seededRandom } from '../../../../support/seeded-random.ts';
 
-/** `data` as a stream of pieces of uneven sizes, as a file read may give them. */
-function piecesOf(data: Buffer, sizes: readonly number[]): Readable {
+/** `data` as a body of pieces of uneven sizes, as a file read may give them. */
+function piecesOf(data: Buffer, sizes: readonly number[]): StreamedBody {
   const pieces: Buffer[] = [];
   for (let at = 0, i = 0; at < data.length; i++) {
     const size = sizes[i % sizes.length]!;
     pieces.push(data.subarray(at, at + size));
     at += size;
   }
-  return Readable.from(pieces);
+  return {
+    async pipeTo(write) {
+      for (const piece of pieces) await write(piece);
+    },
+    release: async () => {},
+  };
 }
 
-async function drain(body: Readable): Promise<Buffer> {
+/** What a body writes, each chunk copied (its memory may be used again after the write). */
+async function drain(body: StreamedBody): Promise<Buffer> {
   const out: Buffer[] = [];
-  for await (const chunk of body) out.push(Buffer.from(chunk as Buffer));
+  await body.pipeTo(async (chunk) => {
+    out.push(Buffer.from(chunk));
+  });
   return Buffer.concat(out);
 }
 
@@ -58,15 +66,22 @@ describe('withTrailingChecksum', () => {
   }
 
   it('fails a body shorter or longer than announced, as a changed file', async () => {
-    const short = withTrailingChecksum(Readable.from([Buffer.alloc(10)]), 11, 'CRC32C', 4);
+    const short = withTrailingChecksum(piecesOf(Buffer.alloc(10), [10]), 11, 'CRC32C', 4);
     await expect(drain(short.body)).rejects.toMatchObject({ code: 'FileChanged' });
-    const long = withTrailingChecksum(Readable.from([Buffer.alloc(12)]), 11, 'CRC32C', 4);
+    const long = withTrailingChecksum(piecesOf(Buffer.alloc(12), [12]), 11, 'CRC32C', 4);
     await expect(drain(long.body)).rejects.toMatchObject({ code: 'FileChanged' });
   });
 
   it("passes the source's own failure on", async () => {
-    const failing = new Readable({ read() { this.destroy(Object.assign(new Error('disk gone'), { code: 'EIO' })); } });
-    await expect(drain(withTrailingChecksum(failing, 5, 'CRC32C').body)).rejects.toMatchObject({ code: 'EIO' });
+    let released = false;
+    const failing: StreamedBody = {
+      pipeTo: async () => { throw Object.assign(new Error('disk gone'), { code: 'EIO' }); },
+      release: async () => { released = true; },
+    };
+    const encoded = withTrailingChecksum(failing, 5, 'CRC32C');
+    await expect(drain(encoded.body)).rejects.toMatchObject({ code: 'EIO' });
+    await encoded.body.release();
+    expect(released).toBe(true);
   });
 
   it('announces itself in the headers S3 reads', () => {
