@@ -267,6 +267,7 @@ export class S3Wire {
     if (request.signal?.aborted) throw abortError();
     const { hostname, path } = signed;
     const secure = this.base.protocol === 'https:';
+    let sent: http.ClientRequest | undefined;
     const response = await new Promise<IncomingMessage>((resolve, reject) => {
       const outgoing = (secure ? https : http).request({
         protocol: this.base.protocol,
@@ -279,6 +280,7 @@ export class S3Wire {
         agent: request.fresh ? false : secure ? this.options.httpsAgent : this.options.httpAgent,
         ...(request.fresh && this.options.lookup ? { lookup: this.options.lookup } : {}),
       }, resolve);
+      sent = outgoing;
       const stallMs = this.stallTimeoutMs;
       const onStall = () => outgoing.destroy(Object.assign(new Error(`No data for ${stallMs / 1000} s`), { name: 'TimeoutError', code: 'ETIMEDOUT' }));
       outgoing.setTimeout(stallMs, onStall);
@@ -327,7 +329,11 @@ export class S3Wire {
     });
     const status = response.statusCode ?? 0;
     if (status >= 200 && status < 300) return response;
-    throw await this.errorFrom(response);
+    const error = await this.errorFrom(response);
+    // The store answered before the body was all sent (a refusal): the request is ended, or its
+    // socket would stay taken, and the body's writes waiting, until the store closes it.
+    if (sent && !sent.writableFinished) sent.destroy();
+    throw error;
   }
 
   private async errorFrom(response: IncomingMessage): Promise<Error> {
