@@ -7,8 +7,7 @@
 // hanging on it. Downloads' GETs keep sockets of their own (direct-get.ts): as many as requests in
 // flight, which the scheduler holds to the thread setting, each closed after a few idle seconds.
 
-import http from 'node:http';
-import https from 'node:https';
+import { http, https } from './node-http.ts';
 import { S3Client } from '@aws-sdk/client-s3';
 import type { S3ClientConfig } from '@aws-sdk/client-s3';
 import { guardedLookup } from './guarded-lookup.ts';

@@ -10,9 +10,9 @@
 // retry classification and messages treat both paths alike.
 
 import { createHash, createHmac } from 'node:crypto';
-import http from 'node:http';
-import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
-import https from 'node:https';
+import type { Agent as HttpAgent, ClientRequest, IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import type { Agent as HttpsAgent } from 'node:https';
+import { http, https } from './node-http.ts';
 import type { LookupFunction } from 'node:net';
 import { SignatureV4 } from '@smithy/signature-v4';
 import type { AwsCredentialIdentity, Provider, SourceData } from '@smithy/types';
@@ -46,8 +46,8 @@ export interface WireOptions {
   readonly region: string;
   readonly pathStyle: boolean;
   readonly credentials: Provider<AwsCredentialIdentity>;
-  readonly httpAgent: http.Agent;
-  readonly httpsAgent: https.Agent;
+  readonly httpAgent: HttpAgent;
+  readonly httpsAgent: HttpsAgent;
   /** The agents' name resolution, for one-off sockets too (addresses a host refuses). */
   readonly lookup?: LookupFunction;
   /** A socket quiet for this long fails the request (retried by the engine). */
@@ -267,7 +267,7 @@ export class S3Wire {
     if (request.signal?.aborted) throw abortError();
     const { hostname, path } = signed;
     const secure = this.base.protocol === 'https:';
-    let sent: http.ClientRequest | undefined;
+    let sent: ClientRequest | undefined;
     const response = await new Promise<IncomingMessage>((resolve, reject) => {
       const outgoing = (secure ? https : http).request({
         protocol: this.base.protocol,
