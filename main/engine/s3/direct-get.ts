@@ -64,12 +64,15 @@ const HEAD_END = Buffer.from('\r\n\r\n');
 const spareWriteBuffers: Buffer[] = [];
 const MAX_SPARE_WRITE_BUFFERS = 32;
 
-function takeWriteBuffer(): Buffer {
+/** A write buffer for a body of `bodyBytes` (if known): a small body gets one of its own size. */
+function takeWriteBuffer(bodyBytes: number | undefined): Buffer {
+  // Many small objects at once must not hold a MiB each (measured: 64 in flight of 1-byte objects).
+  if (bodyBytes !== undefined && bodyBytes < WRITE_BUFFER_BYTES) return Buffer.allocUnsafe(Math.max(1, bodyBytes));
   return spareWriteBuffers.pop() ?? Buffer.allocUnsafe(WRITE_BUFFER_BYTES);
 }
 
 function giveWriteBuffer(buffer: Buffer): void {
-  if (spareWriteBuffers.length < MAX_SPARE_WRITE_BUFFERS) spareWriteBuffers.push(buffer);
+  if (buffer.length === WRITE_BUFFER_BYTES && spareWriteBuffers.length < MAX_SPARE_WRITE_BUFFERS) spareWriteBuffers.push(buffer);
 }
 
 /** A socket and the request reading from it now (its onread callback is fixed when it is made). */
@@ -290,6 +293,8 @@ function exchange(connection: PooledSocket, request: DirectRequest, sink: BodySi
     let buffer: Buffer | undefined;
     let filled = 0;
     let writing: Promise<void> | undefined;
+    /** The body's length, where the head says it. */
+    let bodyBytes: number | undefined;
     let finished = false;
 
     /** What is in the buffer, out to the sink. */
@@ -352,9 +357,9 @@ function exchange(connection: PooledSocket, request: DirectRequest, sink: BodySi
         errorText += data.toString('utf8');
         return;
       }
-      buffer ??= takeWriteBuffer();
+      buffer ??= takeWriteBuffer(bodyBytes);
       // Never more than a read at once (READ_BUFFER_BYTES), and the buffer is written once less than
-      // two reads' room is left: it always has room.
+      // two reads' room is left: it always has room (a small body's buffer holds the whole body).
       if (data.length > buffer.length - filled) throw protocolError('A read did not fit its buffer.');
       filled += data.copy(buffer, filled);
     };
@@ -428,6 +433,7 @@ function exchange(connection: PooledSocket, request: DirectRequest, sink: BodySi
       clearTimeout(headDeadline);
       head = parsed;
       framing = framingOf(parsed);
+      bodyBytes = framing.kind === 'length' ? framing.left : undefined;
       if (parsed.status < 300) sink.accept(parsed);
       else errorText = '';
       return rest.length || framing.kind === 'length' ? onBody(rest) : true;
