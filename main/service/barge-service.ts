@@ -294,6 +294,9 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
       const parsed = methodSchemas[name].safeParse(params ?? {});
       if (!parsed.success) {
         const issue = parsed.error.issues[0];
+        // Our own checks speak in sentences for people (a form shows them as they are); zod's own
+        // say which field, for whoever wrote the call.
+        if (issue?.code === 'custom') return failure('InvalidRequest', issue.message);
         return failure('InvalidRequest', `${issue?.path.join('.') || 'request'}: ${issue?.message ?? 'invalid'}`);
       }
       const run = handlers[name] as (p: unknown) => Promise<unknown>;

@@ -8,6 +8,7 @@ import { DeleteDialog } from './DeleteDialog.tsx';
 import type { DeleteTarget } from './DeleteDialog.tsx';
 import { DetailsDialog } from './DetailsDialog.tsx';
 import { DownloadDialog } from './DownloadDialog.tsx';
+import { parentOf } from './useBrowserKeyboard.ts';
 
 /** The browser's open dialog (the details dialog apart: the details store keeps that one). */
 export type BrowserDialog =
@@ -41,14 +42,27 @@ export function downloadSelection(connectionId: string, bucket: string, selected
   };
 }
 
+/**
+ * Where the browser goes once a delete has started: the folder on screen deleted, to its parent
+ * (an empty folder that no longer exists is no place to stay); else it stays, and lists again.
+ */
+export function prefixAfterDelete(target: DeleteTarget, bucket: string | undefined, prefix: string): string | undefined {
+  return prefix !== '' && target.bucket === bucket && target.prefixes.includes(prefix) ? parentOf(prefix) : undefined;
+}
+
 export function BrowserDialogs({ dialog, onClose }: { dialog: BrowserDialog | undefined; onClose: () => void }) {
-  const { clearSelection, refresh } = useBrowser();
+  const { clearSelection, refresh, open, bucket, prefix } = useBrowser();
   const defaultFolder = useConnections((s) => s.host?.defaultDownloadFolder ?? '');
   return (
     <>
       {dialog?.kind === 'delete' && (
         // The listing is taken again once the delete has had time to start.
-        <DeleteDialog target={dialog.target} onClose={onClose} onDeleted={() => { clearSelection(); setTimeout(refresh, 1500); }} />
+        <DeleteDialog target={dialog.target} onClose={onClose} onDeleted={() => {
+          clearSelection();
+          const parent = prefixAfterDelete(dialog.target, bucket, prefix);
+          if (parent !== undefined) open(bucket, parent);
+          else setTimeout(refresh, 1500);
+        }} />
       )}
       {dialog?.kind === 'download' && (
         <DownloadDialog connectionId={dialog.connectionId} bucket={dialog.bucket} keys={dialog.keys} prefixes={dialog.prefixes} defaultFolder={defaultFolder} onClose={onClose} />

@@ -178,6 +178,8 @@ export const useBrowser = create<BrowserState>((set, get) => ({
   },
 
   refresh() {
+    // The buckets too: one deleted or made elsewhere shows (or goes) without a new connection.
+    void get().loadBuckets();
     get().open(get().bucket, get().prefix);
   },
 

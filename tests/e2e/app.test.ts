@@ -183,6 +183,24 @@ describe('the Barge window', () => {
     }
   });
 
+  it('removes a saved connection only once asked again, with Cancel the first choice', async () => {
+    const picker = page.getByRole('combobox', { name: 'Connection' });
+    const farAway = () => picker.locator('option', { hasText: 'Far away MinIO' }).count();
+    expect(await farAway()).toBe(1);
+    await picker.selectOption({ index: await picker.locator('option').evaluateAll((options) => options.findIndex((option) => option.textContent?.includes('Far away MinIO'))) });
+    await page.getByRole('button', { name: 'Remove' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Remove connection' });
+    await expect.poll(() => dialog.textContent()).toContain('Remove Far away MinIO');
+    // Enter on the focused button is Cancel: nothing goes.
+    await page.keyboard.press('Enter');
+    await expect.poll(() => dialog.count()).toBe(0);
+    expect(await farAway()).toBe(1);
+    await page.getByRole('button', { name: 'Remove' }).click();
+    await dialog.getByRole('button', { name: 'Remove' }).click();
+    await expect.poll(farAway).toBe(0);
+    await picker.selectOption({ label: `Environment (AWS_*) (${serverConfig().endpoint})` });
+  });
+
   it('downloads the selection into a chosen folder', async () => {
     await openBucket();
     const grid = page.getByRole('grid');

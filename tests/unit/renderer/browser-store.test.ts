@@ -79,6 +79,12 @@ describe('browser actions', () => {
     expect(api.calls).toHaveLength(1);
   });
 
+  it('Refresh lists the buckets again: one deleted elsewhere goes from the list', async () => {
+    useFakeApi({ 'buckets.list': [{ name: 'b' }], 'objects.list': { objects: [], prefixes: [], nextToken: undefined } });
+    useBrowser.getState().refresh();
+    await expect.poll(() => useBrowser.getState().buckets.map((bucket) => bucket.name)).toEqual(['b']);
+  });
+
   it('copies a presigned link, valid one hour, and shows it', async () => {
     const api = useFakeApi({ 'objects.presign': { url: 'http://s3/b/p/a.txt?X-Amz-Signature=1' } });
     await useBrowser.getState().copyLink('p/a.txt');

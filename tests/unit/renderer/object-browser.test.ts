@@ -2,7 +2,8 @@ import { createElement } from 'react';
 import type { FunctionComponent } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { deletePrefix, deleteSelection, downloadSelection } from '../../../renderer/components/BrowserDialogs.tsx';
+import { deletePrefix, deleteSelection, downloadSelection, prefixAfterDelete } from '../../../renderer/components/BrowserDialogs.tsx';
+import type { BrowserDialog } from '../../../renderer/components/BrowserDialogs.tsx';
 import { BrowserToolbar } from '../../../renderer/components/BrowserToolbar.tsx';
 import { DropZone } from '../../../renderer/components/DropZone.tsx';
 import { ObjectBrowser } from '../../../renderer/components/ObjectBrowser.tsx';
@@ -21,6 +22,19 @@ function render<P extends object>(type: FunctionComponent<P>, props: Omit<P, 'ch
 }
 
 describe('the object browser', () => {
+  it('goes to the parent once the folder on screen is deleted; stays (and lists again) after any other delete', () => {
+    const targetOf = (dialog: BrowserDialog) => {
+      if (dialog.kind !== 'delete') throw new Error('not a delete');
+      return dialog.target;
+    };
+    expect(prefixAfterDelete(targetOf(deletePrefix('c1', 'b', 'photos/2024/')), 'b', 'photos/2024/')).toBe('photos/');
+    expect(prefixAfterDelete(targetOf(deletePrefix('c1', 'b', 'top/')), 'b', 'top/')).toBe('');
+    // The bucket at its top, the selection, or another bucket's folder: the view stays.
+    expect(prefixAfterDelete(targetOf(deletePrefix('c1', 'b', '')), 'b', '')).toBeUndefined();
+    expect(prefixAfterDelete(targetOf(deleteSelection('c1', 'b', [folder('p/d/')])), 'b', 'p/')).toBeUndefined();
+    expect(prefixAfterDelete(targetOf(deletePrefix('c1', 'other', 'photos/2024/')), 'b', 'photos/2024/')).toBeUndefined();
+  });
+
   it('without a connection, offers to add one, and says how to open the demo store', () => {
     const html = render(ObjectBrowser, {});
     expect(html).toContain('<h2>No connection yet</h2>');

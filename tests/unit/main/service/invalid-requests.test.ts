@@ -1,0 +1,34 @@
+// What a caller reads when a request fails validation: our own checks in sentences a form can show as
+// they are, zod's own naming the field.
+
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, expect, it } from 'vitest';
+import { Engine } from '../../../../main/engine/engine.ts';
+import { createBargeService } from '../../../../main/service/barge-service.ts';
+import { ConnectionRegistry } from '../../../../main/service/connection-registry.ts';
+import { FileSecretStore } from '../../../../main/service/secret-store.ts';
+
+const folders: string[] = [];
+afterEach(async () => {
+  for (const folder of folders.splice(0)) await rm(folder, { recursive: true, force: true });
+});
+
+it('an endpoint that is no store URL is refused in a sentence with no field name before it; a wrong type names its field', async () => {
+  const folder = await mkdtemp(path.join(os.tmpdir(), 'barge-service-'));
+  folders.push(folder);
+  const engine = new Engine({ env: {} });
+  const registry = new ConnectionRegistry({ dataDir: folder, engine, secrets: new FileSecretStore(path.join(folder, 'secrets.json')), env: {} });
+  const service = createBargeService({ engine, registry, host: 'web' });
+  try {
+    const refused = await service.dispatch('connections.add', { name: 'Mine', endpoint: 'https://minio.example.com/bucket?x=1' });
+    expect(refused).toMatchObject({ ok: false, error: { code: 'InvalidRequest' } });
+    const message = (refused as { error: { message: string } }).error.message;
+    expect(message).toMatch(/^The endpoint /);
+    const wrongType = await service.dispatch('settings.update', { threads: 'many' });
+    expect((wrongType as { error: { message: string } }).error.message).toMatch(/^threads: /);
+  } finally {
+    await service.close();
+  }
+});
