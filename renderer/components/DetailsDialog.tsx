@@ -1,12 +1,13 @@
 // One object's details, and a presigned link to it.
 
 import { formatBytes, formatDate } from '../format.ts';
-import { useDetails } from '../store/details-store.ts';
+import { LINK_LIFETIMES, useDetails } from '../store/details-store.ts';
 import { Dialog } from './Dialog.tsx';
 
 /** The details of the object the details store shows, if any (open one with useDetails' show). */
 export function DetailsDialog() {
-  const { target, details, link, error, copyLink, close } = useDetails();
+  const { target, details, link, linkSeconds, setLinkSeconds, error, copyLink, close } = useDetails();
+  const metadata = details ? Object.entries(details.metadata) : [];
   if (!target) return null;
   return (
     <Dialog key={`${target.connectionId}:${target.bucket}:${target.key}`} title={target.key} onClose={close}>
@@ -17,11 +18,23 @@ export function DetailsDialog() {
           <dt>Type</dt><dd>{details.contentType}</dd>
           <dt>ETag</dt><dd><code>{details.etag}</code></dd>
           <dt>Storage class</dt><dd>{details.storageClass ?? 'STANDARD'}</dd>
+          <dt>Cache-Control</dt><dd>{details.cacheControl ?? 'none'}</dd>
           {details.versionId && <><dt>Version</dt><dd><code>{details.versionId}</code></dd></>}
-          {Object.entries(details.metadata).map(([k, v]) => <div key={k}><dt>{k}</dt><dd>{v}</dd></div>)}
         </dl>
       )}
-      {link && <p><input readOnly aria-label="Presigned link" value={link} /></p>}
+      {metadata.length > 0 && (
+        // A key and its value on one row each: a grid of pairs misread as alternating names and values.
+        <table className="metadata" aria-label="Metadata">
+          <thead><tr><th scope="col">Metadata</th><th scope="col">Value</th></tr></thead>
+          <tbody>{metadata.map(([key, value]) => <tr key={key}><th scope="row">{key}</th><td>{value}</td></tr>)}</tbody>
+        </table>
+      )}
+      <label className="inline">Link valid for{' '}
+        <select aria-label="Link valid for" value={linkSeconds} onChange={(e) => setLinkSeconds(Number(e.target.value))}>
+          {LINK_LIFETIMES.map((lifetime) => <option key={lifetime.seconds} value={lifetime.seconds}>{lifetime.label}</option>)}
+        </select>
+      </label>
+      {link && <p><input className="link" readOnly aria-label="Presigned link" value={link} /></p>}
       {error && <p role="alert" className="error">{error}</p>}
       <div className="buttons"><button type="button" onClick={() => void copyLink()}>Copy link</button><button type="button" onClick={close}>Close</button></div>
     </Dialog>

@@ -57,7 +57,7 @@ export function ObjectTable({ label, rows, onActivate, onDelete }: {
                 onClick={(e) => click(row, e)}
                 onDoubleClick={() => onActivate(row)}
               >
-                <div role="gridcell" className="cell name">{row.kind === 'folder' && <FolderIcon />}{/* Isolated: a right-to-left override in a key cannot reorder the row around it. */}<bdi>{row.name}</bdi>{row.kind === 'folder' ? '/' : ''}</div>
+                <div role="gridcell" className="cell name" title={row.kind === 'folder' ? `${row.name}/` : row.name}>{row.kind === 'folder' && <FolderIcon />}{/* Isolated: a right-to-left override in a key cannot reorder the row around it. */}<bdi>{row.name}</bdi>{row.kind === 'folder' ? '/' : ''}</div>
                 <div role="gridcell" className="cell size">{row.kind === 'object' ? formatBytes(row.size) : ''}</div>
                 <div role="gridcell" className="cell modified">{row.kind === 'object' ? formatDate(row.lastModified) : ''}</div>
                 <div role="gridcell" className="cell class">{row.kind === 'object' ? row.storageClass ?? '' : ''}</div>

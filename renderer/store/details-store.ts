@@ -4,12 +4,19 @@ import { create } from 'zustand';
 import type { ObjectDetails } from '../../src/contract/models.ts';
 import { request } from './api.ts';
 
-/** How long a copied link stays valid. */
+/** How long a copied link stays valid, unless the details dialog's choice says otherwise. */
 export const LINK_VALID_SECONDS = 3600;
 
-/** A presigned link to an object, valid LINK_VALID_SECONDS. */
-export async function presign(connectionId: string, bucket: string, key: string): Promise<string> {
-  const { url } = await request('objects.presign', { connectionId, bucket, key, expiresInSeconds: LINK_VALID_SECONDS });
+/** The lifetimes a link may be given: S3 signs none longer than seven days. */
+export const LINK_LIFETIMES: readonly { readonly seconds: number; readonly label: string }[] = [
+  { seconds: 3600, label: '1 hour' },
+  { seconds: 24 * 3600, label: '1 day' },
+  { seconds: 7 * 24 * 3600, label: '7 days' },
+];
+
+/** A presigned link to an object, valid `expiresInSeconds`. */
+export async function presign(connectionId: string, bucket: string, key: string, expiresInSeconds = LINK_VALID_SECONDS): Promise<string> {
+  const { url } = await request('objects.presign', { connectionId, bucket, key, expiresInSeconds });
   return url;
 }
 
@@ -29,8 +36,11 @@ interface DetailsState {
   readonly target: DetailsTarget | undefined;
   readonly details: ObjectDetails | undefined;
   readonly link: string | undefined;
+  /** How long the next link is valid. */
+  readonly linkSeconds: number;
   readonly error: string | undefined;
   show(target: DetailsTarget): Promise<void>;
+  setLinkSeconds(seconds: number): void;
   copyLink(): Promise<void>;
   close(): void;
 }
@@ -39,6 +49,7 @@ export const useDetails = create<DetailsState>((set, get) => ({
   target: undefined,
   details: undefined,
   link: undefined,
+  linkSeconds: LINK_VALID_SECONDS,
   error: undefined,
 
   async show(target) {
@@ -51,11 +62,16 @@ export const useDetails = create<DetailsState>((set, get) => ({
     }
   },
 
+  setLinkSeconds(seconds) {
+    // A link already made keeps its own lifetime: it goes, so no one copies it thinking otherwise.
+    set({ linkSeconds: seconds, link: undefined });
+  },
+
   async copyLink() {
     const target = get().target;
     if (!target) return;
     try {
-      const link = await presign(target.connectionId, target.bucket, target.key);
+      const link = await presign(target.connectionId, target.bucket, target.key, get().linkSeconds);
       if (get().target === target) set({ link });
       await copyText(link);
     } catch (error) {

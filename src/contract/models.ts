@@ -59,6 +59,7 @@ export interface ObjectPage {
 
 export const objectDetailsSchema = objectRowSchema.extend({
   contentType: z.string().optional(),
+  cacheControl: z.string().optional(),
   versionId: z.string().optional(),
   metadata: z.record(z.string(), z.string()),
 });

@@ -269,6 +269,16 @@ describe('the Barge window', () => {
     const link = /(http:\/\/\S+)/.exec((await page.getByRole('main').getByRole('status').textContent())!)![1]!;
     expect(link).toContain('X-Amz-Signature=');
     expect(await (await fetch(link)).text()).toBe('content of top.txt');
+    // A name cut short by its column is whole in its tooltip.
+    expect(await page.getByRole('grid').getByRole('row', { name: /top\.txt/ }).getByRole('gridcell').first().getAttribute('title')).toBe('top.txt');
+    // Its details: Cache-Control among them, and a link for as long as chosen (up to seven days).
+    await page.getByRole('grid').getByRole('row', { name: /top\.txt/ }).dblclick();
+    const details = page.getByRole('dialog', { name: 'top.txt' });
+    await expect.poll(() => details.textContent()).toContain('Cache-Control');
+    await details.getByLabel('Link valid for').selectOption({ label: '7 days' });
+    await details.getByRole('button', { name: 'Copy link' }).click();
+    await expect.poll(() => details.getByLabel('Presigned link').inputValue()).toContain('X-Amz-Expires=604800');
+    await details.getByRole('button', { name: 'Close' }).click();
     await page.getByRole('searchbox', { name: 'Filter by name' }).fill('');
   });
 

@@ -120,6 +120,8 @@ export interface ObjectDetails {
   readonly etag: string | undefined;
   readonly lastModified: number | undefined;
   readonly contentType: string | undefined;
+  /** How caches may keep it (Cache-Control), as stored with it. */
+  readonly cacheControl?: string;
   readonly versionId: string | undefined;
   readonly storageClass: string | undefined;
   readonly metadata: Readonly<Record<string, string>>;
@@ -143,6 +145,7 @@ export async function headObjectOnce(connection: S3Connection, bucket: string, k
     etag: head.ETag,
     lastModified: head.LastModified?.getTime(),
     contentType: head.ContentType,
+    cacheControl: head.CacheControl,
     versionId: head.VersionId,
     storageClass: head.StorageClass,
     metadata: head.Metadata ?? {},

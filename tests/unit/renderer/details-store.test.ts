@@ -44,6 +44,18 @@ describe('details store', () => {
     expect(writeText).toHaveBeenCalledWith('http://s3/b/p/a.txt?sig');
   });
 
+  it('makes a link for the lifetime chosen (up to S3\'s seven days); a new choice drops the link made before', async () => {
+    const api = useFakeApi({ 'objects.details': details, 'objects.presign': { url: 'http://s3/b/p/a.txt?sig' } });
+    await useDetails.getState().show(target);
+    await useDetails.getState().copyLink();
+    expect(useDetails.getState().link).toBeDefined();
+    useDetails.getState().setLinkSeconds(7 * 24 * 3600);
+    expect(useDetails.getState().link).toBeUndefined();
+    await useDetails.getState().copyLink();
+    expect(api.calls[2]).toEqual({ method: 'objects.presign', params: { ...target, expiresInSeconds: 604_800 } });
+    useDetails.getState().setLinkSeconds(3600);
+  });
+
   it('shows why a link could not be made', async () => {
     useFakeApi({ 'objects.details': details, 'objects.presign': new Error('Presigning is off') });
     await useDetails.getState().show(target);
