@@ -31,7 +31,8 @@ import { ProgressPublisher } from './queue/progress-publisher.ts';
 import type { Timer } from './queue/progress-publisher.ts';
 import { RequestScheduler } from './queue/request-scheduler.ts';
 import { openConnection } from './s3/s3-connection.ts';
-import { abortIncompleteUploads, createBucket, deleteBucket } from './s3/s3-buckets.ts';
+import { abortIncompleteUploads, bucketVersioning, createBucket, deleteBucket } from './s3/s3-buckets.ts';
+import type { BucketVersioning } from '../../src/contract/models.ts';
 import type { AbortUploadsResult } from './s3/s3-buckets.ts';
 import { headObject, listBuckets, listObjectsPage } from './s3/s3-listing.ts';
 import type { BucketEntry, ListingPage, ListOptions, ObjectDetails } from './s3/s3-listing.ts';
@@ -148,6 +149,10 @@ export class Engine {
 
   deleteBucket(connection: S3Connection, name: string): Promise<void> {
     return deleteBucket(connection, name);
+  }
+
+  bucketVersioning(connection: S3Connection, name: string): Promise<BucketVersioning> {
+    return bucketVersioning(connection, name);
   }
 
   /** Abort (or, dryRun, list) the multipart uploads begun below a prefix and never finished. */

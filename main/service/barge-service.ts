@@ -192,6 +192,7 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
       await engine.deleteBucket(await registry.connection(connectionId), name);
       return null;
     },
+    'buckets.versioning': async ({ connectionId, name }) => engine.bucketVersioning(await registry.connection(connectionId), name),
     'objects.list': async ({ connectionId, bucket, prefix, recursive, token, pageSize }) => withContext(`list s3://${bucket}/${prefix}`, async () => {
       // The page as the listing parsed it: no copy on the way to the window.
       return engine.listObjects(await registry.connection(connectionId), { bucket, prefix, delimiter: recursive ? undefined : '/', pageSize }, token);

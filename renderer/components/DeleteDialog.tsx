@@ -5,6 +5,8 @@ import { useEffect, useState } from 'react';
 import type { JobView } from '../store/jobs-store.ts';
 import { formatBytes } from '../format.ts';
 import { useJobs } from '../store/jobs-store.ts';
+import { useBrowser } from '../store/browser-store.ts';
+import type { BucketVersioning } from '../../src/contract/models.ts';
 import { Dialog } from './Dialog.tsx';
 
 export const TYPE_TO_CONFIRM_ABOVE = 1000;
@@ -16,6 +18,19 @@ export interface DeleteTarget {
   readonly prefixes: readonly string[];
   /** What the operator types to confirm a large delete: the prefix, or the bucket's name. */
   readonly confirmName: string;
+}
+
+/**
+ * What a delete of `count` objects does, said plainly: in a bucket that keeps versions a plain
+ * delete hides each object behind a marker and keeps its versions; everything else is for good.
+ */
+export function deleteOutcome(count: number, bytes: string, allVersions: boolean, versioning: BucketVersioning | undefined): string {
+  const objects = `${count.toLocaleString()} ${count === 1 ? 'object' : 'objects'}`;
+  if (allVersions) return `This permanently deletes ${count.toLocaleString()} ${count === 1 ? 'version' : 'versions'} (${bytes}). It cannot be undone.`;
+  if (versioning === 'enabled') return `This hides ${objects} (${bytes}): each gets a delete marker, and its versions are kept (remove the marker to bring it back).`;
+  if (versioning === 'suspended') return `This hides ${objects} (${bytes}): versions kept before versioning was suspended stay; the latest unversioned copies are gone.`;
+  if (versioning === 'off') return `This permanently deletes ${objects} (${bytes}): the bucket keeps no versions. It cannot be undone.`;
+  return `This deletes ${objects} (${bytes}).`;
 }
 
 function spec(target: DeleteTarget) {
@@ -31,6 +46,14 @@ export function DeleteDialog({ target, onClose, onDeleted }: { target: DeleteTar
   const job: JobView | undefined = useJobs((s) => (preview ? s.jobs.get(preview.id) : undefined));
   const startDelete = useJobs((s) => s.delete);
   const control = useJobs((s) => s.control);
+  const readVersioning = useBrowser((s) => s.versioning);
+  const [versioning, setVersioning] = useState<BucketVersioning>();
+
+  useEffect(() => {
+    let current = true;
+    void readVersioning(target.connectionId, target.bucket).then((answer) => current && setVersioning(answer));
+    return () => { current = false; };
+  }, [target, readVersioning]);
 
   useEffect(() => {
     let current = true;
@@ -77,7 +100,7 @@ export function DeleteDialog({ target, onClose, onDeleted }: { target: DeleteTar
       <label className="inline"><input type="checkbox" checked={allVersions} onChange={(e) => setAllVersions(e.target.checked)} /> Delete all versions (versioned buckets)</label>
       <p role="status" aria-live="polite" className="preview">
         {counted
-          ? <>This deletes <strong>{count.toLocaleString()}</strong> {allVersions ? (count === 1 ? 'version' : 'versions') : (count === 1 ? 'object' : 'objects')} ({formatBytes(job.progress.bytesDone)}).</>
+          ? <>{deleteOutcome(count, formatBytes(job.progress.bytesDone), allVersions, versioning)}</>
           : countFailed
             ? <>Could not count what would be deleted{job.state.status === 'failed' ? `: ${job.state.error.message}` : ''}. Nothing was deleted.</>
             : <>Counting… {job ? `${job.progress.objectsDone.toLocaleString()} so far` : ''}</>}

@@ -4,7 +4,7 @@
 // is browsable after the first thousand. Moving elsewhere cancels the listing in progress.
 
 import { create } from 'zustand';
-import type { Bucket, ObjectPage, ObjectRow } from '../../src/contract/models.ts';
+import type { Bucket, BucketVersioning, ObjectPage, ObjectRow } from '../../src/contract/models.ts';
 import type { DroppedItems } from '../../src/contract/api.ts';
 import type { JobSummary } from '../../src/jobs.ts';
 import { plural } from '../../src/plural.ts';
@@ -62,6 +62,8 @@ interface BrowserState {
   createBucket(name: string): Promise<void>;
   /** Delete an (empty) bucket; the browser closes and the list is loaded again. Rejects with the reason. */
   deleteBucket(name: string): Promise<void>;
+  /** Whether a bucket keeps versions (what a delete there does), or undefined if the store will not say. */
+  versioning(connectionId: string, bucket: string): Promise<BucketVersioning | undefined>;
 }
 
 let generation = 0;
@@ -282,5 +284,10 @@ export const useBrowser = create<BrowserState>((set, get) => ({
     await request('buckets.delete', { connectionId, name });
     get().open(undefined);
     await get().loadBuckets();
+  },
+
+  async versioning(connectionId, bucket) {
+    // A store that does not answer (no permission to read it) leaves the wording neutral.
+    return request('buckets.versioning', { connectionId, name: bucket }).catch(() => undefined);
   },
 }));

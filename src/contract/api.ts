@@ -11,7 +11,7 @@ import { settingsPatchSchema } from '../settings.ts';
 import { conflictChoiceSchema, ifExistsSchema } from '../if-exists.ts';
 import type { Result } from './result.ts';
 import { apiErrorSchema } from './result.ts';
-import type { Bucket, ConnectionSummary, EngineStats, IncompleteUploads, ObjectDetails, ObjectPage } from './models.ts';
+import type { Bucket, BucketVersioning, ConnectionSummary, EngineStats, IncompleteUploads, ObjectDetails, ObjectPage } from './models.ts';
 import { connectionInputSchema } from './models.ts';
 
 const id = z.string().min(1).max(200);
@@ -48,6 +48,7 @@ export const methodSchemas = {
   'buckets.list': z.strictObject({ connectionId: id }),
   'buckets.create': z.strictObject({ connectionId: id, name: bucket }),
   'buckets.delete': z.strictObject({ connectionId: id, name: bucket }),
+  'buckets.versioning': z.strictObject({ connectionId: id, name: bucket }),
   'objects.list': z.strictObject({
     connectionId: id,
     bucket,
@@ -162,6 +163,7 @@ export interface MethodResults {
   'buckets.list': Bucket[];
   'buckets.create': null;
   'buckets.delete': null;
+  'buckets.versioning': BucketVersioning;
   'objects.list': ObjectPage;
   'objects.details': ObjectDetails;
   'objects.presign': { url: string };

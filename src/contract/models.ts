@@ -57,6 +57,9 @@ export interface ObjectPage {
   readonly nextToken?: string;
 }
 
+/** Whether a bucket keeps versions (GetBucketVersioning): what a delete there does. */
+export type BucketVersioning = 'enabled' | 'suspended' | 'off';
+
 export const objectDetailsSchema = objectRowSchema.extend({
   contentType: z.string().optional(),
   cacheControl: z.string().optional(),

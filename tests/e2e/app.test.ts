@@ -291,7 +291,7 @@ describe('the Barge window', () => {
     const dialog = page.getByRole('dialog', { name: 'Delete objects' });
     // Focus starts on Cancel, never on "Delete all versions".
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Cancel');
-    await expect.poll(() => dialog.getByRole('status').textContent(), { timeout: 30_000 }).toContain('This deletes 2,000 objects');
+    await expect.poll(() => dialog.getByRole('status').textContent(), { timeout: 30_000 }).toContain('This permanently deletes 2,000 objects');
     const confirm = dialog.getByRole('button', { name: /^Delete/ });
     expect(await confirm.isDisabled()).toBe(true);
     await screenshot(page, 'delete-confirmation');

@@ -95,3 +95,12 @@ describe('bulk delete', () => {
     expect(await keysIn(locked)).toEqual([]);
   });
 });
+
+it('says whether a bucket keeps versions, which decides what a delete there does', async () => {
+  expect(await t.engine.bucketVersioning(t.connection, t.bucket)).toBe('off');
+  await t.connection.client.send(new PutBucketVersioningCommand({ Bucket: t.bucket, VersioningConfiguration: { Status: 'Enabled' } }));
+  expect(await t.engine.bucketVersioning(t.connection, t.bucket)).toBe('enabled');
+  await t.connection.client.send(new PutBucketVersioningCommand({ Bucket: t.bucket, VersioningConfiguration: { Status: 'Suspended' } }));
+  expect(await t.engine.bucketVersioning(t.connection, t.bucket)).toBe('suspended');
+  await expect(t.engine.bucketVersioning(t.connection, uniqueBucket())).rejects.toMatchObject({ code: 'NoSuchBucket' });
+});

@@ -1,6 +1,7 @@
 // Buckets and leftovers: create, delete, and clean up incomplete multipart uploads.
 
-import { CreateBucketCommand, DeleteBucketCommand } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, DeleteBucketCommand, GetBucketVersioningCommand } from '@aws-sdk/client-s3';
+import type { BucketVersioning } from '../../../src/contract/models.ts';
 import type { BucketLocationConstraint } from '@aws-sdk/client-s3';
 import { bucketNameProblem } from '../../../src/s3-names.ts';
 import { BargeError, toBargeError } from '../errors.ts';
@@ -28,6 +29,19 @@ export async function deleteBucket(connection: S3Connection, name: string): Prom
     await withRetry(() => connection.client.send(new DeleteBucketCommand({ Bucket: name })));
   } catch (error) {
     throw toBargeError(error, `delete bucket "${name}"`);
+  }
+}
+
+/**
+ * Whether the bucket keeps versions: a delete there hides an object behind a marker and keeps its
+ * versions ("enabled"), keeps those made before ("suspended"), or removes it for good ("off").
+ */
+export async function bucketVersioning(connection: S3Connection, name: string): Promise<BucketVersioning> {
+  try {
+    const answer = await withRetry(() => connection.client.send(new GetBucketVersioningCommand({ Bucket: name })));
+    return answer.Status === 'Enabled' ? 'enabled' : answer.Status === 'Suspended' ? 'suspended' : 'off';
+  } catch (error) {
+    throw toBargeError(error, `read the versioning of bucket "${name}"`);
   }
 }
 
