@@ -41,9 +41,13 @@ export function formatBytes(bytes: number): string {
   return `${bytes < 0 ? '-' : ''}${value.toFixed(digits)} ${units[unit]}`;
 }
 
-/** Throughput in decimal megabytes per second, the unit the peers (and the benchmark) use. */
+/**
+ * Throughput in binary megabytes per second (MiB/s), as rclone and aws-cli show it: the same unit as
+ * the sizes beside it (formatBytes), so "512 MiB at 256 MiB/s" reads as two seconds.
+ */
 export function formatRate(bytesPerSecond: number): string {
-  return `${(bytesPerSecond / 1e6).toFixed(bytesPerSecond >= 1e8 ? 0 : 1)} MB/s`;
+  const mibPerSecond = bytesPerSecond / 1024 ** 2;
+  return `${mibPerSecond.toFixed(mibPerSecond >= 100 ? 0 : 1)} MiB/s`;
 }
 
 /** "1h02m", "3m05s", "42s"; "?" when unknown. */

@@ -165,7 +165,7 @@ describe('the Barge window', () => {
       await page.getByLabel('Choose files to upload').setInputFiles(files);
       const row = transferRow(`${FILES.toLocaleString('en-US')} files`);
       await expect.poll(() => row.filter({ hasText: 'running' }).count(), { timeout: 30_000 }).toBe(1);
-      await expect.poll(() => row.getByLabel('Throughput', { exact: true }).textContent()).not.toBe('0.0 MB/s');
+      await expect.poll(() => row.getByLabel('Throughput', { exact: true }).textContent()).not.toBe('0.0 MiB/s');
       const atTwo = proxy.inFlight.peak;
       await page.getByRole('slider', { name: 'Threads' }).fill('24');
       proxy.inFlight.peak = 0;

@@ -21,13 +21,13 @@ it('a finished download with objects checked for size only says so on its row, w
 it('a finished job shows its average speed, how long it took and when it ended, never "ETA ?"', () => {
   const ended = new Date(2026, 2, 1, 14, 3, 12).getTime();
   const html = render({ ...job({ bytesDone: 50_000_000, bytesTotal: 50_000_000 }), startedAt: ended - 4_000, endedAt: ended });
-  expect(html).toContain('avg 12.5 MB/s');
+  expect(html).toContain('avg 11.9 MiB/s');
   expect(html).toContain('took 4.0s, ended 2026-03-01 14:03<');
   expect(html).toContain('title="took 4.0s, ended 2026-03-01 14:03:12"');
   // All of it moved: the size once, not "47.7 MiB / 47.7 MiB".
   expect(html).toContain('>47.7 MiB<');
   expect(html).not.toContain('?');
-  expect(html).not.toContain('0.0 MB/s');
+  expect(html).not.toContain('0.0 MiB/s');
 });
 
 it('a running job still counting says so, with its ETA as a lower bound', () => {

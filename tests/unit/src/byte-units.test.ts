@@ -27,9 +27,10 @@ describe('formatting', () => {
     expect(formatBytes(1024 ** 4 * 300)).toBe('300 TiB');
   });
 
-  it('formats rates in decimal MB/s and durations compactly', () => {
-    expect(formatRate(260e6)).toBe('260 MB/s');
-    expect(formatRate(1.25e6)).toBe('1.3 MB/s');
+  it('formats rates in MiB/s, the unit of the sizes beside them, and durations compactly', () => {
+    expect(formatRate(260 * 1024 ** 2)).toBe('260 MiB/s');
+    expect(formatRate(1.25 * 1024 ** 2)).toBe('1.3 MiB/s');
+    expect(formatRate(250e6)).toBe('238 MiB/s');
     expect(formatDuration(42)).toBe('42s');
     expect(formatDuration(185)).toBe('3m05s');
     expect(formatDuration(3720)).toBe('1h02m');
