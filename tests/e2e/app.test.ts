@@ -117,7 +117,7 @@ describe('the Barge window', () => {
     const dropped = transferRow(`2 files → s3://${bucket}/docs/`).filter({ hasText: 'completed' });
     await expect.poll(() => dropped.count(), { timeout: 30_000 }).toBe(1);
     expect(await keys('docs/')).toEqual(expect.arrayContaining(['docs/dropped.txt', 'docs/zeros.bin']));
-    await expect.poll(() => dropped.getByLabel('Average throughput').textContent()).toMatch(/^avg \d+(\.\d)? MB\/s$/);
+    await expect.poll(() => dropped.getByLabel('Average throughput').textContent()).toMatch(/^avg \d+(\.\d)? MiB\/s$/);
     expect(await dropped.textContent()).toMatch(/took \d+(\.\d)?s, ended \d\d:\d\d/);
     expect(await dropped.textContent()).not.toContain('ETA');
     // The folder on screen was listed again by itself, without Refresh.

@@ -580,7 +580,7 @@ it('the same command started twice at the same moment runs once: the other is re
   proxy.setRule(() => ({ kind: 'delay', ms: 300 }));
   const runs = await Promise.all([startCli(args, { env: cliEnv() }).done, startCli(args, { env: cliEnv() }).done]);
   proxy.setRule(() => undefined);
-  expect(runs.map((run) => run.code).sort()).toEqual([0, 1]);
+  expect(runs.map((run) => run.code).sort(), runs.map((run) => run.stderr).join('\n---\n')).toEqual([0, 1]);
   // The holder's pid is written just after its lock is taken: a refusal in between cannot name it.
   expect(runs.find((run) => run.code === 1)!.stderr).toMatch(/The same command is already running( \(process \d+\))?: wait for it to end/);
   expect(await incompleteUploads()).toBe(0);

@@ -12,6 +12,20 @@ import type { DatabaseSync } from 'node:sqlite';
 
 type DatabaseClass = typeof DatabaseSync;
 
+/**
+ * A lock found taken is tried again a few times, a few milliseconds apart: another process may only be
+ * looking (heldElsewhere takes it for an instant), while one that runs the job holds it as long as it
+ * runs. Without this, two commands started at the same moment could each see the other's look and
+ * both refuse to run (seen in the tests).
+ */
+const TRIES = 20;
+const TRY_AGAIN_MS = 10;
+
+/** Waits without returning to the event loop: taking a lock is synchronous. */
+function pause(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
 export interface JobLocks {
   /** Take the job's lock; false when another process holds it. Taking one this process holds is true. */
   acquire(id: string): boolean;
@@ -33,6 +47,14 @@ export function folderLocks(folder: string, Database: DatabaseClass): JobLocks {
   const file = (id: string, ending: string) => path.join(folder, `${id.replace(/[^A-Za-z0-9-]/g, '_')}.${ending}`);
 
   const tryLock = (id: string): DatabaseSync | undefined => {
+    for (let attempt = 1; ; attempt++) {
+      const db = lockOnce(id);
+      if (db || attempt === TRIES) return db;
+      pause(TRY_AGAIN_MS);
+    }
+  };
+
+  const lockOnce = (id: string): DatabaseSync | undefined => {
     mkdirSync(folder, { recursive: true, mode: 0o700 });
     const db = new Database(file(id, 'lock'), { timeout: 0 });
     try {

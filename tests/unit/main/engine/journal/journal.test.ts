@@ -55,6 +55,26 @@ it('a job is run by the process holding its lock: another is refused and told wh
   }
 });
 
+it('a lock held only for a moment (another process looking) is taken once it is let go: two commands started together never both refuse', async () => {
+  const file = path.join(await mkdtemp(path.join(os.tmpdir(), 'barge-journal-unit-')), 'journal.sqlite');
+  const adding = await Journal.open(file);
+  adding.addJob(job('briefly'));
+  adding.close();
+  const journal = await Journal.open(file);
+  // Another process takes the lock for 30 ms, as a look at it does (slowed down here).
+  const looker = spawn(process.execPath, ['tests/support/hold-job-lock.ts', path.join(path.dirname(file), 'locks'), 'briefly', '30']);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      looker.stdout.on('data', (chunk: Buffer) => { if (chunk.toString().includes('locked')) resolve(); });
+      looker.once('exit', () => reject(new Error('the looker ended first')));
+    });
+    expect(journal.claim('briefly')).toEqual({ ok: true });
+  } finally {
+    looker.kill('SIGKILL');
+    journal.close();
+  }
+});
+
 it('records parts, ranges and finished objects per job, and forgets them with the job', async () => {
   const journal = await Journal.open(':memory:');
   journal.addJob(job('j'));
