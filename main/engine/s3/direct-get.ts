@@ -107,8 +107,7 @@ export class DirectGetPool {
       const pooled = request.fresh ? undefined : this.takeIdle(key);
       const connection = pooled ?? new PooledSocket(request, key);
       try {
-        const answer = await exchange(connection, request, sink, (reusable) => this.settle(connection, reusable));
-        return answer;
+        return await exchange(connection, request, sink, (reusable) => this.settle(connection, reusable));
       } catch (error) {
         // A socket the server closed while it sat in the pool fails before any byte of the answer:
         // the request is sent again on a new one, once per stale socket.

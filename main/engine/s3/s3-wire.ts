@@ -82,6 +82,8 @@ interface WireRequest {
 }
 
 const ERROR_BODY_LIMIT_BYTES = 64 * 1024;
+/** The SHA-256 of no bytes: every request without a body signs it (GETs, HEADs, listings). */
+const EMPTY_SHA256 = createHash('sha256').digest('hex');
 /** The longest a sent body's drain may be waited for. */
 const MAX_DRAIN_MS = 30 * 60 * 1000;
 const MIB_BYTES = 1024 * 1024;
@@ -252,7 +254,7 @@ export class S3Wire {
     // A buffered body is hashed into the signature (integrity on plain HTTP too); a streamed one is
     // sent unsigned, as the SDK does for streams.
     // (A body with its checksum in a trailer says so itself: STREAMING-UNSIGNED-PAYLOAD-TRAILER.)
-    headers['x-amz-content-sha256'] = request.headers?.['x-amz-content-sha256'] ?? (Buffer.isBuffer(request.body) ? createHash('sha256').update(request.body).digest('hex') : request.body ? 'UNSIGNED-PAYLOAD' : createHash('sha256').digest('hex'));
+    headers['x-amz-content-sha256'] = request.headers?.['x-amz-content-sha256'] ?? (Buffer.isBuffer(request.body) ? createHash('sha256').update(request.body).digest('hex') : request.body ? 'UNSIGNED-PAYLOAD' : EMPTY_SHA256);
     const signed = await this.signer.sign(
       { method: request.method, protocol: this.base.protocol, hostname, port: this.base.port ? Number(this.base.port) : undefined, path, query: { ...request.query }, headers },
       { signingDate: new Date(Date.now() + this.clockOffsetMs) },

@@ -23,12 +23,17 @@ it('finds an unfinished job by fingerprint, never a completed or cancelled one, 
   journal.close();
 });
 
-it('a job is run by the process holding its lock: another is refused and told who; a killed holder frees it at once, even as an unreaped zombie', async () => {
+/** A journal on disk holding job `id`, opened again by a process that does not run it (so holds no lock). */
+async function reopenedWithJob(id: string): Promise<{ file: string; journal: Journal }> {
   const file = path.join(await mkdtemp(path.join(os.tmpdir(), 'barge-journal-unit-')), 'journal.sqlite');
-  const journal = await Journal.open(file);
-  journal.addJob(job('mine'));
-  journal.close();
-  const again = await Journal.open(file);
+  const adding = await Journal.open(file);
+  adding.addJob(job(id));
+  adding.close();
+  return { file, journal: await Journal.open(file) };
+}
+
+it('a job is run by the process holding its lock: another is refused and told who; a killed holder frees it at once, even as an unreaped zombie', async () => {
+  const { file, journal: again } = await reopenedWithJob('mine');
   // The holder's parent is `sleep`, which never reaps it: once killed, it stays a zombie.
   const holder = spawn('sh', ['-c', `"${process.execPath}" tests/support/hold-job-lock.ts "${path.join(path.dirname(file), 'locks')}" mine & echo $!; exec sleep 30`]);
   try {
@@ -56,11 +61,7 @@ it('a job is run by the process holding its lock: another is refused and told wh
 });
 
 it('a lock held only for a moment (another process looking) is taken once it is let go: two commands started together never both refuse', async () => {
-  const file = path.join(await mkdtemp(path.join(os.tmpdir(), 'barge-journal-unit-')), 'journal.sqlite');
-  const adding = await Journal.open(file);
-  adding.addJob(job('briefly'));
-  adding.close();
-  const journal = await Journal.open(file);
+  const { file, journal } = await reopenedWithJob('briefly');
   // Another process takes the lock for 30 ms, as a look at it does (slowed down here).
   const looker = spawn(process.execPath, ['tests/support/hold-job-lock.ts', path.join(path.dirname(file), 'locks'), 'briefly', '30']);
   try {
