@@ -15,13 +15,15 @@ export type BrowserDialog =
   | { readonly kind: 'delete'; readonly target: DeleteTarget }
   | { readonly kind: 'download'; readonly connectionId: string; readonly bucket: string; readonly keys: string[]; readonly prefixes: string[] };
 
-/** Delete the selected rows: objects by key, folders by prefix. */
+/** Delete the selected rows: objects by key (with the sizes listed, so preview and job count alike), folders by prefix. */
 export function deleteSelection(connectionId: string, bucket: string, selected: readonly Row[]): BrowserDialog {
+  const objects = selected.filter((r) => r.kind === 'object');
   return {
     kind: 'delete',
     target: {
       connectionId, bucket,
-      keys: selected.filter((r) => r.kind === 'object').map((r) => r.key),
+      keys: objects.map((r) => r.key),
+      keySizes: objects.map((r) => r.size),
       prefixes: selected.filter((r) => r.kind === 'folder').map((r) => r.key),
       confirmName: selected.length === 1 ? selected[0]!.name : `${selected.length} items`,
     },
@@ -30,7 +32,7 @@ export function deleteSelection(connectionId: string, bucket: string, selected: 
 
 /** Delete everything below the prefix on screen (the whole bucket at its top). */
 export function deletePrefix(connectionId: string, bucket: string, prefix: string): BrowserDialog {
-  return { kind: 'delete', target: { connectionId, bucket, keys: [], prefixes: [prefix], confirmName: prefix || bucket } };
+  return { kind: 'delete', target: { connectionId, bucket, keys: [], keySizes: [], prefixes: [prefix], confirmName: prefix || bucket } };
 }
 
 /** Download the selected rows: objects by key, folders by prefix. */

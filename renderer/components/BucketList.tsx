@@ -1,27 +1,40 @@
-// Buckets of the current connection: open one, create one, delete an empty one.
+// Buckets of the current connection: open one, create one, delete an empty one. The pane collapses
+// to a rail (remembered) when the browser needs the room.
 
+import { Database, PanelLeftClose, PanelLeftOpen, Plus, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import type { FormEvent } from 'react';
 import { bucketNameProblem } from '../../src/s3-names.ts';
 import { useBrowser } from '../store/browser-store.ts';
+import { useLayout } from '../store/layout-store.ts';
 import { Dialog } from './Dialog.tsx';
 
-export function BucketList() {
+/** `width` undefined: collapsed to a rail with the button that brings the list back. */
+export function BucketList({ width }: { width: number | undefined }) {
   const { buckets, bucket, bucketsError, open, connectionId } = useBrowser();
+  const setCollapsed = useLayout((s) => s.setBucketsCollapsed);
   const [creating, setCreating] = useState(false);
   const [deleting, setDeleting] = useState<string>();
+  if (width === undefined) {
+    return (
+      <nav className="buckets collapsed" aria-label="Buckets">
+        <button type="button" className="icon" aria-label="Show the bucket list" title="Show buckets" onClick={() => setCollapsed(false)}><PanelLeftOpen size={16} aria-hidden /></button>
+      </nav>
+    );
+  }
   return (
-    <nav className="buckets" aria-label="Buckets">
+    <nav className="buckets" aria-label="Buckets" style={{ width }}>
       <div className="pane-title">
         <h2>Buckets</h2>
-        <button type="button" disabled={!connectionId} onClick={() => setCreating(true)}>New bucket</button>
+        <button type="button" className="icon" disabled={!connectionId} aria-label="New bucket" title="New bucket" onClick={() => setCreating(true)}><Plus size={16} aria-hidden /></button>
+        <button type="button" className="icon" aria-label="Hide the bucket list" title="Hide buckets" onClick={() => setCollapsed(true)}><PanelLeftClose size={16} aria-hidden /></button>
       </div>
       {bucketsError && <p role="alert" className="error">{bucketsError}</p>}
       <ul>
         {buckets.map((b) => (
           <li key={b.name} className={b.name === bucket ? 'current' : ''}>
-            <button type="button" className="link" aria-current={b.name === bucket ? 'page' : undefined} onClick={() => open(b.name)}>{b.name}</button>
-            <button type="button" className="icon" aria-label={`Delete bucket ${b.name}`} title="Delete bucket" onClick={() => setDeleting(b.name)}>✕</button>
+            <button type="button" className="open-bucket" title={b.name} aria-current={b.name === bucket ? 'page' : undefined} onClick={() => open(b.name)}><Database size={14} aria-hidden /><span>{b.name}</span></button>
+            <button type="button" className="icon" aria-label={`Delete bucket ${b.name}`} title="Delete bucket" onClick={() => setDeleting(b.name)}><Trash2 size={14} aria-hidden /></button>
           </li>
         ))}
       </ul>
@@ -51,7 +64,7 @@ function CreateBucket({ onClose }: { onClose: () => void }) {
       <form onSubmit={(e) => void submit(e)} className="form">
         <label>Bucket name <input required autoFocus value={name} onChange={(e) => setName(e.target.value)} /></label>
         {error && <p role="alert" className="error">{error}</p>}
-        <div className="buttons"><button type="button" onClick={onClose}>Cancel</button><button type="submit">Create</button></div>
+        <div className="buttons"><button type="button" onClick={onClose}>Cancel</button><button type="submit" className="primary">Create</button></div>
       </form>
     </Dialog>
   );

@@ -1,20 +1,25 @@
 // Pick, add, edit, remove and test connections. Connections from the AWS environment and profiles
 // are listed without any typing; secrets are typed here once and never shown again.
 
+import { ArrowDownUp, Pencil, PlugZap, Plus, Ship, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import type { FormEvent } from 'react';
+import { isFinished } from '../../src/jobs.ts';
 import type { ConnectionInput, ConnectionSummary } from '../../src/contract/models.ts';
 import { useConnections } from '../store/connections-store.ts';
+import { useJobs } from '../store/jobs-store.ts';
+import { useLayout } from '../store/layout-store.ts';
 import { Dialog } from './Dialog.tsx';
 
-export function ConnectionBar() {
+/** `transfersToggle`: Transfers is not docked, so the bar offers the button that opens its drawer. */
+export function ConnectionBar({ transfersToggle = false }: { transfersToggle?: boolean }) {
   const { connections, selectedId, select, remove, test, testStatus, error, form: editing, openForm: setEditing } = useConnections();
   const selected = connections.find((c) => c.id === selectedId);
   const [removing, setRemoving] = useState<ConnectionSummary>();
 
   return (
     <header className="connection-bar">
-      <strong className="brand">Barge</strong>
+      <div className="brand"><Ship size={20} aria-hidden /><h1>Barge</h1></div>
       <label>
         Connection{' '}
         <select aria-label="Connection" value={selectedId ?? ''} onChange={(e) => select(e.target.value || undefined)}>
@@ -22,11 +27,13 @@ export function ConnectionBar() {
           {connections.map((c) => <option key={c.id} value={c.id}>{c.name}{c.endpoint ? ` (${c.endpoint})` : ''}</option>)}
         </select>
       </label>
-      <button type="button" onClick={() => setEditing('new')}>Add connection</button>
-      <button type="button" disabled={selected?.source !== 'saved'} onClick={() => setEditing(selected)}>Edit</button>
-      <button type="button" disabled={selected?.source !== 'saved'} onClick={() => setRemoving(selected)}>Remove</button>
-      <button type="button" disabled={!selectedId} onClick={() => void test()}>Test</button>
+      <button type="button" onClick={() => setEditing('new')}><Plus size={14} aria-hidden />Add connection</button>
+      <button type="button" disabled={selected?.source !== 'saved'} onClick={() => setEditing(selected)}><Pencil size={14} aria-hidden />Edit</button>
+      <button type="button" disabled={selected?.source !== 'saved'} onClick={() => setRemoving(selected)}><Trash2 size={14} aria-hidden />Remove</button>
+      <button type="button" disabled={!selectedId} onClick={() => void test()}><PlugZap size={14} aria-hidden />Test</button>
       <span role="status" className="status">{testStatus ?? error}</span>
+      <span className="spacer" />
+      {transfersToggle && <TransfersToggle />}
       {editing && <ConnectionForm existing={editing === 'new' ? undefined : editing} onClose={() => setEditing(undefined)} />}
       {removing && (
         // Its secret cannot be typed back from memory: the removal is asked once more, Cancel first.
@@ -42,6 +49,22 @@ export function ConnectionBar() {
         </Dialog>
       )}
     </header>
+  );
+}
+
+/** Opens the Transfers drawer; says how many jobs are under way, so work is never out of sight. */
+function TransfersToggle() {
+  const open = useLayout((s) => s.drawerOpen);
+  const setOpen = useLayout((s) => s.setDrawerOpen);
+  const active = useJobs((s) => {
+    let count = 0;
+    for (const job of s.jobs.values()) if (!isFinished(job.state) && !s.previews.has(job.id)) count++;
+    return count;
+  });
+  return (
+    <button type="button" className="transfers-toggle" aria-expanded={open} onClick={() => setOpen(!open)}>
+      <ArrowDownUp size={14} aria-hidden />Transfers{active > 0 && <span className="badge">{active.toLocaleString()}<span className="visually-hidden"> under way</span></span>}
+    </button>
   );
 }
 

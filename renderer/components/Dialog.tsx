@@ -1,6 +1,7 @@
 // A modal dialog on the native <dialog> element: focus trapping, Escape and the backdrop for free.
 // Focus starts on the element marked data-autofocus (the safe choice, such as Cancel), else on the
-// dialog's first control.
+// dialog's first control. On close the focus goes back where it was (React removes the element
+// before the browser could restore it), or, if that is gone (a deleted row), to the object table.
 
 import { useEffect, useRef } from 'react';
 import type { ReactNode } from 'react';
@@ -9,9 +10,16 @@ export function Dialog({ title, onClose, children }: { title: string; onClose: (
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const dialog = ref.current;
+    const before = document.activeElement instanceof HTMLElement ? document.activeElement : undefined;
     if (dialog && !dialog.open) dialog.showModal();
     dialog?.querySelector<HTMLElement>('[data-autofocus]')?.focus();
-    return () => dialog?.close();
+    return () => {
+      dialog?.close();
+      // Only if the focus was lost: another dialog opened in its place keeps its own.
+      if (document.activeElement && document.activeElement !== document.body) return;
+      if (before?.isConnected) before.focus();
+      else document.querySelector<HTMLElement>('.rows [tabindex="0"], .rows')?.focus();
+    };
   }, []);
   return (
     <dialog ref={ref} aria-label={title} onClose={onClose} onCancel={(e) => { e.preventDefault(); onClose(); }}>

@@ -1,13 +1,17 @@
-// The objects of the prefix on screen as a grid: sortable columns, and virtualised rows, so a
-// prefix of 100,000 keys renders only what is on screen. Click selects (Shift: a range, Ctrl/Cmd:
-// one more); double-click or Enter opens a folder or an object's details.
+// The objects of the prefix on screen as a WAI-ARIA grid: sortable columns, and virtualised rows,
+// so a prefix of 100,000 keys renders only what is on screen. The grid is one tab stop (a roving
+// tabindex: the row last focused holds it); the keys are in useBrowserKeyboard. Click selects
+// (Shift: a range, Ctrl/Cmd: one more); double-click or Enter opens a folder or an object's details.
+// After opening a folder or going up, the focus lands in the new listing, not on the page.
 
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useRef } from 'react';
-import type { MouseEvent } from 'react';
+import { ChevronDown, ChevronUp } from 'lucide-react';
+import { useEffect, useRef, useState } from 'react';
+import type { KeyboardEvent, MouseEvent } from 'react';
 import { formatBytes, formatDate } from '../format.ts';
 import { useBrowser } from '../store/browser-store.ts';
 import type { Row, SortColumn } from '../store/browser-store.ts';
+import { FileIcon } from './FileIcon.tsx';
 import { useBrowserKeyboard } from './useBrowserKeyboard.ts';
 
 const ROW_HEIGHT = 28;
@@ -21,29 +25,84 @@ export function ObjectTable({ label, rows, onActivate, onDelete }: {
   onActivate: (row: Row) => void;
   onDelete: () => void;
 }) {
-  const { sort, setSort, selection, select } = useBrowser();
+  const { sort, setSort, selection, select, listing } = useBrowser();
   const scroller = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 20 });
-  const onKeyDown = useBrowserKeyboard({ rows, virtualizer, scroller, onActivate, onDelete });
+  // The row holding the grid's one tab stop.
+  const [active, setActive] = useState<string>();
+  // Set when the table itself navigated: the row to focus once the new listing has it (null: the first).
+  const focusAfterLoad = useRef<string | null>(undefined);
+  const activate = (row: Row) => {
+    if (row.kind === 'folder') focusAfterLoad.current = null;
+    onActivate(row);
+  };
+  const rowsPerPage = Math.max(1, Math.floor((scroller.current?.clientHeight ?? 10 * ROW_HEIGHT) / ROW_HEIGHT) - 1);
+  const onKeyDown = useBrowserKeyboard({
+    rows, virtualizer, scroller, rowsPerPage, onActivate: activate, onDelete,
+    onLeave: (folderKey) => { focusAfterLoad.current = folderKey; },
+    onAbove: () => header.current?.querySelector<HTMLElement>('[aria-sort]:not([aria-sort="none"]) button')?.focus(),
+  });
+  const header = useRef<HTMLDivElement>(null);
+  function headerKeys(event: KeyboardEvent<HTMLDivElement>) {
+    const buttons = [...(header.current?.querySelectorAll<HTMLElement>('button') ?? [])];
+    const at = buttons.indexOf(document.activeElement as HTMLElement);
+    const to = event.key === 'ArrowRight' ? at + 1 : event.key === 'ArrowLeft' ? at - 1 : undefined;
+    if (to !== undefined) {
+      event.preventDefault();
+      buttons[Math.max(0, Math.min(buttons.length - 1, to))]?.focus();
+    } else if (event.key === 'ArrowDown') {
+      event.preventDefault();
+      scroller.current?.querySelector<HTMLElement>('[role=row][tabindex="0"]')?.focus();
+    }
+  }
+
+  useEffect(() => {
+    const wanted = focusAfterLoad.current;
+    if (wanted === undefined) return;
+    let index = wanted === null ? 0 : rows.findIndex((r) => r.key === wanted);
+    // The folder left may come in a later page; until the listing ends, wait for it.
+    if (index < 0 && listing) return;
+    if (index < 0) index = 0;
+    if (rows.length === 0 && listing) return;
+    focusAfterLoad.current = undefined;
+    const row = rows[index];
+    if (!row) {
+      scroller.current?.focus();
+      return;
+    }
+    setActive(row.key);
+    virtualizer.scrollToIndex(index);
+    requestAnimationFrame(() => scroller.current?.querySelector<HTMLElement>(`[data-key="${CSS.escape(row.key)}"]`)?.focus());
+  }, [rows, listing, virtualizer]);
 
   function click(row: Row, event: MouseEvent) {
     select(row.key, event.shiftKey ? 'range' : event.ctrlKey || event.metaKey ? 'toggle' : 'only', rows);
   }
 
+  const items = virtualizer.getVirtualItems();
+  // The tab stop: the active row if it is drawn, else the first row drawn (Tab never skips the grid).
+  const tabStop = items.some((item) => rows[item.index]?.key === active) ? active : items[0] ? rows[items[0].index]?.key : undefined;
+
   return (
     <div className="table" role="grid" aria-label={label} aria-rowcount={rows.length + 1} aria-multiselectable="true">
-      <div className="row header" role="row">
-        {COLUMNS.map((column) => (
-          <div key={column} role="columnheader" className={`cell ${column}`} aria-sort={sort.column === column ? (sort.descending ? 'descending' : 'ascending') : 'none'}>
-            <button type="button" className="link" onClick={() => setSort(column)}>{COLUMN_NAMES[column]}{sort.column === column ? (sort.descending ? ' ▼' : ' ▲') : ''}</button>
-          </div>
-        ))}
+      <div role="rowgroup">
+        <div ref={header} className="row header" role="row" aria-rowindex={1} onKeyDown={headerKeys}>
+          {COLUMNS.map((column) => (
+            <div key={column} role="columnheader" className={`cell ${column}`} aria-sort={sort.column === column ? (sort.descending ? 'descending' : 'ascending') : 'none'}>
+              <button type="button" className="link" tabIndex={rows.length === 0 ? 0 : -1} onClick={() => setSort(column)}>
+                {COLUMN_NAMES[column]}
+                {sort.column === column && (sort.descending ? <ChevronDown size={14} aria-hidden /> : <ChevronUp size={14} aria-hidden />)}
+              </button>
+            </div>
+          ))}
+        </div>
       </div>
-      <div ref={scroller} className="rows" onKeyDown={onKeyDown}>
+      <div ref={scroller} className="rows" role="rowgroup" tabIndex={rows.length === 0 ? 0 : -1} onKeyDown={onKeyDown}>
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-          {virtualizer.getVirtualItems().map((item) => {
+          {items.map((item) => {
             const row = rows[item.index]!;
             const selected = selection.has(row.key);
+            const shownName = row.kind === 'folder' ? `${row.name}/` : row.name;
             return (
               <div
                 key={row.key}
@@ -51,13 +110,18 @@ export function ObjectTable({ label, rows, onActivate, onDelete }: {
                 role="row"
                 aria-rowindex={item.index + 2}
                 aria-selected={selected}
-                tabIndex={0}
+                tabIndex={row.key === tabStop ? 0 : -1}
                 className={`row${selected ? ' selected' : ''}`}
                 style={{ position: 'absolute', top: 0, left: 0, right: 0, height: ROW_HEIGHT, transform: `translateY(${item.start}px)` }}
+                onFocus={() => setActive(row.key)}
                 onClick={(e) => click(row, e)}
-                onDoubleClick={() => onActivate(row)}
+                onDoubleClick={() => activate(row)}
               >
-                <div role="gridcell" className="cell name" title={row.kind === 'folder' ? `${row.name}/` : row.name}>{row.kind === 'folder' && <FolderIcon />}{/* Isolated: a right-to-left override in a key cannot reorder the row around it. */}<bdi>{row.name}</bdi>{row.kind === 'folder' ? '/' : ''}</div>
+                <div role="gridcell" className="cell name" title={shownName}>
+                  <FileIcon name={row.name} folder={row.kind === 'folder'} />
+                  {/* Isolated: a right-to-left override in a key cannot reorder the row around it. Shown exactly: spaces are not collapsed. */}
+                  <bdi className="name-text">{shownName}</bdi>
+                </div>
                 <div role="gridcell" className="cell size">{row.kind === 'object' ? formatBytes(row.size) : ''}</div>
                 <div role="gridcell" className="cell modified">{row.kind === 'object' ? formatDate(row.lastModified) : ''}</div>
                 <div role="gridcell" className="cell class">{row.kind === 'object' ? row.storageClass ?? '' : ''}</div>
@@ -67,13 +131,5 @@ export function ObjectTable({ label, rows, onActivate, onDelete }: {
         </div>
       </div>
     </div>
-  );
-}
-
-function FolderIcon() {
-  return (
-    <svg className="folder-icon" width="14" height="12" viewBox="0 0 14 12" aria-hidden="true">
-      <path d="M1 2h4l1.5 1.5H13v7.5H1z" fill="currentColor" />
-    </svg>
   );
 }

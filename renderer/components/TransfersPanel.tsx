@@ -1,8 +1,12 @@
 // Every job with its progress, live throughput, ETA and a small speed graph; an overall graph;
 // pause, resume, cancel, retry, clear finished. Virtualised, so a thousand jobs scroll smoothly.
+// Docked beside the browser, or a drawer over it (a narrow window, or undocked by the user).
 
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useMemo, useRef } from 'react';
+import { ArrowDownToLine, ArrowUpFromLine, Ban, CircleCheck, CircleX, Clock, FileCheck, LoaderCircle, PanelRightClose, PanelRightOpen, Pause, Play, RotateCcw, Trash2, X } from 'lucide-react';
+import type { LucideIcon } from 'lucide-react';
+import { memo, useEffect, useMemo, useRef } from 'react';
+import type { JobState } from '../../src/jobs.ts';
 import type { JobView } from '../store/jobs-store.ts';
 import { isFinished, progressFraction } from '../../src/jobs.ts';
 import { plural } from '../../src/plural.ts';
@@ -11,33 +15,61 @@ import { jobPace } from '../job-text.ts';
 import { useJobs } from '../store/jobs-store.ts';
 import type { JobAction } from '../store/jobs-store.ts';
 import { Sparkline } from './Sparkline.tsx';
-import { ConflictDialog, firstConflict } from './ConflictDialog.tsx';
+import { DOCK_TRANSFERS_FROM, useLayout } from '../store/layout-store.ts';
+import { useWindowWidth } from '../layout/use-window-width.ts';
 import { TransferSettings } from './TransferSettings.tsx';
 
 const ROW_HEIGHT = 92;
-const DIRECTION = { upload: '↑ Upload', download: '↓ Download', delete: '✕ Delete' } as const;
+const DIRECTION: Record<JobView['kind'], { icon: LucideIcon; label: string }> = {
+  upload: { icon: ArrowUpFromLine, label: 'Upload' },
+  download: { icon: ArrowDownToLine, label: 'Download' },
+  delete: { icon: Trash2, label: 'Delete' },
+};
+/** Status in colour, icon and word: never colour alone. */
+const STATUS_ICON: Record<JobState['status'], LucideIcon> = {
+  queued: Clock, running: LoaderCircle, paused: Pause, completed: CircleCheck, failed: CircleX, cancelled: Ban,
+};
 
-export function TransfersPanel() {
+export function TransfersPanel({ mode, width }: { mode: 'docked' | 'drawer'; width: number }) {
   const { order: all, jobs, overall, stats, control, clearFinished, previews } = useJobs();
   // A delete's preview (its count) is no transfer: the dialog shows it, the list does not.
   const order = useMemo(() => (previews.size === 0 ? all : all.filter((id) => !previews.has(id))), [all, previews]);
   const scroller = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({ count: order.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 8 });
   const act = (action: JobAction, id?: string) => void control(action, id);
-  const asking = firstConflict(jobs.values());
+  const drawer = mode === 'drawer';
+  const panel = useRef<HTMLElement>(null);
+  const { setDrawerOpen, setTransfersDocked } = useLayout();
+  const canDock = useWindowWidth() >= DOCK_TRANSFERS_FROM;
+  // An opened drawer takes the focus, and gives it back to its toggle when it closes.
+  useEffect(() => {
+    if (!drawer) return;
+    panel.current?.querySelector<HTMLElement>('[data-autofocus]')?.focus();
+    return () => document.querySelector<HTMLElement>('.transfers-toggle')?.focus();
+  }, [drawer]);
   return (
-    <aside className="transfers-panel" aria-label="Transfers panel">
-      {asking && <ConflictDialog key={`${asking.job.id}:${asking.conflict.id}`} job={asking.job} conflict={asking.conflict} />}
+    <aside
+      ref={panel}
+      className={`transfers-panel${drawer ? ' drawer' : ''}`}
+      aria-label="Transfers panel"
+      style={drawer ? undefined : { width }}
+      onKeyDown={drawer ? (e) => { if (e.key === 'Escape' && !e.defaultPrevented) { e.preventDefault(); setDrawerOpen(false); } } : undefined}
+    >
+      <div className="pane-title">
+        <h2>Transfers</h2>
+        {drawer && canDock && <button type="button" className="icon" title="Dock beside the browser" aria-label="Dock the transfers panel" onClick={() => setTransfersDocked(true)}><PanelRightOpen size={16} aria-hidden /></button>}
+        {!drawer && <button type="button" className="icon" title="Hide (open it again from the top bar)" aria-label="Undock the transfers panel" onClick={() => setTransfersDocked(false)}><PanelRightClose size={16} aria-hidden /></button>}
+        {drawer && <button type="button" className="icon" data-autofocus aria-label="Close the transfers panel" title="Close (Escape)" onClick={() => setDrawerOpen(false)}><X size={16} aria-hidden /></button>}
+      </div>
       <TransferSettings />
       <section className="overall" aria-label="Overall throughput">
         <span>All transfers: <strong>{formatRate(stats?.bytesPerSecond ?? 0)}</strong>, {stats?.activeRequests ?? 0} requests in flight</span>
         <Sparkline values={overall} width={260} height={32} label="Overall throughput graph" />
       </section>
-      <div className="pane-title">
-        <h2>Transfers</h2>
-        <button type="button" onClick={() => act('pause')}>Pause all</button>
-        <button type="button" onClick={() => act('resume')}>Resume all</button>
-        <button type="button" onClick={() => void clearFinished()}>Clear finished</button>
+      <div className="pane-title" role="toolbar" aria-label="All transfers">
+        <button type="button" onClick={() => act('pause')}><Pause size={14} aria-hidden />Pause all</button>
+        <button type="button" onClick={() => act('resume')}><Play size={14} aria-hidden />Resume all</button>
+        <button type="button" onClick={() => void clearFinished()}><X size={14} aria-hidden />Clear finished</button>
       </div>
       <div ref={scroller} className="transfers-scroll">
         <ul aria-label="Transfers" style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
@@ -64,12 +96,14 @@ export const JobRow = memo(function JobRow({ job, onAct }: { job: JobView; onAct
   const fraction = progressFraction(job);
   const status = job.state.status;
   const pace = jobPace(job);
+  const direction = DIRECTION[job.kind];
+  const StatusIcon = STATUS_ICON[status];
   return (
     <article className={`job ${status}`} aria-label={job.name}>
       <div className="job-line">
-        <span className="direction">{DIRECTION[job.kind]}</span>
+        <span className="direction" title={direction.label}><direction.icon size={14} aria-hidden /><span className="visually-hidden">{direction.label}</span></span>
         <span className="job-name" title={job.name}><bdi>{job.name}</bdi></span>
-        <span className="state">{status === 'running' && job.progress.waitingForStore ? 'waiting for the store' : status}</span>
+        <span className="state"><StatusIcon size={13} aria-hidden className={status === 'running' ? 'spin' : undefined} />{status === 'running' && job.progress.waitingForStore ? 'waiting for the store' : status}</span>
       </div>
       <div className="job-line">
         <div role="progressbar" aria-label={`Progress of ${job.name}`} aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(fraction * 100)} className="bar">
@@ -83,12 +117,12 @@ export const JobRow = memo(function JobRow({ job, onAct }: { job: JobView; onAct
         <span className="objects">{p.objectsDone.toLocaleString()} of {p.objectsTotal.toLocaleString()}{p.totalsKnown ? '' : '+'} {p.objectsTotal === 1 && p.totalsKnown ? 'object' : 'objects'}{p.objectsFailed ? `, ${p.objectsFailed} failed` : ''}{p.retries ? `, ${p.retries.toLocaleString()} ${p.retries === 1 ? 'resend' : 'resends'}` : ''}</span>
         <Sparkline values={history} label={`Throughput of ${job.name}`} />
         <span className="actions">
-          {(status === 'running' || status === 'queued') && <button type="button" onClick={() => onAct('pause', job.id)}>Pause</button>}
-          {status === 'paused' && <button type="button" onClick={() => onAct('resume', job.id)}>Resume</button>}
-          {!isFinished(job.state) && <button type="button" onClick={() => onAct('cancel', job.id)}>Cancel</button>}
-          {(status === 'failed' || status === 'cancelled') && <button type="button" onClick={() => onAct('retry', job.id)}>Retry</button>}
+          {(status === 'running' || status === 'queued') && <button type="button" onClick={() => onAct('pause', job.id)}><Pause size={12} aria-hidden />Pause</button>}
+          {status === 'paused' && <button type="button" onClick={() => onAct('resume', job.id)}><Play size={12} aria-hidden />Resume</button>}
+          {!isFinished(job.state) && <button type="button" onClick={() => onAct('cancel', job.id)}><X size={12} aria-hidden />Cancel</button>}
+          {(status === 'failed' || status === 'cancelled') && <button type="button" onClick={() => onAct('retry', job.id)}><RotateCcw size={12} aria-hidden />Retry</button>}
           {job.kind !== 'delete' && p.objectsDone > 0 && isFinished(job.state) && (
-            <button type="button" title="Save what was stored or saved: key, size, ETag, version, checksum (CSV)" onClick={() => void saveReceipt(job.id)}>Receipt</button>
+            <button type="button" title="Save what was stored or saved: key, size, ETag, version, checksum (CSV)" onClick={() => void saveReceipt(job.id)}><FileCheck size={12} aria-hidden />Receipt</button>
           )}
         </span>
       </div>
@@ -100,12 +134,12 @@ export const JobRow = memo(function JobRow({ job, onAct }: { job: JobView; onAct
       )}
       {(p.objectsSkipped ?? 0) > 0 && (
         <p className="warning" title={(job.itemWarnings ?? []).filter((w) => w.code === 'Skipped').map((w) => w.message).join('\n')}>
-          ⚠ {plural(p.objectsSkipped!, 'entry was', 'entries were')} skipped (not files: pipes, devices, links not followed)
+          {plural(p.objectsSkipped!, 'entry was', 'entries were')} skipped (not files: pipes, devices, links not followed)
         </p>
       )}
       {(p.objectsSizeOnly ?? 0) > 0 && (
         <p className="warning" title={(job.itemWarnings ?? []).filter((w) => w.code === 'SizeOnly').map((w) => w.message).join('\n')}>
-          ⚠ {p.objectsSizeOnly!.toLocaleString()} {p.objectsSizeOnly === 1 ? 'object' : 'objects'} checked for size only: no checksum or ETag could prove the content
+          {p.objectsSizeOnly!.toLocaleString()} {p.objectsSizeOnly === 1 ? 'object' : 'objects'} checked for size only: no checksum or ETag could prove the content
         </p>
       )}
     </article>

@@ -1,11 +1,18 @@
-// The object table's keys: arrows, Home and End move (with Shift, they select a range), Space
-// toggles, Enter opens, Ctrl/Cmd+A selects all, Escape clears the selection, Delete deletes the
-// selection, Backspace goes up.
+// The object table's keys, as in a file manager: the arrows, Home, End, PageUp and PageDown move
+// the focus and the selection with it (Shift extends a range from the anchor; Ctrl/Cmd moves the
+// focus alone, and Space then toggles the focused row). Enter opens, Ctrl/Cmd+A selects all,
+// Escape clears the selection, Delete deletes it, Backspace goes up; ArrowUp from the first row goes
+// to the column headers (ArrowLeft/Right there, Enter sorts, ArrowDown comes back). Typing letters jumps to the
+// next name that starts with them (type-to-find).
 
 import type { Virtualizer } from '@tanstack/react-virtual';
 import type { KeyboardEvent, RefObject } from 'react';
+import { useRef } from 'react';
 import { useBrowser } from '../store/browser-store.ts';
 import type { Row } from '../store/browser-store.ts';
+
+/** Letters typed within this long of each other are one search ("rep" finds "report.pdf"). */
+const TYPE_TO_FIND_PAUSE_MS = 800;
 
 /** The prefix one folder up ('a/b/' → 'a/', 'a/' → ''). */
 export function parentOf(prefix: string): string {
@@ -13,37 +20,68 @@ export function parentOf(prefix: string): string {
   return trimmed.includes('/') ? `${trimmed.slice(0, trimmed.lastIndexOf('/'))}/` : '';
 }
 
-export function useBrowserKeyboard({ rows, virtualizer, scroller, onActivate, onDelete }: {
+/**
+ * The row type-to-find lands on: the first whose name starts with `typed` (ignoring case), looking
+ * from `from` onwards and wrapping round. A single letter typed again moves on to the next match,
+ * as in Finder and Explorer, so `from` is the row after the focused one for a fresh letter.
+ */
+export function findByTyping(rows: readonly Pick<Row, 'name'>[], typed: string, from: number): number {
+  if (typed === '' || rows.length === 0) return -1;
+  const wanted = typed.toLocaleLowerCase();
+  for (let i = 0; i < rows.length; i++) {
+    const index = (Math.max(0, from) + i) % rows.length;
+    if (rows[index]!.name.toLocaleLowerCase().startsWith(wanted)) return index;
+  }
+  return -1;
+}
+
+export function useBrowserKeyboard({ rows, virtualizer, scroller, rowsPerPage, onActivate, onDelete, onLeave, onAbove }: {
   /** The rows on screen, in display order. */
   rows: readonly Row[];
   virtualizer: Virtualizer<HTMLDivElement, Element>;
   scroller: RefObject<HTMLDivElement | null>;
+  rowsPerPage: number;
   onActivate: (row: Row) => void;
   /** Delete the selection (called only when something is selected). */
   onDelete: () => void;
+  /** Going up a folder: the folder left (its key), to be focused once the parent is listed. */
+  onLeave: (folderKey: string) => void;
+  /** ArrowUp on the first row: the column headers, which are part of the grid (and not tab stops). */
+  onAbove: () => void;
 }): (event: KeyboardEvent<HTMLDivElement>) => void {
   const { bucket, prefix, selection, open, select, selectAll, clearSelection } = useBrowser();
+  const typed = useRef({ text: '', at: 0 });
 
   return (event) => {
     const focused = document.activeElement?.getAttribute('data-key');
     const index = rows.findIndex((r) => r.key === focused);
-    const move = (to: number) => {
-      const row = rows[Math.max(0, Math.min(rows.length - 1, to))];
+    const move = (to: number, extend = event.shiftKey, focusOnly = event.ctrlKey || event.metaKey) => {
+      const target = Math.max(0, Math.min(rows.length - 1, to));
+      const row = rows[target];
       if (!row) return;
-      virtualizer.scrollToIndex(rows.indexOf(row));
+      virtualizer.scrollToIndex(target);
       requestAnimationFrame(() => (scroller.current?.querySelector(`[data-key="${CSS.escape(row.key)}"]`) as HTMLElement | null)?.focus());
-      if (event.shiftKey) select(row.key, 'range', rows);
+      if (extend) select(row.key, 'range', rows);
+      else if (!focusOnly) select(row.key, 'only', rows);
     };
     const anySelected = rows.some((r) => selection.has(r.key));
-    if (event.key === 'ArrowDown') { event.preventDefault(); move(index + 1); }
-    else if (event.key === 'ArrowUp') { event.preventDefault(); move(index - 1); }
-    else if (event.key === 'Home') { event.preventDefault(); move(0); }
-    else if (event.key === 'End') { event.preventDefault(); move(rows.length - 1); }
+    const steps: Record<string, number> = { ArrowDown: index + 1, ArrowUp: index < 0 ? 0 : index - 1, Home: 0, End: rows.length - 1, PageDown: index + rowsPerPage, PageUp: index - rowsPerPage };
+    if (event.key === 'ArrowUp' && index === 0 && !event.shiftKey) { event.preventDefault(); onAbove(); }
+    else if (event.key in steps && !event.altKey) { event.preventDefault(); move(steps[event.key]!); }
     else if (event.key === ' ' && index >= 0) { event.preventDefault(); select(rows[index]!.key, 'toggle', rows); }
     else if (event.key === 'Enter' && index >= 0) { event.preventDefault(); onActivate(rows[index]!); }
     else if (event.key === 'a' && (event.ctrlKey || event.metaKey)) { event.preventDefault(); selectAll(rows); }
     else if (event.key === 'Escape' && anySelected) { event.preventDefault(); clearSelection(); }
     else if (event.key === 'Delete' && anySelected) { event.preventDefault(); onDelete(); }
-    else if (event.key === 'Backspace' && prefix) { event.preventDefault(); open(bucket, parentOf(prefix)); }
+    else if (event.key === 'Backspace' && prefix) { event.preventDefault(); onLeave(prefix); open(bucket, parentOf(prefix)); }
+    else if (event.key.length === 1 && event.key !== ' ' && !event.ctrlKey && !event.metaKey && !event.altKey) {
+      event.preventDefault();
+      const now = performance.now();
+      const fresh = now - typed.current.at > TYPE_TO_FIND_PAUSE_MS;
+      typed.current = { text: fresh ? event.key : typed.current.text + event.key, at: now };
+      // A new search starts after the focused row; a longer one may stay on it ("r", then "re").
+      const found = findByTyping(rows, typed.current.text, fresh ? index + 1 : Math.max(index, 0));
+      if (found >= 0) move(found, false, false);
+    }
   };
 }

@@ -43,6 +43,24 @@ describe('bulk delete', () => {
     expect(await keysIn(t.bucket)).toHaveLength(30);
   });
 
+  it('counts the same bytes in the preview and the delete of a selection of keys and folders', async () => {
+    const loose = ['sel/a.txt', 'sel/bb.txt'];
+    await putKeys(t.bucket, [...loose, 'sel/dir/c.txt', 'sel/dir/dd.txt']);
+    const bytes = (keys: readonly string[]) => keys.reduce((sum, k) => sum + `body of ${k}`.length, 0);
+    const selection = { bucket: t.bucket, keys: loose, keySizes: loose.map((k) => `body of ${k}`.length), prefixes: ['sel/dir/'] };
+    const preview = await t.engine.delete(t.connection, { ...selection, dryRun: true }).finished();
+    const done = await t.engine.delete(t.connection, selection).finished();
+    expect(done.state.status).toBe('completed');
+    const all = bytes([...loose, 'sel/dir/c.txt', 'sel/dir/dd.txt']);
+    expect(preview.progress).toMatchObject({ objectsDone: 4, bytesDone: all, bytesTotal: all });
+    expect(done.progress).toMatchObject({ objectsDone: 4, bytesDone: all, bytesTotal: all });
+    expect(await keysIn(t.bucket, 'sel/')).toEqual([]);
+    // Sizes that do not match the keys are refused before anything is deleted.
+    await putKeys(t.bucket, loose);
+    expect(() => t.engine.delete(t.connection, { bucket: t.bucket, keys: loose, keySizes: [1] })).toThrow(/one size for each key/);
+    expect(await keysIn(t.bucket, 'sel/')).toEqual(loose);
+  });
+
   it('deletes explicit keys, and a key that does not exist counts as deleted (as S3 does)', async () => {
     await putKeys(t.bucket, ['a.txt', 'b.txt', 'c.txt']);
     const end = await t.engine.delete(t.connection, { bucket: t.bucket, keys: ['a.txt', 'c.txt', 'missing.txt'] }).finished();

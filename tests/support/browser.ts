@@ -18,7 +18,9 @@ export async function launchBrowser(): Promise<Browser> {
 }
 
 export async function openApp(browser: Browser): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width: 1440, height: 860 } });
+  // A context of its own (not browser.newPage's): axe-core's checks open their frames in it.
+  const context = await browser.newContext({ viewport: { width: 1440, height: 860 } });
+  const page = await context.newPage();
   page.on('pageerror', (error) => console.error('page error:', error.message));
   await page.goto(inject('app').url);
   return page;

@@ -44,7 +44,7 @@ export function deleteBody(connection: S3Connection, spec: DeleteSpec): JobBody<
 }
 
 async function* discover(connection: S3Connection, spec: DeleteSpec, runtime: JobRuntime<DeleteTarget>): AsyncGenerator<DeleteTarget> {
-  for (const key of spec.keys ?? []) {
+  for (const [index, key] of (spec.keys ?? []).entries()) {
     if (spec.allVersions) {
       for await (const version of listAllVersions(connection, { bucket: spec.bucket, prefix: key, signal: runtime.signal })) {
         if (version.key !== key) continue;
@@ -52,8 +52,9 @@ async function* discover(connection: S3Connection, spec: DeleteSpec, runtime: Jo
         yield { key, versionId: version.versionId, size: version.size };
       }
     } else {
-      runtime.addTotals(1, 0);
-      yield { key, size: undefined };
+      const size = spec.keySizes?.[index];
+      runtime.addTotals(1, size ?? 0);
+      yield { key, size };
     }
   }
   for (const rawPrefix of spec.prefixes ?? []) {

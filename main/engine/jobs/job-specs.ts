@@ -52,13 +52,19 @@ export const downloadSpecSchema = z.object({
 export const deleteSpecSchema = z.object({
   bucket,
   keys: z.array(z.string()).readonly().optional(),
+  /**
+   * The sizes the caller listed for `keys`, in order (the window knows them from its listing), so
+   * a delete counts the same bytes its preview did without a HEAD per key. Without them, a preview
+   * looks each key up, and the delete itself counts keys only.
+   */
+  keySizes: z.array(z.number().int().nonnegative()).readonly().optional(),
   /** Each is taken as a folder: "photos" deletes "photos/…", never "photos2/…". "" is the whole bucket. */
   prefixes: z.array(z.string()).readonly().optional(),
   /** Delete every version and delete marker, not just the current versions (versioned buckets). */
   allVersions: z.boolean().optional(),
   /** Count objects and bytes; delete nothing. */
   dryRun: z.boolean().optional(),
-});
+}).refine((spec) => spec.keySizes === undefined || spec.keySizes.length === (spec.keys?.length ?? 0), { message: 'keySizes must give one size for each key', path: ['keySizes'] });
 
 export type UploadSpec = Readonly<z.infer<typeof uploadSpecSchema>>;
 export type DownloadSpec = Readonly<z.infer<typeof downloadSpecSchema>>;
