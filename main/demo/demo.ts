@@ -10,7 +10,8 @@
 
 import { rm } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { SERVE_OPTIONS, ServeUsageError, serveDataDir, startServe } from '../web-host/serve-host.ts';
+import { demoSmallKeys, SERVE_OPTIONS, ServeUsageError, serveDataDir, startServe } from '../web-host/serve-host.ts';
+import { runningDemo } from './demo-launcher.ts';
 import { DEMO_BUCKET, DEMO_VERSIONS_BUCKET, isSeeded, seedDemo } from './demo-seed.ts';
 import { demoFolder, startDemoServer } from './demo-server.ts';
 import type { DemoServer } from './demo-server.ts';
@@ -24,19 +25,11 @@ export function demoEnvironment(server: Pick<DemoServer, 'endpoint' | 'region' |
   return { ...rest, AWS_ACCESS_KEY_ID: server.accessKeyId, AWS_SECRET_ACCESS_KEY: server.secretAccessKey, AWS_ENDPOINT_URL: server.endpoint, AWS_REGION: server.region };
 }
 
-function smallKeys(): number | undefined {
-  const text = process.env.BARGE_DEMO_SMALL_KEYS;
-  if (!text) return undefined;
-  const count = Number(text);
-  if (!Number.isInteger(count) || count < 0) throw new ServeUsageError(`BARGE_DEMO_SMALL_KEYS takes a number of keys, not "${text}".`);
-  return count;
-}
-
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { ...SERVE_OPTIONS, reset: { type: 'boolean' } }, strict: true });
   const { reset, ...args } = values;
   const folder = demoFolder(serveDataDir(args));
-  const keys = smallKeys();
+  const keys = demoSmallKeys();
   if (reset) {
     say(`Starting the demo store afresh (${folder}).`);
     await rm(folder, { recursive: true, force: true });
@@ -54,7 +47,7 @@ async function main(): Promise<void> {
   };
   try {
     if (!isSeeded(folder)) await seedDemo(folder, server, { smallKeys: keys, say });
-    const running = await startServe({ args, env: demoEnvironment(server) });
+    const running = await startServe({ args, env: demoEnvironment(server), demoStore: runningDemo(server) });
     process.stdout.write(
       `Barge is running on its demo store (MinIO at ${server.endpoint}: buckets ${DEMO_BUCKET} and ${DEMO_VERSIONS_BUCKET}). Open this URL in a browser:\n\n  ${running.url}\n\n`
       + 'Press Ctrl-C to stop (the demo store stops with it; `npm run demo -- --reset` starts it afresh).\n',

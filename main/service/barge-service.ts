@@ -22,6 +22,7 @@ import type { IfExists } from '../../src/if-exists.ts';
 import { formatReceipt } from '../../src/receipt.ts';
 import type { ConnectionRegistry } from './connection-registry.ts';
 import type { StagedFileTarget, StagingArea } from './staging-area.ts';
+import type { DemoStoreLauncher } from './demo-store.ts';
 
 const STATS_INTERVAL_MS = 1000;
 
@@ -103,6 +104,8 @@ export interface BargeServiceOptions {
    * not read or write the host user's disk, nor grow the host's memory.
    */
   readonly pageCallers?: boolean;
+  /** Starts the local demo store when the window asks (`npm run serve` and `npm run demo` give one). */
+  readonly demoStore?: DemoStoreLauncher;
 }
 
 export function createBargeService(options: BargeServiceOptions): BargeService {
@@ -182,6 +185,11 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
       // Sessions are the command line's (its flags over its environment): a page adds connections.
       if (options.pageCallers) throw new BargeError('Forbidden', 'Session connections are for the command line: add a connection instead.');
       return registry.openSession(config);
+    },
+    'demo.open': async () => {
+      if (!options.demoStore) throw new BargeError('NotSupported', 'This app has no demo store to start. Run `npm run demo` from a checkout of Barge, or add a connection to your own store.');
+      const access = await options.demoStore.start((line) => emit({ type: 'demo', line }));
+      return registry.useDemo(access);
     },
     'buckets.list': async ({ connectionId }) => withContext('list buckets', async () => engine.listBuckets(await registry.connection(connectionId))),
     'buckets.create': async ({ connectionId, name }) => {

@@ -13,6 +13,8 @@ import type { ConnectionInput, ConnectionSummary } from '../../src/contract/mode
 import type { Engine, S3Connection } from '../engine/engine.ts';
 import { BargeError } from '../engine/errors.ts';
 import { writeJsonFileAtomically } from './atomic-json-file.ts';
+import { DEMO_CONNECTION_ID } from './demo-store.ts';
+import type { DemoStoreAccess } from './demo-store.ts';
 import type { SecretStore } from './secret-store.ts';
 
 export const ENVIRONMENT_CONNECTION_ID = 'env';
@@ -36,6 +38,8 @@ export class ConnectionRegistry {
   /** Connections for this process only (the command line's), by ID. */
   private readonly sessions = new Map<string, ConnectionConfig>();
   private readonly open = new Map<string, Promise<S3Connection>>();
+  /** The demo store, once a host started it: listed, never saved (its port changes each start). */
+  private demo: (ConnectionConfig & { readonly endpoint: string }) | undefined;
   private readonly file: string;
   private readonly engine: Engine;
   private readonly secrets: SecretStore;
@@ -86,8 +90,16 @@ export class ConnectionRegistry {
     for (const profile of await this.profiles()) {
       found.push({ id: `${PROFILE_PREFIX}${profile.name}`, name: `AWS profile: ${profile.name}`, source: 'profile', profile: profile.name, endpoint: profile.endpoint, region: profile.region, hasSecret: profile.hasSecret });
     }
+    if (this.demo) found.push({ id: DEMO_CONNECTION_ID, name: 'Demo store (local MinIO)', source: 'demo', endpoint: this.demo.endpoint, region: this.demo.region, accessKeyId: this.demo.accessKeyId, hasSecret: true, pathStyle: true });
     for (const saved of await this.load()) found.push(await this.summary(saved));
     return found;
+  }
+
+  /** Offer the demo store a host started (on loopback, so no endpoint check refuses it). */
+  useDemo(access: DemoStoreAccess): ConnectionSummary {
+    if (this.demo?.endpoint !== access.endpoint) this.forget(DEMO_CONNECTION_ID);
+    this.demo = { ...access, pathStyle: true };
+    return { id: DEMO_CONNECTION_ID, name: 'Demo store (local MinIO)', source: 'demo', endpoint: access.endpoint, region: access.region, accessKeyId: access.accessKeyId, hasSecret: true, pathStyle: true };
   }
 
   /**
@@ -147,6 +159,8 @@ export class ConnectionRegistry {
         // Where it really goes, once the environment and profiles have had their say, and what its
         // name resolves to (a name may point at a metadata address).
         try {
+          // The demo store is this host's own, on loopback by design: the one internal address allowed.
+          if (id === DEMO_CONNECTION_ID) return opened;
           this.checkEndpoint(opened.endpoint.endpoint);
           if (this.endpointProblem && opened.endpoint.endpoint) await this.checkResolved(opened.endpoint.endpoint);
         } catch (error) {
@@ -166,6 +180,10 @@ export class ConnectionRegistry {
     if (id.startsWith(PROFILE_PREFIX)) return { profile: id.slice(PROFILE_PREFIX.length) };
     const session = this.sessions.get(id);
     if (session) return session;
+    if (id === DEMO_CONNECTION_ID) {
+      if (!this.demo) throw new BargeError('NoSuchConnection', 'The demo store is not running: open it again from the window.');
+      return this.demo;
+    }
     const saved = (await this.load()).find((c) => c.id === id);
     if (!saved) throw new BargeError('NoSuchConnection', 'That connection no longer exists.');
     const secretAccessKey = saved.accessKeyId ? await this.secrets.get(id) : undefined;

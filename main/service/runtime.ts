@@ -18,6 +18,7 @@ import { FileSecretStore } from './secret-store.ts';
 import { StagingArea } from './staging-area.ts';
 import type { StagingOptions } from './staging-area.ts';
 import type { SecretStore } from './secret-store.ts';
+import type { DemoStoreLauncher } from './demo-store.ts';
 
 export type HostKind = HostInfo['kind'] | 'cli';
 
@@ -42,6 +43,8 @@ export interface RuntimeOptions {
   readonly staging?: StagingOptions;
   /** The callers are pages holding a token (default: on the web host): see the service's option. */
   readonly pageCallers?: boolean;
+  /** Starts the local demo store when the window asks. */
+  readonly demoStore?: DemoStoreLauncher;
 }
 
 /** Each host restores only its own jobs: the app and the web host, pointed at one folder, keep theirs. */
@@ -77,5 +80,6 @@ export async function createRuntime(options: RuntimeOptions): Promise<BargeServi
     // The command line resumes by running a command again, and ends what it started when it ends.
     restoreJobs: !cli,
     suspendOnClose: !cli,
+    demoStore: options.demoStore,
   });
 }

@@ -11,6 +11,8 @@ import { defaultDataDir } from '../service/data-dir.ts';
 import { createRuntime } from '../service/runtime.ts';
 import { newToken, tokenProblem } from './access-token.ts';
 import { startWebHost } from './web-host.ts';
+import { createDemoLauncher } from '../demo/demo-launcher.ts';
+import type { DemoStoreLauncher } from '../service/demo-store.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -27,6 +29,8 @@ export interface ServeStart {
   readonly args: ServeArgs;
   /** The environment the runtime reads connections from (default: this process's). */
   readonly env?: NodeJS.ProcessEnv;
+  /** The demo store the window may open (default: one started on demand in the data folder's demo/). */
+  readonly demoStore?: DemoStoreLauncher;
 }
 
 export interface RunningServe {
@@ -42,7 +46,7 @@ export function serveDataDir(args: ServeArgs): string {
   return args['data-dir'] ?? defaultDataDir();
 }
 
-export async function startServe({ args: values, env }: ServeStart): Promise<RunningServe> {
+export async function startServe({ args: values, env, demoStore }: ServeStart): Promise<RunningServe> {
   const port = values.port === undefined ? 0 : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port takes a port number, not "${values.port}".`);
   const host = values.host ?? '127.0.0.1';
@@ -64,6 +68,7 @@ export async function startServe({ args: values, env }: ServeStart): Promise<Run
   const token = chosenToken();
   // Whoever holds the token may download only below this folder, never over ~/.aws or ~/.ssh.
   const downloadRoot = path.resolve(values['download-root'] ?? path.join(os.homedir(), 'Downloads', 'Barge'));
+  const onDemand = demoStore ? undefined : createDemoLauncher(serveDataDir(values), { smallKeys: demoSmallKeys() });
   const service = await createRuntime({
     host: 'web',
     dataDir: serveDataDir(values),
@@ -78,6 +83,7 @@ export async function startServe({ args: values, env }: ServeStart): Promise<Run
     // Browser uploads are staged in a private temporary folder; a page names no file of this machine.
     staging: {},
     pageCallers: true,
+    demoStore: demoStore ?? onDemand,
   });
   const webHost = await startWebHost({
     service,
@@ -97,8 +103,18 @@ export async function startServe({ args: values, env }: ServeStart): Promise<Run
     async stop() {
       await webHost.close();
       await service.close();
+      await onDemand?.stop();
     },
   };
+}
+
+/** BARGE_DEMO_SMALL_KEYS: fewer (or more) than the demo's 10,000 small keys (tests seed a few). */
+export function demoSmallKeys(env: NodeJS.ProcessEnv = process.env): number | undefined {
+  const text = env.BARGE_DEMO_SMALL_KEYS;
+  if (!text) return undefined;
+  const count = Number(text);
+  if (!Number.isInteger(count) || count < 0) throw new ServeUsageError(`BARGE_DEMO_SMALL_KEYS takes a number of keys, not "${text}".`);
+  return count;
 }
 
 /** BARGE_TOKEN (tests, scripts), if it is as hard to guess as a generated token; else a new one. */

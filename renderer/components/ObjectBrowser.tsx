@@ -2,6 +2,7 @@
 // prefix on screen. Files dropped anywhere on the table upload to that prefix. Each part is a
 // component of its own; this one lays them out and says which dialog is open.
 
+import { Plus, Sparkles } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { useBrowser, visibleRows } from '../store/browser-store.ts';
 import type { Row } from '../store/browser-store.ts';
@@ -52,15 +53,17 @@ export function ObjectBrowser() {
 
 /** Nothing to browse yet: add a connection, or try Barge on the demo store. */
 function NoConnection() {
-  const { connections, openForm } = useConnections();
+  const { connections, openForm, demo, openDemo } = useConnections();
   return (
     <main className="browser empty" aria-label="Objects">
       <h2>{connections.length === 0 ? 'No connection yet' : 'Pick a connection'}</h2>
       <p>Connect to your S3 store (AWS, MinIO, R2, B2, Ceph…), or try Barge on a demo store first.</p>
-      <p><button type="button" onClick={() => openForm('new')}>Add a connection</button></p>
-      <p className="hint">
-        For a demo store on this machine, stop this host and run <code>npm run demo</code>: a local MinIO with buckets
-        to browse, opened at once.
+      <p className="choices">
+        <button type="button" className="primary" onClick={() => openForm('new')}><Plus size={14} aria-hidden />Add a connection</button>
+        <button type="button" disabled={demo?.state === 'starting'} onClick={() => void openDemo()}><Sparkles size={14} aria-hidden />Open the demo store</button>
+      </p>
+      <p role="status" className={demo?.state === 'failed' ? 'error' : 'hint'}>
+        {demo ? demo.line : 'The demo store is a local MinIO on this machine with buckets to browse (built the first time, which takes a few minutes).'}
       </p>
     </main>
   );

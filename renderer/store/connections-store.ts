@@ -22,6 +22,12 @@ interface ConnectionsState {
   remove(id: string): Promise<void>;
   /** Test the connection in use: can it list buckets? */
   test(): Promise<void>;
+  /** The demo store's start as it goes: its last line, and whether it is under way or failed. */
+  readonly demo: { readonly state: 'starting' | 'failed'; readonly line: string } | undefined;
+  /** Start the local demo store (the host builds and seeds it the first time) and use it. */
+  openDemo(): Promise<void>;
+  /** A line of the demo store's start, from the host's events. */
+  demoProgress(line: string): void;
   /** A folder on the host's machine to download into, or undefined if the user cancelled. */
   pickFolder(defaultPath: string): Promise<string | undefined>;
 }
@@ -35,6 +41,22 @@ export const useConnections = create<ConnectionsState>((set, get) => ({
   error: undefined,
   testStatus: undefined,
   form: undefined,
+  demo: undefined,
+  async openDemo() {
+    if (get().demo?.state === 'starting') return;
+    set({ demo: { state: 'starting', line: 'Starting the demo store…' } });
+    try {
+      const opened = await request('demo.open', {});
+      await get().load();
+      get().select(opened.id);
+      set({ demo: undefined });
+    } catch (error) {
+      set({ demo: { state: 'failed', line: (error as Error).message } });
+    }
+  },
+  demoProgress(line) {
+    if (get().demo?.state === 'starting') set({ demo: { state: 'starting', line } });
+  },
   openForm(form) {
     set({ form });
   },

@@ -18,6 +18,7 @@ export function startSession(): () => void {
       case 'jobs-removed': jobs.remove(event.ids); break;
       case 'settings': useSettings.getState().received(event.settings); break;
       case 'stats': jobs.setStats(event.stats); break;
+      case 'demo': useConnections.getState().demoProgress(event.line); break;
     }
   });
   // A job that changed the folder on screen (an upload into it, a delete in it): listed again.

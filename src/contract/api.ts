@@ -45,6 +45,8 @@ export const methodSchemas = {
    * again is the same job.
    */
   'connections.open': sessionConnectionSchema,
+  /** Start (once) the local demo store and offer it as a connection; progress comes as `demo` events. */
+  'demo.open': nothing,
   'buckets.list': z.strictObject({ connectionId: id }),
   'buckets.create': z.strictObject({ connectionId: id, name: bucket }),
   'buckets.delete': z.strictObject({ connectionId: id, name: bucket }),
@@ -160,6 +162,7 @@ export interface MethodResults {
   'connections.add': ConnectionSummary;
   'connections.edit': ConnectionSummary;
   'connections.remove': null;
+  'demo.open': ConnectionSummary;
   'connections.test': { buckets: number };
   'connections.open': ConnectionSummary;
   'buckets.list': Bucket[];
@@ -201,7 +204,9 @@ export type ApiEvent =
   | { readonly type: 'job-items'; readonly id: string; readonly errors: readonly ItemError[]; readonly warnings: readonly ItemError[] }
   | { readonly type: 'jobs-removed'; readonly ids: readonly string[] }
   | { readonly type: 'settings'; readonly settings: Settings }
-  | { readonly type: 'stats'; readonly stats: EngineStats };
+  | { readonly type: 'stats'; readonly stats: EngineStats }
+  /** A line of the demo store's start (building MinIO the first time, seeding). */
+  | { readonly type: 'demo'; readonly line: string };
 
 export const STAGED_FILES_PATH = '/uploads/';
 

@@ -8,7 +8,7 @@ export const connectionSummarySchema = z.object({
   id: z.string(),
   name: z.string(),
   /** Where it came from: saved by the user, the AWS environment variables, or an AWS profile. */
-  source: z.enum(['saved', 'environment', 'profile']),
+  source: z.enum(['saved', 'environment', 'profile', 'demo']),
   endpoint: z.string().optional(),
   region: z.string().optional(),
   pathStyle: z.boolean().optional(),

@@ -9,7 +9,9 @@ import { ListObjectsV2Command, ListObjectVersionsCommand, S3Client } from '@aws-
 import type { ListObjectsV2CommandOutput } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DEMO_BUCKET, DEMO_VERSIONS_BUCKET, isSeeded, seedDemo, SMALL_KEYS_PREFIX } from '../../main/demo/demo-seed.ts';
-import { demoFolder, startDemoServer, toolsDir } from '../../main/demo/demo-server.ts';
+import { createDemoLauncher } from '../../main/demo/demo-launcher.ts';
+import { demoFolder, demoKeys, startDemoServer, toolsDir } from '../../main/demo/demo-server.ts';
+import { createRuntime } from '../../main/service/runtime.ts';
 import type { DemoServer } from '../../main/demo/demo-server.ts';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
@@ -87,6 +89,46 @@ it('npm run demo: starts the store and the web host, prints the URL with its tok
     await expect(fetch(`${endpoint}/minio/health/ready`)).rejects.toThrow();
   } finally {
     child.kill('SIGKILL');
+    await rm(home, { recursive: true, force: true });
+  }
+});
+
+it('starts on demand when the window asks the service (once, however many ask), offered as a connection even by a host that refuses internal endpoints', async () => {
+  const home = await mkdtemp(path.join(os.tmpdir(), 'barge-demo-open-'));
+  const launcher = createDemoLauncher(home, { smallKeys: 20, largeSizes: [1024] });
+  const service = await createRuntime({ host: 'web', dataDir: home, warn: () => undefined, env: {}, journal: false, refuseInternalEndpoints: true, demoStore: launcher });
+  const lines: string[] = [];
+  const unsubscribe = service.subscribe((event) => { if (event.type === 'demo') lines.push(event.line); });
+  try {
+    expect(await service.dispatch('connections.list', {})).toEqual({ ok: true, value: [] });
+    const [first, second] = await Promise.all([service.dispatch('demo.open', {}), service.dispatch('demo.open', {})]);
+    expect(first).toMatchObject({ ok: true, value: { id: 'demo', source: 'demo', name: 'Demo store (local MinIO)' } });
+    expect(second).toEqual(first);
+    expect(lines).toEqual(expect.arrayContaining(['The demo store is ready.', expect.stringMatching(/^Seeding 20 small keys/)]));
+    expect(JSON.stringify(lines)).not.toContain((await demoKeys(demoFolder(home))).secretAccessKey);
+    const listed = await service.dispatch('connections.list', {});
+    expect(listed).toMatchObject({ ok: true, value: [{ id: 'demo', hasSecret: true }] });
+    // Its secret stays in the host: the window gets the connection's summary only.
+    expect(JSON.stringify(listed)).not.toContain((await demoKeys(demoFolder(home))).secretAccessKey);
+    expect(await service.dispatch('buckets.list', { connectionId: 'demo' })).toMatchObject({ ok: true, value: expect.arrayContaining([expect.objectContaining({ name: DEMO_BUCKET }), expect.objectContaining({ name: DEMO_VERSIONS_BUCKET })]) });
+    const endpoint = (first as { value: { endpoint: string } }).value.endpoint;
+    await launcher.stop();
+    await expect(fetch(`${endpoint}/minio/health/live`)).rejects.toThrow();
+  } finally {
+    unsubscribe();
+    await service.close();
+    await launcher.stop();
+    await rm(home, { recursive: true, force: true });
+  }
+});
+
+it('is refused, with what to do instead, by a host that has no demo store', async () => {
+  const home = await mkdtemp(path.join(os.tmpdir(), 'barge-demo-none-'));
+  const service = await createRuntime({ host: 'electron', dataDir: home, warn: () => undefined, env: {}, journal: false });
+  try {
+    expect(await service.dispatch('demo.open', {})).toMatchObject({ ok: false, error: { code: 'NotSupported', message: expect.stringContaining('add a connection') } });
+  } finally {
+    await service.close();
     await rm(home, { recursive: true, force: true });
   }
 });
