@@ -4,6 +4,7 @@
 
 import { Plus, Sparkles } from 'lucide-react';
 import { useMemo, useState } from 'react';
+import { plural } from '../../src/plural.ts';
 import { useBrowser, visibleRows } from '../store/browser-store.ts';
 import type { Row } from '../store/browser-store.ts';
 import { useConnections } from '../store/connections-store.ts';
@@ -40,7 +41,7 @@ export function ObjectBrowser() {
         onDeletePrefix={() => setDialog(deletePrefix(connectionId, bucket, prefix))}
       />
       <p role="status" className="status">
-        {shown.length.toLocaleString()} items{listing ? ' (loading…)' : ''}{selection.size > 0 ? `, ${selection.size.toLocaleString()} selected` : ''}{notice ? ` · ${notice}` : ''}
+        {plural(shown.length, 'item')}{listing ? ' (loading…)' : ''}{selection.size > 0 ? `, ${selection.size.toLocaleString()} selected` : ''}{notice ? ` · ${notice}` : ''}
       </p>
       {listError && <p role="alert" className="error">{listError}</p>}
       <DropZone destination={`${bucket}/${prefix}`} onDrop={(items) => void upload(items)}>
