@@ -28,21 +28,24 @@ export function formatEnd(ms: number, nowMs: number, seconds = false): string {
   return end.toDateString() === new Date(nowMs).toDateString() ? time : `${end.getFullYear()}-${pad(end.getMonth() + 1)}-${pad(end.getDate())} ${time}`;
 }
 
-export function jobPace(job: Pick<JobSummary, 'state' | 'progress' | 'startedAt' | 'endedAt'>, nowMs: number = Date.now()): JobPace {
+export function jobPace(job: Pick<JobSummary, 'kind' | 'state' | 'progress' | 'startedAt' | 'endedAt'>, nowMs: number = Date.now()): JobPace {
   const p = job.progress;
   const status = job.state.status;
   if (isFinished(job.state)) {
     if (job.startedAt === undefined || job.endedAt === undefined) return { rate: '', timing: status, detail: status };
     const seconds = Math.max(0, (job.endedAt - job.startedAt) / 1000);
-    // Bytes for transfers; objects for a delete (it moves no bytes).
-    const rate = seconds <= 0 ? '' : p.bytesTotal > 0 ? `avg ${formatRate(p.bytesDone / seconds)}` : p.objectsDone > 0 ? `avg ${plural(Math.round(p.objectsDone / seconds), 'object')}/s` : '';
+    // Bytes for transfers; objects for a delete (the bytes it counts are the objects' sizes, not
+    // bytes moved: "avg 0.0 MiB/s" would say a fast delete was slow).
+    const byObjects = job.kind === 'delete' || p.bytesTotal === 0;
+    const rate = seconds <= 0 ? '' : !byObjects ? `avg ${formatRate(p.bytesDone / seconds)}` : p.objectsDone > 0 ? `avg ${plural(Math.round(p.objectsDone / seconds), 'object')}/s` : '';
     const took = `took ${formatElapsed(seconds)}, ended`;
     return { rate, timing: `${took} ${formatEnd(job.endedAt, nowMs)}`, detail: `${took} ${formatEnd(job.endedAt, nowMs, true)}` };
   }
   const live = (rate: string, timing: string): JobPace => ({ rate, timing, detail: timing });
   if (status === 'queued') return live('', 'waiting to start');
   if (status === 'paused') return live('', 'paused');
-  const rate = formatRate(p.bytesPerSecond);
+  // A running delete's pace is its count (objects done), not bytes a second.
+  const rate = job.kind === 'delete' ? '' : formatRate(p.bytesPerSecond);
   // The ETA of what is found so far is a lower bound: a range with no upper end yet.
   if (!p.totalsKnown) return live(rate, p.etaSeconds === undefined ? 'counting…' : `ETA ${formatDuration(p.etaSeconds)} or more (counting…)`);
   return live(rate, p.etaSeconds === undefined ? 'ETA: measuring…' : `ETA ${formatDuration(p.etaSeconds)}`);

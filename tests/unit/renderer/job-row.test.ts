@@ -43,4 +43,8 @@ it('pace: a delete is timed in objects per second; today\'s end time shows witho
   const ended = new Date(2026, 2, 1, 14, 3, 12).getTime();
   const deleted = { ...job({ bytesDone: 0, bytesTotal: 0, objectsDone: 3000, objectsTotal: 3000 }), startedAt: ended - 1500, endedAt: ended };
   expect(jobPace(deleted, now)).toEqual({ rate: 'avg 2,000 objects/s', timing: 'took 1.5s, ended 14:03', detail: 'took 1.5s, ended 14:03:12' });
+  // The sizes a delete counts are no bytes moved: still objects a second.
+  const sized = { ...deleted, kind: 'delete' as const, progress: { ...deleted.progress, bytesDone: 6_900, bytesTotal: 6_900 } };
+  expect(jobPace(sized, now).rate).toBe('avg 2,000 objects/s');
+  expect(jobPace({ ...sized, kind: 'upload' }, now).rate).toBe('avg 0.0 MiB/s');
 });
