@@ -132,7 +132,7 @@ async function* discover(connection: S3Connection, spec: DownloadSpec, runtime: 
   // Two keys must never land on one file: the same name (keys "a/x" and "b/x" into one folder), or,
   // where the folder ignores case (Windows, macOS), names that differ only in case. The first keeps it.
   // Kept on disk past 100,000 keys: memory does not grow with the prefix.
-  const owners = spec.targetFile ? undefined : await SpillingMap.create<{ key: string; path: string }>();
+  const owners = spec.targetFile ? undefined : new SpillingMap<{ key: string; path: string }>();
   try {
     const saved = owners && new SavedPaths({ caseInsensitive: spec.caseInsensitive ?? (await folderIgnoresCase(folder)), owners });
     yield* listItems(connection, spec, runtime, folder, saved);

@@ -122,7 +122,7 @@ interface StoredNow {
  * earlier run stored, then deleted or replaced since, is sent again. Kept on disk past 100,000 keys.
  */
 async function listStoredNow(connection: S3Connection, spec: UploadSpec, runtime: JobRuntime<UploadItem>): Promise<SpillingMap<StoredNow>> {
-  const stored = await SpillingMap.create<StoredNow>();
+  const stored = new SpillingMap<StoredNow>();
   try {
     for (const key of new Set(sourceKeys(spec.sources, spec.destination))) {
       for await (const object of listAllObjects(connection, { bucket: spec.bucket, prefix: key, signal: runtime.signal })) {
