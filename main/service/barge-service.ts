@@ -20,6 +20,7 @@ import type { Engine, Job } from '../engine/engine.ts';
 import { BargeError, toBargeError } from '../engine/errors.ts';
 import type { IfExists } from '../../src/if-exists.ts';
 import { formatReceipt } from '../../src/receipt.ts';
+import { formatItemsCsv, itemsFileName } from '../../src/job-items.ts';
 import type { ConnectionRegistry } from './connection-registry.ts';
 import type { StagedFileTarget, StagingArea } from './staging-area.ts';
 
@@ -273,6 +274,16 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
       const job = engine.job(id);
       if (!job) throw new BargeError('NoSuchJob', 'That job is no longer in the list.');
       return job.items(list, offset, limit);
+    },
+    'jobs.details': async ({ id, filter, offset, limit }) => engine.details(id, filter, offset, limit),
+    'jobs.detailsCsv': async ({ id, filter }) => {
+      const job = engine.job(id);
+      if (!job) throw new BargeError('NoSuchJob', 'That job is no longer in the list.');
+      return { fileName: itemsFileName(job.kind, id, filter), text: [...formatItemsCsv(engine.allItems(id, filter))].join('') };
+    },
+    'jobs.retryFailed': async ({ id }) => {
+      engine.retryFailed(id);
+      return null;
     },
     'uploads.stage': async () => ({ stagingId: await requireStaging().create() }),
     'uploads.abortIncomplete': async ({ connectionId, bucket, prefix, olderThanMs, dryRun }) => {
