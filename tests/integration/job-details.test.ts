@@ -17,6 +17,7 @@ import { FileSecretStore } from '../../main/service/secret-store.ts';
 import type { MethodName, MethodParams, MethodResults } from '../../src/contract/api.ts';
 import type { JobItem, JobSummary } from '../../src/jobs.ts';
 import { serverConfig, uniqueBucket } from '../support/fixtures.ts';
+import { runCli } from '../support/run-cli.ts';
 
 let engine: Engine;
 let service: BargeService;
@@ -143,4 +144,24 @@ it('a job that failed as a whole has no failed items to retry one by one; detail
   await expect(call('jobs.details', { id: 'no-such-job' })).rejects.toMatchObject({ code: 'NoSuchJob' });
   await expect(call('jobs.detailsCsv', { id: 'no-such-job', filter: 'all' })).rejects.toMatchObject({ code: 'NoSuchJob' });
   await expect(call('jobs.details', { id: whole.id, limit: 100_000 })).rejects.toMatchObject({ code: 'InvalidRequest' });
+});
+
+it('the command line says how to retry what failed: the same command again, which goes on from its run', async () => {
+  const ok = path.join(dir, 'cli-ok.txt');
+  const later = path.join(dir, 'cli-later.txt');
+  await writeFile(ok, 'ok');
+  const args = ['cp', ok, later, `s3://${bucket}/cli/`];
+  const first = await runCli(args);
+  expect(first.code).toBe(1);
+  expect(first.stderr).toContain(`error: Cannot read ${later}: No such file or folder.\n`);
+  expect(first.stderr).toContain('To retry the 1 item that failed, run the same command again: what was done is skipped.\n');
+  await writeFile(later, 'now it exists');
+  const second = await runCli(args);
+  expect(second.code).toBe(0);
+  expect(second.stderr).toContain('Retrying the failures of the run of this command');
+  expect(second.stderr).toMatch(/Uploaded 2 of 2 objects/);
+  expect(second.stderr).not.toContain('To retry');
+  const keys = [];
+  for await (const object of listAllObjects(s3, { bucket, prefix: 'cli/' })) keys.push(object.key);
+  expect(keys.sort()).toEqual(['cli/cli-later.txt', 'cli/cli-ok.txt']);
 });
