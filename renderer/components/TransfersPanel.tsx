@@ -13,6 +13,8 @@ import type { JobAction } from '../store/jobs-store.ts';
 import { Sparkline } from './Sparkline.tsx';
 import { ConflictDialog, firstConflict } from './ConflictDialog.tsx';
 import { TransferSettings } from './TransferSettings.tsx';
+import { JobDetailsDialog } from './JobDetailsDialog.tsx';
+import { useJobDetails } from '../store/job-details-store.ts';
 
 const ROW_HEIGHT = 92;
 const DIRECTION = { upload: '↑ Upload', download: '↓ Download', delete: '✕ Delete' } as const;
@@ -28,6 +30,7 @@ export function TransfersPanel() {
   return (
     <aside className="transfers-panel" aria-label="Transfers panel">
       {asking && <ConflictDialog key={`${asking.job.id}:${asking.conflict.id}`} job={asking.job} conflict={asking.conflict} />}
+      <JobDetailsDialog />
       <TransferSettings />
       <section className="overall" aria-label="Overall throughput">
         <span>All transfers: <strong>{formatRate(stats?.bytesPerSecond ?? 0)}</strong>, {stats?.activeRequests ?? 0} requests in flight</span>
@@ -60,6 +63,7 @@ export const JobRow = memo(function JobRow({ job, onAct }: { job: JobView; onAct
   const skipped = (job.itemWarnings ?? []).filter((w) => w.code === 'Exists');
   const history = useJobs((s) => s.history.get(job.id) ?? []);
   const saveReceipt = useJobs((s) => s.saveReceipt);
+  const openDetails = useJobDetails((s) => s.open);
   const p = job.progress;
   const fraction = progressFraction(job);
   const status = job.state.status;
@@ -90,6 +94,7 @@ export const JobRow = memo(function JobRow({ job, onAct }: { job: JobView; onAct
           {job.kind !== 'delete' && p.objectsDone > 0 && isFinished(job.state) && (
             <button type="button" title="Save what was stored or saved: key, size, ETag, version, checksum (CSV)" onClick={() => void saveReceipt(job.id)}>Receipt</button>
           )}
+          <button type="button" aria-label={`Details of ${job.name}`} title="Its items one by one: where each went, and why any failed" onClick={() => openDetails(job.id)}>Details</button>
         </span>
       </div>
       {job.state.status === 'failed' && <p className="error" title={job.itemErrors.map((e) => e.message).join('\n')}>{job.state.error.message}</p>}
