@@ -14,6 +14,7 @@ import { Sparkline } from './Sparkline.tsx';
 import { ConflictDialog, firstConflict } from './ConflictDialog.tsx';
 import { TransferSettings } from './TransferSettings.tsx';
 import { JobDetailsDialog } from './JobDetailsDialog.tsx';
+import { NotificationToggle } from './NotificationToggle.tsx';
 import { useJobDetails } from '../store/job-details-store.ts';
 
 const ROW_HEIGHT = 92;
@@ -32,6 +33,7 @@ export function TransfersPanel() {
       {asking && <ConflictDialog key={`${asking.job.id}:${asking.conflict.id}`} job={asking.job} conflict={asking.conflict} />}
       <JobDetailsDialog />
       <TransferSettings />
+      <NotificationToggle />
       <section className="overall" aria-label="Overall throughput">
         <span>All transfers: <strong>{formatRate(stats?.bytesPerSecond ?? 0)}</strong>, {stats?.activeRequests ?? 0} requests in flight</span>
         <Sparkline values={overall} width={260} height={32} label="Overall throughput graph" />
