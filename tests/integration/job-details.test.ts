@@ -14,6 +14,7 @@ import { createBargeService } from '../../main/service/barge-service.ts';
 import type { BargeService } from '../../main/service/barge-service.ts';
 import { ConnectionRegistry } from '../../main/service/connection-registry.ts';
 import { FileSecretStore } from '../../main/service/secret-store.ts';
+import { StagingArea } from '../../main/service/staging-area.ts';
 import type { MethodName, MethodParams, MethodResults } from '../../src/contract/api.ts';
 import type { JobItem, JobSummary } from '../../src/jobs.ts';
 import { serverConfig, uniqueBucket } from '../support/fixtures.ts';
@@ -164,4 +165,59 @@ it('the command line says how to retry what failed: the same command again, whic
   const keys = [];
   for await (const object of listAllObjects(s3, { bucket, prefix: 'cli/' })) keys.push(object.key);
   expect(keys.sort()).toEqual(['cli/cli-later.txt', 'cli/cli-ok.txt']);
+});
+
+it('a job of 12,000 items pages to its last, its list kept on disk past the first 10,000', async () => {
+  // Keys that are not there: deleting them succeeds (as S3 says), 1,000 a request.
+  const keys = Array.from({ length: 12_000 }, (_, n) => `many/k${String(n).padStart(5, '0')}`);
+  const job = await ended(await call('jobs.delete', { connectionId, bucket, keys }));
+  expect(job.state.status).toBe('completed');
+  const last = await call('jobs.details', { id: job.id, offset: 11_990, limit: 1000 });
+  expect(last.total).toBe(12_000);
+  expect(last.items).toHaveLength(10);
+  expect(last.items.every((item) => item.state === 'done' && item.destination === '' && item.source.startsWith(`s3://${bucket}/many/k`))).toBe(true);
+  const sources = new Set<string>();
+  for (let offset = 0; offset < 12_000; offset += 1000) {
+    for (const item of (await call('jobs.details', { id: job.id, offset, limit: 1000 })).items) sources.add(item.source);
+  }
+  expect(sources.size).toBe(12_000);
+  expect(await call('jobs.details', { id: job.id, filter: 'failed' })).toEqual({ items: [], total: 0, unlisted: 0 });
+});
+
+it('a staged upload (a browser\'s files) names its items as they were dropped, not by the host\'s staging folder', async () => {
+  // A web host's service, as serve.ts builds it: files staged, no local paths.
+  const folder = await mkdtemp(path.join(dir, 'web-'));
+  const staging = await StagingArea.open({ root: path.join(folder, 'staging') });
+  const webEngine = new Engine({ env: {} });
+  const registry = new ConnectionRegistry({ dataDir: folder, engine: webEngine, secrets: new FileSecretStore(path.join(folder, 'secrets.json')), env: {} });
+  const web = createBargeService({ engine: webEngine, registry, host: 'web', staging, pageCallers: true });
+  try {
+    const dispatch = async <M extends MethodName>(method: M, params: MethodParams<M>) => {
+      const result = await web.dispatch(method, params);
+      if (!result.ok) throw new Error(result.error.message);
+      return result.value as MethodResults[M];
+    };
+    const config = serverConfig();
+    const store = await dispatch('connections.add', {
+      name: 'Test store', endpoint: config.endpoint, region: config.region, pathStyle: true, accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey,
+    });
+    const { stagingId } = await dispatch('uploads.stage', {});
+    const target = await web.stagedFile(stagingId, 'photos/a.txt');
+    if (!target.ok) throw new Error(target.error.message);
+    await writeFile(target.value.file, 'a');
+    // "notes.txt" is named but was never sent: it fails, by its name.
+    const started = await dispatch('jobs.upload', { connectionId: store.id, bucket, prefix: 'staged/', staged: { stagingId, entries: ['photos', 'notes.txt'] } });
+    const job = await webEngine.job(started.id)!.finished();
+    expect(job.state.status).toBe('failed');
+    const listed = [...(await dispatch('jobs.details', { id: job.id })).items].sort((a, b) => a.source.localeCompare(b.source));
+    expect(listed).toEqual([
+      { source: 'notes.txt', destination: `s3://${bucket}/staged/notes.txt`, state: 'failed', code: 'ENOENT', message: 'Cannot read notes.txt: No such file or folder.' },
+      { source: path.join('photos', 'a.txt'), destination: `s3://${bucket}/staged/photos/a.txt`, size: 1, state: 'done' },
+    ]);
+    const csv = await dispatch('jobs.detailsCsv', { id: job.id, filter: 'failed' });
+    expect(csv.text).not.toContain(path.join(folder, 'staging'));
+    expect(csv.text).toContain('\nnotes.txt,');
+  } finally {
+    await web.close();
+  }
 });
