@@ -17,6 +17,8 @@ import type { JobView } from '../store/jobs-store.ts';
 import { Dialog } from './Dialog.tsx';
 
 const ROW_HEIGHT = 44;
+/** The column names' row, above the items in the same scrolling box (it stays on top). */
+const HEADER_HEIGHT = 29;
 /** What became of an item, in an icon and a word: never colour alone. */
 const STATES: Record<ItemState, { icon: LucideIcon; label: string }> = {
   done: { icon: CircleCheck, label: 'done' },
@@ -37,7 +39,7 @@ export function JobDetailsDialog() {
 function JobDetails({ job }: { job: JobView | undefined }) {
   const { filter, total, unlisted, pages, error, notice, busy, setFilter, show, refresh, exportCsv, retryFailed, close } = useJobDetails();
   const scroller = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({ count: total ?? 0, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 10 });
+  const virtualizer = useVirtualizer({ count: total ?? 0, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 10, scrollMargin: HEADER_HEIGHT });
   const rows = virtualizer.getVirtualItems();
   const first = rows[0]?.index ?? 0;
   const last = rows.at(-1)?.index ?? 0;
@@ -77,30 +79,30 @@ function JobDetails({ job }: { job: JobView | undefined }) {
           <label><input type="radio" name="job-details-filter" checked={filter === 'all'} onChange={() => setFilter('all')} /> All items</label>
           <label><input type="radio" name="job-details-filter" checked={filter === 'failed'} onChange={() => setFilter('failed')} /> Failed items ({failed.toLocaleString()})</label>
         </fieldset>
-        <div className="job-items" role="table" aria-label={filter === 'failed' ? 'Failed items' : 'Items'} aria-rowcount={(total ?? 0) + 1}>
-          <div role="rowgroup">
-            <div className="job-item header" role="row" aria-rowindex={1}>
-              <span role="columnheader" className="item-state">State</span>
-              <span role="columnheader" className="item-source">Source</span>
-              <span role="columnheader" className="item-destination">Destination</span>
-              <span role="columnheader" className="item-size">Size</span>
-              <span role="columnheader" className="item-message">Why</span>
+        {/* Focusable, so the list scrolls from the keyboard (arrows, Page Up and Down, Home, End). */}
+        <div ref={scroller} className="job-items-scroll" role="region" tabIndex={0} aria-label={`${filter === 'failed' ? 'Failed items' : 'Items'}, scrollable`}>
+          <div className="job-items" role="table" aria-label={filter === 'failed' ? 'Failed items' : 'Items'} aria-rowcount={(total ?? 0) + 1}>
+            <div role="rowgroup" className="job-items-head">
+              <div className="job-item header" role="row" aria-rowindex={1} style={{ height: HEADER_HEIGHT }}>
+                <span role="columnheader" className="item-state">State</span>
+                <span role="columnheader" className="item-source">Source</span>
+                <span role="columnheader" className="item-destination">Destination</span>
+                <span role="columnheader" className="item-size">Size</span>
+                <span role="columnheader" className="item-message">Why</span>
+              </div>
             </div>
-          </div>
-          {/* Focusable, so the list scrolls from the keyboard (arrows, Page Up and Down, Home, End). */}
-          <div ref={scroller} className="job-items-scroll" tabIndex={0} aria-label={`${filter === 'failed' ? 'Failed items' : 'Items'}, scrollable`}>
             <div role="rowgroup" style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
               {rows.map((row) => {
                 const item = pages.get(Math.floor(row.index / PAGE_SIZE))?.[row.index % PAGE_SIZE];
-                const style = { position: 'absolute', top: 0, left: 0, right: 0, height: ROW_HEIGHT, transform: `translateY(${row.start}px)` } as const;
+                const style = { position: 'absolute', top: 0, left: 0, right: 0, height: ROW_HEIGHT, transform: `translateY(${row.start - HEADER_HEIGHT}px)` } as const;
                 return item
                   ? <ItemRow key={row.index} item={item} index={row.index} style={style} />
                   : <div key={row.index} role="row" aria-rowindex={row.index + 2} className="job-item loading" style={style}><span role="cell" className="hint">Loading…</span></div>;
               })}
             </div>
-            {total === 0 && <p className="hint">{filter === 'failed' ? 'No items failed.' : 'No item has ended yet.'}</p>}
-            {total === undefined && !error && <p className="hint">Loading…</p>}
           </div>
+          {total === 0 && <p className="hint">{filter === 'failed' ? 'No items failed.' : 'No item has ended yet.'}</p>}
+          {total === undefined && !error && <p className="hint">Loading…</p>}
         </div>
         {unlisted > 0 && <p className="hint">… and {plural(unlisted, 'more item')} not listed: a job lists its first 1,000,000 items, and every failure.</p>}
         {error && <p role="alert" className="error">{error}</p>}
