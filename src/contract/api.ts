@@ -134,8 +134,9 @@ export const methodSchemas = {
   /** A job's items (every one, or the failed ones) as CSV, for the window to save as a file. */
   'jobs.detailsCsv': z.strictObject({ id: jobId, filter: itemFilter }),
   /**
-   * Run exactly the items of a failed job that failed again, within the job; refused (NothingToRetry,
-   * FailedWhole, TooManyFailed) where it has none, or does not know them one by one.
+   * Run exactly the items of a failed job that failed again, within the job; refused while it runs
+   * (JobNotFinished), where it has none (NothingToRetry), or where it does not know them one by one
+   * (FailedWhole, TooManyFailed).
    */
   'jobs.retryFailed': z.strictObject({ id: jobId }),
   /**

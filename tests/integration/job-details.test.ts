@@ -145,6 +145,16 @@ it('a job that failed as a whole has no failed items to retry one by one; detail
   await expect(call('jobs.details', { id: 'no-such-job' })).rejects.toMatchObject({ code: 'NoSuchJob' });
   await expect(call('jobs.detailsCsv', { id: 'no-such-job', filter: 'all' })).rejects.toMatchObject({ code: 'NoSuchJob' });
   await expect(call('jobs.details', { id: whole.id, limit: 100_000 })).rejects.toMatchObject({ code: 'InvalidRequest' });
+
+  // A job not yet ended (here paused as it starts) has no failed items to retry yet.
+  const folder = await mkdtemp(path.join(dir, 'paused-'));
+  for (let n = 0; n < 200; n++) await writeFile(path.join(folder, `f${n}.txt`), String(n));
+  const paused = await call('jobs.upload', { connectionId, bucket, prefix: 'paused/', paths: [folder] });
+  await call('jobs.pause', { id: paused.id });
+  await expect(call('jobs.retryFailed', { id: paused.id })).rejects.toMatchObject({ code: 'JobNotFinished' });
+  await call('jobs.cancel', { id: paused.id });
+  expect((await ended(paused)).state.status).toBe('cancelled');
+  await expect(call('jobs.retryFailed', { id: paused.id })).rejects.toMatchObject({ code: 'NothingToRetry' });
 });
 
 it('the command line says how to retry what failed: the same command again, which goes on from its run', async () => {

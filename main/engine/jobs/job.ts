@@ -248,7 +248,8 @@ export class Job<Item = unknown> {
 
   /** Why a retry of just the failed items cannot run, or undefined when it can. */
   private failedOnlyRefusal(): BargeError | undefined {
-    if (this.running || this.stateValue.status !== 'failed') return new BargeError('NothingToRetry', 'Only a job that ended with failed items has failed items to retry.');
+    if (this.running) return new BargeError('JobNotFinished', 'That job is still running: its failed items can be retried once it has ended.');
+    if (this.stateValue.status !== 'failed') return new BargeError('NothingToRetry', 'Only a job that ended with failed items has failed items to retry.');
     if (this.jobWideError || this.objectsFailed === 0) return new BargeError('FailedWhole', `This job failed as a whole (${this.stateValue.error.message}), not item by item: retry the whole job.`);
     if (!this.totalsKnown) return new BargeError('FailedWhole', 'This job failed before it had found all its items: retry the whole job.');
     if (this.failedItemsOverflow) return new BargeError('TooManyFailed', `More than ${MAX_RETRY_ITEMS.toLocaleString('en-US')} items failed, more than are kept to retry one by one: retry the whole job.`);
