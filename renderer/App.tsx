@@ -13,6 +13,7 @@ import { useWindowWidth } from './layout/use-window-width.ts';
 import { BucketList } from './components/BucketList.tsx';
 import { ConflictDialog, firstConflict } from './components/ConflictDialog.tsx';
 import { ConnectionBar } from './components/ConnectionBar.tsx';
+import { JobDetailsDialog } from './components/JobDetailsDialog.tsx';
 import { ObjectBrowser } from './components/ObjectBrowser.tsx';
 import { Splitter } from './components/Splitter.tsx';
 import { TransfersPanel } from './components/TransfersPanel.tsx';
@@ -39,6 +40,8 @@ export function App() {
         {(docked || drawerOpen) && <TransfersPanel mode={docked ? 'docked' : 'drawer'} width={transfers} />}
       </div>
       <ConflictPrompt />
+      {/* Mounted here, not in Transfers: a closing drawer must not take an open job's details with it. */}
+      <JobDetailsDialog />
     </div>
   );
 }

@@ -75,6 +75,8 @@ export interface JobSummary {
   readonly prefix?: string;
   /** The unfinished run of the same command this job goes on from, or (tooOld) replaced. */
   readonly earlierRun?: EarlierRun;
+  /** A count of what the job would do (a delete's dry run): it changes nothing, and is no transfer to tell of. */
+  readonly dryRun?: boolean;
 }
 
 /**
@@ -94,6 +96,34 @@ export interface JobSnapshot extends JobSummary {
 
 /** Which of a job's lists: items that failed, or items done with a word to say (kept, skipped, size only). */
 export type ItemList = 'errors' | 'warnings';
+
+/**
+ * What became of one item of a job: done; failed (with why); skipped (found and not sent: a pipe, a
+ * link not followed); kept (a file already there, kept as asked); retrying (it failed, and a retry
+ * of the failed items is trying it again).
+ */
+export type ItemState = 'done' | 'failed' | 'skipped' | 'kept' | 'retrying';
+
+/** Where one item of a job comes from and goes. */
+export interface ItemPlace {
+  /** A local path (an upload), or an s3:// address (a download, a delete). */
+  readonly source: string;
+  /** An s3:// address (an upload), or a local path (a download); "" for a delete, or where none was reached. */
+  readonly destination: string;
+  /** Its size in bytes, where known. */
+  readonly size?: number;
+}
+
+/** One item of a job as its details list it: where from, where to, its size, and what became of it. */
+export interface JobItem extends ItemPlace {
+  readonly state: ItemState;
+  /** Why it failed, was skipped or kept (a code and a sentence), or a word on one done. */
+  readonly code?: string;
+  readonly message?: string;
+}
+
+/** Which of a job's items: every one, or those that failed. */
+export type ItemFilter = 'all' | 'failed';
 
 /** A recorded run of the same command that a new job goes on from, or replaces. */
 export interface EarlierRun {

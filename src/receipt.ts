@@ -35,7 +35,7 @@ export function receiptFormatFor(fileName: string): ReceiptFormat {
  * spreadsheet would run as a formula (starting with = + - @, a tab or a carriage return: a key
  * such as =HYPERLINK(...)) gets a leading apostrophe, which spreadsheets show as text.
  */
-function csvField(value: string, neutralise: boolean): string {
+export function csvField(value: string, neutralise = true): string {
   const safe = neutralise && /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
   return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
 }

@@ -12,4 +12,6 @@ export interface CliContext {
   readonly service: CliService;
   /** The session connection the command's flags and environment describe. */
   readonly connectionId: string;
+  /** The command's job is recorded, so running the command again goes on from it (and retries what failed). */
+  readonly journaled: boolean;
 }

@@ -62,7 +62,7 @@ export async function main(argv: readonly string[], streams: CliStreams): Promis
     });
     const calls = cliService(service);
     const connection = await calls.call('connections.open', options.connection);
-    const cli: CliContext = { options, ...streams, service: calls, connectionId: connection.id };
+    const cli: CliContext = { options, ...streams, service: calls, connectionId: connection.id, journaled: journal };
     return await command(cli);
   } catch (error) {
     // Usage errors and the service's answers are already said in words; anything else is put in

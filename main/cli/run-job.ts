@@ -99,6 +99,11 @@ export async function runJob(cli: CliContext, start: () => Promise<JobSummary>, 
     const sizeOnlyShown = warnings.filter((warning) => warning.code === 'SizeOnly').length;
     if (sizeOnly > sizeOnlyShown) cli.stderr.write(`… and ${sizeOnly - sizeOnlyShown} more checked for size only\n`);
     if (!cli.options.quiet) cli.stderr.write(`${summary(end, seconds, verb)}\n`);
+    // The command line's "Retry failed items": the same command again, which skips what was done.
+    const failed = end.progress.objectsFailed;
+    if (end.state.status === 'failed' && failed > 0 && cli.journaled) {
+      cli.stderr.write(`To retry the ${plural(failed, 'item')} that failed, run the same command again: what was done is skipped.\n`);
+    }
   }
   if (receiptError) cli.stderr.write(`error: ${receiptError.message}\n`);
   const outcome: RunEnd = receiptError ? { ...end, receiptMissing: true } : end;

@@ -8,7 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { app, BrowserWindow, dialog, ipcMain, protocol, safeStorage, session, shell } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Notification, protocol, safeStorage, session, shell } from 'electron';
 import mime from 'mime';
 import { IPC_CHANNELS } from '../../src/contract/ipc-channels.ts';
 import { failure } from '../../src/contract/result.ts';
@@ -16,6 +16,7 @@ import { createRuntime } from '../service/runtime.ts';
 import { FileSecretStore } from '../service/secret-store.ts';
 import { CONTENT_SECURITY_POLICY } from '../../src/content-security-policy.ts';
 import { createMainWindow, denyAllPermissions, isTrustedSender, lockDown } from './window.ts';
+import { showJobNotices } from './job-notices.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const rendererDir = path.join(here, '..', 'renderer');
@@ -74,6 +75,10 @@ ipcMain.handle(IPC_CHANNELS.pickFolder, async (event, defaultPath: unknown) => {
 service.subscribe((event) => {
   if (!window.isDestroyed()) window.webContents.send(IPC_CHANNELS.event, event);
 });
+// Long transfers that end are told by the system, and those under way shown on the taskbar or dock
+// icon (Windows shows notifications only of an app with an ID: electron-builder's appId).
+if (process.platform === 'win32') app.setAppUserModelId('dev.barge.app');
+showJobNotices((listener) => service.subscribe(listener), window, Notification);
 
 await window.loadURL('app://barge/index.html');
 

@@ -8,12 +8,12 @@ import { randomUUID } from 'node:crypto';
 import { statSync } from 'node:fs';
 import type { ConnectionConfig } from '../../src/connection.ts';
 import type { EngineStats } from '../../src/contract/models.ts';
-import type { ItemError, JobKind, JobSummary, JobUpdate } from '../../src/jobs.ts';
+import type { ItemError, ItemFilter, JobItem, JobKind, JobSummary, JobUpdate } from '../../src/jobs.ts';
 import { isFinished } from '../../src/jobs.ts';
 import type { Settings, SettingsPatch } from '../../src/settings.ts';
 import { DEFAULT_SETTINGS, settingsPatchSchema, settingsSchema } from '../../src/settings.ts';
 import { commonParent, jobLabel } from '../../src/job-label.ts';
-import { formatS3Url } from '../../src/s3-url.ts';
+import { formatS3Url, parseS3Url } from '../../src/s3-url.ts';
 import { ThroughputMeter } from '../../src/throughput-meter.ts';
 import type { ConflictChoice } from '../../src/if-exists.ts';
 import type { ReceiptEntry } from '../../src/receipt.ts';
@@ -222,13 +222,16 @@ export class Engine {
    */
   *receipt(id: string): Generator<ReceiptEntry> {
     if (this.recovery) yield* this.recovery.receipt(id);
-    const snapshot = this.jobsById.get(id)?.snapshot();
-    if (!snapshot) return;
-    for (const failure of snapshot.itemErrors) {
-      const remote = failure.item.startsWith('s3://');
+    const job = this.jobsById.get(id);
+    if (!job) return;
+    const snapshot = job.snapshot();
+    // Every failure, each with its key and its local path (the item log keeps them all).
+    for (const failure of job.allItems('failed')) {
+      const remote = parseS3Url(failure.source) ?? parseS3Url(failure.destination);
+      const local = failure.source.startsWith('s3://') ? failure.destination : failure.source;
       yield {
-        key: remote ? failure.item.replace(/^s3:\/\/[^/]+\//, '') : '', path: remote ? '' : failure.item, size: 0,
-        finishedAt: snapshot.createdAt, status: 'failed', error: `${failure.code}: ${failure.message}`,
+        key: remote?.key ?? '', path: local, size: failure.size ?? 0,
+        finishedAt: snapshot.endedAt ?? snapshot.createdAt, status: 'failed', error: `${failure.code ?? 'Failed'}: ${failure.message ?? ''}`,
       };
     }
     // Entries found and not sent are named too: a receipt accounts for everything the job found.
@@ -236,8 +239,24 @@ export class Engine {
       if (skipped.code !== 'Skipped') continue;
       yield { key: '', path: skipped.item, size: 0, finishedAt: snapshot.createdAt, status: 'skipped', error: skipped.message };
     }
-    const unlisted = snapshot.progress.objectsFailed - snapshot.itemErrors.length;
-    if (unlisted > 0) yield { key: '', path: '', size: 0, finishedAt: snapshot.createdAt, status: 'failed', error: `… and ${unlisted} more failed (not listed)` };
+  }
+
+  /** A page of a job's items (every one, or the failed ones) in the order they ended; NoSuchJob when it is not in the list. */
+  details(id: string, filter: ItemFilter, offset: number, limit: number): { items: JobItem[]; total: number; unlisted: number } {
+    return this.listed(id).details(filter, offset, limit);
+  }
+
+  /** Every item of a job (or every failed one), in the order they ended. */
+  allItems(id: string, filter: ItemFilter): Generator<JobItem> {
+    return this.listed(id).allItems(filter);
+  }
+
+  /**
+   * Run exactly the items of a job that failed again, within the job (uploads, downloads and
+   * deletes alike); refused, with why, where the job does not know them one by one.
+   */
+  retryFailed(id: string): void {
+    this.listed(id).retryFailed();
   }
 
   /** Drop a finished job from the list and its record, keeping nothing for a resume (the command line, once its receipt is written). */
@@ -245,6 +264,7 @@ export class Engine {
     const job = this.jobsById.get(id);
     if (job && !isFinished(job.state)) throw new BargeError('JobNotFinished', 'That job is still running: cancel it first.');
     this.jobsById.delete(id);
+    job?.dispose();
     // A failed job's leftovers (uploads begun, temporary files) go with it: no resume will come.
     if (job?.state.status === 'failed') this.recovery?.discard(id);
     else this.recovery?.forget(id);
@@ -288,6 +308,7 @@ export class Engine {
     for (const [id, job] of this.jobsById) {
       if (!isFinished(job.state)) continue;
       this.jobsById.delete(id);
+      job.dispose();
       this.recovery?.discard(id);
     }
   }
@@ -327,12 +348,14 @@ export class Engine {
       this.recovery.close();
       this.recovery = undefined;
       this.publisher.dispose();
+      for (const job of this.jobsById.values()) job.dispose();
       return;
     }
     this.cancel();
     await Promise.all([...this.jobsById.values()].map((job) => job.finished()));
     this.publisher.flush();
     this.publisher.dispose();
+    for (const job of this.jobsById.values()) job.dispose();
     for (const connection of [...this.connections]) connection.close();
     this.recovery?.close();
   }
@@ -343,14 +366,15 @@ export class Engine {
     const refusal = jobRefusal(kind, valid);
     if (refusal) throw refusal;
     const target = jobTarget(kind, valid);
-    if (!this.recovery || options.connectionRef === undefined) return this.launch({ id: randomUUID(), kind, name, body: jobBody(kind, valid, connection), target });
+    const dryRun = kind === 'delete' && (valid as DeleteSpec).dryRun === true;
+    if (!this.recovery || options.connectionRef === undefined) return this.launch({ id: randomUUID(), kind, name, body: jobBody(kind, valid, connection), target, dryRun });
     const { launch, release } = this.recovery.begin(kind, name, valid, connection, { ...options, connectionRef: options.connectionRef });
-    const job = this.launch({ ...launch, target });
+    const job = this.launch({ ...launch, target, dryRun });
     void job.finished().finally(release);
     return job;
   }
 
-  private launch(job: { id: string; kind: JobKind; name: string; body: JobBody<unknown>; createdAt?: number; recorder?: JobJournal; target?: JobTarget }): Job {
+  private launch(job: { id: string; kind: JobKind; name: string; body: JobBody<unknown>; createdAt?: number; recorder?: JobJournal; target?: JobTarget; dryRun?: boolean }): Job {
     const created = new Job<unknown>({
       id: job.id,
       kind: job.kind,
@@ -358,6 +382,7 @@ export class Engine {
       body: job.body,
       createdAt: job.createdAt,
       target: job.target,
+      dryRun: job.dryRun,
       journal: job.recorder,
       scheduler: this.scheduler,
       settings: () => this.current,
@@ -384,6 +409,13 @@ export class Engine {
 
   private emit(event: EngineEvent): void {
     for (const listener of this.listeners) listener(event);
+  }
+
+  /** The job with this ID; NoSuchJob when it is not in the list (any more). */
+  private listed(id: string): Job {
+    const job = this.jobsById.get(id);
+    if (!job) throw new BargeError('NoSuchJob', 'That job is no longer in the list.');
+    return job;
   }
 
   private each(id: string | undefined, act: (job: Job) => void): void {

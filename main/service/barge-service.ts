@@ -15,11 +15,12 @@ import { methodSchemas } from '../../src/contract/api.ts';
 import type { ApiEvent, HostInfo, MethodName, MethodResults, ParsedParams } from '../../src/contract/api.ts';
 import type { Result } from '../../src/contract/result.ts';
 import { failure, ok } from '../../src/contract/result.ts';
-import type { JobSummary } from '../../src/jobs.ts';
+import type { JobItem, JobSummary } from '../../src/jobs.ts';
 import type { Engine, Job } from '../engine/engine.ts';
 import { BargeError, toBargeError } from '../engine/errors.ts';
 import type { IfExists } from '../../src/if-exists.ts';
 import { formatReceipt } from '../../src/receipt.ts';
+import { formatItemsCsv, itemsFileName } from '../../src/job-items.ts';
 import type { ConnectionRegistry } from './connection-registry.ts';
 import type { StagedFileTarget, StagingArea } from './staging-area.ts';
 import type { DemoStoreLauncher } from './demo-store.ts';
@@ -111,11 +112,25 @@ export interface BargeServiceOptions {
 export function createBargeService(options: BargeServiceOptions): BargeService {
   const { engine, registry } = options;
   const { staging } = options;
+  /** Where each staged upload's files wait, by its job: its details name them as dropped ("photos/a.jpg"), not by the host's folder. */
+  const stagedFolders = new Map<string, string>();
   // Staged files go when their job completes or is cleared (a failed one may be retried).
   const releaseStaged = (event: ApiEvent) => {
     if (!staging) return;
     if (event.type === 'jobs') staging.jobsDone(event.jobs.filter((j) => j.state.status === 'completed').map((j) => j.id));
-    else if (event.type === 'jobs-removed') staging.jobsDone(event.ids);
+    else if (event.type === 'jobs-removed') {
+      staging.jobsDone(event.ids);
+      for (const id of event.ids) stagedFolders.delete(id);
+    }
+  };
+  /** A job's items as its caller knows them: a staged upload's files by the names they were dropped with. */
+  const asDropped = (id: string) => {
+    const folder = stagedFolders.get(id);
+    return (item: JobItem): JobItem => (folder === undefined ? item : {
+      ...item,
+      source: item.source.startsWith(folder) ? item.source.slice(folder.length) : item.source,
+      ...(item.message === undefined ? {} : { message: item.message.replaceAll(folder, '') }),
+    });
   };
   const requireStaging = (): StagingArea => {
     if (!staging) throw new BargeError('NotSupported', 'This host takes no staged files: files are uploaded by their paths here.');
@@ -156,6 +171,7 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
         throw error;
       }
       area.started(stagingId, job.id);
+      if (sources.length > 0) stagedFolders.set(job.id, path.dirname(sources[0]!) + path.sep);
       return started(job);
     }
     if (options.pageCallers) throw new BargeError('Forbidden', 'A page may not name files on the host: send them (uploads.stage).');
@@ -281,6 +297,23 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
       const job = engine.job(id);
       if (!job) throw new BargeError('NoSuchJob', 'That job is no longer in the list.');
       return job.items(list, offset, limit);
+    },
+    'jobs.details': async ({ id, filter, offset, limit }) => {
+      const page = engine.details(id, filter, offset, limit);
+      return { ...page, items: page.items.map(asDropped(id)) };
+    },
+    'jobs.detailsCsv': async ({ id, filter }) => {
+      const job = engine.job(id);
+      if (!job) throw new BargeError('NoSuchJob', 'That job is no longer in the list.');
+      const dropped = asDropped(id);
+      const items = function* () {
+        for (const item of engine.allItems(id, filter)) yield dropped(item);
+      };
+      return { fileName: itemsFileName(job.kind, id, filter), text: [...formatItemsCsv(items())].join('') };
+    },
+    'jobs.retryFailed': async ({ id }) => {
+      engine.retryFailed(id);
+      return null;
     },
     'uploads.stage': async () => ({ stagingId: await requireStaging().create() }),
     'uploads.abortIncomplete': async ({ connectionId, bucket, prefix, olderThanMs, dryRun }) => {

@@ -3,7 +3,7 @@
 // Docked beside the browser, or a drawer over it (a narrow window, or undocked by the user).
 
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { ArrowDownToLine, ArrowUpFromLine, Ban, CircleCheck, CircleX, Clock, FileCheck, LoaderCircle, PanelRightClose, PanelRightOpen, Pause, Play, RotateCcw, Trash2, X } from 'lucide-react';
+import { ArrowDownToLine, ArrowUpFromLine, Ban, CircleCheck, CircleX, Clock, FileCheck, ListChecks, LoaderCircle, PanelRightClose, PanelRightOpen, Pause, Play, RotateCcw, Trash2, X } from 'lucide-react';
 import type { LucideIcon } from 'lucide-react';
 import { memo, useEffect, useMemo, useRef } from 'react';
 import type { JobState } from '../../src/jobs.ts';
@@ -18,6 +18,8 @@ import { Sparkline } from './Sparkline.tsx';
 import { DOCK_TRANSFERS_FROM, useLayout } from '../store/layout-store.ts';
 import { useWindowWidth } from '../layout/use-window-width.ts';
 import { TransferSettings } from './TransferSettings.tsx';
+import { NotificationToggle } from './NotificationToggle.tsx';
+import { useJobDetails } from '../store/job-details-store.ts';
 
 const ROW_HEIGHT = 92;
 const DIRECTION: Record<JobView['kind'], { icon: LucideIcon; label: string }> = {
@@ -62,6 +64,7 @@ export function TransfersPanel({ mode, width }: { mode: 'docked' | 'drawer'; wid
         {drawer && <button type="button" className="icon" data-autofocus aria-label="Close the transfers panel" title="Close (Escape)" onClick={() => setDrawerOpen(false)}><X size={16} aria-hidden /></button>}
       </div>
       <TransferSettings />
+      <NotificationToggle />
       <section className="overall" aria-label="Overall throughput">
         <span>All transfers: <strong>{formatRate(stats?.bytesPerSecond ?? 0)}</strong>, {stats?.activeRequests ?? 0} requests in flight</span>
         <Sparkline values={overall} width={260} height={32} label="Overall throughput graph" />
@@ -92,6 +95,7 @@ export const JobRow = memo(function JobRow({ job, onAct }: { job: JobView; onAct
   const skipped = (job.itemWarnings ?? []).filter((w) => w.code === 'Exists');
   const history = useJobs((s) => s.history.get(job.id) ?? []);
   const saveReceipt = useJobs((s) => s.saveReceipt);
+  const openDetails = useJobDetails((s) => s.open);
   const p = job.progress;
   const fraction = progressFraction(job);
   const status = job.state.status;
@@ -122,8 +126,9 @@ export const JobRow = memo(function JobRow({ job, onAct }: { job: JobView; onAct
           {!isFinished(job.state) && <button type="button" onClick={() => onAct('cancel', job.id)}><X size={12} aria-hidden />Cancel</button>}
           {(status === 'failed' || status === 'cancelled') && <button type="button" onClick={() => onAct('retry', job.id)}><RotateCcw size={12} aria-hidden />Retry</button>}
           {job.kind !== 'delete' && p.objectsDone > 0 && isFinished(job.state) && (
-            <button type="button" title="Save what was stored or saved: key, size, ETag, version, checksum (CSV)" onClick={() => void saveReceipt(job.id)}><FileCheck size={12} aria-hidden />Receipt</button>
+            <button type="button" className="icon" aria-label="Receipt" title="Receipt: save what was stored or saved, with key, size, ETag, version and checksum (CSV)" onClick={() => void saveReceipt(job.id)}><FileCheck size={15} aria-hidden /></button>
           )}
+          <button type="button" className="icon" aria-label={`Details of ${job.name}`} title="Details: its items one by one, where each went, and why any failed" onClick={() => openDetails(job.id)}><ListChecks size={15} aria-hidden /></button>
         </span>
       </div>
       {job.state.status === 'failed' && <p className="error" title={job.itemErrors.map((e) => e.message).join('\n')}>{job.state.error.message}</p>}

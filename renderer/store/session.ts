@@ -6,11 +6,13 @@ import { useConnections } from './connections-store.ts';
 import { useBrowser } from './browser-store.ts';
 import { onJobsCompleted, useJobs } from './jobs-store.ts';
 import { useSettings } from './settings-store.ts';
+import { useNotifications } from './notifications-store.ts';
 
 /** Subscribe the stores to the engine's events and load what is there; returns the unsubscribe. */
 export function startSession(): () => void {
   const jobs = useJobs.getState();
   const unsubscribe = api().subscribe((event) => {
+    useNotifications.getState().received(event);
     switch (event.type) {
       case 'jobs': jobs.apply(event.jobs, { live: true }); break;
       case 'job': jobs.apply([event.job], { live: true }); break;

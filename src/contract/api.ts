@@ -4,7 +4,7 @@
 // the same service, so a method cannot exist on one side and not the other.
 
 import { z } from 'zod';
-import type { ItemError, JobSummary, JobUpdate } from '../jobs.ts';
+import type { ItemError, JobItem, JobSummary, JobUpdate } from '../jobs.ts';
 import { sessionConnectionSchema } from '../connection.ts';
 import type { Settings } from '../settings.ts';
 import { settingsPatchSchema } from '../settings.ts';
@@ -18,6 +18,9 @@ const id = z.string().min(1).max(200);
 const bucket = z.string().min(1).max(255);
 const key = z.string().min(1).max(4096);
 const onJob = z.strictObject({ id: id.optional() });
+const jobId = z.string().min(1).max(100);
+/** Every item of a job, or the failed ones only. */
+const itemFilter = z.enum(['all', 'failed']).default('all');
 const nothing = z.strictObject({});
 /** One file or folder name: no path, nothing that leaves its folder. */
 const entryName = z.string().min(1).max(255).refine((name) => !/[/\\\0]/.test(name) && name !== '.' && name !== '..', 'a file or folder name, not a path');
@@ -127,6 +130,20 @@ export const methodSchemas = {
   /** A page of a job's item errors or warnings (the first ones it kept; its progress has the counts). */
   'jobs.items': z.strictObject({ id: z.string().min(1).max(100), list: z.enum(['errors', 'warnings']), offset: z.number().int().nonnegative().default(0), limit: z.number().int().min(1).max(1000).default(1000) }),
   /**
+   * A page of a job's items one by one (every one, or the failed ones), in the order they ended:
+   * where each came from and went, its size, and what became of it; `total` in the list, and
+   * `unlisted`: items that ended past the most a job lists (failures are always listed).
+   */
+  'jobs.details': z.strictObject({ id: jobId, filter: itemFilter, offset: z.number().int().nonnegative().default(0), limit: z.number().int().min(1).max(1000).default(200) }),
+  /** A job's items (every one, or the failed ones) as CSV, for the window to save as a file. */
+  'jobs.detailsCsv': z.strictObject({ id: jobId, filter: itemFilter }),
+  /**
+   * Run exactly the items of a failed job that failed again, within the job; refused while it runs
+   * (JobNotFinished), where it has none (NothingToRetry), or where it does not know them one by one
+   * (FailedWhole, TooManyFailed).
+   */
+  'jobs.retryFailed': z.strictObject({ id: jobId }),
+  /**
    * A batch for files a browser sends before its upload starts (each with PUT stagedFileUrl(…),
    * then jobs.upload with `staged`). Only a host that takes files this way has it (NotSupported
    * elsewhere: files are uploaded by their paths there).
@@ -186,6 +203,9 @@ export interface MethodResults {
   'jobs.clearFinished': JobSummary[];
   'jobs.snapshot': JobSummary[];
   'jobs.items': { items: ItemError[]; total: number };
+  'jobs.details': { items: JobItem[]; total: number; unlisted: number };
+  'jobs.detailsCsv': { fileName: string; text: string };
+  'jobs.retryFailed': null;
   'uploads.stage': { stagingId: string };
   'uploads.abortIncomplete': IncompleteUploads;
   'settings.get': Settings;

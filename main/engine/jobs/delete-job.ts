@@ -14,6 +14,7 @@ import type { JobBody, JobRuntime } from './job.ts';
 import { headObjectOnce, listAllObjects, listAllVersions } from '../s3/s3-listing.ts';
 import type { S3Connection } from '../s3/s3-connection.ts';
 import type { DeleteSpec } from './job-specs.ts';
+import type { ItemPlace } from '../../../src/jobs.ts';
 
 export const MAX_KEYS_PER_DELETE = 1000;
 
@@ -90,7 +91,7 @@ async function deleteBatch(connection: S3Connection, bucket: string, batch: read
     }), { abortSignal: signal }));
   } catch (error) {
     const failure = toBargeError(error, `delete ${batch.length} objects from s3://${bucket}`);
-    for (const target of batch) runtime.itemFailed(target, describe(bucket, target), failure);
+    for (const target of batch) runtime.itemFailed(target, deletePlace(bucket, target), failure);
     return;
   }
   const failed = new Map<string, { code: string; message: string }>();
@@ -104,10 +105,10 @@ async function deleteBatch(connection: S3Connection, bucket: string, batch: read
       // Shaped like the SDK's errors, so the code and advice are the ones every other failure gets
       // (an object lock's refusal, which stores word as InvalidRequest or AccessDenied, included).
       const refusal = Object.assign(new Error(error.message), { name: error.code });
-      runtime.itemFailed(target, describe(bucket, target), toBargeError(refusal, `delete ${describe(bucket, target)}`));
+      runtime.itemFailed(target, deletePlace(bucket, target), toBargeError(refusal, `delete ${describe(bucket, target)}`));
     } else {
       if (target.size) runtime.addBytes(target.size);
-      runtime.objectDone();
+      runtime.objectDone(deletePlace(bucket, target));
       deleted += 1;
     }
   }
@@ -119,10 +120,15 @@ async function countTarget(connection: S3Connection, bucket: string, target: Del
     const size = target.size ?? (await runtime.request((signal) => headObjectOnce(connection, bucket, target.key, signal))).size;
     if (target.size === undefined) runtime.addTotals(0, size);
     runtime.addBytes(size);
-    runtime.objectDone();
+    runtime.objectDone(deletePlace(bucket, { ...target, size }));
   } catch (error) {
-    runtime.itemFailed(target, describe(bucket, target), toBargeError(error, `look up ${describe(bucket, target)}`));
+    runtime.itemFailed(target, deletePlace(bucket, target), toBargeError(error, `look up ${describe(bucket, target)}`));
   }
+}
+
+/** A deleted object as the job's details list it: where it was, and nowhere now. */
+function deletePlace(bucket: string, target: DeleteTarget): ItemPlace {
+  return { source: describe(bucket, target), destination: '', ...(target.size === undefined ? {} : { size: target.size }) };
 }
 
 function describe(bucket: string, target: DeleteTarget): string {

@@ -12,7 +12,8 @@ import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { keyToRelativePath, SavedPaths } from '../../../src/key-path.ts';
 import { choosePartSize, partCount, partNumbers, partRange } from '../../../src/part-size.ts';
-import { asFolderPrefix, keyBaseName } from '../../../src/s3-url.ts';
+import { asFolderPrefix, formatS3Url, keyBaseName } from '../../../src/s3-url.ts';
+import type { ItemPlace } from '../../../src/jobs.ts';
 import { concurrentEach } from '../queue/concurrent-each.ts';
 import { BargeError, errorCode, httpStatus, toBargeError } from '../errors.ts';
 import { countedAgain } from './job.ts';
@@ -87,13 +88,15 @@ async function downloadItems(
 ): Promise<void> {
     const items = only ? countedAgain(only, runtime, (item) => item.size) : discover(connection, spec, runtime);
     await concurrentEach(items, () => runtime.settings.threads * 2, async (item) => {
+      const source = formatS3Url({ bucket: spec.bucket, key: item.key });
+      const place = (file: string, size: number | undefined): ItemPlace => ({ source, destination: file, ...(size === undefined ? {} : { size }) });
       try {
         if (item.unsafe) throw new BargeError('UnsafeKey', `The key "${item.key}" ${item.unsafe}; it was not downloaded.`);
         if (item.nothingBelow) throw new BargeError('NothingFound', item.nothingBelow);
         if (item.collision) throw new BargeError('NameCollision', `The key "${item.key}" ${item.collision}; it was not downloaded.`);
         if (item.marker) {
           await saveFolderMarker(spec, item, target);
-          runtime.objectDone();
+          runtime.objectDone(place(item.path, item.size));
           return;
         }
         const known = item.size === undefined ? await lookUp(connection, spec.bucket, item, runtime) : item;
@@ -103,17 +106,17 @@ async function downloadItems(
         try {
           const existing = await finishedBefore(runtime, known, folder) ? 'done' : await whenExists(spec.ifExists ?? 'overwrite', known, runtime, folder);
           if (existing === 'done') {
-            runtime.alreadyDone(1, known.size ?? 0);
+            runtime.alreadyDone(1, known.size ?? 0, place(known.path, known.size));
           } else if (existing.skip !== undefined) {
             runtime.alreadyDone(1, known.size ?? 0);
-            runtime.kept(known.path, `${known.path} is already there: ${existing.skip}; it was not downloaded.`);
+            runtime.kept(place(known.path, known.size), `${known.path} is already there: ${existing.skip}; it was not downloaded.`);
           } else {
             const { why, ...stored } = await downloadObject(connection, spec, { ...known, path: existing.path }, runtime, folder, existing.noClobber, strays.get(existing.path));
             strays.delete(existing.path);
             // The file it was saved as (a numbered name beside a file kept, with --if-exists rename).
             runtime.journal.objectFinished({ key: known.key, path: existing.path, size: known.size ?? 0, ...stored }, { now: existing.path !== known.path });
-            if (why) runtime.sizeOnly(`s3://${spec.bucket}/${known.key}`, why);
-            runtime.objectDone();
+            if (why) runtime.sizeOnly(source, why);
+            runtime.objectDone(place(existing.path, known.size), why ? `Checked for its size only: ${why}.` : undefined);
           }
         } catch (error) {
           throw folder.explain(error);
@@ -121,7 +124,7 @@ async function downloadItems(
           await folder.close();
         }
       } catch (error) {
-        runtime.itemFailed(item, `s3://${spec.bucket}/${item.key}`, toBargeError(changedOnServer(error, spec, item), `download s3://${spec.bucket}/${item.key}`));
+        runtime.itemFailed(item, place(item.path, item.size), toBargeError(changedOnServer(error, spec, item), `download ${source}`));
       }
     });
     if (!only) runtime.totalsFinal();
@@ -132,7 +135,7 @@ async function* discover(connection: S3Connection, spec: DownloadSpec, runtime: 
   // Two keys must never land on one file: the same name (keys "a/x" and "b/x" into one folder), or,
   // where the folder ignores case (Windows, macOS), names that differ only in case. The first keeps it.
   // Kept on disk past 100,000 keys: memory does not grow with the prefix.
-  const owners = spec.targetFile ? undefined : await SpillingMap.create<{ key: string; path: string }>();
+  const owners = spec.targetFile ? undefined : new SpillingMap<{ key: string; path: string }>();
   try {
     const saved = owners && new SavedPaths({ caseInsensitive: spec.caseInsensitive ?? (await folderIgnoresCase(folder)), owners });
     yield* listItems(connection, spec, runtime, folder, saved);

@@ -6,7 +6,7 @@
 // items that failed so only those run again.
 
 import { setMaxListeners } from 'node:events';
-import type { ItemError, ItemList, JobKind, JobSnapshot, JobState, JobSummary, JobUpdate } from '../../../src/jobs.ts';
+import type { ItemError, ItemFilter, ItemList, ItemPlace, JobItem, JobKind, JobSnapshot, JobState, JobSummary, JobUpdate } from '../../../src/jobs.ts';
 import { isFinished } from '../../../src/jobs.ts';
 import { ThroughputMeter } from '../../../src/throughput-meter.ts';
 import { printable } from '../../../src/s3-names.ts';
@@ -19,6 +19,7 @@ import type { RequestScheduler } from '../queue/request-scheduler.ts';
 import { withRetry } from '../queue/retry-loop.ts';
 import { abortError, classifyFailure } from '../queue/retry-policy.ts';
 import type { ConflictChoice } from '../../../src/if-exists.ts';
+import { ItemLog } from './item-log.ts';
 
 /** At most this many item errors are kept per job; the count goes on. */
 const MAX_ITEM_ERRORS = 1_000;
@@ -52,21 +53,25 @@ export interface JobRuntime<Item> {
   totalsFinal(): void;
   /** Bytes moved; negative to take back the bytes of an attempt that failed. */
   addBytes(bytes: number): void;
-  objectDone(): void;
+  /** An item done: counted, and listed in the job's details (with a word on it, such as "checked for its size only"). */
+  objectDone(item: ItemPlace, note?: string): void;
   /** A finished object whose bytes could be checked only for their count, and why. */
   sizeOnly(name: string, why: string): void;
   /** An entry found but not sent (a named pipe, a link not followed), and why: counted, and named. */
   skipped(name: string, message: string): void;
-  /** A file already there kept, as the user asked (--if-exists skip or newer): counted, and named. */
-  kept(name: string, message: string): void;
+  /** A file already there kept, as the user asked (--if-exists skip or newer): counted, and named by its path. */
+  kept(item: ItemPlace, message: string): void;
   /** Ask the user what to do with a file that is already there (or use their "apply to all" answer). */
   askIfExists(path: string): Promise<ConflictChoice>;
-  /** Work an earlier run of this job finished (found in the journal): counted done, not as throughput. */
-  alreadyDone(objects: number, bytes: number): void;
+  /**
+   * Work an earlier run of this job finished (found in the journal): counted done, not as
+   * throughput; with `item`, one item, listed in the details as done by that run.
+   */
+  alreadyDone(objects: number, bytes: number, item?: ItemPlace): void;
   /** Where the body records its progress, and finds what an earlier run did. */
   readonly journal: JobJournal;
-  /** An item failed; the job goes on with the others unless the error is job-wide. */
-  itemFailed(item: Item, name: string, error: unknown): void;
+  /** An item failed (named by its source); the job goes on with the others unless the error is job-wide. */
+  itemFailed(item: Item, place: ItemPlace, error: unknown): void;
 }
 
 /** Items handed back for a retry, counted into the totals again as they are taken up. */
@@ -99,6 +104,8 @@ export interface JobOptions<Item> {
   readonly createdAt?: number;
   /** Where the job acts: a window showing that folder lists it again when the job completes. */
   readonly target?: JobTarget;
+  /** A count of what it would do (a delete's dry run): it changes nothing. */
+  readonly dryRun?: boolean;
 }
 
 /** The bucket and folder a job changes or reads (JobSummary's bucket and prefix). */
@@ -113,6 +120,7 @@ export class Job<Item = unknown> {
   readonly name: string;
   readonly createdAt: number;
   readonly target: JobTarget | undefined;
+  readonly dryRun: boolean;
   /** The current run's start and end (a retry is a new run): a finished row shows its average. */
   private startedAt: number | undefined;
   private endedAt: number | undefined;
@@ -132,6 +140,8 @@ export class Job<Item = unknown> {
   private itemWarnings: ItemError[] = [];
   private failedItems: Item[] = [];
   private failedItemsOverflow = false;
+  /** Every item as it ended, for the details (bounded in memory). */
+  private readonly log = new ItemLog();
   private jobWideError: BargeError | undefined;
   private running: Promise<void> | undefined;
   private retries = 0;
@@ -153,6 +163,7 @@ export class Job<Item = unknown> {
     this.name = options.name;
     this.createdAt = options.createdAt ?? options.clock.now();
     this.target = options.target;
+    this.dryRun = options.dryRun ?? false;
   }
 
   get state(): JobState {
@@ -197,14 +208,16 @@ export class Job<Item = unknown> {
   /** Run a failed or cancelled job again: only its failed items when it knows them. */
   retry(): boolean {
     if (this.running || (this.stateValue.status !== 'failed' && this.stateValue.status !== 'cancelled')) return false;
-    const onlyFailed = this.stateValue.status === 'failed' && this.totalsKnown && !this.failedItemsOverflow && !this.jobWideError;
+    const onlyFailed = this.failedOnlyRefusal() === undefined;
     const only = onlyFailed ? this.failedItems : undefined;
     if (onlyFailed) {
       // What is done stays done; the body counts the retried items again as it finds them.
       this.objectsFailed = 0;
       this.objectsTotal = this.objectsDone;
       this.bytesTotal = this.bytesDone;
+      this.log.retrying();
     } else {
+      this.log.clear();
       this.objectsDone = 0;
       this.objectsFailed = 0;
       this.objectsTotal = 0;
@@ -224,6 +237,38 @@ export class Job<Item = unknown> {
     this.meter = new ThroughputMeter();
     this.run(only);
     return true;
+  }
+
+  /** Run exactly the items that failed again, within this job; refused (with why) where they are not known. */
+  retryFailed(): void {
+    const refusal = this.failedOnlyRefusal();
+    if (refusal) throw refusal;
+    this.retry();
+  }
+
+  /** Why a retry of just the failed items cannot run, or undefined when it can. */
+  private failedOnlyRefusal(): BargeError | undefined {
+    if (this.running) return new BargeError('JobNotFinished', 'That job is still running: its failed items can be retried once it has ended.');
+    if (this.stateValue.status !== 'failed') return new BargeError('NothingToRetry', 'Only a job that ended with failed items has failed items to retry.');
+    if (this.jobWideError || this.objectsFailed === 0) return new BargeError('FailedWhole', `This job failed as a whole (${this.stateValue.error.message}), not item by item: retry the whole job.`);
+    if (!this.totalsKnown) return new BargeError('FailedWhole', 'This job failed before it had found all its items: retry the whole job.');
+    if (this.failedItemsOverflow) return new BargeError('TooManyFailed', `More than ${MAX_RETRY_ITEMS.toLocaleString('en-US')} items failed, more than are kept to retry one by one: retry the whole job.`);
+    return undefined;
+  }
+
+  /** A page of the job's items (every one, or the failed ones), in the order they ended, and how many there are. */
+  details(filter: ItemFilter, offset: number, limit: number): { items: JobItem[]; total: number; unlisted: number } {
+    return { ...this.log.page(filter, offset, limit), unlisted: this.log.unlisted };
+  }
+
+  /** Every item (or every failed one), in the order they ended. */
+  allItems(filter: ItemFilter): Generator<JobItem> {
+    return this.log.all(filter);
+  }
+
+  /** Let go of what the job holds for its details (it left the list). */
+  dispose(): void {
+    this.log.close();
   }
 
   /** The user's word on a file that is already there; with `applyToAll`, on every one of this job's. */
@@ -247,7 +292,7 @@ export class Job<Item = unknown> {
   /** The job without its item lists: what a window keeps. */
   summary(): JobSummary {
     const conflicts = [...this.conflicts].slice(0, MAX_SHOWN_CONFLICTS).map(([id, conflict]) => ({ id, path: conflict.path }));
-    return { ...this.update(), kind: this.kind, name: this.name, conflicts, createdAt: this.createdAt, ...this.target };
+    return { ...this.update(), kind: this.kind, name: this.name, conflicts, createdAt: this.createdAt, ...this.target, ...(this.dryRun ? { dryRun: true } : {}) };
   }
 
   /** Where the job is: its state and numbers, what goes out ten times a second. */
@@ -302,6 +347,7 @@ export class Job<Item = unknown> {
     this.running = undefined;
     this.endedAt = this.options.clock.now();
     this.options.scheduler.removeJob(this.id);
+    this.log.settle(this.controller.signal.aborted || Boolean(this.jobWideError || error));
     if (this.controller.signal.aborted && !this.jobWideError) {
       this.setState({ status: 'cancelled' });
     } else if (this.jobWideError || error) {
@@ -349,8 +395,9 @@ export class Job<Item = unknown> {
         }
         this.changed();
       },
-      objectDone: () => {
+      objectDone: (item, note) => {
         this.objectsDone += 1;
+        this.log.add({ ...item, state: 'done', ...(note === undefined ? {} : { message: printable(note) }) });
         this.changed();
       },
       askIfExists: (path) => {
@@ -377,14 +424,18 @@ export class Job<Item = unknown> {
           this.changed();
         });
       },
-      kept: (name, message) => {
+      kept: (item, message) => {
         this.objectsKept += 1;
-        this.keepItem('warnings', { item: name, code: 'Exists', message: printable(message) });
+        const warning = { item: item.destination, code: 'Exists', message: printable(message) };
+        this.keepItem('warnings', warning);
+        this.log.add({ ...item, state: 'kept', code: warning.code, message: warning.message });
         this.changed();
       },
       skipped: (name, message) => {
         this.objectsSkipped += 1;
-        this.keepItem('warnings', { item: name, code: 'Skipped', message: printable(message) });
+        const warning = { item: name, code: 'Skipped', message: printable(message) };
+        this.keepItem('warnings', warning);
+        this.log.add({ source: name, destination: '', state: 'skipped', code: warning.code, message: warning.message });
         this.changed();
       },
       sizeOnly: (name, why) => {
@@ -392,13 +443,14 @@ export class Job<Item = unknown> {
         this.keepItem('warnings', { item: name, code: 'SizeOnly', message: printable(`${name} was checked for its size only: ${why}.`) });
         this.changed();
       },
-      alreadyDone: (objects, bytes) => {
+      alreadyDone: (objects, bytes, item) => {
         this.objectsDone += objects;
         this.bytesDone += bytes;
+        if (item) this.log.add({ ...item, state: 'done', message: 'Done by an earlier run of this job.' });
         this.changed();
       },
       journal: this.options.journal ?? NO_JOURNAL,
-      itemFailed: (item, name, error) => this.itemFailed(item, name, error),
+      itemFailed: (item, place, error) => this.itemFailed(item, place, error),
     };
   }
 
@@ -431,13 +483,14 @@ export class Job<Item = unknown> {
     });
   }
 
-  private itemFailed(item: Item, name: string, error: unknown): void {
+  private itemFailed(item: Item, place: ItemPlace, error: unknown): void {
     // Once the job is cancelled (by the user, or by a job-wide error) the items still in flight fail
     // with aborts and resets: noise, not failures of their own.
     if (this.controller.signal.aborted) return;
     const jobError = toJobError(error);
     this.objectsFailed += 1;
-    this.keepItem('errors', { item: name, ...jobError });
+    this.keepItem('errors', { item: place.source, ...jobError });
+    this.log.add({ ...place, state: 'failed', ...jobError });
     if (this.failedItems.length < MAX_RETRY_ITEMS) this.failedItems.push(item);
     else this.failedItemsOverflow = true;
     // A code that fails every item alike (error-codes.ts): the job stops at the first.

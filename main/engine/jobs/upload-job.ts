@@ -12,6 +12,8 @@ import {
 import type { CompleteMultipartUploadCommandOutput } from '@aws-sdk/client-s3';
 import { choosePartSize, MAX_OBJECT_SIZE_BYTES, MIN_PART_SIZE_BYTES, partCount, partNumbers, partRange } from '../../../src/part-size.ts';
 import { objectKeyProblem } from '../../../src/s3-names.ts';
+import { formatS3Url } from '../../../src/s3-url.ts';
+import type { ItemPlace } from '../../../src/jobs.ts';
 import { concurrentEach } from '../queue/concurrent-each.ts';
 import { fileRangeBody } from './file-range-body.ts';
 import type { StreamedBody } from '../s3/s3-wire.ts';
@@ -71,7 +73,7 @@ export function uploadBody(connection: S3Connection, spec: UploadSpec): JobBody<
     const collision = sourcesCollide(spec.sources, spec.destination);
     if (collision) throw new BargeError('NameCollision', collision);
     const walk = { followSymlinks: spec.followSymlinks ?? true };
-    const files = discover(runtime, only ? only.map((item) => walkPath(item.path, item.key, walk)) : [walkSources(spec.sources, spec.destination, walk)]);
+    const files = discover(runtime, spec.bucket, only ? only.map((item) => walkPath(item.path, item.key, walk)) : [walkSources(spec.sources, spec.destination, walk)]);
     const stored = runtime.journal.resumed ? await listStoredNow(connection, spec, runtime) : undefined;
     const strays = new Map<string, { jobId: string; uploadId: string }[]>();
     for (const stray of runtime.journal.strays().uploads) {
@@ -90,9 +92,10 @@ async function uploadFiles(
   strays: Map<string, { jobId: string; uploadId: string }[]>,
 ): Promise<void> {
   await concurrentEach(files, () => runtime.settings.threads * 2, async (file) => {
+    const place = uploadPlace(spec.bucket, file, file.size);
     try {
       if (finishedBefore(runtime, file, storedNow)) {
-        runtime.alreadyDone(1, file.size);
+        runtime.alreadyDone(1, file.size, place);
         return;
       }
       // Another job's upload of this key, left when its process died: taken back before this one goes.
@@ -104,11 +107,16 @@ async function uploadFiles(
       const stored = await uploadFile(connection, spec.bucket, file, runtime, pace);
       // The file as it was listed: the upload was made whole only after it was seen unchanged since.
       runtime.journal.objectFinished({ key: file.key, path: file.path, size: file.size, mtimeMs: file.mtimeMs, ...stored, local: identityOf(file) });
-      runtime.objectDone();
+      runtime.objectDone(place);
     } catch (error) {
-      runtime.itemFailed(file, file.path, toBargeError(error, `upload ${file.path} to s3://${spec.bucket}/${file.key}`));
+      runtime.itemFailed(file, place, toBargeError(error, `upload ${file.path} to s3://${spec.bucket}/${file.key}`));
     }
   });
+}
+
+/** Where an upload's item comes from and goes, as its details list it. */
+function uploadPlace(bucket: string, item: { readonly path: string; readonly key: string }, size: number | undefined): ItemPlace {
+  return { source: item.path, destination: formatS3Url({ bucket, key: item.key }), ...(size === undefined ? {} : { size }) };
 }
 
 /** What the destination holds under a key: enough to know the object an earlier run stored is still there. */
@@ -122,7 +130,7 @@ interface StoredNow {
  * earlier run stored, then deleted or replaced since, is sent again. Kept on disk past 100,000 keys.
  */
 async function listStoredNow(connection: S3Connection, spec: UploadSpec, runtime: JobRuntime<UploadItem>): Promise<SpillingMap<StoredNow>> {
-  const stored = await SpillingMap.create<StoredNow>();
+  const stored = new SpillingMap<StoredNow>();
   try {
     for (const key of new Set(sourceKeys(spec.sources, spec.destination))) {
       for await (const object of listAllObjects(connection, { bucket: spec.bucket, prefix: key, signal: runtime.signal })) {
@@ -136,7 +144,7 @@ async function listStoredNow(connection: S3Connection, spec: UploadSpec, runtime
   }
 }
 
-async function* discover(runtime: JobRuntime<UploadItem>, walks: readonly AsyncIterable<WalkEntry>[]): AsyncGenerator<LocalFile> {
+async function* discover(runtime: JobRuntime<UploadItem>, bucket: string, walks: readonly AsyncIterable<WalkEntry>[]): AsyncGenerator<LocalFile> {
   for (const walk of walks) {
     for await (const entry of walk) {
       if (runtime.signal.aborted) return;
@@ -146,7 +154,8 @@ async function* discover(runtime: JobRuntime<UploadItem>, walks: readonly AsyncI
       }
       if (!entry.ok) {
         runtime.addTotals(1, 0);
-        runtime.itemFailed({ unread: true, path: entry.path, key: entry.key }, entry.path, toBargeError(entry.error, `read ${entry.path}`));
+        const unread = { unread: true, path: entry.path, key: entry.key } as const;
+        runtime.itemFailed(unread, uploadPlace(bucket, unread, undefined), toBargeError(entry.error, `read ${entry.path}`));
         continue;
       }
       runtime.addTotals(1, entry.size);

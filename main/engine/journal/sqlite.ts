@@ -9,6 +9,14 @@ import type * as Sqlite from 'node:sqlite';
 const SQLITE_WARNING = 'SQLite is an experimental feature';
 
 export async function loadSqlite(): Promise<typeof Sqlite> {
+  return loadSqliteNow();
+}
+
+/**
+ * The module at once, for a caller that cannot wait (a job's item list moving to disk in the middle
+ * of a synchronous record). A built-in: loading it reads nothing from disk.
+ */
+export function loadSqliteNow(): typeof Sqlite {
   const emitWarning = process.emitWarning;
   process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
     const text = typeof warning === 'string' ? warning : warning.message;
@@ -16,7 +24,7 @@ export async function loadSqlite(): Promise<typeof Sqlite> {
     (emitWarning as (...args: unknown[]) => void).call(process, warning, ...rest);
   }) as typeof process.emitWarning;
   try {
-    return await import('node:sqlite');
+    return process.getBuiltinModule('node:sqlite');
   } finally {
     process.emitWarning = emitWarning;
   }

@@ -3,7 +3,7 @@ import { SpillingMap } from '../../../../../main/engine/jobs/spilling-map.ts';
 import { SavedPaths } from '../../../../../src/key-path.ts';
 
 it('keeps entries in memory up to its limit, then on disk, answering the same either way', async () => {
-  const map = await SpillingMap.create<{ n: number }>(3);
+  const map = new SpillingMap<{ n: number }>(3);
   try {
     for (let n = 0; n < 3; n++) map.set(`k${n}`, { n });
     expect(map.spilled).toBe(false);
@@ -23,7 +23,7 @@ it('keeps entries in memory up to its limit, then on disk, answering the same ei
 });
 
 it('a download\'s claims on disk still refuse a second key for one file', async () => {
-  const owners = await SpillingMap.create<{ key: string; path: string }>(2);
+  const owners = new SpillingMap<{ key: string; path: string }>(2);
   try {
     const saved = new SavedPaths({ caseInsensitive: true, owners });
     for (let n = 0; n < 10; n++) expect(saved.claim(`/out/file${n}.txt`, `p/file${n}.txt`)).toBeUndefined();

@@ -1,0 +1,119 @@
+import { afterEach, beforeEach, expect, it, vi } from 'vitest';
+import type { BargeApi } from '../../../src/contract/api.ts';
+import type { Result } from '../../../src/contract/result.ts';
+import type { JobItem } from '../../../src/jobs.ts';
+import { setApi } from '../../../renderer/store/api.ts';
+import { PAGE_SIZE, useJobDetails } from '../../../renderer/store/job-details-store.ts';
+
+const saved: { fileName: string; text: string; type: string }[] = [];
+vi.mock('../../../renderer/save-file.ts', () => ({ saveFile: (fileName: string, text: string, type: string) => saved.push({ fileName, text, type }) }));
+
+/** A call the test answers when it chooses. */
+interface Pending {
+  readonly method: string;
+  readonly params: Record<string, unknown>;
+  answer(result: Result<unknown>): Promise<void>;
+}
+
+let pending: Pending[];
+
+beforeEach(() => {
+  pending = [];
+  saved.length = 0;
+  const api: BargeApi = {
+    call: (method, params) => new Promise((resolve) => {
+      pending.push({
+        method, params: params as Record<string, unknown>,
+        answer: async (result) => {
+          resolve(result as never);
+          // Let the store take the answer in.
+          for (let i = 0; i < 5; i++) await Promise.resolve();
+        },
+      });
+    }),
+    subscribe: () => () => undefined,
+    uploadFiles: async () => ({ ok: false, error: { code: 'NotSet', message: 'not used' } }),
+    pickFolder: async () => undefined,
+  };
+  setApi(api);
+});
+
+afterEach(() => useJobDetails.getState().close());
+
+const item = (n: number, state: JobItem['state'] = 'done'): JobItem => ({ source: `/src/f${n}`, destination: `s3://b/f${n}`, size: n, state });
+const page = (offset: number, count: number, total: number) => ({ ok: true, value: { items: Array.from({ length: count }, (_, i) => item(offset + i)), total, unlisted: 0 } }) as const;
+
+/** The calls still out, and takes them off the list. */
+function taken(): Pending[] {
+  return pending.splice(0);
+}
+
+it('opens on the first page; rows scrolled to fetch their own pages once, and pages far from the screen are let go', async () => {
+  useJobDetails.getState().open('j1');
+  const [first] = taken();
+  expect(first).toMatchObject({ method: 'jobs.details', params: { id: 'j1', filter: 'all', offset: 0, limit: PAGE_SIZE } });
+  await first!.answer(page(0, PAGE_SIZE, 100_000));
+  expect(useJobDetails.getState()).toMatchObject({ jobId: 'j1', total: 100_000 });
+  expect(useJobDetails.getState().pages.get(0)?.[7]).toEqual(item(7));
+
+  useJobDetails.getState().show(PAGE_SIZE * 50 - 3, PAGE_SIZE * 50 + 10);
+  const asked = taken();
+  expect(asked.map((call) => call.params.offset)).toEqual([PAGE_SIZE * 49, PAGE_SIZE * 50]);
+  // The same rows again: nothing asked twice.
+  useJobDetails.getState().show(PAGE_SIZE * 50 - 3, PAGE_SIZE * 50 + 10);
+  expect(taken()).toEqual([]);
+  await asked[0]!.answer(page(PAGE_SIZE * 49, PAGE_SIZE, 100_000));
+  await asked[1]!.answer(page(PAGE_SIZE * 50, PAGE_SIZE, 100_000));
+  expect([...useJobDetails.getState().pages.keys()].sort((a, b) => a - b)).toEqual([49, 50]);
+});
+
+it('a job that moves on while a page is out is read again once, when it answers', async () => {
+  useJobDetails.getState().open('j1');
+  const [first] = taken();
+  useJobDetails.getState().refresh();
+  useJobDetails.getState().refresh();
+  expect(taken()).toEqual([]);
+  await first!.answer(page(0, 2, 2));
+  const [again] = taken();
+  expect(again).toMatchObject({ method: 'jobs.details', params: { offset: 0 } });
+  await again!.answer({ ok: true, value: { items: [item(0), item(1, 'failed')], total: 2, unlisted: 0 } });
+  expect(useJobDetails.getState().pages.get(0)).toEqual([item(0), item(1, 'failed')]);
+  expect(taken()).toEqual([]);
+});
+
+it('the failed items are a list of their own; an answer for the list shown before is dropped', async () => {
+  useJobDetails.getState().open('j1');
+  const [all] = taken();
+  useJobDetails.getState().setFilter('failed');
+  const [failed] = taken();
+  expect(failed).toMatchObject({ params: { id: 'j1', filter: 'failed', offset: 0 } });
+  await failed!.answer({ ok: true, value: { items: [item(3, 'failed')], total: 1, unlisted: 0 } });
+  await all!.answer(page(0, 5, 5));
+  expect(useJobDetails.getState()).toMatchObject({ filter: 'failed', total: 1 });
+  expect(useJobDetails.getState().pages.get(0)).toEqual([item(3, 'failed')]);
+});
+
+it('exports the list shown as CSV, and retries the failed items; a refusal is said in words', async () => {
+  useJobDetails.getState().open('j1', 'failed');
+  await taken()[0]!.answer(page(0, 1, 1));
+  const exporting = useJobDetails.getState().exportCsv();
+  const [csv] = taken();
+  expect(csv).toMatchObject({ method: 'jobs.detailsCsv', params: { id: 'j1', filter: 'failed' } });
+  await csv!.answer({ ok: true, value: { fileName: 'barge-errors-upload-j1.csv', text: 'source,destination\n' } });
+  await exporting;
+  expect(saved).toEqual([{ fileName: 'barge-errors-upload-j1.csv', text: 'source,destination\n', type: 'text/csv' }]);
+
+  const retrying = useJobDetails.getState().retryFailed();
+  const [retry] = taken();
+  expect(retry).toMatchObject({ method: 'jobs.retryFailed', params: { id: 'j1' } });
+  await retry!.answer({ ok: true, value: null });
+  await retrying;
+  expect(useJobDetails.getState().notice).toBe('Retrying the failed items…');
+  // Read again at once: the failed items are retrying now.
+  expect(taken().map((call) => call.method)).toEqual(['jobs.details']);
+
+  const refused = useJobDetails.getState().retryFailed();
+  await taken()[0]!.answer({ ok: false, error: { code: 'FailedWhole', message: 'This job failed as a whole: retry the whole job.' } });
+  await refused;
+  expect(useJobDetails.getState().error).toBe('This job failed as a whole: retry the whole job.');
+});
