@@ -37,6 +37,9 @@ import type { AbortUploadsResult } from './s3/s3-buckets.ts';
 import { headObject, listBuckets, listObjectsPage } from './s3/s3-listing.ts';
 import type { BucketEntry, ListingPage, ListOptions, ObjectDetails } from './s3/s3-listing.ts';
 import { confinedFolder } from './jobs/confined-path.ts';
+import { listHostFolders } from './jobs/host-folders.ts';
+import type { FolderListingOptions } from './jobs/host-folders.ts';
+import type { FolderListing } from '../../src/contract/models.ts';
 import type { AddressPolicy } from './s3/guarded-lookup.ts';
 import type { S3Connection } from './s3/s3-connection.ts';
 
@@ -163,6 +166,11 @@ export class Engine {
   /** `target` below `root` (a host's download root), made if missing, checked on real paths; else OutsideDownloadRoot. */
   confinedFolder(root: string, target: string): Promise<string> {
     return confinedFolder(root, target);
+  }
+
+  /** The subfolders of a folder of this machine (names only), confined below `options.root` where given. */
+  listFolders(folder: string | undefined, options: FolderListingOptions): Promise<FolderListing> {
+    return listHostFolders(folder, options);
   }
 
   /** A connection whose socket pool follows this engine's Threads setting. */

@@ -20,6 +20,7 @@ import type { Engine, Job } from '../engine/engine.ts';
 import { BargeError, toBargeError } from '../engine/errors.ts';
 import type { IfExists } from '../../src/if-exists.ts';
 import { formatReceipt } from '../../src/receipt.ts';
+import { relativePathProblem } from '../../src/local-path.ts';
 import type { ConnectionRegistry } from './connection-registry.ts';
 import type { StagedFileTarget, StagingArea } from './staging-area.ts';
 
@@ -65,6 +66,14 @@ async function withContext<T>(context: string, run: () => Promise<T>): Promise<T
   } catch (error) {
     throw toBargeError(error, context);
   }
+}
+
+/**
+ * Refuse a relative path: the service's working folder is no place anyone chose (the command line
+ * resolves its own relative paths, against its user's folder, before it calls).
+ */
+function requireWholePath(local: string): void {
+  if (!path.isAbsolute(local)) throw new BargeError('RelativePath', relativePathProblem(local));
 }
 
 /** A job control (one job, or all when no id is given), answered with null. */
@@ -168,8 +177,14 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
     return earlierRun ? { ...job.summary(), earlierRun } : job.summary();
   };
 
+  const defaultDownloadFolder = options.downloadRoot ?? options.downloadFolder ?? path.join(os.homedir(), 'Downloads');
   const handlers: Handlers = {
-    'host.info': async () => ({ kind: options.host, defaultDownloadFolder: options.downloadRoot ?? options.downloadFolder ?? path.join(os.homedir(), 'Downloads') }),
+    'host.info': async () => ({
+      kind: options.host,
+      defaultDownloadFolder,
+      machineName: os.hostname(),
+      ...(options.downloadRoot === undefined ? {} : { downloadRoot: path.resolve(options.downloadRoot) }),
+    }),
     'connections.list': () => registry.list(),
     'connections.add': (input) => registry.add(input),
     'connections.edit': ({ id, input }) => registry.edit(id, input),
@@ -206,6 +221,7 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
     }),
     'jobs.upload': (params) => upload(params),
     'jobs.download': async ({ connectionId, bucket, keys, prefixes, targetFolder, requireVerified, ifExists, saveAs, caseInsensitive, resume, resumeWithinMs }) => {
+      requireWholePath(targetFolder);
       const folder = options.downloadRoot === undefined ? path.resolve(targetFolder) : await engine.confinedFolder(options.downloadRoot, targetFolder);
       if (saveAs !== undefined && keys.length + prefixes.length !== 1) throw new BargeError('InvalidRequest', 'A file name to save as is for one object only.');
       const onExisting = ifExists ?? options.defaultIfExists;
@@ -238,6 +254,7 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
       // A page saves a receipt through the browser (jobs.receipt): it names no file on the host.
       if (options.pageCallers) throw new BargeError('Forbidden', 'A page may not name files on the host: fetch the receipt (jobs.receipt) and save it in the browser.');
       if (!engine.job(id)) throw new BargeError('NoSuchJob', 'That job is no longer in the list.');
+      requireWholePath(file);
       const name = path.basename(file);
       if (name === '' || name === '.' || name === '..') throw new BargeError('InvalidRequest', `${file} names no file: give the receipt a file name.`);
       // Where the host confines downloads, receipts too.
@@ -279,6 +296,7 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
       const result = await engine.abortIncompleteUploads(await registry.connection(connectionId), bucket, prefix, dryRun, olderThanMs);
       return { ...result, failed: result.failed.map(({ upload, error }) => ({ upload, error: { code: error.code, message: error.message } })) };
     },
+    'fs.listFolders': async ({ path: folder }) => engine.listFolders(folder, { root: options.downloadRoot, start: defaultDownloadFolder }),
     'settings.get': async () => engine.settings,
     'settings.update': async (patch) => {
       const settings = engine.updateSettings(patch);

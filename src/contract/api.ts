@@ -11,7 +11,7 @@ import { settingsPatchSchema } from '../settings.ts';
 import { conflictChoiceSchema, ifExistsSchema } from '../if-exists.ts';
 import type { Result } from './result.ts';
 import { apiErrorSchema } from './result.ts';
-import type { Bucket, BucketVersioning, ConnectionSummary, EngineStats, IncompleteUploads, ObjectDetails, ObjectPage } from './models.ts';
+import type { Bucket, BucketVersioning, ConnectionSummary, EngineStats, FolderListing, IncompleteUploads, ObjectDetails, ObjectPage } from './models.ts';
 import { connectionInputSchema } from './models.ts';
 
 const id = z.string().min(1).max(200);
@@ -137,6 +137,12 @@ export const methodSchemas = {
     olderThanMs: z.number().int().nonnegative().optional(),
     dryRun: z.boolean().default(false),
   }),
+  /**
+   * The subfolders of a folder on the engine's machine, by name (a folder picker where there is no
+   * native one: a browser on the web host); absent `path`: where downloads go by default. Only below
+   * the host's download root, where it has one; never a file's name or contents.
+   */
+  'fs.listFolders': z.strictObject({ path: z.string().min(1).max(4096).optional() }),
   'settings.get': nothing,
   'settings.update': settingsPatchSchema,
   'engine.stats': nothing,
@@ -150,6 +156,10 @@ export interface HostInfo {
   /** Electron: paths are local, pickers are native. Web: files are sent to the host first. */
   readonly kind: 'electron' | 'web' | 'cli';
   readonly defaultDownloadFolder: string;
+  /** The name of the machine the engine runs on (where downloads land), as it calls itself. */
+  readonly machineName: string;
+  /** Downloads go only below this folder of that machine, where the host confines them. */
+  readonly downloadRoot?: string;
 }
 
 export interface MethodResults {
@@ -183,6 +193,7 @@ export interface MethodResults {
   'jobs.items': { items: ItemError[]; total: number };
   'uploads.stage': { stagingId: string };
   'uploads.abortIncomplete': IncompleteUploads;
+  'fs.listFolders': FolderListing;
   'settings.get': Settings;
   'settings.update': Settings;
   'engine.stats': EngineStats;

@@ -75,6 +75,18 @@ export const engineStatsSchema = z.object({
 });
 export type EngineStats = z.infer<typeof engineStatsSchema>;
 
+/** One folder of the host's machine, for a folder picker: the names of its subfolders, nothing else. */
+export interface FolderListing {
+  /** The folder listed, as a whole path ("..", "." and a trailing "/" resolved away). */
+  readonly path: string;
+  /** The folder one level up, where it may be listed too: absent at the download root (or the disk's top). */
+  readonly parent: string | undefined;
+  /** Its subfolders' names, sorted (hidden ones, whose names begin with ".", left out). */
+  readonly folders: readonly string[];
+  /** It holds more subfolders than are named. */
+  readonly truncated: boolean;
+}
+
 /** A multipart upload begun and never completed or aborted. */
 export interface IncompleteUpload {
   readonly key: string;
