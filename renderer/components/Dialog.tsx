@@ -1,6 +1,8 @@
 // A modal dialog on the native <dialog> element: focus trapping, Escape and the backdrop for free.
 // Focus starts on the element marked data-autofocus (the safe choice, such as Cancel), else on the
-// dialog's first control.
+// dialog's first control. A dialog opened over another (a folder picker over the download form)
+// closes alone: React passes a dialog's close and cancel events on to the dialogs around it, which
+// take only their own.
 
 import { useEffect, useRef } from 'react';
 import type { ReactNode } from 'react';
@@ -14,7 +16,16 @@ export function Dialog({ title, onClose, children }: { title: string; onClose: (
     return () => dialog?.close();
   }, []);
   return (
-    <dialog ref={ref} aria-label={title} onClose={onClose} onCancel={(e) => { e.preventDefault(); onClose(); }}>
+    <dialog
+      ref={ref}
+      aria-label={title}
+      onClose={(e) => { if (e.target === e.currentTarget) onClose(); }}
+      onCancel={(e) => {
+        if (e.target !== e.currentTarget) return;
+        e.preventDefault();
+        onClose();
+      }}
+    >
       <h2>{title}</h2>
       {children}
     </dialog>

@@ -1,12 +1,19 @@
 // Download the selection (objects and folders) into a folder on the engine's machine.
+//
+// In a browser that machine is the web host's, not the one the browser runs on: the dialog says so,
+// names it, and browses its folders with a picker of its own (FolderPicker: a browser's native
+// dialogs see only its own disk). A folder is given whole: a relative one is refused here and by
+// the service alike.
 
 import { useState } from 'react';
 import type { FormEvent } from 'react';
 import { useConnections } from '../store/connections-store.ts';
 import { useJobs } from '../store/jobs-store.ts';
 import { Dialog } from './Dialog.tsx';
+import { FolderPicker } from './FolderPicker.tsx';
 import { IF_EXISTS_LABELS, ifExistsSchema } from '../../src/if-exists.ts';
 import type { IfExists } from '../../src/if-exists.ts';
+import { isWholePath, relativePathProblem } from '../../src/local-path.ts';
 
 export function DownloadDialog(props: { connectionId: string; bucket: string; keys: string[]; prefixes: string[]; defaultFolder: string; onClose: () => void }) {
   const [folder, setFolder] = useState(props.defaultFolder);
@@ -14,14 +21,20 @@ export function DownloadDialog(props: { connectionId: string; bucket: string; ke
   // Nothing is replaced unless the user says so: by default the window asks, file by file.
   const [ifExists, setIfExists] = useState<IfExists>('ask');
   const [error, setError] = useState<string>();
+  const [picking, setPicking] = useState(false);
+  const host = useConnections((s) => s.host);
   const pickFolder = useConnections((s) => s.pickFolder);
   const download = useJobs((s) => s.download);
+  // Electron's window is on the machine that saves the files, with its native dialog; a browser's is not.
+  const onHost = host?.kind === 'web';
   async function browse() {
+    if (onHost) return setPicking(true);
     const picked = await pickFolder(folder);
     if (picked) setFolder(picked);
   }
   async function submit(event: FormEvent) {
     event.preventDefault();
+    if (!isWholePath(folder.trim())) return setError(relativePathProblem(folder.trim()));
     try {
       await download({ connectionId: props.connectionId, bucket: props.bucket, keys: props.keys, prefixes: props.prefixes, targetFolder: folder, requireVerified, ifExists });
       props.onClose();
@@ -34,8 +47,16 @@ export function DownloadDialog(props: { connectionId: string; bucket: string; ke
     <Dialog title="Download" onClose={props.onClose}>
       <form onSubmit={(e) => void submit(e)} className="form">
         <p>{count} item{count === 1 ? '' : 's'} from {props.bucket}; folders keep their names and structure.</p>
-        <label>Into folder <input required aria-label="Download folder" value={folder} onChange={(e) => setFolder(e.target.value)} /></label>
-        <button type="button" onClick={() => void browse()}>Browse…</button>
+        {onHost && (
+          <p className="where" id="download-where">
+            Files are saved on the machine running Barge (<strong>{host.machineName}</strong>)
+            {host.downloadRoot ? <>, below <code>{host.downloadRoot}</code></> : null}, not on this computer.
+          </p>
+        )}
+        <div className="folder-field">
+          <label>Into folder <input required aria-label="Download folder" aria-describedby={onHost ? 'download-where' : undefined} value={folder} onChange={(e) => setFolder(e.target.value)} /></label>
+          <button type="button" onClick={() => void browse()}>Browse…</button>
+        </div>
         <label>If a file is already there{' '}
           <select aria-label="If a file is already there" value={ifExists} onChange={(e) => setIfExists(e.target.value as IfExists)}>
             {ifExistsSchema.options.map((choice) => <option key={choice} value={choice}>{IF_EXISTS_LABELS[choice]}</option>)}
@@ -47,6 +68,18 @@ export function DownloadDialog(props: { connectionId: string; bucket: string; ke
         {error && <p role="alert" className="error">{error}</p>}
         <div className="buttons"><button type="button" onClick={props.onClose}>Cancel</button><button type="submit">Download</button></div>
       </form>
+      {picking && host && (
+        <FolderPicker
+          machineName={host.machineName}
+          start={isWholePath(folder.trim()) ? folder.trim() : undefined}
+          onChoose={(chosen) => {
+            setFolder(chosen);
+            setError(undefined);
+            setPicking(false);
+          }}
+          onClose={() => setPicking(false)}
+        />
+      )}
     </Dialog>
   );
 }

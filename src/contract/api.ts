@@ -262,6 +262,6 @@ export interface BargeApi {
   subscribe(listener: (event: ApiEvent) => void): () => void;
   /** Upload dropped or picked files: by path in Electron, by streaming them to the host on the web. */
   uploadFiles(request: FilesToUpload): Promise<Result<JobSummary>>;
-  /** A folder to download into, or undefined if the user cancelled (Electron: native picker). */
+  /** A folder to download into, or undefined if the user cancelled (Electron: its native dialog; a browser has none for the host's disk: fs.listFolders). */
   pickFolder(defaultPath: string): Promise<string | undefined>;
 }
