@@ -35,6 +35,8 @@ import { abortIncompleteUploads, bucketVersioning, createBucket, deleteBucket } 
 import type { BucketVersioning } from '../../src/contract/models.ts';
 import type { AbortUploadsResult } from './s3/s3-buckets.ts';
 import { headObject, listBuckets, listObjectsPage } from './s3/s3-listing.ts';
+import { openObjectStream } from './s3/object-stream.ts';
+import type { ObjectStream } from './s3/object-stream.ts';
 import type { BucketEntry, ListingPage, ListOptions, ObjectDetails } from './s3/s3-listing.ts';
 import { confinedFolder } from './jobs/confined-path.ts';
 import { listHostFolders } from './jobs/host-folders.ts';
@@ -49,6 +51,7 @@ export { Journal } from './journal/journal.ts';
 export type { JournalHost } from './journal/journal.ts';
 export type { S3Connection } from './s3/s3-connection.ts';
 export type { Job } from './jobs/job.ts';
+export type { ObjectStream } from './s3/object-stream.ts';
 
 export interface EngineOptions {
   readonly settings?: SettingsPatch;
@@ -139,6 +142,14 @@ export class Engine {
 
   objectDetails(connection: S3Connection, bucket: string, key: string): Promise<ObjectDetails> {
     return headObject(connection, bucket, key);
+  }
+
+  /**
+   * An object's bytes as a stream, outside any job (a browser saving it through the web host):
+   * counted and checked as they pass, the last chunk held back until they are found right.
+   */
+  openObject(connection: S3Connection, bucket: string, key: string, signal?: AbortSignal): Promise<ObjectStream> {
+    return openObjectStream(connection, bucket, key, signal);
   }
 
   /** A link that fetches the object without credentials until it expires. */

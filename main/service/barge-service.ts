@@ -11,7 +11,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { methodSchemas } from '../../src/contract/api.ts';
+import { methodSchemas, saveLinkUrl } from '../../src/contract/api.ts';
 import type { ApiEvent, HostInfo, MethodName, MethodResults, ParsedParams } from '../../src/contract/api.ts';
 import type { Result } from '../../src/contract/result.ts';
 import { failure, ok } from '../../src/contract/result.ts';
@@ -23,6 +23,7 @@ import { formatReceipt } from '../../src/receipt.ts';
 import { relativePathProblem } from '../../src/local-path.ts';
 import type { ConnectionRegistry } from './connection-registry.ts';
 import type { StagedFileTarget, StagingArea } from './staging-area.ts';
+import { SaveLinks } from './save-links.ts';
 
 const STATS_INTERVAL_MS = 1000;
 
@@ -37,7 +38,29 @@ export interface BargeService {
    * contract method: its body is bytes). NoSuchStaging for a batch unknown, started or expired.
    */
   stagedFile(stagingId: string, relativePath: string): Promise<Result<StagedFileTarget>>;
+  /**
+   * The object a save link (objects.saveLink) stands for, opened, for the web host to stream to a
+   * browser as a file (a data channel, as staged files are). NoSuchSaveLink for a link unknown,
+   * followed already, or stale; `signal` stops the store's answer when the browser goes away.
+   */
+  savedObject(link: string, signal?: AbortSignal): Promise<Result<SavedObject>>;
   close(): Promise<void>;
+}
+
+/** An object on its way to a browser's download. */
+export interface SavedObject {
+  /** The name it is saved under (the key's last part). */
+  readonly fileName: string;
+  readonly size: number;
+  /** Its bytes, checked as they pass; fails (its last chunk unsent) when they are not right. */
+  readonly body: Readable;
+}
+
+/** The name a key is saved under in a browser: its last part ("a/b.txt" → "b.txt"; "photos/" → "photos"). */
+export function savedFileName(key: string): string {
+  // Control characters (a key may hold any) never reach a header or the browser's downloads list.
+  const name = key.split('/').filter((part) => part !== '').pop()?.replace(/[\u0000-\u001f\u007f]/g, '') ?? '';
+  return name === '' || name === '.' || name === '..' ? 'download' : name;
 }
 
 /**
@@ -105,6 +128,8 @@ export interface BargeServiceOptions {
   readonly suspendOnClose?: boolean;
   /** Where files a browser sends wait for their job (the web host's); without it, uploads.stage is NotSupported. */
   readonly staging?: StagingArea;
+  /** The host serves save links, objects a browser saves with its own download (the web host); without it, objects.saveLink is NotSupported. */
+  readonly browserDownloads?: boolean;
   /**
    * The callers are pages that hold the web host's token (default false): they name no file on
    * this machine (no upload sources, no receipts written here: they send and fetch files instead)
@@ -123,6 +148,7 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
     if (event.type === 'jobs') staging.jobsDone(event.jobs.filter((j) => j.state.status === 'completed').map((j) => j.id));
     else if (event.type === 'jobs-removed') staging.jobsDone(event.ids);
   };
+  const saveLinks = options.browserDownloads ? new SaveLinks() : undefined;
   const requireStaging = (): StagingArea => {
     if (!staging) throw new BargeError('NotSupported', 'This host takes no staged files: files are uploaded by their paths here.');
     return staging;
@@ -219,6 +245,12 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
     'objects.presign': async ({ connectionId, bucket, key, expiresInSeconds }) => ({
       url: await engine.presign(await registry.connection(connectionId), bucket, key, expiresInSeconds),
     }),
+    'objects.saveLink': async ({ connectionId, bucket, key }) => {
+      if (!saveLinks) throw new BargeError('NotSupported', 'This host serves no browser downloads: download into a folder instead.');
+      // Looked up first: a missing object or a refusal is said in the window, not as a failed download.
+      const details = await withContext(`save s3://${bucket}/${key}`, async () => engine.objectDetails(await registry.connection(connectionId), bucket, key));
+      return { url: saveLinkUrl(saveLinks.offer({ connectionId, bucket, key })), fileName: savedFileName(key), size: details.size };
+    },
     'jobs.upload': (params) => upload(params),
     'jobs.download': async ({ connectionId, bucket, keys, prefixes, targetFolder, requireVerified, ifExists, saveAs, caseInsensitive, resume, resumeWithinMs }) => {
       requireWholePath(targetFolder);
@@ -326,6 +358,13 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
       return () => listeners.delete(listener);
     },
     stagedFile: (stagingId, relativePath) => settle(() => requireStaging().fileFor(stagingId, relativePath)),
+    savedObject: (link, signal) => settle(async () => {
+      const target = saveLinks?.take(link);
+      if (!target) throw new BargeError('NoSuchSaveLink', 'That download link was used already, or waited too long: save the object again from the window.');
+      const { connectionId, bucket, key } = target;
+      const opened = await withContext(`save s3://${bucket}/${key}`, async () => engine.openObject(await registry.connection(connectionId), bucket, key, signal));
+      return { fileName: savedFileName(key), size: opened.size, body: opened.body };
+    }),
     async close() {
       clearInterval(statsTimer);
       stopProgress();

@@ -77,6 +77,8 @@ export async function startServe({ args: values, env }: ServeStart): Promise<Run
     defaultIfExists: 'fail',
     // Browser uploads are staged in a private temporary folder; a page names no file of this machine.
     staging: {},
+    // "Save to this computer": objects streamed through this host as the browser's own downloads.
+    browserDownloads: true,
     pageCallers: true,
   });
   const webHost = await startWebHost({

@@ -3,13 +3,15 @@
 // In a browser that machine is the web host's, not the one the browser runs on: the dialog says so,
 // names it, and browses its folders with a picker of its own (FolderPicker: a browser's native
 // dialogs see only its own disk). A folder is given whole: a relative one is refused here and by
-// the service alike.
+// the service alike. Objects (not folders) can also be saved on the browser's own computer: each
+// one a download of the browser's, streamed through the host ("Save to this computer").
 
 import { useState } from 'react';
 import type { FormEvent } from 'react';
 import { useConnections } from '../store/connections-store.ts';
 import { useJobs } from '../store/jobs-store.ts';
 import { Dialog } from './Dialog.tsx';
+import { MAX_SAVED_TO_COMPUTER, useHostFiles } from '../store/host-files-store.ts';
 import { FolderPicker } from './FolderPicker.tsx';
 import { IF_EXISTS_LABELS, ifExistsSchema } from '../../src/if-exists.ts';
 import type { IfExists } from '../../src/if-exists.ts';
@@ -25,6 +27,7 @@ export function DownloadDialog(props: { connectionId: string; bucket: string; ke
   const host = useConnections((s) => s.host);
   const pickFolder = useConnections((s) => s.pickFolder);
   const download = useJobs((s) => s.download);
+  const saveToComputer = useHostFiles((s) => s.saveToComputer);
   // Electron's window is on the machine that saves the files, with its native dialog; a browser's is not.
   const onHost = host?.kind === 'web';
   async function browse() {
@@ -34,7 +37,7 @@ export function DownloadDialog(props: { connectionId: string; bucket: string; ke
   }
   async function submit(event: FormEvent) {
     event.preventDefault();
-    if (!isWholePath(folder.trim())) return setError(relativePathProblem(folder.trim()));
+    if (!isWholePath(folder)) return setError(relativePathProblem(folder));
     try {
       await download({ connectionId: props.connectionId, bucket: props.bucket, keys: props.keys, prefixes: props.prefixes, targetFolder: folder, requireVerified, ifExists });
       props.onClose();
@@ -42,7 +45,18 @@ export function DownloadDialog(props: { connectionId: string; bucket: string; ke
       setError((e as Error).message);
     }
   }
+  async function saveHere() {
+    try {
+      await saveToComputer(props.connectionId, props.bucket, props.keys);
+      props.onClose();
+    } catch (e) {
+      setError((e as Error).message);
+    }
+  }
   const count = props.keys.length + props.prefixes.length;
+  const notHere = props.prefixes.length > 0
+    ? 'Folders are saved on the host only: select objects to save them here.'
+    : props.keys.length > MAX_SAVED_TO_COMPUTER ? `At most ${MAX_SAVED_TO_COMPUTER} objects at once are saved here.` : undefined;
   return (
     <Dialog title="Download" onClose={props.onClose}>
       <form onSubmit={(e) => void submit(e)} className="form">
@@ -66,12 +80,18 @@ export function DownloadDialog(props: { connectionId: string; bucket: string; ke
           <input type="checkbox" checked={requireVerified} onChange={(e) => setRequireVerified(e.target.checked)} /> Only save objects whose content can be verified
         </label>
         {error && <p role="alert" className="error">{error}</p>}
+        {onHost && (
+          <div className="save-here">
+            <button type="button" disabled={notHere !== undefined} aria-describedby="save-here-how" onClick={() => void saveHere()}>Save to this computer</button>
+            <span id="save-here-how" className="hint">{notHere ?? 'Through this browser\'s own downloads, one file per object.'}</span>
+          </div>
+        )}
         <div className="buttons"><button type="button" onClick={props.onClose}>Cancel</button><button type="submit">Download</button></div>
       </form>
       {picking && host && (
         <FolderPicker
           machineName={host.machineName}
-          start={isWholePath(folder.trim()) ? folder.trim() : undefined}
+          start={isWholePath(folder) ? folder : undefined}
           onChoose={(chosen) => {
             setFolder(chosen);
             setError(undefined);

@@ -61,6 +61,13 @@ export const methodSchemas = {
   'objects.details': z.strictObject({ connectionId: id, bucket, key }),
   'objects.presign': z.strictObject({ connectionId: id, bucket, key, expiresInSeconds: z.number().int().min(1).max(7 * 24 * 3600).default(3600) }),
   /**
+   * A link on this host that a browser follows to save one object with its own download (GET
+   * saveLinkUrl(…)): followed once, within a minute; the object is streamed through the host and
+   * checked as it passes. Only a host that serves such links has it (the web host: NotSupported
+   * elsewhere, where downloads are saved on the machine the window runs on anyway).
+   */
+  'objects.saveLink': z.strictObject({ connectionId: id, bucket, key }),
+  /**
    * Files to upload: `paths` on the engine's machine (the Electron app's own disk, the command
    * line's), or files a browser sent first (`staged`: a batch from uploads.stage, and the names of
    * the top-level items dropped, found in it). Exactly one of the two; a host whose pages may not
@@ -177,6 +184,8 @@ export interface MethodResults {
   'objects.list': ObjectPage;
   'objects.details': ObjectDetails;
   'objects.presign': { url: string };
+  /** Where to send the browser (a path on this host), the file name it is saved as, and its size. */
+  'objects.saveLink': { url: string; fileName: string; size: number };
   'jobs.upload': JobSummary;
   'jobs.download': JobSummary;
   'jobs.delete': JobSummary;
@@ -221,6 +230,13 @@ export const STAGED_FILES_PATH = '/uploads/';
  */
 export function stagedFileUrl(stagingId: string, relativePath: string): string {
   return `${STAGED_FILES_PATH}${encodeURIComponent(stagingId)}?path=${encodeURIComponent(relativePath)}`;
+}
+
+export const SAVE_LINKS_PATH = '/save/';
+
+/** Where a browser goes to save the object a save link stands for (objects.saveLink's `url`). */
+export function saveLinkUrl(link: string): string {
+  return `${SAVE_LINKS_PATH}${encodeURIComponent(link)}`;
 }
 
 /** The answer to a staged file's PUT. */
