@@ -36,6 +36,9 @@ import type { BucketVersioning } from '../../src/contract/models.ts';
 import type { AbortUploadsResult } from './s3/s3-buckets.ts';
 import { headObject, listBuckets, listObjectsPage } from './s3/s3-listing.ts';
 import { openObjectStream } from './s3/object-stream.ts';
+import { checkConnection } from './s3/connection-check.ts';
+import type { CheckOptions } from './s3/connection-check.ts';
+import type { ConnectionCheck } from '../../src/contract/models.ts';
 import type { ObjectStream } from './s3/object-stream.ts';
 import type { BucketEntry, ListingPage, ListOptions, ObjectDetails } from './s3/s3-listing.ts';
 import { confinedFolder } from './jobs/confined-path.ts';
@@ -52,6 +55,7 @@ export type { JournalHost } from './journal/journal.ts';
 export type { S3Connection } from './s3/s3-connection.ts';
 export type { Job } from './jobs/job.ts';
 export type { ObjectStream } from './s3/object-stream.ts';
+export type { CheckOptions } from './s3/connection-check.ts';
 
 export interface EngineOptions {
   readonly settings?: SettingsPatch;
@@ -182,6 +186,15 @@ export class Engine {
   /** The subfolders of a folder of this machine (names only), confined below `options.root` where given. */
   listFolders(folder: string | undefined, options: FolderListingOptions): Promise<FolderListing> {
     return listHostFolders(folder, options);
+  }
+
+  /**
+   * Whether `config` reaches its store: one ListBuckets on a connection of its own, tried once within
+   * a short time, then closed. What failed, if anything, in words and with the field it concerns.
+   */
+  checkConnection(config: ConnectionConfig, options: CheckOptions = {}): Promise<ConnectionCheck> {
+    const open = () => openConnection(config, { threads: 1, stallTimeoutMs: this.current.stallTimeoutMs, env: this.env, refuseAddress: this.refuseAddress });
+    return checkConnection(config, open, options);
   }
 
   /** A connection whose socket pool follows this engine's Threads setting. */

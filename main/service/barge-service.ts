@@ -219,6 +219,7 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
       return null;
     },
     'connections.test': async ({ id }) => ({ buckets: (await engine.listBuckets(await registry.connection(id))).length }),
+    'connections.check': ({ input, id }) => registry.check(input, id),
     'connections.open': async (config) => {
       // Sessions are the command line's (its flags over its environment): a page adds connections.
       if (options.pageCallers) throw new BargeError('Forbidden', 'Session connections are for the command line: add a connection instead.');

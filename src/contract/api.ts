@@ -11,7 +11,7 @@ import { settingsPatchSchema } from '../settings.ts';
 import { conflictChoiceSchema, ifExistsSchema } from '../if-exists.ts';
 import type { Result } from './result.ts';
 import { apiErrorSchema } from './result.ts';
-import type { Bucket, BucketVersioning, ConnectionSummary, EngineStats, FolderListing, IncompleteUploads, ObjectDetails, ObjectPage } from './models.ts';
+import type { Bucket, BucketVersioning, ConnectionCheck, ConnectionSummary, EngineStats, FolderListing, IncompleteUploads, ObjectDetails, ObjectPage } from './models.ts';
 import { connectionInputSchema } from './models.ts';
 
 const id = z.string().min(1).max(200);
@@ -39,6 +39,13 @@ export const methodSchemas = {
   'connections.edit': z.strictObject({ id, input: connectionInputSchema }),
   'connections.remove': z.strictObject({ id }),
   'connections.test': z.strictObject({ id }),
+  /**
+   * Whether a connection as typed in the form reaches its store, without saving it: one ListBuckets,
+   * tried once within a short time. `id`: the saved connection being edited, whose stored secret
+   * stands in for an empty one (the window never has it). Answers what failed, with the field it
+   * concerns, as a value: a failed check is an answer, not an error.
+   */
+  'connections.check': z.strictObject({ input: connectionInputSchema, id: id.optional() }),
   /**
    * A connection for this process only (the command line's flags, over its environment's
    * credentials): never saved, no secret. The same settings get the same ID, so a command run
@@ -176,6 +183,7 @@ export interface MethodResults {
   'connections.edit': ConnectionSummary;
   'connections.remove': null;
   'connections.test': { buckets: number };
+  'connections.check': ConnectionCheck;
   'connections.open': ConnectionSummary;
   'buckets.list': Bucket[];
   'buckets.create': null;

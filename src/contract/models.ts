@@ -37,6 +37,35 @@ export const connectionInputSchema = z.object({
 });
 export type ConnectionInput = z.infer<typeof connectionInputSchema>;
 
+/** A field of the connection form a check's failure concerns. */
+export type ConnectionField = 'endpoint' | 'region' | 'profile' | 'accessKeyId' | 'secretAccessKey';
+
+/**
+ * What failed when a connection was checked: the name could not be resolved (dns), nothing listens
+ * there (refused) or nothing is reached (unreachable), the secure connection failed (tls), the
+ * store did not answer in time (timeout), it refused the keys (keys: 403), the region is not the
+ * bucket's (region), no credentials came (credentials), this host refuses the endpoint (endpoint).
+ */
+export type ConnectionFailure = 'dns' | 'refused' | 'unreachable' | 'tls' | 'timeout' | 'keys' | 'region' | 'credentials' | 'endpoint' | 'other';
+
+/** Whether a connection reaches its store (connections.check), and if not, what failed and where. */
+export type ConnectionCheck =
+  | {
+    readonly ok: true;
+    /** How many buckets it lists; undefined where its keys may not list buckets (said in `note`). */
+    readonly buckets: number | undefined;
+    readonly note?: string;
+  }
+  | {
+    readonly ok: false;
+    readonly failed: ConnectionFailure;
+    /** The field to correct, where one is to blame. */
+    readonly field: ConnectionField | undefined;
+    readonly code: string;
+    /** What failed and what to do, in words (never a secret). */
+    readonly message: string;
+  };
+
 export const bucketSchema = z.object({ name: z.string(), createdAt: z.number().optional() });
 export type Bucket = z.infer<typeof bucketSchema>;
 
