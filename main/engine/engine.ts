@@ -223,7 +223,7 @@ export class Engine {
   }
 
   delete(connection: S3Connection, spec: DeleteSpec, options: JobStartOptions = {}): Job {
-    const name = options.name ?? `${spec.dryRun ? 'Count' : 'Delete'} ${remoteLabel(spec)}`;
+    const name = options.name ?? (spec.deleteBucket ? `Empty and delete bucket ${spec.bucket}` : `${spec.dryRun ? 'Count' : 'Delete'} ${remoteLabel(spec)}`);
     // A dry run changes nothing: there is nothing to resume.
     const recorded = spec.dryRun ? { ...options, connectionRef: undefined } : options;
     return this.start('delete', name, spec, connection, recorded);

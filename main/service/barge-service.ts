@@ -235,6 +235,10 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
       return null;
     },
     'buckets.versioning': async ({ connectionId, name }) => engine.bucketVersioning(await registry.connection(connectionId), name),
+    'buckets.emptyAndDelete': async ({ connectionId, name }) => {
+      const spec = { bucket: name, prefixes: [''], allVersions: true, abortUploads: true, deleteBucket: true };
+      return started(engine.delete(await registry.connection(connectionId), spec, { connectionRef: connectionId }));
+    },
     'objects.list': async ({ connectionId, bucket, prefix, recursive, token, pageSize }) => withContext(`list s3://${bucket}/${prefix}`, async () => {
       // The page as the listing parsed it: no copy on the way to the window.
       return engine.listObjects(await registry.connection(connectionId), { bucket, prefix, delimiter: recursive ? undefined : '/', pageSize }, token);

@@ -1,13 +1,15 @@
-// Buckets of the current connection: open one, create one, delete an empty one.
+// Buckets of the current connection: open one, create one, delete one (emptied first if need be:
+// BucketDeleteDialog), and list them again.
 
 import { useState } from 'react';
 import type { FormEvent } from 'react';
 import { bucketNameProblem } from '../../src/s3-names.ts';
 import { useBrowser } from '../store/browser-store.ts';
+import { BucketDeleteDialog } from './BucketDeleteDialog.tsx';
 import { Dialog } from './Dialog.tsx';
 
 export function BucketList() {
-  const { buckets, bucket, bucketsError, open, connectionId } = useBrowser();
+  const { buckets, bucket, bucketsError, open, connectionId, loadBuckets } = useBrowser();
   const [creating, setCreating] = useState(false);
   const [deleting, setDeleting] = useState<string>();
   return (
@@ -15,6 +17,7 @@ export function BucketList() {
       <div className="pane-title">
         <h2>Buckets</h2>
         <button type="button" disabled={!connectionId} onClick={() => setCreating(true)}>New bucket</button>
+        <button type="button" disabled={!connectionId} aria-label="Refresh buckets" title="List the buckets again" onClick={() => void loadBuckets()}>Refresh</button>
       </div>
       {bucketsError && <p role="alert" className="error">{bucketsError}</p>}
       <ul>
@@ -26,7 +29,7 @@ export function BucketList() {
         ))}
       </ul>
       {creating && <CreateBucket onClose={() => setCreating(false)} />}
-      {deleting && <DeleteBucket name={deleting} onClose={() => setDeleting(undefined)} />}
+      {deleting && connectionId && <BucketDeleteDialog connectionId={connectionId} name={deleting} onClose={() => setDeleting(undefined)} />}
     </nav>
   );
 }
@@ -53,26 +56,6 @@ function CreateBucket({ onClose }: { onClose: () => void }) {
         {error && <p role="alert" className="error">{error}</p>}
         <div className="buttons"><button type="button" onClick={onClose}>Cancel</button><button type="submit">Create</button></div>
       </form>
-    </Dialog>
-  );
-}
-
-function DeleteBucket({ name, onClose }: { name: string; onClose: () => void }) {
-  const deleteBucket = useBrowser((s) => s.deleteBucket);
-  const [error, setError] = useState<string>();
-  async function confirm() {
-    try {
-      await deleteBucket(name);
-      onClose();
-    } catch (e) {
-      setError((e as Error).message);
-    }
-  }
-  return (
-    <Dialog title={`Delete bucket ${name}?`} onClose={onClose}>
-      <p>The bucket must be empty. This cannot be undone.</p>
-      {error && <p role="alert" className="error">{error}</p>}
-      <div className="buttons"><button type="button" onClick={onClose}>Cancel</button><button type="button" className="danger" onClick={() => void confirm()}>Delete</button></div>
     </Dialog>
   );
 }

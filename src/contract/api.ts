@@ -56,6 +56,12 @@ export const methodSchemas = {
   'buckets.create': z.strictObject({ connectionId: id, name: bucket }),
   'buckets.delete': z.strictObject({ connectionId: id, name: bucket }),
   'buckets.versioning': z.strictObject({ connectionId: id, name: bucket }),
+  /**
+   * Empty a bucket and delete it: a delete job over all of it (every version and delete marker,
+   * then its unfinished multipart uploads aborted) that deletes the bucket once it is empty. The
+   * job is returned at once; its progress comes as any job's does.
+   */
+  'buckets.emptyAndDelete': z.strictObject({ connectionId: id, name: bucket }),
   'objects.list': z.strictObject({
     connectionId: id,
     bucket,
@@ -189,6 +195,7 @@ export interface MethodResults {
   'buckets.create': null;
   'buckets.delete': null;
   'buckets.versioning': BucketVersioning;
+  'buckets.emptyAndDelete': JobSummary;
   'objects.list': ObjectPage;
   'objects.details': ObjectDetails;
   'objects.presign': { url: string };

@@ -58,6 +58,13 @@ export const deleteSpecSchema = z.object({
   allVersions: z.boolean().optional(),
   /** Count objects and bytes; delete nothing. */
   dryRun: z.boolean().optional(),
+  /** Abort the multipart uploads begun below the prefixes and never finished, once the objects are gone. */
+  abortUploads: z.boolean().optional(),
+  /**
+   * Then delete the bucket itself: "empty and delete". Only with the whole bucket (prefixes [""]),
+   * every version (allVersions) and its unfinished uploads (abortUploads): the bucket must be empty.
+   */
+  deleteBucket: z.boolean().optional(),
 });
 
 export type UploadSpec = Readonly<z.infer<typeof uploadSpecSchema>>;
