@@ -14,7 +14,7 @@ import { Dialog } from './Dialog.tsx';
 /** What an emptied bucket loses, said plainly: its objects (or versions) and its unfinished uploads. */
 export function bucketContents(count: number, bytes: string, uploads: number, versioning: BucketVersioning | undefined): string {
   const versioned = versioning === 'enabled' || versioning === 'suspended';
-  const things = versioned ? plural(count, 'version', 'versions (delete markers included)') : plural(count, 'object');
+  const things = versioned ? plural(count, 'version or delete marker', 'versions and delete markers') : plural(count, 'object');
   const held = count > 0 ? `${things} (${bytes})` : '';
   const unfinished = uploads > 0 ? plural(uploads, 'unfinished upload') : '';
   return [held, unfinished].filter(Boolean).join(' and ');

@@ -64,7 +64,7 @@ export function ConnectionForm({ existing, onClose }: { existing: ConnectionSumm
   const [problems, setProblems] = useState<Problems>({});
   /** A failure no field is to blame for (the store's own error, a refusal on save). */
   const [formError, setFormError] = useState<string>();
-  const [status, setStatus] = useState<string>();
+  const [status, setStatus] = useState<{ readonly text: string; readonly outcome?: 'passed' | 'failed' }>();
   const [busy, setBusy] = useState(false);
   /** The check failed on Save: the user may save all the same. */
   const [offerSaveAnyway, setOfferSaveAnyway] = useState(false);
@@ -87,14 +87,14 @@ export function ConnectionForm({ existing, onClose }: { existing: ConnectionSumm
     setFormError(undefined);
     setOfferSaveAnyway(false);
     if (Object.keys(own).length > 0) {
-      setStatus('Correct the fields marked first.');
+      setStatus({ text: 'Correct the fields marked first.', outcome: 'failed' });
       return false;
     }
-    setStatus('Testing…');
+    setStatus({ text: 'Testing…' });
     setBusy(true);
     try {
       const outcome = await check(form, existing?.id);
-      setStatus(checkSummary(outcome));
+      setStatus({ text: checkSummary(outcome), outcome: outcome.ok ? 'passed' : 'failed' });
       if (outcome.ok) return true;
       if (outcome.field) setProblems({ [outcome.field]: outcome.message });
       else setFormError(outcome.message);
@@ -167,7 +167,7 @@ export function ConnectionForm({ existing, onClose }: { existing: ConnectionSumm
             <option value="OFF">None</option>
           </select>
         </label>
-        <p role="status" aria-live="polite" className="check-status">{status}</p>
+        <p role="status" aria-live="polite" className={`check-status ${status?.outcome ?? ''}`}>{status?.text}</p>
         {formError && <p role="alert" className="error">{formError}</p>}
         <div className="buttons">
           <button type="button" disabled={busy} onClick={() => void runCheck()}>Test</button>

@@ -9,8 +9,8 @@ import { jobSnapshot, useFakeApi } from './fake-api.ts';
 describe('what an emptied bucket loses', () => {
   it('says its objects, or its versions where it keeps them, and its unfinished uploads', () => {
     expect(bucketContents(3, '12 B', 0, 'off')).toBe('3 objects (12 B)');
-    expect(bucketContents(6, '1.0 KiB', 1, 'enabled')).toBe('6 versions (delete markers included) (1.0 KiB) and 1 unfinished upload');
-    expect(bucketContents(1, '5 B', 0, 'suspended')).toBe('1 version (5 B)');
+    expect(bucketContents(6, '1.0 KiB', 1, 'enabled')).toBe('6 versions and delete markers (1.0 KiB) and 1 unfinished upload');
+    expect(bucketContents(1, '5 B', 0, 'suspended')).toBe('1 version or delete marker (5 B)');
     expect(bucketContents(0, '0 B', 2, undefined)).toBe('2 unfinished uploads');
   });
 });
