@@ -1,5 +1,6 @@
 // Run one engine job to the end from the command line: progress, Ctrl-C, summary, exit status.
 
+import path from 'node:path';
 import { formatBytes, formatDuration, formatRate } from '../../src/byte-units.ts';
 import { receiptFormatFor } from '../../src/receipt.ts';
 import { plural } from '../../src/plural.ts';
@@ -85,7 +86,7 @@ export async function runJob(cli: CliContext, start: () => Promise<JobSummary>, 
   // A receipt that cannot be written after all (the disk filled meanwhile) is said after the
   // summary, and fails the run: what was asked for is missing, though the transfer is done.
   const receiptError = cli.options.receipt === undefined ? undefined
-    : await cli.service.call('jobs.saveReceipt', { id: jobId, path: cli.options.receipt, format: receiptFormatFor(cli.options.receipt) }).then(() => undefined, (error: unknown) => error as Error);
+    : await cli.service.call('jobs.saveReceipt', { id: jobId, path: path.resolve(cli.options.receipt), format: receiptFormatFor(cli.options.receipt) }).then(() => undefined, (error: unknown) => error as Error);
   // A finished run is done with its journal; a failed one stays, for the same command to go on.
   if (end.state.status === 'completed' || end.state.status === 'cancelled') await cli.service.call('jobs.forget', { id: jobId });
   if (cli.options.json) {

@@ -35,8 +35,16 @@ import { abortIncompleteUploads, bucketVersioning, createBucket, deleteBucket } 
 import type { BucketVersioning } from '../../src/contract/models.ts';
 import type { AbortUploadsResult } from './s3/s3-buckets.ts';
 import { headObject, listBuckets, listObjectsPage } from './s3/s3-listing.ts';
+import { openObjectStream } from './s3/object-stream.ts';
+import { checkConnection } from './s3/connection-check.ts';
+import type { CheckOptions } from './s3/connection-check.ts';
+import type { ConnectionCheck } from '../../src/contract/models.ts';
+import type { ObjectStream } from './s3/object-stream.ts';
 import type { BucketEntry, ListingPage, ListOptions, ObjectDetails } from './s3/s3-listing.ts';
 import { confinedFolder } from './jobs/confined-path.ts';
+import { listHostFolders } from './jobs/host-folders.ts';
+import type { FolderListingOptions } from './jobs/host-folders.ts';
+import type { FolderListing } from '../../src/contract/models.ts';
 import type { AddressPolicy } from './s3/guarded-lookup.ts';
 import type { S3Connection } from './s3/s3-connection.ts';
 
@@ -46,6 +54,8 @@ export { Journal } from './journal/journal.ts';
 export type { JournalHost } from './journal/journal.ts';
 export type { S3Connection } from './s3/s3-connection.ts';
 export type { Job } from './jobs/job.ts';
+export type { ObjectStream } from './s3/object-stream.ts';
+export type { CheckOptions } from './s3/connection-check.ts';
 
 export interface EngineOptions {
   readonly settings?: SettingsPatch;
@@ -138,6 +148,14 @@ export class Engine {
     return headObject(connection, bucket, key);
   }
 
+  /**
+   * An object's bytes as a stream, outside any job (a browser saving it through the web host):
+   * counted and checked as they pass, the last chunk held back until they are found right.
+   */
+  openObject(connection: S3Connection, bucket: string, key: string, signal?: AbortSignal): Promise<ObjectStream> {
+    return openObjectStream(connection, bucket, key, signal);
+  }
+
   /** A link that fetches the object without credentials until it expires. */
   presign(connection: S3Connection, bucket: string, key: string, expiresInSeconds: number): Promise<string> {
     return connection.wire.presignGet(bucket, key, expiresInSeconds);
@@ -163,6 +181,20 @@ export class Engine {
   /** `target` below `root` (a host's download root), made if missing, checked on real paths; else OutsideDownloadRoot. */
   confinedFolder(root: string, target: string): Promise<string> {
     return confinedFolder(root, target);
+  }
+
+  /** The subfolders of a folder of this machine (names only), confined below `options.root` where given. */
+  listFolders(folder: string | undefined, options: FolderListingOptions): Promise<FolderListing> {
+    return listHostFolders(folder, options);
+  }
+
+  /**
+   * Whether `config` reaches its store: one ListBuckets on a connection of its own, tried once within
+   * a short time, then closed. What failed, if anything, in words and with the field it concerns.
+   */
+  checkConnection(config: ConnectionConfig, options: CheckOptions = {}): Promise<ConnectionCheck> {
+    const open = () => openConnection(config, { threads: 1, stallTimeoutMs: this.current.stallTimeoutMs, env: this.env, refuseAddress: this.refuseAddress });
+    return checkConnection(config, open, options);
   }
 
   /** A connection whose socket pool follows this engine's Threads setting. */
@@ -191,7 +223,7 @@ export class Engine {
   }
 
   delete(connection: S3Connection, spec: DeleteSpec, options: JobStartOptions = {}): Job {
-    const name = options.name ?? `${spec.dryRun ? 'Count' : 'Delete'} ${remoteLabel(spec)}`;
+    const name = options.name ?? (spec.deleteBucket ? `Empty and delete bucket ${spec.bucket}` : `${spec.dryRun ? 'Count' : 'Delete'} ${remoteLabel(spec)}`);
     // A dry run changes nothing: there is nothing to resume.
     const recorded = spec.dryRun ? { ...options, connectionRef: undefined } : options;
     return this.start('delete', name, spec, connection, recorded);

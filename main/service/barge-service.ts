@@ -11,7 +11,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { methodSchemas } from '../../src/contract/api.ts';
+import { methodSchemas, saveLinkUrl } from '../../src/contract/api.ts';
 import type { ApiEvent, HostInfo, MethodName, MethodResults, ParsedParams } from '../../src/contract/api.ts';
 import type { Result } from '../../src/contract/result.ts';
 import { failure, ok } from '../../src/contract/result.ts';
@@ -21,9 +21,11 @@ import { BargeError, toBargeError } from '../engine/errors.ts';
 import type { IfExists } from '../../src/if-exists.ts';
 import { formatReceipt } from '../../src/receipt.ts';
 import { formatItemsCsv, itemsFileName } from '../../src/job-items.ts';
+import { relativePathProblem } from '../../src/local-path.ts';
 import type { ConnectionRegistry } from './connection-registry.ts';
 import type { StagedFileTarget, StagingArea } from './staging-area.ts';
 import type { DemoStoreLauncher } from './demo-store.ts';
+import { SaveLinks } from './save-links.ts';
 
 const STATS_INTERVAL_MS = 1000;
 
@@ -38,7 +40,29 @@ export interface BargeService {
    * contract method: its body is bytes). NoSuchStaging for a batch unknown, started or expired.
    */
   stagedFile(stagingId: string, relativePath: string): Promise<Result<StagedFileTarget>>;
+  /**
+   * The object a save link (objects.saveLink) stands for, opened, for the web host to stream to a
+   * browser as a file (a data channel, as staged files are). NoSuchSaveLink for a link unknown,
+   * followed already, or stale; `signal` stops the store's answer when the browser goes away.
+   */
+  savedObject(link: string, signal?: AbortSignal): Promise<Result<SavedObject>>;
   close(): Promise<void>;
+}
+
+/** An object on its way to a browser's download. */
+export interface SavedObject {
+  /** The name it is saved under (the key's last part). */
+  readonly fileName: string;
+  readonly size: number;
+  /** Its bytes, checked as they pass; fails (its last chunk unsent) when they are not right. */
+  readonly body: Readable;
+}
+
+/** The name a key is saved under in a browser: its last part ("a/b.txt" → "b.txt"; "photos/" → "photos"). */
+export function savedFileName(key: string): string {
+  // Control characters (a key may hold any) never reach a header or the browser's downloads list.
+  const name = key.split('/').filter((part) => part !== '').pop()?.replace(/[\u0000-\u001f\u007f]/g, '') ?? '';
+  return name === '' || name === '.' || name === '..' ? 'download' : name;
 }
 
 /**
@@ -67,6 +91,14 @@ async function withContext<T>(context: string, run: () => Promise<T>): Promise<T
   } catch (error) {
     throw toBargeError(error, context);
   }
+}
+
+/**
+ * Refuse a relative path: the service's working folder is no place anyone chose (the command line
+ * resolves its own relative paths, against its user's folder, before it calls).
+ */
+function requireWholePath(local: string): void {
+  if (!path.isAbsolute(local)) throw new BargeError('RelativePath', relativePathProblem(local));
 }
 
 /** A job control (one job, or all when no id is given), answered with null. */
@@ -98,6 +130,8 @@ export interface BargeServiceOptions {
   readonly suspendOnClose?: boolean;
   /** Where files a browser sends wait for their job (the web host's); without it, uploads.stage is NotSupported. */
   readonly staging?: StagingArea;
+  /** The host serves save links, objects a browser saves with its own download (the web host); without it, objects.saveLink is NotSupported. */
+  readonly browserDownloads?: boolean;
   /**
    * The callers are pages that hold the web host's token (default false): they name no file on
    * this machine (no upload sources, no receipts written here: they send and fetch files instead)
@@ -132,6 +166,7 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
       ...(item.message === undefined ? {} : { message: item.message.replaceAll(folder, '') }),
     });
   };
+  const saveLinks = options.browserDownloads ? new SaveLinks() : undefined;
   const requireStaging = (): StagingArea => {
     if (!staging) throw new BargeError('NotSupported', 'This host takes no staged files: files are uploaded by their paths here.');
     return staging;
@@ -187,8 +222,14 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
     return earlierRun ? { ...job.summary(), earlierRun } : job.summary();
   };
 
+  const defaultDownloadFolder = options.downloadRoot ?? options.downloadFolder ?? path.join(os.homedir(), 'Downloads');
   const handlers: Handlers = {
-    'host.info': async () => ({ kind: options.host, defaultDownloadFolder: options.downloadRoot ?? options.downloadFolder ?? path.join(os.homedir(), 'Downloads') }),
+    'host.info': async () => ({
+      kind: options.host,
+      defaultDownloadFolder,
+      machineName: os.hostname(),
+      ...(options.downloadRoot === undefined ? {} : { downloadRoot: path.resolve(options.downloadRoot) }),
+    }),
     'connections.list': () => registry.list(),
     'connections.add': (input) => registry.add(input),
     'connections.edit': ({ id, input }) => registry.edit(id, input),
@@ -197,6 +238,7 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
       return null;
     },
     'connections.test': async ({ id }) => ({ buckets: (await engine.listBuckets(await registry.connection(id))).length }),
+    'connections.check': ({ input, id }) => registry.check(input, id),
     'connections.open': async (config) => {
       // Sessions are the command line's (its flags over its environment): a page adds connections.
       if (options.pageCallers) throw new BargeError('Forbidden', 'Session connections are for the command line: add a connection instead.');
@@ -217,6 +259,10 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
       return null;
     },
     'buckets.versioning': async ({ connectionId, name }) => engine.bucketVersioning(await registry.connection(connectionId), name),
+    'buckets.emptyAndDelete': async ({ connectionId, name }) => {
+      const spec = { bucket: name, prefixes: [''], allVersions: true, abortUploads: true, deleteBucket: true };
+      return started(engine.delete(await registry.connection(connectionId), spec, { connectionRef: connectionId }));
+    },
     'objects.list': async ({ connectionId, bucket, prefix, recursive, token, pageSize }) => withContext(`list s3://${bucket}/${prefix}`, async () => {
       // The page as the listing parsed it: no copy on the way to the window.
       return engine.listObjects(await registry.connection(connectionId), { bucket, prefix, delimiter: recursive ? undefined : '/', pageSize }, token);
@@ -228,8 +274,15 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
     'objects.presign': async ({ connectionId, bucket, key, expiresInSeconds }) => ({
       url: await engine.presign(await registry.connection(connectionId), bucket, key, expiresInSeconds),
     }),
+    'objects.saveLink': async ({ connectionId, bucket, key }) => {
+      if (!saveLinks) throw new BargeError('NotSupported', 'This host serves no browser downloads: download into a folder instead.');
+      // Looked up first: a missing object or a refusal is said in the window, not as a failed download.
+      const details = await withContext(`save s3://${bucket}/${key}`, async () => engine.objectDetails(await registry.connection(connectionId), bucket, key));
+      return { url: saveLinkUrl(saveLinks.offer({ connectionId, bucket, key })), fileName: savedFileName(key), size: details.size };
+    },
     'jobs.upload': (params) => upload(params),
     'jobs.download': async ({ connectionId, bucket, keys, prefixes, targetFolder, requireVerified, ifExists, saveAs, caseInsensitive, resume, resumeWithinMs }) => {
+      requireWholePath(targetFolder);
       const folder = options.downloadRoot === undefined ? path.resolve(targetFolder) : await engine.confinedFolder(options.downloadRoot, targetFolder);
       if (saveAs !== undefined && keys.length + prefixes.length !== 1) throw new BargeError('InvalidRequest', 'A file name to save as is for one object only.');
       const onExisting = ifExists ?? options.defaultIfExists;
@@ -262,6 +315,7 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
       // A page saves a receipt through the browser (jobs.receipt): it names no file on the host.
       if (options.pageCallers) throw new BargeError('Forbidden', 'A page may not name files on the host: fetch the receipt (jobs.receipt) and save it in the browser.');
       if (!engine.job(id)) throw new BargeError('NoSuchJob', 'That job is no longer in the list.');
+      requireWholePath(file);
       const name = path.basename(file);
       if (name === '' || name === '.' || name === '..') throw new BargeError('InvalidRequest', `${file} names no file: give the receipt a file name.`);
       // Where the host confines downloads, receipts too.
@@ -320,6 +374,7 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
       const result = await engine.abortIncompleteUploads(await registry.connection(connectionId), bucket, prefix, dryRun, olderThanMs);
       return { ...result, failed: result.failed.map(({ upload, error }) => ({ upload, error: { code: error.code, message: error.message } })) };
     },
+    'fs.listFolders': async ({ path: folder }) => engine.listFolders(folder, { root: options.downloadRoot, start: defaultDownloadFolder }),
     'settings.get': async () => engine.settings,
     'settings.update': async (patch) => {
       const settings = engine.updateSettings(patch);
@@ -349,6 +404,13 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
       return () => listeners.delete(listener);
     },
     stagedFile: (stagingId, relativePath) => settle(() => requireStaging().fileFor(stagingId, relativePath)),
+    savedObject: (link, signal) => settle(async () => {
+      const target = saveLinks?.take(link);
+      if (!target) throw new BargeError('NoSuchSaveLink', 'That download link was used already, or waited too long: save the object again from the window.');
+      const { connectionId, bucket, key } = target;
+      const opened = await withContext(`save s3://${bucket}/${key}`, async () => engine.openObject(await registry.connection(connectionId), bucket, key, signal));
+      return { fileName: savedFileName(key), size: opened.size, body: opened.body };
+    }),
     async close() {
       clearInterval(statsTimer);
       stopProgress();

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { internalAddressProblem } from '../../src/internal-endpoints.ts';
 import { loadSharedConfigFiles } from '@smithy/core/config';
 import type { ConnectionConfig } from '../../src/connection.ts';
-import type { ConnectionInput, ConnectionSummary } from '../../src/contract/models.ts';
+import type { ConnectionCheck, ConnectionInput, ConnectionSummary } from '../../src/contract/models.ts';
 import type { Engine, S3Connection } from '../engine/engine.ts';
 import { BargeError } from '../engine/errors.ts';
 import { writeJsonFileAtomically } from './atomic-json-file.ts';
@@ -149,6 +149,39 @@ export class ConnectionRegistry {
     await this.store(all.filter((c) => c.id !== id));
     await this.secrets.delete(id);
     this.forget(id);
+  }
+
+  /**
+   * Whether a connection as typed reaches its store, without saving it. `existingId`: the saved
+   * connection being edited, whose stored secret stands in for an empty one (as saving it would
+   * keep it). This host's refusals of endpoints apply as to a saved connection.
+   */
+  async check(input: ConnectionInput, existingId?: string): Promise<ConnectionCheck> {
+    const blank = (value: string | undefined) => (value ? value : undefined);
+    const accessKeyId = blank(input.accessKeyId);
+    let secretAccessKey = blank(input.secretAccessKey);
+    if (!secretAccessKey && accessKeyId && existingId !== undefined && (await this.load()).some((c) => c.id === existingId)) {
+      secretAccessKey = await this.secrets.get(existingId);
+    }
+    if (accessKeyId && !secretAccessKey) return { ok: false, failed: 'credentials', field: 'secretAccessKey', code: 'MissingSecret', message: 'Enter the secret access key that goes with this access key ID.' };
+    if (secretAccessKey && !accessKeyId) return { ok: false, failed: 'credentials', field: 'accessKeyId', code: 'MissingAccessKeyId', message: 'Enter the access key ID that goes with this secret access key.' };
+    const config: ConnectionConfig = {
+      endpoint: blank(input.endpoint),
+      region: blank(input.region),
+      pathStyle: input.pathStyle,
+      profile: blank(input.profile),
+      accessKeyId,
+      secretAccessKey,
+      checksumMode: input.checksumMode,
+      uploadChecksum: input.uploadChecksum,
+    };
+    return this.engine.checkConnection(config, {
+      // Where it really goes once the environment has had its say, and what its name resolves to.
+      vet: async (opened) => {
+        this.checkEndpoint(opened.endpoint.endpoint);
+        if (this.endpointProblem && opened.endpoint.endpoint) await this.checkResolved(opened.endpoint.endpoint);
+      },
+    });
   }
 
   /** The S3 connection for `id`, opened once and kept. */

@@ -41,6 +41,8 @@ export interface RuntimeOptions {
   readonly defaultIfExists?: IfExists;
   /** Take files a browser sends, staged here until their job no longer needs them (the web host). */
   readonly staging?: StagingOptions;
+  /** Serve objects to browsers as their own downloads (the web host): see the service's option. */
+  readonly browserDownloads?: boolean;
   /** The callers are pages holding a token (default: on the web host): see the service's option. */
   readonly pageCallers?: boolean;
   /** Starts the local demo store when the window asks. */
@@ -75,6 +77,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<BargeServi
     downloadRoot: options.downloadRoot,
     defaultIfExists: options.defaultIfExists,
     ...(options.staging ? { staging: await StagingArea.open(options.staging) } : {}),
+    browserDownloads: options.browserDownloads ?? false,
     // Whoever holds a web host's token must not read its user's disk by naming files.
     pageCallers: options.pageCallers ?? options.host === 'web',
     // The command line resumes by running a command again, and ends what it started when it ends.

@@ -82,6 +82,8 @@ export async function startServe({ args: values, env, demoStore }: ServeStart): 
     defaultIfExists: 'fail',
     // Browser uploads are staged in a private temporary folder; a page names no file of this machine.
     staging: {},
+    // "Save to this computer": objects streamed through this host as the browser's own downloads.
+    browserDownloads: true,
     pageCallers: true,
     demoStore: demoStore ?? onDemand,
   });

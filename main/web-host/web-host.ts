@@ -6,7 +6,9 @@
 // and uploads need the start-up token, from this host's own origin, addressed by its own name (see
 // access-token.ts). Files a browser uploads are streamed to the host (PUT /uploads/<stagingId>, a
 // data channel beside the socket: bytes do not belong in JSON), written where the service's staging
-// says, and uploaded by the same engine (the contract's uploads.stage and jobs.upload).
+// says, and uploaded by the same engine (the contract's uploads.stage and jobs.upload). The way
+// back is a second channel: an object a page saves with the browser's own download is streamed from
+// the store through here (GET /save/<link>, a link the page got over its socket: save-links.ts).
 
 import { createReadStream } from 'node:fs';
 import { rm, stat } from 'node:fs/promises';
@@ -23,7 +25,8 @@ import { freeBytes, receiveInto } from './staged-file.ts';
 import type { BargeService } from '../service/barge-service.ts';
 import { allowedHosts, bearerToken, isAllowedHost, isSameOrigin, sameToken } from './access-token.ts';
 import { CONTENT_SECURITY_POLICY } from '../../src/content-security-policy.ts';
-import { STAGED_FILES_PATH } from '../../src/contract/api.ts';
+import { SAVE_LINKS_PATH, STAGED_FILES_PATH } from '../../src/contract/api.ts';
+import { attachmentDisposition } from './content-disposition.ts';
 import type { Result } from '../../src/contract/result.ts';
 import { failure, ok } from '../../src/contract/result.ts';
 
@@ -126,6 +129,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       if (!sameToken(bearerToken(request), token)) return send(response, 401, failure('Unauthorized', 'Open the URL that "npm run serve" printed: it carries the access token.'), true);
       return receiveStagedFile(request, response, url);
     }
+    if (url.pathname.startsWith(SAVE_LINKS_PATH)) return sendSavedObject(request, response, url);
     if (request.method !== 'GET' && request.method !== 'HEAD') return send(response, 405, failure('MethodNotAllowed', 'Method not allowed.'));
     // The window itself holds nothing secret: it is served to anyone who may reach the host, and
     // asks for the token (from the URL's fragment) before it can do anything.
@@ -177,6 +181,33 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       throw failed;
     }
     return send(response, 200, ok(null));
+  }
+
+  // An object a page saves with the browser's own download: GET /save/<link>, where the link came
+  // over the page's socket (objects.saveLink) and stands for that one object, once. A browser
+  // following a link sends no Authorization header, and the token is never put in a URL: the link is
+  // the token's stand-in, as narrow as it can be; the Host and Origin checks above apply as to all.
+  async function sendSavedObject(request: http.IncomingMessage, response: http.ServerResponse, url: URL): Promise<void> {
+    const link = url.pathname.slice(SAVE_LINKS_PATH.length);
+    if (request.method !== 'GET') return send(response, 405, failure('MethodNotAllowed', 'A saved object is fetched with GET /save/<link>.'), true);
+    if (!/^[A-Za-z0-9_-]{1,100}$/.test(link)) return send(response, 404, failure('NoSuchSaveLink', 'There is no such download link.'));
+    // The browser going away (the download cancelled) lets go of the store's answer too.
+    const gone = new AbortController();
+    response.once('close', () => gone.abort());
+    const saved = await service.savedObject(link, gone.signal);
+    if (!saved.ok) return send(response, saved.error.code === 'NoSuchSaveLink' ? 404 : 502, saved);
+    const { fileName, size, body } = saved.value;
+    response.writeHead(200, {
+      ...SECURITY_HEADERS,
+      // Bytes to save, never a page of this origin to show: whatever the object's own type is.
+      'content-type': 'application/octet-stream',
+      'content-length': String(size),
+      'content-disposition': attachmentDisposition(fileName),
+      'cache-control': 'no-store',
+    });
+    // A body that fails its check throws here, its last chunk unsent: the connection is cut, and
+    // the browser says the download failed rather than keep a wrong file.
+    await pipeline(body, response);
   }
 
   const perAddress = new Map<string, number>();

@@ -110,7 +110,8 @@ export function createWebClient(): BargeApi {
       return () => listeners.delete(listener);
     },
     uploadFiles,
-    // A browser cannot name a folder on the host: the window asks for a path instead.
+    // A browser's own dialogs see only its own disk: the window browses the host's folders itself
+    // (FolderPicker, through fs.listFolders).
     async pickFolder() {
       return undefined;
     },

@@ -1,17 +1,19 @@
-// Buckets of the current connection: open one, create one, delete an empty one. The pane collapses
-// to a rail (remembered) when the browser needs the room.
+// Buckets of the current connection: open one, create one, delete one (emptied first if need be:
+// BucketDeleteDialog), and list them again. The pane collapses to a rail (remembered) when the
+// browser needs the room.
 
-import { Database, PanelLeftClose, PanelLeftOpen, Plus, Trash2 } from 'lucide-react';
+import { Database, PanelLeftClose, PanelLeftOpen, Plus, RefreshCw, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import type { FormEvent } from 'react';
 import { bucketNameProblem } from '../../src/s3-names.ts';
 import { useBrowser } from '../store/browser-store.ts';
 import { useLayout } from '../store/layout-store.ts';
+import { BucketDeleteDialog } from './BucketDeleteDialog.tsx';
 import { Dialog } from './Dialog.tsx';
 
 /** `width` undefined: collapsed to a rail with the button that brings the list back. */
 export function BucketList({ width }: { width: number | undefined }) {
-  const { buckets, bucket, bucketsError, open, connectionId } = useBrowser();
+  const { buckets, bucket, bucketsError, open, connectionId, loadBuckets } = useBrowser();
   const setCollapsed = useLayout((s) => s.setBucketsCollapsed);
   const [creating, setCreating] = useState(false);
   const [deleting, setDeleting] = useState<string>();
@@ -27,6 +29,7 @@ export function BucketList({ width }: { width: number | undefined }) {
       <div className="pane-title">
         <h2>Buckets</h2>
         <button type="button" className="icon" disabled={!connectionId} aria-label="New bucket" title="New bucket" onClick={() => setCreating(true)}><Plus size={16} aria-hidden /></button>
+        <button type="button" className="icon" disabled={!connectionId} aria-label="Refresh buckets" title="List the buckets again" onClick={() => void loadBuckets()}><RefreshCw size={15} aria-hidden /></button>
         <button type="button" className="icon" aria-label="Hide the bucket list" title="Hide buckets" onClick={() => setCollapsed(true)}><PanelLeftClose size={16} aria-hidden /></button>
       </div>
       {bucketsError && <p role="alert" className="error">{bucketsError}</p>}
@@ -39,7 +42,7 @@ export function BucketList({ width }: { width: number | undefined }) {
         ))}
       </ul>
       {creating && <CreateBucket onClose={() => setCreating(false)} />}
-      {deleting && <DeleteBucket name={deleting} onClose={() => setDeleting(undefined)} />}
+      {deleting && connectionId && <BucketDeleteDialog connectionId={connectionId} name={deleting} onClose={() => setDeleting(undefined)} />}
     </nav>
   );
 }
@@ -66,26 +69,6 @@ function CreateBucket({ onClose }: { onClose: () => void }) {
         {error && <p role="alert" className="error">{error}</p>}
         <div className="buttons"><button type="button" onClick={onClose}>Cancel</button><button type="submit" className="primary">Create</button></div>
       </form>
-    </Dialog>
-  );
-}
-
-function DeleteBucket({ name, onClose }: { name: string; onClose: () => void }) {
-  const deleteBucket = useBrowser((s) => s.deleteBucket);
-  const [error, setError] = useState<string>();
-  async function confirm() {
-    try {
-      await deleteBucket(name);
-      onClose();
-    } catch (e) {
-      setError((e as Error).message);
-    }
-  }
-  return (
-    <Dialog title={`Delete bucket ${name}?`} onClose={onClose}>
-      <p>The bucket must be empty. This cannot be undone.</p>
-      {error && <p role="alert" className="error">{error}</p>}
-      <div className="buttons"><button type="button" onClick={onClose}>Cancel</button><button type="button" className="danger" onClick={() => void confirm()}>Delete</button></div>
     </Dialog>
   );
 }

@@ -2,6 +2,8 @@
 // Focus starts on the element marked data-autofocus (the safe choice, such as Cancel), else on the
 // dialog's first control. On close the focus goes back where it was (React removes the element
 // before the browser could restore it), or, if that is gone (a deleted row), to the object table.
+// A dialog opened over another (a folder picker over the download form) closes alone: React passes
+// a dialog's close and cancel events on to the dialogs around it, which take only their own.
 
 import { useEffect, useRef } from 'react';
 import type { ReactNode } from 'react';
@@ -22,7 +24,16 @@ export function Dialog({ title, onClose, children }: { title: string; onClose: (
     };
   }, []);
   return (
-    <dialog ref={ref} aria-label={title} onClose={onClose} onCancel={(e) => { e.preventDefault(); onClose(); }}>
+    <dialog
+      ref={ref}
+      aria-label={title}
+      onClose={(e) => { if (e.target === e.currentTarget) onClose(); }}
+      onCancel={(e) => {
+        if (e.target !== e.currentTarget) return;
+        e.preventDefault();
+        onClose();
+      }}
+    >
       <h2>{title}</h2>
       {children}
     </dialog>

@@ -1,12 +1,21 @@
 // Download the selection (objects and folders) into a folder on the engine's machine.
+//
+// In a browser that machine is the web host's, not the one the browser runs on: the dialog says so,
+// names it, and browses its folders with a picker of its own (FolderPicker: a browser's native
+// dialogs see only its own disk). A folder is given whole: a relative one is refused here and by
+// the service alike. Objects (not folders) can also be saved on the browser's own computer: each
+// one a download of the browser's, streamed through the host ("Save to this computer").
 
 import { useState } from 'react';
 import type { FormEvent } from 'react';
 import { useConnections } from '../store/connections-store.ts';
 import { useJobs } from '../store/jobs-store.ts';
 import { Dialog } from './Dialog.tsx';
+import { MAX_SAVED_TO_COMPUTER, useHostFiles } from '../store/host-files-store.ts';
+import { FolderPicker } from './FolderPicker.tsx';
 import { IF_EXISTS_LABELS, ifExistsSchema } from '../../src/if-exists.ts';
 import type { IfExists } from '../../src/if-exists.ts';
+import { isWholePath, relativePathProblem } from '../../src/local-path.ts';
 
 export function DownloadDialog(props: { connectionId: string; bucket: string; keys: string[]; prefixes: string[]; defaultFolder: string; onClose: () => void }) {
   const [folder, setFolder] = useState(props.defaultFolder);
@@ -14,14 +23,21 @@ export function DownloadDialog(props: { connectionId: string; bucket: string; ke
   // Nothing is replaced unless the user says so: by default the window asks, file by file.
   const [ifExists, setIfExists] = useState<IfExists>('ask');
   const [error, setError] = useState<string>();
+  const [picking, setPicking] = useState(false);
+  const host = useConnections((s) => s.host);
   const pickFolder = useConnections((s) => s.pickFolder);
   const download = useJobs((s) => s.download);
+  const saveToComputer = useHostFiles((s) => s.saveToComputer);
+  // Electron's window is on the machine that saves the files, with its native dialog; a browser's is not.
+  const onHost = host?.kind === 'web';
   async function browse() {
+    if (onHost) return setPicking(true);
     const picked = await pickFolder(folder);
     if (picked) setFolder(picked);
   }
   async function submit(event: FormEvent) {
     event.preventDefault();
+    if (!isWholePath(folder)) return setError(relativePathProblem(folder));
     try {
       await download({ connectionId: props.connectionId, bucket: props.bucket, keys: props.keys, prefixes: props.prefixes, targetFolder: folder, requireVerified, ifExists });
       props.onClose();
@@ -29,13 +45,32 @@ export function DownloadDialog(props: { connectionId: string; bucket: string; ke
       setError((e as Error).message);
     }
   }
+  async function saveHere() {
+    try {
+      await saveToComputer(props.connectionId, props.bucket, props.keys);
+      props.onClose();
+    } catch (e) {
+      setError((e as Error).message);
+    }
+  }
   const count = props.keys.length + props.prefixes.length;
+  const notHere = props.prefixes.length > 0
+    ? 'Folders are saved on the host only: select objects to save them here.'
+    : props.keys.length > MAX_SAVED_TO_COMPUTER ? `At most ${MAX_SAVED_TO_COMPUTER} objects at once are saved here.` : undefined;
   return (
     <Dialog title="Download" onClose={props.onClose}>
       <form onSubmit={(e) => void submit(e)} className="form">
         <p>{count} item{count === 1 ? '' : 's'} from {props.bucket}; folders keep their names and structure.</p>
-        <label>Into folder <input required aria-label="Download folder" value={folder} onChange={(e) => setFolder(e.target.value)} /></label>
-        <button type="button" onClick={() => void browse()}>Browse…</button>
+        {onHost && (
+          <p className="where" id="download-where">
+            Files are saved on the machine running Barge (<strong>{host.machineName}</strong>)
+            {host.downloadRoot ? <>, below <code>{host.downloadRoot}</code></> : null}, not on this computer.
+          </p>
+        )}
+        <div className="folder-field">
+          <label>Into folder <input required aria-label="Download folder" aria-describedby={onHost ? 'download-where' : undefined} value={folder} onChange={(e) => setFolder(e.target.value)} /></label>
+          <button type="button" onClick={() => void browse()}>Browse…</button>
+        </div>
         <label>If a file is already there{' '}
           <select aria-label="If a file is already there" value={ifExists} onChange={(e) => setIfExists(e.target.value as IfExists)}>
             {ifExistsSchema.options.map((choice) => <option key={choice} value={choice}>{IF_EXISTS_LABELS[choice]}</option>)}
@@ -45,8 +80,26 @@ export function DownloadDialog(props: { connectionId: string; bucket: string; ke
           <input type="checkbox" checked={requireVerified} onChange={(e) => setRequireVerified(e.target.checked)} /> Only save objects whose content can be verified
         </label>
         {error && <p role="alert" className="error">{error}</p>}
+        {onHost && (
+          <div className="save-here">
+            <button type="button" disabled={notHere !== undefined} aria-describedby="save-here-how" onClick={() => void saveHere()}>Save to this computer</button>
+            <span id="save-here-how" className="hint">{notHere ?? 'Through this browser\'s own downloads, one file per object.'}</span>
+          </div>
+        )}
         <div className="buttons"><button type="button" onClick={props.onClose}>Cancel</button><button type="submit">Download</button></div>
       </form>
+      {picking && host && (
+        <FolderPicker
+          machineName={host.machineName}
+          start={isWholePath(folder) ? folder : undefined}
+          onChoose={(chosen) => {
+            setFolder(chosen);
+            setError(undefined);
+            setPicking(false);
+          }}
+          onClose={() => setPicking(false)}
+        />
+      )}
     </Dialog>
   );
 }

@@ -62,6 +62,13 @@ interface BrowserState {
   createBucket(name: string): Promise<void>;
   /** Delete an (empty) bucket; the browser closes and the list is loaded again. Rejects with the reason. */
   deleteBucket(name: string): Promise<void>;
+  /**
+   * Start emptying a bucket (every version and delete marker, every unfinished upload) and then
+   * deleting it: a delete job, shown with the others. The list is loaded again when it completes.
+   */
+  emptyAndDeleteBucket(name: string): Promise<JobSummary>;
+  /** How many multipart uploads a bucket holds begun and never finished (Empty and delete aborts them too). */
+  unfinishedUploads(connectionId: string, bucket: string): Promise<number>;
   /** Whether a bucket keeps versions (what a delete there does), or undefined if the store will not say. */
   versioning(connectionId: string, bucket: string): Promise<BucketVersioning | undefined>;
 }
@@ -137,7 +144,11 @@ export const useBrowser = create<BrowserState>((set, get) => ({
     if (!connectionId) return;
     try {
       const buckets = await request('buckets.list', { connectionId });
-      if (get().connectionId === connectionId) set({ buckets, bucketsError: undefined });
+      if (get().connectionId !== connectionId) return;
+      set({ buckets, bucketsError: undefined });
+      // The bucket on screen deleted (here or elsewhere): nothing is left to show of it.
+      const open = get().bucket;
+      if (open !== undefined && !buckets.some((b) => b.name === open)) get().open(undefined);
     } catch (error) {
       if (get().connectionId === connectionId) set({ buckets: [], bucketsError: (error as Error).message });
     }
@@ -213,6 +224,8 @@ export const useBrowser = create<BrowserState>((set, get) => ({
     // A job into a folder below this one may have made a new folder here: listed again too.
     const changed = jobs.some((job) => job.kind !== 'download' && job.bucket === bucket && job.prefix !== undefined && job.prefix.startsWith(prefix));
     if (changed) void get().reload();
+    // A delete of a whole bucket may have deleted the bucket too (Empty and delete): the list again.
+    if (jobs.some((job) => job.kind === 'delete' && job.prefix === '')) void get().loadBuckets();
   },
 
   setSort(column) {
@@ -284,6 +297,17 @@ export const useBrowser = create<BrowserState>((set, get) => ({
     await request('buckets.delete', { connectionId, name });
     get().open(undefined);
     await get().loadBuckets();
+  },
+
+  async emptyAndDeleteBucket(name) {
+    const connectionId = get().connectionId;
+    if (!connectionId) throw new Error('Pick a connection first.');
+    return request('buckets.emptyAndDelete', { connectionId, name });
+  },
+
+  async unfinishedUploads(connectionId, bucket) {
+    const found = await request('uploads.abortIncomplete', { connectionId, bucket, prefix: '', dryRun: true });
+    return found.aborted.length + found.younger;
   },
 
   async versioning(connectionId, bucket) {

@@ -2,7 +2,7 @@
 
 import { create } from 'zustand';
 import type { HostInfo } from '../../src/contract/api.ts';
-import type { ConnectionInput, ConnectionSummary } from '../../src/contract/models.ts';
+import type { ConnectionCheck, ConnectionInput, ConnectionSummary } from '../../src/contract/models.ts';
 import { api, request } from './api.ts';
 
 interface ConnectionsState {
@@ -28,6 +28,12 @@ interface ConnectionsState {
   openDemo(): Promise<void>;
   /** A line of the demo store's start, from the host's events. */
   demoProgress(line: string): void;
+  /**
+   * Check a connection as typed in the form, without saving it (`id`: the one being edited, whose
+   * stored secret stands in for an empty field). A failed check resolves with what failed; only a
+   * draft that is no connection at all rejects.
+   */
+  check(input: ConnectionInput, id?: string): Promise<ConnectionCheck>;
   /** A folder on the host's machine to download into, or undefined if the user cancelled. */
   pickFolder(defaultPath: string): Promise<string | undefined>;
 }
@@ -103,6 +109,9 @@ export const useConnections = create<ConnectionsState>((set, get) => ({
     } catch (error) {
       set({ testStatus: (error as Error).message });
     }
+  },
+  check(input, id) {
+    return request('connections.check', id === undefined ? { input } : { input, id });
   },
   pickFolder(defaultPath) {
     return api().pickFolder(defaultPath);

@@ -11,7 +11,7 @@ import { settingsPatchSchema } from '../settings.ts';
 import { conflictChoiceSchema, ifExistsSchema } from '../if-exists.ts';
 import type { Result } from './result.ts';
 import { apiErrorSchema } from './result.ts';
-import type { Bucket, BucketVersioning, ConnectionSummary, EngineStats, IncompleteUploads, ObjectDetails, ObjectPage } from './models.ts';
+import type { Bucket, BucketVersioning, ConnectionCheck, ConnectionSummary, EngineStats, FolderListing, IncompleteUploads, ObjectDetails, ObjectPage } from './models.ts';
 import { connectionInputSchema } from './models.ts';
 
 const id = z.string().min(1).max(200);
@@ -43,6 +43,13 @@ export const methodSchemas = {
   'connections.remove': z.strictObject({ id }),
   'connections.test': z.strictObject({ id }),
   /**
+   * Whether a connection as typed in the form reaches its store, without saving it: one ListBuckets,
+   * tried once within a short time. `id`: the saved connection being edited, whose stored secret
+   * stands in for an empty one (the window never has it). Answers what failed, with the field it
+   * concerns, as a value: a failed check is an answer, not an error.
+   */
+  'connections.check': z.strictObject({ input: connectionInputSchema, id: id.optional() }),
+  /**
    * A connection for this process only (the command line's flags, over its environment's
    * credentials): never saved, no secret. The same settings get the same ID, so a command run
    * again is the same job.
@@ -54,6 +61,12 @@ export const methodSchemas = {
   'buckets.create': z.strictObject({ connectionId: id, name: bucket }),
   'buckets.delete': z.strictObject({ connectionId: id, name: bucket }),
   'buckets.versioning': z.strictObject({ connectionId: id, name: bucket }),
+  /**
+   * Empty a bucket and delete it: a delete job over all of it (every version and delete marker,
+   * then its unfinished multipart uploads aborted) that deletes the bucket once it is empty. The
+   * job is returned at once; its progress comes as any job's does.
+   */
+  'buckets.emptyAndDelete': z.strictObject({ connectionId: id, name: bucket }),
   'objects.list': z.strictObject({
     connectionId: id,
     bucket,
@@ -65,6 +78,13 @@ export const methodSchemas = {
   }),
   'objects.details': z.strictObject({ connectionId: id, bucket, key }),
   'objects.presign': z.strictObject({ connectionId: id, bucket, key, expiresInSeconds: z.number().int().min(1).max(7 * 24 * 3600).default(3600) }),
+  /**
+   * A link on this host that a browser follows to save one object with its own download (GET
+   * saveLinkUrl(…)): followed once, within a minute; the object is streamed through the host and
+   * checked as it passes. Only a host that serves such links has it (the web host: NotSupported
+   * elsewhere, where downloads are saved on the machine the window runs on anyway).
+   */
+  'objects.saveLink': z.strictObject({ connectionId: id, bucket, key }),
   /**
    * Files to upload: `paths` on the engine's machine (the Electron app's own disk, the command
    * line's), or files a browser sent first (`staged`: a batch from uploads.stage, and the names of
@@ -158,6 +178,12 @@ export const methodSchemas = {
     olderThanMs: z.number().int().nonnegative().optional(),
     dryRun: z.boolean().default(false),
   }),
+  /**
+   * The subfolders of a folder on the engine's machine, by name (a folder picker where there is no
+   * native one: a browser on the web host); absent `path`: where downloads go by default. Only below
+   * the host's download root, where it has one; never a file's name or contents.
+   */
+  'fs.listFolders': z.strictObject({ path: z.string().min(1).max(4096).optional() }),
   'settings.get': nothing,
   'settings.update': settingsPatchSchema,
   'engine.stats': nothing,
@@ -171,6 +197,10 @@ export interface HostInfo {
   /** Electron: paths are local, pickers are native. Web: files are sent to the host first. */
   readonly kind: 'electron' | 'web' | 'cli';
   readonly defaultDownloadFolder: string;
+  /** The name of the machine the engine runs on (where downloads land), as it calls itself. */
+  readonly machineName: string;
+  /** Downloads go only below this folder of that machine, where the host confines them. */
+  readonly downloadRoot?: string;
 }
 
 export interface MethodResults {
@@ -181,14 +211,18 @@ export interface MethodResults {
   'connections.remove': null;
   'demo.open': ConnectionSummary;
   'connections.test': { buckets: number };
+  'connections.check': ConnectionCheck;
   'connections.open': ConnectionSummary;
   'buckets.list': Bucket[];
   'buckets.create': null;
   'buckets.delete': null;
   'buckets.versioning': BucketVersioning;
+  'buckets.emptyAndDelete': JobSummary;
   'objects.list': ObjectPage;
   'objects.details': ObjectDetails;
   'objects.presign': { url: string };
+  /** Where to send the browser (a path on this host), the file name it is saved as, and its size. */
+  'objects.saveLink': { url: string; fileName: string; size: number };
   'jobs.upload': JobSummary;
   'jobs.download': JobSummary;
   'jobs.delete': JobSummary;
@@ -208,6 +242,7 @@ export interface MethodResults {
   'jobs.retryFailed': null;
   'uploads.stage': { stagingId: string };
   'uploads.abortIncomplete': IncompleteUploads;
+  'fs.listFolders': FolderListing;
   'settings.get': Settings;
   'settings.update': Settings;
   'engine.stats': EngineStats;
@@ -237,6 +272,13 @@ export const STAGED_FILES_PATH = '/uploads/';
  */
 export function stagedFileUrl(stagingId: string, relativePath: string): string {
   return `${STAGED_FILES_PATH}${encodeURIComponent(stagingId)}?path=${encodeURIComponent(relativePath)}`;
+}
+
+export const SAVE_LINKS_PATH = '/save/';
+
+/** Where a browser goes to save the object a save link stands for (objects.saveLink's `url`). */
+export function saveLinkUrl(link: string): string {
+  return `${SAVE_LINKS_PATH}${encodeURIComponent(link)}`;
 }
 
 /** The answer to a staged file's PUT. */
@@ -278,6 +320,6 @@ export interface BargeApi {
   subscribe(listener: (event: ApiEvent) => void): () => void;
   /** Upload dropped or picked files: by path in Electron, by streaming them to the host on the web. */
   uploadFiles(request: FilesToUpload): Promise<Result<JobSummary>>;
-  /** A folder to download into, or undefined if the user cancelled (Electron: native picker). */
+  /** A folder to download into, or undefined if the user cancelled (Electron: its native dialog; a browser has none for the host's disk: fs.listFolders). */
   pickFolder(defaultPath: string): Promise<string | undefined>;
 }

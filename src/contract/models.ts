@@ -37,6 +37,35 @@ export const connectionInputSchema = z.object({
 });
 export type ConnectionInput = z.infer<typeof connectionInputSchema>;
 
+/** A field of the connection form a check's failure concerns. */
+export type ConnectionField = 'endpoint' | 'region' | 'profile' | 'accessKeyId' | 'secretAccessKey';
+
+/**
+ * What failed when a connection was checked: the name could not be resolved (dns), nothing listens
+ * there (refused) or nothing is reached (unreachable), the secure connection failed (tls), the
+ * store did not answer in time (timeout), it refused the keys (keys: 403), the region is not the
+ * bucket's (region), no credentials came (credentials), this host refuses the endpoint (endpoint).
+ */
+export type ConnectionFailure = 'dns' | 'refused' | 'unreachable' | 'tls' | 'timeout' | 'keys' | 'region' | 'credentials' | 'endpoint' | 'other';
+
+/** Whether a connection reaches its store (connections.check), and if not, what failed and where. */
+export type ConnectionCheck =
+  | {
+    readonly ok: true;
+    /** How many buckets it lists; undefined where its keys may not list buckets (said in `note`). */
+    readonly buckets: number | undefined;
+    readonly note?: string;
+  }
+  | {
+    readonly ok: false;
+    readonly failed: ConnectionFailure;
+    /** The field to correct, where one is to blame. */
+    readonly field: ConnectionField | undefined;
+    readonly code: string;
+    /** What failed and what to do, in words (never a secret). */
+    readonly message: string;
+  };
+
 export const bucketSchema = z.object({ name: z.string(), createdAt: z.number().optional() });
 export type Bucket = z.infer<typeof bucketSchema>;
 
@@ -74,6 +103,18 @@ export const engineStatsSchema = z.object({
   bytesPerSecond: z.number(),
 });
 export type EngineStats = z.infer<typeof engineStatsSchema>;
+
+/** One folder of the host's machine, for a folder picker: the names of its subfolders, nothing else. */
+export interface FolderListing {
+  /** The folder listed, as a whole path ("..", "." and a trailing "/" resolved away). */
+  readonly path: string;
+  /** The folder one level up, where it may be listed too: absent at the download root (or the disk's top). */
+  readonly parent: string | undefined;
+  /** Its subfolders' names, sorted (hidden ones, whose names begin with ".", left out). */
+  readonly folders: readonly string[];
+  /** It holds more subfolders than are named. */
+  readonly truncated: boolean;
+}
 
 /** A multipart upload begun and never completed or aborted. */
 export interface IncompleteUpload {

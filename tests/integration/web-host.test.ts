@@ -307,7 +307,9 @@ describe('downloads through the web host stay below its download root', () => {
       await mkdir(path.join(root, 'downloads'), { recursive: true });
       await symlink(outside, path.join(root, 'downloads', 'escape'));
       expect(await confined.dispatch('jobs.download', { ...params, targetFolder: path.join(root, 'downloads', 'escape') })).toMatchObject({ ok: false, error: { code: 'OutsideDownloadRoot' } });
-      expect(await confined.dispatch('jobs.download', { ...params, targetFolder: 'relative/inside' })).toMatchObject({ ok: true });
+      // A relative folder is refused, in words: it would be taken from the host's working folder.
+      expect(await confined.dispatch('jobs.download', { ...params, targetFolder: 'relative/inside' })).toMatchObject({ ok: false, error: { code: 'RelativePath', message: expect.stringContaining('"relative/inside" is a relative path') } });
+      expect(await confined.dispatch('jobs.download', { ...params, targetFolder: path.join(root, 'downloads', 'inside') })).toMatchObject({ ok: true });
       expect((await confined.dispatch('host.info', {})) as unknown).toMatchObject({ ok: true, value: { defaultDownloadFolder: path.join(root, 'downloads') } });
     } finally {
       await confined.close();
@@ -327,7 +329,7 @@ describe('downloads through the web host stay below its download root', () => {
     await connection.client.send(new PutObjectCommand({ Bucket: bucket, Key: 'a.txt', Body: 'data' }));
     const registry = new ConnectionRegistry({ dataDir: folder, engine: first, secrets: new FileSecretStore(path.join(folder, 'secrets.json')), env });
     const before = createBargeService({ engine: first, registry, host: 'web', downloadRoot: oldRoot });
-    const started = await before.dispatch('jobs.download', { connectionId: 'env', bucket, keys: ['a.txt'], targetFolder: 'inside' });
+    const started = await before.dispatch('jobs.download', { connectionId: 'env', bucket, keys: ['a.txt'], targetFolder: path.join(oldRoot, 'inside') });
     const id = (started as { value: { id: string } }).value.id;
     first.pause(id);
     // The host stops mid-job (as at a crash): the job stays in the journal, unfinished.

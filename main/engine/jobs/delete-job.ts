@@ -4,14 +4,20 @@
 // at once and runs in constant memory. DeleteObjects answers 200 even when some keys failed; its
 // per-key errors are the truth, and every one reaches the job's item errors. A dry run lists and
 // counts but sends no delete.
+//
+// Emptying a bucket to delete it ("empty and delete") is this job over the whole bucket, every
+// version and delete marker, then its unfinished multipart uploads aborted, then the bucket deleted:
+// one job, with its progress, resumed and retried as any delete is. A retry lists the bucket again
+// (what is left is what remains to delete), so objects written meanwhile go too.
 
-import { DeleteObjectsCommand } from '@aws-sdk/client-s3';
+import { AbortMultipartUploadCommand, DeleteBucketCommand, DeleteObjectsCommand } from '@aws-sdk/client-s3';
 import { asFolderPrefix } from '../../../src/s3-url.ts';
 import { concurrentEach } from '../queue/concurrent-each.ts';
-import { toBargeError } from '../errors.ts';
+import { BargeError, errorCode, toBargeError } from '../errors.ts';
 import { countedAgain } from './job.ts';
 import type { JobBody, JobRuntime } from './job.ts';
-import { headObjectOnce, listAllObjects, listAllVersions } from '../s3/s3-listing.ts';
+import { headObjectOnce, listAllObjects, listAllVersions, listMultipartUploads } from '../s3/s3-listing.ts';
+import type { MultipartUploadEntry } from '../s3/s3-listing.ts';
 import type { S3Connection } from '../s3/s3-connection.ts';
 import type { DeleteSpec } from './job-specs.ts';
 import type { ItemPlace } from '../../../src/jobs.ts';
@@ -27,7 +33,9 @@ export interface DeleteTarget {
 
 export function deleteBody(connection: S3Connection, spec: DeleteSpec): JobBody<DeleteTarget> {
   return async (runtime, only) => {
-    const targets = only ? countedAgain(only, runtime, (target) => target.size) : discover(connection, spec, runtime);
+    // Emptying a bucket lists it again on a retry: what is there now is what must go.
+    const listed = only === undefined || spec.deleteBucket === true;
+    const targets = listed ? discover(connection, spec, runtime) : countedAgain(only, runtime, (target) => target.size);
     // After a crash, a prefix lists only what is left: what earlier runs deleted is counted from the
     // journal. (Named keys are simply deleted again: deleting a missing key succeeds.)
     const earlier = runtime.journal.resumed && !only && !spec.keys?.length ? runtime.journal.deletedCount() : 0;
@@ -35,13 +43,55 @@ export function deleteBody(connection: S3Connection, spec: DeleteSpec): JobBody<
       runtime.addTotals(earlier, 0);
       runtime.alreadyDone(earlier, 0);
     }
+    const failures = { count: 0 };
     if (spec.dryRun) {
       await concurrentEach(targets, () => runtime.settings.threads, (target) => countTarget(connection, spec.bucket, target, runtime));
     } else {
-      await concurrentEach(batches(targets, MAX_KEYS_PER_DELETE), () => runtime.settings.threads, (batch) => deleteBatch(connection, spec.bucket, batch, runtime));
+      await concurrentEach(batches(targets, MAX_KEYS_PER_DELETE), () => runtime.settings.threads, (batch) => deleteBatch(connection, spec.bucket, batch, runtime, failures));
     }
-    if (!only) runtime.totalsFinal();
+    if (listed) runtime.totalsFinal();
+    if (spec.dryRun || runtime.signal.aborted) return;
+    if (spec.abortUploads) await abortUploads(connection, spec, runtime);
+    // A bucket that still holds what could not be deleted stays: the job ends with those errors.
+    if (spec.deleteBucket && failures.count === 0 && !runtime.stoppedByFailure) await deleteEmptiedBucket(connection, spec.bucket, runtime);
   };
+}
+
+/**
+ * Abort the multipart uploads begun below the job's prefixes and never finished: each holds parts
+ * that are billed, and keeps the bucket from being deleted. Collected first (aborting while paging
+ * through the same listing would shift its markers); an abort that fails fails the job, named.
+ */
+async function abortUploads(connection: S3Connection, spec: DeleteSpec, runtime: JobRuntime<DeleteTarget>): Promise<void> {
+  const uploads: MultipartUploadEntry[] = [];
+  for (const prefix of spec.prefixes ?? []) {
+    for await (const upload of listMultipartUploads(connection, spec.bucket, asFolderPrefix(prefix))) uploads.push(upload);
+  }
+  const failed: { upload: MultipartUploadEntry; error: BargeError }[] = [];
+  await concurrentEach(uploads, () => runtime.settings.threads, async (upload) => {
+    try {
+      await runtime.request((signal) => connection.client.send(new AbortMultipartUploadCommand({ Bucket: spec.bucket, Key: upload.key, UploadId: upload.uploadId }), { abortSignal: signal }));
+    } catch (error) {
+      // Gone already (completed, or aborted by someone else): nothing is left of it.
+      if (errorCode(error) !== 'NoSuchUpload') failed.push({ upload, error: toBargeError(error) });
+    }
+  });
+  const first = failed[0];
+  if (first) {
+    const more = failed.length > 1 ? ` (and ${failed.length - 1} more)` : '';
+    throw new BargeError(first.error.code, `Cannot abort the unfinished upload of s3://${spec.bucket}/${first.upload.key}${more}: ${first.error.message}`);
+  }
+}
+
+async function deleteEmptiedBucket(connection: S3Connection, bucket: string, runtime: JobRuntime<DeleteTarget>): Promise<void> {
+  try {
+    await runtime.request((signal) => connection.client.send(new DeleteBucketCommand({ Bucket: bucket }), { abortSignal: signal }));
+  } catch (error) {
+    if (errorCode(error) === 'BucketNotEmpty') {
+      throw new BargeError('BucketNotEmpty', `The bucket ${bucket} was emptied, but holds objects again (written while it was emptied): retry to empty it again and delete it.`);
+    }
+    throw toBargeError(error, `delete bucket "${bucket}"`);
+  }
 }
 
 async function* discover(connection: S3Connection, spec: DeleteSpec, runtime: JobRuntime<DeleteTarget>): AsyncGenerator<DeleteTarget> {
@@ -82,7 +132,7 @@ async function* batches<T>(items: AsyncIterable<T>, size: number): AsyncGenerato
   if (batch.length > 0) yield batch;
 }
 
-async function deleteBatch(connection: S3Connection, bucket: string, batch: readonly DeleteTarget[], runtime: JobRuntime<DeleteTarget>): Promise<void> {
+async function deleteBatch(connection: S3Connection, bucket: string, batch: readonly DeleteTarget[], runtime: JobRuntime<DeleteTarget>, failures: { count: number }): Promise<void> {
   let result;
   try {
     result = await runtime.request((signal) => connection.client.send(new DeleteObjectsCommand({
@@ -91,6 +141,7 @@ async function deleteBatch(connection: S3Connection, bucket: string, batch: read
     }), { abortSignal: signal }));
   } catch (error) {
     const failure = toBargeError(error, `delete ${batch.length} objects from s3://${bucket}`);
+    failures.count += batch.length;
     for (const target of batch) runtime.itemFailed(target, deletePlace(bucket, target), failure);
     return;
   }
@@ -105,6 +156,7 @@ async function deleteBatch(connection: S3Connection, bucket: string, batch: read
       // Shaped like the SDK's errors, so the code and advice are the ones every other failure gets
       // (an object lock's refusal, which stores word as InvalidRequest or AccessDenied, included).
       const refusal = Object.assign(new Error(error.message), { name: error.code });
+      failures.count += 1;
       runtime.itemFailed(target, deletePlace(bucket, target), toBargeError(refusal, `delete ${describe(bucket, target)}`));
     } else {
       if (target.size) runtime.addBytes(target.size);

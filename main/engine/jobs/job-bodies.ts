@@ -24,8 +24,17 @@ export function jobBody<K extends JobKind>(kind: K, spec: JobSpecs[K], connectio
  * anything is sent (a run of it again is then no "retry of the failures").
  */
 export function jobRefusal<K extends JobKind>(kind: K, spec: JobSpecs[K]): BargeError | undefined {
+  if (kind === 'delete') return deleteRefusal(spec as JobSpecs['delete']);
   if (kind !== 'upload') return undefined;
   const upload = spec as JobSpecs['upload'];
   const collision = sourcesCollide(upload.sources, upload.destination);
   return collision ? new BargeError('NameCollision', collision) : undefined;
+}
+
+/** A bucket is deleted only by a job that empties all of it: every version, every unfinished upload. */
+function deleteRefusal(spec: JobSpecs['delete']): BargeError | undefined {
+  if (!spec.deleteBucket) return undefined;
+  const whole = (spec.keys ?? []).length === 0 && (spec.prefixes ?? []).length === 1 && spec.prefixes![0] === '';
+  if (whole && spec.allVersions && spec.abortUploads) return undefined;
+  return new BargeError('InvalidRequest', 'A bucket is deleted by a job only once it is emptied whole: every object, every version and every unfinished upload.');
 }

@@ -64,6 +64,13 @@ export const deleteSpecSchema = z.object({
   allVersions: z.boolean().optional(),
   /** Count objects and bytes; delete nothing. */
   dryRun: z.boolean().optional(),
+  /** Abort the multipart uploads begun below the prefixes and never finished, once the objects are gone. */
+  abortUploads: z.boolean().optional(),
+  /**
+   * Then delete the bucket itself: "empty and delete". Only with the whole bucket (prefixes [""]),
+   * every version (allVersions) and its unfinished uploads (abortUploads): the bucket must be empty.
+   */
+  deleteBucket: z.boolean().optional(),
 }).refine((spec) => spec.keySizes === undefined || spec.keySizes.length === (spec.keys?.length ?? 0), { message: 'keySizes must give one size for each key', path: ['keySizes'] });
 
 export type UploadSpec = Readonly<z.infer<typeof uploadSpecSchema>>;

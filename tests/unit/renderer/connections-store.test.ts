@@ -30,7 +30,7 @@ describe('connections actions', () => {
 
   it('uses the only connection there is (the demo store, the environment\'s), whatever was remembered; else keeps the one in use', async () => {
     const env = { id: 'env', name: 'Environment (AWS_*)', source: 'environment', hasSecret: true } as const;
-    const host = { kind: 'web', defaultDownloadFolder: '/d' } as const;
+    const host = { kind: 'web', defaultDownloadFolder: '/d', machineName: 'host' } as const;
     useFakeApi({ 'connections.list': [env], 'host.info': host });
     localStorage.setItem('barge.connection', 'gone');
     await useConnections.getState().load();

@@ -18,7 +18,7 @@ it('subscribes the stores to the engine, then loads jobs, settings and connectio
     'jobs.snapshot': [jobSnapshot('j1')],
     'settings.get': DEFAULT_SETTINGS,
     'connections.list': [{ id: 'env', name: 'Environment', source: 'environment', hasSecret: false }],
-    'host.info': { kind: 'web', defaultDownloadFolder: '/srv/downloads' },
+    'host.info': { kind: 'web', defaultDownloadFolder: '/srv/downloads', machineName: 'host' },
   });
   const stop = startSession();
   api.emit({ type: 'stats', stats: { activeRequests: 3, waitingRequests: 0, bytesPerSecond: 10 } });

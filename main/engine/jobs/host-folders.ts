@@ -1,0 +1,92 @@
+// The host's folders, for a folder picker in a window that cannot open a native one (a browser
+// talking to the web host): the names of one folder's subfolders, and nothing else.
+//
+// Only names are read, never a file's contents or even a file's name. Where the host confines
+// downloads (--download-root), listings are confined the same way and checked the same way as a
+// download's folder (confined-path.ts): the path asked for must lie below the root, and so must its
+// real path, so a symbolic link below the root that leads elsewhere is neither listed into nor shown.
+
+import { mkdir, opendir, realpath, stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { FolderListing } from '../../../src/contract/models.ts';
+import { relativePathProblem } from '../../../src/local-path.ts';
+import { BargeError, toBargeError } from '../errors.ts';
+import { isInside } from './confined-path.ts';
+
+/** Subfolders named at most: a picker shows a list a person can read, not a million rows. */
+export const MAX_LISTED_FOLDERS = 2000;
+/** Entries looked at at most (files are passed over, not named): a huge folder answers quickly all the same. */
+const MAX_SCANNED_ENTRIES = 100_000;
+
+const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
+
+export interface FolderListingOptions {
+  /** The host's download root: nothing above or beside it is listed. */
+  readonly root?: string;
+  /** The folder listed when none is asked for (the root, where there is one). */
+  readonly start: string;
+  readonly limit?: number;
+}
+
+/**
+ * The subfolders of `asked` (whole path; `undefined`: the start folder), sorted by name. Folders whose
+ * names begin with "." are left out, as a file manager does. Throws RelativePath, OutsideDownloadRoot,
+ * NoSuchFolder or NotAFolder, each in words.
+ */
+export async function listHostFolders(asked: string | undefined, options: FolderListingOptions): Promise<FolderListing> {
+  const root = options.root === undefined ? undefined : path.resolve(options.root);
+  const wanted = asked ?? root ?? options.start;
+  if (!path.isAbsolute(wanted)) throw new BargeError('RelativePath', relativePathProblem(wanted));
+  // "..": resolved before anything is compared, so "<root>/../etc" is "/etc", and refused.
+  const folder = path.resolve(wanted);
+  const outside = () => new BargeError('OutsideDownloadRoot', `Folders on this host are shown only below ${root}, where downloads go; ${wanted} is not (start the host with --download-root to choose another folder).`);
+  if (root !== undefined && !isInside(root, folder)) throw outside();
+  // The root is made when first shown, as a download would make it: an empty root is a place to start.
+  if (root !== undefined) await mkdir(root, { recursive: true, mode: 0o700 });
+  const realRoot = root === undefined ? undefined : await realpath(root);
+  const real = await realpath(folder).catch((error: unknown) => {
+    throw folderError(error, folder);
+  });
+  if (realRoot !== undefined && !isInside(realRoot, real)) throw outside();
+  if (!(await stat(real)).isDirectory()) throw new BargeError('NotAFolder', `${folder} is a file, not a folder.`);
+
+  const limit = options.limit ?? MAX_LISTED_FOLDERS;
+  const folders: string[] = [];
+  let scanned = 0;
+  let truncated = false;
+  const entries = await opendir(real).catch((error: unknown) => {
+    throw folderError(error, folder);
+  });
+  for await (const entry of entries) {
+    if (++scanned > MAX_SCANNED_ENTRIES || folders.length === limit) {
+      truncated = true;
+      break;
+    }
+    if (entry.name.startsWith('.')) continue;
+    if (entry.isDirectory()) folders.push(entry.name);
+    else if (entry.isSymbolicLink() && (await linkedFolderInside(path.join(real, entry.name), realRoot))) folders.push(entry.name);
+  }
+  // (Leaving the loop, early or not, closes the directory.)
+  folders.sort(collator.compare);
+  const atTop = root !== undefined ? folder === root : path.dirname(folder) === folder;
+  return { path: folder, parent: atTop ? undefined : path.dirname(folder), folders, truncated };
+}
+
+/** Whether a link leads to a folder, and (with a root) to one really below the root. */
+async function linkedFolderInside(link: string, realRoot: string | undefined): Promise<boolean> {
+  try {
+    const target = await realpath(link);
+    if (realRoot !== undefined && !isInside(realRoot, target)) return false;
+    return (await stat(target)).isDirectory();
+  } catch {
+    // A broken link, or one that cannot be followed: not a folder to go into.
+    return false;
+  }
+}
+
+function folderError(error: unknown, folder: string): BargeError {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') return new BargeError('NoSuchFolder', `There is no folder ${folder}.`);
+  if (code === 'ENOTDIR') return new BargeError('NotAFolder', `${folder} is a file, not a folder.`);
+  return toBargeError(error, `list the folders in ${folder}`);
+}
