@@ -114,7 +114,7 @@ export const JobRow = memo(function JobRow({ job, onAct }: { job: JobView; onAct
           <div className="fill" style={{ width: `${(fraction * 100).toFixed(1)}%` }} />
         </div>
         <span className="bytes">{p.totalsKnown && p.bytesDone === p.bytesTotal ? formatBytes(p.bytesTotal) : `${formatBytes(p.bytesDone)} / ${formatBytes(p.bytesTotal)}${p.totalsKnown ? '' : '+'}`}</span>
-        <span className="rate" aria-label={isFinished(job.state) ? 'Average throughput' : 'Throughput'}>{pace.rate}</span>
+        <span className="rate" title={isFinished(job.state) ? 'Average throughput' : 'Throughput'}>{pace.rate}</span>
         <span className="eta" title={pace.detail}>{pace.timing}</span>
       </div>
       <div className="job-line">

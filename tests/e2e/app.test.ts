@@ -117,7 +117,7 @@ describe('the Barge window', () => {
     const dropped = transferRow(`2 files → s3://${bucket}/docs/`).filter({ hasText: 'completed' });
     await expect.poll(() => dropped.count(), { timeout: 30_000 }).toBe(1);
     expect(await keys('docs/')).toEqual(expect.arrayContaining(['docs/dropped.txt', 'docs/zeros.bin']));
-    await expect.poll(() => dropped.getByLabel('Average throughput').textContent()).toMatch(/^avg \d+(\.\d)? MiB\/s$/);
+    await expect.poll(() => dropped.getByTitle('Average throughput', { exact: true }).textContent()).toMatch(/^avg \d+(\.\d)? MiB\/s$/);
     expect(await dropped.textContent()).toMatch(/took \d+(\.\d)?s, ended \d\d:\d\d/);
     expect(await dropped.textContent()).not.toContain('ETA');
     // The folder on screen was listed again by itself, without Refresh.
@@ -165,7 +165,7 @@ describe('the Barge window', () => {
       await page.getByLabel('Choose files to upload').setInputFiles(files);
       const row = transferRow(`${FILES.toLocaleString('en-US')} files`);
       await expect.poll(() => row.filter({ hasText: 'running' }).count(), { timeout: 30_000 }).toBe(1);
-      await expect.poll(() => row.getByLabel('Throughput', { exact: true }).textContent()).not.toBe('0.0 MiB/s');
+      await expect.poll(() => row.getByTitle('Throughput', { exact: true }).textContent()).not.toBe('0.0 MiB/s');
       const atTwo = proxy.inFlight.peak;
       await page.getByRole('slider', { name: 'Threads' }).fill('24');
       proxy.inFlight.peak = 0;

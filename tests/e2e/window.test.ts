@@ -4,6 +4,9 @@
 // after navigation and after a dialog).
 
 import AxeBuilder from '@axe-core/playwright';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -52,6 +55,14 @@ afterAll(async () => {
 
 describe('the window\'s look and keys', () => {
   it('has no serious or critical accessibility violations on its main views, in light and in dark', async () => {
+    // A finished job of its own, so the Transfers rows are checked whatever ran before this file.
+    await openBucket();
+    await page.getByRole('grid').getByRole('row', { name: /photos\// }).dblclick();
+    await expect.poll(() => page.getByRole('navigation', { name: 'Breadcrumbs' }).textContent()).toBe(`${bucket} / photos`);
+    const file = path.join(await mkdtemp(path.join(os.tmpdir(), 'barge-e2e-window-')), 'uploaded by the window.txt');
+    await writeFile(file, 'a finished job');
+    await page.getByLabel('Choose files to upload').setInputFiles(file);
+    await expect.poll(() => page.getByRole('list', { name: 'Transfers' }).getByRole('listitem').filter({ hasText: 'uploaded by the window.txt' }).filter({ hasText: 'completed' }).count(), { timeout: 30_000 }).toBe(1);
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });
       await openBucket();
