@@ -2,7 +2,7 @@
 // download the selection, and an object's details (kept in the details store).
 
 import { useBrowser } from '../store/browser-store.ts';
-import type { Row } from '../store/browser-store.ts';
+import type { RowRef } from '../store/browser-store.ts';
 import { useConnections } from '../store/connections-store.ts';
 import { DeleteDialog } from './DeleteDialog.tsx';
 import type { DeleteTarget } from './DeleteDialog.tsx';
@@ -16,7 +16,7 @@ export type BrowserDialog =
   | { readonly kind: 'download'; readonly connectionId: string; readonly bucket: string; readonly keys: string[]; readonly prefixes: string[] };
 
 /** Delete the selected rows: objects by key, folders by prefix. */
-export function deleteSelection(connectionId: string, bucket: string, selected: readonly Row[]): BrowserDialog {
+export function deleteSelection(connectionId: string, bucket: string, selected: readonly RowRef[]): BrowserDialog {
   return {
     kind: 'delete',
     target: {
@@ -34,7 +34,7 @@ export function deletePrefix(connectionId: string, bucket: string, prefix: strin
 }
 
 /** Download the selected rows: objects by key, folders by prefix. */
-export function downloadSelection(connectionId: string, bucket: string, selected: readonly Row[]): BrowserDialog {
+export function downloadSelection(connectionId: string, bucket: string, selected: readonly RowRef[]): BrowserDialog {
   return {
     kind: 'download', connectionId, bucket,
     keys: selected.filter((r) => r.kind === 'object').map((r) => r.key),

@@ -7,7 +7,7 @@ import { useRef } from 'react';
 import type { MouseEvent } from 'react';
 import { formatBytes, formatDate } from '../format.ts';
 import { useBrowser } from '../store/browser-store.ts';
-import type { Row, SortColumn } from '../store/browser-store.ts';
+import type { Row, RowList, SortColumn } from '../store/browser-store.ts';
 import { useBrowserKeyboard } from './useBrowserKeyboard.ts';
 
 const ROW_HEIGHT = 28;
@@ -16,8 +16,8 @@ const COLUMN_NAMES: Record<SortColumn, string> = { name: 'Name', size: 'Size', m
 
 export function ObjectTable({ label, rows, onActivate, onDelete }: {
   label: string;
-  /** The rows on screen, in display order. */
-  rows: readonly Row[];
+  /** The rows on screen, in display order (made as they are read: only those on screen are). */
+  rows: RowList;
   onActivate: (row: Row) => void;
   onDelete: () => void;
 }) {
@@ -42,7 +42,7 @@ export function ObjectTable({ label, rows, onActivate, onDelete }: {
       <div ref={scroller} className="rows" onKeyDown={onKeyDown}>
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
           {virtualizer.getVirtualItems().map((item) => {
-            const row = rows[item.index]!;
+            const row = rows.at(item.index)!;
             const selected = selection.has(row.key);
             return (
               <div
