@@ -21,6 +21,7 @@ import { BargeError, toBargeError } from '../engine/errors.ts';
 import type { IfExists } from '../../src/if-exists.ts';
 import { formatReceipt } from '../../src/receipt.ts';
 import type { ConnectionRegistry } from './connection-registry.ts';
+import { ListingReadAhead } from './listing-read-ahead.ts';
 import type { StagedFileTarget, StagingArea } from './staging-area.ts';
 
 const STATS_INTERVAL_MS = 1000;
@@ -119,6 +120,7 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
     return staging;
   };
 
+  const readAhead = new ListingReadAhead<MethodResults['objects.list']>();
   const listeners = new Set<(event: ApiEvent) => void>();
   const emit = (event: ApiEvent) => {
     releaseStaged(event);
@@ -194,8 +196,11 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
     },
     'buckets.versioning': async ({ connectionId, name }) => engine.bucketVersioning(await registry.connection(connectionId), name),
     'objects.list': async ({ connectionId, bucket, prefix, recursive, token, pageSize }) => withContext(`list s3://${bucket}/${prefix}`, async () => {
-      // The page as the listing parsed it: no copy on the way to the window.
-      return engine.listObjects(await registry.connection(connectionId), { bucket, prefix, delimiter: recursive ? undefined : '/', pageSize }, token);
+      const connection = await registry.connection(connectionId);
+      const options = { bucket, prefix, delimiter: recursive ? undefined : '/', pageSize };
+      const place = JSON.stringify([connectionId, bucket, prefix, recursive ?? false, pageSize ?? 0]);
+      // The page as the listing parsed it: no copy on the way to the window; the next one read ahead.
+      return readAhead.page(place, token, (at) => engine.listObjects(connection, options, at));
     }),
     'objects.details': async ({ connectionId, bucket, key }) => {
       const details = await engine.objectDetails(await registry.connection(connectionId), bucket, key);
