@@ -72,9 +72,12 @@ let generation = 0;
 
 /**
  * While a listing streams, what has come is shown at most this often: each showing asks the worker
- * for a new order and renders once, whatever the number of pages in between.
+ * for a new order and renders once, whatever the number of pages in between. Past 400,000 rows the
+ * wait grows with the rows (a millisecond per 4,000): the table's virtualiser lays out every row
+ * again when their number changes, some 20 ms a million, and that must not take the main thread.
  */
 const PUBLISH_EVERY_MS = 100;
+const ROWS_PER_PUBLISH_MS = 4000;
 
 // One collator for every comparison: localeCompare with options builds one per call (measured:
 // several seconds to sort 100,000 names).
@@ -156,14 +159,16 @@ const emptyView = () => new ListingView(new RowTable(''), new Int32Array(0));
 
 /** Every page of a prefix, each handed to `take` as it comes; false once another listing took over. */
 async function listPages(connectionId: string, bucket: string, prefix: string, mine: number, take: (page: ObjectPage) => void): Promise<boolean> {
-  let token: string | undefined;
-  do {
-    const page: ObjectPage = await request('objects.list', { connectionId, bucket, prefix, token });
+  let next = request('objects.list', { connectionId, bucket, prefix, token: undefined });
+  for (;;) {
+    const page: ObjectPage = await next;
     if (mine !== generation) return false;
+    const token = page.nextToken;
+    // The next page is asked for before this one is taken in: its trip overlaps the work here.
+    if (token) next = request('objects.list', { connectionId, bucket, prefix, token });
     take(page);
-    token = page.nextToken;
-  } while (token);
-  return true;
+    if (!token) return true;
+  }
 }
 
 export const useBrowser = create<BrowserState>((set, get) => {
@@ -253,7 +258,7 @@ export const useBrowser = create<BrowserState>((set, get) => {
           const whole = await listPages(connectionId, bucket, prefix, mine, (page) => {
             listing.append(page);
             // The first page at once, then what has come at most every PUBLISH_EVERY_MS.
-            if (Date.now() - shownAt >= PUBLISH_EVERY_MS) {
+            if (Date.now() - shownAt >= Math.max(PUBLISH_EVERY_MS, listing.table.length / ROWS_PER_PUBLISH_MS)) {
               shownAt = Date.now();
               showView();
             }

@@ -10,6 +10,7 @@
 //   BENCH_JOBS=1000      jobs at once (0: skip that part)
 
 import { spawn } from 'node:child_process';
+import os from 'node:os';
 import type { Page } from 'playwright-core';
 import { folderEntries, LISTING_BUCKET, startListingStore } from './listing-store.ts';
 import type { ListedEntry } from './listing-store.ts';
@@ -23,6 +24,8 @@ const BIG = 'many/';
 const HUNDRED = 'hundred/';
 const credentials = { accessKeyId: 'bench', secretAccessKey: 'benchbench' };
 const count = (n: number) => n.toLocaleString('en-US');
+/** Frame times and latencies on a shared machine say little without how busy it was. */
+const load = () => `load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} on ${os.cpus().length} cores`;
 
 const folders = new Map<string, ListedEntry[]>([[BIG, folderEntries(BIG, KEYS)], [HUNDRED, folderEntries(HUNDRED, SCROLL_KEYS)]]);
 const store = await startListingStore(folders);
@@ -119,7 +122,7 @@ try {
   const total = KEYS + 10;
   const names = folders.get(BIG)!.map((e) => e.key.slice(BIG.length).replace(/\/$/, '').toLowerCase());
   const opened = await openFolder(page, BIG, total);
-  console.log(`\n${count(KEYS)} keys in one prefix`);
+  console.log(`\n${count(KEYS)} keys in one prefix (${load()})`);
   console.log(`  first rows shown        ${(opened.firstRowsMs / 1000).toFixed(2)} s`);
   console.log(`  whole prefix listed     ${(opened.listedMs / 1000).toFixed(1)} s  (${count(Math.round(total / (opened.listedMs / 1000)))} keys a second)`);
   console.log(`  frames while listing    ${formatFrames(frameStats(opened.frames))}`);
@@ -141,6 +144,7 @@ try {
   console.log(`  sort, slowest           ${Math.max(...sortTimes).toFixed(0)} ms`);
   const expected = (needle: string) => (needle === '' ? total : names.filter((n) => n.includes(needle)).length);
   const keystrokes = [...await typeFilter(page, '4217', expected), ...await typeFilter(page, 'img_99', expected)];
+  console.log(`  (${load()})`);
   console.log(`  filter, per keystroke   p50 ${percentile(keystrokes, 0.5).toFixed(0)} ms  p95 ${percentile(keystrokes, 0.95).toFixed(0)} ms  max ${Math.max(...keystrokes).toFixed(0)} ms  (${keystrokes.length} keystrokes)`);
 
   const hundred = await openFolder(page, HUNDRED, SCROLL_KEYS + 10);

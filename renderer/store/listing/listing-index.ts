@@ -145,35 +145,30 @@ class NameOrder {
 }
 
 /**
- * Stable sort of `rows` by a non-negative integer key below 2^53, ascending or descending, by
- * 16-bit digits (least significant first).
+ * `rows` in ascending order of `value(row)`, ties in the order given (a stable sort). Non-negative
+ * integers below 2^53 (sizes, dates, ranks: every key here) go through a radix sort by 16-bit digits,
+ * least significant first, skipping digits all rows share; anything else through a comparison sort.
  */
-function radixSort(rows: Int32Array, key: (row: number) => number, descending: boolean): Int32Array {
+export function sortAscending(rows: Int32Array, value: (row: number) => number): Int32Array {
   const n = rows.length;
   const low = new Uint32Array(n);
   const high = new Uint32Array(n);
-  let highest = 0;
   for (let i = 0; i < n; i++) {
-    const value = key(rows[i]!);
-    low[i] = value % 0x1_0000_0000;
-    high[i] = Math.floor(value / 0x1_0000_0000);
-    if (high[i]! > highest) highest = high[i]!;
+    const v = value(rows[i]!);
+    if (!(v >= 0 && v <= Number.MAX_SAFE_INTEGER && Number.isInteger(v))) return Int32Array.from(rows).sort((a, b) => value(a) - value(b) || a - b);
+    low[i] = v % 0x1_0000_0000;
+    high[i] = Math.floor(v / 0x1_0000_0000);
   }
-  // Positions into rows/low/high, moved digit by digit.
+  // Positions into rows, low and high, moved digit by digit.
   let order = new Int32Array(n);
   for (let i = 0; i < n; i++) order[i] = i;
   let spare = new Int32Array(n);
   const counts = new Int32Array(0x10000);
-  const passes: [Uint32Array, number][] = [[low, 0], [low, 16]];
-  if (highest > 0) passes.push([high, 0]);
-  if (highest > 0xffff) passes.push([high, 16]);
-  for (const [words, shift] of passes) {
+  for (const [words, shift] of [[low, 0], [low, 16], [high, 0], [high, 16]] as const) {
     counts.fill(0);
-    const digit = (i: number) => {
-      const d = (words[i]! >>> shift) & 0xffff;
-      return descending ? 0xffff - d : d;
-    };
-    for (let i = 0; i < n; i++) counts[digit(i)]! += 1;
+    for (let i = 0; i < n; i++) counts[(words[i]! >>> shift) & 0xffff]! += 1;
+    // A digit every row shares changes nothing.
+    if (n === 0 || counts[(words[0]! >>> shift) & 0xffff] === n) continue;
     let sum = 0;
     for (let d = 0; d < 0x10000; d++) {
       const c = counts[d]!;
@@ -182,7 +177,7 @@ function radixSort(rows: Int32Array, key: (row: number) => number, descending: b
     }
     for (let i = 0; i < n; i++) {
       const position = order[i]!;
-      spare[counts[digit(position)]!++] = position;
+      spare[counts[(words[position]! >>> shift) & 0xffff]!++] = position;
     }
     [order, spare] = [spare, order];
   }
@@ -191,19 +186,25 @@ function radixSort(rows: Int32Array, key: (row: number) => number, descending: b
   return sorted;
 }
 
-/** Stable sort by any number key: what radixSort cannot take (negative, fractional). */
-function comparisonSort(rows: Int32Array, key: (row: number) => number, descending: boolean): Int32Array {
-  const direction = descending ? -1 : 1;
-  return Int32Array.from(rows).sort((a, b) => (key(a) - key(b)) * direction || a - b);
+/** An ascending order turned descending, each run of equal values kept in its order (the store's). */
+export function descendingOf(ascending: Int32Array, value: (row: number) => number): Int32Array {
+  const n = ascending.length;
+  const out = new Int32Array(n);
+  let at = 0;
+  let end = n - 1;
+  while (end >= 0) {
+    const v = value(ascending[end]!);
+    let start = end;
+    while (start > 0 && value(ascending[start - 1]!) === v) start -= 1;
+    // A loop, not set(subarray()): most runs are one row, and a view a row would cost more than it.
+    for (let i = start; i <= end; i++) out[at++] = ascending[i]!;
+    end = start - 1;
+  }
+  return out;
 }
 
-function sortByNumber(rows: Int32Array, key: (row: number) => number, descending: boolean): Int32Array {
-  for (let i = 0; i < rows.length; i++) {
-    const value = key(rows[i]!);
-    if (!(value >= 0 && value <= Number.MAX_SAFE_INTEGER && Number.isInteger(value))) return comparisonSort(rows, key, descending);
-  }
-  return radixSort(rows, key, descending);
-}
+/** Filters remembered: deleting back to a text typed a moment ago costs nothing. */
+const REMEMBERED_FILTERS = 8;
 
 /** The filter box's text as rows are tested against it (lowercase names that include it). */
 export function filterNeedle(filter: string): string {
@@ -224,10 +225,10 @@ export class ListingIndex {
   private readonly objectNames = new NameOrder(this.names);
   /** Rows appended but not yet merged into the name orders: merged in bulk when an order is asked. */
   private unmergedFrom = 0;
-  /** The last filter's matches, to narrow when the next needle contains it. */
-  private lastMatch: { needle: string; rows: number; matches: Uint8Array } | undefined;
-  /** The last sort of a number column, reused while no row has come since. */
-  private lastSorted: { key: string; rows: number; order: Int32Array } | undefined;
+  /** Recent filters' matches (oldest first), to reuse, or to narrow when a needle contains one. */
+  private readonly filters = new Map<string, { rows: number; matches: Uint8Array }>();
+  /** Each number column's ascending order (and, once asked, descending), kept while no row has come since. */
+  private readonly sorted = new Map<SortColumn, { rows: number; ascending: Int32Array; descending?: Int32Array }>();
 
   get length(): number {
     return this.names.length;
@@ -294,43 +295,83 @@ export class ListingIndex {
     this.unmergedFrom = this.names.length;
   }
 
-  private sortedObjects(sort: Sort): Int32Array {
-    const key = `${sort.column}:${sort.descending}`;
-    if (this.lastSorted?.key === key && this.lastSorted.rows === this.names.length) return this.lastSorted.order;
-    const objects = this.objects.view();
-    let order: Int32Array;
-    if (sort.column === 'size') order = sortByNumber(objects, (row) => this.sizes[row]!, sort.descending);
-    else if (sort.column === 'modified') order = sortByNumber(objects, (row) => this.modified[row]! || 0, sort.descending);
-    else {
-      // A few storage classes: rank them once, then sort by rank.
-      const ranked = this.classNames.map((name, index) => ({ name, index })).sort((a, b) => collator.compare(a.name, b.name));
-      const rank = new Int32Array(this.classNames.length);
-      ranked.forEach((entry, position) => { rank[entry.index] = position; });
+  /** A column's value for sorting objects (a storage class: its rank by collator among those seen). */
+  private valueOf(column: Exclude<SortColumn, 'name'>): (row: number) => number {
+    if (column === 'size') return (row) => this.sizes[row]!;
+    // No date sorts as 0, as visibleRows has it.
+    if (column === 'modified') return (row) => this.modified[row]! || 0;
+    const ranked = this.classNames.map((name, index) => ({ name, index })).sort((a, b) => collator.compare(a.name, b.name));
+    const rank = new Int32Array(this.classNames.length);
+    ranked.forEach((entry, position) => {
       // Names equal by collator share the rank of the first.
-      for (let i = 1; i < ranked.length; i++) if (collator.compare(ranked[i - 1]!.name, ranked[i]!.name) === 0) rank[ranked[i]!.index] = rank[ranked[i - 1]!.index]!;
-      order = radixSort(objects, (row) => rank[this.classes[row]!]!, sort.descending);
+      const same = position > 0 && collator.compare(ranked[position - 1]!.name, entry.name) === 0;
+      rank[entry.index] = same ? rank[ranked[position - 1]!.index]! : position;
+    });
+    return (row) => rank[this.classes[row]!]!;
+  }
+
+  private sortedObjects(sort: Sort): Int32Array {
+    const column = sort.column as Exclude<SortColumn, 'name'>;
+    const value = this.valueOf(column);
+    let kept = this.sorted.get(column);
+    if (kept?.rows !== this.names.length) {
+      kept = { rows: this.names.length, ascending: sortAscending(this.objects.view(), value) };
+      this.sorted.set(column, kept);
     }
-    this.lastSorted = { key, rows: this.names.length, order };
-    return order;
+    if (!sort.descending) return kept.ascending;
+    kept.descending ??= descendingOf(kept.ascending, value);
+    return kept.descending;
+  }
+
+  /**
+   * Work done ahead, while nothing else is asked: the name orders merged, then each number column
+   * sorted, one step a call, so a click on a header finds its order made. False once all is done.
+   */
+  prepare(): boolean {
+    if (this.unmergedFrom !== this.names.length) {
+      this.mergeNames();
+      return true;
+    }
+    for (const column of ['size', 'modified', 'class'] as const) {
+      if (this.sorted.get(column)?.rows !== this.names.length) {
+        this.sortedObjects({ column, descending: false });
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Which rows match (1) the needle, or undefined for no filter. */
   private matches(needle: string): Uint8Array | undefined {
     if (needle === '') return undefined;
     const rows = this.names.length;
-    const last = this.lastMatch;
-    if (last?.needle === needle && last.rows === rows) return last.matches;
+    const known = this.filters.get(needle);
+    if (known?.rows === rows) {
+      this.filters.delete(needle);
+      this.filters.set(needle, known);
+      return known.matches;
+    }
+    // Typing on (or rows come since): whatever matches now matched a needle it contains, among the
+    // rows tested then.
+    let base: { rows: number; matches: Uint8Array } | undefined;
+    let baseLength = -1;
+    for (const [text, entry] of this.filters) {
+      if (text.length > baseLength && needle.includes(text)) {
+        base = entry;
+        baseLength = text.length;
+      }
+    }
     const matches = new Uint8Array(rows);
     const lower = this.lower;
-    // Typing on: whatever matches now matched the shorter needle too.
-    const narrowing = last !== undefined && needle.includes(last.needle);
-    const from = narrowing ? last.rows : 0;
-    if (narrowing) {
-      const before = last.matches;
-      for (let row = 0; row < last.rows; row++) if (before[row] === 1 && lower[row]!.includes(needle)) matches[row] = 1;
+    const from = base ? base.rows : 0;
+    if (base) {
+      const before = base.matches;
+      for (let row = 0; row < from; row++) if (before[row] === 1 && lower[row]!.includes(needle)) matches[row] = 1;
     }
     for (let row = from; row < rows; row++) if (lower[row]!.includes(needle)) matches[row] = 1;
-    this.lastMatch = { needle, rows, matches };
+    this.filters.delete(needle);
+    this.filters.set(needle, { rows, matches });
+    if (this.filters.size > REMEMBERED_FILTERS) this.filters.delete(this.filters.keys().next().value!);
     return matches;
   }
 }

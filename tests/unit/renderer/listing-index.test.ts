@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ListingIndex } from '../../../renderer/store/listing/listing-index.ts';
+import { descendingOf, ListingIndex, sortAscending } from '../../../renderer/store/listing/listing-index.ts';
 import type { Sort, SortColumn } from '../../../renderer/store/listing/listing-index.ts';
 import { ListingView, rowRef, RowTable } from '../../../renderer/store/listing/row-table.ts';
 import type { Row } from '../../../renderer/store/listing/row-table.ts';
@@ -104,6 +104,29 @@ describe('the listing index', () => {
       seen += 1;
     });
     expect(seen).toBeGreaterThan(5);
+  });
+
+  it('gives the same orders once it has prepared them ahead, and filters right after rows come', () => {
+    const more = makeListing(7, 600);
+    const { table: t, index: i } = indexed(more, 8, (_table, partial) => {
+      partial.order(SORTS[0]!, 'k1');
+    });
+    let steps = 0;
+    while (i.prepare()) steps += 1;
+    expect(steps).toBe(3);
+    const all = rowsOf(more);
+    for (const sort of SORTS) expect(keysIn(t, i.order(sort, 'k'))).toEqual(visibleRows(all, sort, 'k').map((r) => r.key));
+    expect(keysIn(t, i.order(SORTS[2]!, 'k1'))).toEqual(visibleRows(all, SORTS[2]!, 'k1').map((r) => r.key));
+  });
+
+  it('sorts any numbers stably, by radix where it can, and turns an order round keeping ties', () => {
+    const values = [3, 2 ** 40, 0, 3, 2 ** 52 + 2, 1, 2 ** 40, 7];
+    const rows = Int32Array.from(values.keys());
+    const byValue = (row: number) => values[row]!;
+    expect(Array.from(sortAscending(rows, byValue))).toEqual([2, 5, 0, 3, 7, 1, 6, 4]);
+    expect(Array.from(descendingOf(sortAscending(rows, byValue), byValue))).toEqual([4, 1, 6, 7, 0, 3, 5, 2]);
+    const odd = [0.5, -2, 0.5, 3];
+    expect(Array.from(sortAscending(Int32Array.of(0, 1, 2, 3), (row) => odd[row]!))).toEqual([1, 0, 2, 3]);
   });
 
   it('refuses rows that leave a gap', () => {
