@@ -1,14 +1,14 @@
 // The objects of the prefix on screen as a grid: sortable columns, and virtualised rows, so a
-// prefix of 100,000 keys renders only what is on screen. Click selects (Shift: a range, Ctrl/Cmd:
+// prefix of a million keys renders only what is on screen (useRowWindow.ts). Click selects (Shift: a range, Ctrl/Cmd:
 // one more); double-click or Enter opens a folder or an object's details.
 
-import { useVirtualizer } from '@tanstack/react-virtual';
 import { useRef } from 'react';
 import type { MouseEvent } from 'react';
 import { formatBytes, formatDate } from '../format.ts';
 import { useBrowser } from '../store/browser-store.ts';
 import type { Row, RowList, SortColumn } from '../store/browser-store.ts';
 import { useBrowserKeyboard } from './useBrowserKeyboard.ts';
+import { useRowWindow } from './useRowWindow.ts';
 
 const ROW_HEIGHT = 28;
 const COLUMNS: readonly SortColumn[] = ['name', 'size', 'modified', 'class'];
@@ -23,7 +23,7 @@ export function ObjectTable({ label, rows, onActivate, onDelete }: {
 }) {
   const { sort, setSort, selection, select } = useBrowser();
   const scroller = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 20 });
+  const virtualizer = useRowWindow({ count: rows.length, rowHeight: ROW_HEIGHT, overscan: 20, scroller });
   const onKeyDown = useBrowserKeyboard({ rows, virtualizer, scroller, onActivate, onDelete });
 
   function click(row: Row, event: MouseEvent) {

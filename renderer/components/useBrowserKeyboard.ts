@@ -2,10 +2,10 @@
 // toggles, Enter opens, Ctrl/Cmd+A selects all, Escape clears the selection, Delete deletes the
 // selection, Backspace goes up.
 
-import type { Virtualizer } from '@tanstack/react-virtual';
 import type { KeyboardEvent, RefObject } from 'react';
 import { indexOfKey, selectedRefs, useBrowser } from '../store/browser-store.ts';
 import type { Row, RowList } from '../store/browser-store.ts';
+import type { RowWindow } from './useRowWindow.ts';
 
 /** The prefix one folder up ('a/b/' → 'a/', 'a/' → ''). */
 export function parentOf(prefix: string): string {
@@ -16,7 +16,7 @@ export function parentOf(prefix: string): string {
 export function useBrowserKeyboard({ rows, virtualizer, scroller, onActivate, onDelete }: {
   /** The rows on screen, in display order. */
   rows: RowList;
-  virtualizer: Virtualizer<HTMLDivElement, Element>;
+  virtualizer: Pick<RowWindow, 'scrollToIndex'>;
   scroller: RefObject<HTMLDivElement | null>;
   onActivate: (row: Row) => void;
   /** Delete the selection (called only when something is selected). */
