@@ -16,10 +16,13 @@ import { startFaultProxy } from '../support/fault-proxy.ts';
 import { startS3Server } from '../support/s3-server.ts';
 import { BENCH_TOKEN, formatFrames, frameStats, framesWhile, openWindow, startHost } from './window-kit.ts';
 
-const FILES_PER_JOB = 12;
+const FILES_PER_JOB = 24;
 const FILE_BYTES = 16 * 1024;
-/** How long the proxy holds each PUT: with 256 in flight, about 500 files a second in all. */
-const PUT_DELAY_MS = 500;
+/**
+ * How long the proxy holds each PUT: with 256 in flight, about 250 files a second in all, so each
+ * job finishes a file every four seconds or so and none is done before the measurement ends.
+ */
+const PUT_DELAY_MS = 1000;
 const BUCKET = 'bench-jobs';
 
 /** The host's API over its WebSocket, as the window's web client speaks it. */
@@ -65,8 +68,9 @@ export async function benchJobs(browser: Browser, jobs: number): Promise<void> {
     const [connection] = await api.call<{ id: string }[]>('connections.list', {});
     const connectionId = connection!.id;
     await api.call('buckets.create', { connectionId, name: BUCKET });
-    // As many requests in flight as allowed, and no request given up for being held.
-    await api.call('settings.update', { threads: 256, stallTimeoutMs: 600_000 });
+    // One request in flight while the jobs are made (a job paused at once may still finish what it
+    // had in flight), and no request given up for being held.
+    await api.call('settings.update', { threads: 1, stallTimeoutMs: 600_000 });
     const body = Buffer.alloc(FILE_BYTES, 7);
     const origin = new URL(host.url).origin;
     const makeJob = async (j: number) => {
@@ -89,16 +93,25 @@ export async function benchJobs(browser: Browser, jobs: number): Promise<void> {
     const progressed = new Set<string>();
     let measuring = false;
     api.onEvent((event) => {
-      if (!measuring || event.type !== 'jobs') return;
-      for (const job of event.jobs) if (job.state.status === 'running' && job.progress.bytesDone > 0) progressed.add(job.id);
+      if (measuring && event.type === 'jobs') for (const job of event.jobs) progressed.add(job.id);
     });
+    // As many requests in flight as allowed.
+    await api.call('settings.update', { threads: 256 });
     await api.call('jobs.resume', {});
     // Until every job has had its turn at the requests.
     await page.waitForTimeout(8000);
+    const running = async () => {
+      const states = new Map<string, number>();
+      for (const job of await api.call<{ state: { status: string } }[]>('jobs.snapshot', {})) states.set(job.state.status, (states.get(job.state.status) ?? 0) + 1);
+      return [...states].map(([status, n]) => `${n.toLocaleString('en-US')} ${status}`).join(', ');
+    };
+    const before = await running();
     measuring = true;
     const frames = frameStats(await framesWhile(page, 600, ''));
     measuring = false;
-    console.log(`  frames, ${progressed.size.toLocaleString('en-US')} jobs reporting progress  ${formatFrames(frames)}`);
+    const after = await running();
+    console.log(`  jobs at the start: ${before}; at the end: ${after}; ${progressed.size.toLocaleString('en-US')} reported progress during the 600 frames`);
+    console.log(`  frames                  ${formatFrames(frames)}`);
     await api.call('jobs.cancel', {});
     await page.close();
   } finally {
