@@ -23,6 +23,22 @@ export interface RowWindow {
   scrollToIndex(index: number): void;
 }
 
+/** The first and last rows to render for a viewport (last < first when there are none). */
+export function rowsInView(viewport: { top: number; height: number }, count: number, rowHeight: number, overscan: number): { first: number; last: number } {
+  return {
+    first: Math.max(0, Math.floor(viewport.top / rowHeight) - overscan),
+    last: Math.min(count - 1, Math.ceil((viewport.top + viewport.height) / rowHeight) - 1 + overscan),
+  };
+}
+
+/** Where to scroll so the row shows: the least move, or none (undefined) if it shows already. */
+export function scrollTopShowing(index: number, rowHeight: number, viewport: { top: number; height: number }): number | undefined {
+  const top = index * rowHeight;
+  if (top < viewport.top) return top;
+  if (top + rowHeight > viewport.top + viewport.height) return Math.max(0, top + rowHeight - viewport.height);
+  return undefined;
+}
+
 export function useRowWindow({ count, rowHeight, overscan, scroller }: {
   count: number;
   rowHeight: number;
@@ -52,13 +68,11 @@ export function useRowWindow({ count, rowHeight, overscan, scroller }: {
   const scrollToIndex = useCallback((index: number) => {
     const element = scroller.current;
     if (!element) return;
-    const top = index * rowHeight;
-    if (top < element.scrollTop) element.scrollTop = top;
-    else if (top + rowHeight > element.scrollTop + element.clientHeight) element.scrollTop = top + rowHeight - element.clientHeight;
+    const top = scrollTopShowing(index, rowHeight, { top: element.scrollTop, height: element.clientHeight });
+    if (top !== undefined) element.scrollTop = top;
   }, [scroller, rowHeight]);
 
-  const first = Math.max(0, Math.floor(viewport.top / rowHeight) - overscan);
-  const last = Math.min(count - 1, Math.ceil((viewport.top + viewport.height) / rowHeight) + overscan);
+  const { first, last } = rowsInView(viewport, count, rowHeight, overscan);
   return {
     getVirtualItems() {
       const rows: WindowRow[] = [];

@@ -9,6 +9,7 @@ import { DropZone } from '../../../renderer/components/DropZone.tsx';
 import { ObjectBrowser } from '../../../renderer/components/ObjectBrowser.tsx';
 import { ObjectTable } from '../../../renderer/components/ObjectTable.tsx';
 import { parentOf } from '../../../renderer/components/useBrowserKeyboard.ts';
+import { rowsInView, scrollTopShowing } from '../../../renderer/components/useRowWindow.ts';
 import { rowName } from '../../../renderer/store/browser-store.ts';
 import type { Row } from '../../../renderer/store/browser-store.ts';
 
@@ -72,5 +73,16 @@ describe('the object browser', () => {
   it('goes up one folder on Backspace', () => {
     expect(parentOf('a/b/')).toBe('a/');
     expect(parentOf('a/')).toBe('');
+  });
+
+  it('renders the rows in view and some beyond, and scrolls the least to show a row', () => {
+    // 28 px rows, 280 px in view from 2,800 px down: rows 100-109, 5 more each side.
+    expect(rowsInView({ top: 2800, height: 280 }, 1_000_000, 28, 5)).toEqual({ first: 95, last: 114 });
+    expect(rowsInView({ top: 2810, height: 280 }, 1_000_000, 28, 0)).toEqual({ first: 100, last: 110 });
+    expect(rowsInView({ top: 0, height: 280 }, 3, 28, 5)).toEqual({ first: 0, last: 2 });
+    expect(rowsInView({ top: 0, height: 280 }, 0, 28, 5).last).toBeLessThan(0);
+    expect(scrollTopShowing(105, 28, { top: 2800, height: 280 })).toBeUndefined();
+    expect(scrollTopShowing(99, 28, { top: 2800, height: 280 })).toBe(2772);
+    expect(scrollTopShowing(110, 28, { top: 2800, height: 280 })).toBe(2828);
   });
 });
