@@ -1,6 +1,6 @@
 // The objects of the prefix on screen as a grid: sortable columns, and virtualised rows, so a
-// prefix of a million keys renders only what is on screen (useRowWindow.ts). Click selects (Shift: a range, Ctrl/Cmd:
-// one more); double-click or Enter opens a folder or an object's details.
+// prefix of a million keys renders only what is on screen (useRowWindow.ts). Click selects (Shift:
+// a range, Ctrl/Cmd: one more); double-click or Enter opens a folder or an object's details.
 
 import { useRef } from 'react';
 import type { MouseEvent } from 'react';
