@@ -23,6 +23,7 @@ import { formatReceipt } from '../../src/receipt.ts';
 import { formatItemsCsv, itemsFileName } from '../../src/job-items.ts';
 import { relativePathProblem } from '../../src/local-path.ts';
 import type { ConnectionRegistry } from './connection-registry.ts';
+import { ListingReadAhead } from './listing-read-ahead.ts';
 import type { StagedFileTarget, StagingArea } from './staging-area.ts';
 import type { DemoStoreLauncher } from './demo-store.ts';
 import { SaveLinks } from './save-links.ts';
@@ -172,6 +173,7 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
     return staging;
   };
 
+  const readAhead = new ListingReadAhead<MethodResults['objects.list']>();
   const listeners = new Set<(event: ApiEvent) => void>();
   const emit = (event: ApiEvent) => {
     releaseStaged(event);
@@ -264,8 +266,11 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
       return started(engine.delete(await registry.connection(connectionId), spec, { connectionRef: connectionId }));
     },
     'objects.list': async ({ connectionId, bucket, prefix, recursive, token, pageSize }) => withContext(`list s3://${bucket}/${prefix}`, async () => {
-      // The page as the listing parsed it: no copy on the way to the window.
-      return engine.listObjects(await registry.connection(connectionId), { bucket, prefix, delimiter: recursive ? undefined : '/', pageSize }, token);
+      const connection = await registry.connection(connectionId);
+      const options = { bucket, prefix, delimiter: recursive ? undefined : '/', pageSize };
+      const place = JSON.stringify([connectionId, bucket, prefix, recursive ?? false, pageSize ?? 0]);
+      // The page as the listing parsed it: no copy on the way to the window; the next one read ahead.
+      return readAhead.page(place, token, (at) => engine.listObjects(connection, options, at));
     }),
     'objects.details': async ({ connectionId, bucket, key }) => {
       const details = await engine.objectDetails(await registry.connection(connectionId), bucket, key);

@@ -2,7 +2,7 @@
 // download the selection, and an object's details (kept in the details store).
 
 import { useBrowser } from '../store/browser-store.ts';
-import type { Row } from '../store/browser-store.ts';
+import type { RowRef } from '../store/browser-store.ts';
 import { useConnections } from '../store/connections-store.ts';
 import { DeleteDialog } from './DeleteDialog.tsx';
 import type { DeleteTarget } from './DeleteDialog.tsx';
@@ -15,15 +15,19 @@ export type BrowserDialog =
   | { readonly kind: 'delete'; readonly target: DeleteTarget }
   | { readonly kind: 'download'; readonly connectionId: string; readonly bucket: string; readonly keys: string[]; readonly prefixes: string[] };
 
-/** Delete the selected rows: objects by key (with the sizes listed, so preview and job count alike), folders by prefix. */
-export function deleteSelection(connectionId: string, bucket: string, selected: readonly Row[]): BrowserDialog {
+/**
+ * Delete the selected rows: objects by key, folders by prefix. `sizeOf`: the size the listing shows
+ * for a key, so the preview and the job count the same bytes (sent only when every object has one).
+ */
+export function deleteSelection(connectionId: string, bucket: string, selected: readonly RowRef[], sizeOf: (key: string) => number | undefined = () => undefined): BrowserDialog {
   const objects = selected.filter((r) => r.kind === 'object');
+  const sizes = objects.map((r) => sizeOf(r.key));
   return {
     kind: 'delete',
     target: {
       connectionId, bucket,
       keys: objects.map((r) => r.key),
-      keySizes: objects.map((r) => r.size),
+      ...(sizes.every((size) => size !== undefined) ? { keySizes: sizes } : {}),
       prefixes: selected.filter((r) => r.kind === 'folder').map((r) => r.key),
       confirmName: selected.length === 1 ? selected[0]!.name : `${selected.length} items`,
     },
@@ -32,11 +36,11 @@ export function deleteSelection(connectionId: string, bucket: string, selected: 
 
 /** Delete everything below the prefix on screen (the whole bucket at its top). */
 export function deletePrefix(connectionId: string, bucket: string, prefix: string): BrowserDialog {
-  return { kind: 'delete', target: { connectionId, bucket, keys: [], keySizes: [], prefixes: [prefix], confirmName: prefix || bucket } };
+  return { kind: 'delete', target: { connectionId, bucket, keys: [], prefixes: [prefix], confirmName: prefix || bucket } };
 }
 
 /** Download the selected rows: objects by key, folders by prefix. */
-export function downloadSelection(connectionId: string, bucket: string, selected: readonly Row[]): BrowserDialog {
+export function downloadSelection(connectionId: string, bucket: string, selected: readonly RowRef[]): BrowserDialog {
   return {
     kind: 'download', connectionId, bucket,
     keys: selected.filter((r) => r.kind === 'object').map((r) => r.key),

@@ -5,10 +5,10 @@ import { useRef } from 'react';
 import type { ChangeEvent } from 'react';
 import { droppedFromInput } from '../dropped-files.ts';
 import { useBrowser } from '../store/browser-store.ts';
-import type { Row } from '../store/browser-store.ts';
+import type { RowRef } from '../store/browser-store.ts';
 
 export function BrowserToolbar({ selectedRows, onDownload, onDelete, onDeletePrefix }: {
-  selectedRows: readonly Row[];
+  selectedRows: readonly RowRef[];
   onDownload: () => void;
   onDelete: () => void;
   onDeletePrefix: () => void;

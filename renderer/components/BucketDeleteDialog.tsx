@@ -25,6 +25,12 @@ export function BucketDeleteDialog({ connectionId, name, onClose }: { connection
   const emptyAndDelete = useBrowser((s) => s.emptyAndDeleteBucket);
   const unfinishedUploads = useBrowser((s) => s.unfinishedUploads);
   const readVersioning = useBrowser((s) => s.versioning);
+  // The count was taken on this connection: another picked meanwhile closes the dialog rather than
+  // let Delete act on a bucket of the same name elsewhere.
+  const current = useBrowser((s) => s.connectionId);
+  useEffect(() => {
+    if (current !== connectionId) onClose();
+  }, [current, connectionId, onClose]);
   const startCount = useJobs((s) => s.delete);
   const control = useJobs((s) => s.control);
   const [countId, setCountId] = useState<string>();
@@ -93,7 +99,7 @@ export function BucketDeleteDialog({ connectionId, name, onClose }: { connection
         {/* Focus starts here: Enter on a delete dialog must never do harm. */}
         <button type="button" data-autofocus onClick={onClose}>Cancel</button>
         {counted && !empty
-          ? <button type="button" className="danger" disabled={typed !== name} onClick={() => void run(() => emptyAndDelete(name))}>Empty and delete</button>
+          ? <button type="button" className="danger" disabled={typed !== name} onClick={() => void run(() => emptyAndDelete(connectionId, name))}>Empty and delete</button>
           : <button type="button" className="danger" disabled={!empty && !failedCount} onClick={() => void run(() => deleteBucket(name))}>Delete</button>}
       </div>
     </Dialog>

@@ -15,8 +15,8 @@ export interface DeleteTarget {
   readonly connectionId: string;
   readonly bucket: string;
   readonly keys: readonly string[];
-  /** The sizes listed for `keys`, in order. */
-  readonly keySizes: readonly number[];
+  /** The sizes listed for `keys`, in order (absent where the listing did not have them all). */
+  readonly keySizes?: readonly number[];
   readonly prefixes: readonly string[];
   /** What the operator types to confirm a large delete: the prefix, or the bucket's name. */
   readonly confirmName: string;
@@ -36,7 +36,7 @@ export function deleteOutcome(count: number, bytes: string, allVersions: boolean
 }
 
 function spec(target: DeleteTarget) {
-  return { connectionId: target.connectionId, bucket: target.bucket, keys: [...target.keys], keySizes: [...target.keySizes], prefixes: [...target.prefixes] };
+  return { connectionId: target.connectionId, bucket: target.bucket, keys: [...target.keys], ...(target.keySizes ? { keySizes: [...target.keySizes] } : {}), prefixes: [...target.prefixes] };
 }
 
 export function DeleteDialog({ target, onClose, onDeleted }: { target: DeleteTarget; onClose: () => void; onDeleted: () => void }) {

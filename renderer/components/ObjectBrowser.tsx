@@ -5,7 +5,7 @@
 import { Plus, Sparkles } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { plural } from '../../src/plural.ts';
-import { useBrowser, visibleRows } from '../store/browser-store.ts';
+import { selectedRefs, useBrowser } from '../store/browser-store.ts';
 import type { Row } from '../store/browser-store.ts';
 import { useConnections } from '../store/connections-store.ts';
 import { useDetails } from '../store/details-store.ts';
@@ -17,19 +17,25 @@ import { DropZone } from './DropZone.tsx';
 import { ObjectTable } from './ObjectTable.tsx';
 
 export function ObjectBrowser() {
-  const { connectionId, bucket, prefix, rows, sort, filter, selection, listing, listError, notice, open, upload } = useBrowser();
-  const shown = useMemo(() => visibleRows(rows, sort, filter), [rows, sort, filter]);
+  const { connectionId, bucket, prefix, view: shown, filter, selection, listing, listError, notice, open, upload } = useBrowser();
+  // From the selected keys, not a walk of the rows: a million rows on screen cost nothing here.
+  const selectedRows = useMemo(() => selectedRefs(selection, prefix, filter), [selection, prefix, filter]);
   const [dialog, setDialog] = useState<BrowserDialog>();
 
   if (!connectionId) return <NoConnection />;
   if (!bucket) return <main className="browser empty" aria-label="Objects"><p>Pick a bucket.</p></main>;
 
-  const selectedRows = shown.filter((r) => selection.has(r.key));
   const activate = (row: Row) => {
     if (row.kind === 'folder') open(bucket, row.key);
     else void useDetails.getState().show({ connectionId, bucket, key: row.key });
   };
-  const onDelete = () => setDialog(deleteSelection(connectionId, bucket, selectedRows));
+  // The size the listing shows for a selected object: its delete then counts the bytes its preview did.
+  const sizeOf = (key: string) => {
+    const index = shown.table.indexOfKey(key);
+    const row = index < 0 ? undefined : shown.table.row(index);
+    return row?.kind === 'object' ? row.size : undefined;
+  };
+  const onDelete = () => setDialog(deleteSelection(connectionId, bucket, selectedRows, sizeOf));
 
   return (
     <main className="browser" aria-label="Objects">

@@ -1,18 +1,19 @@
 // The objects of the prefix on screen as a WAI-ARIA grid: sortable columns, and virtualised rows,
-// so a prefix of 100,000 keys renders only what is on screen. The grid is one tab stop (a roving
+// so a prefix of a million keys renders only what is on screen (useRowWindow.ts). The grid is one tab stop (a roving
 // tabindex: the row last focused holds it); the keys are in useBrowserKeyboard. Click selects
 // (Shift: a range, Ctrl/Cmd: one more); double-click or Enter opens a folder or an object's details.
 // After opening a folder or going up, the focus lands in the new listing, not on the page.
 
-import { useVirtualizer } from '@tanstack/react-virtual';
 import { ChevronDown, ChevronUp } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import type { KeyboardEvent, MouseEvent } from 'react';
 import { formatBytes, formatDate } from '../format.ts';
 import { useBrowser } from '../store/browser-store.ts';
-import type { Row, SortColumn } from '../store/browser-store.ts';
+import { indexOfKey, keyAt } from '../store/browser-store.ts';
+import type { Row, RowList, SortColumn } from '../store/browser-store.ts';
 import { FileIcon } from './FileIcon.tsx';
 import { useBrowserKeyboard } from './useBrowserKeyboard.ts';
+import { useRowWindow } from './useRowWindow.ts';
 
 const ROW_HEIGHT = 28;
 const COLUMNS: readonly SortColumn[] = ['name', 'size', 'modified', 'class'];
@@ -20,14 +21,14 @@ const COLUMN_NAMES: Record<SortColumn, string> = { name: 'Name', size: 'Size', m
 
 export function ObjectTable({ label, rows, onActivate, onDelete }: {
   label: string;
-  /** The rows on screen, in display order. */
-  rows: readonly Row[];
+  /** The rows on screen, in display order (made as they are read: only those on screen are). */
+  rows: RowList;
   onActivate: (row: Row) => void;
   onDelete: () => void;
 }) {
   const { sort, setSort, selection, select, listing } = useBrowser();
   const scroller = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 20 });
+  const virtualizer = useRowWindow({ count: rows.length, rowHeight: ROW_HEIGHT, overscan: 20, scroller });
   // The row holding the grid's one tab stop.
   const [active, setActive] = useState<string>();
   // Set when the table itself navigated: the row to focus once the new listing has it (null: the first).
@@ -59,20 +60,20 @@ export function ObjectTable({ label, rows, onActivate, onDelete }: {
   useEffect(() => {
     const wanted = focusAfterLoad.current;
     if (wanted === undefined) return;
-    let index = wanted === null ? 0 : rows.findIndex((r) => r.key === wanted);
+    let index = wanted === null ? 0 : indexOfKey(rows, wanted);
     // The folder left may come in a later page; until the listing ends, wait for it.
     if (index < 0 && listing) return;
     if (index < 0) index = 0;
     if (rows.length === 0 && listing) return;
     focusAfterLoad.current = undefined;
-    const row = rows[index];
-    if (!row) {
+    const key = keyAt(rows, index);
+    if (key === undefined) {
       scroller.current?.focus();
       return;
     }
-    setActive(row.key);
+    setActive(key);
     virtualizer.scrollToIndex(index);
-    requestAnimationFrame(() => scroller.current?.querySelector<HTMLElement>(`[data-key="${CSS.escape(row.key)}"]`)?.focus());
+    requestAnimationFrame(() => scroller.current?.querySelector<HTMLElement>(`[data-key="${CSS.escape(key)}"]`)?.focus());
   }, [rows, listing, virtualizer]);
 
   function click(row: Row, event: MouseEvent) {
@@ -81,7 +82,7 @@ export function ObjectTable({ label, rows, onActivate, onDelete }: {
 
   const items = virtualizer.getVirtualItems();
   // The tab stop: the active row if it is drawn, else the first row drawn (Tab never skips the grid).
-  const tabStop = items.some((item) => rows[item.index]?.key === active) ? active : items[0] ? rows[items[0].index]?.key : undefined;
+  const tabStop = items.some((item) => keyAt(rows, item.index) === active) ? active : items[0] ? keyAt(rows, items[0].index) : undefined;
 
   return (
     <div className="table" role="grid" aria-label={label} aria-rowcount={rows.length + 1} aria-multiselectable="true">
@@ -100,7 +101,7 @@ export function ObjectTable({ label, rows, onActivate, onDelete }: {
       <div ref={scroller} className="rows" role="rowgroup" tabIndex={rows.length === 0 ? 0 : -1} onKeyDown={onKeyDown}>
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
           {items.map((item) => {
-            const row = rows[item.index]!;
+            const row = rows.at(item.index)!;
             const selected = selection.has(row.key);
             const shownName = row.kind === 'folder' ? `${row.name}/` : row.name;
             return (

@@ -5,11 +5,11 @@
 // to the column headers (ArrowLeft/Right there, Enter sorts, ArrowDown comes back). Typing letters jumps to the
 // next name that starts with them (type-to-find).
 
-import type { Virtualizer } from '@tanstack/react-virtual';
 import type { KeyboardEvent, RefObject } from 'react';
 import { useRef } from 'react';
-import { useBrowser } from '../store/browser-store.ts';
-import type { Row } from '../store/browser-store.ts';
+import { indexOfKey, keyAt, ListingView, selectedRefs, useBrowser } from '../store/browser-store.ts';
+import type { Row, RowList } from '../store/browser-store.ts';
+import type { RowWindow } from './useRowWindow.ts';
 
 /** Letters typed within this long of each other are one search ("rep" finds "report.pdf"). */
 const TYPE_TO_FIND_PAUSE_MS = 800;
@@ -20,25 +20,30 @@ export function parentOf(prefix: string): string {
   return trimmed.includes('/') ? `${trimmed.slice(0, trimmed.lastIndexOf('/'))}/` : '';
 }
 
+/** The name shown at a position: a listing's view reads it from its column, without making the row. */
+function nameAt(rows: RowList, index: number): string {
+  return rows instanceof ListingView ? rows.table.name(rows.order[index]!) : rows.at(index)?.name ?? '';
+}
+
 /**
  * The row type-to-find lands on: the first whose name starts with `typed` (ignoring case), looking
  * from `from` onwards and wrapping round. A single letter typed again moves on to the next match,
  * as in Finder and Explorer, so `from` is the row after the focused one for a fresh letter.
  */
-export function findByTyping(rows: readonly Pick<Row, 'name'>[], typed: string, from: number): number {
+export function findByTyping(rows: RowList, typed: string, from: number): number {
   if (typed === '' || rows.length === 0) return -1;
   const wanted = typed.toLocaleLowerCase();
   for (let i = 0; i < rows.length; i++) {
     const index = (Math.max(0, from) + i) % rows.length;
-    if (rows[index]!.name.toLocaleLowerCase().startsWith(wanted)) return index;
+    if (nameAt(rows, index).toLocaleLowerCase().startsWith(wanted)) return index;
   }
   return -1;
 }
 
 export function useBrowserKeyboard({ rows, virtualizer, scroller, rowsPerPage, onActivate, onDelete, onLeave, onAbove }: {
   /** The rows on screen, in display order. */
-  rows: readonly Row[];
-  virtualizer: Virtualizer<HTMLDivElement, Element>;
+  rows: RowList;
+  virtualizer: Pick<RowWindow, 'scrollToIndex'>;
   scroller: RefObject<HTMLDivElement | null>;
   rowsPerPage: number;
   onActivate: (row: Row) => void;
@@ -49,27 +54,28 @@ export function useBrowserKeyboard({ rows, virtualizer, scroller, rowsPerPage, o
   /** ArrowUp on the first row: the column headers, which are part of the grid (and not tab stops). */
   onAbove: () => void;
 }): (event: KeyboardEvent<HTMLDivElement>) => void {
-  const { bucket, prefix, selection, open, select, selectAll, clearSelection } = useBrowser();
+  const { bucket, prefix, filter, selection, open, select, selectAll, clearSelection } = useBrowser();
   const typed = useRef({ text: '', at: 0 });
 
   return (event) => {
     const focused = document.activeElement?.getAttribute('data-key');
-    const index = rows.findIndex((r) => r.key === focused);
+    const index = focused ? indexOfKey(rows, focused) : -1;
     const move = (to: number, extend = event.shiftKey, focusOnly = event.ctrlKey || event.metaKey) => {
       const target = Math.max(0, Math.min(rows.length - 1, to));
-      const row = rows[target];
-      if (!row) return;
+      const key = keyAt(rows, target);
+      if (key === undefined) return;
       virtualizer.scrollToIndex(target);
-      requestAnimationFrame(() => (scroller.current?.querySelector(`[data-key="${CSS.escape(row.key)}"]`) as HTMLElement | null)?.focus());
-      if (extend) select(row.key, 'range', rows);
-      else if (!focusOnly) select(row.key, 'only', rows);
+      requestAnimationFrame(() => (scroller.current?.querySelector(`[data-key="${CSS.escape(key)}"]`) as HTMLElement | null)?.focus());
+      if (extend) select(key, 'range', rows);
+      else if (!focusOnly) select(key, 'only', rows);
     };
-    const anySelected = rows.some((r) => selection.has(r.key));
+    // Selected and let through by the filter: found from the selected keys, not by a walk of the rows.
+    const anySelected = selection.size > 0 && selectedRefs(selection, prefix, filter).length > 0;
     const steps: Record<string, number> = { ArrowDown: index + 1, ArrowUp: index < 0 ? 0 : index - 1, Home: 0, End: rows.length - 1, PageDown: index + rowsPerPage, PageUp: index - rowsPerPage };
     if (event.key === 'ArrowUp' && index === 0 && !event.shiftKey) { event.preventDefault(); onAbove(); }
     else if (event.key in steps && !event.altKey) { event.preventDefault(); move(steps[event.key]!); }
-    else if (event.key === ' ' && index >= 0) { event.preventDefault(); select(rows[index]!.key, 'toggle', rows); }
-    else if (event.key === 'Enter' && index >= 0) { event.preventDefault(); onActivate(rows[index]!); }
+    else if (event.key === ' ' && index >= 0) { event.preventDefault(); select(keyAt(rows, index)!, 'toggle', rows); }
+    else if (event.key === 'Enter' && index >= 0) { event.preventDefault(); onActivate(rows.at(index)!); }
     else if (event.key === 'a' && (event.ctrlKey || event.metaKey)) { event.preventDefault(); selectAll(rows); }
     else if (event.key === 'Escape' && anySelected) { event.preventDefault(); clearSelection(); }
     else if (event.key === 'Delete' && anySelected) { event.preventDefault(); onDelete(); }

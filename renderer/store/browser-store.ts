@@ -1,25 +1,27 @@
 // The bucket browser: where we are, what is there, and what is selected.
 //
-// A prefix is listed page by page and each page is shown as it arrives, so a folder of 100,000 keys
-// is browsable after the first thousand. Moving elsewhere cancels the listing in progress.
+// A prefix is listed page by page and shown as it arrives: the first page at once, then what has
+// come at most every PUBLISH_EVERY_MS, so a folder of a million keys is browsable after its first
+// thousand. Rows are kept by column (listing/row-table.ts), and their order for the sort and filter
+// on screen is computed by the listing worker (listing/index-client.ts): nothing here walks the whole
+// prefix on the main thread. Moving elsewhere cancels the listing in progress.
 
 import { create } from 'zustand';
-import type { Bucket, BucketVersioning, ObjectPage, ObjectRow } from '../../src/contract/models.ts';
+import type { Bucket, BucketVersioning, ObjectPage } from '../../src/contract/models.ts';
 import type { DroppedItems } from '../../src/contract/api.ts';
 import type { JobSummary } from '../../src/jobs.ts';
 import { plural } from '../../src/plural.ts';
 import { api, request } from './api.ts';
 import { copyText, presign } from './details-store.ts';
+import { createIndexClient } from './listing/index-client.ts';
+import type { IndexClient } from './listing/index-client.ts';
+import { filterNeedle } from './listing/listing-index.ts';
+import type { Sort, SortColumn } from './listing/listing-index.ts';
+import { indexOfKey, keyAt, ListingView, rowName, rowRef, RowTable } from './listing/row-table.ts';
+import type { Row, RowList, RowRef } from './listing/row-table.ts';
 
-export type Row =
-  | { readonly kind: 'folder'; readonly key: string; readonly name: string }
-  | ({ readonly kind: 'object'; readonly name: string } & ObjectRow);
-
-export type SortColumn = 'name' | 'size' | 'modified' | 'class';
-export interface Sort {
-  readonly column: SortColumn;
-  readonly descending: boolean;
-}
+export type { Row, RowList, RowRef, Sort, SortColumn };
+export { indexOfKey, keyAt, ListingView, rowName, RowTable };
 
 interface BrowserState {
   readonly connectionId: string | undefined;
@@ -27,7 +29,8 @@ interface BrowserState {
   readonly bucketsError: string | undefined;
   readonly bucket: string | undefined;
   readonly prefix: string;
-  readonly rows: readonly Row[];
+  /** The rows on screen: the listing's, in the order of the sort, through the filter. */
+  readonly view: ListingView;
   readonly listing: boolean;
   readonly listError: string | undefined;
   readonly selection: ReadonlySet<string>;
@@ -50,10 +53,9 @@ interface BrowserState {
   jobsCompleted(jobs: readonly Pick<JobSummary, 'kind' | 'bucket' | 'prefix'>[]): void;
   setSort(column: SortColumn): void;
   setFilter(filter: string): void;
-  select(key: string, mode: 'only' | 'toggle' | 'range', visible: readonly Row[]): void;
-  selectAll(visible: readonly Row[]): void;
+  select(key: string, mode: 'only' | 'toggle' | 'range', visible: RowList): void;
+  selectAll(visible: RowList): void;
   clearSelection(): void;
-  /** Upload dropped or picked files into the prefix on screen. */
   /** Upload what was dropped or picked into the prefix on screen (the API walks it only if it must). */
   upload(dropped: DroppedItems): Promise<void>;
   /** Copy a presigned link (valid one hour) to an object of the bucket on screen. */
@@ -63,10 +65,11 @@ interface BrowserState {
   /** Delete an (empty) bucket; the browser closes and the list is loaded again. Rejects with the reason. */
   deleteBucket(name: string): Promise<void>;
   /**
-   * Start emptying a bucket (every version and delete marker, every unfinished upload) and then
-   * deleting it: a delete job, shown with the others. The list is loaded again when it completes.
+   * Start emptying a bucket of `connectionId` (every version and delete marker, every unfinished
+   * upload) and then deleting it: a delete job, shown with the others. The list is loaded again when
+   * it completes. The connection is the one the dialog counted on, not whichever is picked by then.
    */
-  emptyAndDeleteBucket(name: string): Promise<JobSummary>;
+  emptyAndDeleteBucket(connectionId: string, name: string): Promise<JobSummary>;
   /** How many multipart uploads a bucket holds begun and never finished (Empty and delete aborts them too). */
   unfinishedUploads(connectionId: string, bucket: string): Promise<number>;
   /** Whether a bucket keeps versions (what a delete there does), or undefined if the store will not say. */
@@ -75,29 +78,27 @@ interface BrowserState {
 
 let generation = 0;
 
-/** Pages that arrive within this long are shown together: one re-sort and render, not one per page. */
-const SHOW_PAGES_EVERY_MS = 250;
+/**
+ * While a listing streams, what has come is shown at most this often: each showing asks the worker
+ * for a new order and renders once, whatever the number of pages in between. An order costs the
+ * worker a pass over every row (the new names merged in, the order copied out), so past 400,000
+ * rows the wait grows with the rows (a millisecond per 4,000): that work stays in proportion to
+ * what came, instead of growing with the square of the prefix.
+ */
+const PUBLISH_EVERY_MS = 100;
+const ROWS_PER_PUBLISH_MS = 4000;
 
 // One collator for every comparison: localeCompare with options builds one per call (measured:
 // several seconds to sort 100,000 names).
 const collator = new Intl.Collator(undefined, { numeric: true });
 
-export function rowName(key: string, prefix: string): string {
-  const rest = key.slice(prefix.length);
-  return rest.endsWith('/') ? rest.slice(0, -1) : rest;
-}
-
-/** A listing page's rows: its folders, then its objects. */
-function pageRows(page: ObjectPage, prefix: string): Row[] {
-  const rows: Row[] = page.prefixes.map((key) => ({ kind: 'folder', key, name: rowName(key, prefix) }));
-  // A folder marker for the prefix itself ("photos/" inside "photos/") is not a row.
-  for (const o of page.objects) if (o.key !== prefix) rows.push({ kind: 'object', name: rowName(o.key, prefix), ...o });
-  return rows;
-}
-
-/** Rows in display order: folders first, then by the chosen column. Pure, for the view and tests. */
+/**
+ * Rows in display order: folders first, then by the chosen column, ties by key; the filter keeps
+ * names that contain its text, whatever the case. The plain statement of what the listing worker
+ * computes (listing/listing-index.ts), kept for the tests to hold it against.
+ */
 export function visibleRows(rows: readonly Row[], sort: Sort, filter: string): Row[] {
-  const needle = filter.trim().toLowerCase();
+  const needle = filterNeedle(filter);
   const shown = needle ? rows.filter((r) => r.name.toLowerCase().includes(needle)) : rows.slice();
   const value = (row: Row): string | number => {
     if (row.kind === 'folder') return sort.column === 'name' ? row.name : '';
@@ -118,200 +119,309 @@ export function visibleRows(rows: readonly Row[], sort: Sort, filter: string): R
   });
 }
 
-export const useBrowser = create<BrowserState>((set, get) => ({
-  connectionId: undefined,
-  buckets: [],
-  bucketsError: undefined,
-  bucket: undefined,
-  prefix: '',
-  rows: [],
-  listing: false,
-  listError: undefined,
-  selection: new Set(),
-  anchor: undefined,
-  sort: { column: 'name', descending: false },
-  filter: '',
-  notice: undefined,
+/**
+ * The selected rows the filter lets through, in the order they were selected: what the toolbar and
+ * the dialogs act on. Made from the keys alone, so a large selection costs no walk of the listing.
+ */
+export function selectedRefs(selection: ReadonlySet<string>, prefix: string, filter: string): RowRef[] {
+  const needle = filterNeedle(filter);
+  const refs: RowRef[] = [];
+  for (const key of selection) {
+    const ref = rowRef(key, prefix);
+    if (!needle || ref.name.toLowerCase().includes(needle)) refs.push(ref);
+  }
+  return refs;
+}
 
-  async useConnection(id) {
-    generation += 1;
-    set({ connectionId: id, buckets: [], bucket: undefined, prefix: '', rows: [], selection: new Set(), listError: undefined, bucketsError: undefined });
-    if (id) await get().loadBuckets();
-  },
+let indexClient: IndexClient | undefined;
+/** The listing worker, started on the first listing. */
+function index(): IndexClient {
+  indexClient ??= createIndexClient();
+  return indexClient;
+}
 
-  async loadBuckets() {
-    const connectionId = get().connectionId;
-    if (!connectionId) return;
-    try {
-      const buckets = await request('buckets.list', { connectionId });
-      if (get().connectionId !== connectionId) return;
-      set({ buckets, bucketsError: undefined });
-      // The bucket on screen deleted (here or elsewhere): nothing is left to show of it.
-      const open = get().bucket;
-      if (open !== undefined && !buckets.some((b) => b.name === open)) get().open(undefined);
-    } catch (error) {
-      if (get().connectionId === connectionId) set({ buckets: [], bucketsError: (error as Error).message });
-    }
-  },
+/** One listing: its rows here, by column, and its index in the worker. */
+class Listing {
+  readonly table: RowTable;
+  readonly id = index().open();
+  /** Every page is in. */
+  whole = false;
 
-  open(bucket, prefix = '') {
-    const mine = ++generation;
-    set({ bucket, prefix, rows: [], selection: new Set(), anchor: undefined, listError: undefined, filter: '', listing: bucket !== undefined });
-    const connectionId = get().connectionId;
-    if (!bucket || !connectionId) return;
-    void (async () => {
-      let token: string | undefined;
-      let arrived: Row[] = [];
-      let shownAt = 0;
-      const show = () => {
-        const batch = arrived;
-        arrived = [];
-        shownAt = Date.now();
-        set((state) => ({ rows: state.rows.concat(batch) }));
-      };
-      try {
-        do {
-          const page: ObjectPage = await request('objects.list', { connectionId, bucket, prefix, token });
-          if (mine !== generation) return;
-          arrived.push(...pageRows(page, prefix));
-          if (Date.now() - shownAt >= SHOW_PAGES_EVERY_MS) show();
-          token = page.nextToken;
-        } while (token);
-        if (mine === generation) {
-          show();
-          set({ listing: false });
-        }
-      } catch (error) {
-        if (mine === generation) {
-          show();
-          set({ listing: false, listError: (error as Error).message });
-        }
-      }
-    })();
-  },
+  constructor(prefix: string) {
+    this.table = new RowTable(prefix);
+  }
 
-  refresh() {
-    // The buckets too: one deleted or made elsewhere shows (or goes) without a new connection.
-    void get().loadBuckets();
-    get().open(get().bucket, get().prefix);
-  },
+  append(page: ObjectPage): void {
+    index().append(this.id, this.table.append(page));
+  }
 
-  async reload() {
-    const { connectionId, bucket, prefix } = get();
-    if (!bucket || !connectionId) return;
-    const mine = ++generation;
-    const rows: Row[] = [];
-    let token: string | undefined;
-    try {
-      do {
-        const page: ObjectPage = await request('objects.list', { connectionId, bucket, prefix, token });
-        if (mine !== generation) return;
-        rows.push(...pageRows(page, prefix));
-        token = page.nextToken;
-      } while (token);
-    } catch (error) {
-      if (mine === generation) set({ listing: false, listError: (error as Error).message });
+  async view(sort: Sort, filter: string): Promise<ListingView> {
+    return new ListingView(this.table, await index().order(this.id, sort, filter));
+  }
+
+  close(): void {
+    index().close(this.id);
+  }
+}
+
+const emptyView = () => new ListingView(new RowTable(''), new Int32Array(0));
+
+/** Every page of a prefix, each handed to `take` as it comes; false once another listing took over. */
+async function listPages(connectionId: string, bucket: string, prefix: string, mine: number, take: (page: ObjectPage) => void): Promise<boolean> {
+  let next = request('objects.list', { connectionId, bucket, prefix, token: undefined });
+  for (;;) {
+    const page: ObjectPage = await next;
+    if (mine !== generation) return false;
+    const token = page.nextToken;
+    // The next page is asked for before this one is taken in: its trip overlaps the work here.
+    if (token) next = request('objects.list', { connectionId, bucket, prefix, token });
+    take(page);
+    if (!token) return true;
+  }
+}
+
+export const useBrowser = create<BrowserState>((set, get) => {
+  /** The listing on screen, whole or still coming. */
+  let shown: Listing | undefined;
+  let asking = false;
+  let askAgain = false;
+
+  /** Put `listing` on screen in place of the one there (whose index goes). */
+  const show = (listing: Listing | undefined) => {
+    if (shown !== listing) shown?.close();
+    shown = listing;
+  };
+
+  /**
+   * Ask the worker for the order of what the listing on screen holds now, with the sort and filter
+   * on screen now, and show it when it comes. One question at a time: asked meanwhile, it is asked
+   * again (with what is newest then) once the answer is in.
+   */
+  const showView = () => {
+    const listing = shown;
+    if (!listing) return;
+    if (asking) {
+      askAgain = true;
       return;
     }
-    const there = new Set(rows.map((row) => row.key));
-    const selection = new Set([...get().selection].filter((key) => there.has(key)));
-    const anchor = get().anchor;
-    set({ rows, selection, anchor: anchor !== undefined && there.has(anchor) ? anchor : undefined, listing: false, listError: undefined });
-  },
+    asking = true;
+    askAgain = false;
+    const { sort, filter } = get();
+    const rows = listing.table.length;
+    const whole = listing.whole;
+    listing.view(sort, filter).then((view) => {
+      if (listing !== shown) return;
+      // Only an order of every row ends "loading": the count shown is then the prefix's.
+      set(whole && rows === listing.table.length ? { view, listing: false } : { view });
+    }, (error: unknown) => {
+      if (listing === shown) set({ listing: false, listError: (error as Error).message });
+    }).finally(() => {
+      asking = false;
+      if (askAgain) showView();
+    });
+  };
 
-  jobsCompleted(jobs) {
-    const { bucket, prefix } = get();
-    // A job into a folder below this one may have made a new folder here: listed again too.
-    const changed = jobs.some((job) => job.kind !== 'download' && job.bucket === bucket && job.prefix !== undefined && job.prefix.startsWith(prefix));
-    if (changed) void get().reload();
-    // A delete of a whole bucket may have deleted the bucket too (Empty and delete): the list again.
-    if (jobs.some((job) => job.kind === 'delete' && job.prefix === '')) void get().loadBuckets();
-  },
+  return {
+    connectionId: undefined,
+    buckets: [],
+    bucketsError: undefined,
+    bucket: undefined,
+    prefix: '',
+    view: emptyView(),
+    listing: false,
+    listError: undefined,
+    selection: new Set(),
+    anchor: undefined,
+    sort: { column: 'name', descending: false },
+    filter: '',
+    notice: undefined,
 
-  setSort(column) {
-    const sort = get().sort;
-    set({ sort: { column, descending: sort.column === column ? !sort.descending : false } });
-  },
+    async useConnection(id) {
+      generation += 1;
+      show(undefined);
+      set({ connectionId: id, buckets: [], bucket: undefined, prefix: '', view: emptyView(), selection: new Set(), listError: undefined, bucketsError: undefined });
+      if (id) await get().loadBuckets();
+    },
 
-  setFilter(filter) {
-    set({ filter });
-  },
+    async loadBuckets() {
+      const connectionId = get().connectionId;
+      if (!connectionId) return;
+      try {
+        const buckets = await request('buckets.list', { connectionId });
+        if (get().connectionId !== connectionId) return;
+        set({ buckets, bucketsError: undefined });
+        // The bucket on screen deleted (here or elsewhere): nothing is left to show of it.
+        const open = get().bucket;
+        if (open !== undefined && !buckets.some((b) => b.name === open)) get().open(undefined);
+      } catch (error) {
+        if (get().connectionId === connectionId) set({ buckets: [], bucketsError: (error as Error).message });
+      }
+    },
 
-  select(key, mode, visible) {
-    const { selection, anchor } = get();
-    if (mode === 'only') {
-      set({ selection: new Set([key]), anchor: key });
-    } else if (mode === 'toggle') {
-      const next = new Set(selection);
-      if (next.has(key)) next.delete(key);
-      else next.add(key);
-      set({ selection: next, anchor: key });
-    } else {
-      const to = visible.findIndex((r) => r.key === key);
-      const found = visible.findIndex((r) => r.key === anchor);
-      // An anchor the filter hides is no anchor: the range starts at the row clicked.
-      const from = found >= 0 ? found : to;
-      const [start, end] = from <= to ? [from, to] : [to, from];
-      set({ selection: new Set(visible.slice(start, end + 1).map((r) => r.key)) });
-    }
-  },
+    open(bucket, prefix = '') {
+      const mine = ++generation;
+      const connectionId = get().connectionId;
+      const listing = bucket && connectionId ? new Listing(prefix) : undefined;
+      show(listing);
+      set({ bucket, prefix, view: listing ? new ListingView(listing.table, new Int32Array(0)) : emptyView(), selection: new Set(), anchor: undefined, listError: undefined, filter: '', listing: listing !== undefined });
+      if (!bucket || !connectionId || !listing) return;
+      void (async () => {
+        let shownAt = 0;
+        try {
+          const whole = await listPages(connectionId, bucket, prefix, mine, (page) => {
+            listing.append(page);
+            // The first page at once, then what has come at most every PUBLISH_EVERY_MS.
+            if (Date.now() - shownAt >= Math.max(PUBLISH_EVERY_MS, listing.table.length / ROWS_PER_PUBLISH_MS)) {
+              shownAt = Date.now();
+              showView();
+            }
+          });
+          if (!whole) return;
+        } catch (error) {
+          if (mine !== generation) return;
+          set({ listError: (error as Error).message });
+        }
+        listing.whole = true;
+        showView();
+      })();
+    },
 
-  selectAll(visible) {
-    set({ selection: new Set(visible.map((r) => r.key)) });
-  },
+    refresh() {
+      // The buckets too: one deleted or made elsewhere shows (or goes) without a new connection.
+      void get().loadBuckets();
+      get().open(get().bucket, get().prefix);
+    },
 
-  clearSelection() {
-    set({ selection: new Set(), anchor: undefined });
-  },
+    async reload() {
+      const { connectionId, bucket, prefix } = get();
+      if (!bucket || !connectionId) return;
+      const mine = ++generation;
+      const listing = new Listing(prefix);
+      let view: ListingView;
+      const { sort, filter } = get();
+      try {
+        if (!await listPages(connectionId, bucket, prefix, mine, (page) => listing.append(page))) {
+          listing.close();
+          return;
+        }
+        listing.whole = true;
+        view = await listing.view(sort, filter);
+      } catch (error) {
+        listing.close();
+        if (mine === generation) set({ listing: false, listError: (error as Error).message });
+        return;
+      }
+      if (mine !== generation) {
+        listing.close();
+        return;
+      }
+      const there = (key: string) => listing.table.indexOfKey(key) >= 0;
+      const selection = new Set([...get().selection].filter(there));
+      const anchor = get().anchor;
+      show(listing);
+      set({ view, selection, anchor: anchor !== undefined && there(anchor) ? anchor : undefined, listing: false, listError: undefined });
+      // Sorted or filtered otherwise while it was listed: in the order on screen now.
+      if (get().sort !== sort || get().filter !== filter) showView();
+    },
 
-  async upload(dropped) {
-    const { connectionId, bucket, prefix } = get();
-    if (!connectionId || !bucket || dropped.count === 0) return;
-    set({ notice: `Uploading ${plural(dropped.count, 'item')}…` });
-    const result = await api().uploadFiles({ connectionId, bucket, prefix, dropped });
-    set({ notice: result.ok ? `Upload started: ${result.value.name}` : result.error.message });
-  },
+    jobsCompleted(jobs) {
+      const { bucket, prefix } = get();
+      // A job into a folder below this one may have made a new folder here: listed again too.
+      const changed = jobs.some((job) => job.kind !== 'download' && job.bucket === bucket && job.prefix !== undefined && job.prefix.startsWith(prefix));
+      if (changed) void get().reload();
+      // A delete of a whole bucket may have deleted the bucket too (Empty and delete): the list again.
+      if (jobs.some((job) => job.kind === 'delete' && job.prefix === '')) void get().loadBuckets();
+    },
 
-  async copyLink(key) {
-    const { connectionId, bucket } = get();
-    if (!connectionId || !bucket) return;
-    try {
-      const url = await presign(connectionId, bucket, key);
-      await copyText(url);
-      set({ notice: `Link copied (valid one hour): ${url}` });
-    } catch (error) {
-      set({ notice: (error as Error).message });
-    }
-  },
+    setSort(column) {
+      const sort = get().sort;
+      set({ sort: { column, descending: sort.column === column ? !sort.descending : false } });
+      showView();
+    },
 
-  async createBucket(name) {
-    const connectionId = get().connectionId;
-    if (!connectionId) return;
-    await request('buckets.create', { connectionId, name });
-    await get().loadBuckets();
-  },
+    setFilter(filter) {
+      set({ filter });
+      showView();
+    },
 
-  async deleteBucket(name) {
-    const connectionId = get().connectionId;
-    if (!connectionId) return;
-    await request('buckets.delete', { connectionId, name });
-    get().open(undefined);
-    await get().loadBuckets();
-  },
+    select(key, mode, visible) {
+      const { selection, anchor } = get();
+      if (mode === 'only') {
+        set({ selection: new Set([key]), anchor: key });
+      } else if (mode === 'toggle') {
+        const next = new Set(selection);
+        if (next.has(key)) next.delete(key);
+        else next.add(key);
+        set({ selection: next, anchor: key });
+      } else {
+        const to = indexOfKey(visible, key);
+        const found = anchor === undefined ? -1 : indexOfKey(visible, anchor);
+        // An anchor the filter hides is no anchor: the range starts at the row clicked.
+        const from = found >= 0 ? found : to;
+        const [start, end] = from <= to ? [from, to] : [to, from];
+        const range = new Set<string>();
+        for (let i = start; i <= end && i >= 0; i++) range.add(keyAt(visible, i)!);
+        set({ selection: range });
+      }
+    },
 
-  async emptyAndDeleteBucket(name) {
-    const connectionId = get().connectionId;
-    if (!connectionId) throw new Error('Pick a connection first.');
-    return request('buckets.emptyAndDelete', { connectionId, name });
-  },
+    selectAll(visible) {
+      const all = new Set<string>();
+      for (let i = 0; i < visible.length; i++) all.add(keyAt(visible, i)!);
+      set({ selection: all });
+    },
 
-  async unfinishedUploads(connectionId, bucket) {
-    const found = await request('uploads.abortIncomplete', { connectionId, bucket, prefix: '', dryRun: true });
-    return found.aborted.length + found.younger;
-  },
+    clearSelection() {
+      set({ selection: new Set(), anchor: undefined });
+    },
 
-  async versioning(connectionId, bucket) {
-    // A store that does not answer (no permission to read it) leaves the wording neutral.
-    return request('buckets.versioning', { connectionId, name: bucket }).catch(() => undefined);
-  },
-}));
+    async upload(dropped) {
+      const { connectionId, bucket, prefix } = get();
+      if (!connectionId || !bucket || dropped.count === 0) return;
+      set({ notice: `Uploading ${plural(dropped.count, 'item')}…` });
+      const result = await api().uploadFiles({ connectionId, bucket, prefix, dropped });
+      set({ notice: result.ok ? `Upload started: ${result.value.name}` : result.error.message });
+    },
+
+    async copyLink(key) {
+      const { connectionId, bucket } = get();
+      if (!connectionId || !bucket) return;
+      try {
+        const url = await presign(connectionId, bucket, key);
+        await copyText(url);
+        set({ notice: `Link copied (valid one hour): ${url}` });
+      } catch (error) {
+        set({ notice: (error as Error).message });
+      }
+    },
+
+    async createBucket(name) {
+      const connectionId = get().connectionId;
+      if (!connectionId) return;
+      await request('buckets.create', { connectionId, name });
+      await get().loadBuckets();
+    },
+
+    async deleteBucket(name) {
+      const connectionId = get().connectionId;
+      if (!connectionId) return;
+      await request('buckets.delete', { connectionId, name });
+      get().open(undefined);
+      await get().loadBuckets();
+    },
+
+    async emptyAndDeleteBucket(connectionId, name) {
+      return request('buckets.emptyAndDelete', { connectionId, name });
+    },
+
+    async unfinishedUploads(connectionId, bucket) {
+      const found = await request('uploads.abortIncomplete', { connectionId, bucket, prefix: '', dryRun: true });
+      return found.aborted.length + found.younger;
+    },
+
+    async versioning(connectionId, bucket) {
+      // A store that does not answer (no permission to read it) leaves the wording neutral.
+      return request('buckets.versioning', { connectionId, name: bucket }).catch(() => undefined);
+    },
+  };
+});

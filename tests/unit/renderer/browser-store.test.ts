@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { rowName, useBrowser, visibleRows } from '../../../renderer/store/browser-store.ts';
-import type { Row } from '../../../renderer/store/browser-store.ts';
+import { ListingView, rowName, RowTable, useBrowser, visibleRows } from '../../../renderer/store/browser-store.ts';
+import type { Row, RowList } from '../../../renderer/store/browser-store.ts';
 import { nearestStep, PART_SIZE_STEPS } from '../../../renderer/part-size-steps.ts';
 import { jobSnapshot, useFakeApi } from './fake-api.ts';
 import type { DroppedItems } from '../../../src/contract/api.ts';
@@ -131,18 +131,22 @@ describe('browser actions', () => {
   });
 });
 
+const keysOf = (rows: RowList) => Array.from({ length: rows.length }, (_, i) => rows.at(i)!.key);
+
 describe('a listing that keeps up', () => {
   const initial = useBrowser.getState();
   const page = (keys: string[]) => ({ prefixes: keys.filter((k) => k.endsWith('/')), objects: keys.filter((k) => !k.endsWith('/')).map((key) => ({ key, size: 1 })), nextToken: undefined });
 
   beforeEach(() => {
-    useBrowser.setState({ ...initial, connectionId: 'c1', bucket: 'b', prefix: 'p/', rows: [object('p/a.txt', 1), object('p/gone.txt', 1)], selection: new Set(['p/a.txt', 'p/gone.txt']), anchor: 'p/gone.txt' }, true);
+    const table = new RowTable('p/');
+    table.append(page(['p/a.txt', 'p/gone.txt']));
+    useBrowser.setState({ ...initial, connectionId: 'c1', bucket: 'b', prefix: 'p/', view: new ListingView(table, Int32Array.of(0, 1)), selection: new Set(['p/a.txt', 'p/gone.txt']), anchor: 'p/gone.txt' }, true);
   });
 
   it('lists the folder on screen again when a job that changed it completes, keeping the selection of what is still there', async () => {
     const api = useFakeApi({ 'objects.list': page(['p/sub/', 'p/a.txt', 'p/new.txt']) as never });
     useBrowser.getState().jobsCompleted([{ kind: 'upload', bucket: 'b', prefix: 'p/' }]);
-    await vi.waitFor(() => expect(useBrowser.getState().rows.map((r) => r.key)).toEqual(['p/sub/', 'p/a.txt', 'p/new.txt']));
+    await vi.waitFor(() => expect(keysOf(useBrowser.getState().view)).toEqual(['p/sub/', 'p/a.txt', 'p/new.txt']));
     expect(api.calls).toEqual([{ method: 'objects.list', params: { connectionId: 'c1', bucket: 'b', prefix: 'p/', token: undefined } }]);
     expect([...useBrowser.getState().selection]).toEqual(['p/a.txt']);
     expect(useBrowser.getState().anchor).toBeUndefined();
@@ -154,5 +158,54 @@ describe('a listing that keeps up', () => {
     expect(api.calls).toHaveLength(0);
     useBrowser.getState().jobsCompleted([{ kind: 'upload', bucket: 'b', prefix: 'p/deeper/' }]);
     expect(api.calls).toHaveLength(1);
+  });
+});
+
+describe('a listing as it streams', () => {
+  const initial = useBrowser.getState();
+  const pages = (count: number, perPage: number) => (params: { prefix: string; token?: string }) => {
+    const at = Number(params.token ?? 0);
+    const keys = Array.from({ length: perPage }, (_, i) => `${params.prefix}k${at * perPage + i}`);
+    return { prefixes: at === 0 ? [`${params.prefix}sub/`] : [], objects: keys.map((key) => ({ key, size: 1 })), nextToken: at + 1 < count ? String(at + 1) : undefined };
+  };
+
+  beforeEach(() => useBrowser.setState({ ...initial, connectionId: 'c1' }, true));
+
+  it('shows every page in the sort on screen, then stops loading; the sort and the filter apply to what is there', async () => {
+    useFakeApi({ 'objects.list': pages(5, 30) as never });
+    useBrowser.getState().open('b', 'p/');
+    expect(useBrowser.getState().listing).toBe(true);
+    await vi.waitFor(() => expect(useBrowser.getState().listing).toBe(false));
+    const view = useBrowser.getState().view;
+    expect(view.length).toBe(151);
+    expect([view.at(0)?.key, view.at(1)?.key, view.at(2)?.key, view.at(150)?.key]).toEqual(['p/sub/', 'p/k0', 'p/k1', 'p/k149']);
+    useBrowser.getState().setSort('name');
+    await vi.waitFor(() => expect(useBrowser.getState().view.at(1)?.key).toBe('p/k149'));
+    useBrowser.getState().setFilter('K14');
+    await vi.waitFor(() => expect(keysOf(useBrowser.getState().view)).toEqual(['p/k149', 'p/k148', 'p/k147', 'p/k146', 'p/k145', 'p/k144', 'p/k143', 'p/k142', 'p/k141', 'p/k140', 'p/k14']));
+  });
+
+  it('selects a range between the anchor and the row shift-clicked, in the order on screen, and all rows shown', async () => {
+    useFakeApi({ 'objects.list': pages(2, 10) as never });
+    useBrowser.getState().open('b', 'p/');
+    await vi.waitFor(() => expect(useBrowser.getState().listing).toBe(false));
+    const { select, selectAll } = useBrowser.getState();
+    select('p/k3', 'only', useBrowser.getState().view);
+    select('p/k10', 'range', useBrowser.getState().view);
+    expect([...useBrowser.getState().selection]).toEqual(['p/k3', 'p/k4', 'p/k5', 'p/k6', 'p/k7', 'p/k8', 'p/k9', 'p/k10']);
+    select('p/k1', 'toggle', useBrowser.getState().view);
+    expect(useBrowser.getState().selection.has('p/k1')).toBe(true);
+    selectAll(useBrowser.getState().view);
+    expect(useBrowser.getState().selection.size).toBe(21);
+  });
+
+  it('leaves a listing that another one replaced', async () => {
+    const api = useFakeApi({ 'objects.list': pages(3, 5) as never });
+    useBrowser.getState().open('b', 'p/');
+    useBrowser.getState().open('b', 'q/');
+    await vi.waitFor(() => expect(useBrowser.getState().listing).toBe(false));
+    expect(useBrowser.getState().prefix).toBe('q/');
+    // The first listing stopped after its first page.
+    expect(api.calls.filter((c) => (c.params as { prefix: string }).prefix === 'p/')).toHaveLength(1);
   });
 });

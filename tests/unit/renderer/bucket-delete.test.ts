@@ -21,10 +21,10 @@ describe('bucket actions', () => {
     useBrowser.setState({ ...initial, connectionId: 'c1', buckets: [{ name: 'b' }, { name: 'gone' }], bucket: 'gone', prefix: 'p/' }, true);
   });
 
-  it('starts Empty and delete as a job of the connection in use', async () => {
+  it('starts Empty and delete as a job of the connection the dialog counted on, whichever is picked now', async () => {
     const api = useFakeApi({ 'buckets.emptyAndDelete': jobSnapshot('j1', { kind: 'delete', name: 'Empty and delete bucket gone' }) });
-    expect(await useBrowser.getState().emptyAndDeleteBucket('gone')).toMatchObject({ id: 'j1', name: 'Empty and delete bucket gone' });
-    expect(api.calls).toEqual([{ method: 'buckets.emptyAndDelete', params: { connectionId: 'c1', name: 'gone' } }]);
+    expect(await useBrowser.getState().emptyAndDeleteBucket('c0', 'gone')).toMatchObject({ id: 'j1', name: 'Empty and delete bucket gone' });
+    expect(api.calls).toEqual([{ method: 'buckets.emptyAndDelete', params: { connectionId: 'c0', name: 'gone' } }]);
   });
 
   it('counts the unfinished uploads Empty and delete would abort, without aborting any', async () => {

@@ -11,6 +11,7 @@ import { FileIcon } from '../../../renderer/components/FileIcon.tsx';
 import { ObjectTable } from '../../../renderer/components/ObjectTable.tsx';
 import { findByTyping, parentOf } from '../../../renderer/components/useBrowserKeyboard.ts';
 import { fileKind } from '../../../renderer/file-kind.ts';
+import { rowsInView, scrollTopShowing } from '../../../renderer/components/useRowWindow.ts';
 import { rowName } from '../../../renderer/store/browser-store.ts';
 import type { Row } from '../../../renderer/store/browser-store.ts';
 
@@ -68,7 +69,11 @@ describe('the object browser', () => {
   });
 
   it('opens its dialogs on the selection, the prefix or the bucket', () => {
-    expect(deleteSelection('c1', 'b', [object('p/a.txt'), folder('p/d/')])).toEqual({ kind: 'delete', target: { connectionId: 'c1', bucket: 'b', keys: ['p/a.txt'], keySizes: [1], prefixes: ['p/d/'], confirmName: '2 items' } });
+    const sizes = new Map([['p/a.txt', 1], ['p/b.txt', 7]]);
+    expect(deleteSelection('c1', 'b', [object('p/a.txt'), folder('p/d/')], (key) => sizes.get(key))).toEqual({ kind: 'delete', target: { connectionId: 'c1', bucket: 'b', keys: ['p/a.txt'], keySizes: [1], prefixes: ['p/d/'], confirmName: '2 items' } });
+    // One size unknown: none is sent (the delete counts keys; its preview looks them up).
+    const partial = deleteSelection('c1', 'b', [object('p/a.txt'), object('p/c.txt')], (key) => sizes.get(key));
+    expect(partial.kind === 'delete' ? partial.target.keySizes : 'not a delete').toBeUndefined();
     expect(deleteSelection('c1', 'b', [folder('p/d/')])).toMatchObject({ target: { confirmName: 'd' } });
     expect(deletePrefix('c1', 'b', '')).toMatchObject({ target: { prefixes: [''], confirmName: 'b' } });
     expect(deletePrefix('c1', 'b', 'p/')).toMatchObject({ target: { prefixes: ['p/'], confirmName: 'p/' } });
@@ -81,7 +86,7 @@ describe('the object browser', () => {
   });
 
   it('finds a row by the letters typed, from the focused row on, wrapping round', () => {
-    const rows = ['alpha', 'Report.pdf', 'readme.md', 'zeta', 'rain'].map((name) => ({ name }));
+    const rows = ['alpha', 'Report.pdf', 'readme.md', 'zeta', 'rain'].map((name) => object(`p/${name}`));
     expect(findByTyping(rows, 're', 0)).toBe(1);
     expect(findByTyping(rows, 'r', 2)).toBe(2);
     // The same letter again moves on to the next match, and wraps to the first.
@@ -97,5 +102,16 @@ describe('the object browser', () => {
       .toEqual(['image', 'video', 'audio', 'archive', 'code', 'spreadsheet', 'text', 'other', 'other', 'other']);
     expect(render(FileIcon, { name: 'a  b.png', folder: false })).toContain('data-kind="image"');
     expect(render(FileIcon, { name: 'd', folder: true })).toContain('data-kind="folder"');
+  });
+
+  it('renders the rows in view and some beyond, and scrolls the least to show a row', () => {
+    // 28 px rows, 280 px in view from 2,800 px down: rows 100-109, 5 more each side.
+    expect(rowsInView({ top: 2800, height: 280 }, 1_000_000, 28, 5)).toEqual({ first: 95, last: 114 });
+    expect(rowsInView({ top: 2810, height: 280 }, 1_000_000, 28, 0)).toEqual({ first: 100, last: 110 });
+    expect(rowsInView({ top: 0, height: 280 }, 3, 28, 5)).toEqual({ first: 0, last: 2 });
+    expect(rowsInView({ top: 0, height: 280 }, 0, 28, 5).last).toBeLessThan(0);
+    expect(scrollTopShowing(105, 28, { top: 2800, height: 280 })).toBeUndefined();
+    expect(scrollTopShowing(99, 28, { top: 2800, height: 280 })).toBe(2772);
+    expect(scrollTopShowing(110, 28, { top: 2800, height: 280 })).toBe(2828);
   });
 });
