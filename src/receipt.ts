@@ -31,13 +31,16 @@ export function receiptFormatFor(fileName: string): ReceiptFormat {
 }
 
 /**
- * RFC 4180: quote a field holding a comma, quote, or line break; double its quotes. A field a
- * spreadsheet would run as a formula (starting with = + - @, a tab or a carriage return: a key
- * such as =HYPERLINK(...)) gets a leading apostrophe, which spreadsheets show as text.
+ * RFC 4180: quote a field holding a comma, quote, or line break; double its quotes. Also one holding
+ * a semicolon or a tab: Excel splits a .csv on the locale's list separator (";" wherever the decimal
+ * mark is a comma) and importers offer tab, so an unquoted "a;=cmd…" would become a cell of its own
+ * that starts like a formula. A field a spreadsheet would run as a formula (starting with = + - @,
+ * a tab or a carriage return: a key such as =HYPERLINK(...)) gets a leading apostrophe, which
+ * spreadsheets show as text.
  */
 export function csvField(value: string, neutralise = true): string {
   const safe = neutralise && /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+  return /[",;\t\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
 }
 
 function row(entry: ReceiptEntry): Record<(typeof COLUMNS)[number], string | number | null> {

@@ -50,15 +50,30 @@ export async function ensureMinio(say: (line: string) => void): Promise<string> 
   const ticker = setInterval(() => say(`  still building MinIO: ${Math.round((Date.now() - started) / 1000)} s so far…`), BUILD_PROGRESS_EVERY_MS);
   try {
     await new Promise<void>((resolve, reject) => {
-      const child = spawn(INSTALLER, ['minio'], { stdio: ['ignore', 'inherit', 'inherit'] });
+      // The installer's output still goes to the host's terminal, and its last words are kept: a
+      // window's user never sees that terminal, so the reason must come back in the error.
+      const child = spawn(INSTALLER, ['minio'], { stdio: ['ignore', 'inherit', 'pipe'] });
+      let tail = '';
+      child.stderr?.on('data', (chunk: Buffer) => {
+        process.stderr.write(chunk);
+        tail = (tail + chunk.toString()).slice(-2000);
+      });
       child.once('error', reject);
-      child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`Building MinIO failed (${INSTALLER} exited with ${code}).`))));
+      child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(buildFailure(tail, code)))));
     });
   } finally {
     clearInterval(ticker);
   }
   say(`MinIO built in ${Math.round((Date.now() - started) / 1000)} s.`);
   return binary;
+}
+
+/** Why the build failed, in the installer's own last line, and what to do about it. */
+export function buildFailure(stderrTail: string, code: number | null): string {
+  const reason = stderrTail.trim().split('\n').map((line) => line.trim()).filter(Boolean).at(-1);
+  const noGo = /Go is needed/.test(stderrTail);
+  return `The demo store could not be built: ${reason ?? `the installer stopped (exit ${code})`}`
+    + (noGo ? ' Install Go (https://go.dev/dl/) and try again, or add a connection to your own store.' : ' Its log is in the output of the Barge host. Try again, or add a connection to your own store.');
 }
 
 /** The demo's keys, generated the first time and kept (0600): MinIO's data is bound to them. */

@@ -16,6 +16,15 @@ export interface NotificationClass {
 export type NoticeWindow = Pick<BrowserWindow, 'isDestroyed' | 'setProgressBar' | 'isMinimized' | 'restore' | 'show' | 'focus'>;
 
 /** Follow `subscribe`'s events: notifications for long jobs that end, the icon's progress bar for those under way. Returns the unsubscribe. */
+/**
+ * On Linux, Electron hands a notification's text to libnotify as it is, and most notification
+ * servers (GNOME, KDE, xfce, dunst, mako) read the body as markup: a key named "<a href=…>" would
+ * draw a link in a notice the desktop shows as Barge's. Escaped, it reads as typed.
+ */
+export function notificationText(text: string, platform: NodeJS.Platform = process.platform): string {
+  return platform === 'linux' ? text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;') : text;
+}
+
 export function showJobNotices(subscribe: (listener: (event: ApiEvent) => void) => () => void, window: NoticeWindow, NotificationClass: NotificationClass): () => void {
   const watcher = new JobWatcher();
   // Held until clicked or closed: a notification nothing refers to may be collected, and its click lost.
@@ -25,7 +34,7 @@ export function showJobNotices(subscribe: (listener: (event: ApiEvent) => void) 
     if (window.isDestroyed()) return;
     for (const notice of watcher.take(event)) {
       if (!NotificationClass.isSupported()) break;
-      const notification = new NotificationClass({ title: notice.title, body: notice.body });
+      const notification = new NotificationClass({ title: notificationText(notice.title), body: notificationText(notice.body) });
       open.add(notification);
       notification.on('click', () => {
         open.delete(notification);

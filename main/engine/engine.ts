@@ -35,7 +35,8 @@ import { abortIncompleteUploads, bucketVersioning, createBucket, deleteBucket } 
 import type { BucketVersioning } from '../../src/contract/models.ts';
 import type { AbortUploadsResult } from './s3/s3-buckets.ts';
 import { headObject, listBuckets, listObjectsPage } from './s3/s3-listing.ts';
-import { openObjectStream } from './s3/object-stream.ts';
+import { objectCheck, openObjectStream } from './s3/object-stream.ts';
+import type { ObjectCheck } from './s3/object-stream.ts';
 import { checkConnection } from './s3/connection-check.ts';
 import type { CheckOptions } from './s3/connection-check.ts';
 import type { ConnectionCheck } from '../../src/contract/models.ts';
@@ -152,8 +153,14 @@ export class Engine {
    * An object's bytes as a stream, outside any job (a browser saving it through the web host):
    * counted and checked as they pass, the last chunk held back until they are found right.
    */
-  openObject(connection: S3Connection, bucket: string, key: string, signal?: AbortSignal): Promise<ObjectStream> {
-    return openObjectStream(connection, bucket, key, signal);
+  openObject(connection: S3Connection, bucket: string, key: string, options: { readonly signal?: AbortSignal; readonly requireVerified?: boolean } = {}): Promise<ObjectStream> {
+    return openObjectStream(connection, bucket, key, options);
+  }
+
+  /** How an object's bytes can be checked (its checksum, ETag, parts), before any is fetched. */
+  async objectCheck(connection: S3Connection, bucket: string, key: string): Promise<{ size: number; check: ObjectCheck['check']; why?: string }> {
+    const looked = await objectCheck(connection, bucket, key);
+    return { size: looked.size, check: looked.check, ...(looked.plan.why ? { why: looked.plan.why } : {}) };
   }
 
   /** A link that fetches the object without credentials until it expires. */

@@ -279,11 +279,16 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
     'objects.presign': async ({ connectionId, bucket, key, expiresInSeconds }) => ({
       url: await engine.presign(await registry.connection(connectionId), bucket, key, expiresInSeconds),
     }),
-    'objects.saveLink': async ({ connectionId, bucket, key }) => {
+    'objects.saveLink': async ({ connectionId, bucket, key, requireVerified }) => {
       if (!saveLinks) throw new BargeError('NotSupported', 'This host serves no browser downloads: download into a folder instead.');
-      // Looked up first: a missing object or a refusal is said in the window, not as a failed download.
-      const details = await withContext(`save s3://${bucket}/${key}`, async () => engine.objectDetails(await registry.connection(connectionId), bucket, key));
-      return { url: saveLinkUrl(saveLinks.offer({ connectionId, bucket, key })), fileName: savedFileName(key), size: details.size };
+      // Looked up first: a missing object, a refusal, or (when asked) one that can be checked only
+      // for its size is said in the window, not as a failed download.
+      const looked = await withContext(`save s3://${bucket}/${key}`, async () => engine.objectCheck(await registry.connection(connectionId), bucket, key));
+      if (requireVerified && looked.check === 'size-only') {
+        throw new BargeError('Unverified', `s3://${bucket}/${key} can be checked only for its size${looked.why ? ` (${looked.why})` : ''}: not saved, as asked.`);
+      }
+      const link = saveLinks.offer({ connectionId, bucket, key, ...(requireVerified ? { requireVerified } : {}) });
+      return { url: saveLinkUrl(link), fileName: savedFileName(key), size: looked.size, check: looked.check };
     },
     'jobs.upload': (params) => upload(params),
     'jobs.download': async ({ connectionId, bucket, keys, prefixes, targetFolder, requireVerified, ifExists, saveAs, caseInsensitive, resume, resumeWithinMs }) => {
@@ -412,8 +417,8 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
     savedObject: (link, signal) => settle(async () => {
       const target = saveLinks?.take(link);
       if (!target) throw new BargeError('NoSuchSaveLink', 'That download link was used already, or waited too long: save the object again from the window.');
-      const { connectionId, bucket, key } = target;
-      const opened = await withContext(`save s3://${bucket}/${key}`, async () => engine.openObject(await registry.connection(connectionId), bucket, key, signal));
+      const { connectionId, bucket, key, requireVerified } = target;
+      const opened = await withContext(`save s3://${bucket}/${key}`, async () => engine.openObject(await registry.connection(connectionId), bucket, key, { signal, requireVerified }));
       return { fileName: savedFileName(key), size: opened.size, body: opened.body };
     }),
     async close() {

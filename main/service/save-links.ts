@@ -19,6 +19,8 @@ export interface SavedObjectTarget {
   readonly connectionId: string;
   readonly bucket: string;
   readonly key: string;
+  /** Fail the download rather than pass bytes that can be checked only for their size. */
+  readonly requireVerified?: boolean;
 }
 
 export class SaveLinks {

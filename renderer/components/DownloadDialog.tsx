@@ -20,6 +20,7 @@ import { isWholePath, relativePathProblem } from '../../src/local-path.ts';
 export function DownloadDialog(props: { connectionId: string; bucket: string; keys: string[]; prefixes: string[]; defaultFolder: string; onClose: () => void }) {
   const [folder, setFolder] = useState(props.defaultFolder);
   const [requireVerified, setRequireVerified] = useState(false);
+  const [notice, setNotice] = useState<string>();
   // Nothing is replaced unless the user says so: by default the window asks, file by file.
   const [ifExists, setIfExists] = useState<IfExists>('ask');
   const [error, setError] = useState<string>();
@@ -47,7 +48,9 @@ export function DownloadDialog(props: { connectionId: string; bucket: string; ke
   }
   async function saveHere() {
     try {
-      await saveToComputer(props.connectionId, props.bucket, props.keys);
+      const sizeOnly = await saveToComputer(props.connectionId, props.bucket, props.keys, requireVerified);
+      // Saved all the same, as asked: said here, where the user still looks, not lost with the dialog.
+      if (sizeOnly.length > 0) return setNotice(`Saving. ${sizeOnly.length === 1 ? `${sizeOnly[0]} is` : `${sizeOnly.length} objects are`} checked for size only: the store gives no checksum or ETag Barge can check them by.`);
       props.onClose();
     } catch (e) {
       setError((e as Error).message);
@@ -76,10 +79,11 @@ export function DownloadDialog(props: { connectionId: string; bucket: string; ke
             {ifExistsSchema.options.map((choice) => <option key={choice} value={choice}>{IF_EXISTS_LABELS[choice]}</option>)}
           </select>
         </label>
-        <label title="Objects without a checksum or an ETag Barge can check are otherwise saved and marked 'size only'">
+        <label className="inline" title="Objects without a checksum or an ETag Barge can check are otherwise saved and marked 'size only'">
           <input type="checkbox" checked={requireVerified} onChange={(e) => setRequireVerified(e.target.checked)} /> Only save objects whose content can be verified
         </label>
         {error && <p role="alert" className="error">{error}</p>}
+        {notice && <p role="status" className="warning">{notice}</p>}
         {onHost && (
           <div className="save-here">
             <button type="button" disabled={notHere !== undefined} aria-describedby="save-here-how" onClick={() => void saveHere()}>Save to this computer</button>

@@ -70,7 +70,7 @@ function NoConnection() {
         <button type="button" disabled={demo?.state === 'starting'} onClick={() => void openDemo()}><Sparkles size={14} aria-hidden />Open the demo store</button>
       </p>
       <p role="status" className={demo?.state === 'failed' ? 'error' : 'hint'}>
-        {demo ? demo.line : 'The demo store is a local MinIO on this machine with buckets to browse (built the first time, which takes a few minutes).'}
+        {demo ? demo.line : 'The demo store is a local MinIO on this machine with buckets to browse (the first start builds it, which needs Go and a network connection and takes a few minutes; later starts take seconds).'}
       </p>
     </main>
   );

@@ -17,21 +17,26 @@ interface HostFilesState {
   /** The subfolders of a folder on the host (its whole path; none: where downloads go by default). Rejects with the reason. */
   listFolders(folder?: string): Promise<FolderListing>;
   /**
-   * Save objects on this computer, each as a download of the browser's own, one after the other.
-   * Rejects with the first object's reason that could not be (the ones before it are on their way).
+   * Save objects on this computer, each as a download of the browser's own, one after the other;
+   * resolves with the keys whose bytes can be checked for their size only (none with
+   * `requireVerified`, which refuses them). Rejects with the first object's reason that could not
+   * be (the ones before it are on their way).
    */
-  saveToComputer(connectionId: string, bucket: string, keys: readonly string[]): Promise<void>;
+  saveToComputer(connectionId: string, bucket: string, keys: readonly string[], requireVerified?: boolean): Promise<string[]>;
 }
 
 export const useHostFiles = create<HostFilesState>(() => ({
   listFolders(folder) {
     return request('fs.listFolders', folder === undefined ? {} : { path: folder });
   },
-  async saveToComputer(connectionId, bucket, keys) {
+  async saveToComputer(connectionId, bucket, keys, requireVerified = false) {
     if (keys.length > MAX_SAVED_TO_COMPUTER) throw new Error(`At most ${MAX_SAVED_TO_COMPUTER} objects are saved through the browser at once: download more into a folder on the host.`);
+    const sizeOnly: string[] = [];
     for (const key of keys) {
-      const link = await request('objects.saveLink', { connectionId, bucket, key });
+      const link = await request('objects.saveLink', { connectionId, bucket, key, requireVerified });
+      if (link.check === 'size-only') sizeOnly.push(key);
       saveUrl(link.url, link.fileName);
     }
+    return sizeOnly;
   },
 }));

@@ -84,7 +84,7 @@ export const methodSchemas = {
    * checked as it passes. Only a host that serves such links has it (the web host: NotSupported
    * elsewhere, where downloads are saved on the machine the window runs on anyway).
    */
-  'objects.saveLink': z.strictObject({ connectionId: id, bucket, key }),
+  'objects.saveLink': z.strictObject({ connectionId: id, bucket, key, requireVerified: z.boolean().default(false) }),
   /**
    * Files to upload: `paths` on the engine's machine (the Electron app's own disk, the command
    * line's), or files a browser sent first (`staged`: a batch from uploads.stage, and the names of
@@ -222,7 +222,8 @@ export interface MethodResults {
   'objects.details': ObjectDetails;
   'objects.presign': { url: string };
   /** Where to send the browser (a path on this host), the file name it is saved as, and its size. */
-  'objects.saveLink': { url: string; fileName: string; size: number };
+  /** `check`: how the bytes will be checked as they pass ('maybe': only if a guessed part size is right). */
+  'objects.saveLink': { url: string; fileName: string; size: number; check: 'checked' | 'maybe' | 'size-only' };
   'jobs.upload': JobSummary;
   'jobs.download': JobSummary;
   'jobs.delete': JobSummary;

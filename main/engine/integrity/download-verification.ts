@@ -107,6 +107,43 @@ export function factsFromHeaders(headers: IncomingHttpHeaders, size: number): Ob
   };
 }
 
+/**
+ * The object's checksum and ETag (a HEAD) and, when the check depends on its parts (a composite
+ * checksum, a multipart ETag), their sizes: part 1 and the last part, whose sizes show whether the
+ * parts are equal. A store that cannot answer for parts leaves them unknown (no check by parts).
+ * `head`: a HEAD of the object, or of one part; `size`: the object's, where already known.
+ */
+export async function objectFactsByHead(head: (partNumber?: number) => Promise<IncomingHttpHeaders>, size: number | undefined, aborted: () => boolean): Promise<ObjectFacts> {
+  const headers = await head();
+  const facts = factsFromHeaders(headers, size ?? Number(headers['content-length'] ?? 0));
+  const parts = partsClaimed(facts);
+  if (parts === undefined || parts < 2) return facts;
+  try {
+    const first = await head(1);
+    const firstPartSize = Number(first['content-length']);
+    // A store that cannot answer for one part (Ceph's RGW) answers with the whole object.
+    if (!(firstPartSize > 0 && firstPartSize < facts.size)) return { ...facts, partsCount: parts };
+    const last = await head(parts);
+    const lastPartSize = Number(last['content-length']);
+    // Equal parts but the last: the last holds what the others leave.
+    const equal = lastPartSize === facts.size - (parts - 1) * firstPartSize;
+    return { ...facts, partsCount: parts, firstPartSize: equal ? firstPartSize : undefined, partsAnswered: true };
+  } catch (error) {
+    if (aborted()) throw error;
+    return facts;
+  }
+}
+
+/** How many parts the object's checksum or ETag says it was uploaded in, if either says. */
+function partsClaimed(facts: ObjectFacts): number | undefined {
+  for (const value of Object.values(facts.checksums)) {
+    const parts = /-(\d+)$/.exec(value ?? '')?.[1];
+    if (parts) return Number(parts);
+  }
+  const etagParts = /-(\d+)"?$/.exec(facts.etag ?? '')?.[1];
+  return etagParts ? Number(etagParts) : facts.partsCount;
+}
+
 /** The part count a multipart ETag ("…-N") claims, if it is one. */
 export function etagPartCount(etag: string | undefined): number | undefined {
   const parts = /^[0-9a-f]{32}-(\d+)$/.exec(bareEtag(etag ?? ''))?.[1];
@@ -281,4 +318,78 @@ async function partDigests(attempt: VerificationAttempt, ranges: readonly Downlo
 /** How many parts an ETag or checksum says its object has ("…-3" is 3), or "several". */
 function partCountOf(expected: string): string {
   return /-(\d+)"?$/.exec(expected)?.[1] ?? 'several';
+}
+
+/**
+ * The plan's checks made on bytes as they pass, in one pass (no file to read again): what a browser
+ * saves through the web host. Every attempt hashes as it goes (a few, where the part size is a
+ * guess); `finish` says how the bytes were checked, or throws ChecksumMismatch.
+ */
+export class StreamVerifier {
+  private readonly runs: AttemptRun[];
+  private readonly plan: VerificationPlan;
+
+  constructor(plan: VerificationPlan) {
+    this.plan = plan;
+    this.runs = plan.attempts.map((attempt) => new AttemptRun(attempt));
+  }
+
+  update(chunk: Uint8Array): void {
+    for (const run of this.runs) run.update(chunk);
+  }
+
+  finish(what: string): VerificationOutcome {
+    if (this.runs.length === 0) return { how: 'size-only', verified: undefined, why: this.plan.why };
+    const results = this.runs.map((run) => run.result());
+    const matched = this.plan.attempts.find((attempt, i) => results[i] === attempt.expected);
+    if (matched) return { how: matched.algorithm === 'MD5' ? 'etag' : 'checksum', verified: matched.expected };
+    const expected = this.plan.attempts[0]!.expected;
+    if (this.plan.attempts.every((attempt) => attempt.guess)) {
+      return { how: 'size-only', verified: undefined, why: `the store cannot say where its parts begin, and none of the part sizes that fit gives its ${expected.startsWith('ETAG:') ? 'ETag' : 'checksum'} (another part size, or damaged bytes)` };
+    }
+    throw new BargeError('ChecksumMismatch', `The bytes received for ${what} do not match the store's checksum (expected ${expected}, got ${results[0]}); the download was stopped. Try again; if it happens again the stored object may be damaged.`);
+  }
+}
+
+/** One attempt's hashing of a stream: whole, or part by part at its part size. */
+class AttemptRun {
+  private readonly attempt: VerificationAttempt;
+  private hasher: ReturnType<typeof createHasher>;
+  private inPart = 0;
+  private readonly parts: Buffer[] = [];
+
+  constructor(attempt: VerificationAttempt) {
+    this.attempt = attempt;
+    this.hasher = createHasher(attempt.algorithm);
+  }
+
+  update(chunk: Uint8Array): void {
+    const partSize = this.attempt.partSize;
+    if (this.attempt.check === 'whole-crc' || this.attempt.check === 'md5-file' || partSize === undefined) {
+      this.hasher.update(chunk);
+      return;
+    }
+    let offset = 0;
+    while (offset < chunk.length) {
+      const take = Math.min(chunk.length - offset, partSize - this.inPart);
+      this.hasher.update(chunk.subarray(offset, offset + take));
+      offset += take;
+      this.inPart += take;
+      if (this.inPart === partSize) {
+        this.parts.push(Buffer.from(this.hasher.digest()));
+        this.hasher = createHasher(this.attempt.algorithm);
+        this.inPart = 0;
+      }
+    }
+  }
+
+  result(): string {
+    const { algorithm, check } = this.attempt;
+    if (check === 'whole-crc' || check === 'md5-file') return `${algorithm}:${toBase64(this.hasher.digest())}`;
+    const digests = this.inPart > 0 || this.parts.length === 0 ? [...this.parts, Buffer.from(this.hasher.digest())] : this.parts;
+    if (check === 'multipart-etag') return `ETAG:${multipartEtag(digests)}`;
+    const composite = compositeChecksum(algorithm as Exclude<ChecksumAlgorithm, 'MD5'>, digests);
+    // Some stores show a composite checksum without its "-N".
+    return `${algorithm}:${/-\d+$/.test(this.attempt.expected) ? composite : composite.replace(/-\d+$/, '')}`;
+  }
 }

@@ -26,7 +26,7 @@ import { versionIdOf } from '../s3/s3-wire.ts';
 import type { StoredObject } from '../s3/s3-wire.ts';
 import { createHasher } from '../integrity/checksums.ts';
 import type { ChecksumAlgorithm, Hasher } from '../integrity/checksums.ts';
-import { factsFromHeaders, planVerification, verifyDownload } from '../integrity/download-verification.ts';
+import { factsFromHeaders, objectFactsByHead, planVerification, verifyDownload } from '../integrity/download-verification.ts';
 import type { ObjectFacts } from '../integrity/download-verification.ts';
 import type { IncomingHttpHeaders } from 'node:http';
 import { temporaryNameFor } from './temporary-name.ts';
@@ -416,40 +416,10 @@ async function downloadInto(
   }
 }
 
-/**
- * The object's checksum and ETag (a HEAD) and, when the check depends on its parts (a composite
- * checksum, a multipart ETag), their sizes: part 1 and the last part, whose sizes show whether the
- * parts are equal. A store that cannot answer for parts leaves them unknown (no check by parts).
- */
-async function objectFacts(connection: S3Connection, bucket: string, item: DownloadItem, runtime: JobRuntime<DownloadItem>): Promise<ObjectFacts> {
+/** The object's facts by HEADs (its parts' sizes too, where the check depends on them), each request the job's. */
+function objectFacts(connection: S3Connection, bucket: string, item: DownloadItem, runtime: JobRuntime<DownloadItem>): Promise<ObjectFacts> {
   const head = (partNumber?: number) => runtime.request((signal) => connection.wire.headObject(bucket, item.key, { ifMatch: item.etag, partNumber, signal }));
-  const facts = factsFromHeaders(await head(), item.size ?? 0);
-  const parts = partsClaimed(facts);
-  if (parts === undefined || parts < 2) return facts;
-  try {
-    const first = await head(1);
-    const firstPartSize = Number(first['content-length']);
-    // A store that cannot answer for one part (Ceph's RGW) answers with the whole object.
-    if (!(firstPartSize > 0 && firstPartSize < facts.size)) return { ...facts, partsCount: parts };
-    const last = await head(parts);
-    const lastPartSize = Number(last['content-length']);
-    // Equal parts but the last: the last holds what the others leave.
-    const equal = lastPartSize === facts.size - (parts - 1) * firstPartSize;
-    return { ...facts, partsCount: parts, firstPartSize: equal ? firstPartSize : undefined, partsAnswered: true };
-  } catch (error) {
-    if (runtime.signal.aborted) throw error;
-    return facts;
-  }
-}
-
-/** How many parts the object's checksum or ETag says it was uploaded in, if either says. */
-function partsClaimed(facts: ObjectFacts): number | undefined {
-  for (const value of Object.values(facts.checksums)) {
-    const parts = /-(\d+)$/.exec(value ?? '')?.[1];
-    if (parts) return Number(parts);
-  }
-  const etagParts = /-(\d+)"?$/.exec(facts.etag ?? '')?.[1];
-  return etagParts ? Number(etagParts) : facts.partsCount;
+  return objectFactsByHead(head, item.size ?? 0, () => runtime.signal.aborted);
 }
 
 /** Fetch bytes [start, end) into `file` at their offset, resuming after a broken body. */

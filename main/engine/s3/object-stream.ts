@@ -1,22 +1,25 @@
 // One object as a stream of its bytes, checked as they pass: what a browser saves through the web
 // host with its own download ("Save to this computer"), where no file of the engine's is written and
-// so none can be checked afterwards as a job's download is (download-verification.ts).
+// so none can be checked afterwards as a job's download is.
 //
-// What is checked on the way: the count of bytes always; a whole-object checksum, where the store
-// reports one, by the SDK (ChecksumMode ENABLED: it hashes the body and fails at its end on a
-// mismatch); otherwise a single-part upload's MD5 ETag, here. A browser takes a download as whole
-// once it holds Content-Length bytes, so the last chunk is held back until the check has passed:
-// a body that fails it never arrives whole, and the browser says the download failed.
+// The check is a job's (download-verification.ts), made in one pass: the object's HEAD (and, for one
+// uploaded in parts, a HEAD of its first and last part) says what its bytes must come to: a
+// whole-object checksum, a composite one over its parts, a single-part MD5 ETag, or a multipart ETag;
+// each is computed as the bytes pass. The GET asks for that very object (If-Match). A browser takes
+// a download as whole once it holds Content-Length bytes, so the last chunk is held back until the
+// check has passed: a body that fails it never arrives whole, and the browser says the download failed.
 
-import { createHash } from 'node:crypto';
-import type { Hash } from 'node:crypto';
 import { pipeline, Transform } from 'node:stream';
 import type { Readable } from 'node:stream';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import type { GetObjectCommandOutput } from '@aws-sdk/client-s3';
+import type { Verification } from '../../../src/verification.ts';
+import { objectFactsByHead, planVerification, StreamVerifier } from '../integrity/download-verification.ts';
+import type { VerificationPlan } from '../integrity/download-verification.ts';
 import { BargeError, toBargeError } from '../errors.ts';
 import { withRetry } from '../queue/retry-loop.ts';
 import type { S3Connection } from './s3-connection.ts';
+import { explainHeadFailure } from './s3-listing.ts';
 
 export interface ObjectStream {
   /** The object's size: the body holds exactly this many bytes, or fails. */
@@ -25,68 +28,91 @@ export interface ObjectStream {
   readonly body: Readable;
 }
 
-/** What the bytes must come to, beyond what the SDK checks itself. */
-export interface BodyExpectation {
+/** How an object's bytes can be checked, before any is fetched. */
+export interface ObjectCheck {
   readonly size: number;
-  /** The MD5 the body must hash to (hex), for a single-part upload's ETag. */
-  readonly md5Hex?: string;
-  /** What the object is, for the messages ("s3://b/k"). */
-  readonly what: string;
+  readonly etag: string | undefined;
+  readonly plan: VerificationPlan;
+  /** 'checked': a checksum or ETag it must match; 'maybe': only if a guessed part size is right; 'size-only': nothing to match. */
+  readonly check: 'checked' | 'maybe' | 'size-only';
 }
 
-/** Open `key` for reading, its answer's head retried (the body is the caller's to take). */
-export async function openObjectStream(connection: S3Connection, bucket: string, key: string, signal?: AbortSignal): Promise<ObjectStream> {
+/** What the object's bytes must come to (HEADs of it, and of its parts where the check needs them). */
+export async function objectCheck(connection: S3Connection, bucket: string, key: string, signal?: AbortSignal): Promise<ObjectCheck> {
+  const head = (partNumber?: number) => withRetry(() => connection.wire.headObject(bucket, key, { partNumber, signal }), { signal });
+  let facts;
+  try {
+    facts = await objectFactsByHead(head, undefined, () => signal?.aborted === true);
+  } catch (error) {
+    // A HEAD's refusal is a bare status: a listing names it (NoSuchKey, NoSuchBucket, the keys).
+    throw toBargeError(await explainHeadFailure(connection, bucket, key, error, signal), `read s3://${bucket}/${key}`);
+  }
+  // One pass over the bytes: any checksum, whole or by parts, is computed as they go.
+  const plan = planVerification(facts, Number.MAX_SAFE_INTEGER);
+  const check = plan.attempts.length === 0 ? 'size-only' : plan.attempts.every((attempt) => attempt.guess) ? 'maybe' : 'checked';
+  return { size: facts.size, etag: facts.etag, plan, check };
+}
+
+/**
+ * Open `key` for reading, its answer's head retried (the body is the caller's to take).
+ * `requireVerified`: an object whose bytes can be checked only for their size fails (at once where
+ * that is known beforehand; else at the end, its last chunk unsent).
+ */
+export async function openObjectStream(connection: S3Connection, bucket: string, key: string, options: { readonly signal?: AbortSignal; readonly requireVerified?: boolean } = {}): Promise<ObjectStream> {
+  const { signal, requireVerified = false } = options;
   const what = `s3://${bucket}/${key}`;
+  const looked = await objectCheck(connection, bucket, key, signal);
+  if (requireVerified && looked.check === 'size-only') throw unverified(what, looked.plan.why);
   let answer: GetObjectCommandOutput;
   try {
-    answer = await withRetry(() => connection.client.send(new GetObjectCommand({ Bucket: bucket, Key: key, ChecksumMode: 'ENABLED' }), { abortSignal: signal }), { signal });
+    // The object looked at, not one written since (its checksum would not be this one's).
+    answer = await withRetry(() => connection.client.send(new GetObjectCommand({ Bucket: bucket, Key: key, IfMatch: looked.etag }), { abortSignal: signal }), { signal });
   } catch (error) {
     throw toBargeError(error, `read ${what}`);
   }
   const source = answer.Body as Readable | undefined;
   if (!source) throw new BargeError('EmptyAnswer', `The store answered for ${what} without its bytes.`);
-  const size = answer.ContentLength ?? 0;
-  const md5Hex = sdkChecksOwnChecksum(answer) ? undefined : etagMd5(answer);
-  return { size, body: checkedBody(source, { size, md5Hex, what }) };
+  const size = answer.ContentLength ?? looked.size;
+  return { size, body: checkedBody(source, { size, what, verifier: new StreamVerifier(looked.plan), requireVerified }) };
 }
 
-/** Whether the answer carries a whole-object checksum (one the SDK checks as the body passes). */
-function sdkChecksOwnChecksum(answer: GetObjectCommandOutput): boolean {
-  const values = [answer.ChecksumCRC32, answer.ChecksumCRC32C, answer.ChecksumCRC64NVME, answer.ChecksumSHA1, answer.ChecksumSHA256];
-  // A composite checksum ("…-3", over the parts) is one the SDK leaves alone.
-  return answer.ChecksumType !== 'COMPOSITE' && values.some((value) => value !== undefined && !value.includes('-'));
+function unverified(what: string, why: string | undefined): BargeError {
+  return new BargeError('Unverified', `${what} can be checked only for its size${why ? ` (${why})` : ''}; it was not saved, as asked. Save it without "Only save objects whose content can be verified" to take it as it is.`);
 }
 
-/** The MD5 a single-part upload's ETag is (not for SSE-KMS or SSE-C objects, whose ETags are not digests). */
-function etagMd5(answer: GetObjectCommandOutput): string | undefined {
-  if (String(answer.ServerSideEncryption ?? '').startsWith('aws:kms') || answer.SSECustomerAlgorithm !== undefined) return undefined;
-  const etag = (answer.ETag ?? '').replace(/^W\//, '').replace(/"/g, '').toLowerCase();
-  return /^[0-9a-f]{32}$/.test(etag) ? etag : undefined;
+/** What the bytes must come to. */
+export interface BodyExpectation {
+  readonly size: number;
+  /** What the object is, for the messages ("s3://b/k"). */
+  readonly what: string;
+  /** Hashes the bytes as they pass and says at the end whether they match. */
+  readonly verifier?: { update(chunk: Uint8Array): void; finish(what: string): { how: Verification; why?: string } };
+  readonly requireVerified?: boolean;
 }
 
 /**
  * `source` passed on as it arrives, but for its last chunk, which goes only once the bytes have been
- * counted (and, with `md5Hex`, hashed) and found right. A failure of `source` (the SDK's checksum
- * mismatch, a reset) fails the result the same way.
+ * counted (and hashed) and found right. A failure of `source` (a reset) fails the result the same way.
  */
 export function checkedBody(source: Readable, expected: BodyExpectation): Readable {
   let held: Buffer | undefined;
   let bytes = 0;
-  const md5: Hash | undefined = expected.md5Hex === undefined ? undefined : createHash('md5');
   const checked = new Transform({
     transform(chunk: Buffer, _encoding, callback) {
       bytes += chunk.length;
-      md5?.update(chunk);
       if (bytes > expected.size) return callback(new BargeError('SizeMismatch', `The store sent more than the ${expected.size} bytes of ${expected.what}; the download was stopped.`));
+      expected.verifier?.update(chunk);
       const previous = held;
       held = chunk;
       callback(null, previous);
     },
     flush(callback) {
       if (bytes !== expected.size) return callback(new BargeError('SizeMismatch', `The store sent ${bytes} of the ${expected.size} bytes of ${expected.what}; the download was stopped. Try again.`));
-      const got = md5?.digest('hex');
-      if (got !== undefined && got !== expected.md5Hex) {
-        return callback(new BargeError('ChecksumMismatch', `The bytes received for ${expected.what} do not match its ETag (expected MD5 ${expected.md5Hex}, got ${got}); the download was stopped. Try again; if it happens again the stored object may be damaged.`));
+      try {
+        const outcome = expected.verifier?.finish(expected.what);
+        if (outcome?.how === 'size-only' && expected.requireVerified && expected.size > 0) return callback(unverified(expected.what, outcome.why));
+      } catch (error) {
+        return callback(error as Error);
       }
       callback(null, held);
     },

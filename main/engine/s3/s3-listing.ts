@@ -158,7 +158,7 @@ export async function headObjectOnce(connection: S3Connection, bucket: string, k
  * place answers with S3's own code (NoSuchBucket, InvalidAccessKeyId, SignatureDoesNotMatch...):
  * that is the error to report. If the listing works, the HEAD meant the object itself.
  */
-async function explainHeadFailure(connection: S3Connection, bucket: string, key: string, error: unknown, signal?: AbortSignal): Promise<unknown> {
+export async function explainHeadFailure(connection: S3Connection, bucket: string, key: string, error: unknown, signal?: AbortSignal): Promise<unknown> {
   const status = httpStatus(error);
   if (signal?.aborted || (status !== 404 && status !== 403 && status !== 400 && status !== 301)) return error;
   try {

@@ -30,7 +30,8 @@ it('neutralises fields a spreadsheet would run as formulas, but keeps checksums 
   const text = [...formatReceipt([{ key: '=HYPERLINK("http://x","y")', path: '+1', size: 1, etag: '@e', versionId: '-v', checksum: 'CRC32C:+AAA==', finishedAt: 0 }, { key: '\tkey', path: '\rp', size: 2, finishedAt: 0 }], 'csv')].join('');
   const [, first, second] = text.split('\n');
   expect(first).toBe(`"'=HYPERLINK(""http://x"",""y"")",'+1,1,'@e,'-v,CRC32C,+AAA==,1970-01-01T00:00:00.000Z,,done,`);
-  expect(second).toBe(`'\tkey,"'\rp",2,,,,,1970-01-01T00:00:00.000Z,,done,`);
+  // A tab is quoted too: a reader splitting on tabs keeps the field whole.
+  expect(second).toBe(`"'\tkey","'\rp",2,,,,,1970-01-01T00:00:00.000Z,,done,`);
   // JSON keeps every value exact.
   expect(JSON.parse([...formatReceipt([{ key: '=1+1', path: '/p', size: 0, finishedAt: 0 }], 'json')].join(''))[0].key).toBe('=1+1');
 });

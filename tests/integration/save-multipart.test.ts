@@ -1,9 +1,8 @@
-// Review 14 reproduction: "Save to this computer" (GET /save/<link>) is said to check the bytes as they
-// pass, but a multipart object (an ETag with "-N", and a checksum that is composite or absent) is
-// checked for its size only: one byte damaged between the store and the host reaches the browser as
-// a whole, "successful" download. A download job (download-verification.ts) checks the same objects
-// part by part. Each case below damages one byte on the way and expects the browser's download to be
-// cut short (as it is for single-part objects in browser-downloads.test.ts).
+// "Save to this computer" (GET /save/<link>) checks a multipart object (an ETag with "-N", a
+// checksum that is composite or absent) part by part as its bytes pass, as a download job does
+// (download-verification.ts): one byte damaged between the store and the host cuts the browser's
+// download short (as it does for single-part objects in browser-downloads.test.ts), and the
+// undamaged object passes whole.
 
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -26,7 +25,7 @@ import { startFaultProxy } from '../support/fault-proxy.ts';
 import type { FaultProxy } from '../support/fault-proxy.ts';
 import { serverConfig, uniqueBucket } from '../support/fixtures.ts';
 
-const TOKEN = 'review14-token-abcdefghijklmnop';
+const TOKEN = 'save-multipart-token-abcdefghijklmnop';
 const bucket = uniqueBucket();
 const PART = 5 * 1024 * 1024;
 let folder: string;
@@ -87,7 +86,7 @@ function follow(url: string): Promise<{ status: number; body: Buffer; complete: 
 
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 
-describe('review 14: Save to this computer, multipart objects', () => {
+describe('Save to this computer, multipart objects', () => {
   for (const [label, checksum] of [['no checksum (multipart ETag)', undefined], ['composite CRC32C (what Barge uploads)', 'CRC32C']] as const) {
     it(`cuts a damaged body short: ${label}`, async () => {
       const key = `mp-${checksum ?? 'etag'}.bin`;
@@ -104,7 +103,6 @@ describe('review 14: Save to this computer, multipart objects', () => {
       try {
         const damaged = await follow(again.value.url);
         expect(sha256(damaged.body)).not.toBe(sha256(data));
-        // Fails today: the whole damaged body arrives, complete (size-only check).
         expect(damaged.complete).toBe(false);
       } finally {
         proxy.setRule(() => undefined);

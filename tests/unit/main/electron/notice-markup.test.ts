@@ -1,4 +1,4 @@
-// Review 14 reproduction: on Linux, Electron hands a Notification's body to libnotify as it is
+// On Linux, Electron hands a Notification's body to libnotify as it is
 // (shell/browser/notifications/linux/libnotify_notification.cc: notify_notification_new(title, body)),
 // and notification servers that advertise "body-markup" (GNOME Shell, KDE, xfce4-notifyd, dunst, mako)
 // read it as Pango markup: <b>, <i>, <u>, <a href>, <img>, and entities. A job's name holds the folder
@@ -9,7 +9,7 @@
 
 import type { NotificationConstructorOptions } from 'electron';
 import { expect, it } from 'vitest';
-import { showJobNotices } from '../../../../main/electron/job-notices.ts';
+import { notificationText, showJobNotices } from '../../../../main/electron/job-notices.ts';
 import type { NoticeWindow, NotificationClass } from '../../../../main/electron/job-notices.ts';
 import type { ApiEvent } from '../../../../src/contract/api.ts';
 import type { JobSummary } from '../../../../src/jobs.ts';
@@ -46,7 +46,12 @@ it.runIf(process.platform === 'linux')('escapes markup in what it hands to a Lin
   emit({ type: 'jobs', jobs: [{ ...job, state: { status: 'completed' }, endedAt: START + 30_000, progress: { ...job.progress, objectsDone: 2, bytesDone: 200 } }] });
   expect(shown).toHaveLength(1);
   const body = String(shown[0]!.body);
-  // Fails today: the body carries the folder's markup as it is.
   expect(body).not.toMatch(/<a |<b>|<img /);
   expect(body).toContain('&lt;a href=');
+});
+
+it('leaves the text as it is where notifications take no markup', () => {
+  expect(notificationText('a <b> & c', 'darwin')).toBe('a <b> & c');
+  expect(notificationText('a <b> & c', 'win32')).toBe('a <b> & c');
+  expect(notificationText('a <b> & c', 'linux')).toBe('a &lt;b&gt; &amp; c');
 });

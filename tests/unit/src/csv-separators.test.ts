@@ -1,5 +1,5 @@
-// Review 14 reproduction: the items CSV (jobs.detailsCsv, Export CSV) neutralises a field that
-// *starts* like a formula, but leaves unquoted a field that holds ";" or a tab. Excel reads a .csv
+// The items CSV (jobs.detailsCsv, Export CSV) and receipts neutralise a field that
+// *starts* like a formula, and quote one that holds ";" or a tab too: Excel reads a .csv
 // with the locale's list separator, which is ";" wherever the decimal mark is a comma (German,
 // French, Dutch, ...), and LibreOffice's import offers ";" and tab: there a key such as
 // `report;=cmd|' /C calc'!A0` becomes two cells, the second a formula. Keys are chosen by a store's
@@ -30,7 +30,7 @@ it('leaves no cell that starts like a formula, for a reader that splits on ";" o
   const csv = [...formatItemsCsv([{ source, destination: '/home/me/Downloads/x', state: 'failed', code: 'AccessDenied', message: 'Access denied' }])].join('');
   const line = csv.split('\n')[1]!;
   for (const separator of [',', ';', '\t']) {
-    // Fails today for ";" and tab: "=cmd|' /C calc'!A0" and "=HYPERLINK(A1)" come out as cells of their own.
+    // Unquoted, ";" and tab would give "=cmd|' /C calc'!A0" and "=HYPERLINK(A1)" cells of their own.
     expect(cells(line, separator).filter((cell) => /^[=+\-@]/.test(cell))).toEqual([]);
   }
 });
