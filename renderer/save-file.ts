@@ -1,7 +1,7 @@
 // Hand text to the browser (or Electron) as a file download.
 
-export function saveFile(fileName: string, text: string, type: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type }));
+export function saveFile(fileName: string, text: string | readonly BlobPart[], type: string): void {
+  const url = URL.createObjectURL(new Blob(typeof text === 'string' ? [text] : [...text], { type }));
   saveUrl(url, fileName);
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }

@@ -366,14 +366,15 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
       const page = engine.details(id, filter, offset, limit);
       return { ...page, items: page.items.map(asDropped(id)) };
     },
-    'jobs.detailsCsv': async ({ id, filter }) => {
+    'jobs.detailsCsv': async ({ id, filter, offset, limit }) => {
       const job = engine.job(id);
       if (!job) throw new BargeError('NoSuchJob', 'That job is no longer in the list.');
-      const dropped = asDropped(id);
-      const items = function* () {
-        for (const item of engine.allItems(id, filter)) yield dropped(item);
-      };
-      return { fileName: itemsFileName(job.kind, id, filter), text: [...formatItemsCsv(items())].join('') };
+      const page = engine.details(id, filter, offset, limit);
+      const lines = [...formatItemsCsv(page.items.map(asDropped(id)))];
+      // The header once, with the first page.
+      const text = (offset === 0 ? lines : lines.slice(1)).join('');
+      const end = offset + page.items.length;
+      return { fileName: itemsFileName(job.kind, id, filter), text, ...(page.items.length > 0 && end < page.total ? { next: end } : {}) };
     },
     'jobs.retryFailed': async ({ id }) => {
       engine.retryFailed(id);

@@ -132,9 +132,18 @@ export const useJobDetails = create<JobDetailsState>((set, get) => {
       if (!jobId) return;
       set({ busy: true, error: undefined, notice: undefined });
       try {
-        const csv = await request('jobs.detailsCsv', { id: jobId, filter });
-        saveFile(csv.fileName, csv.text, 'text/csv');
-        set({ notice: `Saved ${csv.fileName}.` });
+        // Page by page, each kept as a Blob (which the browser may hold on disk), then one file.
+        const parts: Blob[] = [];
+        let offset: number | undefined = 0;
+        let fileName = '';
+        while (offset !== undefined) {
+          const page: { fileName: string; text: string; next?: number } = await request('jobs.detailsCsv', { id: jobId, filter, offset });
+          parts.push(new Blob([page.text]));
+          fileName = page.fileName;
+          offset = page.next;
+        }
+        saveFile(fileName, parts, 'text/csv');
+        set({ notice: `Saved ${fileName}.` });
       } catch (error) {
         set({ error: (error as Error).message });
       } finally {

@@ -155,8 +155,12 @@ export const methodSchemas = {
    * `unlisted`: items that ended past the most a job lists (failures are always listed).
    */
   'jobs.details': z.strictObject({ id: jobId, filter: itemFilter, offset: z.number().int().nonnegative().default(0), limit: z.number().int().min(1).max(1000).default(200) }),
-  /** A job's items (every one, or the failed ones) as CSV, for the window to save as a file. */
-  'jobs.detailsCsv': z.strictObject({ id: jobId, filter: itemFilter }),
+  /**
+   * A job's items (every one, or the failed ones) as CSV, for the window to save as a file: a page
+   * at a time (the header with the first), so a million items never stop the host for long nor
+   * make one huge message; `next` is where the following page starts, absent after the last.
+   */
+  'jobs.detailsCsv': z.strictObject({ id: jobId, filter: itemFilter, offset: z.number().int().nonnegative().default(0), limit: z.number().int().min(1).max(10_000).default(10_000) }),
   /**
    * Run exactly the items of a failed job that failed again, within the job; refused while it runs
    * (JobNotFinished), where it has none (NothingToRetry), or where it does not know them one by one
@@ -239,7 +243,7 @@ export interface MethodResults {
   'jobs.snapshot': JobSummary[];
   'jobs.items': { items: ItemError[]; total: number };
   'jobs.details': { items: JobItem[]; total: number; unlisted: number };
-  'jobs.detailsCsv': { fileName: string; text: string };
+  'jobs.detailsCsv': { fileName: string; text: string; next?: number };
   'jobs.retryFailed': null;
   'uploads.stage': { stagingId: string };
   'uploads.abortIncomplete': IncompleteUploads;

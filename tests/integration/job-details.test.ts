@@ -192,6 +192,21 @@ it('a job of 12,000 items pages to its last, its list kept on disk past the firs
   }
   expect(sources.size).toBe(12_000);
   expect(await call('jobs.details', { id: job.id, filter: 'failed' })).toEqual({ items: [], total: 0, unlisted: 0 });
+  // The CSV comes a page at a time (the header with the first), each page where the last ended.
+  const pages: string[] = [];
+  let offset: number | undefined = 0;
+  const starts: number[] = [];
+  while (offset !== undefined) {
+    starts.push(offset);
+    const page: { text: string; next?: number } = await call('jobs.detailsCsv', { id: job.id, filter: 'all', offset, limit: 5000 });
+    pages.push(page.text);
+    offset = page.next;
+  }
+  expect(starts).toEqual([0, 5000, 10_000]);
+  const lines = pages.join('').trimEnd().split('\n');
+  expect(lines[0]).toMatch(/^source,destination,/);
+  expect(lines.filter((line) => line.startsWith('source,'))).toHaveLength(1);
+  expect(new Set(lines.slice(1).map((line) => line.split(',')[0]))).toEqual(sources);
 });
 
 it('a staged upload (a browser\'s files) names its items as they were dropped, not by the host\'s staging folder', async () => {

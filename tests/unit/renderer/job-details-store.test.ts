@@ -5,8 +5,8 @@ import type { JobItem } from '../../../src/jobs.ts';
 import { setApi } from '../../../renderer/store/api.ts';
 import { PAGE_SIZE, useJobDetails } from '../../../renderer/store/job-details-store.ts';
 
-const saved: { fileName: string; text: string; type: string }[] = [];
-vi.mock('../../../renderer/save-file.ts', () => ({ saveFile: (fileName: string, text: string, type: string) => saved.push({ fileName, text, type }) }));
+const saved: { fileName: string; text: string | readonly BlobPart[]; type: string }[] = [];
+vi.mock('../../../renderer/save-file.ts', () => ({ saveFile: (fileName: string, text: string | readonly BlobPart[], type: string) => saved.push({ fileName, text, type }) }));
 
 /** A call the test answers when it chooses. */
 interface Pending {
@@ -99,9 +99,14 @@ it('exports the list shown as CSV, and retries the failed items; a refusal is sa
   const exporting = useJobDetails.getState().exportCsv();
   const [csv] = taken();
   expect(csv).toMatchObject({ method: 'jobs.detailsCsv', params: { id: 'j1', filter: 'failed' } });
-  await csv!.answer({ ok: true, value: { fileName: 'barge-errors-upload-j1.csv', text: 'source,destination\n' } });
+  // A page at a time: the next asked where the last ended, until none is left.
+  await csv!.answer({ ok: true, value: { fileName: 'barge-errors-upload-j1.csv', text: 'source,destination\na,b\n', next: 1 } });
+  const [second] = taken();
+  expect(second).toMatchObject({ method: 'jobs.detailsCsv', params: { id: 'j1', filter: 'failed', offset: 1 } });
+  await second!.answer({ ok: true, value: { fileName: 'barge-errors-upload-j1.csv', text: 'c,d\n' } });
   await exporting;
-  expect(saved).toEqual([{ fileName: 'barge-errors-upload-j1.csv', text: 'source,destination\n', type: 'text/csv' }]);
+  expect(saved).toMatchObject([{ fileName: 'barge-errors-upload-j1.csv', type: 'text/csv' }]);
+  expect(await new Blob([...(saved[0]!.text as BlobPart[])]).text()).toBe('source,destination\na,b\nc,d\n');
 
   const retrying = useJobDetails.getState().retryFailed();
   const [retry] = taken();
