@@ -218,6 +218,17 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
     const sources = [...new Set((params.paths ?? []).map((source) => path.resolve(source)))];
     return started(engine.upload(connection, { sources, bucket, destination: prefix, ...links }, { connectionRef: connectionId, resume: params.resume, resumeWithinMs: params.resumeWithinMs }));
   };
+  /**
+   * A page (a web host's token holder) names an endpoint: the connection brings its own keys or a
+   * profile. Without them the host's own credentials (its environment, its default profile) would
+   * sign requests to wherever the page points.
+   */
+  const ownCredentials = <T extends { endpoint?: string; accessKeyId?: string; profile?: string }>(input: T): T => {
+    if (options.pageCallers && input.endpoint && !input.accessKeyId && !input.profile) {
+      throw new BargeError('MissingCredentials', 'Give this connection its access key ID and secret key, or an AWS profile: the host does not lend its own credentials to an endpoint named in the window.');
+    }
+    return input;
+  };
   /** A new job as its starter sees it: with the earlier run of the same command it goes on from, if any. */
   const started = (job: Job): JobSummary => {
     const earlierRun = engine.earlierRun(job.id);
@@ -233,14 +244,14 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
       ...(options.downloadRoot === undefined ? {} : { downloadRoot: path.resolve(options.downloadRoot) }),
     }),
     'connections.list': () => registry.list(),
-    'connections.add': (input) => registry.add(input),
-    'connections.edit': ({ id, input }) => registry.edit(id, input),
+    'connections.add': (input) => registry.add(ownCredentials(input)),
+    'connections.edit': ({ id, input }) => registry.edit(id, ownCredentials(input)),
     'connections.remove': async ({ id }) => {
       await registry.remove(id);
       return null;
     },
     'connections.test': async ({ id }) => ({ buckets: (await engine.listBuckets(await registry.connection(id))).length }),
-    'connections.check': ({ input, id }) => registry.check(input, id),
+    'connections.check': ({ input, id }) => registry.check(ownCredentials(input), id),
     'connections.open': async (config) => {
       // Sessions are the command line's (its flags over its environment): a page adds connections.
       if (options.pageCallers) throw new BargeError('Forbidden', 'Session connections are for the command line: add a connection instead.');

@@ -15,7 +15,11 @@ import type { Bucket, BucketVersioning, ConnectionCheck, ConnectionSummary, Engi
 import { connectionInputSchema } from './models.ts';
 
 const id = z.string().min(1).max(200);
-const bucket = z.string().min(1).max(255);
+/**
+ * A bucket's name as a store may have it (old buckets may have capitals), but never a path or a
+ * query: a name like "..", "a/../b" or "b?versions" would address something other than a bucket.
+ */
+const bucket = z.string().min(1).max(255).refine((name) => !/[/\\?#%\s\u0000-\u001f\u007f]/.test(name) && name !== '.' && name !== '..', 'a bucket name (letters, digits, dots and hyphens), not a path');
 const key = z.string().min(1).max(4096);
 const onJob = z.strictObject({ id: id.optional() });
 const jobId = z.string().min(1).max(100);

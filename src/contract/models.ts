@@ -21,7 +21,7 @@ export const connectionSummarySchema = z.object({
 export type ConnectionSummary = z.infer<typeof connectionSummarySchema>;
 
 /** What the user types to add or edit a connection. An empty secret on edit keeps the stored one. */
-export const connectionInputSchema = z.object({
+export const connectionInputSchema = z.strictObject({
   name: z.string().trim().min(1, 'Give the connection a name').max(100),
   endpoint: z.union([z.literal(''), z.string().superRefine((text, context) => {
     const problem = endpointUrlProblem(text);

@@ -42,3 +42,16 @@ it('refuses session connections and local paths, and any key a method does not t
   expect(await service.dispatch('jobs.items', { id: 'x', list: 'errors', evil: 1 })).toMatchObject({ ok: false, error: { code: 'InvalidRequest' } });
   expect(await service.dispatch('jobs.forget', { id: 'not-a-job' })).toMatchObject({ ok: false, error: { code: 'NoSuchJob' } });
 });
+
+it('does not lend the host\'s own credentials to an endpoint a page names: a connection brings its own keys or a profile', async () => {
+  const s3 = inject('s3');
+  // A server that would capture whatever signs its requests.
+  const draft = { name: 'Capture', endpoint: 'http://127.0.0.1:9', region: 'us-east-1' };
+  for (const [method, params] of [['connections.check', { input: draft }], ['connections.add', draft]] as const) {
+    expect(await service.dispatch(method, params)).toMatchObject({ ok: false, error: { code: 'MissingCredentials', message: expect.stringContaining('does not lend its own credentials') } });
+  }
+  // With keys of its own (or without an endpoint: AWS itself, as the environment is) it goes on.
+  expect(await service.dispatch('connections.check', { input: { ...draft, endpoint: s3.endpoint, accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey } })).toMatchObject({ ok: true, value: { ok: true } });
+  // A field the form does not have is refused, not dropped.
+  expect(await service.dispatch('connections.add', { ...draft, accessKeyId: 'a', secretAccessKey: 'b', sessionToken: 'x' })).toMatchObject({ ok: false, error: { code: 'InvalidRequest' } });
+});

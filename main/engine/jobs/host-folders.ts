@@ -44,7 +44,10 @@ export async function listHostFolders(asked: string | undefined, options: Folder
   // The root is made when first shown, as a download would make it: an empty root is a place to start.
   if (root !== undefined) await mkdir(root, { recursive: true, mode: 0o700 });
   const realRoot = root === undefined ? undefined : await realpath(root);
-  const real = await realpath(folder).catch((error: unknown) => {
+  const real = await realpath(folder).catch(async (error: unknown) => {
+    // A missing folder is said to be missing only where it would be inside the root: through a
+    // link that leads out, "no such folder" against "outside" would tell which files exist there.
+    if (realRoot !== undefined && !(await deepestExistingInside(folder, realRoot))) throw outside();
     throw folderError(error, folder);
   });
   if (realRoot !== undefined && !isInside(realRoot, real)) throw outside();
@@ -70,6 +73,15 @@ export async function listHostFolders(asked: string | undefined, options: Folder
   folders.sort(collator.compare);
   const atTop = root !== undefined ? folder === root : path.dirname(folder) === folder;
   return { path: folder, parent: atTop ? undefined : path.dirname(folder), folders, truncated };
+}
+
+/** Whether the deepest part of `folder` that exists really lies below `realRoot` (links followed). */
+async function deepestExistingInside(folder: string, realRoot: string): Promise<boolean> {
+  for (let at = path.dirname(folder); ; at = path.dirname(at)) {
+    const real = await realpath(at).catch(() => undefined);
+    if (real !== undefined) return isInside(realRoot, real);
+    if (path.dirname(at) === at) return false;
+  }
 }
 
 /** Whether a link leads to a folder, and (with a root) to one really below the root. */

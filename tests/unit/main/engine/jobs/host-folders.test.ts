@@ -64,6 +64,11 @@ describe('listing the host\'s folders', () => {
     await symlink(path.join(base, 'gone'), path.join(root, 'broken'));
     await expect(listHostFolders(path.join(root, 'escape'), { ...confined, root })).rejects.toMatchObject({ code: 'OutsideDownloadRoot' });
     await expect(listHostFolders(path.join(root, 'escape', 'secret-folder'), { ...confined, root })).rejects.toMatchObject({ code: 'OutsideDownloadRoot' });
+    // Through the link, a missing path answers as an existing one does: nothing tells what is there.
+    await expect(listHostFolders(path.join(root, 'escape', 'no-such-folder'), { ...confined, root })).rejects.toMatchObject({ code: 'OutsideDownloadRoot' });
+    await expect(listHostFolders(path.join(root, 'escape', 'a', 'b'), { ...confined, root })).rejects.toMatchObject({ code: 'OutsideDownloadRoot' });
+    // Inside the root, a missing folder is simply missing.
+    await expect(listHostFolders(path.join(root, 'photos', 'no-such-folder'), { ...confined, root })).rejects.toMatchObject({ code: 'NoSuchFolder' });
     // A link to a folder inside the root is a folder like any other; one out, or to nothing, is not shown.
     expect((await listHostFolders(undefined, { ...confined, root })).folders).toEqual(['item9', 'item10', 'music', 'photos', 'tunes']);
   });
