@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { isFinished } from '../../src/jobs.ts';
 import type { ConnectionSummary } from '../../src/contract/models.ts';
 import { useConnections } from '../store/connections-store.ts';
-import { useJobs } from '../store/jobs-store.ts';
+import { isPreview, useJobs } from '../store/jobs-store.ts';
 import { useLayout } from '../store/layout-store.ts';
 import { ConnectionForm } from './ConnectionForm.tsx';
 import { Dialog } from './Dialog.tsx';
@@ -58,7 +58,7 @@ function TransfersToggle() {
   const setOpen = useLayout((s) => s.setDrawerOpen);
   const active = useJobs((s) => {
     let count = 0;
-    for (const job of s.jobs.values()) if (!isFinished(job.state) && !s.previews.has(job.id)) count++;
+    for (const job of s.jobs.values()) if (!isFinished(job.state) && !isPreview(job, s.previews)) count++;
     return count;
   });
   return (

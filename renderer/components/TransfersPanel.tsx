@@ -12,7 +12,7 @@ import { isFinished, progressFraction } from '../../src/jobs.ts';
 import { plural } from '../../src/plural.ts';
 import { formatBytes, formatRate } from '../format.ts';
 import { jobPace } from '../job-text.ts';
-import { useJobs } from '../store/jobs-store.ts';
+import { isPreview, useJobs } from '../store/jobs-store.ts';
 import type { JobAction } from '../store/jobs-store.ts';
 import { Sparkline } from './Sparkline.tsx';
 import { DOCK_TRANSFERS_FROM, useLayout } from '../store/layout-store.ts';
@@ -35,7 +35,7 @@ const STATUS_ICON: Record<JobState['status'], LucideIcon> = {
 export function TransfersPanel({ mode, width }: { mode: 'docked' | 'drawer'; width: number }) {
   const { order: all, jobs, overall, stats, control, clearFinished, previews } = useJobs();
   // A delete's preview (its count) is no transfer: the dialog shows it, the list does not.
-  const order = useMemo(() => (previews.size === 0 ? all : all.filter((id) => !previews.has(id))), [all, previews]);
+  const order = useMemo(() => all.filter((id) => !isPreview(jobs.get(id), previews)), [all, jobs, previews]);
   const scroller = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({ count: order.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 8 });
   const act = (action: JobAction, id?: string) => void control(action, id);

@@ -65,6 +65,14 @@ interface JobsState {
   delete(params: DeleteRequest): Promise<JobSummary>;
 }
 
+/**
+ * A count before a delete (a dry run): no transfer, so never listed as one. Known by its summary
+ * (whichever window or run started it) as well as by the previews this window asked for.
+ */
+export function isPreview(job: Pick<JobSummary, 'id' | 'dryRun'> | undefined, previews: ReadonlySet<string>): boolean {
+  return job !== undefined && (job.dryRun === true || previews.has(job.id));
+}
+
 export function pushBounded(values: readonly number[], value: number, limit = HISTORY_POINTS): number[] {
   const next = values.length >= limit ? values.slice(values.length - limit + 1) : values.slice();
   next.push(value);

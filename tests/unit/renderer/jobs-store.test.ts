@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { HISTORY_POINTS, MAX_ITEMS, mergeJobs, onJobsCompleted, pushBounded, useJobs } from '../../../renderer/store/jobs-store.ts';
+import { HISTORY_POINTS, MAX_ITEMS, isPreview, mergeJobs, onJobsCompleted, pushBounded, useJobs } from '../../../renderer/store/jobs-store.ts';
 import type { JobSnapshot } from '../../../src/jobs.ts';
 import { jobSnapshot, useFakeApi } from './fake-api.ts';
 
@@ -185,4 +185,11 @@ describe('jobs actions', () => {
     expect((await useJobs.getState().delete({ ...spec, dryRun: false })).id).toBe('delete');
     expect(api.calls).toEqual([{ method: 'jobs.delete', params: { ...spec, dryRun: true } }, { method: 'jobs.delete', params: { ...spec, dryRun: false } }]);
   });
+});
+
+it('takes a dry run for a preview, whoever started it, and a real job for a transfer', () => {
+  expect(isPreview({ id: 'a', dryRun: true }, new Set())).toBe(true);
+  expect(isPreview({ id: 'b' }, new Set(['b']))).toBe(true);
+  expect(isPreview({ id: 'c', dryRun: false }, new Set(['b']))).toBe(false);
+  expect(isPreview(undefined, new Set())).toBe(false);
 });
