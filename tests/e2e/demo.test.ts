@@ -13,6 +13,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { SERVE_BUNDLE } from '../../main/build/build.ts';
 import { toolsDir } from '../../main/demo/demo-server.ts';
 import { launchBrowser, screenshot } from '../support/browser.ts';
+import { hostUrl } from '../support/host-url.ts';
 
 let home: string;
 let host: ChildProcess;
@@ -27,15 +28,7 @@ beforeAll(async () => {
     env: { PATH: process.env.PATH, HOME: home, BARGE_DEMO_SMALL_KEYS: '40', BARGE_TOOLS_DIR: toolsDir() },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    host.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /(http:\/\/127\.0\.0\.1:\d+\/#token=\S+)/.exec(out);
-      if (match) resolve(match[1]!);
-    });
-    host.once('exit', (code) => reject(new Error(`the web host exited with ${code}: ${out}`)));
-  });
+  url = await hostUrl(host);
   browser = await launchBrowser();
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   page = await context.newPage();

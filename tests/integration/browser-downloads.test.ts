@@ -9,7 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import WebSocket from 'ws';
-import { PutObjectCommand } from '@aws-sdk/client-s3';
+import { CompleteMultipartUploadCommand, CreateMultipartUploadCommand, PutObjectCommand, UploadPartCommand } from '@aws-sdk/client-s3';
+import type { ChecksumAlgorithm } from '@aws-sdk/client-s3';
 import { Engine } from '../../main/engine/engine.ts';
 import type { S3Connection } from '../../main/engine/s3/s3-connection.ts';
 import { createBucket } from '../../main/engine/s3/s3-buckets.ts';
@@ -106,6 +107,18 @@ function follow(url: string, headers: Record<string, string> = {}): Promise<{ st
 }
 
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
+const PART = 5 * 1024 * 1024;
+
+async function multipartObject(key: string, data: Buffer, checksum?: ChecksumAlgorithm): Promise<void> {
+  const { UploadId } = await s3.client.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: key, ...(checksum ? { ChecksumAlgorithm: checksum } : {}) }));
+  const parts = [];
+  for (let n = 0; n * PART < data.length; n++) {
+    const answer = await s3.client.send(new UploadPartCommand({ Bucket: bucket, Key: key, UploadId, PartNumber: n + 1, Body: data.subarray(n * PART, (n + 1) * PART), ...(checksum ? { ChecksumAlgorithm: checksum } : {}) }));
+    parts.push({ PartNumber: n + 1, ETag: answer.ETag, ...(answer.ChecksumCRC32C ? { ChecksumCRC32C: answer.ChecksumCRC32C } : {}) });
+  }
+  await s3.client.send(new CompleteMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId, MultipartUpload: { Parts: parts } }));
+}
+
 
 describe('saving an object through the browser', () => {
   it('streams the object as an attachment named after its key, once per link', async () => {
@@ -176,4 +189,31 @@ describe('saving an object through the browser', () => {
       await local.close();
     }
   });
+});
+
+describe('Save to this computer, multipart objects', () => {
+  for (const [label, checksum] of [['no checksum (multipart ETag)', undefined], ['composite CRC32C (what Barge uploads)', 'CRC32C']] as const) {
+    it(`cuts a damaged body short: ${label}`, async () => {
+      const key = `mp-${checksum ?? 'etag'}.bin`;
+      const data = randomBytes(2 * PART + 4321);
+      await multipartObject(key, data, checksum);
+      // Undamaged, it arrives whole.
+      const link = (await service.dispatch('objects.saveLink', { connectionId: 'env', bucket, key })) as { ok: true; value: { url: string; check: string } };
+      // Looked at before the bytes come: checked part by part.
+      expect(link.value.check).toBe('checked');
+      const good = await follow(link.value.url);
+      expect(good.complete).toBe(true);
+      expect(sha256(good.body)).toBe(sha256(data));
+      // One byte flipped on the way: the browser must not be left holding a whole file.
+      const again = (await service.dispatch('objects.saveLink', { connectionId: 'env', bucket, key })) as { ok: true; value: { url: string; check: string } };
+      proxy.setRule((request) => (request.method === 'GET' && request.url?.includes(key) ? { kind: 'corrupt-body', atByte: 1000 } : undefined));
+      try {
+        const damaged = await follow(again.value.url);
+        expect(sha256(damaged.body)).not.toBe(sha256(data));
+        expect(damaged.complete).toBe(false);
+      } finally {
+        proxy.setRule(() => undefined);
+      }
+    });
+  }
 });

@@ -9,6 +9,7 @@ import type { TestProject } from 'vitest/node';
 import { buildAll, SERVE_BUNDLE } from '../../main/build/build.ts';
 import { startS3Server } from './s3-server.ts';
 import type { S3ServerInfo } from './s3-server.ts';
+import { hostUrl } from './host-url.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -40,15 +41,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    host.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /(http:\/\/127\.0\.0\.1:\d+\/#token=\S+)/.exec(out);
-      if (match) resolve(match[1]!);
-    });
-    host.once('exit', (code) => reject(new Error(`the web host exited with ${code}: ${out}`)));
-  });
+  const url = await hostUrl(host);
   project.provide('app', { url, token, origin: new URL(url).origin, downloadRoot });
   project.provide('s3', { kind: server.kind, endpoint: server.endpoint, accessKeyId: server.accessKeyId, secretAccessKey: server.secretAccessKey, region: server.region });
   return async () => {

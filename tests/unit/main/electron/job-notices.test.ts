@@ -3,7 +3,7 @@
 
 import type { NotificationConstructorOptions } from 'electron';
 import { expect, it } from 'vitest';
-import { showJobNotices } from '../../../../main/electron/job-notices.ts';
+import { notificationText, showJobNotices } from '../../../../main/electron/job-notices.ts';
 import type { NoticeWindow, NotificationClass } from '../../../../main/electron/job-notices.ts';
 import type { ApiEvent } from '../../../../src/contract/api.ts';
 import type { JobSummary } from '../../../../src/jobs.ts';
@@ -14,7 +14,8 @@ const job: JobSummary = {
   progress: { objectsDone: 0, objectsFailed: 0, objectsTotal: 4, bytesDone: 0, bytesTotal: 400, totalsKnown: true, bytesPerSecond: 0, etaSeconds: undefined },
 };
 
-it('tells of a long job\'s end with a notification that brings the window forward, and shows the transfers under way on the icon', () => {
+/** The notices module over stand-ins: what it showed, the click listeners, the bar, the window's calls. */
+function stage() {
   const shown: NotificationConstructorOptions[] = [];
   const clicks: (() => void)[] = [];
   class FakeNotification {
@@ -45,7 +46,11 @@ it('tells of a long job\'s end with a notification that brings the window forwar
     emit = listener;
     return () => undefined;
   }, window, FakeNotification as unknown as NotificationClass);
+  return { shown, clicks, bars, calls, emit: (event: ApiEvent) => emit(event) };
+}
 
+it('tells of a long job\'s end with a notification that brings the window forward, and shows the transfers under way on the icon', () => {
+  const { shown, clicks, bars, calls, emit } = stage();
   emit({ type: 'job', job });
   emit({ type: 'jobs', jobs: [{ ...job, progress: { ...job.progress, bytesDone: 100 } }] });
   emit({ type: 'jobs', jobs: [{ ...job, progress: { ...job.progress, bytesDone: 101 } }] });
@@ -54,4 +59,25 @@ it('tells of a long job\'s end with a notification that brings the window forwar
   expect(shown).toEqual([{ title: 'Download failed', body: 'photos in s3://b/\n1 of 4 objects failed.' }]);
   clicks[0]!();
   expect(calls).toEqual(['restore', 'show', 'focus']);
+});
+
+// On Linux, Electron hands a notification's text to libnotify as it is, and notification servers
+// that read body markup (GNOME Shell, KDE, xfce4-notifyd, dunst, mako) would draw <b>, <a href> and
+// <img> from a key a store's other user chose (a job's name holds its keys' folder).
+it.runIf(process.platform === 'linux')('escapes markup in what it hands to a Linux notification', () => {
+  const { shown, emit } = stage();
+  const folder = '<b>Session expired</b> <a href="https://evil.example/login">Sign in again</a> & <img src="https://evil.example/t.png">';
+  const named = { ...job, name: `2 files in s3://shared/${folder}/` };
+  emit({ type: 'job', job: named });
+  emit({ type: 'jobs', jobs: [{ ...named, state: { status: 'completed' }, endedAt: START + 30_000, progress: { ...named.progress, objectsDone: 4, bytesDone: 400 } }] });
+  expect(shown).toHaveLength(1);
+  const body = String(shown[0]!.body);
+  expect(body).not.toMatch(/<a |<b>|<img /);
+  expect(body).toContain('&lt;a href=');
+});
+
+it('leaves the text as it is where notifications take no markup', () => {
+  expect(notificationText('a <b> & c', 'darwin')).toBe('a <b> & c');
+  expect(notificationText('a <b> & c', 'win32')).toBe('a <b> & c');
+  expect(notificationText('a <b> & c', 'linux')).toBe('a &lt;b&gt; &amp; c');
 });
