@@ -11,7 +11,7 @@ import { formatBytes, formatDate } from '../format.ts';
 import { useBrowser } from '../store/browser-store.ts';
 import { indexOfKey, keyAt } from '../store/browser-store.ts';
 import type { Row, RowList, SortColumn } from '../store/browser-store.ts';
-import { FileIcon } from './FileIcon.tsx';
+import { FileIcon, FileIconSprite } from './FileIcon.tsx';
 import { useBrowserKeyboard } from './useBrowserKeyboard.ts';
 import { useRowWindow } from './useRowWindow.ts';
 
@@ -86,6 +86,7 @@ export function ObjectTable({ label, rows, onActivate, onDelete }: {
 
   return (
     <div className="table" role="grid" aria-label={label} aria-rowcount={rows.length + 1} aria-multiselectable="true">
+      <FileIconSprite />
       <div role="rowgroup">
         <div ref={header} className="row header" role="row" aria-rowindex={1} onKeyDown={headerKeys}>
           {COLUMNS.map((column) => (
