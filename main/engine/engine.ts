@@ -285,11 +285,6 @@ export class Engine {
     return this.listed(id).details(filter, offset, limit);
   }
 
-  /** Every item of a job (or every failed one), in the order they ended. */
-  allItems(id: string, filter: ItemFilter): Generator<JobItem> {
-    return this.listed(id).allItems(filter);
-  }
-
   /**
    * Run exactly the items of a job that failed again, within the job (uploads, downloads and
    * deletes alike); refused, with why, where the job does not know them one by one.

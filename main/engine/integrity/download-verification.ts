@@ -254,9 +254,22 @@ export async function verifyDownload(
   const misses: string[] = [];
   for (const attempt of plan.attempts) {
     const actual = await digestFor(attempt, attempt.algorithm === hashedWith ? ranges : undefined, ranges, file);
-    if (actual === attempt.expected) return { how: attempt.algorithm === 'MD5' ? 'etag' : 'checksum', verified: attempt.expected };
+    if (actual === attempt.expected) return matchedBy(attempt);
     misses.push(actual);
   }
+  return noMatch(plan, misses[0]!, what, 'nothing was saved under its name. Retry');
+}
+
+function matchedBy(attempt: VerificationAttempt): VerificationOutcome {
+  return { how: attempt.algorithm === 'MD5' ? 'etag' : 'checksum', verified: attempt.expected };
+}
+
+/**
+ * No attempt matched: where every one was a guess at the part size, the object was checked for its
+ * size only (and says why); otherwise the bytes are wrong, and ChecksumMismatch says so. `stopped`:
+ * what became of the bytes, and what to do ("the download was stopped. Try again").
+ */
+function noMatch(plan: VerificationPlan, firstMiss: string, what: string, stopped: string): VerificationOutcome {
   const expected = plan.attempts[0]!.expected;
   if (plan.attempts.every((attempt) => attempt.guess)) {
     const sizes = plan.attempts.filter((a) => a.partSize).map((a) => `${a.partSize! / MIB} MiB`);
@@ -268,8 +281,8 @@ export async function verifyDownload(
         + 'either it was uploaded with another part size, or its bytes were damaged on the way (download it again: if this repeats with the same bytes, it is the part size)',
     };
   }
-  throw new BargeError('ChecksumMismatch', `The bytes received for ${what} do not match the store's checksum (expected ${expected}, got ${misses[0]}); `
-    + 'nothing was saved under its name. Retry; if it happens again the stored object may be damaged.');
+  throw new BargeError('ChecksumMismatch', `The bytes received for ${what} do not match the store's checksum (expected ${expected}, got ${firstMiss}); `
+    + `${stopped}; if it happens again the stored object may be damaged.`);
 }
 
 /**
@@ -292,13 +305,17 @@ async function digestFor(attempt: VerificationAttempt, hashed: readonly Download
       return `MD5:${toBase64(await fileChecksum(file, 'MD5'))}`;
     case 'composite':
     case 'multipart-etag': {
-      const digests = await partDigests(attempt, hashed, file);
-      if (attempt.check === 'multipart-etag') return `ETAG:${multipartEtag(digests)}`;
-      const composite = compositeChecksum(attempt.algorithm as Exclude<ChecksumAlgorithm, 'MD5'>, digests);
-      // Some stores show a composite checksum without its "-N".
-      return `${attempt.algorithm}:${/-\d+$/.test(attempt.expected) ? composite : composite.replace(/-\d+$/, '')}`;
+      return partsValue(attempt, await partDigests(attempt, hashed, file));
     }
   }
+}
+
+/** A check by parts's value, written as the attempt's `expected` is, from the parts' digests. */
+function partsValue(attempt: VerificationAttempt, digests: readonly Buffer[]): string {
+  if (attempt.check === 'multipart-etag') return `ETAG:${multipartEtag(digests)}`;
+  const composite = compositeChecksum(attempt.algorithm as Exclude<ChecksumAlgorithm, 'MD5'>, digests);
+  // Some stores show a composite checksum without its "-N".
+  return `${attempt.algorithm}:${/-\d+$/.test(attempt.expected) ? composite : composite.replace(/-\d+$/, '')}`;
 }
 
 /** One digest per part: the ranges' own where they are the parts, the file's otherwise. */
@@ -342,12 +359,7 @@ export class StreamVerifier {
     if (this.runs.length === 0) return { how: 'size-only', verified: undefined, why: this.plan.why };
     const results = this.runs.map((run) => run.result());
     const matched = this.plan.attempts.find((attempt, i) => results[i] === attempt.expected);
-    if (matched) return { how: matched.algorithm === 'MD5' ? 'etag' : 'checksum', verified: matched.expected };
-    const expected = this.plan.attempts[0]!.expected;
-    if (this.plan.attempts.every((attempt) => attempt.guess)) {
-      return { how: 'size-only', verified: undefined, why: `the store cannot say where its parts begin, and none of the part sizes that fit gives its ${expected.startsWith('ETAG:') ? 'ETag' : 'checksum'} (another part size, or damaged bytes)` };
-    }
-    throw new BargeError('ChecksumMismatch', `The bytes received for ${what} do not match the store's checksum (expected ${expected}, got ${results[0]}); the download was stopped. Try again; if it happens again the stored object may be damaged.`);
+    return matched ? matchedBy(matched) : noMatch(this.plan, results[0]!, what, 'the download was stopped. Try again');
   }
 }
 
@@ -386,10 +398,7 @@ class AttemptRun {
   result(): string {
     const { algorithm, check } = this.attempt;
     if (check === 'whole-crc' || check === 'md5-file') return `${algorithm}:${toBase64(this.hasher.digest())}`;
-    const digests = this.inPart > 0 || this.parts.length === 0 ? [...this.parts, Buffer.from(this.hasher.digest())] : this.parts;
-    if (check === 'multipart-etag') return `ETAG:${multipartEtag(digests)}`;
-    const composite = compositeChecksum(algorithm as Exclude<ChecksumAlgorithm, 'MD5'>, digests);
-    // Some stores show a composite checksum without its "-N".
-    return `${algorithm}:${/-\d+$/.test(this.attempt.expected) ? composite : composite.replace(/-\d+$/, '')}`;
+    // The last part, where bytes of it came (or the only one, of an empty object).
+    return partsValue(this.attempt, this.inPart > 0 || this.parts.length === 0 ? [...this.parts, Buffer.from(this.hasher.digest())] : this.parts);
   }
 }
