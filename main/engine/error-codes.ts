@@ -10,7 +10,7 @@
 // and a few of Barge's own. What a person is told about each lives in errors.ts.
 
 /** What one failed request does next. `fatal`: not retried for its code (its HTTP status may still say otherwise). */
-export type RetryClass = 'throttle' | 'transient' | 'unreachable' | 'clock-skew' | 'fatal';
+export type RetryClass = 'throttle' | 'transient' | 'unreachable' | 'clock-skew' | 'resend' | 'fatal';
 
 export interface ErrorCodeClass {
   readonly retry: RetryClass;
@@ -26,6 +26,8 @@ const TRANSIENT: ErrorCodeClass = { retry: 'transient', jobWide: false };
 const UNREACHABLE: ErrorCodeClass = { retry: 'unreachable', jobWide: true };
 /** The clock is off: retried once, with the offset the failed answer taught. */
 const CLOCK_SKEW: ErrorCodeClass = { retry: 'clock-skew', jobWide: false };
+/** The store refused something the connection has now learnt not to send: sent again at once, using no attempt. */
+const RESEND: ErrorCodeClass = { retry: 'resend', jobWide: false };
 /** Wrong for this request and every other: not retried, and the job stops. */
 const FATAL_JOB_WIDE: ErrorCodeClass = { retry: 'fatal', jobWide: true };
 
@@ -59,7 +61,9 @@ const TABLE: Readonly<Record<string, ErrorCodeClass>> = {
   // A CRC-only request the store did not echo: sent again with Content-MD5.
   UncheckedUpload: TRANSIENT,
   // A store that cannot read a checksum after the body: sent again with it before the body.
-  TrailerRefused: TRANSIENT,
+  TrailerRefused: RESEND,
+  // A store that refuses S3's checksum headers: sent again with Content-MD5 or a signed SHA-256 instead.
+  ChecksumHeadersRefused: RESEND,
   // DNS that does not answer now: retried, and if it lasts, no request of the job gets through.
   EAI_AGAIN: { retry: 'transient', jobWide: true },
 

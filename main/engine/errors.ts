@@ -21,6 +21,9 @@ interface SdkLikeError {
   Code?: string;
   /** The region a bucket is in, as S3 reports it with AuthorizationHeaderMalformed. */
   Region?: string;
+  /** The header a refusal names: NotImplemented's <Header>, InvalidArgument's <ArgumentName>. */
+  Header?: string;
+  ArgumentName?: string;
   /** The file a failed file system call was about (Node's errors). */
   path?: string;
   $metadata?: { httpStatusCode?: number };
@@ -140,6 +143,15 @@ function specificHint(code: string, error: SdkLikeError, context: string | undef
     const tries = error.attempts && error.attempts > 1 ? `, on all ${error.attempts} tries` : '';
     return `The store received different bytes than were sent (it answered ${raw}${said})${tries}. `
       + 'Something on the way damages data (a proxy, the network), or the file changes while it is read. Retry; if it persists, check the network path and the disk.';
+  }
+  if (code === 'NotImplemented') {
+    // A refusal of S3's checksum headers never gets here (checksum-headers.ts sends the request again
+    // without them): this is the store lacking something else the request needs.
+    const said = error.message && error.message !== 'NotImplemented' && !/^HTTP \d+$/.test(error.message) ? `: "${shortened(decodeXmlEntities(error.message)).replace(/\.$/, '')}"` : '';
+    const header = error.Header ?? error.ArgumentName;
+    const named = typeof header === 'string' && header !== '' ? `, naming the ${header} header` : '';
+    return `The store does not support something this request needs (it answered ${error.$metadata?.httpStatusCode ?? 501} NotImplemented${said}${named}). `
+      + 'This cannot be done on this store as it is: check what the store supports (its documentation, or its administrator), and whether a proxy on the way changes requests.';
   }
   const file = FILE_HINTS[code];
   if (file) {

@@ -13,6 +13,11 @@
 // A buffered body (a small file) is hashed with SHA-256 into the request's signature, which every
 // store checks, so it needs no Content-MD5; once the store has echoed a CRC, the CRC alone.
 //
+// A store that refuses the checksum headers themselves (s3/checksum-headers.ts) gets none from then
+// on: Content-MD5 for streamed bodies, the signed SHA-256 for buffered ones. A multipart upload
+// created with a CRC before that was learnt cannot go on (the store wants that CRC on every part):
+// it is started again without one (MultipartChecksumRefused).
+//
 // (Comparing the ETag with the MD5 sent would add nothing where Content-MD5 went, and fails on stores
 // whose ETags look like MD5s without being one; it is not done.)
 
@@ -46,9 +51,22 @@ export function uploadAlgorithm(connection: S3Connection): UploadAlgorithm | und
   return connection.uploadChecksum === 'OFF' ? undefined : connection.uploadChecksum;
 }
 
-/** The CRC a new multipart upload is created with: none once the store is known to ignore them. */
+/** The CRC a new multipart upload is created with: none once the store is known to ignore them, or to refuse their headers. */
 export function multipartCrc(connection: S3Connection, algorithm: UploadAlgorithm | undefined): CrcAlgorithm | undefined {
-  return algorithm && algorithm !== 'MD5' && connection.crcEcho !== 'ignores' ? algorithm : undefined;
+  return algorithm && algorithm !== 'MD5' && connection.crcEcho !== 'ignores' && !refusesHeaders(connection) ? algorithm : undefined;
+}
+
+function refusesHeaders(connection: S3Connection): boolean {
+  return connection.checksumHeaders === 'refused';
+}
+
+/**
+ * Whether a buffered body's SHA-256 is signed: until the store has shown it checks the CRC (then the
+ * CRC alone proves the bytes, and hashing them twice costs CPU for nothing), and always once it
+ * refuses the CRC's header.
+ */
+export function signsBufferedBody(connection: S3Connection, crc: CrcAlgorithm | undefined): boolean {
+  return !(crc && connection.crcEcho === 'echoes' && !refusesHeaders(connection));
 }
 
 /** What a request carries: its upload's choice, and whether its body is signed (buffered). */
@@ -66,6 +84,12 @@ export interface RequestKind {
 export function digestsFor(connection: S3Connection, kind: RequestKind): ChecksumAlgorithm[] {
   if (!kind.algorithm) return [];
   if (kind.algorithm === 'MD5') return ['MD5'];
+  if (refusesHeaders(connection)) {
+    if (kind.crcRequired) {
+      throw new BargeError('MultipartChecksumRefused', `The store refuses the ${kind.crc} header its multipart upload was created to carry on every part; the upload is started again without it.`);
+    }
+    return kind.buffered ? [] : ['MD5'];
+  }
   const digests: ChecksumAlgorithm[] = kind.crc && (kind.crcRequired || connection.crcEcho !== 'ignores') ? [kind.crc] : [];
   if (!kind.buffered && connection.crcEcho !== 'echoes') digests.push('MD5');
   return digests;
@@ -77,7 +101,7 @@ export function digestsFor(connection: S3Connection, kind: RequestKind): Checksu
  * Content-MD5 is no longer sent), and unless it refused a trailer.
  */
 export function trailingCrc(connection: S3Connection, kind: RequestKind): CrcAlgorithm | undefined {
-  return kind.crc && !kind.buffered && connection.crcEcho === 'echoes' && connection.trailers !== 'refused' ? kind.crc : undefined;
+  return kind.crc && !kind.buffered && connection.crcEcho === 'echoes' && connection.trailers !== 'refused' && !refusesHeaders(connection) ? kind.crc : undefined;
 }
 
 /** The longest a request waits for the first one's answer before it reads its bytes twice. */
@@ -90,7 +114,7 @@ const CRC_PROBE_WAIT_MS = 2_000;
  * echoes, read once. Returns what the finding-out request calls when its answer is in (or it failed).
  */
 export async function crcProbe(connection: S3Connection, kind: RequestKind): Promise<(() => void) | undefined> {
-  if (!kind.crc || kind.buffered || connection.crcEcho !== 'unknown') return undefined;
+  if (!kind.crc || kind.buffered || connection.crcEcho !== 'unknown' || refusesHeaders(connection)) return undefined;
   if (connection.crcProbe) {
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([connection.crcProbe, new Promise<void>((resolve) => { timer = setTimeout(resolve, CRC_PROBE_WAIT_MS); })]);
@@ -130,7 +154,8 @@ export function trailerTaken(connection: S3Connection): void {
 
 /**
  * The checksums for the next attempt: those already computed while they are still what the
- * connection wants (they change only when the store turns out to ignore CRCs), else new ones.
+ * connection wants (they change only when the store turns out to ignore CRCs, or to refuse their
+ * headers), else new ones.
  */
 export async function checksumsForAttempt(
   connection: S3Connection, kind: RequestKind, current: RequestChecksums | undefined, digest: (algorithms: ChecksumAlgorithm[]) => Promise<Buffer[]> | Buffer[],

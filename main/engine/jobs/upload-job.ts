@@ -32,7 +32,9 @@ import { bareEtag, checksumField, checksumOf, compositeChecksum, multipartEtag, 
 import { fullObjectCrc } from '../integrity/crc.ts';
 import type { ChecksumAlgorithm, CrcAlgorithm } from '../integrity/checksums.ts';
 import { fileChecksums } from '../integrity/file-checksum.ts';
-import { afterTrailerFailure, checkAnswer, crcProbe, trailerTaken, checksumsForAttempt, multipartCrc, requestChecksums, trailingCrc, uploadAlgorithm, verifiedChecksum } from '../integrity/upload-checksum.ts';
+import {
+  afterTrailerFailure, checkAnswer, crcProbe, trailerTaken, checksumsForAttempt, multipartCrc, requestChecksums, signsBufferedBody, trailingCrc, uploadAlgorithm, verifiedChecksum,
+} from '../integrity/upload-checksum.ts';
 import { trailerHeaders, withTrailingChecksum } from '../integrity/trailing-checksum.ts';
 import type { TrailingBody } from '../integrity/trailing-checksum.ts';
 import type { RequestChecksums, RequestKind, UploadAlgorithm } from '../integrity/upload-checksum.ts';
@@ -239,9 +241,8 @@ async function putObject(upload: FileUpload): Promise<StoredObject> {
     if (body.length !== file.size) throw fileChanged(file);
     let sent: RequestChecksums | undefined;
     const stored = await runtime.request(async (signal, attempt) => {
-      // The body's SHA-256 is signed (every store checks it) until the store has shown it checks the
-      // CRC: then the CRC alone proves the bytes, and hashing them twice costs CPU for nothing.
-      const signed = !(crc && connection.crcEcho === 'echoes');
+      // The body's SHA-256 is signed (every store checks it) until the store has shown it checks the CRC.
+      const signed = signsBufferedBody(connection, crc);
       const kind: RequestKind = { algorithm, crc, crcRequired: false, buffered: signed };
       sent = await checksumsForAttempt(connection, kind, sent, (algorithms) => algorithms.map((each) => checksumOf(each, body)));
       const headers = { 'content-type': contentType, ...sent.headers, ...(signed ? {} : { 'x-amz-content-sha256': 'UNSIGNED-PAYLOAD' }) };
@@ -402,32 +403,53 @@ async function partsMatchingFile(
 }
 
 async function multipartUpload(upload: FileUpload, partSize: number, earlier: EarlierUpload | undefined): Promise<StoredObject> {
+  const sent = await multipartUploadOnce(upload, partSize, earlier);
+  if (sent !== 'start-again') return sent;
+  // The store turned out to refuse the CRC's header after this upload was created with it (a store
+  // wants that CRC on every part): the upload was aborted, and the file goes again without one.
+  upload.bytes.drop();
+  const again = await multipartUploadOnce(upload, partSize, undefined);
+  if (again === 'start-again') throw new BargeError('MultipartChecksumRefused', `The store refused the checksum of the multipart upload of s3://${upload.bucket}/${upload.file.key} twice.`);
+  return again;
+}
+
+/**
+ * One multipart upload of the file: created (or taken up from an earlier run), its parts sent, and
+ * completed; or 'start-again', aborted, when the store refuses the CRC it was created with.
+ */
+async function multipartUploadOnce(upload: FileUpload, partSize: number, earlier: EarlierUpload | undefined): Promise<StoredObject | 'start-again'> {
   const { connection, bucket, file, contentType, runtime } = upload;
   const journal = runtime.journal;
   const what = `s3://${bucket}/${file.key}`;
   // Fixed for the file: the upload is created with it, every part carries it.
   const uploadWith = earlier ? earlier.algorithm : uploadAlgorithm(connection);
-  const crc: CrcAlgorithm | undefined = earlier ? (uploadWith === 'MD5' ? undefined : uploadWith) : multipartCrc(connection, uploadWith);
+  let crc: CrcAlgorithm | undefined = earlier ? (uploadWith === 'MD5' ? undefined : uploadWith) : multipartCrc(connection, uploadWith);
   // A store known to ignore CRCs gets Content-MD5 alone.
-  const algorithm: UploadAlgorithm | undefined = crc ?? (uploadWith ? 'MD5' : undefined);
+  const algorithmOf = (created: CrcAlgorithm | undefined): UploadAlgorithm | undefined => created ?? (uploadWith ? 'MD5' : undefined);
   let uploadId = earlier?.uploadId;
   if (!uploadId) {
     // Recorded before it is asked for, so an upload created by a run killed before its answer came
     // back is still found (and aborted) by the next.
     const startedAt = Date.now();
-    journal.multipartStarted(file.key, { uploadId: '', startedAt, path: file.path, size: file.size, mtimeMs: file.mtimeMs, ino: file.ino, ctimeMs: file.ctimeMs, partSize, checksumAlgorithm: algorithm });
-    const created = await runtime.request((signal) => connection.client.send(new CreateMultipartUploadCommand({
-      Bucket: bucket, Key: file.key, ContentType: contentType,
-      // The part size, for whoever downloads the object: with it, the multipart ETag (MD5 of the
-      // parts' MD5s) can be checked on a store that cannot tell part boundaries.
-      Metadata: { [PART_SIZE_METADATA]: String(partSize) },
-      // CRC64NVME exists only as a whole-object checksum; the 32-bit CRCs as a checksum of part checksums.
-      ...(crc ? { ChecksumAlgorithm: crc, ChecksumType: crc === 'CRC64NVME' ? 'FULL_OBJECT' : 'COMPOSITE' } : {}),
-    }), { abortSignal: signal }));
+    const record = { startedAt, path: file.path, size: file.size, mtimeMs: file.mtimeMs, ino: file.ino, ctimeMs: file.ctimeMs, partSize };
+    journal.multipartStarted(file.key, { ...record, uploadId: '', checksumAlgorithm: algorithmOf(crc) });
+    const created = await runtime.request((signal) => {
+      // Chosen again for each attempt: the first may have been refused for the CRC's headers.
+      crc = multipartCrc(connection, uploadWith);
+      return connection.client.send(new CreateMultipartUploadCommand({
+        Bucket: bucket, Key: file.key, ContentType: contentType,
+        // The part size, for whoever downloads the object: with it, the multipart ETag (MD5 of the
+        // parts' MD5s) can be checked on a store that cannot tell part boundaries.
+        Metadata: { [PART_SIZE_METADATA]: String(partSize) },
+        // CRC64NVME exists only as a whole-object checksum; the 32-bit CRCs as a checksum of part checksums.
+        ...(crc ? { ChecksumAlgorithm: crc, ChecksumType: crc === 'CRC64NVME' ? 'FULL_OBJECT' : 'COMPOSITE' } : {}),
+      }), { abortSignal: signal });
+    });
     uploadId = created.UploadId;
     if (!uploadId) throw new BargeError('InvalidResponse', 'The server started a multipart upload without an upload ID.');
-    journal.multipartStarted(file.key, { uploadId, startedAt, path: file.path, size: file.size, mtimeMs: file.mtimeMs, ino: file.ino, ctimeMs: file.ctimeMs, partSize, checksumAlgorithm: algorithm });
+    journal.multipartStarted(file.key, { ...record, uploadId, checksumAlgorithm: algorithmOf(crc) });
   }
+  const algorithm = algorithmOf(crc);
   const id = uploadId;
   const partKind: RequestKind = { algorithm, crc, crcRequired: crc !== undefined, buffered: false };
   const parts: SentPart[] = [];
@@ -455,6 +477,7 @@ async function multipartUpload(upload: FileUpload, partSize: number, earlier: Ea
     if (crc) await checkCompleted(connection, bucket, file.key, crc, parts, file.size, partSize, stored);
     return { ...stored, checksum: verified === 'store-checksum' ? stored.checksum : undefined, verified };
   } catch (error) {
+    const startAgain = errorCode(error) === 'MultipartChecksumRefused' && !runtime.signal.aborted;
     // Cancelled or failed: take the parts back off the server, so nothing is left to bill. The
     // cause is what the user reads first; trouble cleaning up comes second (and the journal keeps
     // the upload, for a later run or `barge abort-uploads` to take back).
@@ -465,6 +488,7 @@ async function multipartUpload(upload: FileUpload, partSize: number, earlier: Ea
       throw new BargeError(cause.code, `${cause.message.replace(/\.$/, '')}. Its multipart upload could not be aborted either (${toBargeError(cleanup).message.replace(/\.$/, '')}); it is kept for the next run, and "barge abort-uploads" lists such leftovers.`, { cause: error });
     }
     journal.multipartEnded(file.key, id);
+    if (startAgain) return 'start-again';
     throw error;
   }
 }

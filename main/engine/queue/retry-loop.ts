@@ -5,7 +5,7 @@
 // attempts. What is retried, and after how long, is retry-policy.ts's to say.
 
 import { DEFAULT_MAX_ATTEMPTS } from '../../../src/settings.ts';
-import { classifyFailure, decideRetry, outageDelayMs, sleep } from './retry-policy.ts';
+import { classifyFailure, decideRetry, MAX_RESENDS, outageDelayMs, sleep } from './retry-policy.ts';
 
 export interface RetryOptions {
   readonly signal?: AbortSignal;
@@ -24,12 +24,21 @@ export async function withRetry<T>(send: (attempt: number) => Promise<T>, option
   const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
   const now = options.now ?? Date.now;
   let outageSince: number | undefined;
+  let resends = 0;
   for (let attempt = 1; ; attempt++) {
     try {
       return await send(attempt);
     } catch (error) {
       if (options.signal?.aborted) throw error;
       const kind = classifyFailure(error);
+      if (kind === 'resend' && resends < MAX_RESENDS) {
+        // Refused for what the connection has now learnt not to send: a new request, not a retry of a
+        // failed one, so it waits for nothing and uses no attempt.
+        resends += 1;
+        attempt -= 1;
+        options.onRetry?.(error);
+        continue;
+      }
       if (kind !== 'unreachable') outageSince = undefined;
       else if (options.outagePatienceMs) {
         outageSince ??= now();

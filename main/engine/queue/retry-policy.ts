@@ -25,6 +25,13 @@ export function classifyFailure(error: unknown): FailureKind {
   return 'fatal';
 }
 
+/**
+ * How many times one request is sent again at once, using no attempt, for what its connection learnt
+ * from the store's refusal: one for each thing there is to learn (a checksum after the body, the
+ * checksum headers at all). A request refused more often than that is retried as a transient failure.
+ */
+export const MAX_RESENDS = 2;
+
 export interface RetryDecision {
   readonly retry: boolean;
   readonly delayMs: number;
@@ -51,6 +58,7 @@ export function decideRetry(kind: FailureKind, attempt: number, maxAttempts: num
       return { retry: attempt === 1, delayMs: 0 };
     case 'throttle':
     case 'transient':
+    case 'resend':
     case 'unreachable': {
       const base = kind === 'throttle' ? THROTTLE_BASE_MS : TRANSIENT_BASE_MS;
       const cap = Math.min(MAX_DELAY_MS, base * 2 ** (attempt - 1));

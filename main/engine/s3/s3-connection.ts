@@ -16,6 +16,8 @@ import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { loadConfig, loadSharedConfigFiles, NODE_REGION_CONFIG_OPTIONS } from '@smithy/core/config';
 import type { ChecksumMode, ConnectionConfig, UploadChecksum } from '../../../src/connection.ts';
 import { addContentMd5ToDeleteObjects } from './content-md5-middleware.ts';
+import { guardChecksumHeaders, learnChecksumHeaderRefusal } from './checksum-headers.ts';
+import type { ChecksumHeaders } from './checksum-headers.ts';
 import { S3Wire } from './s3-wire.ts';
 import type { CrcEcho } from '../integrity/upload-checksum.ts';
 
@@ -46,6 +48,8 @@ export interface S3Connection {
   crcProbe?: Promise<void>;
   /** Whether the store took a checksum sent after the body (trailing-checksum.ts), or refused one. */
   trailers: 'unknown' | 'taken' | 'refused';
+  /** Whether the store refused S3's checksum headers, so none is sent (checksum-headers.ts). */
+  checksumHeaders: ChecksumHeaders;
   /** Follow new settings (socket pool size, stall timeout); takes effect for the next requests. */
   applySettings(settings: ConnectionSettings): void;
   close(): void;
@@ -111,14 +115,16 @@ export async function openConnection(config: ConnectionConfig, options: OpenConn
     httpsAgent,
     lookup,
     stallTimeoutMs: options.stallTimeoutMs,
+    failed: (error, headers) => learnChecksumHeaderRefusal(connection, error, headers),
   });
-  return {
+  const connection: S3Connection = {
     client,
     wire,
     endpoint: resolved,
     uploadChecksum: resolved.uploadChecksum,
     crcEcho: 'unknown',
     trailers: 'unknown',
+    checksumHeaders: 'unknown',
     applySettings(settings) {
       httpAgent.maxSockets = settings.threads + SOCKET_HEADROOM;
       httpsAgent.maxSockets = settings.threads + SOCKET_HEADROOM;
@@ -132,6 +138,8 @@ export async function openConnection(config: ConnectionConfig, options: OpenConn
       httpsAgent.destroy();
     },
   };
+  guardChecksumHeaders(client, connection);
+  return connection;
 }
 
 /**

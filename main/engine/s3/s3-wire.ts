@@ -52,6 +52,8 @@ export interface WireOptions {
   readonly lookup?: LookupFunction;
   /** A socket quiet for this long fails the request (retried by the engine). */
   readonly stallTimeoutMs: number;
+  /** What a refused request's error becomes, given the headers it carried (the connection learns from it). */
+  readonly failed?: (error: Error, headers: Readonly<Record<string, string>>) => unknown;
 }
 
 /**
@@ -335,7 +337,7 @@ export class S3Wire {
     // The store answered before the body was all sent (a refusal): the request is ended, or its
     // socket would stay taken, and the body's writes waiting, until the store closes it.
     if (sent && !sent.writableFinished) sent.destroy();
-    throw error;
+    throw this.options.failed?.(error, signed.headers) ?? error;
   }
 
   private async errorFrom(response: IncomingMessage): Promise<Error> {
@@ -351,7 +353,12 @@ export class S3Wire {
     const code = /<Code>([^<]*)<\/Code>/.exec(text)?.[1] ?? STATUS_CODES[status] ?? `Http${status}`;
     const message = /<Message>([^<]*)<\/Message>/.exec(text)?.[1] ?? `HTTP ${status}`;
     if (code === 'RequestTimeTooSkewed' || code === 'RequestExpired') this.learnClockOffset(headers);
-    return Object.assign(new Error(message), { name: code, $fault: status >= 500 ? 'server' : 'client', $metadata: { httpStatusCode: status } });
+    // The header a refusal names, as the SDK's errors carry it (NotImplemented's <Header>, InvalidArgument's <ArgumentName>).
+    const named = Object.fromEntries(['Header', 'ArgumentName'].flatMap((field) => {
+      const value = new RegExp(`<${field}>([^<]*)</${field}>`).exec(text)?.[1];
+      return value ? [[field, decodeXmlEntities(value)]] : [];
+    }));
+    return Object.assign(new Error(message), { name: code, ...named, $fault: status >= 500 ? 'server' : 'client', $metadata: { httpStatusCode: status } });
   }
 
   /** Sign the next requests with the server's clock, as the SDK does after a skew error. */

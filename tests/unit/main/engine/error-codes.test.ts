@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { CODE_SYNONYMS, ERROR_CODES, isJobWide, retryClassOf } from '../../../../main/engine/error-codes.ts';
 import type { RetryClass } from '../../../../main/engine/error-codes.ts';
 
-const RETRY_CLASSES: readonly RetryClass[] = ['throttle', 'transient', 'unreachable', 'clock-skew', 'fatal'];
+const RETRY_CLASSES: readonly RetryClass[] = ['throttle', 'transient', 'unreachable', 'clock-skew', 'resend', 'fatal'];
 
 describe('the table of error codes', () => {
   it('gives every code exactly one retry class and a yes or no for job-wide', () => {
@@ -22,9 +22,11 @@ describe('the table of error codes', () => {
   it('sorts codes for retries as before it was one table', () => {
     const before: Record<Exclude<RetryClass, 'fatal'>, readonly string[]> = {
       throttle: ['SlowDown', 'Throttling', 'ThrottlingException', 'ThrottledException', 'RequestThrottled', 'RequestLimitExceeded', 'TooManyRequests', 'TooManyRequestsException', 'RequestThrottledException', 'ServiceUnavailable'],
-      transient: ['InternalError', 'RequestTimeout', 'RequestTimeoutException', 'TimeoutError', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ECONNABORTED', 'EAI_AGAIN', 'ERR_STREAM_PREMATURE_CLOSE', 'StalledTransfer', 'IncompleteBody', 'XMinioServerNotInitialized', 'OperationAborted', 'BadDigest', 'UncheckedUpload', 'TrailerRefused'],
+      transient: ['InternalError', 'RequestTimeout', 'RequestTimeoutException', 'TimeoutError', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ECONNABORTED', 'EAI_AGAIN', 'ERR_STREAM_PREMATURE_CLOSE', 'StalledTransfer', 'IncompleteBody', 'XMinioServerNotInitialized', 'OperationAborted', 'BadDigest', 'UncheckedUpload'],
       unreachable: ['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN'],
       'clock-skew': ['RequestTimeTooSkewed', 'RequestExpired', 'RequestInTheFuture'],
+      // Sent again at once, using no attempt: the connection learnt not to send what was refused.
+      resend: ['TrailerRefused', 'ChecksumHeadersRefused'],
     };
     for (const [kind, codes] of Object.entries(before)) for (const code of codes) expect(retryClassOf(code), code).toBe(kind);
     const retried = new Set(Object.values(before).flat());

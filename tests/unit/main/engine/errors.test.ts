@@ -54,6 +54,18 @@ describe('errors a person can act on', () => {
     expect(toBargeError(s3Error('AuthorizationHeaderMalformed', 'malformed', 400)).message).toContain('signed for the wrong region');
   });
 
+  it('says a 501 NotImplemented is something the store lacks, with its words and the header it names', () => {
+    const words = 'A header you provided implies functionality that is not implemented';
+    expect(toBargeError(s3Error('NotImplemented', words, 501), 'upload /d/a.bin to s3://b/a.bin')).toMatchObject({
+      code: 'NotImplemented',
+      message: `Cannot upload /d/a.bin to s3://b/a.bin: The store does not support something this request needs (it answered 501 NotImplemented: "${words}"). `
+        + 'This cannot be done on this store as it is: check what the store supports (its documentation, or its administrator), and whether a proxy on the way changes requests.',
+    });
+    expect(toBargeError(s3Error('NotImplemented', words, 501, { Header: 'Transfer-Encoding' })).message)
+      .toMatch(/^The store does not support something this request needs \(it answered 501 NotImplemented: "A header .* implemented", naming the Transfer-Encoding header\)\. /);
+    expect(toBargeError(s3Error('NotImplemented', 'HTTP 501', 501)).message).toMatch(/^The store does not support something this request needs \(it answered 501 NotImplemented\)\. /);
+  });
+
   it('knows an object lock refusal by its words, whatever code the store gives it', () => {
     expect(errorCode(s3Error('InvalidRequest', 'Object is WORM protected and cannot be overwritten', 400))).toBe('ObjectLocked');
     expect(errorCode(s3Error('AccessDenied', 'Access Denied because object protected by object lock.', 403))).toBe('ObjectLocked');

@@ -110,3 +110,31 @@ describe('withRetry through an outage', () => {
     }
   });
 });
+
+describe('withRetry after a refusal the connection learnt from', () => {
+  const learnt = () => Object.assign(new Error('refused'), { name: 'ChecksumHeadersRefused' });
+
+  it('sends the request again at once, using no attempt', async () => {
+    let calls = 0;
+    const retried: unknown[] = [];
+    const result = await withRetry(async () => {
+      calls += 1;
+      if (calls === 1) throw learnt();
+      if (calls === 2) throw Object.assign(new Error('trailer'), { name: 'TrailerRefused' });
+      return 'stored';
+    }, { maxAttempts: 1, onRetry: (error) => retried.push(error) });
+    expect(result).toBe('stored');
+    expect(calls).toBe(3);
+    expect(retried).toHaveLength(2);
+  });
+
+  it('does so twice at most: a request refused again and again spends its attempts, then fails', async () => {
+    let calls = 0;
+    const failed = withRetry(async () => {
+      calls += 1;
+      throw learnt();
+    }, { maxAttempts: 1 });
+    await expect(failed).rejects.toMatchObject({ name: 'ChecksumHeadersRefused', attempts: 1 });
+    expect(calls).toBe(3);
+  });
+});
