@@ -149,7 +149,8 @@ function specificHint(code: string, error: SdkLikeError, context: string | undef
     // without them): this is the store lacking something else the request needs.
     const said = error.message && error.message !== 'NotImplemented' && !/^HTTP \d+$/.test(error.message) ? `: "${shortened(decodeXmlEntities(error.message)).replace(/\.$/, '')}"` : '';
     const header = error.Header ?? error.ArgumentName;
-    const named = typeof header === 'string' && header !== '' ? `, naming the ${header} header` : '';
+    // A header's name is short; a store's long text there is cut, as its message is.
+    const named = typeof header === 'string' && header !== '' ? `, naming the ${header.length > HEADER_NAME_LIMIT ? `${header.slice(0, HEADER_NAME_LIMIT - 1)}…` : header} header` : '';
     return `The store does not support something this request needs (it answered ${error.$metadata?.httpStatusCode ?? 501} NotImplemented${said}${named}). `
       + 'This cannot be done on this store as it is: check what the store supports (its documentation, or its administrator), and whether a proxy on the way changes requests.';
   }
@@ -199,6 +200,8 @@ function serverMessage(error: unknown): string | undefined {
 }
 
 const LONGEST_MESSAGE = 500;
+/** The longest header name a refusal's message repeats (S3's longest are under 40 characters). */
+const HEADER_NAME_LIMIT = 80;
 
 function shortened(text: string): string {
   return text.length <= LONGEST_MESSAGE ? text : `${text.slice(0, LONGEST_MESSAGE - 1)}…`;
