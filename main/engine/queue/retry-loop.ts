@@ -2,10 +2,12 @@
 //
 // A job's requests run in it with the job's settings (attempts, waiting out an outage once the store
 // has answered); requests outside a job (listings, bucket operations, clean-up) with the default
-// attempts. What is retried, and after how long, is retry-policy.ts's to say.
+// attempts. What is retried, and after how long, is retry-policy.ts's to say. A request refused for
+// its region, whose bucket's region the connection has just learnt, goes again at once to that
+// region: once, and uncounted (it was sent to the wrong place, not failed).
 
 import { DEFAULT_MAX_ATTEMPTS } from '../../../src/settings.ts';
-import { classifyFailure, decideRetry, outageDelayMs, sleep } from './retry-policy.ts';
+import { classifyFailure, decideRetry, outageDelayMs, regionRedirectOf, sleep } from './retry-policy.ts';
 
 export interface RetryOptions {
   readonly signal?: AbortSignal;
@@ -24,11 +26,20 @@ export async function withRetry<T>(send: (attempt: number) => Promise<T>, option
   const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
   const now = options.now ?? Date.now;
   let outageSince: number | undefined;
+  /** The region this request was sent on to, after a refusal for its region. */
+  let redirectedTo: string | undefined;
   for (let attempt = 1; ; attempt++) {
     try {
       return await send(attempt);
     } catch (error) {
       if (options.signal?.aborted) throw error;
+      const redirect = regionRedirectOf(error);
+      if (redirect !== undefined && redirectedTo === undefined) {
+        redirectedTo = redirect;
+        attempt -= 1;
+        continue;
+      }
+      if (redirectedTo !== undefined) withRedirect(error, redirectedTo);
       const kind = classifyFailure(error);
       if (kind !== 'unreachable') outageSince = undefined;
       else if (options.outagePatienceMs) {
@@ -47,6 +58,11 @@ export async function withRetry<T>(send: (attempt: number) => Promise<T>, option
       await sleep(decision.delayMs, options.signal);
     }
   }
+}
+
+/** The error, marked with the region its request was sent on to, for messages about regions. */
+function withRedirect(error: unknown, region: string): void {
+  if (error && typeof error === 'object' && Object.isExtensible(error)) (error as { redirectedTo?: string }).redirectedTo = region;
 }
 
 /** The error, marked with how many tries it took, for messages that count them. */
