@@ -15,6 +15,13 @@ import type { BucketRegion } from '../../../src/contract/models.ts';
 import { errorCode, httpStatus } from '../errors.ts';
 import { markRegionRedirect } from '../queue/retry-policy.ts';
 
+/**
+ * The most regions one connection learns: more than AWS has. Each is an SDK client and a base URL
+ * kept for the connection's life, so a store naming a new region on every refusal is not followed
+ * past this.
+ */
+export const MAX_REGIONS_PER_CONNECTION = 64;
+
 /** Codes that refuse a request for the region it was signed for, whatever the method. */
 const REGION_REFUSALS = new Set(['AuthorizationHeaderMalformed', 'PermanentRedirect', 'IllegalLocationConstraintException']);
 
@@ -61,12 +68,15 @@ export class BucketRegions {
   readonly defaultRegion: string;
   private readonly options: BucketRegionsOptions;
   private readonly learnt = new Map<string, string>();
+  /** Every region requests may go to: the default and those learnt. */
+  private readonly regions = new Set<string>();
   /** Asked once per bucket: the answer (or its absence) is kept; a question that got no answer is not. */
   private readonly asked = new Map<string, Promise<string | undefined>>();
 
   constructor(options: BucketRegionsOptions) {
     this.options = options;
     this.defaultRegion = options.defaultRegion;
+    this.regions.add(options.defaultRegion);
   }
 
   /** The region the bucket is known to be in, if the store has said. */
@@ -91,9 +101,18 @@ export class BucketRegions {
     return named === undefined ? { region: this.defaultRegion, told: false } : { region: named, told: true };
   }
 
-  /** What a request's own answer has shown (a bucket made here is in the region it was made in). */
-  learn(bucket: string, region: string): void {
-    if (isRegion(region)) this.learnt.set(bucket, region);
+  /**
+   * That `bucket` is in `region` (a bucket made here is in the region it was made in); false when
+   * `region` is not a region, or one too many for this connection.
+   */
+  learn(bucket: string, region: string): boolean {
+    if (!isRegion(region)) return false;
+    if (!this.regions.has(region)) {
+      if (this.regions.size >= MAX_REGIONS_PER_CONNECTION) return false;
+      this.regions.add(region);
+    }
+    this.learnt.set(bucket, region);
+    return true;
   }
 
   /**
@@ -107,8 +126,7 @@ export class BucketRegions {
     if (!refusal) return;
     if (error && typeof error === 'object' && Object.isExtensible(error)) (error as { signedRegion?: string }).signedRegion = signedRegion;
     const named = refusal.named ?? (await this.ask(bucket).catch(() => undefined));
-    if (named === undefined || !isRegion(named) || named === signedRegion) return;
-    this.learnt.set(bucket, named);
+    if (named === undefined || named === signedRegion || !this.learn(bucket, named)) return;
     markRegionRedirect(error, named);
   }
 
@@ -116,11 +134,7 @@ export class BucketRegions {
   private ask(bucket: string): Promise<string | undefined> {
     let asking = this.asked.get(bucket);
     if (asking === undefined) {
-      asking = this.options.ask(bucket).then((named) => {
-        if (named === undefined || !isRegion(named)) return undefined;
-        this.learnt.set(bucket, named);
-        return named;
-      });
+      asking = this.options.ask(bucket).then((named) => (named !== undefined && this.learn(bucket, named) ? named : undefined));
       asking.catch(() => this.asked.delete(bucket));
       this.asked.set(bucket, asking);
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { BucketRegions, regionRefusalOf } from '../../../../../main/engine/s3/bucket-regions.ts';
+import { BucketRegions, MAX_REGIONS_PER_CONNECTION, regionRefusalOf } from '../../../../../main/engine/s3/bucket-regions.ts';
 import { regionRedirectOf } from '../../../../../main/engine/queue/retry-policy.ts';
 
 /** An error shaped as the SDK's and the wire's are: a code, a status, headers, and maybe <Region>. */
@@ -61,6 +61,24 @@ describe('BucketRegions', () => {
     expect(where.regionFor('b')).toBe('us-east-1');
     // A refusal that named something was not asked about.
     expect(ask).not.toHaveBeenCalled();
+  });
+
+  it('follows no more regions than AWS has: a store naming a new one on every refusal is not followed past them', async () => {
+    const { regions: where } = regions();
+    const names = Array.from({ length: MAX_REGIONS_PER_CONNECTION + 5 }, (_, i) => `made-up-${i}`);
+    const followed = [];
+    for (const name of names) {
+      const error = malformed(name);
+      await where.afterFailure(`b-${name}`, 'us-east-1', error, false);
+      if (regionRedirectOf(error)) followed.push(name);
+    }
+    // The connection's own region is one of them.
+    expect(followed).toHaveLength(MAX_REGIONS_PER_CONNECTION - 1);
+    expect(where.regionFor(`b-${names.at(-1)!}`)).toBe('us-east-1');
+    // A bucket in a region already known is still followed.
+    const known = malformed('made-up-0');
+    await where.afterFailure('another', 'us-east-1', known, false);
+    expect(regionRedirectOf(known)).toBe('made-up-0');
   });
 
   it('asks the store (HEAD Bucket), once, when a refusal names no region', async () => {
