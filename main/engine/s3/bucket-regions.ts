@@ -63,7 +63,6 @@ export interface BucketRegionsOptions {
   readonly ask: (bucket: string) => Promise<string | undefined>;
 }
 
-
 export class BucketRegions {
   readonly defaultRegion: string;
   private readonly options: BucketRegionsOptions;
