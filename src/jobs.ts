@@ -10,7 +10,11 @@ export type JobState =
   | { readonly status: 'paused' }
   | { readonly status: 'completed' }
   | { readonly status: 'cancelled' }
-  | { readonly status: 'failed'; readonly error: JobError };
+  /**
+   * `whole`: the job stopped at an error every item would meet (wrong keys, no such bucket, a store
+   * that refuses the region), not item by item: running it again unchanged cannot help.
+   */
+  | { readonly status: 'failed'; readonly error: JobError; readonly whole?: boolean };
 
 export interface JobError {
   /** A code the UI can act on, such as "AccessDenied" or "NoSuchBucket". */

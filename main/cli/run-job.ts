@@ -101,8 +101,9 @@ export async function runJob(cli: CliContext, start: () => Promise<JobSummary>, 
     if (sizeOnly > sizeOnlyShown) cli.stderr.write(`… and ${sizeOnly - sizeOnlyShown} more checked for size only\n`);
     if (!cli.options.quiet) cli.stderr.write(`${summary(end, seconds, verb)}\n`);
     // The command line's "Retry failed items": the same command again, which skips what was done.
+    // Not after a job that failed as a whole: its error says what to change first.
     const failed = end.progress.objectsFailed;
-    if (end.state.status === 'failed' && failed > 0 && cli.journaled) {
+    if (end.state.status === 'failed' && !end.state.whole && failed > 0 && cli.journaled) {
       cli.stderr.write(`To retry the ${plural(failed, 'item')} that failed, run the same command again: what was done is skipped.\n`);
     }
   }

@@ -32,7 +32,7 @@ import type { Timer } from './queue/progress-publisher.ts';
 import { RequestScheduler } from './queue/request-scheduler.ts';
 import { openConnection } from './s3/s3-connection.ts';
 import { abortIncompleteUploads, bucketVersioning, createBucket, deleteBucket } from './s3/s3-buckets.ts';
-import type { BucketVersioning } from '../../src/contract/models.ts';
+import type { BucketRegion, BucketVersioning } from '../../src/contract/models.ts';
 import type { AbortUploadsResult } from './s3/s3-buckets.ts';
 import { headObject, listBuckets, listObjectsPage } from './s3/s3-listing.ts';
 import { objectCheck, openObjectStream } from './s3/object-stream.ts';
@@ -178,6 +178,11 @@ export class Engine {
 
   bucketVersioning(connection: S3Connection, name: string): Promise<BucketVersioning> {
     return bucketVersioning(connection, name);
+  }
+
+  /** The region a bucket is in, as the store names it (asked once if nothing has said yet); else the connection's. */
+  bucketRegion(connection: S3Connection, name: string): Promise<BucketRegion> {
+    return connection.regions.confirmed(name);
   }
 
   /** Abort (or, dryRun, list) the multipart uploads begun below a prefix and never finished. */

@@ -7,6 +7,7 @@
 import type { JobError } from '../../src/jobs.ts';
 import { BargeError } from '../../src/errors.ts';
 import { printable } from '../../src/s3-names.ts';
+import { isRegion } from '../../src/region.ts';
 
 export { BargeError };
 import { CODE_SYNONYMS } from './error-codes.ts';
@@ -24,6 +25,12 @@ interface SdkLikeError {
   /** The header a refusal names: NotImplemented's <Header>, InvalidArgument's <ArgumentName>. */
   Header?: string;
   ArgumentName?: string;
+  /** The answer's headers (x-amz-bucket-region), as the SDK keeps them. */
+  $response?: { headers?: Record<string, unknown> };
+  /** The region a refused request was signed for (s3/bucket-regions.ts). */
+  signedRegion?: string;
+  /** The region the request was sent on to after a first refusal for its region (queue/retry-loop.ts). */
+  redirectedTo?: string;
   /** The file a failed file system call was about (Node's errors). */
   path?: string;
   $metadata?: { httpStatusCode?: number };
@@ -82,8 +89,8 @@ const HINTS: Readonly<Record<string, string>> = {
   InvalidBucketName: 'The server refused the bucket name.',
   KeyTooLongError: 'The key is longer than the server allows (1,024 bytes in UTF-8).',
   RequestTimeTooSkewed: "This computer's clock is too far from the server's. Set the clock right and try again.",
-  PermanentRedirect: 'The bucket is in another region. Set --region (or AWS_REGION) to the bucket\'s region.',
-  AuthorizationHeaderMalformed: 'The request was signed for the wrong region. Set --region to the bucket\'s region.',
+  PermanentRedirect: 'The bucket is in another region, and the store did not say which. Set --region (or AWS_REGION) to the bucket\'s region.',
+  AuthorizationHeaderMalformed: 'The request was signed for the wrong region, and the store did not say which is right. Set --region (or AWS_REGION) to the bucket\'s region.',
   CredentialsProviderError: 'No credentials found. Set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or use a profile (AWS_PROFILE or --profile).',
   ECONNREFUSED: 'The connection was refused. Is the endpoint URL right and the server running?',
   ENOTFOUND: 'The endpoint host name does not resolve. Check the endpoint URL.',
@@ -125,17 +132,46 @@ const FILE_HINTS: Readonly<Record<string, readonly [problem: string, advice?: st
   EMFILE: ['Too many files are open', 'Lower the thread count, or raise the limit on open files (ulimit -n).'],
 };
 
-/** The region S3 says the bucket is in, from the SDK's error field or the message ("expecting 'eu-west-1'"). */
+/**
+ * The region S3 says the bucket is in: x-amz-bucket-region, the error's <Region>, or its message
+ * ("expecting 'eu-west-1'"). Only a region (src/region.ts) is repeated, never whatever a store sent.
+ */
 function expectedRegion(error: SdkLikeError): string | undefined {
-  if (typeof error.Region === 'string' && /^[a-z0-9-]+$/.test(error.Region)) return error.Region;
-  return /expecting (?:'|&#39;|&apos;)?([a-z0-9-]+)/.exec(error.message ?? '')?.[1];
+  const header = error.$response?.headers?.['x-amz-bucket-region'];
+  const named = typeof header === 'string' ? header
+    : typeof error.Region === 'string' ? error.Region
+      : /expecting (?:'|&#39;|&apos;)?([^'&\s]+)/.exec(error.message ?? '')?.[1];
+  return named !== undefined && isRegion(named) ? named : undefined;
+}
+
+const REGION_CODES = new Set(['AuthorizationHeaderMalformed', 'PermanentRedirect', 'IllegalLocationConstraintException']);
+
+/**
+ * A refusal for the region that is still an error. A bucket's region is followed by itself (once per
+ * request), so what is left is a store that names no region, or names one that refuses too, or
+ * refuses a request that names no bucket (a store that is all in one region).
+ */
+function regionHint(error: SdkLikeError): string | undefined {
+  const named = expectedRegion(error);
+  if (error.redirectedTo !== undefined) {
+    const now = named !== undefined && named !== error.redirectedTo ? `, now naming ${named}` : '';
+    return `The store said the bucket is in region ${error.redirectedTo}, then refused the request sent there too${now}. Check the endpoint URL, and the bucket's region (--region).`;
+  }
+  if (named !== undefined && named === error.signedRegion) {
+    return `The store refused the request signed for region ${named}, the region it names for the bucket. Check the endpoint URL.`;
+  }
+  if (named !== undefined) return `The bucket is in region ${named}, and the request was signed for another. Set the region to ${named} (--region ${named}, or AWS_REGION=${named}).`;
+  if (error.signedRegion !== undefined) {
+    return `The store refused the request for its region (it was signed for ${error.signedRegion}), and named no valid region for the bucket. Set --region (or AWS_REGION) to the bucket's region.`;
+  }
+  return undefined;
 }
 
 /** What went wrong and what to do, for errors whose best advice depends on the error itself. */
 function specificHint(code: string, error: SdkLikeError, context: string | undefined): string | undefined {
-  if (code === 'AuthorizationHeaderMalformed' || code === 'PermanentRedirect' || code === 'IllegalLocationConstraintException') {
-    const region = expectedRegion(error);
-    if (region) return `The bucket is in region ${region}, and the request was signed for another. Set the region to ${region} (--region ${region}, or AWS_REGION=${region}).`;
+  if (REGION_CODES.has(code) || error.signedRegion !== undefined) {
+    const hint = regionHint(error);
+    if (hint) return hint;
   }
   if (code === 'BadDigest') {
     const raw = rawErrorCode(error);

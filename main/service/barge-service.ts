@@ -272,6 +272,7 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
       return null;
     },
     'buckets.versioning': async ({ connectionId, name }) => engine.bucketVersioning(await registry.connection(connectionId), name),
+    'buckets.region': async ({ connectionId, name }) => engine.bucketRegion(await registry.connection(connectionId), name),
     'buckets.emptyAndDelete': async ({ connectionId, name }) => {
       const spec = { bucket: name, prefixes: [''], allVersions: true, abortUploads: true, deleteBucket: true };
       return started(engine.delete(await registry.connection(connectionId), spec, { connectionRef: connectionId }));

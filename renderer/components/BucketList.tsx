@@ -1,14 +1,15 @@
-// Buckets of the current connection: open one, create one, delete one (emptied first if need be:
-// BucketDeleteDialog), and list them again. The pane collapses to a rail (remembered) when the
+// Buckets of the current connection: open one, create one, see one's details (its region:
+// BucketDetailsDialog), delete one (emptied first if need be: BucketDeleteDialog), and list them again. The pane collapses to a rail (remembered) when the
 // browser needs the room.
 
-import { Database, PanelLeftClose, PanelLeftOpen, Plus, RefreshCw, Trash2 } from 'lucide-react';
+import { Database, Info, PanelLeftClose, PanelLeftOpen, Plus, RefreshCw, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import type { FormEvent } from 'react';
 import { bucketNameProblem } from '../../src/s3-names.ts';
 import { useBrowser } from '../store/browser-store.ts';
 import { useLayout } from '../store/layout-store.ts';
 import { BucketDeleteDialog } from './BucketDeleteDialog.tsx';
+import { BucketDetailsDialog } from './BucketDetailsDialog.tsx';
 import { Dialog } from './Dialog.tsx';
 
 /** `width` undefined: collapsed to a rail with the button that brings the list back. */
@@ -17,6 +18,7 @@ export function BucketList({ width }: { width: number | undefined }) {
   const setCollapsed = useLayout((s) => s.setBucketsCollapsed);
   const [creating, setCreating] = useState(false);
   const [deleting, setDeleting] = useState<string>();
+  const [detailed, setDetailed] = useState<string>();
   if (width === undefined) {
     return (
       <nav className="buckets collapsed" aria-label="Buckets">
@@ -37,11 +39,13 @@ export function BucketList({ width }: { width: number | undefined }) {
         {buckets.map((b) => (
           <li key={b.name} className={b.name === bucket ? 'current' : ''}>
             <button type="button" className="open-bucket" title={b.name} aria-current={b.name === bucket ? 'page' : undefined} onClick={() => open(b.name)}><Database size={14} aria-hidden /><span>{b.name}</span></button>
+            <button type="button" className="icon" aria-label={`Details of bucket ${b.name}`} title="Bucket details (region, versioning)" onClick={() => setDetailed(b.name)}><Info size={14} aria-hidden /></button>
             <button type="button" className="icon" aria-label={`Delete bucket ${b.name}`} title="Delete bucket" onClick={() => setDeleting(b.name)}><Trash2 size={14} aria-hidden /></button>
           </li>
         ))}
       </ul>
       {creating && <CreateBucket onClose={() => setCreating(false)} />}
+      {detailed && connectionId && <BucketDetailsDialog connectionId={connectionId} name={detailed} onClose={() => setDetailed(undefined)} />}
       {deleting && connectionId && <BucketDeleteDialog connectionId={connectionId} name={deleting} onClose={() => setDeleting(undefined)} />}
     </nav>
   );

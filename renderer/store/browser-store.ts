@@ -7,7 +7,7 @@
 // prefix on the main thread. Moving elsewhere cancels the listing in progress.
 
 import { create } from 'zustand';
-import type { Bucket, BucketVersioning, ObjectPage } from '../../src/contract/models.ts';
+import type { Bucket, BucketRegion, BucketVersioning, ObjectPage } from '../../src/contract/models.ts';
 import type { DroppedItems } from '../../src/contract/api.ts';
 import type { JobSummary } from '../../src/jobs.ts';
 import { plural } from '../../src/plural.ts';
@@ -74,6 +74,8 @@ interface BrowserState {
   unfinishedUploads(connectionId: string, bucket: string): Promise<number>;
   /** Whether a bucket keeps versions (what a delete there does), or undefined if the store will not say. */
   versioning(connectionId: string, bucket: string): Promise<BucketVersioning | undefined>;
+  /** The region a bucket is in (as the store names it, else the connection's). Rejects with the reason. */
+  region(connectionId: string, bucket: string): Promise<BucketRegion>;
 }
 
 let generation = 0;
@@ -422,6 +424,10 @@ export const useBrowser = create<BrowserState>((set, get) => {
     async versioning(connectionId, bucket) {
       // A store that does not answer (no permission to read it) leaves the wording neutral.
       return request('buckets.versioning', { connectionId, name: bucket }).catch(() => undefined);
+    },
+
+    async region(connectionId, bucket) {
+      return request('buckets.region', { connectionId, name: bucket });
     },
   };
 });

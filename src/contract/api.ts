@@ -11,7 +11,7 @@ import { settingsPatchSchema } from '../settings.ts';
 import { conflictChoiceSchema, ifExistsSchema } from '../if-exists.ts';
 import type { Result } from './result.ts';
 import { apiErrorSchema } from './result.ts';
-import type { Bucket, BucketVersioning, ConnectionCheck, ConnectionSummary, EngineStats, FolderListing, IncompleteUploads, ObjectDetails, ObjectPage } from './models.ts';
+import type { Bucket, BucketRegion, BucketVersioning, ConnectionCheck, ConnectionSummary, EngineStats, FolderListing, IncompleteUploads, ObjectDetails, ObjectPage } from './models.ts';
 import { connectionInputSchema } from './models.ts';
 
 const id = z.string().min(1).max(200);
@@ -65,6 +65,8 @@ export const methodSchemas = {
   'buckets.create': z.strictObject({ connectionId: id, name: bucket }),
   'buckets.delete': z.strictObject({ connectionId: id, name: bucket }),
   'buckets.versioning': z.strictObject({ connectionId: id, name: bucket }),
+  /** The region a bucket is in: as the store names it (asked once per connection), else the connection's. */
+  'buckets.region': z.strictObject({ connectionId: id, name: bucket }),
   /**
    * Empty a bucket and delete it: a delete job over all of it (every version and delete marker,
    * then its unfinished multipart uploads aborted) that deletes the bucket once it is empty. The
@@ -225,6 +227,7 @@ export interface MethodResults {
   'buckets.create': null;
   'buckets.delete': null;
   'buckets.versioning': BucketVersioning;
+  'buckets.region': BucketRegion;
   'buckets.emptyAndDelete': JobSummary;
   'objects.list': ObjectPage;
   'objects.details': ObjectDetails;

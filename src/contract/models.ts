@@ -86,6 +86,15 @@ export interface ObjectPage {
   readonly nextToken?: string;
 }
 
+/**
+ * The region a bucket is in: as the store named it (`told`), or, where it has not, the connection's
+ * region, which its requests are then signed for.
+ */
+export interface BucketRegion {
+  readonly region: string;
+  readonly told: boolean;
+}
+
 /** Whether a bucket keeps versions (GetBucketVersioning): what a delete there does. */
 export type BucketVersioning = 'enabled' | 'suspended' | 'off';
 

@@ -13,7 +13,7 @@ import type { Payload } from './payload.ts';
 import { payloadKey } from './payload.ts';
 
 /** Every payload file is stored under its key with the same bytes, and nothing else is there. */
-export async function checkStoredObjects(client: S3Client, bucket: string, payload: Payload): Promise<string[]> {
+export async function checkStoredObjects(client: Pick<S3Client, 'send'>, bucket: string, payload: Payload): Promise<string[]> {
   const problems: string[] = [];
   const stored = await listKeys(client, bucket);
   const expected = new Map(payload.files.map((file) => [payloadKey(file), file]));
@@ -35,7 +35,7 @@ export async function checkStoredObjects(client: S3Client, bucket: string, paylo
  * object to show for them). Listed without a prefix: MinIO takes ListMultipartUploads' Prefix as an
  * exact key, so a prefix would hide leftovers.
  */
-export async function checkNoIncompleteUploads(client: S3Client, bucket: string): Promise<string[]> {
+export async function checkNoIncompleteUploads(client: Pick<S3Client, 'send'>, bucket: string): Promise<string[]> {
   const leftovers: string[] = [];
   let keyMarker: string | undefined;
   let uploadIdMarker: string | undefined;
@@ -70,7 +70,7 @@ export async function checkDownloadedFolder(folder: string, payload: Payload): P
   return problems;
 }
 
-async function listKeys(client: S3Client, bucket: string): Promise<string[]> {
+async function listKeys(client: Pick<S3Client, 'send'>, bucket: string): Promise<string[]> {
   const keys: string[] = [];
   let token: string | undefined;
   do {

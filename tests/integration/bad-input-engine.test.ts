@@ -86,6 +86,7 @@ describe('two keys for one file', () => {
     expect(end.state).toEqual({
       status: 'failed',
       error: { code: 'EROFS', message: `Cannot download into ${out}: The file system is read-only (${path.join(mount.dir, 'new')}). Choose a folder you can write to.` },
+      whole: true,
     });
     expect(await filesUnder(mount.dir)).toEqual([]);
   });

@@ -157,6 +157,15 @@ it('a job that failed as a whole has no failed items to retry one by one; detail
   await expect(call('jobs.retryFailed', { id: paused.id })).rejects.toMatchObject({ code: 'NothingToRetry' });
 });
 
+it('the command line does not advise the same command again after a job that failed as a whole', async () => {
+  const file = path.join(dir, 'cli-nowhere.txt');
+  await writeFile(file, 'x');
+  const nowhere = await runCli(['cp', file, `s3://${uniqueBucket()}/cli/`]);
+  expect(nowhere.code).toBe(1);
+  expect(nowhere.stderr).toContain('The bucket does not exist');
+  expect(nowhere.stderr).not.toContain('run the same command again');
+});
+
 it('the command line says how to retry what failed: the same command again, which goes on from its run', async () => {
   const ok = path.join(dir, 'cli-ok.txt');
   const later = path.join(dir, 'cli-later.txt');

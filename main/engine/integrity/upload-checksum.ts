@@ -27,6 +27,7 @@ import { checksumHeader, toBase64 } from './checksums.ts';
 import type { ChecksumAlgorithm, CrcAlgorithm } from './checksums.ts';
 import { BargeError, errorCode, httpStatus } from '../errors.ts';
 import type { S3Connection } from '../s3/s3-connection.ts';
+import { regionRedirectOf } from '../queue/retry-policy.ts';
 import type { StoredObject } from '../s3/s3-wire.ts';
 
 export type UploadAlgorithm = Exclude<UploadChecksum, 'OFF'> & ChecksumAlgorithm;
@@ -140,6 +141,8 @@ export function afterTrailerFailure(connection: S3Connection, error: unknown): u
   // Read through the synonyms: MinIO's XAmzContentChecksumMismatch is BadDigest, a verdict on bytes.
   const code = errorCode(error);
   if (connection.trailers === 'taken' || !TRAILER_REFUSALS.has(status ?? 0) || code === 'BadDigest' || code === 'RequestTimeout') return error;
+  // A refusal for the bucket's region is about where the request went, not how its body was framed.
+  if (regionRedirectOf(error) !== undefined) return error;
   connection.trailers = 'refused';
   return new BargeError('TrailerRefused', `The store refused a checksum sent after the body (${code || `HTTP ${status}`}); it is sent before the body from now on.`, { cause: error });
 }

@@ -351,7 +351,7 @@ export class Job<Item = unknown> {
     if (this.controller.signal.aborted && !this.jobWideError) {
       this.setState({ status: 'cancelled' });
     } else if (this.jobWideError || error) {
-      this.setState({ status: 'failed', error: toJobError(this.jobWideError ?? error) });
+      this.setState({ status: 'failed', error: toJobError(this.jobWideError ?? error), whole: true });
     } else if (this.objectsFailed > 0) {
       const first = this.itemErrors[0];
       this.setState({

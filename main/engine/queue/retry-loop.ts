@@ -2,10 +2,12 @@
 //
 // A job's requests run in it with the job's settings (attempts, waiting out an outage once the store
 // has answered); requests outside a job (listings, bucket operations, clean-up) with the default
-// attempts. What is retried, and after how long, is retry-policy.ts's to say.
+// attempts. What is retried, and after how long, is retry-policy.ts's to say. A request refused for
+// its region, whose bucket's region the connection has just learnt, goes again at once to that
+// region: once, and uncounted (it was sent to the wrong place, not failed).
 
 import { DEFAULT_MAX_ATTEMPTS } from '../../../src/settings.ts';
-import { classifyFailure, decideRetry, MAX_RESENDS, outageDelayMs, sleep } from './retry-policy.ts';
+import { classifyFailure, decideRetry, MAX_RESENDS, outageDelayMs, regionRedirectOf, sleep } from './retry-policy.ts';
 
 export interface RetryOptions {
   readonly signal?: AbortSignal;
@@ -25,11 +27,20 @@ export async function withRetry<T>(send: (attempt: number) => Promise<T>, option
   const now = options.now ?? Date.now;
   let outageSince: number | undefined;
   let resends = 0;
+  /** The region this request was sent on to, after a refusal for its region. */
+  let redirectedTo: string | undefined;
   for (let attempt = 1; ; attempt++) {
     try {
       return await send(attempt);
     } catch (error) {
       if (options.signal?.aborted) throw error;
+      const redirect = regionRedirectOf(error);
+      if (redirect !== undefined && redirectedTo === undefined) {
+        redirectedTo = redirect;
+        attempt -= 1;
+        continue;
+      }
+      if (redirectedTo !== undefined) withRedirect(error, redirectedTo);
       const kind = classifyFailure(error);
       if (kind === 'resend' && resends < MAX_RESENDS) {
         // Refused for what the connection has now learnt not to send: a new request, not a retry of a
@@ -56,6 +67,11 @@ export async function withRetry<T>(send: (attempt: number) => Promise<T>, option
       await sleep(decision.delayMs, options.signal);
     }
   }
+}
+
+/** The error, marked with the region its request was sent on to, for messages about regions. */
+function withRedirect(error: unknown, region: string): void {
+  if (error && typeof error === 'object' && Object.isExtensible(error)) (error as { redirectedTo?: string }).redirectedTo = region;
 }
 
 /** The error, marked with how many tries it took, for messages that count them. */

@@ -95,3 +95,18 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 export function abortError(): Error {
   return Object.assign(new Error('Cancelled'), { name: 'AbortError' });
 }
+
+/**
+ * Mark a refusal for its region as one the connection has learnt from: the store named the bucket's
+ * region, and the next request for the bucket goes there (s3/bucket-regions.ts). The retry loop then
+ * sends the request again at once, once, without counting it as a failed attempt.
+ */
+export function markRegionRedirect(error: unknown, region: string): void {
+  if (error && typeof error === 'object' && Object.isExtensible(error)) (error as { regionRedirect?: string }).regionRedirect = region;
+}
+
+/** The region a refusal sends its request to (see markRegionRedirect), if it is one. */
+export function regionRedirectOf(error: unknown): string | undefined {
+  const region = (error as { regionRedirect?: unknown } | undefined)?.regionRedirect;
+  return typeof region === 'string' ? region : undefined;
+}

@@ -77,13 +77,14 @@ export function learnChecksumHeaderRefusal(connection: Pick<S3Connection, 'check
  * The same for every request of the SDK client: once the store has refused the checksum headers, no
  * request carries them (whatever the SDK or a command added), and a refusal is learnt as above. At
  * the end of the build step, after the SDK's own checksum middleware has added its headers, and
- * before the request is signed.
+ * before the request is signed. `connectionOf`: the connection is made after its clients (one a region).
  */
-export function guardChecksumHeaders(client: S3Client, connection: Pick<S3Connection, 'checksumHeaders' | 'trailers'>): void {
+export function guardChecksumHeaders(client: S3Client, connectionOf: () => Pick<S3Connection, 'checksumHeaders' | 'trailers'>): void {
   client.middlewareStack.add(
     (next) => async (args) => {
       const request = args.request as { headers?: Record<string, string> };
       if (!request.headers) return next(args);
+      const connection = connectionOf();
       if (connection.checksumHeaders === 'refused') dropChecksumHeaders(request.headers);
       const sent = { ...request.headers };
       try {

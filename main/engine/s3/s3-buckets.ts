@@ -14,11 +14,13 @@ import type { S3Connection } from './s3-connection.ts';
 export async function createBucket(connection: S3Connection, name: string): Promise<void> {
   const problem = bucketNameProblem(name);
   if (problem) throw new BargeError('InvalidBucketName', `"${name}" is not a valid bucket name: it ${problem}.`);
-  const region = await connection.client.config.region();
+  // Made in the connection's region (never one learnt for another bucket).
+  const region = connection.regions.defaultRegion;
   // us-east-1 is the one region that must not be named as a location constraint.
-  const location = region && region !== 'us-east-1' && connection.endpoint.endpoint === undefined ? { LocationConstraint: region as BucketLocationConstraint } : undefined;
+  const location = region !== 'us-east-1' && connection.endpoint.endpoint === undefined ? { LocationConstraint: region as BucketLocationConstraint } : undefined;
   try {
     await withRetry(() => connection.client.send(new CreateBucketCommand({ Bucket: name, CreateBucketConfiguration: location })));
+    connection.regions.learn(name, region);
   } catch (error) {
     throw toBargeError(error, `create bucket "${name}"`);
   }

@@ -1,8 +1,11 @@
-// One S3 client per connection, tuned for many requests in flight.
+// One connection to a store, tuned for many requests in flight.
 //
 // Settings come from the connection, then from the AWS conventions every S3 tool honours:
-// AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, AWS_REGION, AWS_PROFILE and the profiles in ~/.aws. The
-// client keeps its connections alive in a socket pool sized to the thread setting (the SDK's default
+// AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, AWS_REGION, AWS_PROFILE and the profiles in ~/.aws. Each
+// bucket is addressed in its own region (bucket-regions.ts): the connection's region is the default,
+// and a region the store names for a bucket wins for it; the SDK's clients (one per region, made on
+// demand) and the wire share one socket pool and one credential chain. The
+// connection keeps its sockets alive in a pool sized to the thread setting (the SDK's default
 // pool of 50 would cap a 128-thread transfer), and fails a request whose socket goes quiet instead of
 // hanging on it. Downloads' GETs keep sockets of their own (direct-get.ts): as many as requests in
 // flight, which the scheduler holds to the thread setting, each closed after a few idle seconds.
@@ -19,6 +22,8 @@ import { addContentMd5ToDeleteObjects } from './content-md5-middleware.ts';
 import { guardChecksumHeaders, learnChecksumHeaderRefusal } from './checksum-headers.ts';
 import type { ChecksumHeaders } from './checksum-headers.ts';
 import { S3Wire } from './s3-wire.ts';
+import { BucketRegions } from './bucket-regions.ts';
+import { RegionalClient } from './regional-client.ts';
 import type { CrcEcho } from '../integrity/upload-checksum.ts';
 
 /** Sockets beyond the thread count, for listings and control requests beside the transfers. */
@@ -35,10 +40,12 @@ export interface ResolvedEndpoint {
 }
 
 export interface S3Connection {
-  /** Everything but the data plane: listing, deletes, multipart control, buckets. */
-  readonly client: S3Client;
+  /** Everything but the data plane: listing, deletes, multipart control, buckets; each in its bucket's region. */
+  readonly client: RegionalClient;
   /** The data plane: PutObject, UploadPart, GetObject (see s3-wire.ts). */
   readonly wire: S3Wire;
+  /** Which region each bucket is in, as far as the store has said (the connection's region otherwise). */
+  readonly regions: BucketRegions;
   readonly endpoint: ResolvedEndpoint;
   /** What uploads carry (see upload-checksum.ts). */
   readonly uploadChecksum: UploadChecksum;
@@ -92,25 +99,41 @@ export async function openConnection(config: ConnectionConfig, options: OpenConn
   // per small object, as it re-reads ~/.aws each time).
   const region = config.region ?? (await loadRegion(config.profile, env));
   const requestHandler = new NodeHttpHandler({ httpAgent, httpsAgent, connectionTimeout: CONNECT_TIMEOUT_MS, socketTimeout: options.stallTimeoutMs });
-  const client = new S3Client({
-    region,
-    endpoint: resolved.endpoint,
-    forcePathStyle: resolved.pathStyle,
-    followRegionRedirects: resolved.endpoint === undefined,
-    ...credentialsFrom(config, env),
-    requestChecksumCalculation: checksum,
-    responseChecksumValidation: checksum,
-    // The engine retries each request itself (see retry-policy.ts).
-    maxAttempts: 1,
-    requestHandler,
+  /** One region's SDK client: the same sockets, endpoint and settings for every region. */
+  const makeClient = (clientRegion: string, credentials: Pick<S3ClientConfig, 'credentials' | 'profile'>) => {
+    const client = new S3Client({
+      region: clientRegion,
+      endpoint: resolved.endpoint,
+      forcePathStyle: resolved.pathStyle,
+      // Regions are followed by the connection, for every bucket (regional-client.ts says why).
+      followRegionRedirects: false,
+      ...credentials,
+      requestChecksumCalculation: checksum,
+      responseChecksumValidation: checksum,
+      // The engine retries each request itself (see retry-policy.ts).
+      maxAttempts: 1,
+      requestHandler,
+    });
+    addContentMd5ToDeleteObjects(client);
+    guardChecksumHeaders(client, () => connection);
+    return client;
+  };
+  const home = makeClient(region, credentialsFrom(config, env));
+  // The home client's own credential chain (profiles, SSO, refresh), memoized by the SDK, for all.
+  const credentials = () => home.config.credentials();
+  const regions = new BucketRegions({
+    defaultRegion: region,
+    // On AWS a bucket's region is asked before its first request; elsewhere learnt from a refusal.
+    askFirst: resolved.endpoint === undefined,
+    ask: (bucket): Promise<string | undefined> => wire.askBucketRegion(bucket),
   });
-  addContentMd5ToDeleteObjects(client);
+  const client = new RegionalClient(regions, (clientRegion) => (clientRegion === region ? home : makeClient(clientRegion, { credentials })));
   const wire = new S3Wire({
     endpoint: resolved.endpoint,
     region,
+    regions,
     pathStyle: resolved.pathStyle,
-    // The client's own credential chain (profiles, SSO, refresh), memoized by the SDK.
-    credentials: () => client.config.credentials(),
+    credentials,
     httpAgent,
     httpsAgent,
     lookup,
@@ -120,6 +143,7 @@ export async function openConnection(config: ConnectionConfig, options: OpenConn
   const connection: S3Connection = {
     client,
     wire,
+    regions,
     endpoint: resolved,
     uploadChecksum: resolved.uploadChecksum,
     crcEcho: 'unknown',
@@ -138,7 +162,6 @@ export async function openConnection(config: ConnectionConfig, options: OpenConn
       httpsAgent.destroy();
     },
   };
-  guardChecksumHeaders(client, connection);
   return connection;
 }
 

@@ -9,6 +9,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { asFolderPrefix } from '../../../src/s3-url.ts';
 import { withRetry } from '../queue/retry-loop.ts';
+import { regionRedirectOf } from '../queue/retry-policy.ts';
 import { httpStatus } from '../errors.ts';
 import type { S3Connection } from './s3-connection.ts';
 
@@ -160,6 +161,8 @@ export async function headObjectOnce(connection: S3Connection, bucket: string, k
  */
 export async function explainHeadFailure(connection: S3Connection, bucket: string, key: string, error: unknown, signal?: AbortSignal): Promise<unknown> {
   const status = httpStatus(error);
+  // A refusal for the region has taught the bucket's region: the HEAD goes again, there.
+  if (regionRedirectOf(error) !== undefined) return error;
   if (signal?.aborted || (status !== 404 && status !== 403 && status !== 400 && status !== 301)) return error;
   try {
     await connection.wire.listObjectsV2(bucket, { prefix: key, maxKeys: 1 }, signal);

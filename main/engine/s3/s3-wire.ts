@@ -6,8 +6,11 @@
 // network or the server, set the pace. Everything else (listing, deletes, multipart control, buckets)
 // is one request per thousand objects or per file, and stays on the SDK.
 //
-// Errors come back shaped like the SDK's (`name` is S3's error code, `$metadata.httpStatusCode`), so
-// retry classification and messages treat both paths alike.
+// Errors come back shaped like the SDK's (`name` is S3's error code, `$metadata.httpStatusCode`,
+// `$response.headers`), so retry classification and messages treat both paths alike.
+//
+// Each request goes to its bucket's region (bucket-regions.ts): signed for it, and on AWS sent to its
+// regional endpoint; a refusal for the region teaches the connection where the bucket is.
 
 import { createHash, createHmac } from 'node:crypto';
 import type { Agent as HttpAgent, ClientRequest, IncomingHttpHeaders, IncomingMessage } from 'node:http';
@@ -21,6 +24,8 @@ import { decodeXmlEntities } from './xml-entities.ts';
 import { DirectGetPool } from './direct-get.ts';
 import type { BodySink } from './direct-get.ts';
 import type { Verification } from '../../../src/verification.ts';
+import type { BucketRegions } from './bucket-regions.ts';
+import { endpointFor } from './regional-endpoint.ts';
 
 function toBytes(data: SourceData): string | Uint8Array {
   return typeof data === 'string' ? data : ArrayBuffer.isView(data) ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength) : new Uint8Array(data);
@@ -43,7 +48,10 @@ export class NodeSha256 {
 export interface WireOptions {
   /** The custom endpoint, or undefined for AWS (regional endpoint). */
   readonly endpoint: string | undefined;
+  /** The region of every request, where `regions` is not given. */
   readonly region: string;
+  /** Where each bucket is: its requests are signed for, and on AWS sent to, its region. */
+  readonly regions?: BucketRegions;
   readonly pathStyle: boolean;
   readonly credentials: Provider<AwsCredentialIdentity>;
   readonly httpAgent: HttpAgent;
@@ -99,10 +107,17 @@ function isDnsCompatible(bucket: string): boolean {
   return /^[a-z0-9][a-z0-9-]{1,61}[a-z0-9]$/.test(bucket);
 }
 
+/** Where one request goes: the region it is signed for, and the base URL it is sent to. */
+interface Place {
+  readonly region: string;
+  readonly base: URL;
+}
+
 export class S3Wire {
   private readonly signer: SignatureV4;
   private readonly options: WireOptions;
-  private readonly base: URL;
+  /** Each region's base URL (one for a custom endpoint, one per region on AWS). */
+  private readonly bases = new Map<string, URL>();
   /** Server time minus local time, learnt from a RequestTimeTooSkewed answer. */
   private clockOffsetMs = 0;
   /** A socket quiet for this long fails the request; follows the setting. */
@@ -113,9 +128,44 @@ export class S3Wire {
   constructor(options: WireOptions) {
     this.options = options;
     this.stallTimeoutMs = options.stallTimeoutMs;
-    const suffix = options.region.startsWith('cn-') ? 'amazonaws.com.cn' : 'amazonaws.com';
-    this.base = new URL(options.endpoint ?? `https://s3.${options.region}.${suffix}`);
     this.signer = new SignatureV4({ service: 's3', region: options.region, credentials: options.credentials, sha256: NodeSha256, uriEscapePath: false, applyChecksum: false });
+  }
+
+  /** Where a request for `bucket` goes now (its region once learnt; the default until then). */
+  private async placeOf(bucket: string): Promise<Place> {
+    return this.place(this.options.regions ? await this.options.regions.regionFor(bucket) : this.options.region);
+  }
+
+  private place(region: string): Place {
+    let base = this.bases.get(region);
+    if (base === undefined) {
+      base = endpointFor(this.options.endpoint, region);
+      this.bases.set(region, base);
+    }
+    return { region, base };
+  }
+
+  /** After a failed request: a refusal for the region teaches the bucket's region (and marks the error to go again). */
+  private async learnFrom(error: unknown, bucket: string, place: Place, head: boolean): Promise<void> {
+    await this.options.regions?.afterFailure(bucket, place.region, error, head);
+  }
+
+  /**
+   * A HEAD Bucket's x-amz-bucket-region, from any answer (AWS sends it with 200, 301, 400 and 403),
+   * signed for the default region. Rejects only when no answer came.
+   */
+  async askBucketRegion(bucket: string): Promise<string | undefined> {
+    try {
+      const response = await this.exchange({ method: 'HEAD', bucket, key: '' }, this.place(this.options.region));
+      response.resume();
+      const named = response.headers['x-amz-bucket-region'];
+      return typeof named === 'string' ? named : undefined;
+    } catch (error) {
+      const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+      if (status === undefined) throw error;
+      const named = (error as { $response?: { headers?: IncomingHttpHeaders } }).$response?.headers?.['x-amz-bucket-region'];
+      return typeof named === 'string' ? named : undefined;
+    }
   }
 
   async putObject(bucket: string, key: string, body: Buffer | StreamedBody, contentLength: number, headers: Record<string, string>, signal?: AbortSignal, fresh = false): Promise<StoredObject> {
@@ -156,12 +206,13 @@ export class S3Wire {
     if (options.range) headers.range = `bytes=${options.range[0]}-${options.range[1]}`;
     if (options.ifMatch) headers['if-match'] = options.ifMatch;
     if (options.signal?.aborted) throw abortError();
-    const signed = await this.signed({ method: 'GET', bucket, key, headers });
-    const secure = this.base.protocol === 'https:';
+    const place = await this.placeOf(bucket);
+    const signed = await this.signed({ method: 'GET', bucket, key, headers }, place);
+    const secure = place.base.protocol === 'https:';
     const answer = await this.directGets.get({
       secure,
       hostname: signed.hostname,
-      port: this.base.port ? Number(this.base.port) : secure ? 443 : 80,
+      port: place.base.port ? Number(place.base.port) : secure ? 443 : 80,
       path: signed.path,
       headers: signed.headers,
       signal: options.signal,
@@ -179,7 +230,11 @@ export class S3Wire {
       },
       write: (chunk) => sink.write(chunk),
     });
-    if (answer.errorText !== undefined) throw this.errorOf(answer.head.status, answer.head.headers, answer.errorText);
+    if (answer.errorText !== undefined) {
+      const error = this.errorOf(answer.head.status, answer.head.headers, answer.errorText);
+      await this.learnFrom(error, bucket, place, false);
+      throw error;
+    }
     return answer.head.headers;
   }
 
@@ -207,50 +262,58 @@ export class S3Wire {
 
   /** A link that lets anyone holding it GET the object until it expires (no credentials needed). */
   async presignGet(bucket: string, key: string, expiresInSeconds: number): Promise<string> {
-    const target = this.target(bucket, key);
+    // Whoever follows the link cannot be redirected by it: the bucket's region is asked first if
+    // nothing has said it yet.
+    const { base, region } = this.place(this.options.regions ? (await this.options.regions.confirmed(bucket)).region : this.options.region);
+    const target = this.target(bucket, key, base);
     // A presigned request's payload is UNSIGNED-PAYLOAD (the server knows no body in advance); the
     // header only tells the signer so and must appear neither in the URL nor among signed headers.
     const signed = await this.signer.presign(
       {
-        method: 'GET', protocol: this.base.protocol, hostname: target.hostname, port: this.base.port ? Number(this.base.port) : undefined,
+        method: 'GET', protocol: base.protocol, hostname: target.hostname, port: base.port ? Number(base.port) : undefined,
         path: target.path, query: {}, headers: { host: target.host, 'x-amz-content-sha256': 'UNSIGNED-PAYLOAD' },
       },
       {
         expiresIn: expiresInSeconds,
+        signingRegion: region,
         signingDate: new Date(Date.now() + this.clockOffsetMs),
         unsignableHeaders: new Set(['x-amz-content-sha256']),
         unhoistableHeaders: new Set(['x-amz-content-sha256']),
       },
     );
     const query = Object.entries(signed.query ?? {}).map(([k, v]) => `${encodeSegment(k)}=${encodeSegment(String(v))}`).join('&');
-    return `${this.base.protocol}//${target.host}${target.path}?${query}`;
+    return `${base.protocol}//${target.host}${target.path}?${query}`;
   }
 
   /** Host and path of a request, path-style or virtual-hosted. */
-  private target(bucket: string, key: string): { hostname: string; host: string; path: string } {
+  private target(bucket: string, key: string, base: URL): { hostname: string; host: string; path: string } {
     const virtualHost = !this.options.pathStyle && isDnsCompatible(bucket);
-    const hostname = virtualHost ? `${bucket}.${this.base.hostname}` : this.base.hostname;
-    const basePath = this.base.pathname.replace(/\/$/, '');
+    const hostname = virtualHost ? `${bucket}.${base.hostname}` : base.hostname;
+    const basePath = base.pathname.replace(/\/$/, '');
     const keyPath = key.split('/').map(encodeSegment).join('/');
     const bucketPath = virtualHost ? basePath : `${basePath}/${encodeSegment(bucket)}`;
     // A bucket-level request (a listing) has no key, and no slash after the bucket.
     const path = key === '' ? bucketPath || '/' : `${bucketPath}/${keyPath}`;
-    return { hostname, host: this.base.port ? `${hostname}:${this.base.port}` : hostname, path };
+    return { hostname, host: base.port ? `${hostname}:${base.port}` : hostname, path };
   }
 
   private async send(request: WireRequest): Promise<IncomingMessage> {
+    let place: Place | undefined;
     try {
-      return await this.exchange(request);
+      place = await this.placeOf(request.bucket);
+      return await this.exchange(request, place);
     } catch (error) {
       // A streamed body that did not go out whole still holds a file open: release it on every failure.
       if (request.body && !Buffer.isBuffer(request.body)) await request.body.release();
+      if (place) await this.learnFrom(error, request.bucket, place, request.method === 'HEAD');
       throw error;
     }
   }
 
-  /** A request's host, path (with its query) and headers, signed. */
-  private async signed(request: Omit<WireRequest, 'signal' | 'fresh'>): Promise<{ hostname: string; path: string; headers: Record<string, string> }> {
-    const { hostname, host, path } = this.target(request.bucket, request.key);
+  /** A request's host, path (with its query) and headers, signed for its place. */
+  private async signed(request: Omit<WireRequest, 'signal' | 'fresh'>, place: Place): Promise<{ hostname: string; path: string; headers: Record<string, string> }> {
+    const { base, region } = place;
+    const { hostname, host, path } = this.target(request.bucket, request.key, base);
     const headers: Record<string, string> = { ...request.headers, host };
     if (request.contentLength !== undefined) headers['content-length'] = String(request.contentLength);
     // A buffered body is hashed into the signature (integrity on plain HTTP too); a streamed one is
@@ -258,25 +321,26 @@ export class S3Wire {
     // (A body with its checksum in a trailer says so itself: STREAMING-UNSIGNED-PAYLOAD-TRAILER.)
     headers['x-amz-content-sha256'] = request.headers?.['x-amz-content-sha256'] ?? (Buffer.isBuffer(request.body) ? createHash('sha256').update(request.body).digest('hex') : request.body ? 'UNSIGNED-PAYLOAD' : EMPTY_SHA256);
     const signed = await this.signer.sign(
-      { method: request.method, protocol: this.base.protocol, hostname, port: this.base.port ? Number(this.base.port) : undefined, path, query: { ...request.query }, headers },
-      { signingDate: new Date(Date.now() + this.clockOffsetMs) },
+      { method: request.method, protocol: base.protocol, hostname, port: base.port ? Number(base.port) : undefined, path, query: { ...request.query }, headers },
+      { signingDate: new Date(Date.now() + this.clockOffsetMs), signingRegion: region },
     );
     const query = request.query ? `?${Object.entries(request.query).map(([k, v]) => `${encodeSegment(k)}=${encodeSegment(v)}`).join('&')}` : '';
     return { hostname, path: path + query, headers: signed.headers };
   }
 
-  private async exchange(request: WireRequest): Promise<IncomingMessage> {
+  private async exchange(request: WireRequest, place: Place): Promise<IncomingMessage> {
     if (request.signal?.aborted) throw abortError();
-    const signed = await this.signed(request);
+    const signed = await this.signed(request, place);
     if (request.signal?.aborted) throw abortError();
     const { hostname, path } = signed;
-    const secure = this.base.protocol === 'https:';
+    const { base } = place;
+    const secure = base.protocol === 'https:';
     let sent: ClientRequest | undefined;
     const response = await new Promise<IncomingMessage>((resolve, reject) => {
       const outgoing = (secure ? https : http).request({
-        protocol: this.base.protocol,
+        protocol: base.protocol,
         host: hostname,
-        port: this.base.port || undefined,
+        port: base.port || undefined,
         method: request.method,
         path,
         headers: signed.headers,
@@ -353,12 +417,16 @@ export class S3Wire {
     const code = /<Code>([^<]*)<\/Code>/.exec(text)?.[1] ?? STATUS_CODES[status] ?? `Http${status}`;
     const message = /<Message>([^<]*)<\/Message>/.exec(text)?.[1] ?? `HTTP ${status}`;
     if (code === 'RequestTimeTooSkewed' || code === 'RequestExpired') this.learnClockOffset(headers);
-    // The header a refusal names, as the SDK's errors carry it (NotImplemented's <Header>, InvalidArgument's <ArgumentName>).
-    const named = Object.fromEntries(['Header', 'ArgumentName'].flatMap((field) => {
+    // The header a refusal names, as the SDK's errors carry it (NotImplemented's <Header>, InvalidArgument's <ArgumentName>),
+    // and the region a refusal for the region names (AuthorizationHeaderMalformed), as the SDK reads it.
+    const named = Object.fromEntries(['Header', 'ArgumentName', 'Region'].flatMap((field) => {
       const value = new RegExp(`<${field}>([^<]*)</${field}>`).exec(text)?.[1];
       return value ? [[field, decodeXmlEntities(value)]] : [];
     }));
-    return Object.assign(new Error(message), { name: code, ...named, $fault: status >= 500 ? 'server' : 'client', $metadata: { httpStatusCode: status } });
+    const error = Object.assign(new Error(message), { name: code, ...named, $fault: status >= 500 ? 'server' : 'client', $metadata: { httpStatusCode: status } });
+    // Hidden, as the SDK hides it: the headers stay out of logs and serialised errors.
+    Object.defineProperty(error, '$response', { value: { statusCode: status, headers }, enumerable: false });
+    return error;
   }
 
   /** Sign the next requests with the server's clock, as the SDK does after a skew error. */

@@ -66,6 +66,20 @@ describe('errors a person can act on', () => {
     expect(toBargeError(s3Error('NotImplemented', 'HTTP 501', 501)).message).toMatch(/^The store does not support something this request needs \(it answered 501 NotImplemented\)\. /);
   });
 
+  it('says what is left of a refusal for the region once regions are followed, repeating only a region', () => {
+    // Sent on to the region the store named, and refused there too.
+    const again = s3Error('AuthorizationHeaderMalformed', 'malformed', 400, { Region: 'ap-south-1', signedRegion: 'eu-west-1', redirectedTo: 'eu-west-1' });
+    expect(toBargeError(again).message).toBe('The store said the bucket is in region eu-west-1, then refused the request sent there too, now naming ap-south-1. Check the endpoint URL, and the bucket\'s region (--region).');
+    // A store that names something that is not a region: not repeated, not followed.
+    const lie = s3Error('PermanentRedirect', 'moved', 301, { Region: 'x@127.0.0.1:9/#', signedRegion: 'us-east-1' });
+    expect(toBargeError(lie).message).toBe('The store refused the request for its region (it was signed for us-east-1), and named no valid region for the bucket. Set --region (or AWS_REGION) to the bucket\'s region.');
+    // A HEAD's bare 400: the region is in the header only.
+    const head = s3Error('BadRequest', 'HTTP 400', 400, { signedRegion: 'us-east-1' });
+    Object.defineProperty(head, '$response', { value: { headers: { 'x-amz-bucket-region': 'x@127.0.0.1' } } });
+    expect(toBargeError(head).message).not.toContain('127.0.0.1');
+    expect(toBargeError(head).message).toContain('named no valid region');
+  });
+
   it('knows an object lock refusal by its words, whatever code the store gives it', () => {
     expect(errorCode(s3Error('InvalidRequest', 'Object is WORM protected and cannot be overwritten', 400))).toBe('ObjectLocked');
     expect(errorCode(s3Error('AccessDenied', 'Access Denied because object protected by object lock.', 403))).toBe('ObjectLocked');

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { withRetry } from '../../../../../main/engine/queue/retry-loop.ts';
-import { classifyFailure, decideRetry } from '../../../../../main/engine/queue/retry-policy.ts';
+import { classifyFailure, decideRetry, markRegionRedirect } from '../../../../../main/engine/queue/retry-policy.ts';
 
 const s3Error = (name: string, status: number) => Object.assign(new Error(name), { name, $metadata: { httpStatusCode: status } });
 const netError = (code: string) => Object.assign(new Error(code), { code });
@@ -136,5 +136,39 @@ describe('withRetry after a refusal the connection learnt from', () => {
     }, { maxAttempts: 1 });
     await expect(failed).rejects.toMatchObject({ name: 'ChecksumHeadersRefused', attempts: 1 });
     expect(calls).toBe(3);
+  });
+});
+
+describe('withRetry after a refusal for the region', () => {
+  /** A refusal whose bucket's region the connection has just learnt (bucket-regions.ts marks it). */
+  const redirected = (region: string) => {
+    const error = s3Error('AuthorizationHeaderMalformed', 400);
+    markRegionRedirect(error, region);
+    return error;
+  };
+
+  it('sends the request again at once, there, without spending an attempt or counting a retry', async () => {
+    const onRetry = vi.fn();
+    const attempts: number[] = [];
+    const result = await withRetry(async (attempt) => {
+      attempts.push(attempt);
+      if (attempts.length === 1) throw redirected('eu-west-1');
+      if (attempts.length === 2) throw s3Error('InternalError', 500);
+      return 'stored';
+    }, { maxAttempts: 2, onRetry });
+    expect(result).toBe('stored');
+    // The resend is the same attempt; the 500 after it spent the first.
+    expect(attempts).toEqual([1, 1, 2]);
+    expect(onRetry).toHaveBeenCalledTimes(1);
+  });
+
+  it('sends it again once only: a second refusal is the error, saying where it was sent', async () => {
+    let calls = 0;
+    const failed = withRetry(async () => {
+      calls += 1;
+      throw redirected(calls === 1 ? 'eu-west-1' : 'ap-south-1');
+    }, { maxAttempts: 3 });
+    await expect(failed).rejects.toMatchObject({ name: 'AuthorizationHeaderMalformed', redirectedTo: 'eu-west-1' });
+    expect(calls).toBe(2);
   });
 });
