@@ -44,6 +44,11 @@ const SECURITY_HEADERS = {
 
 /** A message on the API's socket (a job's start carries its keys), from a client that presented the token. */
 const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+/**
+ * API sockets open at once (windows, tabs): each may hold up to api-socket.ts's CLOSE_UNSENT_BYTES
+ * of what it has not taken, so their number is bounded too.
+ */
+export const MAX_API_SOCKETS = 32;
 /** A request's headers (the token among them, for the API's socket) at most: Node's own default, fixed here. */
 const MAX_HEADER_BYTES = 16 * 1024;
 /** Staging keeps this much of its disk free: a browser upload that would eat into it is refused. */
@@ -131,6 +136,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     // cannot see why a WebSocket's upgrade was refused, so the window asks here).
     if (url.pathname === API_PATH) {
       if (!sameToken(bearerToken(request), token)) return send(response, 401, failure('Unauthorized', TOKEN_REFUSED), true);
+      if (sockets.clients.size >= MAX_API_SOCKETS) return send(response, 503, failure('TooManySockets', TOO_MANY_SOCKETS));
       return send(response, 426, failure('UpgradeRequired', `The API is a WebSocket at ${API_PATH}, opened with the token among its protocols.`));
     }
     if (url.pathname.startsWith(STAGED_FILES_PATH)) {
@@ -248,6 +254,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     if (!url) return { status: 400, code: 'InvalidRequest', message: 'Bad request target.' };
     if (url.pathname !== API_PATH) return { status: 404, code: 'NotFound', message: `The API's socket is at ${API_PATH}.` };
     if (!sameToken(offeredToken(request.headers['sec-websocket-protocol']), token)) return { status: 401, code: 'Unauthorized', message: TOKEN_REFUSED };
+    if (sockets.clients.size >= MAX_API_SOCKETS) return { status: 503, code: 'TooManySockets', message: TOO_MANY_SOCKETS };
     if (!(request.headers['sec-websocket-protocol'] ?? '').split(',').some((offered) => offered.trim() === API_PROTOCOL)) {
       return { status: 400, code: 'InvalidRequest', message: `Offer the protocol ${API_PROTOCOL} beside the token.` };
     }
@@ -276,6 +283,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
 }
 
 const TOKEN_REFUSED = 'Open the URL that "npm run serve" printed: it carries the access token.';
+const TOO_MANY_SOCKETS = `This host has ${MAX_API_SOCKETS} windows open already: close one, then reload this one.`;
 
 /**
  * What a request asks for, or undefined if its target is not a path: a request line may hold

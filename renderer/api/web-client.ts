@@ -67,7 +67,12 @@ export function createWebClient(): BargeApi {
   /** Why the socket did not open: a browser is not told why an upgrade was refused, so the host is asked. */
   async function whyRefused(): Promise<string> {
     const answer = await fetch(API_PATH, { headers: { authorization: `Bearer ${token}` } }).catch(() => undefined);
-    return answer?.status === 401 ? 'The host refused the access token. Open the URL that "npm run serve" printed.' : UNREACHABLE;
+    if (answer?.status === 401) return 'The host refused the access token. Open the URL that "npm run serve" printed.';
+    if (answer?.status === 503) {
+      const said = (await answer.json().catch(() => undefined)) as { error?: { message?: unknown } } | undefined;
+      if (typeof said?.error?.message === 'string') return said.error.message;
+    }
+    return UNREACHABLE;
   }
 
   async function call<M extends MethodName>(method: M, params: MethodParams<M>): Promise<Result<MethodResults[M]>> {

@@ -17,7 +17,7 @@ import { createBargeService } from '../../main/service/barge-service.ts';
 import type { BargeService } from '../../main/service/barge-service.ts';
 import { ConnectionRegistry } from '../../main/service/connection-registry.ts';
 import { FileSecretStore } from '../../main/service/secret-store.ts';
-import { startWebHost } from '../../main/web-host/web-host.ts';
+import { MAX_API_SOCKETS, startWebHost } from '../../main/web-host/web-host.ts';
 import type { WebHost } from '../../main/web-host/web-host.ts';
 import { internalEndpointProblem } from '../../src/internal-endpoints.ts';
 import { Journal } from '../../main/engine/journal/journal.ts';
@@ -555,6 +555,36 @@ describe('the web host\'s limits', () => {
       for (const socket of idle) socket.destroy();
     } finally {
       await quick.close();
+    }
+  });
+
+  it('opens at most 32 API sockets at once (each may hold what it has not taken), and one more once a window closes', async () => {
+    const own = await startWebHost({ service, token: TOKEN, staticDir: path.join(dataDir, 'static') });
+    const at = `http://127.0.0.1:${own.port}`;
+    const open: WebSocket[] = [];
+    const apiSocket = () => new Promise<WebSocket>((resolve, reject) => {
+      const ws = new WebSocket(`ws://127.0.0.1:${own.port}/api`, apiProtocols(TOKEN), { origin: at });
+      ws.once('open', () => resolve(ws));
+      ws.once('error', reject);
+    });
+    try {
+      for (let i = 0; i < MAX_API_SOCKETS; i++) open.push(await apiSocket());
+      await expect(apiSocket()).rejects.toThrow('503');
+      // The window, told nothing by a refused upgrade, asks: the host says why, in words.
+      const asked = await fetch(`${at}/api`, { headers: { authorization: `Bearer ${TOKEN}` } });
+      expect(asked.status).toBe(503);
+      expect(await asked.json()).toMatchObject({ ok: false, error: { code: 'TooManySockets', message: expect.stringContaining('windows open already') } });
+      const closed = new Promise((resolve) => open[0]!.once('close', resolve));
+      open.shift()!.close();
+      await closed;
+      // The host sees the close a moment after the client does.
+      let again: WebSocket | undefined;
+      for (let tries = 0; !again && tries < 100; tries++) again = await apiSocket().catch(() => new Promise<undefined>((resolve) => setTimeout(resolve, 50)));
+      expect(again).toBeDefined();
+      open.push(again!);
+    } finally {
+      for (const ws of open) ws.terminate();
+      await own.close();
     }
   });
 
