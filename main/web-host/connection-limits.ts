@@ -1,42 +1,49 @@
-// Connections no one has vouched for yet: how many the host keeps, for how long, and from where.
+// Connections no token vouches for: how many the host keeps, for how long, and from where.
 //
-// Until a request's headers arrive (and between a kept-alive connection's requests) a connection
-// carries no token: the token comes with a request (an upload's Authorization, the API socket's
-// upgrade). A stranger could hold thousands of such connections, and a local process could before,
-// since loopback had no cap at all. So at most MAX_WAITING_CONNECTIONS wait at once, loopback
-// included, and when one more arrives the one waiting longest is closed: a flood cannot lock anyone
-// out, since a browser sends its headers as soon as it connects. Beyond loopback one network holds
-// at most MAX_CONNECTIONS_PER_NETWORK connections, waiting or not: an IPv4 address, or an IPv6 /64
-// (what one machine is given: counted by address, one /64 is 2^64 addresses).
+// A connection is vouched for while it carries a request that presented the token (an upload's
+// Authorization, the API socket's upgrade) or a save link. Until then, and between its requests,
+// and while it fetches the window's files (which anyone may), it is a stranger's: a stranger could
+// hold thousands of them, waiting or stalled mid-answer (1,000 stalled fetches of a large file held
+// 160 MB), and a local process could before, since loopback had no cap at all. So at most
+// MAX_UNVOUCHED_CONNECTIONS are kept, loopback included; when one more arrives, or one more
+// request, the connection idle longest is closed: a flood cannot lock anyone out, since a browser
+// sends its request as soon as it connects and fetches the window's few files at once. Beyond
+// loopback one network holds at most MAX_CONNECTIONS_PER_NETWORK connections, vouched for or not:
+// an IPv4 address, or an IPv6 /64 (what one machine is given: counted by address, one /64 is 2^64).
 
 import type http from 'node:http';
 import net from 'node:net';
 
-/** Connections without a request under way, at most, over every address (loopback too). */
-export const MAX_WAITING_CONNECTIONS = 128;
+/** Connections no token vouches for, at most, over every address (loopback too). */
+export const MAX_UNVOUCHED_CONNECTIONS = 128;
 /** Connections one network beyond loopback (an IPv4 address, an IPv6 /64) may hold at once. */
 export const MAX_CONNECTIONS_PER_NETWORK = 64;
 
 export interface ConnectionLimits {
   /** A connection that sends nothing within this is closed. */
   readonly firstBytesTimeoutMs: number;
-  readonly maxWaiting?: number;
+  readonly maxUnvouched?: number;
   readonly maxPerNetwork?: number;
 }
 
-export function limitConnections(server: http.Server, limits: ConnectionLimits): void {
-  const maxWaiting = limits.maxWaiting ?? MAX_WAITING_CONNECTIONS;
+export interface ConnectionGuard {
+  /** `request` presented the token (or a save link): its connection is not a stranger's until `response` ends. */
+  vouch(request: http.IncomingMessage, response: http.ServerResponse): void;
+}
+
+export function limitConnections(server: http.Server, limits: ConnectionLimits): ConnectionGuard {
+  const maxUnvouched = limits.maxUnvouched ?? MAX_UNVOUCHED_CONNECTIONS;
   const perNetwork = new NetworkCounts(limits.maxPerNetwork ?? MAX_CONNECTIONS_PER_NETWORK);
-  // The raw connections without a request under way, oldest first, by remote address and port
-  // (the same for a TLS socket and the connection under it).
-  const waiting = new Map<string, net.Socket>();
+  // The raw connections no token vouches for, the one idle longest first, by remote address and
+  // port (the same for a TLS socket and the connection under it).
+  const unvouched = new Map<string, net.Socket>();
   const keyOf = (socket: net.Socket) => `${socket.remoteAddress}|${socket.remotePort}`;
-  const wait = (key: string, connection: net.Socket) => {
-    waiting.delete(key);
-    waiting.set(key, connection);
-    if (waiting.size <= maxWaiting) return;
-    const [oldestKey, oldest] = waiting.entries().next().value!;
-    waiting.delete(oldestKey);
+  const keep = (key: string, connection: net.Socket) => {
+    unvouched.delete(key);
+    unvouched.set(key, connection);
+    if (unvouched.size <= maxUnvouched) return;
+    const [oldestKey, oldest] = unvouched.entries().next().value!;
+    unvouched.delete(oldestKey);
     oldest.destroy();
   };
 
@@ -51,27 +58,36 @@ export function limitConnections(server: http.Server, limits: ConnectionLimits):
     idle.unref();
     connection.once('close', () => {
       clearTimeout(idle);
-      if (waiting.get(key) === connection) waiting.delete(key);
+      if (unvouched.get(key) === connection) unvouched.delete(key);
     });
     if (!perNetwork.admit(address)) {
       connection.destroy();
       return;
     }
     connection.once('close', () => perNetwork.release(address));
-    wait(key, connection);
+    keep(key, connection);
   });
-  server.on('request', (request: http.IncomingMessage, response: http.ServerResponse) => {
+  // Each request a stranger's connection makes counts as its latest sign of life.
+  server.on('request', (request: http.IncomingMessage) => {
     const key = keyOf(request.socket);
-    const connection = waiting.get(key);
-    if (!connection) return;
-    waiting.delete(key);
-    // Answered and kept alive, it waits for its next request like a new one.
-    response.once('close', () => {
-      if (!connection.destroyed) wait(key, connection);
-    });
+    const connection = unvouched.get(key);
+    if (connection) keep(key, connection);
   });
   // An upgraded connection is an API socket (which carried the token), or refused and closed.
-  server.on('upgrade', (request: http.IncomingMessage) => waiting.delete(keyOf(request.socket)));
+  server.on('upgrade', (request: http.IncomingMessage) => unvouched.delete(keyOf(request.socket)));
+
+  return {
+    vouch(request, response) {
+      const key = keyOf(request.socket);
+      const connection = unvouched.get(key);
+      if (!connection) return;
+      unvouched.delete(key);
+      // Answered and kept alive, it waits for its next request as a stranger's again.
+      response.once('close', () => {
+        if (!connection.destroyed) keep(key, connection);
+      });
+    },
+  };
 }
 
 /** Connections per network beyond loopback (loopback is not counted: it is bounded as waiting). */

@@ -113,6 +113,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   // Between requests Node watches a kept-alive socket with this instead.
   server.keepAliveTimeout = Math.min(server.keepAliveTimeout, inactivityMs);
 
+  const connections = limitConnections(server, { firstBytesTimeoutMs: headersTimeout });
+
   // Filled in once the port is known.
   let hosts: ReadonlySet<string> = new Set();
   const scheme = options.tls ? 'https' : 'http';
@@ -141,6 +143,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     }
     if (url.pathname.startsWith(STAGED_FILES_PATH)) {
       if (!sameToken(bearerToken(request), token)) return send(response, 401, failure('Unauthorized', TOKEN_REFUSED), true);
+      connections.vouch(request, response);
       return receiveStagedFile(request, response, url);
     }
     if (url.pathname.startsWith(SAVE_LINKS_PATH)) return sendSavedObject(request, response, url);
@@ -210,6 +213,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     response.once('close', () => gone.abort());
     const saved = await service.savedObject(link, gone.signal);
     if (!saved.ok) return send(response, saved.error.code === 'NoSuchSaveLink' ? 404 : 502, saved);
+    // A link given to a token holder: a download that may take hours is not a stranger's.
+    connections.vouch(request, response);
     const { fileName, size, body } = saved.value;
     response.writeHead(200, {
       ...SECURITY_HEADERS,
@@ -224,7 +229,6 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     await pipeline(body, response);
   }
 
-  limitConnections(server, { firstBytesTimeoutMs: headersTimeout });
 
   // No compression: a small message must not inflate into a large one.
   const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES, perMessageDeflate: false, handleProtocols: () => API_PROTOCOL });

@@ -27,7 +27,7 @@ import { StagingArea } from '../../main/service/staging-area.ts';
 import type { StagingOptions } from '../../main/service/staging-area.ts';
 import { mountTmpfs } from '../support/bad-input-kit.ts';
 import { API_PROTOCOL, apiProtocols } from '../../src/contract/api.ts';
-import { MAX_WAITING_CONNECTIONS } from '../../main/web-host/connection-limits.ts';
+import { MAX_UNVOUCHED_CONNECTIONS } from '../../main/web-host/connection-limits.ts';
 import { openRaw } from '../support/raw-connection.ts';
 
 const TOKEN = 'right-token-abcdefghijklmnop';
@@ -588,24 +588,51 @@ describe('the web host\'s limits', () => {
     }
   });
 
-  it('holds at most 128 connections waiting for a request, loopback too: the one waiting longest is closed, and the user gets through', async () => {
+  it('keeps at most 128 connections no token vouches for, loopback too (idle, or stalled mid-answer): the one idle longest is closed; the user and an upload under way get through', async () => {
+    const staticDir = await mkdtemp(path.join(os.tmpdir(), 'barge-static-'));
+    await writeFile(path.join(staticDir, 'index.html'), '<!doctype html><title>Barge</title>');
+    await writeFile(path.join(staticDir, 'big.js'), Buffer.alloc(16 * 1024 * 1024, 0x20));
     // A headers timeout far longer than the test: a connection closed here was closed by the cap.
-    const patient = await startWebHost({ service, token: TOKEN, staticDir: path.join(dataDir, 'static'), headersTimeoutMs: 600_000 });
-    const OPENED = 300;
-    const idle = [];
+    const patient = await startWebHost({ service, token: TOKEN, staticDir, headersTimeoutMs: 600_000 });
+    const strangers = [];
     try {
-      for (let i = 0; i < OPENED; i++) idle.push(await openRaw(patient.port));
+      // An upload under way, with the token: its connection is not a stranger's.
+      const ws = await socket({ token: TOKEN });
+      const batch = await stage(ws);
+      ws.close();
+      const upload = await openRaw(patient.port);
+      upload.socket.write(`PUT /uploads/${batch}?path=slow.txt HTTP/1.1\r\nHost: 127.0.0.1:${patient.port}\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Length: 10\r\n\r\nhello`);
+      // Then strangers: some that send nothing, some that fetch a large file and read none of it.
+      for (let i = 0; i < 300; i++) {
+        const stranger = await openRaw(patient.port);
+        if (i % 2 === 1) {
+          stranger.socket.pause();
+          stranger.socket.write(`GET /big.js HTTP/1.1\r\nHost: 127.0.0.1:${patient.port}\r\n\r\n`);
+        }
+        strangers.push(stranger);
+      }
       let closed = 0;
-      for (const connection of idle) void connection.closed.then(() => closed++);
+      for (const stranger of strangers) void stranger.closed.then(() => closed++);
       // The user comes after all of them, and is answered.
       expect((await fetch(`http://127.0.0.1:${patient.port}/`)).status).toBe(200);
-      for (let waited = 0; closed < OPENED - MAX_WAITING_CONNECTIONS && waited < 30_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(closed).toBeGreaterThanOrEqual(OPENED - MAX_WAITING_CONNECTIONS);
-      // The oldest went first; the newest still wait.
-      expect(idle.slice(0, OPENED - MAX_WAITING_CONNECTIONS).every((connection) => connection.socket.destroyed)).toBe(true);
-      expect(idle.slice(-64).some((connection) => connection.socket.destroyed)).toBe(false);
+      const cut = strangers.length - MAX_UNVOUCHED_CONNECTIONS;
+      // A stranger that reads nothing sees no close: an empty line more from each (which a request
+      // may start with), and the closed ones reset.
+      for (let waited = 0; closed < cut && waited < 30_000; waited += 250) {
+        for (const stranger of strangers) if (!stranger.socket.destroyed) stranger.socket.write('\r\n');
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      expect(closed).toBeGreaterThanOrEqual(cut);
+      // The ones idle longest went first; the newest are still there.
+      expect(strangers.slice(0, cut).every((stranger) => stranger.socket.destroyed)).toBe(true);
+      expect(strangers.slice(-64).some((stranger) => stranger.socket.destroyed)).toBe(false);
+      // The upload was never cut: it ends, and is taken.
+      upload.socket.write('world');
+      for (let waited = 0; !upload.received().includes('\r\n\r\n') && waited < 10_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(upload.received()).toMatch(/^HTTP\/1\.1 200/);
+      upload.socket.destroy();
     } finally {
-      for (const connection of idle) connection.socket.destroy();
+      for (const stranger of strangers) stranger.socket.destroy();
       await patient.close();
     }
   });
