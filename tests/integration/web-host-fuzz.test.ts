@@ -19,6 +19,8 @@ const LINGER_MS = 150;
 const seed = Number(process.env.BARGE_FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const random = seededRandom(seed);
 let host: ServedHost;
+/** Connections the host upgraded: their frames reached an open API socket, after the token. */
+let upgraded = 0;
 
 beforeAll(async () => {
   process.stdout.write(`web host fuzz: seed ${seed} (BARGE_FUZZ_SEED=${seed} repeats this run)\n`);
@@ -129,6 +131,7 @@ async function sendOne(port: number): Promise<void> {
   for (const part of parts) connection.socket.write(part);
   if (halfClose) connection.socket.end();
   await Promise.race([connection.closed, new Promise((resolve) => setTimeout(resolve, LINGER_MS))]);
+  if (connection.received().startsWith('HTTP/1.1 101')) upgraded++;
   connection.socket.destroy();
 }
 
@@ -149,4 +152,6 @@ it('serves on, whatever random and malformed requests, upgrades and frames it is
     expect(host.alive(), `seed ${seed}, after ${sent + AT_ONCE} connections: ${host.stderr()}`).toBe(true);
   }
   await expectServing(`after ${CONNECTIONS} connections`);
+  // A fuzz that never got past the upgrade would test nothing after the token.
+  expect(upgraded, `seed ${seed}`).toBeGreaterThan(CONNECTIONS / 10);
 });
