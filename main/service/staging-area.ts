@@ -6,7 +6,8 @@
 // with `staged` then uploads the top-level entries in place. A batch stays while its job may still
 // need it (a failed job can be retried) and goes when the job completes or is cleared. A batch whose
 // job never started (the page went away mid-upload) goes an hour after its last file arrived;
-// every batch goes when the host stops.
+// every batch goes when the host stops, and what a host killed left behind goes when the next one
+// starts (staging-leftovers.ts).
 
 import { randomUUID } from 'node:crypto';
 import { chmod, mkdir, mkdtemp, rm } from 'node:fs/promises';
@@ -14,6 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { keyToRelativePath } from '../../src/key-path.ts';
 import { BargeError } from '../engine/errors.ts';
+import { ownStagingPrefix, removeLeftoverStaging } from './staging-leftovers.ts';
 
 /** Files staged for a job that never started go after this long (counted from the last file). */
 export const STAGED_UNSTARTED_TTL_MS = 60 * 60 * 1000;
@@ -23,6 +25,8 @@ const EXPIRY_SWEEP_MS = 10 * 60 * 1000;
 export interface StagingOptions {
   /** Where batches are made (default: a private temporary folder, removed on close). */
   readonly root?: string;
+  /** Where that private folder is made, and earlier hosts' are looked for (default: the system's). */
+  readonly temporaryDir?: string;
   /** How long a batch may wait for its job (default one hour). */
   readonly unstartedTtlMs?: number;
   readonly now?: () => number;
@@ -60,7 +64,9 @@ export class StagingArea {
 
   static async open(options: StagingOptions = {}): Promise<StagingArea> {
     // Private to this user: staged files are other people's data.
-    const root = options.root ?? (await mkdtemp(path.join(os.tmpdir(), 'barge-web-uploads-')));
+    const temporaryDir = options.temporaryDir ?? os.tmpdir();
+    if (options.root === undefined) await removeLeftoverStaging(temporaryDir);
+    const root = options.root ?? (await mkdtemp(path.join(temporaryDir, ownStagingPrefix())));
     await mkdir(root, { recursive: true, mode: 0o700 });
     await chmod(root, 0o700);
     return new StagingArea(path.resolve(root), options.root === undefined, options.unstartedTtlMs ?? STAGED_UNSTARTED_TTL_MS, options.now ?? Date.now);

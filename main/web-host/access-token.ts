@@ -3,8 +3,9 @@
 //
 // The token reaches no other server: it travels in the URL's fragment (#token=…), which a browser
 // never sends anywhere; the page keeps it in sessionStorage (per origin: another local port never
-// sees it) and presents it in the WebSocket's first message and in an Authorization header on
-// uploads. No cookie: cookies ignore ports, so any other server on 127.0.0.1 would receive one.
+// sees it) and presents it among the API WebSocket's protocols (the upgrade itself: no socket is
+// open without it; src/contract/api.ts's apiProtocols) and in an Authorization header on uploads.
+// No cookie: cookies ignore ports, so any other server on 127.0.0.1 would receive one.
 // The Host header is checked too: a DNS-rebinding page (evil.example resolving to 127.0.0.1) passes
 // an Origin check, since its origin is its own, but names the wrong host.
 

@@ -4,28 +4,32 @@
 // the biggest factor in S3 throughput) and serves the built UI plus the API over a WebSocket. It binds
 // to loopback unless told otherwise. The window's files are served to whoever reaches it; the API
 // and uploads need the start-up token, from this host's own origin, addressed by its own name (see
-// access-token.ts). Files a browser uploads are streamed to the host (PUT /uploads/<stagingId>, a
-// data channel beside the socket: bytes do not belong in JSON), written where the service's staging
-// says, and uploaded by the same engine (the contract's uploads.stage and jobs.upload). The way
-// back is a second channel: an object a page saves with the browser's own download is streamed from
-// the store through here (GET /save/<link>, a link the page got over its socket: save-links.ts).
+// access-token.ts); the API's socket carries the token in its upgrade, so none is open without it,
+// and each socket's calls and answers are held to a bound (api-socket.ts), as are connections that
+// have not sent a request yet (connection-limits.ts). Files a browser uploads are streamed to the
+// host (PUT /uploads/<stagingId>, a data channel beside the socket: bytes do not belong in JSON),
+// written where the service's staging says, and uploaded by the same engine (the contract's
+// uploads.stage and jobs.upload). The way back is a second channel: an object a page saves with the
+// browser's own download is streamed from the store through here (GET /save/<link>, a link the page
+// got over its socket: save-links.ts).
 
 import { createReadStream } from 'node:fs';
 import { rm, stat } from 'node:fs/promises';
 import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { WebSocketServer } from 'ws';
-import type { WebSocket } from 'ws';
-import { z } from 'zod';
 import mime from 'mime';
 import { freeBytes, receiveInto } from './staged-file.ts';
 import type { BargeService } from '../service/barge-service.ts';
 import { allowedHosts, bearerToken, isAllowedHost, isSameOrigin, sameToken } from './access-token.ts';
+import { serveApi } from './api-socket.ts';
+import { limitConnections } from './connection-limits.ts';
 import { CONTENT_SECURITY_POLICY } from '../../src/content-security-policy.ts';
-import { SAVE_LINKS_PATH, STAGED_FILES_PATH } from '../../src/contract/api.ts';
+import { API_PATH, API_PROTOCOL, offeredToken, SAVE_LINKS_PATH, STAGED_FILES_PATH } from '../../src/contract/api.ts';
 import { attachmentDisposition } from './content-disposition.ts';
 import type { Result } from '../../src/contract/result.ts';
 import { failure, ok } from '../../src/contract/result.ts';
@@ -38,15 +42,17 @@ const SECURITY_HEADERS = {
   'x-frame-options': 'DENY',
 };
 
+/** A message on the API's socket (a job's start carries its keys), from a client that presented the token. */
 const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
-/** A socket must present the token in its first message within this time. */
-const AUTH_TIMEOUT_MS = 5000;
+/**
+ * API sockets open at once (windows, tabs): each may hold up to api-socket.ts's CLOSE_UNSENT_BYTES
+ * of what it has not taken, so their number is bounded too.
+ */
+export const MAX_API_SOCKETS = 32;
+/** A request's headers (the token among them, for the API's socket) at most: Node's own default, fixed here. */
+const MAX_HEADER_BYTES = 16 * 1024;
 /** Staging keeps this much of its disk free: a browser upload that would eat into it is refused. */
 const STAGING_FREE_MARGIN_BYTES = 512 * 1024 * 1024;
-/** Progress that a slow socket has not taken yet is dropped beyond this (the next batch supersedes it). */
-const SOCKET_BACKLOG_BYTES = 4 * 1024 * 1024;
-/** Connections one address beyond loopback may hold at once. */
-const MAX_CONNECTIONS_PER_ADDRESS = 64;
 /** A socket that moves nothing for this long is closed. */
 const INACTIVITY_TIMEOUT_MS = 60_000;
 /** A TLS handshake must end within this time. */
@@ -54,8 +60,6 @@ const HANDSHAKE_TIMEOUT_MS = 10_000;
 /** A connection must send its request's headers within this time. */
 const HEADERS_TIMEOUT_MS = 10_000;
 
-const callSchema = z.object({ id: z.number().int(), method: z.string().max(100), params: z.unknown() });
-const authSchema = z.object({ auth: z.string().max(200) });
 /** A staged file's answer status, by the service's error code. */
 const STAGED_FILE_STATUS: Readonly<Record<string, number>> = { NotSupported: 404, NoSuchStaging: 404, InvalidPath: 400, ENOSPC: 507 };
 
@@ -97,7 +101,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   };
   // A connection that sends no request within the headers timeout is closed: idle sockets cannot
   // pile up. (No limit on a whole request: an upload takes as long as its file.)
-  const serverOptions = { headersTimeout: options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS, requestTimeout: 0, connectionsCheckingInterval: Math.min(1000, options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS) };
+  const headersTimeout = options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS;
+  const serverOptions = { headersTimeout, requestTimeout: 0, connectionsCheckingInterval: Math.min(1000, headersTimeout), maxHeaderSize: MAX_HEADER_BYTES };
   const server = options.tls
     ? https.createServer({ ...serverOptions, cert: options.tls.cert, key: options.tls.key, handshakeTimeout: HANDSHAKE_TIMEOUT_MS }, listener)
     : http.createServer(serverOptions, listener);
@@ -108,6 +113,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   // Between requests Node watches a kept-alive socket with this instead.
   server.keepAliveTimeout = Math.min(server.keepAliveTimeout, inactivityMs);
 
+  const connections = limitConnections(server, { firstBytesTimeoutMs: headersTimeout });
+
   // Filled in once the port is known.
   let hosts: ReadonlySet<string> = new Set();
   const scheme = options.tls ? 'https' : 'http';
@@ -115,7 +122,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   /** Why a request is refused before anything else is looked at, or undefined. */
   function refusal(request: http.IncomingMessage): { status: number; code: string; message: string } | undefined {
     // DNS rebinding: a page on evil.example that resolves to this machine names evil.example here.
-    if (!isAllowedHost(request, hosts)) return { status: 421, code: 'MisdirectedRequest', message: `This host answers only to ${[...hosts].join(', ')} (start it with --public-name for another).` };
+    // Which names it does answer to is not said: with --host 0.0.0.0 they are this machine's names and addresses.
+    if (!isAllowedHost(request, hosts)) return { status: 421, code: 'MisdirectedRequest', message: 'This host does not answer to that name (start it with --public-name to add one).' };
     if (!isSameOrigin(request, scheme)) return { status: 403, code: 'Forbidden', message: 'Requests from another origin are refused.' };
     return undefined;
   }
@@ -124,9 +132,18 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     const refused = refusal(request);
     // A refused request's connection is closed once answered: its body is not waited for.
     if (refused) return send(response, refused.status, failure(refused.code, refused.message), true);
-    const url = new URL(request.url ?? '/', 'http://host');
+    const url = requestTarget(request);
+    if (!url) return send(response, 400, failure('InvalidRequest', 'Bad request target.'), true);
+    // The API is a WebSocket; asked over plain HTTP it says whether the token is right (a browser
+    // cannot see why a WebSocket's upgrade was refused, so the window asks here).
+    if (url.pathname === API_PATH) {
+      if (!sameToken(bearerToken(request), token)) return send(response, 401, failure('Unauthorized', TOKEN_REFUSED), true);
+      if (sockets.clients.size >= MAX_API_SOCKETS) return send(response, 503, failure('TooManySockets', TOO_MANY_SOCKETS));
+      return send(response, 426, failure('UpgradeRequired', `The API is a WebSocket at ${API_PATH}, opened with the token among its protocols.`));
+    }
     if (url.pathname.startsWith(STAGED_FILES_PATH)) {
-      if (!sameToken(bearerToken(request), token)) return send(response, 401, failure('Unauthorized', 'Open the URL that "npm run serve" printed: it carries the access token.'), true);
+      if (!sameToken(bearerToken(request), token)) return send(response, 401, failure('Unauthorized', TOKEN_REFUSED), true);
+      connections.vouch(request, response);
       return receiveStagedFile(request, response, url);
     }
     if (url.pathname.startsWith(SAVE_LINKS_PATH)) return sendSavedObject(request, response, url);
@@ -196,6 +213,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     response.once('close', () => gone.abort());
     const saved = await service.savedObject(link, gone.signal);
     if (!saved.ok) return send(response, saved.error.code === 'NoSuchSaveLink' ? 404 : 502, saved);
+    // A link given to a token holder: a download that may take hours is not a stranger's.
+    connections.vouch(request, response);
     const { fileName, size, body } = saved.value;
     response.writeHead(200, {
       ...SECURITY_HEADERS,
@@ -210,84 +229,40 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     await pipeline(body, response);
   }
 
-  const perAddress = new Map<string, number>();
-  server.on('connection', (connection) => {
-    const address = connection.remoteAddress ?? '';
-    // A connection that sends nothing is dropped after the headers timeout (bytesRead, not a data
-    // listener, which would steal a TLS socket's bytes).
-    const idle = setTimeout(() => {
-      if (connection.bytesRead === 0) connection.destroy();
-    }, options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS);
-    idle.unref();
-    connection.once('close', () => clearTimeout(idle));
-    // On loopback every client shares one address, and any local process could fill the quota and
-    // lock the user out: there, only the idle timeout applies.
-    if (isLoopbackAddress(address)) return;
-    const count = (perAddress.get(address) ?? 0) + 1;
-    if (count > MAX_CONNECTIONS_PER_ADDRESS) {
-      connection.destroy();
+
+  // No compression: a small message must not inflate into a large one.
+  const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES, perMessageDeflate: false, handleProtocols: () => API_PROTOCOL });
+  server.on('upgrade', (request: http.IncomingMessage, socket: Duplex, head: Buffer) => {
+    // Node hands the socket over with no 'error' listener: a reset now would be thrown, and end the host.
+    socket.on('error', () => socket.destroy());
+    const refused = upgradeRefusal(request);
+    if (refused) {
+      const body = JSON.stringify(failure(refused.code, refused.message));
+      const answer = `HTTP/1.1 ${refused.status} ${http.STATUS_CODES[refused.status]}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+      socket.end(answer, () => socket.destroy());
       return;
     }
-    perAddress.set(address, count);
-    connection.once('close', () => {
-      const left = (perAddress.get(address) ?? 1) - 1;
-      if (left > 0) perAddress.set(address, left);
-      else perAddress.delete(address);
+    sockets.handleUpgrade(request, socket, head, (ws) => {
+      // A frame the WebSocket library refuses (bad UTF-8, too long, a reserved bit) is an 'error' on
+      // the socket, which ws then closes (1007, 1009, 1002): without a listener it would end the host.
+      ws.on('error', () => undefined);
+      serveApi(ws, service);
     });
   });
 
-  const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
-  server.on('upgrade', (request, socket, head) => {
-    const url = new URL(request.url ?? '/', 'http://host');
-    if (url.pathname !== '/api' || refusal(request)) {
-      socket.write('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n');
-      socket.destroy();
-      return;
+  /** Why an upgrade is refused, or undefined: only the API's socket, with the token, is opened. */
+  function upgradeRefusal(request: http.IncomingMessage): { status: number; code: string; message: string } | undefined {
+    const refused = refusal(request);
+    if (refused) return refused;
+    const url = requestTarget(request);
+    if (!url) return { status: 400, code: 'InvalidRequest', message: 'Bad request target.' };
+    if (url.pathname !== API_PATH) return { status: 404, code: 'NotFound', message: `The API's socket is at ${API_PATH}.` };
+    if (!sameToken(offeredToken(request.headers['sec-websocket-protocol']), token)) return { status: 401, code: 'Unauthorized', message: TOKEN_REFUSED };
+    if (sockets.clients.size >= MAX_API_SOCKETS) return { status: 503, code: 'TooManySockets', message: TOO_MANY_SOCKETS };
+    if (!(request.headers['sec-websocket-protocol'] ?? '').split(',').some((offered) => offered.trim() === API_PROTOCOL)) {
+      return { status: 400, code: 'InvalidRequest', message: `Offer the protocol ${API_PROTOCOL} beside the token.` };
     }
-    sockets.handleUpgrade(request, socket, head, (ws) => awaitToken(ws));
-  });
-
-  /** A socket's first message must be {auth: token}; until then it gets nothing, and a wrong one closes it. */
-  function awaitToken(ws: WebSocket): void {
-    const timer = setTimeout(() => ws.close(4401, 'No token'), AUTH_TIMEOUT_MS);
-    ws.once('message', (data) => {
-      clearTimeout(timer);
-      let presented: string | undefined;
-      try {
-        presented = authSchema.parse(JSON.parse(String(data))).auth;
-      } catch {
-        presented = undefined;
-      }
-      if (!sameToken(presented, token)) {
-        ws.close(4401, 'Wrong token');
-        return;
-      }
-      ws.send(JSON.stringify({ authenticated: true }));
-      serveApi(ws);
-    });
-  }
-
-  function serveApi(ws: WebSocket): void {
-    const unsubscribe = service.subscribe((event) => {
-      if (ws.readyState !== ws.OPEN) return;
-      // A client that does not keep up misses progress batches (the next one supersedes them),
-      // never a removal; the host's memory does not grow with its backlog.
-      if (ws.bufferedAmount > SOCKET_BACKLOG_BYTES && (event.type === 'jobs' || event.type === 'stats')) return;
-      ws.send(JSON.stringify({ event }));
-    });
-    ws.on('close', unsubscribe);
-    ws.on('message', (data) => {
-      let call;
-      try {
-        call = callSchema.parse(JSON.parse(String(data)));
-      } catch {
-        ws.send(JSON.stringify({ id: null, result: { ok: false, error: { code: 'InvalidRequest', message: 'Messages are {id, method, params} JSON.' } } }));
-        return;
-      }
-      void service.dispatch(call.method, call.params).then((result) => {
-        if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ id: call.id, result }));
-      });
-    });
+    return undefined;
   }
 
   const host = options.host ?? '127.0.0.1';
@@ -311,13 +286,26 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   };
 }
 
+const TOKEN_REFUSED = 'Open the URL that "npm run serve" printed: it carries the access token.';
+const TOO_MANY_SOCKETS = `This host has ${MAX_API_SOCKETS} windows open already: close one, then reload this one.`;
+
+/**
+ * What a request asks for, or undefined if its target is not a path: a request line may hold
+ * anything (`http://[/`, `//other/api`), and a browser sends a server only a path.
+ */
+function requestTarget(request: http.IncomingMessage): URL | undefined {
+  const target = request.url ?? '';
+  if (!target.startsWith('/') || target.startsWith('//')) return undefined;
+  try {
+    return new URL(target, 'http://host');
+  } catch {
+    return undefined;
+  }
+}
+
 /** A JSON answer; `close`: the connection ends with it (a refusal: whatever else comes is not read). */
 function send(response: http.ServerResponse, status: number, body: Result<unknown>, close = false): void {
   response.writeHead(status, { ...SECURITY_HEADERS, 'content-type': 'application/json', ...(close ? { connection: 'close' } : {}) });
   response.end(JSON.stringify(body));
 }
 
-
-function isLoopbackAddress(address: string): boolean {
-  return /^(127\.|::1$|::ffff:127\.)/.test(address);
-}

@@ -2,16 +2,18 @@
 //
 // The access token comes in the URL's fragment (#token=…), which the browser sends to no server.
 // The page keeps it in sessionStorage (this origin's only, and gone with the tab), takes it out of
-// the address bar at once, and presents it in the socket's first message and on uploads.
+// the address bar at once, and presents it among the socket's protocols (so the socket opens only
+// with it) and on uploads.
 
 import type { ApiEvent, BargeApi, FilesToUpload, MethodName, MethodParams, MethodResults } from '../../src/contract/api.ts';
-import { stagedFileAnswerSchema, stagedFileUrl } from '../../src/contract/api.ts';
+import { API_PATH, apiProtocols, stagedFileAnswerSchema, stagedFileUrl } from '../../src/contract/api.ts';
 import type { Result } from '../../src/contract/result.ts';
 import type { JobSummary } from '../../src/jobs.ts';
 
 type Pending = (result: Result<unknown>) => void;
 
 const TOKEN_KEY = 'barge-token';
+const UNREACHABLE = 'Cannot reach the Barge host. Is "npm run serve" still running?';
 
 function accessToken(): string {
   const fromFragment = /(?:^#|&)token=([A-Za-z0-9_-]+)/.exec(location.hash)?.[1];
@@ -31,14 +33,16 @@ export function createWebClient(): BargeApi {
 
   function connect(): Promise<WebSocket> {
     socket ??= new Promise<WebSocket>((resolve, reject) => {
-      const ws = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/api`);
-      let authenticated = false;
-      ws.onopen = () => ws.send(JSON.stringify({ auth: token }));
-      ws.onerror = () => reject(new Error('Cannot reach the Barge host. Is "npm run serve" still running?'));
-      ws.onclose = (event) => {
+      const ws = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${API_PATH}`, apiProtocols(token));
+      let opened = false;
+      ws.onopen = () => {
+        opened = true;
+        resolve(ws);
+      };
+      ws.onclose = () => {
         socket = undefined;
-        if (!authenticated) {
-          reject(new Error(event.code === 4401 ? 'The host refused the access token. Open the URL that "npm run serve" printed.' : 'Cannot reach the Barge host. Is "npm run serve" still running?'));
+        if (!opened) {
+          void whyRefused().then((message) => reject(new Error(message)));
           return;
         }
         for (const [id, settle] of pending) {
@@ -49,11 +53,8 @@ export function createWebClient(): BargeApi {
         if (listeners.size > 0) setTimeout(() => void connect().catch(() => undefined), 1000);
       };
       ws.onmessage = (message) => {
-        const data = JSON.parse(String(message.data)) as { id?: number; result?: Result<unknown>; event?: ApiEvent; authenticated?: boolean };
-        if (data.authenticated) {
-          authenticated = true;
-          resolve(ws);
-        } else if (data.event) for (const listener of listeners) listener(data.event);
+        const data = JSON.parse(String(message.data)) as { id?: number; result?: Result<unknown>; event?: ApiEvent };
+        if (data.event) for (const listener of listeners) listener(data.event);
         else if (typeof data.id === 'number') {
           pending.get(data.id)?.(data.result!);
           pending.delete(data.id);
@@ -61,6 +62,17 @@ export function createWebClient(): BargeApi {
       };
     });
     return socket;
+  }
+
+  /** Why the socket did not open: a browser is not told why an upgrade was refused, so the host is asked. */
+  async function whyRefused(): Promise<string> {
+    const answer = await fetch(API_PATH, { headers: { authorization: `Bearer ${token}` } }).catch(() => undefined);
+    if (answer?.status === 401) return 'The host refused the access token. Open the URL that "npm run serve" printed.';
+    if (answer?.status === 503) {
+      const said = (await answer.json().catch(() => undefined)) as { error?: { message?: unknown } } | undefined;
+      if (typeof said?.error?.message === 'string') return said.error.message;
+    }
+    return UNREACHABLE;
   }
 
   async function call<M extends MethodName>(method: M, params: MethodParams<M>): Promise<Result<MethodResults[M]>> {
@@ -98,7 +110,7 @@ export function createWebClient(): BargeApi {
       const answer = stagedFileAnswerSchema.safeParse(await response.json().catch(() => undefined));
       return answer.success ? answer.data : { ok: false, error: { code: 'InvalidAnswer', message: `The host answered ${response.status} to a file of the upload.` } };
     } catch {
-      return { ok: false, error: { code: 'Disconnected', message: 'Cannot reach the Barge host. Is "npm run serve" still running?' } };
+      return { ok: false, error: { code: 'Disconnected', message: UNREACHABLE } };
     }
   }
 

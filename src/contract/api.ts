@@ -275,6 +275,31 @@ export type ApiEvent =
   /** A line of the demo store's start (building MinIO the first time, seeding). */
   | { readonly type: 'demo'; readonly line: string };
 
+/** Where the API's WebSocket is opened. */
+export const API_PATH = '/api';
+/** The API's WebSocket subprotocol: the one the host answers with. */
+export const API_PROTOCOL = 'barge.api.v1';
+const TOKEN_PROTOCOL_PREFIX = 'barge.token.';
+
+/**
+ * The subprotocols a client offers when it opens the API's socket: the API's, and the access token
+ * as a second (as Kubernetes carries a bearer token). A browser cannot set a header on a WebSocket,
+ * and this way the token comes with the upgrade itself: no socket is ever open without it. The host
+ * answers with the API's protocol alone, never echoing the token.
+ */
+export function apiProtocols(token: string): string[] {
+  return [API_PROTOCOL, `${TOKEN_PROTOCOL_PREFIX}${token}`];
+}
+
+/** The token a client offered among its subprotocols (a Sec-WebSocket-Protocol header), if any. */
+export function offeredToken(protocolHeader: string | undefined): string | undefined {
+  for (const offered of (protocolHeader ?? '').split(',')) {
+    const protocol = offered.trim();
+    if (protocol.startsWith(TOKEN_PROTOCOL_PREFIX)) return protocol.slice(TOKEN_PROTOCOL_PREFIX.length);
+  }
+  return undefined;
+}
+
 export const STAGED_FILES_PATH = '/uploads/';
 
 /**

@@ -9,7 +9,7 @@
 
 import type { Browser } from 'playwright-core';
 import WebSocket from 'ws';
-import { stagedFileUrl } from '../../src/contract/api.ts';
+import { apiProtocols, stagedFileUrl } from '../../src/contract/api.ts';
 import type { ApiEvent } from '../../src/contract/api.ts';
 import type { Result } from '../../src/contract/result.ts';
 import { startFaultProxy } from '../support/fault-proxy.ts';
@@ -28,17 +28,16 @@ const BUCKET = 'bench-jobs';
 /** The host's API over its WebSocket, as the window's web client speaks it. */
 async function connectApi(url: string): Promise<{ call<T>(method: string, params: unknown): Promise<T>; onEvent(listener: (event: ApiEvent) => void): void; close(): void }> {
   const origin = new URL(url).origin;
-  const ws = new WebSocket(`${origin.replace(/^http/, 'ws')}/api`, { headers: { origin } });
+  const ws = new WebSocket(`${origin.replace(/^http/, 'ws')}/api`, apiProtocols(BENCH_TOKEN), { headers: { origin } });
   const pending = new Map<number, (result: Result<unknown>) => void>();
   const listeners: ((event: ApiEvent) => void)[] = [];
   let nextId = 1;
   await new Promise<void>((resolve, reject) => {
-    ws.once('open', () => ws.send(JSON.stringify({ auth: BENCH_TOKEN })));
+    ws.once('open', () => resolve());
     ws.once('error', reject);
     ws.on('message', (data) => {
-      const message = JSON.parse(String(data)) as { id?: number; result?: Result<unknown>; event?: ApiEvent; authenticated?: boolean };
-      if (message.authenticated) resolve();
-      else if (message.event) for (const listener of listeners) listener(message.event);
+      const message = JSON.parse(String(data)) as { id?: number; result?: Result<unknown>; event?: ApiEvent };
+      if (message.event) for (const listener of listeners) listener(message.event);
       else if (typeof message.id === 'number') {
         pending.get(message.id)?.(message.result!);
         pending.delete(message.id);

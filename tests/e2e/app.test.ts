@@ -73,6 +73,18 @@ describe('the Barge window', () => {
     expect(page.url()).not.toContain('token=');
   });
 
+  it('says a wrong token was refused (not that the host is down): a browser is not told why a socket was refused, so the window asks', async () => {
+    const context = await browser.newContext();
+    try {
+      const wrong = await context.newPage();
+      await wrong.goto(inject('app').url.replace(/#token=.*/, '#token=wrong-token-0123456789'));
+      await expect.poll(() => wrong.getByText('The host refused the access token.').count(), { timeout: 20_000 }).toBeGreaterThan(0);
+      expect(await wrong.getByText('Cannot reach the Barge host').count()).toBe(0);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('browses into a prefix, with breadcrumbs, sort and filter', async () => {
     for (const Key of ['docs/readme.md', 'docs/guide/intro.md', 'docs/guide/setup.md', 'top.txt']) {
       await s3.client.send(new PutObjectCommand({ Bucket: bucket, Key, Body: `content of ${Key}` }));

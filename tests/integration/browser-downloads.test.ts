@@ -20,6 +20,7 @@ import { ConnectionRegistry } from '../../main/service/connection-registry.ts';
 import { FileSecretStore } from '../../main/service/secret-store.ts';
 import { startWebHost } from '../../main/web-host/web-host.ts';
 import type { WebHost } from '../../main/web-host/web-host.ts';
+import { apiProtocols } from '../../src/contract/api.ts';
 import { startFaultProxy } from '../support/fault-proxy.ts';
 import type { FaultProxy } from '../support/fault-proxy.ts';
 import { serverConfig, uniqueBucket } from '../support/fixtures.ts';
@@ -65,10 +66,9 @@ afterAll(async () => {
 
 /** A call over a socket that presented the token, as the window makes it. */
 async function call(method: string, params: unknown): Promise<Answer> {
-  const ws = new WebSocket(`ws://127.0.0.1:${host.port}/api`, { origin });
+  const ws = new WebSocket(`ws://127.0.0.1:${host.port}/api`, apiProtocols(TOKEN), { origin });
   await new Promise<void>((resolve, reject) => {
-    ws.once('open', () => ws.send(JSON.stringify({ auth: TOKEN })));
-    ws.once('message', () => resolve());
+    ws.once('open', () => resolve());
     ws.once('error', reject);
   });
   try {

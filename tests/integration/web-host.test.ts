@@ -17,7 +17,7 @@ import { createBargeService } from '../../main/service/barge-service.ts';
 import type { BargeService } from '../../main/service/barge-service.ts';
 import { ConnectionRegistry } from '../../main/service/connection-registry.ts';
 import { FileSecretStore } from '../../main/service/secret-store.ts';
-import { startWebHost } from '../../main/web-host/web-host.ts';
+import { MAX_API_SOCKETS, startWebHost } from '../../main/web-host/web-host.ts';
 import type { WebHost } from '../../main/web-host/web-host.ts';
 import { internalEndpointProblem } from '../../src/internal-endpoints.ts';
 import { Journal } from '../../main/engine/journal/journal.ts';
@@ -26,6 +26,9 @@ import { serverConfig, uniqueBucket } from '../support/fixtures.ts';
 import { StagingArea } from '../../main/service/staging-area.ts';
 import type { StagingOptions } from '../../main/service/staging-area.ts';
 import { mountTmpfs } from '../support/bad-input-kit.ts';
+import { API_PROTOCOL, apiProtocols } from '../../src/contract/api.ts';
+import { MAX_UNVOUCHED_CONNECTIONS } from '../../main/web-host/connection-limits.ts';
+import { openRaw } from '../support/raw-connection.ts';
 
 const TOKEN = 'right-token-abcdefghijklmnop';
 let host: WebHost;
@@ -60,14 +63,12 @@ afterAll(async () => {
   await service.close();
 });
 
-/** A socket that presents `token` in its first message; resolves once the host accepts it. */
-function socket(options: { token?: string; origin?: string; host?: string }): Promise<WebSocket> {
+/** The API's socket, opened with `token` among its protocols as the window opens it; resolves once open. */
+function socket(options: { token?: string; origin?: string; host?: string; protocols?: string[] }): Promise<WebSocket> {
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`ws://127.0.0.1:${host.port}/api`, { origin: options.origin ?? origin, headers: options.host ? { host: options.host } : {} });
-    ws.once('open', () => ws.send(JSON.stringify({ auth: options.token ?? '' })));
-    ws.once('message', (data) => {
-      if ((JSON.parse(String(data)) as { authenticated?: boolean }).authenticated) resolve(ws);
-    });
+    const protocols = options.protocols ?? apiProtocols(options.token ?? '');
+    const ws = new WebSocket(`ws://127.0.0.1:${host.port}/api`, protocols, { origin: options.origin ?? origin, headers: options.host ? { host: options.host } : {} });
+    ws.once('open', () => resolve(ws));
     ws.once('close', (code) => reject(new Error(`closed ${code}`)));
     ws.once('error', reject);
     ws.once('unexpected-response', (_request, response) => reject(new Error(`HTTP ${response.statusCode}`)));
@@ -149,24 +150,47 @@ describe('the web host', () => {
       expect((await rawRequest('/', { host: name })).status).toBe(421);
     }
     expect((await rawRequest('/', { host: `localhost:${host.port}` })).status).toBe(200);
-    await expect(socket({ token: TOKEN, host: `evil.example:${host.port}`, origin: `http://evil.example:${host.port}` })).rejects.toThrow('403');
+    await expect(socket({ token: TOKEN, host: `evil.example:${host.port}`, origin: `http://evil.example:${host.port}` })).rejects.toThrow('421');
     const cross = await fetch(`${origin}/`, { headers: { origin: 'https://evil.example' } });
     expect(cross.status).toBe(403);
     await expect(socket({ token: TOKEN, origin: 'https://evil.example' })).rejects.toThrow('403');
   });
 
-  it('answers on a socket only after the token is its first message; a wrong or missing token closes it', async () => {
-    await expect(socket({})).rejects.toThrow('closed 4401');
-    await expect(socket({ token: 'wrong' })).rejects.toThrow('closed 4401');
-    // A call in place of the token is no token: the socket closes without an answer.
-    const unanswered = await new Promise<string>((resolve) => {
-      const ws = new WebSocket(`ws://127.0.0.1:${host.port}/api`, { origin });
-      const seen: string[] = [];
-      ws.once('open', () => ws.send(JSON.stringify({ id: 1, method: 'connections.list', params: {} })));
-      ws.on('message', (data) => seen.push(String(data)));
-      ws.once('close', (code) => resolve(`${code} ${seen.join('')}`));
-    });
-    expect(unanswered).toBe('4401 ');
+  it('opens the API\'s socket only with the token among its protocols (no socket is ever open without it), and never echoes the token', async () => {
+    await expect(socket({})).rejects.toThrow('HTTP 401');
+    await expect(socket({ token: 'wrong' })).rejects.toThrow('HTTP 401');
+    await expect(socket({ protocols: [] })).rejects.toThrow('HTTP 401');
+    await expect(socket({ protocols: [API_PROTOCOL] })).rejects.toThrow('HTTP 401');
+    // The token alone, without the API's protocol to answer with, is refused in words.
+    await expect(socket({ protocols: [apiProtocols(TOKEN)[1]!] })).rejects.toThrow('HTTP 400');
+    const ws = await socket({ token: TOKEN });
+    expect(ws.protocol).toBe(API_PROTOCOL);
+    ws.close();
+    // Asked over plain HTTP, the API says whether a token is right: a browser is not told why an
+    // upgrade was refused, and the window must tell a wrong token from a host that is down.
+    expect((await fetch(`${origin}/api`, { headers: { authorization: 'Bearer wrong-token' } })).status).toBe(401);
+    expect((await fetch(`${origin}/api`)).status).toBe(401);
+    expect((await fetch(`${origin}/api`, { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(426);
+  });
+
+  it('a wrong Host is told only that the name is not served, not which names are', async () => {
+    const named = await startWebHost({ service, token: TOKEN, staticDir: path.join(dataDir, 'static'), publicNames: ['secret-name.internal', '10.1.2.3'] });
+    try {
+      const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const request = http.request({ host: '127.0.0.1', port: named.port, path: '/', headers: { host: 'evil.example' } }, (response) => {
+          let body = '';
+          response.on('data', (chunk: Buffer) => { body += chunk.toString(); });
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+        });
+        request.once('error', reject);
+        request.end();
+      });
+      expect(answer.status).toBe(421);
+      expect(JSON.parse(answer.body)).toEqual({ ok: false, error: { code: 'MisdirectedRequest', message: 'This host does not answer to that name (start it with --public-name to add one).' } });
+      for (const name of ['secret-name', '10.1.2.3', '127.0.0.1', 'localhost', String(named.port)]) expect(answer.body).not.toContain(name);
+    } finally {
+      await named.close();
+    }
   });
 
   it('answers API calls, validates every payload, and never sends a secret', async () => {
@@ -531,6 +555,85 @@ describe('the web host\'s limits', () => {
       for (const socket of idle) socket.destroy();
     } finally {
       await quick.close();
+    }
+  });
+
+  it('opens at most 32 API sockets at once (each may hold what it has not taken), and one more once a window closes', async () => {
+    const own = await startWebHost({ service, token: TOKEN, staticDir: path.join(dataDir, 'static') });
+    const at = `http://127.0.0.1:${own.port}`;
+    const open: WebSocket[] = [];
+    const apiSocket = () => new Promise<WebSocket>((resolve, reject) => {
+      const ws = new WebSocket(`ws://127.0.0.1:${own.port}/api`, apiProtocols(TOKEN), { origin: at });
+      ws.once('open', () => resolve(ws));
+      ws.once('error', reject);
+    });
+    try {
+      for (let i = 0; i < MAX_API_SOCKETS; i++) open.push(await apiSocket());
+      await expect(apiSocket()).rejects.toThrow('503');
+      // The window, told nothing by a refused upgrade, asks: the host says why, in words.
+      const asked = await fetch(`${at}/api`, { headers: { authorization: `Bearer ${TOKEN}` } });
+      expect(asked.status).toBe(503);
+      expect(await asked.json()).toMatchObject({ ok: false, error: { code: 'TooManySockets', message: expect.stringContaining('windows open already') } });
+      const closed = new Promise((resolve) => open[0]!.once('close', resolve));
+      open.shift()!.close();
+      await closed;
+      // The host sees the close a moment after the client does.
+      let again: WebSocket | undefined;
+      for (let tries = 0; !again && tries < 100; tries++) again = await apiSocket().catch(() => new Promise<undefined>((resolve) => setTimeout(resolve, 50)));
+      expect(again).toBeDefined();
+      open.push(again!);
+    } finally {
+      for (const ws of open) ws.terminate();
+      await own.close();
+    }
+  });
+
+  it('keeps at most 128 connections no token vouches for, loopback too (idle, or stalled mid-answer): the one idle longest is closed; the user and an upload under way get through', async () => {
+    const staticDir = await mkdtemp(path.join(os.tmpdir(), 'barge-static-'));
+    await writeFile(path.join(staticDir, 'index.html'), '<!doctype html><title>Barge</title>');
+    await writeFile(path.join(staticDir, 'big.js'), Buffer.alloc(16 * 1024 * 1024, 0x20));
+    // A headers timeout far longer than the test: a connection closed here was closed by the cap.
+    const patient = await startWebHost({ service, token: TOKEN, staticDir, headersTimeoutMs: 600_000 });
+    const strangers = [];
+    try {
+      // An upload under way, with the token: its connection is not a stranger's.
+      const ws = await socket({ token: TOKEN });
+      const batch = await stage(ws);
+      ws.close();
+      const upload = await openRaw(patient.port);
+      upload.socket.write(`PUT /uploads/${batch}?path=slow.txt HTTP/1.1\r\nHost: 127.0.0.1:${patient.port}\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Length: 10\r\n\r\nhello`);
+      // Then strangers: some that send nothing, some that fetch a large file and read none of it.
+      for (let i = 0; i < 300; i++) {
+        const stranger = await openRaw(patient.port);
+        if (i % 2 === 1) {
+          stranger.socket.pause();
+          stranger.socket.write(`GET /big.js HTTP/1.1\r\nHost: 127.0.0.1:${patient.port}\r\n\r\n`);
+        }
+        strangers.push(stranger);
+      }
+      let closed = 0;
+      for (const stranger of strangers) void stranger.closed.then(() => closed++);
+      // The user comes after all of them, and is answered.
+      expect((await fetch(`http://127.0.0.1:${patient.port}/`)).status).toBe(200);
+      const cut = strangers.length - MAX_UNVOUCHED_CONNECTIONS;
+      // A stranger that reads nothing sees no close: an empty line more from each (which a request
+      // may start with), and the closed ones reset.
+      for (let waited = 0; closed < cut && waited < 30_000; waited += 250) {
+        for (const stranger of strangers) if (!stranger.socket.destroyed) stranger.socket.write('\r\n');
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      expect(closed).toBeGreaterThanOrEqual(cut);
+      // The ones idle longest went first; the newest are still there.
+      expect(strangers.slice(0, cut).every((stranger) => stranger.socket.destroyed)).toBe(true);
+      expect(strangers.slice(-64).some((stranger) => stranger.socket.destroyed)).toBe(false);
+      // The upload was never cut: it ends, and is taken.
+      upload.socket.write('world');
+      for (let waited = 0; !upload.received().includes('\r\n\r\n') && waited < 10_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(upload.received()).toMatch(/^HTTP\/1\.1 200/);
+      upload.socket.destroy();
+    } finally {
+      for (const stranger of strangers) stranger.socket.destroy();
+      await patient.close();
     }
   });
 

@@ -1,6 +1,7 @@
 // Files a browser sends: where each goes, how long a batch waits for its job, and when it goes.
 
-import { mkdtemp, readdir, stat, writeFile } from 'node:fs/promises';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -62,5 +63,46 @@ describe('the staging area', () => {
     await staging.create();
     await staging.close();
     expect(await readdir(root)).toEqual([]);
+  });
+});
+
+describe('what hosts killed before left behind', () => {
+  it('is removed when a host starts, unless a running host owns it; a host names its own folder after its process', async () => {
+    const temporaryDir = await mkdtemp(path.join(os.tmpdir(), 'barge-tmp-'));
+    const ended = spawnSync(process.execPath, ['-e', '']).pid;
+    const running = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)'], { stdio: 'ignore' });
+    const leftover = async (name: string) => {
+      await mkdir(path.join(temporaryDir, name, 'batch'), { recursive: true });
+      await writeFile(path.join(temporaryDir, name, 'batch', 'a.txt'), 'staged');
+      return name;
+    };
+    try {
+      const killed = await leftover(`barge-web-uploads-${ended}-AbC123`);
+      const otherHost = await leftover(`barge-web-uploads-${running.pid}-XyZ789`);
+      // The older naming says nothing of its owner: it goes once untouched for a day.
+      const oldUntouched = await leftover('barge-web-uploads-Old123');
+      const twoDaysAgo = new Date(Date.now() - 2 * 24 * 3600 * 1000);
+      await utimes(path.join(temporaryDir, oldUntouched, 'batch'), twoDaysAgo, twoDaysAgo);
+      await utimes(path.join(temporaryDir, oldUntouched), twoDaysAgo, twoDaysAgo);
+      const oldRecent = await leftover('barge-web-uploads-New456');
+      const unrelated = await leftover('barge-web-uploads-notes');
+      // A link named like a leftover is neither followed nor removed.
+      const elsewhere = await mkdtemp(path.join(os.tmpdir(), 'barge-elsewhere-'));
+      await writeFile(path.join(elsewhere, 'keep.txt'), 'keep');
+      const link = `barge-web-uploads-${ended}-Link12`;
+      await symlink(elsewhere, path.join(temporaryDir, link));
+
+      const staging = await StagingArea.open({ temporaryDir });
+      const left = await readdir(temporaryDir);
+      expect(left).not.toContain(killed);
+      expect(left).not.toContain(oldUntouched);
+      expect(left).toEqual(expect.arrayContaining([otherHost, oldRecent, unrelated, link]));
+      expect(await readdir(elsewhere)).toEqual(['keep.txt']);
+      expect(path.dirname(staging.root)).toBe(temporaryDir);
+      expect(path.basename(staging.root)).toMatch(new RegExp(`^barge-web-uploads-${process.pid}-[A-Za-z0-9]{6}$`));
+      await staging.close();
+    } finally {
+      running.kill();
+    }
   });
 });

@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
 import { allowedHosts, newToken, tokenProblem } from '../../../../main/web-host/access-token.ts';
+import { API_PROTOCOL, apiProtocols, offeredToken } from '../../../../src/contract/api.ts';
 
 it('a token chosen by hand must be as hard to guess as a generated one', () => {
   expect(tokenProblem(newToken())).toBeUndefined();
@@ -18,4 +19,12 @@ it('answers to the loopback names and the name it listens on, with its port only
   expect(allowedHosts('127.0.0.1', 8080, ['barge.example.com'], 'http').has('barge.example.com')).toBe(true);
   expect(allowedHosts('0.0.0.0', 80).has('0.0.0.0:80')).toBe(false);
   expect(allowedHosts('::1', 80).has('[::1]:80')).toBe(true);
+});
+
+it('carries the token as a WebSocket protocol beside the API\'s, and reads it back from the header however spaced', () => {
+  expect(apiProtocols('abc_DEF-123')).toEqual([API_PROTOCOL, 'barge.token.abc_DEF-123']);
+  expect(offeredToken(apiProtocols('abc_DEF-123').join(', '))).toBe('abc_DEF-123');
+  expect(offeredToken(`${API_PROTOCOL},barge.token.xyz`)).toBe('xyz');
+  expect(offeredToken(API_PROTOCOL)).toBeUndefined();
+  expect(offeredToken(undefined)).toBeUndefined();
 });
