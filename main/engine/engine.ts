@@ -204,9 +204,13 @@ export class Engine {
     return checkConnection(config, open, options);
   }
 
-  /** A connection whose socket pool follows this engine's Threads setting. */
-  async connect(config: ConnectionConfig): Promise<S3Connection> {
-    const connection = await openConnection(config, { threads: this.current.threads, stallTimeoutMs: this.current.stallTimeoutMs, env: this.env, refuseAddress: this.refuseAddress });
+  /**
+   * A connection whose socket pool follows this engine's Threads setting. `internalAllowed`: a store
+   * the host itself runs on loopback (the demo store), which the refusal of internal addresses spares.
+   */
+  async connect(config: ConnectionConfig, options: { readonly internalAllowed?: boolean } = {}): Promise<S3Connection> {
+    const refuseAddress = options.internalAllowed ? undefined : this.refuseAddress;
+    const connection = await openConnection(config, { threads: this.current.threads, stallTimeoutMs: this.current.stallTimeoutMs, env: this.env, refuseAddress });
     this.connections.add(connection);
     const close = connection.close.bind(connection);
     connection.close = () => {

@@ -220,11 +220,16 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
   };
   /**
    * A page (a web host's token holder) names an endpoint: the connection brings its own keys or a
-   * profile. Without them the host's own credentials (its environment, its default profile) would
-   * sign requests to wherever the page points.
+   * profile that holds credentials of its own. Without them the host's own credentials (its
+   * environment, its default profile, its container's or instance's) would sign requests to
+   * wherever the page points.
    */
-  const ownCredentials = <T extends { endpoint?: string; accessKeyId?: string; profile?: string }>(input: T): T => {
-    if (options.pageCallers && input.endpoint && !input.accessKeyId && !input.profile) {
+  const ownCredentials = async <T extends { endpoint?: string; accessKeyId?: string; profile?: string }>(input: T): Promise<T> => {
+    if (!options.pageCallers || input.accessKeyId) return input;
+    if (input.profile) {
+      const problem = await registry.profileProblem(input.profile);
+      if (problem) throw problem;
+    } else if (input.endpoint) {
       throw new BargeError('MissingCredentials', 'Give this connection its access key ID and secret key, or an AWS profile: the host does not lend its own credentials to an endpoint named in the window.');
     }
     return input;
@@ -244,14 +249,14 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
       ...(options.downloadRoot === undefined ? {} : { downloadRoot: path.resolve(options.downloadRoot) }),
     }),
     'connections.list': () => registry.list(),
-    'connections.add': (input) => registry.add(ownCredentials(input)),
-    'connections.edit': ({ id, input }) => registry.edit(id, ownCredentials(input)),
+    'connections.add': async (input) => registry.add(await ownCredentials(input)),
+    'connections.edit': async ({ id, input }) => registry.edit(id, await ownCredentials(input)),
     'connections.remove': async ({ id }) => {
       await registry.remove(id);
       return null;
     },
     'connections.test': async ({ id }) => ({ buckets: (await engine.listBuckets(await registry.connection(id))).length }),
-    'connections.check': ({ input, id }) => registry.check(ownCredentials(input), id),
+    'connections.check': async ({ input, id }) => registry.check(await ownCredentials(input), id),
     'connections.open': async (config) => {
       // Sessions are the command line's (its flags over its environment): a page adds connections.
       if (options.pageCallers) throw new BargeError('Forbidden', 'Session connections are for the command line: add a connection instead.');

@@ -3,6 +3,7 @@
 // neutralise fields a spreadsheet would run. Keys are stored on the real server.
 
 import { mkdir, mkdtemp, readdir, readFile, symlink, utimes, writeFile } from 'node:fs/promises';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, inject, it } from 'vitest';
@@ -187,6 +188,35 @@ it('--if-exists: overwrite (the default), fail, skip, rename and newer, each doi
 
     expect((await get('--if-exists', 'sometimes')).stderr).toContain('--if-exists takes overwrite, skip, rename, newer or fail, not "sometimes".');
   } finally {
+    await t.close();
+  }
+});
+
+it('a region that is no region, and a profile that is not there, are said by where they came from; nothing is dialled', async () => {
+  const t = await setUpEngine();
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'barge-cli-sources-'));
+  let dialled = 0;
+  const trap = net.createServer((socket) => {
+    dialled += 1;
+    socket.destroy();
+  });
+  await new Promise<void>((resolve) => trap.listen(0, '127.0.0.1', resolve));
+  const bad = `x@127.0.0.1:${(trap.address() as net.AddressInfo).port}/#`;
+  try {
+    await writeFile(path.join(dir, 'config'), '[profile work]\nregion = eu-west-1\n');
+    const files = { AWS_CONFIG_FILE: path.join(dir, 'config'), AWS_SHARED_CREDENTIALS_FILE: path.join(dir, 'credentials') };
+    // With no endpoint the region names the host: AWS's, or the one it smuggles in.
+    const flag = await runCli(['ls', `s3://${t.bucket}/`, '--region', bad], { env: { ...files, AWS_ENDPOINT_URL: '' } });
+    expect(flag).toMatchObject({ code: 2, stderr: expect.stringContaining(`--region takes a region, not "${bad}": a region is one name of letters, digits and hyphens`) });
+    const env = await runCli(['ls', `s3://${t.bucket}/`], { env: { ...files, AWS_ENDPOINT_URL: '', AWS_REGION: bad } });
+    expect(env).toMatchObject({ code: 1, stderr: expect.stringContaining(`AWS_REGION is not a region ("${bad}")`) });
+    const missing = await runCli(['ls', `s3://${t.bucket}/`, '--profile', 'nope'], { env: files });
+    expect(missing).toMatchObject({ code: 1, stderr: expect.stringContaining(`No profile nope in ${files.AWS_CONFIG_FILE} or ${files.AWS_SHARED_CREDENTIALS_FILE}`) });
+    const fromEnv = await runCli(['ls', `s3://${t.bucket}/`], { env: { ...files, AWS_PROFILE: 'nope' } });
+    expect(fromEnv).toMatchObject({ code: 1, stderr: expect.stringContaining('The config profile (nope) could not be found') });
+    expect(dialled).toBe(0);
+  } finally {
+    await new Promise((resolve) => trap.close(resolve));
     await t.close();
   }
 });

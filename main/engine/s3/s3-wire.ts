@@ -21,6 +21,8 @@ import { decodeXmlEntities } from './xml-entities.ts';
 import { DirectGetPool } from './direct-get.ts';
 import type { BodySink } from './direct-get.ts';
 import type { Verification } from '../../../src/verification.ts';
+import { isRegion, REGION_RULE } from '../../../src/region.ts';
+import { BargeError } from '../../../src/errors.ts';
 
 function toBytes(data: SourceData): string | Uint8Array {
   return typeof data === 'string' ? data : ArrayBuffer.isView(data) ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength) : new Uint8Array(data);
@@ -111,6 +113,8 @@ export class S3Wire {
   constructor(options: WireOptions) {
     this.options = options;
     this.stallTimeoutMs = options.stallTimeoutMs;
+    // The region names the host requests go to: one that is no region could name any host.
+    if (!isRegion(options.region)) throw new BargeError('InvalidRegion', `"${options.region.slice(0, 80)}" is not a region: ${REGION_RULE}.`);
     const suffix = options.region.startsWith('cn-') ? 'amazonaws.com.cn' : 'amazonaws.com';
     this.base = new URL(options.endpoint ?? `https://s3.${options.region}.${suffix}`);
     this.signer = new SignatureV4({ service: 's3', region: options.region, credentials: options.credentials, sha256: NodeSha256, uriEscapePath: false, applyChecksum: false });
