@@ -10,6 +10,7 @@ import { expect, inject, it } from 'vitest';
 import { CreateMultipartUploadCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { setUpEngine } from '../support/fixtures.ts';
 import { runCli } from '../support/run-cli.ts';
+import { rewritingProxy } from '../support/bad-input-kit.ts';
 
 // An OSC 52 sequence (writes the clipboard), a colour, and a newline that would forge a listing row.
 const EVIL = 'evil\x1b]52;c;cm0gLXJmIH4=\x07\x1b[31mred\nforged-row.txt';
@@ -217,6 +218,25 @@ it('a region that is no region, and a profile that is not there, are said by whe
     expect(dialled).toBe(0);
   } finally {
     await new Promise((resolve) => trap.close(resolve));
+    await t.close();
+  }
+});
+
+it('a listing that gives Size -1 for an 88-byte object: cp -r --require-verified fails by name, exits 1, and saves nothing', async () => {
+  const t = await setUpEngine();
+  const store = await rewritingProxy((request, answer) => (request.url?.includes('list-type=2')
+    ? { ...answer, body: Buffer.from(answer.body.toString().replace(/<Size>\d+<\/Size>/g, '<Size>-1</Size>')) }
+    : answer));
+  try {
+    await t.connection.client.send(new PutObjectCommand({ Bucket: t.bucket, Key: 'p/doc.txt', Body: 'x'.repeat(88) }));
+    const out = await mkdtemp(path.join(os.tmpdir(), 'barge-cli-sizes-'));
+    const run = await runCli(['cp', '-r', '--require-verified', `s3://${t.bucket}/p/`, out], { env: { AWS_ENDPOINT_URL: store.endpoint } });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`error: The store's listing gives s3://${t.bucket}/p/doc.txt "-1" as its size, which no object can have`);
+    expect(run.stderr).not.toContain('size only');
+    expect(await readdir(out, { recursive: true })).toEqual([]);
+  } finally {
+    await store.close();
     await t.close();
   }
 });

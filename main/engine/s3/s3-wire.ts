@@ -19,6 +19,7 @@ import type { AwsCredentialIdentity, Provider, SourceData } from '@smithy/types'
 import { abortError } from '../queue/retry-policy.ts';
 import { decodeXmlEntities } from './xml-entities.ts';
 import { DirectGetPool } from './direct-get.ts';
+import { parseObjectSize } from './object-size.ts';
 import type { BodySink } from './direct-get.ts';
 import type { Verification } from '../../../src/verification.ts';
 import { isRegion, REGION_RULE } from '../../../src/region.ts';
@@ -429,7 +430,8 @@ const STATUS_CODES: Readonly<Record<number, string>> = {
 };
 
 export interface ListObjectsV2Page {
-  readonly contents: readonly { key: string; size: number; lastModified: string | undefined; etag: string | undefined; storageClass: string | undefined }[];
+  /** `size` is 0 where the listing's Size is no size; `badSize` is then what it said. */
+  readonly contents: readonly { key: string; size: number; badSize?: string; lastModified: string | undefined; etag: string | undefined; storageClass: string | undefined }[];
   readonly commonPrefixes: readonly string[];
   readonly isTruncated: boolean;
   readonly nextContinuationToken: string | undefined;
@@ -459,8 +461,12 @@ function* blocks(xml: string, name: string): Generator<string> {
 export function parseListObjectsV2(xml: string): ListObjectsV2Page {
   const contents = [];
   for (const block of blocks(xml, 'Contents')) {
-    const size = tag(block, 'Size');
-    contents.push({ key: tag(block, 'Key') ?? '', size: size ? Number(size) : 0, lastModified: tag(block, 'LastModified'), etag: tag(block, 'ETag'), storageClass: tag(block, 'StorageClass') });
+    const stated = tag(block, 'Size');
+    const size = parseObjectSize(stated);
+    contents.push({
+      key: tag(block, 'Key') ?? '', size: size ?? 0, ...(size === undefined ? { badSize: stated ?? '' } : {}),
+      lastModified: tag(block, 'LastModified'), etag: tag(block, 'ETag'), storageClass: tag(block, 'StorageClass'),
+    });
   }
   const commonPrefixes = [];
   for (const block of blocks(xml, 'CommonPrefixes')) commonPrefixes.push(tag(block, 'Prefix') ?? '');
