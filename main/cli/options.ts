@@ -11,7 +11,7 @@ import { MAX_THREADS, MIN_THREADS, settingsPatchSchema } from '../../src/setting
 import type { SettingsPatch } from '../../src/settings.ts';
 import { BargeError } from '../../src/errors.ts';
 import { isRegion, REGION_RULE } from '../../src/region.ts';
-import { printable } from '../../src/s3-names.ts';
+import { printable } from '../../src/unsafe-text.ts';
 
 export const optionSpec = {
   'endpoint-url': { type: 'string' },

@@ -12,6 +12,7 @@ import { pipeline } from 'node:stream/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { methodSchemas, saveLinkUrl } from '../../src/contract/api.ts';
+import { withoutUnsafeCharacters } from '../../src/unsafe-text.ts';
 import type { ApiEvent, HostInfo, MethodName, MethodResults, ParsedParams } from '../../src/contract/api.ts';
 import type { Result } from '../../src/contract/result.ts';
 import { failure, ok } from '../../src/contract/result.ts';
@@ -61,8 +62,9 @@ export interface SavedObject {
 
 /** The name a key is saved under in a browser: its last part ("a/b.txt" → "b.txt"; "photos/" → "photos"). */
 export function savedFileName(key: string): string {
-  // Control characters (a key may hold any) never reach a header or the browser's downloads list.
-  const name = key.split('/').filter((part) => part !== '').pop()?.replace(/[\u0000-\u001f\u007f]/g, '') ?? '';
+  // Control characters, bidi overrides and line separators (a key may hold any) never reach a
+  // header or the browser's downloads list, where "invoice-\u202efdp.exe" would read as a PDF.
+  const name = withoutUnsafeCharacters(key.split('/').filter((part) => part !== '').pop() ?? '');
   return name === '' || name === '.' || name === '..' ? 'download' : name;
 }
 

@@ -240,3 +240,37 @@ it('a listing that gives Size -1 for an 88-byte object: cp -r --require-verified
     await t.close();
   }
 });
+
+it('C1 controls, bidi overrides and line separators: refused as file names, escaped in ls (text and --json), errors and receipts', async ({ skip }) => {
+  if (inject('s3').kind !== 'minio') skip('needs a store that holds keys with control characters as they are (versitygw replaces them)');
+  const t = await setUpEngine();
+  // Reads "invoice-exe.pdf"; a CSI; a NEL; a line separator; a right-to-left mark.
+  const names = ['invoice-\u202efdp.exe', 'csi\u009b2J', 'nel\u0085x', 'line\u2028sep', 'mark\u200f.txt'];
+  const unsafe = /[\x80-\x9f\u061c\u200e\u200f\u202a-\u202e\u2028\u2029\u2066-\u2069]/;
+  try {
+    for (const name of [...names, 'plain.txt']) await t.connection.client.send(new PutObjectCommand({ Bucket: t.bucket, Key: `n/${name}`, Body: 'x' }));
+    const listed = await runCli(['ls', `s3://${t.bucket}/n/`]);
+    expect(listed.stdout).not.toMatch(unsafe);
+    for (const shown of ['n/invoice-\\u202efdp.exe', 'n/csi\\x9b2J', 'n/nel\\x85x', 'n/line\\u2028sep', 'n/mark\\u200f.txt']) expect(listed.stdout).toContain(shown);
+    const json = await runCli(['ls', '--json', `s3://${t.bucket}/n/`]);
+    expect(json.stdout).not.toMatch(unsafe);
+    expect(json.stdout.trim().split('\n').map((line) => JSON.parse(line).key).sort()).toEqual([...names, 'plain.txt'].map((name) => `n/${name}`).sort());
+
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'barge-cli-names-'));
+    const receipt = path.join(dir, 'r.csv');
+    const run = await runCli(['cp', '-r', `s3://${t.bucket}/n/`, path.join(dir, 'out'), '--receipt', receipt]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).not.toMatch(unsafe);
+    expect(run.stderr).toContain('error: The key "n/invoice-\\u202efdp.exe" contains a bidirectional formatting character (\\u202e), which is not safe in a file name; it was not downloaded.');
+    expect(run.stderr).toContain('contains a line or paragraph separator (\\u2028)');
+    expect(await readdir(path.join(dir, 'out'), { recursive: true })).toEqual(['n', path.join('n', 'plain.txt')]);
+    const csv = await readFile(receipt, 'utf8');
+    expect(csv).not.toMatch(unsafe);
+    expect(csv).toContain('n/invoice-\\u202efdp.exe,');
+    const jsonReceipt = path.join(dir, 'r.json');
+    await runCli(['cp', '-r', `s3://${t.bucket}/n/`, path.join(dir, 'out2'), '--receipt', jsonReceipt]);
+    expect(await readFile(jsonReceipt, 'utf8')).not.toMatch(unsafe);
+  } finally {
+    await t.close();
+  }
+});
