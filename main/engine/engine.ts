@@ -42,7 +42,7 @@ import type { CheckOptions } from './s3/connection-check.ts';
 import type { ConnectionCheck } from '../../src/contract/models.ts';
 import type { ObjectStream } from './s3/object-stream.ts';
 import type { BucketEntry, ListingPage, ListOptions, ObjectDetails } from './s3/s3-listing.ts';
-import { confinedFolder } from './jobs/confined-path.ts';
+import { confinedFolder, confinedTarget } from './jobs/confined-path.ts';
 import { listHostFolders } from './jobs/host-folders.ts';
 import type { FolderListingOptions } from './jobs/host-folders.ts';
 import type { FolderListing } from '../../src/contract/models.ts';
@@ -188,6 +188,11 @@ export class Engine {
   /** `target` below `root` (a host's download root), made if missing, checked on real paths; else OutsideDownloadRoot. */
   confinedFolder(root: string, target: string): Promise<string> {
     return confinedFolder(root, target);
+  }
+
+  /** `target` if it lies below `root` (see confined-path.ts), made nowhere: a download makes its folder when an object is on its way. */
+  confinedTarget(root: string, target: string): Promise<string> {
+    return confinedTarget(root, target);
   }
 
   /** The subfolders of a folder of this machine (names only), confined below `options.root` where given. */

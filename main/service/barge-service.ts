@@ -311,7 +311,7 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
     'jobs.upload': (params) => upload(params),
     'jobs.download': async ({ connectionId, bucket, keys, prefixes, targetFolder, requireVerified, ifExists, saveAs, caseInsensitive, resume, resumeWithinMs }) => {
       requireWholePath(targetFolder);
-      const folder = options.downloadRoot === undefined ? path.resolve(targetFolder) : await engine.confinedFolder(options.downloadRoot, targetFolder);
+      const folder = options.downloadRoot === undefined ? path.resolve(targetFolder) : await engine.confinedTarget(options.downloadRoot, targetFolder);
       if (saveAs !== undefined && keys.length + prefixes.length !== 1) throw new BargeError('InvalidRequest', 'A file name to save as is for one object only.');
       const onExisting = ifExists ?? options.defaultIfExists;
       const spec = {

@@ -43,6 +43,14 @@ it('refuses to write a receipt on the host (a page saves it through the browser)
   expect(await readdir(outside)).toEqual(['victim']);
 });
 
+it('makes no download folder before an object is on its way: a download from a bucket that does not exist leaves none', async () => {
+  const target = path.join(root, 'dl', 'new', 'deeper');
+  const started = await service.dispatch('jobs.download', { connectionId: 'env', bucket: 'no-such-bucket-policy', keys: ['k'], prefixes: ['p/'], targetFolder: target });
+  const id = (started as { value: { id: string } }).value.id;
+  await expect.poll(async () => ((await service.dispatch('jobs.snapshot', {})) as { value: { id: string; state: { status: string } }[] }).value.find((job) => job.id === id)?.state.status).toBe('failed');
+  expect(await readdir(path.join(root, 'dl')).catch(() => [])).toEqual([]);
+});
+
 it('refuses session connections and local paths, and any key a method does not take', async () => {
   expect(await service.dispatch('connections.open', { endpoint: 'http://127.0.0.1:9000' })).toMatchObject({ ok: false, error: { code: 'Forbidden' } });
   expect(await service.dispatch('jobs.upload', { connectionId: 'env', bucket: 'b', prefix: '', paths: ['/etc/passwd'] })).toMatchObject({ ok: false, error: { code: 'Forbidden' } });
