@@ -67,7 +67,7 @@ export interface EngineOptions {
   readonly journal?: Journal;
   /** Which host this engine runs in: each restores only its own jobs. */
   readonly host?: JournalHost;
-  /** Addresses no connection may dial (a web host reachable beyond loopback: metadata services). */
+  /** Addresses no connection may dial (a web host reachable beyond loopback: internal ones, src/internal-endpoints.ts). */
   readonly refuseAddress?: AddressPolicy;
 }
 

@@ -50,8 +50,8 @@ export class ConnectionRegistry {
   private readonly endpointProblem: ((endpoint: string) => string | undefined) | undefined;
 
   /**
-   * `endpointProblem`: endpoints this host refuses (the web host, bound beyond loopback, refuses
-   * metadata services and link-local addresses).
+   * `endpointProblem`: endpoints this host refuses (the web host, reachable beyond loopback,
+   * refuses internal addresses: metadata services, loopback, private and link-local ranges).
    */
   constructor(options: { dataDir: string; engine: Engine; secrets: SecretStore; env?: NodeJS.ProcessEnv; endpointProblem?: (endpoint: string) => string | undefined }) {
     this.file = path.join(options.dataDir, 'connections.json');
@@ -197,7 +197,7 @@ export class ConnectionRegistry {
       // The demo store is this host's own, on loopback by design: the one internal address allowed.
       connection = this.config(id).then((config) => this.engine.connect(config, { internalAllowed: id === DEMO_CONNECTION_ID })).then(async (opened) => {
         // Where it really goes, once the environment and profiles have had their say, and what its
-        // name resolves to (a name may point at a metadata address).
+        // name resolves to (a name may point at an internal address).
         try {
           if (id === DEMO_CONNECTION_ID) return opened;
           this.checkPlace({ endpoint: opened.endpoint.endpoint });

@@ -12,6 +12,7 @@ import { ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import { freePort } from '../../main/demo/free-port.ts';
 import type { BargeService } from '../../main/service/barge-service.ts';
 import { createRuntime } from '../../main/service/runtime.ts';
+import { startServe } from '../../main/web-host/serve-host.ts';
 import { setUpEngine } from '../support/fixtures.ts';
 import type { TestContext } from '../support/fixtures.ts';
 
@@ -104,6 +105,21 @@ describe('a host reachable beyond this machine, and a token holder who names int
     for (const endpoint of [s3.endpoint, `http://localhost:${new URL(s3.endpoint).port}`, 'http://[::ffff:127.0.0.1]:9000', 'http://10.1.2.3:9000', 'http://192.168.0.10', 'http://100.64.0.1', 'http://0.0.0.0:9000', 'http://[fd12::1]']) {
       expect(await reachable.dispatch('connections.add', { name: 'inside', endpoint, accessKeyId: 'A', secretAccessKey: 'B' }), endpoint).toMatchObject({ ok: false, error: { code: 'EndpointRefused' } });
     }
+  });
+
+  it('says at start when the environment\'s own endpoint is one it will refuse', async () => {
+    const s3 = inject('s3');
+    const said: string[] = [];
+    const write = process.stderr.write.bind(process.stderr);
+    process.stderr.write = ((chunk: string) => { said.push(String(chunk)); return true; }) as typeof process.stderr.write;
+    try {
+      const args = { host: '127.0.0.1', 'public-name': ['barge.example'], 'insecure-http': true, 'data-dir': path.join(root, 'serve'), 'download-root': path.join(root, 'dl') };
+      const host = await startServe({ args, env: { AWS_ENDPOINT_URL: s3.endpoint }, demoStore: { start: async () => { throw new Error('no demo here'); } } });
+      await host.stop();
+    } finally {
+      process.stderr.write = write;
+    }
+    expect(said.join('')).toContain(`Warning: this host refuses the environment's endpoint ${s3.endpoint} (127.0.0.1 is a loopback address`);
   });
 
   it('scans no ports: an open port and a closed one get the same refusal', async () => {
