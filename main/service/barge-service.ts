@@ -12,7 +12,7 @@ import { pipeline } from 'node:stream/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { methodSchemas, saveLinkUrl } from '../../src/contract/api.ts';
-import { withoutUnsafeCharacters } from '../../src/unsafe-text.ts';
+import { printable, withoutUnsafeCharacters } from '../../src/unsafe-text.ts';
 import type { ApiEvent, HostInfo, MethodName, MethodResults, ParsedParams } from '../../src/contract/api.ts';
 import type { Result } from '../../src/contract/result.ts';
 import { failure, ok } from '../../src/contract/result.ts';
@@ -83,7 +83,8 @@ async function settle<T>(run: () => Promise<T>): Promise<Result<T>> {
     return ok(await run());
   } catch (error) {
     const e = describeError(error);
-    return failure(e.code, e.message);
+    // A name in it (a key, a file) is shown escaped, line by line: no window or terminal reorders it.
+    return failure(e.code, e.message.split('\n').map(printable).join('\n'));
   }
 }
 

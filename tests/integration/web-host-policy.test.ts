@@ -208,3 +208,9 @@ describe('a token holder who names a region or a profile to borrow the host\'s c
     }
   });
 });
+
+it('an error that names a key shows its bidi overrides and controls escaped, as every output does', async () => {
+  const answer = await service.dispatch('objects.list', { connectionId: 'env', bucket: 'no-such-bucket-policy', prefix: 'invoice-\u202efdp.exe\u0085' });
+  expect(answer).toMatchObject({ ok: false, error: { message: expect.stringContaining('invoice-\\u202efdp.exe\\x85') } });
+  expect(JSON.stringify(answer)).not.toMatch(/[\u202e\u0085]/);
+});
