@@ -1,6 +1,7 @@
 // A connection: where the store is and how to sign for it.
 
 import { z } from 'zod';
+import { isRegion, REGION_RULE } from './region.ts';
 
 export const checksumModeSchema = z.enum(['when_supported', 'when_required']);
 /**
@@ -44,11 +45,15 @@ const endpointSchema = z.string().superRefine((text, context) => {
   if (problem) context.addIssue({ code: 'custom', message: `The endpoint ${problem}.` });
 });
 
+export const REGION_PROBLEM = `That is not a region: ${REGION_RULE}.`;
+/** A region: it names hosts and signatures, so nothing that could carry a host, a port or a path. */
+export const regionSchema = z.string().refine(isRegion, REGION_PROBLEM);
+
 /** Where the store is and how to talk to it: everything but the credentials. */
 const placeFields = {
   /** https://… or http://…; empty for AWS itself (the endpoint follows the region). */
   endpoint: endpointSchema.optional(),
-  region: z.string().min(1).optional(),
+  region: regionSchema.optional(),
   /** Bucket in the path (http://host/bucket/key) instead of the host name. */
   pathStyle: z.boolean().optional(),
   /** A profile from ~/.aws/config and ~/.aws/credentials; the SDK's default chain when absent. */
@@ -65,7 +70,6 @@ export const sessionConnectionSchema = z.strictObject({
   ...placeFields,
   // Bounded as the connection form is: a session is kept for the process's life.
   endpoint: placeFields.endpoint.refine((url) => url === undefined || url.length <= 2048, 'an endpoint of at most 2,048 characters'),
-  region: z.string().min(1).max(50).optional(),
   profile: z.string().min(1).max(100).optional(),
 });
 export type SessionConnection = z.infer<typeof sessionConnectionSchema>;

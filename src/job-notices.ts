@@ -12,6 +12,7 @@ import { formatBytes, formatDuration } from './byte-units.ts';
 import type { JobSummary, JobUpdate } from './jobs.ts';
 import { isFinished, progressFraction } from './jobs.ts';
 import { plural } from './plural.ts';
+import { printable } from './unsafe-text.ts';
 
 /** A job that runs longer than this is told of when it ends. */
 export const NOTICE_AFTER_MS = 10_000;
@@ -36,10 +37,11 @@ export function jobEndNotice(job: JobSummary): JobNotice | undefined {
   const took = formatDuration(ms / 1000);
   if (job.state.status === 'completed') {
     const moved = job.kind === 'delete' ? plural(p.objectsDone, 'object') : `${plural(p.objectsDone, 'object')}, ${formatBytes(p.bytesDone)}`;
-    return { id: job.id, title: `${KIND_WORD[job.kind]} finished`, body: `${job.name}\n${moved} in ${took}.` };
+    return { id: job.id, title: `${KIND_WORD[job.kind]} finished`, body: `${printable(job.name)}\n${moved} in ${took}.` };
   }
   const why = p.objectsFailed > 0 ? `${p.objectsFailed.toLocaleString('en-US')} of ${plural(p.objectsTotal, 'object')} failed.` : job.state.error.message;
-  return { id: job.id, title: `${KIND_WORD[job.kind]} failed`, body: `${job.name}\n${why}` };
+  // A name (a key, a file) is shown escaped: a notification is one more screen it must not reorder.
+  return { id: job.id, title: `${KIND_WORD[job.kind]} failed`, body: `${printable(job.name)}\n${printable(why)}` };
 }
 
 /**

@@ -3,7 +3,7 @@
 // Keys are untrusted input. A key such as "../../.bashrc" or "/etc/passwd" must never write outside
 // the folder the user chose, so every key is mapped to a list of safe path segments or refused.
 
-import { printable } from './s3-names.ts';
+import { unsafeCharacterIn } from './unsafe-text.ts';
 
 export type KeyPathResult =
   | { readonly ok: true; readonly segments: readonly string[]; readonly isFolderMarker: boolean }
@@ -12,8 +12,6 @@ export type KeyPathResult =
 /** Device names Windows reserves in every folder, with any extension ("nul.txt" too). */
 const WINDOWS_RESERVED = /^(con|prn|aux|nul|conin\$|conout\$|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i;
 const WINDOWS_FORBIDDEN = /[<>:"|?*]/;
-/** C0 control characters and DEL: legal in a POSIX file name, but a hazard in every terminal and script. */
-const CONTROL_CHARACTER = /[\x00-\x1f\x7f]/;
 
 /**
  * Map `key` below `prefix` to path segments relative to the download folder.
@@ -31,8 +29,9 @@ export function keyToRelativePath(key: string, prefix = '', platform: 'posix' | 
   if (body.length === 0) return isFolderMarker || relative === '' ? { ok: true, segments: [], isFolderMarker: true } : { ok: false, reason: 'is empty' };
   if (body.startsWith('/')) return { ok: false, reason: 'is an absolute path' };
   if (body.includes('\0')) return { ok: false, reason: 'contains a NUL character' };
-  const control = CONTROL_CHARACTER.exec(body);
-  if (control) return { ok: false, reason: `contains a control character (${printable(control[0])}), which is not safe in a file name` };
+  // Legal in a POSIX file name, but a hazard in every terminal and script, or a name that reads as another.
+  const unsafe = unsafeCharacterIn(body);
+  if (unsafe) return { ok: false, reason: `contains ${unsafe}, which is not safe in a file name` };
   if (platform === 'win32' && (body.includes('\\') || /^[a-z]:/i.test(body))) return { ok: false, reason: 'would be an absolute or drive path on Windows' };
   const segments = body.split('/');
   for (const segment of segments) {

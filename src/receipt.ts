@@ -1,6 +1,8 @@
 // A job's receipt: what it stored or saved, object by object, with what the store said about each
 // (ETag, version ID, checksum), as CSV or JSON. Pure formatting; the journal supplies the lines.
+// Unsafe characters in names (unsafe-text.ts) are escapes in both: \u202e in JSON, the same value.
 
+import { printable, printableJson } from './unsafe-text.ts';
 import { VERIFICATION_LABELS } from './verification.ts';
 import type { Verification } from './verification.ts';
 
@@ -39,7 +41,10 @@ export function receiptFormatFor(fileName: string): ReceiptFormat {
  * spreadsheets show as text.
  */
 export function csvField(value: string, neutralise = true): string {
-  const safe = neutralise && /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  // A key's control characters, bidi overrides and line separators shown as escapes (unsafe-text.ts):
+  // a receipt opened in a terminal or a spreadsheet shows each name as it is, never reordered.
+  const shown = printable(value);
+  const safe = neutralise && /^[=+\-@\t\r]/.test(shown) ? `'${shown}` : shown;
   return /[",;\t\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
 }
 
@@ -75,7 +80,7 @@ export function* formatReceipt(entries: Iterable<ReceiptEntry>, format: ReceiptF
   let first = true;
   yield '[';
   for (const entry of entries) {
-    yield `${first ? '\n' : ',\n'}  ${JSON.stringify(row(entry))}`;
+    yield `${first ? '\n' : ',\n'}  ${printableJson(row(entry))}`;
     first = false;
   }
   yield first ? ']\n' : '\n]\n';

@@ -7,7 +7,7 @@
 
 import type { BargeService } from '../service/barge-service.ts';
 import { BargeError } from '../../src/errors.ts';
-import { printable } from '../../src/s3-names.ts';
+import { printable } from '../../src/unsafe-text.ts';
 import type { CliContext } from './context.ts';
 import { parseCli, usageError, USAGE } from './options.ts';
 

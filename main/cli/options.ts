@@ -10,6 +10,8 @@ import type { SessionConnection, UploadChecksum } from '../../src/connection.ts'
 import { MAX_THREADS, MIN_THREADS, settingsPatchSchema } from '../../src/settings.ts';
 import type { SettingsPatch } from '../../src/settings.ts';
 import { BargeError } from '../../src/errors.ts';
+import { isRegion, REGION_RULE } from '../../src/region.ts';
+import { printable } from '../../src/unsafe-text.ts';
 
 export const optionSpec = {
   'endpoint-url': { type: 'string' },
@@ -114,6 +116,7 @@ export function parseCli(argv: readonly string[]): CliOptions {
   for (const name of ['endpoint-url', 'region', 'profile'] as const) {
     if (values[name] === '') throw usageError(`--${name} needs a value.`);
   }
+  if (values.region !== undefined && !isRegion(values.region)) throw usageError(`--region takes a region, not "${printable(values.region)}": ${REGION_RULE}.`);
   const command = positionals[0];
   const accepted = COMMAND_FLAGS[command ?? ''] ?? [];
   if (values.receipt === '') throw usageError('--receipt needs a file name.');

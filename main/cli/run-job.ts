@@ -4,6 +4,7 @@ import path from 'node:path';
 import { formatBytes, formatDuration, formatRate } from '../../src/byte-units.ts';
 import { receiptFormatFor } from '../../src/receipt.ts';
 import { plural } from '../../src/plural.ts';
+import { printable, printableJson } from '../../src/unsafe-text.ts';
 import type { EarlierRun, ItemError, ItemList, JobSnapshot, JobSummary, JobUpdate } from '../../src/jobs.ts';
 import { isFinished } from '../../src/jobs.ts';
 import { silentProgress, terminalProgress } from './progress-line.ts';
@@ -90,13 +91,13 @@ export async function runJob(cli: CliContext, start: () => Promise<JobSummary>, 
   // A finished run is done with its journal; a failed one stays, for the same command to go on.
   if (end.state.status === 'completed' || end.state.status === 'cancelled') await cli.service.call('jobs.forget', { id: jobId });
   if (cli.options.json) {
-    cli.stdout.write(`${JSON.stringify({ ...end, seconds })}\n`);
+    cli.stdout.write(`${printableJson({ ...end, seconds })}\n`);
   } else {
-    for (const error of end.itemErrors) cli.stderr.write(`error: ${error.message}\n`);
+    for (const error of end.itemErrors) cli.stderr.write(`error: ${printable(error.message)}\n`);
     if (end.progress.objectsFailed > end.itemErrors.length) cli.stderr.write(`… and ${plural(end.progress.objectsFailed - end.itemErrors.length, 'more error', 'more errors')}\n`);
     const sizeOnly = end.progress.objectsSizeOnly ?? 0;
     const warnings = end.itemWarnings ?? [];
-    for (const warning of warnings) cli.stderr.write(`warning: ${warning.message}\n`);
+    for (const warning of warnings) cli.stderr.write(`warning: ${printable(warning.message)}\n`);
     const sizeOnlyShown = warnings.filter((warning) => warning.code === 'SizeOnly').length;
     if (sizeOnly > sizeOnlyShown) cli.stderr.write(`… and ${sizeOnly - sizeOnlyShown} more checked for size only\n`);
     if (!cli.options.quiet) cli.stderr.write(`${summary(end, seconds, verb)}\n`);
@@ -107,7 +108,7 @@ export async function runJob(cli: CliContext, start: () => Promise<JobSummary>, 
       cli.stderr.write(`To retry the ${plural(failed, 'item')} that failed, run the same command again: what was done is skipped.\n`);
     }
   }
-  if (receiptError) cli.stderr.write(`error: ${receiptError.message}\n`);
+  if (receiptError) cli.stderr.write(`error: ${printable(receiptError.message)}\n`);
   const outcome: RunEnd = receiptError ? { ...end, receiptMissing: true } : end;
   return signal ? { ...outcome, signal } : outcome;
 }
@@ -147,7 +148,7 @@ function summary(end: JobSnapshot, seconds: number, verb?: string): string {
       return `Cancelled. ${what}.`;
     case 'failed':
       // Item errors were printed above; a job-wide error is said here. Skipped entries are counted too.
-      if (p.objectsFailed === 0) return `Failed: ${end.state.error.message}\n${what}.`;
+      if (p.objectsFailed === 0) return `Failed: ${printable(end.state.error.message)}\n${what}.`;
       return `Failed. ${what}; ${p.objectsFailed.toLocaleString('en-US')} failed${skipped > 0 ? `, ${plural(skipped, 'entry', 'entries')} skipped (named above)` : ''}.`;
     default:
       return what;

@@ -42,7 +42,7 @@ import type { CheckOptions } from './s3/connection-check.ts';
 import type { ConnectionCheck } from '../../src/contract/models.ts';
 import type { ObjectStream } from './s3/object-stream.ts';
 import type { BucketEntry, ListingPage, ListOptions, ObjectDetails } from './s3/s3-listing.ts';
-import { confinedFolder } from './jobs/confined-path.ts';
+import { confinedFolder, confinedTarget } from './jobs/confined-path.ts';
 import { listHostFolders } from './jobs/host-folders.ts';
 import type { FolderListingOptions } from './jobs/host-folders.ts';
 import type { FolderListing } from '../../src/contract/models.ts';
@@ -67,7 +67,7 @@ export interface EngineOptions {
   readonly journal?: Journal;
   /** Which host this engine runs in: each restores only its own jobs. */
   readonly host?: JournalHost;
-  /** Addresses no connection may dial (a web host reachable beyond loopback: metadata services). */
+  /** Addresses no connection may dial (a web host reachable beyond loopback: internal ones, src/internal-endpoints.ts). */
   readonly refuseAddress?: AddressPolicy;
 }
 
@@ -195,6 +195,11 @@ export class Engine {
     return confinedFolder(root, target);
   }
 
+  /** `target` if it lies below `root` (see confined-path.ts), made nowhere: a download makes its folder when an object is on its way. */
+  confinedTarget(root: string, target: string): Promise<string> {
+    return confinedTarget(root, target);
+  }
+
   /** The subfolders of a folder of this machine (names only), confined below `options.root` where given. */
   listFolders(folder: string | undefined, options: FolderListingOptions): Promise<FolderListing> {
     return listHostFolders(folder, options);
@@ -209,9 +214,13 @@ export class Engine {
     return checkConnection(config, open, options);
   }
 
-  /** A connection whose socket pool follows this engine's Threads setting. */
-  async connect(config: ConnectionConfig): Promise<S3Connection> {
-    const connection = await openConnection(config, { threads: this.current.threads, stallTimeoutMs: this.current.stallTimeoutMs, env: this.env, refuseAddress: this.refuseAddress });
+  /**
+   * A connection whose socket pool follows this engine's Threads setting. `internalAllowed`: a store
+   * the host itself runs on loopback (the demo store), which the refusal of internal addresses spares.
+   */
+  async connect(config: ConnectionConfig, options: { readonly internalAllowed?: boolean } = {}): Promise<S3Connection> {
+    const refuseAddress = options.internalAllowed ? undefined : this.refuseAddress;
+    const connection = await openConnection(config, { threads: this.current.threads, stallTimeoutMs: this.current.stallTimeoutMs, env: this.env, refuseAddress });
     this.connections.add(connection);
     const close = connection.close.bind(connection);
     connection.close = () => {

@@ -6,7 +6,7 @@
 
 import type { JobError } from '../../src/jobs.ts';
 import { BargeError } from '../../src/errors.ts';
-import { printable } from '../../src/s3-names.ts';
+import { printable } from '../../src/unsafe-text.ts';
 import { isRegion } from '../../src/region.ts';
 
 export { BargeError };

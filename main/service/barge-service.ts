@@ -12,6 +12,7 @@ import { pipeline } from 'node:stream/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { methodSchemas, saveLinkUrl } from '../../src/contract/api.ts';
+import { printable, withoutUnsafeCharacters } from '../../src/unsafe-text.ts';
 import type { ApiEvent, HostInfo, MethodName, MethodResults, ParsedParams } from '../../src/contract/api.ts';
 import type { Result } from '../../src/contract/result.ts';
 import { failure, ok } from '../../src/contract/result.ts';
@@ -61,8 +62,9 @@ export interface SavedObject {
 
 /** The name a key is saved under in a browser: its last part ("a/b.txt" → "b.txt"; "photos/" → "photos"). */
 export function savedFileName(key: string): string {
-  // Control characters (a key may hold any) never reach a header or the browser's downloads list.
-  const name = key.split('/').filter((part) => part !== '').pop()?.replace(/[\u0000-\u001f\u007f]/g, '') ?? '';
+  // Control characters, bidi overrides and line separators (a key may hold any) never reach a
+  // header or the browser's downloads list, where "invoice-\u202efdp.exe" would read as a PDF.
+  const name = withoutUnsafeCharacters(key.split('/').filter((part) => part !== '').pop() ?? '');
   return name === '' || name === '.' || name === '..' ? 'download' : name;
 }
 
@@ -81,7 +83,8 @@ async function settle<T>(run: () => Promise<T>): Promise<Result<T>> {
     return ok(await run());
   } catch (error) {
     const e = describeError(error);
-    return failure(e.code, e.message);
+    // A name in it (a key, a file) is shown escaped, line by line: no window or terminal reorders it.
+    return failure(e.code, e.message.split('\n').map(printable).join('\n'));
   }
 }
 
@@ -220,11 +223,16 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
   };
   /**
    * A page (a web host's token holder) names an endpoint: the connection brings its own keys or a
-   * profile. Without them the host's own credentials (its environment, its default profile) would
-   * sign requests to wherever the page points.
+   * profile that holds credentials of its own. Without them the host's own credentials (its
+   * environment, its default profile, its container's or instance's) would sign requests to
+   * wherever the page points.
    */
-  const ownCredentials = <T extends { endpoint?: string; accessKeyId?: string; profile?: string }>(input: T): T => {
-    if (options.pageCallers && input.endpoint && !input.accessKeyId && !input.profile) {
+  const ownCredentials = async <T extends { endpoint?: string; accessKeyId?: string; profile?: string }>(input: T): Promise<T> => {
+    if (!options.pageCallers || input.accessKeyId) return input;
+    if (input.profile) {
+      const problem = await registry.profileProblem(input.profile);
+      if (problem) throw problem;
+    } else if (input.endpoint) {
       throw new BargeError('MissingCredentials', 'Give this connection its access key ID and secret key, or an AWS profile: the host does not lend its own credentials to an endpoint named in the window.');
     }
     return input;
@@ -244,14 +252,14 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
       ...(options.downloadRoot === undefined ? {} : { downloadRoot: path.resolve(options.downloadRoot) }),
     }),
     'connections.list': () => registry.list(),
-    'connections.add': (input) => registry.add(ownCredentials(input)),
-    'connections.edit': ({ id, input }) => registry.edit(id, ownCredentials(input)),
+    'connections.add': async (input) => registry.add(await ownCredentials(input)),
+    'connections.edit': async ({ id, input }) => registry.edit(id, await ownCredentials(input)),
     'connections.remove': async ({ id }) => {
       await registry.remove(id);
       return null;
     },
     'connections.test': async ({ id }) => ({ buckets: (await engine.listBuckets(await registry.connection(id))).length }),
-    'connections.check': ({ input, id }) => registry.check(ownCredentials(input), id),
+    'connections.check': async ({ input, id }) => registry.check(await ownCredentials(input), id),
     'connections.open': async (config) => {
       // Sessions are the command line's (its flags over its environment): a page adds connections.
       if (options.pageCallers) throw new BargeError('Forbidden', 'Session connections are for the command line: add a connection instead.');
@@ -305,7 +313,7 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
     'jobs.upload': (params) => upload(params),
     'jobs.download': async ({ connectionId, bucket, keys, prefixes, targetFolder, requireVerified, ifExists, saveAs, caseInsensitive, resume, resumeWithinMs }) => {
       requireWholePath(targetFolder);
-      const folder = options.downloadRoot === undefined ? path.resolve(targetFolder) : await engine.confinedFolder(options.downloadRoot, targetFolder);
+      const folder = options.downloadRoot === undefined ? path.resolve(targetFolder) : await engine.confinedTarget(options.downloadRoot, targetFolder);
       if (saveAs !== undefined && keys.length + prefixes.length !== 1) throw new BargeError('InvalidRequest', 'A file name to save as is for one object only.');
       const onExisting = ifExists ?? options.defaultIfExists;
       const spec = {

@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { lookup } from 'node:dns/promises';
 import path from 'node:path';
 import { internalAddressProblem } from '../../src/internal-endpoints.ts';
+import { isRegion, REGION_RULE } from '../../src/region.ts';
 import { loadSharedConfigFiles } from '@smithy/core/config';
 import type { ConnectionConfig } from '../../src/connection.ts';
 import type { ConnectionCheck, ConnectionInput, ConnectionSummary } from '../../src/contract/models.ts';
@@ -18,6 +19,8 @@ import type { DemoStoreAccess } from './demo-store.ts';
 import type { SecretStore } from './secret-store.ts';
 
 export const ENVIRONMENT_CONNECTION_ID = 'env';
+/** A profile's settings that give credentials of its own (any one is enough). */
+const CREDENTIAL_SOURCES = ['aws_secret_access_key', 'sso_session', 'sso_start_url', 'role_arn', 'credential_process', 'web_identity_token_file', 'login_session'] as const;
 const PROFILE_PREFIX = 'profile:';
 const SESSION_PREFIX = 'session:';
 
@@ -47,8 +50,8 @@ export class ConnectionRegistry {
   private readonly endpointProblem: ((endpoint: string) => string | undefined) | undefined;
 
   /**
-   * `endpointProblem`: endpoints this host refuses (the web host, bound beyond loopback, refuses
-   * metadata services and link-local addresses).
+   * `endpointProblem`: endpoints this host refuses (the web host, reachable beyond loopback,
+   * refuses internal addresses: metadata services, loopback, private and link-local ranges).
    */
   constructor(options: { dataDir: string; engine: Engine; secrets: SecretStore; env?: NodeJS.ProcessEnv; endpointProblem?: (endpoint: string) => string | undefined }) {
     this.file = path.join(options.dataDir, 'connections.json');
@@ -67,9 +70,11 @@ export class ConnectionRegistry {
     }
   }
 
-  private checkEndpoint(endpoint: string | undefined): void {
-    const problem = endpoint ? this.endpointProblem?.(endpoint) : undefined;
-    if (problem) throw new BargeError('EndpointRefused', `This host refuses the endpoint ${endpoint}: ${problem}. (Start it with --allow-internal-endpoints if that is really your store.)`);
+  /** Where a connection goes: an endpoint this host allows, and a region that is a region (it names hosts). */
+  private checkPlace(place: { readonly endpoint?: string; readonly region?: string }, whose = 'The region'): void {
+    const problem = place.endpoint ? this.endpointProblem?.(place.endpoint) : undefined;
+    if (problem) throw new BargeError('EndpointRefused', `This host refuses the endpoint ${place.endpoint}: ${problem}. (Start it with --allow-internal-endpoints if that is really your store.)`);
+    if (place.region && !isRegion(place.region)) throw new BargeError('InvalidRegion', `${whose} is not a region ("${place.region.slice(0, 80)}"): ${REGION_RULE}.`);
   }
 
   async list(): Promise<ConnectionSummary[]> {
@@ -108,7 +113,7 @@ export class ConnectionRegistry {
    * profile and region: the same command run again names the same connection, and so the same job.
    */
   openSession(config: ConnectionConfig): ConnectionSummary {
-    this.checkEndpoint(config.endpoint);
+    this.checkPlace(config);
     const env = this.env;
     const identity = {
       ...config,
@@ -122,7 +127,7 @@ export class ConnectionRegistry {
   }
 
   async add(input: ConnectionInput): Promise<ConnectionSummary> {
-    this.checkEndpoint(input.endpoint);
+    this.checkPlace(input);
     const saved = toSaved(randomUUID(), input);
     if (input.secretAccessKey) await this.secrets.set(saved.id, input.secretAccessKey);
     await this.store([...(await this.load()), saved]);
@@ -133,7 +138,7 @@ export class ConnectionRegistry {
     const all = await this.load();
     const index = all.findIndex((c) => c.id === id);
     if (index < 0) throw new BargeError('NoSuchConnection', 'Only saved connections can be edited; this one comes from the AWS environment.');
-    this.checkEndpoint(input.endpoint);
+    this.checkPlace(input);
     const saved = toSaved(id, input);
     // An empty secret keeps the stored one: the window never has it to send back.
     if (input.secretAccessKey) await this.secrets.set(id, input.secretAccessKey);
@@ -165,6 +170,7 @@ export class ConnectionRegistry {
     }
     if (accessKeyId && !secretAccessKey) return { ok: false, failed: 'credentials', field: 'secretAccessKey', code: 'MissingSecret', message: 'Enter the secret access key that goes with this access key ID.' };
     if (secretAccessKey && !accessKeyId) return { ok: false, failed: 'credentials', field: 'accessKeyId', code: 'MissingAccessKeyId', message: 'Enter the access key ID that goes with this secret access key.' };
+    // A region that is no region fails in the engine, as the check's answer (failed: region).
     const config: ConnectionConfig = {
       endpoint: blank(input.endpoint),
       region: blank(input.region),
@@ -178,7 +184,7 @@ export class ConnectionRegistry {
     return this.engine.checkConnection(config, {
       // Where it really goes once the environment has had its say, and what its name resolves to.
       vet: async (opened) => {
-        this.checkEndpoint(opened.endpoint.endpoint);
+        this.checkPlace({ endpoint: opened.endpoint.endpoint });
         if (this.endpointProblem && opened.endpoint.endpoint) await this.checkResolved(opened.endpoint.endpoint);
       },
     });
@@ -188,13 +194,13 @@ export class ConnectionRegistry {
   connection(id: string): Promise<S3Connection> {
     let connection = this.open.get(id);
     if (!connection) {
-      connection = this.config(id).then((config) => this.engine.connect(config)).then(async (opened) => {
+      // The demo store is this host's own, on loopback by design: the one internal address allowed.
+      connection = this.config(id).then((config) => this.engine.connect(config, { internalAllowed: id === DEMO_CONNECTION_ID })).then(async (opened) => {
         // Where it really goes, once the environment and profiles have had their say, and what its
-        // name resolves to (a name may point at a metadata address).
+        // name resolves to (a name may point at an internal address).
         try {
-          // The demo store is this host's own, on loopback by design: the one internal address allowed.
           if (id === DEMO_CONNECTION_ID) return opened;
-          this.checkEndpoint(opened.endpoint.endpoint);
+          this.checkPlace({ endpoint: opened.endpoint.endpoint });
           if (this.endpointProblem && opened.endpoint.endpoint) await this.checkResolved(opened.endpoint.endpoint);
         } catch (error) {
           opened.close();
@@ -219,6 +225,8 @@ export class ConnectionRegistry {
     }
     const saved = (await this.load()).find((c) => c.id === id);
     if (!saved) throw new BargeError('NoSuchConnection', 'That connection no longer exists.');
+    // Saved before regions were checked, or written into the file by hand: checked as it is used.
+    this.checkPlace({ region: saved.region }, `The region of the connection "${saved.name}"`);
     const secretAccessKey = saved.accessKeyId ? await this.secrets.get(id) : undefined;
     if (saved.accessKeyId && !secretAccessKey) throw new BargeError('MissingSecret', `The connection "${saved.name}" has no secret access key stored: edit it and enter the key.`);
     return {
@@ -243,17 +251,30 @@ export class ConnectionRegistry {
     return { ...saved, source: 'saved', hasSecret: saved.accessKeyId ? (await this.secrets.get(saved.id)) !== undefined : false };
   }
 
+  /**
+   * Why a profile cannot give a page's connection credentials, or undefined: it is not there, or it
+   * holds none of its own (keys, a role, SSO, a credential process, a web identity), so the SDK would
+   * go on down its chain to the container's or the instance's credentials.
+   */
+  async profileProblem(name: string): Promise<BargeError | undefined> {
+    const profile = (await this.profiles()).find((each) => each.name === name);
+    if (!profile) return new BargeError('NoSuchProfile', `No profile ${name} in ~/.aws/config or ~/.aws/credentials on the host: check its name.`);
+    if (!profile.hasSecret) {
+      return new BargeError('MissingCredentials', `The profile ${name} holds no credentials of its own (keys, a role, SSO, a credential process or a web identity): give this connection its keys, or name a profile that has them. The host does not lend its own credentials to a connection named in the window.`);
+    }
+    return undefined;
+  }
+
   private async profiles(): Promise<{ name: string; region?: string; endpoint?: string; hasSecret: boolean }[]> {
     const files = await loadSharedConfigFiles({ ignoreCache: true });
     const names = new Set([...Object.keys(files.configFile), ...Object.keys(files.credentialsFile)]);
     return [...names].sort().map((name) => {
-      const config = files.configFile[name] ?? {};
-      const credentials = files.credentialsFile[name] ?? {};
+      const settings = { ...files.credentialsFile[name], ...files.configFile[name] };
       return {
         name,
-        region: config.region ?? credentials.region,
-        endpoint: config.endpoint_url ?? credentials.endpoint_url,
-        hasSecret: Boolean(credentials.aws_secret_access_key ?? config.aws_secret_access_key ?? config.sso_session ?? config.sso_start_url ?? config.role_arn ?? config.credential_process),
+        region: settings.region,
+        endpoint: settings.endpoint_url,
+        hasSecret: CREDENTIAL_SOURCES.some((setting) => Boolean(settings[setting])),
       };
     });
   }

@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { parseArgs } from 'node:util';
+import { internalEndpointProblem } from '../../src/internal-endpoints.ts';
 import { defaultDataDir } from '../service/data-dir.ts';
 import { createRuntime } from '../service/runtime.ts';
 import { newToken, tokenProblem } from './access-token.ts';
@@ -74,7 +75,7 @@ export async function startServe({ args: values, env, demoStore }: ServeStart): 
     dataDir: serveDataDir(values),
     env,
     warn: (message) => process.stderr.write(`Warning: ${message}\n`),
-    // Reachable by others, it refuses endpoints that are the machine's own metadata services: by
+    // Reachable by others, it refuses endpoints on the machine's or its network's own addresses: by
     // name when a connection is added, and by address each time a socket connects.
     refuseInternalEndpoints: reachable && !values['allow-internal-endpoints'],
     downloadRoot,
@@ -100,6 +101,10 @@ export async function startServe({ args: values, env, demoStore }: ServeStart): 
   if (!loopback) {
     process.stderr.write(`Warning: listening on ${host}, not just this machine. Anyone who can reach it and learns the token can use your credentials; prefer an SSH tunnel.\n`);
   }
+  // The environment's own store refused as any other: said now, not at the first listing.
+  const envEndpoint = (env ?? process.env).AWS_ENDPOINT_URL_S3 || (env ?? process.env).AWS_ENDPOINT_URL;
+  const refused = reachable && !values['allow-internal-endpoints'] && envEndpoint ? internalEndpointProblem(envEndpoint) : undefined;
+  if (refused) process.stderr.write(`Warning: this host refuses the environment's endpoint ${envEndpoint} (${refused}); if that is your store, start it with --allow-internal-endpoints.\n`);
   return {
     url: webHost.url,
     async stop() {

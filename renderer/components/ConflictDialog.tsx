@@ -6,6 +6,7 @@ import type { ConflictChoice } from '../../src/if-exists.ts';
 import type { JobView } from '../store/jobs-store.ts';
 import { useJobs } from '../store/jobs-store.ts';
 import { Dialog } from './Dialog.tsx';
+import { Name } from './Name.tsx';
 
 const CHOICES: readonly { choice: ConflictChoice; label: string }[] = [
   { choice: 'overwrite', label: 'Overwrite' },
@@ -31,7 +32,7 @@ export function ConflictDialog({ job, conflict }: { job: JobView; conflict: { id
   return (
     // Closing it without an answer leaves the file waiting; the dialog comes back with the next update.
     <Dialog key={`${job.id}:${conflict.id}`} title="A file is already there" onClose={() => answer('skip')}>
-      <p><strong>{conflict.path}</strong> is already there ({job.name}).</p>
+      <p><strong><Name text={conflict.path} /></strong> is already there (<Name text={job.name} />).</p>
       <div className="buttons">
         {CHOICES.map(({ choice, label }) => <button key={choice} type="button" onClick={() => answer(choice)}>{label}</button>)}
       </div>

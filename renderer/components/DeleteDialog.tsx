@@ -1,13 +1,14 @@
 // Bulk delete with a clear preview: a dry run counts what would go (objects and bytes) before
 // anything is deleted; above 1,000 objects the operator types the name to confirm.
 
-import { useEffect, useState } from 'react';
+import { Fragment, useEffect, useState } from 'react';
 import type { JobView } from '../store/jobs-store.ts';
 import { formatBytes } from '../format.ts';
 import { useJobs } from '../store/jobs-store.ts';
 import { useBrowser } from '../store/browser-store.ts';
 import type { BucketVersioning } from '../../src/contract/models.ts';
 import { Dialog } from './Dialog.tsx';
+import { Name } from './Name.tsx';
 
 export const TYPE_TO_CONFIRM_ABOVE = 1000;
 
@@ -95,10 +96,10 @@ export function DeleteDialog({ target, onClose, onDeleted }: { target: DeleteTar
     }
   }
 
-  const what = [...target.prefixes.map((p) => `${p || '(whole bucket)'} (folder)`), ...target.keys];
+  const what = [...target.prefixes.map((p) => (p ? <><Name text={p} /> (folder)</> : '(whole bucket) (folder)')), ...target.keys.map((key) => <Name text={key} />)];
   return (
     <Dialog title="Delete objects" onClose={onClose}>
-      <p>From <strong>{target.bucket}</strong>: {what.slice(0, 5).join(', ')}{what.length > 5 ? ` and ${what.length - 5} more` : ''}</p>
+      <p>From <strong><Name text={target.bucket} /></strong>: {what.slice(0, 5).map((each, i) => <Fragment key={i}>{i > 0 && ', '}{each}</Fragment>)}{what.length > 5 ? ` and ${what.length - 5} more` : ''}</p>
       <label className="inline"><input type="checkbox" checked={allVersions} onChange={(e) => setAllVersions(e.target.checked)} /> Delete all versions (versioned buckets)</label>
       <p role="status" aria-live="polite" className="preview">
         {counted
@@ -108,7 +109,7 @@ export function DeleteDialog({ target, onClose, onDeleted }: { target: DeleteTar
             : <>Counting… {job ? `${job.progress.objectsDone.toLocaleString()} so far` : ''}</>}
       </p>
       {needsTyping && counted && (
-        <label>Type <code>{target.confirmName}</code> to confirm <input aria-label="Type the name to confirm" value={typed} onChange={(e) => setTyped(e.target.value)} /></label>
+        <label>Type <code><Name text={target.confirmName} /></code> to confirm <input aria-label="Type the name to confirm" value={typed} onChange={(e) => setTyped(e.target.value)} /></label>
       )}
       {error && <p role="alert" className="error">{error}</p>}
       <div className="buttons">

@@ -2,7 +2,9 @@
 
 import { formatBytes, formatDate } from '../format.ts';
 import { LINK_LIFETIMES, useDetails } from '../store/details-store.ts';
+import { printable } from '../../src/unsafe-text.ts';
 import { Dialog } from './Dialog.tsx';
+import { Name } from './Name.tsx';
 
 /** The details of the object the details store shows, if any (open one with useDetails' show). */
 export function DetailsDialog() {
@@ -10,7 +12,7 @@ export function DetailsDialog() {
   const metadata = details ? Object.entries(details.metadata) : [];
   if (!target) return null;
   return (
-    <Dialog key={`${target.connectionId}:${target.bucket}:${target.key}`} title={target.key} onClose={close}>
+    <Dialog key={`${target.connectionId}:${target.bucket}:${target.key}`} title={<Name text={target.key} />} label={printable(target.key)} onClose={close}>
       {details && (
         <dl className="details">
           <dt>Size</dt><dd>{formatBytes(details.size)} ({details.size.toLocaleString()} bytes)</dd>

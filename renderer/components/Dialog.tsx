@@ -8,7 +8,11 @@
 import { useEffect, useRef } from 'react';
 import type { ReactNode } from 'react';
 
-export function Dialog({ title, onClose, children }: { title: string; onClose: () => void; children: ReactNode }) {
+/**
+ * `title`: text, or text with names in it (each a <Name>, isolated); then `label` is the title as
+ * plain text, for the dialog's accessible name.
+ */
+export function Dialog({ title, label, onClose, children }: { title: ReactNode; label?: string; onClose: () => void; children: ReactNode }) {
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const dialog = ref.current;
@@ -26,7 +30,7 @@ export function Dialog({ title, onClose, children }: { title: string; onClose: (
   return (
     <dialog
       ref={ref}
-      aria-label={title}
+      aria-label={label ?? (typeof title === 'string' ? title : undefined)}
       onClose={(e) => { if (e.target === e.currentTarget) onClose(); }}
       onCancel={(e) => {
         if (e.target !== e.currentTarget) return;

@@ -5,6 +5,7 @@ import { useState } from 'react';
 import type { DragEvent, ReactNode } from 'react';
 import type { DroppedItems } from '../../src/contract/api.ts';
 import { droppedFromDrop } from '../dropped-files.ts';
+import { Name } from './Name.tsx';
 
 export function DropZone({ destination, onDrop: dropped, children }: { destination: string; onDrop: (items: DroppedItems) => void; children: ReactNode }) {
   const [dragging, setDragging] = useState(false);
@@ -24,7 +25,7 @@ export function DropZone({ destination, onDrop: dropped, children }: { destinati
       onDrop={onDrop}
     >
       {children}
-      {dragging && <div className="drop-hint" aria-hidden="true">Drop to upload to {destination}</div>}
+      {dragging && <div className="drop-hint" aria-hidden="true">Drop to upload to <Name text={destination} /></div>}
     </section>
   );
 }

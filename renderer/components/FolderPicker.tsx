@@ -10,6 +10,7 @@ import type { KeyboardEvent } from 'react';
 import type { FolderListing } from '../../src/contract/models.ts';
 import { useHostFiles } from '../store/host-files-store.ts';
 import { Dialog } from './Dialog.tsx';
+import { Name } from './Name.tsx';
 
 /** The last part of a whole path ("/a/b/" → "b"), on either kind of machine. */
 function baseName(folder: string): string {
@@ -137,7 +138,7 @@ export function FolderPicker({ machineName, start, onChoose, onClose }: {
               onClick={() => setActive(index)}
               onDoubleClick={() => open(name)}
             >
-              {name}
+              <Name text={name} />
             </li>
           ))}
         </ul>

@@ -15,6 +15,8 @@ import { PAGE_SIZE, useJobDetails } from '../store/job-details-store.ts';
 import { useJobs } from '../store/jobs-store.ts';
 import type { JobView } from '../store/jobs-store.ts';
 import { Dialog } from './Dialog.tsx';
+import { Name } from './Name.tsx';
+import { printable } from '../../src/unsafe-text.ts';
 
 const ROW_HEIGHT = 44;
 /** The column names' row, above the items in the same scrolling box (it stays on top). */
@@ -62,7 +64,7 @@ function JobDetails({ job }: { job: JobView | undefined }) {
   const failed = p?.objectsFailed ?? 0;
   const canRetry = job?.state.status === 'failed' && failed > 0;
   return (
-    <Dialog title={`Details of ${name}`} onClose={close}>
+    <Dialog title={<>Details of <Name text={name} /></>} label={`Details of ${printable(name)}`} onClose={close}>
       <div className="job-details">
         {job && p ? (
           <p className="job-details-summary">
@@ -124,8 +126,8 @@ function ItemRow({ item, index, style }: { item: JobItem; index: number; style: 
     <div role="row" aria-rowindex={index + 2} className={`job-item ${item.state}`} style={style}>
       <span role="cell" className="item-state"><state.icon size={14} aria-hidden />{state.label}</span>
       {/* Isolated: a right-to-left override in a name cannot reorder the row around it. */}
-      <span role="cell" className="item-source" title={item.source}><bdi>{item.source}</bdi></span>
-      <span role="cell" className="item-destination" title={item.destination || undefined}>{item.destination ? <>→ <bdi>{item.destination}</bdi></> : ''}</span>
+      <span role="cell" className="item-source" title={printable(item.source)}><Name text={item.source} /></span>
+      <span role="cell" className="item-destination" title={item.destination ? printable(item.destination) : undefined}>{item.destination ? <>→ <Name text={item.destination} /></> : ''}</span>
       <span role="cell" className="item-size">{item.size === undefined ? '' : formatBytes(item.size)}</span>
       <span role="cell" className="item-message" title={why || undefined}>{why}</span>
     </div>

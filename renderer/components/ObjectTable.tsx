@@ -14,6 +14,8 @@ import type { Row, RowList, SortColumn } from '../store/browser-store.ts';
 import { FileIcon, FileIconSprite } from './FileIcon.tsx';
 import { useBrowserKeyboard } from './useBrowserKeyboard.ts';
 import { useRowWindow } from './useRowWindow.ts';
+import { Name } from './Name.tsx';
+import { printable } from '../../src/unsafe-text.ts';
 
 const ROW_HEIGHT = 28;
 const COLUMNS: readonly SortColumn[] = ['name', 'size', 'modified', 'class'];
@@ -119,10 +121,10 @@ export function ObjectTable({ label, rows, onActivate, onDelete }: {
                 onClick={(e) => click(row, e)}
                 onDoubleClick={() => activate(row)}
               >
-                <div role="gridcell" className="cell name" title={shownName}>
+                <div role="gridcell" className="cell name" title={printable(shownName)}>
                   <FileIcon name={row.name} folder={row.kind === 'folder'} />
-                  {/* Isolated: a right-to-left override in a key cannot reorder the row around it. Shown exactly: spaces are not collapsed. */}
-                  <bdi className="name-text">{shownName}</bdi>
+                  {/* Isolated, its overrides shown as escapes: a key can neither reorder the row nor pass for another name. */}
+                  <Name className="name-text" text={shownName} />
                 </div>
                 <div role="gridcell" className="cell size">{row.kind === 'object' ? formatBytes(row.size) : ''}</div>
                 <div role="gridcell" className="cell modified">{row.kind === 'object' ? formatDate(row.lastModified) : ''}</div>

@@ -20,6 +20,8 @@ import { useWindowWidth } from '../layout/use-window-width.ts';
 import { TransferSettings } from './TransferSettings.tsx';
 import { NotificationToggle } from './NotificationToggle.tsx';
 import { useJobDetails } from '../store/job-details-store.ts';
+import { Name } from './Name.tsx';
+import { printable } from '../../src/unsafe-text.ts';
 
 const ROW_HEIGHT = 92;
 const DIRECTION: Record<JobView['kind'], { icon: LucideIcon; label: string }> = {
@@ -103,14 +105,14 @@ export const JobRow = memo(function JobRow({ job, onAct }: { job: JobView; onAct
   const direction = DIRECTION[job.kind];
   const StatusIcon = STATUS_ICON[status];
   return (
-    <article className={`job ${status}`} aria-label={job.name}>
+    <article className={`job ${status}`} aria-label={printable(job.name)}>
       <div className="job-line">
         <span className="direction" title={direction.label}><direction.icon size={14} aria-hidden /><span className="visually-hidden">{direction.label}</span></span>
-        <span className="job-name" title={job.name}><bdi>{job.name}</bdi></span>
+        <span className="job-name" title={printable(job.name)}><Name text={job.name} /></span>
         <span className="state"><StatusIcon size={13} aria-hidden className={status === 'running' ? 'spin' : undefined} />{status === 'running' && job.progress.waitingForStore ? 'waiting for the store' : status}</span>
       </div>
       <div className="job-line">
-        <div role="progressbar" aria-label={`Progress of ${job.name}`} aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(fraction * 100)} className="bar">
+        <div role="progressbar" aria-label={`Progress of ${printable(job.name)}`} aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(fraction * 100)} className="bar">
           <div className="fill" style={{ width: `${(fraction * 100).toFixed(1)}%` }} />
         </div>
         <span className="bytes">{p.totalsKnown && p.bytesDone === p.bytesTotal ? formatBytes(p.bytesTotal) : `${formatBytes(p.bytesDone)} / ${formatBytes(p.bytesTotal)}${p.totalsKnown ? '' : '+'}`}</span>
@@ -119,7 +121,7 @@ export const JobRow = memo(function JobRow({ job, onAct }: { job: JobView; onAct
       </div>
       <div className="job-line">
         <span className="objects">{p.objectsDone.toLocaleString()} of {p.objectsTotal.toLocaleString()}{p.totalsKnown ? '' : '+'} {p.objectsTotal === 1 && p.totalsKnown ? 'object' : 'objects'}{p.objectsFailed ? `, ${p.objectsFailed} failed` : ''}{p.retries ? `, ${p.retries.toLocaleString()} ${p.retries === 1 ? 'resend' : 'resends'}` : ''}</span>
-        <Sparkline values={history} label={`Throughput of ${job.name}`} />
+        <Sparkline values={history} label={`Throughput of ${printable(job.name)}`} />
         <span className="actions">
           {(status === 'running' || status === 'queued') && <button type="button" onClick={() => onAct('pause', job.id)}><Pause size={12} aria-hidden />Pause</button>}
           {status === 'paused' && <button type="button" onClick={() => onAct('resume', job.id)}><Play size={12} aria-hidden />Resume</button>}
@@ -128,7 +130,7 @@ export const JobRow = memo(function JobRow({ job, onAct }: { job: JobView; onAct
           {job.kind !== 'delete' && p.objectsDone > 0 && isFinished(job.state) && (
             <button type="button" className="icon" aria-label="Receipt" title="Receipt: save what was stored or saved, with key, size, ETag, version and checksum (CSV)" onClick={() => void saveReceipt(job.id)}><FileCheck size={15} aria-hidden /></button>
           )}
-          <button type="button" className="icon" aria-label={`Details of ${job.name}`} title="Details: its items one by one, where each went, and why any failed" onClick={() => openDetails(job.id)}><ListChecks size={15} aria-hidden /></button>
+          <button type="button" className="icon" aria-label={`Details of ${printable(job.name)}`} title="Details: its items one by one, where each went, and why any failed" onClick={() => openDetails(job.id)}><ListChecks size={15} aria-hidden /></button>
         </span>
       </div>
       {job.state.status === 'failed' && <p className="error" title={job.itemErrors.map((e) => e.message).join('\n')}>{job.state.error.message}</p>}

@@ -1,7 +1,8 @@
 // The plain, serialisable shapes that cross between the engine and the window.
 
 import { z } from 'zod';
-import { checksumModeSchema, endpointUrlProblem, uploadChecksumSchema } from '../connection.ts';
+import { checksumModeSchema, endpointUrlProblem, REGION_PROBLEM, uploadChecksumSchema } from '../connection.ts';
+import { isRegion } from '../region.ts';
 
 /** A connection as the window sees it: never its secret. */
 export const connectionSummarySchema = z.object({
@@ -27,7 +28,8 @@ export const connectionInputSchema = z.strictObject({
     const problem = endpointUrlProblem(text);
     if (problem) context.addIssue({ code: 'custom', message: `The endpoint ${problem}.` });
   })]).optional(),
-  region: z.string().trim().max(50).optional(),
+  /** Empty: the environment's, the profile's, or us-east-1. */
+  region: z.string().trim().max(50).refine((region) => region === '' || isRegion(region), REGION_PROBLEM).optional(),
   pathStyle: z.boolean().optional(),
   profile: z.string().trim().max(100).optional(),
   accessKeyId: z.string().trim().max(256).optional(),

@@ -3,12 +3,14 @@
 // neutralise fields a spreadsheet would run. Keys are stored on the real server.
 
 import { mkdir, mkdtemp, readdir, readFile, symlink, utimes, writeFile } from 'node:fs/promises';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, inject, it } from 'vitest';
 import { CreateMultipartUploadCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { setUpEngine } from '../support/fixtures.ts';
 import { runCli } from '../support/run-cli.ts';
+import { rewritingProxy } from '../support/bad-input-kit.ts';
 
 // An OSC 52 sequence (writes the clipboard), a colour, and a newline that would forge a listing row.
 const EVIL = 'evil\x1b]52;c;cm0gLXJmIH4=\x07\x1b[31mred\nforged-row.txt';
@@ -186,6 +188,88 @@ it('--if-exists: overwrite (the default), fail, skip, rename and newer, each doi
     expect(await readFile(file, 'utf8')).toBe('from the store');
 
     expect((await get('--if-exists', 'sometimes')).stderr).toContain('--if-exists takes overwrite, skip, rename, newer or fail, not "sometimes".');
+  } finally {
+    await t.close();
+  }
+});
+
+it('a region that is no region, and a profile that is not there, are said by where they came from; nothing is dialled', async () => {
+  const t = await setUpEngine();
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'barge-cli-sources-'));
+  let dialled = 0;
+  const trap = net.createServer((socket) => {
+    dialled += 1;
+    socket.destroy();
+  });
+  await new Promise<void>((resolve) => trap.listen(0, '127.0.0.1', resolve));
+  const bad = `x@127.0.0.1:${(trap.address() as net.AddressInfo).port}/#`;
+  try {
+    await writeFile(path.join(dir, 'config'), '[profile work]\nregion = eu-west-1\n');
+    const files = { AWS_CONFIG_FILE: path.join(dir, 'config'), AWS_SHARED_CREDENTIALS_FILE: path.join(dir, 'credentials') };
+    // With no endpoint the region names the host: AWS's, or the one it smuggles in.
+    const flag = await runCli(['ls', `s3://${t.bucket}/`, '--region', bad], { env: { ...files, AWS_ENDPOINT_URL: '' } });
+    expect(flag).toMatchObject({ code: 2, stderr: expect.stringContaining(`--region takes a region, not "${bad}": a region is one name of letters, digits and hyphens`) });
+    const env = await runCli(['ls', `s3://${t.bucket}/`], { env: { ...files, AWS_ENDPOINT_URL: '', AWS_REGION: bad } });
+    expect(env).toMatchObject({ code: 1, stderr: expect.stringContaining(`AWS_REGION is not a region ("${bad}")`) });
+    const missing = await runCli(['ls', `s3://${t.bucket}/`, '--profile', 'nope'], { env: files });
+    expect(missing).toMatchObject({ code: 1, stderr: expect.stringContaining(`No profile nope in ${files.AWS_CONFIG_FILE} or ${files.AWS_SHARED_CREDENTIALS_FILE}`) });
+    const fromEnv = await runCli(['ls', `s3://${t.bucket}/`], { env: { ...files, AWS_PROFILE: 'nope' } });
+    expect(fromEnv).toMatchObject({ code: 1, stderr: expect.stringContaining('The config profile (nope) could not be found') });
+    expect(dialled).toBe(0);
+  } finally {
+    await new Promise((resolve) => trap.close(resolve));
+    await t.close();
+  }
+});
+
+it('a listing that gives Size -1 for an 88-byte object: cp -r --require-verified fails by name, exits 1, and saves nothing', async () => {
+  const t = await setUpEngine();
+  const store = await rewritingProxy((request, answer) => (request.url?.includes('list-type=2')
+    ? { ...answer, body: Buffer.from(answer.body.toString().replace(/<Size>\d+<\/Size>/g, '<Size>-1</Size>')) }
+    : answer));
+  try {
+    await t.connection.client.send(new PutObjectCommand({ Bucket: t.bucket, Key: 'p/doc.txt', Body: 'x'.repeat(88) }));
+    const out = await mkdtemp(path.join(os.tmpdir(), 'barge-cli-sizes-'));
+    const run = await runCli(['cp', '-r', '--require-verified', `s3://${t.bucket}/p/`, out], { env: { AWS_ENDPOINT_URL: store.endpoint } });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`error: The store's listing gives s3://${t.bucket}/p/doc.txt "-1" as its size, which no object can have`);
+    expect(run.stderr).not.toContain('size only');
+    expect(await readdir(out, { recursive: true })).toEqual([]);
+  } finally {
+    await store.close();
+    await t.close();
+  }
+});
+
+it('C1 controls, bidi overrides and line separators: refused as file names, escaped in ls (text and --json), errors and receipts', async ({ skip }) => {
+  if (inject('s3').kind !== 'minio') skip('needs a store that holds keys with control characters as they are (versitygw replaces them)');
+  const t = await setUpEngine();
+  // Reads "invoice-exe.pdf"; a CSI; a NEL; a line separator; a right-to-left mark.
+  const names = ['invoice-\u202efdp.exe', 'csi\u009b2J', 'nel\u0085x', 'line\u2028sep', 'mark\u200f.txt'];
+  const unsafe = /[\x80-\x9f\u061c\u200e\u200f\u202a-\u202e\u2028\u2029\u2066-\u2069]/;
+  try {
+    for (const name of [...names, 'plain.txt']) await t.connection.client.send(new PutObjectCommand({ Bucket: t.bucket, Key: `n/${name}`, Body: 'x' }));
+    const listed = await runCli(['ls', `s3://${t.bucket}/n/`]);
+    expect(listed.stdout).not.toMatch(unsafe);
+    for (const shown of ['n/invoice-\\u202efdp.exe', 'n/csi\\x9b2J', 'n/nel\\x85x', 'n/line\\u2028sep', 'n/mark\\u200f.txt']) expect(listed.stdout).toContain(shown);
+    const json = await runCli(['ls', '--json', `s3://${t.bucket}/n/`]);
+    expect(json.stdout).not.toMatch(unsafe);
+    expect(json.stdout.trim().split('\n').map((line) => JSON.parse(line).key).sort()).toEqual([...names, 'plain.txt'].map((name) => `n/${name}`).sort());
+
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'barge-cli-names-'));
+    const receipt = path.join(dir, 'r.csv');
+    const run = await runCli(['cp', '-r', `s3://${t.bucket}/n/`, path.join(dir, 'out'), '--receipt', receipt]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).not.toMatch(unsafe);
+    expect(run.stderr).toContain('error: The key "n/invoice-\\u202efdp.exe" contains a bidirectional formatting character (\\u202e), which is not safe in a file name; it was not downloaded.');
+    expect(run.stderr).toContain('contains a line or paragraph separator (\\u2028)');
+    expect(await readdir(path.join(dir, 'out'), { recursive: true })).toEqual(['n', path.join('n', 'plain.txt')]);
+    const csv = await readFile(receipt, 'utf8');
+    expect(csv).not.toMatch(unsafe);
+    expect(csv).toContain('n/invoice-\\u202efdp.exe,');
+    const jsonReceipt = path.join(dir, 'r.json');
+    await runCli(['cp', '-r', `s3://${t.bucket}/n/`, path.join(dir, 'out2'), '--receipt', jsonReceipt]);
+    expect(await readFile(jsonReceipt, 'utf8')).not.toMatch(unsafe);
   } finally {
     await t.close();
   }

@@ -1,9 +1,10 @@
 // A download stays inside its target even when someone who can write there swaps a folder for a
-// symlink while the object is on its way: the bytes are never written, nor renamed, through it.
+// symlink while the object is on its way: the bytes are never written, nor renamed, through it. And
+// it makes no folder before its first object has somewhere safe to go.
 
 import { mkdir, readdir, readFile, rename, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { startFaultProxy } from '../support/fault-proxy.ts';
 import type { FaultProxy } from '../support/fault-proxy.ts';
@@ -95,4 +96,42 @@ it('a retry after the target was swapped for a symlink does not follow it: it fa
   expect(again.state).toMatchObject({ status: 'failed', error: { code: 'UnsafePath' } });
   expect(again.state.status === 'failed' && again.state.error.message).toContain('where this download began');
   expect(await readdir(victim)).toEqual([]);
+});
+
+describe('nothing is made until the first byte has somewhere safe to go', () => {
+  it('a folder below the download root that a link leads out of: the job fails, and no folder is made where the link leads (first run, retry, restore)', async () => {
+    await t.connection.client.send(new PutObjectCommand({ Bucket: t.bucket, Key: 'doc.txt', Body: 'doc' }));
+    const root = path.join(t.dir, 'root');
+    const outside = path.join(t.dir, 'outside');
+    await mkdir(path.join(root, 'dl'), { recursive: true });
+    await mkdir(outside);
+    const spec = { bucket: t.bucket, keys: ['doc.txt', 'missing.txt'], targetFolder: path.join(root, 'dl', 'new', 'deeper'), confinedTo: root };
+    // A first run makes its folders inside the root, as it should (one key fails, so it can be retried).
+    const job = t.engine.download(t.connection, spec);
+    expect((await job.finished()).progress.objectsDone).toBe(1);
+    // Then the folder is swapped for a link that leads out.
+    await rename(path.join(root, 'dl'), path.join(root, 'dl.old'));
+    await symlink(outside, path.join(root, 'dl'));
+    t.engine.retry(job.id);
+    const retried = await t.engine.job(job.id)!.finished();
+    expect(retried.state).toMatchObject({ status: 'failed', error: { code: 'OutsideDownloadRoot' } });
+    const fresh = await t.engine.download(t.connection, { ...spec, keys: ['doc.txt'] }).finished();
+    expect(fresh.state).toMatchObject({ status: 'failed', error: { code: 'OutsideDownloadRoot' } });
+    expect(await readdir(outside)).toEqual([]);
+  });
+
+  it('a download that fails before any object (a wrong secret, a bucket that does not exist) leaves no destination folder', async () => {
+    await t.connection.client.send(new PutObjectCommand({ Bucket: t.bucket, Key: 'p/doc.txt', Body: 'doc' }));
+    const wrongSecret = await t.engine.connect({ ...serverConfig(), secretAccessKey: 'not-the-secret-key' });
+    const runs = [
+      ['a wrong secret, by prefix', () => t.engine.download(wrongSecret, { bucket: t.bucket, prefixes: ['p/'], targetFolder: path.join(t.dir, 'a', 'new') })],
+      ['a wrong secret, by key', () => t.engine.download(wrongSecret, { bucket: t.bucket, keys: ['p/doc.txt'], targetFolder: path.join(t.dir, 'b', 'new') })],
+      ['no such bucket', () => t.engine.download(t.connection, { bucket: `${t.bucket}-gone`, prefixes: ['p/'], targetFolder: path.join(t.dir, 'c', 'new') })],
+      ['no such key', () => t.engine.download(t.connection, { bucket: t.bucket, keys: ['p/missing.txt'], targetFolder: path.join(t.dir, 'd', 'new') })],
+    ] as const;
+    for (const [what, run] of runs) {
+      expect((await run().finished()).state.status, what).toBe('failed');
+    }
+    expect((await readdir(t.dir)).filter((name) => ['a', 'b', 'c', 'd'].includes(name))).toEqual([]);
+  });
 });

@@ -110,12 +110,14 @@ export interface Answer {
   status: number;
   headers: http.IncomingHttpHeaders;
   body: Buffer;
+  /** A Content-Length to state instead of the body's own (a store that lies about sizes). */
+  statedLength?: string;
 }
 
 /**
  * A proxy in front of the test server that hands each whole answer to `rewrite` before sending it
- * on: a store that lists keys MinIO would never store ("../x", "/etc/x"), or answers without the
- * Date header a client corrects its clock from.
+ * on: a store that lists keys MinIO would never store ("../x", "/etc/x"), answers without the Date
+ * header a client corrects its clock from, or states sizes that are no sizes.
  */
 export async function rewritingProxy(rewrite: (request: http.IncomingMessage, answer: Answer) => Answer): Promise<LocalServer> {
   const upstream = new URL(serverConfig().endpoint!);
@@ -128,7 +130,9 @@ export async function rewritingProxy(rewrite: (request: http.IncomingMessage, an
       answer.on('data', (chunk: Buffer) => chunks.push(chunk));
       answer.on('end', () => {
         const out = rewrite(request, { status: answer.statusCode ?? 502, headers: { ...answer.headers }, body: Buffer.concat(chunks) });
-        const headers = { ...out.headers, 'content-length': String(out.body.length) };
+        // A HEAD has no body: its Content-Length is the object's, as the store gave it.
+        const length = out.statedLength ?? (request.method === 'HEAD' ? out.headers['content-length'] : undefined) ?? String(out.body.length);
+        const headers = { ...out.headers, 'content-length': length };
         delete headers['transfer-encoding'];
         response.writeHead(out.status, headers);
         response.end(out.body);

@@ -2,7 +2,7 @@
 
 import { formatAge } from '../../../src/byte-units.ts';
 import { plural } from '../../../src/plural.ts';
-import { printable, printableName } from '../../../src/s3-names.ts';
+import { printable, printableJson, printableName } from '../../../src/unsafe-text.ts';
 import type { CliContext } from '../context.ts';
 import { usageError } from '../options.ts';
 import { s3Location } from './cp.ts';
@@ -17,14 +17,14 @@ function oneBucket(cli: CliContext, command: string): string {
 export async function mb(cli: CliContext): Promise<number> {
   const bucket = oneBucket(cli, 'mb');
   await cli.service.call('buckets.create', { connectionId: cli.connectionId, name: bucket });
-  if (!cli.options.quiet) cli.stdout.write(cli.options.json ? `${JSON.stringify({ created: bucket })}\n` : `Created s3://${bucket}\n`);
+  if (!cli.options.quiet) cli.stdout.write(cli.options.json ? `${printableJson({ created: bucket })}\n` : `Created s3://${bucket}\n`);
   return 0;
 }
 
 export async function rb(cli: CliContext): Promise<number> {
   const bucket = oneBucket(cli, 'rb');
   await cli.service.call('buckets.delete', { connectionId: cli.connectionId, name: bucket });
-  if (!cli.options.quiet) cli.stdout.write(cli.options.json ? `${JSON.stringify({ deleted: bucket })}\n` : `Deleted s3://${bucket}\n`);
+  if (!cli.options.quiet) cli.stdout.write(cli.options.json ? `${printableJson({ deleted: bucket })}\n` : `Deleted s3://${bucket}\n`);
   return 0;
 }
 
@@ -37,7 +37,7 @@ export async function abortUploads(cli: CliContext): Promise<number> {
   for (const upload of result.aborted) {
     const age = upload.initiated === undefined ? 'begun at an unknown time' : `begun ${formatAge((now - upload.initiated) / 1000)} ago`;
     cli.stdout.write(cli.options.json
-      ? `${JSON.stringify({ ...upload, aborted: !cli.options.dryRun })}\n`
+      ? `${printableJson({ ...upload, aborted: !cli.options.dryRun })}\n`
       : `${cli.options.dryRun ? 'Would abort' : 'Aborted'} ${printableName(upload.key)} (upload ${upload.uploadId.slice(0, 16)}…, ${age})\n`);
   }
   for (const failure of result.failed) cli.stderr.write(`error: ${printable(failure.upload.key)}: ${printable(failure.error.message)}\n`);

@@ -1,7 +1,7 @@
 // barge ls: buckets, or the keys and folders of a prefix.
 
 
-import { printableName } from '../../../src/s3-names.ts';
+import { printableJson, printableName } from '../../../src/unsafe-text.ts';
 import { isS3Url, parseS3Url } from '../../../src/s3-url.ts';
 import type { CliContext } from '../context.ts';
 import { usageError } from '../options.ts';
@@ -16,7 +16,7 @@ export async function ls(cli: CliContext): Promise<number> {
   if (args.length === 0) {
     const buckets = await service.call('buckets.list', { connectionId });
     for (const b of buckets) {
-      cli.stdout.write(json ? `${JSON.stringify(b)}\n` : `${formatDate(b.createdAt)}  ${printableName(b.name)}\n`);
+      cli.stdout.write(json ? `${printableJson(b)}\n` : `${formatDate(b.createdAt)}  ${printableName(b.name)}\n`);
     }
     return 0;
   }
@@ -28,10 +28,11 @@ export async function ls(cli: CliContext): Promise<number> {
     token = page.nextToken;
     const lines: string[] = [];
     // Keys are shown with control characters escaped: a key must neither drive the terminal (ESC
-    // sequences, OSC 52 to the clipboard) nor forge a row with a newline. --json keeps them exact.
-    for (const prefix of page.prefixes) lines.push(json ? JSON.stringify({ prefix }) : `${''.padStart(19)}  ${'PRE'.padStart(10)}  ${printableName(prefix)}`);
+    // sequences, OSC 52 to the clipboard) nor forge a row with a newline. --json keeps them exact
+    // (as \u escapes: the same value to a parser, nothing raw on a screen).
+    for (const prefix of page.prefixes) lines.push(json ? printableJson({ prefix }) : `${''.padStart(19)}  ${'PRE'.padStart(10)}  ${printableName(prefix)}`);
     for (const o of page.objects) {
-      lines.push(json ? JSON.stringify(o) : `${formatDate(o.lastModified)}  ${String(o.size).padStart(10)}  ${printableName(o.key)}`);
+      lines.push(json ? printableJson(o) : `${formatDate(o.lastModified)}  ${String(o.size).padStart(10)}  ${printableName(o.key)}`);
     }
     if (lines.length > 0) cli.stdout.write(`${lines.join('\n')}\n`);
   } while (token !== undefined);

@@ -28,7 +28,7 @@ export async function assertInside(root: string, folder: string, what: string): 
 }
 
 /** The real path of `target`, made or not yet: its nearest existing folder's real path, and the rest. */
-async function realPathOf(target: string): Promise<string> {
+export async function realPathOf(target: string): Promise<string> {
   let existing = path.resolve(target);
   const rest: string[] = [];
   while (!(await lstat(existing).catch(() => undefined))) {
@@ -61,11 +61,28 @@ export async function assertSameFile(file: string, identity: FileIdentity, what:
   }
 }
 
+/**
+ * `target` (relative ones are taken below the root) if it lies below `root`, by the real path of
+ * as much of it as exists; nothing is made (a download makes its folder once an object is on its
+ * way, checked again on the descriptors: download-target.ts). Else a refusal.
+ */
+export async function confinedTarget(root: string, target: string): Promise<string> {
+  const base = path.resolve(root);
+  const folder = path.resolve(base, target);
+  const [realBase, realFolder] = await Promise.all([realPathOf(base), realPathOf(folder)]);
+  if (!isInside(base, folder) || !isInside(realBase, realFolder)) throw outsideRoot(base, target);
+  return folder;
+}
+
+function outsideRoot(base: string, target: string): BargeError {
+  return new BargeError('OutsideDownloadRoot', `Downloads through this host go only below ${base}; ${target} is not (start it with --download-root to choose another folder).`);
+}
+
 /** `target` (relative ones are taken below the root) if it lies below `root`, made if missing; else a refusal. */
 export async function confinedFolder(root: string, target: string): Promise<string> {
   const base = path.resolve(root);
   const folder = path.resolve(base, target);
-  const refuse = () => new BargeError('OutsideDownloadRoot', `Downloads through this host go only below ${base}; ${target} is not (start it with --download-root to choose another folder).`);
+  const refuse = () => outsideRoot(base, target);
   if (!isInside(base, folder)) throw refuse();
   // Nothing is made through a symlink that leads out: the existing part is checked first.
   await mkdir(base, { recursive: true, mode: 0o700 });

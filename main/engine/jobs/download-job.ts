@@ -24,6 +24,7 @@ import { headObjectOnce, listAllObjects } from '../s3/s3-listing.ts';
 import type { S3Connection } from '../s3/s3-connection.ts';
 import { versionIdOf } from '../s3/s3-wire.ts';
 import type { StoredObject } from '../s3/s3-wire.ts';
+import { badSizeError, parseContentRange, parseObjectSize } from '../s3/object-size.ts';
 import { createHasher } from '../integrity/checksums.ts';
 import type { ChecksumAlgorithm, Hasher } from '../integrity/checksums.ts';
 import { factsFromHeaders, objectFactsByHead, planVerification, verifyDownload } from '../integrity/download-verification.ts';
@@ -56,6 +57,8 @@ export interface DownloadItem {
   readonly collision?: string;
   /** A folder marker (a key ending in "/"): `path` is the folder it stands for. */
   readonly marker?: boolean;
+  /** The size the listing gave, when it is no size an object can have: it fails, by name. */
+  readonly badSize?: string;
 }
 
 export function downloadBody(connection: S3Connection, spec: DownloadSpec): JobBody<DownloadItem> {
@@ -94,6 +97,7 @@ async function downloadItems(
         if (item.unsafe) throw new BargeError('UnsafeKey', `The key "${item.key}" ${item.unsafe}; it was not downloaded.`);
         if (item.nothingBelow) throw new BargeError('NothingFound', item.nothingBelow);
         if (item.collision) throw new BargeError('NameCollision', `The key "${item.key}" ${item.collision}; it was not downloaded.`);
+        if (item.badSize !== undefined) throw badSizeError(source, 'listing', item.badSize);
         if (item.marker) {
           await saveFolderMarker(spec, item, target);
           runtime.objectDone(place(item.path, item.size));
@@ -172,6 +176,10 @@ async function* listItems(connection: S3Connection, spec: DownloadSpec, runtime:
       found += 1;
       const mapped = keyToRelativePath(object.key, parent, process.platform === 'win32' ? 'win32' : 'posix');
       runtime.addTotals(1, object.size);
+      if (object.badSize !== undefined) {
+        yield { key: object.key, size: undefined, etag: object.etag, path: '', badSize: object.badSize };
+        continue;
+      }
       if (!mapped.ok) {
         yield { key: object.key, size: object.size, etag: object.etag, path: '', unsafe: mapped.reason };
         continue;
@@ -278,13 +286,17 @@ async function temporaryFile(item: DownloadItem, size: number, partSize: number,
   const shownTemporary = temporaryNameFor(item.path, runtime.jobId);
   const temporary = folder.at(shownTemporary);
   await rm(temporary, { force: true });
-  // Created at full size up front, so ranges can be written at their offsets in any order.
+  // Created at full size up front, so ranges can be written at their offsets in any order; a file
+  // that cannot be made so (no room, a size the file system refuses) is removed, never left behind.
   const handle = await open(temporary, 'wx');
   let identity: FileIdentity;
   try {
     await handle.truncate(size);
     const { dev, ino } = await handle.stat();
     identity = { dev, ino };
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
   } finally {
     await handle.close();
   }
@@ -301,8 +313,10 @@ async function lookUp(connection: S3Connection, bucket: string, item: DownloadIt
     }
     throw error;
   });
-  runtime.addTotals(0, details.size);
-  return { ...item, size: details.size, etag: details.etag, lastModified: details.lastModified };
+  const size = parseObjectSize(details.size);
+  if (size === undefined) throw badSizeError(formatS3Url({ bucket, key: item.key }), 'HEAD answer (Content-Length)', details.size);
+  runtime.addTotals(0, size);
+  return { ...item, size, etag: details.etag, lastModified: details.lastModified };
 }
 
 /**
@@ -447,6 +461,7 @@ async function downloadRange(
         fresh: attempt > 1,
       }, {
         accept({ headers }) {
+          checkStatedSize(headers, ranged || from > 0 ? { start: from, end } : undefined, item.size ?? 0, formatS3Url({ bucket, key: item.key }));
           seen.versionId = versionIdOf(headers) ?? seen.versionId;
           const algorithm = algorithmFor(headers);
           if (from === start && algorithm) hasher = createHasher(algorithm);
@@ -473,6 +488,29 @@ async function downloadRange(
     if (start + done < end) throw new BargeError('IncompleteBody', `The server sent ${done} of ${end - start} bytes of a range.`);
   });
   return hashable ? hasher?.digest() : undefined;
+}
+
+/**
+ * What a GET's answer says of the object's size and of the bytes it carries, held to what the
+ * download knows: a size that is no size fails (BadSize); a whole object or a range of another size,
+ * or another range than the one asked for, fails rather than be written where it does not belong.
+ */
+function checkStatedSize(headers: IncomingHttpHeaders, asked: { start: number; end: number } | undefined, size: number, what: string): void {
+  const length = headers['content-length'];
+  if (length !== undefined && parseObjectSize(length) === undefined) throw badSizeError(what, 'GET answer (Content-Length)', length);
+  const range = parseContentRange(headers['content-range']);
+  if (headers['content-range'] !== undefined && !range) throw badSizeError(what, 'GET answer (Content-Range)', headers['content-range']);
+  if (range && range.total !== '*') {
+    const total = parseObjectSize(range.total);
+    if (total === undefined) throw badSizeError(what, 'GET answer (Content-Range)', range.total);
+    if (total !== size) throw new BargeError('SizeMismatch', `The store says ${what} holds ${total} bytes, not the ${size} it gave before: it changed, or the store is faulty; nothing was saved. Download it again.`);
+  }
+  if (asked && range && (range.start !== asked.start || range.end !== asked.end - 1)) {
+    throw new BargeError('RangeMismatch', `The store answered bytes ${range.start}-${range.end} of ${what} when asked for ${asked.start}-${asked.end - 1}; nothing was saved. The store is faulty: tell its operator.`);
+  }
+  if (!asked && length !== undefined && Number(length) !== size) {
+    throw new BargeError('SizeMismatch', `The store sent ${length} bytes for ${what}, not the ${size} it gave before: it changed, or the store is faulty; nothing was saved. Download it again.`);
+  }
 }
 
 /**

@@ -13,11 +13,11 @@
 
 import { existsSync } from 'node:fs';
 import { constants } from 'node:fs';
-import { lstat, mkdir, open, readlink, realpath } from 'node:fs/promises';
+import { lstat, mkdir, open, readlink } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { assertInside, isInside } from './confined-path.ts';
-import { BargeError } from '../errors.ts';
+import { assertInside, isInside, realPathOf } from './confined-path.ts';
+import { BargeError, toBargeError } from '../errors.ts';
 import { fileError, makeFolder } from './local-files.ts';
 
 const ANCHORS = existsSync('/proc/self/fd');
@@ -42,39 +42,48 @@ export interface OpenFolder {
 export class DownloadTarget {
   private readonly shown: string;
   private readonly real: string;
-  private readonly handle: FileHandle | undefined;
+  /** The target's nearest folder that exists (the target itself once it does), open. */
+  private readonly anchor: FileHandle | undefined;
+  /** The folders from the anchor down to the target that do not exist yet, made by the first `folder` call. */
+  private readonly missing: readonly string[];
+  private made: Promise<FileHandle | undefined> | undefined;
+  private readonly mode: number | undefined;
 
-  private constructor(shown: string, real: string, handle: FileHandle | undefined) {
+  private constructor(shown: string, real: string, anchor: FileHandle | undefined, missing: readonly string[], mode: number | undefined) {
     this.shown = shown;
     this.real = real;
-    this.handle = handle;
+    this.anchor = anchor;
+    this.missing = missing;
+    this.mode = mode;
   }
 
-  /** Where the target really is (its real path, as opened). */
+  /** Where the target really is (its real path, or the one it will have once made). */
   get realPath(): string {
     return this.real;
   }
 
   /**
-   * The target folder, made if missing and opened. `confinedTo` (a host's download root): the
-   * target must really be below it, now. `wasAt`: where an earlier run of the job found it; a target
-   * that now leads elsewhere (swapped for a symlink between runs) is refused.
+   * The target folder, looked at and held, never made here: nothing is created until the first
+   * object is ready to be written (`folder`). Its nearest existing folder is opened (on Linux) and
+   * where the target really is, or will be, is read from that descriptor. `confinedTo` (a host's
+   * download root): the target must really be below it, now. `wasAt`: where an earlier run of the
+   * job found it; a target that now leads elsewhere (swapped for a symlink between runs) is refused.
    */
   static async open(folder: string, confinedTo?: string, wasAt?: string): Promise<DownloadTarget> {
     const shown = path.resolve(folder);
-    await makeFolder(shown);
-    const handle = ANCHORS ? await open(shown, FOLDER_FLAGS) : undefined;
+    const { anchor, missing } = ANCHORS ? await openNearest(shown) : { anchor: undefined, missing: [] };
     try {
-      const real = handle ? await readlink(`/proc/self/fd/${handle.fd}`) : await realpath(shown);
-      if (confinedTo !== undefined && !isInside(await realpath(confinedTo).catch(() => path.resolve(confinedTo)), real)) {
+      const real = anchor ? path.join(await readlink(`/proc/self/fd/${anchor.fd}`), ...missing) : await realPathOf(shown);
+      if (confinedTo !== undefined && !isInside(await realPathOf(confinedTo), real)) {
         throw new BargeError('OutsideDownloadRoot', `Downloads through this host go only below ${confinedTo}; ${shown} is not (really ${real}), so nothing was downloaded. Start the download again to a folder below ${confinedTo}.`);
       }
       if (wasAt !== undefined && real !== wasAt) {
         throw new BargeError('UnsafePath', `${shown} now leads to ${real}, not to ${wasAt} where this download began: it was not resumed there. If that is meant, start the download afresh (--no-resume).`);
       }
-      return new DownloadTarget(shown, real, handle);
+      // A host's download folders are its user's alone, as its download root is.
+      return new DownloadTarget(shown, real, anchor, missing, confinedTo === undefined ? undefined : 0o700);
     } catch (error) {
-      await handle?.close();
+      await anchor?.close();
       throw error;
     }
   }
@@ -84,9 +93,10 @@ export class DownloadTarget {
     const shown = path.resolve(folder);
     const relative = path.relative(this.shown, shown);
     if (relative === '..' || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative)) throw new BargeError('UnsafePath', `${what} would be written into ${shown}, outside ${this.shown}; it was not downloaded.`);
-    if (!this.handle) return this.checkedFolder(shown, what);
+    if (!this.anchor) return this.checkedFolder(shown, what);
+    const target = await this.target();
     let current: FileHandle | undefined;
-    let base = `/proc/self/fd/${this.handle.fd}`;
+    let base = `/proc/self/fd/${target!.fd}`;
     let walked = this.shown;
     try {
       for (const segment of relative === '' ? [] : relative.split(path.sep)) {
@@ -110,7 +120,45 @@ export class DownloadTarget {
   }
 
   async close(): Promise<void> {
-    await this.handle?.close();
+    const made = await this.made?.catch(() => undefined);
+    if (made !== this.anchor) await made?.close();
+    await this.anchor?.close();
+  }
+
+  /**
+   * The target, open; made first if missing, each folder from its open parent (never through a
+   * path), and each checked to be really where the target was found to lead: a folder swapped for
+   * a link meanwhile is refused before anything is made through it. Once, for every caller.
+   */
+  private target(): Promise<FileHandle | undefined> {
+    this.made ??= (async () => {
+      let current = this.anchor!;
+      let real = await readlink(`/proc/self/fd/${current.fd}`);
+      let walked = path.join(this.shown, ...this.missing.map(() => '..'));
+      try {
+        for (const segment of this.missing) {
+          walked = path.join(walked, segment);
+          real = path.join(real, segment);
+          const anchored = `/proc/self/fd/${current.fd}/${segment}`;
+          await mkdir(anchored, this.mode === undefined ? undefined : { mode: this.mode }).catch((error: NodeJS.ErrnoException) => {
+            if (error.code === 'ENOENT') throw fileError('ENOFOLDERHERE', walked);
+            // Made meanwhile by another download into the same folder: checked as it is opened.
+            if (error.code !== 'EEXIST') throw shownPath(error, anchored, walked);
+          });
+          const next = await openFolder(anchored).catch((error: unknown) => { throw shownPath(error, anchored, walked); });
+          if (!next) throw fileError((await lstat(anchored).catch(() => undefined))?.isSymbolicLink() ? 'EBROKENLINK' : 'ENOENT', walked);
+          if (current !== this.anchor) await current.close();
+          current = next;
+          const now = await readlink(`/proc/self/fd/${next.fd}`);
+          if (now !== real) throw new BargeError('UnsafePath', `${walked} leads to ${now}, not to ${real} where the download was to go; nothing was downloaded.`);
+        }
+      } catch (error) {
+        if (current !== this.anchor) await current.close();
+        throw toBargeError(error, `download into ${this.shown}`);
+      }
+      return current;
+    })();
+    return this.made;
   }
 
   /** One folder, made if missing, opened, and refused unless it really lies inside the target. */
@@ -138,12 +186,37 @@ export class DownloadTarget {
     return handle;
   }
 
-  /** Without descriptors: the real path checked before the folder is made and after. */
+  /** Without descriptors: the real path checked before the folder is made and after (the target's too). */
   private async checkedFolder(shown: string, what: string): Promise<OpenFolder> {
+    this.made ??= (async () => {
+      if ((await realPathOf(this.shown)) !== this.real) throw new BargeError('UnsafePath', `${this.shown} no longer leads to ${this.real}, where the download was to go; nothing was downloaded.`);
+      await makeFolder(this.shown).catch((error: unknown) => { throw toBargeError(error, `download into ${this.shown}`); });
+      return undefined;
+    })();
+    await this.made;
     await assertInside(this.shown, shown, what);
     await makeFolder(shown);
     await assertInside(this.shown, shown, what);
     return { shown, at: (file) => path.join(shown, path.basename(file)), explain: (error) => error, close: async () => undefined };
+  }
+}
+
+/**
+ * The nearest folder of `shown` that exists, open (a link to a folder is followed: where it really
+ * leads is read from the descriptor), and the names below it that do not exist yet.
+ */
+async function openNearest(shown: string): Promise<{ anchor: FileHandle; missing: string[] }> {
+  const missing: string[] = [];
+  for (let current = shown; ; current = path.dirname(current)) {
+    const handle = await openFolder(current).catch(async (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOTDIR') throw error;
+      // A file in the way: this very name (said, as making the folder would say it), or one above.
+      if (await lstat(current).catch(() => undefined)) throw fileError('ENOTDIR', current);
+      return undefined;
+    });
+    if (handle) return { anchor: handle, missing };
+    if (path.dirname(current) === current) throw fileError('ENOENT', current);
+    missing.unshift(path.basename(current));
   }
 }
 

@@ -9,7 +9,7 @@ import { setMaxListeners } from 'node:events';
 import type { ItemError, ItemFilter, ItemList, ItemPlace, JobItem, JobKind, JobSnapshot, JobState, JobSummary, JobUpdate } from '../../../src/jobs.ts';
 import { isFinished } from '../../../src/jobs.ts';
 import { ThroughputMeter } from '../../../src/throughput-meter.ts';
-import { printable } from '../../../src/s3-names.ts';
+import { printable } from '../../../src/unsafe-text.ts';
 import type { Settings } from '../../../src/settings.ts';
 import { isJobWide } from '../error-codes.ts';
 import { BargeError, toJobError } from '../errors.ts';

@@ -74,6 +74,7 @@ export function describeCheckFailure(error: unknown, config: ConnectionConfig): 
   }
   if (code === 'InvalidToken' || code === 'ExpiredToken') return failed('keys', 'accessKeyId', code, toBargeError(error).message);
   if (REGION.has(code)) return failed('region', 'region', code, toBargeError(error).message);
+  if (code === 'NoSuchProfile') return failed('credentials', 'profile', code, toBargeError(error).message);
   if (code === 'CredentialsProviderError') {
     return config.profile
       ? failed('credentials', 'profile', code, `The AWS profile "${config.profile}" gives no credentials on the machine running Barge: check its name, and the ~/.aws files there.`)

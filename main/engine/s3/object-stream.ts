@@ -20,6 +20,7 @@ import { BargeError, toBargeError } from '../errors.ts';
 import { withRetry } from '../queue/retry-loop.ts';
 import type { S3Connection } from './s3-connection.ts';
 import { explainHeadFailure } from './s3-listing.ts';
+import { badSizeError, parseObjectSize } from './object-size.ts';
 
 export interface ObjectStream {
   /** The object's size: the body holds exactly this many bytes, or fails. */
@@ -40,13 +41,13 @@ export interface ObjectCheck {
 /** What the object's bytes must come to (HEADs of it, and of its parts where the check needs them). */
 export async function objectCheck(connection: S3Connection, bucket: string, key: string, signal?: AbortSignal): Promise<ObjectCheck> {
   const head = (partNumber?: number) => withRetry(() => connection.wire.headObject(bucket, key, { partNumber, signal }), { signal });
-  let facts;
-  try {
-    facts = await objectFactsByHead(head, undefined, () => signal?.aborted === true);
-  } catch (error) {
-    // A HEAD's refusal is a bare status: a listing names it (NoSuchKey, NoSuchBucket, the keys).
-    throw toBargeError(await explainHeadFailure(connection, bucket, key, error, signal), `read s3://${bucket}/${key}`);
-  }
+  // A HEAD's refusal is a bare status: a listing names it (NoSuchKey, NoSuchBucket, the keys).
+  const explained = async (error: unknown) => toBargeError(await explainHeadFailure(connection, bucket, key, error, signal), `read s3://${bucket}/${key}`);
+  const first = await head().catch(async (error: unknown) => { throw await explained(error); });
+  const size = parseObjectSize(first['content-length']);
+  if (size === undefined) throw badSizeError(`s3://${bucket}/${key}`, 'HEAD answer (Content-Length)', first['content-length']);
+  const again = (partNumber?: number) => (partNumber === undefined ? Promise.resolve(first) : head(partNumber));
+  const facts = await objectFactsByHead(again, size, () => signal?.aborted === true).catch(async (error: unknown) => { throw await explained(error); });
   // One pass over the bytes: any checksum, whole or by parts, is computed as they go.
   const plan = planVerification(facts, Number.MAX_SAFE_INTEGER);
   const check = plan.attempts.length === 0 ? 'size-only' : plan.attempts.every((attempt) => attempt.guess) ? 'maybe' : 'checked';
@@ -72,7 +73,12 @@ export async function openObjectStream(connection: S3Connection, bucket: string,
   }
   const source = answer.Body as Readable | undefined;
   if (!source) throw new BargeError('EmptyAnswer', `The store answered for ${what} without its bytes.`);
-  const size = answer.ContentLength ?? looked.size;
+  // The answer is the object looked at: of another size, it is not (or the store is faulty).
+  if (answer.ContentLength !== undefined && answer.ContentLength !== looked.size) {
+    source.destroy();
+    throw new BargeError('SizeMismatch', `The store sends ${answer.ContentLength} bytes for ${what}, not the ${looked.size} its HEAD gave: it changed, or the store is faulty; nothing was saved. Save it again.`);
+  }
+  const size = looked.size;
   return { size, body: checkedBody(source, { size, what, verifier: new StreamVerifier(looked.plan), requireVerified }) };
 }
 

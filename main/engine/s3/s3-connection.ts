@@ -16,11 +16,12 @@ import type { S3ClientConfig } from '@aws-sdk/client-s3';
 import { guardedLookup } from './guarded-lookup.ts';
 import type { AddressPolicy } from './guarded-lookup.ts';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
-import { loadConfig, loadSharedConfigFiles, NODE_REGION_CONFIG_OPTIONS } from '@smithy/core/config';
+import { loadSharedConfigFiles } from '@smithy/core/config';
 import type { ChecksumMode, ConnectionConfig, UploadChecksum } from '../../../src/connection.ts';
 import { addContentMd5ToDeleteObjects } from './content-md5-middleware.ts';
 import { guardChecksumHeaders, learnChecksumHeaderRefusal } from './checksum-headers.ts';
 import type { ChecksumHeaders } from './checksum-headers.ts';
+import { checkedConnectionSources, checkEndpointAddress } from './connection-sources.ts';
 import { S3Wire } from './s3-wire.ts';
 import { BucketRegions } from './bucket-regions.ts';
 import { RegionalClient } from './regional-client.ts';
@@ -29,7 +30,6 @@ import type { CrcEcho } from '../integrity/upload-checksum.ts';
 /** Sockets beyond the thread count, for listings and control requests beside the transfers. */
 const SOCKET_HEADROOM = 8;
 const CONNECT_TIMEOUT_MS = 10_000;
-const DEFAULT_REGION = 'us-east-1';
 
 export interface ResolvedEndpoint {
   /** Undefined for AWS itself. */
@@ -89,15 +89,16 @@ export async function resolveEndpoint(config: ConnectionConfig, env: NodeJS.Proc
 
 export async function openConnection(config: ConnectionConfig, options: OpenConnectionOptions): Promise<S3Connection> {
   const env = options.env ?? process.env;
+  // Resolved once (the SDK would call a region function for every request, re-reading ~/.aws);
+  // a missing profile or a region that is no region is refused before anything is dialled.
+  const { region } = await checkedConnectionSources(config, env);
   const resolved = await resolveEndpoint(config, env);
+  checkEndpointAddress(resolved.endpoint, options.refuseAddress);
   const lookup = options.refuseAddress ? guardedLookup(options.refuseAddress) : undefined;
   const agentOptions = { keepAlive: true, maxSockets: options.threads + SOCKET_HEADROOM, scheduling: 'lifo' as const, ...(lookup ? { lookup } : {}) };
   const httpAgent = new http.Agent(agentOptions);
   const httpsAgent = new https.Agent(agentOptions);
   const checksum = resolved.checksumMode === 'when_required' ? 'WHEN_REQUIRED' : 'WHEN_SUPPORTED';
-  // Resolved once: a function here is called by the SDK for every request (measured: the top cost
-  // per small object, as it re-reads ~/.aws each time).
-  const region = config.region ?? (await loadRegion(config.profile, env));
   const requestHandler = new NodeHttpHandler({ httpAgent, httpsAgent, connectionTimeout: CONNECT_TIMEOUT_MS, socketTimeout: options.stallTimeoutMs });
   /** One region's SDK client: the same sockets, endpoint and settings for every region. */
   const makeClient = (clientRegion: string, credentials: Pick<S3ClientConfig, 'credentials' | 'profile'>) => {
@@ -178,16 +179,6 @@ function credentialsFrom(config: ConnectionConfig, env: NodeJS.ProcessEnv): Pick
     return { credentials: { accessKeyId: env.AWS_ACCESS_KEY_ID, secretAccessKey: env.AWS_SECRET_ACCESS_KEY, sessionToken: env.AWS_SESSION_TOKEN || undefined } };
   }
   return env.AWS_PROFILE ? { profile: env.AWS_PROFILE } : {};
-}
-
-async function loadRegion(profile: string | undefined, env: NodeJS.ProcessEnv): Promise<string> {
-  if (env.AWS_REGION) return env.AWS_REGION;
-  if (env.AWS_DEFAULT_REGION) return env.AWS_DEFAULT_REGION;
-  try {
-    return await loadConfig(NODE_REGION_CONFIG_OPTIONS, { profile })();
-  } catch {
-    return DEFAULT_REGION;
-  }
 }
 
 async function profileSetting(profile: string | undefined, env: NodeJS.ProcessEnv, name: string): Promise<string | undefined> {

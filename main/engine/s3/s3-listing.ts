@@ -15,7 +15,9 @@ import type { S3Connection } from './s3-connection.ts';
 
 export interface ObjectEntry {
   readonly key: string;
+  /** 0 where the store listed no size an object can have (object-size.ts); `badSize` is then what it listed. */
   readonly size: number;
+  readonly badSize?: string;
   readonly lastModified: number | undefined;
   readonly etag: string | undefined;
   readonly storageClass: string | undefined;
@@ -66,6 +68,7 @@ export async function listObjectsPage(connection: S3Connection, options: ListOpt
     objects: page.contents.map((o) => ({
       key: decode(o.key),
       size: o.size,
+      ...(o.badSize === undefined ? {} : { badSize: o.badSize }),
       lastModified: o.lastModified ? Date.parse(o.lastModified) : undefined,
       etag: o.etag,
       storageClass: o.storageClass,

@@ -22,10 +22,13 @@ import type { AwsCredentialIdentity, Provider, SourceData } from '@smithy/types'
 import { abortError } from '../queue/retry-policy.ts';
 import { decodeXmlEntities } from './xml-entities.ts';
 import { DirectGetPool } from './direct-get.ts';
+import { parseObjectSize } from './object-size.ts';
 import type { BodySink } from './direct-get.ts';
 import type { Verification } from '../../../src/verification.ts';
 import type { BucketRegions } from './bucket-regions.ts';
 import { endpointFor } from './regional-endpoint.ts';
+import { isRegion, REGION_RULE } from '../../../src/region.ts';
+import { BargeError } from '../../../src/errors.ts';
 
 function toBytes(data: SourceData): string | Uint8Array {
   return typeof data === 'string' ? data : ArrayBuffer.isView(data) ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength) : new Uint8Array(data);
@@ -128,6 +131,8 @@ export class S3Wire {
   constructor(options: WireOptions) {
     this.options = options;
     this.stallTimeoutMs = options.stallTimeoutMs;
+    // The region names the host requests go to: one that is no region could name any host.
+    if (!isRegion(options.region)) throw new BargeError('InvalidRegion', `"${options.region.slice(0, 80)}" is not a region: ${REGION_RULE}.`);
     this.signer = new SignatureV4({ service: 's3', region: options.region, credentials: options.credentials, sha256: NodeSha256, uriEscapePath: false, applyChecksum: false });
   }
 
@@ -500,7 +505,8 @@ const STATUS_CODES: Readonly<Record<number, string>> = {
 };
 
 export interface ListObjectsV2Page {
-  readonly contents: readonly { key: string; size: number; lastModified: string | undefined; etag: string | undefined; storageClass: string | undefined }[];
+  /** `size` is 0 where the listing's Size is no size; `badSize` is then what it said. */
+  readonly contents: readonly { key: string; size: number; badSize?: string; lastModified: string | undefined; etag: string | undefined; storageClass: string | undefined }[];
   readonly commonPrefixes: readonly string[];
   readonly isTruncated: boolean;
   readonly nextContinuationToken: string | undefined;
@@ -530,8 +536,12 @@ function* blocks(xml: string, name: string): Generator<string> {
 export function parseListObjectsV2(xml: string): ListObjectsV2Page {
   const contents = [];
   for (const block of blocks(xml, 'Contents')) {
-    const size = tag(block, 'Size');
-    contents.push({ key: tag(block, 'Key') ?? '', size: size ? Number(size) : 0, lastModified: tag(block, 'LastModified'), etag: tag(block, 'ETag'), storageClass: tag(block, 'StorageClass') });
+    const stated = tag(block, 'Size');
+    const size = parseObjectSize(stated);
+    contents.push({
+      key: tag(block, 'Key') ?? '', size: size ?? 0, ...(size === undefined ? { badSize: stated ?? '' } : {}),
+      lastModified: tag(block, 'LastModified'), etag: tag(block, 'ETag'), storageClass: tag(block, 'StorageClass'),
+    });
   }
   const commonPrefixes = [];
   for (const block of blocks(xml, 'CommonPrefixes')) commonPrefixes.push(tag(block, 'Prefix') ?? '');

@@ -16,3 +16,13 @@ it('an endpoint is a store\'s address: scheme, host and port, nothing that no re
   expect(sessionConnectionSchema.safeParse({ endpoint: 'http://127.0.0.1:9000/path' }).success).toBe(false);
   expect(sessionConnectionSchema.safeParse({ endpoint: 'http://127.0.0.1:9000' }).success).toBe(true);
 });
+
+it('a region is a region in every schema a connection crosses: nothing that could carry a host, a port or a path', () => {
+  for (const region of ['x@127.0.0.1:19096/#', 'x@169.254.169.254:443/#', 'eu-west-1.evil.example', 'us east 1']) {
+    expect(connectionInputSchema.safeParse({ name: 'x', region }).success, region).toBe(false);
+    expect(sessionConnectionSchema.safeParse({ region }).success, region).toBe(false);
+  }
+  expect(connectionInputSchema.safeParse({ name: 'x', region: 'x@127.0.0.1:19096/#' }).error?.issues[0]).toMatchObject({ path: ['region'], message: expect.stringMatching(/^That is not a region: a region is one name of letters, digits and hyphens/) });
+  for (const region of ['', ' ', 'eu-west-1', ' auto ']) expect(connectionInputSchema.safeParse({ name: 'x', region }).success, region).toBe(true);
+  expect(sessionConnectionSchema.safeParse({ region: 'fsn1' }).success).toBe(true);
+});

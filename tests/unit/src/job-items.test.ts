@@ -11,7 +11,8 @@ it('writes a job\'s items as CSV, quoting where needed, with a field a spreadshe
     'source,destination,size,state,code,message',
     '/data/a.txt,s3://b/a.txt,12,done,,',
     `"'=HYPERLINK(""http://evil"")",s3://b/x,,failed,ENOENT,"Cannot read it: ""gone"", really"`,
-    `s3://b/k (version 1),,,failed,ObjectLocked,"'-1 tries\nleft"`,
+    // Shown as an escape: a CSV row is one line, whatever a message holds.
+    `s3://b/k (version 1),,,failed,ObjectLocked,'-1 tries\\nleft`,
     '',
   ].join('\n'));
   expect([...formatItemsCsv([])].join('')).toBe('source,destination,size,state,code,message\n');

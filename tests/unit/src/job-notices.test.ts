@@ -28,6 +28,13 @@ describe('a job\'s end is news', () => {
     expect(jobEndNotice(ended('completed', 30_000, { kind: 'delete', name: 'Delete logs' }))?.body).toBe('Delete logs\n1,500 objects in 30s.');
   });
 
+  it('shows a name\'s control characters, bidi overrides and line separators escaped: a notification reorders nothing', () => {
+    const name = 'invoice-\u202efdp.exe\u2028\x9b → s3://b/';
+    expect(jobEndNotice(ended('completed', 42_000, { name }))?.body).toBe('invoice-\\u202efdp.exe\\u2028\\x9b → s3://b/\n1,500 objects, 48.0 MiB in 42s.');
+    const whole = job({ name, state: { status: 'failed', error: { code: 'UnsafeKey', message: 'The key "a\u202eb" …' } }, endedAt: START + 11_000 });
+    expect(jobEndNotice(whole)?.body).toBe('invoice-\\u202efdp.exe\\u2028\\x9b → s3://b/\nThe key "a\\u202eb" …');
+  });
+
   it('not for a job of 10 s or less, one cancelled, a dry run, or one still running', () => {
     expect(jobEndNotice(ended('completed', NOTICE_AFTER_MS))).toBeUndefined();
     expect(jobEndNotice(ended('completed', NOTICE_AFTER_MS + 1))).toBeDefined();

@@ -68,6 +68,20 @@ describe('keyToRelativePath', () => {
     }
   });
 
+  it.each([
+    ['invoice-\u202efdp.exe', 'a bidirectional formatting character (\\u202e)'],
+    ['csi\x9b[2J', 'a control character (\\x9b)'],
+    ['nel\x85', 'a control character (\\x85)'],
+    ['mark\u200f.txt', 'a bidirectional formatting character (\\u200f)'],
+    ['isolate\u2067x', 'a bidirectional formatting character (\\u2067)'],
+    ['line\u2028sep', 'a line or paragraph separator (\\u2028)'],
+    ['para\u2029sep', 'a line or paragraph separator (\\u2029)'],
+  ])('refuses %j on every platform, as a control character: a name that reads as another, or moves the cursor', (key, shown) => {
+    for (const platform of ['posix', 'win32'] as const) {
+      expect(keyToRelativePath(`dir/${key}`, '', platform)).toEqual({ ok: false, reason: `contains ${shown}, which is not safe in a file name` });
+    }
+  });
+
   it('keeps spaces, unicode and symbols', () => {
     expect(keyToRelativePath('dir/naïve café + 100%=ok.txt')).toEqual({ ok: true, segments: ['dir', 'naïve café + 100%=ok.txt'], isFolderMarker: false });
   });

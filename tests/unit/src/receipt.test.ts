@@ -30,8 +30,17 @@ it('neutralises fields a spreadsheet would run as formulas, but keeps checksums 
   const text = [...formatReceipt([{ key: '=HYPERLINK("http://x","y")', path: '+1', size: 1, etag: '@e', versionId: '-v', checksum: 'CRC32C:+AAA==', finishedAt: 0 }, { key: '\tkey', path: '\rp', size: 2, finishedAt: 0 }], 'csv')].join('');
   const [, first, second] = text.split('\n');
   expect(first).toBe(`"'=HYPERLINK(""http://x"",""y"")",'+1,1,'@e,'-v,CRC32C,+AAA==,1970-01-01T00:00:00.000Z,,done,`);
-  // A tab is quoted too: a reader splitting on tabs keeps the field whole.
-  expect(second).toBe(`"'\tkey","'\rp",2,,,,,1970-01-01T00:00:00.000Z,,done,`);
+  // A tab or a carriage return is shown as an escape: no reader splits the field, no spreadsheet runs it.
+  expect(second).toBe(`\\tkey,\\rp,2,,,,,1970-01-01T00:00:00.000Z,,done,`);
   // JSON keeps every value exact.
   expect(JSON.parse([...formatReceipt([{ key: '=1+1', path: '/p', size: 0, finishedAt: 0 }], 'json')].join(''))[0].key).toBe('=1+1');
+});
+
+it('shows a name\'s control characters, bidi overrides and line separators escaped, in CSV and in JSON (the same value)', () => {
+  const key = 'invoice-\u202efdp.exe\x9b\u2028';
+  const csv = [...formatReceipt([{ key, path: `/dl/${key}`, size: 1, finishedAt: 0 }], 'csv')].join('');
+  expect(csv.split('\n')[1]).toBe('invoice-\\u202efdp.exe\\x9b\\u2028,/dl/invoice-\\u202efdp.exe\\x9b\\u2028,1,,,,,1970-01-01T00:00:00.000Z,,done,');
+  const json = [...formatReceipt([{ key, path: `/dl/${key}`, size: 1, finishedAt: 0 }], 'json')].join('');
+  expect(json).not.toMatch(/[\u202e\x9b\u2028]/);
+  expect(JSON.parse(json)[0].key).toBe(key);
 });

@@ -49,6 +49,9 @@ describe('the name an object is saved under', () => {
     ['/', 'download'],
     ['a/..', 'download'],
     ['été/résumé.pdf', 'résumé.pdf'],
+    // A name that would read as a PDF, a CSI, a NEL and a line separator: none reaches the browser.
+    ['in/invoice-\u202efdp.exe', 'invoice-fdp.exe'],
+    ['csi\u009b2J\u0085\u2028.txt', 'csi2J.txt'],
   ])('%j is saved as %j', (key, name) => {
     expect(savedFileName(key)).toBe(name);
   });

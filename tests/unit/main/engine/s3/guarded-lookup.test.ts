@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { guardedLookup } from '../../../../../main/engine/s3/guarded-lookup.ts';
+import { guardedLookup, refusedAddress } from '../../../../../main/engine/s3/guarded-lookup.ts';
 import { internalAddressProblem } from '../../../../../src/internal-endpoints.ts';
 
 const resolve = (lookup: ReturnType<typeof guardedLookup>, name: string, all: boolean) => new Promise<{ error: NodeJS.ErrnoException | null; address: unknown }>((done) => {
@@ -21,5 +21,13 @@ it('refuses a name that resolves to a refused address, one address or all of the
 it('AWS\'s metadata block is refused, EKS Pod Identity included', () => {
   expect(internalAddressProblem('fd00:ec2::23')).toContain('cloud metadata service');
   expect(internalAddressProblem('fd00:ec2::254')).toContain('cloud metadata service');
-  expect(internalAddressProblem('fd00:ec3::1')).toBeUndefined();
+  // The rest of fc00::/7 is a network's own too.
+  expect(internalAddressProblem('fd00:ec3::1')).toContain('unique local address');
+});
+
+it('judges an endpoint that is an address, which Node dials without a lookup', () => {
+  expect(refusedAddress('127.0.0.1', internalAddressProblem)).toMatchObject({ code: 'EndpointRefused', message: expect.stringMatching(/^127\.0\.0\.1 is a loopback address/) });
+  expect(refusedAddress('[::ffff:0:a9fe:a9fe]', internalAddressProblem)).toMatchObject({ code: 'EndpointRefused' });
+  expect(refusedAddress('localhost', internalAddressProblem)).toBeUndefined();
+  expect(refusedAddress('52.216.0.1', internalAddressProblem)).toBeUndefined();
 });
