@@ -42,7 +42,28 @@ export function regionRefusalOf(error: unknown, head: boolean): RegionRefusal | 
   const refused = status === 301 || REGION_REFUSALS.has(errorCode(error)) || (head && header !== undefined);
   if (!refused) return undefined;
   const body = (error as { Region?: unknown }).Region;
-  return { named: header ?? (typeof body === 'string' && body !== '' ? body : undefined) };
+  return { named: header ?? (typeof body === 'string' && body !== '' ? body : undefined) ?? regionInMessage(error) };
+}
+
+/**
+ * The region a refusal names only in its words, as MinIO and stores modelled on it do ("the region is
+ * wrong; expecting 'eu-central-1'"), where no header or <Region> says it. Checked as any named region.
+ */
+function regionInMessage(error: unknown): string | undefined {
+  const message = (error as { message?: unknown } | undefined)?.message;
+  return typeof message === 'string' ? /expecting '([^']{1,63})'/.exec(message)?.[1] : undefined;
+}
+
+/**
+ * A DeleteObjects answered 200 whose keys were each refused for the region (MinIO with a site region
+ * does this): the refusal, shaped as the request's own would be, so it is learnt and the batch sent
+ * again; undefined when no key was refused for that.
+ */
+export function regionRefusalInside(output: unknown): Error | undefined {
+  const errors = (output as { Errors?: readonly { Code?: string; Message?: string }[] } | undefined)?.Errors ?? [];
+  const refused = errors.find((entry) => entry.Code !== undefined && REGION_REFUSALS.has(entry.Code));
+  if (!refused) return undefined;
+  return Object.assign(new Error(refused.Message ?? 'Refused for its region.'), { name: refused.Code!, $fault: 'client', $metadata: { httpStatusCode: 400 } });
 }
 
 /** A response header of an error shaped like the SDK's (`$response.headers`), if it has one. */

@@ -9,9 +9,11 @@
 // only on AWS, learns nothing for the next request, does not check the region it is given, and
 // swaps the client's region while other requests are in flight on it.
 
-import { CreateBucketCommand, HeadBucketCommand, HeadObjectCommand } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, DeleteObjectsCommand, HeadBucketCommand, HeadObjectCommand } from '@aws-sdk/client-s3';
 import type { S3Client } from '@aws-sdk/client-s3';
+import { regionRefusalInside } from './bucket-regions.ts';
 import type { BucketRegions } from './bucket-regions.ts';
+import { regionRedirectOf } from '../queue/retry-policy.ts';
 
 /** What `send` needs of a command: its input (for the bucket). */
 interface AnyCommand {
@@ -34,12 +36,20 @@ export class RegionalClient {
     const bucket = (command.input as { Bucket?: unknown }).Bucket;
     if (typeof bucket !== 'string' || command instanceof CreateBucketCommand) return this.sendIn(this.regions.defaultRegion, command, options);
     const region = await this.regions.regionFor(bucket);
+    let output: unknown;
     try {
-      return await this.sendIn(region, command, options);
+      output = await this.sendIn(region, command, options);
     } catch (error) {
       await this.regions.afterFailure(bucket, region, error, command instanceof HeadObjectCommand || command instanceof HeadBucketCommand);
       throw error;
     }
+    // A DeleteObjects may be refused for its region key by key, inside a 200 (MinIO with a site region).
+    const inside = command instanceof DeleteObjectsCommand ? regionRefusalInside(output) : undefined;
+    if (inside) {
+      await this.regions.afterFailure(bucket, region, inside, false);
+      if (regionRedirectOf(inside) !== undefined) throw inside;
+    }
+    return output;
   }) as S3Client['send'];
 
   /** The client of one region (made now if it is the first request there). */

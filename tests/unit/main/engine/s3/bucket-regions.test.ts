@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { BucketRegions, MAX_REGIONS_PER_CONNECTION, regionRefusalOf } from '../../../../../main/engine/s3/bucket-regions.ts';
+import { BucketRegions, MAX_REGIONS_PER_CONNECTION, regionRefusalInside, regionRefusalOf } from '../../../../../main/engine/s3/bucket-regions.ts';
 import { regionRedirectOf } from '../../../../../main/engine/queue/retry-policy.ts';
 
 /** An error shaped as the SDK's and the wire's are: a code, a status, headers, and maybe <Region>. */
@@ -32,6 +32,26 @@ describe('regionRefusalOf', () => {
     expect(regionRefusalOf(refusal('AccessDenied', 403, { 'x-amz-bucket-region': 'eu-west-1' }), true)).toBeUndefined();
     expect(regionRefusalOf(refusal('InvalidArgument', 400), false)).toBeUndefined();
     expect(regionRefusalOf(new Error('socket hang up'), false)).toBeUndefined();
+  });
+
+  it('reads the region a refusal names only in its words (MinIO: "expecting \'eu-central-1\'")', () => {
+    const words = Object.assign(refusal('AuthorizationHeaderMalformed', 400), { message: "The authorization header is malformed; the region is wrong; expecting 'eu-central-1'." });
+    expect(regionRefusalOf(words, false)).toEqual({ named: 'eu-central-1' });
+  });
+});
+
+describe('regionRefusalInside', () => {
+  it('finds a DeleteObjects answered 200 whose keys were refused for the region, as a 400 of that code', () => {
+    const output = { Errors: [{ Key: 'a', Code: 'AuthorizationHeaderMalformed', Message: "the region is wrong; expecting 'eu-central-1'" }] };
+    const inside = regionRefusalInside(output);
+    expect(inside).toMatchObject({ name: 'AuthorizationHeaderMalformed', $metadata: { httpStatusCode: 400 } });
+    expect(regionRefusalOf(inside, false)).toEqual({ named: 'eu-central-1' });
+  });
+
+  it('leaves keys refused for anything else, and answers without errors, alone', () => {
+    expect(regionRefusalInside({ Errors: [{ Key: 'a', Code: 'AccessDenied', Message: 'no' }] })).toBeUndefined();
+    expect(regionRefusalInside({ Deleted: [{ Key: 'a' }] })).toBeUndefined();
+    expect(regionRefusalInside(undefined)).toBeUndefined();
   });
 });
 
