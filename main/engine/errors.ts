@@ -160,7 +160,7 @@ function regionHint(error: SdkLikeError): string | undefined {
   if (named !== undefined && named === error.signedRegion) {
     return `The store refused the request signed for region ${named}, the region it names for the bucket. Check the endpoint URL.`;
   }
-  if (named !== undefined) return `The bucket is in region ${named}, and the request was signed for another. Set the region to ${named} (--region ${named}, or AWS_REGION=${named}).`;
+  if (named !== undefined) return `The store expects region ${named}, and the request was signed for another. Set the region to ${named} (--region ${named}, or AWS_REGION=${named}).`;
   if (error.signedRegion !== undefined) {
     return `The store refused the request for its region (it was signed for ${error.signedRegion}), and named no valid region for the bucket. Set --region (or AWS_REGION) to the bucket's region.`;
   }

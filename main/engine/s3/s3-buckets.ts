@@ -16,8 +16,10 @@ export async function createBucket(connection: S3Connection, name: string): Prom
   if (problem) throw new BargeError('InvalidBucketName', `"${name}" is not a valid bucket name: it ${problem}.`);
   // Made in the connection's region (never one learnt for another bucket).
   const region = connection.regions.defaultRegion;
-  // us-east-1 is the one region that must not be named as a location constraint.
-  const location = region !== 'us-east-1' && connection.endpoint.endpoint === undefined ? { LocationConstraint: region as BucketLocationConstraint } : undefined;
+  // us-east-1 is the one region that must not be named as a location constraint. Any other is named,
+  // on every store, as aws-cli does (the SDK would add it anyway): a store whose own region differs
+  // refuses it, rather than make the bucket somewhere else than asked.
+  const location = region !== 'us-east-1' ? { LocationConstraint: region as BucketLocationConstraint } : undefined;
   try {
     await withRetry(() => connection.client.send(new CreateBucketCommand({ Bucket: name, CreateBucketConfiguration: location })));
     connection.regions.learn(name, region);

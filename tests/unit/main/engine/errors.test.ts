@@ -48,7 +48,7 @@ describe('errors a person can act on', () => {
   });
 
   it('names the region a bucket is in, from the SDK or from the message', () => {
-    const expected = 'The bucket is in region eu-west-1, and the request was signed for another. Set the region to eu-west-1 (--region eu-west-1, or AWS_REGION=eu-west-1).';
+    const expected = 'The store expects region eu-west-1, and the request was signed for another. Set the region to eu-west-1 (--region eu-west-1, or AWS_REGION=eu-west-1).';
     expect(toBargeError(s3Error('AuthorizationHeaderMalformed', 'malformed', 400, { Region: 'eu-west-1' })).message).toBe(expected);
     expect(toBargeError(s3Error('AuthorizationHeaderMalformed', 'The authorization header is malformed; the region is wrong; expecting &#39;eu-west-1&#39;.', 400)).message).toBe(expected);
     expect(toBargeError(s3Error('AuthorizationHeaderMalformed', 'malformed', 400)).message).toContain('signed for the wrong region');
