@@ -24,6 +24,7 @@ import type { AddressInfo } from 'node:net';
 import { createHash } from 'node:crypto';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { NodeSha256 } from '../../main/engine/s3/s3-wire.ts';
+import { resignForServer } from './resign-for-server.ts';
 import { flipByteAt } from './fault-proxy.ts';
 
 /** A request as the proxy saw it: what it asked, the headers that matter for checks, and the answer. */
@@ -177,12 +178,9 @@ export async function startLegacyStoreProxy(upstream: string, credentials: { acc
     }
     const query: Record<string, string> = {};
     for (const [name, value] of url.searchParams) query[name] = value;
-    const signed = await signer.sign({
-      method, protocol: target.protocol, hostname: target.hostname, port: Number(target.port) || undefined, path: url.pathname, query, headers,
-    });
-    const search = [...url.searchParams].map(([k, v]) => `${encode(k)}=${encode(v)}`).join('&');
+    const signed = await resignForServer(signer, target, method, url.pathname, query, headers);
     const outgoing = http.request({
-      host: target.hostname, port: target.port, method, path: url.pathname + (search ? `?${search}` : ''), headers: signed.headers, agent,
+      host: target.hostname, port: target.port, method, path: signed.path, headers: signed.headers, agent,
     }, (upstreamResponse) => {
       record.status = upstreamResponse.statusCode;
       const answer: Record<string, string | string[]> = {};
@@ -245,8 +243,4 @@ export async function startLegacyStoreProxy(upstream: string, credentials: { acc
       agent.destroy();
     },
   };
-}
-
-function encode(text: string): string {
-  return encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }

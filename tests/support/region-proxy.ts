@@ -16,6 +16,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { NodeSha256 } from '../../main/engine/s3/s3-wire.ts';
+import { resignForServer } from './resign-for-server.ts';
 
 export type RegionRefusal = 'malformed' | 'redirect';
 
@@ -99,13 +100,10 @@ export async function startRegionProxy(
     for (const [name, value] of url.searchParams) if (!PRESIGN_PARAMETER.test(name)) query[name] = value;
     // A presigned GET carries no payload hash of its own.
     headers['x-amz-content-sha256'] ??= 'UNSIGNED-PAYLOAD';
-    const signed = await signer.sign({
-      method, protocol: target.protocol, hostname: target.hostname, port: Number(target.port) || undefined, path: url.pathname, query, headers,
-    });
-    const search = Object.entries(query).map(([k, v]) => `${encode(k)}=${encode(v)}`).join('&');
+    const signed = await resignForServer(signer, target, method, url.pathname, query, headers);
     const isHeadBucket = method === 'HEAD' && bucket !== undefined && url.pathname.replace(/\/$/, '') === `/${encodeURIComponent(bucket)}`;
     const outgoing = http.request({
-      host: target.hostname, port: target.port, method, path: url.pathname + (search ? `?${search}` : ''), headers: signed.headers, agent,
+      host: target.hostname, port: target.port, method, path: signed.path, headers: signed.headers, agent,
     }, (upstreamResponse) => {
       const answer: Record<string, string | string[]> = {};
       for (const [name, value] of Object.entries(upstreamResponse.headers)) if (value !== undefined) answer[name] = value;
@@ -134,8 +132,4 @@ export async function startRegionProxy(
       agent.destroy();
     },
   };
-}
-
-function encode(text: string): string {
-  return encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }
