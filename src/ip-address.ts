@@ -61,3 +61,20 @@ export function embeddedIpv4(groups: readonly number[]): { readonly ipv4: string
   if (g(0) === 0x2001 && g(1) === 0) return { ipv4: v4(g(6) ^ 0xffff, g(7) ^ 0xffff), embedding: 'teredo' };
   return undefined;
 }
+
+/** Embeddings whose address is dialled as the IPv4 address itself, on this machine: no relay between. */
+const SAME_HOST: ReadonlySet<Ipv4Embedding> = new Set(['mapped', 'translated', 'compatible']);
+
+/**
+ * One spelling per host a socket reaches: an IPv4 address dotted, an IPv6 address as its eight
+ * groups in hex, and an IPv6 form that is dialled as an IPv4 address (::ffff:1.2.3.4) as that IPv4
+ * address. Undefined when `text` is no address.
+ */
+export function canonicalAddress(text: string): string | undefined {
+  const v4 = parseIpv4(text);
+  if (v4) return v4.join('.');
+  const v6 = parseIpv6(text);
+  if (!v6) return undefined;
+  const carried = embeddedIpv4(v6);
+  return carried && SAME_HOST.has(carried.embedding) ? carried.ipv4 : v6.map((group) => group.toString(16)).join(':');
+}

@@ -48,25 +48,31 @@ export class ConnectionRegistry {
   private readonly secrets: SecretStore;
   private readonly env: NodeJS.ProcessEnv;
   private readonly endpointProblem: ((endpoint: string) => string | undefined) | undefined;
+  private readonly addressProblem: (address: string) => string | undefined;
 
   /**
    * `endpointProblem`: endpoints this host refuses (the web host, reachable beyond loopback,
-   * refuses internal addresses: metadata services, loopback, private and link-local ranges).
+   * refuses internal addresses: metadata services, loopback, private and link-local ranges, and the
+   * machine's own); `addressProblem`: the same for each address an endpoint's name resolves to.
    */
-  constructor(options: { dataDir: string; engine: Engine; secrets: SecretStore; env?: NodeJS.ProcessEnv; endpointProblem?: (endpoint: string) => string | undefined }) {
+  constructor(options: {
+    dataDir: string; engine: Engine; secrets: SecretStore; env?: NodeJS.ProcessEnv;
+    endpointProblem?: (endpoint: string) => string | undefined; addressProblem?: (address: string) => string | undefined;
+  }) {
     this.file = path.join(options.dataDir, 'connections.json');
     this.engine = options.engine;
     this.secrets = options.secrets;
     this.env = options.env ?? process.env;
     this.endpointProblem = options.endpointProblem;
+    this.addressProblem = options.addressProblem ?? internalAddressProblem;
   }
 
   private async checkResolved(endpoint: string): Promise<void> {
     const host = new URL(endpoint).hostname.replace(/^\[|\]$/g, '');
     const addresses = await lookup(host, { all: true }).catch(() => []);
     for (const { address } of addresses) {
-      const problem = internalAddressProblem(address);
-      if (problem) throw new BargeError('EndpointRefused', `This host refuses the endpoint ${endpoint}: its name resolves to ${problem}. (Start it with --allow-internal-endpoints if that is really your store.)`);
+      const problem = this.addressProblem(address);
+      if (problem) throw new BargeError('EndpointRefused', `This host refuses the endpoint ${endpoint}: its name resolves to a refused address (${problem}). (Start it with --allow-internal-endpoints if that is really your store.)`);
     }
   }
 

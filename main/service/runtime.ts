@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { HostInfo } from '../../src/contract/api.ts';
 import type { IfExists } from '../../src/if-exists.ts';
 import { internalAddressProblem, internalEndpointProblem } from '../../src/internal-endpoints.ts';
+import { ownAddressProblem, ownEndpointProblem } from './own-addresses.ts';
 import type { SettingsPatch } from '../../src/settings.ts';
 import { Engine } from '../engine/engine.ts';
 import type { JournalHost } from '../engine/engine.ts';
@@ -52,6 +53,15 @@ export interface RuntimeOptions {
 /** Each host restores only its own jobs: the app and the web host, pointed at one folder, keep theirs. */
 const JOURNAL_HOSTS: Readonly<Record<HostKind, JournalHost>> = { electron: 'app', web: 'web', cli: 'cli' };
 
+/** What a host others can reach refuses to dial: internal addresses, and this machine's own. */
+function hostAddressProblem(address: string): string | undefined {
+  return internalAddressProblem(address) ?? ownAddressProblem(address);
+}
+
+function hostEndpointProblem(endpoint: string): string | undefined {
+  return internalEndpointProblem(endpoint) ?? ownEndpointProblem(endpoint);
+}
+
 export async function createRuntime(options: RuntimeOptions): Promise<BargeService> {
   const guarded = options.refuseInternalEndpoints === true;
   const engine = new Engine({
@@ -59,14 +69,14 @@ export async function createRuntime(options: RuntimeOptions): Promise<BargeServi
     env: options.env,
     journal: options.journal === false ? undefined : await openJournalIn(options.dataDir, options.warn),
     host: JOURNAL_HOSTS[options.host],
-    ...(guarded ? { refuseAddress: internalAddressProblem } : {}),
+    ...(guarded ? { refuseAddress: hostAddressProblem } : {}),
   });
   const registry = new ConnectionRegistry({
     dataDir: options.dataDir,
     engine,
     secrets: options.secrets ?? new FileSecretStore(path.join(options.dataDir, 'secrets.json')),
     env: options.env,
-    ...(guarded ? { endpointProblem: internalEndpointProblem } : {}),
+    ...(guarded ? { endpointProblem: hostEndpointProblem, addressProblem: hostAddressProblem } : {}),
   });
   const cli = options.host === 'cli';
   return createBargeService({

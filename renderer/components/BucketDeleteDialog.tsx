@@ -10,6 +10,8 @@ import { formatBytes } from '../format.ts';
 import { useBrowser } from '../store/browser-store.ts';
 import { useJobs } from '../store/jobs-store.ts';
 import { Dialog } from './Dialog.tsx';
+import { Name } from './Name.tsx';
+import { printable } from '../../src/unsafe-text.ts';
 
 /** What an emptied bucket loses, said plainly: its objects (or versions) and its unfinished uploads. */
 export function bucketContents(count: number, bytes: string, uploads: number, versioning: BucketVersioning | undefined): string {
@@ -39,6 +41,9 @@ export function BucketDeleteDialog({ connectionId, name, onClose }: { connection
   const [versioning, setVersioning] = useState<BucketVersioning>();
   const [countError, setCountError] = useState<string>();
   const [typed, setTyped] = useState('');
+  // The name as shown (its unsafe characters escaped) confirms as well as the name itself, which
+  // cannot always be typed.
+  const confirmed = typed === name || typed === printable(name);
   const [error, setError] = useState<string>();
 
   useEffect(() => {
@@ -78,28 +83,28 @@ export function BucketDeleteDialog({ connectionId, name, onClose }: { connection
   }
 
   return (
-    <Dialog title={`Delete bucket ${name}?`} onClose={onClose}>
+    <Dialog title={<>Delete bucket <Name text={name} />?</>} label={`Delete bucket ${printable(name)}?`} onClose={onClose}>
       <p role="status" aria-live="polite" className="preview">
         {failedCount
           ? <>Could not count what is in it: {failedCount} A bucket must be empty to be deleted.</>
           : !counted
-            ? <>Counting what is in {name}… {count ? `${held.toLocaleString()} so far` : ''}</>
+            ? <>Counting what is in <Name text={name} />… {count ? `${held.toLocaleString()} so far` : ''}</>
             : empty
               ? <>The bucket is empty. Deleting it cannot be undone.</>
               : <>
-                <strong>{name}</strong> is not empty: it holds {bucketContents(held, formatBytes(count?.progress.bytesDone ?? 0), uploads, versioning)}.
+                <strong><Name text={name} /></strong> is not empty: it holds {bucketContents(held, formatBytes(count?.progress.bytesDone ?? 0), uploads, versioning)}.
                 {' '}<strong>Empty and delete</strong> removes all of it, every version and unfinished upload, then the bucket. It cannot be undone.
               </>}
       </p>
       {counted && !empty && (
-        <label>Type <code>{name}</code> to confirm <input aria-label="Type the bucket name to confirm" autoComplete="off" value={typed} onChange={(e) => setTyped(e.target.value)} /></label>
+        <label>Type <code><Name text={name} /></code> to confirm <input aria-label="Type the bucket name to confirm" autoComplete="off" value={typed} onChange={(e) => setTyped(e.target.value)} /></label>
       )}
       {error && <p role="alert" className="error">{error}</p>}
       <div className="buttons">
         {/* Focus starts here: Enter on a delete dialog must never do harm. */}
         <button type="button" data-autofocus onClick={onClose}>Cancel</button>
         {counted && !empty
-          ? <button type="button" className="danger" disabled={typed !== name} onClick={() => void run(() => emptyAndDelete(connectionId, name))}>Empty and delete</button>
+          ? <button type="button" className="danger" disabled={!confirmed} onClick={() => void run(() => emptyAndDelete(connectionId, name))}>Empty and delete</button>
           : <button type="button" className="danger" disabled={!empty && !failedCount} onClick={() => void run(() => deleteBucket(name))}>Delete</button>}
       </div>
     </Dialog>

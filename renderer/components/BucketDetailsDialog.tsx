@@ -6,6 +6,8 @@ import { useEffect, useState } from 'react';
 import type { BucketRegion, BucketVersioning } from '../../src/contract/models.ts';
 import { useBrowser } from '../store/browser-store.ts';
 import { Dialog } from './Dialog.tsx';
+import { Name } from './Name.tsx';
+import { printable } from '../../src/unsafe-text.ts';
 
 const VERSIONING: Readonly<Record<BucketVersioning, string>> = {
   enabled: 'On: a delete hides an object and keeps its versions',
@@ -30,7 +32,7 @@ export function BucketDetailsDialog({ connectionId, name, onClose }: { connectio
   }, [connectionId, name, readRegion, readVersioning]);
 
   return (
-    <Dialog title={`Bucket ${name}`} onClose={onClose}>
+    <Dialog title={<>Bucket <Name text={name} /></>} label={`Bucket ${printable(name)}`} onClose={onClose}>
       <dl className="details">
         <dt>Region</dt>
         <dd>{region ? <>{region.region} <span className="hint">{region.told ? '(as the store says)' : '(the connection\u2019s: the store does not say)'}</span></> : error ? 'unknown' : 'Asking the store…'}</dd>

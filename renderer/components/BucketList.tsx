@@ -11,6 +11,8 @@ import { useLayout } from '../store/layout-store.ts';
 import { BucketDeleteDialog } from './BucketDeleteDialog.tsx';
 import { BucketDetailsDialog } from './BucketDetailsDialog.tsx';
 import { Dialog } from './Dialog.tsx';
+import { Name } from './Name.tsx';
+import { printable } from '../../src/unsafe-text.ts';
 
 /** `width` undefined: collapsed to a rail with the button that brings the list back. */
 export function BucketList({ width }: { width: number | undefined }) {
@@ -38,9 +40,9 @@ export function BucketList({ width }: { width: number | undefined }) {
       <ul>
         {buckets.map((b) => (
           <li key={b.name} className={b.name === bucket ? 'current' : ''}>
-            <button type="button" className="open-bucket" title={b.name} aria-current={b.name === bucket ? 'page' : undefined} onClick={() => open(b.name)}><Database size={14} aria-hidden /><span>{b.name}</span></button>
-            <button type="button" className="icon" aria-label={`Details of bucket ${b.name}`} title="Bucket details (region, versioning)" onClick={() => setDetailed(b.name)}><Info size={14} aria-hidden /></button>
-            <button type="button" className="icon" aria-label={`Delete bucket ${b.name}`} title="Delete bucket" onClick={() => setDeleting(b.name)}><Trash2 size={14} aria-hidden /></button>
+            <button type="button" className="open-bucket" title={printable(b.name)} aria-current={b.name === bucket ? 'page' : undefined} onClick={() => open(b.name)}><Database size={14} aria-hidden /><Name text={b.name} /></button>
+            <button type="button" className="icon" aria-label={`Details of bucket ${printable(b.name)}`} title="Bucket details (region, versioning)" onClick={() => setDetailed(b.name)}><Info size={14} aria-hidden /></button>
+            <button type="button" className="icon" aria-label={`Delete bucket ${printable(b.name)}`} title="Delete bucket" onClick={() => setDeleting(b.name)}><Trash2 size={14} aria-hidden /></button>
           </li>
         ))}
       </ul>

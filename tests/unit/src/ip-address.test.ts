@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { embeddedIpv4, parseIpv4, parseIpv6 } from '../../../src/ip-address.ts';
+import { canonicalAddress, embeddedIpv4, parseIpv4, parseIpv6 } from '../../../src/ip-address.ts';
 
 describe('parseIpv4', () => {
   it('reads a dotted address, and nothing else', () => {
@@ -43,5 +43,19 @@ describe('embeddedIpv4', () => {
 
   it('finds none in an address that carries none', () => {
     for (const text of ['2001:db8::1', 'fe80::1', '2600:1f18::1', '64:ff9b:2::1']) expect(embeddedIpv4(parseIpv6(text)!), text).toBeUndefined();
+  });
+});
+
+describe('canonicalAddress', () => {
+  it('spells every form a socket dials as one host the same way', () => {
+    expect(canonicalAddress('11.0.0.1')).toBe('11.0.0.1');
+    for (const same of ['::ffff:11.0.0.1', '::ffff:b00:1', '[::ffff:0:b00:1]', '::11.0.0.1']) expect(canonicalAddress(same)).toBe('11.0.0.1');
+    expect(canonicalAddress('2A01:4F8:1:2::3')).toBe(canonicalAddress('2a01:04f8:0001:0002:0:0:0:3'));
+  });
+
+  it('keeps forms that reach the IPv4 address through a relay apart from it (NAT64, 6to4), and what is no address', () => {
+    expect(canonicalAddress('64:ff9b::b00:1')).not.toBe('11.0.0.1');
+    expect(canonicalAddress('2002:b00:1::')).not.toBe('11.0.0.1');
+    expect(canonicalAddress('example.com')).toBeUndefined();
   });
 });
