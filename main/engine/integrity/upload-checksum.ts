@@ -32,8 +32,6 @@ import type { StoredObject } from '../s3/s3-wire.ts';
 
 export type UploadAlgorithm = Exclude<UploadChecksum, 'OFF'> & ChecksumAlgorithm;
 
-/** What this connection has learnt of the store's CRC checks. */
-export type CrcEcho = 'unknown' | 'echoes' | 'ignores';
 
 export interface SentDigest {
   readonly digest: Buffer;

@@ -11,10 +11,15 @@
 
 import type { S3Client } from '@aws-sdk/client-s3';
 import { BargeError, errorCode, httpStatus } from '../errors.ts';
-import type { S3Connection } from './s3-connection.ts';
 
 /** What the store has shown of the checksum headers: nothing yet, or that it refuses them. */
 export type ChecksumHeaders = 'unknown' | 'refused';
+
+/** What a connection has learnt of the store that a refusal is read against (see S3Connection). */
+export interface LearntOfStore {
+  checksumHeaders: ChecksumHeaders;
+  readonly trailers: 'unknown' | 'taken' | 'refused';
+}
 
 /** x-amz-checksum-* (but x-amz-checksum-mode, which asks for checksums back), x-amz-sdk-checksum-*, x-amz-trailer. */
 const CHECKSUM_HEADER = /^(x-amz-checksum-(?!mode$)[a-z0-9-]+|x-amz-sdk-checksum-[a-z0-9-]+|x-amz-trailer)$/i;
@@ -63,7 +68,7 @@ export function refusesChecksumHeaders(error: unknown, sent: readonly string[]):
  * being after the body: afterTrailerFailure (upload-checksum.ts) reads that refusal, and the CRC goes
  * before the body, where a refusal of it is read here.
  */
-export function learnChecksumHeaderRefusal(connection: Pick<S3Connection, 'checksumHeaders' | 'trailers'>, error: unknown, headers: Readonly<Record<string, unknown>>): unknown {
+export function learnChecksumHeaderRefusal(connection: LearntOfStore, error: unknown, headers: Readonly<Record<string, unknown>>): unknown {
   const sent = checksumHeadersIn(headers).map((name) => name.toLowerCase());
   if (sent.includes('x-amz-trailer') && connection.trailers !== 'taken') return error;
   if (!refusesChecksumHeaders(error, sent)) return error;
@@ -79,7 +84,7 @@ export function learnChecksumHeaderRefusal(connection: Pick<S3Connection, 'check
  * the end of the build step, after the SDK's own checksum middleware has added its headers, and
  * before the request is signed. `connectionOf`: the connection is made after its clients (one a region).
  */
-export function guardChecksumHeaders(client: S3Client, connectionOf: () => Pick<S3Connection, 'checksumHeaders' | 'trailers'>): void {
+export function guardChecksumHeaders(client: S3Client, connectionOf: () => LearntOfStore): void {
   client.middlewareStack.add(
     (next) => async (args) => {
       const request = args.request as { headers?: Record<string, string> };

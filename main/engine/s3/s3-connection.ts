@@ -25,7 +25,9 @@ import { checkedConnectionSources, checkEndpointAddress } from './connection-sou
 import { S3Wire } from './s3-wire.ts';
 import { BucketRegions } from './bucket-regions.ts';
 import { RegionalClient } from './regional-client.ts';
-import type { CrcEcho } from '../integrity/upload-checksum.ts';
+
+/** What this connection has learnt of the store's CRC checks (see integrity/upload-checksum.ts). */
+export type CrcEcho = 'unknown' | 'echoes' | 'ignores';
 
 /** Sockets beyond the thread count, for listings and control requests beside the transfers. */
 const SOCKET_HEADROOM = 8;

@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { checksumHeadersIn, learnChecksumHeaderRefusal, refusesChecksumHeaders } from '../../../../../main/engine/s3/checksum-headers.ts';
-import type { S3Connection } from '../../../../../main/engine/s3/s3-connection.ts';
+import type { LearntOfStore } from '../../../../../main/engine/s3/checksum-headers.ts';
 
 function storeError(name: string, status: number, message = name, fields: { Header?: string; ArgumentName?: string } = {}): Error {
   return Object.assign(new Error(message), { name, ...fields, $metadata: { httpStatusCode: status } });
@@ -12,7 +12,7 @@ function storeError(name: string, status: number, message = name, fields: { Head
 const NOT_IMPLEMENTED = 'A header you provided implies functionality that is not implemented';
 const crcPut = { 'x-amz-checksum-crc32c': 'yZRlqg==', 'content-md5': 'XrY7u+Ae7tCTyyK7j1rNww==', 'x-amz-content-sha256': 'UNSIGNED-PAYLOAD' };
 
-function connection(trailers: S3Connection['trailers'] = 'unknown'): Pick<S3Connection, 'checksumHeaders' | 'trailers'> {
+function connection(trailers: LearntOfStore['trailers'] = 'unknown'): LearntOfStore {
   return { checksumHeaders: 'unknown', trailers };
 }
 
