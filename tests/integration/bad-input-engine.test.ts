@@ -1,7 +1,8 @@
 // Bad input, continued: cases whose right answer needed engine changes (two keys for one file, an
 // object lock refusing a delete, TLS failures failing the job at once, a file changed during a
-// single-request upload, a store that states sizes that are no sizes). Like the main suite, every
-// case checks what a person is told and that nothing partial is left behind.
+// single-request upload, a store that states sizes that are no sizes, or 0 bytes for an object
+// that has some). Like the main suite, every case checks what a person is told and that nothing
+// partial is left behind.
 
 import { appendFile, readdir, readFile } from 'node:fs/promises';
 import type http from 'node:http';
@@ -208,6 +209,28 @@ describe('a store that states sizes that are no sizes', () => {
     } else {
       await expect(opened).rejects.toThrow();
     }
+  });
+
+  // A size of 0 needs no GET, so a store that states it for an object that has some bytes once had
+  // them saved as a "verified" empty file. Its ETag (not d41d8cd98f00b204e9800998ecf8427e, the MD5
+  // of no bytes) says otherwise: the object is fetched, and its GET's 88 bytes fail it by name.
+  it.each([
+    ['a listing that gives Size 0', 'prefix', (request: http.IncomingMessage, answer: Answer): Answer => (request.url?.includes('list-type=2')
+      ? { ...answer, body: Buffer.from(answer.body.toString().replace(/<Size>\d+<\/Size>/g, '<Size>0</Size>')) }
+      : answer)],
+    ['a HEAD that gives Content-Length 0', 'key', (request: http.IncomingMessage, answer: Answer): Answer => (request.method === 'HEAD' ? { ...answer, statedLength: '0' } : answer)],
+  ] as const)('%s for an 88-byte object whose ETag is the MD5 of its bytes: it fails by name (SizeMismatch), no empty file is saved', async (_what, how, lie) => {
+    await put('p/doc.txt', DOC);
+    const connection = await liar(lie);
+    const out = path.join(t.dir, 'out');
+    const spec = how === 'prefix' ? { prefixes: ['p/'] } : { keys: ['p/doc.txt'] };
+    const end = await t.engine.download(connection, { bucket: t.bucket, ...spec, targetFolder: out, requireVerified: true }).finished();
+    expect(end.state.status).toBe('failed');
+    expect(end.itemErrors).toEqual([{
+      item: `s3://${t.bucket}/p/doc.txt`, code: 'SizeMismatch',
+      message: `The store sent 88 bytes for s3://${t.bucket}/p/doc.txt, not the 0 it gave before: it changed, or the store is faulty; nothing was saved. Download it again.`,
+    }]);
+    expect(await filesUnder(out)).toEqual([]);
   });
 
   it('a GET whose Content-Length is no size, or not the object\'s: the object fails, with nothing left behind', async () => {

