@@ -101,7 +101,7 @@ export class DownloadTarget {
     try {
       for (const segment of relative === '' ? [] : relative.split(path.sep)) {
         walked = path.join(walked, segment);
-        const next = await this.openBelow(`${base}/${segment}`, walked, what);
+        const next = await this.openBelow(`${base}/${segment}`, walked, what, target!);
         await current?.close();
         current = next;
         base = `/proc/self/fd/${next.fd}`;
@@ -161,8 +161,12 @@ export class DownloadTarget {
     return this.made;
   }
 
-  /** One folder, made if missing, opened, and refused unless it really lies inside the target. */
-  private async openBelow(anchored: string, shown: string, what: string): Promise<FileHandle> {
+  /**
+   * One folder, made if missing, opened, and refused unless it really lies inside the target: inside
+   * where the open target is now (a target moved mid-job takes the download with it), never where a
+   * symbolic link leads out of it.
+   */
+  private async openBelow(anchored: string, shown: string, what: string, target: FileHandle): Promise<FileHandle> {
     const opened = (): Promise<FileHandle | undefined> => openFolder(anchored).catch((error: unknown) => {
       throw shownPath(error, anchored, shown);
     });
@@ -179,7 +183,8 @@ export class DownloadTarget {
       if (!handle) throw fileError((await lstat(anchored).catch(() => undefined))?.isSymbolicLink() ? 'EBROKENLINK' : 'ENOENT', shown);
     }
     const real = await readlink(`/proc/self/fd/${handle.fd}`);
-    if (!isInside(this.real, real)) {
+    const targetNow = await readlink(`/proc/self/fd/${target.fd}`);
+    if (!isInside(targetNow, real)) {
       await handle.close();
       throw new BargeError('UnsafePath', `${what} would be written into ${shown}, which a symbolic link leads outside ${this.shown} (into ${real}); it was not downloaded.`);
     }
