@@ -1,12 +1,14 @@
 // Bad input, continued: cases whose right answer needed engine changes (two keys for one file, an
 // object lock refusing a delete, TLS failures failing the job at once, a file changed during a
-// single-request upload, a store that states sizes that are no sizes, or 0 bytes for an object
-// that has some). Like the main suite, every case checks what a person is told and that nothing
-// partial is left behind.
+// single-request upload, a folder past the longest path the system names, a store that states sizes
+// that are no sizes, or 0 bytes for an object that has some). Like the main suite, every case checks
+// what a person is told and that nothing partial is left behind.
 
-import { appendFile, readdir, readFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { appendFile, mkdir, readdir, readFile, readlink, realpath, symlink } from 'node:fs/promises';
 import type http from 'node:http';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CreateBucketCommand, PutObjectCommand, PutObjectLegalHoldCommand } from '@aws-sdk/client-s3';
 import { MIB } from '../../src/byte-units.ts';
@@ -92,6 +94,59 @@ describe('two keys for one file', () => {
       whole: true,
     });
     expect(await filesUnder(mount.dir)).toEqual([]);
+  });
+});
+
+describe('a folder past the longest path the system names (4,095 bytes)', () => {
+  /** A target deep down (as a share mounted deep in a tree can be): some 3,300 bytes from /. */
+  async function deepTarget(): Promise<string> {
+    let target = t.dir;
+    while (target.length < 3300) target = path.join(target, 'f'.repeat(250));
+    await mkdir(target, { recursive: true });
+    // Node's rm goes by whole paths, which past 4,095 bytes the system refuses; rm(1) walks the tree.
+    cleanups.push(() => promisify(execFile)('rm', ['-rf', path.join(t.dir, 'f'.repeat(250))]));
+    return target;
+  }
+  /** This process's descriptors of folders below the test's folder, or of folders past the longest path. */
+  async function heldOpen(): Promise<string[]> {
+    const held = [];
+    for (const fd of await readdir('/proc/self/fd')) {
+      const where = await readlink(`/proc/self/fd/${fd}`).catch((error: NodeJS.ErrnoException) => (error.code === 'ENAMETOOLONG' ? 'a path past 4,095 bytes' : undefined));
+      if (where === 'a path past 4,095 bytes' || where?.startsWith(t.dir)) held.push(where);
+    }
+    return held;
+  }
+
+  it('a key whose folders go past it (809 bytes below a deep target): it fails naming its folder, nothing is made for it, no folder is held open', async () => {
+    const target = await deepTarget();
+    const folders = ['a', 'b', 'c', 'd'].map((letter) => letter.repeat(200));
+    const key = `${folders.join('/')}/f.txt`;
+    await put(key, 'deep');
+    await put('near.txt', 'near');
+    const end = await t.engine.download(t.connection, { bucket: t.bucket, prefixes: [''], targetFolder: target }).finished();
+    const shown = path.join(target, ...folders);
+    const bytes = Buffer.byteLength(path.join(await realpath(target), ...folders)).toLocaleString('en-US');
+    expect(end.itemErrors).toEqual([{
+      item: `s3://${t.bucket}/${key}`, code: 'ENAMETOOLONG',
+      message: `The folder ${shown.slice(0, 80)}…${shown.slice(-119)} would be ${bytes} bytes from /, past the longest path this system names (4,095 bytes): s3://${t.bucket}/${key} was not downloaded, and no folder was made for it. Choose a target folder with a shorter path.`,
+    }]);
+    expect(await readFile(path.join(target, 'near.txt'), 'utf8')).toBe('near');
+    expect(await readdir(target)).toEqual(['near.txt']);
+    expect(await heldOpen()).toEqual([]);
+  });
+
+  it('a link in the target to a folder past it: the object fails naming the link, not /proc/self/fd, and no folder is held open', async () => {
+    const target = await deepTarget();
+    // Made below the target by relative paths (mkdir(1) from there), each name short enough.
+    const deep = ['w', 'x', 'y', 'z'].map((letter) => letter.repeat(250)).join('/');
+    await promisify(execFile)('mkdir', ['-p', deep], { cwd: target });
+    await symlink(deep, path.join(target, 'link'));
+    await put('link/f.txt', 'deep');
+    const end = await t.engine.download(t.connection, { bucket: t.bucket, prefixes: [''], targetFolder: target }).finished();
+    expect(end.itemErrors).toEqual([expect.objectContaining({ item: `s3://${t.bucket}/link/f.txt`, code: 'ENAMETOOLONG' })]);
+    expect(end.itemErrors[0]!.message).toContain(`The name is too long for the file system (${target.slice(0, 80)}…`);
+    expect(end.itemErrors[0]!.message).not.toContain('/proc/self/fd');
+    expect(await heldOpen()).toEqual([]);
   });
 });
 

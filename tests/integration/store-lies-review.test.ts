@@ -2,11 +2,9 @@
 // states 0 bytes for an object that has some, a listing with one key whose URL encoding is broken,
 // and a key whose folders go past what the system can name. Each test fails on the code as reviewed.
 
-import { execFile } from 'node:child_process';
-import { mkdir, readdir, readFile, readlink } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import type http from 'node:http';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { serverConfig, setUpEngine } from '../support/fixtures.ts';
@@ -46,29 +44,4 @@ it('a listing with one key whose URL encoding is broken ("%zz"): the other keys 
   expect(end.state.status === 'failed' && end.state.error.code).not.toBe('URIError');
   expect(await readFile(path.join(out, 'good.txt'), 'utf8')).toBe('good');
   expect(end.itemErrors).toEqual([expect.objectContaining({ item: expect.stringContaining('bad%zz.txt') })]);
-});
-
-it('a key whose folders go past the longest path the system names (4096 bytes): it fails naming its own path, and holds no folder open', async () => {
-  // A target deep down (as a share mounted deep in a tree can be) and a key of 809 bytes (S3 takes
-  // up to 1024): the fourth folder of the key is past 4096 bytes from /.
-  let target = t.dir;
-  while (target.length < 3300) target = path.join(target, 'f'.repeat(250));
-  await mkdir(target, { recursive: true });
-  // Node's rm goes by whole paths, which past 4096 bytes the system refuses; rm(1) walks the tree.
-  cleanups.push(() => promisify(execFile)('rm', ['-rf', path.join(t.dir, 'f'.repeat(250))]));
-  const key = `${['a', 'b', 'c', 'd'].map((letter) => letter.repeat(200)).join('/')}/f.txt`;
-  await put(key, 'deep');
-  const end = await t.engine.download(t.connection, { bucket: t.bucket, prefixes: [''], targetFolder: target }).finished();
-  expect(end.state.status).toBe('failed');
-  const message = end.itemErrors[0]?.message ?? '';
-  // Today: "The name is too long for the file system (/proc/self/fd/35)", the descriptor's name.
-  expect(message).not.toContain('/proc/self/fd');
-  // Every folder the job opened is closed once it ends (today the one past 4096 bytes stays open
-  // until garbage collection closes it, with Node's warning that this will become an error).
-  const open = [];
-  for (const fd of await readdir('/proc/self/fd')) {
-    const where = await readlink(`/proc/self/fd/${fd}`).catch((error: NodeJS.ErrnoException) => (error.code === 'ENAMETOOLONG' ? 'a path past 4096 bytes' : undefined));
-    if (where === 'a path past 4096 bytes' || where?.startsWith(t.dir)) open.push(where);
-  }
-  expect(open).toEqual([]);
 });
