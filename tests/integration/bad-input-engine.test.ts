@@ -1,8 +1,9 @@
 // Bad input, continued: cases whose right answer needed engine changes (two keys for one file, an
 // object lock refusing a delete, TLS failures failing the job at once, a file changed during a
-// single-request upload, a folder past the longest path the system names, a store that states sizes
-// that are no sizes, or 0 bytes for an object that has some). Like the main suite, every case checks
-// what a person is told and that nothing partial is left behind.
+// single-request upload, a folder past the longest path the system names, a listing with a key whose
+// URL encoding is broken, a store that states sizes that are no sizes, or 0 bytes for an object that
+// has some). Like the main suite, every case checks what a person is told and that nothing partial
+// is left behind.
 
 import { execFile } from 'node:child_process';
 import { appendFile, mkdir, readdir, readFile, readlink, realpath, symlink } from 'node:fs/promises';
@@ -147,6 +148,47 @@ describe('a folder past the longest path the system names (4,095 bytes)', () => 
     expect(end.itemErrors[0]!.message).toContain(`The name is too long for the file system (${target.slice(0, 80)}…`);
     expect(end.itemErrors[0]!.message).not.toContain('/proc/self/fd');
     expect(await heldOpen()).toEqual([]);
+  });
+});
+
+describe('a listing with one key whose URL encoding is broken ("%zz")', () => {
+  /** The test server behind a proxy whose listings give bad-key.txt as "bad%zz.txt": no request can name that. */
+  async function mangling() {
+    await put('good.txt', 'good');
+    await put('bad-key.txt', 'bad');
+    const store = await rewritingProxy((request, answer) => (request.url?.includes('list-type=2') || request.url?.includes('versions')
+      ? { ...answer, body: Buffer.from(answer.body.toString().replace('<Key>bad-key.txt</Key>', '<Key>bad%zz.txt</Key>')) }
+      : answer));
+    cleanups.push(() => store.close());
+    return t.engine.connect({ ...serverConfig(), endpoint: store.endpoint });
+  }
+  const refused = (what: string) => ({
+    item: `s3://${t.bucket}/bad%zz.txt`, code: 'UnreadableKey',
+    message: `The store listed a key of s3://${t.bucket} whose URL encoding is broken ("bad%zz.txt", as it sent it): what the key is cannot be known, so it was not ${what}. The store is faulty: tell its operator.`,
+  });
+
+  it('a page of the listing leaves it out of the keys and names it; the rest is listed', async () => {
+    const connection = await mangling();
+    const page = await t.engine.listObjects(connection, { bucket: t.bucket, prefix: '', delimiter: '/' });
+    expect(page.objects.map((object) => object.key)).toEqual(['good.txt']);
+    expect(page.unreadable).toEqual(['bad%zz.txt']);
+  });
+
+  it('a download saves the other keys and fails that one by name', async () => {
+    const connection = await mangling();
+    const out = path.join(t.dir, 'out');
+    const end = await t.engine.download(connection, { bucket: t.bucket, prefixes: [''], targetFolder: out }).finished();
+    expect(end.itemErrors).toEqual([refused('downloaded')]);
+    expect(end.progress.objectsDone).toBe(1);
+    expect(await filesUnder(out)).toEqual(['good.txt']);
+  });
+
+  it.each([false, true])('a delete (every version: %s) deletes the other keys and fails that one by name', async (allVersions) => {
+    const connection = await mangling();
+    const end = await t.engine.delete(connection, { bucket: t.bucket, prefixes: [''], allVersions }).finished();
+    // Every version is named by its version ID too.
+    expect(end.itemErrors).toEqual([{ ...refused('deleted'), item: allVersions ? expect.stringMatching(/\/bad%zz\.txt \(version .+\)$/) : `s3://${t.bucket}/bad%zz.txt` }]);
+    expect((await bucketContents(t.connection, t.bucket)).versions.map((version) => version.split(' ')[0])).toEqual(['bad-key.txt']);
   });
 });
 

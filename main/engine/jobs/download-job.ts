@@ -20,7 +20,7 @@ import { countedAgain } from './job.ts';
 import type { JobBody, JobRuntime } from './job.ts';
 import { folderIgnoresCase, identityOf, sameLocalFile } from './local-files.ts';
 import type { LocalFileIdentity } from '../journal/job-journal.ts';
-import { headObjectOnce, listAllObjects } from '../s3/s3-listing.ts';
+import { headObjectOnce, listAllObjects, unreadableKeyError } from '../s3/s3-listing.ts';
 import type { S3Connection } from '../s3/s3-connection.ts';
 import { versionIdOf } from '../s3/s3-wire.ts';
 import type { StoredObject } from '../s3/s3-wire.ts';
@@ -60,6 +60,8 @@ export interface DownloadItem {
   readonly marker?: boolean;
   /** The size the listing gave, when it is no size an object can have: it fails, by name. */
   readonly badSize?: string;
+  /** Listed with a URL encoding that is broken (`key` is the text the store sent): it fails, by name. */
+  readonly unreadable?: true;
 }
 
 export function downloadBody(connection: S3Connection, spec: DownloadSpec): JobBody<DownloadItem> {
@@ -95,6 +97,7 @@ async function downloadItems(
       const source = formatS3Url({ bucket: spec.bucket, key: item.key });
       const place = (file: string, size: number | undefined): ItemPlace => ({ source, destination: file, ...(size === undefined ? {} : { size }) });
       try {
+        if (item.unreadable) throw unreadableKeyError(spec.bucket, item.key, 'downloaded');
         if (item.unsafe) throw new BargeError('UnsafeKey', `The key "${item.key}" ${item.unsafe}; it was not downloaded.`);
         if (item.nothingBelow) throw new BargeError('NothingFound', item.nothingBelow);
         if (item.collision) throw new BargeError('NameCollision', `The key "${item.key}" ${item.collision}; it was not downloaded.`);
@@ -175,8 +178,12 @@ async function* listItems(connection: S3Connection, spec: DownloadSpec, runtime:
     let found = 0;
     for await (const object of listAllObjects(connection, { bucket: spec.bucket, prefix, signal: runtime.signal })) {
       found += 1;
-      const mapped = keyToRelativePath(object.key, parent, process.platform === 'win32' ? 'win32' : 'posix');
       runtime.addTotals(1, object.size);
+      if (object.unreadable) {
+        yield { key: object.key, size: undefined, etag: undefined, path: '', unreadable: true };
+        continue;
+      }
+      const mapped = keyToRelativePath(object.key, parent, process.platform === 'win32' ? 'win32' : 'posix');
       if (object.badSize !== undefined) {
         yield { key: object.key, size: undefined, etag: object.etag, path: '', badSize: object.badSize };
         continue;
