@@ -7,7 +7,8 @@
 
 import { execFile } from 'node:child_process';
 import { appendFile, mkdir, readdir, readFile, readlink, realpath, symlink } from 'node:fs/promises';
-import type http from 'node:http';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -16,6 +17,7 @@ import { MIB } from '../../src/byte-units.ts';
 import { startFaultProxy } from '../support/fault-proxy.ts';
 import { randomFile, serverConfig, setUpEngine, sha256File, uniqueBucket } from '../support/fixtures.ts';
 import type { TestContext } from '../support/fixtures.ts';
+import { toBargeError } from '../../main/engine/errors.ts';
 import { bucketContents, filesUnder, isRoot, mountTmpfs, rewritingProxy, selfSignedTlsServer } from '../support/bad-input-kit.ts';
 import type { Answer } from '../support/bad-input-kit.ts';
 
@@ -228,6 +230,27 @@ describe('a TLS failure fails the job at once', () => {
       expect(await bucketContents(t.connection, t.bucket)).toEqual({ versions: [], uploads: [] });
     });
   }
+});
+
+describe('an endpoint that redirects (a web server, a proxy sending http:// on to https://)', () => {
+  it.each([302, 307, 308])('HTTP %i: named Redirect, with where it leads (no query) and what to check; a job stops at once', async (status) => {
+    const server = http.createServer((_request, response) => {
+      response.writeHead(status, { location: 'https://store.example:9443/s3/bucket?X-Amz-Signature=secret' });
+      response.end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    const redirecting = await t.engine.connect({ ...serverConfig(), endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
+    const said = `The endpoint redirects elsewhere (HTTP ${status}, to https://store.example:9443/s3/bucket), and Barge does not follow redirects: `
+      + 'check the endpoint URL (http:// or https://, the host and port, and any path the store needs).';
+    // Through the SDK (a listing of buckets, a HEAD) and through Barge's own requests (a download's GET, by prefix).
+    await expect(t.engine.listBuckets(redirecting).catch((error: unknown) => toBargeError(error))).resolves.toMatchObject({ code: 'Redirect', message: said });
+    for (const spec of [{ keys: ['a.txt', 'b.txt'] }, { prefixes: ['p/'] }]) {
+      const end = await t.engine.download(redirecting, { bucket: t.bucket, ...spec, targetFolder: path.join(t.dir, 'out') }).finished();
+      expect(end.state).toMatchObject({ status: 'failed', error: { code: 'Redirect', message: expect.stringContaining(said) } });
+      expect(end.progress.objectsFailed).toBeLessThan(2);
+    }
+  });
 });
 
 describe('a file changed during a single-request upload', () => {
