@@ -364,6 +364,36 @@ describe('a store that states sizes that are no sizes', () => {
     }
   });
 
+  it('a ranged GET whose body ends early, or runs past its range, on every try: the object fails naming itself, the bytes, the tries and what to do', async () => {
+    t.engine.updateSettings({ partSizeBytes: 5 * MIB, maxAttempts: 2 });
+    const big = await randomFile(t.dir, 'big.bin', 6 * MIB);
+    await t.connection.client.send(new PutObjectCommand({ Bucket: t.bucket, Key: 'big.bin', Body: await readFile(big.path) }));
+    // 24 bytes of each range, its Content-Range unchanged: an answer that ends as a whole one would.
+    const connection = await liar((request, answer) => (request.method === 'GET' && typeof answer.headers['content-range'] === 'string'
+      ? { ...answer, body: answer.body.subarray(0, 24) }
+      : answer));
+    const out = path.join(t.dir, 'out');
+    const end = await t.engine.download(connection, { bucket: t.bucket, keys: ['big.bin'], targetFolder: out }).finished();
+    expect(end.itemErrors).toEqual([{
+      item: `s3://${t.bucket}/big.bin`, code: 'IncompleteBody',
+      message: expect.stringMatching(new RegExp(`^The store's answers for s3://${t.bucket}/big\\.bin ended early: 48 of the (5,242,880 bytes of its range 0-5,242,879|1,048,576 bytes of its range 5,242,880-6,291,455) came, `
+        + 'on all 2 tries \\(each going on from the last byte received\\); nothing was saved\\. Something on the way \\(a proxy, a load balancer, the network\\) cuts answers short, '
+        + 'or the store is faulty: download it again, and if it repeats, check the network path and the store\\.$')),
+    }]);
+    expect(await readdir(out).catch(() => [])).toEqual([]);
+    // Bytes past the range, on every try: said as the store's fault.
+    const overrunning = await liar((request, answer) => (request.method === 'GET' && typeof answer.headers['content-range'] === 'string'
+      ? { ...answer, body: Buffer.concat([answer.body, Buffer.from('x'.repeat(10))]) }
+      : answer));
+    const over = await t.engine.download(overrunning, { bucket: t.bucket, keys: ['big.bin'], targetFolder: out }).finished();
+    expect(over.itemErrors).toEqual([expect.objectContaining({
+      code: 'IncompleteBody',
+      message: expect.stringMatching(new RegExp(`^The store sent more than the [0-9,]+ bytes of its range [0-9,]+-[0-9,]+ for s3://${t.bucket}/big\\.bin, on all 2 tries .*; nothing was saved\\. `
+        + 'The store is faulty, or something on the way changes its answers: download it again, and if it repeats, tell the store\'s operator\\.$')),
+    })]);
+    expect(await readdir(out).catch(() => [])).toEqual([]);
+  });
+
   it('a ranged GET whose Content-Range states another total, or no size: the object fails, with nothing left behind', async () => {
     t.engine.updateSettings({ partSizeBytes: 5 * MIB });
     const big = await randomFile(t.dir, 'big.bin', 6 * MIB);

@@ -470,7 +470,12 @@ async function downloadRange(
   // what reached the disk, so the range is hashed from the file instead (verifyRanges).
   let hasher: Hasher | undefined;
   let hashable = true;
+  const what = formatS3Url({ bucket, key: item.key });
+  const asked = start === 0 && end === (item.size ?? 0) ? `its ${count(end)} bytes` : `the ${count(end - start)} bytes of its range ${count(start)}-${count(end - 1)}`;
+  /** The last try's answer held more than the range (else it ended short). */
+  let overran = false;
   await runtime.request(async (signal, attempt) => {
+    overran = false;
     const from = start + done;
     // Every byte is written (after a body that broke at its very end); an empty range is still asked for.
     if (from >= end && end > start) return;
@@ -485,7 +490,7 @@ async function downloadRange(
         fresh: attempt > 1,
       }, {
         accept({ headers }) {
-          checkStatedSize(headers, ranged || from > 0 ? { start: from, end } : undefined, item.size ?? 0, formatS3Url({ bucket, key: item.key }));
+          checkStatedSize(headers, ranged || from > 0 ? { start: from, end } : undefined, item.size ?? 0, what);
           seen.versionId = versionIdOf(headers) ?? seen.versionId;
           const algorithm = algorithmFor(headers);
           if (from === start && algorithm) hasher = createHasher(algorithm);
@@ -495,7 +500,10 @@ async function downloadRange(
         // the file counts, so the resume offset never skips unwritten bytes.
         async write(chunk) {
           // Never past the range, into the next one's bytes (a store that answers with more).
-          if (position + chunk.length > end) throw new BargeError('IncompleteBody', `The server sent more than the ${end - start} bytes of a range.`);
+          if (position + chunk.length > end) {
+            overran = true;
+            throw new BargeError('IncompleteBody', `The store sent more than ${asked} for ${what}`);
+          }
           hasher?.update(chunk);
           for (let at = 0; at < chunk.length;) {
             const { bytesWritten } = await handle.write(chunk, at, chunk.length - at, position);
@@ -509,9 +517,28 @@ async function downloadRange(
     } finally {
       await handle.close();
     }
-    if (start + done < end) throw new BargeError('IncompleteBody', `The server sent ${done} of ${end - start} bytes of a range.`);
+    if (start + done < end) throw new BargeError('IncompleteBody', `The store's answers for ${what} ended early: ${count(done)} of ${asked} came`);
+  }).catch((error: unknown) => {
+    throw error instanceof BargeError && error.code === 'IncompleteBody' ? rangeNotWhole(error, overran) : error;
   });
   return hashable ? hasher?.digest() : undefined;
+}
+
+/**
+ * A range the store cut short or overran on every try, said with how often it was tried and what to
+ * do (its first words name the object and the bytes).
+ */
+function rangeNotWhole(error: BargeError, overran: boolean): BargeError {
+  const attempts = (error as { attempts?: number }).attempts;
+  const tries = attempts !== undefined && attempts > 1 ? `, on all ${attempts} tries (each going on from the last byte received)` : '';
+  const advice = overran
+    ? 'The store is faulty, or something on the way changes its answers: download it again, and if it repeats, tell the store\'s operator.'
+    : 'Something on the way (a proxy, a load balancer, the network) cuts answers short, or the store is faulty: download it again, and if it repeats, check the network path and the store.';
+  return new BargeError('IncompleteBody', `${error.message}${tries}; nothing was saved. ${advice}`);
+}
+
+function count(n: number): string {
+  return n.toLocaleString('en-US');
 }
 
 /**
