@@ -45,6 +45,18 @@ export function keyToRelativePath(key: string, prefix = '', platform: 'posix' | 
   return { ok: true, segments, isFolderMarker };
 }
 
+/**
+ * Why `name` cannot be the name of a file saved from a download (a name the user chose to save an
+ * object as), worded to follow the name; undefined when it can be. What refuses a key's file name
+ * refuses it too, and it is one name, never a path (no "/" or "\\" on either kind of machine).
+ */
+export function fileNameProblem(name: string, platform: 'posix' | 'win32' = 'posix'): string | undefined {
+  if (/[/\\]/.test(name)) return 'is a path, not a file name';
+  const mapped = keyToRelativePath(name, '', platform);
+  if (!mapped.ok) return mapped.reason;
+  return mapped.isFolderMarker || mapped.segments.length !== 1 ? 'is not a file name' : undefined;
+}
+
 /** Why Windows cannot hold a file or folder of this name, or undefined if it can. */
 function windowsNameProblem(segment: string): string | undefined {
   if (WINDOWS_RESERVED.test(segment)) return 'a device name Windows reserves in every folder';

@@ -84,6 +84,8 @@ const TABLE: Readonly<Record<string, ErrorCodeClass>> = {
   ENOTFOUND: FATAL_JOB_WIDE,
   PermanentRedirect: FATAL_JOB_WIDE,
   AuthorizationHeaderMalformed: FATAL_JOB_WIDE,
+  // The endpoint sends every request elsewhere (errors.ts: Barge follows no redirect).
+  Redirect: FATAL_JOB_WIDE,
   // The credentials are wrong, missing or expired.
   InvalidAccessKeyId: FATAL_JOB_WIDE,
   SignatureDoesNotMatch: FATAL_JOB_WIDE,

@@ -60,10 +60,17 @@ function rawErrorCode(error: unknown): string {
   // verdicts (DEPTH_ZERO_SELF_SIGNED_CERT): upper case with underscores, unlike any S3 code.
   if (typeof e.code === 'string' && /^(E[A-Z0-9_]+|[A-Z0-9]+(_[A-Z0-9]+)+)$/.test(e.code)) return e.code;
   if (e.Code) return e.Code;
-  if (e.name && e.name !== 'Error' && e.name !== 'S3ServiceException') return e.name;
   const status = e.$metadata?.httpStatusCode;
+  // A redirect with no code of its own (a web server, or a proxy sending http:// on to https://).
+  if (status !== undefined && REDIRECT_STATUSES.has(status) && (!e.name || GENERIC_NAMES.has(e.name))) return 'Redirect';
+  if (e.name && e.name !== 'Error' && e.name !== 'S3ServiceException') return e.name;
   return status ? `Http${status}` : 'Unknown';
 }
+
+/** Statuses that send a client elsewhere (301 is S3's PermanentRedirect, a bucket in another region). */
+const REDIRECT_STATUSES = new Set([302, 303, 307, 308]);
+/** The names the SDK and the wire give an answer whose body names no code. */
+const GENERIC_NAMES = new Set(['Error', 'S3ServiceException', 'Unknown', 'Redirect']);
 
 export function httpStatus(error: unknown): number | undefined {
   return (error as SdkLikeError | undefined)?.$metadata?.httpStatusCode;
@@ -190,6 +197,7 @@ function specificHint(code: string, error: SdkLikeError, context: string | undef
     return `The store does not support something this request needs (it answered ${error.$metadata?.httpStatusCode ?? 501} NotImplemented${said}${named}). `
       + 'This cannot be done on this store as it is: check what the store supports (its documentation, or its administrator), and whether a proxy on the way changes requests.';
   }
+  if (code === 'Redirect') return redirectHint(error);
   const file = FILE_HINTS[code];
   if (file) {
     const [problem, advice] = file;
@@ -200,6 +208,21 @@ function specificHint(code: string, error: SdkLikeError, context: string | undef
     return `${problem}${named ? '' : ` (${where})`}.${advice ? ` ${advice}` : ''}`;
   }
   return undefined;
+}
+
+/**
+ * Where a redirect leads, shown without its query (which may carry a token), and why it is not
+ * followed: a request is signed for the host it goes to, and a store does not move.
+ */
+function redirectHint(error: SdkLikeError): string {
+  const location = error.$response?.headers?.location;
+  let to = '';
+  if (typeof location === 'string' && location !== '') {
+    const url = URL.parse(location, 'http://relative.invalid');
+    if (url) to = url.host === 'relative.invalid' ? `, to the path ${url.pathname}` : `, to ${url.protocol}//${url.host}${url.pathname}`;
+  }
+  return `The endpoint redirects elsewhere (HTTP ${error.$metadata?.httpStatusCode ?? 'redirect'}${shortened(to)}), and Barge does not follow redirects: `
+    + 'check the endpoint URL (http:// or https://, the host and port, and any path the store needs).';
 }
 
 /**

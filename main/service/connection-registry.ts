@@ -72,7 +72,7 @@ export class ConnectionRegistry {
     const addresses = await lookup(host, { all: true }).catch(() => []);
     for (const { address } of addresses) {
       const problem = this.addressProblem(address);
-      if (problem) throw new BargeError('EndpointRefused', `This host refuses the endpoint ${endpoint}: its name resolves to a refused address (${problem}). (Start it with --allow-internal-endpoints if that is really your store.)`);
+      if (problem) throw new BargeError('EndpointRefused', `This host refuses the endpoint ${endpoint}, whose name resolves to an address it refuses: ${problem}. (Start it with --allow-internal-endpoints if that is really your store.)`);
     }
   }
 

@@ -11,6 +11,7 @@ import type { Bucket, BucketRegion, BucketVersioning, ObjectPage } from '../../s
 import type { DroppedItems } from '../../src/contract/api.ts';
 import type { JobSummary } from '../../src/jobs.ts';
 import { plural } from '../../src/plural.ts';
+import { unreadableKeysNotice } from '../../src/unreadable-key.ts';
 import { api, request } from './api.ts';
 import { copyText, presign } from './details-store.ts';
 import { createIndexClient } from './listing/index-client.ts';
@@ -153,8 +154,14 @@ class Listing {
     this.table = new RowTable(prefix);
   }
 
-  append(page: ObjectPage): void {
+  /** Keys the store listed with a broken URL encoding, as sent: not rows, said in the status line. */
+  readonly unreadable: string[] = [];
+
+  /** Takes a page in; true when it held keys that cannot be rows (`unreadable`). */
+  append(page: ObjectPage): boolean {
     index().append(this.id, this.table.append(page));
+    this.unreadable.push(...page.unreadable ?? []);
+    return (page.unreadable?.length ?? 0) > 0;
   }
 
   async view(sort: Sort, filter: string): Promise<ListingView> {
@@ -187,6 +194,12 @@ export const useBrowser = create<BrowserState>((set, get) => {
   let shown: Listing | undefined;
   let asking = false;
   let askAgain = false;
+  /** The status line a listing set (keys it could not show): it goes with the listing. */
+  let listingNotice: string | undefined;
+  const sayUnreadable = (listing: Listing) => {
+    listingNotice = unreadableKeysNotice(listing.unreadable);
+    set({ notice: listingNotice });
+  };
 
   /** Put `listing` on screen in place of the one there (whose index goes). */
   const show = (listing: Listing | undefined) => {
@@ -265,13 +278,14 @@ export const useBrowser = create<BrowserState>((set, get) => {
       const connectionId = get().connectionId;
       const listing = bucket && connectionId ? new Listing(prefix) : undefined;
       show(listing);
-      set({ bucket, prefix, view: listing ? new ListingView(listing.table, new Int32Array(0)) : emptyView(), selection: new Set(), anchor: undefined, listError: undefined, filter: '', listing: listing !== undefined });
+      const notice = get().notice === listingNotice ? undefined : get().notice;
+      set({ bucket, prefix, view: listing ? new ListingView(listing.table, new Int32Array(0)) : emptyView(), selection: new Set(), anchor: undefined, listError: undefined, filter: '', listing: listing !== undefined, notice });
       if (!bucket || !connectionId || !listing) return;
       void (async () => {
         let shownAt = 0;
         try {
           const whole = await listPages(connectionId, bucket, prefix, mine, (page) => {
-            listing.append(page);
+            if (listing.append(page)) sayUnreadable(listing);
             // The first page at once, then what has come at most every PUBLISH_EVERY_MS.
             if (Date.now() - shownAt >= Math.max(PUBLISH_EVERY_MS, listing.table.length / ROWS_PER_PUBLISH_MS)) {
               shownAt = Date.now();
@@ -302,7 +316,9 @@ export const useBrowser = create<BrowserState>((set, get) => {
       let view: ListingView;
       const { sort, filter } = get();
       try {
-        if (!await listPages(connectionId, bucket, prefix, mine, (page) => listing.append(page))) {
+        if (!await listPages(connectionId, bucket, prefix, mine, (page) => {
+          if (listing.append(page) && mine === generation) sayUnreadable(listing);
+        })) {
           listing.close();
           return;
         }

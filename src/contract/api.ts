@@ -9,6 +9,8 @@ import { sessionConnectionSchema } from '../connection.ts';
 import type { Settings } from '../settings.ts';
 import { settingsPatchSchema } from '../settings.ts';
 import { conflictChoiceSchema, ifExistsSchema } from '../if-exists.ts';
+import { fileNameProblem } from '../key-path.ts';
+import { printable } from '../unsafe-text.ts';
 import type { Result } from './result.ts';
 import { apiErrorSchema } from './result.ts';
 import type { Bucket, BucketRegion, BucketVersioning, ConnectionCheck, ConnectionSummary, EngineStats, FolderListing, IncompleteUploads, ObjectDetails, ObjectPage } from './models.ts';
@@ -123,7 +125,10 @@ export const methodSchemas = {
     /** A file that is already there: the host's default when absent (the web host fails it). */
     ifExists: ifExistsSchema.optional(),
     /** One key only: the name of the file it is saved as in targetFolder (not a path). */
-    saveAs: z.string().min(1).max(255).refine((name) => !/[/\\\0]/.test(name) && name !== '.' && name !== '..', 'a file name, not a path').optional(),
+    saveAs: z.string().min(1).max(255).superRefine((name, context) => {
+      const problem = fileNameProblem(name);
+      if (problem) context.addIssue({ code: 'custom', message: `The name to save as, "${printable(name)}", ${problem}: choose another name.` });
+    }).optional(),
     /** Names that differ only in case are one file (a folder bound for Windows or macOS); absent: the folder is asked. */
     caseInsensitive: z.boolean().optional(),
     ...rerun,

@@ -84,6 +84,11 @@ export type ObjectRow = z.infer<typeof objectRowSchema>;
 export interface ObjectPage {
   readonly objects: readonly ObjectRow[];
   readonly prefixes: readonly string[];
+  /**
+   * Keys and folders the store listed with a broken URL encoding ("%zz"), as it sent them: no
+   * request can name them, so they are not among the rest; say them, escaped.
+   */
+  readonly unreadable?: readonly string[];
   /** Pass back for the next page; absent on the last page. */
   readonly nextToken?: string;
 }

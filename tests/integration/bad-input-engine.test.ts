@@ -1,17 +1,23 @@
 // Bad input, continued: cases whose right answer needed engine changes (two keys for one file, an
 // object lock refusing a delete, TLS failures failing the job at once, a file changed during a
-// single-request upload, a store that states sizes that are no sizes). Like the main suite, every
-// case checks what a person is told and that nothing partial is left behind.
+// single-request upload, a folder past the longest path the system names, a listing with a key whose
+// URL encoding is broken, a store that states sizes that are no sizes, or 0 bytes for an object that
+// has some). Like the main suite, every case checks what a person is told and that nothing partial
+// is left behind.
 
-import { appendFile, readdir, readFile } from 'node:fs/promises';
-import type http from 'node:http';
+import { execFile } from 'node:child_process';
+import { appendFile, mkdir, readdir, readFile, readlink, realpath, symlink } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CreateBucketCommand, PutObjectCommand, PutObjectLegalHoldCommand } from '@aws-sdk/client-s3';
 import { MIB } from '../../src/byte-units.ts';
 import { startFaultProxy } from '../support/fault-proxy.ts';
 import { randomFile, serverConfig, setUpEngine, sha256File, uniqueBucket } from '../support/fixtures.ts';
 import type { TestContext } from '../support/fixtures.ts';
+import { toBargeError } from '../../main/engine/errors.ts';
 import { bucketContents, filesUnder, isRoot, mountTmpfs, rewritingProxy, selfSignedTlsServer } from '../support/bad-input-kit.ts';
 import type { Answer } from '../support/bad-input-kit.ts';
 
@@ -94,6 +100,100 @@ describe('two keys for one file', () => {
   });
 });
 
+describe('a folder past the longest path the system names (4,095 bytes)', () => {
+  /** A target deep down (as a share mounted deep in a tree can be): some 3,300 bytes from /. */
+  async function deepTarget(): Promise<string> {
+    let target = t.dir;
+    while (target.length < 3300) target = path.join(target, 'f'.repeat(250));
+    await mkdir(target, { recursive: true });
+    // Node's rm goes by whole paths, which past 4,095 bytes the system refuses; rm(1) walks the tree.
+    cleanups.push(() => promisify(execFile)('rm', ['-rf', path.join(t.dir, 'f'.repeat(250))]));
+    return target;
+  }
+  /** This process's descriptors of folders below the test's folder, or of folders past the longest path. */
+  async function heldOpen(): Promise<string[]> {
+    const held = [];
+    for (const fd of await readdir('/proc/self/fd')) {
+      const where = await readlink(`/proc/self/fd/${fd}`).catch((error: NodeJS.ErrnoException) => (error.code === 'ENAMETOOLONG' ? 'a path past 4,095 bytes' : undefined));
+      if (where === 'a path past 4,095 bytes' || where?.startsWith(t.dir)) held.push(where);
+    }
+    return held;
+  }
+
+  it('a key whose folders go past it (809 bytes below a deep target): it fails naming its folder, nothing is made for it, no folder is held open', async () => {
+    const target = await deepTarget();
+    const folders = ['a', 'b', 'c', 'd'].map((letter) => letter.repeat(200));
+    const key = `${folders.join('/')}/f.txt`;
+    await put(key, 'deep');
+    await put('near.txt', 'near');
+    const end = await t.engine.download(t.connection, { bucket: t.bucket, prefixes: [''], targetFolder: target }).finished();
+    const shown = path.join(target, ...folders);
+    const bytes = Buffer.byteLength(path.join(await realpath(target), ...folders)).toLocaleString('en-US');
+    expect(end.itemErrors).toEqual([{
+      item: `s3://${t.bucket}/${key}`, code: 'ENAMETOOLONG',
+      message: `The folder ${shown.slice(0, 80)}…${shown.slice(-119)} would be ${bytes} bytes from /, past the longest path this system names (4,095 bytes): s3://${t.bucket}/${key} was not downloaded, and no folder was made for it. Choose a target folder with a shorter path.`,
+    }]);
+    expect(await readFile(path.join(target, 'near.txt'), 'utf8')).toBe('near');
+    expect(await readdir(target)).toEqual(['near.txt']);
+    expect(await heldOpen()).toEqual([]);
+  });
+
+  it('a link in the target to a folder past it: the object fails naming the link, not /proc/self/fd, and no folder is held open', async () => {
+    const target = await deepTarget();
+    // Made below the target by relative paths (mkdir(1) from there), each name short enough.
+    const deep = ['w', 'x', 'y', 'z'].map((letter) => letter.repeat(250)).join('/');
+    await promisify(execFile)('mkdir', ['-p', deep], { cwd: target });
+    await symlink(deep, path.join(target, 'link'));
+    await put('link/f.txt', 'deep');
+    const end = await t.engine.download(t.connection, { bucket: t.bucket, prefixes: [''], targetFolder: target }).finished();
+    expect(end.itemErrors).toEqual([expect.objectContaining({ item: `s3://${t.bucket}/link/f.txt`, code: 'ENAMETOOLONG' })]);
+    expect(end.itemErrors[0]!.message).toContain(`The name is too long for the file system (${target.slice(0, 80)}…`);
+    expect(end.itemErrors[0]!.message).not.toContain('/proc/self/fd');
+    expect(await heldOpen()).toEqual([]);
+  });
+});
+
+describe('a listing with one key whose URL encoding is broken ("%zz")', () => {
+  /** The test server behind a proxy whose listings give bad-key.txt as "bad%zz.txt": no request can name that. */
+  async function mangling() {
+    await put('good.txt', 'good');
+    await put('bad-key.txt', 'bad');
+    const store = await rewritingProxy((request, answer) => (request.url?.includes('list-type=2') || request.url?.includes('versions')
+      ? { ...answer, body: Buffer.from(answer.body.toString().replace('<Key>bad-key.txt</Key>', '<Key>bad%zz.txt</Key>')) }
+      : answer));
+    cleanups.push(() => store.close());
+    return t.engine.connect({ ...serverConfig(), endpoint: store.endpoint });
+  }
+  const refused = (what: string) => ({
+    item: `s3://${t.bucket}/bad%zz.txt`, code: 'UnreadableKey',
+    message: `The store listed a key of s3://${t.bucket} whose URL encoding is broken ("bad%zz.txt", as it sent it): what the key is cannot be known, so it was not ${what}. The store is faulty: tell its operator.`,
+  });
+
+  it('a page of the listing leaves it out of the keys and names it; the rest is listed', async () => {
+    const connection = await mangling();
+    const page = await t.engine.listObjects(connection, { bucket: t.bucket, prefix: '', delimiter: '/' });
+    expect(page.objects.map((object) => object.key)).toEqual(['good.txt']);
+    expect(page.unreadable).toEqual(['bad%zz.txt']);
+  });
+
+  it('a download saves the other keys and fails that one by name', async () => {
+    const connection = await mangling();
+    const out = path.join(t.dir, 'out');
+    const end = await t.engine.download(connection, { bucket: t.bucket, prefixes: [''], targetFolder: out }).finished();
+    expect(end.itemErrors).toEqual([refused('downloaded')]);
+    expect(end.progress.objectsDone).toBe(1);
+    expect(await filesUnder(out)).toEqual(['good.txt']);
+  });
+
+  it.each([false, true])('a delete (every version: %s) deletes the other keys and fails that one by name', async (allVersions) => {
+    const connection = await mangling();
+    const end = await t.engine.delete(connection, { bucket: t.bucket, prefixes: [''], allVersions }).finished();
+    // Every version is named by its version ID too.
+    expect(end.itemErrors).toEqual([{ ...refused('deleted'), item: allVersions ? expect.stringMatching(/\/bad%zz\.txt \(version .+\)$/) : `s3://${t.bucket}/bad%zz.txt` }]);
+    expect((await bucketContents(t.connection, t.bucket)).versions.map((version) => version.split(' ')[0])).toEqual(['bad-key.txt']);
+  });
+});
+
 describe('an object lock refusing a delete', () => {
   it('says the object is locked and what to do, and deletes nothing', async () => {
     const locked = uniqueBucket();
@@ -130,6 +230,27 @@ describe('a TLS failure fails the job at once', () => {
       expect(await bucketContents(t.connection, t.bucket)).toEqual({ versions: [], uploads: [] });
     });
   }
+});
+
+describe('an endpoint that redirects (a web server, a proxy sending http:// on to https://)', () => {
+  it.each([302, 307, 308])('HTTP %i: named Redirect, with where it leads (no query) and what to check; a job stops at once', async (status) => {
+    const server = http.createServer((_request, response) => {
+      response.writeHead(status, { location: 'https://store.example:9443/s3/bucket?X-Amz-Signature=secret' });
+      response.end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    const redirecting = await t.engine.connect({ ...serverConfig(), endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
+    const said = `The endpoint redirects elsewhere (HTTP ${status}, to https://store.example:9443/s3/bucket), and Barge does not follow redirects: `
+      + 'check the endpoint URL (http:// or https://, the host and port, and any path the store needs).';
+    // Through the SDK (a listing of buckets, a HEAD) and through Barge's own requests (a download's GET, by prefix).
+    await expect(t.engine.listBuckets(redirecting).catch((error: unknown) => toBargeError(error))).resolves.toMatchObject({ code: 'Redirect', message: said });
+    for (const spec of [{ keys: ['a.txt', 'b.txt'] }, { prefixes: ['p/'] }]) {
+      const end = await t.engine.download(redirecting, { bucket: t.bucket, ...spec, targetFolder: path.join(t.dir, 'out') }).finished();
+      expect(end.state).toMatchObject({ status: 'failed', error: { code: 'Redirect', message: expect.stringContaining(said) } });
+      expect(end.progress.objectsFailed).toBeLessThan(2);
+    }
+  });
 });
 
 describe('a file changed during a single-request upload', () => {
@@ -210,6 +331,28 @@ describe('a store that states sizes that are no sizes', () => {
     }
   });
 
+  // A size of 0 needs no GET, so a store that states it for an object that has some bytes once had
+  // them saved as a "verified" empty file. Its ETag (not d41d8cd98f00b204e9800998ecf8427e, the MD5
+  // of no bytes) says otherwise: the object is fetched, and its GET's 88 bytes fail it by name.
+  it.each([
+    ['a listing that gives Size 0', 'prefix', (request: http.IncomingMessage, answer: Answer): Answer => (request.url?.includes('list-type=2')
+      ? { ...answer, body: Buffer.from(answer.body.toString().replace(/<Size>\d+<\/Size>/g, '<Size>0</Size>')) }
+      : answer)],
+    ['a HEAD that gives Content-Length 0', 'key', (request: http.IncomingMessage, answer: Answer): Answer => (request.method === 'HEAD' ? { ...answer, statedLength: '0' } : answer)],
+  ] as const)('%s for an 88-byte object whose ETag is the MD5 of its bytes: it fails by name (SizeMismatch), no empty file is saved', async (_what, how, lie) => {
+    await put('p/doc.txt', DOC);
+    const connection = await liar(lie);
+    const out = path.join(t.dir, 'out');
+    const spec = how === 'prefix' ? { prefixes: ['p/'] } : { keys: ['p/doc.txt'] };
+    const end = await t.engine.download(connection, { bucket: t.bucket, ...spec, targetFolder: out, requireVerified: true }).finished();
+    expect(end.state.status).toBe('failed');
+    expect(end.itemErrors).toEqual([{
+      item: `s3://${t.bucket}/p/doc.txt`, code: 'SizeMismatch',
+      message: `The store sent 88 bytes for s3://${t.bucket}/p/doc.txt, not the 0 it gave before: it changed, or the store is faulty; nothing was saved. Download it again.`,
+    }]);
+    expect(await filesUnder(out)).toEqual([]);
+  });
+
   it('a GET whose Content-Length is no size, or not the object\'s: the object fails, with nothing left behind', async () => {
     await put('doc.txt', DOC);
     for (const [stated, code] of [['9007199254740993', 'BadSize'], ['99', 'SizeMismatch']] as const) {
@@ -219,6 +362,36 @@ describe('a store that states sizes that are no sizes', () => {
       expect(end.itemErrors, stated).toEqual([expect.objectContaining({ item: `s3://${t.bucket}/doc.txt`, code })]);
       expect(await filesUnder(out)).toEqual([]);
     }
+  });
+
+  it('a ranged GET whose body ends early, or runs past its range, on every try: the object fails naming itself, the bytes, the tries and what to do', async () => {
+    t.engine.updateSettings({ partSizeBytes: 5 * MIB, maxAttempts: 2 });
+    const big = await randomFile(t.dir, 'big.bin', 6 * MIB);
+    await t.connection.client.send(new PutObjectCommand({ Bucket: t.bucket, Key: 'big.bin', Body: await readFile(big.path) }));
+    // 24 bytes of each range, its Content-Range unchanged: an answer that ends as a whole one would.
+    const connection = await liar((request, answer) => (request.method === 'GET' && typeof answer.headers['content-range'] === 'string'
+      ? { ...answer, body: answer.body.subarray(0, 24) }
+      : answer));
+    const out = path.join(t.dir, 'out');
+    const end = await t.engine.download(connection, { bucket: t.bucket, keys: ['big.bin'], targetFolder: out }).finished();
+    expect(end.itemErrors).toEqual([{
+      item: `s3://${t.bucket}/big.bin`, code: 'IncompleteBody',
+      message: expect.stringMatching(new RegExp(`^The store's answers for s3://${t.bucket}/big\\.bin ended early: 48 of the (5,242,880 bytes of its range 0-5,242,879|1,048,576 bytes of its range 5,242,880-6,291,455) came, `
+        + 'on all 2 tries \\(each going on from the last byte received\\); nothing was saved\\. Something on the way \\(a proxy, a load balancer, the network\\) cuts answers short, '
+        + 'or the store is faulty: download it again, and if it repeats, check the network path and the store\\.$')),
+    }]);
+    expect(await readdir(out).catch(() => [])).toEqual([]);
+    // Bytes past the range, on every try: said as the store's fault.
+    const overrunning = await liar((request, answer) => (request.method === 'GET' && typeof answer.headers['content-range'] === 'string'
+      ? { ...answer, body: Buffer.concat([answer.body, Buffer.from('x'.repeat(10))]) }
+      : answer));
+    const over = await t.engine.download(overrunning, { bucket: t.bucket, keys: ['big.bin'], targetFolder: out }).finished();
+    expect(over.itemErrors).toEqual([expect.objectContaining({
+      code: 'IncompleteBody',
+      message: expect.stringMatching(new RegExp(`^The store sent more than the [0-9,]+ bytes of its range [0-9,]+-[0-9,]+ for s3://${t.bucket}/big\\.bin, on all 2 tries .*; nothing was saved\\. `
+        + 'The store is faulty, or something on the way changes its answers: download it again, and if it repeats, tell the store\'s operator\\.$')),
+    })]);
+    expect(await readdir(out).catch(() => [])).toEqual([]);
   });
 
   it('a ranged GET whose Content-Range states another total, or no size: the object fails, with nothing left behind', async () => {

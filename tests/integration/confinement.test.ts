@@ -1,13 +1,16 @@
 // A download stays inside its target even when someone who can write there swaps a folder for a
-// symlink while the object is on its way: the bytes are never written, nor renamed, through it. And
-// it makes no folder before its first object has somewhere safe to go.
+// symlink while the object is on its way: the bytes are never written, nor renamed, through it. A
+// target moved mid-job takes the download with it, subfolders too. And it makes no folder before
+// its first object has somewhere safe to go.
 
 import { mkdir, readdir, readFile, rename, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { startFaultProxy } from '../support/fault-proxy.ts';
 import type { FaultProxy } from '../support/fault-proxy.ts';
+import { startLegacyStoreProxy } from '../support/legacy-store-proxy.ts';
+import { filesUnder } from '../support/bad-input-kit.ts';
 import { serverConfig, setUpEngine } from '../support/fixtures.ts';
 import type { TestContext } from '../support/fixtures.ts';
 
@@ -96,6 +99,58 @@ it('a retry after the target was swapped for a symlink does not follow it: it fa
   expect(again.state).toMatchObject({ status: 'failed', error: { code: 'UnsafePath' } });
   expect(again.state.status === 'failed' && again.state.error.message).toContain('where this download began');
   expect(await readdir(victim)).toEqual([]);
+});
+
+it.each([
+  ['every object, in subfolders too, lands in the folder it opened, where it was moved', false],
+  ['a link in it to a new folder at its old place is not followed (the old place is outside it now)', true],
+] as const)('a target renamed while the job lists: %s', async (_what, linkBack) => {
+  for (const key of ['top.txt', 'sub/one.txt', 'sub/deeper/two.txt']) {
+    await t.connection.client.send(new PutObjectCommand({ Bucket: t.bucket, Key: key, Body: `content of ${key}` }));
+  }
+  // A store like any other, whose listing is held until the target has been moved: the job has opened it by then.
+  const s3 = inject('s3');
+  const holding = await startLegacyStoreProxy(s3.endpoint, s3, s3.region);
+  holding.legacy = false;
+  try {
+    const target = path.join(t.dir, 'target');
+    const moved = path.join(t.dir, 'moved');
+    await mkdir(target);
+    let listed!: () => void;
+    const moving = new Promise<void>((resolve) => { listed = resolve; });
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => { release = resolve; });
+    holding.refuse = async (request) => {
+      if (request.url.includes('list-type=2')) {
+        listed();
+        await released;
+      }
+      return undefined;
+    };
+    const through = await t.engine.connect({ ...serverConfig(), endpoint: holding.endpoint });
+    const job = t.engine.download(through, { bucket: t.bucket, prefixes: [''], targetFolder: target });
+    await moving;
+    await rename(target, moved);
+    if (linkBack) {
+      await mkdir(target);
+      await symlink(target, path.join(moved, 'sub'));
+    }
+    release();
+    const end = await job.finished();
+    // Subfolders are checked against where the open target is now, not where it was when the job began.
+    expect(await filesUnder(target)).toEqual([]);
+    if (linkBack) {
+      expect(end.itemErrors.map((error) => [error.item, error.code]).sort()).toEqual([[`s3://${t.bucket}/sub/deeper/two.txt`, 'UnsafePath'], [`s3://${t.bucket}/sub/one.txt`, 'UnsafePath']].sort());
+      expect(await readFile(path.join(moved, 'top.txt'), 'utf8')).toBe('content of top.txt');
+      return;
+    }
+    expect(end.itemErrors).toEqual([]);
+    expect(end.state.status).toBe('completed');
+    expect(await filesUnder(moved)).toEqual(['sub/deeper/two.txt', 'sub/one.txt', 'top.txt']);
+    expect(await readFile(path.join(moved, 'sub', 'one.txt'), 'utf8')).toBe('content of sub/one.txt');
+  } finally {
+    await holding.close();
+  }
 });
 
 describe('nothing is made until the first byte has somewhere safe to go', () => {

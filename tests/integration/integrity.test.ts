@@ -5,7 +5,7 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
-import { CompleteMultipartUploadCommand, CreateMultipartUploadCommand, HeadObjectCommand, PutBucketVersioningCommand, UploadPartCommand } from '@aws-sdk/client-s3';
+import { CompleteMultipartUploadCommand, CreateMultipartUploadCommand, HeadObjectCommand, PutBucketVersioningCommand, PutObjectCommand, UploadPartCommand } from '@aws-sdk/client-s3';
 import { MIB } from '../../src/byte-units.ts';
 import { Engine } from '../../main/engine/engine.ts';
 import { Journal } from '../../main/engine/journal/journal.ts';
@@ -17,7 +17,7 @@ import { FileSecretStore } from '../../main/service/secret-store.ts';
 import { startFaultProxy } from '../support/fault-proxy.ts';
 import type { FaultProxy } from '../support/fault-proxy.ts';
 import { randomFile, serverConfig, sha256File, uniqueBucket } from '../support/fixtures.ts';
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, stat } from 'node:fs/promises';
 import os from 'node:os';
 
 const PART = 5 * MIB;
@@ -300,4 +300,19 @@ it('a saved connection keeps its upload checksum, and its uploads carry it', asy
   const job = engine.upload(connection, { sources: [source.path], bucket, destination: 'crc32.bin' }, journaled);
   expect((await job.finished()).state.status).toBe('completed');
   expect((await receiptOf(job.id))[0]!.checksum).toBe(`CRC32:${(await head('crc32.bin')).ChecksumCRC32}`);
+});
+
+it('an empty object is saved without a GET when its ETag is that of no bytes; one uploaded in one empty part is fetched and checked', async () => {
+  await direct.client.send(new PutObjectCommand({ Bucket: bucket, Key: 'empty/whole', Body: '' }));
+  // Its ETag is the MD5 of one part's MD5 ("…-1"), as an SSE-KMS object's is no MD5: only a GET shows it is empty.
+  const created = await direct.client.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: 'empty/one-part' }));
+  const part = await direct.client.send(new UploadPartCommand({ Bucket: bucket, Key: 'empty/one-part', UploadId: created.UploadId, PartNumber: 1, Body: '' }));
+  await direct.client.send(new CompleteMultipartUploadCommand({ Bucket: bucket, Key: 'empty/one-part', UploadId: created.UploadId, MultipartUpload: { Parts: [{ PartNumber: 1, ETag: part.ETag }] } }));
+  const job = engine.download(await viaProxy(), { bucket, prefixes: ['empty/'], targetFolder: path.join(dir, 'empty'), requireVerified: true }, journaled);
+  const end = await job.finished();
+  expect(end.itemErrors).toEqual([]);
+  expect(proxy.seen.filter((request) => request.method === 'GET' && !request.url.includes('list-type')).map((request) => request.url.split('?')[0])).toEqual([`/${bucket}/empty/one-part`]);
+  // The fetched one matched its ETag (MinIO) or the checksum the store added (versitygw).
+  expect((await receiptOf(job.id)).map((line) => [line.key, line.verified]).sort()).toEqual([['empty/one-part', expect.stringMatching(/^(etag|checksum)$/)], ['empty/whole', 'empty']]);
+  for (const name of ['whole', 'one-part']) expect((await stat(path.join(dir, 'empty', 'empty', name))).size).toBe(0);
 });

@@ -2,6 +2,7 @@
 
 
 import { printableJson, printableName } from '../../../src/unsafe-text.ts';
+import { unreadableKeyWarning } from '../../../src/unreadable-key.ts';
 import { isS3Url, parseS3Url } from '../../../src/s3-url.ts';
 import type { CliContext } from '../context.ts';
 import { usageError } from '../options.ts';
@@ -35,6 +36,8 @@ export async function ls(cli: CliContext): Promise<number> {
       lines.push(json ? printableJson(o) : `${formatDate(o.lastModified)}  ${String(o.size).padStart(10)}  ${printableName(o.key)}`);
     }
     if (lines.length > 0) cli.stdout.write(`${lines.join('\n')}\n`);
+    // Left out, said, and the listing goes on: one key a faulty store mangled ends nothing.
+    for (const sent of page.unreadable ?? []) cli.stderr.write(`warning: ${unreadableKeyWarning(sent)}\n`);
   } while (token !== undefined);
   return 0;
 }

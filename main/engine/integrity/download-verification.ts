@@ -13,6 +13,7 @@
 // (part-size-metadata.ts). Otherwise it is guessed from the sizes common clients use, and only an
 // exact match counts: when no guess matches, the object was checked for its size only, and says so.
 
+import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Verification } from '../../../src/verification.ts';
@@ -142,6 +143,18 @@ function partsClaimed(facts: ObjectFacts): number | undefined {
   }
   const etagParts = /-(\d+)"?$/.exec(facts.etag ?? '')?.[1];
   return etagParts ? Number(etagParts) : facts.partsCount;
+}
+
+/** The MD5 of no bytes: the ETag of an empty object uploaded whole (and not encrypted with SSE-KMS or SSE-C). */
+const EMPTY_MD5 = createHash('md5').digest('hex');
+
+/**
+ * Whether an ETag says its object holds no bytes. A store's word that an object is empty (a size of
+ * 0 in a listing or a HEAD) is taken without a GET only when its ETag agrees: a size alone, where
+ * anything else is stated, is a claim the bytes must bear out.
+ */
+export function etagOfNoBytes(etag: string | undefined): boolean {
+  return etag !== undefined && bareEtag(etag) === EMPTY_MD5;
 }
 
 /** The part count a multipart ETag ("…-N") claims, if it is one. */
@@ -322,7 +335,9 @@ function partsValue(attempt: VerificationAttempt, digests: readonly Buffer[]): s
 async function partDigests(attempt: VerificationAttempt, ranges: readonly DownloadedRange[] | undefined, file: string): Promise<Buffer[]> {
   const partSize = attempt.partSize!;
   const size = (await stat(file)).size;
-  const count = Math.max(1, Math.ceil(size / partSize));
+  // An empty object uploaded in one empty part has one part, of no bytes.
+  // An empty object uploaded in one empty part has one part, of no bytes.
+  const count = partSize > 0 ? Math.max(1, Math.ceil(size / partSize)) : 1;
   const aligned = ranges !== undefined && ranges.length === count && ranges.every((range, index) => index === count - 1 || range.size === partSize);
   const digests: Buffer[] = [];
   for (let index = 0; index < count; index++) {

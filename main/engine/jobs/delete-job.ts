@@ -16,7 +16,7 @@ import { concurrentEach } from '../queue/concurrent-each.ts';
 import { BargeError, errorCode, toBargeError } from '../errors.ts';
 import { countedAgain } from './job.ts';
 import type { JobBody, JobRuntime } from './job.ts';
-import { headObjectOnce, listAllObjects, listAllVersions, listMultipartUploads } from '../s3/s3-listing.ts';
+import { headObjectOnce, listAllObjects, listAllVersions, listMultipartUploads, unreadableKeyError } from '../s3/s3-listing.ts';
 import type { MultipartUploadEntry } from '../s3/s3-listing.ts';
 import type { S3Connection } from '../s3/s3-connection.ts';
 import type { DeleteSpec } from './job-specs.ts';
@@ -29,6 +29,8 @@ export interface DeleteTarget {
   readonly versionId?: string;
   /** Undefined for a key given by name (not looked up before deleting). */
   readonly size: number | undefined;
+  /** Listed with a URL encoding that is broken (`key` is the text the store sent): it fails, by name. */
+  readonly unreadable?: true;
 }
 
 export function deleteBody(connection: S3Connection, spec: DeleteSpec): JobBody<DeleteTarget> {
@@ -115,7 +117,7 @@ async function* discover(connection: S3Connection, spec: DeleteSpec, runtime: Jo
       : listAllObjects(connection, { bucket: spec.bucket, prefix, signal: runtime.signal });
     for await (const entry of listing) {
       runtime.addTotals(1, entry.size);
-      yield { key: entry.key, versionId: 'versionId' in entry ? entry.versionId : undefined, size: entry.size };
+      yield { key: entry.key, versionId: 'versionId' in entry ? entry.versionId : undefined, size: entry.size, ...(entry.unreadable ? { unreadable: true } : {}) };
     }
   }
 }
@@ -132,7 +134,9 @@ async function* batches<T>(items: AsyncIterable<T>, size: number): AsyncGenerato
   if (batch.length > 0) yield batch;
 }
 
-async function deleteBatch(connection: S3Connection, bucket: string, batch: readonly DeleteTarget[], runtime: JobRuntime<DeleteTarget>, failures: { count: number }): Promise<void> {
+async function deleteBatch(connection: S3Connection, bucket: string, listed: readonly DeleteTarget[], runtime: JobRuntime<DeleteTarget>, failures: { count: number }): Promise<void> {
+  const batch = listed.filter((target) => !target.unreadable || !failUnreadable(bucket, target, runtime, failures));
+  if (batch.length === 0) return;
   let result;
   try {
     result = await runtime.request((signal) => connection.client.send(new DeleteObjectsCommand({
@@ -167,7 +171,18 @@ async function deleteBatch(connection: S3Connection, bucket: string, batch: read
   runtime.journal.deleteBatchFinished(deleted);
 }
 
+/** A key no request can name (its listed URL encoding is broken) fails as an item; true once it has. */
+function failUnreadable(bucket: string, target: DeleteTarget, runtime: JobRuntime<DeleteTarget>, failures: { count: number }): boolean {
+  failures.count += 1;
+  runtime.itemFailed(target, deletePlace(bucket, target), unreadableKeyError(bucket, target.key, 'deleted'));
+  return true;
+}
+
 async function countTarget(connection: S3Connection, bucket: string, target: DeleteTarget, runtime: JobRuntime<DeleteTarget>): Promise<void> {
+  if (target.unreadable) {
+    failUnreadable(bucket, target, runtime, { count: 0 });
+    return;
+  }
   try {
     const size = target.size ?? (await runtime.request((signal) => headObjectOnce(connection, bucket, target.key, signal))).size;
     if (target.size === undefined) runtime.addTotals(0, size);

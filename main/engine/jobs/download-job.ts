@@ -20,15 +20,16 @@ import { countedAgain } from './job.ts';
 import type { JobBody, JobRuntime } from './job.ts';
 import { folderIgnoresCase, identityOf, sameLocalFile } from './local-files.ts';
 import type { LocalFileIdentity } from '../journal/job-journal.ts';
-import { headObjectOnce, listAllObjects } from '../s3/s3-listing.ts';
+import { headObjectOnce, listAllObjects, unreadableKeyError } from '../s3/s3-listing.ts';
 import type { S3Connection } from '../s3/s3-connection.ts';
 import { versionIdOf } from '../s3/s3-wire.ts';
 import type { StoredObject } from '../s3/s3-wire.ts';
 import { badSizeError, parseContentRange, parseObjectSize } from '../s3/object-size.ts';
 import { createHasher } from '../integrity/checksums.ts';
 import type { ChecksumAlgorithm, Hasher } from '../integrity/checksums.ts';
-import { factsFromHeaders, objectFactsByHead, planVerification, verifyDownload } from '../integrity/download-verification.ts';
-import type { ObjectFacts } from '../integrity/download-verification.ts';
+import { etagOfNoBytes, factsFromHeaders, objectFactsByHead, planVerification, verifyDownload } from '../integrity/download-verification.ts';
+import type { ObjectFacts, VerificationOutcome } from '../integrity/download-verification.ts';
+import type { Verification } from '../../../src/verification.ts';
 import type { IncomingHttpHeaders } from 'node:http';
 import { temporaryNameFor } from './temporary-name.ts';
 import { numberedName } from '../../../src/if-exists.ts';
@@ -59,6 +60,8 @@ export interface DownloadItem {
   readonly marker?: boolean;
   /** The size the listing gave, when it is no size an object can have: it fails, by name. */
   readonly badSize?: string;
+  /** Listed with a URL encoding that is broken (`key` is the text the store sent): it fails, by name. */
+  readonly unreadable?: true;
 }
 
 export function downloadBody(connection: S3Connection, spec: DownloadSpec): JobBody<DownloadItem> {
@@ -94,6 +97,7 @@ async function downloadItems(
       const source = formatS3Url({ bucket: spec.bucket, key: item.key });
       const place = (file: string, size: number | undefined): ItemPlace => ({ source, destination: file, ...(size === undefined ? {} : { size }) });
       try {
+        if (item.unreadable) throw unreadableKeyError(spec.bucket, item.key, 'downloaded');
         if (item.unsafe) throw new BargeError('UnsafeKey', `The key "${item.key}" ${item.unsafe}; it was not downloaded.`);
         if (item.nothingBelow) throw new BargeError('NothingFound', item.nothingBelow);
         if (item.collision) throw new BargeError('NameCollision', `The key "${item.key}" ${item.collision}; it was not downloaded.`);
@@ -174,8 +178,12 @@ async function* listItems(connection: S3Connection, spec: DownloadSpec, runtime:
     let found = 0;
     for await (const object of listAllObjects(connection, { bucket: spec.bucket, prefix, signal: runtime.signal })) {
       found += 1;
-      const mapped = keyToRelativePath(object.key, parent, process.platform === 'win32' ? 'win32' : 'posix');
       runtime.addTotals(1, object.size);
+      if (object.unreadable) {
+        yield { key: object.key, size: undefined, etag: undefined, path: '', unreadable: true };
+        continue;
+      }
+      const mapped = keyToRelativePath(object.key, parent, process.platform === 'win32' ? 'win32' : 'posix');
       if (object.badSize !== undefined) {
         yield { key: object.key, size: undefined, etag: object.etag, path: '', badSize: object.badSize };
         continue;
@@ -366,6 +374,11 @@ async function downloadInto(
   const bucket = spec.bucket;
   const what = `s3://${bucket}/${item.key}`;
   const size = item.size ?? 0;
+  // An object stated to be empty is saved without a GET only when its ETag is that of no bytes.
+  // Otherwise its one GET must bear the size out (a store that states 0 bytes for an object that
+  // has some fails by name, SizeMismatch, as a size of 87 for 88 does) and its bytes are checked
+  // against whatever the store says of them, as any object's are.
+  const emptyByEtag = size === 0 && etagOfNoBytes(item.etag);
   // The object's attempt: counted as its ranges arrive, taken back if it is not saved in the end.
   const bytes = new AttemptBytes((count) => runtime.addBytes(count));
   let temporary: string | undefined;
@@ -378,7 +391,7 @@ async function downloadInto(
     let plan = lookedAt ? planVerification(await objectFacts(connection, bucket, item, runtime), preferred) : undefined;
     const file = await temporaryFile(item, size, plan?.rangeSize ?? preferred, runtime, folder);
     temporary = file.path;
-    const count = size === 0 ? 0 : partCount(size, file.partSize);
+    const count = emptyByEtag ? 0 : partCount(size, file.partSize);
     const ranges: { digest: Buffer | undefined; size: number }[] = [];
     const toFetch = [...partNumbers(count)].filter((partNumber) => {
       const range = partRange(size, file.partSize, partNumber);
@@ -399,7 +412,7 @@ async function downloadInto(
       if (count > 1) runtime.journal.rangeFinished(item.key, partNumber);
     });
     // Every range has checked its own length (IncompleteBody); the checksum checks the bytes.
-    // No plan means no GET (an empty object): its size is all there is to check, and all there is.
+    // No plan means no GET (an empty object, its ETag that of no bytes): nothing else to check.
     const hashedWith = plan?.algorithm;
     // A plan read from a GET's answer may have had to guess the part size: a HEAD of the parts may know it.
     if (plan && !lookedAt && plan.attempts.some((attempt) => attempt.guess || attempt.fromMetadata)) plan = planVerification(await objectFacts(connection, bucket, item, runtime), preferred);
@@ -418,7 +431,7 @@ async function downloadInto(
     // run skips the object only while the file is still this one.
     const placed = await lstat(folder.at(item.path)).catch(() => undefined);
     const local = placed?.isFile() && placed.dev === file.identity.dev && placed.ino === file.identity.ino ? identityOf(placed) : undefined;
-    return { etag: item.etag, versionId: seen.versionId, checksum: outcome?.verified, verified: size === 0 ? 'empty' : outcome?.how ?? 'size-only', why, local };
+    return { etag: item.etag, versionId: seen.versionId, checksum: outcome?.verified, verified: verifiedAs(emptyByEtag, size, outcome), why, local };
   } catch (error) {
     // Also a temporary file from before a crash that this run had not reached yet.
     const earlier = temporary ? undefined : runtime.journal.resumed ? runtime.journal.download(item.key) : undefined;
@@ -428,6 +441,16 @@ async function downloadInto(
     bytes.drop();
     throw error;
   }
+}
+
+/**
+ * How a saved object was checked. An empty one fetched (its ETag not that of no bytes, as SSE-KMS's
+ * is not) whose GET sent no bytes and said so, with no checksum to disagree, is empty: there are no
+ * bytes that could be wrong.
+ */
+function verifiedAs(emptyByEtag: boolean, size: number, outcome: VerificationOutcome | undefined): Verification {
+  if (emptyByEtag || (size === 0 && outcome?.how === 'size-only')) return 'empty';
+  return outcome?.how ?? 'size-only';
 }
 
 /** The object's facts by HEADs (its parts' sizes too, where the check depends on them), each request the job's. */
@@ -447,9 +470,15 @@ async function downloadRange(
   // what reached the disk, so the range is hashed from the file instead (verifyRanges).
   let hasher: Hasher | undefined;
   let hashable = true;
+  const what = formatS3Url({ bucket, key: item.key });
+  const asked = start === 0 && end === (item.size ?? 0) ? `its ${count(end)} bytes` : `the ${count(end - start)} bytes of its range ${count(start)}-${count(end - 1)}`;
+  /** The last try's answer held more than the range (else it ended short). */
+  let overran = false;
   await runtime.request(async (signal, attempt) => {
+    overran = false;
     const from = start + done;
-    if (from >= end) return;
+    // Every byte is written (after a body that broke at its very end); an empty range is still asked for.
+    if (from >= end && end > start) return;
     // Opened before the request, so a file that cannot be opened again costs no connection.
     const handle = await openAgain(file, item);
     let position = from;
@@ -461,7 +490,7 @@ async function downloadRange(
         fresh: attempt > 1,
       }, {
         accept({ headers }) {
-          checkStatedSize(headers, ranged || from > 0 ? { start: from, end } : undefined, item.size ?? 0, formatS3Url({ bucket, key: item.key }));
+          checkStatedSize(headers, ranged || from > 0 ? { start: from, end } : undefined, item.size ?? 0, what);
           seen.versionId = versionIdOf(headers) ?? seen.versionId;
           const algorithm = algorithmFor(headers);
           if (from === start && algorithm) hasher = createHasher(algorithm);
@@ -471,7 +500,10 @@ async function downloadRange(
         // the file counts, so the resume offset never skips unwritten bytes.
         async write(chunk) {
           // Never past the range, into the next one's bytes (a store that answers with more).
-          if (position + chunk.length > end) throw new BargeError('IncompleteBody', `The server sent more than the ${end - start} bytes of a range.`);
+          if (position + chunk.length > end) {
+            overran = true;
+            throw new BargeError('IncompleteBody', `The store sent more than ${asked} for ${what}`);
+          }
           hasher?.update(chunk);
           for (let at = 0; at < chunk.length;) {
             const { bytesWritten } = await handle.write(chunk, at, chunk.length - at, position);
@@ -485,9 +517,28 @@ async function downloadRange(
     } finally {
       await handle.close();
     }
-    if (start + done < end) throw new BargeError('IncompleteBody', `The server sent ${done} of ${end - start} bytes of a range.`);
+    if (start + done < end) throw new BargeError('IncompleteBody', `The store's answers for ${what} ended early: ${count(done)} of ${asked} came`);
+  }).catch((error: unknown) => {
+    throw error instanceof BargeError && error.code === 'IncompleteBody' ? rangeNotWhole(error, overran) : error;
   });
   return hashable ? hasher?.digest() : undefined;
+}
+
+/**
+ * A range the store cut short or overran on every try, said with how often it was tried and what to
+ * do (its first words name the object and the bytes).
+ */
+function rangeNotWhole(error: BargeError, overran: boolean): BargeError {
+  const attempts = (error as { attempts?: number }).attempts;
+  const tries = attempts !== undefined && attempts > 1 ? `, on all ${attempts} tries (each going on from the last byte received)` : '';
+  const advice = overran
+    ? 'The store is faulty, or something on the way changes its answers: download it again, and if it repeats, tell the store\'s operator.'
+    : 'Something on the way (a proxy, a load balancer, the network) cuts answers short, or the store is faulty: download it again, and if it repeats, check the network path and the store.';
+  return new BargeError('IncompleteBody', `${error.message}${tries}; nothing was saved. ${advice}`);
+}
+
+function count(n: number): string {
+  return n.toLocaleString('en-US');
 }
 
 /**

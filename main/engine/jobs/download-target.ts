@@ -27,6 +27,11 @@ const ANCHORS = existsSync('/proc/self/fd');
  */
 const O_PATH = process.platform === 'linux' ? 0o10000000 : 0;
 const FOLDER_FLAGS = (O_PATH || constants.O_RDONLY) | constants.O_DIRECTORY;
+/**
+ * The longest path Linux names (PATH_MAX, 4096 with its NUL). A folder past it can be made from its
+ * parent's descriptor, but where it is can no longer be read (ENAMETOOLONG), so it cannot be checked.
+ */
+const LONGEST_PATH_BYTES = 4095;
 
 /** A folder of the target, open: names below it resolve inside it. */
 export interface OpenFolder {
@@ -73,7 +78,8 @@ export class DownloadTarget {
     const shown = path.resolve(folder);
     const { anchor, missing } = ANCHORS ? await openNearest(shown) : { anchor: undefined, missing: [] };
     try {
-      const real = anchor ? path.join(await readlink(`/proc/self/fd/${anchor.fd}`), ...missing) : await realPathOf(shown);
+      const real = anchor ? path.join(await whereIs(anchor, path.join(shown, ...missing.map(() => '..'))), ...missing) : await realPathOf(shown);
+      if (anchor && Buffer.byteLength(real) > LONGEST_PATH_BYTES) throw tooLong(shown, real, 'nothing was downloaded');
       if (confinedTo !== undefined && !isInside(await realPathOf(confinedTo), real)) {
         throw new BargeError('OutsideDownloadRoot', `Downloads through this host go only below ${confinedTo}; ${shown} is not (really ${real}), so nothing was downloaded. Start the download again to a folder below ${confinedTo}.`);
       }
@@ -95,13 +101,16 @@ export class DownloadTarget {
     if (relative === '..' || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative)) throw new BargeError('UnsafePath', `${what} would be written into ${shown}, outside ${this.shown}; it was not downloaded.`);
     if (!this.anchor) return this.checkedFolder(shown, what);
     const target = await this.target();
+    // Past the longest path the system names, no folder is made: none could be checked.
+    const deepest = path.join(await whereIs(target!, this.shown), relative);
+    if (Buffer.byteLength(deepest) > LONGEST_PATH_BYTES) throw tooLong(shown, deepest, `${what} was not downloaded`);
     let current: FileHandle | undefined;
     let base = `/proc/self/fd/${target!.fd}`;
     let walked = this.shown;
     try {
       for (const segment of relative === '' ? [] : relative.split(path.sep)) {
         walked = path.join(walked, segment);
-        const next = await this.openBelow(`${base}/${segment}`, walked, what);
+        const next = await this.openBelow(`${base}/${segment}`, walked, what, target!);
         await current?.close();
         current = next;
         base = `/proc/self/fd/${next.fd}`;
@@ -133,7 +142,7 @@ export class DownloadTarget {
   private target(): Promise<FileHandle | undefined> {
     this.made ??= (async () => {
       let current = this.anchor!;
-      let real = await readlink(`/proc/self/fd/${current.fd}`);
+      let real = await whereIs(current, path.join(this.shown, ...this.missing.map(() => '..')));
       let walked = path.join(this.shown, ...this.missing.map(() => '..'));
       try {
         for (const segment of this.missing) {
@@ -149,7 +158,7 @@ export class DownloadTarget {
           if (!next) throw fileError((await lstat(anchored).catch(() => undefined))?.isSymbolicLink() ? 'EBROKENLINK' : 'ENOENT', walked);
           if (current !== this.anchor) await current.close();
           current = next;
-          const now = await readlink(`/proc/self/fd/${next.fd}`);
+          const now = await whereIs(next, walked);
           if (now !== real) throw new BargeError('UnsafePath', `${walked} leads to ${now}, not to ${real} where the download was to go; nothing was downloaded.`);
         }
       } catch (error) {
@@ -161,8 +170,12 @@ export class DownloadTarget {
     return this.made;
   }
 
-  /** One folder, made if missing, opened, and refused unless it really lies inside the target. */
-  private async openBelow(anchored: string, shown: string, what: string): Promise<FileHandle> {
+  /**
+   * One folder, made if missing, opened, and refused unless it really lies inside the target: inside
+   * where the open target is now (a target moved mid-job takes the download with it), never where a
+   * symbolic link leads out of it.
+   */
+  private async openBelow(anchored: string, shown: string, what: string, target: FileHandle): Promise<FileHandle> {
     const opened = (): Promise<FileHandle | undefined> => openFolder(anchored).catch((error: unknown) => {
       throw shownPath(error, anchored, shown);
     });
@@ -178,12 +191,16 @@ export class DownloadTarget {
       handle = await opened();
       if (!handle) throw fileError((await lstat(anchored).catch(() => undefined))?.isSymbolicLink() ? 'EBROKENLINK' : 'ENOENT', shown);
     }
-    const real = await readlink(`/proc/self/fd/${handle.fd}`);
-    if (!isInside(this.real, real)) {
+    try {
+      const real = await whereIs(handle, shown);
+      if (!isInside(await whereIs(target, this.shown), real)) {
+        throw new BargeError('UnsafePath', `${what} would be written into ${shown}, which a symbolic link leads outside ${this.shown} (into ${real}); it was not downloaded.`);
+      }
+      return handle;
+    } catch (error) {
       await handle.close();
-      throw new BargeError('UnsafePath', `${what} would be written into ${shown}, which a symbolic link leads outside ${this.shown} (into ${real}); it was not downloaded.`);
+      throw error;
     }
-    return handle;
   }
 
   /** Without descriptors: the real path checked before the folder is made and after (the target's too). */
@@ -218,6 +235,25 @@ async function openNearest(shown: string): Promise<{ anchor: FileHandle; missing
     if (path.dirname(current) === current) throw fileError('ENOENT', current);
     missing.unshift(path.basename(current));
   }
+}
+
+/** Where an open folder really is now; a failure names it as `shown`, never as /proc/self/fd/N. */
+async function whereIs(folder: FileHandle, shown: string): Promise<string> {
+  const anchored = `/proc/self/fd/${folder.fd}`;
+  return readlink(anchored).catch((error: unknown) => { throw shownPath(error, anchored, abbreviated(shown)); });
+}
+
+/** A folder past the longest path the system names: refused before anything is made. */
+function tooLong(shown: string, real: string, outcome: string): BargeError {
+  const bytes = Buffer.byteLength(real).toLocaleString('en-US');
+  return new BargeError('ENAMETOOLONG', `The folder ${abbreviated(shown)} would be ${bytes} bytes from /, past the longest path this system names (${LONGEST_PATH_BYTES.toLocaleString('en-US')} bytes): ${outcome}, and no folder was made for it. Choose a target folder with a shorter path.`);
+}
+
+/** The longest path a message repeats whole; a longer one keeps its beginning and its end. */
+const LONGEST_SHOWN_PATH = 200;
+
+function abbreviated(shown: string): string {
+  return shown.length <= LONGEST_SHOWN_PATH ? shown : `${shown.slice(0, 80)}…${shown.slice(-(LONGEST_SHOWN_PATH - 81))}`;
 }
 
 /** The folder open, or undefined if there is none by that name; a file in the way says so. */

@@ -1,5 +1,8 @@
 // The work of each kind of job, from its spec: the one place that maps a kind to its body.
 
+import path from 'node:path';
+import { fileNameProblem } from '../../../src/key-path.ts';
+import { printable } from '../../../src/unsafe-text.ts';
 import type { JobKind } from '../../../src/jobs.ts';
 import type { S3Connection } from '../s3/s3-connection.ts';
 import { deleteBody } from './delete-job.ts';
@@ -25,10 +28,19 @@ export function jobBody<K extends JobKind>(kind: K, spec: JobSpecs[K], connectio
  */
 export function jobRefusal<K extends JobKind>(kind: K, spec: JobSpecs[K]): BargeError | undefined {
   if (kind === 'delete') return deleteRefusal(spec as JobSpecs['delete']);
+  if (kind === 'download') return downloadRefusal(spec as JobSpecs['download']);
   if (kind !== 'upload') return undefined;
   const upload = spec as JobSpecs['upload'];
   const collision = sourcesCollide(upload.sources, upload.destination);
   return collision ? new BargeError('NameCollision', collision) : undefined;
+}
+
+/** A file saved under a name the user chose: a name no key could give it is refused as well. */
+function downloadRefusal(spec: JobSpecs['download']): BargeError | undefined {
+  if (spec.targetFile === undefined) return undefined;
+  const name = path.basename(spec.targetFile);
+  const problem = fileNameProblem(name, process.platform === 'win32' ? 'win32' : 'posix');
+  return problem ? new BargeError('InvalidRequest', `The name to save as, "${printable(name)}", ${problem}: nothing was downloaded. Choose another name.`) : undefined;
 }
 
 /** A bucket is deleted only by a job that empties all of it: every version, every unfinished upload. */

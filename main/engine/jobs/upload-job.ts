@@ -136,7 +136,8 @@ async function listStoredNow(connection: S3Connection, spec: UploadSpec, runtime
   try {
     for (const key of new Set(sourceKeys(spec.sources, spec.destination))) {
       for await (const object of listAllObjects(connection, { bucket: spec.bucket, prefix: key, signal: runtime.signal })) {
-        stored.set(object.key, { size: object.size, etag: object.etag });
+        // A key the store listed with a broken URL encoding is no key this job could have stored.
+        if (!object.unreadable) stored.set(object.key, { size: object.size, etag: object.etag });
       }
     }
     return stored;

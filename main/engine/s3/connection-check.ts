@@ -66,6 +66,7 @@ export function describeCheckFailure(error: unknown, config: ConnectionConfig): 
   if (UNREACHABLE.has(code)) return failed('unreachable', 'endpoint', code, `The endpoint cannot be reached (${code}): check its address, and the network.`);
   if (TIMEOUT.has(code)) return failed('timeout', 'endpoint', code, 'The store did not answer in time: check the endpoint URL, and the network.');
   if (TLS.test(code)) return failed('tls', 'endpoint', code, toBargeError(error).message);
+  if (code === 'Redirect') return failed('endpoint', 'endpoint', code, toBargeError(error).message);
   if (code === 'InvalidAccessKeyId') {
     return failed('keys', 'accessKeyId', code, `The store does not know this access key ID (it answered ${httpStatus(error) ?? 403} InvalidAccessKeyId): check the access key ID.`);
   }

@@ -21,7 +21,7 @@ export function guardedLookup(refuse: AddressPolicy): LookupFunction {
       if (error) return callback(error, address as string, family);
       const addresses = Array.isArray(address) ? address.map((entry) => entry.address) : [address];
       const problem = addresses.map((each) => refuse(each)).find((why) => why !== undefined);
-      if (problem) return callback(endpointRefused(`${hostname} resolves to a refused address (${problem})`), '', 0);
+      if (problem) return callback(endpointRefused(`${hostname} resolves to an address this host refuses: ${problem}`), '', 0);
       callback(null, address, family);
     });
   }) as LookupFunction;

@@ -10,11 +10,18 @@ import {
 import { asFolderPrefix } from '../../../src/s3-url.ts';
 import { withRetry } from '../queue/retry-loop.ts';
 import { regionRedirectOf } from '../queue/retry-policy.ts';
-import { httpStatus } from '../errors.ts';
+import { BargeError, httpStatus } from '../errors.ts';
 import type { S3Connection } from './s3-connection.ts';
 
 export interface ObjectEntry {
+  /** The key; for an `unreadable` one, the text the store sent. */
   readonly key: string;
+  /**
+   * The store listed this key with a URL encoding that is broken ("%zz"): what the key is cannot be
+   * known, so no request can name it. Only `listAllObjects` yields such entries (a job fails them by
+   * name); a page keeps them apart, in `unreadable`.
+   */
+  readonly unreadable?: true;
   /** 0 where the store listed no size an object can have (object-size.ts); `badSize` is then what it listed. */
   readonly size: number;
   readonly badSize?: string;
@@ -27,6 +34,8 @@ export interface ListingPage {
   readonly objects: readonly ObjectEntry[];
   /** Common prefixes ("folders"), each ending in the delimiter. */
   readonly prefixes: readonly string[];
+  /** Keys and folders whose URL encoding is broken, as the store sent them: left out of the rest, and said. */
+  readonly unreadable?: readonly string[];
 }
 
 export interface ListOptions {
@@ -40,9 +49,22 @@ export interface ListOptions {
   readonly startAfter?: string;
 }
 
-/** S3's URL encoding of listing results: "+" is a space, "%2B" a plus. */
-export function decodeListingKey(encoded: string): string {
-  return decodeURIComponent(encoded.replace(/\+/g, ' '));
+/**
+ * S3's URL encoding of listing results: "+" is a space, "%2B" a plus. Undefined where the encoding
+ * is broken ("%zz", a "%" with no two hex digits, bytes that are not UTF-8): one such key from a
+ * faulty store must not end the whole listing.
+ */
+export function decodeListingKey(encoded: string): string | undefined {
+  try {
+    return decodeURIComponent(encoded.replace(/\+/g, ' '));
+  } catch {
+    return undefined;
+  }
+}
+
+/** What a job says of a key whose URL encoding the store broke. */
+export function unreadableKeyError(bucket: string, sent: string, what: string): BargeError {
+  return new BargeError('UnreadableKey', `The store listed a key of s3://${bucket} whose URL encoding is broken ("${sent}", as it sent it): what the key is cannot be known, so it was not ${what}. The store is faulty: tell its operator.`);
 }
 
 export async function* listObjectPages(connection: S3Connection, options: ListOptions): AsyncGenerator<ListingPage> {
@@ -63,28 +85,47 @@ export async function listObjectsPage(connection: S3Connection, options: ListOpt
     startAfter: options.startAfter,
     maxKeys: options.pageSize,
   }, options.signal), { signal: options.signal });
-  const decode = (text: string) => (page.urlEncoded ? decodeListingKey(text) : text);
-  return {
-    objects: page.contents.map((o) => ({
-      key: decode(o.key),
+  const unreadable: string[] = [];
+  const decode = (text: string) => {
+    const decoded = page.urlEncoded ? decodeListingKey(text) : text;
+    if (decoded === undefined) unreadable.push(text);
+    return decoded;
+  };
+  const objects: ObjectEntry[] = [];
+  for (const o of page.contents) {
+    const key = decode(o.key);
+    if (key === undefined) continue;
+    objects.push({
+      key,
       size: o.size,
       ...(o.badSize === undefined ? {} : { badSize: o.badSize }),
       lastModified: o.lastModified ? Date.parse(o.lastModified) : undefined,
       etag: o.etag,
       storageClass: o.storageClass,
-    })),
-    prefixes: page.commonPrefixes.map(decode),
+    });
+  }
+  const prefixes = page.commonPrefixes.map(decode).filter((prefix) => prefix !== undefined);
+  return {
+    objects,
+    prefixes,
+    ...(unreadable.length ? { unreadable } : {}),
     nextToken: page.isTruncated ? page.nextContinuationToken : undefined,
   };
 }
 
-/** Every object below a prefix, one at a time. */
+/** Every object below a prefix, one at a time; a key whose URL encoding is broken too, marked `unreadable`. */
 export async function* listAllObjects(connection: S3Connection, options: Omit<ListOptions, 'delimiter'>): AsyncGenerator<ObjectEntry> {
-  for await (const page of listObjectPages(connection, options)) yield* page.objects;
+  for await (const page of listObjectPages(connection, options)) {
+    yield* page.objects;
+    for (const sent of page.unreadable ?? []) yield { key: sent, unreadable: true, size: 0, lastModified: undefined, etag: undefined, storageClass: undefined };
+  }
 }
 
 export interface VersionEntry {
+  /** The key; for an `unreadable` one, the text the store sent. */
   readonly key: string;
+  /** The store listed this key with a URL encoding that is broken: no request can name it. */
+  readonly unreadable?: true;
   readonly versionId: string;
   readonly size: number;
   readonly isDeleteMarker: boolean;
@@ -98,12 +139,20 @@ export async function* listAllVersions(connection: S3Connection, options: Omit<L
     const page = await withRetry(() => connection.client.send(new ListObjectVersionsCommand({
       Bucket: options.bucket, Prefix: options.prefix || undefined, KeyMarker: keyMarker, VersionIdMarker: versionMarker, EncodingType: 'url',
     }), { abortSignal: options.signal }), { signal: options.signal });
-    const decode = (text: string) => (page.EncodingType === 'url' ? decodeListingKey(text) : text);
-    for (const v of page.Versions ?? []) yield { key: decode(v.Key ?? ''), versionId: v.VersionId ?? 'null', size: v.Size ?? 0, isDeleteMarker: false };
-    for (const m of page.DeleteMarkers ?? []) yield { key: decode(m.Key ?? ''), versionId: m.VersionId ?? 'null', size: 0, isDeleteMarker: true };
+    const decoded = (text: string) => (page.EncodingType === 'url' ? decodeListingKey(text) : text);
+    const entry = (text: string) => {
+      const key = decoded(text);
+      return key === undefined ? { key: text, unreadable: true as const } : { key };
+    };
+    for (const v of page.Versions ?? []) yield { ...entry(v.Key ?? ''), versionId: v.VersionId ?? 'null', size: v.Size ?? 0, isDeleteMarker: false };
+    for (const m of page.DeleteMarkers ?? []) yield { ...entry(m.Key ?? ''), versionId: m.VersionId ?? 'null', size: 0, isDeleteMarker: true };
     const more = page.IsTruncated === true;
     // With EncodingType=url the marker comes encoded too; it goes back decoded (the SDK encodes it).
-    keyMarker = more && page.NextKeyMarker !== undefined ? decode(page.NextKeyMarker) : undefined;
+    const marker = more && page.NextKeyMarker !== undefined ? decoded(page.NextKeyMarker) : undefined;
+    if (more && page.NextKeyMarker !== undefined && marker === undefined) {
+      throw new BargeError('UnreadableKey', `The store ended a page of the listing of s3://${options.bucket} at a key whose URL encoding is broken ("${page.NextKeyMarker}"): the listing cannot go on past it. The store is faulty: tell its operator.`);
+    }
+    keyMarker = marker;
     versionMarker = more ? page.NextVersionIdMarker : undefined;
   } while (keyMarker);
 }

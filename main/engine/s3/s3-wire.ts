@@ -493,7 +493,11 @@ export function etagIsNotDigest(headers: IncomingHttpHeaders): boolean {
 
 const STATUS_CODES: Readonly<Record<number, string>> = {
   301: 'PermanentRedirect',
+  302: 'Redirect',
+  303: 'Redirect',
   304: 'NotModified',
+  307: 'Redirect',
+  308: 'Redirect',
   400: 'BadRequest',
   403: 'AccessDenied',
   404: 'NotFound',

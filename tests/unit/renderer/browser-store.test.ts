@@ -199,6 +199,18 @@ describe('a listing as it streams', () => {
     expect(useBrowser.getState().selection.size).toBe(21);
   });
 
+  it('says in the status line which keys the store listed with a broken URL encoding, until another folder is opened', async () => {
+    useFakeApi({ 'objects.list': ((params: { prefix: string }) => (params.prefix === 'p/'
+      ? { prefixes: [], objects: [{ key: 'p/good.txt', size: 1 }], unreadable: ['p/bad%zz.txt'] }
+      : { prefixes: [], objects: [] })) as never });
+    useBrowser.getState().open('b', 'p/');
+    await vi.waitFor(() => expect(useBrowser.getState().listing).toBe(false));
+    expect(keysOf(useBrowser.getState().view)).toEqual(['p/good.txt']);
+    expect(useBrowser.getState().notice).toBe('Not shown: a key the store listed with a broken URL encoding, "p/bad%zz.txt". The store is faulty: tell its operator.');
+    useBrowser.getState().open('b', 'q/');
+    expect(useBrowser.getState().notice).toBeUndefined();
+  });
+
   it('leaves a listing that another one replaced', async () => {
     const api = useFakeApi({ 'objects.list': pages(3, 5) as never });
     useBrowser.getState().open('b', 'p/');

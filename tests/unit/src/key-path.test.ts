@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { keyToRelativePath, SavedPaths } from '../../../src/key-path.ts';
+import { fileNameProblem, keyToRelativePath, SavedPaths } from '../../../src/key-path.ts';
 
 describe('keyToRelativePath', () => {
   it('strips the prefix up to its last slash', () => {
@@ -114,5 +114,17 @@ describe('SavedPaths', () => {
     // Composed and decomposed accents are one name where case is ignored (APFS, NTFS).
     expect(saved.claim('/out/caf\u00e9', 'caf\u00e9')).toBeUndefined();
     expect(saved.claim('/out/CAFE\u0301', 'CAFE\u0301')).toContain('differs only in case');
+  });
+});
+
+describe('fileNameProblem (a name to save a download as)', () => {
+  it('takes a plain name, and refuses paths, dot names, NUL and what a key\'s file name may not hold', () => {
+    expect(['report.pdf', 'with space', 'naïve-日本語.txt', '..hidden'].map((name) => fileNameProblem(name))).toEqual([undefined, undefined, undefined, undefined]);
+    expect(fileNameProblem('a/b')).toBe('is a path, not a file name');
+    expect(fileNameProblem('a\\b')).toBe('is a path, not a file name');
+    expect(fileNameProblem('..')).toContain('".." segment');
+    expect(fileNameProblem('nul\0')).toBe('contains a NUL character');
+    expect(fileNameProblem('x\u202etxt.exe')).toBe('contains a bidirectional formatting character (\\u202e), which is not safe in a file name');
+    expect(fileNameProblem('nul.txt', 'win32')).toContain('a device name Windows reserves');
   });
 });

@@ -35,12 +35,12 @@ describe('the table of error codes', () => {
     expect(retryClassOf('constructor')).toBeUndefined();
   });
 
-  it('stops a job at the codes it stopped at before: fatal or unreachable ones, a lasting DNS failure and clock skew', () => {
+  it('stops a job at the codes it stopped at before (and an endpoint that redirects): fatal or unreachable ones, a lasting DNS failure and clock skew', () => {
     const jobWide = [...ERROR_CODES].filter(([, entry]) => entry.jobWide);
     expect(jobWide.map(([code]) => code).sort()).toEqual([
       'NoSuchBucket', 'InvalidAccessKeyId', 'SignatureDoesNotMatch', 'CredentialsProviderError', 'ECONNREFUSED',
       'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'PermanentRedirect', 'AuthorizationHeaderMalformed',
-      'InvalidBucketName', 'ENOSPC', 'RequestTimeTooSkewed', 'ExpiredToken', 'InvalidToken', 'EROFS', 'EDQUOT',
+      'Redirect', 'InvalidBucketName', 'ENOSPC', 'RequestTimeTooSkewed', 'ExpiredToken', 'InvalidToken', 'EROFS', 'EDQUOT',
       'EPROTO', 'ERR_SSL_WRONG_VERSION_NUMBER', 'ERR_SSL_PACKET_LENGTH_TOO_LONG', 'ERR_TLS_CERT_ALTNAME_INVALID',
       'DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'UNABLE_TO_GET_ISSUER_CERT',
       'UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'CERT_UNTRUSTED', 'CERT_HAS_EXPIRED', 'CERT_NOT_YET_VALID',

@@ -22,6 +22,20 @@ describe('errors', () => {
 
 describe('errors a person can act on', () => {
   const s3Error = (name: string, message: string, status: number, extra: object = {}) => Object.assign(new Error(message), { name, $metadata: { httpStatusCode: status }, ...extra });
+
+  it('names a redirect with no code of its own Redirect, says where it leads (never its query) and what to check', () => {
+    const answer = (location?: string) => ({ $response: { headers: location === undefined ? {} : { location } } });
+    // As the SDK gives it, and as Barge's own requests do.
+    expect(toBargeError(s3Error('Unknown', 'UnknownError', 307, answer('https://store.example/s3?token=secret')))).toMatchObject({
+      code: 'Redirect',
+      message: 'The endpoint redirects elsewhere (HTTP 307, to https://store.example/s3), and Barge does not follow redirects: check the endpoint URL (http:// or https://, the host and port, and any path the store needs).',
+    });
+    expect(toBargeError(s3Error('Redirect', 'HTTP 302', 302, answer('/minio/login?next=1'))).message).toMatch(/^The endpoint redirects elsewhere \(HTTP 302, to the path \/minio\/login\), /);
+    expect(toBargeError(s3Error('Error', 'UnknownError', 308)).message).toMatch(/^The endpoint redirects elsewhere \(HTTP 308\), /);
+    // S3's own redirects keep their codes: a bucket in another region, a bucket's endpoint.
+    expect(errorCode(s3Error('PermanentRedirect', 'x', 301))).toBe('PermanentRedirect');
+    expect(errorCode(s3Error('TemporaryRedirect', 'x', 307))).toBe('TemporaryRedirect');
+  });
   const nodeError = (code: string, message: string, extra: object = {}) => Object.assign(new Error(message), { code, ...extra });
 
   it.each([

@@ -1,9 +1,10 @@
+import { createHash } from 'node:crypto';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { checksumOf, compositeChecksum, multipartEtag, toBase64 } from '../../../../../main/engine/integrity/checksums.ts';
-import { factsFromHeaders, likelyPartSizes, planVerification, verifyDownload } from '../../../../../main/engine/integrity/download-verification.ts';
+import { etagOfNoBytes, factsFromHeaders, likelyPartSizes, planVerification, verifyDownload } from '../../../../../main/engine/integrity/download-verification.ts';
 import type { ObjectFacts, VerificationPlan } from '../../../../../main/engine/integrity/download-verification.ts';
 
 const MIB = 1024 * 1024;
@@ -93,4 +94,15 @@ it('a whole-object CRC is checked across ranges by combining their CRCs', async 
   const plan: VerificationPlan = { algorithm: 'CRC32C', rangeSize: undefined, attempts: [{ algorithm: 'CRC32C', check: 'whole-crc', expected, guess: false }] };
   const ranges = [data.subarray(0, 20), data.subarray(20, 21), data.subarray(21)].map((r) => ({ digest: checksumOf('CRC32C', r), size: r.length }));
   await expect(verifyDownload(plan, ranges, 'CRC32C', await fileOf(data), 'x')).resolves.toMatchObject({ verified: expected });
+});
+
+it('an ETag says an object is empty only when it is the MD5 of no bytes, however it is quoted', () => {
+  expect(['"d41d8cd98f00b204e9800998ecf8427e"', 'd41d8cd98f00b204e9800998ecf8427e', 'W/"D41D8CD98F00B204E9800998ECF8427E"'].map(etagOfNoBytes)).toEqual([true, true, true]);
+  expect([undefined, '', '"9b2cf535f27731c974343645a3985328"', '"d41d8cd98f00b204e9800998ecf8427e-1"'].map(etagOfNoBytes)).toEqual([false, false, false, false]);
+});
+
+it('an empty object uploaded in one empty part matches its multipart ETag', async () => {
+  const empty = createHash('md5').digest();
+  const plan = planVerification(factsFromHeaders({ etag: `"${multipartEtag([empty])}"` }, 0), 16 * MIB);
+  await expect(verifyDownload(plan, [{ digest: undefined, size: 0 }], undefined, await fileOf(Buffer.alloc(0)), 'empty')).resolves.toMatchObject({ how: 'etag' });
 });

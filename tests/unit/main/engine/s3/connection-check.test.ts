@@ -21,6 +21,7 @@ describe('what a failed check says', () => {
     [s3Error('SignatureDoesNotMatch', 403), 'keys', 'secretAccessKey'],
     [s3Error('AuthorizationHeaderMalformed', 400, "the region 'us-east-1' is wrong; expecting 'eu-west-1'"), 'region', 'region'],
     [new BargeError('EndpointRefused', 'This host refuses the endpoint http://169.254.169.254: a metadata service.'), 'endpoint', 'endpoint'],
+    [s3Error('Unknown', 307, 'UnknownError'), 'endpoint', 'endpoint'],
     [s3Error('InternalError', 500), 'other', undefined],
   ])('%s: %s, by the %s field', (error, failed, field) => {
     expect(describeCheckFailure(error, {})).toMatchObject({ ok: false, failed, field });

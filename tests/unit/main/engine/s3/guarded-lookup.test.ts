@@ -11,8 +11,11 @@ it('refuses a name that resolves to a refused address, one address or all of the
   for (const all of [false, true]) {
     const refused = await resolve(refuseLoopback, 'localhost', all);
     expect(refused.error?.code).toBe('EndpointRefused');
-    expect(refused.error?.message).toMatch(/^localhost resolves to a refused address \((127\.0\.0\.1|::1) is refused here\); this host does not connect there/);
+    expect(refused.error?.message).toMatch(/^localhost resolves to an address this host refuses: (127\.0\.0\.1|::1) is refused here; this host does not connect there/);
   }
+  // With the web host's own policy, as a person reads it.
+  const refused = await resolve(guardedLookup(internalAddressProblem), 'localhost', false);
+  expect(refused.error?.message).toMatch(/^localhost resolves to an address this host refuses: (127\.0\.0\.1|::1) is a loopback address \(this machine's own services\); this host does not connect there \(start it with --allow-internal-endpoints to allow it\)\.$/);
   const allowed = await resolve(guardedLookup(() => undefined), 'localhost', false);
   expect(allowed.error).toBeNull();
   expect(typeof allowed.address).toBe('string');
