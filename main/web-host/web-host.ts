@@ -1,29 +1,29 @@
 // The web host: the same window and API as the desktop app, served to a browser.
 //
 // It runs the engine where it is started (a laptop, or a cloud machine beside the bucket: locality is
-// the biggest factor in S3 throughput) and serves the built UI plus the API over a WebSocket. It binds
-// to loopback unless told otherwise. The window's files are served to whoever reaches it; the API
-// and uploads need the start-up token, from this host's own origin, addressed by its own name (see
-// access-token.ts); the API's socket carries the token in its upgrade, so none is open without it,
-// and each socket's calls and answers are held to a bound (api-socket.ts), as are connections that
-// have not sent a request yet (connection-limits.ts). Files a browser uploads are streamed to the
-// host (PUT /uploads/<stagingId>, a data channel beside the socket: bytes do not belong in JSON),
-// written where the service's staging says, and uploaded by the same engine (the contract's
-// uploads.stage and jobs.upload). The way back is a second channel: an object a page saves with the
-// browser's own download is streamed from the store through here (GET /save/<link>, a link the page
+// the biggest factor in S3 throughput) and serves the built UI (from memory: window-files.ts) plus
+// the API over a WebSocket. It binds to loopback unless told otherwise. The window's files are
+// served to whoever reaches it; the API and uploads need the start-up token, from this host's own
+// origin, addressed by its own name (see access-token.ts); the API's socket carries the token in
+// its upgrade, so none is open without it, and each socket's calls and answers are held to a bound
+// (api-socket.ts), as are connections no token vouches for and requests one connection pipelines
+// (connection-limits.ts). Files a browser uploads are streamed to the host (PUT
+// /uploads/<stagingId>, a data channel beside the socket: bytes do not belong in JSON), written
+// where the service's staging says, and uploaded by the same engine (the contract's uploads.stage
+// and jobs.upload). The way back is a second channel: an object a page saves with the browser's own
+// download is streamed from the store through here (GET /save/<link>, a link the page
 // got over its socket: save-links.ts).
 
-import { createReadStream } from 'node:fs';
-import { rm, stat } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
 import type { Duplex } from 'node:stream';
-import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { WebSocketServer } from 'ws';
-import mime from 'mime';
 import { freeBytes, receiveInto } from './staged-file.ts';
+import { readWindowFiles } from './window-files.ts';
 import type { BargeService } from '../service/barge-service.ts';
 import { allowedHosts, bearerToken, isAllowedHost, isSameOrigin, sameToken } from './access-token.ts';
 import { serveApi } from './api-socket.ts';
@@ -60,6 +60,12 @@ const HANDSHAKE_TIMEOUT_MS = 10_000;
 /** A connection must send its request's headers within this time. */
 const HEADERS_TIMEOUT_MS = 10_000;
 
+/**
+ * A window file's bytes go to the socket this much at a time, so a reader's progress shows in the
+ * bytes its socket has written (connection-limits.ts tells a reader from a stalled one by them).
+ */
+const WINDOW_SLICE_BYTES = 64 * 1024;
+
 /** A staged file's answer status, by the service's error code. */
 const STAGED_FILE_STATUS: Readonly<Record<string, number>> = { NotSupported: 404, NoSuchStaging: 404, InvalidPath: 400, ENOSPC: 507 };
 
@@ -90,9 +96,11 @@ export interface WebHost {
 
 export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const { service, token } = options;
-  const staticRoot = path.resolve(options.staticDir);
+  const windowFiles = await readWindowFiles(options.staticDir);
 
   const listener = (request: http.IncomingMessage, response: http.ServerResponse) => {
+    // A request read with others its connection pipelined past the limit, which closed it.
+    if (request.socket.destroyed) return;
     handle(request, response).catch(() => {
       // Nothing internal (paths, parser messages) goes back to the client.
       if (!response.headersSent) send(response, 500, failure('InternalError', 'The host could not handle that request.'));
@@ -104,8 +112,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const headersTimeout = options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS;
   const serverOptions = { headersTimeout, requestTimeout: 0, connectionsCheckingInterval: Math.min(1000, headersTimeout), maxHeaderSize: MAX_HEADER_BYTES };
   const server = options.tls
-    ? https.createServer({ ...serverOptions, cert: options.tls.cert, key: options.tls.key, handshakeTimeout: HANDSHAKE_TIMEOUT_MS }, listener)
-    : http.createServer(serverOptions, listener);
+    ? https.createServer({ ...serverOptions, cert: options.tls.cert, key: options.tls.key, handshakeTimeout: HANDSHAKE_TIMEOUT_MS })
+    : http.createServer(serverOptions);
   // A body may take hours (a large file on a slow link), so no request has a time limit; a socket
   // that moves nothing for this long is closed, however it got there (a trickle holds no socket long).
   const inactivityMs = options.inactivityTimeoutMs ?? INACTIVITY_TIMEOUT_MS;
@@ -113,7 +121,9 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   // Between requests Node watches a kept-alive socket with this instead.
   server.keepAliveTimeout = Math.min(server.keepAliveTimeout, inactivityMs);
 
+  // The limits see each request first: one past them is not handled.
   const connections = limitConnections(server, { firstBytesTimeoutMs: headersTimeout });
+  server.on('request', listener);
 
   // Filled in once the port is known.
   let hosts: ReadonlySet<string> = new Set();
@@ -150,24 +160,24 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     if (request.method !== 'GET' && request.method !== 'HEAD') return send(response, 405, failure('MethodNotAllowed', 'Method not allowed.'));
     // The window itself holds nothing secret: it is served to anyone who may reach the host, and
     // asks for the token (from the URL's fragment) before it can do anything.
-    return serveStatic(response, url.pathname);
+    return serveWindow(request, response, url.pathname);
   }
 
-  async function serveStatic(response: http.ServerResponse, pathname: string): Promise<void> {
+  async function serveWindow(request: http.IncomingMessage, response: http.ServerResponse, pathname: string): Promise<void> {
     let decoded: string;
     try {
       decoded = decodeURIComponent(pathname);
     } catch {
       return send(response, 400, failure('InvalidRequest', 'Bad path.'));
     }
-    const relative = decoded.replace(/^\/+/, '') || 'index.html';
-    const file = path.resolve(staticRoot, relative);
-    const inside = file.startsWith(staticRoot + path.sep);
-    const info = inside ? await stat(file).catch(() => undefined) : undefined;
-    const target = info?.isFile() ? file : path.join(staticRoot, 'index.html');
-    const headers: Record<string, string> = { ...SECURITY_HEADERS, 'content-type': mime.getType(target) ?? 'application/octet-stream', 'cache-control': 'no-store' };
-    response.writeHead(200, headers);
-    await pipeline(createReadStream(target), response);
+    const file = windowFiles.fileFor(decoded);
+    if (!file) return send(response, 404, failure('NotFound', 'This host has no window to serve: build it (npm run build), then start the host again.'));
+    response.writeHead(200, { ...SECURITY_HEADERS, 'content-type': file.contentType, 'content-length': String(file.body.length), 'cache-control': 'no-store' });
+    if (request.method === 'HEAD' || file.body.length <= WINDOW_SLICE_BYTES) {
+      response.end(request.method === 'HEAD' ? undefined : file.body);
+      return;
+    }
+    await pipeline(Readable.from(slices(file.body, WINDOW_SLICE_BYTES)), response);
   }
 
   // A file of a staged batch (uploads.stage): PUT /uploads/<stagingId>?path=<relative path>, the
@@ -301,6 +311,11 @@ function requestTarget(request: http.IncomingMessage): URL | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** `bytes` in slices of `size` (views: nothing is copied). */
+function* slices(bytes: Buffer, size: number): Generator<Buffer> {
+  for (let start = 0; start < bytes.length; start += size) yield bytes.subarray(start, start + size);
 }
 
 /** A JSON answer; `close`: the connection ends with it (a refusal: whatever else comes is not read). */

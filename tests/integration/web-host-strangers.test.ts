@@ -4,6 +4,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_REQUESTS_UNDER_WAY } from '../../main/web-host/connection-limits.ts';
 import { apiProtocols } from '../../src/contract/api.ts';
 import { apiCall, apiSocket, frame, openRaw, upgradeRequest } from '../support/raw-connection.ts';
 import type { RawConnection } from '../support/raw-connection.ts';
@@ -52,7 +53,7 @@ async function hostIdleOrGrown(before: number): Promise<void> {
     stillForMs = now - ticks <= 1 ? stillForMs + 250 : 0;
     ticks = now;
     return stillForMs >= 1000 || host.memory().peakBytes - before > 200 * MiB;
-  }, 60_000, 250);
+  }, 120_000, 250);
 }
 
 /** An upgrade with the token, answered 101: the frames that follow are a token holder's. */
@@ -110,6 +111,38 @@ describe('one socket, one request', () => {
       expect(connection.received(), request).toMatch(/^HTTP\/1\.1 400/);
     }
     await expectServing();
+  });
+});
+
+describe('one connection, many requests', () => {
+  const getPage = () => `GET / HTTP/1.1\r\nHost: 127.0.0.1:${host.port}\r\n\r\n`;
+
+  it('pipelining 5,000 requests for the page and reading no answer neither grows the host nor stalls it (30,000 of them, 1.2 MB sent, held 1.9 GB and every one of its 20,000 file descriptors)', async () => {
+    await expectServing();
+    const before = host.memory().peakBytes;
+    // 200 KiB of requests on one connection, no token: each answer the host began held a file open
+    // and a 64 KiB read buffer, and none was taken.
+    const stranger = await openRaw(host.port);
+    stranger.socket.pause();
+    stranger.socket.write(getPage().repeat(5000));
+    await hostIdleOrGrown(before);
+    expect((host.memory().peakBytes - before) / MiB).toBeLessThan(100);
+    stranger.socket.destroy();
+    await expectServing();
+  });
+
+  it(`a client that pipelines up to ${MAX_REQUESTS_UNDER_WAY} requests gets every answer; one more closes its connection`, async () => {
+    const answers = (text: string) => text.split('HTTP/1.1 200').length - 1;
+    const polite = await openRaw(host.port);
+    polite.socket.write(getPage().repeat(MAX_REQUESTS_UNDER_WAY));
+    await until(() => answers(polite.received()) === MAX_REQUESTS_UNDER_WAY || polite.socket.destroyed, 10_000, 10);
+    expect(answers(polite.received())).toBe(MAX_REQUESTS_UNDER_WAY);
+    expect(polite.socket.destroyed).toBe(false);
+    polite.socket.destroy();
+    const greedy = await openRaw(host.port);
+    greedy.socket.write(getPage().repeat(MAX_REQUESTS_UNDER_WAY + 1));
+    await greedy.closed;
+    expect(answers(greedy.received())).toBeLessThanOrEqual(MAX_REQUESTS_UNDER_WAY);
   });
 });
 
