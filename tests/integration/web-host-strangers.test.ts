@@ -1,10 +1,11 @@
 // What a stranger (or a careless token holder) sends the web host must not stop it nor grow it:
 // the host runs as `npm run serve` runs it, in a process of its own, so "it stopped" is seen as it is.
 
-import { mkdir } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
+import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_REQUESTS_UNDER_WAY } from '../../main/web-host/connection-limits.ts';
+import { MAX_REQUESTS_UNDER_WAY, MAX_UNVOUCHED_CONNECTIONS } from '../../main/web-host/connection-limits.ts';
 import { apiProtocols } from '../../src/contract/api.ts';
 import { apiCall, apiSocket, frame, openRaw, upgradeRequest } from '../support/raw-connection.ts';
 import type { RawConnection } from '../support/raw-connection.ts';
@@ -14,12 +15,16 @@ import type { ServedHost } from '../support/served-host.ts';
 const MiB = 1024 * 1024;
 /** fs.listFolders answers with this many folders of long names: about half a MiB each time. */
 const FOLDERS = 2000;
+/** A file of the window large enough that its answer cannot sit whole in the sockets' buffers. */
+const LARGE_FILE_BYTES = 64 * MiB;
 
 let host: ServedHost;
 
 beforeAll(async () => {
   host = await startServedHost(async (downloadRoot) => {
     for (let i = 0; i < FOLDERS; i++) await mkdir(path.join(downloadRoot, `${String(i).padStart(4, '0')}-${'x'.repeat(240)}`));
+    // startServedHost makes the window's folder beside the download root.
+    await writeFile(path.join(downloadRoot, '..', 'static', 'large.js'), Buffer.alloc(LARGE_FILE_BYTES, 0x20));
   });
 });
 
@@ -114,9 +119,9 @@ describe('one socket, one request', () => {
   });
 });
 
-describe('one connection, many requests', () => {
-  const getPage = () => `GET / HTTP/1.1\r\nHost: 127.0.0.1:${host.port}\r\n\r\n`;
+const getPage = () => `GET / HTTP/1.1\r\nHost: 127.0.0.1:${host.port}\r\n\r\n`;
 
+describe('one connection, many requests', () => {
   it('pipelining 5,000 requests for the page and reading no answer neither grows the host nor stalls it (30,000 of them, 1.2 MB sent, held 1.9 GB and every one of its 20,000 file descriptors)', async () => {
     await expectServing();
     const before = host.memory().peakBytes;
@@ -196,5 +201,44 @@ describe('memory a stranger cannot grow', () => {
     await until(() => answered.size === CALLS);
     expect(answered.size).toBe(CALLS);
     slow.close();
+  });
+});
+
+describe('a flood of strangers\' connections and the user\'s own', () => {
+  it('a user fetching a large file of the window, and reading it, is not cut because strangers made newer requests', async () => {
+    // The user's fetch moves bytes throughout; the strangers each make one request and sit idle.
+    const user = net.connect(host.port, '127.0.0.1');
+    let userBytes = 0;
+    let userClosed = false;
+    user.on('data', (chunk: Buffer) => { userBytes += chunk.length; });
+    user.on('error', () => undefined);
+    user.once('close', () => { userClosed = true; });
+    await new Promise((resolve) => user.once('connect', resolve));
+    user.write(`GET /large.js HTTP/1.1\r\nHost: 127.0.0.1:${host.port}\r\nConnection: close\r\n\r\n`);
+    const strangers: RawConnection[] = [];
+    const STRANGERS_PER_ROUND = 20;
+    const ROUNDS = Math.ceil((MAX_UNVOUCHED_CONNECTIONS * 1.5) / STRANGERS_PER_ROUND);
+    try {
+      for (let round = 1; round <= ROUNDS && !userClosed; round++) {
+        // The user reads another MiB...
+        user.resume();
+        await until(() => userBytes >= round * MiB || userClosed, 60_000, 10);
+        user.pause();
+        // ...and meanwhile strangers each fetch the page once and keep their connection (all of
+        // them well within the host's keep-alive timeout, which would close them itself).
+        strangers.push(...await Promise.all(Array.from({ length: STRANGERS_PER_ROUND }, async () => {
+          const stranger = await openRaw(host.port);
+          stranger.socket.write(getPage());
+          await until(() => stranger.received().includes('</title>') || stranger.socket.destroyed, 10_000, 10);
+          return stranger;
+        })));
+      }
+      user.resume();
+      await until(() => userBytes >= LARGE_FILE_BYTES || userClosed, 60_000);
+      expect(userBytes).toBeGreaterThanOrEqual(LARGE_FILE_BYTES);
+    } finally {
+      user.destroy();
+      for (const stranger of strangers) stranger.socket.destroy();
+    }
   });
 });
