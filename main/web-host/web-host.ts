@@ -218,13 +218,16 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     const link = url.pathname.slice(SAVE_LINKS_PATH.length);
     if (request.method !== 'GET') return send(response, 405, failure('MethodNotAllowed', 'A saved object is fetched with GET /save/<link>.'), true);
     if (!/^[A-Za-z0-9_-]{1,100}$/.test(link)) return send(response, 404, failure('NoSuchSaveLink', 'There is no such download link.'));
+    const followed = service.followSaveLink(link);
+    if (!followed.ok) return send(response, 404, followed);
+    // A link given to a token holder: a download that may wait for the store, then take hours, is
+    // not a stranger's, from now on (strangers' requests while the store is asked must not cut it).
+    connections.vouch(request, response);
     // The browser going away (the download cancelled) lets go of the store's answer too.
     const gone = new AbortController();
     response.once('close', () => gone.abort());
-    const saved = await service.savedObject(link, gone.signal);
-    if (!saved.ok) return send(response, saved.error.code === 'NoSuchSaveLink' ? 404 : 502, saved);
-    // A link given to a token holder: a download that may take hours is not a stranger's.
-    connections.vouch(request, response);
+    const saved = await followed.value.open(gone.signal);
+    if (!saved.ok) return send(response, 502, saved);
     const { fileName, size, body } = saved.value;
     response.writeHead(200, {
       ...SECURITY_HEADERS,
