@@ -140,19 +140,18 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
 
   async function handle(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
     const refused = refusal(request);
-    // A refused request's connection is closed once answered: its body is not waited for.
-    if (refused) return send(response, refused.status, failure(refused.code, refused.message), true);
+    if (refused) return send(response, refused.status, failure(refused.code, refused.message));
     const url = requestTarget(request);
-    if (!url) return send(response, 400, failure('InvalidRequest', 'Bad request target.'), true);
+    if (!url) return send(response, 400, failure('InvalidRequest', 'Bad request target.'));
     // The API is a WebSocket; asked over plain HTTP it says whether the token is right (a browser
     // cannot see why a WebSocket's upgrade was refused, so the window asks here).
     if (url.pathname === API_PATH) {
-      if (!sameToken(bearerToken(request), token)) return send(response, 401, failure('Unauthorized', TOKEN_REFUSED), true);
+      if (!sameToken(bearerToken(request), token)) return send(response, 401, failure('Unauthorized', TOKEN_REFUSED));
       if (sockets.clients.size >= MAX_API_SOCKETS) return send(response, 503, failure('TooManySockets', TOO_MANY_SOCKETS));
       return send(response, 426, failure('UpgradeRequired', `The API is a WebSocket at ${API_PATH}, opened with the token among its protocols.`));
     }
     if (url.pathname.startsWith(STAGED_FILES_PATH)) {
-      if (!sameToken(bearerToken(request), token)) return send(response, 401, failure('Unauthorized', TOKEN_REFUSED), true);
+      if (!sameToken(bearerToken(request), token)) return send(response, 401, failure('Unauthorized', TOKEN_REFUSED));
       connections.vouch(request, response);
       return receiveStagedFile(request, response, url);
     }
@@ -184,27 +183,28 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   // file as the body. Where it goes is the service's word; the disk's free space is this host's.
   async function receiveStagedFile(request: http.IncomingMessage, response: http.ServerResponse, url: URL): Promise<void> {
     const [stagingId, ...rest] = url.pathname.slice(STAGED_FILES_PATH.length).split('/');
-    if (request.method !== 'PUT' || rest.length > 0) return send(response, 405, failure('MethodNotAllowed', 'Files of an upload are sent with PUT /uploads/<stagingId>?path=<relative path>.'), true);
+    if (request.method !== 'PUT' || rest.length > 0) return send(response, 405, failure('MethodNotAllowed', 'Files of an upload are sent with PUT /uploads/<stagingId>?path=<relative path>.'));
     const target = await service.stagedFile(stagingId ?? '', url.searchParams.get('path') ?? '');
     if (!target.ok) {
       request.resume();
       const { code } = target.error;
       const full = code === 'ENOSPC' ? failure(code, "The host's disk for staging uploads is full: free some space there, then upload again.") : target;
-      return send(response, STAGED_FILE_STATUS[code] ?? 400, full);
+      // The token holder's body is read to its end, and dropped: the window reads why, and sends the next file.
+      return send(response, STAGED_FILE_STATUS[code] ?? 400, full, false);
     }
     const { file, stagingRoot } = target.value;
     const length = Number(request.headers['content-length'] ?? 0);
     const margin = options.stagingFreeMarginBytes ?? STAGING_FREE_MARGIN_BYTES;
     if (length + margin > await freeBytes(stagingRoot)) {
       request.resume();
-      return send(response, 507, failure('ENOSPC', "The host's disk for staging uploads is nearly full: free some space there, or upload fewer files at a time."));
+      return send(response, 507, failure('ENOSPC', "The host's disk for staging uploads is nearly full: free some space there, or upload fewer files at a time."), false);
     }
     // A body without a length (chunked), or many at once, is checked again as it is written.
     const failed = await receiveInto(request, file, { root: stagingRoot, marginBytes: margin });
     if (failed) {
       // Nothing half-written stays behind to fill the disk for every later upload.
       await rm(file, { force: true });
-      if (failed.code === 'ENOSPC') return send(response, 507, failure('ENOSPC', "The host's disk for staging uploads is full: free some space there, then upload again."));
+      if (failed.code === 'ENOSPC') return send(response, 507, failure('ENOSPC', "The host's disk for staging uploads is full: free some space there, then upload again."), false);
       throw failed;
     }
     return send(response, 200, ok(null));
@@ -216,7 +216,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   // the token's stand-in, as narrow as it can be; the Host and Origin checks above apply as to all.
   async function sendSavedObject(request: http.IncomingMessage, response: http.ServerResponse, url: URL): Promise<void> {
     const link = url.pathname.slice(SAVE_LINKS_PATH.length);
-    if (request.method !== 'GET') return send(response, 405, failure('MethodNotAllowed', 'A saved object is fetched with GET /save/<link>.'), true);
+    if (request.method !== 'GET') return send(response, 405, failure('MethodNotAllowed', 'A saved object is fetched with GET /save/<link>.'));
     if (!/^[A-Za-z0-9_-]{1,100}$/.test(link)) return send(response, 404, failure('NoSuchSaveLink', 'There is no such download link.'));
     const followed = service.followSaveLink(link);
     if (!followed.ok) return send(response, 404, followed);
@@ -321,8 +321,11 @@ function* slices(bytes: Buffer, size: number): Generator<Buffer> {
   for (let start = 0; start < bytes.length; start += size) yield bytes.subarray(start, start + size);
 }
 
-/** A JSON answer; `close`: the connection ends with it (a refusal: whatever else comes is not read). */
-function send(response: http.ServerResponse, status: number, body: Result<unknown>, close = false): void {
+/**
+ * A JSON answer. A refusal or a failure (4xx, 5xx) ends its connection unless told (`close`):
+ * whatever else comes on it, a body trickled for ever among it, is not read.
+ */
+function send(response: http.ServerResponse, status: number, body: Result<unknown>, close = status >= 400): void {
   response.writeHead(status, { ...SECURITY_HEADERS, 'content-type': 'application/json', ...(close ? { connection: 'close' } : {}) });
   response.end(JSON.stringify(body));
 }

@@ -151,6 +151,35 @@ describe('one connection, many requests', () => {
   });
 });
 
+describe('refused requests', () => {
+  it('a request refused with 404 or 405 has its connection closed with the answer: a body trickled after it is not read', async () => {
+    const origin = `Host: 127.0.0.1:${host.port}`;
+    const withBody = (line: string) => `${line}\r\n${origin}\r\nContent-Length: 1000000\r\n\r\nx`;
+    const bare = (line: string) => `${line}\r\n${origin}\r\n\r\n`;
+    for (const [request, status] of [
+      [withBody('POST / HTTP/1.1'), 405],
+      [withBody('PUT /index.html HTTP/1.1'), 405],
+      [withBody('POST /save/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa HTTP/1.1'), 405],
+      [bare('GET /save/not*a*link HTTP/1.1'), 404],
+      [bare('GET /save/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa HTTP/1.1'), 404],
+    ] as const) {
+      const stranger = await openRaw(host.port);
+      let closed = false;
+      void stranger.closed.then(() => { closed = true; });
+      stranger.socket.write(request);
+      // A body goes on arriving, a byte at a time, for as long as the host reads it.
+      const trickle = request.includes('Content-Length') ? setInterval(() => stranger.socket.write('x'), 50) : undefined;
+      await until(() => closed, 10_000, 10);
+      clearInterval(trickle);
+      const head = stranger.received().split('\r\n\r\n')[0]!;
+      expect(head, request).toMatch(new RegExp(`^HTTP/1\\.1 ${status}`));
+      expect(head.toLowerCase(), request).toContain('connection: close');
+      expect(closed, request).toBe(true);
+    }
+    await expectServing();
+  });
+});
+
 describe('memory a stranger cannot grow', () => {
   it('150 sockets without the token, each sending 3 MiB of a first message, are refused at the upgrade and leave the host as it was', async () => {
     await expectServing();
