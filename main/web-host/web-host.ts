@@ -25,6 +25,7 @@ import { WebSocketServer } from 'ws';
 import { freeBytes, receiveInto } from './staged-file.ts';
 import { readWindowFiles } from './window-files.ts';
 import type { BargeService } from '../service/barge-service.ts';
+import { STAGED_PATH_REFUSALS } from '../service/staging-area.ts';
 import { allowedHosts, bearerToken, isAllowedHost, isSameOrigin, sameToken } from './access-token.ts';
 import { serveApi } from './api-socket.ts';
 import { limitConnections } from './connection-limits.ts';
@@ -202,6 +203,9 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     // A body without a length (chunked), or many at once, is checked again as it is written.
     const failed = await receiveInto(request, file, { root: stagingRoot, marginBytes: margin });
     if (failed) {
+      // A path the disk refused to open (too long, a folder there): nothing was written.
+      const refusal = STAGED_PATH_REFUSALS[failed.code ?? ''];
+      if (refusal) return send(response, 400, failure('InvalidPath', refusal), false);
       // Nothing half-written stays behind to fill the disk for every later upload.
       await rm(file, { force: true });
       if (failed.code === 'ENOSPC') return send(response, 507, failure('ENOSPC', "The host's disk for staging uploads is full: free some space there, then upload again."), false);

@@ -215,13 +215,26 @@ describe('the web host', () => {
     ws.close();
   });
 
-  it('refuses an uploaded file path that would leave the staging folder', async () => {
+  it('refuses an uploaded file path that would leave the staging folder, or that the disk cannot hold, in words (400, never 500)', async () => {
     const ws = await socket({ token: TOKEN });
     const batch = await stage(ws);
     ws.close();
     const { status, answer } = await putStaged(batch, '../../etc/evil', 'x');
     expect(status).toBe(400);
     expect(answer).toMatchObject({ ok: false, error: { code: 'InvalidPath' } });
+    // A name of 300 bytes (a file's, a folder's), a path longer than the system takes, a file where a folder of the same upload is.
+    expect((await putStaged(batch, 'folder/inside.txt', 'x')).status).toBe(200);
+    for (const [name, words] of [
+      ['n'.repeat(300), /255 bytes/],
+      [`${'é'.repeat(150)}.txt`, /255 bytes/],
+      [`${'d'.repeat(300)}/a.txt`, /255 bytes/],
+      [Array.from({ length: 20 }, () => 'p'.repeat(250)).join('/'), /too long/],
+      ['folder', /clashes/],
+      ['folder/inside.txt/more.txt', /clashes/],
+    ] as const) {
+      const refused = await putStaged(batch, name, 'x');
+      expect(refused, name.slice(0, 40)).toMatchObject({ status: 400, answer: { ok: false, error: { code: 'InvalidPath', message: expect.stringMatching(words) } } });
+    }
   });
 });
 
