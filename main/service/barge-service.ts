@@ -43,12 +43,21 @@ export interface BargeService {
    */
   stagedFile(stagingId: string, relativePath: string): Promise<Result<StagedFileTarget>>;
   /**
-   * The object a save link (objects.saveLink) stands for, opened, for the web host to stream to a
-   * browser as a file (a data channel, as staged files are). NoSuchSaveLink for a link unknown,
-   * followed already, or stale; `signal` stops the store's answer when the browser goes away.
+   * A save link (objects.saveLink) followed, for the web host to stream its object to a browser as
+   * a file (a data channel, as staged files are): NoSuchSaveLink for a link unknown, followed
+   * already, or stale. Known, it is the host's to vouch for at once, before the store is asked.
    */
-  savedObject(link: string, signal?: AbortSignal): Promise<Result<SavedObject>>;
+  followSaveLink(link: string): Result<FollowedSaveLink>;
   close(): Promise<void>;
+}
+
+/** A save link being followed. */
+export interface FollowedSaveLink {
+  /**
+   * Its object, opened: the link is spent; if the store does not give it (or `signal`, the browser
+   * going away, stops it first), the link may be followed again within its minute.
+   */
+  open(signal?: AbortSignal): Promise<Result<SavedObject>>;
 }
 
 /** An object on its way to a browser's download. */
@@ -435,13 +444,22 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
       return () => listeners.delete(listener);
     },
     stagedFile: (stagingId, relativePath) => settle(() => requireStaging().fileFor(stagingId, relativePath)),
-    savedObject: (link, signal) => settle(async () => {
-      const target = saveLinks?.take(link);
-      if (!target) throw new BargeError('NoSuchSaveLink', 'That download link was used already, or waited too long: save the object again from the window.');
-      const { connectionId, bucket, key, requireVerified } = target;
-      const opened = await withContext(`save s3://${bucket}/${key}`, async () => engine.openObject(await registry.connection(connectionId), bucket, key, { signal, requireVerified }));
-      return { fileName: savedFileName(key), size: opened.size, body: opened.body };
-    }),
+    followSaveLink(link) {
+      const taken = saveLinks?.take(link);
+      if (!taken) return failure('NoSuchSaveLink', 'That download link was used already, or waited too long: save the object again from the window.');
+      const { connectionId, bucket, key, requireVerified } = taken.target;
+      return ok({
+        open: (signal) => settle(async () => {
+          try {
+            const opened = await withContext(`save s3://${bucket}/${key}`, async () => engine.openObject(await registry.connection(connectionId), bucket, key, { signal, requireVerified }));
+            return { fileName: savedFileName(key), size: opened.size, body: opened.body };
+          } catch (error) {
+            taken.giveBack();
+            throw error;
+          }
+        }),
+      });
+    },
     async close() {
       clearInterval(statsTimer);
       stopProgress();

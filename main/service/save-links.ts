@@ -6,6 +6,8 @@
 // (objects.saveLink), and gets a random name that stands for one object: used once, within a
 // minute, then gone. Whoever learns a used or stale link learns nothing; a fresh one reads only the
 // object it was made for, through the same host checks (its name, its origin) as every request.
+// A link is spent once the store gives its object; one followed while the store fails (or the
+// browser goes away first) is given back, so the browser's own Retry works within the minute.
 
 import { randomBytes } from 'node:crypto';
 import { BargeError } from '../engine/errors.ts';
@@ -21,6 +23,13 @@ export interface SavedObjectTarget {
   readonly key: string;
   /** Fail the download rather than pass bytes that can be checked only for their size. */
   readonly requireVerified?: boolean;
+}
+
+/** A link being followed: no one else may follow it until it is given back. */
+export interface TakenLink {
+  readonly target: SavedObjectTarget;
+  /** Its object was not sent (nothing went out): it may be followed again, until it would have expired. */
+  giveBack(): void;
 }
 
 export class SaveLinks {
@@ -42,11 +51,17 @@ export class SaveLinks {
     return name;
   }
 
-  /** What a link stands for, once: undefined for a link unknown, followed already, or stale. */
-  take(name: string): SavedObjectTarget | undefined {
+  /** What a link stands for, once: undefined for a link unknown, followed already (or being followed), or stale. */
+  take(name: string): TakenLink | undefined {
     const link = this.waiting.get(name);
     this.waiting.delete(name);
-    return link && link.expires > this.now() ? link.target : undefined;
+    if (!link || link.expires <= this.now()) return undefined;
+    return {
+      target: link.target,
+      giveBack: () => {
+        if (link.expires > this.now()) this.waiting.set(name, link);
+      },
+    };
   }
 
   private dropExpired(): void {

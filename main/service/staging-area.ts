@@ -39,6 +39,15 @@ export interface StagedFileTarget {
 }
 
 const PLATFORM = process.platform === 'win32' ? 'win32' : 'posix';
+/** A file or folder name the host's disk takes, at most (ext4, APFS, NTFS: 255). */
+export const MAX_NAME_BYTES = 255;
+/** Words for a staged file's path the disk refused, by the system's code. */
+export const STAGED_PATH_REFUSALS: Readonly<Record<string, string>> = {
+  ENAMETOOLONG: "That file path is too long for the host's disk: upload a folder nearer to the file, or shorten its names.",
+  EEXIST: 'That file path clashes with another file of the same upload.',
+  ENOTDIR: 'That file path clashes with another file of the same upload.',
+  EISDIR: 'That file path clashes with a folder of the same upload.',
+};
 
 export class StagingArea {
   /** Batches not started yet, by id: when they were made or last received a file. */
@@ -85,12 +94,15 @@ export class StagingArea {
     this.assertUnstarted(stagingId);
     const mapped = keyToRelativePath(relativePath, '', PLATFORM);
     if (!mapped.ok || mapped.isFolderMarker) throw new BargeError('InvalidPath', `That file path ${mapped.ok ? 'is a folder' : mapped.reason}.`);
+    const longest = Math.max(...mapped.segments.map((segment) => Buffer.byteLength(segment)));
+    if (longest > MAX_NAME_BYTES) throw new BargeError('InvalidPath', `That file path holds a name of ${longest} bytes, and the host's disk takes at most ${MAX_NAME_BYTES} bytes: rename it, then upload it again.`);
     const file = path.join(this.folder(stagingId), ...mapped.segments);
     try {
       await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOSPC') throw error;
-      throw new BargeError('InvalidPath', 'That file path clashes with another file of the same upload.');
+      const code = (error as NodeJS.ErrnoException).code ?? '';
+      if (code === 'ENOSPC') throw error;
+      throw new BargeError('InvalidPath', STAGED_PATH_REFUSALS[code] ?? STAGED_PATH_REFUSALS.EEXIST!);
     }
     // Still arriving: the batch waits an hour from its last file.
     if (this.unstarted.has(stagingId)) this.unstarted.set(stagingId, this.now());

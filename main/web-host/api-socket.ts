@@ -8,7 +8,9 @@
 // client), and reads on once both are back under. A slow window's calls wait; none is dropped.
 // Progress batches are skipped while the socket is behind (the next one supersedes them); past
 // CLOSE_UNSENT_BYTES (events the window does not take) the socket is closed, and a window that
-// comes back takes a fresh snapshot.
+// comes back takes a fresh snapshot. Messages are counted as well as bytes: each unsent one costs
+// the host a few hundred bytes beyond its own, and 32 sockets flooding 7-byte invalid messages, each
+// answered in 100 bytes, grew it from 96 to 380 MB while staying under the byte bounds.
 
 import type { RawData, WebSocket } from 'ws';
 import { z } from 'zod';
@@ -21,6 +23,10 @@ export const MAX_CALLS_IN_FLIGHT = 16;
 export const PAUSE_UNSENT_BYTES = 4 * 1024 * 1024;
 /** Bytes not taken past which the socket is closed (the answers to MAX_CALLS_IN_FLIGHT calls fit below it). */
 export const CLOSE_UNSENT_BYTES = 64 * 1024 * 1024;
+/** Messages written to a socket and not yet taken, past which its calls are not read and progress is skipped. */
+export const PAUSE_UNSENT_MESSAGES = 256;
+/** Messages not taken past which the socket is closed (events a window that is gone does not take). */
+export const CLOSE_UNSENT_MESSAGES = 16_384;
 
 const callSchema = z.object({ id: z.number().int(), method: z.string().max(100), params: z.unknown() });
 const INVALID_CALL = JSON.stringify({ id: null, result: { ok: false, error: { code: 'InvalidRequest', message: 'Messages are {id, method, params} JSON.' } } });
@@ -28,20 +34,24 @@ const INVALID_CALL = JSON.stringify({ id: null, result: { ok: false, error: { co
 export function serveApi(ws: WebSocket, service: BargeService): void {
   let inFlight = 0;
   let unsentBytes = 0;
+  let unsentMessages = 0;
   // Calls read while the socket was being paused (ws hands over what it had already read).
   const waitingCalls: RawData[] = [];
   const open = () => ws.readyState === ws.OPEN;
-  const behind = () => inFlight >= MAX_CALLS_IN_FLIGHT || unsentBytes >= PAUSE_UNSENT_BYTES;
+  const sendingBehind = () => unsentBytes >= PAUSE_UNSENT_BYTES || unsentMessages >= PAUSE_UNSENT_MESSAGES;
+  const behind = () => inFlight >= MAX_CALLS_IN_FLIGHT || sendingBehind();
 
   function send(text: string): void {
     if (!open()) return;
     const bytes = Buffer.byteLength(text);
     unsentBytes += bytes;
+    unsentMessages += 1;
     ws.send(text, () => {
       unsentBytes -= bytes;
+      unsentMessages -= 1;
       readOn();
     });
-    if (unsentBytes > CLOSE_UNSENT_BYTES) ws.terminate();
+    if (unsentBytes > CLOSE_UNSENT_BYTES || unsentMessages > CLOSE_UNSENT_MESSAGES) ws.terminate();
   }
 
   function take(data: RawData): void {
@@ -69,7 +79,7 @@ export function serveApi(ws: WebSocket, service: BargeService): void {
 
   const unsubscribe = service.subscribe((event: ApiEvent) => {
     // A client that does not keep up misses progress batches (the next one supersedes them), never a removal.
-    if (unsentBytes >= PAUSE_UNSENT_BYTES && (event.type === 'jobs' || event.type === 'stats')) return;
+    if (sendingBehind() && (event.type === 'jobs' || event.type === 'stats')) return;
     send(JSON.stringify({ event }));
   });
   ws.on('close', () => {

@@ -1,30 +1,31 @@
 // The web host: the same window and API as the desktop app, served to a browser.
 //
 // It runs the engine where it is started (a laptop, or a cloud machine beside the bucket: locality is
-// the biggest factor in S3 throughput) and serves the built UI plus the API over a WebSocket. It binds
-// to loopback unless told otherwise. The window's files are served to whoever reaches it; the API
-// and uploads need the start-up token, from this host's own origin, addressed by its own name (see
-// access-token.ts); the API's socket carries the token in its upgrade, so none is open without it,
-// and each socket's calls and answers are held to a bound (api-socket.ts), as are connections that
-// have not sent a request yet (connection-limits.ts). Files a browser uploads are streamed to the
-// host (PUT /uploads/<stagingId>, a data channel beside the socket: bytes do not belong in JSON),
-// written where the service's staging says, and uploaded by the same engine (the contract's
-// uploads.stage and jobs.upload). The way back is a second channel: an object a page saves with the
-// browser's own download is streamed from the store through here (GET /save/<link>, a link the page
+// the biggest factor in S3 throughput) and serves the built UI (from memory: window-files.ts) plus
+// the API over a WebSocket. It binds to loopback unless told otherwise. The window's files are
+// served to whoever reaches it; the API and uploads need the start-up token, from this host's own
+// origin, addressed by its own name (see access-token.ts); the API's socket carries the token in
+// its upgrade, so none is open without it, and each socket's calls and answers are held to a bound
+// (api-socket.ts), as are connections no token vouches for and requests one connection pipelines
+// (connection-limits.ts). Files a browser uploads are streamed to the host (PUT
+// /uploads/<stagingId>, a data channel beside the socket: bytes do not belong in JSON), written
+// where the service's staging says, and uploaded by the same engine (the contract's uploads.stage
+// and jobs.upload). The way back is a second channel: an object a page saves with the browser's own
+// download is streamed from the store through here (GET /save/<link>, a link the page
 // got over its socket: save-links.ts).
 
-import { createReadStream } from 'node:fs';
-import { rm, stat } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
 import type { Duplex } from 'node:stream';
-import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { WebSocketServer } from 'ws';
-import mime from 'mime';
 import { freeBytes, receiveInto } from './staged-file.ts';
+import { readWindowFiles } from './window-files.ts';
 import type { BargeService } from '../service/barge-service.ts';
+import { STAGED_PATH_REFUSALS } from '../service/staging-area.ts';
 import { allowedHosts, bearerToken, isAllowedHost, isSameOrigin, sameToken } from './access-token.ts';
 import { serveApi } from './api-socket.ts';
 import { limitConnections } from './connection-limits.ts';
@@ -60,6 +61,12 @@ const HANDSHAKE_TIMEOUT_MS = 10_000;
 /** A connection must send its request's headers within this time. */
 const HEADERS_TIMEOUT_MS = 10_000;
 
+/**
+ * A window file's bytes go to the socket this much at a time, so a reader's progress shows in the
+ * bytes its socket has written (connection-limits.ts tells a reader from a stalled one by them).
+ */
+const WINDOW_SLICE_BYTES = 64 * 1024;
+
 /** A staged file's answer status, by the service's error code. */
 const STAGED_FILE_STATUS: Readonly<Record<string, number>> = { NotSupported: 404, NoSuchStaging: 404, InvalidPath: 400, ENOSPC: 507 };
 
@@ -90,9 +97,11 @@ export interface WebHost {
 
 export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const { service, token } = options;
-  const staticRoot = path.resolve(options.staticDir);
+  const windowFiles = await readWindowFiles(options.staticDir);
 
   const listener = (request: http.IncomingMessage, response: http.ServerResponse) => {
+    // A request read with others its connection pipelined past the limit, which closed it.
+    if (request.socket.destroyed) return;
     handle(request, response).catch(() => {
       // Nothing internal (paths, parser messages) goes back to the client.
       if (!response.headersSent) send(response, 500, failure('InternalError', 'The host could not handle that request.'));
@@ -104,8 +113,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const headersTimeout = options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS;
   const serverOptions = { headersTimeout, requestTimeout: 0, connectionsCheckingInterval: Math.min(1000, headersTimeout), maxHeaderSize: MAX_HEADER_BYTES };
   const server = options.tls
-    ? https.createServer({ ...serverOptions, cert: options.tls.cert, key: options.tls.key, handshakeTimeout: HANDSHAKE_TIMEOUT_MS }, listener)
-    : http.createServer(serverOptions, listener);
+    ? https.createServer({ ...serverOptions, cert: options.tls.cert, key: options.tls.key, handshakeTimeout: HANDSHAKE_TIMEOUT_MS })
+    : http.createServer(serverOptions);
   // A body may take hours (a large file on a slow link), so no request has a time limit; a socket
   // that moves nothing for this long is closed, however it got there (a trickle holds no socket long).
   const inactivityMs = options.inactivityTimeoutMs ?? INACTIVITY_TIMEOUT_MS;
@@ -113,7 +122,9 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   // Between requests Node watches a kept-alive socket with this instead.
   server.keepAliveTimeout = Math.min(server.keepAliveTimeout, inactivityMs);
 
+  // The limits see each request first: one past them is not handled.
   const connections = limitConnections(server, { firstBytesTimeoutMs: headersTimeout });
+  server.on('request', listener);
 
   // Filled in once the port is known.
   let hosts: ReadonlySet<string> = new Set();
@@ -130,19 +141,18 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
 
   async function handle(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
     const refused = refusal(request);
-    // A refused request's connection is closed once answered: its body is not waited for.
-    if (refused) return send(response, refused.status, failure(refused.code, refused.message), true);
+    if (refused) return send(response, refused.status, failure(refused.code, refused.message));
     const url = requestTarget(request);
-    if (!url) return send(response, 400, failure('InvalidRequest', 'Bad request target.'), true);
+    if (!url) return send(response, 400, failure('InvalidRequest', 'Bad request target.'));
     // The API is a WebSocket; asked over plain HTTP it says whether the token is right (a browser
     // cannot see why a WebSocket's upgrade was refused, so the window asks here).
     if (url.pathname === API_PATH) {
-      if (!sameToken(bearerToken(request), token)) return send(response, 401, failure('Unauthorized', TOKEN_REFUSED), true);
+      if (!sameToken(bearerToken(request), token)) return send(response, 401, failure('Unauthorized', TOKEN_REFUSED));
       if (sockets.clients.size >= MAX_API_SOCKETS) return send(response, 503, failure('TooManySockets', TOO_MANY_SOCKETS));
       return send(response, 426, failure('UpgradeRequired', `The API is a WebSocket at ${API_PATH}, opened with the token among its protocols.`));
     }
     if (url.pathname.startsWith(STAGED_FILES_PATH)) {
-      if (!sameToken(bearerToken(request), token)) return send(response, 401, failure('Unauthorized', TOKEN_REFUSED), true);
+      if (!sameToken(bearerToken(request), token)) return send(response, 401, failure('Unauthorized', TOKEN_REFUSED));
       connections.vouch(request, response);
       return receiveStagedFile(request, response, url);
     }
@@ -150,51 +160,55 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     if (request.method !== 'GET' && request.method !== 'HEAD') return send(response, 405, failure('MethodNotAllowed', 'Method not allowed.'));
     // The window itself holds nothing secret: it is served to anyone who may reach the host, and
     // asks for the token (from the URL's fragment) before it can do anything.
-    return serveStatic(response, url.pathname);
+    return serveWindow(request, response, url.pathname);
   }
 
-  async function serveStatic(response: http.ServerResponse, pathname: string): Promise<void> {
+  async function serveWindow(request: http.IncomingMessage, response: http.ServerResponse, pathname: string): Promise<void> {
     let decoded: string;
     try {
       decoded = decodeURIComponent(pathname);
     } catch {
       return send(response, 400, failure('InvalidRequest', 'Bad path.'));
     }
-    const relative = decoded.replace(/^\/+/, '') || 'index.html';
-    const file = path.resolve(staticRoot, relative);
-    const inside = file.startsWith(staticRoot + path.sep);
-    const info = inside ? await stat(file).catch(() => undefined) : undefined;
-    const target = info?.isFile() ? file : path.join(staticRoot, 'index.html');
-    const headers: Record<string, string> = { ...SECURITY_HEADERS, 'content-type': mime.getType(target) ?? 'application/octet-stream', 'cache-control': 'no-store' };
-    response.writeHead(200, headers);
-    await pipeline(createReadStream(target), response);
+    const file = windowFiles.fileFor(decoded);
+    if (!file) return send(response, 404, failure('NotFound', 'This host has no window to serve: build it (npm run build), then start the host again.'));
+    response.writeHead(200, { ...SECURITY_HEADERS, 'content-type': file.contentType, 'content-length': String(file.body.length), 'cache-control': 'no-store' });
+    if (request.method === 'HEAD' || file.body.length <= WINDOW_SLICE_BYTES) {
+      response.end(request.method === 'HEAD' ? undefined : file.body);
+      return;
+    }
+    await pipeline(Readable.from(slices(file.body, WINDOW_SLICE_BYTES)), response);
   }
 
   // A file of a staged batch (uploads.stage): PUT /uploads/<stagingId>?path=<relative path>, the
   // file as the body. Where it goes is the service's word; the disk's free space is this host's.
   async function receiveStagedFile(request: http.IncomingMessage, response: http.ServerResponse, url: URL): Promise<void> {
     const [stagingId, ...rest] = url.pathname.slice(STAGED_FILES_PATH.length).split('/');
-    if (request.method !== 'PUT' || rest.length > 0) return send(response, 405, failure('MethodNotAllowed', 'Files of an upload are sent with PUT /uploads/<stagingId>?path=<relative path>.'), true);
+    if (request.method !== 'PUT' || rest.length > 0) return send(response, 405, failure('MethodNotAllowed', 'Files of an upload are sent with PUT /uploads/<stagingId>?path=<relative path>.'));
     const target = await service.stagedFile(stagingId ?? '', url.searchParams.get('path') ?? '');
     if (!target.ok) {
       request.resume();
       const { code } = target.error;
       const full = code === 'ENOSPC' ? failure(code, "The host's disk for staging uploads is full: free some space there, then upload again.") : target;
-      return send(response, STAGED_FILE_STATUS[code] ?? 400, full);
+      // The token holder's body is read to its end, and dropped: the window reads why, and sends the next file.
+      return send(response, STAGED_FILE_STATUS[code] ?? 400, full, false);
     }
     const { file, stagingRoot } = target.value;
     const length = Number(request.headers['content-length'] ?? 0);
     const margin = options.stagingFreeMarginBytes ?? STAGING_FREE_MARGIN_BYTES;
     if (length + margin > await freeBytes(stagingRoot)) {
       request.resume();
-      return send(response, 507, failure('ENOSPC', "The host's disk for staging uploads is nearly full: free some space there, or upload fewer files at a time."));
+      return send(response, 507, failure('ENOSPC', "The host's disk for staging uploads is nearly full: free some space there, or upload fewer files at a time."), false);
     }
     // A body without a length (chunked), or many at once, is checked again as it is written.
     const failed = await receiveInto(request, file, { root: stagingRoot, marginBytes: margin });
     if (failed) {
+      // A path the disk refused to open (too long, a folder there): nothing was written.
+      const refusal = STAGED_PATH_REFUSALS[failed.code ?? ''];
+      if (refusal) return send(response, 400, failure('InvalidPath', refusal), false);
       // Nothing half-written stays behind to fill the disk for every later upload.
       await rm(file, { force: true });
-      if (failed.code === 'ENOSPC') return send(response, 507, failure('ENOSPC', "The host's disk for staging uploads is full: free some space there, then upload again."));
+      if (failed.code === 'ENOSPC') return send(response, 507, failure('ENOSPC', "The host's disk for staging uploads is full: free some space there, then upload again."), false);
       throw failed;
     }
     return send(response, 200, ok(null));
@@ -206,15 +220,18 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   // the token's stand-in, as narrow as it can be; the Host and Origin checks above apply as to all.
   async function sendSavedObject(request: http.IncomingMessage, response: http.ServerResponse, url: URL): Promise<void> {
     const link = url.pathname.slice(SAVE_LINKS_PATH.length);
-    if (request.method !== 'GET') return send(response, 405, failure('MethodNotAllowed', 'A saved object is fetched with GET /save/<link>.'), true);
+    if (request.method !== 'GET') return send(response, 405, failure('MethodNotAllowed', 'A saved object is fetched with GET /save/<link>.'));
     if (!/^[A-Za-z0-9_-]{1,100}$/.test(link)) return send(response, 404, failure('NoSuchSaveLink', 'There is no such download link.'));
+    const followed = service.followSaveLink(link);
+    if (!followed.ok) return send(response, 404, followed);
+    // A link given to a token holder: a download that may wait for the store, then take hours, is
+    // not a stranger's, from now on (strangers' requests while the store is asked must not cut it).
+    connections.vouch(request, response);
     // The browser going away (the download cancelled) lets go of the store's answer too.
     const gone = new AbortController();
     response.once('close', () => gone.abort());
-    const saved = await service.savedObject(link, gone.signal);
-    if (!saved.ok) return send(response, saved.error.code === 'NoSuchSaveLink' ? 404 : 502, saved);
-    // A link given to a token holder: a download that may take hours is not a stranger's.
-    connections.vouch(request, response);
+    const saved = await followed.value.open(gone.signal);
+    if (!saved.ok) return send(response, 502, saved);
     const { fileName, size, body } = saved.value;
     response.writeHead(200, {
       ...SECURITY_HEADERS,
@@ -230,8 +247,11 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   }
 
 
-  // No compression: a small message must not inflate into a large one.
-  const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES, perMessageDeflate: false, handleProtocols: () => API_PROTOCOL });
+  // No compression: a small message must not inflate into a large one. One message of a socket at
+  // a time, each in a turn of its own (allowSynchronousEvents off): a socket's flood of small
+  // messages, read 64 KiB at a time, no longer holds everyone else's requests back (GET / once
+  // waited 35 s behind 32 such sockets).
+  const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES, perMessageDeflate: false, allowSynchronousEvents: false, handleProtocols: () => API_PROTOCOL });
   server.on('upgrade', (request: http.IncomingMessage, socket: Duplex, head: Buffer) => {
     // Node hands the socket over with no 'error' listener: a reset now would be thrown, and end the host.
     socket.on('error', () => socket.destroy());
@@ -303,8 +323,16 @@ function requestTarget(request: http.IncomingMessage): URL | undefined {
   }
 }
 
-/** A JSON answer; `close`: the connection ends with it (a refusal: whatever else comes is not read). */
-function send(response: http.ServerResponse, status: number, body: Result<unknown>, close = false): void {
+/** `bytes` in slices of `size` (views: nothing is copied). */
+function* slices(bytes: Buffer, size: number): Generator<Buffer> {
+  for (let start = 0; start < bytes.length; start += size) yield bytes.subarray(start, start + size);
+}
+
+/**
+ * A JSON answer. A refusal or a failure (4xx, 5xx) ends its connection unless told (`close`):
+ * whatever else comes on it, a body trickled for ever among it, is not read.
+ */
+function send(response: http.ServerResponse, status: number, body: Result<unknown>, close = status >= 400): void {
   response.writeHead(status, { ...SECURITY_HEADERS, 'content-type': 'application/json', ...(close ? { connection: 'close' } : {}) });
   response.end(JSON.stringify(body));
 }

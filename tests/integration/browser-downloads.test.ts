@@ -1,6 +1,6 @@
 // "Save to this computer": an object streamed from the store through the web host as the browser's
 // own download, by a link a page gets over its socket (the token's stand-in, once, for one object),
-// checked as it passes.
+// checked as it passes, and never cut for strangers' sake while the store is asked.
 
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -18,11 +18,14 @@ import { createBargeService } from '../../main/service/barge-service.ts';
 import type { BargeService } from '../../main/service/barge-service.ts';
 import { ConnectionRegistry } from '../../main/service/connection-registry.ts';
 import { FileSecretStore } from '../../main/service/secret-store.ts';
+import { ACTIVITY_CHECK_MS, MAX_UNVOUCHED_CONNECTIONS } from '../../main/web-host/connection-limits.ts';
 import { startWebHost } from '../../main/web-host/web-host.ts';
 import type { WebHost } from '../../main/web-host/web-host.ts';
 import { apiProtocols } from '../../src/contract/api.ts';
 import { startFaultProxy } from '../support/fault-proxy.ts';
 import type { FaultProxy } from '../support/fault-proxy.ts';
+import { openRaw } from '../support/raw-connection.ts';
+import type { RawConnection } from '../support/raw-connection.ts';
 import { serverConfig, uniqueBucket } from '../support/fixtures.ts';
 
 const TOKEN = 'save-token-abcdefghijklmnop';
@@ -106,6 +109,11 @@ function follow(url: string, headers: Record<string, string> = {}): Promise<{ st
   });
 }
 
+/** Waits until `done`, checked every 10 ms, for at most `limitMs` (a bound on the test's length, not on what it asserts). */
+async function until(done: () => boolean, limitMs = 10_000): Promise<void> {
+  for (let waited = 0; !done() && waited < limitMs; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
+}
+
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 const PART = 5 * 1024 * 1024;
 
@@ -177,6 +185,54 @@ describe('saving an object through the browser', () => {
     expect((await follow(link.url, { origin: 'http://evil.example' })).status).toBe(403);
     // Refused requests did not use the link up: the page's own follow still saves it.
     expect((await follow(link.url)).body.toString()).toBe('guarded');
+  });
+
+  it('a link whose object the store did not give may be followed again (the browser\'s Retry); once given, it is spent', async () => {
+    const data = randomBytes(64 * 1024);
+    await s3.client.send(new PutObjectCommand({ Bucket: bucket, Key: 'retried.bin', Body: data }));
+    const link = await saveLink('retried.bin');
+    proxy.setRule((request) => (request.method === 'GET' && request.url?.includes('retried.bin') ? { kind: 'refuse', status: 403, code: 'AccessDenied' } : undefined));
+    try {
+      expect((await follow(link.url)).status).toBe(502);
+    } finally {
+      proxy.setRule(() => undefined);
+    }
+    const saved = await follow(link.url);
+    expect(saved.status).toBe(200);
+    expect(sha256(saved.body)).toBe(sha256(data));
+    expect((await follow(link.url)).status).toBe(404);
+  });
+
+  it('a browser following a link is not cut while the host waits for the store, whatever requests strangers make meanwhile; the link is no one else\'s meanwhile', async () => {
+    const data = randomBytes(256 * 1024);
+    await s3.client.send(new PutObjectCommand({ Bucket: bucket, Key: 'held.bin', Body: data }));
+    const link = await saveLink('held.bin');
+    // The store is slow to answer the host's request for the object (a far region, a busy store).
+    let release = () => {};
+    const released = new Promise<void>((resolve) => { release = resolve; });
+    proxy.setRule((request) => (request.method === 'GET' && request.url?.includes('held.bin') ? { kind: 'hold', until: released } : undefined));
+    const strangers: RawConnection[] = [];
+    try {
+      const saved = follow(link.url);
+      await until(() => proxy.seen.some((request) => request.method === 'GET' && request.url.includes('held.bin')));
+      expect((await follow(link.url)).status).toBe(404);
+      // Long enough for a connection that moves no bytes to count as idle (it waits, silent).
+      await new Promise((resolve) => setTimeout(resolve, 3 * ACTIVITY_CHECK_MS));
+      // Strangers each fetch the page once and keep their connection: more than the cap.
+      strangers.push(...await Promise.all(Array.from({ length: MAX_UNVOUCHED_CONNECTIONS + 20 }, async () => {
+        const stranger = await openRaw(host.port);
+        stranger.socket.write(`GET / HTTP/1.1\r\nHost: 127.0.0.1:${host.port}\r\n\r\n`);
+        await until(() => stranger.received().includes('</title>') || stranger.socket.destroyed);
+        return stranger;
+      })));
+      release();
+      const answer = await saved;
+      expect({ status: answer.status, bytes: answer.body.length, complete: answer.complete }).toEqual({ status: 200, bytes: data.length, complete: true });
+    } finally {
+      release();
+      proxy.setRule(() => undefined);
+      for (const stranger of strangers) stranger.socket.destroy();
+    }
   });
 
   it('is offered only by a host that serves such links', async () => {

@@ -1,9 +1,11 @@
 // What a stranger (or a careless token holder) sends the web host must not stop it nor grow it:
 // the host runs as `npm run serve` runs it, in a process of its own, so "it stopped" is seen as it is.
 
-import { mkdir } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
+import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_REQUESTS_UNDER_WAY, MAX_UNVOUCHED_CONNECTIONS } from '../../main/web-host/connection-limits.ts';
 import { apiProtocols } from '../../src/contract/api.ts';
 import { apiCall, apiSocket, frame, openRaw, upgradeRequest } from '../support/raw-connection.ts';
 import type { RawConnection } from '../support/raw-connection.ts';
@@ -13,12 +15,16 @@ import type { ServedHost } from '../support/served-host.ts';
 const MiB = 1024 * 1024;
 /** fs.listFolders answers with this many folders of long names: about half a MiB each time. */
 const FOLDERS = 2000;
+/** A file of the window large enough that its answer cannot sit whole in the sockets' buffers. */
+const LARGE_FILE_BYTES = 64 * MiB;
 
 let host: ServedHost;
 
 beforeAll(async () => {
   host = await startServedHost(async (downloadRoot) => {
     for (let i = 0; i < FOLDERS; i++) await mkdir(path.join(downloadRoot, `${String(i).padStart(4, '0')}-${'x'.repeat(240)}`));
+    // startServedHost makes the window's folder beside the download root.
+    await writeFile(path.join(downloadRoot, '..', 'static', 'large.js'), Buffer.alloc(LARGE_FILE_BYTES, 0x20));
   });
 });
 
@@ -52,7 +58,7 @@ async function hostIdleOrGrown(before: number): Promise<void> {
     stillForMs = now - ticks <= 1 ? stillForMs + 250 : 0;
     ticks = now;
     return stillForMs >= 1000 || host.memory().peakBytes - before > 200 * MiB;
-  }, 60_000, 250);
+  }, 120_000, 250);
 }
 
 /** An upgrade with the token, answered 101: the frames that follow are a token holder's. */
@@ -113,6 +119,67 @@ describe('one socket, one request', () => {
   });
 });
 
+const getPage = () => `GET / HTTP/1.1\r\nHost: 127.0.0.1:${host.port}\r\n\r\n`;
+
+describe('one connection, many requests', () => {
+  it('pipelining 5,000 requests for the page and reading no answer neither grows the host nor stalls it (30,000 of them, 1.2 MB sent, held 1.9 GB and every one of its 20,000 file descriptors)', async () => {
+    await expectServing();
+    const before = host.memory().peakBytes;
+    // 200 KiB of requests on one connection, no token: each answer the host began held a file open
+    // and a 64 KiB read buffer, and none was taken.
+    const stranger = await openRaw(host.port);
+    stranger.socket.pause();
+    stranger.socket.write(getPage().repeat(5000));
+    await hostIdleOrGrown(before);
+    expect((host.memory().peakBytes - before) / MiB).toBeLessThan(100);
+    stranger.socket.destroy();
+    await expectServing();
+  });
+
+  it(`a client that pipelines up to ${MAX_REQUESTS_UNDER_WAY} requests gets every answer; one more closes its connection`, async () => {
+    const answers = (text: string) => text.split('HTTP/1.1 200').length - 1;
+    const polite = await openRaw(host.port);
+    polite.socket.write(getPage().repeat(MAX_REQUESTS_UNDER_WAY));
+    await until(() => answers(polite.received()) === MAX_REQUESTS_UNDER_WAY || polite.socket.destroyed, 10_000, 10);
+    expect(answers(polite.received())).toBe(MAX_REQUESTS_UNDER_WAY);
+    expect(polite.socket.destroyed).toBe(false);
+    polite.socket.destroy();
+    const greedy = await openRaw(host.port);
+    greedy.socket.write(getPage().repeat(MAX_REQUESTS_UNDER_WAY + 1));
+    await greedy.closed;
+    expect(answers(greedy.received())).toBeLessThanOrEqual(MAX_REQUESTS_UNDER_WAY);
+  });
+});
+
+describe('refused requests', () => {
+  it('a request refused with 404 or 405 has its connection closed with the answer: a body trickled after it is not read', async () => {
+    const origin = `Host: 127.0.0.1:${host.port}`;
+    const withBody = (line: string) => `${line}\r\n${origin}\r\nContent-Length: 1000000\r\n\r\nx`;
+    const bare = (line: string) => `${line}\r\n${origin}\r\n\r\n`;
+    for (const [request, status] of [
+      [withBody('POST / HTTP/1.1'), 405],
+      [withBody('PUT /index.html HTTP/1.1'), 405],
+      [withBody('POST /save/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa HTTP/1.1'), 405],
+      [bare('GET /save/not*a*link HTTP/1.1'), 404],
+      [bare('GET /save/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa HTTP/1.1'), 404],
+    ] as const) {
+      const stranger = await openRaw(host.port);
+      let closed = false;
+      void stranger.closed.then(() => { closed = true; });
+      stranger.socket.write(request);
+      // A body goes on arriving, a byte at a time, for as long as the host reads it.
+      const trickle = request.includes('Content-Length') ? setInterval(() => stranger.socket.write('x'), 50) : undefined;
+      await until(() => closed, 10_000, 10);
+      clearInterval(trickle);
+      const head = stranger.received().split('\r\n\r\n')[0]!;
+      expect(head, request).toMatch(new RegExp(`^HTTP/1\\.1 ${status}`));
+      expect(head.toLowerCase(), request).toContain('connection: close');
+      expect(closed, request).toBe(true);
+    }
+    await expectServing();
+  });
+});
+
 describe('memory a stranger cannot grow', () => {
   it('150 sockets without the token, each sending 3 MiB of a first message, are refused at the upgrade and leave the host as it was', async () => {
     await expectServing();
@@ -163,5 +230,44 @@ describe('memory a stranger cannot grow', () => {
     await until(() => answered.size === CALLS);
     expect(answered.size).toBe(CALLS);
     slow.close();
+  });
+});
+
+describe('a flood of strangers\' connections and the user\'s own', () => {
+  it('a user fetching a large file of the window, and reading it, is not cut because strangers made newer requests', async () => {
+    // The user's fetch moves bytes throughout; the strangers each make one request and sit idle.
+    const user = net.connect(host.port, '127.0.0.1');
+    let userBytes = 0;
+    let userClosed = false;
+    user.on('data', (chunk: Buffer) => { userBytes += chunk.length; });
+    user.on('error', () => undefined);
+    user.once('close', () => { userClosed = true; });
+    await new Promise((resolve) => user.once('connect', resolve));
+    user.write(`GET /large.js HTTP/1.1\r\nHost: 127.0.0.1:${host.port}\r\nConnection: close\r\n\r\n`);
+    const strangers: RawConnection[] = [];
+    const STRANGERS_PER_ROUND = 20;
+    const ROUNDS = Math.ceil((MAX_UNVOUCHED_CONNECTIONS * 1.5) / STRANGERS_PER_ROUND);
+    try {
+      for (let round = 1; round <= ROUNDS && !userClosed; round++) {
+        // The user reads another MiB...
+        user.resume();
+        await until(() => userBytes >= round * MiB || userClosed, 60_000, 10);
+        user.pause();
+        // ...and meanwhile strangers each fetch the page once and keep their connection (all of
+        // them well within the host's keep-alive timeout, which would close them itself).
+        strangers.push(...await Promise.all(Array.from({ length: STRANGERS_PER_ROUND }, async () => {
+          const stranger = await openRaw(host.port);
+          stranger.socket.write(getPage());
+          await until(() => stranger.received().includes('</title>') || stranger.socket.destroyed, 10_000, 10);
+          return stranger;
+        })));
+      }
+      user.resume();
+      await until(() => userBytes >= LARGE_FILE_BYTES || userClosed, 60_000);
+      expect(userBytes).toBeGreaterThanOrEqual(LARGE_FILE_BYTES);
+    } finally {
+      user.destroy();
+      for (const stranger of strangers) stranger.socket.destroy();
+    }
   });
 });

@@ -20,7 +20,9 @@ export type Fault =
   /** Flip one byte of the request body on its way to the store. */
   | { readonly kind: 'corrupt-request'; readonly atByte: number }
   /** Hold the request this long before passing it on (latency, as a far-away store has). */
-  | { readonly kind: 'delay'; readonly ms: number };
+  | { readonly kind: 'delay'; readonly ms: number }
+  /** Hold the request until `until` settles, then pass it on (a store slow to answer, as long as a test needs). */
+  | { readonly kind: 'hold'; readonly until: Promise<void> };
 
 export interface FaultProxy {
   readonly endpoint: string;
@@ -78,6 +80,11 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
     if (fault?.kind === 'delay') {
       request.pause();
       setTimeout(() => pass(request, response, record, undefined), fault.ms);
+      return;
+    }
+    if (fault?.kind === 'hold') {
+      request.pause();
+      void fault.until.finally(() => pass(request, response, record, undefined));
       return;
     }
     pass(request, response, record, fault);

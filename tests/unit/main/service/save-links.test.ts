@@ -1,4 +1,5 @@
-// Links a browser follows to save one object: each stands for that object, once, for a minute.
+// Links a browser follows to save one object: each stands for that object, once, for a minute
+// (followed while the store failed to give it, it stands for it again).
 
 import { describe, expect, it } from 'vitest';
 import { MAX_WAITING_SAVE_LINKS, SAVE_LINK_TTL_MS, SaveLinks } from '../../../../main/service/save-links.ts';
@@ -11,9 +12,23 @@ describe('save links', () => {
     const links = new SaveLinks();
     const name = links.offer(target);
     expect(name).toMatch(/^[A-Za-z0-9_-]{32}$/);
-    expect(links.take(name)).toEqual(target);
+    expect(links.take(name)?.target).toEqual(target);
     expect(links.take(name)).toBeUndefined();
     expect(links.take('made-up')).toBeUndefined();
+  });
+
+  it('stands for its object again once given back (its object was not sent), until its minute is up; no one else follows it meanwhile', () => {
+    let now = 1_000;
+    const links = new SaveLinks({ now: () => now });
+    const name = links.offer(target);
+    const taken = links.take(name)!;
+    expect(links.take(name)).toBeUndefined();
+    taken.giveBack();
+    const again = links.take(name)!;
+    expect(again.target).toEqual(target);
+    now += SAVE_LINK_TTL_MS;
+    again.giveBack();
+    expect(links.take(name)).toBeUndefined();
   });
 
   it('is gone once a minute has passed unfollowed', () => {
@@ -30,7 +45,7 @@ describe('save links', () => {
     for (let i = 0; i < MAX_WAITING_SAVE_LINKS; i++) links.offer(target);
     expect(() => links.offer(target)).toThrow(expect.objectContaining({ code: 'TooManySaveLinks' }));
     now += SAVE_LINK_TTL_MS;
-    expect(links.take(links.offer(target))).toEqual(target);
+    expect(links.take(links.offer(target))?.target).toEqual(target);
   });
 
   it('gives each a name of its own', () => {

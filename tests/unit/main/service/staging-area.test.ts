@@ -5,7 +5,7 @@ import { mkdir, mkdtemp, readdir, stat, symlink, utimes, writeFile } from 'node:
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { StagingArea } from '../../../../main/service/staging-area.ts';
+import { MAX_NAME_BYTES, StagingArea } from '../../../../main/service/staging-area.ts';
 
 async function area(ttlMs = 1000) {
   const root = await mkdtemp(path.join(os.tmpdir(), 'barge-staging-'));
@@ -22,6 +22,18 @@ describe('the staging area', () => {
     expect(await staging.fileFor(batch, 'photos/a.jpg')).toEqual({ file: path.join(root, batch, 'photos', 'a.jpg'), stagingRoot: root });
     for (const bad of ['../evil', '/etc/passwd', 'a//b', 'dir/']) await expect(staging.fileFor(batch, bad)).rejects.toMatchObject({ code: 'InvalidPath' });
     await expect(staging.fileFor('no-such-batch', 'a.txt')).rejects.toMatchObject({ code: 'NoSuchStaging' });
+    await staging.close();
+  });
+
+  it('refuses, in words, a name longer than the disk takes (255 bytes) and a path longer than the system takes', async () => {
+    const { staging } = await area();
+    const batch = await staging.create();
+    await expect(staging.fileFor(batch, 'n'.repeat(MAX_NAME_BYTES))).resolves.toBeDefined();
+    for (const name of ['n'.repeat(MAX_NAME_BYTES + 1), `${'é'.repeat(128)}.txt`, `${'d'.repeat(300)}/a.txt`]) {
+      await expect(staging.fileFor(batch, name)).rejects.toMatchObject({ code: 'InvalidPath', message: expect.stringContaining('at most 255 bytes') });
+    }
+    const deep = Array.from({ length: 20 }, () => 'p'.repeat(250)).join('/');
+    await expect(staging.fileFor(batch, deep)).rejects.toMatchObject({ code: 'InvalidPath', message: expect.stringContaining('too long') });
     await staging.close();
   });
 
