@@ -2,9 +2,11 @@
 
 export { formatBytes, formatDuration, formatRate } from '../src/byte-units.ts';
 
-export function formatDate(ms: number | undefined): string {
+/** "2025-03-01 14:05" (with `seconds`, "14:05:09": two sides of a question can differ by less than a minute). */
+export function formatDate(ms: number | undefined, options: { seconds?: boolean } = {}): string {
   if (ms === undefined) return '';
   const d = new Date(ms);
   const pad = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
+  const minutes = `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
+  return options.seconds ? `${minutes}:${pad(d.getSeconds())}` : minutes;
 }

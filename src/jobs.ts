@@ -38,7 +38,7 @@ export interface JobProgress {
   readonly objectsSizeOnly?: number;
   /** Entries found but not sent (a named pipe, a device, a link not followed), each named in the warnings. */
   readonly objectsSkipped?: number;
-  /** Files already there that were kept, as asked (counted in objectsDone too: nothing is left to do for them). */
+  /** Files (or, for an upload, objects) already there that were kept, as asked (counted in objectsDone too: nothing is left to do for them). */
   readonly objectsKept?: number;
   /** Requests sent again (after a reset, a stall, a refusal): a resend is shown as one. */
   readonly retries?: number;
@@ -62,8 +62,8 @@ export interface JobSummary {
   readonly name: string;
   readonly state: JobState;
   readonly progress: JobProgress;
-  /** Files already there that wait for the user's word (ifExists "ask"), oldest first (bounded). */
-  readonly conflicts?: readonly { readonly id: string; readonly path: string }[];
+  /** Files or objects already there that wait for the user's word (ifExists "ask"), oldest first (bounded). */
+  readonly conflicts?: readonly Conflict[];
   readonly createdAt: number;
   /** When the job's current run started (a retry starts a new run); absent while it waits in the queue. */
   readonly startedAt?: number;
@@ -81,6 +81,28 @@ export interface JobSummary {
   readonly earlierRun?: EarlierRun;
   /** A count of what the job would do (a delete's dry run): it changes nothing, and is no transfer to tell of. */
   readonly dryRun?: boolean;
+}
+
+/** One side of a question: what is there, or what would take its place. */
+export interface ConflictSide {
+  readonly size?: number;
+  /** Milliseconds since 1970: a file's modification time, an object's Last-Modified. */
+  readonly modifiedAt?: number;
+}
+
+/**
+ * A destination already there, waiting for the user's word: a file (a download's path) or an object
+ * (an upload's s3:// address), with both sides as far as they are known.
+ */
+export interface Conflict {
+  readonly id: string;
+  readonly path: string;
+  /** What is there now. */
+  readonly existing?: ConflictSide;
+  /** What would take its place (the object to download, the file to upload). */
+  readonly incoming?: ConflictSide;
+  /** An upload's bucket keeps versions ("enabled"): what is there stays, as an older version. Absent where unknown. */
+  readonly versioning?: 'enabled' | 'suspended' | 'off';
 }
 
 /**

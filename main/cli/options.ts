@@ -65,7 +65,7 @@ export interface CliOptions {
   readonly caseInsensitive: boolean | undefined;
   /** Downloads: fail an object that can be checked only for its size. */
   readonly requireVerified: boolean;
-  /** Downloads: what to do with a file that is already there. */
+  /** cp: what to do with a file (download) or object (upload) already there. */
   readonly ifExists: IfExists | undefined;
   /** Uploads: follow symbolic links (default), or skip them, each named (--no-follow-symlinks). */
   readonly followSymlinks: boolean;
@@ -199,9 +199,11 @@ Options:
   --no-resume          cp, rm: start afresh instead of continuing an interrupted run
   --case-insensitive   cp (download): refuse keys whose names differ only in case, as on Windows
                        and macOS (default: ask the target folder)
-  --if-exists WHAT     cp (download): a file that is already there is overwritten (default, as cp
-                       and aws s3 cp do), skip-ped, kept beside the new one (rename: "a (1).txt"),
-                       replaced only by a newer object (newer), or the object fails (fail)
+  --if-exists WHAT     cp: a file (download) or object (upload) already there is overwritten
+                       (default, as cp and aws s3 cp do), skipped, kept beside the new one
+                       (rename: "a (1).txt"), replaced only by a newer one (newer), or the item
+                       fails (fail). An upload then lists the destination once (no request per
+                       file) and writes only where nothing has appeared since (If-None-Match)
   --no-follow-symlinks cp (upload): skip symbolic links, each named, instead of following them
                        (default: links to files and folders are followed, loops refused)
   --require-verified   cp (download): fail an object that can be checked only for its size (no

@@ -134,8 +134,8 @@ function summary(end: JobSnapshot, seconds: number, verb?: string): string {
   const rate = seconds > 0 && end.kind !== 'delete' ? ` (${formatRate(p.bytesDone / seconds)})` : '';
   const took = seconds < 60 ? `${seconds.toFixed(1)}s` : formatDuration(seconds);
   const kept = p.objectsKept ?? 0;
-  // A file kept as it was is not one downloaded: said apart.
-  const keptNote = kept > 0 ? `; ${plural(kept, 'file')} already there ${kept === 1 ? 'was' : 'were'} kept` : '';
+  // A file (an object, for an upload) kept as it was is not one transferred: said apart.
+  const keptNote = kept > 0 ? `; ${plural(kept, end.kind === 'upload' ? 'object' : 'file')} already there ${kept === 1 ? 'was' : 'were'} kept` : '';
   const what = `${done} ${(p.objectsDone - kept).toLocaleString('en-US')} of ${plural(p.objectsTotal, 'object')}, ${formatBytes(p.bytesDone)} in ${took}${rate}${keptNote}`;
   const sizeOnly = p.objectsSizeOnly ?? 0;
   const skipped = p.objectsSkipped ?? 0;

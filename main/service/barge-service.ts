@@ -202,8 +202,12 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
 
   const upload = async (params: ParsedParams<'jobs.upload'>): Promise<JobSummary> => {
     const { connectionId, bucket, prefix } = params;
-    // Left out when on (the default), so a spec is the same whether or not it was said.
-    const links = params.followSymlinks === false ? { followSymlinks: false } : {};
+    // Left out when on (the default), so a spec is the same whether or not it was said; so is
+    // replacing an object already there (the default, as cp and aws s3 cp do).
+    const choices = {
+      ...(params.followSymlinks === false ? { followSymlinks: false } : {}),
+      ...(params.ifExists === undefined || params.ifExists === 'overwrite' ? {} : { ifExists: params.ifExists }),
+    };
     if (params.staged) {
       const area = requireStaging();
       const { stagingId, entries } = params.staged;
@@ -214,7 +218,7 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
         // Staged under their own names, the entries name the job as dropped ("photos", "2 files and
         // 1 folder"): a folder is one with files below it. The staging folder goes with the host, so
         // such a job cannot resume: it is not journaled.
-        job = engine.upload(connection, { sources, bucket, destination: prefix, ...links });
+        job = engine.upload(connection, { sources, bucket, destination: prefix, ...choices });
       } catch (error) {
         await area.discard(stagingId);
         throw error;
@@ -228,7 +232,7 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
     // Absolute: "./big.bin", "big.bin" and the same file named from another folder are one job.
     // The same file named twice is one source.
     const sources = [...new Set((params.paths ?? []).map((source) => path.resolve(source)))];
-    return started(engine.upload(connection, { sources, bucket, destination: prefix, ...links }, { connectionRef: connectionId, resume: params.resume, resumeWithinMs: params.resumeWithinMs }));
+    return started(engine.upload(connection, { sources, bucket, destination: prefix, ...choices }, { connectionRef: connectionId, resume: params.resume, resumeWithinMs: params.resumeWithinMs }));
   };
   /**
    * A page (a web host's token holder) names an endpoint: the connection brings its own keys or a

@@ -90,7 +90,7 @@ export function createWebClient(): BargeApi {
   }
 
   // A page may not name the host's files: it sends them to a staging batch, then uploads the batch.
-  async function uploadFiles({ connectionId, bucket, prefix, dropped }: FilesToUpload): Promise<Result<JobSummary>> {
+  async function uploadFiles({ connectionId, bucket, prefix, dropped, ifExists }: FilesToUpload): Promise<Result<JobSummary>> {
     const staged = await call('uploads.stage', {});
     if (!staged.ok) return staged;
     const { stagingId } = staged.value;
@@ -101,7 +101,7 @@ export function createWebClient(): BargeApi {
       if (!sent.ok) return sent;
     }
     if (entries.size === 0) return { ok: false, error: { code: 'NothingToUpload', message: 'There are no files in what was dropped.' } };
-    return call('jobs.upload', { connectionId, bucket, prefix, staged: { stagingId, entries: [...entries] } });
+    return call('jobs.upload', { connectionId, bucket, prefix, staged: { stagingId, entries: [...entries] }, ifExists });
   }
 
   async function sendStagedFile(stagingId: string, relativePath: string, file: File): Promise<Result<null>> {

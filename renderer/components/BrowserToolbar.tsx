@@ -1,10 +1,14 @@
-// The browser's actions: upload files or a folder, download, delete, copy a link, refresh, filter.
+// The browser's actions: upload files or a folder (and what becomes of an object already there),
+// download, delete, copy a link, refresh, filter.
 
 import { Download, Eraser, FolderUp, Link, RefreshCw, Search, Trash2, Upload } from 'lucide-react';
 import { useRef } from 'react';
 import type { ChangeEvent } from 'react';
 import { droppedFromInput } from '../dropped-files.ts';
+import { IF_EXISTS_UPLOAD_LABELS, ifExistsSchema } from '../../src/if-exists.ts';
+import type { IfExists } from '../../src/if-exists.ts';
 import { useBrowser } from '../store/browser-store.ts';
+import { useUploadChoice } from '../store/upload-choice-store.ts';
 import type { RowRef } from '../store/browser-store.ts';
 
 export function BrowserToolbar({ selectedRows, onDownload, onDelete, onDeletePrefix }: {
@@ -27,6 +31,7 @@ export function BrowserToolbar({ selectedRows, onDownload, onDelete, onDeletePre
     <div className="toolbar" role="toolbar" aria-label="Actions">
       <button type="button" className="primary" onClick={() => filesInput.current?.click()}><Upload size={14} aria-hidden />Upload</button>
       <button type="button" onClick={() => folderInput.current?.click()}><FolderUp size={14} aria-hidden />Upload folder</button>
+      <UploadChoice />
       <button type="button" disabled={selectedRows.length === 0} onClick={onDownload}><Download size={14} aria-hidden />Download</button>
       <button type="button" disabled={selectedRows.length === 0} onClick={onDelete}><Trash2 size={14} aria-hidden />Delete</button>
       <button type="button" onClick={onDeletePrefix}><Eraser size={14} aria-hidden />{prefix ? 'Delete this folder' : 'Empty bucket'}</button>
@@ -36,5 +41,28 @@ export function BrowserToolbar({ selectedRows, onDownload, onDelete, onDeletePre
       <input ref={filesInput} type="file" multiple hidden aria-label="Choose files to upload" onChange={picked} />
       <input ref={folderInput} type="file" hidden aria-label="Choose a folder to upload" {...{ webkitdirectory: '' }} onChange={picked} />
     </div>
+  );
+}
+
+/** Short, for the toolbar; the whole answer is the option's tooltip and the select's title. */
+const SHORT_LABELS: Readonly<Record<IfExists, string>> = {
+  ask: 'Ask',
+  overwrite: 'Replace',
+  skip: 'Skip',
+  rename: 'Keep both',
+  newer: 'Replace if newer',
+  fail: 'Fail',
+};
+
+/** What uploads (drops and picks alike) do with an object already there: asked for each one unless chosen up front. */
+function UploadChoice() {
+  const { ifExists, setIfExists } = useUploadChoice();
+  return (
+    <label className="upload-choice" title={`If an object is already there: ${IF_EXISTS_UPLOAD_LABELS[ifExists]}`}>
+      If there
+      <select aria-label="If an object is already there" value={ifExists} onChange={(e) => setIfExists(e.target.value as IfExists)}>
+        {ifExistsSchema.options.map((choice) => <option key={choice} value={choice} title={IF_EXISTS_UPLOAD_LABELS[choice]}>{SHORT_LABELS[choice]}</option>)}
+      </select>
+    </label>
   );
 }

@@ -136,7 +136,7 @@ export const JobRow = memo(function JobRow({ job, onAct }: { job: JobView; onAct
       {job.state.status === 'failed' && <p className="error" title={job.itemErrors.map((e) => e.message).join('\n')}>{job.state.error.message}</p>}
       {skipped.length > 0 && (
         <p className="warning" title={skipped.map((w) => w.message).join('\n')}>
-          {skipped.length.toLocaleString()} {skipped.length === 1 ? 'file was' : 'files were'} already there and kept
+          {skipped.length.toLocaleString()} {job.kind === 'upload' ? (skipped.length === 1 ? 'object was' : 'objects were') : skipped.length === 1 ? 'file was' : 'files were'} already there and kept
         </p>
       )}
       {(p.objectsSkipped ?? 0) > 0 && (

@@ -14,6 +14,7 @@ import { plural } from '../../src/plural.ts';
 import { unreadableKeysNotice } from '../../src/unreadable-key.ts';
 import { api, request } from './api.ts';
 import { copyText, presign } from './details-store.ts';
+import { useUploadChoice } from './upload-choice-store.ts';
 import { createIndexClient } from './listing/index-client.ts';
 import type { IndexClient } from './listing/index-client.ts';
 import { filterNeedle } from './listing/listing-index.ts';
@@ -397,7 +398,7 @@ export const useBrowser = create<BrowserState>((set, get) => {
       const { connectionId, bucket, prefix } = get();
       if (!connectionId || !bucket || dropped.count === 0) return;
       set({ notice: `Uploading ${plural(dropped.count, 'item')}…` });
-      const result = await api().uploadFiles({ connectionId, bucket, prefix, dropped });
+      const result = await api().uploadFiles({ connectionId, bucket, prefix, dropped, ifExists: useUploadChoice.getState().ifExists });
       set({ notice: result.ok ? `Upload started: ${result.value.name}` : result.error.message });
     },
 

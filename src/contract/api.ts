@@ -9,6 +9,7 @@ import { sessionConnectionSchema } from '../connection.ts';
 import type { Settings } from '../settings.ts';
 import { settingsPatchSchema } from '../settings.ts';
 import { conflictChoiceSchema, ifExistsSchema } from '../if-exists.ts';
+import type { IfExists } from '../if-exists.ts';
 import { fileNameProblem } from '../key-path.ts';
 import { printable } from '../unsafe-text.ts';
 import type { Result } from './result.ts';
@@ -112,6 +113,8 @@ export const methodSchemas = {
     }).optional(),
     /** Follow symbolic links (default), or skip each, named. */
     followSymlinks: z.boolean().optional(),
+    /** An object already there: replaced when absent (as cp and aws s3 cp do); the window asks. */
+    ifExists: ifExistsSchema.optional(),
     ...rerun,
   }).refine((params) => (params.paths === undefined) !== (params.staged === undefined), 'give either paths or staged, not both'),
   'jobs.download': z.strictObject({
@@ -354,6 +357,8 @@ export interface FilesToUpload {
   readonly bucket: string;
   readonly prefix: string;
   readonly dropped: DroppedItems;
+  /** What becomes of an object already there (the window asks by default). */
+  readonly ifExists?: IfExists;
 }
 
 /** What the window talks to: implemented by the Electron preload and by the web host's client. */

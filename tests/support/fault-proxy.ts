@@ -22,7 +22,9 @@ export type Fault =
   /** Hold the request this long before passing it on (latency, as a far-away store has). */
   | { readonly kind: 'delay'; readonly ms: number }
   /** Hold the request until `until` settles, then pass it on (a store slow to answer, as long as a test needs). */
-  | { readonly kind: 'hold'; readonly until: Promise<void> };
+  | { readonly kind: 'hold'; readonly until: Promise<void> }
+  /** Pass the request on, then drop the connection instead of its answer: the store did it, the client never hears. */
+  | { readonly kind: 'lose-answer' };
 
 export interface FaultProxy {
   readonly endpoint: string;
@@ -94,6 +96,11 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
       host: target.hostname, port: target.port, method: request.method, path: request.url, headers: request.headers, agent,
     }, (upstreamResponse) => {
       record.status = upstreamResponse.statusCode;
+      if (fault?.kind === 'lose-answer') {
+        upstreamResponse.resume();
+        upstreamResponse.on('end', () => response.socket?.destroy());
+        return;
+      }
       response.writeHead(upstreamResponse.statusCode ?? 502, upstreamResponse.headers);
       if (fault?.kind === 'corrupt-body') {
         upstreamResponse.pipe(flipByteAt(fault.atByte)).pipe(response);

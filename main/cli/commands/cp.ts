@@ -27,7 +27,6 @@ export async function cp(cli: CliContext): Promise<number> {
     if (remoteSources.length > 0) throw usageError('Copying from S3 to S3 is not supported yet; download, then upload.');
     // Every upload request is checked by the store; the flag is about downloads that cannot be.
     if (cli.options.requireVerified) throw usageError('--require-verified is for downloads: every upload request is checked by the store.');
-    if (cli.options.ifExists) throw usageError('--if-exists is for downloads: an upload replaces the object, as S3 does (keep versions with bucket versioning).');
     const target = s3Location(destination);
     for (const source of sources) {
       const info = await stat(source).catch(() => undefined);
@@ -41,6 +40,8 @@ export async function cp(cli: CliContext): Promise<number> {
       bucket: target.bucket,
       prefix: target.key,
       followSymlinks: cli.options.followSymlinks,
+      // Absent: replaced, as cp and aws s3 cp do (and nothing is listed to find out).
+      ifExists: cli.options.ifExists,
       ...rerun(cli),
     })));
   }

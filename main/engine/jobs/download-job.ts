@@ -337,7 +337,11 @@ async function whenExists(ifExists: IfExists, item: DownloadItem, runtime: JobRu
   if (!present || ifExists === 'overwrite') return { path: item.path, noClobber: ifExists !== 'overwrite' };
   switch (ifExists) {
     case 'ask':
-      return whenExists(await runtime.askIfExists(item.path), item, runtime, folder);
+      return whenExists(await runtime.askIfExists({
+        path: item.path,
+        existing: { size: present.size, modifiedAt: present.mtimeMs },
+        incoming: { ...(item.size === undefined ? {} : { size: item.size }), ...(item.lastModified === undefined ? {} : { modifiedAt: item.lastModified }) },
+      }), item, runtime, folder);
     case 'fail':
       throw new BargeError('FileExists', `${item.path} is already there; it was not replaced. Choose what to do with a file already there (the download's "If a file is already there", or --if-exists overwrite, skip, rename or newer), then download it again.`);
     case 'skip':

@@ -22,6 +22,8 @@ export const uploadSpecSchema = z.object({
   destination: z.string(),
   /** Follow symbolic links (to folders, with loops refused; to files). Default true, as aws-cli and s5cmd. */
   followSymlinks: z.boolean().optional(),
+  /** When an object is already there (default: replace it, as cp and aws s3 cp do). */
+  ifExists: ifExistsSchema.optional(),
 });
 
 export const downloadSpecSchema = z.object({

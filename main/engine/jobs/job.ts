@@ -6,7 +6,7 @@
 // items that failed so only those run again.
 
 import { setMaxListeners } from 'node:events';
-import type { ItemError, ItemFilter, ItemList, ItemPlace, JobItem, JobKind, JobSnapshot, JobState, JobSummary, JobUpdate } from '../../../src/jobs.ts';
+import type { Conflict, ItemError, ItemFilter, ItemList, ItemPlace, JobItem, JobKind, JobSnapshot, JobState, JobSummary, JobUpdate } from '../../../src/jobs.ts';
 import { isFinished } from '../../../src/jobs.ts';
 import { ThroughputMeter } from '../../../src/throughput-meter.ts';
 import { printable } from '../../../src/unsafe-text.ts';
@@ -61,8 +61,8 @@ export interface JobRuntime<Item> {
   skipped(name: string, message: string): void;
   /** A file already there kept, as the user asked (--if-exists skip or newer): counted, and named by its path. */
   kept(item: ItemPlace, message: string): void;
-  /** Ask the user what to do with a file that is already there (or use their "apply to all" answer). */
-  askIfExists(path: string): Promise<ConflictChoice>;
+  /** Ask the user what to do with a file or object that is already there (or use their "apply to all" answer). */
+  askIfExists(question: ConflictQuestion): Promise<ConflictChoice>;
   /**
    * Work an earlier run of this job finished (found in the journal): counted done, not as
    * throughput; with `item`, one item, listed in the details as done by that run.
@@ -81,6 +81,9 @@ export async function* countedAgain<Item>(items: readonly Item[], runtime: JobRu
     yield item;
   }
 }
+
+/** What a job asks of a destination already there: the question without its ID. */
+export type ConflictQuestion = Omit<Conflict, 'id'>;
 
 /** The work of a job. `only` holds the items to do again on a retry, or undefined for everything. */
 export type JobBody<Item> = (runtime: JobRuntime<Item>, only: readonly Item[] | undefined) => Promise<void>;
@@ -147,7 +150,7 @@ export class Job<Item = unknown> {
   private retries = 0;
   private waitingForStore = false;
   /** Files already there, waiting for the user's word. */
-  private readonly conflicts = new Map<string, { path: string; answer: (choice: ConflictChoice) => void; refuse: (error: Error) => void }>();
+  private readonly conflicts = new Map<string, { question: ConflictQuestion; answer: (choice: ConflictChoice) => void; refuse: (error: Error) => void }>();
   /** The user's answer for every file, once given with "apply to all". */
   private conflictChoice: ConflictChoice | undefined;
   private nextConflict = 1;
@@ -291,7 +294,7 @@ export class Job<Item = unknown> {
 
   /** The job without its item lists: what a window keeps. */
   summary(): JobSummary {
-    const conflicts = [...this.conflicts].slice(0, MAX_SHOWN_CONFLICTS).map(([id, conflict]) => ({ id, path: conflict.path }));
+    const conflicts = [...this.conflicts].slice(0, MAX_SHOWN_CONFLICTS).map(([id, conflict]) => ({ id, ...conflict.question }));
     return { ...this.update(), kind: this.kind, name: this.name, conflicts, createdAt: this.createdAt, ...this.target, ...(this.dryRun ? { dryRun: true } : {}) };
   }
 
@@ -400,7 +403,7 @@ export class Job<Item = unknown> {
         this.log.add({ ...item, state: 'done', ...(note === undefined ? {} : { message: printable(note) }) });
         this.changed();
       },
-      askIfExists: (path) => {
+      askIfExists: (question) => {
         if (this.conflictChoice) return Promise.resolve(this.conflictChoice);
         return new Promise<ConflictChoice>((resolve, reject) => {
           const id = String(this.nextConflict++);
@@ -411,7 +414,7 @@ export class Job<Item = unknown> {
           if (signal.aborted) return onAbort();
           signal.addEventListener('abort', onAbort, { once: true });
           this.conflicts.set(id, {
-            path,
+            question,
             answer: (choice) => {
               signal.removeEventListener('abort', onAbort);
               this.conflicts.delete(id);

@@ -26,7 +26,8 @@ import { listAllObjects } from '../s3/s3-listing.ts';
 import { SpillingMap } from './spilling-map.ts';
 import type { LocalFile, WalkEntry } from './local-files.ts';
 import type { S3Connection } from '../s3/s3-connection.ts';
-import { versionIdOf } from '../s3/s3-wire.ts';
+import { etagIsNotDigest, versionIdOf } from '../s3/s3-wire.ts';
+import { parseObjectSize } from '../s3/object-size.ts';
 import type { StoredObject } from '../s3/s3-wire.ts';
 import { bareEtag, checksumField, checksumOf, compositeChecksum, multipartEtag, toBase64 } from '../integrity/checksums.ts';
 import { fullObjectCrc } from '../integrity/crc.ts';
@@ -43,7 +44,11 @@ import type { Verification } from '../../../src/verification.ts';
 import { PART_SIZE_METADATA } from '../integrity/part-size-metadata.ts';
 import type { UploadSpec } from './job-specs.ts';
 import { abortMultipartUpload, abortUnrecordedUploads } from '../s3/multipart-aborts.ts';
+import { IF_ABSENT_HEADERS, objectAppeared } from '../s3/conditional-writes.ts';
 import { AttemptBytes } from './attempt-bytes.ts';
+import { DestinationIndex, listingPlan } from './destination-index.ts';
+import { uploadAsAsked } from './upload-if-exists.ts';
+import type { AskingUpload } from './upload-if-exists.ts';
 
 /** Files up to this size are read whole and sent in one request (cheapest per object). */
 const BUFFERED_PUT_MAX_BYTES = 1024 * 1024;
@@ -81,17 +86,24 @@ export function uploadBody(connection: S3Connection, spec: UploadSpec): JobBody<
     for (const stray of runtime.journal.strays().uploads) {
       if (stray.bucket === spec.bucket) strays.set(stray.key, [...(strays.get(stray.key) ?? []), stray]);
     }
+    // Replacing (the default, as cp and aws s3 cp do) needs to know nothing of what is there: nothing is listed.
+    const ifExists = spec.ifExists ?? 'overwrite';
+    const keys = only ? only.map((item) => item.key) : sourceKeys(spec.sources, spec.destination);
+    const asking: AskingUpload | undefined = ifExists === 'overwrite' ? undefined : {
+      connection, bucket: spec.bucket, ifExists, runtime, index: new DestinationIndex(connection, spec.bucket, listingPlan(keys), runtime.signal),
+    };
     try {
-      await uploadFiles(connection, spec, runtime, files, pace, stored, strays);
+      await uploadFiles(connection, spec, runtime, files, pace, stored, strays, asking);
     } finally {
       stored?.close();
+      asking?.index.close();
     }
   };
 }
 
 async function uploadFiles(
   connection: S3Connection, spec: UploadSpec, runtime: JobRuntime<UploadItem>, files: AsyncIterable<LocalFile>, pace: LinkPace, storedNow: SpillingMap<StoredNow> | undefined,
-  strays: Map<string, { jobId: string; uploadId: string }[]>,
+  strays: Map<string, { jobId: string; uploadId: string }[]>, asking: AskingUpload | undefined,
 ): Promise<void> {
   await concurrentEach(files, () => runtime.settings.threads * 2, async (file) => {
     const place = uploadPlace(spec.bucket, file, file.size);
@@ -106,10 +118,25 @@ async function uploadFiles(
         runtime.journal.strayGone('upload', stray.jobId, file.key);
       }
       strays.delete(file.key);
-      const stored = await uploadFile(connection, spec.bucket, file, runtime, pace);
-      // The file as it was listed: the upload was made whole only after it was seen unchanged since.
-      runtime.journal.objectFinished({ key: file.key, path: file.path, size: file.size, mtimeMs: file.mtimeMs, ...stored, local: identityOf(file) });
-      runtime.objectDone(place);
+      if (!asking) {
+        const stored = await uploadFile(connection, spec.bucket, file, runtime, pace);
+        // The file as it was listed: the upload was made whole only after it was seen unchanged since.
+        runtime.journal.objectFinished({ key: file.key, path: file.path, size: file.size, mtimeMs: file.mtimeMs, ...stored, local: identityOf(file) });
+        runtime.objectDone(place);
+        return;
+      }
+      const placed = await uploadAsAsked(asking, file, (key, ifAbsent) => uploadFile(connection, spec.bucket, key === file.key ? file : { ...file, key }, runtime, pace, ifAbsent));
+      const at = uploadPlace(spec.bucket, { path: file.path, key: placed.key }, file.size);
+      if (placed.kept !== undefined) {
+        runtime.alreadyDone(1, file.size);
+        runtime.kept(at, placed.kept);
+      } else if (placed.earlier) {
+        runtime.alreadyDone(1, file.size, at);
+      } else {
+        // Under a numbered key ("keep both"), recorded at once: a resumed run finds it there, not under the next number.
+        runtime.journal.objectFinished({ key: placed.key, path: file.path, size: file.size, mtimeMs: file.mtimeMs, ...placed.stored, local: identityOf(file) }, { now: placed.key !== file.key });
+        runtime.objectDone(at);
+      }
     } catch (error) {
       runtime.itemFailed(file, place, toBargeError(error, `upload ${file.path} to s3://${spec.bucket}/${file.key}`));
     }
@@ -181,7 +208,8 @@ function finishedBefore(runtime: JobRuntime<UploadItem>, file: LocalFile, stored
   return now !== undefined && now.size === file.size && (done.etag === undefined || now.etag === undefined || bareEtag(now.etag) === bareEtag(done.etag));
 }
 
-async function uploadFile(connection: S3Connection, bucket: string, file: LocalFile, runtime: JobRuntime<UploadItem>, pace: LinkPace): Promise<StoredObject> {
+/** `ifAbsent`: stored only if nothing is under the key by then (If-None-Match: *); a 412 says something appeared. */
+async function uploadFile(connection: S3Connection, bucket: string, file: LocalFile, runtime: JobRuntime<UploadItem>, pace: LinkPace, ifAbsent = false): Promise<StoredObject> {
   const keyProblem = objectKeyProblem(file.key);
   if (keyProblem) throw new BargeError('InvalidKey', `The key "${file.key.slice(0, 80)}…" ${keyProblem}.`);
   if (file.size > MAX_OBJECT_SIZE_BYTES) throw new BargeError('EntityTooLarge', `${file.path} is larger than the largest object S3 stores (10,000 parts of 5 GiB).`);
@@ -190,7 +218,7 @@ async function uploadFile(connection: S3Connection, bucket: string, file: LocalF
   const partSize = earlier?.partSize ?? choosePartSize(file.size, Math.min(runtime.settings.partSizeBytes, pace.partCapBytes ?? Number.POSITIVE_INFINITY));
   // Progress counts the file's bytes as they go out; if the file fails in the end, they come back off.
   const bytes = new AttemptBytes((count) => runtime.addBytes(count));
-  const upload: FileUpload = { connection, bucket, file, contentType, runtime, bytes, pace };
+  const upload: FileUpload = { connection, bucket, file, contentType, runtime, bytes, pace, ifAbsent };
   try {
     if (file.size <= partSize && !earlier) return await putObject(upload);
     return await multipartUpload(upload, partSize, earlier);
@@ -218,6 +246,8 @@ interface FileUpload {
   /** The file's attempt: each request's bytes count into it, and it into the job. */
   readonly bytes: AttemptBytes;
   readonly pace: LinkPace;
+  /** Only where nothing is under the key (If-None-Match: * on the PUT or the completion). */
+  readonly ifAbsent: boolean;
 }
 
 /**
@@ -246,9 +276,15 @@ async function putObject(upload: FileUpload): Promise<StoredObject> {
       const signed = signsBufferedBody(connection, crc);
       const kind: RequestKind = { algorithm, crc, crcRequired: false, buffered: signed };
       sent = await checksumsForAttempt(connection, kind, sent, (algorithms) => algorithms.map((each) => checksumOf(each, body)));
-      const headers = { 'content-type': contentType, ...sent.headers, ...(signed ? {} : { 'x-amz-content-sha256': 'UNSIGNED-PAYLOAD' }) };
-      const answer = await connection.wire.putObject(bucket, file.key, body, body.length, headers, signal, attempt > 1);
-      return { ...answer, sent, verified: checkAnswer(connection, sent, answer, what, signed) };
+      const headers = { 'content-type': contentType, ...sent.headers, ...(signed ? {} : { 'x-amz-content-sha256': 'UNSIGNED-PAYLOAD' }), ...conditionOf(upload) };
+      const checksums = sent;
+      try {
+        const answer = await connection.wire.putObject(bucket, file.key, body, body.length, headers, signal, attempt > 1);
+        return { ...answer, sent: checksums, verified: checkAnswer(connection, checksums, answer, what, signed) };
+      } catch (error) {
+        if (attempt === 1 || !upload.ifAbsent || !objectAppeared(error)) throw error;
+        return { ...(await earlierAttemptStored(upload, () => Promise.resolve(checksumOf('MD5', body)), signal, error)), sent: checksums };
+      }
     });
     upload.bytes.add(body.length);
     return { ...stored, checksum: verifiedChecksum(stored.sent, stored, stored.verified) };
@@ -266,8 +302,16 @@ async function putObject(upload: FileUpload): Promise<StoredObject> {
     const stored = await runtime.request(async (signal, attempt) => {
       const checksums = await checksumsForAttempt(connection, kind, sent, digest);
       sent = checksums;
-      const headers = { 'content-type': contentType, ...checksums.headers };
-      const answer = await sendRange(upload, 0, file.size, signal, (body) => connection.wire.putObject(bucket, file.key, body, file.size, headers, signal, attempt > 1), true);
+      const headers = { 'content-type': contentType, ...checksums.headers, ...conditionOf(upload) };
+      let answer: StoredObject;
+      try {
+        answer = await sendRange(upload, 0, file.size, signal, (body) => connection.wire.putObject(bucket, file.key, body, file.size, headers, signal, attempt > 1), true);
+      } catch (error) {
+        if (attempt === 1 || !upload.ifAbsent || !objectAppeared(error)) throw error;
+        const earlier = await earlierAttemptStored(upload, async () => (await digest(['MD5']))[0]!, signal, error);
+        upload.bytes.add(file.size);
+        return { ...earlier, sent: checksums };
+      }
       try {
         return { ...answer, sent: checksums, verified: checkAnswer(connection, checksums, answer, what, false) };
       } catch (error) {
@@ -281,6 +325,26 @@ async function putObject(upload: FileUpload): Promise<StoredObject> {
     if (unchecked) await connection.client.send(new DeleteObjectCommand({ Bucket: bucket, Key: file.key, VersionId: unchecked.versionId })).catch(() => undefined);
     throw error;
   }
+}
+
+/** The condition a write of this upload carries: none, or that nothing be under its key. */
+function conditionOf(upload: FileUpload): Readonly<Record<string, string>> {
+  return upload.ifAbsent ? IF_ABSENT_HEADERS : {};
+}
+
+/**
+ * A conditional PUT sent again (its answer was lost on the way back) and refused for an object now
+ * there: that object may be this upload's own earlier attempt. It is, when its size and its ETag
+ * (the MD5 of its bytes, where the store says so) are this file's: then the upload is done, checked
+ * by that ETag. Otherwise the refusal stands.
+ */
+async function earlierAttemptStored(upload: FileUpload, md5: () => Promise<Buffer>, signal: AbortSignal, refusal: unknown): Promise<StoredObject & { verified: Verification }> {
+  const { connection, bucket, file } = upload;
+  const headers = await connection.wire.headObject(bucket, file.key, { signal }).catch(() => undefined);
+  const etag = headers?.etag;
+  if (!headers || !etag || parseObjectSize(headers['content-length']) !== file.size || etagIsNotDigest(headers)) throw refusal;
+  if (bareEtag(etag) !== (await md5()).toString('hex')) throw refusal;
+  return { etag, versionId: versionIdOf(headers), checksum: undefined, verified: 'etag-md5' };
 }
 
 /** A multipart upload an earlier run of this job began, with the parts the store still has. */
@@ -471,7 +535,7 @@ async function multipartUploadOnce(upload: FileUpload, partSize: number, earlier
     // A file that changed while it was read would be stored as a mix of old and new bytes.
     if (await changedSince(file)) throw fileChanged(file);
     parts.sort((a, b) => a.partNumber - b.partNumber);
-    const completed = await completeUpload(connection, bucket, file.key, id, parts, crc, runtime);
+    const completed = await completeUpload(connection, bucket, file.key, id, parts, crc, runtime, upload.ifAbsent);
     journal.multipartEnded(file.key, id);
     const verified = weakest(parts.map((part) => part.verified)) ?? 'none';
     const stored = await completedObject(connection, bucket, file.key, completed, parts, runtime);
@@ -551,19 +615,23 @@ interface SentPart {
 
 /**
  * CompleteMultipartUpload. Its answer can be lost after the store has done it (a reset on the way
- * back); the retry then finds no upload (NoSuchUpload). Before that counts as a failure, a HEAD pinned
- * to the ETag these parts give asks whether the object is there: then it completed.
+ * back); the retry then finds no upload (NoSuchUpload), or, sent on condition that nothing is under
+ * the key (`ifAbsent`), the object it made (412). Before that counts as a failure, a HEAD pinned
+ * to the ETag these parts give asks whether the object is there: then it completed. A 412 for
+ * another writer's object stands (the upload is aborted by the caller).
  */
 async function completeUpload(
   connection: S3Connection, bucket: string, key: string, uploadId: string, parts: readonly SentPart[], crc: CrcAlgorithm | undefined, runtime: JobRuntime<UploadItem>,
+  ifAbsent: boolean,
 ): Promise<CompleteMultipartUploadCommandOutput> {
   try {
     return await runtime.request((signal) => connection.client.send(new CompleteMultipartUploadCommand({
       Bucket: bucket, Key: key, UploadId: uploadId,
       MultipartUpload: { Parts: parts.map((part) => ({ PartNumber: part.partNumber, ETag: part.etag, ...(crc && part.digest ? { [checksumField(crc)]: toBase64(part.digest) } : {}) })) },
+      ...(ifAbsent ? { IfNoneMatch: '*' } : {}),
     }), { abortSignal: signal }));
   } catch (error) {
-    const expected = errorCode(error) === 'NoSuchUpload' ? expectedEtag(parts) : undefined;
+    const expected = errorCode(error) === 'NoSuchUpload' || (ifAbsent && objectAppeared(error)) ? expectedEtag(parts) : undefined;
     if (!expected) throw error;
     const headers = await runtime.request((signal) => connection.wire.headObject(bucket, key, { ifMatch: expected, signal })).catch(() => undefined);
     if (!headers) throw error;

@@ -3,6 +3,7 @@ import { ListingView, rowName, RowTable, useBrowser, visibleRows } from '../../.
 import type { Row, RowList } from '../../../renderer/store/browser-store.ts';
 import { nearestStep, PART_SIZE_STEPS } from '../../../renderer/part-size-steps.ts';
 import { jobSnapshot, useFakeApi } from './fake-api.ts';
+import { readUploadChoice, useUploadChoice } from '../../../renderer/store/upload-choice-store.ts';
 import type { DroppedItems } from '../../../src/contract/api.ts';
 
 const object = (key: string, size: number, lastModified = 0): Row => ({ kind: 'object', key, name: rowName(key, 'p/'), size, lastModified });
@@ -66,8 +67,27 @@ describe('browser actions', () => {
     const done = useBrowser.getState().upload(items);
     expect(useBrowser.getState().notice).toBe('Uploading 2 items…');
     await done;
-    expect(api.calls).toEqual([{ method: 'uploadFiles', params: { connectionId: 'c1', bucket: 'b', prefix: 'p/', dropped: items } }]);
+    // Nothing already there is replaced unless the user said so: the window asks by default.
+    expect(api.calls).toEqual([{ method: 'uploadFiles', params: { connectionId: 'c1', bucket: 'b', prefix: 'p/', dropped: items, ifExists: 'ask' } }]);
     expect(useBrowser.getState().notice).toBe('Upload started: 2 items to s3://b/p/');
+  });
+
+  it('uploads with the answer chosen up front for objects already there, remembered on this computer', async () => {
+    const stored = new Map<string, string>();
+    vi.stubGlobal('localStorage', { getItem: (key: string) => stored.get(key) ?? null, setItem: (key: string, value: string) => stored.set(key, value) });
+    const api = useFakeApi();
+    api.uploadAnswer = { ok: true, value: jobSnapshot('j1', { name: 'a.txt' }) };
+    useUploadChoice.getState().setIfExists('rename');
+    try {
+      await useBrowser.getState().upload(dropped('a.txt'));
+      expect(api.calls[0]).toMatchObject({ method: 'uploadFiles', params: { ifExists: 'rename' } });
+      expect(readUploadChoice(stored.get('barge.uploads.ifExists') ?? null)).toBe('rename');
+    } finally {
+      useUploadChoice.getState().setIfExists('ask');
+    }
+    // Nothing remembered, or something that is no answer (an older build's): ask.
+    expect(readUploadChoice(null)).toBe('ask');
+    expect(readUploadChoice('sometimes')).toBe('ask');
   });
 
   it('shows a refused upload\'s reason, and uploads nothing without files', async () => {
