@@ -216,6 +216,24 @@ describe('what the check costs', () => {
     expect(proxy.seen.filter((request) => request.method === 'HEAD')).toEqual([]);
   });
 
+  it('the listing is one of the job\'s requests: with Threads at 1, never two requests in flight', async () => {
+    const proxy = await startFaultProxy(serverConfig().endpoint!);
+    onTestFinished(() => proxy.close());
+    const counted = await t.engine.connect({ ...serverConfig(), endpoint: proxy.endpoint });
+    // A listing of two pages, the drop's keys in the first: its files are decided and sent while the
+    // second would be asked (slowly), unless the listing waits its turn as the job's requests do.
+    const seed = path.join(t.dir, 'seed', 'drop');
+    await mkdir(seed, { recursive: true });
+    for (let i = 0; i < 1100; i++) await writeFile(path.join(seed, `zz-${i}`), '');
+    expect((await t.engine.upload(t.connection, { sources: [seed], bucket: t.bucket, destination: '' }).finished()).state.status).toBe('completed');
+    await put('drop/README.txt', STORED);
+    const folder = await dropFolder();
+    proxy.setRule((request) => (request.url?.includes('continuation-token=') ? { kind: 'delay', ms: 300 } : undefined));
+    t.engine.updateSettings({ threads: 1 });
+    expect((await upload([folder], 'skip', '', counted).finished()).progress).toMatchObject({ objectsDone: 2, objectsKept: 1 });
+    expect(proxy.inFlight.peak).toBe(1);
+  });
+
   it('where the listing is refused (no s3:ListBucket), each file is asked by HEAD instead', async () => {
     const proxy = await startFaultProxy(serverConfig().endpoint!);
     onTestFinished(() => proxy.close());

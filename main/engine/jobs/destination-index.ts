@@ -8,8 +8,12 @@
 // asks each of those by HEAD.
 
 import { SpillingMap } from './spilling-map.ts';
-import { listObjectPages } from '../s3/s3-listing.ts';
+import { listObjectsPage } from '../s3/s3-listing.ts';
+import type { ListingPage, ListOptions } from '../s3/s3-listing.ts';
 import type { S3Connection } from '../s3/s3-connection.ts';
+
+/** How the listing's requests go: as the job's own (queued in its scheduler, retried), so Threads holds for them too. */
+export type PageRequest = <T>(send: (signal: AbortSignal) => Promise<T>) => Promise<T>;
 
 /** An object the destination holds, or (`ours`) one this job is writing. */
 export interface ObjectThere {
@@ -102,12 +106,10 @@ export class DestinationIndex {
   /** The listing, running: settles when it has ended, however it ended. */
   readonly listed: Promise<void>;
 
-  /** Start listing what `plan` covers in `bucket`, until done, failed, `signal` aborts or `close`. */
-  constructor(connection: S3Connection, bucket: string, plan: ListingPlan, signal: AbortSignal) {
+  /** Start listing what `plan` covers in `bucket`, each page through `request`, until done, failed or `close`. */
+  constructor(connection: S3Connection, bucket: string, plan: ListingPlan, request: PageRequest) {
     this.plan = plan;
-    const onAbort = () => this.stop.abort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    this.listed = this.run(connection, bucket).finally(() => signal.removeEventListener('abort', onAbort));
+    this.listed = this.run(connection, bucket, request);
   }
 
   /**
@@ -148,9 +150,9 @@ export class DestinationIndex {
     return 'free';
   }
 
-  private async run(connection: S3Connection, bucket: string): Promise<void> {
+  private async run(connection: S3Connection, bucket: string, request: PageRequest): Promise<void> {
     try {
-      for await (const step of this.steps(connection, bucket)) {
+      for await (const step of this.steps(connection, bucket, request)) {
         if (step.object && !this.known.get(step.key)?.ours) this.known.set(step.key, step.object);
         if (this.cursor === undefined || compareUtf8(step.key, this.cursor) > 0) this.cursor = step.key;
         this.wake();
@@ -181,10 +183,18 @@ export class DestinationIndex {
     for (const waiter of waiting) waiter.resolve(this.answered(waiter.key) ? this.answer(waiter.key, waiter.claim) : 'unknown');
   }
 
-  private async *steps(connection: S3Connection, bucket: string): AsyncGenerator<Listed> {
-    const signal = this.stop.signal;
+  private async *steps(connection: S3Connection, bucket: string, request: PageRequest): AsyncGenerator<Listed> {
+    const stop = this.stop.signal;
+    const pages = async function* (options: ListOptions): AsyncGenerator<ListingPage> {
+      let token: string | undefined;
+      do {
+        const page = await request((signal) => listObjectsPage(connection, { ...options, retry: false, signal: AbortSignal.any([signal, stop]) }, token));
+        yield page;
+        token = page.nextToken;
+      } while (token && !stop.aborted);
+    };
     const below = async function* (prefix: string): AsyncGenerator<Listed> {
-      for await (const page of listObjectPages(connection, { bucket, prefix, signal })) {
+      for await (const page of pages({ bucket, prefix })) {
         for (const object of page.objects) yield { key: object.key, object: { size: object.size, etag: object.etag, lastModified: object.lastModified } };
       }
       yield { key: prefix + AFTER_PREFIX };
@@ -194,7 +204,7 @@ export class DestinationIndex {
       for (const prefix of plan.prefixes) yield* below(prefix);
       return;
     }
-    for await (const page of listObjectPages(connection, { bucket, prefix: plan.prefix, delimiter: '/', signal })) {
+    for await (const page of pages({ bucket, prefix: plan.prefix, delimiter: '/' })) {
       // Objects and folders of one page, in the one order the store gives them together.
       const entries = [
         ...page.objects.map((object) => ({ key: object.key, object })),

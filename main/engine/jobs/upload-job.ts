@@ -90,7 +90,7 @@ export function uploadBody(connection: S3Connection, spec: UploadSpec): JobBody<
     const ifExists = spec.ifExists ?? 'overwrite';
     const keys = only ? only.map((item) => item.key) : sourceKeys(spec.sources, spec.destination);
     const asking: AskingUpload | undefined = ifExists === 'overwrite' ? undefined : {
-      connection, bucket: spec.bucket, ifExists, runtime, index: new DestinationIndex(connection, spec.bucket, listingPlan(keys), runtime.signal),
+      connection, bucket: spec.bucket, ifExists, runtime, index: new DestinationIndex(connection, spec.bucket, listingPlan(keys), (send) => runtime.request(send)),
     };
     try {
       await uploadFiles(connection, spec, runtime, files, pace, stored, strays, asking);

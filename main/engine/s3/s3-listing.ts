@@ -47,6 +47,8 @@ export interface ListOptions {
   readonly pageSize?: number;
   /** Begin after this key (a resumed listing). */
   readonly startAfter?: string;
+  /** False: each page is asked once, and the caller retries it (a job's request, in its scheduler). */
+  readonly retry?: boolean;
 }
 
 /**
@@ -78,13 +80,14 @@ export async function* listObjectPages(connection: S3Connection, options: ListOp
 
 /** One page; `nextToken` continues the listing, absent on the last page. */
 export async function listObjectsPage(connection: S3Connection, options: ListOptions, token?: string): Promise<ListingPage & { nextToken: string | undefined }> {
-  const page = await withRetry(() => connection.wire.listObjectsV2(options.bucket, {
+  const ask = () => connection.wire.listObjectsV2(options.bucket, {
     prefix: options.prefix,
     delimiter: options.delimiter,
     continuationToken: token,
     startAfter: options.startAfter,
     maxKeys: options.pageSize,
-  }, options.signal), { signal: options.signal });
+  }, options.signal);
+  const page = options.retry === false ? await ask() : await withRetry(ask, { signal: options.signal });
   const unreadable: string[] = [];
   const decode = (text: string) => {
     const decoded = page.urlEncoded ? decodeListingKey(text) : text;

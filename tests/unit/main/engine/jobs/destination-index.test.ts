@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { compareUtf8, covers, listingPlan, PREFIX_PER_SOURCE_MAX } from '../../../../../main/engine/jobs/destination-index.ts';
+import { compareUtf8, covers, DestinationIndex, listingPlan, PREFIX_PER_SOURCE_MAX } from '../../../../../main/engine/jobs/destination-index.ts';
+import type { S3Connection } from '../../../../../main/engine/s3/s3-connection.ts';
 
 describe('what an upload lists to know what is there', () => {
   it('few sources: each one\'s own prefix, up to its extension (numbered copies are covered), in listing order, nested ones once', () => {
@@ -34,5 +35,78 @@ describe('what an upload lists to know what is there', () => {
     expect(compareUtf8('\uffef', '😀')).toBeLessThan(0);
     // JavaScript's own order puts them the other way round.
     expect('\uffef' < '😀').toBe(false);
+  });
+});
+
+describe('answers from the listing as it goes', () => {
+  /** A store's listing, one page per call, each page released by the test: keys in listing order. */
+  function pagedStore(pages: readonly (readonly string[])[]) {
+    const asked: string[] = [];
+    const gates = pages.map(() => {
+      let resolve!: () => void;
+      const promise = new Promise<void>((done) => { resolve = done; });
+      return { promise, resolve };
+    });
+    let failAt: number | undefined;
+    const wire = {
+      async listObjectsV2(_bucket: string, params: { prefix?: string; continuationToken?: string }) {
+        const index = params.continuationToken === undefined ? 0 : Number(params.continuationToken);
+        asked.push(`${params.prefix ?? ''}#${index}`);
+        await gates[index]!.promise;
+        if (index === failAt) throw Object.assign(new Error('Access Denied'), { name: 'AccessDenied', $metadata: { httpStatusCode: 403 } });
+        const last = index === pages.length - 1;
+        return {
+          contents: pages[index]!.map((key) => ({ key, size: key.length, lastModified: '2025-03-01T12:00:00.000Z', etag: '"e"', storageClass: undefined })),
+          commonPrefixes: [], isTruncated: !last, nextContinuationToken: last ? undefined : String(index + 1), urlEncoded: false,
+        };
+      },
+    };
+    const connection = { wire } as unknown as S3Connection;
+    return { connection, asked, release: (page: number) => gates[page]!.resolve(), failAt: (page: number) => { failAt = page; } };
+  }
+  const direct = <T>(send: (signal: AbortSignal) => Promise<T>) => send(new AbortController().signal);
+  const settled = async <T>(promise: Promise<T>): Promise<T | 'waiting'> => Promise.race([promise, new Promise<'waiting'>((resolve) => setImmediate(() => resolve('waiting')))]);
+
+  it('a key is answered once the listing has passed it: found, or free; until then it waits', async () => {
+    const store = pagedStore([['d/a.txt', 'd/c.txt'], ['d/e.txt']]);
+    const index = new DestinationIndex(store.connection, 'b', listingPlan(['d']), direct);
+    const a = index.lookup('d/a.txt');
+    const b = index.lookup('d/b.txt');
+    const f = index.lookup('d/f.txt');
+    expect(await settled(a)).toBe('waiting');
+    store.release(0);
+    expect(await a).toMatchObject({ size: 7, etag: '"e"', lastModified: Date.parse('2025-03-01T12:00:00.000Z') });
+    expect(await b).toBe('free');
+    expect(await settled(f)).toBe('waiting');
+    store.release(1);
+    expect(await f).toBe('free');
+    expect(await index.lookup('x/outside.txt')).toBe('unknown');
+    index.close();
+  });
+
+  it('a key found free is the first asker\'s: a second file looking for it finds it taken', async () => {
+    const store = pagedStore([['d/a.txt']]);
+    const index = new DestinationIndex(store.connection, 'b', listingPlan(['d']), direct);
+    const first = index.lookup('d/a (1).txt', { size: 1 });
+    const second = index.lookup('d/a (1).txt', { size: 2 });
+    store.release(0);
+    expect(await first).toBe('free');
+    expect(await second).toEqual({ size: 1, ours: true });
+    expect(index.claim('d/a (1).txt', { size: 3 })).toBe(false);
+    expect(index.claim('x/elsewhere.txt', { size: 3 })).toBe(true);
+    expect(await index.lookup('x/elsewhere.txt')).toEqual({ size: 3, ours: true });
+    index.close();
+  });
+
+  it('a listing refused part way: what it said stands, the rest is unknown (asked by HEAD)', async () => {
+    const store = pagedStore([['d/a.txt'], ['d/z.txt']]);
+    store.failAt(1);
+    const index = new DestinationIndex(store.connection, 'b', listingPlan(['d']), direct);
+    store.release(0);
+    store.release(1);
+    await index.listed;
+    expect(await index.lookup('d/a.txt')).toMatchObject({ size: 7 });
+    expect(await index.lookup('d/b.txt')).toBe('unknown');
+    index.close();
   });
 });
