@@ -14,7 +14,7 @@
 // download is streamed from the store through here (GET /save/<link>, a link the page
 // got over its socket: save-links.ts).
 
-import { rm } from 'node:fs/promises';
+import { rm, utimes } from 'node:fs/promises';
 import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -180,8 +180,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     await pipeline(Readable.from(slices(file.body, WINDOW_SLICE_BYTES)), response);
   }
 
-  // A file of a staged batch (uploads.stage): PUT /uploads/<stagingId>?path=<relative path>, the
-  // file as the body. Where it goes is the service's word; the disk's free space is this host's.
+  // A file of a staged batch (uploads.stage): PUT /uploads/<stagingId>?path=<relative path>
+  // [&modified=<ms>], the file as the body. Where it goes is the service's word; the disk's free space is this host's.
   async function receiveStagedFile(request: http.IncomingMessage, response: http.ServerResponse, url: URL): Promise<void> {
     const [stagingId, ...rest] = url.pathname.slice(STAGED_FILES_PATH.length).split('/');
     if (request.method !== 'PUT' || rest.length > 0) return send(response, 405, failure('MethodNotAllowed', 'Files of an upload are sent with PUT /uploads/<stagingId>?path=<relative path>.'));
@@ -211,6 +211,10 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       if (failed.code === 'ENOSPC') return send(response, 507, failure('ENOSPC', "The host's disk for staging uploads is full: free some space there, then upload again."), false);
       throw failed;
     }
+    // The file's own modification time (the browser's File.lastModified), not the moment it arrived:
+    // "Replace if newer" and the question about an object already there compare that one.
+    const modifiedMs = Number(url.searchParams.get('modified'));
+    if (Number.isFinite(modifiedMs) && modifiedMs > 0) await utimes(file, new Date(), new Date(modifiedMs)).catch(() => undefined);
     return send(response, 200, ok(null));
   }
 

@@ -106,7 +106,7 @@ export function createWebClient(): BargeApi {
 
   async function sendStagedFile(stagingId: string, relativePath: string, file: File): Promise<Result<null>> {
     try {
-      const response = await fetch(stagedFileUrl(stagingId, relativePath), { method: 'PUT', body: file, headers: { authorization: `Bearer ${token}` } });
+      const response = await fetch(stagedFileUrl(stagingId, relativePath, file.lastModified), { method: 'PUT', body: file, headers: { authorization: `Bearer ${token}` } });
       const answer = stagedFileAnswerSchema.safeParse(await response.json().catch(() => undefined));
       return answer.success ? answer.data : { ok: false, error: { code: 'InvalidAnswer', message: `The host answered ${response.status} to a file of the upload.` } };
     } catch {

@@ -315,8 +315,11 @@ export const STAGED_FILES_PATH = '/uploads/';
  * Bearer header. Bytes do not belong in the JSON socket, so they take this channel of their own;
  * the answer is a `Result` (stagedFileAnswerSchema), like every call's.
  */
-export function stagedFileUrl(stagingId: string, relativePath: string): string {
-  return `${STAGED_FILES_PATH}${encodeURIComponent(stagingId)}?path=${encodeURIComponent(relativePath)}`;
+export function stagedFileUrl(stagingId: string, relativePath: string, modifiedMs?: number): string {
+  // The file's own modification time goes with it: the staged copy is what the upload compares
+  // with the object already there ("Replace if newer") and shows in the question.
+  const modified = modifiedMs !== undefined && Number.isFinite(modifiedMs) && modifiedMs > 0 ? `&modified=${Math.trunc(modifiedMs)}` : '';
+  return `${STAGED_FILES_PATH}${encodeURIComponent(stagingId)}?path=${encodeURIComponent(relativePath)}${modified}`;
 }
 
 export const SAVE_LINKS_PATH = '/save/';
