@@ -2,7 +2,7 @@
 
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import https from 'node:https';
 import net from 'node:net';
 import os from 'node:os';
@@ -26,7 +26,7 @@ import { serverConfig, uniqueBucket } from '../support/fixtures.ts';
 import { StagingArea } from '../../main/service/staging-area.ts';
 import type { StagingOptions } from '../../main/service/staging-area.ts';
 import { mountTmpfs } from '../support/bad-input-kit.ts';
-import { API_PROTOCOL, apiProtocols } from '../../src/contract/api.ts';
+import { API_PROTOCOL, apiProtocols, stagedFileUrl } from '../../src/contract/api.ts';
 import { MAX_UNVOUCHED_CONNECTIONS } from '../../main/web-host/connection-limits.ts';
 import { openRaw } from '../support/raw-connection.ts';
 
@@ -265,6 +265,16 @@ describe('browser uploads: one contract (uploads.stage, the files PUT, jobs.uplo
     // Its files go once the job no longer needs them.
     for (let waited = 0; (await readdir(stagingRoot)).includes(batch) && waited < 5000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
     expect(await readdir(stagingRoot)).not.toContain(batch);
+    ws.close();
+  });
+
+  it('keeps a sent file\'s own modification time (the browser\'s File.lastModified), which "Replace if newer" and the question compare', async () => {
+    const ws = await socket({ token: TOKEN });
+    const batch = await stage(ws);
+    const modified = Date.parse('2025-03-01T12:00:05Z');
+    const response = await fetch(`${origin}${stagedFileUrl(batch, 'dated.txt', modified)}`, { method: 'PUT', body: 'dated', headers: { authorization: `Bearer ${TOKEN}` } });
+    expect(await response.json()).toEqual({ ok: true, value: null });
+    expect((await stat(path.join(stagingRoot, batch, 'dated.txt'))).mtimeMs).toBe(modified);
     ws.close();
   });
 
