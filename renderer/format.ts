@@ -1,6 +1,6 @@
 // Display helpers for the window (byte and rate formatting live in src/ for every side).
 
-export { formatBytes, formatDuration, formatRate } from '../src/byte-units.ts';
+export { formatBytes, formatDuration, formatObjectRate, formatRate } from '../src/byte-units.ts';
 
 export function formatDate(ms: number | undefined): string {
   if (ms === undefined) return '';

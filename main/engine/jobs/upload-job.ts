@@ -44,6 +44,7 @@ import { PART_SIZE_METADATA } from '../integrity/part-size-metadata.ts';
 import type { UploadSpec } from './job-specs.ts';
 import { abortMultipartUpload, abortUnrecordedUploads } from '../s3/multipart-aborts.ts';
 import { AttemptBytes } from './attempt-bytes.ts';
+import { readAhead } from './read-ahead.ts';
 
 /** Files up to this size are read whole and sent in one request (cheapest per object). */
 const BUFFERED_PUT_MAX_BYTES = 1024 * 1024;
@@ -75,7 +76,9 @@ export function uploadBody(connection: S3Connection, spec: UploadSpec): JobBody<
     const collision = sourcesCollide(spec.sources, spec.destination);
     if (collision) throw new BargeError('NameCollision', collision);
     const walk = { followSymlinks: spec.followSymlinks ?? true };
-    const files = discover(runtime, spec.bucket, only ? only.map((item) => walkPath(item.path, item.key, walk)) : [walkSources(spec.sources, spec.destination, walk)]);
+    // The walk runs ahead of the transfers (read-ahead.ts): its totals are known once it has ended.
+    const walked = discover(runtime, spec.bucket, only ? only.map((item) => walkPath(item.path, item.key, walk)) : [walkSources(spec.sources, spec.destination, walk)]);
+    const files = readAhead(walked, { signal: runtime.signal, whilePaused: runtime.whilePaused });
     const stored = runtime.journal.resumed ? await listStoredNow(connection, spec, runtime) : undefined;
     const strays = new Map<string, { jobId: string; uploadId: string }[]>();
     for (const stray of runtime.journal.strays().uploads) {
