@@ -275,6 +275,8 @@ export class Engine {
     if (this.recovery) yield* this.recovery.receipt(id);
     const job = this.jobsById.get(id);
     if (!job) return;
+    // A job no journal records (a browser's upload) keeps its own.
+    yield* job.unjournaledReceipt();
     const snapshot = job.snapshot();
     // Every failure, each with its key and its local path (the item log keeps them all).
     for (const failure of job.allItems('failed')) {

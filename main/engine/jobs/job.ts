@@ -20,6 +20,8 @@ import { withRetry } from '../queue/retry-loop.ts';
 import { abortError, classifyFailure } from '../queue/retry-policy.ts';
 import type { ConflictChoice } from '../../../src/if-exists.ts';
 import { ItemLog } from './item-log.ts';
+import { ReceiptLog } from './receipt-log.ts';
+import type { ReceiptEntry } from '../../../src/receipt.ts';
 
 /** At most this many item errors are kept per job; the count goes on. */
 const MAX_ITEM_ERRORS = 1_000;
@@ -147,6 +149,9 @@ export class Job<Item = unknown> {
   private failedItemsOverflow = false;
   /** Every item as it ended, for the details (bounded in memory). */
   private readonly log = new ItemLog();
+  /** What it stored or saved, for its receipt, where no journal records it (`options.journal` absent). */
+  private readonly receiptLog = new ReceiptLog();
+  private readonly journal: JobJournal;
   private jobWideError: BargeError | undefined;
   private running: Promise<void> | undefined;
   private retries = 0;
@@ -169,6 +174,7 @@ export class Job<Item = unknown> {
     this.createdAt = options.createdAt ?? options.clock.now();
     this.target = options.target;
     this.dryRun = options.dryRun ?? false;
+    this.journal = options.journal ?? { ...NO_JOURNAL, objectFinished: (object) => this.receiptLog.add(object, options.clock.now()) };
   }
 
   get state(): JobState {
@@ -274,9 +280,15 @@ export class Job<Item = unknown> {
     return this.log.all(filter);
   }
 
-  /** Let go of what the job holds for its details (it left the list). */
+  /** What the job stored or saved, where no journal records it (else nothing: the journal has it). */
+  unjournaledReceipt(): Generator<ReceiptEntry> {
+    return this.receiptLog.all();
+  }
+
+  /** Let go of what the job holds for its details and receipt (it left the list). */
   dispose(): void {
     this.log.close();
+    this.receiptLog.close();
   }
 
   /** The user's word on a file that is already there; with `applyToAll`, on every one of this job's. */
@@ -478,7 +490,7 @@ export class Job<Item = unknown> {
         if (item) this.log.add({ ...item, state: 'done', message: 'Done by an earlier run of this job.' });
         this.changed();
       },
-      journal: this.options.journal ?? NO_JOURNAL,
+      journal: this.journal,
       itemFailed: (item, place, error) => this.itemFailed(item, place, error),
     };
   }
