@@ -182,7 +182,8 @@ describe('the Barge window', () => {
       await page.getByLabel('Choose files to upload').setInputFiles(files);
       const row = transferRow(`${FILES.toLocaleString('en-US')} files`);
       await expect.poll(() => row.filter({ hasText: 'running' }).count(), { timeout: 30_000 }).toBe(1);
-      await expect.poll(() => row.getByTitle('Throughput', { exact: true }).textContent()).not.toBe('0.0 MiB/s');
+      // A rate above zero: bytes a second (in B/s, KiB/s or MiB/s, never "0.0 MiB/s"), objects a second beside them.
+      await expect.poll(() => row.getByTitle('Throughput', { exact: true }).textContent()).toMatch(/^(?:[1-9][\d,.]*|0\.\d*[1-9]\d*) (?:B|KiB|MiB)\/s, [\d,.]+ objects?\/s$/);
       const atTwo = proxy.inFlight.peak;
       await page.getByRole('slider', { name: 'Threads' }).fill('24');
       proxy.inFlight.peak = 0;
