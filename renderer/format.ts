@@ -1,6 +1,6 @@
 // Display helpers for the window (byte and rate formatting live in src/ for every side).
 
-export { formatBytes, formatDuration, formatRate } from '../src/byte-units.ts';
+export { formatBytes, formatDuration, formatObjectRate, formatRate } from '../src/byte-units.ts';
 
 /** "2025-03-01 14:05" (with `seconds`, "14:05:09": two sides of a question can differ by less than a minute). */
 export function formatDate(ms: number | undefined, options: { seconds?: boolean } = {}): string {

@@ -3,8 +3,7 @@
 
 import type { JobSummary } from '../src/jobs.ts';
 import { isFinished } from '../src/jobs.ts';
-import { plural } from '../src/plural.ts';
-import { formatDuration, formatRate } from './format.ts';
+import { formatDuration, formatObjectRate, formatRate } from './format.ts';
 
 export interface JobPace {
   /** Throughput: live while running, the average once finished ("" when there is none to tell). */
@@ -28,24 +27,33 @@ export function formatEnd(ms: number, nowMs: number, seconds = false): string {
   return end.toDateString() === new Date(nowMs).toDateString() ? time : `${end.getFullYear()}-${pad(end.getMonth() + 1)}-${pad(end.getDate())} ${time}`;
 }
 
+/**
+ * The pace to show, in the units the job moves: bytes a second for one file; for many, objects a
+ * second beside them (small files move objects more than bytes); for a delete, objects alone (the
+ * sizes it counts are no bytes moved: "0.0 MiB/s" would say a fast delete was slow).
+ */
+function paceText(job: Pick<JobSummary, 'kind' | 'progress'>, bytesPerSecond: number, objectsPerSecond: number): string {
+  const p = job.progress;
+  if (job.kind === 'delete' || p.bytesTotal === 0) return formatObjectRate(objectsPerSecond);
+  if (Math.max(p.objectsTotal, p.objectsDone) <= 1) return formatRate(bytesPerSecond);
+  return `${formatRate(bytesPerSecond)}, ${formatObjectRate(objectsPerSecond)}`;
+}
+
 export function jobPace(job: Pick<JobSummary, 'kind' | 'state' | 'progress' | 'startedAt' | 'endedAt'>, nowMs: number = Date.now()): JobPace {
   const p = job.progress;
   const status = job.state.status;
   if (isFinished(job.state)) {
     if (job.startedAt === undefined || job.endedAt === undefined) return { rate: '', timing: status, detail: status };
     const seconds = Math.max(0, (job.endedAt - job.startedAt) / 1000);
-    // Bytes for transfers; objects for a delete (the bytes it counts are the objects' sizes, not
-    // bytes moved: "avg 0.0 MiB/s" would say a fast delete was slow).
-    const byObjects = job.kind === 'delete' || p.bytesTotal === 0;
-    const rate = seconds <= 0 ? '' : !byObjects ? `avg ${formatRate(p.bytesDone / seconds)}` : p.objectsDone > 0 ? `avg ${plural(Math.round(p.objectsDone / seconds), 'object')}/s` : '';
+    const moved = p.objectsDone > 0 || (job.kind !== 'delete' && p.bytesDone > 0);
+    const rate = seconds <= 0 || !moved ? '' : `avg ${paceText(job, p.bytesDone / seconds, p.objectsDone / seconds)}`;
     const took = `took ${formatElapsed(seconds)}, ended`;
     return { rate, timing: `${took} ${formatEnd(job.endedAt, nowMs)}`, detail: `${took} ${formatEnd(job.endedAt, nowMs, true)}` };
   }
   const live = (rate: string, timing: string): JobPace => ({ rate, timing, detail: timing });
   if (status === 'queued') return live('', 'waiting to start');
   if (status === 'paused') return live('', 'paused');
-  // A running delete's pace is its count (objects done), not bytes a second.
-  const rate = job.kind === 'delete' ? '' : formatRate(p.bytesPerSecond);
+  const rate = paceText(job, p.bytesPerSecond, p.objectsPerSecond ?? 0);
   // The ETA of what is found so far is a lower bound: a range with no upper end yet.
   if (!p.totalsKnown) return live(rate, p.etaSeconds === undefined ? 'counting…' : `ETA ${formatDuration(p.etaSeconds)} or more (counting…)`);
   return live(rate, p.etaSeconds === undefined ? 'ETA: measuring…' : `ETA ${formatDuration(p.etaSeconds)}`);

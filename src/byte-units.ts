@@ -42,12 +42,22 @@ export function formatBytes(bytes: number): string {
 }
 
 /**
- * Throughput in binary megabytes per second (MiB/s), as rclone and aws-cli show it: the same unit as
- * the sizes beside it (formatBytes), so "512 MiB at 256 MiB/s" reads as two seconds.
+ * Throughput in binary units a second, as rclone and aws-cli show it: MiB/s from 1 MiB/s up (the
+ * unit of the sizes beside it, so "512 MiB at 256 MiB/s" reads as two seconds), KiB/s or B/s below,
+ * where a job of small files moves its bytes: "0.0 MiB/s" would say it moved nothing.
  */
 export function formatRate(bytesPerSecond: number): string {
-  const mibPerSecond = bytesPerSecond / 1024 ** 2;
-  return `${mibPerSecond.toFixed(mibPerSecond >= 100 ? 0 : 1)} MiB/s`;
+  const rate = Math.max(0, bytesPerSecond);
+  if (rate < KIB) return `${Math.round(rate)} B/s`;
+  const [value, unit] = rate < MIB ? [rate / KIB, 'KiB/s'] : [rate / MIB, 'MiB/s'];
+  return `${value.toFixed(value >= 100 ? 0 : 1)} ${unit}`;
+}
+
+/** Objects a second, in words: "770 objects/s", "2.5 objects/s", "1 object/s". */
+export function formatObjectRate(objectsPerSecond: number): string {
+  const rate = Math.max(0, objectsPerSecond);
+  const shown = rate >= 10 ? Math.round(rate) : Math.round(rate * 10) / 10;
+  return `${shown.toLocaleString('en-US')} ${shown === 1 ? 'object' : 'objects'}/s`;
 }
 
 /** "1h02m", "3m05s", "42s"; "?" when unknown. */

@@ -51,7 +51,12 @@ export interface JobProgress {
   /** False while the job is still walking a folder or listing a prefix. */
   readonly totalsKnown: boolean;
   readonly bytesPerSecond: number;
-  /** For the bytes known so far: a lower bound while `totalsKnown` is false. */
+  /** Objects done a second, live (a job of small files moves objects more than bytes); absent from older snapshots. */
+  readonly objectsPerSecond?: number;
+  /**
+   * Seconds left, from the bytes or the objects left at their live rates (whichever is known, the
+   * longer where both are): a lower bound while `totalsKnown` is false.
+   */
   readonly etaSeconds: number | undefined;
 }
 

@@ -1,6 +1,6 @@
 // A one-line progress bar on a terminal, redrawn from the engine's progress batches.
 
-import { formatBytes, formatDuration, formatRate } from '../../src/byte-units.ts';
+import { formatBytes, formatDuration, formatObjectRate, formatRate } from '../../src/byte-units.ts';
 import type { JobUpdate } from '../../src/jobs.ts';
 import { progressFraction } from '../../src/jobs.ts';
 
@@ -17,9 +17,10 @@ export function progressLine(snapshot: JobUpdate, columns = 100): string {
     bar,
     `${Math.floor(shown * 100)}%${counting}`,
     `${formatBytes(p.bytesDone)} / ${formatBytes(p.bytesTotal)}${counting}`,
-    formatRate(p.bytesPerSecond),
+    // Many files: objects a second beside the bytes (small files move objects more than bytes).
+    p.objectsTotal > 1 && (p.objectsPerSecond ?? 0) > 0 ? `${formatRate(p.bytesPerSecond)}, ${formatObjectRate(p.objectsPerSecond ?? 0)}` : formatRate(p.bytesPerSecond),
     `ETA ${formatDuration(p.etaSeconds)}${p.etaSeconds === undefined ? '' : counting}`,
-    `${p.objectsDone}/${p.objectsTotal}${counting} objects`,
+    `${p.objectsDone.toLocaleString('en-US')}/${p.objectsTotal.toLocaleString('en-US')}${counting} ${p.objectsTotal === 1 && !counting ? 'object' : 'objects'}`,
     p.objectsFailed > 0 ? `${p.objectsFailed} failed` : '',
     p.retries ? `${p.retries} ${p.retries === 1 ? 'resend' : 'resends'}` : '',
     p.waitingForStore ? 'waiting for the store' : '',

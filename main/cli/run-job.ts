@@ -1,7 +1,7 @@
 // Run one engine job to the end from the command line: progress, Ctrl-C, summary, exit status.
 
 import path from 'node:path';
-import { formatBytes, formatDuration, formatRate } from '../../src/byte-units.ts';
+import { formatBytes, formatDuration, formatObjectRate, formatRate } from '../../src/byte-units.ts';
 import { receiptFormatFor } from '../../src/receipt.ts';
 import { plural } from '../../src/plural.ts';
 import { printable, printableJson } from '../../src/unsafe-text.ts';
@@ -131,7 +131,9 @@ function earlierRunLine(earlier: EarlierRun): string {
 function summary(end: JobSnapshot, seconds: number, verb?: string): string {
   const p = end.progress;
   const done = verb ?? (end.kind === 'upload' ? 'Uploaded' : end.kind === 'download' ? 'Downloaded' : 'Deleted');
-  const rate = seconds > 0 && end.kind !== 'delete' ? ` (${formatRate(p.bytesDone / seconds)})` : '';
+  // Many files: objects a second beside the bytes (a job of small files moves objects more than bytes).
+  const objectRate = p.objectsDone > 1 ? `, ${formatObjectRate(p.objectsDone / seconds)}` : '';
+  const rate = seconds > 0 && end.kind !== 'delete' ? ` (${formatRate(p.bytesDone / seconds)}${objectRate})` : '';
   const took = seconds < 60 ? `${seconds.toFixed(1)}s` : formatDuration(seconds);
   const kept = p.objectsKept ?? 0;
   // A file (an object, for an upload) kept as it was is not one transferred: said apart.

@@ -14,7 +14,6 @@ import type { Settings, SettingsPatch } from '../../src/settings.ts';
 import { DEFAULT_SETTINGS, settingsPatchSchema, settingsSchema } from '../../src/settings.ts';
 import { commonParent, jobLabel } from '../../src/job-label.ts';
 import { formatS3Url, parseS3Url } from '../../src/s3-url.ts';
-import { ThroughputMeter } from '../../src/throughput-meter.ts';
 import type { ConflictChoice } from '../../src/if-exists.ts';
 import type { ReceiptEntry } from '../../src/receipt.ts';
 import { BargeError } from './errors.ts';
@@ -96,7 +95,6 @@ export class Engine {
   /** Item errors and warnings kept since the last batch, sent with it. */
   private readonly newItems = new Map<string, { errors: ItemError[]; warnings: ItemError[] }>();
   private readonly clock: JobClock;
-  private readonly meter = new ThroughputMeter();
   private readonly env: NodeJS.ProcessEnv;
   private readonly refuseAddress: AddressPolicy | undefined;
   /** Jobs recorded in the journal; none without one. */
@@ -277,6 +275,8 @@ export class Engine {
     if (this.recovery) yield* this.recovery.receipt(id);
     const job = this.jobsById.get(id);
     if (!job) return;
+    // A job no journal records (a browser's upload) keeps its own.
+    yield* job.unjournaledReceipt();
     const snapshot = job.snapshot();
     // Every failure, each with its key and its local path (the item log keeps them all).
     for (const failure of job.allItems('failed')) {
@@ -373,12 +373,19 @@ export class Engine {
     });
   }
 
+  /**
+   * Requests in flight and waiting, and the throughput of the jobs running now: the sum of their own
+   * rates, so the overall line agrees with the rows beside it, and is zero once none runs.
+   */
   stats(): EngineStats {
-    return {
-      activeRequests: this.scheduler.active,
-      waitingRequests: this.scheduler.waiting(),
-      bytesPerSecond: this.meter.bytesPerSecond(this.clock.now()),
-    };
+    let bytesPerSecond = 0;
+    let objectsPerSecond = 0;
+    for (const job of this.jobsById.values()) {
+      const rates = job.rates();
+      bytesPerSecond += rates.bytesPerSecond;
+      objectsPerSecond += rates.objectsPerSecond;
+    }
+    return { activeRequests: this.scheduler.active, waitingRequests: this.scheduler.waiting(), bytesPerSecond, objectsPerSecond };
   }
 
   /**
@@ -441,7 +448,6 @@ export class Engine {
         // this.recovery, read each time: it is gone once the engine suspends.
         if (job.recorder) this.recovery?.stateChanged(changed.id, changed.state);
       },
-      onBytes: (bytes, now) => this.meter.add(bytes, now),
       onItem: (changed, list, item) => {
         const items = this.newItems.get(changed.id) ?? { errors: [], warnings: [] };
         items[list].push(item);

@@ -21,6 +21,7 @@ import type { Engine, Job } from '../engine/engine.ts';
 import { BargeError, toBargeError } from '../engine/errors.ts';
 import type { IfExists } from '../../src/if-exists.ts';
 import { formatReceipt } from '../../src/receipt.ts';
+import type { ReceiptEntry } from '../../src/receipt.ts';
 import { formatItemsCsv, itemsFileName } from '../../src/job-items.ts';
 import { relativePathProblem } from '../../src/local-path.ts';
 import type { ConnectionRegistry } from './connection-registry.ts';
@@ -179,6 +180,13 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
       ...(item.message === undefined ? {} : { message: item.message.replaceAll(folder, '') }),
     });
   };
+  /** A job's receipt as its caller knows it: a staged upload's files by the names they were dropped with. */
+  function* receiptAsDropped(id: string): Generator<ReceiptEntry> {
+    const folder = stagedFolders.get(id);
+    for (const entry of engine.receipt(id)) {
+      yield folder === undefined || !entry.path.startsWith(folder) ? entry : { ...entry, path: entry.path.slice(folder.length) };
+    }
+  }
   const saveLinks = options.browserDownloads ? new SaveLinks() : undefined;
   const requireStaging = (): StagingArea => {
     if (!staging) throw new BargeError('NotSupported', 'This host takes no staged files: files are uploaded by their paths here.');
@@ -352,7 +360,7 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
     'jobs.receipt': async ({ id, format }) => {
       const job = engine.job(id);
       if (!job) throw new BargeError('NoSuchJob', 'That job is no longer in the list.');
-      return { fileName: `barge-receipt-${job.kind}-${id.slice(0, 8)}.${format}`, text: [...formatReceipt(engine.receipt(id), format)].join('') };
+      return { fileName: `barge-receipt-${job.kind}-${id.slice(0, 8)}.${format}`, text: [...formatReceipt(receiptAsDropped(id), format)].join('') };
     },
     'jobs.saveReceipt': async ({ id, path: file, format }) => {
       // A page saves a receipt through the browser (jobs.receipt): it names no file on the host.

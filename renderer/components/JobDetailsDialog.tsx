@@ -16,8 +16,10 @@ import { useJobs } from '../store/jobs-store.ts';
 import type { JobView } from '../store/jobs-store.ts';
 import { Dialog } from './Dialog.tsx';
 import { Name } from './Name.tsx';
+import { MiddlePath } from './MiddlePath.tsx';
 import { printable } from '../../src/unsafe-text.ts';
 
+/** A row's height before it is measured: a failed one's error may take more lines, and its row grows to show them all. */
 const ROW_HEIGHT = 44;
 /** The column names' row, above the items in the same scrolling box (it stays on top). */
 const HEADER_HEIGHT = 29;
@@ -96,9 +98,10 @@ function JobDetails({ job }: { job: JobView | undefined }) {
             <div role="rowgroup" style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
               {rows.map((row) => {
                 const item = pages.get(Math.floor(row.index / PAGE_SIZE))?.[row.index % PAGE_SIZE];
-                const style = { position: 'absolute', top: 0, left: 0, right: 0, height: ROW_HEIGHT, transform: `translateY(${row.start - HEADER_HEIGHT}px)` } as const;
+                // Measured once drawn (a long error wraps onto more lines, never clipped); at least a row's height.
+                const style = { position: 'absolute', top: 0, left: 0, right: 0, minHeight: ROW_HEIGHT, transform: `translateY(${row.start - HEADER_HEIGHT}px)` } as const;
                 return item
-                  ? <ItemRow key={row.index} item={item} index={row.index} style={style} />
+                  ? <ItemRow key={row.index} item={item} index={row.index} style={style} measure={virtualizer.measureElement} />
                   : <div key={row.index} role="row" aria-rowindex={row.index + 2} className="job-item loading" style={style}><span role="cell" className="hint">Loading…</span></div>;
               })}
             </div>
@@ -119,15 +122,15 @@ function JobDetails({ job }: { job: JobView | undefined }) {
   );
 }
 
-function ItemRow({ item, index, style }: { item: JobItem; index: number; style: CSSProperties }) {
+function ItemRow({ item, index, style, measure }: { item: JobItem; index: number; style: CSSProperties; measure: (element: Element | null) => void }) {
   const state = STATES[item.state];
   const why = item.message ?? item.code ?? '';
   return (
-    <div role="row" aria-rowindex={index + 2} className={`job-item ${item.state}`} style={style}>
+    <div role="row" aria-rowindex={index + 2} className={`job-item ${item.state}`} style={style} data-index={index} ref={measure}>
       <span role="cell" className="item-state"><state.icon size={14} aria-hidden />{state.label}</span>
-      {/* Isolated: a right-to-left override in a name cannot reorder the row around it. */}
-      <span role="cell" className="item-source" title={printable(item.source)}><Name text={item.source} /></span>
-      <span role="cell" className="item-destination" title={item.destination ? printable(item.destination) : undefined}>{item.destination ? <>→ <Name text={item.destination} /></> : ''}</span>
+      {/* Shortened in the middle, whole in the tooltip; isolated, so a right-to-left override cannot reorder the row. */}
+      <span role="cell" className="item-source"><MiddlePath text={item.source} /></span>
+      <span role="cell" className="item-destination">{item.destination ? <>→ <MiddlePath text={item.destination} /></> : ''}</span>
       <span role="cell" className="item-size">{item.size === undefined ? '' : formatBytes(item.size)}</span>
       <span role="cell" className="item-message" title={why || undefined}>{why}</span>
     </div>

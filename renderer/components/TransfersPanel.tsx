@@ -10,7 +10,8 @@ import type { JobState } from '../../src/jobs.ts';
 import type { JobView } from '../store/jobs-store.ts';
 import { isFinished, progressFraction } from '../../src/jobs.ts';
 import { plural } from '../../src/plural.ts';
-import { formatBytes, formatRate } from '../format.ts';
+import { formatBytes, formatObjectRate, formatRate } from '../format.ts';
+import type { EngineStats } from '../../src/contract/models.ts';
 import { jobPace } from '../job-text.ts';
 import { isPreview, useJobs } from '../store/jobs-store.ts';
 import type { JobAction } from '../store/jobs-store.ts';
@@ -33,6 +34,12 @@ const DIRECTION: Record<JobView['kind'], { icon: LucideIcon; label: string }> = 
 const STATUS_ICON: Record<JobState['status'], LucideIcon> = {
   queued: Clock, running: LoaderCircle, paused: Pause, completed: CircleCheck, failed: CircleX, cancelled: Ban,
 };
+
+/** The jobs running now, summed: bytes a second, and objects a second where they move any; zero when none runs. */
+function overallRate(stats: EngineStats | undefined): string {
+  const objects = stats?.objectsPerSecond ?? 0;
+  return `${formatRate(stats?.bytesPerSecond ?? 0)}${objects > 0 ? `, ${formatObjectRate(objects)}` : ''}`;
+}
 
 export function TransfersPanel({ mode, width }: { mode: 'docked' | 'drawer'; width: number }) {
   const { order: all, jobs, overall, stats, control, clearFinished, previews } = useJobs();
@@ -68,7 +75,7 @@ export function TransfersPanel({ mode, width }: { mode: 'docked' | 'drawer'; wid
       <TransferSettings />
       <NotificationToggle />
       <section className="overall" aria-label="Overall throughput">
-        <span>All transfers: <strong>{formatRate(stats?.bytesPerSecond ?? 0)}</strong>, {stats?.activeRequests ?? 0} requests in flight</span>
+        <span>All transfers: <strong>{overallRate(stats)}</strong>, {plural(stats?.activeRequests ?? 0, 'request')} in flight</span>
         <Sparkline values={overall} width={260} height={32} label="Overall throughput graph" />
       </section>
       <div className="pane-title" role="toolbar" aria-label="All transfers">

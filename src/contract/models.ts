@@ -116,7 +116,9 @@ export type ObjectDetails = z.infer<typeof objectDetailsSchema>;
 export const engineStatsSchema = z.object({
   activeRequests: z.number(),
   waitingRequests: z.number(),
+  /** The sum of the running jobs' rates: zero when none runs. */
   bytesPerSecond: z.number(),
+  objectsPerSecond: z.number().optional(),
 });
 export type EngineStats = z.infer<typeof engineStatsSchema>;
 

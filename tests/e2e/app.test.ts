@@ -129,9 +129,14 @@ describe('the Barge window', () => {
     const dropped = transferRow(`2 files → s3://${bucket}/docs/`).filter({ hasText: 'completed' });
     await expect.poll(() => dropped.count(), { timeout: 30_000 }).toBe(1);
     expect(await keys('docs/')).toEqual(expect.arrayContaining(['docs/dropped.txt', 'docs/zeros.bin']));
-    await expect.poll(() => dropped.getByTitle('Average throughput', { exact: true }).textContent()).toMatch(/^avg \d+(\.\d)? MiB\/s$/);
+    await expect.poll(() => dropped.getByTitle('Average throughput', { exact: true }).textContent()).toMatch(/^avg \d+(\.\d)? MiB\/s, \d+(\.\d)? objects?\/s$/);
     expect(await dropped.textContent()).toMatch(/took \d+(\.\d)?s, ended \d\d:\d\d/);
     expect(await dropped.textContent()).not.toContain('ETA');
+    // Its receipt holds both files, named as dropped, each with what the store said of it (not its header alone).
+    const [receiptFile] = await Promise.all([page.waitForEvent('download'), dropped.getByRole('button', { name: 'Receipt' }).click()]);
+    const receipt = (await readFile(await receiptFile.path(), 'utf8')).trim().split('\n');
+    expect(receipt[0]).toBe('key,path,size,etag,versionId,checksumAlgorithm,checksum,finishedAt,verified,status,error');
+    expect(receipt.slice(1).map((line) => line.split(',').slice(0, 3).join(','))).toEqual(['docs/dropped.txt,dropped.txt,13', `docs/zeros.bin,zeros.bin,${3 * 1024 * 1024}`]);
     // The folder on screen was listed again by itself, without Refresh.
     await expect.poll(() => page.getByRole('grid').getByRole('row').allTextContents(), { timeout: 10_000 })
       .toEqual(expect.arrayContaining([expect.stringContaining('dropped.txt'), expect.stringContaining('zeros.bin')]));
@@ -177,7 +182,8 @@ describe('the Barge window', () => {
       await page.getByLabel('Choose files to upload').setInputFiles(files);
       const row = transferRow(`${FILES.toLocaleString('en-US')} files`);
       await expect.poll(() => row.filter({ hasText: 'running' }).count(), { timeout: 30_000 }).toBe(1);
-      await expect.poll(() => row.getByTitle('Throughput', { exact: true }).textContent()).not.toBe('0.0 MiB/s');
+      // A rate above zero: bytes a second (in B/s, KiB/s or MiB/s, never "0.0 MiB/s"), objects a second beside them.
+      await expect.poll(() => row.getByTitle('Throughput', { exact: true }).textContent()).toMatch(/^(?:[1-9][\d,.]*|0\.\d*[1-9]\d*) (?:B|KiB|MiB)\/s, [\d,.]+ objects?\/s$/);
       const atTwo = proxy.inFlight.peak;
       await page.getByRole('slider', { name: 'Threads' }).fill('24');
       proxy.inFlight.peak = 0;

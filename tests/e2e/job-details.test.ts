@@ -101,6 +101,65 @@ it('lists a job\'s items, shows the one that failed and why, saves the failures 
   await expect.poll(() => details.count()).toBe(0);
 });
 
+it('shortens long paths in the middle, keeping each file\'s name whole with the whole path in a tooltip, and shows a failed row\'s error whole', async () => {
+  const folder = `a-folder-with-a-rather-long-name-${'0123456789'.repeat(5)}`;
+  const kept = 'IMG_20240815_final-version.jpg';
+  const gone = 'gone-from-the-store-before-it-was-fetched.txt';
+  for (const name of [kept, gone]) await s3.client.send(new PutObjectCommand({ Bucket: bucket, Key: `long/${folder}/${name}`, Body: `content of ${name}` }));
+  await page.getByRole('navigation', { name: 'Buckets' }).getByRole('button', { name: bucket, exact: true }).click();
+  const grid = page.getByRole('grid');
+  await grid.getByRole('row', { name: /long\// }).dblclick();
+  await grid.getByRole('row', { name: new RegExp(folder) }).dblclick();
+  await grid.getByRole('row', { name: new RegExp(kept) }).click();
+  await grid.getByRole('row', { name: new RegExp(gone) }).click({ modifiers: ['Control'] });
+  await s3.client.send(new DeleteObjectCommand({ Bucket: bucket, Key: `long/${folder}/${gone}` }));
+  await page.getByRole('toolbar').getByRole('button', { name: 'Download' }).click();
+  const target = path.join(inject('app').downloadRoot, 'job-details-long', folder);
+  const download = page.getByRole('dialog', { name: 'Download' });
+  await download.getByLabel('Download folder').fill(target);
+  await download.getByRole('button', { name: 'Download' }).click();
+  const row = page.getByRole('list', { name: 'Transfers' }).getByRole('listitem').filter({ hasText: `2 files in s3://${bucket}/long/` });
+  await expect.poll(() => row.filter({ hasText: 'failed' }).count(), { timeout: 30_000 }).toBe(1);
+  await row.getByRole('button', { name: /^Details/ }).click();
+  const details = page.getByRole('dialog', { name: /^Details of 2 files in s3:.*long/ });
+  const items = details.getByRole('table', { name: 'Items' });
+  await expect.poll(() => items.getByRole('row').count()).toBe(3);
+
+  // Each path's end, the file's name, shows whole; the folders before it give way, with "…".
+  const done = items.getByRole('row').filter({ hasText: kept });
+  for (const [cell, whole] of [['.item-source', `s3://${bucket}/long/${folder}/${kept}`], ['.item-destination', path.join(target, kept)]] as const) {
+    const shown = done.locator(`${cell} .middle-path`);
+    expect(await shown.getAttribute('title')).toBe(whole);
+    expect(await shown.locator('.middle-path-tail').textContent()).toBe(kept);
+    const fit = await done.locator(cell).evaluate((element) => {
+      const box = element.getBoundingClientRect();
+      const head = element.querySelector('.middle-path-head')!;
+      const tail = element.querySelector('.middle-path-tail')!.getBoundingClientRect();
+      return { tailInside: tail.left >= box.left && tail.right <= box.right + 0.5, headShortened: head.scrollWidth > head.clientWidth };
+    });
+    expect(fit, cell).toEqual({ tailInside: true, headShortened: true });
+  }
+
+  // The failed row's error is long: it wraps onto more lines, and its row is tall enough for all of them.
+  const failedRow = items.getByRole('row').filter({ hasText: gone });
+  const message = failedRow.locator('.item-message');
+  expect(await message.textContent()).toMatch(/does not exist/);
+  const lines = await message.evaluate((element) => {
+    const box = element.getBoundingClientRect();
+    const row = element.closest('[role="row"]')!.getBoundingClientRect();
+    return { clipped: element.scrollHeight > element.clientHeight + 1 || element.scrollWidth > element.clientWidth + 1, inside: box.top >= row.top && box.bottom <= row.bottom + 0.5, height: box.height };
+  });
+  expect(lines.clipped).toBe(false);
+  expect(lines.inside).toBe(true);
+  expect(lines.height).toBeGreaterThan(30);
+  // The row below it starts below it.
+  const below = await items.locator('[aria-rowindex="3"]').boundingBox();
+  const above = await items.locator('[aria-rowindex="2"]').boundingBox();
+  expect(below!.y).toBeGreaterThanOrEqual(above!.y + above!.height - 1);
+  await page.keyboard.press('Escape');
+  await expect.poll(() => details.count()).toBe(0);
+});
+
 it('opens the details of a job of 12,000 items at once, rendering only the rows on screen, and scrolls to the last', async () => {
   // Seeded with the engine, then deleted through the window (typing the folder's name, above 1,000).
   const folder = path.join(dir, 'many');

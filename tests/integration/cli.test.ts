@@ -19,6 +19,8 @@ describe('the barge command line', () => {
     const up = await runCli(['cp', '--recursive', '--part-size', '5MiB', '--threads', '4', path.join(dir, 'src'), `s3://${bucket}/backup/`]);
     expect(up.code).toBe(0);
     expect(up.stderr).toMatch(/Uploaded 2 of 2 objects/);
+    // Its average: bytes a second, and objects a second beside them (two files).
+    expect(up.stderr).toMatch(/ in [\d.]+s \([\d.]+ (?:B|KiB|MiB)\/s, [\d.,]+ objects?\/s\)/);
 
     const listed = await runCli(['ls', `s3://${bucket}/backup/src/`]);
     expect(listed.code).toBe(0);

@@ -262,6 +262,12 @@ describe('browser uploads: one contract (uploads.stage, the files PUT, jobs.uplo
     expect(await status()).toBe('completed');
     const listed = await call(ws, 'objects.list', { connectionId: 'env', bucket, prefix: 'in/', recursive: true });
     expect((listed.value as { objects: { key: string }[] }).objects.map((o) => o.key).sort()).toEqual(['in/notes.txt', 'in/photos/2024/b.txt', 'in/photos/a.txt']);
+    // Its receipt holds every object, named as dropped, with what the store said of each (not its header alone).
+    const receipt = await call(ws, 'jobs.receipt', { id: jobId, format: 'csv' });
+    const lines = (receipt.value as { text: string }).text.trim().split('\n');
+    expect(lines[0]).toMatch(/^key,path,size,etag,/);
+    expect(lines.slice(1).map((line) => line.split(',').slice(0, 3).join(','))).toEqual(['in/notes.txt,notes.txt,5', 'in/photos/2024/b.txt,photos/2024/b.txt,4', 'in/photos/a.txt,photos/a.txt,5']);
+    expect(lines.slice(1).every((line) => /,[0-9a-f]{32},/.test(line))).toBe(true);
     // Its files go once the job no longer needs them.
     for (let waited = 0; (await readdir(stagingRoot)).includes(batch) && waited < 5000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
     expect(await readdir(stagingRoot)).not.toContain(batch);

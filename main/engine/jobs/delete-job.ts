@@ -15,6 +15,7 @@ import { asFolderPrefix } from '../../../src/s3-url.ts';
 import { concurrentEach } from '../queue/concurrent-each.ts';
 import { BargeError, errorCode, toBargeError } from '../errors.ts';
 import { countedAgain } from './job.ts';
+import { readAhead } from './read-ahead.ts';
 import type { JobBody, JobRuntime } from './job.ts';
 import { headObjectOnce, listAllObjects, listAllVersions, listMultipartUploads, unreadableKeyError } from '../s3/s3-listing.ts';
 import type { MultipartUploadEntry } from '../s3/s3-listing.ts';
@@ -37,7 +38,8 @@ export function deleteBody(connection: S3Connection, spec: DeleteSpec): JobBody<
   return async (runtime, only) => {
     // Emptying a bucket lists it again on a retry: what is there now is what must go.
     const listed = only === undefined || spec.deleteBucket === true;
-    const targets = listed ? discover(connection, spec, runtime) : countedAgain(only, runtime, (target) => target.size);
+    // The listing runs ahead of the deletes (read-ahead.ts): its totals are known once it has ended.
+    const targets = listed ? readAhead(discover(connection, spec, runtime), { signal: runtime.signal, whilePaused: runtime.whilePaused }) : countedAgain(only, runtime, (target) => target.size);
     // After a crash, a prefix lists only what is left: what earlier runs deleted is counted from the
     // journal. (Named keys are simply deleted again: deleting a missing key succeeds.)
     const earlier = runtime.journal.resumed && !only && !spec.keys?.length ? runtime.journal.deletedCount() : 0;
@@ -51,7 +53,6 @@ export function deleteBody(connection: S3Connection, spec: DeleteSpec): JobBody<
     } else {
       await concurrentEach(batches(targets, MAX_KEYS_PER_DELETE), () => runtime.settings.threads, (batch) => deleteBatch(connection, spec.bucket, batch, runtime, failures));
     }
-    if (listed) runtime.totalsFinal();
     if (spec.dryRun || runtime.signal.aborted) return;
     if (spec.abortUploads) await abortUploads(connection, spec, runtime);
     // A bucket that still holds what could not be deleted stays: the job ends with those errors.
@@ -120,6 +121,7 @@ async function* discover(connection: S3Connection, spec: DeleteSpec, runtime: Jo
       yield { key: entry.key, versionId: 'versionId' in entry ? entry.versionId : undefined, size: entry.size, ...(entry.unreadable ? { unreadable: true } : {}) };
     }
   }
+  runtime.totalsFinal();
 }
 
 async function* batches<T>(items: AsyncIterable<T>, size: number): AsyncGenerator<T[]> {

@@ -41,6 +41,7 @@ import { SpillingMap } from './spilling-map.ts';
 import type { FileIdentity } from './confined-path.ts';
 import type { DownloadSpec } from './job-specs.ts';
 import { AttemptBytes } from './attempt-bytes.ts';
+import { readAhead } from './read-ahead.ts';
 
 export interface DownloadItem {
   readonly key: string;
@@ -92,7 +93,8 @@ async function downloadItems(
   connection: S3Connection, spec: DownloadSpec, runtime: JobRuntime<DownloadItem>, only: readonly DownloadItem[] | undefined, target: DownloadTarget,
   strays: Map<string, { jobId: string; key: string; temporary: string }[]>,
 ): Promise<void> {
-    const items = only ? countedAgain(only, runtime, (item) => item.size) : discover(connection, spec, runtime);
+    // The listing runs ahead of the transfers (read-ahead.ts): its totals are known once it has ended.
+    const items = only ? countedAgain(only, runtime, (item) => item.size) : readAhead(discover(connection, spec, runtime), { signal: runtime.signal, whilePaused: runtime.whilePaused });
     await concurrentEach(items, () => runtime.settings.threads * 2, async (item) => {
       const source = formatS3Url({ bucket: spec.bucket, key: item.key });
       const place = (file: string, size: number | undefined): ItemPlace => ({ source, destination: file, ...(size === undefined ? {} : { size }) });
@@ -135,7 +137,6 @@ async function downloadItems(
         runtime.itemFailed(item, place(item.path, item.size), toBargeError(changedOnServer(error, spec, item), `download ${source}`));
       }
     });
-    if (!only) runtime.totalsFinal();
 }
 
 async function* discover(connection: S3Connection, spec: DownloadSpec, runtime: JobRuntime<DownloadItem>): AsyncGenerator<DownloadItem> {
@@ -147,6 +148,7 @@ async function* discover(connection: S3Connection, spec: DownloadSpec, runtime: 
   try {
     const saved = owners && new SavedPaths({ caseInsensitive: spec.caseInsensitive ?? (await folderIgnoresCase(folder)), owners });
     yield* listItems(connection, spec, runtime, folder, saved);
+    runtime.totalsFinal();
   } finally {
     owners?.close();
   }

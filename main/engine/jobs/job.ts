@@ -20,6 +20,8 @@ import { withRetry } from '../queue/retry-loop.ts';
 import { abortError, classifyFailure } from '../queue/retry-policy.ts';
 import type { ConflictChoice } from '../../../src/if-exists.ts';
 import { ItemLog } from './item-log.ts';
+import { ReceiptLog } from './receipt-log.ts';
+import type { ReceiptEntry } from '../../../src/receipt.ts';
 
 /** At most this many item errors are kept per job; the count goes on. */
 const MAX_ITEM_ERRORS = 1_000;
@@ -53,6 +55,8 @@ export interface JobRuntime<Item> {
   totalsFinal(): void;
   /** Bytes moved; negative to take back the bytes of an attempt that failed. */
   addBytes(bytes: number): void;
+  /** Resolves when the job may go on: at once, unless it is paused (then when it resumes or is cancelled). */
+  whilePaused(): Promise<void>;
   /** An item done: counted, and listed in the job's details (with a word on it, such as "checked for its size only"). */
   objectDone(item: ItemPlace, note?: string): void;
   /** A finished object whose bytes could be checked only for their count, and why. */
@@ -97,7 +101,6 @@ export interface JobOptions<Item> {
   readonly settings: () => Readonly<Settings>;
   readonly clock: JobClock;
   readonly onChange: (job: Job<Item>) => void;
-  readonly onBytes?: (bytes: number, nowMs: number) => void;
   /** An item error or warning, once, as it is kept. */
   readonly onItem?: (job: Job<Item>, list: ItemList, item: ItemError) => void;
   /** What the job asks the user changed (a file already there is waiting, or was answered). */
@@ -130,6 +133,10 @@ export class Job<Item = unknown> {
   private stateValue: JobState = { status: 'queued' };
   private controller = new AbortController();
   private meter = new ThroughputMeter();
+  /** Objects done a second: a job of small files moves objects more than bytes. */
+  private objectMeter = new ThroughputMeter();
+  /** Who waits for a paused job to go on (a listing read ahead): woken by resume and cancel. */
+  private pausedWaiters: (() => void)[] = [];
   private objectsDone = 0;
   private objectsFailed = 0;
   private objectsTotal = 0;
@@ -145,6 +152,9 @@ export class Job<Item = unknown> {
   private failedItemsOverflow = false;
   /** Every item as it ended, for the details (bounded in memory). */
   private readonly log = new ItemLog();
+  /** What it stored or saved, for its receipt, where no journal records it (`options.journal` absent). */
+  private readonly receiptLog = new ReceiptLog();
+  private readonly journal: JobJournal;
   private jobWideError: BargeError | undefined;
   private running: Promise<void> | undefined;
   private retries = 0;
@@ -167,6 +177,7 @@ export class Job<Item = unknown> {
     this.createdAt = options.createdAt ?? options.clock.now();
     this.target = options.target;
     this.dryRun = options.dryRun ?? false;
+    this.journal = options.journal ?? { ...NO_JOURNAL, objectFinished: (object) => this.receiptLog.add(object, options.clock.now()) };
   }
 
   get state(): JobState {
@@ -199,6 +210,7 @@ export class Job<Item = unknown> {
     if (this.stateValue.status !== 'paused') return;
     this.options.scheduler.resume(this.id);
     this.setState({ status: 'running' });
+    this.wakePaused();
   }
 
   /** Abort the requests in flight; the body cleans up (aborts multipart uploads) before the job ends. */
@@ -206,6 +218,7 @@ export class Job<Item = unknown> {
     if (isFinished(this.stateValue)) return;
     this.controller.abort();
     this.options.scheduler.removeJob(this.id);
+    this.wakePaused();
   }
 
   /** Run a failed or cancelled job again: only its failed items when it knows them. */
@@ -238,6 +251,7 @@ export class Job<Item = unknown> {
     this.jobWideError = undefined;
     this.controller = new AbortController();
     this.meter = new ThroughputMeter();
+    this.objectMeter = new ThroughputMeter();
     this.run(only);
     return true;
   }
@@ -269,9 +283,15 @@ export class Job<Item = unknown> {
     return this.log.all(filter);
   }
 
-  /** Let go of what the job holds for its details (it left the list). */
+  /** What the job stored or saved, where no journal records it (else nothing: the journal has it). */
+  unjournaledReceipt(): Generator<ReceiptEntry> {
+    return this.receiptLog.all();
+  }
+
+  /** Let go of what the job holds for its details and receipt (it left the list). */
   dispose(): void {
     this.log.close();
+    this.receiptLog.close();
   }
 
   /** The user's word on a file that is already there; with `applyToAll`, on every one of this job's. */
@@ -298,10 +318,29 @@ export class Job<Item = unknown> {
     return { ...this.update(), kind: this.kind, name: this.name, conflicts, createdAt: this.createdAt, ...this.target, ...(this.dryRun ? { dryRun: true } : {}) };
   }
 
+  /** Bytes and objects a second now: zero unless the job runs (a paused or ended job moves nothing). */
+  rates(): { bytesPerSecond: number; objectsPerSecond: number } {
+    if (this.stateValue.status !== 'running') return { bytesPerSecond: 0, objectsPerSecond: 0 };
+    const now = this.options.clock.now();
+    return { bytesPerSecond: this.meter.bytesPerSecond(now), objectsPerSecond: this.objectMeter.bytesPerSecond(now) };
+  }
+
+  /**
+   * Seconds left, from whichever rate is known: bytes for a big file (no object has ended yet),
+   * objects for small files (each costs requests more than bytes), the longer where both are.
+   */
+  private etaSeconds(rates: { bytesPerSecond: number; objectsPerSecond: number }): number | undefined {
+    const left = (remaining: number, perSecond: number) => (remaining <= 0 ? 0 : perSecond > 0 ? remaining / perSecond : undefined);
+    const byBytes = left(this.bytesTotal - this.bytesDone, rates.bytesPerSecond);
+    const byObjects = left(this.objectsTotal - this.objectsDone - this.objectsFailed, rates.objectsPerSecond);
+    if (byBytes === undefined || byObjects === undefined) return byBytes ?? byObjects;
+    return Math.max(byBytes, byObjects);
+  }
+
   /** Where the job is: its state and numbers, what goes out ten times a second. */
   update(): JobUpdate {
-    const now = this.options.clock.now();
     const active = this.stateValue.status === 'running';
+    const rates = this.rates();
     return {
       id: this.id,
       state: this.stateValue,
@@ -319,9 +358,10 @@ export class Job<Item = unknown> {
         bytesDone: this.bytesDone,
         bytesTotal: this.bytesTotal,
         totalsKnown: this.totalsKnown,
-        bytesPerSecond: active ? this.meter.bytesPerSecond(now) : 0,
-        // While the job is still finding work this is a lower bound (shown as "3m+").
-        etaSeconds: active ? this.meter.etaSeconds(this.bytesTotal - this.bytesDone, now) : undefined,
+        bytesPerSecond: rates.bytesPerSecond,
+        objectsPerSecond: rates.objectsPerSecond,
+        // While the job is still finding work this is a lower bound (shown as "3m or more").
+        etaSeconds: active ? this.etaSeconds(rates) : undefined,
       },
     };
   }
@@ -348,6 +388,7 @@ export class Job<Item = unknown> {
 
   private finish(error: unknown): void {
     this.running = undefined;
+    this.wakePaused();
     this.endedAt = this.options.clock.now();
     this.options.scheduler.removeJob(this.id);
     this.log.settle(this.controller.signal.aborted || Boolean(this.jobWideError || error));
@@ -392,14 +433,14 @@ export class Job<Item = unknown> {
         this.bytesDone += bytes;
         if (bytes !== 0) {
           // Bytes taken back (a failed attempt) come off the speed too: it counts what stayed sent.
-          const now = this.options.clock.now();
-          this.meter.add(bytes, now);
-          this.options.onBytes?.(bytes, now);
+          this.meter.add(bytes, this.options.clock.now());
         }
         this.changed();
       },
+      whilePaused: () => this.whilePaused(signal),
       objectDone: (item, note) => {
         this.objectsDone += 1;
+        this.objectMeter.add(1, this.options.clock.now());
         this.log.add({ ...item, state: 'done', ...(note === undefined ? {} : { message: printable(note) }) });
         this.changed();
       },
@@ -452,9 +493,24 @@ export class Job<Item = unknown> {
         if (item) this.log.add({ ...item, state: 'done', message: 'Done by an earlier run of this job.' });
         this.changed();
       },
-      journal: this.options.journal ?? NO_JOURNAL,
+      journal: this.journal,
       itemFailed: (item, place, error) => this.itemFailed(item, place, error),
     };
+  }
+
+  /** Resolves at once unless the job is paused; then when it resumes, or is cancelled or stopped. */
+  private whilePaused(signal: AbortSignal): Promise<void> {
+    if (this.stateValue.status !== 'paused' || signal.aborted) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      this.pausedWaiters.push(resolve);
+      signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+  }
+
+  private wakePaused(): void {
+    const waiters = this.pausedWaiters;
+    this.pausedWaiters = [];
+    for (const wake of waiters) wake();
   }
 
   /** One slot per attempt: the slot is given back while the retry waits out its backoff. */

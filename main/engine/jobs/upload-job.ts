@@ -49,6 +49,7 @@ import { AttemptBytes } from './attempt-bytes.ts';
 import { DestinationIndex, listingPlan } from './destination-index.ts';
 import { uploadAsAsked } from './upload-if-exists.ts';
 import type { AskingUpload } from './upload-if-exists.ts';
+import { readAhead } from './read-ahead.ts';
 
 /** Files up to this size are read whole and sent in one request (cheapest per object). */
 const BUFFERED_PUT_MAX_BYTES = 1024 * 1024;
@@ -80,7 +81,9 @@ export function uploadBody(connection: S3Connection, spec: UploadSpec): JobBody<
     const collision = sourcesCollide(spec.sources, spec.destination);
     if (collision) throw new BargeError('NameCollision', collision);
     const walk = { followSymlinks: spec.followSymlinks ?? true };
-    const files = discover(runtime, spec.bucket, only ? only.map((item) => walkPath(item.path, item.key, walk)) : [walkSources(spec.sources, spec.destination, walk)]);
+    // The walk runs ahead of the transfers (read-ahead.ts): its totals are known once it has ended.
+    const walked = discover(runtime, spec.bucket, only ? only.map((item) => walkPath(item.path, item.key, walk)) : [walkSources(spec.sources, spec.destination, walk)]);
+    const files = readAhead(walked, { signal: runtime.signal, whilePaused: runtime.whilePaused });
     const stored = runtime.journal.resumed ? await listStoredNow(connection, spec, runtime) : undefined;
     const strays = new Map<string, { jobId: string; uploadId: string }[]>();
     for (const stray of runtime.journal.strays().uploads) {

@@ -46,5 +46,20 @@ it('pace: a delete is timed in objects per second; today\'s end time shows witho
   // The sizes a delete counts are no bytes moved: still objects a second.
   const sized = { ...deleted, kind: 'delete' as const, progress: { ...deleted.progress, bytesDone: 6_900, bytesTotal: 6_900 } };
   expect(jobPace(sized, now).rate).toBe('avg 2,000 objects/s');
-  expect(jobPace({ ...sized, kind: 'upload' }, now).rate).toBe('avg 0.0 MiB/s');
+  // An upload of as many tiny files moves its bytes in KiB/s, beside the objects a second it keeps.
+  expect(jobPace({ ...sized, kind: 'upload' }, now).rate).toBe('avg 4.5 KiB/s, 2,000 objects/s');
+});
+
+it('a job of small files shows objects and bytes a second, live and on average; one file, its bytes alone', async () => {
+  const { jobPace } = await import('../../../renderer/job-text.ts');
+  // 10,000 objects of 50 bytes at 770 a second: 37.6 KiB/s, which "0.0 MiB/s" hid.
+  const small = { ...job({ objectsDone: 4_000, objectsTotal: 10_000, bytesDone: 200_000, bytesTotal: 500_000, bytesPerSecond: 38_500, objectsPerSecond: 770, etaSeconds: 7.8 }), state: { status: 'running' } } as const;
+  expect(jobPace(small)).toMatchObject({ rate: '37.6 KiB/s, 770 objects/s', timing: 'ETA 8s' });
+  const ended = new Date(2026, 2, 1, 14, 3, 12).getTime();
+  const done = { ...job({ objectsDone: 10_000, objectsTotal: 10_000, bytesDone: 500_000, bytesTotal: 500_000 }), startedAt: ended - 13_000, endedAt: ended };
+  expect(jobPace(done).rate).toBe('avg 37.6 KiB/s, 769 objects/s');
+  const one = { ...job({ objectsDone: 0, objectsTotal: 1, bytesDone: 50 * 1024 ** 2, bytesTotal: 100 * 1024 ** 2, bytesPerSecond: 25 * 1024 ** 2, objectsPerSecond: 0, etaSeconds: 2 }), state: { status: 'running' } } as const;
+  expect(jobPace(one).rate).toBe('25.0 MiB/s');
+  // A delete runs at its count a second.
+  expect(jobPace({ ...small, kind: 'delete' }).rate).toBe('770 objects/s');
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatAge, formatBytes, formatDuration, formatRate, parseByteSize, parseDuration } from '../../../src/byte-units.ts';
+import { formatAge, formatBytes, formatDuration, formatObjectRate, formatRate, parseByteSize, parseDuration } from '../../../src/byte-units.ts';
 
 describe('parseByteSize', () => {
   it.each([
@@ -31,6 +31,18 @@ describe('formatting', () => {
     expect(formatRate(260 * 1024 ** 2)).toBe('260 MiB/s');
     expect(formatRate(1.25 * 1024 ** 2)).toBe('1.3 MiB/s');
     expect(formatRate(250e6)).toBe('238 MiB/s');
+    expect(formatDuration(42)).toBe('42s');
+  });
+
+  it('formats a rate under 1 MiB/s in KiB/s or B/s, never "0.0 MiB/s", and objects a second in words', () => {
+    expect(formatRate(38 * 1024)).toBe('38.0 KiB/s');
+    expect(formatRate(512)).toBe('512 B/s');
+    expect(formatRate(0)).toBe('0 B/s');
+    expect(formatObjectRate(770.4)).toBe('770 objects/s');
+    expect(formatObjectRate(12_345)).toBe('12,345 objects/s');
+    expect(formatObjectRate(2.46)).toBe('2.5 objects/s');
+    expect(formatObjectRate(1)).toBe('1 object/s');
+    expect(formatObjectRate(0)).toBe('0 objects/s');
     expect(formatDuration(42)).toBe('42s');
     expect(formatDuration(185)).toBe('3m05s');
     expect(formatDuration(3720)).toBe('1h02m');

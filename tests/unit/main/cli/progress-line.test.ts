@@ -11,8 +11,18 @@ function snapshot(progress: Partial<JobSnapshot['progress']>): JobSnapshot {
 
 describe('progressLine', () => {
   it('shows a bar, bytes, rate, ETA and objects', () => {
-    const line = progressLine(snapshot({ bytesDone: 512 * 1024 ** 2, bytesTotal: 1024 ** 3, bytesPerSecond: 250e6, etaSeconds: 2.1, objectsDone: 1, objectsTotal: 2 }));
-    expect(line).toBe('[############............]  50%  512 MiB / 1.00 GiB  238 MiB/s  ETA 2s  1/2 objects');
+    const line = progressLine(snapshot({ bytesDone: 512 * 1024 ** 2, bytesTotal: 1024 ** 3, bytesPerSecond: 250e6, objectsPerSecond: 1, etaSeconds: 2.1, objectsDone: 1, objectsTotal: 2 }));
+    expect(line).toBe('[############............]  50%  512 MiB / 1.00 GiB  238 MiB/s, 1 object/s  ETA 2s  1/2 objects');
+  });
+
+  it('shows objects a second beside the bytes for small files, and one file in words', () => {
+    const small = progressLine(snapshot({ bytesDone: 200_000, bytesTotal: 500_000, bytesPerSecond: 38_500, objectsPerSecond: 770, etaSeconds: 7.8, objectsDone: 4_000, objectsTotal: 10_000 }), 140);
+    expect(small).toContain('37.6 KiB/s, 770 objects/s');
+    expect(small).toContain('4,000/10,000 objects');
+    const one = progressLine(snapshot({ bytesDone: 5, bytesTotal: 10, bytesPerSecond: 5, objectsTotal: 1 }));
+    expect(one).toContain('  5 B/s  ');
+    expect(one).toContain('0/1 object');
+    expect(one).not.toContain('objects');
   });
 
   it('marks totals that are still growing, and counts failures', () => {
