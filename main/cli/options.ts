@@ -199,9 +199,9 @@ Options:
   --no-resume          cp, rm: start afresh instead of continuing an interrupted run
   --case-insensitive   cp (download): refuse keys whose names differ only in case, as on Windows
                        and macOS (default: ask the target folder)
-  --if-exists WHAT     cp (download): a file that is already there is overwritten (default, as cp
-                       and aws s3 cp do), skip-ped, kept beside the new one (rename: "a (1).txt"),
-                       replaced only by a newer object (newer), or the object fails (fail)
+  --if-exists WHAT     cp (download): what to do with a file that is already there: overwrite it
+                       (default, as cp and aws s3 cp do), skip it, keep both (rename: "a (1).txt"),
+                       replace it only with a newer object (newer), or fail the object (fail)
   --no-follow-symlinks cp (upload): skip symbolic links, each named, instead of following them
                        (default: links to files and folders are followed, loops refused)
   --require-verified   cp (download): fail an object that can be checked only for its size (no

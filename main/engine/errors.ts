@@ -10,7 +10,7 @@ import { printable } from '../../src/unsafe-text.ts';
 import { isRegion } from '../../src/region.ts';
 
 export { BargeError };
-import { CODE_SYNONYMS } from './error-codes.ts';
+import { CODE_SYNONYMS, rerunOf } from './error-codes.ts';
 import { targetOfTemporary } from './jobs/temporary-name.ts';
 import { decodeXmlEntities } from './s3/xml-entities.ts';
 
@@ -244,7 +244,8 @@ export function toBargeError(error: unknown, context?: string): BargeError {
  */
 export function toJobError(error: unknown, context?: string): JobError {
   const e = toBargeError(error, context);
-  return { code: e.code, message: printable(e.message) };
+  const rerun = rerunOf(e.code);
+  return { code: e.code, message: printable(e.message), ...(rerun === undefined ? {} : { rerun }) };
 }
 
 /** The server's own message, when it has one worth showing (S3 messages are short and secret-free). */
