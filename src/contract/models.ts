@@ -23,7 +23,7 @@ export type ConnectionSummary = z.infer<typeof connectionSummarySchema>;
 
 /** What the user types to add or edit a connection. An empty secret on edit keeps the stored one. */
 export const connectionInputSchema = z.strictObject({
-  name: z.string().trim().min(1, 'Give the connection a name').max(100),
+  name: z.string().trim().max(100).refine((name) => name !== '', 'Give the connection a name'),
   endpoint: z.union([z.literal(''), z.string().superRefine((text, context) => {
     const problem = endpointUrlProblem(text);
     if (problem) context.addIssue({ code: 'custom', message: `The endpoint ${problem}.` });
