@@ -98,6 +98,8 @@ const TABLE: Readonly<Record<string, ErrorCodeClass>> = {
   AuthorizationHeaderMalformed: FATAL_JOB_WIDE,
   // The endpoint sends every request elsewhere (errors.ts: Barge follows no redirect).
   Redirect: FATAL_JOB_WIDE,
+  // The endpoint answers, but not as an S3 store (a web page, JSON): a web server, not a store.
+  NotS3: FATAL_JOB_WIDE,
   // The credentials are wrong, missing or expired.
   InvalidAccessKeyId: FATAL_JOB_WIDE,
   SignatureDoesNotMatch: FATAL_JOB_WIDE,

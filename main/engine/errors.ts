@@ -56,6 +56,8 @@ function rawErrorCode(error: unknown): string {
   if (error instanceof BargeError) return error.code;
   const e = (error ?? {}) as SdkLikeError;
   if (e.name === 'AbortError') return 'Cancelled';
+  const foreign = foreignAnswer(e);
+  if (foreign) return foreign;
   // Errno codes (ENOSPC), Node's own (ERR_TLS_CERT_ALTNAME_INVALID) and OpenSSL's certificate
   // verdicts (DEPTH_ZERO_SELF_SIGNED_CERT): upper case with underscores, unlike any S3 code.
   if (typeof e.code === 'string' && /^(E[A-Z0-9_]+|[A-Z0-9]+(_[A-Z0-9]+)+)$/.test(e.code)) return e.code;
@@ -65,6 +67,39 @@ function rawErrorCode(error: unknown): string {
   if (status !== undefined && REDIRECT_STATUSES.has(status) && (!e.name || GENERIC_NAMES.has(e.name))) return 'Redirect';
   if (e.name && e.name !== 'Error' && e.name !== 'S3ServiceException') return e.name;
   return status ? `Http${status}` : 'Unknown';
+}
+
+/** The SDK's words for an answer whose body it could not read as XML. */
+const UNREADABLE_XML = /XML parse error|Deserialization error/;
+
+/**
+ * An answer no S3 store gives: a web page, JSON, or a body that is not XML where XML was due. `NotS3`
+ * when the answer says it is something else (its Content-Type), so the endpoint is not a store (a web
+ * server, a console's port, a proxy's own page); `UnreadableAnswer` when it claims to be XML but is
+ * not well formed (cut short on the way). S3's own errors carry a code and come as XML; a HEAD has no
+ * body at all (MinIO sends no Content-Type with its 404), so neither is ever taken for one of these.
+ */
+function foreignAnswer(e: SdkLikeError): 'NotS3' | 'UnreadableAnswer' | undefined {
+  if (e.Code !== undefined) return undefined;
+  const type = contentType(e);
+  const unreadable = typeof e.message === 'string' && UNREADABLE_XML.test(e.message);
+  if (unreadable) return type !== undefined && /xml/i.test(type) ? 'UnreadableAnswer' : 'NotS3';
+  return type !== undefined && /html|json/i.test(type) ? 'NotS3' : undefined;
+}
+
+function contentType(e: SdkLikeError): string | undefined {
+  const header = e.$response?.headers?.['content-type'];
+  return typeof header === 'string' && header !== '' ? header : undefined;
+}
+
+/**
+ * What a person is told of an answer that is no S3 store's: its status, and what it was by its
+ * Content-Type (a web page, JSON), when one was sent.
+ */
+export function notS3Message(status: number | undefined, type: string | undefined): string {
+  const what = type === undefined ? '' : /html/i.test(type) ? ' with a web page' : /json/i.test(type) ? ' with JSON' : '';
+  return `The endpoint answered${status === undefined ? '' : ` HTTP ${status}`}${what}, not as an S3 store does: `
+    + 'check the endpoint URL (the host, the port, and any path the store needs).';
 }
 
 /** Statuses that send a client elsewhere (301 is S3's PermanentRedirect, a bucket in another region). */
@@ -198,6 +233,11 @@ function specificHint(code: string, error: SdkLikeError, context: string | undef
       + 'This cannot be done on this store as it is: check what the store supports (its documentation, or its administrator), and whether a proxy on the way changes requests.';
   }
   if (code === 'Redirect') return redirectHint(error);
+  if (code === 'NotS3') return notS3Message(error.$metadata?.httpStatusCode, contentType(error));
+  if (code === 'UnreadableAnswer') {
+    return `The store's answer (HTTP ${error.$metadata?.httpStatusCode ?? '(no status)'}) is not well-formed XML: it may have been cut short on the way. `
+      + 'Try again; if it persists, check what stands between Barge and the store (a proxy).';
+  }
   const file = FILE_HINTS[code];
   if (file) {
     const [problem, advice] = file;

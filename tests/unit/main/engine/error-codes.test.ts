@@ -41,7 +41,7 @@ describe('the table of error codes', () => {
     expect(jobWide.map(([code]) => code).sort()).toEqual([
       'NoSuchBucket', 'InvalidAccessKeyId', 'SignatureDoesNotMatch', 'CredentialsProviderError', 'ECONNREFUSED',
       'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'PermanentRedirect', 'AuthorizationHeaderMalformed',
-      'Redirect', 'InvalidBucketName', 'ENOSPC', 'RequestTimeTooSkewed', 'ExpiredToken', 'InvalidToken', 'EROFS', 'EDQUOT',
+      'Redirect', 'NotS3', 'InvalidBucketName', 'ENOSPC', 'RequestTimeTooSkewed', 'ExpiredToken', 'InvalidToken', 'EROFS', 'EDQUOT',
       'EPROTO', 'ERR_SSL_WRONG_VERSION_NUMBER', 'ERR_SSL_PACKET_LENGTH_TOO_LONG', 'ERR_TLS_CERT_ALTNAME_INVALID',
       'DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'UNABLE_TO_GET_ISSUER_CERT',
       'UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'CERT_UNTRUSTED', 'CERT_HAS_EXPIRED', 'CERT_NOT_YET_VALID',
