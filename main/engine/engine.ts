@@ -303,8 +303,8 @@ export class Engine {
    * Run exactly the items of a job that failed again, within the job (uploads, downloads and
    * deletes alike); refused, with why, where the job does not know them one by one.
    */
-  retryFailed(id: string): void {
-    this.listed(id).retryFailed();
+  retryFailed(id: string, answer?: ConflictChoice): void {
+    this.listed(id).retryFailed(answer);
   }
 
   /** Drop a finished job from the list and its record, keeping nothing for a resume (the command line, once its receipt is written). */

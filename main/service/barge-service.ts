@@ -406,8 +406,8 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
       const end = offset + page.items.length;
       return { fileName: itemsFileName(job.kind, id, filter), text, ...(page.items.length > 0 && end < page.total ? { next: end } : {}) };
     },
-    'jobs.retryFailed': async ({ id }) => {
-      engine.retryFailed(id);
+    'jobs.retryFailed': async ({ id, ifExists }) => {
+      engine.retryFailed(id, ifExists);
       return null;
     },
     'uploads.stage': async () => ({ stagingId: await requireStaging().create() }),

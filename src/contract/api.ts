@@ -204,9 +204,11 @@ export const methodSchemas = {
   /**
    * Run exactly the items of a failed job that failed again, within the job; refused while it runs
    * (JobNotFinished), where it has none (NothingToRetry), or where it does not know them one by one
-   * (FailedWhole, TooManyFailed).
+   * (FailedWhole, TooManyFailed). Items that failed for a file already there would fail the same way
+   * again: `ifExists` answers for them, and without it the retry is refused (ChoiceNeeded, saying
+   * how many), for the window to ask.
    */
-  'jobs.retryFailed': z.strictObject({ id: jobId }),
+  'jobs.retryFailed': z.strictObject({ id: jobId, ifExists: conflictChoiceSchema.optional() }),
   /**
    * A batch for files a browser sends before its upload starts (each with PUT stagedFileUrl(…),
    * then jobs.upload with `staged`). Only a host that takes files this way has it (NotSupported

@@ -122,3 +122,45 @@ it('exports the list shown as CSV, and retries the failed items; a refusal is sa
   await refused;
   expect(useJobDetails.getState().error).toBe('This job failed as a whole: retry the whole job.');
 });
+
+it('says a retry has ended once a run begun after it finishes, even one never seen running, and how it went', async () => {
+  useJobDetails.getState().open('j1', 'failed');
+  await taken()[0]!.answer(page(0, 2, 2));
+  const { jobMoved } = useJobDetails.getState();
+  jobMoved({ finished: true, failed: 2, startedAt: 1000 });
+  const retrying = useJobDetails.getState().retryFailed();
+  await taken()[0]!.answer({ ok: true, value: null });
+  await retrying;
+  expect(useJobDetails.getState().notice).toBe('Retrying the failed items…');
+  // The run it goes on from, seen again, is not the retry's end.
+  jobMoved({ finished: true, failed: 2, startedAt: 1000 });
+  expect(useJobDetails.getState().notice).toBe('Retrying the failed items…');
+  jobMoved({ finished: true, failed: 1, startedAt: 2000 });
+  expect(useJobDetails.getState().notice).toBe('The retry ended: 1 item failed again.');
+
+  // A retry whose run ends before its answer comes: said ended, not "Retrying" after all.
+  const quick = useJobDetails.getState().retryFailed();
+  const [call] = taken().filter((pending) => pending.method === 'jobs.retryFailed');
+  jobMoved({ finished: false, failed: 0, startedAt: 3000 });
+  jobMoved({ finished: true, failed: 0, startedAt: 3000 });
+  await call!.answer({ ok: true, value: null });
+  await quick;
+  expect(useJobDetails.getState().notice).toBe('The retry ended: every item is done.');
+});
+
+it('asks which answer to retry with when the same one would fail items again, and retries with the one chosen', async () => {
+  useJobDetails.getState().open('j1', 'failed');
+  await taken()[0]!.answer(page(0, 2, 2));
+  const asking = useJobDetails.getState().retryFailed();
+  const question = '2 items failed because their files were already there: retried the same way, they would fail again. Choose whether to replace them, keep both, or skip them.';
+  await taken()[0]!.answer({ ok: false, error: { code: 'ChoiceNeeded', message: question } });
+  await asking;
+  expect(useJobDetails.getState()).toMatchObject({ choice: question, error: undefined, notice: undefined });
+  const answered = useJobDetails.getState().retryFailed('rename');
+  const [retry] = taken();
+  expect(retry).toMatchObject({ method: 'jobs.retryFailed', params: { id: 'j1', ifExists: 'rename' } });
+  expect(useJobDetails.getState().choice).toBeUndefined();
+  await retry!.answer({ ok: true, value: null });
+  await answered;
+  expect(useJobDetails.getState().notice).toBe('Retrying the failed items…');
+});
