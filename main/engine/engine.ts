@@ -43,7 +43,7 @@ import type { ConnectionCheck } from '../../src/contract/models.ts';
 import type { ObjectStream } from './s3/object-stream.ts';
 import type { BucketEntry, ListingPage, ListOptions, ObjectDetails } from './s3/s3-listing.ts';
 import { confinedFolder, confinedTarget } from './jobs/confined-path.ts';
-import { listHostFolders } from './jobs/host-folders.ts';
+import { listHostFolders, makeHostFolder } from './jobs/host-folders.ts';
 import type { FolderListingOptions } from './jobs/host-folders.ts';
 import type { FolderListing } from '../../src/contract/models.ts';
 import type { AddressPolicy } from './s3/guarded-lookup.ts';
@@ -203,6 +203,11 @@ export class Engine {
   /** The subfolders of a folder of this machine (names only), confined below `options.root` where given. */
   listFolders(folder: string | undefined, options: FolderListingOptions): Promise<FolderListing> {
     return listHostFolders(folder, options);
+  }
+
+  /** A new folder in a folder of this machine (a picker's New folder), confined as listings are; then its listing. */
+  makeFolder(parent: string, name: string, options: FolderListingOptions): Promise<FolderListing> {
+    return makeHostFolder(parent, name, options);
   }
 
   /**

@@ -416,6 +416,7 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
       return { ...result, failed: result.failed.map(({ upload, error }) => ({ upload, error: { code: error.code, message: error.message } })) };
     },
     'fs.listFolders': async ({ path: folder }) => engine.listFolders(folder, { root: options.downloadRoot, start: defaultDownloadFolder }),
+    'fs.makeFolder': async ({ parent, name }) => engine.makeFolder(parent, name, { root: options.downloadRoot, start: defaultDownloadFolder }),
     'settings.get': async () => engine.settings,
     'settings.update': async (patch) => {
       const settings = engine.updateSettings(patch);

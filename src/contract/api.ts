@@ -230,6 +230,12 @@ export const methodSchemas = {
    * the host's download root, where it has one; never a file's name or contents.
    */
   'fs.listFolders': z.strictObject({ path: z.string().min(1).max(4096).optional() }),
+  /**
+   * A new folder `name` in `parent` (a folder picker's New folder), confined as fs.listFolders is;
+   * answers with its listing, for the picker to open it. Refused in words: a name with a / or a
+   * control character, one too long, or one already there (InvalidFolderName, FolderExists).
+   */
+  'fs.makeFolder': z.strictObject({ parent: z.string().min(1).max(4096), name: z.string().max(1024) }),
   'settings.get': nothing,
   'settings.update': settingsPatchSchema,
   'engine.stats': nothing,
@@ -291,6 +297,7 @@ export interface MethodResults {
   'uploads.stage': { stagingId: string };
   'uploads.abortIncomplete': IncompleteUploads;
   'fs.listFolders': FolderListing;
+  'fs.makeFolder': FolderListing;
   'settings.get': Settings;
   'settings.update': Settings;
   'engine.stats': EngineStats;

@@ -44,6 +44,7 @@ export const FIELD_WORDS: Readonly<Record<string, { readonly name: string; reado
   offset: { name: 'where the page starts' },
   olderThanMs: { name: 'the age in milliseconds' },
   pageSize: { name: 'the page size' },
+  parent: { name: 'the folder to make it in' },
   partSizeBytes: { name: 'the part size in bytes' },
   path: { name: 'the path' },
   paths: { name: 'the list of files', item: 'a file\'s path' },

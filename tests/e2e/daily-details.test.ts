@@ -1,9 +1,11 @@
 // Small things a daily user of the window notices, in Debian's Chromium against `npm run serve`'s
 // host: a column header sorts from anywhere in its cell, a long name keeps its file icon whole, a
 // paused job's buttons stay inside the Transfers panel at its narrowest, a job's destination is
-// shortened in the middle (whole in its tooltip), and the font stack reaches for CJK faces.
+// shortened in the middle (whole in its tooltip), the font stack reaches for CJK faces, and the
+// host's folder picker makes a New folder.
 
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, stat, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import type { Browser, Locator, Page } from 'playwright-core';
@@ -112,4 +114,35 @@ it('reaches for faces that carry Japanese, Chinese and Korean names, and other s
     expect(family).toContain(face);
   }
   expect(family.trim().endsWith('sans-serif')).toBe(true);
+});
+
+it('makes a New folder in the host\'s folder picker and opens it; a name that cannot be is refused in words, and Escape puts the name away only', async () => {
+  await page.getByRole('grid').getByRole('row', { name: /b\.txt/ }).click();
+  await page.getByRole('toolbar').getByRole('button', { name: 'Download' }).click();
+  const download = page.getByRole('dialog', { name: 'Download' });
+  await download.getByRole('button', { name: 'Browse…' }).click();
+  const picker = page.getByRole('dialog', { name: `Choose a folder on ${os.hostname()}` });
+  const root = inject('app').downloadRoot;
+  await expect.poll(() => picker.getByRole('listbox', { name: `Folders in ${root}`, exact: true }).count()).toBe(1);
+
+  await picker.getByRole('button', { name: 'New folder' }).click();
+  const name = picker.getByRole('textbox', { name: `Name of the new folder in ${root}` });
+  await name.fill('a/b');
+  await name.press('Enter');
+  await expect.poll(() => picker.getByRole('alert').textContent()).toBe('"a/b" cannot name a folder: a name has no / or \\ in it (make one folder at a time).');
+  await name.press('Escape');
+  expect(await picker.count()).toBe(1);
+  expect(await name.count()).toBe(0);
+
+  await picker.getByRole('button', { name: 'New folder' }).click();
+  await name.fill('Made in the picker');
+  await name.press('Enter');
+  const made = path.join(root, 'Made in the picker');
+  await expect.poll(() => picker.getByRole('listbox', { name: `Folders in ${made}`, exact: true }).count()).toBe(1);
+  expect((await stat(made)).isDirectory()).toBe(true);
+  expect(await picker.getByRole('alert').count()).toBe(0);
+  await screenshot(page, 'folder-picker-new-folder');
+  await picker.getByRole('button', { name: 'Choose this folder' }).click();
+  expect(await download.getByLabel('Download folder').inputValue()).toBe(made);
+  await download.getByRole('button', { name: 'Cancel' }).click();
 });
