@@ -10,7 +10,7 @@ import { printable } from '../../src/unsafe-text.ts';
 import { isRegion } from '../../src/region.ts';
 
 export { BargeError };
-import { CODE_SYNONYMS, rerunOf } from './error-codes.ts';
+import { CODE_SYNONYMS, rerunOf, retryClassOf } from './error-codes.ts';
 import { targetOfTemporary } from './jobs/temporary-name.ts';
 import { decodeXmlEntities } from './s3/xml-entities.ts';
 
@@ -137,11 +137,11 @@ const HINTS: Readonly<Record<string, string>> = {
   ECONNREFUSED: 'The connection was refused. Is the endpoint URL right and the server running?',
   ENOTFOUND: 'The endpoint host name does not resolve. Check the endpoint URL.',
   EAI_AGAIN: 'The endpoint host name could not be resolved right now (DNS). Check the network.',
-  ECONNRESET: 'The connection was reset by the server or the network.',
-  ETIMEDOUT: 'The connection timed out.',
-  TimeoutError: 'The server stopped answering (the request timed out).',
-  EHOSTUNREACH: 'The endpoint host is unreachable.',
-  ENETUNREACH: 'The network is unreachable.',
+  ECONNRESET: 'The connection was reset by the server or the network. If it goes on, check the network (a proxy, VPN or firewall on the way) and the endpoint URL.',
+  ETIMEDOUT: 'The connection timed out: nothing answered at the endpoint. Check the endpoint URL and the network, then try again.',
+  TimeoutError: 'The server stopped answering (the request timed out). Try again; if it goes on, lower the thread count or check the network.',
+  EHOSTUNREACH: 'The endpoint\'s host cannot be reached from this computer. Check the endpoint URL and the network (a VPN that is off?), then try again.',
+  ENETUNREACH: 'The network is unreachable: this computer has no route to the endpoint. Check its network connection, then try again.',
   EPROTO: 'The secure (TLS) connection failed: the server does not speak TLS on this port. Check the endpoint URL (http:// or https://, and the port).',
   ERR_SSL_WRONG_VERSION_NUMBER: 'The secure (TLS) connection failed: the server does not speak TLS on this port. Check the endpoint URL (http:// or https://, and the port).',
   ERR_SSL_PACKET_LENGTH_TOO_LONG: 'The secure (TLS) connection failed: the server does not speak TLS on this port. Check the endpoint URL (http:// or https://, and the port).',
@@ -186,6 +186,9 @@ function expectedRegion(error: SdkLikeError): string | undefined {
   return named !== undefined && isRegion(named) ? named : undefined;
 }
 
+/** S3 codes for a store's own failure (HTTP 5xx): retried, and said this way if they last. */
+const SERVER_FAULTS = new Set(['InternalError', 'XMinioServerNotInitialized', 'OperationAborted']);
+
 const REGION_CODES = new Set(['AuthorizationHeaderMalformed', 'PermanentRedirect', 'IllegalLocationConstraintException']);
 
 /**
@@ -217,7 +220,7 @@ function specificHint(code: string, error: SdkLikeError, context: string | undef
   }
   if (code === 'BadDigest') {
     const raw = rawErrorCode(error);
-    const said = error.message && error.message !== raw && !/^HTTP \d+$/.test(error.message) ? `: ${decodeXmlEntities(error.message).replace(/\.$/, '')}` : '';
+    const said = ownWords(error, raw) ? `: ${decodeXmlEntities(error.message!).replace(/\.$/, '')}` : '';
     const tries = error.attempts && error.attempts > 1 ? `, on all ${error.attempts} tries` : '';
     return `The store received different bytes than were sent (it answered ${raw}${said})${tries}. `
       + 'Something on the way damages data (a proxy, the network), or the file changes while it is read. Retry; if it persists, check the network path and the disk.';
@@ -225,7 +228,7 @@ function specificHint(code: string, error: SdkLikeError, context: string | undef
   if (code === 'NotImplemented') {
     // A refusal of S3's checksum headers never gets here (checksum-headers.ts sends the request again
     // without them): this is the store lacking something else the request needs.
-    const said = error.message && error.message !== 'NotImplemented' && !/^HTTP \d+$/.test(error.message) ? `: "${shortened(decodeXmlEntities(error.message)).replace(/\.$/, '')}"` : '';
+    const said = ownWords(error, 'NotImplemented') ? `: "${shortened(decodeXmlEntities(error.message!)).replace(/\.$/, '')}"` : '';
     const header = error.Header ?? error.ArgumentName;
     // A header's name is short; a store's long text there is cut, as its message is.
     const named = typeof header === 'string' && header !== '' ? `, naming the ${header.length > HEADER_NAME_LIMIT ? `${header.slice(0, HEADER_NAME_LIMIT - 1)}…` : header} header` : '';
@@ -233,6 +236,17 @@ function specificHint(code: string, error: SdkLikeError, context: string | undef
       + 'This cannot be done on this store as it is: check what the store supports (its documentation, or its administrator), and whether a proxy on the way changes requests.';
   }
   if (code === 'Redirect') return redirectHint(error);
+  // A store that keeps asking for fewer requests, or failing on its side, once the retries are spent.
+  const retry = retryClassOf(code);
+  if (retry === 'throttle') {
+    return `The store kept asking for fewer requests (it answered ${error.$metadata?.httpStatusCode ?? 503} ${code}). Lower the thread count, then try again.`;
+  }
+  if (SERVER_FAULTS.has(code)) {
+    return `The store failed on its side (it answered ${error.$metadata?.httpStatusCode ?? 500} ${code}). Try again later; if it goes on, tell the store's administrator.`;
+  }
+  if (code === 'RequestTimeout') {
+    return 'The store gave up waiting for the request\'s bytes (RequestTimeout): the network is slow or stalls. Check the network, or lower the thread count, then try again.';
+  }
   if (code === 'NotS3') return notS3Message(error.$metadata?.httpStatusCode, contentType(error));
   if (code === 'UnreadableAnswer') {
     return `The store's answer (HTTP ${error.$metadata?.httpStatusCode ?? '(no status)'}) is not well-formed XML: it may have been cut short on the way. `
@@ -248,6 +262,11 @@ function specificHint(code: string, error: SdkLikeError, context: string | undef
     return `${problem}${named ? '' : ` (${where})`}.${advice ? ` ${advice}` : ''}`;
   }
   return undefined;
+}
+
+/** Whether a store's message says more than its code (not the code again, nor the SDK's "UnknownError" or "HTTP 400"). */
+function ownWords(error: SdkLikeError, code: string): boolean {
+  return typeof error.message === 'string' && error.message !== '' && error.message !== code && error.message !== 'UnknownError' && !/^HTTP \d+$/.test(error.message);
 }
 
 /**
@@ -273,7 +292,7 @@ export function toBargeError(error: unknown, context?: string): BargeError {
   if (error instanceof BargeError) return error;
   const code = errorCode(error);
   const hint = specificHint(code, (error ?? {}) as SdkLikeError, context) ?? HINTS[code];
-  const detail = hint ?? serverMessage(error) ?? 'Unexpected error.';
+  const detail = hint ?? serverMessage(error) ?? `Something failed that Barge has no words for (${code}). Try again; if it goes on, report it with that code.`;
   const message = context ? `Cannot ${context}: ${detail}` : detail;
   return new BargeError(code, message, { cause: error });
 }
@@ -296,7 +315,7 @@ function serverMessage(error: unknown): string | undefined {
   const message = typeof e?.message === 'string' && e.message !== 'UnknownError' && e.message !== '' ? shortened(decodeXmlEntities(e.message)) : undefined;
   if (message && status) return `${message.replace(/\.$/, '')} (HTTP ${status}).`;
   if (message) return /[.…]$/.test(message) ? message : `${message}.`;
-  return status ? `The server answered HTTP ${status}.` : undefined;
+  return status ? `The server answered HTTP ${status}, giving no reason. Check the endpoint URL; if it is right, try again later.` : undefined;
 }
 
 const LONGEST_MESSAGE = 500;

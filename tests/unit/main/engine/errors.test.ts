@@ -16,7 +16,7 @@ describe('errors', () => {
     expect(errorCode(Object.assign(new Error('dns'), { code: 'EAI_AGAIN' }))).toBe('EAI_AGAIN');
     expect(errorCode(Object.assign(new Error('closed'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }))).toBe('ERR_STREAM_PREMATURE_CLOSE');
     expect(toBargeError(Object.assign(new Error('Quota exceeded'), { name: 'QuotaExceeded', $metadata: { httpStatusCode: 403 } })).message).toBe('Quota exceeded (HTTP 403).');
-    expect(toBargeError(Object.assign(new Error('UnknownError'), { name: 'Error', $metadata: { httpStatusCode: 418 } }))).toMatchObject({ code: 'Http418', message: 'The server answered HTTP 418.' });
+    expect(toBargeError(Object.assign(new Error('UnknownError'), { name: 'Error', $metadata: { httpStatusCode: 418 } }))).toMatchObject({ code: 'Http418', message: 'The server answered HTTP 418, giving no reason. Check the endpoint URL; if it is right, try again later.' });
   });
 });
 
