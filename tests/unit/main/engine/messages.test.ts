@@ -5,6 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../../../main/engine/error-codes.ts';
 import { toBargeError } from '../../../../main/engine/errors.ts';
+import { notS3Address } from '../../../../main/cli/commands/cp.ts';
+import { parseCli } from '../../../../main/cli/options.ts';
 
 const storeError = (name: string, message: string, status: number, extra: object = {}) => Object.assign(new Error(message), { name, $metadata: { httpStatusCode: status }, ...extra });
 const nodeError = (code: string, message = code) => Object.assign(new Error(message), { code });
@@ -80,4 +82,23 @@ it('says every code the engine sorts in sentences: a capital first, a full stop 
       expect(message, code).not.toMatch(RAW);
     }
   }
+});
+
+/** The command line's refusals of what was typed, before anything runs (then "Run barge --help for usage."). */
+const TYPED: readonly (readonly [situation: string, argv: readonly string[], message: string])[] = [
+  ['an option barge does not have', ['ls', '--bogus'], '--bogus is not an option of barge. A file whose name begins with "-" goes after "--": barge cp -- --bogus s3://bucket/.'],
+  ['an option that needs a value, given none', ['cp', '--threads'], '--threads needs a value after it (--threads <value>).'],
+  ['a value for an option that takes none', ['ls', '--recursive=yes', 's3://b/'], '--recursive takes no value: give --recursive alone.'],
+  ['a thread count that is no number', ['ls', '--threads', 'many'], '--threads takes a whole number, not "many".'],
+];
+
+describe('the table of messages: what was typed', () => {
+  it.each(TYPED)('%s', (_situation, argv, message) => {
+    expect(() => parseCli(argv)).toThrow(`${message}\nRun "barge --help" for usage.`);
+  });
+
+  it('an address with no bucket, and one that is not s3://', () => {
+    expect(notS3Address('s3://')).toBe('"s3://" names no bucket: write s3://bucket/ or s3://bucket/key (barge ls lists the buckets).');
+    expect(notS3Address('https://example.com/b')).toBe('"https://example.com/b" is not an s3:// address.');
+  });
 });
