@@ -34,10 +34,10 @@ export function MiddleShortenedName({ text, className }: { text: string; classNa
     return () => observer.disconnect();
   }, [printed]);
   // A screen reader and a search of the page find the whole name; the eye sees what fits.
+  // Whole, it is said once.
   return (
     <span ref={box} className={className} title={printed}>
-      <bdi aria-hidden="true">{shown}</bdi>
-      <bdi className="visually-hidden">{printed}</bdi>
+      {shown === printed ? <bdi>{printed}</bdi> : <><bdi aria-hidden="true">{shown}</bdi><bdi className="visually-hidden">{printed}</bdi></>}
     </span>
   );
 }
