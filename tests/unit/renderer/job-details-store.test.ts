@@ -4,6 +4,7 @@ import type { Result } from '../../../src/contract/result.ts';
 import type { JobItem } from '../../../src/jobs.ts';
 import { setApi } from '../../../renderer/store/api.ts';
 import { PAGE_SIZE, useJobDetails } from '../../../renderer/store/job-details-store.ts';
+import { useJobs } from '../../../renderer/store/jobs-store.ts';
 
 const saved: { fileName: string; text: string | readonly BlobPart[]; type: string }[] = [];
 vi.mock('../../../renderer/save-file.ts', () => ({ saveFile: (fileName: string, text: string | readonly BlobPart[], type: string) => saved.push({ fileName, text, type }) }));
@@ -163,4 +164,26 @@ it('asks which answer to retry with when the same one would fail items again, an
   await retry!.answer({ ok: true, value: null });
   await answered;
   expect(useJobDetails.getState().notice).toBe('Retrying the failed items…');
+});
+
+it('a job row\'s Retry on files that were already there opens the details and asks there, rather than failing them again', async () => {
+  const failed = (rerun: 'needs-choice' | undefined) => ({
+    id: rerun ? 'j9' : 'j10', kind: 'download' as const, name: 'twice', state: { status: 'failed' as const, error: { code: 'ItemsFailed', message: '1 item failed.' } }, createdAt: 0, conflicts: [],
+    progress: { objectsDone: 0, objectsFailed: 1, objectsTotal: 1, bytesDone: 0, bytesTotal: 0, totalsKnown: true, bytesPerSecond: 0, etaSeconds: undefined },
+    itemErrors: [{ item: 's3://b/twice/a.txt', code: rerun ? 'FileExists' : 'ECONNRESET', message: 'a.txt is already there.', ...(rerun ? { rerun } : {}) }],
+  });
+  useJobs.getState().replaceAll([failed('needs-choice')] as never);
+  const retrying = useJobs.getState().control('retry', 'j9');
+  expect(useJobDetails.getState()).toMatchObject({ jobId: 'j9', filter: 'failed' });
+  expect(pending.map((call) => call.method)).toEqual(['jobs.details', 'jobs.retryFailed']);
+  await pending[1]!.answer({ ok: false, error: { code: 'ChoiceNeeded', message: '1 item failed because its file was already there.' } });
+  await retrying;
+  expect(useJobDetails.getState().choice).toBe('1 item failed because its file was already there.');
+
+  // Any other failure: the row retries the job, as before.
+  pending.length = 0;
+  useJobDetails.getState().close();
+  useJobs.getState().replaceAll([failed(undefined)] as never);
+  void useJobs.getState().control('retry', 'j10');
+  expect(pending.map((call) => call.method)).toEqual(['jobs.retry']);
 });
