@@ -69,7 +69,7 @@ const placeFields = {
 export const sessionConnectionSchema = z.strictObject({
   ...placeFields,
   // Bounded as the connection form is: a session is kept for the process's life.
-  endpoint: placeFields.endpoint.refine((url) => url === undefined || url.length <= 2048, 'an endpoint of at most 2,048 characters'),
+  endpoint: placeFields.endpoint.refine((url) => url === undefined || url.length <= 2048, 'The endpoint is too long: at most 2,048 characters.'),
   profile: z.string().min(1).max(100).optional(),
 });
 export type SessionConnection = z.infer<typeof sessionConnectionSchema>;
@@ -80,7 +80,7 @@ export const connectionConfigSchema = z.object({
   secretAccessKey: z.string().min(1).optional(),
   sessionToken: z.string().min(1).optional(),
 }).refine((c) => (c.accessKeyId === undefined) === (c.secretAccessKey === undefined), {
-  message: 'give both an access key ID and a secret access key, or neither',
+  message: 'Give both an access key ID and a secret access key, or neither.',
 });
 
 export type ConnectionConfig = z.infer<typeof connectionConfigSchema>;

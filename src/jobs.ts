@@ -21,7 +21,16 @@ export interface JobError {
   readonly code: string;
   /** What a person reads. */
   readonly message: string;
+  /** What running the job again does for it, where it cannot simply pass (absent: it may). */
+  readonly rerun?: Rerun;
 }
+
+/**
+ * `fails-again`: the same run fails it the same way (the key is not there, the name is refused,
+ * the store lacks the feature); `needs-choice`: it does unless the user answers otherwise (a file
+ * already there, with "fail" the answer).
+ */
+export type Rerun = 'fails-again' | 'needs-choice';
 
 /** An item (file, object, key) that failed while the rest of the job went on. */
 export interface ItemError extends JobError {

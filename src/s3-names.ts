@@ -32,6 +32,14 @@ export function utf8Length(text: string): number {
   return new TextEncoder().encode(text).length;
 }
 
+/** Why `key` (or a prefix) is longer than any key S3 takes, or undefined: its limit is in bytes of UTF-8, not characters ("é" is two). */
+export function keyBytesProblem(key: string): string | undefined {
+  // At most 3 bytes per UTF-16 unit: a short text is known to fit without encoding it.
+  if (key.length <= MAX_KEY_BYTES / 3) return undefined;
+  const bytes = utf8Length(key);
+  return bytes > MAX_KEY_BYTES ? `is ${bytes} bytes long in UTF-8; S3 allows at most ${MAX_KEY_BYTES}` : undefined;
+}
+
 /**
  * Why `key` cannot be an object key, or undefined if it can, with what to do about it.
  *
@@ -42,8 +50,8 @@ export function utf8Length(text: string): number {
  */
 export function objectKeyProblem(key: string): string | undefined {
   if (key.length === 0) return 'is empty';
-  const bytes = utf8Length(key);
-  if (bytes > MAX_KEY_BYTES) return `is ${bytes} bytes long in UTF-8; S3 allows at most ${MAX_KEY_BYTES}: shorten the name or the destination prefix`;
+  const tooLong = keyBytesProblem(key);
+  if (tooLong) return `${tooLong}: shorten the name or the destination prefix`;
   const unsafe = unsafeCharacterIn(key);
   if (unsafe) return `contains ${unsafe}, which many S3 tools cannot list or show: rename the file`;
   return undefined;

@@ -81,12 +81,30 @@ export function usageError(message: string): BargeError {
   return new BargeError('UsageError', `${message}\nRun "barge --help" for usage.`);
 }
 
+/**
+ * Node's parseArgs refusal in Barge's words: its own ("Option '--threads <value>' argument missing",
+ * "Unknown option '-x'. To specify a positional argument…") are a library's, not a sentence about
+ * the command typed.
+ */
+export function optionProblem(error: Error & { code?: string }): string {
+  // "'-r, --recursive'": the long name.
+  const option = /'(?:-[^-' ,], )?(-[^' ]*)/.exec(error.message)?.[1];
+  if (option === undefined) return error.message;
+  if (error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+    return `${option} is not an option of barge. A file whose name begins with "-" goes after "--": barge cp -- ${option} s3://bucket/.`;
+  }
+  if (error.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
+    return /argument missing/.test(error.message) ? `${option} needs a value after it (${option} <value>).` : `${option} takes no value: give ${option} alone.`;
+  }
+  return error.message;
+}
+
 export function parseCli(argv: readonly string[]): CliOptions {
   let parsed;
   try {
     parsed = parseArgs({ args: [...argv], options: optionSpec, allowPositionals: true, strict: true, allowNegative: true });
   } catch (error) {
-    throw usageError((error as Error).message);
+    throw usageError(optionProblem(error as Error & { code?: string }));
   }
   const { values, positionals } = parsed;
   const settings: SettingsPatch = {};

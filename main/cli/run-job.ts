@@ -8,6 +8,7 @@ import { printable, printableJson } from '../../src/unsafe-text.ts';
 import type { EarlierRun, ItemError, ItemList, JobSnapshot, JobSummary, JobUpdate } from '../../src/jobs.ts';
 import { isFinished } from '../../src/jobs.ts';
 import { silentProgress, terminalProgress } from './progress-line.ts';
+import { rerunAdvice } from './rerun-advice.ts';
 import type { CliContext } from './context.ts';
 
 /** A run last heard of longer ago than this is started afresh, not resumed. */
@@ -101,12 +102,9 @@ export async function runJob(cli: CliContext, start: () => Promise<JobSummary>, 
     const sizeOnlyShown = warnings.filter((warning) => warning.code === 'SizeOnly').length;
     if (sizeOnly > sizeOnlyShown) cli.stderr.write(`… and ${sizeOnly - sizeOnlyShown} more checked for size only\n`);
     if (!cli.options.quiet) cli.stderr.write(`${summary(end, seconds, verb)}\n`);
-    // The command line's "Retry failed items": the same command again, which skips what was done.
-    // Not after a job that failed as a whole: its error says what to change first.
-    const failed = end.progress.objectsFailed;
-    if (end.state.status === 'failed' && !end.state.whole && failed > 0 && cli.journaled) {
-      cli.stderr.write(`To retry the ${plural(failed, 'item')} that failed, run the same command again: what was done is skipped.\n`);
-    }
+    // The command line's "Retry failed items": the same command again, which skips what was done,
+    // advised only where it can help (rerun-advice.ts).
+    if (cli.journaled) for (const line of rerunAdvice(end)) cli.stderr.write(`${line}\n`);
   }
   if (receiptError) cli.stderr.write(`error: ${printable(receiptError.message)}\n`);
   const outcome: RunEnd = receiptError ? { ...end, receiptMissing: true } : end;

@@ -12,7 +12,7 @@ import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort } from './free-port.ts';
+import { keepPorts, keptPortOrFree, lastPorts } from './last-ports.ts';
 
 // Both main/demo/ (run from source) and app/dist/ (the bundle) are two folders below the root.
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -93,13 +93,31 @@ export async function demoKeys(folder: string): Promise<DemoKeys> {
   return keys;
 }
 
+/**
+ * The window's token for the demo, made the first time and kept (0600) like its keys: started
+ * again, the demo takes the same one, so a tab left open goes on working.
+ */
+export async function demoToken(folder: string): Promise<string> {
+  const file = path.join(folder, 'token');
+  const kept = await readFile(file, 'utf8').then((text) => text.trim()).catch(() => '');
+  if (/^[A-Za-z0-9_-]{32,}$/.test(kept)) return kept;
+  const token = randomBytes(24).toString('base64url');
+  await mkdir(folder, { recursive: true, mode: 0o700 });
+  await writeFile(file, `${token}\n`, { mode: 0o600 });
+  await chmod(file, 0o600);
+  return token;
+}
+
 /** Start MinIO on loopback over the demo folder's data; it stops with `stop` or with this process. */
 export async function startDemoServer(folder: string, say: (line: string) => void = () => undefined): Promise<DemoServer> {
   const binary = await ensureMinio(say);
   const keys = await demoKeys(folder);
   const data = path.join(folder, 'minio');
   await mkdir(data, { recursive: true });
-  const [port, consolePort] = [await freePort(), await freePort()];
+  // The last run's ports where they are free: exported variables and open tabs still reach it.
+  const last = await lastPorts(folder);
+  const port = await keptPortOrFree(last.store);
+  const consolePort = await keptPortOrFree(last.console === port ? undefined : last.console);
   const endpoint = `http://127.0.0.1:${port}`;
   const child = spawn(binary, ['server', data, '--address', `127.0.0.1:${port}`, '--console-address', `127.0.0.1:${consolePort}`, '--quiet'], {
     env: { PATH: process.env.PATH, HOME: process.env.HOME, MINIO_ROOT_USER: keys.accessKeyId, MINIO_ROOT_PASSWORD: keys.secretAccessKey, MINIO_UPDATE: 'off', MINIO_CALLHOME_ENABLE: 'off', MINIO_BROWSER: 'off' },
@@ -119,6 +137,7 @@ export async function startDemoServer(folder: string, say: (line: string) => voi
   };
   try {
     await waitReady(`${endpoint}/minio/health/ready`, child, () => log);
+    await keepPorts(folder, { store: port, console: consolePort });
   } catch (error) {
     await stop();
     throw error;

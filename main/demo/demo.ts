@@ -13,7 +13,8 @@ import { parseArgs } from 'node:util';
 import { demoSmallKeys, SERVE_OPTIONS, ServeUsageError, serveDataDir, startServe } from '../web-host/serve-host.ts';
 import { runningDemo } from './demo-launcher.ts';
 import { DEMO_BUCKET, DEMO_VERSIONS_BUCKET, isSeeded, seedDemo } from './demo-seed.ts';
-import { demoFolder, startDemoServer } from './demo-server.ts';
+import { demoFolder, demoToken, startDemoServer } from './demo-server.ts';
+import { keepPorts, keptPortOrFree, lastPorts } from './last-ports.ts';
 import type { DemoServer } from './demo-server.ts';
 
 const say = (line: string) => process.stderr.write(`${line}\n`);
@@ -23,6 +24,20 @@ export function demoEnvironment(server: Pick<DemoServer, 'endpoint' | 'region' |
   // Another store's settings in the environment would mix with the demo's into one connection.
   const { AWS_PROFILE: _profile, AWS_SESSION_TOKEN: _session, AWS_ENDPOINT_URL_S3: _endpointS3, AWS_DEFAULT_REGION: _region, ...rest } = env;
   return { ...rest, AWS_ACCESS_KEY_ID: server.accessKeyId, AWS_SECRET_ACCESS_KEY: server.secretAccessKey, AWS_ENDPOINT_URL: server.endpoint, AWS_REGION: server.region };
+}
+
+/**
+ * What the demo prints: the window's URL, and the lines a command-line user pastes to reach the same
+ * store (its keys are local test keys of this machine's own MinIO, made for the demo).
+ */
+export function demoWelcome(server: Pick<DemoServer, 'endpoint' | 'region' | 'accessKeyId' | 'secretAccessKey'>, url: string): string {
+  return `Barge is running on its demo store (MinIO at ${server.endpoint}: buckets ${DEMO_BUCKET} and ${DEMO_VERSIONS_BUCKET}). Open this URL in a browser:\n\n  ${url}\n\n`
+    + `For the command line (npm run barge -- ls s3://${DEMO_BUCKET}/) or another S3 tool, paste these lines into a shell:\n\n`
+    + `  export AWS_ACCESS_KEY_ID=${server.accessKeyId}\n`
+    + `  export AWS_SECRET_ACCESS_KEY=${server.secretAccessKey}\n`
+    + `  export AWS_ENDPOINT_URL=${server.endpoint}\n`
+    + `  export AWS_REGION=${server.region}\n\n`
+    + 'Press Ctrl-C to stop (the demo store stops with it; `npm run demo -- --reset` starts it afresh). The next start keeps these ports while they are free.\n';
 }
 
 async function main(): Promise<void> {
@@ -47,11 +62,11 @@ async function main(): Promise<void> {
   };
   try {
     if (!isSeeded(folder)) await seedDemo(folder, server, { smallKeys: keys, say });
-    const running = await startServe({ args, env: demoEnvironment(server), demoStore: runningDemo(server) });
-    process.stdout.write(
-      `Barge is running on its demo store (MinIO at ${server.endpoint}: buckets ${DEMO_BUCKET} and ${DEMO_VERSIONS_BUCKET}). Open this URL in a browser:\n\n  ${running.url}\n\n`
-      + 'Press Ctrl-C to stop (the demo store stops with it; `npm run demo -- --reset` starts it afresh).\n',
-    );
+    // The window where it was last time, with the same token, unless told otherwise or the port is taken.
+    const port = args.port ?? String(await keptPortOrFree((await lastPorts(folder)).web));
+    const running = await startServe({ args: { ...args, port }, env: demoEnvironment(server), demoStore: runningDemo(server), token: await demoToken(folder) });
+    await keepPorts(folder, { web: Number(new URL(running.url).port) });
+    process.stdout.write(demoWelcome(server, running.url));
     process.once('SIGINT', () => void stopAll(running));
     process.once('SIGTERM', () => void stopAll(running));
   } catch (error) {

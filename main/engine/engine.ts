@@ -42,7 +42,7 @@ import type { ConnectionCheck } from '../../src/contract/models.ts';
 import type { ObjectStream } from './s3/object-stream.ts';
 import type { BucketEntry, ListingPage, ListOptions, ObjectDetails } from './s3/s3-listing.ts';
 import { confinedFolder, confinedTarget } from './jobs/confined-path.ts';
-import { listHostFolders } from './jobs/host-folders.ts';
+import { listHostFolders, makeHostFolder } from './jobs/host-folders.ts';
 import type { FolderListingOptions } from './jobs/host-folders.ts';
 import type { FolderListing } from '../../src/contract/models.ts';
 import type { AddressPolicy } from './s3/guarded-lookup.ts';
@@ -203,6 +203,11 @@ export class Engine {
     return listHostFolders(folder, options);
   }
 
+  /** A new folder in a folder of this machine (a picker's New folder), confined as listings are; then its listing. */
+  makeFolder(parent: string, name: string, options: FolderListingOptions): Promise<FolderListing> {
+    return makeHostFolder(parent, name, options);
+  }
+
   /**
    * Whether `config` reaches its store: one ListBuckets on a connection of its own, tried once within
    * a short time, then closed. What failed, if anything, in words and with the field it concerns.
@@ -303,8 +308,8 @@ export class Engine {
    * Run exactly the items of a job that failed again, within the job (uploads, downloads and
    * deletes alike); refused, with why, where the job does not know them one by one.
    */
-  retryFailed(id: string): void {
-    this.listed(id).retryFailed();
+  retryFailed(id: string, answer?: ConflictChoice): void {
+    this.listed(id).retryFailed(answer);
   }
 
   /** Drop a finished job from the list and its record, keeping nothing for a resume (the command line, once its receipt is written). */

@@ -6,8 +6,16 @@
 // rather than trying and failing a million items one by one (jobs/job.ts). The two are apart:
 // a DNS failure is retried as a passing fault and, if it lasts, ends the job.
 //
+// `rerun` says what running the same job again does for an item that failed with the code: most
+// may pass (a passing fault, or one the user fixes outside Barge: permissions, a full disk), so the
+// command line advises running it again; some fail the same way whatever happens (the key is not
+// there, the name is refused, the store lacks the feature), and one fails again unless the user
+// answers otherwise (a file already there: --if-exists, the window's Retry asks).
+//
 // Codes are the engine's (errors.ts's `errorCode`): S3's error codes, Node's errno and TLS codes,
 // and a few of Barge's own. What a person is told about each lives in errors.ts.
+
+import type { Rerun } from '../../src/jobs.ts';
 
 /** What one failed request does next. `fatal`: not retried for its code (its HTTP status may still say otherwise). */
 export type RetryClass = 'throttle' | 'transient' | 'unreachable' | 'clock-skew' | 'resend' | 'fatal';
@@ -16,6 +24,8 @@ export interface ErrorCodeClass {
   readonly retry: RetryClass;
   /** Fails every item of a job alike, so the job stops at the first. */
   readonly jobWide: boolean;
+  /** What running the job again does for an item that failed with it; absent: it may pass. */
+  readonly rerun?: Rerun;
 }
 
 /** The store asks for fewer requests: retried after a longer backoff. */
@@ -30,6 +40,8 @@ const CLOCK_SKEW: ErrorCodeClass = { retry: 'clock-skew', jobWide: false };
 const RESEND: ErrorCodeClass = { retry: 'resend', jobWide: false };
 /** Wrong for this request and every other: not retried, and the job stops. */
 const FATAL_JOB_WIDE: ErrorCodeClass = { retry: 'fatal', jobWide: true };
+/** Wrong for this item whatever is tried: the same run again fails it the same way. */
+const SAME_AGAIN: ErrorCodeClass = { retry: 'fatal', jobWide: false, rerun: 'fails-again' };
 
 const TABLE: Readonly<Record<string, ErrorCodeClass>> = {
   SlowDown: THROTTLE,
@@ -86,6 +98,8 @@ const TABLE: Readonly<Record<string, ErrorCodeClass>> = {
   AuthorizationHeaderMalformed: FATAL_JOB_WIDE,
   // The endpoint sends every request elsewhere (errors.ts: Barge follows no redirect).
   Redirect: FATAL_JOB_WIDE,
+  // The endpoint answers, but not as an S3 store (a web page, JSON): a web server, not a store.
+  NotS3: FATAL_JOB_WIDE,
   // The credentials are wrong, missing or expired.
   InvalidAccessKeyId: FATAL_JOB_WIDE,
   SignatureDoesNotMatch: FATAL_JOB_WIDE,
@@ -109,6 +123,25 @@ const TABLE: Readonly<Record<string, ErrorCodeClass>> = {
   ENOSPC: FATAL_JOB_WIDE,
   EDQUOT: FATAL_JOB_WIDE,
   EROFS: FATAL_JOB_WIDE,
+
+  // The object is not there (a key named that does not exist, or deleted since it was listed).
+  NoSuchKey: SAME_AGAIN,
+  NotFound: SAME_AGAIN,
+  NoSuchVersion: SAME_AGAIN,
+  IsAPrefix: SAME_AGAIN,
+  // A name refused, by Barge or the store: the same name is refused again.
+  UnsafeKey: SAME_AGAIN,
+  NameCollision: SAME_AGAIN,
+  InvalidFileName: SAME_AGAIN,
+  InvalidKey: SAME_AGAIN,
+  KeyTooLongError: SAME_AGAIN,
+  UnreadableKey: SAME_AGAIN,
+  FolderMarkerHasContent: SAME_AGAIN,
+  EntityTooLarge: SAME_AGAIN,
+  // The store lacks what the request needs (501).
+  NotImplemented: SAME_AGAIN,
+  // A file already there, and the job was told to fail it: the same answer fails it again.
+  FileExists: { retry: 'fatal', jobWide: false, rerun: 'needs-choice' },
 };
 
 /** Every sorted code and its class; a Map, so a store's odd code ("constructor") finds nothing. */
@@ -125,6 +158,11 @@ export const CODE_SYNONYMS: ReadonlyMap<string, string> = new Map([
 /** The retry class of a code, or undefined when the table does not know it (then the HTTP status decides). */
 export function retryClassOf(code: string): RetryClass | undefined {
   return ERROR_CODES.get(code)?.retry;
+}
+
+/** What running the job again does for an item that failed with `code`: undefined when it may pass. */
+export function rerunOf(code: string): Rerun | undefined {
+  return ERROR_CODES.get(code)?.rerun;
 }
 
 /** Whether a code fails every item of a job alike. */

@@ -10,7 +10,7 @@ import { printable } from '../../src/unsafe-text.ts';
 import { isRegion } from '../../src/region.ts';
 
 export { BargeError };
-import { CODE_SYNONYMS } from './error-codes.ts';
+import { CODE_SYNONYMS, rerunOf, retryClassOf } from './error-codes.ts';
 import { targetOfTemporary } from './jobs/temporary-name.ts';
 import { decodeXmlEntities } from './s3/xml-entities.ts';
 
@@ -56,6 +56,8 @@ function rawErrorCode(error: unknown): string {
   if (error instanceof BargeError) return error.code;
   const e = (error ?? {}) as SdkLikeError;
   if (e.name === 'AbortError') return 'Cancelled';
+  const foreign = foreignAnswer(e);
+  if (foreign) return foreign;
   // Errno codes (ENOSPC), Node's own (ERR_TLS_CERT_ALTNAME_INVALID) and OpenSSL's certificate
   // verdicts (DEPTH_ZERO_SELF_SIGNED_CERT): upper case with underscores, unlike any S3 code.
   if (typeof e.code === 'string' && /^(E[A-Z0-9_]+|[A-Z0-9]+(_[A-Z0-9]+)+)$/.test(e.code)) return e.code;
@@ -65,6 +67,39 @@ function rawErrorCode(error: unknown): string {
   if (status !== undefined && REDIRECT_STATUSES.has(status) && (!e.name || GENERIC_NAMES.has(e.name))) return 'Redirect';
   if (e.name && e.name !== 'Error' && e.name !== 'S3ServiceException') return e.name;
   return status ? `Http${status}` : 'Unknown';
+}
+
+/** The SDK's words for an answer whose body it could not read as XML. */
+const UNREADABLE_XML = /XML parse error|Deserialization error/;
+
+/**
+ * An answer no S3 store gives: a web page, JSON, or a body that is not XML where XML was due. `NotS3`
+ * when the answer says it is something else (its Content-Type), so the endpoint is not a store (a web
+ * server, a console's port, a proxy's own page); `UnreadableAnswer` when it claims to be XML but is
+ * not well formed (cut short on the way). S3's own errors carry a code and come as XML; a HEAD has no
+ * body at all (MinIO sends no Content-Type with its 404), so neither is ever taken for one of these.
+ */
+function foreignAnswer(e: SdkLikeError): 'NotS3' | 'UnreadableAnswer' | undefined {
+  if (e.Code !== undefined) return undefined;
+  const type = contentType(e);
+  const unreadable = typeof e.message === 'string' && UNREADABLE_XML.test(e.message);
+  if (unreadable) return type !== undefined && /xml/i.test(type) ? 'UnreadableAnswer' : 'NotS3';
+  return type !== undefined && /html|json/i.test(type) ? 'NotS3' : undefined;
+}
+
+function contentType(e: SdkLikeError): string | undefined {
+  const header = e.$response?.headers?.['content-type'];
+  return typeof header === 'string' && header !== '' ? header : undefined;
+}
+
+/**
+ * What a person is told of an answer that is no S3 store's: its status, and what it was by its
+ * Content-Type (a web page, JSON), when one was sent.
+ */
+export function notS3Message(status: number | undefined, type: string | undefined): string {
+  const what = type === undefined ? '' : /html/i.test(type) ? ' with a web page' : /json/i.test(type) ? ' with JSON' : '';
+  return `The endpoint answered${status === undefined ? '' : ` HTTP ${status}`}${what}, not as an S3 store does: `
+    + 'check the endpoint URL (the host, the port, and any path the store needs).';
 }
 
 /** Statuses that send a client elsewhere (301 is S3's PermanentRedirect, a bucket in another region). */
@@ -102,11 +137,11 @@ const HINTS: Readonly<Record<string, string>> = {
   ECONNREFUSED: 'The connection was refused. Is the endpoint URL right and the server running?',
   ENOTFOUND: 'The endpoint host name does not resolve. Check the endpoint URL.',
   EAI_AGAIN: 'The endpoint host name could not be resolved right now (DNS). Check the network.',
-  ECONNRESET: 'The connection was reset by the server or the network.',
-  ETIMEDOUT: 'The connection timed out.',
-  TimeoutError: 'The server stopped answering (the request timed out).',
-  EHOSTUNREACH: 'The endpoint host is unreachable.',
-  ENETUNREACH: 'The network is unreachable.',
+  ECONNRESET: 'The connection was reset by the server or the network. If it goes on, check the network (a proxy, VPN or firewall on the way) and the endpoint URL.',
+  ETIMEDOUT: 'The connection timed out: nothing answered at the endpoint. Check the endpoint URL and the network, then try again.',
+  TimeoutError: 'The server stopped answering (the request timed out). Try again; if it goes on, lower the thread count or check the network.',
+  EHOSTUNREACH: 'The endpoint\'s host cannot be reached from this computer. Check the endpoint URL and the network (a VPN that is off?), then try again.',
+  ENETUNREACH: 'The network is unreachable: this computer has no route to the endpoint. Check its network connection, then try again.',
   EPROTO: 'The secure (TLS) connection failed: the server does not speak TLS on this port. Check the endpoint URL (http:// or https://, and the port).',
   ERR_SSL_WRONG_VERSION_NUMBER: 'The secure (TLS) connection failed: the server does not speak TLS on this port. Check the endpoint URL (http:// or https://, and the port).',
   ERR_SSL_PACKET_LENGTH_TOO_LONG: 'The secure (TLS) connection failed: the server does not speak TLS on this port. Check the endpoint URL (http:// or https://, and the port).',
@@ -151,6 +186,9 @@ function expectedRegion(error: SdkLikeError): string | undefined {
   return named !== undefined && isRegion(named) ? named : undefined;
 }
 
+/** S3 codes for a store's own failure (HTTP 5xx): retried, and said this way if they last. */
+const SERVER_FAULTS = new Set(['InternalError', 'XMinioServerNotInitialized', 'OperationAborted']);
+
 const REGION_CODES = new Set(['AuthorizationHeaderMalformed', 'PermanentRedirect', 'IllegalLocationConstraintException']);
 
 /**
@@ -182,7 +220,7 @@ function specificHint(code: string, error: SdkLikeError, context: string | undef
   }
   if (code === 'BadDigest') {
     const raw = rawErrorCode(error);
-    const said = error.message && error.message !== raw && !/^HTTP \d+$/.test(error.message) ? `: ${decodeXmlEntities(error.message).replace(/\.$/, '')}` : '';
+    const said = ownWords(error, raw) ? `: ${decodeXmlEntities(error.message!).replace(/\.$/, '')}` : '';
     const tries = error.attempts && error.attempts > 1 ? `, on all ${error.attempts} tries` : '';
     return `The store received different bytes than were sent (it answered ${raw}${said})${tries}. `
       + 'Something on the way damages data (a proxy, the network), or the file changes while it is read. Retry; if it persists, check the network path and the disk.';
@@ -190,7 +228,7 @@ function specificHint(code: string, error: SdkLikeError, context: string | undef
   if (code === 'NotImplemented') {
     // A refusal of S3's checksum headers never gets here (checksum-headers.ts sends the request again
     // without them): this is the store lacking something else the request needs.
-    const said = error.message && error.message !== 'NotImplemented' && !/^HTTP \d+$/.test(error.message) ? `: "${shortened(decodeXmlEntities(error.message)).replace(/\.$/, '')}"` : '';
+    const said = ownWords(error, 'NotImplemented') ? `: "${shortened(decodeXmlEntities(error.message!)).replace(/\.$/, '')}"` : '';
     const header = error.Header ?? error.ArgumentName;
     // A header's name is short; a store's long text there is cut, as its message is.
     const named = typeof header === 'string' && header !== '' ? `, naming the ${header.length > HEADER_NAME_LIMIT ? `${header.slice(0, HEADER_NAME_LIMIT - 1)}…` : header} header` : '';
@@ -198,6 +236,22 @@ function specificHint(code: string, error: SdkLikeError, context: string | undef
       + 'This cannot be done on this store as it is: check what the store supports (its documentation, or its administrator), and whether a proxy on the way changes requests.';
   }
   if (code === 'Redirect') return redirectHint(error);
+  // A store that keeps asking for fewer requests, or failing on its side, once the retries are spent.
+  const retry = retryClassOf(code);
+  if (retry === 'throttle') {
+    return `The store kept asking for fewer requests (it answered ${error.$metadata?.httpStatusCode ?? 503} ${code}). Lower the thread count, then try again.`;
+  }
+  if (SERVER_FAULTS.has(code)) {
+    return `The store failed on its side (it answered ${error.$metadata?.httpStatusCode ?? 500} ${code}). Try again later; if it goes on, tell the store's administrator.`;
+  }
+  if (code === 'RequestTimeout') {
+    return 'The store gave up waiting for the request\'s bytes (RequestTimeout): the network is slow or stalls. Check the network, or lower the thread count, then try again.';
+  }
+  if (code === 'NotS3') return notS3Message(error.$metadata?.httpStatusCode, contentType(error));
+  if (code === 'UnreadableAnswer') {
+    return `The store's answer (HTTP ${error.$metadata?.httpStatusCode ?? '(no status)'}) is not well-formed XML: it may have been cut short on the way. `
+      + 'Try again; if it persists, check what stands between Barge and the store (a proxy).';
+  }
   const file = FILE_HINTS[code];
   if (file) {
     const [problem, advice] = file;
@@ -208,6 +262,11 @@ function specificHint(code: string, error: SdkLikeError, context: string | undef
     return `${problem}${named ? '' : ` (${where})`}.${advice ? ` ${advice}` : ''}`;
   }
   return undefined;
+}
+
+/** Whether a store's message says more than its code (not the code again, nor the SDK's "UnknownError" or "HTTP 400"). */
+function ownWords(error: SdkLikeError, code: string): boolean {
+  return typeof error.message === 'string' && error.message !== '' && error.message !== code && error.message !== 'UnknownError' && !/^HTTP \d+$/.test(error.message);
 }
 
 /**
@@ -233,7 +292,7 @@ export function toBargeError(error: unknown, context?: string): BargeError {
   if (error instanceof BargeError) return error;
   const code = errorCode(error);
   const hint = specificHint(code, (error ?? {}) as SdkLikeError, context) ?? HINTS[code];
-  const detail = hint ?? serverMessage(error) ?? 'Unexpected error.';
+  const detail = hint ?? serverMessage(error) ?? `Something failed that Barge has no words for (${code}). Try again; if it goes on, report it with that code.`;
   const message = context ? `Cannot ${context}: ${detail}` : detail;
   return new BargeError(code, message, { cause: error });
 }
@@ -244,7 +303,8 @@ export function toBargeError(error: unknown, context?: string): BargeError {
  */
 export function toJobError(error: unknown, context?: string): JobError {
   const e = toBargeError(error, context);
-  return { code: e.code, message: printable(e.message) };
+  const rerun = rerunOf(e.code);
+  return { code: e.code, message: printable(e.message), ...(rerun === undefined ? {} : { rerun }) };
 }
 
 /** The server's own message, when it has one worth showing (S3 messages are short and secret-free). */
@@ -255,7 +315,7 @@ function serverMessage(error: unknown): string | undefined {
   const message = typeof e?.message === 'string' && e.message !== 'UnknownError' && e.message !== '' ? shortened(decodeXmlEntities(e.message)) : undefined;
   if (message && status) return `${message.replace(/\.$/, '')} (HTTP ${status}).`;
   if (message) return /[.…]$/.test(message) ? message : `${message}.`;
-  return status ? `The server answered HTTP ${status}.` : undefined;
+  return status ? `The server answered HTTP ${status}, giving no reason. Check the endpoint URL; if it is right, try again later.` : undefined;
 }
 
 const LONGEST_MESSAGE = 500;

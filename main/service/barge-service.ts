@@ -12,6 +12,7 @@ import { pipeline } from 'node:stream/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { methodSchemas, saveLinkUrl } from '../../src/contract/api.ts';
+import { issueMessage } from '../../src/contract/schema-messages.ts';
 import { printable, withoutUnsafeCharacters } from '../../src/unsafe-text.ts';
 import type { ApiEvent, HostInfo, MethodName, MethodResults, ParsedParams } from '../../src/contract/api.ts';
 import type { Result } from '../../src/contract/result.ts';
@@ -417,8 +418,8 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
       const end = offset + page.items.length;
       return { fileName: itemsFileName(job.kind, id, filter), text, ...(page.items.length > 0 && end < page.total ? { next: end } : {}) };
     },
-    'jobs.retryFailed': async ({ id }) => {
-      engine.retryFailed(id);
+    'jobs.retryFailed': async ({ id, ifExists }) => {
+      engine.retryFailed(id, ifExists);
       return null;
     },
     'uploads.stage': async () => ({ stagingId: await requireStaging().create() }),
@@ -427,6 +428,7 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
       return { ...result, failed: result.failed.map(({ upload, error }) => ({ upload, error: { code: error.code, message: error.message } })) };
     },
     'fs.listFolders': async ({ path: folder }) => engine.listFolders(folder, { root: options.downloadRoot, start: defaultDownloadFolder }),
+    'fs.makeFolder': async ({ parent, name }) => engine.makeFolder(parent, name, { root: options.downloadRoot, start: defaultDownloadFolder }),
     'settings.get': async () => engine.settings,
     'settings.update': async (patch) => {
       const settings = engine.updateSettings(patch);
@@ -440,14 +442,10 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
     async dispatch(method, params) {
       if (!Object.hasOwn(methodSchemas, method)) return failure('UnknownMethod', `There is no method "${String(method).slice(0, 80)}".`);
       const name = method as MethodName;
-      const parsed = methodSchemas[name].safeParse(params ?? {});
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0];
-        // Our own checks speak in sentences for people (a form shows them as they are); zod's own
-        // say which field, for whoever wrote the call.
-        if (issue?.code === 'custom') return failure('InvalidRequest', issue.message);
-        return failure('InvalidRequest', `${issue?.path.join('.') || 'request'}: ${issue?.message ?? 'invalid'}`);
-      }
+      // The input is kept in an issue only to tell a missing field from a wrong one: never said.
+      const parsed = methodSchemas[name].safeParse(params ?? {}, { reportInput: true });
+      // In words, whoever made the call: a form, the status line, the command line (schema-messages.ts).
+      if (!parsed.success) return failure('InvalidRequest', issueMessage(parsed.error.issues[0]));
       const run = handlers[name] as (p: unknown) => Promise<unknown>;
       return settle(() => run(parsed.data));
     },

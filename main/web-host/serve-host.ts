@@ -32,6 +32,8 @@ export interface ServeStart {
   readonly env?: NodeJS.ProcessEnv;
   /** The demo store the window may open (default: one started on demand in the data folder's demo/). */
   readonly demoStore?: DemoStoreLauncher;
+  /** The token to ask for, where BARGE_TOKEN chooses none (the demo keeps its own across runs). */
+  readonly token?: string;
 }
 
 export interface RunningServe {
@@ -47,7 +49,7 @@ export function serveDataDir(args: ServeArgs): string {
   return args['data-dir'] ?? defaultDataDir();
 }
 
-export async function startServe({ args: values, env, demoStore }: ServeStart): Promise<RunningServe> {
+export async function startServe({ args: values, env, demoStore, token: kept }: ServeStart): Promise<RunningServe> {
   const port = values.port === undefined ? 0 : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port takes a port number, not "${values.port}".`);
   const host = values.host ?? '127.0.0.1';
@@ -66,7 +68,7 @@ export async function startServe({ args: values, env, demoStore }: ServeStart): 
   if (reachable && !tls && !values['insecure-http']) {
     throw new Error(`${loopback ? `Named ${values['public-name']!.join(', ')}` : `Listening on ${host}`}, this host is reached from beyond this machine: give --tls-cert and --tls-key (HTTPS), or --insecure-http to accept plain HTTP on a network you trust (or behind a proxy that ends TLS). An SSH tunnel to a loopback host is safer still.`);
   }
-  const token = chosenToken();
+  const token = chosenToken(kept);
   // Whoever holds the token may download only below this folder, never over ~/.aws or ~/.ssh.
   const downloadRoot = path.resolve(values['download-root'] ?? path.join(os.homedir(), 'Downloads', 'Barge'));
   const onDemand = demoStore ? undefined : createDemoLauncher(serveDataDir(values), { smallKeys: demoSmallKeys() });
@@ -125,9 +127,9 @@ export function demoSmallKeys(env: NodeJS.ProcessEnv = process.env): number | un
 }
 
 /** BARGE_TOKEN (tests, scripts), if it is as hard to guess as a generated token; else a new one. */
-function chosenToken(): string {
+function chosenToken(kept: string | undefined): string {
   const chosen = process.env.BARGE_TOKEN;
-  if (!chosen) return newToken();
+  if (!chosen) return kept ?? newToken();
   const problem = tokenProblem(chosen);
   if (problem) throw new ServeUsageError(`BARGE_TOKEN ${problem}. Leave it unset for a random token.`);
   return chosen;

@@ -25,6 +25,7 @@ const FAILURE_LABELS: Readonly<Record<ConnectionFailure, string>> = {
   region: 'the region is wrong',
   credentials: 'no credentials',
   endpoint: 'this host refuses the endpoint',
+  'not-s3': 'the endpoint is not an S3 store',
   other: 'the store answered with an error',
 };
 

@@ -3,10 +3,11 @@
 //
 // Keyboard: the list takes the arrows (Home and End too) and a first letter to move; Enter or Right
 // opens the folder highlighted; Backspace or Left goes up one level. "Choose this folder" picks the
-// folder listed, whose whole path is shown above the list.
+// folder listed, whose whole path is shown above the list. "New folder" makes one in the folder
+// listed and opens it, as a save dialog's does.
 
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { KeyboardEvent } from 'react';
+import type { FormEvent, KeyboardEvent } from 'react';
 import type { FolderListing } from '../../src/contract/models.ts';
 import { useHostFiles } from '../store/host-files-store.ts';
 import { Dialog } from './Dialog.tsx';
@@ -25,6 +26,9 @@ export function FolderPicker({ machineName, start, onChoose, onClose }: {
   onClose: () => void;
 }) {
   const listFolders = useHostFiles((s) => s.listFolders);
+  const makeFolder = useHostFiles((s) => s.makeFolder);
+  /** The new folder's name while it is typed; undefined: no new folder under way. */
+  const [newName, setNewName] = useState<string>();
   const [listing, setListing] = useState<FolderListing>();
   const [active, setActive] = useState(0);
   const [error, setError] = useState<string>();
@@ -109,6 +113,26 @@ export function FolderPicker({ machineName, start, onChoose, onClose }: {
     }
   }
 
+  async function makeNew(event: FormEvent) {
+    event.preventDefault();
+    if (!listing || newName === undefined) return;
+    const mine = ++asked.current;
+    setLoading(true);
+    try {
+      const made = await makeFolder(listing.path, newName);
+      if (mine !== asked.current) return;
+      setListing(made);
+      setActive(0);
+      setError(undefined);
+      setNewName(undefined);
+      list.current?.focus();
+    } catch (e) {
+      if (mine === asked.current) setError((e as Error).message);
+    } finally {
+      if (mine === asked.current) setLoading(false);
+    }
+  }
+
   const optionId = (index: number) => `folder-option-${index}`;
   return (
     <Dialog title={`Choose a folder on ${machineName}`} onClose={onClose}>
@@ -116,8 +140,23 @@ export function FolderPicker({ machineName, start, onChoose, onClose }: {
         <p className="folder-path">Folder: <code>{listing?.path ?? '…'}</code></p>
         <div className="folder-picker-actions">
           <button type="button" disabled={listing?.parent === undefined} onClick={up}>Up one level</button>
+          <button type="button" disabled={!listing || newName !== undefined} onClick={() => { setNewName(''); setError(undefined); }}>New folder</button>
           <span className="hint" role="status" aria-live="polite">{loading ? 'Listing…' : listing ? `${folders.length.toLocaleString()} folder${folders.length === 1 ? '' : 's'}${listing.truncated ? ' (the first ones only)' : ''}` : ''}</span>
         </div>
+        {newName !== undefined && (
+          <form className="new-folder" onSubmit={(event) => void makeNew(event)}>
+            <input
+              aria-label={`Name of the new folder in ${listing?.path ?? 'this folder'}`}
+              value={newName}
+              autoFocus
+              onChange={(event) => setNewName(event.target.value)}
+              // Escape puts the name away, not the whole picker.
+              onKeyDown={(event) => { if (event.key === 'Escape') { event.preventDefault(); event.stopPropagation(); setNewName(undefined); list.current?.focus(); } }}
+            />
+            <button type="submit" disabled={newName.trim() === '' || loading}>Make it</button>
+            <button type="button" aria-label="Cancel the new folder" onClick={() => { setNewName(undefined); list.current?.focus(); }}>Cancel</button>
+          </form>
+        )}
         <ul
           ref={list}
           className="folder-list"

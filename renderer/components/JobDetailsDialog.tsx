@@ -8,7 +8,9 @@ import { CircleCheck, CircleMinus, CircleSlash, CircleX, Download, RotateCcw } f
 import type { LucideIcon } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import type { CSSProperties } from 'react';
+import type { ConflictChoice } from '../../src/if-exists.ts';
 import type { ItemState, JobItem } from '../../src/jobs.ts';
+import { isFinished } from '../../src/jobs.ts';
 import { plural } from '../../src/plural.ts';
 import { formatBytes } from '../format.ts';
 import { PAGE_SIZE, useJobDetails } from '../store/job-details-store.ts';
@@ -41,7 +43,7 @@ export function JobDetailsDialog() {
 }
 
 function JobDetails({ job }: { job: JobView | undefined }) {
-  const { filter, total, unlisted, pages, error, notice, busy, setFilter, show, refresh, exportCsv, retryFailed, close } = useJobDetails();
+  const { filter, total, unlisted, pages, error, notice, choice, busy, setFilter, show, refresh, exportCsv, retryFailed, dismissChoice, jobMoved, close } = useJobDetails();
   const scroller = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({ count: total ?? 0, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 10, scrollMargin: HEADER_HEIGHT });
   const rows = virtualizer.getVirtualItems();
@@ -64,6 +66,12 @@ function JobDetails({ job }: { job: JobView | undefined }) {
 
   const name = job?.name ?? 'a job no longer in the list';
   const failed = p?.objectsFailed ?? 0;
+  // A retry under way says when it has ended, and how.
+  const finished = job === undefined ? undefined : isFinished(job.state);
+  const run = job?.startedAt;
+  useEffect(() => {
+    jobMoved(finished === undefined ? undefined : { finished, failed, startedAt: run });
+  }, [finished, failed, run, jobMoved]);
   const canRetry = job?.state.status === 'failed' && failed > 0;
   return (
     <Dialog title={<>Details of <Name text={name} /></>} label={`Details of ${printable(name)}`} onClose={close}>
@@ -112,13 +120,36 @@ function JobDetails({ job }: { job: JobView | undefined }) {
         {unlisted > 0 && <p className="hint">… and {plural(unlisted, 'more item')} not listed: a job lists its first 1,000,000 items, and every failure.</p>}
         {error && <p role="alert" className="error">{error}</p>}
         <p role="status" className="hint">{notice ?? ''}</p>
+        {choice && <RetryChoice question={choice} busy={busy} onAnswer={(answer) => void retryFailed(answer)} onCancel={dismissChoice} />}
         <div className="buttons">
           <button type="button" disabled={busy || !total} title="Save the items shown as a CSV file" onClick={() => void exportCsv()}><Download size={14} aria-hidden />Export CSV</button>
-          {canRetry && <button type="button" disabled={busy} title="Run the items that failed again, in this job" onClick={() => void retryFailed()}><RotateCcw size={14} aria-hidden />Retry failed items</button>}
+          {canRetry && !choice && <button type="button" disabled={busy} title="Run the items that failed again, in this job" onClick={() => void retryFailed()}><RotateCcw size={14} aria-hidden />Retry failed items</button>}
           <button type="button" onClick={close}>Close</button>
         </div>
       </div>
     </Dialog>
+  );
+}
+
+/** The answers a retry offers for items whose file was already there: never the one that failed them. */
+const RETRY_ANSWERS: readonly { answer: ConflictChoice; label: string; title: string }[] = [
+  { answer: 'overwrite', label: 'Replace', title: 'Replace what is there with the new one' },
+  { answer: 'rename', label: 'Keep both', title: 'Keep what is there, and save the new one beside it as "name (1).ext"' },
+  { answer: 'skip', label: 'Skip', title: 'Keep what is there, and leave these items out' },
+];
+
+/** Asked when a retry of the failed items would fail some the same way again: what to do with them instead. */
+function RetryChoice({ question, busy, onAnswer, onCancel }: { question: string; busy: boolean; onAnswer: (answer: ConflictChoice) => void; onCancel: () => void }) {
+  return (
+    <div className="retry-choice" role="group" aria-label="Retry the items already there">
+      <p>{question}</p>
+      <div className="buttons">
+        {RETRY_ANSWERS.map(({ answer, label, title }) => (
+          <button key={answer} type="button" disabled={busy} title={title} onClick={() => onAnswer(answer)}>{label}</button>
+        ))}
+        <button type="button" onClick={onCancel}>Not now</button>
+      </div>
+    </div>
   );
 }
 

@@ -21,7 +21,7 @@ import { useWindowWidth } from '../layout/use-window-width.ts';
 import { TransferSettings } from './TransferSettings.tsx';
 import { NotificationToggle } from './NotificationToggle.tsx';
 import { useJobDetails } from '../store/job-details-store.ts';
-import { Name } from './Name.tsx';
+import { MiddleShortenedName } from './MiddleShortenedName.tsx';
 import { printable } from '../../src/unsafe-text.ts';
 
 const ROW_HEIGHT = 92;
@@ -115,7 +115,7 @@ export const JobRow = memo(function JobRow({ job, onAct }: { job: JobView; onAct
     <article className={`job ${status}`} aria-label={printable(job.name)}>
       <div className="job-line">
         <span className="direction" title={direction.label}><direction.icon size={14} aria-hidden /><span className="visually-hidden">{direction.label}</span></span>
-        <span className="job-name" title={printable(job.name)}><Name text={job.name} /></span>
+        <MiddleShortenedName className="job-name" text={job.name} />
         <span className="state"><StatusIcon size={13} aria-hidden className={status === 'running' ? 'spin' : undefined} />{status === 'running' && job.progress.waitingForStore ? 'waiting for the store' : status}</span>
       </div>
       <div className="job-line">

@@ -1,5 +1,5 @@
 // Files between the window and the machine that runs Barge, where they are two machines (a browser
-// on the web host): that machine's folders, for the folder picker (fs.listFolders); and objects
+// on the web host): that machine's folders, for the folder picker (fs.listFolders, and fs.makeFolder for its New folder); and objects
 // saved on the browser's own computer, through the browser's own downloads (objects.saveLink).
 
 import { create } from 'zustand';
@@ -16,6 +16,8 @@ export const MAX_SAVED_TO_COMPUTER = 50;
 interface HostFilesState {
   /** The subfolders of a folder on the host (its whole path; none: where downloads go by default). Rejects with the reason. */
   listFolders(folder?: string): Promise<FolderListing>;
+  /** A new folder `name` in `parent` on the host, then its listing (empty). Rejects with the reason, in words. */
+  makeFolder(parent: string, name: string): Promise<FolderListing>;
   /**
    * Save objects on this computer, each as a download of the browser's own, one after the other;
    * resolves with the keys whose bytes can be checked for their size only (none with
@@ -28,6 +30,9 @@ interface HostFilesState {
 export const useHostFiles = create<HostFilesState>(() => ({
   listFolders(folder) {
     return request('fs.listFolders', folder === undefined ? {} : { path: folder });
+  },
+  makeFolder(parent, name) {
+    return request('fs.makeFolder', { parent, name });
   },
   async saveToComputer(connectionId, bucket, keys, requireVerified = false) {
     if (keys.length > MAX_SAVED_TO_COMPUTER) throw new Error(`At most ${MAX_SAVED_TO_COMPUTER} objects are saved through the browser at once: download more into a folder on the host.`);

@@ -7,7 +7,9 @@
 // it answers): progress ten times a second never piles up calls.
 
 import { create } from 'zustand';
+import type { ConflictChoice } from '../../src/if-exists.ts';
 import type { ItemFilter, JobItem } from '../../src/jobs.ts';
+import { plural } from '../../src/plural.ts';
 import { saveFile } from '../save-file.ts';
 import { request } from './api.ts';
 
@@ -28,8 +30,13 @@ interface JobDetailsState {
   readonly pages: ReadonlyMap<number, readonly JobItem[]>;
   /** What was refused (a page, the export, the retry), in words. */
   readonly error: string | undefined;
-  /** What the last action did ("Retrying 3 failed items…"). */
+  /** What the last action did ("Retrying the failed items…"), until it is over ("The retry ended: …"). */
   readonly notice: string | undefined;
+  /**
+   * The question a retry of the failed items waits on: some failed because their file was already
+   * there, and the same answer would fail them again (the service's ChoiceNeeded, in its words).
+   */
+  readonly choice: string | undefined;
   /** An export or a retry is on its way. */
   readonly busy: boolean;
   /** Open a job's details (its failed items, with filter "failed"). */
@@ -42,8 +49,18 @@ interface JobDetailsState {
   refresh(): void;
   /** Save the list (every item, or the failed ones) as a CSV file. */
   exportCsv(): Promise<void>;
-  /** Run exactly the failed items again, within the job. */
-  retryFailed(): Promise<void>;
+  /**
+   * Run exactly the failed items again, within the job; `answer`: what to do with those whose file
+   * was already there (asked for through `choice` when some were).
+   */
+  retryFailed(answer?: ConflictChoice): Promise<void>;
+  /** Put the question of a retry away unanswered. */
+  dismissChoice(): void;
+  /**
+   * Where the job is (`startedAt`: its current run's start): a retry under way is said to have ended
+   * once a run begun after it asked has finished, however quickly (a window may never see it running).
+   */
+  jobMoved(job: { readonly finished: boolean; readonly failed: number; readonly startedAt: number | undefined } | undefined): void;
 }
 
 // Which open view an answer is for: answers to a view since closed or refiltered are dropped.
@@ -53,6 +70,9 @@ let onScreen = { first: 0, last: 0 };
 /** Pages asked for and not yet answered; and whether the job moved on meanwhile. */
 const asked = new Set<number>();
 let staleWhileAsked = false;
+/** The run of the open job last seen (its start), and the run a retry asked for goes on from. */
+let seenRun: number | undefined;
+let retry: { readonly from: number | undefined } | undefined;
 
 function pageOf(row: number): number {
   return Math.floor(row / PAGE_SIZE);
@@ -93,7 +113,9 @@ export const useJobDetails = create<JobDetailsState>((set, get) => {
     asked.clear();
     staleWhileAsked = false;
     onScreen = { first: 0, last: 0 };
-    set({ jobId, filter, total: undefined, unlisted: 0, pages: new Map(), error: undefined, notice: undefined, busy: false });
+    retry = undefined;
+    seenRun = undefined;
+    set({ jobId, filter, total: undefined, unlisted: 0, pages: new Map(), error: undefined, notice: undefined, choice: undefined, busy: false });
     fetchPages([0], true);
   };
 
@@ -105,6 +127,7 @@ export const useJobDetails = create<JobDetailsState>((set, get) => {
     pages: new Map(),
     error: undefined,
     notice: undefined,
+    choice: undefined,
     busy: false,
     open(id, filter = 'all') {
       reset(id, filter);
@@ -150,18 +173,40 @@ export const useJobDetails = create<JobDetailsState>((set, get) => {
         set({ busy: false });
       }
     },
-    async retryFailed() {
+    async retryFailed(answer) {
       const { jobId } = get();
       if (!jobId) return;
-      set({ busy: true, error: undefined, notice: undefined });
+      const mine = generation;
+      set({ busy: true, error: undefined, notice: undefined, choice: undefined });
+      // Before the call: the new run's first news may come before its answer.
+      retry = { from: seenRun };
       try {
-        await request('jobs.retryFailed', { id: jobId });
-        set({ notice: 'Retrying the failed items…' });
+        await request('jobs.retryFailed', answer === undefined ? { id: jobId } : { id: jobId, ifExists: answer });
+        if (mine !== generation) return;
+        if (retry) set({ notice: 'Retrying the failed items…' });
         get().refresh();
       } catch (error) {
-        set({ error: (error as Error).message });
+        if (mine !== generation) return;
+        retry = undefined;
+        // The same answer would fail them again: ask for another instead of saying no.
+        if ((error as { code?: string }).code === 'ChoiceNeeded') set({ choice: (error as Error).message });
+        else set({ error: (error as Error).message });
       } finally {
-        set({ busy: false });
+        if (mine === generation) set({ busy: false });
+      }
+    },
+    dismissChoice() {
+      set({ choice: undefined });
+    },
+    jobMoved(job) {
+      seenRun = job?.startedAt;
+      if (!retry) return;
+      if (!job) {
+        retry = undefined;
+        set({ notice: undefined });
+      } else if (job.finished && job.startedAt !== retry.from) {
+        retry = undefined;
+        set({ notice: job.failed === 0 ? 'The retry ended: every item is done.' : `The retry ended: ${plural(job.failed, 'item')} failed again.` });
       }
     },
   };

@@ -12,6 +12,7 @@ import type { ConflictChoice } from '../../src/if-exists.ts';
 import type { ItemError, JobSummary, JobUpdate } from '../../src/jobs.ts';
 import { saveFile } from '../save-file.ts';
 import { request } from './api.ts';
+import { useJobDetails } from './job-details-store.ts';
 
 /** What the buttons of one job (or, without an id, of all jobs) do. */
 export type JobAction = 'pause' | 'resume' | 'cancel' | 'retry';
@@ -231,6 +232,15 @@ export const useJobs = create<JobsState>((set, get) => ({
     }));
   },
   async control(action, id) {
+    // A failed job whose files were already there would fail them the same way again: its details
+    // ask what to do with them instead (when every failure is listed there, so none is left out).
+    const job = id === undefined ? undefined : get().jobs.get(id);
+    if (action === 'retry' && job?.state.status === 'failed' && job.progress.totalsKnown && job.itemErrors.length === job.progress.objectsFailed
+      && job.itemErrors.some((error) => error.rerun === 'needs-choice')) {
+      const details = useJobDetails.getState();
+      details.open(job.id, 'failed');
+      return details.retryFailed();
+    }
     await request(`jobs.${action}`, { id });
   },
   async clearFinished() {

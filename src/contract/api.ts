@@ -12,6 +12,7 @@ import { conflictChoiceSchema, ifExistsSchema } from '../if-exists.ts';
 import type { IfExists } from '../if-exists.ts';
 import { fileNameProblem } from '../key-path.ts';
 import { printable } from '../unsafe-text.ts';
+import { keyBytesProblem } from '../s3-names.ts';
 import type { Result } from './result.ts';
 import { apiErrorSchema } from './result.ts';
 import type { Bucket, BucketRegion, BucketVersioning, ConnectionCheck, ConnectionSummary, EngineStats, FolderListing, IncompleteUploads, ObjectDetails, ObjectPage } from './models.ts';
@@ -22,15 +23,43 @@ const id = z.string().min(1).max(200);
  * A bucket's name as a store may have it (old buckets may have capitals), but never a path or a
  * query: a name like "..", "a/../b" or "b?versions" would address something other than a bucket.
  */
-const bucket = z.string().min(1).max(255).refine((name) => !/[/\\?#%\s\u0000-\u001f\u007f]/.test(name) && name !== '.' && name !== '..', 'a bucket name (letters, digits, dots and hyphens), not a path');
-const key = z.string().min(1).max(4096);
+const bucket = z.string().min(1).max(255).superRefine((name, context) => {
+  if (/[/\\?#%\s\u0000-\u001f\u007f]/.test(name) || name === '.' || name === '..') {
+    context.addIssue({ code: 'custom', message: `"${shortened(name)}" is not a bucket's name (letters, digits, dots and hyphens): a bucket is named alone, without a path.` });
+  }
+});
+/**
+ * Text that becomes a key or the start of keys: S3 takes at most 1,024 bytes of UTF-8 (not characters:
+ * "é" is two bytes), so the limit is checked in bytes, and said as the engine says it of a file's key.
+ * `what`: what the text is called ("The key"); a prefix of a folder is no key, but none longer fits one.
+ */
+function keyText(base: z.ZodString, what: (text: string) => string, advice: (text: string) => string) {
+  return base.superRefine((text, context) => {
+    const problem = keyBytesProblem(text);
+    if (problem) context.addIssue({ code: 'custom', message: `${what(text)} "${shortened(text)}" ${problem}: ${advice(text)}.` });
+  });
+}
+/** At most 80 characters of a name, escaped, for a message. */
+function shortened(text: string): string {
+  return printable(text.length > 80 ? `${text.slice(0, 80)}…` : text);
+}
+const key = keyText(z.string().min(1), () => 'The key', () => 'no object can have it');
+const prefix = keyText(z.string(), () => 'The prefix', () => 'no key can begin with it');
+/** Where an upload goes: a prefix ending in "/" (or "" for the bucket's top), or for one file its key. */
+const destination = keyText(
+  z.string(),
+  (text) => (text.endsWith('/') ? 'The destination prefix' : 'The key'),
+  (text) => (text.endsWith('/') ? 'no key can begin with it: shorten it' : 'shorten the name or the destination prefix'),
+);
 const onJob = z.strictObject({ id: id.optional() });
 const jobId = z.string().min(1).max(100);
 /** Every item of a job, or the failed ones only. */
 const itemFilter = z.enum(['all', 'failed']).default('all');
 const nothing = z.strictObject({});
 /** One file or folder name: no path, nothing that leaves its folder. */
-const entryName = z.string().min(1).max(255).refine((name) => !/[/\\\0]/.test(name) && name !== '.' && name !== '..', 'a file or folder name, not a path');
+const entryName = z.string().min(1).max(255).superRefine((name, context) => {
+  if (/[/\\\0]/.test(name) || name === '.' || name === '..') context.addIssue({ code: 'custom', message: `"${shortened(name)}" is not one file's or folder's name: name each item dropped alone, without a path.` });
+});
 /**
  * An unfinished earlier run of the same job (the same command run again): go on from it (true), or
  * clean up what it left and start afresh (false); absent, none is looked for (the window's jobs).
@@ -79,7 +108,7 @@ export const methodSchemas = {
   'objects.list': z.strictObject({
     connectionId: id,
     bucket,
-    prefix: z.string().max(4096),
+    prefix,
     /** One level ("folders") or everything below the prefix. */
     recursive: z.boolean().default(false),
     token: z.string().max(4096).optional(),
@@ -104,7 +133,7 @@ export const methodSchemas = {
     connectionId: id,
     bucket,
     /** Where they go: a prefix ending in "/" (or "" for the bucket's top), or for one file its key. */
-    prefix: z.string().max(1024),
+    prefix: destination,
     paths: z.array(z.string().min(1).max(4096)).min(1).max(100_000).optional(),
     staged: z.strictObject({
       stagingId: id,
@@ -116,12 +145,12 @@ export const methodSchemas = {
     /** An object already there: replaced when absent (as cp and aws s3 cp do); the window asks. */
     ifExists: ifExistsSchema.optional(),
     ...rerun,
-  }).refine((params) => (params.paths === undefined) !== (params.staged === undefined), 'give either paths or staged, not both'),
+  }).refine((params) => (params.paths === undefined) !== (params.staged === undefined), 'Give the files to upload either by their paths or as files sent (staged), one of the two.'),
   'jobs.download': z.strictObject({
     connectionId: id,
     bucket,
     keys: z.array(key).max(100_000).default([]),
-    prefixes: z.array(z.string().max(4096)).max(10_000).default([]),
+    prefixes: z.array(prefix).max(10_000).default([]),
     targetFolder: z.string().min(1).max(4096),
     /** Fail an object that can be checked only for its size, rather than save it with a warning. */
     requireVerified: z.boolean().default(false),
@@ -142,11 +171,11 @@ export const methodSchemas = {
     keys: z.array(key).max(1_000_000).default([]),
     /** The sizes listed for `keys`, in order: the delete then counts the bytes its preview showed. */
     keySizes: z.array(z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER)).max(1_000_000).optional(),
-    prefixes: z.array(z.string().max(4096)).max(10_000).default([]),
+    prefixes: z.array(prefix).max(10_000).default([]),
     allVersions: z.boolean().default(false),
     dryRun: z.boolean().default(false),
     ...rerun,
-  }).refine((params) => params.keySizes === undefined || params.keySizes.length === params.keys.length, { message: 'give one size for each key', path: ['keySizes'] }),
+  }).refine((params) => params.keySizes === undefined || params.keySizes.length === params.keys.length, { message: 'Give one size for each key, or none.', path: ['keySizes'] }),
   'jobs.pause': onJob,
   'jobs.resume': onJob,
   'jobs.cancel': onJob,
@@ -178,9 +207,11 @@ export const methodSchemas = {
   /**
    * Run exactly the items of a failed job that failed again, within the job; refused while it runs
    * (JobNotFinished), where it has none (NothingToRetry), or where it does not know them one by one
-   * (FailedWhole, TooManyFailed).
+   * (FailedWhole, TooManyFailed). Items that failed for a file already there would fail the same way
+   * again: `ifExists` answers for them, and without it the retry is refused (ChoiceNeeded, saying
+   * how many), for the window to ask.
    */
-  'jobs.retryFailed': z.strictObject({ id: jobId }),
+  'jobs.retryFailed': z.strictObject({ id: jobId, ifExists: conflictChoiceSchema.optional() }),
   /**
    * A batch for files a browser sends before its upload starts (each with PUT stagedFileUrl(…),
    * then jobs.upload with `staged`). Only a host that takes files this way has it (NotSupported
@@ -191,7 +222,7 @@ export const methodSchemas = {
   'uploads.abortIncomplete': z.strictObject({
     connectionId: id,
     bucket,
-    prefix: z.string().max(4096).default(''),
+    prefix: prefix.default(''),
     /** Only uploads begun at least this long ago: a younger one may be another process's, sending now. */
     olderThanMs: z.number().int().nonnegative().optional(),
     dryRun: z.boolean().default(false),
@@ -202,6 +233,12 @@ export const methodSchemas = {
    * the host's download root, where it has one; never a file's name or contents.
    */
   'fs.listFolders': z.strictObject({ path: z.string().min(1).max(4096).optional() }),
+  /**
+   * A new folder `name` in `parent` (a folder picker's New folder), confined as fs.listFolders is;
+   * answers with its listing, for the picker to open it. Refused in words: a name with a / or a
+   * control character, one too long, or one already there (InvalidFolderName, FolderExists).
+   */
+  'fs.makeFolder': z.strictObject({ parent: z.string().min(1).max(4096), name: z.string().max(1024) }),
   'settings.get': nothing,
   'settings.update': settingsPatchSchema,
   'engine.stats': nothing,
@@ -263,6 +300,7 @@ export interface MethodResults {
   'uploads.stage': { stagingId: string };
   'uploads.abortIncomplete': IncompleteUploads;
   'fs.listFolders': FolderListing;
+  'fs.makeFolder': FolderListing;
   'settings.get': Settings;
   'settings.update': Settings;
   'engine.stats': EngineStats;

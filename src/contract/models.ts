@@ -23,7 +23,7 @@ export type ConnectionSummary = z.infer<typeof connectionSummarySchema>;
 
 /** What the user types to add or edit a connection. An empty secret on edit keeps the stored one. */
 export const connectionInputSchema = z.strictObject({
-  name: z.string().trim().min(1, 'Give the connection a name').max(100),
+  name: z.string().trim().max(100).refine((name) => name !== '', 'Give the connection a name'),
   endpoint: z.union([z.literal(''), z.string().superRefine((text, context) => {
     const problem = endpointUrlProblem(text);
     if (problem) context.addIssue({ code: 'custom', message: `The endpoint ${problem}.` });
@@ -46,9 +46,10 @@ export type ConnectionField = 'endpoint' | 'region' | 'profile' | 'accessKeyId' 
  * What failed when a connection was checked: the name could not be resolved (dns), nothing listens
  * there (refused) or nothing is reached (unreachable), the secure connection failed (tls), the
  * store did not answer in time (timeout), it refused the keys (keys: 403), the region is not the
- * bucket's (region), no credentials came (credentials), this host refuses the endpoint (endpoint).
+ * bucket's (region), no credentials came (credentials), this host refuses the endpoint (endpoint),
+ * something answers there but not as an S3 store (not-s3: a web server).
  */
-export type ConnectionFailure = 'dns' | 'refused' | 'unreachable' | 'tls' | 'timeout' | 'keys' | 'region' | 'credentials' | 'endpoint' | 'other';
+export type ConnectionFailure = 'dns' | 'refused' | 'unreachable' | 'tls' | 'timeout' | 'keys' | 'region' | 'credentials' | 'endpoint' | 'not-s3' | 'other';
 
 /** Whether a connection reaches its store (connections.check), and if not, what failed and where. */
 export type ConnectionCheck =

@@ -193,3 +193,40 @@ it('opens the details of a job of 12,000 items at once, rendering only the rows 
   await details.getByRole('button', { name: 'Close' }).click();
   await expect.poll(() => details.count()).toBe(0);
 });
+
+it('Retry on files that were already there asks what to do instead, keeps both, and says when the retry has ended', async () => {
+  for (const Key of ['twice/a.txt', 'twice/b.txt']) await s3.client.send(new PutObjectCommand({ Bucket: bucket, Key, Body: `new ${Key}` }));
+  const target = path.join(inject('app').downloadRoot, 'job-details-twice');
+  // A folder downloads with its name: its files land in target/twice/.
+  const landed = path.join(target, 'twice');
+  await mkdir(landed, { recursive: true });
+  for (const name of ['a.txt', 'b.txt']) await writeFile(path.join(landed, name), `mine ${name}`);
+  await page.getByRole('navigation', { name: 'Buckets' }).getByRole('button', { name: bucket, exact: true }).click();
+  const grid = page.getByRole('grid');
+  await grid.getByRole('row', { name: /twice\// }).click();
+  await page.getByRole('toolbar').getByRole('button', { name: 'Download' }).click();
+  const download = page.getByRole('dialog', { name: 'Download' });
+  await download.getByLabel('Download folder').fill(target);
+  await download.getByLabel('If a file is already there').selectOption('fail');
+  await download.getByRole('button', { name: 'Download' }).click();
+  const row = page.getByRole('list', { name: 'Transfers' }).getByRole('listitem').filter({ hasText: `twice in s3://${bucket}/` });
+  await expect.poll(() => row.filter({ hasText: 'failed' }).count(), { timeout: 30_000 }).toBe(1);
+
+  // The row's Retry, like the details' Retry failed items, does not retry them the same way (it
+  // would fail them again): the details open and ask, with the answers that can pass.
+  await row.getByRole('button', { name: 'Retry' }).click();
+  const details = page.getByRole('dialog', { name: /^Details of twice/ });
+  const choice = details.getByRole('group', { name: 'Retry the items already there' });
+  await expect.poll(() => choice.textContent()).toContain('2 items failed because their files were already there');
+  expect(await choice.getByRole('button').allTextContents()).toEqual(['Replace', 'Keep both', 'Skip', 'Not now']);
+  expect(await details.getByRole('alert').count()).toBe(0);
+  await screenshot(page, 'job-details-retry-choice');
+  expect(await seriousViolations()).toEqual([]);
+  await choice.getByRole('button', { name: 'Keep both' }).click();
+  await expect.poll(() => row.filter({ hasText: 'completed' }).count(), { timeout: 30_000 }).toBe(1);
+  expect(await readFile(path.join(landed, 'a.txt'), 'utf8')).toBe('mine a.txt');
+  expect(await readFile(path.join(landed, 'a (1).txt'), 'utf8')).toBe('new twice/a.txt');
+  // "Retrying…" does not stay once the retry is over.
+  await expect.poll(() => details.getByRole('status').textContent()).toBe('The retry ended: every item is done.');
+  await details.getByRole('button', { name: 'Close' }).click();
+});

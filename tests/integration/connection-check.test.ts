@@ -2,6 +2,7 @@
 // and no secret ever comes back.
 
 import { mkdtemp, rm } from 'node:fs/promises';
+import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -110,5 +111,29 @@ describe('checking a connection before it is saved', () => {
   it('refuses a draft that is no connection, in a sentence', async () => {
     expect(await service.dispatch('connections.check', { input: { ...draft, endpoint: 'https://store.example/bucket' } })).toMatchObject({ ok: false, error: { code: 'InvalidRequest', message: expect.stringMatching(/^The endpoint must be the store's address only/) } });
     expect(await service.dispatch('connections.check', { input: draft, extra: true })).toMatchObject({ ok: false, error: { code: 'InvalidRequest' } });
+  });
+
+  it.each([
+    ['a web server\'s welcome page', 200, 'text/html', '<!DOCTYPE html>\n<html>\n<head>\n<title>Welcome to nginx!</title>\n</head>\n<body><h1>Welcome</h1></body>\n</html>\n', 'HTTP 200 with a web page'],
+    ['a folder listing that is no XML', 200, 'text/html', '<!DOCTYPE HTML>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>Directory listing for /</title>\n</head>\n<body></body>\n</html>\n', 'HTTP 200 with a web page'],
+    ['JSON', 200, 'application/json', '{"status":"ok"}', 'HTTP 200 with JSON'],
+    ['a 404 page', 404, 'text/html', '<html><body>Not Found</body></html>', 'HTTP 404 with a web page'],
+    ['a bare 404', 404, 'text/plain', '', 'HTTP 404'],
+    ['a proxy\'s 502 page', 502, 'text/html', '<html>Bad Gateway</html>', 'HTTP 502 with a web page'],
+  ])('says a plain web server answering %s is not an S3 store, by the endpoint', async (_what, status, type, body, answered) => {
+    const web = http.createServer((_request, response) => {
+      response.writeHead(status, { 'content-type': type });
+      response.end(body);
+    });
+    await new Promise<void>((resolve) => web.listen(0, '127.0.0.1', resolve));
+    try {
+      const endpoint = `http://127.0.0.1:${(web.address() as net.AddressInfo).port}`;
+      expect(await check({ ...draft, endpoint })).toEqual({
+        ok: false, failed: 'not-s3', field: 'endpoint', code: 'NotS3',
+        message: `The endpoint answered ${answered}, not as an S3 store does: check the endpoint URL (the host, the port, and any path the store needs).`,
+      });
+    } finally {
+      web.close();
+    }
   });
 });

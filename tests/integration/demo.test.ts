@@ -93,6 +93,38 @@ it('npm run demo: starts the store and the web host, prints the URL with its tok
   }
 });
 
+it('npm run demo prints the lines to paste for the command line, and started again keeps its ports and its token while they are free', async () => {
+  const home = await mkdtemp(path.join(os.tmpdir(), 'barge-demo-again-'));
+  const run = async () => {
+    const child = spawn(process.execPath, [path.join(root, 'main', 'demo', 'demo.ts'), '--data-dir', path.join(home, 'data'), '--download-root', path.join(home, 'downloads')], {
+      env: { PATH: process.env.PATH, HOME: home, BARGE_DEMO_SMALL_KEYS: '20', BARGE_TOOLS_DIR: toolsDir() },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => { out += chunk.toString(); });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    await expect.poll(() => out, { timeout: 60_000 }).toContain('Press Ctrl-C');
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    return out;
+  };
+  try {
+    const first = await run();
+    const exported = Object.fromEntries([...first.matchAll(/^ {2}export (AWS_\w+)=(\S+)$/gm)].map((line) => [line[1]!, line[2]!]));
+    const keys = await demoKeys(demoFolder(path.join(home, 'data')));
+    expect(exported).toEqual({
+      AWS_ACCESS_KEY_ID: keys.accessKeyId, AWS_SECRET_ACCESS_KEY: keys.secretAccessKey, AWS_ENDPOINT_URL: /MinIO at (\S+):/.exec(first)![1], AWS_REGION: 'us-east-1',
+    });
+    const url = /^ {2}(http\S+#token=\S+)$/m.exec(first)![1];
+    const second = await run();
+    // The same window URL (port and token) and the same store endpoint: an open tab and exported variables go on working.
+    expect(/^ {2}(http\S+#token=\S+)$/m.exec(second)![1]).toBe(url);
+    expect(/MinIO at (\S+):/.exec(second)![1]).toBe(exported.AWS_ENDPOINT_URL);
+  } finally {
+    await rm(home, { recursive: true, force: true });
+  }
+});
+
 it('starts on demand when the window asks the service (once, however many ask), offered as a connection even by a host that refuses internal endpoints', async () => {
   const home = await mkdtemp(path.join(os.tmpdir(), 'barge-demo-open-'));
   const launcher = createDemoLauncher(home, { smallKeys: 20, largeSizes: [1024] });

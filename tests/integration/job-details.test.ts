@@ -116,6 +116,42 @@ it('a download of an object gone since it was listed fails it alone; once it is 
   expect((await items(first.id)).map((item) => item.state)).toEqual(['done', 'done']);
 });
 
+it('a download whose files were already there (answer: fail) is not retried the same way: Retry failed items asks, then keeps both, replaces or skips them', async () => {
+  for (const name of ['a.txt', 'b.txt', 'c.txt']) await s3.client.send(new PutObjectCommand({ Bucket: bucket, Key: `there/${name}`, Body: `new ${name}` }));
+  const target = await mkdtemp(path.join(dir, 'there-'));
+  const download = async () => ended(await call('jobs.download', { connectionId, bucket, keys: ['there/a.txt', 'there/b.txt', 'there/c.txt'], targetFolder: target, ifExists: 'fail' }));
+  for (const name of ['a.txt', 'b.txt']) await writeFile(path.join(target, name), `mine ${name}`);
+  const first = await download();
+  expect(first.progress).toMatchObject({ objectsDone: 1, objectsFailed: 2 });
+  await expect(call('jobs.retryFailed', { id: first.id })).rejects.toMatchObject({
+    code: 'ChoiceNeeded', message: '2 items failed because their files were already there: retried the same way, they would fail again. Choose whether to replace them, keep both, or skip them.',
+  });
+  await call('jobs.retryFailed', { id: first.id, ifExists: 'rename' });
+  expect((await ended(first)).state.status).toBe('completed');
+  expect(await readFile(path.join(target, 'a.txt'), 'utf8')).toBe('mine a.txt');
+  expect(await readFile(path.join(target, 'a (1).txt'), 'utf8')).toBe('new a.txt');
+  expect(await readFile(path.join(target, 'b (1).txt'), 'utf8')).toBe('new b.txt');
+
+  await rm(path.join(target, 'a (1).txt'));
+  await rm(path.join(target, 'b (1).txt'));
+  const second = await download();
+  expect(second.progress.objectsFailed).toBe(3);
+  await call('jobs.retryFailed', { id: second.id, ifExists: 'overwrite' });
+  expect((await ended(second)).state.status).toBe('completed');
+  expect(await readFile(path.join(target, 'a.txt'), 'utf8')).toBe('new a.txt');
+
+  await writeFile(path.join(target, 'a.txt'), 'mine again');
+  const third = ended(await call('jobs.download', { connectionId, bucket, keys: ['there/a.txt'], targetFolder: target, ifExists: 'fail' }));
+  const failedOne = await third;
+  await expect(call('jobs.retryFailed', { id: failedOne.id })).rejects.toMatchObject({
+    code: 'ChoiceNeeded', message: '1 item failed because its file was already there: retried the same way, it would fail again. Choose whether to replace it, keep both, or skip it.',
+  });
+  await call('jobs.retryFailed', { id: failedOne.id, ifExists: 'skip' });
+  const skipped = await ended(failedOne);
+  expect(skipped).toMatchObject({ state: { status: 'completed' }, progress: { objectsKept: 1 } });
+  expect(await readFile(path.join(target, 'a.txt'), 'utf8')).toBe('mine again');
+});
+
 it('a delete refused for objects under a legal hold lists them failed; with the holds lifted, Retry failed items deletes exactly those', async () => {
   const locked = uniqueBucket();
   await s3.client.send(new CreateBucketCommand({ Bucket: locked, ObjectLockEnabledForBucket: true }));

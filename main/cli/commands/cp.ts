@@ -96,9 +96,14 @@ async function checkReceiptFolder(receipt: string | undefined): Promise<void> {
   if (fileInfo && !fileInfo.isFile()) throw usageError(`--receipt ${receipt}: that is a folder (or another thing that is not a file); name a file.`);
 }
 
+/** Why `text` is no s3:// address, in words: "s3://" alone names no bucket; anything else is another kind of address. */
+export function notS3Address(text: string): string {
+  return /^s3:\/\/\/?$/i.test(text) ? `"${text}" names no bucket: write s3://bucket/ or s3://bucket/key (barge ls lists the buckets).` : `"${text}" is not an s3:// address.`;
+}
+
 export function s3Location(text: string): S3Location {
   const location = parseS3Url(text);
-  if (!location) throw usageError(`"${text}" is not an s3:// address.`);
+  if (!location) throw usageError(notS3Address(text));
   const problem = bucketReferenceProblem(location.bucket);
   if (problem) throw new BargeError('InvalidBucketName', `The bucket name "${location.bucket}" ${problem}.`);
   return location;

@@ -6,6 +6,7 @@ import { unreadableKeyWarning } from '../../../src/unreadable-key.ts';
 import { isS3Url, parseS3Url } from '../../../src/s3-url.ts';
 import type { CliContext } from '../context.ts';
 import { usageError } from '../options.ts';
+import { notS3Address } from './cp.ts';
 
 /** Keys a listing asks for at a time: S3's largest page. */
 const PAGE_SIZE = 1000;
@@ -22,7 +23,7 @@ export async function ls(cli: CliContext): Promise<number> {
     return 0;
   }
   const target = isS3Url(args[0]!) ? parseS3Url(args[0]!) : undefined;
-  if (!target) throw usageError(`"${args[0]}" is not an s3:// address.`);
+  if (!target) throw usageError(notS3Address(args[0]!));
   let token: string | undefined;
   do {
     const page = await service.call('objects.list', { connectionId, bucket: target.bucket, prefix: target.key, recursive, token, pageSize: PAGE_SIZE });

@@ -14,6 +14,7 @@ import { AbortMultipartUploadCommand, DeleteBucketCommand, DeleteObjectsCommand 
 import { asFolderPrefix } from '../../../src/s3-url.ts';
 import { concurrentEach } from '../queue/concurrent-each.ts';
 import { BargeError, errorCode, toBargeError } from '../errors.ts';
+import { plural } from '../../../src/plural.ts';
 import { countedAgain } from './job.ts';
 import { readAhead } from './read-ahead.ts';
 import type { JobBody, JobRuntime } from './job.ts';
@@ -146,7 +147,7 @@ async function deleteBatch(connection: S3Connection, bucket: string, listed: rea
       Delete: { Objects: batch.map((t) => ({ Key: t.key, VersionId: t.versionId })), Quiet: true },
     }), { abortSignal: signal }));
   } catch (error) {
-    const failure = toBargeError(error, `delete ${batch.length} objects from s3://${bucket}`);
+    const failure = toBargeError(error, `delete ${plural(batch.length, 'object')} from s3://${bucket}`);
     failures.count += batch.length;
     for (const target of batch) runtime.itemFailed(target, deletePlace(bucket, target), failure);
     return;

@@ -114,7 +114,7 @@ async function downloadItems(
         // where the object goes, are both looked at in this open folder.
         const folder = await target.folder(path.dirname(known.path), `s3://${spec.bucket}/${known.key}`);
         try {
-          const existing = await finishedBefore(runtime, known, folder) ? 'done' : await whenExists(spec.ifExists ?? 'overwrite', known, runtime, folder);
+          const existing = await finishedBefore(runtime, known, folder) ? 'done' : await whenExists(runtime.retryAnswer ?? spec.ifExists ?? 'overwrite', known, runtime, folder);
           if (existing === 'done') {
             runtime.alreadyDone(1, known.size ?? 0, place(known.path, known.size));
           } else if (existing.skip !== undefined) {

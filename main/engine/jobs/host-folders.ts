@@ -5,11 +5,14 @@
 // downloads (--download-root), listings are confined the same way and checked the same way as a
 // download's folder (confined-path.ts): the path asked for must lie below the root, and so must its
 // real path, so a symbolic link below the root that leads elsewhere is neither listed into nor shown.
+// A new folder is made only in a folder that could be listed, so it is confined the same way.
 
 import { mkdir, opendir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { FolderListing } from '../../../src/contract/models.ts';
+import { MAX_NAME_BYTES, utf8Bytes } from '../../../src/file-name-bytes.ts';
 import { relativePathProblem } from '../../../src/local-path.ts';
+import { printable, unsafeCharacterIn } from '../../../src/unsafe-text.ts';
 import { BargeError, toBargeError } from '../errors.ts';
 import { isInside } from './confined-path.ts';
 
@@ -73,6 +76,35 @@ export async function listHostFolders(asked: string | undefined, options: Folder
   folders.sort(collator.compare);
   const atTop = root !== undefined ? folder === root : path.dirname(folder) === folder;
   return { path: folder, parent: atTop ? undefined : path.dirname(folder), folders, truncated };
+}
+
+/**
+ * A new folder `name` in `parent` (a picker's New folder), then its listing (empty), for the picker
+ * to open. Throws what listing `parent` throws, InvalidFolderName (in words) or FolderExists.
+ */
+export async function makeHostFolder(parent: string, name: string, options: FolderListingOptions): Promise<FolderListing> {
+  const problem = folderNameProblem(name);
+  if (problem) throw new BargeError('InvalidFolderName', problem);
+  const listing = await listHostFolders(parent, options);
+  const made = path.join(listing.path, name);
+  await mkdir(made).catch((error: unknown) => {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new BargeError('FolderExists', `${printable(name)} is already there in ${listing.path}: choose another name, or open it.`);
+    throw toBargeError(error, `make the folder ${made}`);
+  });
+  return listHostFolders(made, options);
+}
+
+/** Why `name` cannot name a new folder, in words, or undefined. */
+function folderNameProblem(name: string): string | undefined {
+  const shown = printable(name);
+  if (name.trim() === '') return 'Give the new folder a name.';
+  if (name === '.' || name === '..') return `"${name}" cannot name a folder: it means this folder or the one above it.`;
+  if (/[\\/]/.test(name)) return `"${shown}" cannot name a folder: a name has no / or \\ in it (make one folder at a time).`;
+  const unsafe = unsafeCharacterIn(name);
+  if (unsafe !== undefined) return `"${shown}" cannot name a folder: it holds ${unsafe}.`;
+  if (utf8Bytes(name) > MAX_NAME_BYTES) return `That name is ${utf8Bytes(name).toLocaleString('en-US')} bytes long: a folder's name holds at most ${MAX_NAME_BYTES} bytes.`;
+  if (name.startsWith('.')) return `"${shown}" begins with a dot: such folders are hidden, and this picker does not show them. Choose a name without one.`;
+  return undefined;
 }
 
 /** Whether the deepest part of `folder` that exists really lies below `realRoot` (links followed). */

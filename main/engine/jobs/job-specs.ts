@@ -11,6 +11,7 @@ import { ifExistsSchema } from '../../../src/if-exists.ts';
 import { commonParent } from '../../../src/job-label.ts';
 import type { JobKind } from '../../../src/jobs.ts';
 import { BargeError } from '../errors.ts';
+import { issueMessage } from '../../../src/contract/schema-messages.ts';
 
 const bucket = z.string().min(1);
 
@@ -93,10 +94,10 @@ const schemas: { readonly [K in JobKind]: z.ZodType<JobSpecs[K]> } = {
 
 /** A spec of `kind`, validated; a spec that does not fit fails with a code and the first problem. */
 export function parseJobSpec<K extends JobKind>(kind: K, spec: unknown): JobSpecs[K] {
-  const parsed = schemas[kind].safeParse(spec);
+  const parsed = schemas[kind].safeParse(spec, { reportInput: true });
   if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  throw new BargeError('InvalidJobSpec', `This ${kind} job's description is not valid (${issue?.path.join('.') || 'spec'}: ${issue?.message ?? 'invalid'}); it cannot run. Start it again.`);
+  const problem = issueMessage(parsed.error.issues[0]).replace(/\.$/, '');
+  throw new BargeError('InvalidJobSpec', `This ${kind} job's description is not valid (${problem}); it cannot run. Start it again.`);
 }
 
 /**

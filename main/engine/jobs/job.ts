@@ -9,6 +9,7 @@ import { setMaxListeners } from 'node:events';
 import type { Conflict, ItemError, ItemFilter, ItemList, ItemPlace, JobItem, JobKind, JobSnapshot, JobState, JobSummary, JobUpdate } from '../../../src/jobs.ts';
 import { isFinished } from '../../../src/jobs.ts';
 import { ThroughputMeter } from '../../../src/throughput-meter.ts';
+import { plural } from '../../../src/plural.ts';
 import { printable } from '../../../src/unsafe-text.ts';
 import type { Settings } from '../../../src/settings.ts';
 import { isJobWide } from '../error-codes.ts';
@@ -67,6 +68,11 @@ export interface JobRuntime<Item> {
   kept(item: ItemPlace, message: string): void;
   /** Ask the user what to do with a file or object that is already there (or use their "apply to all" answer). */
   askIfExists(question: ConflictQuestion): Promise<ConflictChoice>;
+  /**
+   * On a retry of the failed items, what the user chose for those already there: the answer that
+   * failed them ("fail") would fail them again, so it stands in for the job's own; else undefined.
+   */
+  readonly retryAnswer: ConflictChoice | undefined;
   /**
    * Work an earlier run of this job finished (found in the journal): counted done, not as
    * throughput; with `item`, one item, listed in the details as done by that run.
@@ -150,6 +156,10 @@ export class Job<Item = unknown> {
   private itemWarnings: ItemError[] = [];
   private failedItems: Item[] = [];
   private failedItemsOverflow = false;
+  /** Failed items the same answer would fail again (a file already there): a retry of them asks for another. */
+  private failedNeedingChoice = 0;
+  /** The answer a retry of the failed items was given for those already there (see JobRuntime.retryAnswer). */
+  private retryAnswer: ConflictChoice | undefined;
   /** Every item as it ended, for the details (bounded in memory). */
   private readonly log = new ItemLog();
   /** What it stored or saved, for its receipt, where no journal records it (`options.journal` absent). */
@@ -222,8 +232,10 @@ export class Job<Item = unknown> {
   }
 
   /** Run a failed or cancelled job again: only its failed items when it knows them. */
-  retry(): boolean {
+  retry(answer?: ConflictChoice): boolean {
     if (this.running || (this.stateValue.status !== 'failed' && this.stateValue.status !== 'cancelled')) return false;
+    this.retryAnswer = answer;
+    this.failedNeedingChoice = 0;
     const onlyFailed = this.failedOnlyRefusal() === undefined;
     const only = onlyFailed ? this.failedItems : undefined;
     if (onlyFailed) {
@@ -256,11 +268,20 @@ export class Job<Item = unknown> {
     return true;
   }
 
-  /** Run exactly the items that failed again, within this job; refused (with why) where they are not known. */
-  retryFailed(): void {
+  /**
+   * Run exactly the items that failed again, within this job; refused (with why) where they are not
+   * known, and where some failed for a file already there and no other answer is given for them:
+   * the same answer would fail them again (ChoiceNeeded, which a window answers by asking).
+   */
+  retryFailed(answer?: ConflictChoice): void {
     const refusal = this.failedOnlyRefusal();
     if (refusal) throw refusal;
-    this.retry();
+    const waiting = this.failedNeedingChoice;
+    if (waiting > 0 && answer === undefined) {
+      throw new BargeError('ChoiceNeeded', `${plural(waiting, 'item')} failed because ${waiting === 1 ? 'its file was' : 'their files were'} already there: `
+        + `retried the same way, ${waiting === 1 ? 'it' : 'they'} would fail again. Choose whether to replace ${waiting === 1 ? 'it' : 'them'}, keep both, or skip ${waiting === 1 ? 'it' : 'them'}.`);
+    }
+    this.retry(answer);
   }
 
   /** Why a retry of just the failed items cannot run, or undefined when it can. */
@@ -444,6 +465,7 @@ export class Job<Item = unknown> {
         this.log.add({ ...item, state: 'done', ...(note === undefined ? {} : { message: printable(note) }) });
         this.changed();
       },
+      retryAnswer: this.retryAnswer,
       askIfExists: (question) => {
         if (this.conflictChoice) return Promise.resolve(this.conflictChoice);
         return new Promise<ConflictChoice>((resolve, reject) => {
@@ -548,8 +570,9 @@ export class Job<Item = unknown> {
     if (this.controller.signal.aborted) return;
     const jobError = toJobError(error);
     this.objectsFailed += 1;
+    if (jobError.rerun === 'needs-choice') this.failedNeedingChoice += 1;
     this.keepItem('errors', { item: place.source, ...jobError });
-    this.log.add({ ...place, state: 'failed', ...jobError });
+    this.log.add({ ...place, state: 'failed', code: jobError.code, message: jobError.message });
     if (this.failedItems.length < MAX_RETRY_ITEMS) this.failedItems.push(item);
     else this.failedItemsOverflow = true;
     // A code that fails every item alike (error-codes.ts): the job stops at the first.

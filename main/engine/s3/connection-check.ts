@@ -9,7 +9,7 @@
 import { ListBucketsCommand } from '@aws-sdk/client-s3';
 import type { ConnectionConfig } from '../../../src/connection.ts';
 import type { ConnectionCheck, ConnectionFailure, ConnectionField } from '../../../src/contract/models.ts';
-import { errorCode, httpStatus, toBargeError } from '../errors.ts';
+import { errorCode, httpStatus, notS3Message, toBargeError } from '../errors.ts';
 import type { S3Connection } from './s3-connection.ts';
 
 /** How long a check waits for the store: enough for a far store's handshake, short enough to wait for in a form. */
@@ -36,7 +36,17 @@ export async function checkConnection(config: ConnectionConfig, open: () => Prom
   try {
     connection = await open();
     await options.vet?.(connection);
-    const answer = await connection.client.send(new ListBucketsCommand({}), { abortSignal: deadline.signal });
+    const list = new ListBucketsCommand({});
+    let type: string | undefined;
+    list.middlewareStack.add((next) => async (args) => {
+      const result = await next(args);
+      type = (result.response as { headers?: Record<string, string> } | undefined)?.headers?.['content-type'];
+      return result;
+    }, { step: 'initialize', name: 'bargeCheckAnswerType' });
+    const answer = await connection.client.send(list, { abortSignal: deadline.signal });
+    // A web page read as XML ("Welcome to nginx!") parses, and lists no buckets: an S3 answer names
+    // its owner or its list of buckets (even an empty one), and a web page neither.
+    if (answer.Buckets === undefined && answer.Owner === undefined) return notS3(200, type);
     return { ok: true, buckets: answer.Buckets?.length ?? 0 };
   } catch (error) {
     if (deadline.signal.aborted) {
@@ -67,6 +77,10 @@ export function describeCheckFailure(error: unknown, config: ConnectionConfig): 
   if (TIMEOUT.has(code)) return failed('timeout', 'endpoint', code, 'The store did not answer in time: check the endpoint URL, and the network.');
   if (TLS.test(code)) return failed('tls', 'endpoint', code, toBargeError(error).message);
   if (code === 'Redirect') return failed('endpoint', 'endpoint', code, toBargeError(error).message);
+  if (code === 'NotS3') return failed('not-s3', 'endpoint', code, toBargeError(error).message);
+  // S3 answers a list of buckets with XML, an error with its code: an answer with neither is some
+  // other server's (a web server's 404 page, a proxy's 502), whatever its status says.
+  if (!hasS3Code(error)) return notS3(httpStatus(error), undefined);
   if (code === 'InvalidAccessKeyId') {
     return failed('keys', 'accessKeyId', code, `The store does not know this access key ID (it answered ${httpStatus(error) ?? 403} InvalidAccessKeyId): check the access key ID.`);
   }
@@ -82,6 +96,19 @@ export function describeCheckFailure(error: unknown, config: ConnectionConfig): 
       : failed('credentials', 'accessKeyId', code, 'No credentials were found: give an access key ID and a secret access key, or an AWS profile.');
   }
   return failed('other', undefined, code, toBargeError(error).message);
+}
+
+/** Whether a failed request's answer named an S3 error code (the SDK's `Code`, or a name it found in the body). */
+function hasS3Code(error: unknown): boolean {
+  const e = error as { Code?: unknown; name?: unknown; $metadata?: { httpStatusCode?: unknown } } | undefined;
+  if (e?.$metadata?.httpStatusCode === undefined) return true;
+  if (typeof e.Code === 'string') return true;
+  // The names the SDK gives an answer whose body named no code.
+  return typeof e.name === 'string' && !['NotFound', 'Unknown', 'Error', 'S3ServiceException', 'UnknownError'].includes(e.name);
+}
+
+function notS3(status: number | undefined, type: string | undefined): ConnectionCheck {
+  return failed('not-s3', 'endpoint', 'NotS3', notS3Message(status, type));
 }
 
 function failed(kind: ConnectionFailure, field: ConnectionField | undefined, code: string, message: string): ConnectionCheck {

@@ -4,6 +4,7 @@ import type { Result } from '../../../src/contract/result.ts';
 import type { JobItem } from '../../../src/jobs.ts';
 import { setApi } from '../../../renderer/store/api.ts';
 import { PAGE_SIZE, useJobDetails } from '../../../renderer/store/job-details-store.ts';
+import { useJobs } from '../../../renderer/store/jobs-store.ts';
 
 const saved: { fileName: string; text: string | readonly BlobPart[]; type: string }[] = [];
 vi.mock('../../../renderer/save-file.ts', () => ({ saveFile: (fileName: string, text: string | readonly BlobPart[], type: string) => saved.push({ fileName, text, type }) }));
@@ -121,4 +122,68 @@ it('exports the list shown as CSV, and retries the failed items; a refusal is sa
   await taken()[0]!.answer({ ok: false, error: { code: 'FailedWhole', message: 'This job failed as a whole: retry the whole job.' } });
   await refused;
   expect(useJobDetails.getState().error).toBe('This job failed as a whole: retry the whole job.');
+});
+
+it('says a retry has ended once a run begun after it finishes, even one never seen running, and how it went', async () => {
+  useJobDetails.getState().open('j1', 'failed');
+  await taken()[0]!.answer(page(0, 2, 2));
+  const { jobMoved } = useJobDetails.getState();
+  jobMoved({ finished: true, failed: 2, startedAt: 1000 });
+  const retrying = useJobDetails.getState().retryFailed();
+  await taken()[0]!.answer({ ok: true, value: null });
+  await retrying;
+  expect(useJobDetails.getState().notice).toBe('Retrying the failed items…');
+  // The run it goes on from, seen again, is not the retry's end.
+  jobMoved({ finished: true, failed: 2, startedAt: 1000 });
+  expect(useJobDetails.getState().notice).toBe('Retrying the failed items…');
+  jobMoved({ finished: true, failed: 1, startedAt: 2000 });
+  expect(useJobDetails.getState().notice).toBe('The retry ended: 1 item failed again.');
+
+  // A retry whose run ends before its answer comes: said ended, not "Retrying" after all.
+  const quick = useJobDetails.getState().retryFailed();
+  const [call] = taken().filter((pending) => pending.method === 'jobs.retryFailed');
+  jobMoved({ finished: false, failed: 0, startedAt: 3000 });
+  jobMoved({ finished: true, failed: 0, startedAt: 3000 });
+  await call!.answer({ ok: true, value: null });
+  await quick;
+  expect(useJobDetails.getState().notice).toBe('The retry ended: every item is done.');
+});
+
+it('asks which answer to retry with when the same one would fail items again, and retries with the one chosen', async () => {
+  useJobDetails.getState().open('j1', 'failed');
+  await taken()[0]!.answer(page(0, 2, 2));
+  const asking = useJobDetails.getState().retryFailed();
+  const question = '2 items failed because their files were already there: retried the same way, they would fail again. Choose whether to replace them, keep both, or skip them.';
+  await taken()[0]!.answer({ ok: false, error: { code: 'ChoiceNeeded', message: question } });
+  await asking;
+  expect(useJobDetails.getState()).toMatchObject({ choice: question, error: undefined, notice: undefined });
+  const answered = useJobDetails.getState().retryFailed('rename');
+  const [retry] = taken();
+  expect(retry).toMatchObject({ method: 'jobs.retryFailed', params: { id: 'j1', ifExists: 'rename' } });
+  expect(useJobDetails.getState().choice).toBeUndefined();
+  await retry!.answer({ ok: true, value: null });
+  await answered;
+  expect(useJobDetails.getState().notice).toBe('Retrying the failed items…');
+});
+
+it('a job row\'s Retry on files that were already there opens the details and asks there, rather than failing them again', async () => {
+  const failed = (rerun: 'needs-choice' | undefined) => ({
+    id: rerun ? 'j9' : 'j10', kind: 'download' as const, name: 'twice', state: { status: 'failed' as const, error: { code: 'ItemsFailed', message: '1 item failed.' } }, createdAt: 0, conflicts: [],
+    progress: { objectsDone: 0, objectsFailed: 1, objectsTotal: 1, bytesDone: 0, bytesTotal: 0, totalsKnown: true, bytesPerSecond: 0, etaSeconds: undefined },
+    itemErrors: [{ item: 's3://b/twice/a.txt', code: rerun ? 'FileExists' : 'ECONNRESET', message: 'a.txt is already there.', ...(rerun ? { rerun } : {}) }],
+  });
+  useJobs.getState().replaceAll([failed('needs-choice')] as never);
+  const retrying = useJobs.getState().control('retry', 'j9');
+  expect(useJobDetails.getState()).toMatchObject({ jobId: 'j9', filter: 'failed' });
+  expect(pending.map((call) => call.method)).toEqual(['jobs.details', 'jobs.retryFailed']);
+  await pending[1]!.answer({ ok: false, error: { code: 'ChoiceNeeded', message: '1 item failed because its file was already there.' } });
+  await retrying;
+  expect(useJobDetails.getState().choice).toBe('1 item failed because its file was already there.');
+
+  // Any other failure: the row retries the job, as before.
+  pending.length = 0;
+  useJobDetails.getState().close();
+  useJobs.getState().replaceAll([failed(undefined)] as never);
+  void useJobs.getState().control('retry', 'j10');
+  expect(pending.map((call) => call.method)).toEqual(['jobs.retry']);
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CODE_SYNONYMS, ERROR_CODES, isJobWide, retryClassOf } from '../../../../main/engine/error-codes.ts';
+import { CODE_SYNONYMS, ERROR_CODES, isJobWide, rerunOf, retryClassOf } from '../../../../main/engine/error-codes.ts';
+import { toJobError } from '../../../../main/engine/errors.ts';
 import type { RetryClass } from '../../../../main/engine/error-codes.ts';
 
 const RETRY_CLASSES: readonly RetryClass[] = ['throttle', 'transient', 'unreachable', 'clock-skew', 'resend', 'fatal'];
@@ -40,7 +41,7 @@ describe('the table of error codes', () => {
     expect(jobWide.map(([code]) => code).sort()).toEqual([
       'NoSuchBucket', 'InvalidAccessKeyId', 'SignatureDoesNotMatch', 'CredentialsProviderError', 'ECONNREFUSED',
       'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'PermanentRedirect', 'AuthorizationHeaderMalformed',
-      'Redirect', 'InvalidBucketName', 'ENOSPC', 'RequestTimeTooSkewed', 'ExpiredToken', 'InvalidToken', 'EROFS', 'EDQUOT',
+      'Redirect', 'NotS3', 'InvalidBucketName', 'ENOSPC', 'RequestTimeTooSkewed', 'ExpiredToken', 'InvalidToken', 'EROFS', 'EDQUOT',
       'EPROTO', 'ERR_SSL_WRONG_VERSION_NUMBER', 'ERR_SSL_PACKET_LENGTH_TOO_LONG', 'ERR_TLS_CERT_ALTNAME_INVALID',
       'DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'UNABLE_TO_GET_ISSUER_CERT',
       'UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'CERT_UNTRUSTED', 'CERT_HAS_EXPIRED', 'CERT_NOT_YET_VALID',
@@ -53,5 +54,21 @@ describe('the table of error codes', () => {
     }
     expect(isJobWide('AccessDenied')).toBe(false);
     expect(isJobWide('constructor')).toBe(false);
+  });
+});
+
+describe('what running a job again does for an item that failed', () => {
+  it('fails again for a key not there, a name refused and a feature the store lacks; asks for a choice for a file already there; may pass otherwise', () => {
+    for (const code of ['NoSuchKey', 'NotFound', 'UnsafeKey', 'NameCollision', 'InvalidFileName', 'InvalidKey', 'KeyTooLongError', 'NotImplemented']) {
+      expect(rerunOf(code), code).toBe('fails-again');
+    }
+    expect(rerunOf('FileExists')).toBe('needs-choice');
+    for (const code of ['SlowDown', 'ECONNRESET', 'AccessDenied', 'ENOENT', 'BadDigest', 'constructor']) expect(rerunOf(code), code).toBeUndefined();
+  });
+
+  it('reaches each item error and the command line\'s advice through the error itself', () => {
+    const notImplemented = Object.assign(new Error('A header you provided implies functionality that is not implemented'), { name: 'NotImplemented', $metadata: { httpStatusCode: 501 } });
+    expect(toJobError(notImplemented, 'upload /a to s3://b/a')).toMatchObject({ code: 'NotImplemented', rerun: 'fails-again' });
+    expect(toJobError(Object.assign(new Error('reset'), { code: 'ECONNRESET' }))).not.toHaveProperty('rerun');
   });
 });

@@ -16,7 +16,7 @@ describe('errors', () => {
     expect(errorCode(Object.assign(new Error('dns'), { code: 'EAI_AGAIN' }))).toBe('EAI_AGAIN');
     expect(errorCode(Object.assign(new Error('closed'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }))).toBe('ERR_STREAM_PREMATURE_CLOSE');
     expect(toBargeError(Object.assign(new Error('Quota exceeded'), { name: 'QuotaExceeded', $metadata: { httpStatusCode: 403 } })).message).toBe('Quota exceeded (HTTP 403).');
-    expect(toBargeError(Object.assign(new Error('UnknownError'), { name: 'Error', $metadata: { httpStatusCode: 418 } }))).toMatchObject({ code: 'Http418', message: 'The server answered HTTP 418.' });
+    expect(toBargeError(Object.assign(new Error('UnknownError'), { name: 'Error', $metadata: { httpStatusCode: 418 } }))).toMatchObject({ code: 'Http418', message: 'The server answered HTTP 418, giving no reason. Check the endpoint URL; if it is right, try again later.' });
   });
 });
 
@@ -138,4 +138,31 @@ it('a temporary name fits in 255 bytes wherever the final name does, and two lon
   for (const name of [a, b]) expect(Buffer.byteLength(name.split('/').at(-1)!)).toBeLessThanOrEqual(255);
   expect(a).not.toBe(b);
   expect(temporaryNameFor('/d/short.txt', 'abcdef0123')).toBe('/d/short.txt.barge-abcdef01.partial');
+});
+
+describe('an answer no S3 store gives', () => {
+  const answer = (name: string, message: string, status: number, type?: string) => Object.assign(new Error(message), {
+    name, $metadata: { httpStatusCode: status }, $response: { statusCode: status, headers: type === undefined ? {} : { 'content-type': type } },
+  });
+
+  it('is a web server\'s page or JSON, never the SDK\'s "inspect the hidden field", and stops the job', () => {
+    const parse = '@aws-sdk XML parse error: unexpected content.\n  Deserialization error: to see the raw response, inspect the hidden field {error}.$response on this object.';
+    const expected = 'The endpoint answered HTTP 200 with a web page, not as an S3 store does: check the endpoint URL (the host, the port, and any path the store needs).';
+    expect(toBargeError(answer('Error', parse, 200, 'text/html; charset=utf-8'))).toMatchObject({ code: 'NotS3', message: expected });
+    expect(toBargeError(answer('NotFound', 'UnknownError', 404, 'text/html'), 'list s3://b/')).toMatchObject({
+      code: 'NotS3', message: 'Cannot list s3://b/: The endpoint answered HTTP 404 with a web page, not as an S3 store does: check the endpoint URL (the host, the port, and any path the store needs).',
+    });
+    expect(errorCode(answer('Unknown', 'UnknownError', 403, 'application/json'))).toBe('NotS3');
+  });
+
+  it('is not S3\'s own 404 to a HEAD (no body, no type or XML) nor an error with its code', () => {
+    expect(errorCode(answer('NotFound', 'UnknownError', 404))).toBe('NotFound');
+    expect(errorCode(answer('NotFound', 'UnknownError', 404, 'application/xml'))).toBe('NotFound');
+    expect(errorCode(Object.assign(answer('NoSuchKey', 'The specified key does not exist.', 404, 'text/html'), { Code: 'NoSuchKey' }))).toBe('NoSuchKey');
+  });
+
+  it('says an XML answer that is not well formed may have been cut short', () => {
+    const cut = answer('Error', '@aws-sdk XML parse error: unclosed tag.\n  Deserialization error: to see the raw response, inspect the hidden field {error}.$response on this object.', 200, 'application/xml');
+    expect(toBargeError(cut)).toMatchObject({ code: 'UnreadableAnswer', message: 'The store\'s answer (HTTP 200) is not well-formed XML: it may have been cut short on the way. Try again; if it persists, check what stands between Barge and the store (a proxy).' });
+  });
 });
