@@ -24,6 +24,7 @@ import type { DeleteSpec, DownloadSpec, JobSpecs, UploadSpec } from './jobs/job-
 import { Job } from './jobs/job.ts';
 import type { JobBody, JobClock, JobTarget } from './jobs/job.ts';
 import type { JobJournal } from './journal/job-journal.ts';
+import type { JobOutcome } from './journal/job-outcome.ts';
 import type { Journal, JournalHost } from './journal/journal.ts';
 import { Recovery } from './journal/recovery.ts';
 import type { ConnectionResolver, EarlierRun, RecordedStart } from './journal/recovery.ts';
@@ -252,7 +253,9 @@ export class Engine {
 
   /**
    * Bring back the unfinished jobs an earlier process of this host left in the journal (it crashed,
-   * was killed, or quit mid-job), paused, so the user decides when they go on. `downloadRoot`: the
+   * was killed, or quit mid-job), paused, so the user decides when they go on; a job that had failed
+   * comes back failed. Each keeps the counts and times it had when its process last saw it (after a
+   * crash mid-run there are none: it counts again from its journal, paused). `downloadRoot`: the
    * host confines downloads below it now; a download recorded under another root (the host was
    * started with a different --download-root since) fails when resumed instead of writing there.
    */
@@ -393,6 +396,8 @@ export class Engine {
       // no request starts any more, the journal stops recording, and the requests in flight end
       // with the process.
       for (const id of this.jobsById.keys()) this.scheduler.pause(id);
+      // Where each stands, for the next start to show it so.
+      for (const job of this.jobsById.values()) this.recovery.suspended(job.id, job.outcome());
       this.recovery.close();
       this.recovery = undefined;
       this.publisher.dispose();
@@ -422,7 +427,7 @@ export class Engine {
     return job;
   }
 
-  private launch(job: { id: string; kind: JobKind; name: string; body: JobBody<unknown>; createdAt?: number; recorder?: JobJournal; target?: JobTarget; dryRun?: boolean }): Job {
+  private launch(job: { id: string; kind: JobKind; name: string; body: JobBody<unknown>; createdAt?: number; recorder?: JobJournal; target?: JobTarget; dryRun?: boolean; outcome?: JobOutcome }): Job {
     const created = new Job<unknown>({
       id: job.id,
       kind: job.kind,
@@ -432,6 +437,7 @@ export class Engine {
       target: job.target,
       dryRun: job.dryRun,
       journal: job.recorder,
+      restored: job.outcome,
       scheduler: this.scheduler,
       settings: () => this.current,
       clock: this.clock,
@@ -439,7 +445,7 @@ export class Engine {
         this.publisher.changed(changed.id);
         if (isFinished(changed.state)) this.publisher.flush();
         // this.recovery, read each time: it is gone once the engine suspends.
-        if (job.recorder) this.recovery?.stateChanged(changed.id, changed.state);
+        if (job.recorder) this.recovery?.stateChanged(changed.id, changed.state, () => changed.outcome());
       },
       onBytes: (bytes, now) => this.meter.add(bytes, now),
       onItem: (changed, list, item) => {
