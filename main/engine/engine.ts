@@ -23,6 +23,7 @@ import { jobTarget, parseJobSpec } from './jobs/job-specs.ts';
 import type { DeleteSpec, DownloadSpec, JobSpecs, UploadSpec } from './jobs/job-specs.ts';
 import { Job } from './jobs/job.ts';
 import type { JobBody, JobClock, JobTarget } from './jobs/job.ts';
+import type { Arrival } from './jobs/arrival.ts';
 import type { JobJournal } from './journal/job-journal.ts';
 import type { JobOutcome } from './journal/job-outcome.ts';
 import type { Journal, JournalHost } from './journal/journal.ts';
@@ -58,6 +59,7 @@ export type { S3Connection } from './s3/s3-connection.ts';
 export type { Job } from './jobs/job.ts';
 export type { ObjectStream } from './s3/object-stream.ts';
 export type { CheckOptions } from './s3/connection-check.ts';
+export type { Arrival } from './jobs/arrival.ts';
 
 export interface EngineOptions {
   readonly settings?: SettingsPatch;
@@ -74,6 +76,8 @@ export interface EngineOptions {
 
 export interface JobStartOptions extends Partial<RecordedStart> {
   readonly name?: string;
+  /** An upload's files still on their way to this host: the job appears at once, and waits for them as its first phase. */
+  readonly arrival?: Arrival;
 }
 
 /**
@@ -420,14 +424,18 @@ export class Engine {
     if (refusal) throw refusal;
     const target = jobTarget(kind, valid);
     const dryRun = kind === 'delete' && (valid as DeleteSpec).dryRun === true;
-    if (!this.recovery || options.connectionRef === undefined) return this.launch({ id: randomUUID(), kind, name, body: jobBody(kind, valid, connection), target, dryRun });
+    if (!this.recovery || options.connectionRef === undefined) return this.launch({ id: randomUUID(), kind, name, body: jobBody(kind, valid, connection), target, dryRun, arrival: options.arrival });
+    // Files that are still arriving are gone with this process: such a job cannot be resumed.
+    if (options.arrival) throw new BargeError('InvalidRequest', 'An upload whose files are still arriving cannot be recorded to resume.');
     const { launch, release } = this.recovery.begin(kind, name, valid, connection, { ...options, connectionRef: options.connectionRef });
     const job = this.launch({ ...launch, target, dryRun });
     void job.finished().finally(release);
     return job;
   }
 
-  private launch(job: { id: string; kind: JobKind; name: string; body: JobBody<unknown>; createdAt?: number; recorder?: JobJournal; target?: JobTarget; dryRun?: boolean; outcome?: JobOutcome }): Job {
+  private launch(job: {
+    id: string; kind: JobKind; name: string; body: JobBody<unknown>; createdAt?: number; recorder?: JobJournal; target?: JobTarget; dryRun?: boolean; outcome?: JobOutcome; arrival?: Arrival;
+  }): Job {
     const created = new Job<unknown>({
       id: job.id,
       kind: job.kind,
@@ -438,6 +446,7 @@ export class Engine {
       dryRun: job.dryRun,
       journal: job.recorder,
       restored: job.outcome,
+      arrival: job.arrival,
       scheduler: this.scheduler,
       settings: () => this.current,
       clock: this.clock,

@@ -21,6 +21,8 @@ import type { Engine, Job } from '../engine/engine.ts';
 import { BargeError, toBargeError } from '../engine/errors.ts';
 import type { IfExists } from '../../src/if-exists.ts';
 import { formatReceipt } from '../../src/receipt.ts';
+import { jobLabel } from '../../src/job-label.ts';
+import { formatS3Url } from '../../src/s3-url.ts';
 import { formatItemsCsv, itemsFileName } from '../../src/job-items.ts';
 import { relativePathProblem } from '../../src/local-path.ts';
 import type { ConnectionRegistry } from './connection-registry.ts';
@@ -206,15 +208,18 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
     const links = params.followSymlinks === false ? { followSymlinks: false } : {};
     if (params.staged) {
       const area = requireStaging();
-      const { stagingId, entries } = params.staged;
+      const { stagingId, entries, arriving } = params.staged;
       const sources = area.claim(stagingId, entries);
       let job: Job;
       try {
         const connection = await registry.connection(connectionId);
+        // Files still to come: the job appears now, and receives them as its first phase.
+        const arrival = arriving ? area.receive(stagingId, arriving) : undefined;
         // Staged under their own names, the entries name the job as dropped ("photos", "2 files and
         // 1 folder"): a folder is one with files below it. The staging folder goes with the host, so
         // such a job cannot resume: it is not journaled.
-        job = engine.upload(connection, { sources, bucket, destination: prefix, ...links });
+        const name = arriving ? `${jobLabel(entries.map((entry) => ({ name: entry, folder: arriving.folders.includes(entry) })))} → ${formatS3Url({ bucket, key: prefix })}` : undefined;
+        job = engine.upload(connection, { sources, bucket, destination: prefix, ...links }, { arrival, name });
       } catch (error) {
         await area.discard(stagingId);
         throw error;

@@ -5,7 +5,7 @@
 // the address bar at once, and presents it among the socket's protocols (so the socket opens only
 // with it) and on uploads.
 
-import type { ApiEvent, BargeApi, FilesToUpload, MethodName, MethodParams, MethodResults } from '../../src/contract/api.ts';
+import type { ApiEvent, BargeApi, FilesToUpload, MethodName, MethodParams, MethodResults, PickedFile } from '../../src/contract/api.ts';
 import { API_PATH, apiProtocols, stagedFileAnswerSchema, stagedFileUrl } from '../../src/contract/api.ts';
 import type { Result } from '../../src/contract/result.ts';
 import type { JobSummary } from '../../src/jobs.ts';
@@ -89,19 +89,39 @@ export function createWebClient(): BargeApi {
     });
   }
 
-  // A page may not name the host's files: it sends them to a staging batch, then uploads the batch.
+  // A page may not name the host's files: it sends them to a staging batch, which the upload takes.
+  // The job starts first, saying what is coming, so it is on screen from the first byte (its first
+  // phase counts them arriving, with a rate and Cancel); the files follow, one after another.
   async function uploadFiles({ connectionId, bucket, prefix, dropped }: FilesToUpload): Promise<Result<JobSummary>> {
+    const files = await dropped.files();
+    const entries = new Set<string>();
+    const folders = new Set<string>();
+    let bytes = 0;
+    for (const { file, relativePath } of files) {
+      const [top, ...below] = relativePath.split('/');
+      entries.add(top!);
+      if (below.length > 0) folders.add(top!);
+      bytes += file.size;
+    }
+    if (entries.size === 0) return { ok: false, error: { code: 'NothingToUpload', message: 'There are no files in what was dropped.' } };
     const staged = await call('uploads.stage', {});
     if (!staged.ok) return staged;
     const { stagingId } = staged.value;
-    const entries = new Set<string>();
-    for (const { file, relativePath } of await dropped.files()) {
-      entries.add(relativePath.split('/')[0]!);
+    const arriving = { files: files.length, bytes, folders: [...folders] };
+    const started = await call('jobs.upload', { connectionId, bucket, prefix, staged: { stagingId, entries: [...entries], arriving } });
+    if (started.ok) void sendFiles(stagingId, files);
+    return started;
+  }
+
+  /**
+   * The files of a started upload, in order. One refused, or cut off (Cancel), ends the sending:
+   * the host has failed or stopped the job, and its row says why.
+   */
+  async function sendFiles(stagingId: string, files: readonly PickedFile[]): Promise<void> {
+    for (const { file, relativePath } of files) {
       const sent = await sendStagedFile(stagingId, relativePath, file);
-      if (!sent.ok) return sent;
+      if (!sent.ok) return;
     }
-    if (entries.size === 0) return { ok: false, error: { code: 'NothingToUpload', message: 'There are no files in what was dropped.' } };
-    return call('jobs.upload', { connectionId, bucket, prefix, staged: { stagingId, entries: [...entries] } });
   }
 
   async function sendStagedFile(stagingId: string, relativePath: string, file: File): Promise<Result<null>> {

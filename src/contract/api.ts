@@ -109,6 +109,17 @@ export const methodSchemas = {
       stagingId: id,
       /** What the user dropped or picked at the top ("photos", "a.txt"): each one name, not a path. */
       entries: z.array(entryName).min(1).max(100_000),
+      /**
+       * The files still to come, when the job starts before they are sent (the window's way): it
+       * appears at once and receives them as its first phase (`progress.phase`), its time counting
+       * from then, and uploads once all have arrived; Cancel stops them and removes what came.
+       * Absent: every file was sent already. `folders`: which entries are folders (the job's name).
+       */
+      arriving: z.strictObject({
+        files: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER),
+        bytes: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
+        folders: z.array(entryName).max(100_000).default([]),
+      }).optional(),
     }).optional(),
     /** Follow symbolic links (default), or skip each, named. */
     followSymlinks: z.boolean().optional(),

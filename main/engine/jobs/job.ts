@@ -21,6 +21,8 @@ import { withRetry } from '../queue/retry-loop.ts';
 import { abortError, classifyFailure } from '../queue/retry-policy.ts';
 import type { ConflictChoice } from '../../../src/if-exists.ts';
 import { ItemLog } from './item-log.ts';
+import { ArrivalCount } from './arrival.ts';
+import type { Arrival } from './arrival.ts';
 
 /** At most this many item errors are kept per job; the count goes on. */
 const MAX_ITEM_ERRORS = 1_000;
@@ -113,6 +115,8 @@ export interface JobOptions<Item> {
    * skips what was done), since its items are no longer known one by one.
    */
   readonly restored?: JobOutcome;
+  /** Files still on their way to this host (a browser's upload): the job's first phase waits for them. */
+  readonly arrival?: Arrival;
 }
 
 /** The bucket and folder a job changes or reads (JobSummary's bucket and prefix). */
@@ -162,6 +166,10 @@ export class Job<Item = unknown> {
   private reachedStore = false;
   /** Brought back after a restart and not run since: its numbers are its last run's. */
   private restoredNotRun = false;
+  /** Its files arriving (the first phase), while they do. */
+  private arriving: ArrivalCount | undefined;
+  /** Every file of its arrival is here: a retry does not wait for them again. */
+  private arrived = false;
 
   private readonly options: JobOptions<Item>;
 
@@ -378,6 +386,7 @@ export class Job<Item = unknown> {
         bytesPerSecond: active ? this.meter.bytesPerSecond(now) : 0,
         // While the job is still finding work this is a lower bound (shown as "3m+").
         etaSeconds: active ? this.meter.etaSeconds(this.bytesTotal - this.bytesDone, now) : undefined,
+        ...(this.arriving ? { phase: this.arriving.phase(now) } : {}),
       },
     };
   }
@@ -397,10 +406,29 @@ export class Job<Item = unknown> {
     this.endedAt = undefined;
     this.setState({ status: 'running' });
     this.options.scheduler.resume(this.id);
-    this.running = this.options.body(this.runtime(signal), only).then(
+    this.running = this.receive(signal).then(() => this.options.body(this.runtime(signal), only)).then(
       () => this.finish(undefined),
       (error: unknown) => this.finish(error),
     );
+  }
+
+  /** The first phase: wait for the job's files to arrive, counting them (none: nothing to wait for). */
+  private async receive(signal: AbortSignal): Promise<void> {
+    const arrival = this.options.arrival;
+    if (!arrival || this.arrived) return;
+    const count = new ArrivalCount(arrival);
+    this.arriving = count;
+    this.changed();
+    try {
+      await arrival.wait((files, bytes) => {
+        count.received(files, bytes, this.options.clock.now());
+        this.changed();
+      }, signal);
+      this.arrived = true;
+    } finally {
+      this.arriving = undefined;
+      this.changed();
+    }
   }
 
   private finish(error: unknown): void {
