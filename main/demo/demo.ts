@@ -47,7 +47,7 @@ async function main(): Promise<void> {
   };
   try {
     if (!isSeeded(folder)) await seedDemo(folder, server, { smallKeys: keys, say });
-    const running = await startServe({ args, env: demoEnvironment(server), demoStore: runningDemo(server) });
+    const running = await startServe({ args, env: demoEnvironment(server), demoStore: runningDemo(server), command: 'npm run demo' });
     process.stdout.write(
       `Barge is running on its demo store (MinIO at ${server.endpoint}: buckets ${DEMO_BUCKET} and ${DEMO_VERSIONS_BUCKET}). Open this URL in a browser:\n\n  ${running.url}\n\n`
       + 'Press Ctrl-C to stop (the demo store stops with it; `npm run demo -- --reset` starts it afresh).\n',

@@ -156,6 +156,8 @@ export interface BargeServiceOptions {
   readonly pageCallers?: boolean;
   /** Starts the local demo store when the window asks (`npm run serve` and `npm run demo` give one). */
   readonly demoStore?: DemoStoreLauncher;
+  /** The command that started this host (`npm run demo`), which a window that lost it names (host.info). */
+  readonly startedBy?: string;
 }
 
 export function createBargeService(options: BargeServiceOptions): BargeService {
@@ -264,6 +266,7 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
       defaultDownloadFolder,
       machineName: os.hostname(),
       ...(options.downloadRoot === undefined ? {} : { downloadRoot: path.resolve(options.downloadRoot) }),
+      ...(options.startedBy === undefined ? {} : { startedBy: options.startedBy }),
     }),
     'connections.list': () => registry.list(),
     'connections.add': async (input) => registry.add(await ownCredentials(input)),

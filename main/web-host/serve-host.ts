@@ -32,6 +32,8 @@ export interface ServeStart {
   readonly env?: NodeJS.ProcessEnv;
   /** The demo store the window may open (default: one started on demand in the data folder's demo/). */
   readonly demoStore?: DemoStoreLauncher;
+  /** The command its user typed (default `npm run serve`): a window that loses the host says to run it again. */
+  readonly command?: string;
 }
 
 export interface RunningServe {
@@ -47,7 +49,7 @@ export function serveDataDir(args: ServeArgs): string {
   return args['data-dir'] ?? defaultDataDir();
 }
 
-export async function startServe({ args: values, env, demoStore }: ServeStart): Promise<RunningServe> {
+export async function startServe({ args: values, env, demoStore, command = 'npm run serve' }: ServeStart): Promise<RunningServe> {
   const port = values.port === undefined ? 0 : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port takes a port number, not "${values.port}".`);
   const host = values.host ?? '127.0.0.1';
@@ -87,6 +89,7 @@ export async function startServe({ args: values, env, demoStore }: ServeStart): 
     browserDownloads: true,
     pageCallers: true,
     demoStore: demoStore ?? onDemand,
+    startedBy: command,
   });
   const webHost = await startWebHost({
     service,

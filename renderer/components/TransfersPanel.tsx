@@ -120,11 +120,12 @@ export const JobRow = memo(function JobRow({ job, onAct }: { job: JobView; onAct
         <span className="rate" title={isFinished(job.state) ? 'Average throughput' : 'Throughput'}>{pace.rate}</span>
         <span className="eta" title={pace.detail}>{pace.timing}</span>
       </div>)}
+      {/* Files on their way to the host are not paused by the store's queue: no Pause then, only Cancel. */}
       <div className="job-line">
         <span className="objects">{p.objectsDone.toLocaleString()} of {p.objectsTotal.toLocaleString()}{p.totalsKnown ? '' : '+'} {p.objectsTotal === 1 && p.totalsKnown ? 'object' : 'objects'}{p.objectsFailed ? `, ${p.objectsFailed} failed` : ''}{p.retries ? `, ${p.retries.toLocaleString()} ${p.retries === 1 ? 'resend' : 'resends'}` : ''}</span>
         <Sparkline values={history} label={`Throughput of ${printable(job.name)}`} />
         <span className="actions">
-          {(status === 'running' || status === 'queued') && <button type="button" onClick={() => onAct('pause', job.id)}><Pause size={12} aria-hidden />Pause</button>}
+          {(status === 'running' || status === 'queued') && !p.phase && <button type="button" onClick={() => onAct('pause', job.id)}><Pause size={12} aria-hidden />Pause</button>}
           {status === 'paused' && <button type="button" onClick={() => onAct('resume', job.id)}><Play size={12} aria-hidden />Resume</button>}
           {!isFinished(job.state) && <button type="button" onClick={() => onAct('cancel', job.id)}><X size={12} aria-hidden />Cancel</button>}
           {(status === 'failed' || status === 'cancelled') && <button type="button" onClick={() => onAct('retry', job.id)}><RotateCcw size={12} aria-hidden />Retry</button>}

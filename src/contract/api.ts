@@ -227,6 +227,8 @@ export interface HostInfo {
   readonly machineName: string;
   /** Downloads go only below this folder of that machine, where the host confines them. */
   readonly downloadRoot?: string;
+  /** The command that started this host (`npm run serve`, `npm run demo`): the window names it when the host is gone. */
+  readonly startedBy?: string;
 }
 
 export interface MethodResults {
@@ -375,4 +377,20 @@ export interface BargeApi {
   uploadFiles(request: FilesToUpload): Promise<Result<JobSummary>>;
   /** A folder to download into, or undefined if the user cancelled (Electron: its native dialog; a browser has none for the host's disk: fs.listFolders). */
   pickFolder(defaultPath: string): Promise<string | undefined>;
+  /**
+   * The link to the host as it changes (a browser's: Electron's engine cannot go away under its
+   * window). Returns the unsubscribe.
+   */
+  watchHost?(listener: (link: HostLink) => void): () => void;
 }
+
+/**
+ * A browser's link to its host. `lost`: the socket closed, or went silent (the host sends its
+ * stats every second), and the window tries again by itself at `nextTryAt` (ms since the epoch).
+ * `refused`: the host answers but not to this page's token (it was started again with another
+ * one): trying again would not help, `message` says what will.
+ */
+export type HostLink =
+  | { readonly state: 'connected' }
+  | { readonly state: 'lost'; readonly nextTryAt: number }
+  | { readonly state: 'refused'; readonly message: string };
