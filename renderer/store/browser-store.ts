@@ -11,6 +11,7 @@ import type { Bucket, BucketRegion, BucketVersioning, ObjectPage } from '../../s
 import type { DroppedItems } from '../../src/contract/api.ts';
 import type { JobSummary } from '../../src/jobs.ts';
 import { plural } from '../../src/plural.ts';
+import { formatS3Url } from '../../src/s3-url.ts';
 import { unreadableKeysNotice } from '../../src/unreadable-key.ts';
 import { api, request } from './api.ts';
 import { copyText, presign } from './details-store.ts';
@@ -212,10 +213,11 @@ export const useBrowser = create<BrowserState>((set, get) => {
   /**
    * Say `text` in the status line if the browser is still where it was asked (`asked`): an answer
    * that comes after the user moved on speaks of a folder no longer on screen. A failure is said
-   * wherever the user is (never silent); its words name what failed.
+   * wherever the user is (never silent): elsewhere, after `failedWhat`, which names its place.
    */
-  const sayAt = (asked: string, text: string, failure = false) => {
-    if (failure || place() === asked) set({ notice: text });
+  const sayAt = (asked: string, text: string, failedWhat?: string) => {
+    if (place() === asked) set({ notice: text });
+    else if (failedWhat) set({ notice: `${failedWhat}: ${text}` });
   };
 
   /** Put `listing` on screen in place of the one there (whose index goes). */
@@ -419,19 +421,20 @@ export const useBrowser = create<BrowserState>((set, get) => {
       set({ notice: `Uploading ${plural(dropped.count, 'item')}…` });
       const result = await api().uploadFiles({ connectionId, bucket, prefix, dropped });
       if (result.ok) sayAt(here, `Upload started: ${result.value.name}`);
-      else sayAt(here, result.error.message, true);
+      else sayAt(here, result.error.message, `The upload to ${formatS3Url({ bucket, key: prefix })} failed`);
     },
 
     async copyLink(key) {
       const { connectionId, bucket } = get();
       if (!connectionId || !bucket) return;
       const here = place();
+      const failedWhat = `Copying the link of ${formatS3Url({ bucket, key })} failed`;
       try {
         const url = await presign(connectionId, bucket, key);
         await copyText(url);
         sayAt(here, `Link copied (valid one hour): ${url}`);
       } catch (error) {
-        sayAt(here, (error as Error).message, true);
+        sayAt(here, (error as Error).message, failedWhat);
       }
     },
 

@@ -24,6 +24,7 @@ let engine: Engine;
 let s3: S3Connection;
 let dir: string;
 const bucket = uniqueBucket();
+const otherBucket = uniqueBucket();
 
 function transferRow(name: string) {
   return page.getByRole('list', { name: 'Transfers' }).getByRole('listitem').filter({ hasText: name });
@@ -51,6 +52,7 @@ beforeAll(async () => {
   engine = new Engine();
   s3 = await engine.connect(serverConfig());
   await createBucket(s3, bucket);
+  await createBucket(s3, otherBucket);
   browser = await launchBrowser();
   page = await openApp(browser);
   const cdp = await page.context().newCDPSession(page);
@@ -88,4 +90,15 @@ it('a file that arrives is uploaded, and the job\'s time includes its sending', 
   // Sent at 2 MiB/s, 8 MiB take 4 s at least: the job counts them.
   const took = /took (\d+(?:\.\d)?)s/.exec((await row.textContent()) ?? '')?.[1];
   expect(Number(took)).toBeGreaterThanOrEqual(bytes / UPLOAD_BYTES_PER_SECOND - 0.5);
+
+  // The status line's notice speaks of this bucket: another one does not show it, nor does coming back.
+  const statusLine = page.locator('p.status[role="status"]');
+  expect(await statusLine.textContent()).toContain(`Upload started: arrived.bin → s3://${bucket}/`);
+  const buckets = page.getByRole('navigation', { name: 'Buckets' });
+  await buckets.getByRole('button', { name: otherBucket, exact: true }).click();
+  await expect.poll(() => page.getByRole('navigation', { name: 'Breadcrumbs' }).textContent()).toBe(otherBucket);
+  expect(await statusLine.textContent()).not.toContain('Upload started');
+  await buckets.getByRole('button', { name: bucket, exact: true }).click();
+  await expect.poll(() => page.getByRole('navigation', { name: 'Breadcrumbs' }).textContent()).toBe(bucket);
+  expect(await statusLine.textContent()).not.toContain('Upload started');
 });

@@ -48,7 +48,7 @@ async function stopHost(): Promise<void> {
   await exited;
 }
 
-const notice = () => page.getByRole('alert').filter({ hasText: /\S/ });
+const notice = () => page.getByRole('alert').filter({ hasText: /Barge host|access token/ });
 
 beforeAll(async () => {
   home = await mkdtemp(path.join(os.tmpdir(), 'barge-e2e-host-link-'));

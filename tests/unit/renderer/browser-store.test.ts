@@ -100,7 +100,7 @@ describe('browser actions', () => {
     expect(useBrowser.getState().notice).toBeUndefined();
   });
 
-  it('does not say an upload started in a folder the user has left by the time it answers; a refusal is said wherever they are', async () => {
+  it('does not say an upload started in a folder the user has left by the time it answers; a refusal is said wherever they are, naming its folder', async () => {
     const api = useFakeApi({ 'objects.list': { objects: [], prefixes: [] } });
     let answer!: (result: typeof api.uploadAnswer) => void;
     api.uploadFiles = () => new Promise((resolve) => { answer = resolve; });
@@ -112,9 +112,14 @@ describe('browser actions', () => {
     useBrowser.getState().open('b', 'p/');
     const refused = useBrowser.getState().upload(dropped('a.txt'));
     useBrowser.getState().open('b', 'elsewhere/');
-    answer({ ok: false, error: { code: 'AccessDenied', message: 'Access denied to s3://b/p/' } });
+    answer({ ok: false, error: { code: 'AccessDenied', message: 'Access denied.' } });
     await refused;
-    expect(useBrowser.getState().notice).toBe('Access denied to s3://b/p/');
+    expect(useBrowser.getState().notice).toBe('The upload to s3://b/p/ failed: Access denied.');
+    // Where it was asked, the folder on screen is its place: said as it is.
+    const here = useBrowser.getState().upload(dropped('a.txt'));
+    answer({ ok: false, error: { code: 'AccessDenied', message: 'Access denied.' } });
+    await here;
+    expect(useBrowser.getState().notice).toBe('Access denied.');
   });
 
   it('Refresh lists the buckets again: one deleted elsewhere goes from the list', async () => {
