@@ -100,6 +100,7 @@ export async function startServe({ args: values, env, demoStore, command = 'npm 
     port,
     tls,
     publicNames,
+    command,
   });
   if (!loopback) {
     process.stderr.write(`Warning: listening on ${host}, not just this machine. Anyone who can reach it and learns the token can use your credentials; prefer an SSH tunnel.\n`);

@@ -86,6 +86,8 @@ export interface WebHostOptions {
   readonly inactivityTimeoutMs?: number;
   /** Names this host answers to beyond the loopback ones and --host (its public name, its addresses). */
   readonly publicNames?: readonly string[];
+  /** The command that started it (default `npm run serve`): a request without the token is told to open the URL it printed. */
+  readonly command?: string;
   /** How much of the staging disk to keep free (default 512 MiB). */
   readonly stagingFreeMarginBytes?: number;
   /** Serve over HTTPS with this certificate and key (PEM). */
@@ -100,6 +102,7 @@ export interface WebHost {
 
 export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const { service, token } = options;
+  const TOKEN_REFUSED = tokenRefused(options.command ?? 'npm run serve');
   const windowFiles = await readWindowFiles(options.staticDir);
 
   const listener = (request: http.IncomingMessage, response: http.ServerResponse) => {
@@ -333,7 +336,10 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   };
 }
 
-const TOKEN_REFUSED = 'Open the URL that "npm run serve" printed: it carries the access token.';
+/** Said to a request without the token, naming the command that printed the URL (`npm run demo` is not `npm run serve`). */
+function tokenRefused(command: string): string {
+  return `Open the URL that "${command}" printed: it carries the access token.`;
+}
 const STAGING_FULL = "The host's disk for staging uploads is full: free some space there, then upload again.";
 const TOO_MANY_SOCKETS = `This host has ${MAX_API_SOCKETS} windows open already: close one, then reload this one.`;
 

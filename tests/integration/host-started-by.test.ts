@@ -32,6 +32,10 @@ async function startedBy(command: ServeStart['command'], name: string): Promise<
   const host = await startServe({ args, env: { AWS_ENDPOINT_URL: inject('s3').endpoint }, demoStore: { start: async () => { throw new Error('no demo here'); } }, ...(command ? { command } : {}) });
   try {
     const { origin } = new URL(host.url);
+    // Without the token, it is named too: the URL to open is the one that command printed.
+    const refused = await fetch(`${origin}/api`);
+    expect(refused.status).toBe(401);
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toBe(`Open the URL that "${command ?? 'npm run serve'}" printed: it carries the access token.`);
     const ws = new WebSocket(`${origin.replace('http', 'ws')}/api`, apiProtocols(TOKEN), { origin });
     await new Promise((resolve, reject) => { ws.once('open', resolve); ws.once('error', reject); });
     const answer = new Promise<{ result: { ok: boolean; value: { startedBy?: string } } }>((resolve) => {
@@ -49,7 +53,7 @@ async function startedBy(command: ServeStart['command'], name: string): Promise<
   }
 }
 
-it('says `npm run serve` when that started it, and `npm run demo` when the demo did', async () => {
+it('says `npm run serve` when that started it, and `npm run demo` when the demo did, to the window and to a request without the token', async () => {
   expect(await startedBy(undefined, 'serve')).toBe('npm run serve');
   expect(await startedBy('npm run demo', 'demo')).toBe('npm run demo');
 });
