@@ -104,8 +104,18 @@ export function createWebClient(): BargeApi {
     return socket;
   }
 
-  // A host that went silent (a tunnel dropped, a machine asleep) is lost, as one that closed.
+  // A host that went silent (a tunnel dropped, a machine asleep) is lost, as one that closed. A
+  // check that comes late found this page busy or asleep, not the host silent: its words may be
+  // waiting behind the check, so the silence is counted afresh.
+  let lastCheck = Date.now();
   setInterval(() => {
+    const now = Date.now();
+    const late = now - lastCheck > 2 * SILENCE_CHECK_MS;
+    lastCheck = now;
+    if (late) {
+      lastHeard = now;
+      return;
+    }
     void socket?.then((ws) => {
       if (ws.readyState !== WebSocket.OPEN || Date.now() - lastHeard < SILENCE_LIMIT_MS) return;
       closed(ws);

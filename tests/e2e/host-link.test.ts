@@ -154,3 +154,18 @@ it('says at once that the host stopped, with `npm run serve`, knocks ever furthe
   expect(await row.locator('.state').textContent()).toBe('failed');
   expect(await row.locator('.objects').textContent()).toBe(failedCounts);
 });
+
+it('says so too when the host goes silent without closing (a tunnel that dropped, a machine asleep), and connects again once it speaks', async () => {
+  const child = host!;
+  await expect.poll(() => notice().count(), { timeout: 30_000 }).toBe(0);
+  // Frozen, the host keeps its sockets open and says nothing: only the silence tells.
+  child.kill('SIGSTOP');
+  try {
+    await expect.poll(() => notice().textContent(), { timeout: 60_000 }).toContain('The Barge host has stopped, or cannot be reached. Start it again with `npm run serve`');
+  } finally {
+    child.kill('SIGCONT');
+  }
+  await expect.poll(() => notice().count(), { timeout: 60_000 }).toBe(0);
+  await page.getByRole('navigation', { name: 'Buckets' }).getByRole('button', { name: bucket, exact: true }).click();
+  await expect.poll(() => page.getByRole('grid').getByRole('row', { name: /a\.txt/ }).count(), { timeout: 30_000 }).toBe(1);
+});
