@@ -17,6 +17,7 @@ import { JobDetailsDialog } from './components/JobDetailsDialog.tsx';
 import { ObjectBrowser } from './components/ObjectBrowser.tsx';
 import { Splitter } from './components/Splitter.tsx';
 import { TransfersPanel } from './components/TransfersPanel.tsx';
+import { HostLinkNotice } from './components/HostLinkNotice.tsx';
 
 export function App() {
   const selectedId = useConnections((s) => s.selectedId);
@@ -31,6 +32,7 @@ export function App() {
 
   return (
     <div className="app">
+      <HostLinkNotice />
       <ConnectionBar transfersToggle={!docked} />
       <div className="panes">
         <BucketList width={bucketsCollapsed ? undefined : buckets} />

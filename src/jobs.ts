@@ -67,6 +67,23 @@ export interface JobProgress {
    * longer where both are): a lower bound while `totalsKnown` is false.
    */
   readonly etaSeconds: number | undefined;
+  /**
+   * A phase before the job's own work, while it lasts (the numbers above are the work's, still to
+   * come): `receiving`, a browser's files on their way to the web host, which then uploads them.
+   */
+  readonly phase?: JobPhase;
+}
+
+/** A browser's files on their way to the host: the first phase of an upload through the web host. */
+export interface JobPhase {
+  readonly kind: 'receiving';
+  readonly filesDone: number;
+  readonly filesTotal: number;
+  readonly bytesDone: number;
+  readonly bytesTotal: number;
+  readonly bytesPerSecond: number;
+  /** At the rate of the last seconds; undefined while it is not known yet. */
+  readonly etaSeconds: number | undefined;
 }
 
 /** A job as the window keeps it: what it is and where it is, without its item lists. */

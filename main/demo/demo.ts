@@ -64,7 +64,7 @@ async function main(): Promise<void> {
     if (!isSeeded(folder)) await seedDemo(folder, server, { smallKeys: keys, say });
     // The window where it was last time, with the same token, unless told otherwise or the port is taken.
     const port = args.port ?? String(await keptPortOrFree((await lastPorts(folder)).web));
-    const running = await startServe({ args: { ...args, port }, env: demoEnvironment(server), demoStore: runningDemo(server), token: await demoToken(folder) });
+    const running = await startServe({ args: { ...args, port }, env: demoEnvironment(server), demoStore: runningDemo(server), token: await demoToken(folder), command: 'npm run demo' });
     await keepPorts(folder, { web: Number(new URL(running.url).port) });
     process.stdout.write(demoWelcome(server, running.url));
     process.once('SIGINT', () => void stopAll(running));

@@ -22,7 +22,9 @@ import { jobTarget, parseJobSpec } from './jobs/job-specs.ts';
 import type { DeleteSpec, DownloadSpec, JobSpecs, UploadSpec } from './jobs/job-specs.ts';
 import { Job } from './jobs/job.ts';
 import type { JobBody, JobClock, JobTarget } from './jobs/job.ts';
+import type { Arrival } from './jobs/arrival.ts';
 import type { JobJournal } from './journal/job-journal.ts';
+import type { JobOutcome } from './journal/job-outcome.ts';
 import type { Journal, JournalHost } from './journal/journal.ts';
 import { Recovery } from './journal/recovery.ts';
 import type { ConnectionResolver, EarlierRun, RecordedStart } from './journal/recovery.ts';
@@ -56,6 +58,7 @@ export type { S3Connection } from './s3/s3-connection.ts';
 export type { Job } from './jobs/job.ts';
 export type { ObjectStream } from './s3/object-stream.ts';
 export type { CheckOptions } from './s3/connection-check.ts';
+export type { Arrival } from './jobs/arrival.ts';
 
 export interface EngineOptions {
   readonly settings?: SettingsPatch;
@@ -72,6 +75,8 @@ export interface EngineOptions {
 
 export interface JobStartOptions extends Partial<RecordedStart> {
   readonly name?: string;
+  /** An upload's files still on their way to this host: the job appears at once, and waits for them as its first phase. */
+  readonly arrival?: Arrival;
 }
 
 /**
@@ -255,7 +260,9 @@ export class Engine {
 
   /**
    * Bring back the unfinished jobs an earlier process of this host left in the journal (it crashed,
-   * was killed, or quit mid-job), paused, so the user decides when they go on. `downloadRoot`: the
+   * was killed, or quit mid-job), paused, so the user decides when they go on; a job that had failed
+   * comes back failed. Each keeps the counts and times it had when its process last saw it (after a
+   * crash mid-run there are none: it counts again from its journal, paused). `downloadRoot`: the
    * host confines downloads below it now; a download recorded under another root (the host was
    * started with a different --download-root since) fails when resumed instead of writing there.
    */
@@ -405,6 +412,8 @@ export class Engine {
       // no request starts any more, the journal stops recording, and the requests in flight end
       // with the process.
       for (const id of this.jobsById.keys()) this.scheduler.pause(id);
+      // Where each stands, for the next start to show it so.
+      for (const job of this.jobsById.values()) this.recovery.suspended(job.id, job.outcome());
       this.recovery.close();
       this.recovery = undefined;
       this.publisher.dispose();
@@ -427,14 +436,18 @@ export class Engine {
     if (refusal) throw refusal;
     const target = jobTarget(kind, valid);
     const dryRun = kind === 'delete' && (valid as DeleteSpec).dryRun === true;
-    if (!this.recovery || options.connectionRef === undefined) return this.launch({ id: randomUUID(), kind, name, body: jobBody(kind, valid, connection), target, dryRun });
+    if (!this.recovery || options.connectionRef === undefined) return this.launch({ id: randomUUID(), kind, name, body: jobBody(kind, valid, connection), target, dryRun, arrival: options.arrival });
+    // Files that are still arriving are gone with this process: such a job cannot be resumed.
+    if (options.arrival) throw new BargeError('InvalidRequest', 'An upload whose files are still arriving cannot be recorded to resume.');
     const { launch, release } = this.recovery.begin(kind, name, valid, connection, { ...options, connectionRef: options.connectionRef });
     const job = this.launch({ ...launch, target, dryRun });
     void job.finished().finally(release);
     return job;
   }
 
-  private launch(job: { id: string; kind: JobKind; name: string; body: JobBody<unknown>; createdAt?: number; recorder?: JobJournal; target?: JobTarget; dryRun?: boolean }): Job {
+  private launch(job: {
+    id: string; kind: JobKind; name: string; body: JobBody<unknown>; createdAt?: number; recorder?: JobJournal; target?: JobTarget; dryRun?: boolean; outcome?: JobOutcome; arrival?: Arrival;
+  }): Job {
     const created = new Job<unknown>({
       id: job.id,
       kind: job.kind,
@@ -444,6 +457,8 @@ export class Engine {
       target: job.target,
       dryRun: job.dryRun,
       journal: job.recorder,
+      restored: job.outcome,
+      arrival: job.arrival,
       scheduler: this.scheduler,
       settings: () => this.current,
       clock: this.clock,
@@ -451,7 +466,7 @@ export class Engine {
         this.publisher.changed(changed.id);
         if (isFinished(changed.state)) this.publisher.flush();
         // this.recovery, read each time: it is gone once the engine suspends.
-        if (job.recorder) this.recovery?.stateChanged(changed.id, changed.state);
+        if (job.recorder) this.recovery?.stateChanged(changed.id, changed.state, () => changed.outcome());
       },
       onItem: (changed, list, item) => {
         const items = this.newItems.get(changed.id) ?? { errors: [], warnings: [] };

@@ -23,6 +23,8 @@ import { BargeError, toBargeError } from '../engine/errors.ts';
 import type { IfExists } from '../../src/if-exists.ts';
 import { formatReceipt } from '../../src/receipt.ts';
 import type { ReceiptEntry } from '../../src/receipt.ts';
+import { jobLabel } from '../../src/job-label.ts';
+import { formatS3Url } from '../../src/s3-url.ts';
 import { formatItemsCsv, itemsFileName } from '../../src/job-items.ts';
 import { relativePathProblem } from '../../src/local-path.ts';
 import type { ConnectionRegistry } from './connection-registry.ts';
@@ -156,6 +158,8 @@ export interface BargeServiceOptions {
   readonly pageCallers?: boolean;
   /** Starts the local demo store when the window asks (`npm run serve` and `npm run demo` give one). */
   readonly demoStore?: DemoStoreLauncher;
+  /** The command that started this host (`npm run demo`), which a window that lost it names (host.info). */
+  readonly startedBy?: string;
 }
 
 export function createBargeService(options: BargeServiceOptions): BargeService {
@@ -219,15 +223,18 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
     };
     if (params.staged) {
       const area = requireStaging();
-      const { stagingId, entries } = params.staged;
+      const { stagingId, entries, arriving } = params.staged;
       const sources = area.claim(stagingId, entries);
       let job: Job;
       try {
         const connection = await registry.connection(connectionId);
+        // Files still to come: the job appears now, and receives them as its first phase.
+        const arrival = arriving ? area.receive(stagingId, arriving) : undefined;
         // Staged under their own names, the entries name the job as dropped ("photos", "2 files and
         // 1 folder"): a folder is one with files below it. The staging folder goes with the host, so
         // such a job cannot resume: it is not journaled.
-        job = engine.upload(connection, { sources, bucket, destination: prefix, ...choices });
+        const name = arriving ? `${jobLabel(entries.map((entry) => ({ name: entry, folder: arriving.folders.includes(entry) })))} → ${formatS3Url({ bucket, key: prefix })}` : undefined;
+        job = engine.upload(connection, { sources, bucket, destination: prefix, ...choices }, { arrival, name });
       } catch (error) {
         await area.discard(stagingId);
         throw error;
@@ -272,6 +279,7 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
       defaultDownloadFolder,
       machineName: os.hostname(),
       ...(options.downloadRoot === undefined ? {} : { downloadRoot: path.resolve(options.downloadRoot) }),
+      ...(options.startedBy === undefined ? {} : { startedBy: options.startedBy }),
     }),
     'connections.list': () => registry.list(),
     'connections.add': async (input) => registry.add(await ownCredentials(input)),

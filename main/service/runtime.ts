@@ -48,6 +48,8 @@ export interface RuntimeOptions {
   readonly pageCallers?: boolean;
   /** Starts the local demo store when the window asks. */
   readonly demoStore?: DemoStoreLauncher;
+  /** The command that started this host, named by a window that lost it. */
+  readonly startedBy?: string;
 }
 
 /** Each host restores only its own jobs: the app and the web host, pointed at one folder, keep theirs. */
@@ -94,5 +96,6 @@ export async function createRuntime(options: RuntimeOptions): Promise<BargeServi
     restoreJobs: !cli,
     suspendOnClose: !cli,
     demoStore: options.demoStore,
+    startedBy: options.startedBy,
   });
 }

@@ -34,6 +34,8 @@ export interface ServeStart {
   readonly demoStore?: DemoStoreLauncher;
   /** The token to ask for, where BARGE_TOKEN chooses none (the demo keeps its own across runs). */
   readonly token?: string;
+  /** The command its user typed (default `npm run serve`): a window that loses the host says to run it again. */
+  readonly command?: string;
 }
 
 export interface RunningServe {
@@ -49,7 +51,7 @@ export function serveDataDir(args: ServeArgs): string {
   return args['data-dir'] ?? defaultDataDir();
 }
 
-export async function startServe({ args: values, env, demoStore, token: kept }: ServeStart): Promise<RunningServe> {
+export async function startServe({ args: values, env, demoStore, token: kept, command = 'npm run serve' }: ServeStart): Promise<RunningServe> {
   const port = values.port === undefined ? 0 : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port takes a port number, not "${values.port}".`);
   const host = values.host ?? '127.0.0.1';
@@ -89,6 +91,7 @@ export async function startServe({ args: values, env, demoStore, token: kept }: 
     browserDownloads: true,
     pageCallers: true,
     demoStore: demoStore ?? onDemand,
+    startedBy: command,
   });
   const webHost = await startWebHost({
     service,
@@ -99,6 +102,7 @@ export async function startServe({ args: values, env, demoStore, token: kept }: 
     port,
     tls,
     publicNames,
+    command,
   });
   if (!loopback) {
     process.stderr.write(`Warning: listening on ${host}, not just this machine. Anyone who can reach it and learns the token can use your credentials; prefer an SSH tunnel.\n`);

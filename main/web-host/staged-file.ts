@@ -30,11 +30,12 @@ export function freeBytes(folder: string): Promise<number> {
 /**
  * A request's body into a file; the failure, if any (ENOSPC when the disk is full or its margin is
  * reached). A file that cannot be written does not cut the connection: the rest of the body is
- * read and dropped, so the browser gets the answer that says why.
+ * read and dropped, so the browser gets the answer that says why. `written` hears of each chunk
+ * on its way to the file.
  */
-export function receiveInto(request: http.IncomingMessage, file: string, guard: FreeSpaceGuard): Promise<NodeJS.ErrnoException | undefined> {
+export function receiveInto(request: http.IncomingMessage, file: string, guard: FreeSpaceGuard, written: (bytes: number) => void = () => undefined): Promise<NodeJS.ErrnoException | undefined> {
   return new Promise((resolve) => {
-    const checked = spaceChecked(guard);
+    const checked = spaceChecked(guard, written);
     const out = createWriteStream(file);
     let failure: NodeJS.ErrnoException | undefined;
     let ended = false;
@@ -62,15 +63,21 @@ export function receiveInto(request: http.IncomingMessage, file: string, guard: 
   });
 }
 
-function spaceChecked(guard: FreeSpaceGuard): Transform {
+function spaceChecked(guard: FreeSpaceGuard, written: (bytes: number) => void): Transform {
   let sinceCheck = 0;
   return new Transform({
     transform(chunk: Buffer, _encoding, callback) {
       sinceCheck += chunk.length;
-      if (sinceCheck < CHECK_EVERY_BYTES) return callback(null, chunk);
+      if (sinceCheck < CHECK_EVERY_BYTES) {
+        written(chunk.length);
+        return callback(null, chunk);
+      }
       sinceCheck = 0;
       void freeBytes(guard.root).then((free) => {
-        if (free >= guard.marginBytes) return callback(null, chunk);
+        if (free >= guard.marginBytes) {
+          written(chunk.length);
+          return callback(null, chunk);
+        }
         callback(Object.assign(new Error('The staging disk has reached its free-space margin.'), { code: 'ENOSPC' }));
       });
     },

@@ -34,6 +34,9 @@ import { API_PATH, API_PROTOCOL, offeredToken, SAVE_LINKS_PATH, STAGED_FILES_PAT
 import { attachmentDisposition } from './content-disposition.ts';
 import type { Result } from '../../src/contract/result.ts';
 import { failure, ok } from '../../src/contract/result.ts';
+import { formatBytes } from '../../src/byte-units.ts';
+import { printable } from '../../src/unsafe-text.ts';
+import { BargeError } from '../../src/errors.ts';
 
 const SECURITY_HEADERS = {
   'content-security-policy': CONTENT_SECURITY_POLICY,
@@ -83,6 +86,8 @@ export interface WebHostOptions {
   readonly inactivityTimeoutMs?: number;
   /** Names this host answers to beyond the loopback ones and --host (its public name, its addresses). */
   readonly publicNames?: readonly string[];
+  /** The command that started it (default `npm run serve`): a request without the token is told to open the URL it printed. */
+  readonly command?: string;
   /** How much of the staging disk to keep free (default 512 MiB). */
   readonly stagingFreeMarginBytes?: number;
   /** Serve over HTTPS with this certificate and key (PEM). */
@@ -97,6 +102,7 @@ export interface WebHost {
 
 export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const { service, token } = options;
+  const TOKEN_REFUSED = tokenRefused(options.command ?? 'npm run serve');
   const windowFiles = await readWindowFiles(options.staticDir);
 
   const listener = (request: http.IncomingMessage, response: http.ServerResponse) => {
@@ -182,40 +188,65 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
 
   // A file of a staged batch (uploads.stage): PUT /uploads/<stagingId>?path=<relative path>
   // [&modified=<ms>], the file as the body. Where it goes is the service's word; the disk's free space is this host's.
+  // Its bytes count into its job as they land (the job's first phase, when it has started); its
+  // end is told either way, and a refusal or a browser gone mid-body fails that job in words.
   async function receiveStagedFile(request: http.IncomingMessage, response: http.ServerResponse, url: URL): Promise<void> {
     const [stagingId, ...rest] = url.pathname.slice(STAGED_FILES_PATH.length).split('/');
     if (request.method !== 'PUT' || rest.length > 0) return send(response, 405, failure('MethodNotAllowed', 'Files of an upload are sent with PUT /uploads/<stagingId>?path=<relative path>.'));
-    const target = await service.stagedFile(stagingId ?? '', url.searchParams.get('path') ?? '');
+    const relativePath = url.searchParams.get('path') ?? '';
+    const target = await service.stagedFile(stagingId ?? '', relativePath);
     if (!target.ok) {
       request.resume();
       const { code } = target.error;
-      const full = code === 'ENOSPC' ? failure(code, "The host's disk for staging uploads is full: free some space there, then upload again.") : target;
+      const full = code === 'ENOSPC' ? failure(code, STAGING_FULL) : target;
       // The token holder's body is read to its end, and dropped: the window reads why, and sends the next file.
       return send(response, STAGED_FILE_STATUS[code] ?? 400, full, false);
     }
-    const { file, stagingRoot } = target.value;
-    const length = Number(request.headers['content-length'] ?? 0);
-    const margin = options.stagingFreeMarginBytes ?? STAGING_FREE_MARGIN_BYTES;
-    if (length + margin > await freeBytes(stagingRoot)) {
-      request.resume();
-      return send(response, 507, failure('ENOSPC', "The host's disk for staging uploads is nearly full: free some space there, or upload fewer files at a time."), false);
+    const staged = target.value;
+    const refuse = (status: number, code: string, message: string) => {
+      staged.ended(new BargeError(code, message));
+      return send(response, status, failure(code, message), false);
+    };
+    let received = 0;
+    try {
+      const { file, stagingRoot } = staged;
+      const length = Number(request.headers['content-length'] ?? 0);
+      const margin = options.stagingFreeMarginBytes ?? STAGING_FREE_MARGIN_BYTES;
+      if (length + margin > await freeBytes(stagingRoot)) {
+        request.resume();
+        return refuse(507, 'ENOSPC', "The host's disk for staging uploads is nearly full: free some space there, or upload fewer files at a time.");
+      }
+      // Its upload cancelled or failed meanwhile: the rest of the body is not wanted.
+      const cut = () => request.destroy();
+      staged.signal.addEventListener('abort', cut, { once: true });
+      // A body without a length (chunked), or many at once, is checked again as it is written.
+      const failed = await receiveInto(request, file, { root: stagingRoot, marginBytes: margin }, (bytes) => {
+        received += bytes;
+        staged.received(bytes);
+      }).finally(() => staged.signal.removeEventListener('abort', cut));
+      if (failed) {
+        // A path the disk refused to open (too long, a folder there): nothing was written.
+        const refusal = STAGED_PATH_REFUSALS[failed.code ?? ''];
+        if (refusal) return refuse(400, 'InvalidPath', refusal);
+        // Nothing half-written stays behind to fill the disk for every later upload.
+        await rm(file, { force: true });
+        if (failed.code === 'ENOSPC') return refuse(507, 'ENOSPC', STAGING_FULL);
+        if (staged.signal.aborted) return;
+        // The browser went away mid-body (its page closed, the connection lost): its job fails in words.
+        staged.ended(new BargeError('BrowserGone', `The browser stopped sending ${printable(relativePath)} after ${formatBytes(received)}${length > 0 ? ` of ${formatBytes(length)}` : ''} (its page was closed, or the connection broke): nothing was uploaded. Drop the files again.`));
+        throw failed;
+      }
+      // The file's own modification time (the browser's File.lastModified), not the moment it arrived:
+      // "Replace if newer" and the question about an object already there compare that one. Set
+      // before its job hears the file is here, so the job reads that time.
+      const modifiedMs = Number(url.searchParams.get('modified'));
+      if (Number.isFinite(modifiedMs) && modifiedMs > 0) await utimes(file, new Date(), new Date(modifiedMs)).catch(() => undefined);
+      staged.ended();
+      return send(response, 200, ok(null));
+    } finally {
+      // However it went (a throw included), its job hears that this file ended.
+      staged.ended(new BargeError('InternalError', `The host could not take ${printable(relativePath)}: drop the files again.`));
     }
-    // A body without a length (chunked), or many at once, is checked again as it is written.
-    const failed = await receiveInto(request, file, { root: stagingRoot, marginBytes: margin });
-    if (failed) {
-      // A path the disk refused to open (too long, a folder there): nothing was written.
-      const refusal = STAGED_PATH_REFUSALS[failed.code ?? ''];
-      if (refusal) return send(response, 400, failure('InvalidPath', refusal), false);
-      // Nothing half-written stays behind to fill the disk for every later upload.
-      await rm(file, { force: true });
-      if (failed.code === 'ENOSPC') return send(response, 507, failure('ENOSPC', "The host's disk for staging uploads is full: free some space there, then upload again."), false);
-      throw failed;
-    }
-    // The file's own modification time (the browser's File.lastModified), not the moment it arrived:
-    // "Replace if newer" and the question about an object already there compare that one.
-    const modifiedMs = Number(url.searchParams.get('modified'));
-    if (Number.isFinite(modifiedMs) && modifiedMs > 0) await utimes(file, new Date(), new Date(modifiedMs)).catch(() => undefined);
-    return send(response, 200, ok(null));
   }
 
   // An object a page saves with the browser's own download: GET /save/<link>, where the link came
@@ -310,7 +341,11 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   };
 }
 
-const TOKEN_REFUSED = 'Open the URL that "npm run serve" printed: it carries the access token.';
+/** Said to a request without the token, naming the command that printed the URL (`npm run demo` is not `npm run serve`). */
+function tokenRefused(command: string): string {
+  return `Open the URL that "${command}" printed: it carries the access token.`;
+}
+const STAGING_FULL = "The host's disk for staging uploads is full: free some space there, then upload again.";
 const TOO_MANY_SOCKETS = `This host has ${MAX_API_SOCKETS} windows open already: close one, then reload this one.`;
 
 /**

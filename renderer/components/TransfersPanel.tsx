@@ -22,6 +22,7 @@ import { TransferSettings } from './TransferSettings.tsx';
 import { NotificationToggle } from './NotificationToggle.tsx';
 import { useJobDetails } from '../store/job-details-store.ts';
 import { MiddleShortenedName } from './MiddleShortenedName.tsx';
+import { JobPhaseLine } from './JobPhaseLine.tsx';
 import { printable } from '../../src/unsafe-text.ts';
 
 const ROW_HEIGHT = 92;
@@ -118,19 +119,20 @@ export const JobRow = memo(function JobRow({ job, onAct }: { job: JobView; onAct
         <MiddleShortenedName className="job-name" text={job.name} />
         <span className="state"><StatusIcon size={13} aria-hidden className={status === 'running' ? 'spin' : undefined} />{status === 'running' && job.progress.waitingForStore ? 'waiting for the store' : status}</span>
       </div>
-      <div className="job-line">
+      {p.phase ? <JobPhaseLine phase={p.phase} name={job.name} /> : (<div className="job-line">
         <div role="progressbar" aria-label={`Progress of ${printable(job.name)}`} aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(fraction * 100)} className="bar">
           <div className="fill" style={{ width: `${(fraction * 100).toFixed(1)}%` }} />
         </div>
         <span className="bytes">{p.totalsKnown && p.bytesDone === p.bytesTotal ? formatBytes(p.bytesTotal) : `${formatBytes(p.bytesDone)} / ${formatBytes(p.bytesTotal)}${p.totalsKnown ? '' : '+'}`}</span>
         <span className="rate" title={isFinished(job.state) ? 'Average throughput' : 'Throughput'}>{pace.rate}</span>
         <span className="eta" title={pace.detail}>{pace.timing}</span>
-      </div>
+      </div>)}
+      {/* Files on their way to the host are not paused by the store's queue: no Pause then, only Cancel. */}
       <div className="job-line">
         <span className="objects">{p.objectsDone.toLocaleString()} of {p.objectsTotal.toLocaleString()}{p.totalsKnown ? '' : '+'} {p.objectsTotal === 1 && p.totalsKnown ? 'object' : 'objects'}{p.objectsFailed ? `, ${p.objectsFailed} failed` : ''}{p.retries ? `, ${p.retries.toLocaleString()} ${p.retries === 1 ? 'resend' : 'resends'}` : ''}</span>
         <Sparkline values={history} label={`Throughput of ${printable(job.name)}`} />
         <span className="actions">
-          {(status === 'running' || status === 'queued') && <button type="button" onClick={() => onAct('pause', job.id)}><Pause size={12} aria-hidden />Pause</button>}
+          {(status === 'running' || status === 'queued') && !p.phase && <button type="button" onClick={() => onAct('pause', job.id)}><Pause size={12} aria-hidden />Pause</button>}
           {status === 'paused' && <button type="button" onClick={() => onAct('resume', job.id)}><Play size={12} aria-hidden />Resume</button>}
           {!isFinished(job.state) && <button type="button" onClick={() => onAct('cancel', job.id)}><X size={12} aria-hidden />Cancel</button>}
           {(status === 'failed' || status === 'cancelled') && <button type="button" onClick={() => onAct('retry', job.id)}><RotateCcw size={12} aria-hidden />Retry</button>}

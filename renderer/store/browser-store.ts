@@ -11,6 +11,7 @@ import type { Bucket, BucketRegion, BucketVersioning, ObjectPage } from '../../s
 import type { DroppedItems } from '../../src/contract/api.ts';
 import type { JobSummary } from '../../src/jobs.ts';
 import { plural } from '../../src/plural.ts';
+import { formatS3Url } from '../../src/s3-url.ts';
 import { unreadableKeysNotice } from '../../src/unreadable-key.ts';
 import { api, request } from './api.ts';
 import { copyText, presign } from './details-store.ts';
@@ -40,7 +41,10 @@ interface BrowserState {
   readonly anchor: string | undefined;
   readonly sort: Sort;
   readonly filter: string;
-  /** The last upload's or link's outcome, shown in the status line. */
+  /**
+   * The last upload's or link's outcome, shown in the status line: it speaks of the folder on
+   * screen, so it goes when another folder, bucket or connection is opened.
+   */
   readonly notice: string | undefined;
   useConnection(id: string | undefined): Promise<void>;
   loadBuckets(): Promise<void>;
@@ -202,6 +206,21 @@ export const useBrowser = create<BrowserState>((set, get) => {
     set({ notice: listingNotice });
   };
 
+  /** Where the browser is: a notice of one place is not shown in another. */
+  const place = () => {
+    const { connectionId, bucket, prefix } = get();
+    return `${connectionId ?? ''}\u0000${bucket ?? ''}\u0000${prefix}`;
+  };
+  /**
+   * Say `text` in the status line if the browser is still where it was asked (`asked`): an answer
+   * that comes after the user moved on speaks of a folder no longer on screen. A failure is said
+   * wherever the user is (never silent): elsewhere, after `failedWhat`, which names its place.
+   */
+  const sayAt = (asked: string, text: string, failedWhat?: string) => {
+    if (place() === asked) set({ notice: text });
+    else if (failedWhat) set({ notice: `${failedWhat}: ${text}` });
+  };
+
   /** Put `listing` on screen in place of the one there (whose index goes). */
   const show = (listing: Listing | undefined) => {
     if (shown !== listing) shown?.close();
@@ -255,7 +274,7 @@ export const useBrowser = create<BrowserState>((set, get) => {
     async useConnection(id) {
       generation += 1;
       show(undefined);
-      set({ connectionId: id, buckets: [], bucket: undefined, prefix: '', view: emptyView(), selection: new Set(), listError: undefined, bucketsError: undefined });
+      set({ connectionId: id, buckets: [], bucket: undefined, prefix: '', view: emptyView(), selection: new Set(), listError: undefined, bucketsError: undefined, notice: undefined });
       if (id) await get().loadBuckets();
     },
 
@@ -279,7 +298,9 @@ export const useBrowser = create<BrowserState>((set, get) => {
       const connectionId = get().connectionId;
       const listing = bucket && connectionId ? new Listing(prefix) : undefined;
       show(listing);
-      const notice = get().notice === listingNotice ? undefined : get().notice;
+      // A notice speaks of the folder it was said in: it stays only while that folder is listed again.
+      const samePlace = bucket === get().bucket && prefix === get().prefix;
+      const notice = samePlace && get().notice !== listingNotice ? get().notice : undefined;
       set({ bucket, prefix, view: listing ? new ListingView(listing.table, new Int32Array(0)) : emptyView(), selection: new Set(), anchor: undefined, listError: undefined, filter: '', listing: listing !== undefined, notice });
       if (!bucket || !connectionId || !listing) return;
       void (async () => {
@@ -397,20 +418,24 @@ export const useBrowser = create<BrowserState>((set, get) => {
     async upload(dropped) {
       const { connectionId, bucket, prefix } = get();
       if (!connectionId || !bucket || dropped.count === 0) return;
+      const here = place();
       set({ notice: `Uploading ${plural(dropped.count, 'item')}…` });
       const result = await api().uploadFiles({ connectionId, bucket, prefix, dropped, ifExists: useUploadChoice.getState().ifExists });
-      set({ notice: result.ok ? `Upload started: ${result.value.name}` : result.error.message });
+      if (result.ok) sayAt(here, `Upload started: ${result.value.name}`);
+      else sayAt(here, result.error.message, `The upload to ${formatS3Url({ bucket, key: prefix })} failed`);
     },
 
     async copyLink(key) {
       const { connectionId, bucket } = get();
       if (!connectionId || !bucket) return;
+      const here = place();
+      const failedWhat = `Copying the link of ${formatS3Url({ bucket, key })} failed`;
       try {
         const url = await presign(connectionId, bucket, key);
         await copyText(url);
-        set({ notice: `Link copied (valid one hour): ${url}` });
+        sayAt(here, `Link copied (valid one hour): ${url}`);
       } catch (error) {
-        set({ notice: (error as Error).message });
+        sayAt(here, (error as Error).message, failedWhat);
       }
     },
 

@@ -51,7 +51,8 @@ interface JobsState {
   remove(ids: readonly string[]): void;
   setStats(stats: EngineStats): void;
   /** Every job the engine knows, merged in (events that arrived meanwhile are kept). */
-  load(): Promise<void>;
+  /** The host's jobs, taken in; `replace`: they are all there is (a host started again has only its own). */
+  load(options?: { readonly replace?: boolean }): Promise<void>;
   /** Pause, resume, cancel or retry one job, or every job without an id. */
   control(action: JobAction, id?: string): Promise<void>;
   /** Remove finished jobs; the list becomes what the engine kept. */
@@ -210,9 +211,10 @@ export const useJobs = create<JobsState>((set, get) => ({
   setStats(stats) {
     set({ stats, overall: pushBounded(get().overall, stats.bytesPerSecond) });
   },
-  async load() {
+  async load(options) {
     const jobs = await request('jobs.snapshot', {});
-    get().apply(jobs);
+    if (options?.replace) get().replaceAll(jobs);
+    else get().apply(jobs);
     // Items went out once, as they happened: a window that was not there (a reload, a job brought
     // back after a restart) asks for the lists of the jobs that have any.
     await Promise.all(jobs.filter(hasItems).map(async (job) => {

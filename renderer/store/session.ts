@@ -7,6 +7,7 @@ import { useBrowser } from './browser-store.ts';
 import { onJobsCompleted, useJobs } from './jobs-store.ts';
 import { useSettings } from './settings-store.ts';
 import { useNotifications } from './notifications-store.ts';
+import { useHostLink } from './host-link-store.ts';
 
 /** Subscribe the stores to the engine's events and load what is there; returns the unsubscribe. */
 export function startSession(): () => void {
@@ -23,6 +24,23 @@ export function startSession(): () => void {
       case 'demo': useConnections.getState().demoProgress(event.line); break;
     }
   });
+  // The host gone and back (started again): what the window shows is taken from it afresh, its
+  // jobs (those it brought back, as they stood) in place of the ones shown.
+  let wasLost = false;
+  const unwatched = api().watchHost?.((link) => {
+    useHostLink.getState().changed(link);
+    if (link.state !== 'connected') {
+      wasLost = true;
+      return;
+    }
+    if (!wasLost) return;
+    wasLost = false;
+    void jobs.load({ replace: true });
+    void useSettings.getState().load();
+    void useConnections.getState().load();
+    void useBrowser.getState().loadBuckets();
+    void useBrowser.getState().reload();
+  });
   // A job that changed the folder on screen (an upload into it, a delete in it): listed again.
   const unheard = onJobsCompleted((done) => useBrowser.getState().jobsCompleted(done));
   void jobs.load();
@@ -31,5 +49,6 @@ export function startSession(): () => void {
   return () => {
     unsubscribe();
     unheard();
+    unwatched?.();
   };
 }

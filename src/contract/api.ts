@@ -139,6 +139,17 @@ export const methodSchemas = {
       stagingId: id,
       /** What the user dropped or picked at the top ("photos", "a.txt"): each one name, not a path. */
       entries: z.array(entryName).min(1).max(100_000),
+      /**
+       * The files still to come, when the job starts before they are sent (the window's way): it
+       * appears at once and receives them as its first phase (`progress.phase`), its time counting
+       * from then, and uploads once all have arrived; Cancel stops them and removes what came.
+       * Absent: every file was sent already. `folders`: which entries are folders (the job's name).
+       */
+      arriving: z.strictObject({
+        files: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER),
+        bytes: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
+        folders: z.array(entryName).max(100_000).default([]),
+      }).optional(),
     }).optional(),
     /** Follow symbolic links (default), or skip each, named. */
     followSymlinks: z.boolean().optional(),
@@ -256,6 +267,8 @@ export interface HostInfo {
   readonly machineName: string;
   /** Downloads go only below this folder of that machine, where the host confines them. */
   readonly downloadRoot?: string;
+  /** The command that started this host (`npm run serve`, `npm run demo`): the window names it when the host is gone. */
+  readonly startedBy?: string;
 }
 
 export interface MethodResults {
@@ -410,4 +423,20 @@ export interface BargeApi {
   uploadFiles(request: FilesToUpload): Promise<Result<JobSummary>>;
   /** A folder to download into, or undefined if the user cancelled (Electron: its native dialog; a browser has none for the host's disk: fs.listFolders). */
   pickFolder(defaultPath: string): Promise<string | undefined>;
+  /**
+   * The link to the host as it changes (a browser's: Electron's engine cannot go away under its
+   * window). Returns the unsubscribe.
+   */
+  watchHost?(listener: (link: HostLink) => void): () => void;
 }
+
+/**
+ * A browser's link to its host. `lost`: the socket closed, or went silent (the host sends its
+ * stats every second), and the window tries again by itself at `nextTryAt` (ms since the epoch).
+ * `refused`: the host answers but not to this page's token (it was started again with another
+ * one): trying again would not help, `message` says what will.
+ */
+export type HostLink =
+  | { readonly state: 'connected' }
+  | { readonly state: 'lost'; readonly nextTryAt: number }
+  | { readonly state: 'refused'; readonly message: string };

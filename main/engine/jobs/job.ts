@@ -16,6 +16,7 @@ import { isJobWide } from '../error-codes.ts';
 import { BargeError, toJobError } from '../errors.ts';
 import { NO_JOURNAL } from '../journal/job-journal.ts';
 import type { JobJournal } from '../journal/job-journal.ts';
+import type { JobOutcome } from '../journal/job-outcome.ts';
 import type { RequestScheduler } from '../queue/request-scheduler.ts';
 import { withRetry } from '../queue/retry-loop.ts';
 import { abortError, classifyFailure } from '../queue/retry-policy.ts';
@@ -23,6 +24,8 @@ import type { ConflictChoice } from '../../../src/if-exists.ts';
 import { ItemLog } from './item-log.ts';
 import { ReceiptLog } from './receipt-log.ts';
 import type { ReceiptEntry } from '../../../src/receipt.ts';
+import { ArrivalCount } from './arrival.ts';
+import type { Arrival } from './arrival.ts';
 
 /** At most this many item errors are kept per job; the count goes on. */
 const MAX_ITEM_ERRORS = 1_000;
@@ -118,6 +121,14 @@ export interface JobOptions<Item> {
   readonly target?: JobTarget;
   /** A count of what it would do (a delete's dry run): it changes nothing. */
   readonly dryRun?: boolean;
+  /**
+   * A job brought back after a restart, as it stood then (failed, or paused, with its counts): it
+   * does not run until it is resumed or retried, and then runs whole over its journal (which
+   * skips what was done), since its items are no longer known one by one.
+   */
+  readonly restored?: JobOutcome;
+  /** Files still on their way to this host (a browser's upload): the job's first phase waits for them. */
+  readonly arrival?: Arrival;
 }
 
 /** The bucket and folder a job changes or reads (JobSummary's bucket and prefix). */
@@ -176,6 +187,12 @@ export class Job<Item = unknown> {
   private nextConflict = 1;
   /** Whether any request of this job got an answer: then the store exists, and refusals are outages. */
   private reachedStore = false;
+  /** Brought back after a restart and not run since: its numbers are its last run's. */
+  private restoredNotRun = false;
+  /** Its files arriving (the first phase), while they do. */
+  private arriving: ArrivalCount | undefined;
+  /** Every file of its arrival is here: a retry does not wait for them again. */
+  private arrived = false;
 
   private readonly options: JobOptions<Item>;
 
@@ -188,6 +205,36 @@ export class Job<Item = unknown> {
     this.target = options.target;
     this.dryRun = options.dryRun ?? false;
     this.journal = options.journal ?? { ...NO_JOURNAL, objectFinished: (object) => this.receiptLog.add(object, options.clock.now()) };
+    if (options.restored) this.bringBack(options.restored);
+  }
+
+  /** Show the job as it stood when its process last saw it; an unfinished one, paused. */
+  private bringBack(outcome: JobOutcome): void {
+    this.restoredNotRun = true;
+    const { state, progress: p } = outcome;
+    this.stateValue = state.status === 'failed' || state.status === 'cancelled' || state.status === 'completed' ? state : { status: 'paused' };
+    this.startedAt = outcome.startedAt;
+    this.endedAt = outcome.endedAt;
+    this.objectsDone = p.objectsDone;
+    this.objectsFailed = p.objectsFailed;
+    this.objectsTotal = p.objectsTotal;
+    this.bytesDone = p.bytesDone;
+    this.bytesTotal = p.bytesTotal;
+    this.totalsKnown = p.totalsKnown;
+    this.objectsSizeOnly = p.objectsSizeOnly ?? 0;
+    this.objectsSkipped = p.objectsSkipped ?? 0;
+    this.objectsKept = p.objectsKept ?? 0;
+    this.retries = p.retries ?? 0;
+    this.itemErrors = outcome.itemErrors.slice(0, MAX_ITEM_ERRORS);
+    this.itemWarnings = outcome.itemWarnings.slice(0, MAX_ITEM_ERRORS);
+    // Its details list the failures it kept (the items done are in its receipt).
+    for (const failed of this.itemErrors) this.log.add({ source: failed.item, destination: '', state: 'failed', code: failed.code, message: failed.message });
+  }
+
+  /** Where the job stands, for the journal: a restart brings it back so. */
+  outcome(): JobOutcome {
+    const { state, progress, startedAt, endedAt } = this.update();
+    return { state, progress, startedAt, endedAt, itemErrors: this.itemErrors.slice(), itemWarnings: this.itemWarnings.slice() };
   }
 
   get state(): JobState {
@@ -200,7 +247,7 @@ export class Job<Item = unknown> {
   }
 
   start(): void {
-    if (this.running) return;
+    if (this.running || this.restoredNotRun) return;
     this.run(undefined);
   }
 
@@ -218,6 +265,12 @@ export class Job<Item = unknown> {
 
   resume(): void {
     if (this.stateValue.status !== 'paused') return;
+    if (this.restoredNotRun) {
+      // Its journal says what was done: it counts again from there.
+      this.clearCounts();
+      this.run(undefined);
+      return;
+    }
     this.options.scheduler.resume(this.id);
     this.setState({ status: 'running' });
     this.wakePaused();
@@ -229,6 +282,12 @@ export class Job<Item = unknown> {
     this.controller.abort();
     this.options.scheduler.removeJob(this.id);
     this.wakePaused();
+    // Nothing runs to end it (brought back, not resumed): it ends here.
+    if (!this.running && this.restoredNotRun) {
+      this.restoredNotRun = false;
+      this.endedAt = this.options.clock.now();
+      this.setState({ status: 'cancelled' });
+    }
   }
 
   /** Run a failed or cancelled job again: only its failed items when it knows them. */
@@ -236,7 +295,9 @@ export class Job<Item = unknown> {
     if (this.running || (this.stateValue.status !== 'failed' && this.stateValue.status !== 'cancelled')) return false;
     this.retryAnswer = answer;
     this.failedNeedingChoice = 0;
-    const onlyFailed = this.failedOnlyRefusal() === undefined;
+    // A job brought back after a restart knows its failures by name only: it runs whole over its
+    // journal, which skips what was done.
+    const onlyFailed = !this.restoredNotRun && this.failedOnlyRefusal() === undefined;
     const only = onlyFailed ? this.failedItems : undefined;
     if (onlyFailed) {
       // What is done stays done; the body counts the retried items again as it finds them.
@@ -245,17 +306,7 @@ export class Job<Item = unknown> {
       this.bytesTotal = this.bytesDone;
       this.log.retrying();
     } else {
-      this.log.clear();
-      this.objectsDone = 0;
-      this.objectsFailed = 0;
-      this.objectsTotal = 0;
-      this.objectsSizeOnly = 0;
-      this.objectsSkipped = 0;
-      this.objectsKept = 0;
-      this.itemWarnings = [];
-      this.bytesDone = 0;
-      this.bytesTotal = 0;
-      this.totalsKnown = false;
+      this.clearCounts();
     }
     this.itemErrors = [];
     this.failedItems = [];
@@ -266,6 +317,22 @@ export class Job<Item = unknown> {
     this.objectMeter = new ThroughputMeter();
     this.run(only);
     return true;
+  }
+
+  /** Every count back to nothing, for a run that counts the job whole again. */
+  private clearCounts(): void {
+    this.log.clear();
+    this.objectsDone = 0;
+    this.objectsFailed = 0;
+    this.objectsTotal = 0;
+    this.objectsSizeOnly = 0;
+    this.objectsSkipped = 0;
+    this.objectsKept = 0;
+    this.itemWarnings = [];
+    this.itemErrors = [];
+    this.bytesDone = 0;
+    this.bytesTotal = 0;
+    this.totalsKnown = false;
   }
 
   /**
@@ -288,7 +355,7 @@ export class Job<Item = unknown> {
   private failedOnlyRefusal(): BargeError | undefined {
     if (this.running) return new BargeError('JobNotFinished', 'That job is still running: its failed items can be retried once it has ended.');
     if (this.stateValue.status !== 'failed') return new BargeError('NothingToRetry', 'Only a job that ended with failed items has failed items to retry.');
-    if (this.jobWideError || this.objectsFailed === 0) return new BargeError('FailedWhole', `This job failed as a whole (${this.stateValue.error.message}), not item by item: retry the whole job.`);
+    if (this.jobWideError || this.stateValue.whole || this.objectsFailed === 0) return new BargeError('FailedWhole', `This job failed as a whole (${this.stateValue.error.message}), not item by item: retry the whole job.`);
     if (!this.totalsKnown) return new BargeError('FailedWhole', 'This job failed before it had found all its items: retry the whole job.');
     if (this.failedItemsOverflow) return new BargeError('TooManyFailed', `More than ${MAX_RETRY_ITEMS.toLocaleString('en-US')} items failed, more than are kept to retry one by one: retry the whole job.`);
     return undefined;
@@ -383,6 +450,7 @@ export class Job<Item = unknown> {
         objectsPerSecond: rates.objectsPerSecond,
         // While the job is still finding work this is a lower bound (shown as "3m or more").
         etaSeconds: active ? this.etaSeconds(rates) : undefined,
+        ...(this.arriving ? { phase: this.arriving.phase(this.options.clock.now()) } : {}),
       },
     };
   }
@@ -394,6 +462,7 @@ export class Job<Item = unknown> {
   }
 
   private run(only: readonly Item[] | undefined): void {
+    this.restoredNotRun = false;
     const signal = this.controller.signal;
     // Every request in flight listens for cancellation: hundreds of listeners are expected here.
     setMaxListeners(0, signal);
@@ -401,10 +470,29 @@ export class Job<Item = unknown> {
     this.endedAt = undefined;
     this.setState({ status: 'running' });
     this.options.scheduler.resume(this.id);
-    this.running = this.options.body(this.runtime(signal), only).then(
+    this.running = this.receive(signal).then(() => this.options.body(this.runtime(signal), only)).then(
       () => this.finish(undefined),
       (error: unknown) => this.finish(error),
     );
+  }
+
+  /** The first phase: wait for the job's files to arrive, counting them (none: nothing to wait for). */
+  private async receive(signal: AbortSignal): Promise<void> {
+    const arrival = this.options.arrival;
+    if (!arrival || this.arrived) return;
+    const count = new ArrivalCount(arrival);
+    this.arriving = count;
+    this.changed();
+    try {
+      await arrival.wait((files, bytes) => {
+        count.received(files, bytes, this.options.clock.now());
+        this.changed();
+      }, signal);
+      this.arrived = true;
+    } finally {
+      this.arriving = undefined;
+      this.changed();
+    }
   }
 
   private finish(error: unknown): void {

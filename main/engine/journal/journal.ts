@@ -53,12 +53,14 @@ export interface JournaledJob {
   readonly createdAt: number;
   /** When a run of it last recorded anything (its last sign of life). */
   readonly updatedAt: number;
+  /** Where it stood when its process last saw it (job-outcome.ts), as JSON; absent after a crash mid-run. */
+  readonly outcome?: string;
 }
 
 /** One line of a job's receipt: a finished object and when it finished. */
 export type ReceiptLine = FinishedObject & ReceiptEntry;
 
-const SCHEMA_VERSION = 4;
+const SCHEMA_VERSION = 5;
 /** Progress records wait at most this long, or this many, before their commit. */
 const BATCH_MS = 100;
 const BATCH_RECORDS = 1000;
@@ -71,7 +73,7 @@ const SCHEMA = `
 CREATE TABLE IF NOT EXISTS jobs (
   id TEXT PRIMARY KEY, host TEXT NOT NULL, kind TEXT NOT NULL, name TEXT NOT NULL, spec TEXT NOT NULL,
   connection_ref TEXT NOT NULL, fingerprint TEXT NOT NULL, status TEXT NOT NULL, owner_pid INTEGER,
-  deleted_count INTEGER NOT NULL DEFAULT 0, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, target TEXT);
+  deleted_count INTEGER NOT NULL DEFAULT 0, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, target TEXT, outcome TEXT);
 CREATE INDEX IF NOT EXISTS jobs_by_fingerprint ON jobs (fingerprint);
 CREATE TABLE IF NOT EXISTS objects (
   job_id TEXT NOT NULL REFERENCES jobs (id) ON DELETE CASCADE, key TEXT NOT NULL, path TEXT NOT NULL, size INTEGER NOT NULL,
@@ -153,6 +155,8 @@ export class Journal {
       if (objects.length > 0 && !objects.includes('ino')) db.exec('ALTER TABLE objects ADD COLUMN dev INTEGER; ALTER TABLE objects ADD COLUMN ino INTEGER; ALTER TABLE objects ADD COLUMN ctime_ms REAL');
       const jobs = columns('jobs');
       if (jobs.length > 0 && !jobs.includes('target')) db.exec('ALTER TABLE jobs ADD COLUMN target TEXT');
+      // Schema 5: where a job stood when its process last saw it, so it comes back as it was.
+      if (jobs.length > 0 && !jobs.includes('outcome')) db.exec('ALTER TABLE jobs ADD COLUMN outcome TEXT');
       db.exec(SCHEMA);
       db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
       db.exec('COMMIT');
@@ -193,14 +197,15 @@ export class Journal {
     });
   }
 
-  /** Record a new job, run (and locked) by this process. */
-  addJob(job: Omit<JournaledJob, 'status' | 'createdAt' | 'updatedAt'> & { readonly fingerprint: string }): void {
+  /** Record a new job, run (and locked) by this process; when it was recorded (the job's creation, after a restart too). */
+  addJob(job: Omit<JournaledJob, 'status' | 'createdAt' | 'updatedAt'> & { readonly fingerprint: string }): number {
     const now = this.now();
     this.locks.acquire(job.id);
     this.run(
       'INSERT INTO jobs (id, host, kind, name, spec, connection_ref, fingerprint, status, owner_pid, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
       job.id, job.host, job.kind, job.name, JSON.stringify(job.spec), job.connectionRef, job.fingerprint, 'active', process.pid, now, now,
     );
+    return now;
   }
 
   /** The newest unfinished job with this fingerprint, to continue it (another process may be running it: see claim). */
@@ -237,8 +242,14 @@ export class Journal {
     this.locks.discard(`command-${fingerprint.slice(0, 40)}`);
   }
 
-  setStatus(id: string, status: JournalStatus): void {
-    this.run('UPDATE jobs SET status = ?, updated_at = ? WHERE id = ?', status, this.now(), id);
+  /** A new status, with where the job then stands (a failure's counts), or none (it runs again). */
+  setStatus(id: string, status: JournalStatus, outcome: string | null = null): void {
+    this.run('UPDATE jobs SET status = ?, outcome = ?, updated_at = ? WHERE id = ?', status, outcome, this.now(), id);
+  }
+
+  /** Where an unfinished job stands as its process stops (the next start shows it so). */
+  setOutcome(id: string, outcome: string): void {
+    this.run('UPDATE jobs SET outcome = ? WHERE id = ?', outcome, id);
   }
 
   /** Drop a job and everything recorded for it (cancelled, or cleared from the list). */
@@ -416,6 +427,7 @@ function toJob(row: Row): JournaledJob {
     id: String(row.id), host: row.host as JournalHost, kind: row.kind as JobKind, name: String(row.name), spec: JSON.parse(String(row.spec)),
     connectionRef: String(row.connection_ref), status: row.status as JournalStatus, createdAt: Number(row.created_at),
     updatedAt: Number(row.updated_at ?? row.created_at),
+    ...(typeof row.outcome === 'string' ? { outcome: row.outcome } : {}),
   };
 }
 

@@ -16,6 +16,8 @@ import type { JobSpecs } from '../jobs/job-specs.ts';
 import { abortMultipartUpload, abortUnrecordedUploads } from '../s3/multipart-aborts.ts';
 import type { S3Connection } from '../s3/s3-connection.ts';
 import type { JobJournal } from './job-journal.ts';
+import { outcomeRecord, parseOutcome } from './job-outcome.ts';
+import type { JobOutcome } from './job-outcome.ts';
 import { jobFingerprint } from './journal.ts';
 import type { Journal, JournaledJob, JournalHost, JournalStatus } from './journal.ts';
 
@@ -55,6 +57,12 @@ export interface RecordedLaunch {
   readonly recorder: JobJournal;
   /** Where it acts, as far as its record says (a job brought back after a restart). */
   readonly target?: JobTarget;
+  /**
+   * Where a job brought back after a restart stood when its process last saw it: it comes back so
+   * (a failed job failed, an unfinished one paused, with their counts) and runs when told. Absent
+   * after a crash mid-run: the job then comes back paused, counting again from its journal.
+   */
+  readonly outcome?: JobOutcome;
 }
 
 type Place = { readonly bucket: string; readonly connection: () => Promise<S3Connection> };
@@ -66,6 +74,8 @@ export class Recovery {
   /** Where each recorded job's leftovers would be cleaned up (its bucket and connection). */
   private readonly places = new Map<string, Place>();
   private readonly statuses = new Map<string, JournalStatus>();
+  /** Jobs whose record holds where they stood: it goes once they run again (it would be stale). */
+  private readonly withOutcome = new Set<string>();
 
   constructor(journal: Journal, host: JournalHost) {
     this.journal = journal;
@@ -112,7 +122,16 @@ export class Recovery {
         const spec = recordedSpec(record, downloadRoot);
         return jobBody(record.kind, spec, await connection())(runtime, only);
       };
-      return { ...this.recorded(journal, record.id, record.kind, record.name, bucketOf(record.spec), connection, body, true, record.createdAt), target: jobTarget(record.kind, record.spec) };
+      const outcome = parseOutcome(record.outcome);
+      const launch = this.recorded(journal, record.id, record.kind, record.name, bucketOf(record.spec), connection, body, true, record.createdAt);
+      // As the journal has it (a failed job stays failed there until it runs again).
+      this.statuses.set(record.id, record.status);
+      if (record.outcome !== undefined) this.withOutcome.add(record.id);
+      return {
+        ...launch,
+        target: jobTarget(record.kind, record.spec),
+        ...(outcome ? { outcome } : {}),
+      };
     });
   }
 
@@ -121,12 +140,26 @@ export class Recovery {
     return this.earlierRuns.get(id);
   }
 
-  /** Keep the job's status in the journal: a cancelled job is not resumed, but a retry may revive it. */
-  stateChanged(id: string, state: JobState): void {
+  /**
+   * Keep the job's status in the journal: a cancelled job is not resumed, but a retry may revive it.
+   * A failed job keeps where it stood (`outcome`, asked only then), so a restart shows it as it was.
+   */
+  stateChanged(id: string, state: JobState, outcome: () => JobOutcome): void {
     const status = journalStatus(state.status);
-    if (this.statuses.get(id) === status || !this.journal) return;
+    const stale = state.status === 'running' && this.withOutcome.has(id);
+    if ((this.statuses.get(id) === status && !stale) || !this.journal) return;
     this.statuses.set(id, status);
-    this.journal.setStatus(id, status);
+    const record = status === 'failed' ? outcomeRecord(outcome()) : null;
+    if (record === null) this.withOutcome.delete(id);
+    else this.withOutcome.add(id);
+    this.journal.setStatus(id, status, record);
+  }
+
+  /** Where an unfinished recorded job stands as the process stops: the next start brings it back so. */
+  suspended(id: string, outcome: JobOutcome): void {
+    if (this.statuses.get(id) !== 'active' || !this.journal) return;
+    this.withOutcome.add(id);
+    this.journal.setOutcome(id, outcomeRecord(outcome));
   }
 
   receipt(id: string): ReturnType<Journal['receipt']> | [] {
@@ -137,6 +170,7 @@ export class Recovery {
   forget(id: string): void {
     this.places.delete(id);
     this.statuses.delete(id);
+    this.withOutcome.delete(id);
     this.journal?.forget(id);
   }
 
@@ -149,6 +183,7 @@ export class Recovery {
     const place = this.places.get(id);
     this.places.delete(id);
     this.statuses.delete(id);
+    this.withOutcome.delete(id);
     if (!journal) return;
     if (!place) {
       journal.forget(id);
@@ -187,9 +222,9 @@ export class Recovery {
       return this.recorded(journal, earlier.id, kind, name, bucket, connect, jobBody(kind, spec, connection), true, earlier.createdAt);
     }
     const id = randomUUID();
-    journal.addJob({ id, host: this.host, kind, name, spec, connectionRef: start.connectionRef, fingerprint });
+    const createdAt = journal.addJob({ id, host: this.host, kind, name, spec, connectionRef: start.connectionRef, fingerprint });
     const fresh = jobBody(kind, spec, connection);
-    if (!earlier) return this.recorded(journal, id, kind, name, bucket, connect, fresh, false);
+    if (!earlier) return this.recorded(journal, id, kind, name, bucket, connect, fresh, false, createdAt);
     if (tooOld) this.earlierRuns.set(id, { status: earlier.status, createdAt: earlier.createdAt, updatedAt: earlier.updatedAt, tooOld: true });
     // Starting afresh: the interrupted run's uploads and temporary files go first, or they would
     // linger; its record goes only once they are gone.
@@ -198,7 +233,7 @@ export class Recovery {
       journal.forget(earlier.id);
       return fresh(runtime, only);
     };
-    return this.recorded(journal, id, kind, name, bucket, connect, afterCleanUp, false);
+    return this.recorded(journal, id, kind, name, bucket, connect, afterCleanUp, false, createdAt);
   }
 
   /**

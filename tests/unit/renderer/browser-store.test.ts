@@ -99,6 +99,49 @@ describe('browser actions', () => {
     expect(api.calls).toHaveLength(1);
   });
 
+  it('keeps a notice to the folder it speaks of: gone in another folder, bucket or connection, and not brought back', async () => {
+    const api = useFakeApi({ 'objects.list': { objects: [], prefixes: [] }, 'buckets.list': [{ name: 'b' }] });
+    api.uploadAnswer = { ok: true, value: jobSnapshot('j1', { name: 'a.txt → s3://b/p/' }) };
+    await useBrowser.getState().upload(dropped('a.txt'));
+    expect(useBrowser.getState().notice).toBe('Upload started: a.txt → s3://b/p/');
+    // Listed again in place (Refresh, a job's completion): still its folder.
+    useBrowser.getState().open('b', 'p/');
+    expect(useBrowser.getState().notice).toBe('Upload started: a.txt → s3://b/p/');
+    useBrowser.getState().open('b', 'q/');
+    expect(useBrowser.getState().notice).toBeUndefined();
+    useBrowser.getState().open('b', 'p/');
+    expect(useBrowser.getState().notice).toBeUndefined();
+    await useBrowser.getState().upload(dropped('a.txt'));
+    useBrowser.getState().open('gone', '');
+    expect(useBrowser.getState().notice).toBeUndefined();
+    useBrowser.getState().open('b', 'p/');
+    await useBrowser.getState().upload(dropped('a.txt'));
+    await useBrowser.getState().useConnection('c2');
+    expect(useBrowser.getState().notice).toBeUndefined();
+  });
+
+  it('does not say an upload started in a folder the user has left by the time it answers; a refusal is said wherever they are, naming its folder', async () => {
+    const api = useFakeApi({ 'objects.list': { objects: [], prefixes: [] } });
+    let answer!: (result: typeof api.uploadAnswer) => void;
+    api.uploadFiles = () => new Promise((resolve) => { answer = resolve; });
+    const started = useBrowser.getState().upload(dropped('a.txt'));
+    useBrowser.getState().open('b', 'elsewhere/');
+    answer({ ok: true, value: jobSnapshot('j1', { name: 'a.txt → s3://b/p/' }) });
+    await started;
+    expect(useBrowser.getState().notice).toBeUndefined();
+    useBrowser.getState().open('b', 'p/');
+    const refused = useBrowser.getState().upload(dropped('a.txt'));
+    useBrowser.getState().open('b', 'elsewhere/');
+    answer({ ok: false, error: { code: 'AccessDenied', message: 'Access denied.' } });
+    await refused;
+    expect(useBrowser.getState().notice).toBe('The upload to s3://b/p/ failed: Access denied.');
+    // Where it was asked, the folder on screen is its place: said as it is.
+    const here = useBrowser.getState().upload(dropped('a.txt'));
+    answer({ ok: false, error: { code: 'AccessDenied', message: 'Access denied.' } });
+    await here;
+    expect(useBrowser.getState().notice).toBe('Access denied.');
+  });
+
   it('Refresh lists the buckets again: one deleted elsewhere goes from the list', async () => {
     useFakeApi({ 'buckets.list': [{ name: 'b' }], 'objects.list': { objects: [], prefixes: [], nextToken: undefined } });
     useBrowser.getState().refresh();

@@ -1,6 +1,6 @@
 // A fake of the window's API for the store tests: answers per method, and every call recorded.
 
-import type { ApiEvent, BargeApi, FilesToUpload, MethodName, MethodParams, MethodResults } from '../../../src/contract/api.ts';
+import type { ApiEvent, BargeApi, FilesToUpload, HostLink, MethodName, MethodParams, MethodResults } from '../../../src/contract/api.ts';
 import type { Result } from '../../../src/contract/result.ts';
 import type { JobSnapshot } from '../../../src/jobs.ts';
 import { setApi } from '../../../renderer/store/api.ts';
@@ -12,6 +12,8 @@ export interface FakeApi extends BargeApi {
   readonly calls: { method: string; params: unknown }[];
   /** Push an event to every subscriber, as the engine would. */
   emit(event: ApiEvent): void;
+  /** Tell every watcher the link to the host changed, as a browser's client would. */
+  link(link: HostLink): void;
   /** What the next uploadFiles answers. */
   uploadAnswer: Result<JobSnapshot>;
   /** What the next pickFolder answers. */
@@ -21,6 +23,7 @@ export interface FakeApi extends BargeApi {
 /** A fake API, set as the one the stores talk through. An Error answer becomes a failed result. */
 export function useFakeApi(answers: Answers = {}): FakeApi {
   const listeners = new Set<(event: ApiEvent) => void>();
+  const watchers = new Set<(link: HostLink) => void>();
   const fake: FakeApi = {
     calls: [],
     uploadAnswer: { ok: false, error: { code: 'NotSet', message: 'no upload answer set' } },
@@ -38,6 +41,13 @@ export function useFakeApi(answers: Answers = {}): FakeApi {
     },
     emit(event) {
       for (const listener of listeners) listener(event);
+    },
+    watchHost(watcher) {
+      watchers.add(watcher);
+      return () => watchers.delete(watcher);
+    },
+    link(link) {
+      for (const watcher of watchers) watcher(link);
     },
     async uploadFiles(request: FilesToUpload) {
       fake.calls.push({ method: 'uploadFiles', params: request });

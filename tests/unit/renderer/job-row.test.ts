@@ -63,3 +63,23 @@ it('a job of small files shows objects and bytes a second, live and on average; 
   // A delete runs at its count a second.
   expect(jobPace({ ...small, kind: 'delete' }).rate).toBe('770 objects/s');
 });
+
+it('an upload whose files are still on their way to the host shows them arriving: bytes, rate, ETA and files, not "counting…"', () => {
+  const receiving: JobView = {
+    ...job({ objectsDone: 0, objectsTotal: 0, bytesDone: 0, bytesTotal: 0, totalsKnown: false }),
+    kind: 'upload', state: { status: 'running' },
+    progress: {
+      ...job({}).progress, objectsDone: 0, objectsTotal: 0, bytesDone: 0, bytesTotal: 0, totalsKnown: false,
+      phase: { kind: 'receiving', filesDone: 1, filesTotal: 3, bytesDone: 512 * 1024 ** 2, bytesTotal: 1024 ** 3, bytesPerSecond: 100 * 1024 ** 2, etaSeconds: 5.12 },
+    },
+  };
+  const html = render(receiving);
+  expect(html).toContain('aria-label="Sending photos to the host"');
+  expect(html).toContain('aria-valuenow="50"');
+  expect(html).toContain('>512 MiB / 1.00 GiB<');
+  expect(html).toContain('>100 MiB/s<');
+  expect(html).toContain('>sending to the host, 1 of 3 files, ETA 5s<');
+  expect(html).not.toContain('counting…');
+  // Cancel is there from the first byte.
+  expect(html).toContain('Cancel');
+});

@@ -19,7 +19,7 @@ describe('the staging area', () => {
     const { root, staging } = await area();
     const batch = await staging.create();
     expect((await stat(path.join(root, batch))).mode & 0o777).toBe(0o700);
-    expect(await staging.fileFor(batch, 'photos/a.jpg')).toEqual({ file: path.join(root, batch, 'photos', 'a.jpg'), stagingRoot: root });
+    expect(await staging.fileFor(batch, 'photos/a.jpg')).toMatchObject({ file: path.join(root, batch, 'photos', 'a.jpg'), stagingRoot: root });
     for (const bad of ['../evil', '/etc/passwd', 'a//b', 'dir/']) await expect(staging.fileFor(batch, bad)).rejects.toMatchObject({ code: 'InvalidPath' });
     await expect(staging.fileFor('no-such-batch', 'a.txt')).rejects.toMatchObject({ code: 'NoSuchStaging' });
     await staging.close();
