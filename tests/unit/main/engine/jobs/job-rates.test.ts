@@ -7,8 +7,8 @@ import type { JobRuntime } from '../../../../../main/engine/jobs/job.ts';
 import { RequestScheduler } from '../../../../../main/engine/queue/request-scheduler.ts';
 import { DEFAULT_SETTINGS } from '../../../../../src/settings.ts';
 
-/** A running job whose body the test drives by hand, on a clock the test moves. */
-function drivenJob() {
+/** A running job whose body the test drives by hand, on a clock the test moves; its body has begun. */
+async function drivenJob() {
   const clock = { ms: 1_000_000, now: () => clock.ms };
   let runtime!: JobRuntime<unknown>;
   let finish!: () => void;
@@ -20,11 +20,13 @@ function drivenJob() {
     },
   });
   job.start();
+  // The body begins after the job's first phase (none here), a turn later.
+  await new Promise((resolve) => setImmediate(resolve));
   return { job, clock, runtime: () => runtime, finish: () => finish() };
 }
 
 it('a job of small files shows objects a second, and an ETA from them where bytes give none', async () => {
-  const { job, clock, runtime, finish } = drivenJob();
+  const { job, clock, runtime, finish } = await drivenJob();
   // 1,000 objects of 10 bytes: the listing has found them all.
   runtime().addTotals(1_000, 10_000);
   runtime().totalsFinal();
@@ -50,8 +52,8 @@ it('a job of small files shows objects a second, and an ETA from them where byte
   expect(job.rates()).toEqual({ bytesPerSecond: 0, objectsPerSecond: 0 });
 });
 
-it('a single big file: no object has ended, and the bytes give the ETA', () => {
-  const { job, clock, runtime } = drivenJob();
+it('a single big file: no object has ended, and the bytes give the ETA', async () => {
+  const { job, clock, runtime } = await drivenJob();
   runtime().addTotals(1, 100_000_000);
   runtime().totalsFinal();
   for (let i = 0; i < 20; i++) {
@@ -65,7 +67,7 @@ it('a single big file: no object has ended, and the bytes give the ETA', () => {
 });
 
 it('a paused job holds back what waits for it (a listing read ahead) until it resumes or is cancelled', async () => {
-  const { job, runtime } = drivenJob();
+  const { job, runtime } = await drivenJob();
   await runtime().whilePaused();
   job.pause();
   let resumed = false;
