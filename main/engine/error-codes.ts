@@ -142,6 +142,8 @@ const TABLE: Readonly<Record<string, ErrorCodeClass>> = {
   NotImplemented: SAME_AGAIN,
   // A file already there, and the job was told to fail it: the same answer fails it again.
   FileExists: { retry: 'fatal', jobWide: false, rerun: 'needs-choice' },
+  // An object already there, and the upload was told to fail it: the same, going the other way.
+  ObjectExists: { retry: 'fatal', jobWide: false, rerun: 'needs-choice' },
 };
 
 /** Every sorted code and its class; a Map, so a store's odd code ("constructor") finds nothing. */

@@ -4,7 +4,7 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { CreateBucketCommand, PutObjectCommand, PutObjectLegalHoldCommand } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, GetObjectCommand, PutObjectCommand, PutObjectLegalHoldCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { Engine } from '../../main/engine/engine.ts';
 import { createBucket } from '../../main/engine/s3/s3-buckets.ts';
@@ -150,6 +150,22 @@ it('a download whose files were already there (answer: fail) is not retried the 
   const skipped = await ended(failedOne);
   expect(skipped).toMatchObject({ state: { status: 'completed' }, progress: { objectsKept: 1 } });
   expect(await readFile(path.join(target, 'a.txt'), 'utf8')).toBe('mine again');
+});
+
+it('an upload whose objects were already there (answer: fail) is not retried the same way either: Retry failed items asks, then keeps both', async () => {
+  const source = await mkdtemp(path.join(dir, 'up-there-'));
+  for (const name of ['a.txt', 'b.txt']) await writeFile(path.join(source, name), `mine ${name}`);
+  await s3.client.send(new PutObjectCommand({ Bucket: bucket, Key: 'up-there/a.txt', Body: 'theirs' }));
+  const first = await ended(await call('jobs.upload', { connectionId, bucket, prefix: 'up-there/', paths: [path.join(source, 'a.txt'), path.join(source, 'b.txt')], ifExists: 'fail' }));
+  expect(first.progress).toMatchObject({ objectsDone: 1, objectsFailed: 1 });
+  await expect(call('jobs.retryFailed', { id: first.id })).rejects.toMatchObject({
+    code: 'ChoiceNeeded', message: '1 item failed because its object was already there: retried the same way, it would fail again. Choose whether to replace it, keep both, or skip it.',
+  });
+  await call('jobs.retryFailed', { id: first.id, ifExists: 'rename' });
+  expect((await ended(first)).state.status).toBe('completed');
+  const body = async (Key: string) => (await s3.client.send(new GetObjectCommand({ Bucket: bucket, Key }))).Body!.transformToString();
+  expect(await body('up-there/a.txt')).toBe('theirs');
+  expect(await body('up-there/a (1).txt')).toBe('mine a.txt');
 });
 
 it('a delete refused for objects under a legal hold lists them failed; with the holds lifted, Retry failed items deletes exactly those', async () => {

@@ -345,7 +345,8 @@ export class Job<Item = unknown> {
     if (refusal) throw refusal;
     const waiting = this.failedNeedingChoice;
     if (waiting > 0 && answer === undefined) {
-      throw new BargeError('ChoiceNeeded', `${plural(waiting, 'item')} failed because ${waiting === 1 ? 'its file was' : 'their files were'} already there: `
+      const what = this.kind === 'upload' ? 'object' : 'file';
+      throw new BargeError('ChoiceNeeded', `${plural(waiting, 'item')} failed because ${waiting === 1 ? `its ${what} was` : `their ${what}s were`} already there: `
         + `retried the same way, ${waiting === 1 ? 'it' : 'they'} would fail again. Choose whether to replace ${waiting === 1 ? 'it' : 'them'}, keep both, or skip ${waiting === 1 ? 'it' : 'them'}.`);
     }
     this.retry(answer);

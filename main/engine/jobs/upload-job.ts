@@ -90,7 +90,8 @@ export function uploadBody(connection: S3Connection, spec: UploadSpec): JobBody<
       if (stray.bucket === spec.bucket) strays.set(stray.key, [...(strays.get(stray.key) ?? []), stray]);
     }
     // Replacing (the default, as cp and aws s3 cp do) needs to know nothing of what is there: nothing is listed.
-    const ifExists = spec.ifExists ?? 'overwrite';
+    // A retry of items that failed for an object already there brings the user's other answer for them.
+    const ifExists = runtime.retryAnswer ?? spec.ifExists ?? 'overwrite';
     const keys = only ? only.map((item) => item.key) : sourceKeys(spec.sources, spec.destination);
     const asking: AskingUpload | undefined = ifExists === 'overwrite' ? undefined : {
       connection, bucket: spec.bucket, ifExists, runtime, index: new DestinationIndex(connection, spec.bucket, listingPlan(keys), (send) => runtime.request(send)),
