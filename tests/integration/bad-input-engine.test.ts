@@ -46,6 +46,7 @@ describe('two keys for one file', () => {
     expect(end.itemErrors).toEqual([{
       item: `s3://${t.bucket}/p/photo.jpg`,
       code: 'NameCollision',
+      rerun: 'fails-again',
       message: `The key "p/photo.jpg" would overwrite ${path.join(out, 'p', 'Photo.jpg')}, where "p/Photo.jpg" is saved, as its name ${path.join(out, 'p', 'photo.jpg')} `
         + 'differs only in case and this folder does not tell upper and lower case apart: download them into separate folders; it was not downloaded.',
     }]);
@@ -63,6 +64,7 @@ describe('two keys for one file', () => {
     expect(end.itemErrors).toEqual([{
       item: `s3://${t.bucket}/b/x.txt`,
       code: 'NameCollision',
+      rerun: 'fails-again',
       message: `The key "b/x.txt" would overwrite ${path.join(out, 'x.txt')}, where "a/x.txt" is saved: download them into separate folders; it was not downloaded.`,
     }]);
     expect(await readFile(path.join(out, 'x.txt'), 'utf8')).toBe('from a');
@@ -77,6 +79,7 @@ describe('two keys for one file', () => {
     expect(end.itemErrors).toEqual([{
       item: `s3://${t.bucket}/y/photos/p.jpg`,
       code: 'NameCollision',
+      rerun: 'fails-again',
       message: `The key "y/photos/p.jpg" would overwrite ${path.join(out, 'photos', 'p.jpg')}, where "x/photos/p.jpg" is saved: download them into separate folders; it was not downloaded.`,
     }]);
     expect(await readFile(path.join(out, 'photos', 'p.jpg'), 'utf8')).toBe('from x');
@@ -165,7 +168,7 @@ describe('a listing with one key whose URL encoding is broken ("%zz")', () => {
     return t.engine.connect({ ...serverConfig(), endpoint: store.endpoint });
   }
   const refused = (what: string) => ({
-    item: `s3://${t.bucket}/bad%zz.txt`, code: 'UnreadableKey',
+    item: `s3://${t.bucket}/bad%zz.txt`, code: 'UnreadableKey', rerun: 'fails-again',
     message: `The store listed a key of s3://${t.bucket} whose URL encoding is broken ("bad%zz.txt", as it sent it): what the key is cannot be known, so it was not ${what}. The store is faulty: tell its operator.`,
   });
 
