@@ -93,6 +93,9 @@ it('a download that failed before the host stopped comes back failed, with its c
   const details = await call<{ items: { source: string; state: string; code?: string }[] }>('jobs.details', { id: started.id, filter: 'failed' });
   expect(details.items).toEqual([expect.objectContaining({ state: 'failed', code: 'FileExists', source: expect.stringContaining('b.txt') })]);
 
+  // Its failed item still knows the same answer would fail it again: Retry failed items asks for another.
+  await expect(call('jobs.retryFailed', { id: started.id })).rejects.toMatchObject({ code: 'ChoiceNeeded' });
+
   // Retried, it runs over its journal: what was done stays done, and the file moved aside is fetched.
   await rm(path.join(downloadRoot, 'b.txt'));
   await call('jobs.retry', { id: started.id });

@@ -226,6 +226,7 @@ export class Job<Item = unknown> {
     this.objectsKept = p.objectsKept ?? 0;
     this.retries = p.retries ?? 0;
     this.itemErrors = outcome.itemErrors.slice(0, MAX_ITEM_ERRORS);
+    this.failedNeedingChoice = this.itemErrors.filter((failed) => failed.rerun === 'needs-choice').length;
     this.itemWarnings = outcome.itemWarnings.slice(0, MAX_ITEM_ERRORS);
     // Its details list the failures it kept (the items done are in its receipt).
     for (const failed of this.itemErrors) this.log.add({ source: failed.item, destination: '', state: 'failed', code: failed.code, message: failed.message });
