@@ -53,7 +53,11 @@ interface JobDetailsState {
    * Run exactly the failed items again, within the job; `answer`: what to do with those whose file
    * was already there (asked for through `choice` when some were).
    */
-  retryFailed(answer?: ConflictChoice): Promise<void>;
+  /**
+   * Retry the failed items (with another answer for those already there); `run` is the start of the
+   * run they failed in where the caller knows it (a row's Retry, before this view has seen the job).
+   */
+  retryFailed(answer?: ConflictChoice, run?: number): Promise<void>;
   /** Put the question of a retry away unanswered. */
   dismissChoice(): void;
   /**
@@ -173,13 +177,15 @@ export const useJobDetails = create<JobDetailsState>((set, get) => {
         set({ busy: false });
       }
     },
-    async retryFailed(answer) {
+    async retryFailed(answer, run) {
       const { jobId } = get();
       if (!jobId) return;
       const mine = generation;
       set({ busy: true, error: undefined, notice: undefined, choice: undefined });
       // Before the call: the new run's first news may come before its answer.
-      retry = { from: seenRun };
+      // The run they failed in: a view opened just now has not seen it yet, and would take that run,
+      // finished, for the retry's end.
+      retry = { from: run ?? seenRun };
       try {
         await request('jobs.retryFailed', answer === undefined ? { id: jobId } : { id: jobId, ifExists: answer });
         if (mine !== generation) return;

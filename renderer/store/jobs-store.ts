@@ -241,7 +241,7 @@ export const useJobs = create<JobsState>((set, get) => ({
       && job.itemErrors.some((error) => error.rerun === 'needs-choice')) {
       const details = useJobDetails.getState();
       details.open(job.id, 'failed');
-      return details.retryFailed();
+      return details.retryFailed(undefined, job.startedAt);
     }
     await request(`jobs.${action}`, { id });
   },

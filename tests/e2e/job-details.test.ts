@@ -220,6 +220,8 @@ it('Retry on files that were already there asks what to do instead, keeps both, 
   await expect.poll(() => choice.textContent()).toContain('2 items failed because their files were already there');
   expect(await choice.getByRole('button').allTextContents()).toEqual(['Replace', 'Keep both', 'Skip', 'Not now']);
   expect(await details.getByRole('alert').count()).toBe(0);
+  // Nothing ran yet: no retry has ended.
+  expect(await details.getByText('The retry ended').count()).toBe(0);
   await screenshot(page, 'job-details-retry-choice');
   expect(await seriousViolations()).toEqual([]);
   await choice.getByRole('button', { name: 'Keep both' }).click();

@@ -168,7 +168,7 @@ it('asks which answer to retry with when the same one would fail items again, an
 
 it('a job row\'s Retry on files that were already there opens the details and asks there, rather than failing them again', async () => {
   const failed = (rerun: 'needs-choice' | undefined) => ({
-    id: rerun ? 'j9' : 'j10', kind: 'download' as const, name: 'twice', state: { status: 'failed' as const, error: { code: 'ItemsFailed', message: '1 item failed.' } }, createdAt: 0, conflicts: [],
+    id: rerun ? 'j9' : 'j10', kind: 'download' as const, name: 'twice', state: { status: 'failed' as const, error: { code: 'ItemsFailed', message: '1 item failed.' } }, createdAt: 0, startedAt: 5, conflicts: [],
     progress: { objectsDone: 0, objectsFailed: 1, objectsTotal: 1, bytesDone: 0, bytesTotal: 0, totalsKnown: true, bytesPerSecond: 0, etaSeconds: undefined },
     itemErrors: [{ item: 's3://b/twice/a.txt', code: rerun ? 'FileExists' : 'ECONNRESET', message: 'a.txt is already there.', ...(rerun ? { rerun } : {}) }],
   });
@@ -176,9 +176,13 @@ it('a job row\'s Retry on files that were already there opens the details and as
   const retrying = useJobs.getState().control('retry', 'j9');
   expect(useJobDetails.getState()).toMatchObject({ jobId: 'j9', filter: 'failed' });
   expect(pending.map((call) => call.method)).toEqual(['jobs.details', 'jobs.retryFailed']);
+  // The dialog sees the job as it failed before the answer comes: that run is not the retry's end.
+  useJobDetails.getState().jobMoved({ finished: true, failed: 1, startedAt: 5 });
+  expect(useJobDetails.getState().notice).toBeUndefined();
   await pending[1]!.answer({ ok: false, error: { code: 'ChoiceNeeded', message: '1 item failed because its file was already there.' } });
   await retrying;
   expect(useJobDetails.getState().choice).toBe('1 item failed because its file was already there.');
+  expect(useJobDetails.getState().notice).toBeUndefined();
 
   // Any other failure: the row retries the job, as before.
   pending.length = 0;
