@@ -19,7 +19,8 @@ export interface JobOutcome {
 }
 
 const count = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
-const itemError = z.object({ item: z.string(), code: z.string(), message: z.string() });
+// With whether running it again as it was would help (rerun): Retry and the CLI's advice read it after a restart too.
+const itemError = z.object({ item: z.string(), code: z.string(), message: z.string(), rerun: z.enum(['fails-again', 'needs-choice']).optional() });
 const error = z.object({ code: z.string(), message: z.string() });
 
 const outcomeSchema = z.object({
