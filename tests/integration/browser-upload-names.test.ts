@@ -75,3 +75,21 @@ it("a failed browser upload's error line names its file as dropped, never the ho
   expect(job.state).toMatchObject({ status: 'failed', error: { code: 'ObjectExists', message: expect.stringContaining('; a.txt was not uploaded over it') } });
   expect(JSON.stringify(job)).not.toContain(stagingRoot);
 });
+
+it("a browser upload's warning for an object kept names its file as dropped, never the host's staging folder", async () => {
+  await t.connection.client.send(new PutObjectCommand({ Bucket: t.bucket, Key: 'kept/a.txt', Body: 'already there' }));
+  const { stagingId } = await call<{ stagingId: string }>('uploads.stage', {});
+  const target = await service.stagedFile(stagingId, 'a.txt');
+  if (!target.ok) throw new Error(target.error.message);
+  await writeFile(target.value.file, 'mine');
+  target.value.ended();
+  const started = await call<JobSummary>('jobs.upload', { connectionId: 'env', bucket: t.bucket, prefix: 'kept/', staged: { stagingId, entries: ['a.txt'] }, ifExists: 'skip' });
+  let job: JobSummary;
+  do {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    job = (await call<JobSummary[]>('jobs.snapshot', {})).find((j) => j.id === started.id)!;
+  } while (!isFinished(job.state));
+  const warnings = await call<{ items: { message: string }[] }>('jobs.items', { id: started.id, list: 'warnings' });
+  expect(warnings.items).toEqual([expect.objectContaining({ message: expect.stringContaining('; a.txt was not uploaded.') })]);
+  expect(JSON.stringify(warnings)).not.toContain(stagingRoot);
+});
