@@ -87,12 +87,13 @@ export function compareUtf8(a: string, b: string): number {
 }
 
 /**
- * What a listing says of an object. A date the store wrote so that it cannot be read (a faulty
- * gateway's LastModified) is no date: "Replace if newer" and the question treat it as unknown.
+ * What a listing says of an object. A date or a size the store wrote so that it cannot be read (a
+ * faulty gateway's LastModified, a Size that is no size, listed as 0 with `badSize`) is unknown:
+ * "Replace if newer" and the question treat it so, never as a date or as 0 B.
  */
-function objectThere(object: { readonly size: number; readonly etag?: string; readonly lastModified?: number }): ObjectThere {
-  const known = object.lastModified !== undefined && Number.isFinite(object.lastModified);
-  return { size: object.size, etag: object.etag, ...(known ? { lastModified: object.lastModified } : {}) };
+function objectThere(object: { readonly size: number; readonly badSize?: string; readonly etag?: string; readonly lastModified?: number }): ObjectThere {
+  const dated = object.lastModified !== undefined && Number.isFinite(object.lastModified);
+  return { ...(object.badSize === undefined ? { size: object.size } : {}), etag: object.etag, ...(dated ? { lastModified: object.lastModified } : {}) };
 }
 
 /** Past every key that begins with a prefix (the highest code point), once that prefix is listed. */

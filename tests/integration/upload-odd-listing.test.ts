@@ -1,7 +1,8 @@
 // An upload that asks before it replaces reads what is there from a listing of the destination. A
 // store whose listing gives a date no one can read (a faulty gateway's "LastModified") has told
 // nothing of when the object was written: "Replace if newer" keeps it saying that the date is
-// unknown, and the question shows no date, never "Invalid Date" nor "as new or newer".
+// unknown, and the question shows no date, never "Invalid Date" nor "as new or newer". A Size that
+// is no size is no size either: the question shows none, never "0 B".
 
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -14,11 +15,14 @@ import type { TestContext } from '../support/fixtures.ts';
 
 let t: TestContext;
 let proxy: http.Server;
+/** What the proxy does to a listing's XML. */
+let rewrite: (xml: string) => string;
 
 beforeEach(async () => {
   t = await setUpEngine();
-  // In front of the test store: every listing's LastModified becomes text that is no date.
-  // Requests pass unchanged (Host included, so their signatures hold).
+  // In front of the test store: every listing is rewritten as the test says (a date or a size that
+  // is none). Requests pass unchanged (Host included, so their signatures hold).
+  rewrite = (xml) => xml.replace(/<LastModified>[^<]*<\/LastModified>/g, '<LastModified>yesterday-ish</LastModified>');
   const store = new URL(serverConfig().endpoint!);
   proxy = http.createServer((request, response) => {
     const onward = http.request({ host: store.hostname, port: store.port, method: request.method, path: request.url, headers: request.headers }, (answer) => {
@@ -31,7 +35,7 @@ beforeEach(async () => {
       const chunks: Buffer[] = [];
       answer.on('data', (chunk: Buffer) => chunks.push(chunk));
       answer.on('end', () => {
-        const body = Buffer.from(Buffer.concat(chunks).toString('utf8').replace(/<LastModified>[^<]*<\/LastModified>/g, '<LastModified>yesterday-ish</LastModified>'));
+        const body = Buffer.from(rewrite(Buffer.concat(chunks).toString('utf8')));
         response.writeHead(answer.statusCode ?? 502, { ...answer.headers, 'content-length': String(body.length) });
         response.end(body);
       });
@@ -66,6 +70,23 @@ it('a listing whose LastModified is no date: "Replace if newer" keeps the object
   await expect.poll(() => asking.summary().conflicts?.length ?? 0).toBe(1);
   const question = asking.summary().conflicts![0]!;
   expect(question.existing).toEqual({ size: 1 });
+  asking.resolveConflict(question.id, 'skip', false);
+  await asking.finished();
+});
+
+it('a listing whose Size is no size: the question shows no size for the object there, never 0 B', async () => {
+  rewrite = (xml) => xml.replace(/<Size>[^<]*<\/Size>/g, '<Size>lots</Size>');
+  await t.connection.client.send(new PutObjectCommand({ Bucket: t.bucket, Key: 'docs/sized.txt', Body: 'x'.repeat(257) }));
+  const folder = path.join(t.dir, 'drop');
+  await mkdir(folder, { recursive: true });
+  const sized = path.join(folder, 'sized.txt');
+  await writeFile(sized, 'mine');
+  const { port } = proxy.address() as AddressInfo;
+  const odd = await t.engine.connect({ ...serverConfig(), endpoint: `http://127.0.0.1:${port}` });
+  const asking = t.engine.upload(odd, { sources: [sized], bucket: t.bucket, destination: 'docs/', ifExists: 'ask' });
+  await expect.poll(() => asking.summary().conflicts?.length ?? 0).toBe(1);
+  const question = asking.summary().conflicts![0]!;
+  expect(question.existing?.size).toBeUndefined();
   asking.resolveConflict(question.id, 'skip', false);
   await asking.finished();
 });
