@@ -95,11 +95,13 @@ export async function demoKeys(folder: string): Promise<DemoKeys> {
 
 /**
  * The window's token for the demo, made the first time and kept (0600) like its keys: started
- * again, the demo takes the same one, so a tab left open goes on working.
+ * again at its last port, the demo takes the same one, so a tab left open goes on working.
+ * `renew`: the window is elsewhere now (its port was taken): a tab left open has been knocking on
+ * whatever took that port, token in hand, so a new one is made.
  */
-export async function demoToken(folder: string): Promise<string> {
+export async function demoToken(folder: string, options: { readonly renew?: boolean } = {}): Promise<string> {
   const file = path.join(folder, 'token');
-  const kept = await readFile(file, 'utf8').then((text) => text.trim()).catch(() => '');
+  const kept = options.renew ? '' : await readFile(file, 'utf8').then((text) => text.trim()).catch(() => '');
   if (/^[A-Za-z0-9_-]{32,}$/.test(kept)) return kept;
   const token = randomBytes(24).toString('base64url');
   await mkdir(folder, { recursive: true, mode: 0o700 });

@@ -63,8 +63,11 @@ async function main(): Promise<void> {
   try {
     if (!isSeeded(folder)) await seedDemo(folder, server, { smallKeys: keys, say });
     // The window where it was last time, with the same token, unless told otherwise or the port is taken.
-    const port = args.port ?? String(await keptPortOrFree((await lastPorts(folder)).web));
-    const running = await startServe({ args: { ...args, port }, env: demoEnvironment(server), demoStore: runningDemo(server), token: await demoToken(folder), command: 'npm run demo' });
+    const lastWeb = (await lastPorts(folder)).web;
+    const port = args.port ?? String(await keptPortOrFree(lastWeb));
+    // Elsewhere than last time, a new token: what took the old port may have had the old one from an open tab.
+    const token = await demoToken(folder, { renew: Number(port) !== lastWeb });
+    const running = await startServe({ args: { ...args, port }, env: demoEnvironment(server), demoStore: runningDemo(server), token, command: 'npm run demo' });
     await keepPorts(folder, { web: Number(new URL(running.url).port) });
     process.stdout.write(demoWelcome(server, running.url));
     process.once('SIGINT', () => void stopAll(running));

@@ -189,7 +189,16 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
   function* receiptAsDropped(id: string): Generator<ReceiptEntry> {
     const folder = stagedFolders.get(id);
     for (const entry of engine.receipt(id)) {
-      yield folder === undefined || !entry.path.startsWith(folder) ? entry : { ...entry, path: entry.path.slice(folder.length) };
+      if (folder === undefined) {
+        yield entry;
+        continue;
+      }
+      // Its error says which file too: by the same name, not the host's staging folder.
+      yield {
+        ...entry,
+        path: entry.path.startsWith(folder) ? entry.path.slice(folder.length) : entry.path,
+        ...(entry.error === undefined ? {} : { error: entry.error.replaceAll(folder, '') }),
+      };
     }
   }
   const saveLinks = options.browserDownloads ? new SaveLinks() : undefined;

@@ -74,7 +74,9 @@ export class StagedArrival implements Arrival {
     if (failure) return this.fail(failure);
     this.files += 1;
     this.waiter?.received(this.files, this.bytes);
-    if (this.files >= this.filesTotal) {
+    // Every file announced is here, and none is still being written (a page that sends more than
+    // it announced): a file still on its way would otherwise be uploaded half-sent.
+    if (this.files >= this.filesTotal && this.inFlight === 0) {
       this.outcome = 'here';
       this.waiter?.resolve();
       this.waiter = undefined;

@@ -86,6 +86,16 @@ export function compareUtf8(a: string, b: string): number {
   return a.length - b.length;
 }
 
+/**
+ * What a listing says of an object. A date or a size the store wrote so that it cannot be read (a
+ * faulty gateway's LastModified, a Size that is no size, listed as 0 with `badSize`) is unknown:
+ * "Replace if newer" and the question treat it so, never as a date or as 0 B.
+ */
+function objectThere(object: { readonly size: number; readonly badSize?: string; readonly etag?: string; readonly lastModified?: number }): ObjectThere {
+  const dated = object.lastModified !== undefined && Number.isFinite(object.lastModified);
+  return { ...(object.badSize === undefined ? { size: object.size } : {}), etag: object.etag, ...(dated ? { lastModified: object.lastModified } : {}) };
+}
+
 /** Past every key that begins with a prefix (the highest code point), once that prefix is listed. */
 const AFTER_PREFIX = '\u{10FFFF}';
 
@@ -195,7 +205,7 @@ export class DestinationIndex {
     };
     const below = async function* (prefix: string): AsyncGenerator<Listed> {
       for await (const page of pages({ bucket, prefix })) {
-        for (const object of page.objects) yield { key: object.key, object: { size: object.size, etag: object.etag, lastModified: object.lastModified } };
+        for (const object of page.objects) yield { key: object.key, object: objectThere(object) };
       }
       yield { key: prefix + AFTER_PREFIX };
     };
@@ -212,7 +222,7 @@ export class DestinationIndex {
       ].sort((a, b) => compareUtf8(a.key, b.key));
       for (const entry of entries) {
         if (entry.object) {
-          yield { key: entry.key, object: { size: entry.object.size, etag: entry.object.etag, lastModified: entry.object.lastModified } };
+          yield { key: entry.key, object: objectThere(entry.object) };
         } else if (plan.names.has(entry.key.slice(plan.prefix.length, -1))) {
           yield* below(entry.key);
         } else {

@@ -12,7 +12,7 @@ import { ThroughputMeter } from '../../../src/throughput-meter.ts';
 import { plural } from '../../../src/plural.ts';
 import { printable } from '../../../src/unsafe-text.ts';
 import type { Settings } from '../../../src/settings.ts';
-import { isJobWide } from '../error-codes.ts';
+import { isJobWide, rerunOf } from '../error-codes.ts';
 import { BargeError, toJobError } from '../errors.ts';
 import { NO_JOURNAL } from '../journal/job-journal.ts';
 import type { JobJournal } from '../journal/job-journal.ts';
@@ -226,8 +226,9 @@ export class Job<Item = unknown> {
     this.objectsKept = p.objectsKept ?? 0;
     this.retries = p.retries ?? 0;
     this.itemErrors = outcome.itemErrors.slice(0, MAX_ITEM_ERRORS);
-    this.failedNeedingChoice = this.itemErrors.filter((failed) => failed.rerun === 'needs-choice').length;
     this.itemWarnings = outcome.itemWarnings.slice(0, MAX_ITEM_ERRORS);
+    // Items that failed for a file already there would fail the same way on Retry: it asks, as before the restart.
+    this.failedNeedingChoice = this.itemErrors.filter((failed) => (failed.rerun ?? rerunOf(failed.code)) === 'needs-choice').length;
     // Its details list the failures it kept (the items done are in its receipt).
     for (const failed of this.itemErrors) this.log.add({ source: failed.item, destination: '', state: 'failed', code: failed.code, message: failed.message });
   }

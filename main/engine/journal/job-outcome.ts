@@ -19,7 +19,7 @@ export interface JobOutcome {
 }
 
 const count = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
-// Its `rerun` (what running it again does) comes back with it: a restored job's Retry asks where it must.
+// With whether running it again as it was would help (rerun): Retry and the CLI's advice read it after a restart too.
 const itemError = z.object({ item: z.string(), code: z.string(), message: z.string(), rerun: z.enum(['fails-again', 'needs-choice']).optional() });
 const error = z.object({ code: z.string(), message: z.string() });
 
