@@ -17,13 +17,14 @@ import { printable, withoutUnsafeCharacters } from '../../src/unsafe-text.ts';
 import type { ApiEvent, HostInfo, MethodName, MethodResults, ParsedParams } from '../../src/contract/api.ts';
 import type { Result } from '../../src/contract/result.ts';
 import { failure, ok } from '../../src/contract/result.ts';
-import type { JobItem, JobSummary } from '../../src/jobs.ts';
+import type { JobSummary } from '../../src/jobs.ts';
 import type { Engine, Job } from '../engine/engine.ts';
 import { BargeError, toBargeError } from '../engine/errors.ts';
 import type { IfExists } from '../../src/if-exists.ts';
 import { formatReceipt } from '../../src/receipt.ts';
 import type { ReceiptEntry } from '../../src/receipt.ts';
 import { jobLabel } from '../../src/job-label.ts';
+import { StagedNames } from './staged-names.ts';
 import { formatS3Url } from '../../src/s3-url.ts';
 import { formatItemsCsv, itemsFileName } from '../../src/job-items.ts';
 import { relativePathProblem } from '../../src/local-path.ts';
@@ -165,41 +166,20 @@ export interface BargeServiceOptions {
 export function createBargeService(options: BargeServiceOptions): BargeService {
   const { engine, registry } = options;
   const { staging } = options;
-  /** Where each staged upload's files wait, by its job: its details name them as dropped ("photos/a.jpg"), not by the host's folder. */
-  const stagedFolders = new Map<string, string>();
+  /** Each staged upload's files by the names they were dropped with, in everything said of its job. */
+  const stagedNames = new StagedNames();
   // Staged files go when their job completes or is cleared (a failed one may be retried).
   const releaseStaged = (event: ApiEvent) => {
     if (!staging) return;
     if (event.type === 'jobs') staging.jobsDone(event.jobs.filter((j) => j.state.status === 'completed').map((j) => j.id));
     else if (event.type === 'jobs-removed') {
       staging.jobsDone(event.ids);
-      for (const id of event.ids) stagedFolders.delete(id);
+      stagedNames.remove(event.ids);
     }
   };
-  /** A job's items as its caller knows them: a staged upload's files by the names they were dropped with. */
-  const asDropped = (id: string) => {
-    const folder = stagedFolders.get(id);
-    return (item: JobItem): JobItem => (folder === undefined ? item : {
-      ...item,
-      source: item.source.startsWith(folder) ? item.source.slice(folder.length) : item.source,
-      ...(item.message === undefined ? {} : { message: item.message.replaceAll(folder, '') }),
-    });
-  };
-  /** A job's receipt as its caller knows it: a staged upload's files by the names they were dropped with. */
+  /** A job's receipt, line by line (it may hold millions), a staged upload's files as dropped. */
   function* receiptAsDropped(id: string): Generator<ReceiptEntry> {
-    const folder = stagedFolders.get(id);
-    for (const entry of engine.receipt(id)) {
-      if (folder === undefined) {
-        yield entry;
-        continue;
-      }
-      // Its error says which file too: by the same name, not the host's staging folder.
-      yield {
-        ...entry,
-        path: entry.path.startsWith(folder) ? entry.path.slice(folder.length) : entry.path,
-        ...(entry.error === undefined ? {} : { error: entry.error.replaceAll(folder, '') }),
-      };
-    }
+    for (const entry of engine.receipt(id)) yield stagedNames.of(id, entry);
   }
   const saveLinks = options.browserDownloads ? new SaveLinks() : undefined;
   const requireStaging = (): StagingArea => {
@@ -211,7 +191,8 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
   const listeners = new Set<(event: ApiEvent) => void>();
   const emit = (event: ApiEvent) => {
     releaseStaged(event);
-    for (const listener of listeners) listener(event);
+    const said = stagedNames.event(event);
+    for (const listener of listeners) listener(said);
   };
   const stopProgress = engine.onEvent(emit);
   // Jobs an earlier run left unfinished (it crashed, was killed, or quit mid-job) come back paused.
@@ -249,7 +230,7 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
         throw error;
       }
       area.started(stagingId, job.id);
-      if (sources.length > 0) stagedFolders.set(job.id, path.dirname(sources[0]!) + path.sep);
+      if (sources.length > 0) stagedNames.add(job.id, path.dirname(sources[0]!) + path.sep);
       return started(job);
     }
     if (options.pageCallers) throw new BargeError('Forbidden', 'A page may not name files on the host: send them (uploads.stage).');
@@ -415,21 +396,21 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
       emit({ type: 'jobs-removed', ids: [...before] });
       return after;
     },
-    'jobs.snapshot': async () => engine.summaries(),
+    'jobs.snapshot': async () => engine.summaries().map((job) => stagedNames.of(job.id, job)),
     'jobs.items': async ({ id, list, offset, limit }) => {
       const job = engine.job(id);
       if (!job) throw new BargeError('NoSuchJob', 'That job is no longer in the list.');
-      return job.items(list, offset, limit);
+      return stagedNames.of(id, job.items(list, offset, limit));
     },
     'jobs.details': async ({ id, filter, offset, limit }) => {
       const page = engine.details(id, filter, offset, limit);
-      return { ...page, items: page.items.map(asDropped(id)) };
+      return stagedNames.of(id, page);
     },
     'jobs.detailsCsv': async ({ id, filter, offset, limit }) => {
       const job = engine.job(id);
       if (!job) throw new BargeError('NoSuchJob', 'That job is no longer in the list.');
       const page = engine.details(id, filter, offset, limit);
-      const lines = [...formatItemsCsv(page.items.map(asDropped(id)))];
+      const lines = [...formatItemsCsv(stagedNames.of(id, page.items))];
       // The header once, with the first page.
       const text = (offset === 0 ? lines : lines.slice(1)).join('');
       const end = offset + page.items.length;
