@@ -335,5 +335,7 @@ describe('the Barge window', () => {
     await expect.poll(() => page.getByRole('grid').getByRole('row', { name: /k099999\.txt/ }).count()).toBe(1);
     expect(await rows.count()).toBeLessThan(100);
     await screenshot(page, 'huge-prefix');
-  });
+    // Seeding 100,000 objects (files written, then uploaded) takes most of it: on a machine shared
+    // with other work that alone has come near the suite's 300 s.
+  }, 600_000);
 });
