@@ -103,6 +103,8 @@ export function TransfersPanel({ mode, width }: { mode: 'docked' | 'drawer'; wid
 
 export const JobRow = memo(function JobRow({ job, onAct }: { job: JobView; onAct: (action: JobAction, id?: string) => void }) {
   const skipped = (job.itemWarnings ?? []).filter((w) => w.code === 'Exists');
+  // The count, not the list: a job lists its first 1,000 warnings, and counts on past them.
+  const kept = job.progress.objectsKept ?? skipped.length;
   const history = useJobs((s) => s.history.get(job.id) ?? []);
   const saveReceipt = useJobs((s) => s.saveReceipt);
   const openDetails = useJobDetails((s) => s.open);
@@ -143,9 +145,9 @@ export const JobRow = memo(function JobRow({ job, onAct }: { job: JobView; onAct
         </span>
       </div>
       {job.state.status === 'failed' && <p className="error" title={job.itemErrors.map((e) => e.message).join('\n')}>{job.state.error.message}</p>}
-      {skipped.length > 0 && (
+      {kept > 0 && (
         <p className="warning" title={skipped.map((w) => w.message).join('\n')}>
-          {skipped.length.toLocaleString()} {job.kind === 'upload' ? (skipped.length === 1 ? 'object was' : 'objects were') : skipped.length === 1 ? 'file was' : 'files were'} already there and kept
+          {kept.toLocaleString()} {job.kind === 'upload' ? (kept === 1 ? 'object was' : 'objects were') : kept === 1 ? 'file was' : 'files were'} already there and kept
         </p>
       )}
       {(p.objectsSkipped ?? 0) > 0 && (

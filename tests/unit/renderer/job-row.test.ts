@@ -83,3 +83,11 @@ it('an upload whose files are still on their way to the host shows them arriving
   // Cancel is there from the first byte.
   expect(html).toContain('Cancel');
 });
+
+it('a job that kept more files than it lists says how many it kept in all, not the 1,000 it lists', () => {
+  // The job keeps the first 1,000 warnings to show one by one; its count goes on past them.
+  const listed = Array.from({ length: 1_000 }, (_, i) => ({ item: `/dl/f${i}`, code: 'Exists', message: `/dl/f${i} is already there: skipped, as asked.` }));
+  const html = render(job({ objectsDone: 2_000, objectsTotal: 2_000, objectsKept: 2_000 }, listed));
+  expect(html).toContain('2,000 files were already there and kept');
+  expect(html).not.toContain('1,000 files');
+});
