@@ -241,6 +241,9 @@ export const useJobs = create<JobsState>((set, get) => ({
       && job.itemErrors.some((error) => error.rerun === 'needs-choice')) {
       const details = useJobDetails.getState();
       details.open(job.id, 'failed');
+      // The run the retry goes on from, known before it is asked: else this run, seen only once the
+      // dialog is up, reads as the retry's own run ended ("2 items failed again") when none ran.
+      details.jobMoved({ finished: true, failed: job.progress.objectsFailed, startedAt: job.startedAt });
       return details.retryFailed();
     }
     await request(`jobs.${action}`, { id });
