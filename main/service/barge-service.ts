@@ -32,6 +32,7 @@ import { ListingReadAhead } from './listing-read-ahead.ts';
 import type { StagedFileTarget, StagingArea } from './staging-area.ts';
 import type { DemoStoreLauncher } from './demo-store.ts';
 import { SaveLinks } from './save-links.ts';
+import { eventAsDropped, itemAsDropped, jobAsDropped } from './staged-names.ts';
 
 const STATS_INTERVAL_MS = 1000;
 
@@ -202,7 +203,13 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
   const listeners = new Set<(event: ApiEvent) => void>();
   const emit = (event: ApiEvent) => {
     releaseStaged(event);
-    for (const listener of listeners) listener(event);
+    const shown = stagedFolders.size === 0 ? event : eventAsDropped(event, (id) => stagedFolders.get(id));
+    for (const listener of listeners) listener(shown);
+  };
+  /** A job as its caller knows it: a staged upload's by the names its files were dropped with. */
+  const jobShown = <J extends JobSummary>(job: J): J => {
+    const folder = stagedFolders.get(job.id);
+    return folder === undefined ? job : jobAsDropped(folder, job);
   };
   const stopProgress = engine.onEvent(emit);
   // Jobs an earlier run left unfinished (it crashed, was killed, or quit mid-job) come back paused.
@@ -404,13 +411,15 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
       const after = engine.summaries();
       for (const job of after) before.delete(job.id);
       emit({ type: 'jobs-removed', ids: [...before] });
-      return after;
+      return after.map(jobShown);
     },
-    'jobs.snapshot': async () => engine.summaries(),
+    'jobs.snapshot': async () => engine.summaries().map(jobShown),
     'jobs.items': async ({ id, list, offset, limit }) => {
       const job = engine.job(id);
       if (!job) throw new BargeError('NoSuchJob', 'That job is no longer in the list.');
-      return job.items(list, offset, limit);
+      const page = job.items(list, offset, limit);
+      const folder = stagedFolders.get(id);
+      return folder === undefined ? page : { ...page, items: page.items.map((item) => itemAsDropped(folder, item)) };
     },
     'jobs.details': async ({ id, filter, offset, limit }) => {
       const page = engine.details(id, filter, offset, limit);
