@@ -169,6 +169,12 @@ it('--if-exists: overwrite (the default), fail, skip, rename and newer, each doi
     // Kept is not downloaded: the summary says which.
     expect(skipped.stderr).toMatch(/Downloaded 0 of 1 object, .*; 1 file already there was kept/);
     expect(await readFile(file, 'utf8')).toBe('mine');
+    // Its receipt names the file kept, and why: a job that kept everything has more than a header.
+    const keptReceipt = path.join(dir, 'kept.csv');
+    expect((await get('--if-exists', 'skip', '--receipt', keptReceipt)).code).toBe(0);
+    const keptRows = (await readFile(keptReceipt, 'utf8')).trim().split('\n');
+    expect(keptRows).toHaveLength(2);
+    expect(keptRows[1]).toMatch(new RegExp(`^doc\\.txt,${file.replaceAll('/', '\\/')},14,.*,kept,.*already there`));
 
     const receipt = path.join(dir, 'renamed.csv');
     expect((await get('--if-exists', 'rename', '--receipt', receipt)).code).toBe(0);
