@@ -100,3 +100,12 @@ it('a row is as tall as the notes it shows: one that failed and kept files has r
   expect(jobRowHeight(kept)).toBeGreaterThanOrEqual(plain + 20);
   expect(jobRowHeight(failed)).toBeGreaterThanOrEqual(plain + 2 * 20);
 });
+
+it('a job that kept every file it found (already there) shows no average speed: nothing moved', async () => {
+  const { jobPace } = await import('../../../renderer/job-text.ts');
+  const ended = new Date(2026, 2, 1, 14, 3, 12).getTime();
+  const kept = { ...job({ objectsDone: 3, objectsKept: 3, bytesDone: 97, bytesTotal: 97 }), startedAt: ended - 17, endedAt: ended };
+  expect(jobPace(kept).rate).toBe('');
+  // One of them downloaded: an average again.
+  expect(jobPace({ ...kept, progress: { ...kept.progress, objectsKept: 2 } }).rate).toMatch(/^avg /);
+});
