@@ -45,7 +45,9 @@ export function jobPace(job: Pick<JobSummary, 'kind' | 'state' | 'progress' | 's
   if (isFinished(job.state)) {
     if (job.startedAt === undefined || job.endedAt === undefined) return { rate: '', timing: status, detail: status };
     const seconds = Math.max(0, (job.endedAt - job.startedAt) / 1000);
-    const moved = p.objectsDone > 0 || (job.kind !== 'delete' && p.bytesDone > 0);
+    // Files kept as they were (already there) moved nothing: a job that kept all it found has no
+    // average (it said "avg 5.6 KiB/s, 176 objects/s" of three files it never downloaded).
+    const moved = p.objectsDone - (p.objectsKept ?? 0) > 0 || (job.kind !== 'delete' && p.bytesDone > 0 && (p.objectsKept ?? 0) === 0);
     const rate = seconds <= 0 || !moved ? '' : `avg ${paceText(job, p.bytesDone / seconds, p.objectsDone / seconds)}`;
     const took = `took ${formatElapsed(seconds)}, ended`;
     return { rate, timing: `${took} ${formatEnd(job.endedAt, nowMs)}`, detail: `${took} ${formatEnd(job.endedAt, nowMs, true)}` };

@@ -16,9 +16,12 @@ export interface ReceiptEntry {
   /** How the object's bytes were checked; absent in receipts of older runs. */
   readonly verified?: Verification;
   readonly finishedAt: number;
-  /** Absent (or "done") for an object stored or saved; "failed" with the error for one that was not. */
-  /** done; failed (with why); skipped: found but not sent (a named pipe, a link not followed), with why. */
-  readonly status?: 'done' | 'failed' | 'skipped';
+  /**
+   * Absent (or "done") for an object stored or saved; failed (with why); skipped: found but not sent
+   * (a named pipe, a link not followed), with why; kept: a file or object already there, kept as
+   * asked (--if-exists skip or newer), with why.
+   */
+  readonly status?: 'done' | 'failed' | 'skipped' | 'kept';
   readonly error?: string;
 }
 

@@ -131,12 +131,16 @@ function summary(end: JobSnapshot, seconds: number, verb?: string): string {
   const done = verb ?? (end.kind === 'upload' ? 'Uploaded' : end.kind === 'download' ? 'Downloaded' : 'Deleted');
   // Many files: objects a second beside the bytes (a job of small files moves objects more than bytes).
   const objectRate = p.objectsDone > 1 ? `, ${formatObjectRate(p.objectsDone / seconds)}` : '';
-  const rate = seconds > 0 && end.kind !== 'delete' ? ` (${formatRate(p.bytesDone / seconds)}${objectRate})` : '';
-  const took = seconds < 60 ? `${seconds.toFixed(1)}s` : formatDuration(seconds);
   const kept = p.objectsKept ?? 0;
+  // Bytes and a rate only where something moved: a job that kept every file it found moved none
+  // (it said "14 B in 0.0s (1.2 KiB/s)"), and a key deleted by name has no size the delete knows
+  // (it said "0 B" of an object of 34).
+  const moved = p.objectsDone - kept > 0 && !(end.kind === 'delete' && p.bytesDone === 0);
+  const rate = moved && seconds > 0 && end.kind !== 'delete' ? ` (${formatRate(p.bytesDone / seconds)}${objectRate})` : '';
+  const took = seconds < 60 ? `${seconds.toFixed(1)}s` : formatDuration(seconds);
   // A file (an object, for an upload) kept as it was is not one transferred: said apart.
   const keptNote = kept > 0 ? `; ${plural(kept, end.kind === 'upload' ? 'object' : 'file')} already there ${kept === 1 ? 'was' : 'were'} kept` : '';
-  const what = `${done} ${(p.objectsDone - kept).toLocaleString('en-US')} of ${plural(p.objectsTotal, 'object')}, ${formatBytes(p.bytesDone)} in ${took}${rate}${keptNote}`;
+  const what = `${done} ${(p.objectsDone - kept).toLocaleString('en-US')} of ${plural(p.objectsTotal, 'object')}${moved ? `, ${formatBytes(p.bytesDone)}` : ''} in ${took}${rate}${keptNote}`;
   const sizeOnly = p.objectsSizeOnly ?? 0;
   const skipped = p.objectsSkipped ?? 0;
   switch (end.state.status) {

@@ -299,6 +299,14 @@ export class Engine {
         finishedAt: snapshot.endedAt ?? snapshot.createdAt, status: 'failed', error: `${failure.code ?? 'Failed'}: ${failure.message ?? ''}`,
       };
     }
+    // So is each file or object that was already there and kept, as asked: a job that kept all it
+    // found had a receipt of its header alone.
+    for (const kept of job.allItems('all')) {
+      if (kept.state !== 'kept') continue;
+      const remote = parseS3Url(kept.source) ?? parseS3Url(kept.destination);
+      const local = kept.source.startsWith('s3://') ? kept.destination : kept.source;
+      yield { key: remote?.key ?? '', path: local, size: kept.size ?? 0, finishedAt: snapshot.endedAt ?? snapshot.createdAt, status: 'kept', error: kept.message ?? 'Already there: kept.' };
+    }
     // Entries found and not sent are named too: a receipt accounts for everything the job found.
     for (const skipped of snapshot.itemWarnings ?? []) {
       if (skipped.code !== 'Skipped') continue;

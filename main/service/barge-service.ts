@@ -394,7 +394,7 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
       const after = engine.summaries();
       for (const job of after) before.delete(job.id);
       emit({ type: 'jobs-removed', ids: [...before] });
-      return after;
+      return after.map((job) => stagedNames.of(job.id, job));
     },
     'jobs.snapshot': async () => engine.summaries().map((job) => stagedNames.of(job.id, job)),
     'jobs.items': async ({ id, list, offset, limit }) => {

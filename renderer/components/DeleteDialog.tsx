@@ -96,7 +96,8 @@ export function DeleteDialog({ target, onClose, onDeleted }: { target: DeleteTar
     }
   }
 
-  const what = [...target.prefixes.map((p) => (p ? <><Name text={p} /> (folder)</> : '(whole bucket) (folder)')), ...target.keys.map((key) => <Name text={key} />)];
+  // The bucket's top (Empty bucket) is everything in it, not a folder (it read "(whole bucket) (folder)").
+  const what = [...target.prefixes.map((p) => (p ? <><Name text={p} /> (folder)</> : 'everything in it (the whole bucket)')), ...target.keys.map((key) => <Name text={key} />)];
   return (
     <Dialog title="Delete objects" onClose={onClose}>
       <p>From <strong><Name text={target.bucket} /></strong>: {what.slice(0, 5).map((each, i) => <Fragment key={i}>{i > 0 && ', '}{each}</Fragment>)}{what.length > 5 ? ` and ${what.length - 5} more` : ''}</p>

@@ -25,7 +25,21 @@ import { MiddleShortenedName } from './MiddleShortenedName.tsx';
 import { JobPhaseLine } from './JobPhaseLine.tsx';
 import { printable } from '../../src/unsafe-text.ts';
 
+/** A row's three lines (name, progress, objects and actions), with its padding. */
 const ROW_HEIGHT = 92;
+/** Each note below them (why it failed, files kept, entries skipped, size only): a small line and its gap. */
+const NOTE_HEIGHT = 21;
+
+/**
+ * How tall a job's row is: its lines and every note it shows. Rows were all 92 px, so a note below
+ * the third line was cut in half ("1 object was already there and kept"), a failed row's error too.
+ */
+export function jobRowHeight(job: JobView): number {
+  const p = job.progress;
+  const kept = p.objectsKept ?? (job.itemWarnings ?? []).filter((w) => w.code === 'Exists').length;
+  const notes = [job.state.status === 'failed', kept > 0, (p.objectsSkipped ?? 0) > 0, (p.objectsSizeOnly ?? 0) > 0].filter(Boolean).length;
+  return ROW_HEIGHT + NOTE_HEIGHT * notes;
+}
 const DIRECTION: Record<JobView['kind'], { icon: LucideIcon; label: string }> = {
   upload: { icon: ArrowUpFromLine, label: 'Upload' },
   download: { icon: ArrowDownToLine, label: 'Download' },
@@ -47,7 +61,12 @@ export function TransfersPanel({ mode, width }: { mode: 'docked' | 'drawer'; wid
   // A delete's preview (its count) is no transfer: the dialog shows it, the list does not.
   const order = useMemo(() => all.filter((id) => !isPreview(jobs.get(id), previews)), [all, jobs, previews]);
   const scroller = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({ count: order.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 8 });
+  // Keyed by job, sized by what each shows: a row that gains a note (it failed) is measured again.
+  const virtualizer = useVirtualizer({
+    count: order.length, getScrollElement: () => scroller.current, overscan: 8,
+    getItemKey: (index) => `${order[index]!}:${jobRowHeight(jobs.get(order[index]!)!)}`,
+    estimateSize: (index) => jobRowHeight(jobs.get(order[index]!)!),
+  });
   const act = (action: JobAction, id?: string) => void control(action, id);
   const drawer = mode === 'drawer';
   const panel = useRef<HTMLElement>(null);
@@ -89,7 +108,7 @@ export function TransfersPanel({ mode, width }: { mode: 'docked' | 'drawer'; wid
           {virtualizer.getVirtualItems().map((item) => {
             const job = jobs.get(order[item.index]!)!;
             return (
-              <li key={job.id} style={{ position: 'absolute', top: 0, left: 0, right: 0, height: ROW_HEIGHT, transform: `translateY(${item.start}px)` }}>
+              <li key={job.id} style={{ position: 'absolute', top: 0, left: 0, right: 0, height: item.size, transform: `translateY(${item.start}px)` }}>
                 <JobRow job={job} onAct={act} />
               </li>
             );
@@ -103,6 +122,8 @@ export function TransfersPanel({ mode, width }: { mode: 'docked' | 'drawer'; wid
 
 export const JobRow = memo(function JobRow({ job, onAct }: { job: JobView; onAct: (action: JobAction, id?: string) => void }) {
   const skipped = (job.itemWarnings ?? []).filter((w) => w.code === 'Exists');
+  // The count, not the list: a job lists its first 1,000 warnings, and counts on past them.
+  const kept = job.progress.objectsKept ?? skipped.length;
   const history = useJobs((s) => s.history.get(job.id) ?? []);
   const saveReceipt = useJobs((s) => s.saveReceipt);
   const openDetails = useJobDetails((s) => s.open);
@@ -143,9 +164,9 @@ export const JobRow = memo(function JobRow({ job, onAct }: { job: JobView; onAct
         </span>
       </div>
       {job.state.status === 'failed' && <p className="error" title={job.itemErrors.map((e) => e.message).join('\n')}>{job.state.error.message}</p>}
-      {skipped.length > 0 && (
+      {kept > 0 && (
         <p className="warning" title={skipped.map((w) => w.message).join('\n')}>
-          {skipped.length.toLocaleString()} {job.kind === 'upload' ? (skipped.length === 1 ? 'object was' : 'objects were') : skipped.length === 1 ? 'file was' : 'files were'} already there and kept
+          {kept.toLocaleString()} {job.kind === 'upload' ? (kept === 1 ? 'object was' : 'objects were') : kept === 1 ? 'file was' : 'files were'} already there and kept
         </p>
       )}
       {(p.objectsSkipped ?? 0) > 0 && (

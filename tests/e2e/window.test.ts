@@ -124,6 +124,24 @@ describe('the window\'s look and keys', () => {
     }
   });
 
+  it('keeps the top bar usable in a narrow browser window: nothing in it is covered by its neighbour', async () => {
+    try {
+      for (const width of [800, 640]) {
+        await page.setViewportSize({ width, height: 700 });
+        // Each control is what a click at its centre reaches, inside the window.
+        const covered = await page.locator('.connection-bar').evaluate((bar) => [...bar.querySelectorAll('select, button')].flatMap((control) => {
+          const box = control.getBoundingClientRect();
+          const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+          const inside = box.left >= 0 && box.right <= window.innerWidth;
+          return hit !== null && control.contains(hit) && inside ? [] : [`${control.getAttribute('aria-label') ?? control.textContent} at ${Math.round(box.left)}-${Math.round(box.right)}`];
+        }));
+        expect(covered, `at ${width} px`).toEqual([]);
+      }
+    } finally {
+      await page.setViewportSize({ width: 1440, height: 860 });
+    }
+  });
+
   it('resizes the panes by keyboard and by mouse, and remembers their sizes', async () => {
     const buckets = page.getByRole('navigation', { name: 'Buckets' });
     const width = () => buckets.evaluate((nav) => Math.round(nav.getBoundingClientRect().width));

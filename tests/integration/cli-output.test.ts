@@ -167,8 +167,15 @@ it('--if-exists: overwrite (the default), fail, skip, rename and newer, each doi
     expect(skipped.code).toBe(0);
     expect(skipped.stderr).toContain(`warning: ${file} is already there: skipped, as asked; it was not downloaded.`);
     // Kept is not downloaded: the summary says which.
-    expect(skipped.stderr).toMatch(/Downloaded 0 of 1 object, .*; 1 file already there was kept/);
+    // Nothing moved: no bytes, no rate (it said "14 B in 0.0s (1.2 KiB/s, …)" of a file kept).
+    expect(skipped.stderr).toMatch(/Downloaded 0 of 1 object in [\d.]+s; 1 file already there was kept/);
     expect(await readFile(file, 'utf8')).toBe('mine');
+    // Its receipt names the file kept, and why: a job that kept everything has more than a header.
+    const keptReceipt = path.join(dir, 'kept.csv');
+    expect((await get('--if-exists', 'skip', '--receipt', keptReceipt)).code).toBe(0);
+    const keptRows = (await readFile(keptReceipt, 'utf8')).trim().split('\n');
+    expect(keptRows).toHaveLength(2);
+    expect(keptRows[1]).toMatch(new RegExp(`^doc\\.txt,${file.replaceAll('/', '\\/')},14,.*,kept,.*already there`));
 
     const receipt = path.join(dir, 'renamed.csv');
     expect((await get('--if-exists', 'rename', '--receipt', receipt)).code).toBe(0);
@@ -188,6 +195,11 @@ it('--if-exists: overwrite (the default), fail, skip, rename and newer, each doi
     expect(await readFile(file, 'utf8')).toBe('from the store');
 
     expect((await get('--if-exists', 'sometimes')).stderr).toContain('--if-exists takes overwrite, skip, rename, newer or fail, not "sometimes".');
+
+    // A key deleted by name has no size the delete knows: none is said, rather than "0 B".
+    const removed = await runCli(['rm', `s3://${t.bucket}/doc.txt`]);
+    expect(removed.code).toBe(0);
+    expect(removed.stderr).toMatch(/Deleted 1 of 1 object in [\d.]+s/);
   } finally {
     await t.close();
   }

@@ -307,3 +307,41 @@ it('a staged upload (a browser\'s files) names its items as they were dropped, n
     await web.close();
   }
 });
+
+it('a staged upload\'s job says why it failed by the names dropped, on its row as in its details: never the host\'s staging folder', async () => {
+  const folder = await mkdtemp(path.join(dir, 'web-'));
+  const stagingRoot = path.join(folder, 'staging');
+  const staging = await StagingArea.open({ root: stagingRoot });
+  const webEngine = new Engine({ env: {} });
+  const registry = new ConnectionRegistry({ dataDir: folder, engine: webEngine, secrets: new FileSecretStore(path.join(folder, 'secrets.json')), env: {} });
+  const web = createBargeService({ engine: webEngine, registry, host: 'web', staging, pageCallers: true });
+  const heard: string[] = [];
+  const stop = web.subscribe((event) => { if (event.type !== 'stats') heard.push(JSON.stringify(event)); });
+  try {
+    const dispatch = async <M extends MethodName>(method: M, params: MethodParams<M>) => {
+      const result = await web.dispatch(method, params);
+      if (!result.ok) throw new Error(result.error.message);
+      return result.value as MethodResults[M];
+    };
+    const config = serverConfig();
+    const store = await dispatch('connections.add', {
+      name: 'Test store', endpoint: config.endpoint, region: config.region, pathStyle: true, accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey,
+    });
+    await s3.client.send(new PutObjectCommand({ Bucket: bucket, Key: 'staged-row/photos/a.txt', Body: 'there' }));
+    const { stagingId } = await dispatch('uploads.stage', {});
+    const target = await web.stagedFile(stagingId, 'photos/a.txt');
+    if (!target.ok) throw new Error(target.error.message);
+    await writeFile(target.value.file, 'a');
+    const started = await dispatch('jobs.upload', { connectionId: store.id, bucket, prefix: 'staged-row/', staged: { stagingId, entries: ['photos'] }, ifExists: 'fail' });
+    const job = await webEngine.job(started.id)!.finished();
+    expect(job.state.status).toBe('failed');
+    const [row] = (await dispatch('jobs.snapshot', {})).filter((j) => j.id === job.id);
+    const errors = await dispatch('jobs.items', { id: job.id, list: 'errors', offset: 0, limit: 10 });
+    const said = [JSON.stringify(row), JSON.stringify(errors), ...heard];
+    expect(said.filter((text) => text.includes(stagingRoot))).toEqual([]);
+    expect(row!.state.status === 'failed' && row!.state.error.message).toContain(`; ${path.join('photos', 'a.txt')} was not uploaded over it`);
+  } finally {
+    stop();
+    await web.close();
+  }
+});

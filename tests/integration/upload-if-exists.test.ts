@@ -333,7 +333,7 @@ describe('barge cp', () => {
     const skipped = await send('--if-exists', 'skip');
     expect(skipped.code).toBe(0);
     expect(skipped.stderr).toContain(`warning: s3://${t.bucket}/docs/README.txt is already there: it was kept, as asked; ${readme} was not uploaded.`);
-    expect(skipped.stderr).toMatch(/Uploaded 0 of 1 object, .*; 1 object already there was kept/);
+    expect(skipped.stderr).toMatch(/Uploaded 0 of 1 object in [\d.]+s; 1 object already there was kept/);
     expect(await read('docs/README.txt')).toBe(STORED);
 
     const failed = await send('--if-exists', 'fail');

@@ -191,3 +191,19 @@ it('a job row\'s Retry on files that were already there opens the details and as
   void useJobs.getState().control('retry', 'j10');
   expect(pending.map((call) => call.method)).toEqual(['jobs.retry']);
 });
+
+it('a job row\'s Retry that is asked back (ChoiceNeeded) says no retry ended: nothing ran', async () => {
+  const job = {
+    id: 'j11', kind: 'upload' as const, name: 'twice', state: { status: 'failed' as const, error: { code: 'ItemsFailed', message: '2 items failed.' } }, createdAt: 0, startedAt: 500, endedAt: 600, conflicts: [],
+    progress: { objectsDone: 0, objectsFailed: 2, objectsTotal: 2, bytesDone: 0, bytesTotal: 5, totalsKnown: true, bytesPerSecond: 0, etaSeconds: undefined },
+    itemErrors: [1, 2].map((n) => ({ item: `s3://b/f${n}`, code: 'ObjectExists', message: `f${n} is already there.`, rerun: 'needs-choice' as const })),
+  };
+  useJobs.getState().replaceAll([job] as never);
+  const retrying = useJobs.getState().control('retry', 'j11');
+  // The details dialog, opened by the row, tells the store where the job is: its one run so far.
+  useJobDetails.getState().jobMoved({ finished: true, failed: 2, startedAt: 500 });
+  const call = pending.find((pending) => pending.method === 'jobs.retryFailed')!;
+  await call.answer({ ok: false, error: { code: 'ChoiceNeeded', message: '2 items failed because their objects were already there.' } });
+  await retrying;
+  expect(useJobDetails.getState()).toMatchObject({ choice: '2 items failed because their objects were already there.', notice: undefined });
+});

@@ -1,7 +1,7 @@
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { expect, it } from 'vitest';
-import { JobRow } from '../../../renderer/components/TransfersPanel.tsx';
+import { JobRow, jobRowHeight } from '../../../renderer/components/TransfersPanel.tsx';
 import type { JobView } from '../../../renderer/store/jobs-store.ts';
 
 const job = (over: Partial<JobView['progress']>, warnings: JobView['itemWarnings'] = []): JobView => ({
@@ -82,4 +82,30 @@ it('an upload whose files are still on their way to the host shows them arriving
   expect(html).not.toContain('counting…');
   // Cancel is there from the first byte.
   expect(html).toContain('Cancel');
+});
+
+it('a job that kept more files than it lists says how many it kept in all, not the 1,000 it lists', () => {
+  // The job keeps the first 1,000 warnings to show one by one; its count goes on past them.
+  const listed = Array.from({ length: 1_000 }, (_, i) => ({ item: `/dl/f${i}`, code: 'Exists', message: `/dl/f${i} is already there: skipped, as asked.` }));
+  const html = render(job({ objectsDone: 2_000, objectsTotal: 2_000, objectsKept: 2_000 }, listed));
+  expect(html).toContain('2,000 files were already there and kept');
+  expect(html).not.toContain('1,000 files');
+});
+
+it('a row is as tall as the notes it shows: one that failed and kept files has room for both lines, not half of one', () => {
+  const plain = jobRowHeight(job({}));
+  const kept = job({ objectsKept: 1 }, [{ item: 's3://b/a.txt', code: 'Exists', message: 's3://b/a.txt is already there: it was kept, as asked.' }]);
+  const failed = { ...job({ objectsFailed: 1, objectsKept: 1 }), state: { status: 'failed', error: { code: 'ObjectExists', message: '1 of 2 failed' } } } as const;
+  expect(render(kept)).toContain('1 file was already there and kept');
+  expect(jobRowHeight(kept)).toBeGreaterThanOrEqual(plain + 20);
+  expect(jobRowHeight(failed)).toBeGreaterThanOrEqual(plain + 2 * 20);
+});
+
+it('a job that kept every file it found (already there) shows no average speed: nothing moved', async () => {
+  const { jobPace } = await import('../../../renderer/job-text.ts');
+  const ended = new Date(2026, 2, 1, 14, 3, 12).getTime();
+  const kept = { ...job({ objectsDone: 3, objectsKept: 3, bytesDone: 97, bytesTotal: 97 }), startedAt: ended - 17, endedAt: ended };
+  expect(jobPace(kept).rate).toBe('');
+  // One of them downloaded: an average again.
+  expect(jobPace({ ...kept, progress: { ...kept.progress, objectsKept: 2 } }).rate).toMatch(/^avg /);
 });
