@@ -86,7 +86,7 @@ export function ConflictDialog({ job, conflict }: { job: JobView; conflict: Conf
         {words.choices.map(({ choice, label, hint }) => <button key={choice} type="button" title={hint} onClick={() => answer(choice)}>{label}</button>)}
       </div>
       <label>
-        <input type="checkbox" checked={applyToAll} onChange={(e) => setApplyToAll(e.target.checked)} /> {words.every}{waiting > 1 ? ` (${waiting}+ waiting)` : ''}
+        <input type="checkbox" checked={applyToAll} onChange={(e) => setApplyToAll(e.target.checked)} /> {words.every}{waiting > 1 ? ` (${waiting - 1} more waiting so far)` : ''}
       </label>
     </Dialog>
   );

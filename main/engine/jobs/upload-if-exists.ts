@@ -78,7 +78,7 @@ export async function uploadAsAsked(upload: AskingUpload, file: LocalFile, send:
         return { key, kept: `${where} is already there: ${why}; ${file.path} was not uploaded.` };
       }
       case 'fail':
-        throw new BargeError('ObjectExists', `${where} is already there; ${file.path} was not uploaded over it. Choose what to do with an object already there (the window's "If an object is already there", or --if-exists overwrite, skip, rename or newer) and upload it again.`);
+        throw new BargeError('ObjectExists', `${where} is already there; ${file.path} was not uploaded over it. Choose what to do with an object already there (the "If there" menu beside Upload, or --if-exists overwrite, skip, rename or newer) and upload it again.`);
       case 'ask':
         throw new BargeError('InvalidJobSpec', 'An answer to "already there" was asked for and not given.');
       case 'rename': {
