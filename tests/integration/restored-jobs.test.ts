@@ -111,9 +111,16 @@ it('a download the user paused comes back paused at the count it stopped at, and
   const started = await call<JobSummary>('jobs.download', { connectionId: 'env', bucket: t.bucket, keys: [], prefixes: ['many/'], targetFolder: downloadRoot });
   await until(() => job(started.id), (j) => j.progress.objectsDone >= 20);
   await call('jobs.pause', { id: started.id });
-  // Paused: once the requests in flight have ended, its numbers stand still.
+  // Paused: once the requests in flight have ended, and the objects they carried are saved under
+  // their names and recorded (after the request), its numbers stand still: 20 looks alike in a row.
   await until(() => call<{ activeRequests: number }>('engine.stats', {}), (stats) => stats.activeRequests === 0);
-  const paused = await job(started.id);
+  let last = -1;
+  let alike = 0;
+  const paused = await until(() => job(started.id), (j) => {
+    alike = j.progress.objectsDone === last ? alike + 1 : 0;
+    last = j.progress.objectsDone;
+    return alike >= 20;
+  });
   expect(paused.state.status).toBe('paused');
   expect(paused.progress.objectsDone).toBeGreaterThanOrEqual(20);
   expect(paused.progress.objectsDone).toBeLessThan(KEYS);

@@ -114,7 +114,9 @@ it('an upload killed mid-way goes on when the command runs again, sending only t
   const again = await runCli(['cp', source.path, `s3://${t.bucket}/big.bin`, '--part-size', '5MiB', '--threads', '2'], { env: cliEnv() });
   expect(again.stderr).toContain('Resuming the interrupted run');
   expect(again.code).toBe(0);
-  expect(partRequests()).toBe(PARTS - recorded);
+  // At most the parts not recorded when it was killed: one may have ended between that count and the kill.
+  expect(partRequests()).toBeLessThanOrEqual(PARTS - recorded);
+  expect(partRequests()).toBeGreaterThan(0);
   const out = path.join(t.dir, 'check.bin');
   expect((await runCli(['cp', `s3://${t.bucket}/big.bin`, out, '--quiet'])).code).toBe(0);
   expect(await sha256File(out)).toBe(source.sha256);
@@ -130,7 +132,9 @@ it('a job is named by absolute paths: killed as "big.bin" in its folder, it goes
   const again = await runCli(['cp', source.path, `s3://${t.bucket}/same.bin`, '--part-size', '5MiB', '--threads', '2'], { env: cliEnv(), cwd: os.tmpdir() });
   expect(again.stderr).toContain('Resuming the interrupted run');
   expect(again.code).toBe(0);
-  expect(partRequests()).toBe(PARTS - recorded);
+  // At most the parts not recorded when it was killed: one may have ended between that count and the kill.
+  expect(partRequests()).toBeLessThanOrEqual(PARTS - recorded);
+  expect(partRequests()).toBeGreaterThan(0);
   expect(await incompleteUploads()).toBe(0);
 });
 
@@ -186,7 +190,9 @@ it('a download killed mid-way goes on from the ranges written, and nothing appea
   const again = await runCli(args, { env: cliEnv() });
   expect(again.code).toBe(0);
   // One GET per range still missing (HEAD looks the object up; it is not a GET).
-  expect(getRequests()).toBe(PARTS - recorded);
+  // At most the parts not recorded when it was killed: one may have ended between that count and the kill.
+  expect(getRequests()).toBeLessThanOrEqual(PARTS - recorded);
+  expect(getRequests()).toBeGreaterThan(0);
   expect(await readdir(out)).toEqual(['big.bin']);
   expect(await sha256File(path.join(out, 'big.bin'))).toBe(source.sha256);
 });
