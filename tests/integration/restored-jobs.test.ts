@@ -1,9 +1,10 @@
 // Jobs brought back after the host restarts keep the state and counts they had: a failed job is
-// still failed with its counts, its error and its failed items; one the user paused is still paused
+// still failed with its counts, its error and its failed items (and Retry failed items still asks
+// for another answer where the same one would fail them again); one the user paused is still paused
 // at the count it stopped at. Each runs when told, over its journal. Through the web host's own
 // runtime (createRuntime, as `npm run serve` builds it), stopped and started on one data folder.
 
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, expect, inject, it } from 'vitest';
@@ -154,4 +155,23 @@ it('a paused job brought back and cancelled before it runs again ends cancelled,
   await stopHost();
   await startHost();
   expect((await call<JobSummary[]>('jobs.snapshot', {})).map((j) => j.id)).not.toContain(started.id);
+});
+
+it('a download brought back failed for a file already there asks for another answer on Retry failed items, and uses the one given', async () => {
+  for (const key of ['a.txt', 'b.txt']) await t.connection.client.send(new PutObjectCommand({ Bucket: t.bucket, Key: `in/${key}`, Body: `content of ${key}` }));
+  // A file already there: the web host fails it rather than replace it.
+  await writeFile(path.join(downloadRoot, 'b.txt'), 'mine');
+  await startHost();
+  const started = await call<JobSummary>('jobs.download', { connectionId: 'env', bucket: t.bucket, keys: ['in/a.txt', 'in/b.txt'], targetFolder: downloadRoot });
+  expect((await until(() => job(started.id), (j) => isFinished(j.state))).state.status).toBe('failed');
+  // Before a restart, the same answer is refused: it would fail the same way.
+  await expect(call('jobs.retryFailed', { id: started.id })).rejects.toMatchObject({ code: 'ChoiceNeeded' });
+
+  await stopHost();
+  await startHost();
+  await expect(call('jobs.retryFailed', { id: started.id })).rejects.toMatchObject({ code: 'ChoiceNeeded' });
+  await call('jobs.retryFailed', { id: started.id, ifExists: 'overwrite' });
+  const end = await until(() => job(started.id), (j) => isFinished(j.state));
+  expect(end.state).toEqual({ status: 'completed' });
+  expect(await readFile(path.join(downloadRoot, 'b.txt'), 'utf8')).toBe('content of b.txt');
 });
