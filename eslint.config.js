@@ -14,13 +14,20 @@ import tseslint from 'typescript-eslint';
 /** Electron, its subpaths (electron/main, electron/renderer) included. */
 const ELECTRON = {
   paths: [{ name: 'electron', message: 'Only main/electron/ may import Electron: the engine runs in plain Node.' }],
-  patterns: [{ group: ['electron/*'], message: 'Only main/electron/ may import Electron: the engine runs in plain Node.' }],
+  patterns: [
+    { group: ['electron/*'], message: 'Only main/electron/ may import Electron: the engine runs in plain Node.' },
+  ],
 };
 
 /** Node's built-ins, with node: or without (fs, path, child_process, fs/promises). */
 const NODE_BUILT_INS = {
-  paths: builtinModules.map((name) => ({ name, message: 'Node built-ins are not available here: this code also runs in a browser.' })),
-  patterns: [{ group: ['node:*'], message: 'Node built-ins are not available here: this code also runs in a browser.' }],
+  paths: builtinModules.map((name) => ({
+    name,
+    message: 'Node built-ins are not available here: this code also runs in a browser.',
+  })),
+  patterns: [
+    { group: ['node:*'], message: 'Node built-ins are not available here: this code also runs in a browser.' },
+  ],
 };
 
 /**
@@ -33,30 +40,59 @@ function folder(name, message) {
 
 const MAIN = folder('main', 'main/ is the Node side: reach it through the contract (src/contract/), not by import.');
 const SERVICE = folder('service', 'main/service/ sits above the engine: the engine does not know it.');
-const WEB_HOST = folder('web-host', 'main/web-host/ is a host: only the hosts\' own files import it (shared code goes to main/service/ or src/).');
-const CLI = folder('cli', 'main/cli/ is a host: only its own files import it (shared code goes to main/service/ or src/).');
-const ELECTRON_SHELL = folder('electron', 'main/electron/ is a host: only its own files import it (shared code goes to main/service/ or src/).');
+const WEB_HOST = folder(
+  'web-host',
+  "main/web-host/ is a host: only the hosts' own files import it (shared code goes to main/service/ or src/).",
+);
+const CLI = folder(
+  'cli',
+  'main/cli/ is a host: only its own files import it (shared code goes to main/service/ or src/).',
+);
+const ELECTRON_SHELL = folder(
+  'electron',
+  'main/electron/ is a host: only its own files import it (shared code goes to main/service/ or src/).',
+);
 
 /** The engine, seen from a host: only through the service (errors are shared from src/errors.ts). */
 const ENGINE_BEHIND_SERVICE = {
-  patterns: [{ regex: '^\\.{1,2}/(.*/)?engine/', message: 'Hosts reach the engine only through the service (main/service/): a capability built there reaches every host.' }],
+  patterns: [
+    {
+      regex: '^\\.{1,2}/(.*/)?engine/',
+      message:
+        'Hosts reach the engine only through the service (main/service/): a capability built there reaches every host.',
+    },
+  ],
 };
 
 /** The engine, seen from the service: through its front door (engine.ts) and its errors only. */
 const ENGINE_FRONT_DOOR = {
-  patterns: [{ regex: '^\\.{1,2}/(.*/)?engine/(?!(engine|errors)\\.ts$)', message: 'The service talks to the engine through engine.ts (and its errors): add what it needs there, not a way around it.' }],
+  patterns: [
+    {
+      regex: '^\\.{1,2}/(.*/)?engine/(?!(engine|errors)\\.ts$)',
+      message:
+        'The service talks to the engine through engine.ts (and its errors): add what it needs there, not a way around it.',
+    },
+  ],
 };
 
 const SRC_PURE = {
-  patterns: [{ group: ['**/main/**', '**/renderer/**'], message: 'src/ is pure shared code: it imports neither main/, renderer/ nor Node built-ins.' }],
+  patterns: [
+    {
+      group: ['**/main/**', '**/renderer/**'],
+      message: 'src/ is pure shared code: it imports neither main/, renderer/ nor Node built-ins.',
+    },
+  ],
 };
 
 /** The options of one `no-restricted-imports` rule that enforces every group given. */
 function restrictImports(...groups) {
-  return ['error', {
-    paths: groups.flatMap((group) => group.paths ?? []),
-    patterns: groups.flatMap((group) => group.patterns ?? []),
-  }];
+  return [
+    'error',
+    {
+      paths: groups.flatMap((group) => group.paths ?? []),
+      patterns: groups.flatMap((group) => group.patterns ?? []),
+    },
+  ];
 }
 
 /** The window's restrictions; a later block for part of renderer/ composes these with its own. */
@@ -119,12 +155,17 @@ export default tseslint.config(
   {
     files: ['renderer/App.tsx', 'renderer/components/**/*.ts', 'renderer/components/**/*.tsx'],
     rules: {
-      '@typescript-eslint/no-restricted-imports': ['error', {
-        patterns: [{
-          group: ['**/store/api', '**/store/api.ts', '**/api/*'],
-          message: 'Components do not call the API: add or use a store action (renderer/store/) instead.',
-        }],
-      }],
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/store/api', '**/store/api.ts', '**/api/*'],
+              message: 'Components do not call the API: add or use a store action (renderer/store/) instead.',
+            },
+          ],
+        },
+      ],
     },
   },
 );

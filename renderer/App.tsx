@@ -52,5 +52,7 @@ export function App() {
 function ConflictPrompt() {
   const jobs = useJobs((s) => s.jobs);
   const asking = useMemo(() => firstConflict(jobs.values()), [jobs]);
-  return asking ? <ConflictDialog key={`${asking.job.id}:${asking.conflict.id}`} job={asking.job} conflict={asking.conflict} /> : null;
+  return asking ? (
+    <ConflictDialog key={`${asking.job.id}:${asking.conflict.id}`} job={asking.job} conflict={asking.conflict} />
+  ) : null;
 }

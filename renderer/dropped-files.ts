@@ -7,7 +7,10 @@ import type { DroppedItems, PickedFile } from '../src/contract/api.ts';
 /** Files from an <input type="file"> (with webkitdirectory, each file knows its path below the folder picked). */
 export function droppedFromInput(list: FileList): DroppedItems {
   // Taken now: the input is emptied for the next pick as soon as this returns.
-  const picked: readonly PickedFile[] = [...list].map((file) => ({ file, relativePath: file.webkitRelativePath || file.name }));
+  const picked: readonly PickedFile[] = [...list].map((file) => ({
+    file,
+    relativePath: file.webkitRelativePath || file.name,
+  }));
   return { topLevel: undefined, count: picked.length, files: async () => picked };
 }
 
@@ -15,7 +18,9 @@ export function droppedFromInput(list: FileList): DroppedItems {
 export function droppedFromDrop(transfer: DataTransfer): DroppedItems {
   // Taken now: a drop's DataTransfer is emptied once its event ends; the entries stay readable.
   const topLevel = [...transfer.files];
-  const entries = [...transfer.items].map((item) => item.webkitGetAsEntry?.()).filter((e): e is FileSystemEntry => Boolean(e));
+  const entries = [...transfer.items]
+    .map((item) => item.webkitGetAsEntry?.())
+    .filter((e): e is FileSystemEntry => Boolean(e));
   return {
     topLevel,
     count: entries.length || topLevel.length,

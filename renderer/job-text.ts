@@ -24,7 +24,9 @@ export function formatEnd(ms: number, nowMs: number, seconds = false): string {
   const end = new Date(ms);
   const pad = (n: number) => String(n).padStart(2, '0');
   const time = `${pad(end.getHours())}:${pad(end.getMinutes())}${seconds ? `:${pad(end.getSeconds())}` : ''}`;
-  return end.toDateString() === new Date(nowMs).toDateString() ? time : `${end.getFullYear()}-${pad(end.getMonth() + 1)}-${pad(end.getDate())} ${time}`;
+  return end.toDateString() === new Date(nowMs).toDateString()
+    ? time
+    : `${end.getFullYear()}-${pad(end.getMonth() + 1)}-${pad(end.getDate())} ${time}`;
 }
 
 /**
@@ -32,14 +34,21 @@ export function formatEnd(ms: number, nowMs: number, seconds = false): string {
  * second beside them (small files move objects more than bytes); for a delete, objects alone (the
  * sizes it counts are no bytes moved: "0.0 MiB/s" would say a fast delete was slow).
  */
-function paceText(job: Pick<JobSummary, 'kind' | 'progress'>, bytesPerSecond: number, objectsPerSecond: number): string {
+function paceText(
+  job: Pick<JobSummary, 'kind' | 'progress'>,
+  bytesPerSecond: number,
+  objectsPerSecond: number,
+): string {
   const p = job.progress;
   if (job.kind === 'delete' || p.bytesTotal === 0) return formatObjectRate(objectsPerSecond);
   if (Math.max(p.objectsTotal, p.objectsDone) <= 1) return formatRate(bytesPerSecond);
   return `${formatRate(bytesPerSecond)}, ${formatObjectRate(objectsPerSecond)}`;
 }
 
-export function jobPace(job: Pick<JobSummary, 'kind' | 'state' | 'progress' | 'startedAt' | 'endedAt'>, nowMs: number = Date.now()): JobPace {
+export function jobPace(
+  job: Pick<JobSummary, 'kind' | 'state' | 'progress' | 'startedAt' | 'endedAt'>,
+  nowMs: number = Date.now(),
+): JobPace {
   const p = job.progress;
   const status = job.state.status;
   if (isFinished(job.state)) {
@@ -47,16 +56,26 @@ export function jobPace(job: Pick<JobSummary, 'kind' | 'state' | 'progress' | 's
     const seconds = Math.max(0, (job.endedAt - job.startedAt) / 1000);
     // Files kept as they were (already there) moved nothing: a job that kept all it found has no
     // average (it said "avg 5.6 KiB/s, 176 objects/s" of three files it never downloaded).
-    const moved = p.objectsDone - (p.objectsKept ?? 0) > 0 || (job.kind !== 'delete' && p.bytesDone > 0 && (p.objectsKept ?? 0) === 0);
+    const moved =
+      p.objectsDone - (p.objectsKept ?? 0) > 0 ||
+      (job.kind !== 'delete' && p.bytesDone > 0 && (p.objectsKept ?? 0) === 0);
     const rate = seconds <= 0 || !moved ? '' : `avg ${paceText(job, p.bytesDone / seconds, p.objectsDone / seconds)}`;
     const took = `took ${formatElapsed(seconds)}, ended`;
-    return { rate, timing: `${took} ${formatEnd(job.endedAt, nowMs)}`, detail: `${took} ${formatEnd(job.endedAt, nowMs, true)}` };
+    return {
+      rate,
+      timing: `${took} ${formatEnd(job.endedAt, nowMs)}`,
+      detail: `${took} ${formatEnd(job.endedAt, nowMs, true)}`,
+    };
   }
   const live = (rate: string, timing: string): JobPace => ({ rate, timing, detail: timing });
   if (status === 'queued') return live('', 'waiting to start');
   if (status === 'paused') return live('', 'paused');
   const rate = paceText(job, p.bytesPerSecond, p.objectsPerSecond ?? 0);
   // The ETA of what is found so far is a lower bound: a range with no upper end yet.
-  if (!p.totalsKnown) return live(rate, p.etaSeconds === undefined ? 'counting…' : `ETA ${formatDuration(p.etaSeconds)} or more (counting…)`);
+  if (!p.totalsKnown)
+    return live(
+      rate,
+      p.etaSeconds === undefined ? 'counting…' : `ETA ${formatDuration(p.etaSeconds)} or more (counting…)`,
+    );
   return live(rate, p.etaSeconds === undefined ? 'ETA: measuring…' : `ETA ${formatDuration(p.etaSeconds)}`);
 }

@@ -17,5 +17,8 @@ export function splitForMiddle(text: string): { head: string; tail: string } {
   const slash = chars.lastIndexOf(separator, chars.length - 2);
   const name = chars.length - (slash + 1);
   const tailLength = name <= LONGEST_WHOLE_NAME ? name : TAIL_CHARS;
-  return { head: chars.slice(0, chars.length - tailLength).join(''), tail: chars.slice(chars.length - tailLength).join('') };
+  return {
+    head: chars.slice(0, chars.length - tailLength).join(''),
+    tail: chars.slice(chars.length - tailLength).join(''),
+  };
 }

@@ -11,5 +11,10 @@ export default defineConfig({
   // Relative asset URLs, so the same build loads from the web host and from Electron's file URLs.
   base: './',
   plugins: [react()],
-  build: { outDir: path.join(here, '..', 'app', 'dist', 'renderer'), emptyOutDir: true, sourcemap: true, chunkSizeWarningLimit: 1024 },
+  build: {
+    outDir: path.join(here, '..', 'app', 'dist', 'renderer'),
+    emptyOutDir: true,
+    sourcemap: true,
+    chunkSizeWarningLimit: 1024,
+  },
 });

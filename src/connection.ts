@@ -34,7 +34,8 @@ export function endpointUrlProblem(text: string): string | undefined {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'must start with http:// or https://';
   if (url.username || url.password) return 'must not carry a user name or password (keys go in their own fields)';
-  if (url.pathname !== '/' && url.pathname !== '') return `must be the store's address only, without a path (${url.pathname}): give the bucket apart`;
+  if (url.pathname !== '/' && url.pathname !== '')
+    return `must be the store's address only, without a path (${url.pathname}): give the bucket apart`;
   if (url.search || url.hash) return 'must not carry a query or a fragment';
   return undefined;
 }
@@ -69,18 +70,23 @@ const placeFields = {
 export const sessionConnectionSchema = z.strictObject({
   ...placeFields,
   // Bounded as the connection form is: a session is kept for the process's life.
-  endpoint: placeFields.endpoint.refine((url) => url === undefined || url.length <= 2048, 'The endpoint is too long: at most 2,048 characters.'),
+  endpoint: placeFields.endpoint.refine(
+    (url) => url === undefined || url.length <= 2048,
+    'The endpoint is too long: at most 2,048 characters.',
+  ),
   profile: z.string().min(1).max(100).optional(),
 });
 export type SessionConnection = z.infer<typeof sessionConnectionSchema>;
 
-export const connectionConfigSchema = z.object({
-  ...placeFields,
-  accessKeyId: z.string().min(1).optional(),
-  secretAccessKey: z.string().min(1).optional(),
-  sessionToken: z.string().min(1).optional(),
-}).refine((c) => (c.accessKeyId === undefined) === (c.secretAccessKey === undefined), {
-  message: 'Give both an access key ID and a secret access key, or neither.',
-});
+export const connectionConfigSchema = z
+  .object({
+    ...placeFields,
+    accessKeyId: z.string().min(1).optional(),
+    secretAccessKey: z.string().min(1).optional(),
+    sessionToken: z.string().min(1).optional(),
+  })
+  .refine((c) => (c.accessKeyId === undefined) === (c.secretAccessKey === undefined), {
+    message: 'Give both an access key ID and a secret access key, or neither.',
+  });
 
 export type ConnectionConfig = z.infer<typeof connectionConfigSchema>;

@@ -57,14 +57,22 @@ export type ExistsDecision =
  */
 export function decideIfExists(choice: IfExists, present: ConflictSide, incoming: ConflictSide): ExistsDecision {
   switch (choice) {
-    case 'overwrite': return { act: 'replace' };
-    case 'rename': return { act: 'rename' };
-    case 'fail': return { act: 'fail' };
-    case 'ask': return { act: 'ask' };
-    case 'skip': return { act: 'keep', reason: 'asked' };
+    case 'overwrite':
+      return { act: 'replace' };
+    case 'rename':
+      return { act: 'rename' };
+    case 'fail':
+      return { act: 'fail' };
+    case 'ask':
+      return { act: 'ask' };
+    case 'skip':
+      return { act: 'keep', reason: 'asked' };
     case 'newer':
       if (isNewer(incoming.modifiedAt, present.modifiedAt)) return { act: 'replace' };
-      return { act: 'keep', reason: present.modifiedAt === undefined || incoming.modifiedAt === undefined ? 'date-unknown' : 'not-newer' };
+      return {
+        act: 'keep',
+        reason: present.modifiedAt === undefined || incoming.modifiedAt === undefined ? 'date-unknown' : 'not-newer',
+      };
   }
 }
 

@@ -25,7 +25,7 @@ export function internalEndpointProblem(endpoint: string): string | undefined {
 /** One row of a table of address blocks: the first address, the prefix length, what it is. */
 type Block = readonly [first: string, bits: number, what: string];
 
-const PRIVATE = 'a private address (a network\'s own services)';
+const PRIVATE = "a private address (a network's own services)";
 const METADATA = 'a cloud metadata service';
 
 /** IPv4 blocks no public store is in (IANA's special-purpose registry, less what is globally reachable). */
@@ -34,8 +34,8 @@ const IPV4_BLOCKS: readonly Block[] = [
   ['192.0.0.192', 32, METADATA],
   ['0.0.0.0', 8, 'an unspecified address ("this host")'],
   ['10.0.0.0', 8, PRIVATE],
-  ['100.64.0.0', 10, 'a shared address (carrier-grade NAT: a network\'s own)'],
-  ['127.0.0.0', 8, 'a loopback address (this machine\'s own services)'],
+  ['100.64.0.0', 10, "a shared address (carrier-grade NAT: a network's own)"],
+  ['127.0.0.0', 8, "a loopback address (this machine's own services)"],
   ['169.254.0.0', 16, 'a link-local address (cloud metadata services live there)'],
   ['172.16.0.0', 12, PRIVATE],
   ['192.0.0.0', 24, 'an IETF protocol address'],
@@ -52,14 +52,14 @@ const IPV6_BLOCKS: readonly Block[] = [
   // fd00:ec2::254 (EC2 instance metadata), fd00:ec2::23 (EKS Pod Identity) and the rest of AWS's block.
   ['fd00:ec2::', 32, METADATA],
   ['::', 128, 'an unspecified address ("this host")'],
-  ['::1', 128, 'a loopback address (this machine\'s own services)'],
+  ['::1', 128, "a loopback address (this machine's own services)"],
   ['fe80::', 10, 'a link-local address'],
-  ['fec0::', 10, 'a site-local address (a network\'s own)'],
-  ['fc00::', 7, 'a unique local address (a network\'s own services)'],
+  ['fec0::', 10, "a site-local address (a network's own)"],
+  ['fc00::', 7, "a unique local address (a network's own services)"],
   ['ff00::', 8, 'a multicast address'],
   ['100::', 64, 'a discard-only address'],
   ['2001:db8::', 32, 'a documentation address'],
-  ['64:ff9b:1::', 48, 'a local-use NAT64 address (a network\'s own translator)'],
+  ['64:ff9b:1::', 48, "a local-use NAT64 address (a network's own translator)"],
 ];
 
 /**
@@ -87,8 +87,16 @@ export function internalAddressProblem(address: string): string | undefined {
 /** A table's blocks as numbers: the first address shifted to its prefix, and the shift. */
 type NumericBlock = readonly [prefix: bigint, shift: bigint, what: string];
 
-const IPV4_TABLE: readonly NumericBlock[] = IPV4_BLOCKS.map(([first, bits, what]) => [ipv4Bits(parseIpv4(first)!) >> BigInt(32 - bits), BigInt(32 - bits), what]);
-const IPV6_TABLE: readonly NumericBlock[] = IPV6_BLOCKS.map(([first, bits, what]) => [ipv6Bits(parseIpv6(first)!) >> BigInt(128 - bits), BigInt(128 - bits), what]);
+const IPV4_TABLE: readonly NumericBlock[] = IPV4_BLOCKS.map(([first, bits, what]) => [
+  ipv4Bits(parseIpv4(first)!) >> BigInt(32 - bits),
+  BigInt(32 - bits),
+  what,
+]);
+const IPV6_TABLE: readonly NumericBlock[] = IPV6_BLOCKS.map(([first, bits, what]) => [
+  ipv6Bits(parseIpv6(first)!) >> BigInt(128 - bits),
+  BigInt(128 - bits),
+  what,
+]);
 
 /** What the first block holding `bits` is, or undefined. */
 function blockOf(bits: bigint, table: readonly NumericBlock[]): string | undefined {

@@ -8,7 +8,8 @@
 /** An IPv4 address as its four bytes (a.b.c.d), or undefined when `text` is not one in dotted form. */
 export function parseIpv4(text: string): readonly [number, number, number, number] | undefined {
   const parts = text.split('.');
-  if (parts.length !== 4 || !parts.every((part) => /^(0|[1-9]\d{0,2})$/.test(part) && Number(part) <= 255)) return undefined;
+  if (parts.length !== 4 || !parts.every((part) => /^(0|[1-9]\d{0,2})$/.test(part) && Number(part) <= 255))
+    return undefined;
   return parts.map(Number) as unknown as [number, number, number, number];
 }
 
@@ -17,7 +18,10 @@ export function parseIpv4(text: string): readonly [number, number, number, numbe
  * a dotted IPv4 tail (::ffff:1.2.3.4), brackets ([::1]) and a zone (fe80::1%eth0), in any case.
  */
 export function parseIpv6(text: string): readonly number[] | undefined {
-  let address = text.toLowerCase().replace(/^\[(.*)\]$/, '$1').replace(/%.*$/, '');
+  let address = text
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/%.*$/, '');
   // A dotted IPv4 tail is two groups.
   const tail = /^(.*:)(\d+\.\d+\.\d+\.\d+)$/.exec(address);
   if (tail) {
@@ -47,7 +51,9 @@ export type Ipv4Embedding = 'mapped' | 'translated' | 'compatible' | 'nat64' | '
  * last 32 bits, as the common /96 translators put it), 6to4 (2002::/16, the next 32 bits) and Teredo
  * (2001::/32: the client's address, in the last 32 bits with every bit inverted).
  */
-export function embeddedIpv4(groups: readonly number[]): { readonly ipv4: string; readonly embedding: Ipv4Embedding } | undefined {
+export function embeddedIpv4(
+  groups: readonly number[],
+): { readonly ipv4: string; readonly embedding: Ipv4Embedding } | undefined {
   const g = (i: number) => groups[i]!;
   const zeros = (from: number, to: number) => groups.slice(from, to).every((group) => group === 0);
   const v4 = (high: number, low: number) => `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;

@@ -36,10 +36,20 @@ export function jobEndNotice(job: JobSummary): JobNotice | undefined {
   const p = job.progress;
   const took = formatDuration(ms / 1000);
   if (job.state.status === 'completed') {
-    const moved = job.kind === 'delete' ? plural(p.objectsDone, 'object') : `${plural(p.objectsDone, 'object')}, ${formatBytes(p.bytesDone)}`;
-    return { id: job.id, title: `${KIND_WORD[job.kind]} finished`, body: `${printable(job.name)}\n${moved} in ${took}.` };
+    const moved =
+      job.kind === 'delete'
+        ? plural(p.objectsDone, 'object')
+        : `${plural(p.objectsDone, 'object')}, ${formatBytes(p.bytesDone)}`;
+    return {
+      id: job.id,
+      title: `${KIND_WORD[job.kind]} finished`,
+      body: `${printable(job.name)}\n${moved} in ${took}.`,
+    };
   }
-  const why = p.objectsFailed > 0 ? `${p.objectsFailed.toLocaleString('en-US')} of ${plural(p.objectsTotal, 'object')} failed.` : job.state.error.message;
+  const why =
+    p.objectsFailed > 0
+      ? `${p.objectsFailed.toLocaleString('en-US')} of ${plural(p.objectsTotal, 'object')} failed.`
+      : job.state.error.message;
   // A name (a key, a file) is shown escaped: a notification is one more screen it must not reorder.
   return { id: job.id, title: `${KIND_WORD[job.kind]} failed`, body: `${printable(job.name)}\n${printable(why)}` };
 }
@@ -69,7 +79,9 @@ export class JobWatcher {
 
   /** How far the jobs under way are together, 0 to 1 (by bytes where they have any), or -1 when none is. */
   progress(): number {
-    const active = [...this.jobs.values()].map((watched) => watched.job).filter((job) => !job.dryRun && !isFinished(job.state));
+    const active = [...this.jobs.values()]
+      .map((watched) => watched.job)
+      .filter((job) => !job.dryRun && !isFinished(job.state));
     if (active.length === 0) return -1;
     const bytesTotal = active.reduce((sum, job) => sum + job.progress.bytesTotal, 0);
     if (bytesTotal > 0) return Math.min(1, active.reduce((sum, job) => sum + job.progress.bytesDone, 0) / bytesTotal);

@@ -199,6 +199,13 @@ export function isFinished(state: JobState): boolean {
 /** How far a job is, 0 to 1: by bytes when it has any, else by objects (a delete by key). */
 export function progressFraction(snapshot: JobUpdate): number {
   const p = snapshot.progress;
-  const fraction = p.bytesTotal > 0 ? p.bytesDone / p.bytesTotal : p.objectsTotal > 0 ? (p.objectsDone + p.objectsFailed) / p.objectsTotal : isFinished(snapshot.state) ? 1 : 0;
+  const fraction =
+    p.bytesTotal > 0
+      ? p.bytesDone / p.bytesTotal
+      : p.objectsTotal > 0
+        ? (p.objectsDone + p.objectsFailed) / p.objectsTotal
+        : isFinished(snapshot.state)
+          ? 1
+          : 0;
   return Math.max(0, Math.min(1, fraction));
 }

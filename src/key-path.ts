@@ -26,17 +26,22 @@ export function keyToRelativePath(key: string, prefix = '', platform: 'posix' | 
   const relative = key.slice(base.length);
   const isFolderMarker = relative.endsWith('/');
   const body = isFolderMarker ? relative.slice(0, -1) : relative;
-  if (body.length === 0) return isFolderMarker || relative === '' ? { ok: true, segments: [], isFolderMarker: true } : { ok: false, reason: 'is empty' };
+  if (body.length === 0)
+    return isFolderMarker || relative === ''
+      ? { ok: true, segments: [], isFolderMarker: true }
+      : { ok: false, reason: 'is empty' };
   if (body.startsWith('/')) return { ok: false, reason: 'is an absolute path' };
   if (body.includes('\0')) return { ok: false, reason: 'contains a NUL character' };
   // Legal in a POSIX file name, but a hazard in every terminal and script, or a name that reads as another.
   const unsafe = unsafeCharacterIn(body);
   if (unsafe) return { ok: false, reason: `contains ${unsafe}, which is not safe in a file name` };
-  if (platform === 'win32' && (body.includes('\\') || /^[a-z]:/i.test(body))) return { ok: false, reason: 'would be an absolute or drive path on Windows' };
+  if (platform === 'win32' && (body.includes('\\') || /^[a-z]:/i.test(body)))
+    return { ok: false, reason: 'would be an absolute or drive path on Windows' };
   const segments = body.split('/');
   for (const segment of segments) {
     if (segment === '') return { ok: false, reason: 'contains an empty path segment ("//")' };
-    if (segment === '.' || segment === '..') return { ok: false, reason: `contains a "${segment}" segment that would leave the target folder` };
+    if (segment === '.' || segment === '..')
+      return { ok: false, reason: `contains a "${segment}" segment that would leave the target folder` };
     if (platform === 'win32') {
       const problem = windowsNameProblem(segment);
       if (problem) return { ok: false, reason: `contains "${segment}", ${problem}` };
@@ -103,8 +108,11 @@ export class SavedPaths {
       return undefined;
     }
     if (owner.key === key) return undefined;
-    if (owner.path === path) return `would overwrite ${path}, where "${owner.key}" is saved: download them into separate folders`;
-    return `would overwrite ${owner.path}, where "${owner.key}" is saved, as its name ${path} differs only in case `
-      + 'and this folder does not tell upper and lower case apart: download them into separate folders';
+    if (owner.path === path)
+      return `would overwrite ${path}, where "${owner.key}" is saved: download them into separate folders`;
+    return (
+      `would overwrite ${owner.path}, where "${owner.key}" is saved, as its name ${path} differs only in case ` +
+      'and this folder does not tell upper and lower case apart: download them into separate folders'
+    );
   }
 }

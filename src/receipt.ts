@@ -28,7 +28,19 @@ export interface ReceiptEntry {
 export type ReceiptFormat = 'csv' | 'json';
 
 // New columns go at the end, so readers that go by position keep working.
-const COLUMNS = ['key', 'path', 'size', 'etag', 'versionId', 'checksumAlgorithm', 'checksum', 'finishedAt', 'verified', 'status', 'error'] as const;
+const COLUMNS = [
+  'key',
+  'path',
+  'size',
+  'etag',
+  'versionId',
+  'checksumAlgorithm',
+  'checksum',
+  'finishedAt',
+  'verified',
+  'status',
+  'error',
+] as const;
 
 /** The format a file name asks for: .json is JSON, anything else CSV. */
 export function receiptFormatFor(fileName: string): ReceiptFormat {

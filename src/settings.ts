@@ -16,7 +16,12 @@ export const settingsSchema = z.object({
   /** Requests in flight across all jobs. */
   threads: z.number().int().min(MIN_THREADS).max(MAX_THREADS).default(64),
   /** Part size for multipart uploads and ranged downloads; raised per file to stay within 10,000 parts. */
-  partSizeBytes: z.number().int().min(MIN_PART_SIZE_BYTES).max(MAX_PART_SIZE_BYTES).default(16 * MIB),
+  partSizeBytes: z
+    .number()
+    .int()
+    .min(MIN_PART_SIZE_BYTES)
+    .max(MAX_PART_SIZE_BYTES)
+    .default(16 * MIB),
   /**
    * Tries per request, the first included. The engine makes every retry: the SDK client is built to
    * try once (`maxAttempts: 1` in s3-connection.ts), so nothing is retried on top of this.

@@ -19,7 +19,11 @@ const SHORT_ESCAPES: Readonly<Record<string, string>> = { '\t': '\\t', '\n': '\\
 export function unsafeCharacterIn(text: string): string | undefined {
   const found = UNSAFE_CHARACTER.exec(text)?.[0];
   if (found === undefined) return undefined;
-  const kind = BIDI.test(found) ? 'a bidirectional formatting character' : found === '\u2028' || found === '\u2029' ? 'a line or paragraph separator' : 'a control character';
+  const kind = BIDI.test(found)
+    ? 'a bidirectional formatting character'
+    : found === '\u2028' || found === '\u2029'
+      ? 'a line or paragraph separator'
+      : 'a control character';
   return `${kind} (${escape(found)})`;
 }
 
@@ -46,7 +50,10 @@ export function printableName(name: string): string {
  * nothing raw on a screen (JSON.stringify leaves C1 controls, bidi overrides and U+2028 as they are).
  */
 export function printableJson(value: unknown): string {
-  return JSON.stringify(value).replace(EVERY_UNSAFE_CHARACTER, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return JSON.stringify(value).replace(
+    EVERY_UNSAFE_CHARACTER,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 /** `text` without its unsafe characters: for a name that cannot carry an escape (a browser's file name). */
@@ -56,5 +63,8 @@ export function withoutUnsafeCharacters(text: string): string {
 
 function escape(c: string): string {
   const point = c.charCodeAt(0);
-  return SHORT_ESCAPES[c] ?? (point < 0x100 ? `\\x${point.toString(16).padStart(2, '0')}` : `\\u${point.toString(16).padStart(4, '0')}`);
+  return (
+    SHORT_ESCAPES[c] ??
+    (point < 0x100 ? `\\x${point.toString(16).padStart(2, '0')}` : `\\u${point.toString(16).padStart(4, '0')}`)
+  );
 }

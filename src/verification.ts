@@ -32,7 +32,16 @@ export const VERIFICATION_LABELS: Readonly<Record<Verification, string>> = {
 
 /** Weakest first: an object made of parts is as well checked as its least checked part. */
 const STRENGTH: Readonly<Record<Verification, number>> = {
-  none: 0, 'size-only': 0, 'etag-md5': 1, 'earlier-run': 1, 'content-md5': 2, 'signed-sha256': 2, etag: 2, checksum: 3, 'store-checksum': 3, empty: 3,
+  none: 0,
+  'size-only': 0,
+  'etag-md5': 1,
+  'earlier-run': 1,
+  'content-md5': 2,
+  'signed-sha256': 2,
+  etag: 2,
+  checksum: 3,
+  'store-checksum': 3,
+  empty: 3,
 };
 
 export function weakest(checks: Iterable<Verification>): Verification | undefined {

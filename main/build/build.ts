@@ -21,19 +21,39 @@ const CLI_CHUNKS = 'cli';
 export const SERVE_BUNDLE = path.join(dist, 'serve.mjs');
 export const DEMO_BUNDLE = path.join(dist, 'demo.mjs');
 export const RENDERER_DIR = path.join(dist, 'renderer');
-const OUTPUTS = [CLI_BUNDLE, SERVE_BUNDLE, DEMO_BUNDLE, path.join(RENDERER_DIR, 'index.html'), path.join(dist, 'electron', 'main.mjs'), path.join(dist, 'electron', 'preload.cjs')];
+const OUTPUTS = [
+  CLI_BUNDLE,
+  SERVE_BUNDLE,
+  DEMO_BUNDLE,
+  path.join(RENDERER_DIR, 'index.html'),
+  path.join(dist, 'electron', 'main.mjs'),
+  path.join(dist, 'electron', 'preload.cjs'),
+];
 
 async function newest(dir: string): Promise<number> {
   let newestMs = 0;
   for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
-    if (entry.isFile() && /\.(ts|tsx|css|html)$/.test(entry.name)) newestMs = Math.max(newestMs, (await stat(path.join(entry.parentPath, entry.name))).mtimeMs);
+    if (entry.isFile() && /\.(ts|tsx|css|html)$/.test(entry.name))
+      newestMs = Math.max(newestMs, (await stat(path.join(entry.parentPath, entry.name))).mtimeMs);
   }
   return newestMs;
 }
 
 export async function isStale(): Promise<boolean> {
-  const built = Math.min(...(await Promise.all(OUTPUTS.map((file) => stat(file).then((s) => s.mtimeMs, () => 0)))));
-  const sources = Math.max(...(await Promise.all(['main', 'src', 'renderer'].map((dir) => newest(path.join(root, dir))))), (await stat(path.join(root, 'package-lock.json'))).mtimeMs);
+  const built = Math.min(
+    ...(await Promise.all(
+      OUTPUTS.map((file) =>
+        stat(file).then(
+          (s) => s.mtimeMs,
+          () => 0,
+        ),
+      ),
+    )),
+  );
+  const sources = Math.max(
+    ...(await Promise.all(['main', 'src', 'renderer'].map((dir) => newest(path.join(root, dir))))),
+    (await stat(path.join(root, 'package-lock.json'))).mtimeMs,
+  );
   return sources > built;
 }
 
@@ -52,7 +72,13 @@ async function bundle(input: string, file: string, format: 'esm' | 'cjs', extern
     platform: 'node',
     logLevel: 'warn',
     external: [...NATIVE_PACKAGES, ...external],
-    output: { file, format, codeSplitting: false, sourcemap: true, banner: format === 'esm' ? '#!/usr/bin/env node' : undefined },
+    output: {
+      file,
+      format,
+      codeSplitting: false,
+      sourcemap: true,
+      banner: format === 'esm' ? '#!/usr/bin/env node' : undefined,
+    },
   });
 }
 

@@ -22,7 +22,9 @@ function electronBinary(): string | undefined {
 
 const electron = electronBinary();
 if (!electron) {
-  console.error("Electron's binary is not installed on this machine (it could not be downloaded): run the same app in a browser with npm run serve");
+  console.error(
+    "Electron's binary is not installed on this machine (it could not be downloaded): run the same app in a browser with npm run serve",
+  );
   process.exit(1);
 }
 const child = spawn(electron, [path.join(root, 'app', 'dist', 'electron', 'main.mjs')], { stdio: 'inherit' });

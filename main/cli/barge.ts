@@ -10,7 +10,9 @@ import path from 'node:path';
 // V8 keeps the code it compiled for each module, and later runs load it instead of compiling the
 // source again (NODE_DISABLE_COMPILE_CACHE=1 turns it off). In the user's own cache folder, not
 // Node's default in the shared temporary folder, where another user could plant code.
-enableCompileCache(path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'barge', 'compile-cache'));
+enableCompileCache(
+  path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'barge', 'compile-cache'),
+);
 
 // `barge ls | head` closes the pipe early: that is the reader's choice, not an error.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
@@ -28,4 +30,8 @@ for (const stream of [process.stdout, process.stderr]) {
 }
 
 const { main } = await import('./main.ts');
-process.exitCode = await main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env });
+process.exitCode = await main(process.argv.slice(2), {
+  stdout: process.stdout,
+  stderr: process.stderr,
+  env: process.env,
+});

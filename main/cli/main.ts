@@ -47,7 +47,10 @@ export async function main(argv: readonly string[], streams: CliStreams): Promis
     const loadCommand = Object.hasOwn(COMMANDS, options.command) ? COMMANDS[options.command] : undefined;
     if (loadCommand === undefined) throw usageError(`Unknown command "${options.command}".`);
     const [command, { createRuntime }, { defaultDataDir }, { cliService }] = await Promise.all([
-      loadCommand(), import('../service/runtime.ts'), import('../service/data-dir.ts'), import('./service-call.ts'),
+      loadCommand(),
+      import('../service/runtime.ts'),
+      import('../service/data-dir.ts'),
+      import('./service-call.ts'),
     ]);
     // Transfers are journaled, so running the same command again after a crash or a kill goes on
     // where it stopped.
@@ -67,7 +70,8 @@ export async function main(argv: readonly string[], streams: CliStreams): Promis
   } catch (error) {
     // Usage errors and the service's answers are already said in words; anything else is put in
     // words by the service (loaded only then: --help must not pay for it).
-    const failure = error instanceof BargeError ? error : (await import('../service/barge-service.ts')).describeError(error);
+    const failure =
+      error instanceof BargeError ? error : (await import('../service/barge-service.ts')).describeError(error);
     // Messages carry server text and names: shown escaped, line by line (a usage error has two).
     streams.stderr.write(`barge: ${failure.message.split('\n').map(printable).join('\n')}\n`);
     if (streams.env.BARGE_DEBUG) streams.stderr.write(`${(error as Error).stack ?? ''}\n`);

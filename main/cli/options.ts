@@ -94,7 +94,9 @@ export function optionProblem(error: Error & { code?: string }): string {
     return `${option} is not an option of barge. A file whose name begins with "-" goes after "--": barge cp -- ${option} s3://bucket/.`;
   }
   if (error.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
-    return /argument missing/.test(error.message) ? `${option} needs a value after it (${option} <value>).` : `${option} takes no value: give ${option} alone.`;
+    return /argument missing/.test(error.message)
+      ? `${option} needs a value after it (${option} <value>).`
+      : `${option} takes no value: give ${option} alone.`;
   }
   return error.message;
 }
@@ -102,7 +104,13 @@ export function optionProblem(error: Error & { code?: string }): string {
 export function parseCli(argv: readonly string[]): CliOptions {
   let parsed;
   try {
-    parsed = parseArgs({ args: [...argv], options: optionSpec, allowPositionals: true, strict: true, allowNegative: true });
+    parsed = parseArgs({
+      args: [...argv],
+      options: optionSpec,
+      allowPositionals: true,
+      strict: true,
+      allowNegative: true,
+    });
   } catch (error) {
     throw usageError(optionProblem(error as Error & { code?: string }));
   }
@@ -114,38 +122,59 @@ export function parseCli(argv: readonly string[]): CliOptions {
   }
   if (values['part-size'] !== undefined) {
     const bytes = parseByteSize(values['part-size']);
-    if (bytes === undefined) throw usageError(`--part-size takes a size such as 16MiB or 64M, not "${values['part-size']}".`);
+    if (bytes === undefined)
+      throw usageError(`--part-size takes a size such as 16MiB or 64M, not "${values['part-size']}".`);
     settings.partSizeBytes = bytes;
   }
   const validSettings = settingsPatchSchema.safeParse(settings);
   if (!validSettings.success) {
-    throw usageError(validSettings.error.issues[0]!.path[0] === 'threads'
-      ? `--threads must be between ${MIN_THREADS} and ${MAX_THREADS}.`
-      : `--part-size must be between ${formatBytes(MIN_PART_SIZE_BYTES)} and ${formatBytes(MAX_PART_SIZE_BYTES)}.`);
+    throw usageError(
+      validSettings.error.issues[0]!.path[0] === 'threads'
+        ? `--threads must be between ${MIN_THREADS} and ${MAX_THREADS}.`
+        : `--part-size must be between ${formatBytes(MIN_PART_SIZE_BYTES)} and ${formatBytes(MAX_PART_SIZE_BYTES)}.`,
+    );
   }
   if (values.checksum !== undefined && values.checksum !== 'when_supported' && values.checksum !== 'when_required') {
     throw usageError('--checksum takes when_supported or when_required.');
   }
   const uploadChecksum = values['upload-checksum']?.toUpperCase();
   if (uploadChecksum !== undefined && !uploadChecksumSchema.options.includes(uploadChecksum as UploadChecksum)) {
-    throw usageError(`--upload-checksum takes crc64nvme, crc32c, crc32, md5 or off, not "${values['upload-checksum']}".`);
+    throw usageError(
+      `--upload-checksum takes crc64nvme, crc32c, crc32, md5 or off, not "${values['upload-checksum']}".`,
+    );
   }
-  if (values['path-style'] && values['virtual-hosted']) throw usageError('Give --path-style or --virtual-hosted, not both.');
+  if (values['path-style'] && values['virtual-hosted'])
+    throw usageError('Give --path-style or --virtual-hosted, not both.');
   for (const name of ['endpoint-url', 'region', 'profile'] as const) {
     if (values[name] === '') throw usageError(`--${name} needs a value.`);
   }
-  if (values.region !== undefined && !isRegion(values.region)) throw usageError(`--region takes a region, not "${printable(values.region)}": ${REGION_RULE}.`);
+  if (values.region !== undefined && !isRegion(values.region))
+    throw usageError(`--region takes a region, not "${printable(values.region)}": ${REGION_RULE}.`);
   const command = positionals[0];
   const accepted = COMMAND_FLAGS[command ?? ''] ?? [];
   if (values.receipt === '') throw usageError('--receipt needs a file name.');
   const olderThan = values['older-than'];
   const olderThanSeconds = olderThan === undefined ? undefined : parseDuration(olderThan);
-  if (olderThan !== undefined && olderThanSeconds === undefined) throw usageError(`--older-than takes a duration such as 2h or 7d, not "${olderThan}".`);
+  if (olderThan !== undefined && olderThanSeconds === undefined)
+    throw usageError(`--older-than takes a duration such as 2h or 7d, not "${olderThan}".`);
   const ifExists = values['if-exists'];
-  if (ifExists !== undefined && (ifExists === 'ask' || !ifExistsSchema.options.includes(ifExists as IfExists))) throw usageError(`--if-exists takes overwrite, skip, rename, newer or fail, not "${ifExists}".`);
-  for (const flag of ['recursive', 'dry-run', 'all-versions', 'receipt', 'resume', 'case-insensitive', 'require-verified', 'older-than', 'if-exists', 'follow-symlinks'] as const) {
+  if (ifExists !== undefined && (ifExists === 'ask' || !ifExistsSchema.options.includes(ifExists as IfExists)))
+    throw usageError(`--if-exists takes overwrite, skip, rename, newer or fail, not "${ifExists}".`);
+  for (const flag of [
+    'recursive',
+    'dry-run',
+    'all-versions',
+    'receipt',
+    'resume',
+    'case-insensitive',
+    'require-verified',
+    'older-than',
+    'if-exists',
+    'follow-symlinks',
+  ] as const) {
     // A flag a command would silently ignore is refused: "rb --dry-run" must not delete the bucket.
-    if (values[flag] !== undefined && command !== undefined && command in COMMAND_FLAGS && !accepted.includes(flag)) throw usageError(`${command} does not take --${flag}.`);
+    if (values[flag] !== undefined && command !== undefined && command in COMMAND_FLAGS && !accepted.includes(flag))
+      throw usageError(`${command} does not take --${flag}.`);
   }
   const connection = sessionConnectionSchema.safeParse({
     endpoint: values['endpoint-url'],
@@ -157,7 +186,9 @@ export function parseCli(argv: readonly string[]): CliOptions {
   });
   if (!connection.success) {
     const why = values['endpoint-url'] === undefined ? undefined : endpointUrlProblem(values['endpoint-url']);
-    throw usageError(`--endpoint-url must be an http:// or https:// URL of the store, not "${values['endpoint-url']}"${why ? ` (it ${why})` : ''}.`);
+    throw usageError(
+      `--endpoint-url must be an http:// or https:// URL of the store, not "${values['endpoint-url']}"${why ? ` (it ${why})` : ''}.`,
+    );
   }
   return {
     command,

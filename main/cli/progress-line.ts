@@ -18,7 +18,9 @@ export function progressLine(snapshot: JobUpdate, columns = 100): string {
     `${Math.floor(shown * 100)}%${counting}`,
     `${formatBytes(p.bytesDone)} / ${formatBytes(p.bytesTotal)}${counting}`,
     // Many files: objects a second beside the bytes (small files move objects more than bytes).
-    p.objectsTotal > 1 && (p.objectsPerSecond ?? 0) > 0 ? `${formatRate(p.bytesPerSecond)}, ${formatObjectRate(p.objectsPerSecond ?? 0)}` : formatRate(p.bytesPerSecond),
+    p.objectsTotal > 1 && (p.objectsPerSecond ?? 0) > 0
+      ? `${formatRate(p.bytesPerSecond)}, ${formatObjectRate(p.objectsPerSecond ?? 0)}`
+      : formatRate(p.bytesPerSecond),
     `ETA ${formatDuration(p.etaSeconds)}${p.etaSeconds === undefined ? '' : counting}`,
     `${p.objectsDone.toLocaleString('en-US')}/${p.objectsTotal.toLocaleString('en-US')}${counting} ${p.objectsTotal === 1 && !counting ? 'object' : 'objects'}`,
     p.objectsFailed > 0 ? `${p.objectsFailed} failed` : '',

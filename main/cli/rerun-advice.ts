@@ -20,15 +20,21 @@ export function rerunAdvice(end: Pick<JobSnapshot, 'kind' | 'state' | 'progress'
   const mayPass = failed - choice - same;
   const lines: string[] = [];
   if (mayPass === failed) {
-    lines.push(`To retry the ${plural(failed, 'item')} that failed, run the same command again: what was done is skipped.`);
+    lines.push(
+      `To retry the ${plural(failed, 'item')} that failed, run the same command again: what was done is skipped.`,
+    );
   } else if (mayPass > 0) {
-    lines.push(`To retry the ${plural(mayPass, 'item')} that may pass now, run the same command again: what was done is skipped`
-      + ` (the other ${plural(failed - mayPass, 'item')} would fail the same way, as said above).`);
+    lines.push(
+      `To retry the ${plural(mayPass, 'item')} that may pass now, run the same command again: what was done is skipped` +
+        ` (the other ${plural(failed - mayPass, 'item')} would fail the same way, as said above).`,
+    );
   }
   if (choice > 0) {
     const what = destinationNoun(end.kind);
-    lines.push(`${plural(choice, `${what} was`, `${what}s were`)} already there and not replaced: to decide for ${choice === 1 ? 'it' : 'them'}, `
-      + 'run the same command again with --if-exists overwrite, skip, rename or newer.');
+    lines.push(
+      `${plural(choice, `${what} was`, `${what}s were`)} already there and not replaced: to decide for ${choice === 1 ? 'it' : 'them'}, ` +
+        'run the same command again with --if-exists overwrite, skip, rename or newer.',
+    );
   }
   return lines;
 }

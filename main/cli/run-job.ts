@@ -25,7 +25,8 @@ const CANCELLING_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIG
  * starts: a job that ends at once is not missed.
  */
 export async function runJob(cli: CliContext, start: () => Promise<JobSummary>, verb?: string): Promise<RunEnd> {
-  const view = !cli.options.json && !cli.options.quiet && cli.stderr.isTTY ? terminalProgress(cli.stderr) : silentProgress;
+  const view =
+    !cli.options.json && !cli.options.quiet && cli.stderr.isTTY ? terminalProgress(cli.stderr) : silentProgress;
   // Unknown until the service answers the start: progress may come first.
   let id: string | undefined = undefined;
   /** What arrived before the job's ID was known. */
@@ -68,11 +69,14 @@ export async function runJob(cli: CliContext, start: () => Promise<JobSummary>, 
       return;
     }
     signal = received;
-    cli.stderr.write(`\n${received === 'SIGINT' ? 'Cancelling' : `${received} received: cancelling`} (cleaning up incomplete uploads and partial files; nothing will be left to resume)...\n`);
+    cli.stderr.write(
+      `\n${received === 'SIGINT' ? 'Cancelling' : `${received} received: cancelling`} (cleaning up incomplete uploads and partial files; nothing will be left to resume)...\n`,
+    );
     void cli.service.call('jobs.cancel', { id: jobId });
   };
   for (const each of CANCELLING_SIGNALS) process.on(each, onInterrupt);
-  if (first.earlierRun && !cli.options.quiet && !cli.options.json) cli.stderr.write(`${earlierRunLine(first.earlierRun)}\n`);
+  if (first.earlierRun && !cli.options.quiet && !cli.options.json)
+    cli.stderr.write(`${earlierRunLine(first.earlierRun)}\n`);
   const started = Date.now();
   let last: JobUpdate;
   try {
@@ -83,19 +87,39 @@ export async function runJob(cli: CliContext, start: () => Promise<JobSummary>, 
     view.done();
   }
   const seconds = (Date.now() - started) / 1000;
-  const end: JobSnapshot = { ...first, ...last, itemErrors: await items(cli, jobId, 'errors'), itemWarnings: await items(cli, jobId, 'warnings') };
+  const end: JobSnapshot = {
+    ...first,
+    ...last,
+    itemErrors: await items(cli, jobId, 'errors'),
+    itemWarnings: await items(cli, jobId, 'warnings'),
+  };
   // Written whatever the outcome: what landed, and what failed with why (the status column).
   // A receipt that cannot be written after all (the disk filled meanwhile) is said after the
   // summary, and fails the run: what was asked for is missing, though the transfer is done.
-  const receiptError = cli.options.receipt === undefined ? undefined
-    : await cli.service.call('jobs.saveReceipt', { id: jobId, path: path.resolve(cli.options.receipt), format: receiptFormatFor(cli.options.receipt) }).then(() => undefined, (error: unknown) => error as Error);
+  const receiptError =
+    cli.options.receipt === undefined
+      ? undefined
+      : await cli.service
+          .call('jobs.saveReceipt', {
+            id: jobId,
+            path: path.resolve(cli.options.receipt),
+            format: receiptFormatFor(cli.options.receipt),
+          })
+          .then(
+            () => undefined,
+            (error: unknown) => error as Error,
+          );
   // A finished run is done with its journal; a failed one stays, for the same command to go on.
-  if (end.state.status === 'completed' || end.state.status === 'cancelled') await cli.service.call('jobs.forget', { id: jobId });
+  if (end.state.status === 'completed' || end.state.status === 'cancelled')
+    await cli.service.call('jobs.forget', { id: jobId });
   if (cli.options.json) {
     cli.stdout.write(`${printableJson({ ...end, seconds })}\n`);
   } else {
     for (const error of end.itemErrors) cli.stderr.write(`error: ${printable(error.message)}\n`);
-    if (end.progress.objectsFailed > end.itemErrors.length) cli.stderr.write(`… and ${plural(end.progress.objectsFailed - end.itemErrors.length, 'more error', 'more errors')}\n`);
+    if (end.progress.objectsFailed > end.itemErrors.length)
+      cli.stderr.write(
+        `… and ${plural(end.progress.objectsFailed - end.itemErrors.length, 'more error', 'more errors')}\n`,
+      );
     const sizeOnly = end.progress.objectsSizeOnly ?? 0;
     const warnings = end.itemWarnings ?? [];
     for (const warning of warnings) cli.stderr.write(`warning: ${printable(warning.message)}\n`);
@@ -136,18 +160,25 @@ function summary(end: JobSnapshot, seconds: number, verb?: string): string {
   // (it said "14 B in 0.0s (1.2 KiB/s)"), and a key deleted by name has no size the delete knows
   // (it said "0 B" of an object of 34).
   const moved = p.objectsDone - kept > 0 && !(end.kind === 'delete' && p.bytesDone === 0);
-  const rate = moved && seconds > 0 && end.kind !== 'delete' ? ` (${formatRate(p.bytesDone / seconds)}${objectRate})` : '';
+  const rate =
+    moved && seconds > 0 && end.kind !== 'delete' ? ` (${formatRate(p.bytesDone / seconds)}${objectRate})` : '';
   const took = seconds < 60 ? `${seconds.toFixed(1)}s` : formatDuration(seconds);
   // A file (an object, for an upload) kept as it was is not one transferred: said apart.
-  const keptNote = kept > 0 ? `; ${plural(kept, end.kind === 'upload' ? 'object' : 'file')} already there ${kept === 1 ? 'was' : 'were'} kept` : '';
+  const keptNote =
+    kept > 0
+      ? `; ${plural(kept, end.kind === 'upload' ? 'object' : 'file')} already there ${kept === 1 ? 'was' : 'were'} kept`
+      : '';
   const what = `${done} ${(p.objectsDone - kept).toLocaleString('en-US')} of ${plural(p.objectsTotal, 'object')}${moved ? `, ${formatBytes(p.bytesDone)}` : ''} in ${took}${rate}${keptNote}`;
   const sizeOnly = p.objectsSizeOnly ?? 0;
   const skipped = p.objectsSkipped ?? 0;
   switch (end.state.status) {
     case 'completed':
-      if (skipped > 0) return `${what}; ${plural(skipped, 'entry', 'entries')} skipped (named above: not files, or links not followed).`;
+      if (skipped > 0)
+        return `${what}; ${plural(skipped, 'entry', 'entries')} skipped (named above: not files, or links not followed).`;
       // Said last and loudly: saved, but not proven intact (--require-verified refuses them).
-      return sizeOnly > 0 ? `${what}.\nWarning: ${plural(sizeOnly, 'object')} ${sizeOnly === 1 ? 'was' : 'were'} checked for size only, not for content (see above; --require-verified fails them).` : what;
+      return sizeOnly > 0
+        ? `${what}.\nWarning: ${plural(sizeOnly, 'object')} ${sizeOnly === 1 ? 'was' : 'were'} checked for size only, not for content (see above; --require-verified fails them).`
+        : what;
     case 'cancelled':
       return `Cancelled. ${what}.`;
     case 'failed':

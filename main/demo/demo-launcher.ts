@@ -14,12 +14,17 @@ export interface DemoLauncher extends DemoStoreLauncher {
 }
 
 /** `smallKeys`: the size of the many-small-files prefix (BARGE_DEMO_SMALL_KEYS); `largeSizes`: the large files' (tests seed small ones). */
-export function createDemoLauncher(dataDir: string, options: { readonly smallKeys?: number; readonly largeSizes?: readonly number[] } = {}): DemoLauncher {
+export function createDemoLauncher(
+  dataDir: string,
+  options: { readonly smallKeys?: number; readonly largeSizes?: readonly number[] } = {},
+): DemoLauncher {
   const folder = demoFolder(dataDir);
   let starting: Promise<DemoServer> | undefined;
   // Several windows may ask at once: one start, and every asker hears its progress.
   const listeners = new Set<(line: string) => void>();
-  const say = (line: string) => { for (const listener of listeners) listener(line); };
+  const say = (line: string) => {
+    for (const listener of listeners) listener(line);
+  };
   return {
     async start(listener): Promise<DemoStoreAccess> {
       listeners.add(listener);
@@ -30,7 +35,8 @@ export function createDemoLauncher(dataDir: string, options: { readonly smallKey
           say('Starting the demo store (MinIO on this machine)…');
           const server = await startDemoServer(folder, say);
           try {
-            if (!isSeeded(folder)) await seedDemo(folder, server, { smallKeys: options.smallKeys, largeSizes: options.largeSizes, say });
+            if (!isSeeded(folder))
+              await seedDemo(folder, server, { smallKeys: options.smallKeys, largeSizes: options.largeSizes, say });
           } catch (error) {
             await server.stop();
             throw error;
@@ -39,7 +45,9 @@ export function createDemoLauncher(dataDir: string, options: { readonly smallKey
           return server;
         })();
         // A start that failed may be tried again.
-        starting.catch(() => { starting = undefined; });
+        starting.catch(() => {
+          starting = undefined;
+        });
         const { endpoint, region, accessKeyId, secretAccessKey } = await starting;
         return { endpoint, region, accessKeyId, secretAccessKey };
       } finally {

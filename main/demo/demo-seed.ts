@@ -9,7 +9,13 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { CreateBucketCommand, DeleteObjectCommand, PutBucketVersioningCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import {
+  CreateBucketCommand,
+  DeleteObjectCommand,
+  PutBucketVersioningCommand,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { Agent } from 'node:http';
 
@@ -38,7 +44,8 @@ export interface SeedOptions {
 
 /** Folders several levels deep, with a few files each: something to browse, open and download. */
 const TREE: Readonly<Record<string, string>> = {
-  'README.txt': 'Welcome to the Barge demo store.\n\nBrowse the folders, drop files to upload them, download and delete; many-small-files/ holds 10,000 keys, large/ a few files of tens of MB, and the bucket demo-versions has objects with several versions and a delete marker.\n',
+  'README.txt':
+    'Welcome to the Barge demo store.\n\nBrowse the folders, drop files to upload them, download and delete; many-small-files/ holds 10,000 keys, large/ a few files of tens of MB, and the bucket demo-versions has objects with several versions and a delete marker.\n',
   'projects/barge/README.md': '# Barge\n\nA transfer manager for S3.\n',
   'projects/barge/src/engine/jobs/upload-job.ts': 'export const upload = true;\n',
   'projects/barge/src/engine/jobs/download-job.ts': 'export const download = true;\n',
@@ -82,7 +89,9 @@ export async function seedDemo(folder: string, store: SeedStore, options: SeedOp
   const largeSizes = options.largeSizes ?? [16 * MIB, 32 * MIB, 48 * MIB];
   const agent = new Agent({ keepAlive: true, maxSockets: SEED_CONCURRENCY });
   const client = new S3Client({
-    endpoint: store.endpoint, region: store.region, forcePathStyle: true,
+    endpoint: store.endpoint,
+    region: store.region,
+    forcePathStyle: true,
     credentials: { accessKeyId: store.accessKeyId, secretAccessKey: store.secretAccessKey },
     requestHandler: new NodeHttpHandler({ httpAgent: agent }),
   });
@@ -90,7 +99,9 @@ export async function seedDemo(folder: string, store: SeedStore, options: SeedOp
     const started = Date.now();
     await client.send(new CreateBucketCommand({ Bucket: DEMO_BUCKET }));
     await client.send(new CreateBucketCommand({ Bucket: DEMO_VERSIONS_BUCKET }));
-    await client.send(new PutBucketVersioningCommand({ Bucket: DEMO_VERSIONS_BUCKET, VersioningConfiguration: { Status: 'Enabled' } }));
+    await client.send(
+      new PutBucketVersioningCommand({ Bucket: DEMO_VERSIONS_BUCKET, VersioningConfiguration: { Status: 'Enabled' } }),
+    );
     for (const [key, body] of Object.entries(HISTORY)) {
       for (const version of body) {
         if (version === null) await client.send(new DeleteObjectCommand({ Bucket: DEMO_VERSIONS_BUCKET, Key: key }));
@@ -98,20 +109,42 @@ export async function seedDemo(folder: string, store: SeedStore, options: SeedOp
       }
     }
     const tree = Object.entries(TREE);
-    await inParallel(tree.length, SEED_CONCURRENCY, (i) => client.send(new PutObjectCommand({ Bucket: DEMO_BUCKET, Key: tree[i]![0], Body: tree[i]![1] })).then(() => undefined));
+    await inParallel(tree.length, SEED_CONCURRENCY, (i) =>
+      client
+        .send(new PutObjectCommand({ Bucket: DEMO_BUCKET, Key: tree[i]![0], Body: tree[i]![1] }))
+        .then(() => undefined),
+    );
     say(`Seeding ${smallKeys.toLocaleString('en-US')} small keys into s3://${DEMO_BUCKET}/${SMALL_KEYS_PREFIX}…`);
     let done = 0;
     await inParallel(smallKeys, SEED_CONCURRENCY, async (i) => {
       const name = `file-${String(i).padStart(5, '0')}.json`;
-      await client.send(new PutObjectCommand({ Bucket: DEMO_BUCKET, Key: `${SMALL_KEYS_PREFIX}${name}`, Body: `{"n":${i}}\n`, ContentType: 'application/json' }));
+      await client.send(
+        new PutObjectCommand({
+          Bucket: DEMO_BUCKET,
+          Key: `${SMALL_KEYS_PREFIX}${name}`,
+          Body: `{"n":${i}}\n`,
+          ContentType: 'application/json',
+        }),
+      );
       done += 1;
-      if (done % 2500 === 0 && done < smallKeys) say(`  ${done.toLocaleString('en-US')} of ${smallKeys.toLocaleString('en-US')}`);
+      if (done % 2500 === 0 && done < smallKeys)
+        say(`  ${done.toLocaleString('en-US')} of ${smallKeys.toLocaleString('en-US')}`);
     });
     say(`Generating ${largeSizes.length} large files into s3://${DEMO_BUCKET}/large/…`);
     for (const size of largeSizes) {
-      await client.send(new PutObjectCommand({ Bucket: DEMO_BUCKET, Key: `large/random-${Math.round(size / MIB)}MiB.bin`, Body: randomBytes(size), ContentType: 'application/octet-stream' }));
+      await client.send(
+        new PutObjectCommand({
+          Bucket: DEMO_BUCKET,
+          Key: `large/random-${Math.round(size / MIB)}MiB.bin`,
+          Body: randomBytes(size),
+          ContentType: 'application/octet-stream',
+        }),
+      );
     }
-    await writeFile(path.join(folder, SEEDED_FILE), `${JSON.stringify({ seededAt: new Date().toISOString(), smallKeys })}\n`);
+    await writeFile(
+      path.join(folder, SEEDED_FILE),
+      `${JSON.stringify({ seededAt: new Date().toISOString(), smallKeys })}\n`,
+    );
     say(`Seeded in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
   } finally {
     client.destroy();

@@ -47,7 +47,10 @@ export async function ensureMinio(say: (line: string) => void): Promise<string> 
   if (existsSync(binary)) return binary;
   say('Building MinIO for the demo store (the first time only: about six minutes; later starts take seconds)…');
   const started = Date.now();
-  const ticker = setInterval(() => say(`  still building MinIO: ${Math.round((Date.now() - started) / 1000)} s so far…`), BUILD_PROGRESS_EVERY_MS);
+  const ticker = setInterval(
+    () => say(`  still building MinIO: ${Math.round((Date.now() - started) / 1000)} s so far…`),
+    BUILD_PROGRESS_EVERY_MS,
+  );
   try {
     await new Promise<void>((resolve, reject) => {
       // The installer's output still goes to the host's terminal, and its last words are kept: a
@@ -70,10 +73,19 @@ export async function ensureMinio(say: (line: string) => void): Promise<string> 
 
 /** Why the build failed, in the installer's own last line, and what to do about it. */
 export function buildFailure(stderrTail: string, code: number | null): string {
-  const reason = stderrTail.trim().split('\n').map((line) => line.trim()).filter(Boolean).at(-1);
+  const reason = stderrTail
+    .trim()
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .at(-1);
   const noGo = /Go is needed/.test(stderrTail);
-  return `The demo store could not be built: ${reason ?? `the installer stopped (exit ${code})`}`
-    + (noGo ? ' Install Go (https://go.dev/dl/) and try again, or add a connection to your own store.' : ' Its log is in the output of the Barge host. Try again, or add a connection to your own store.');
+  return (
+    `The demo store could not be built: ${reason ?? `the installer stopped (exit ${code})`}` +
+    (noGo
+      ? ' Install Go (https://go.dev/dl/) and try again, or add a connection to your own store.'
+      : ' Its log is in the output of the Barge host. Try again, or add a connection to your own store.')
+  );
 }
 
 /** The demo's keys, generated the first time and kept (0600): MinIO's data is bound to them. */
@@ -81,12 +93,16 @@ export async function demoKeys(folder: string): Promise<DemoKeys> {
   const file = path.join(folder, 'keys.json');
   try {
     const kept = JSON.parse(await readFile(file, 'utf8')) as Partial<DemoKeys>;
-    if (kept.accessKeyId && kept.secretAccessKey) return { accessKeyId: kept.accessKeyId, secretAccessKey: kept.secretAccessKey };
+    if (kept.accessKeyId && kept.secretAccessKey)
+      return { accessKeyId: kept.accessKeyId, secretAccessKey: kept.secretAccessKey };
   } catch {
     // none yet (or unreadable): new keys, and the data made with old ones goes
   }
   await rm(path.join(folder, 'minio'), { recursive: true, force: true });
-  const keys = { accessKeyId: `demo-${randomBytes(6).toString('hex')}`, secretAccessKey: randomBytes(24).toString('base64url') };
+  const keys = {
+    accessKeyId: `demo-${randomBytes(6).toString('hex')}`,
+    secretAccessKey: randomBytes(24).toString('base64url'),
+  };
   await mkdir(folder, { recursive: true, mode: 0o700 });
   await writeFile(file, `${JSON.stringify(keys)}\n`, { mode: 0o600 });
   await chmod(file, 0o600);
@@ -101,7 +117,11 @@ export async function demoKeys(folder: string): Promise<DemoKeys> {
  */
 export async function demoToken(folder: string, options: { readonly renew?: boolean } = {}): Promise<string> {
   const file = path.join(folder, 'token');
-  const kept = options.renew ? '' : await readFile(file, 'utf8').then((text) => text.trim()).catch(() => '');
+  const kept = options.renew
+    ? ''
+    : await readFile(file, 'utf8')
+        .then((text) => text.trim())
+        .catch(() => '');
   if (/^[A-Za-z0-9_-]{32,}$/.test(kept)) return kept;
   const token = randomBytes(24).toString('base64url');
   await mkdir(folder, { recursive: true, mode: 0o700 });
@@ -111,7 +131,10 @@ export async function demoToken(folder: string, options: { readonly renew?: bool
 }
 
 /** Start MinIO on loopback over the demo folder's data; it stops with `stop` or with this process. */
-export async function startDemoServer(folder: string, say: (line: string) => void = () => undefined): Promise<DemoServer> {
+export async function startDemoServer(
+  folder: string,
+  say: (line: string) => void = () => undefined,
+): Promise<DemoServer> {
   const binary = await ensureMinio(say);
   const keys = await demoKeys(folder);
   const data = path.join(folder, 'minio');
@@ -121,15 +144,29 @@ export async function startDemoServer(folder: string, say: (line: string) => voi
   const port = await keptPortOrFree(last.store);
   const consolePort = await keptPortOrFree(last.console === port ? undefined : last.console);
   const endpoint = `http://127.0.0.1:${port}`;
-  const child = spawn(binary, ['server', data, '--address', `127.0.0.1:${port}`, '--console-address', `127.0.0.1:${consolePort}`, '--quiet'], {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, MINIO_ROOT_USER: keys.accessKeyId, MINIO_ROOT_PASSWORD: keys.secretAccessKey, MINIO_UPDATE: 'off', MINIO_CALLHOME_ENABLE: 'off', MINIO_BROWSER: 'off' },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const child = spawn(
+    binary,
+    ['server', data, '--address', `127.0.0.1:${port}`, '--console-address', `127.0.0.1:${consolePort}`, '--quiet'],
+    {
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        MINIO_ROOT_USER: keys.accessKeyId,
+        MINIO_ROOT_PASSWORD: keys.secretAccessKey,
+        MINIO_UPDATE: 'off',
+        MINIO_CALLHOME_ENABLE: 'off',
+        MINIO_BROWSER: 'off',
+      },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   // However this process ends, MinIO ends with it.
   const killOnExit = () => child.kill('SIGTERM');
   process.once('exit', killOnExit);
   let log = '';
-  child.stderr?.on('data', (chunk: Buffer) => { log = (log + chunk.toString()).slice(-4000); });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    log = (log + chunk.toString()).slice(-4000);
+  });
   const stop = async () => {
     process.removeListener('exit', killOnExit);
     if (child.exitCode !== null || child.signalCode !== null) return;

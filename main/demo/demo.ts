@@ -20,24 +20,44 @@ import type { DemoServer } from './demo-server.ts';
 const say = (line: string) => process.stderr.write(`${line}\n`);
 
 /** The environment the app reads its connections from: this one, with the demo store as its AWS_* connection. */
-export function demoEnvironment(server: Pick<DemoServer, 'endpoint' | 'region' | 'accessKeyId' | 'secretAccessKey'>, env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+export function demoEnvironment(
+  server: Pick<DemoServer, 'endpoint' | 'region' | 'accessKeyId' | 'secretAccessKey'>,
+  env: NodeJS.ProcessEnv = process.env,
+): NodeJS.ProcessEnv {
   // Another store's settings in the environment would mix with the demo's into one connection.
-  const { AWS_PROFILE: _profile, AWS_SESSION_TOKEN: _session, AWS_ENDPOINT_URL_S3: _endpointS3, AWS_DEFAULT_REGION: _region, ...rest } = env;
-  return { ...rest, AWS_ACCESS_KEY_ID: server.accessKeyId, AWS_SECRET_ACCESS_KEY: server.secretAccessKey, AWS_ENDPOINT_URL: server.endpoint, AWS_REGION: server.region };
+  const {
+    AWS_PROFILE: _profile,
+    AWS_SESSION_TOKEN: _session,
+    AWS_ENDPOINT_URL_S3: _endpointS3,
+    AWS_DEFAULT_REGION: _region,
+    ...rest
+  } = env;
+  return {
+    ...rest,
+    AWS_ACCESS_KEY_ID: server.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: server.secretAccessKey,
+    AWS_ENDPOINT_URL: server.endpoint,
+    AWS_REGION: server.region,
+  };
 }
 
 /**
  * What the demo prints: the window's URL, and the lines a command-line user pastes to reach the same
  * store (its keys are local test keys of this machine's own MinIO, made for the demo).
  */
-export function demoWelcome(server: Pick<DemoServer, 'endpoint' | 'region' | 'accessKeyId' | 'secretAccessKey'>, url: string): string {
-  return `Barge is running on its demo store (MinIO at ${server.endpoint}: buckets ${DEMO_BUCKET} and ${DEMO_VERSIONS_BUCKET}). Open this URL in a browser:\n\n  ${url}\n\n`
-    + `For the command line (npm run barge -- ls s3://${DEMO_BUCKET}/) or another S3 tool, paste these lines into a shell:\n\n`
-    + `  export AWS_ACCESS_KEY_ID=${server.accessKeyId}\n`
-    + `  export AWS_SECRET_ACCESS_KEY=${server.secretAccessKey}\n`
-    + `  export AWS_ENDPOINT_URL=${server.endpoint}\n`
-    + `  export AWS_REGION=${server.region}\n\n`
-    + 'Press Ctrl-C to stop (the demo store stops with it; `npm run demo -- --reset` starts it afresh). The next start keeps these ports while they are free.\n';
+export function demoWelcome(
+  server: Pick<DemoServer, 'endpoint' | 'region' | 'accessKeyId' | 'secretAccessKey'>,
+  url: string,
+): string {
+  return (
+    `Barge is running on its demo store (MinIO at ${server.endpoint}: buckets ${DEMO_BUCKET} and ${DEMO_VERSIONS_BUCKET}). Open this URL in a browser:\n\n  ${url}\n\n` +
+    `For the command line (npm run barge -- ls s3://${DEMO_BUCKET}/) or another S3 tool, paste these lines into a shell:\n\n` +
+    `  export AWS_ACCESS_KEY_ID=${server.accessKeyId}\n` +
+    `  export AWS_SECRET_ACCESS_KEY=${server.secretAccessKey}\n` +
+    `  export AWS_ENDPOINT_URL=${server.endpoint}\n` +
+    `  export AWS_REGION=${server.region}\n\n` +
+    'Press Ctrl-C to stop (the demo store stops with it; `npm run demo -- --reset` starts it afresh). The next start keeps these ports while they are free.\n'
+  );
 }
 
 async function main(): Promise<void> {
@@ -67,7 +87,13 @@ async function main(): Promise<void> {
     const port = args.port ?? String(await keptPortOrFree(lastWeb));
     // Elsewhere than last time, a new token: what took the old port may have had the old one from an open tab.
     const token = await demoToken(folder, { renew: Number(port) !== lastWeb });
-    const running = await startServe({ args: { ...args, port }, env: demoEnvironment(server), demoStore: runningDemo(server), token, command: 'npm run demo' });
+    const running = await startServe({
+      args: { ...args, port },
+      env: demoEnvironment(server),
+      demoStore: runningDemo(server),
+      token,
+      command: 'npm run demo',
+    });
     await keepPorts(folder, { web: Number(new URL(running.url).port) });
     process.stdout.write(demoWelcome(server, running.url));
     process.once('SIGINT', () => void stopAll(running));

@@ -20,7 +20,8 @@ const FILE = 'ports.json';
 export async function lastPorts(folder: string): Promise<DemoPorts> {
   try {
     const kept = JSON.parse(await readFile(path.join(folder, FILE), 'utf8')) as Record<string, unknown>;
-    const port = (value: unknown) => (Number.isInteger(value) && (value as number) > 0 && (value as number) < 65536 ? value as number : undefined);
+    const port = (value: unknown) =>
+      Number.isInteger(value) && (value as number) > 0 && (value as number) < 65536 ? (value as number) : undefined;
     return { store: port(kept.store), console: port(kept.console), web: port(kept.web) };
   } catch {
     return {}; // the first run, or unreadable: the kernel picks

@@ -13,7 +13,10 @@ export interface NotificationClass {
   isSupported(): boolean;
 }
 
-export type NoticeWindow = Pick<BrowserWindow, 'isDestroyed' | 'setProgressBar' | 'isMinimized' | 'restore' | 'show' | 'focus'>;
+export type NoticeWindow = Pick<
+  BrowserWindow,
+  'isDestroyed' | 'setProgressBar' | 'isMinimized' | 'restore' | 'show' | 'focus'
+>;
 
 /** Follow `subscribe`'s events: notifications for long jobs that end, the icon's progress bar for those under way. Returns the unsubscribe. */
 /**
@@ -25,7 +28,11 @@ export function notificationText(text: string, platform: NodeJS.Platform = proce
   return platform === 'linux' ? text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;') : text;
 }
 
-export function showJobNotices(subscribe: (listener: (event: ApiEvent) => void) => () => void, window: NoticeWindow, NotificationClass: NotificationClass): () => void {
+export function showJobNotices(
+  subscribe: (listener: (event: ApiEvent) => void) => () => void,
+  window: NoticeWindow,
+  NotificationClass: NotificationClass,
+): () => void {
   const watcher = new JobWatcher();
   // Held until clicked or closed: a notification nothing refers to may be collected, and its click lost.
   const open = new Set<Notification>();
@@ -34,7 +41,10 @@ export function showJobNotices(subscribe: (listener: (event: ApiEvent) => void) 
     if (window.isDestroyed()) return;
     for (const notice of watcher.take(event)) {
       if (!NotificationClass.isSupported()) break;
-      const notification = new NotificationClass({ title: notificationText(notice.title), body: notificationText(notice.body) });
+      const notification = new NotificationClass({
+        title: notificationText(notice.title),
+        body: notificationText(notice.body),
+      });
       open.add(notification);
       notification.on('click', () => {
         open.delete(notification);

@@ -21,7 +21,9 @@ import { showJobNotices } from './job-notices.ts';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const rendererDir = path.join(here, '..', 'renderer');
 
-protocol.registerSchemesAsPrivileged([{ scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
+protocol.registerSchemesAsPrivileged([
+  { scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true } },
+]);
 
 app.enableSandbox();
 
@@ -30,9 +32,15 @@ await app.whenReady();
 protocol.handle('app', async (request) => {
   const url = new URL(request.url);
   const file = path.resolve(rendererDir, decodeURIComponent(url.pathname).replace(/^\/+/, '') || 'index.html');
-  if (url.host !== 'barge' || !file.startsWith(rendererDir + path.sep)) return new Response('Not found', { status: 404 });
+  if (url.host !== 'barge' || !file.startsWith(rendererDir + path.sep))
+    return new Response('Not found', { status: 404 });
   try {
-    return new Response(await readFile(file), { headers: { 'content-type': mime.getType(file) ?? 'application/octet-stream', 'content-security-policy': CONTENT_SECURITY_POLICY } });
+    return new Response(await readFile(file), {
+      headers: {
+        'content-type': mime.getType(file) ?? 'application/octet-stream',
+        'content-security-policy': CONTENT_SECURITY_POLICY,
+      },
+    });
   } catch {
     return new Response('Not found', { status: 404 });
   }
@@ -48,7 +56,13 @@ const secrets = new FileSecretStore(path.join(dataDir, 'secrets.safe-storage.jso
   encode: async (plain) => (await safeStorage.encryptStringAsync(plain)).toString('base64'),
   decode: async (stored) => (await safeStorage.decryptStringAsync(Buffer.from(stored, 'base64'))).result,
 });
-const service = await createRuntime({ host: 'electron', dataDir, secrets, warn: (message) => console.warn(message), downloadFolder: app.getPath('downloads') });
+const service = await createRuntime({
+  host: 'electron',
+  dataDir,
+  secrets,
+  warn: (message) => console.warn(message),
+  downloadFolder: app.getPath('downloads'),
+});
 
 app.on('web-contents-created', (_event, contents) => lockDown(contents, (url) => shell.openExternal(url)));
 
@@ -57,19 +71,29 @@ const window = createMainWindow(BrowserWindow, path.join(here, 'preload.cjs'));
 // On Linux without a keyring (no GNOME Keyring, no KWallet) safeStorage falls back to a key written
 // in Chromium's source: "encrypted" secrets are then as good as plain text. Say so.
 if (process.platform === 'linux' && safeStorage.getSelectedStorageBackend() === 'basic_text') {
-  const warning = 'No system keyring was found (GNOME Keyring or KWallet), so saved secret keys are protected only by a fixed key: anyone who can read your files can read them. '
-    + 'Install and unlock a keyring, or use AWS profiles (~/.aws) instead of saving secret keys in Barge.';
+  const warning =
+    'No system keyring was found (GNOME Keyring or KWallet), so saved secret keys are protected only by a fixed key: anyone who can read your files can read them. ' +
+    'Install and unlock a keyring, or use AWS profiles (~/.aws) instead of saving secret keys in Barge.';
   console.warn(`Barge: ${warning}`);
-  void dialog.showMessageBox(window, { type: 'warning', title: 'Secrets are not encrypted', message: 'Saved secret keys are not protected by a keyring', detail: warning });
+  void dialog.showMessageBox(window, {
+    type: 'warning',
+    title: 'Secrets are not encrypted',
+    message: 'Saved secret keys are not protected by a keyring',
+    detail: warning,
+  });
 }
 
 ipcMain.handle(IPC_CHANNELS.call, (event, method: unknown, params: unknown) => {
-  if (!isTrustedSender(event.senderFrame?.url, event.senderFrame === event.sender.mainFrame)) return failure('Forbidden', 'Refused: not from the Barge window.');
+  if (!isTrustedSender(event.senderFrame?.url, event.senderFrame === event.sender.mainFrame))
+    return failure('Forbidden', 'Refused: not from the Barge window.');
   return service.dispatch(String(method), params);
 });
 ipcMain.handle(IPC_CHANNELS.pickFolder, async (event, defaultPath: unknown) => {
   if (!isTrustedSender(event.senderFrame?.url, event.senderFrame === event.sender.mainFrame)) return undefined;
-  const result = await dialog.showOpenDialog(window, { properties: ['openDirectory', 'createDirectory'], defaultPath: typeof defaultPath === 'string' ? defaultPath : undefined });
+  const result = await dialog.showOpenDialog(window, {
+    properties: ['openDirectory', 'createDirectory'],
+    defaultPath: typeof defaultPath === 'string' ? defaultPath : undefined,
+  });
   return result.canceled ? undefined : result.filePaths[0];
 });
 service.subscribe((event) => {

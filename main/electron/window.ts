@@ -46,7 +46,9 @@ export function lockDown(contents: WebContents, openExternal: (url: string) => P
  * Every permission a page could ask for (camera, microphone, notifications, geolocation, clipboard,
  * HID, serial...) is refused, asked or checked: the window needs none.
  */
-export function denyAllPermissions(session: Pick<Session, 'setPermissionRequestHandler' | 'setPermissionCheckHandler'>): void {
+export function denyAllPermissions(
+  session: Pick<Session, 'setPermissionRequestHandler' | 'setPermissionCheckHandler'>,
+): void {
   session.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
   session.setPermissionCheckHandler(() => false);
 }

@@ -86,7 +86,12 @@ export interface JobStartOptions extends Partial<RecordedStart> {
 export type EngineEvent =
   | { readonly type: 'jobs'; readonly jobs: readonly JobUpdate[] }
   | { readonly type: 'job'; readonly job: JobSummary }
-  | { readonly type: 'job-items'; readonly id: string; readonly errors: readonly ItemError[]; readonly warnings: readonly ItemError[] };
+  | {
+      readonly type: 'job-items';
+      readonly id: string;
+      readonly errors: readonly ItemError[];
+      readonly warnings: readonly ItemError[];
+    };
 
 type EngineListener = (event: EngineEvent) => void;
 
@@ -144,7 +149,11 @@ export class Engine {
   }
 
   /** One page of a listing (one level with a delimiter, or everything below the prefix). */
-  listObjects(connection: S3Connection, options: ListOptions, token?: string): Promise<ListingPage & { nextToken: string | undefined }> {
+  listObjects(
+    connection: S3Connection,
+    options: ListOptions,
+    token?: string,
+  ): Promise<ListingPage & { nextToken: string | undefined }> {
     return listObjectsPage(connection, options, token);
   }
 
@@ -156,12 +165,21 @@ export class Engine {
    * An object's bytes as a stream, outside any job (a browser saving it through the web host):
    * counted and checked as they pass, the last chunk held back until they are found right.
    */
-  openObject(connection: S3Connection, bucket: string, key: string, options: { readonly signal?: AbortSignal; readonly requireVerified?: boolean } = {}): Promise<ObjectStream> {
+  openObject(
+    connection: S3Connection,
+    bucket: string,
+    key: string,
+    options: { readonly signal?: AbortSignal; readonly requireVerified?: boolean } = {},
+  ): Promise<ObjectStream> {
     return openObjectStream(connection, bucket, key, options);
   }
 
   /** How an object's bytes can be checked (its checksum, ETag, parts), before any is fetched. */
-  async objectCheck(connection: S3Connection, bucket: string, key: string): Promise<{ size: number; check: ObjectCheck['check']; why?: string }> {
+  async objectCheck(
+    connection: S3Connection,
+    bucket: string,
+    key: string,
+  ): Promise<{ size: number; check: ObjectCheck['check']; why?: string }> {
     const looked = await objectCheck(connection, bucket, key);
     return { size: looked.size, check: looked.check, ...(looked.plan.why ? { why: looked.plan.why } : {}) };
   }
@@ -189,7 +207,13 @@ export class Engine {
   }
 
   /** Abort (or, dryRun, list) the multipart uploads begun below a prefix and never finished. */
-  abortIncompleteUploads(connection: S3Connection, bucket: string, prefix: string, dryRun: boolean, olderThanMs?: number): Promise<AbortUploadsResult> {
+  abortIncompleteUploads(
+    connection: S3Connection,
+    bucket: string,
+    prefix: string,
+    dryRun: boolean,
+    olderThanMs?: number,
+  ): Promise<AbortUploadsResult> {
     return abortIncompleteUploads(connection, bucket, prefix, dryRun, olderThanMs);
   }
 
@@ -218,7 +242,13 @@ export class Engine {
    * a short time, then closed. What failed, if anything, in words and with the field it concerns.
    */
   checkConnection(config: ConnectionConfig, options: CheckOptions = {}): Promise<ConnectionCheck> {
-    const open = () => openConnection(config, { threads: 1, stallTimeoutMs: this.current.stallTimeoutMs, env: this.env, refuseAddress: this.refuseAddress });
+    const open = () =>
+      openConnection(config, {
+        threads: 1,
+        stallTimeoutMs: this.current.stallTimeoutMs,
+        env: this.env,
+        refuseAddress: this.refuseAddress,
+      });
     return checkConnection(config, open, options);
   }
 
@@ -228,7 +258,12 @@ export class Engine {
    */
   async connect(config: ConnectionConfig, options: { readonly internalAllowed?: boolean } = {}): Promise<S3Connection> {
     const refuseAddress = options.internalAllowed ? undefined : this.refuseAddress;
-    const connection = await openConnection(config, { threads: this.current.threads, stallTimeoutMs: this.current.stallTimeoutMs, env: this.env, refuseAddress });
+    const connection = await openConnection(config, {
+      threads: this.current.threads,
+      stallTimeoutMs: this.current.stallTimeoutMs,
+      env: this.env,
+      refuseAddress,
+    });
     this.connections.add(connection);
     const close = connection.close.bind(connection);
     connection.close = () => {
@@ -241,7 +276,12 @@ export class Engine {
   upload(connection: S3Connection, spec: UploadSpec, options: JobStartOptions = {}): Job {
     // Named after what it sends: a file's or folder's name, or "3 files and 1 folder" (a stat each;
     // a source that cannot be read is counted as a file, and fails by name when the job reaches it).
-    const label = jobLabel(spec.sources.map((source) => ({ name: source, folder: statSync(source, { throwIfNoEntry: false })?.isDirectory() ?? false })));
+    const label = jobLabel(
+      spec.sources.map((source) => ({
+        name: source,
+        folder: statSync(source, { throwIfNoEntry: false })?.isDirectory() ?? false,
+      })),
+    );
     const name = options.name ?? `${label} → ${formatS3Url({ bucket: spec.bucket, key: spec.destination })}`;
     return this.start('upload', name, spec, connection, options);
   }
@@ -252,7 +292,11 @@ export class Engine {
   }
 
   delete(connection: S3Connection, spec: DeleteSpec, options: JobStartOptions = {}): Job {
-    const name = options.name ?? (spec.deleteBucket ? `Empty and delete bucket ${spec.bucket}` : `${spec.dryRun ? 'Count' : 'Delete'} ${remoteLabel(spec)}`);
+    const name =
+      options.name ??
+      (spec.deleteBucket
+        ? `Empty and delete bucket ${spec.bucket}`
+        : `${spec.dryRun ? 'Count' : 'Delete'} ${remoteLabel(spec)}`);
     // A dry run changes nothing: there is nothing to resume.
     const recorded = spec.dryRun ? { ...options, connectionRef: undefined } : options;
     return this.start('delete', name, spec, connection, recorded);
@@ -295,8 +339,12 @@ export class Engine {
       const remote = parseS3Url(failure.source) ?? parseS3Url(failure.destination);
       const local = failure.source.startsWith('s3://') ? failure.destination : failure.source;
       yield {
-        key: remote?.key ?? '', path: local, size: failure.size ?? 0,
-        finishedAt: snapshot.endedAt ?? snapshot.createdAt, status: 'failed', error: `${failure.code ?? 'Failed'}: ${failure.message ?? ''}`,
+        key: remote?.key ?? '',
+        path: local,
+        size: failure.size ?? 0,
+        finishedAt: snapshot.endedAt ?? snapshot.createdAt,
+        status: 'failed',
+        error: `${failure.code ?? 'Failed'}: ${failure.message ?? ''}`,
       };
     }
     // So is each file or object that was already there and kept, as asked: a job that kept all it
@@ -305,17 +353,36 @@ export class Engine {
       if (kept.state !== 'kept') continue;
       const remote = parseS3Url(kept.source) ?? parseS3Url(kept.destination);
       const local = kept.source.startsWith('s3://') ? kept.destination : kept.source;
-      yield { key: remote?.key ?? '', path: local, size: kept.size ?? 0, finishedAt: snapshot.endedAt ?? snapshot.createdAt, status: 'kept', error: kept.message ?? 'Already there: kept.' };
+      yield {
+        key: remote?.key ?? '',
+        path: local,
+        size: kept.size ?? 0,
+        finishedAt: snapshot.endedAt ?? snapshot.createdAt,
+        status: 'kept',
+        error: kept.message ?? 'Already there: kept.',
+      };
     }
     // Entries found and not sent are named too: a receipt accounts for everything the job found.
     for (const skipped of snapshot.itemWarnings ?? []) {
       if (skipped.code !== 'Skipped') continue;
-      yield { key: '', path: skipped.item, size: 0, finishedAt: snapshot.createdAt, status: 'skipped', error: skipped.message };
+      yield {
+        key: '',
+        path: skipped.item,
+        size: 0,
+        finishedAt: snapshot.createdAt,
+        status: 'skipped',
+        error: skipped.message,
+      };
     }
   }
 
   /** A page of a job's items (every one, or the failed ones) in the order they ended; NoSuchJob when it is not in the list. */
-  details(id: string, filter: ItemFilter, offset: number, limit: number): { items: JobItem[]; total: number; unlisted: number } {
+  details(
+    id: string,
+    filter: ItemFilter,
+    offset: number,
+    limit: number,
+  ): { items: JobItem[]; total: number; unlisted: number } {
     return this.listed(id).details(filter, offset, limit);
   }
 
@@ -330,7 +397,8 @@ export class Engine {
   /** Drop a finished job from the list and its record, keeping nothing for a resume (the command line, once its receipt is written). */
   forget(id: string): void {
     const job = this.jobsById.get(id);
-    if (job && !isFinished(job.state)) throw new BargeError('JobNotFinished', 'That job is still running: cancel it first.');
+    if (job && !isFinished(job.state))
+      throw new BargeError('JobNotFinished', 'That job is still running: cancel it first.');
     this.jobsById.delete(id);
     job?.dispose();
     // A failed job's leftovers (uploads begun, temporary files) go with it: no resume will come.
@@ -405,7 +473,12 @@ export class Engine {
       bytesPerSecond += rates.bytesPerSecond;
       objectsPerSecond += rates.objectsPerSecond;
     }
-    return { activeRequests: this.scheduler.active, waitingRequests: this.scheduler.waiting(), bytesPerSecond, objectsPerSecond };
+    return {
+      activeRequests: this.scheduler.active,
+      waitingRequests: this.scheduler.waiting(),
+      bytesPerSecond,
+      objectsPerSecond,
+    };
   }
 
   /**
@@ -438,23 +511,51 @@ export class Engine {
   }
 
   /** Validate the spec (the one way in for every host), then run it: recorded in the journal when the host names its connection. */
-  private start<K extends JobKind>(kind: K, name: string, spec: JobSpecs[K], connection: S3Connection, options: JobStartOptions): Job {
+  private start<K extends JobKind>(
+    kind: K,
+    name: string,
+    spec: JobSpecs[K],
+    connection: S3Connection,
+    options: JobStartOptions,
+  ): Job {
     const valid = parseJobSpec(kind, spec);
     const refusal = jobRefusal(kind, valid);
     if (refusal) throw refusal;
     const target = jobTarget(kind, valid);
     const dryRun = kind === 'delete' && (valid as DeleteSpec).dryRun === true;
-    if (!this.recovery || options.connectionRef === undefined) return this.launch({ id: randomUUID(), kind, name, body: jobBody(kind, valid, connection), target, dryRun, arrival: options.arrival });
+    if (!this.recovery || options.connectionRef === undefined)
+      return this.launch({
+        id: randomUUID(),
+        kind,
+        name,
+        body: jobBody(kind, valid, connection),
+        target,
+        dryRun,
+        arrival: options.arrival,
+      });
     // Files that are still arriving are gone with this process: such a job cannot be resumed.
-    if (options.arrival) throw new BargeError('InvalidRequest', 'An upload whose files are still arriving cannot be recorded to resume.');
-    const { launch, release } = this.recovery.begin(kind, name, valid, connection, { ...options, connectionRef: options.connectionRef });
+    if (options.arrival)
+      throw new BargeError('InvalidRequest', 'An upload whose files are still arriving cannot be recorded to resume.');
+    const { launch, release } = this.recovery.begin(kind, name, valid, connection, {
+      ...options,
+      connectionRef: options.connectionRef,
+    });
     const job = this.launch({ ...launch, target, dryRun });
     void job.finished().finally(release);
     return job;
   }
 
   private launch(job: {
-    id: string; kind: JobKind; name: string; body: JobBody<unknown>; createdAt?: number; recorder?: JobJournal; target?: JobTarget; dryRun?: boolean; outcome?: JobOutcome; arrival?: Arrival;
+    id: string;
+    kind: JobKind;
+    name: string;
+    body: JobBody<unknown>;
+    createdAt?: number;
+    recorder?: JobJournal;
+    target?: JobTarget;
+    dryRun?: boolean;
+    outcome?: JobOutcome;
+    arrival?: Arrival;
   }): Job {
     const created = new Job<unknown>({
       id: job.id,
@@ -512,7 +613,10 @@ export class Engine {
 
 /** What a download or delete names, as a person would say it, and where: "a.txt in s3://b/logs/". */
 function remoteLabel(spec: DownloadSpec | DeleteSpec): string {
-  const items = [...(spec.keys ?? []).map((key) => ({ name: key, folder: false })), ...(spec.prefixes ?? []).map((prefix) => ({ name: prefix, folder: true }))];
+  const items = [
+    ...(spec.keys ?? []).map((key) => ({ name: key, folder: false })),
+    ...(spec.prefixes ?? []).map((prefix) => ({ name: prefix, folder: true })),
+  ];
   const where = commonParent(items.map((item) => item.name));
   return `${jobLabel(items)} in ${formatS3Url({ bucket: spec.bucket, key: where })}`;
 }

@@ -14,7 +14,6 @@ import { CODE_SYNONYMS, rerunOf, retryClassOf } from './error-codes.ts';
 import { targetOfTemporary } from './jobs/temporary-name.ts';
 import { decodeXmlEntities } from './s3/xml-entities.ts';
 
-
 interface SdkLikeError {
   name?: string;
   code?: string;
@@ -48,7 +47,12 @@ export function errorCode(error: unknown): string {
   const code = CODE_SYNONYMS.get(raw) ?? raw;
   // Stores give an object lock's refusal no code of its own: only the message tells.
   const message = (error as SdkLikeError | undefined)?.message;
-  if ((code === 'AccessDenied' || code === 'InvalidRequest') && typeof message === 'string' && OBJECT_LOCK_MESSAGE.test(message)) return 'ObjectLocked';
+  if (
+    (code === 'AccessDenied' || code === 'InvalidRequest') &&
+    typeof message === 'string' &&
+    OBJECT_LOCK_MESSAGE.test(message)
+  )
+    return 'ObjectLocked';
   return code;
 }
 
@@ -64,7 +68,8 @@ function rawErrorCode(error: unknown): string {
   if (e.Code) return e.Code;
   const status = e.$metadata?.httpStatusCode;
   // A redirect with no code of its own (a web server, or a proxy sending http:// on to https://).
-  if (status !== undefined && REDIRECT_STATUSES.has(status) && (!e.name || GENERIC_NAMES.has(e.name))) return 'Redirect';
+  if (status !== undefined && REDIRECT_STATUSES.has(status) && (!e.name || GENERIC_NAMES.has(e.name)))
+    return 'Redirect';
   if (e.name && e.name !== 'Error' && e.name !== 'S3ServiceException') return e.name;
   return status ? `Http${status}` : 'Unknown';
 }
@@ -97,9 +102,12 @@ function contentType(e: SdkLikeError): string | undefined {
  * Content-Type (a web page, JSON), when one was sent.
  */
 export function notS3Message(status: number | undefined, type: string | undefined): string {
-  const what = type === undefined ? '' : /html/i.test(type) ? ' with a web page' : /json/i.test(type) ? ' with JSON' : '';
-  return `The endpoint answered${status === undefined ? '' : ` HTTP ${status}`}${what}, not as an S3 store does: `
-    + 'check the endpoint URL (the host, the port, and any path the store needs).';
+  const what =
+    type === undefined ? '' : /html/i.test(type) ? ' with a web page' : /json/i.test(type) ? ' with JSON' : '';
+  return (
+    `The endpoint answered${status === undefined ? '' : ` HTTP ${status}`}${what}, not as an S3 store does: ` +
+    'check the endpoint URL (the host, the port, and any path the store needs).'
+  );
 }
 
 /** Statuses that send a client elsewhere (301 is S3's PermanentRedirect, a bucket in another region). */
@@ -111,16 +119,21 @@ export function httpStatus(error: unknown): number | undefined {
   return (error as SdkLikeError | undefined)?.$metadata?.httpStatusCode;
 }
 
-const UNTRUSTED_CERTIFICATE = "The server's TLS certificate is not trusted (it is self-signed, or signed by an authority this computer does not know). "
-  + 'Check the endpoint URL; if you trust this server, name its CA certificate in NODE_EXTRA_CA_CERTS (a PEM file) and start again.';
+const UNTRUSTED_CERTIFICATE =
+  "The server's TLS certificate is not trusted (it is self-signed, or signed by an authority this computer does not know). " +
+  'Check the endpoint URL; if you trust this server, name its CA certificate in NODE_EXTRA_CA_CERTS (a PEM file) and start again.';
 
 const HINTS: Readonly<Record<string, string>> = {
   InvalidAccessKeyId: 'The server does not know this access key ID. Check the keys, AWS_PROFILE or --profile.',
   SignatureDoesNotMatch: 'The secret access key does not match the access key ID. Check the credentials.',
-  InvalidToken: 'The session token is not valid for these temporary credentials. Get new temporary credentials (aws sso login, or assume the role again) and try again.',
-  ExpiredToken: 'The temporary credentials have expired. Get new ones (aws sso login, or assume the role again) and try again.',
-  AccessDenied: 'Access denied: these credentials lack permission for this operation. Ask the bucket\'s owner for access, or use other credentials.',
-  ObjectLocked: 'The object is protected by object lock (a retention period or a legal hold). Remove the legal hold, or wait until the retention period ends.',
+  InvalidToken:
+    'The session token is not valid for these temporary credentials. Get new temporary credentials (aws sso login, or assume the role again) and try again.',
+  ExpiredToken:
+    'The temporary credentials have expired. Get new ones (aws sso login, or assume the role again) and try again.',
+  AccessDenied:
+    "Access denied: these credentials lack permission for this operation. Ask the bucket's owner for access, or use other credentials.",
+  ObjectLocked:
+    'The object is protected by object lock (a retention period or a legal hold). Remove the legal hold, or wait until the retention period ends.',
   NoSuchBucket: 'The bucket does not exist (check its name and the endpoint).',
   NoSuchKey: 'The object does not exist.',
   NotFound: 'The object does not exist.',
@@ -131,27 +144,39 @@ const HINTS: Readonly<Record<string, string>> = {
   InvalidBucketName: 'The server refused the bucket name.',
   KeyTooLongError: 'The key is longer than the server allows (1,024 bytes in UTF-8).',
   RequestTimeTooSkewed: "This computer's clock is too far from the server's. Set the clock right and try again.",
-  PermanentRedirect: 'The bucket is in another region, and the store did not say which. Set --region (or AWS_REGION) to the bucket\'s region.',
-  AuthorizationHeaderMalformed: 'The request was signed for the wrong region, and the store did not say which is right. Set --region (or AWS_REGION) to the bucket\'s region.',
-  CredentialsProviderError: 'No credentials found. Set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or use a profile (AWS_PROFILE or --profile).',
+  PermanentRedirect:
+    "The bucket is in another region, and the store did not say which. Set --region (or AWS_REGION) to the bucket's region.",
+  AuthorizationHeaderMalformed:
+    "The request was signed for the wrong region, and the store did not say which is right. Set --region (or AWS_REGION) to the bucket's region.",
+  CredentialsProviderError:
+    'No credentials found. Set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or use a profile (AWS_PROFILE or --profile).',
   ECONNREFUSED: 'The connection was refused. Is the endpoint URL right and the server running?',
   ENOTFOUND: 'The endpoint host name does not resolve. Check the endpoint URL.',
   EAI_AGAIN: 'The endpoint host name could not be resolved right now (DNS). Check the network.',
-  ECONNRESET: 'The connection was reset by the server or the network. If it goes on, check the network (a proxy, VPN or firewall on the way) and the endpoint URL.',
-  ETIMEDOUT: 'The connection timed out: nothing answered at the endpoint. Check the endpoint URL and the network, then try again.',
-  TimeoutError: 'The server stopped answering (the request timed out). Try again; if it goes on, lower the thread count or check the network.',
-  EHOSTUNREACH: 'The endpoint\'s host cannot be reached from this computer. Check the endpoint URL and the network (a VPN that is off?), then try again.',
-  ENETUNREACH: 'The network is unreachable: this computer has no route to the endpoint. Check its network connection, then try again.',
-  EPROTO: 'The secure (TLS) connection failed: the server does not speak TLS on this port. Check the endpoint URL (http:// or https://, and the port).',
-  ERR_SSL_WRONG_VERSION_NUMBER: 'The secure (TLS) connection failed: the server does not speak TLS on this port. Check the endpoint URL (http:// or https://, and the port).',
-  ERR_SSL_PACKET_LENGTH_TOO_LONG: 'The secure (TLS) connection failed: the server does not speak TLS on this port. Check the endpoint URL (http:// or https://, and the port).',
+  ECONNRESET:
+    'The connection was reset by the server or the network. If it goes on, check the network (a proxy, VPN or firewall on the way) and the endpoint URL.',
+  ETIMEDOUT:
+    'The connection timed out: nothing answered at the endpoint. Check the endpoint URL and the network, then try again.',
+  TimeoutError:
+    'The server stopped answering (the request timed out). Try again; if it goes on, lower the thread count or check the network.',
+  EHOSTUNREACH:
+    "The endpoint's host cannot be reached from this computer. Check the endpoint URL and the network (a VPN that is off?), then try again.",
+  ENETUNREACH:
+    'The network is unreachable: this computer has no route to the endpoint. Check its network connection, then try again.',
+  EPROTO:
+    'The secure (TLS) connection failed: the server does not speak TLS on this port. Check the endpoint URL (http:// or https://, and the port).',
+  ERR_SSL_WRONG_VERSION_NUMBER:
+    'The secure (TLS) connection failed: the server does not speak TLS on this port. Check the endpoint URL (http:// or https://, and the port).',
+  ERR_SSL_PACKET_LENGTH_TOO_LONG:
+    'The secure (TLS) connection failed: the server does not speak TLS on this port. Check the endpoint URL (http:// or https://, and the port).',
   DEPTH_ZERO_SELF_SIGNED_CERT: UNTRUSTED_CERTIFICATE,
   SELF_SIGNED_CERT_IN_CHAIN: UNTRUSTED_CERTIFICATE,
   UNABLE_TO_VERIFY_LEAF_SIGNATURE: UNTRUSTED_CERTIFICATE,
   UNABLE_TO_GET_ISSUER_CERT: UNTRUSTED_CERTIFICATE,
   UNABLE_TO_GET_ISSUER_CERT_LOCALLY: UNTRUSTED_CERTIFICATE,
   CERT_UNTRUSTED: UNTRUSTED_CERTIFICATE,
-  CERT_HAS_EXPIRED: "The server's TLS certificate has expired. Tell the server's administrator, or check the endpoint URL.",
+  CERT_HAS_EXPIRED:
+    "The server's TLS certificate has expired. Tell the server's administrator, or check the endpoint URL.",
   CERT_NOT_YET_VALID: "The server's TLS certificate is not valid yet. Check this computer's clock.",
   ERR_TLS_CERT_ALTNAME_INVALID: "The server's TLS certificate is for another host name. Check the endpoint URL.",
   Cancelled: 'Cancelled.',
@@ -167,9 +192,15 @@ const FILE_HINTS: Readonly<Record<string, readonly [problem: string, advice?: st
   ENOSPC: ['The disk is full', 'Free some space or choose another folder, then try again.'],
   EDQUOT: ['The disk quota is used up', 'Free some space or choose another folder, then try again.'],
   EROFS: ['The file system is read-only', 'Choose a folder you can write to.'],
-  EBROKENLINK: ['A broken symbolic link (it leads to nothing) is in the way', 'Remove or fix the link, or choose another folder.'],
+  EBROKENLINK: [
+    'A broken symbolic link (it leads to nothing) is in the way',
+    'Remove or fix the link, or choose another folder.',
+  ],
   ENOFOLDERHERE: ['No folder can be made there (the file system takes none)', 'Choose another folder.'],
-  ENAMETOOLONG: ['The name is too long for the file system', 'Choose a shorter folder, or a file system that takes longer names.'],
+  ENAMETOOLONG: [
+    'The name is too long for the file system',
+    'Choose a shorter folder, or a file system that takes longer names.',
+  ],
   ELOOP: ['Too many symbolic links (a link that leads to itself)', 'Fix or remove the link.'],
   EMFILE: ['Too many files are open', 'Lower the thread count, or raise the limit on open files (ulimit -n).'],
 };
@@ -180,16 +211,23 @@ const FILE_HINTS: Readonly<Record<string, readonly [problem: string, advice?: st
  */
 function expectedRegion(error: SdkLikeError): string | undefined {
   const header = error.$response?.headers?.['x-amz-bucket-region'];
-  const named = typeof header === 'string' ? header
-    : typeof error.Region === 'string' ? error.Region
-      : /expecting (?:'|&#39;|&apos;)?([^'&\s]+)/.exec(error.message ?? '')?.[1];
+  const named =
+    typeof header === 'string'
+      ? header
+      : typeof error.Region === 'string'
+        ? error.Region
+        : /expecting (?:'|&#39;|&apos;)?([^'&\s]+)/.exec(error.message ?? '')?.[1];
   return named !== undefined && isRegion(named) ? named : undefined;
 }
 
 /** S3 codes for a store's own failure (HTTP 5xx): retried, and said this way if they last. */
 const SERVER_FAULTS = new Set(['InternalError', 'XMinioServerNotInitialized', 'OperationAborted']);
 
-const REGION_CODES = new Set(['AuthorizationHeaderMalformed', 'PermanentRedirect', 'IllegalLocationConstraintException']);
+const REGION_CODES = new Set([
+  'AuthorizationHeaderMalformed',
+  'PermanentRedirect',
+  'IllegalLocationConstraintException',
+]);
 
 /**
  * A refusal for the region that is still an error. A bucket's region is followed by itself (once per
@@ -205,7 +243,8 @@ function regionHint(error: SdkLikeError): string | undefined {
   if (named !== undefined && named === error.signedRegion) {
     return `The store refused the request signed for region ${named}, the region it names for the bucket. Check the endpoint URL.`;
   }
-  if (named !== undefined) return `The store expects region ${named}, and the request was signed for another. Set the region to ${named} (--region ${named}, or AWS_REGION=${named}).`;
+  if (named !== undefined)
+    return `The store expects region ${named}, and the request was signed for another. Set the region to ${named} (--region ${named}, or AWS_REGION=${named}).`;
   if (error.signedRegion !== undefined) {
     return `The store refused the request for its region (it was signed for ${error.signedRegion}), and named no valid region for the bucket. Set --region (or AWS_REGION) to the bucket's region.`;
   }
@@ -222,18 +261,27 @@ function specificHint(code: string, error: SdkLikeError, context: string | undef
     const raw = rawErrorCode(error);
     const said = ownWords(error, raw) ? `: ${decodeXmlEntities(error.message!).replace(/\.$/, '')}` : '';
     const tries = error.attempts && error.attempts > 1 ? `, on all ${error.attempts} tries` : '';
-    return `The store received different bytes than were sent (it answered ${raw}${said})${tries}. `
-      + 'Something on the way damages data (a proxy, the network), or the file changes while it is read. Retry; if it persists, check the network path and the disk.';
+    return (
+      `The store received different bytes than were sent (it answered ${raw}${said})${tries}. ` +
+      'Something on the way damages data (a proxy, the network), or the file changes while it is read. Retry; if it persists, check the network path and the disk.'
+    );
   }
   if (code === 'NotImplemented') {
     // A refusal of S3's checksum headers never gets here (checksum-headers.ts sends the request again
     // without them): this is the store lacking something else the request needs.
-    const said = ownWords(error, 'NotImplemented') ? `: "${shortened(decodeXmlEntities(error.message!)).replace(/\.$/, '')}"` : '';
+    const said = ownWords(error, 'NotImplemented')
+      ? `: "${shortened(decodeXmlEntities(error.message!)).replace(/\.$/, '')}"`
+      : '';
     const header = error.Header ?? error.ArgumentName;
     // A header's name is short; a store's long text there is cut, as its message is.
-    const named = typeof header === 'string' && header !== '' ? `, naming the ${header.length > HEADER_NAME_LIMIT ? `${header.slice(0, HEADER_NAME_LIMIT - 1)}…` : header} header` : '';
-    return `The store does not support something this request needs (it answered ${error.$metadata?.httpStatusCode ?? 501} NotImplemented${said}${named}). `
-      + 'This cannot be done on this store as it is: check what the store supports (its documentation, or its administrator), and whether a proxy on the way changes requests.';
+    const named =
+      typeof header === 'string' && header !== ''
+        ? `, naming the ${header.length > HEADER_NAME_LIMIT ? `${header.slice(0, HEADER_NAME_LIMIT - 1)}…` : header} header`
+        : '';
+    return (
+      `The store does not support something this request needs (it answered ${error.$metadata?.httpStatusCode ?? 501} NotImplemented${said}${named}). ` +
+      'This cannot be done on this store as it is: check what the store supports (its documentation, or its administrator), and whether a proxy on the way changes requests.'
+    );
   }
   if (code === 'Redirect') return redirectHint(error);
   // A store that keeps asking for fewer requests, or failing on its side, once the retries are spent.
@@ -245,12 +293,14 @@ function specificHint(code: string, error: SdkLikeError, context: string | undef
     return `The store failed on its side (it answered ${error.$metadata?.httpStatusCode ?? 500} ${code}). Try again later; if it goes on, tell the store's administrator.`;
   }
   if (code === 'RequestTimeout') {
-    return 'The store gave up waiting for the request\'s bytes (RequestTimeout): the network is slow or stalls. Check the network, or lower the thread count, then try again.';
+    return "The store gave up waiting for the request's bytes (RequestTimeout): the network is slow or stalls. Check the network, or lower the thread count, then try again.";
   }
   if (code === 'NotS3') return notS3Message(error.$metadata?.httpStatusCode, contentType(error));
   if (code === 'UnreadableAnswer') {
-    return `The store's answer (HTTP ${error.$metadata?.httpStatusCode ?? '(no status)'}) is not well-formed XML: it may have been cut short on the way. `
-      + 'Try again; if it persists, check what stands between Barge and the store (a proxy).';
+    return (
+      `The store's answer (HTTP ${error.$metadata?.httpStatusCode ?? '(no status)'}) is not well-formed XML: it may have been cut short on the way. ` +
+      'Try again; if it persists, check what stands between Barge and the store (a proxy).'
+    );
   }
   const file = FILE_HINTS[code];
   if (file) {
@@ -266,7 +316,13 @@ function specificHint(code: string, error: SdkLikeError, context: string | undef
 
 /** Whether a store's message says more than its code (not the code again, nor the SDK's "UnknownError" or "HTTP 400"). */
 function ownWords(error: SdkLikeError, code: string): boolean {
-  return typeof error.message === 'string' && error.message !== '' && error.message !== code && error.message !== 'UnknownError' && !/^HTTP \d+$/.test(error.message);
+  return (
+    typeof error.message === 'string' &&
+    error.message !== '' &&
+    error.message !== code &&
+    error.message !== 'UnknownError' &&
+    !/^HTTP \d+$/.test(error.message)
+  );
 }
 
 /**
@@ -278,10 +334,16 @@ function redirectHint(error: SdkLikeError): string {
   let to = '';
   if (typeof location === 'string' && location !== '') {
     const url = URL.parse(location, 'http://relative.invalid');
-    if (url) to = url.host === 'relative.invalid' ? `, to the path ${url.pathname}` : `, to ${url.protocol}//${url.host}${url.pathname}`;
+    if (url)
+      to =
+        url.host === 'relative.invalid'
+          ? `, to the path ${url.pathname}`
+          : `, to ${url.protocol}//${url.host}${url.pathname}`;
   }
-  return `The endpoint redirects elsewhere (HTTP ${error.$metadata?.httpStatusCode ?? 'redirect'}${shortened(to)}), and Barge does not follow redirects: `
-    + 'check the endpoint URL (http:// or https://, the host and port, and any path the store needs).';
+  return (
+    `The endpoint redirects elsewhere (HTTP ${error.$metadata?.httpStatusCode ?? 'redirect'}${shortened(to)}), and Barge does not follow redirects: ` +
+    'check the endpoint URL (http:// or https://, the host and port, and any path the store needs).'
+  );
 }
 
 /**
@@ -292,7 +354,10 @@ export function toBargeError(error: unknown, context?: string): BargeError {
   if (error instanceof BargeError) return error;
   const code = errorCode(error);
   const hint = specificHint(code, (error ?? {}) as SdkLikeError, context) ?? HINTS[code];
-  const detail = hint ?? serverMessage(error) ?? `Something failed that Barge has no words for (${code}). Try again; if it goes on, report it with that code.`;
+  const detail =
+    hint ??
+    serverMessage(error) ??
+    `Something failed that Barge has no words for (${code}). Try again; if it goes on, report it with that code.`;
   const message = context ? `Cannot ${context}: ${detail}` : detail;
   return new BargeError(code, message, { cause: error });
 }
@@ -312,10 +377,15 @@ function serverMessage(error: unknown): string | undefined {
   const e = error as SdkLikeError | undefined;
   const status = e?.$metadata?.httpStatusCode;
   // A long message is shortened, not dropped: its beginning says what went wrong.
-  const message = typeof e?.message === 'string' && e.message !== 'UnknownError' && e.message !== '' ? shortened(decodeXmlEntities(e.message)) : undefined;
+  const message =
+    typeof e?.message === 'string' && e.message !== 'UnknownError' && e.message !== ''
+      ? shortened(decodeXmlEntities(e.message))
+      : undefined;
   if (message && status) return `${message.replace(/\.$/, '')} (HTTP ${status}).`;
   if (message) return /[.…]$/.test(message) ? message : `${message}.`;
-  return status ? `The server answered HTTP ${status}, giving no reason. Check the endpoint URL; if it is right, try again later.` : undefined;
+  return status
+    ? `The server answered HTTP ${status}, giving no reason. Check the endpoint URL; if it is right, try again later.`
+    : undefined;
 }
 
 const LONGEST_MESSAGE = 500;

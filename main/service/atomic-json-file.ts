@@ -12,7 +12,11 @@ const OWNER_ONLY_FILE_MODE = 0o600;
 const OWNER_ONLY_FOLDER_MODE = 0o700;
 
 /** Write `value` as JSON to `file`, atomically; `indent` as in JSON.stringify (none: one line). */
-export async function writeJsonFileAtomically(file: string, value: unknown, options: { indent?: number } = {}): Promise<void> {
+export async function writeJsonFileAtomically(
+  file: string,
+  value: unknown,
+  options: { indent?: number } = {},
+): Promise<void> {
   await mkdir(path.dirname(file), { recursive: true, mode: OWNER_ONLY_FOLDER_MODE });
   const temporary = `${file}.tmp`;
   await writeFile(temporary, JSON.stringify(value, null, options.indent), { mode: OWNER_ONLY_FILE_MODE });

@@ -78,7 +78,12 @@ export interface SavedObject {
 export function savedFileName(key: string): string {
   // Control characters, bidi overrides and line separators (a key may hold any) never reach a
   // header or the browser's downloads list, where "invoice-\u202efdp.exe" would read as a PDF.
-  const name = withoutUnsafeCharacters(key.split('/').filter((part) => part !== '').pop() ?? '');
+  const name = withoutUnsafeCharacters(
+    key
+      .split('/')
+      .filter((part) => part !== '')
+      .pop() ?? '',
+  );
   return name === '' || name === '.' || name === '..' ? 'download' : name;
 }
 
@@ -171,7 +176,8 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
   // Staged files go when their job completes or is cleared (a failed one may be retried).
   const releaseStaged = (event: ApiEvent) => {
     if (!staging) return;
-    if (event.type === 'jobs') staging.jobsDone(event.jobs.filter((j) => j.state.status === 'completed').map((j) => j.id));
+    if (event.type === 'jobs')
+      staging.jobsDone(event.jobs.filter((j) => j.state.status === 'completed').map((j) => j.id));
     else if (event.type === 'jobs-removed') {
       staging.jobsDone(event.ids);
       stagedNames.remove(event.ids);
@@ -183,7 +189,8 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
   }
   const saveLinks = options.browserDownloads ? new SaveLinks() : undefined;
   const requireStaging = (): StagingArea => {
-    if (!staging) throw new BargeError('NotSupported', 'This host takes no staged files: files are uploaded by their paths here.');
+    if (!staging)
+      throw new BargeError('NotSupported', 'This host takes no staged files: files are uploaded by their paths here.');
     return staging;
   };
 
@@ -196,7 +203,8 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
   };
   const stopProgress = engine.onEvent(emit);
   // Jobs an earlier run left unfinished (it crashed, was killed, or quit mid-job) come back paused.
-  if (options.restoreJobs ?? true) engine.restore((connectionId) => registry.connection(connectionId), { downloadRoot: options.downloadRoot });
+  if (options.restoreJobs ?? true)
+    engine.restore((connectionId) => registry.connection(connectionId), { downloadRoot: options.downloadRoot });
   // Requests in flight and overall throughput, once a second while anyone listens.
   const statsTimer = setInterval(() => {
     if (listeners.size > 0) emit({ type: 'stats', stats: engine.stats() });
@@ -223,7 +231,9 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
         // Staged under their own names, the entries name the job as dropped ("photos", "2 files and
         // 1 folder"): a folder is one with files below it. The staging folder goes with the host, so
         // such a job cannot resume: it is not journaled.
-        const name = arriving ? `${jobLabel(entries.map((entry) => ({ name: entry, folder: arriving.folders.includes(entry) })))} → ${formatS3Url({ bucket, key: prefix })}` : undefined;
+        const name = arriving
+          ? `${jobLabel(entries.map((entry) => ({ name: entry, folder: arriving.folders.includes(entry) })))} → ${formatS3Url({ bucket, key: prefix })}`
+          : undefined;
         job = engine.upload(connection, { sources, bucket, destination: prefix, ...choices }, { arrival, name });
       } catch (error) {
         await area.discard(stagingId);
@@ -233,12 +243,19 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
       if (sources.length > 0) stagedNames.add(job.id, path.dirname(sources[0]!) + path.sep);
       return started(job);
     }
-    if (options.pageCallers) throw new BargeError('Forbidden', 'A page may not name files on the host: send them (uploads.stage).');
+    if (options.pageCallers)
+      throw new BargeError('Forbidden', 'A page may not name files on the host: send them (uploads.stage).');
     const connection = await registry.connection(connectionId);
     // Absolute: "./big.bin", "big.bin" and the same file named from another folder are one job.
     // The same file named twice is one source.
     const sources = [...new Set((params.paths ?? []).map((source) => path.resolve(source)))];
-    return started(engine.upload(connection, { sources, bucket, destination: prefix, ...choices }, { connectionRef: connectionId, resume: params.resume, resumeWithinMs: params.resumeWithinMs }));
+    return started(
+      engine.upload(
+        connection,
+        { sources, bucket, destination: prefix, ...choices },
+        { connectionRef: connectionId, resume: params.resume, resumeWithinMs: params.resumeWithinMs },
+      ),
+    );
   };
   /**
    * A page (a web host's token holder) names an endpoint: the connection brings its own keys or a
@@ -246,13 +263,18 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
    * environment, its default profile, its container's or instance's) would sign requests to
    * wherever the page points.
    */
-  const ownCredentials = async <T extends { endpoint?: string; accessKeyId?: string; profile?: string }>(input: T): Promise<T> => {
+  const ownCredentials = async <T extends { endpoint?: string; accessKeyId?: string; profile?: string }>(
+    input: T,
+  ): Promise<T> => {
     if (!options.pageCallers || input.accessKeyId) return input;
     if (input.profile) {
       const problem = await registry.profileProblem(input.profile);
       if (problem) throw problem;
     } else if (input.endpoint) {
-      throw new BargeError('MissingCredentials', 'Give this connection its access key ID and secret key, or an AWS profile: the host does not lend its own credentials to an endpoint named in the window.');
+      throw new BargeError(
+        'MissingCredentials',
+        'Give this connection its access key ID and secret key, or an AWS profile: the host does not lend its own credentials to an endpoint named in the window.',
+      );
     }
     return input;
   };
@@ -278,19 +300,27 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
       await registry.remove(id);
       return null;
     },
-    'connections.test': async ({ id }) => ({ buckets: (await engine.listBuckets(await registry.connection(id))).length }),
+    'connections.test': async ({ id }) => ({
+      buckets: (await engine.listBuckets(await registry.connection(id))).length,
+    }),
     'connections.check': async ({ input, id }) => registry.check(await ownCredentials(input), id),
     'connections.open': async (config) => {
       // Sessions are the command line's (its flags over its environment): a page adds connections.
-      if (options.pageCallers) throw new BargeError('Forbidden', 'Session connections are for the command line: add a connection instead.');
+      if (options.pageCallers)
+        throw new BargeError('Forbidden', 'Session connections are for the command line: add a connection instead.');
       return registry.openSession(config);
     },
     'demo.open': async () => {
-      if (!options.demoStore) throw new BargeError('NotSupported', 'This app has no demo store to start. Run `npm run demo` from a checkout of Barge, or add a connection to your own store.');
+      if (!options.demoStore)
+        throw new BargeError(
+          'NotSupported',
+          'This app has no demo store to start. Run `npm run demo` from a checkout of Barge, or add a connection to your own store.',
+        );
       const access = await options.demoStore.start((line) => emit({ type: 'demo', line }));
       return registry.useDemo(access);
     },
-    'buckets.list': async ({ connectionId }) => withContext('list buckets', async () => engine.listBuckets(await registry.connection(connectionId))),
+    'buckets.list': async ({ connectionId }) =>
+      withContext('list buckets', async () => engine.listBuckets(await registry.connection(connectionId))),
     'buckets.create': async ({ connectionId, name }) => {
       await engine.createBucket(await registry.connection(connectionId), name);
       return null;
@@ -299,19 +329,22 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
       await engine.deleteBucket(await registry.connection(connectionId), name);
       return null;
     },
-    'buckets.versioning': async ({ connectionId, name }) => engine.bucketVersioning(await registry.connection(connectionId), name),
-    'buckets.region': async ({ connectionId, name }) => engine.bucketRegion(await registry.connection(connectionId), name),
+    'buckets.versioning': async ({ connectionId, name }) =>
+      engine.bucketVersioning(await registry.connection(connectionId), name),
+    'buckets.region': async ({ connectionId, name }) =>
+      engine.bucketRegion(await registry.connection(connectionId), name),
     'buckets.emptyAndDelete': async ({ connectionId, name }) => {
       const spec = { bucket: name, prefixes: [''], allVersions: true, abortUploads: true, deleteBucket: true };
       return started(engine.delete(await registry.connection(connectionId), spec, { connectionRef: connectionId }));
     },
-    'objects.list': async ({ connectionId, bucket, prefix, recursive, token, pageSize }) => withContext(`list s3://${bucket}/${prefix}`, async () => {
-      const connection = await registry.connection(connectionId);
-      const options = { bucket, prefix, delimiter: recursive ? undefined : '/', pageSize };
-      const place = JSON.stringify([connectionId, bucket, prefix, recursive ?? false, pageSize ?? 0]);
-      // The page as the listing parsed it: no copy on the way to the window; the next one read ahead.
-      return readAhead.page(place, token, (at) => engine.listObjects(connection, options, at));
-    }),
+    'objects.list': async ({ connectionId, bucket, prefix, recursive, token, pageSize }) =>
+      withContext(`list s3://${bucket}/${prefix}`, async () => {
+        const connection = await registry.connection(connectionId);
+        const options = { bucket, prefix, delimiter: recursive ? undefined : '/', pageSize };
+        const place = JSON.stringify([connectionId, bucket, prefix, recursive ?? false, pageSize ?? 0]);
+        // The page as the listing parsed it: no copy on the way to the window; the next one read ahead.
+        return readAhead.page(place, token, (at) => engine.listObjects(connection, options, at));
+      }),
     'objects.details': async ({ connectionId, bucket, key }) => {
       const details = await engine.objectDetails(await registry.connection(connectionId), bucket, key);
       return { ...details, metadata: { ...details.metadata } };
@@ -320,24 +353,49 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
       url: await engine.presign(await registry.connection(connectionId), bucket, key, expiresInSeconds),
     }),
     'objects.saveLink': async ({ connectionId, bucket, key, requireVerified }) => {
-      if (!saveLinks) throw new BargeError('NotSupported', 'This host serves no browser downloads: download into a folder instead.');
+      if (!saveLinks)
+        throw new BargeError('NotSupported', 'This host serves no browser downloads: download into a folder instead.');
       // Looked up first: a missing object, a refusal, or (when asked) one that can be checked only
       // for its size is said in the window, not as a failed download.
-      const looked = await withContext(`save s3://${bucket}/${key}`, async () => engine.objectCheck(await registry.connection(connectionId), bucket, key));
+      const looked = await withContext(`save s3://${bucket}/${key}`, async () =>
+        engine.objectCheck(await registry.connection(connectionId), bucket, key),
+      );
       if (requireVerified && looked.check === 'size-only') {
-        throw new BargeError('Unverified', `s3://${bucket}/${key} can be checked only for its size${looked.why ? ` (${looked.why})` : ''}: not saved, as asked.`);
+        throw new BargeError(
+          'Unverified',
+          `s3://${bucket}/${key} can be checked only for its size${looked.why ? ` (${looked.why})` : ''}: not saved, as asked.`,
+        );
       }
       const link = saveLinks.offer({ connectionId, bucket, key, ...(requireVerified ? { requireVerified } : {}) });
       return { url: saveLinkUrl(link), fileName: savedFileName(key), size: looked.size, check: looked.check };
     },
     'jobs.upload': (params) => upload(params),
-    'jobs.download': async ({ connectionId, bucket, keys, prefixes, targetFolder, requireVerified, ifExists, saveAs, caseInsensitive, resume, resumeWithinMs }) => {
+    'jobs.download': async ({
+      connectionId,
+      bucket,
+      keys,
+      prefixes,
+      targetFolder,
+      requireVerified,
+      ifExists,
+      saveAs,
+      caseInsensitive,
+      resume,
+      resumeWithinMs,
+    }) => {
       requireWholePath(targetFolder);
-      const folder = options.downloadRoot === undefined ? path.resolve(targetFolder) : await engine.confinedTarget(options.downloadRoot, targetFolder);
-      if (saveAs !== undefined && keys.length + prefixes.length !== 1) throw new BargeError('InvalidRequest', 'A file name to save as is for one object only.');
+      const folder =
+        options.downloadRoot === undefined
+          ? path.resolve(targetFolder)
+          : await engine.confinedTarget(options.downloadRoot, targetFolder);
+      if (saveAs !== undefined && keys.length + prefixes.length !== 1)
+        throw new BargeError('InvalidRequest', 'A file name to save as is for one object only.');
       const onExisting = ifExists ?? options.defaultIfExists;
       const spec = {
-        bucket, keys, prefixes, targetFolder: folder,
+        bucket,
+        keys,
+        prefixes,
+        targetFolder: folder,
         ...(saveAs === undefined ? {} : { targetFile: path.join(folder, saveAs) }),
         ...(caseInsensitive === undefined ? {} : { caseInsensitive }),
         // Left out when off, so a spec is the same whether or not it was said.
@@ -345,36 +403,67 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
         ...(onExisting ? { ifExists: onExisting } : {}),
         ...(options.downloadRoot === undefined ? {} : { confinedTo: path.resolve(options.downloadRoot) }),
       };
-      return started(engine.download(await registry.connection(connectionId), spec, { connectionRef: connectionId, resume, resumeWithinMs }));
+      return started(
+        engine.download(await registry.connection(connectionId), spec, {
+          connectionRef: connectionId,
+          resume,
+          resumeWithinMs,
+        }),
+      );
     },
-    'jobs.delete': async ({ connectionId, resume, resumeWithinMs, ...spec }) => started(engine.delete(await registry.connection(connectionId), spec, { connectionRef: connectionId, resume, resumeWithinMs })),
+    'jobs.delete': async ({ connectionId, resume, resumeWithinMs, ...spec }) =>
+      started(
+        engine.delete(await registry.connection(connectionId), spec, {
+          connectionRef: connectionId,
+          resume,
+          resumeWithinMs,
+        }),
+      ),
     'jobs.pause': onJobs((id) => engine.pause(id)),
     'jobs.resume': onJobs((id) => engine.resume(id)),
     'jobs.cancel': onJobs((id) => engine.cancel(id)),
     'jobs.retry': onJobs((id) => engine.retry(id)),
     'jobs.resolveConflict': async ({ id, conflictId, choice, applyToAll }) => {
-      if (!engine.resolveConflict(id, conflictId, choice, applyToAll)) throw new BargeError('NoSuchConflict', 'That question was answered already, or its job has ended.');
+      if (!engine.resolveConflict(id, conflictId, choice, applyToAll))
+        throw new BargeError('NoSuchConflict', 'That question was answered already, or its job has ended.');
       return null;
     },
     'jobs.receipt': async ({ id, format }) => {
       const job = engine.job(id);
       if (!job) throw new BargeError('NoSuchJob', 'That job is no longer in the list.');
-      return { fileName: `barge-receipt-${job.kind}-${id.slice(0, 8)}.${format}`, text: [...formatReceipt(receiptAsDropped(id), format)].join('') };
+      return {
+        fileName: `barge-receipt-${job.kind}-${id.slice(0, 8)}.${format}`,
+        text: [...formatReceipt(receiptAsDropped(id), format)].join(''),
+      };
     },
     'jobs.saveReceipt': async ({ id, path: file, format }) => {
       // A page saves a receipt through the browser (jobs.receipt): it names no file on the host.
-      if (options.pageCallers) throw new BargeError('Forbidden', 'A page may not name files on the host: fetch the receipt (jobs.receipt) and save it in the browser.');
+      if (options.pageCallers)
+        throw new BargeError(
+          'Forbidden',
+          'A page may not name files on the host: fetch the receipt (jobs.receipt) and save it in the browser.',
+        );
       if (!engine.job(id)) throw new BargeError('NoSuchJob', 'That job is no longer in the list.');
       requireWholePath(file);
       const name = path.basename(file);
-      if (name === '' || name === '.' || name === '..') throw new BargeError('InvalidRequest', `${file} names no file: give the receipt a file name.`);
+      if (name === '' || name === '.' || name === '..')
+        throw new BargeError('InvalidRequest', `${file} names no file: give the receipt a file name.`);
       // Where the host confines downloads, receipts too.
-      const target = options.downloadRoot === undefined ? path.resolve(file) : path.join(await engine.confinedFolder(options.downloadRoot, path.dirname(file)), name);
+      const target =
+        options.downloadRoot === undefined
+          ? path.resolve(file)
+          : path.join(await engine.confinedFolder(options.downloadRoot, path.dirname(file)), name);
       // Written aside under a name of its own, made new (never through a link that stands there),
       // then renamed: a receipt is whole or absent, never half a list, and nothing else is written.
-      const partial = path.join(path.dirname(target), `.${path.basename(target).slice(0, 200)}.${randomUUID().slice(0, 8)}.barge-partial`);
+      const partial = path.join(
+        path.dirname(target),
+        `.${path.basename(target).slice(0, 200)}.${randomUUID().slice(0, 8)}.barge-partial`,
+      );
       try {
-        await pipeline(Readable.from(formatReceipt(engine.receipt(id), format)), createWriteStream(partial, { flags: 'wx', mode: 0o644 }));
+        await pipeline(
+          Readable.from(formatReceipt(engine.receipt(id), format)),
+          createWriteStream(partial, { flags: 'wx', mode: 0o644 }),
+        );
         await rename(partial, target);
       } catch (error) {
         await rm(partial, { force: true });
@@ -414,7 +503,11 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
       // The header once, with the first page.
       const text = (offset === 0 ? lines : lines.slice(1)).join('');
       const end = offset + page.items.length;
-      return { fileName: itemsFileName(job.kind, id, filter), text, ...(page.items.length > 0 && end < page.total ? { next: end } : {}) };
+      return {
+        fileName: itemsFileName(job.kind, id, filter),
+        text,
+        ...(page.items.length > 0 && end < page.total ? { next: end } : {}),
+      };
     },
     'jobs.retryFailed': async ({ id, ifExists }) => {
       engine.retryFailed(id, ifExists);
@@ -422,11 +515,25 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
     },
     'uploads.stage': async () => ({ stagingId: await requireStaging().create() }),
     'uploads.abortIncomplete': async ({ connectionId, bucket, prefix, olderThanMs, dryRun }) => {
-      const result = await engine.abortIncompleteUploads(await registry.connection(connectionId), bucket, prefix, dryRun, olderThanMs);
-      return { ...result, failed: result.failed.map(({ upload, error }) => ({ upload, error: { code: error.code, message: error.message } })) };
+      const result = await engine.abortIncompleteUploads(
+        await registry.connection(connectionId),
+        bucket,
+        prefix,
+        dryRun,
+        olderThanMs,
+      );
+      return {
+        ...result,
+        failed: result.failed.map(({ upload, error }) => ({
+          upload,
+          error: { code: error.code, message: error.message },
+        })),
+      };
     },
-    'fs.listFolders': async ({ path: folder }) => engine.listFolders(folder, { root: options.downloadRoot, start: defaultDownloadFolder }),
-    'fs.makeFolder': async ({ parent, name }) => engine.makeFolder(parent, name, { root: options.downloadRoot, start: defaultDownloadFolder }),
+    'fs.listFolders': async ({ path: folder }) =>
+      engine.listFolders(folder, { root: options.downloadRoot, start: defaultDownloadFolder }),
+    'fs.makeFolder': async ({ parent, name }) =>
+      engine.makeFolder(parent, name, { root: options.downloadRoot, start: defaultDownloadFolder }),
     'settings.get': async () => engine.settings,
     'settings.update': async (patch) => {
       const settings = engine.updateSettings(patch);
@@ -438,7 +545,8 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
 
   return {
     async dispatch(method, params) {
-      if (!Object.hasOwn(methodSchemas, method)) return failure('UnknownMethod', `There is no method "${String(method).slice(0, 80)}".`);
+      if (!Object.hasOwn(methodSchemas, method))
+        return failure('UnknownMethod', `There is no method "${String(method).slice(0, 80)}".`);
       const name = method as MethodName;
       // The input is kept in an issue only to tell a missing field from a wrong one: never said.
       const parsed = methodSchemas[name].safeParse(params ?? {}, { reportInput: true });
@@ -454,18 +562,25 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
     stagedFile: (stagingId, relativePath) => settle(() => requireStaging().fileFor(stagingId, relativePath)),
     followSaveLink(link) {
       const taken = saveLinks?.take(link);
-      if (!taken) return failure('NoSuchSaveLink', 'That download link was used already, or waited too long: save the object again from the window.');
+      if (!taken)
+        return failure(
+          'NoSuchSaveLink',
+          'That download link was used already, or waited too long: save the object again from the window.',
+        );
       const { connectionId, bucket, key, requireVerified } = taken.target;
       return ok({
-        open: (signal) => settle(async () => {
-          try {
-            const opened = await withContext(`save s3://${bucket}/${key}`, async () => engine.openObject(await registry.connection(connectionId), bucket, key, { signal, requireVerified }));
-            return { fileName: savedFileName(key), size: opened.size, body: opened.body };
-          } catch (error) {
-            taken.giveBack();
-            throw error;
-          }
-        }),
+        open: (signal) =>
+          settle(async () => {
+            try {
+              const opened = await withContext(`save s3://${bucket}/${key}`, async () =>
+                engine.openObject(await registry.connection(connectionId), bucket, key, { signal, requireVerified }),
+              );
+              return { fileName: savedFileName(key), size: opened.size, body: opened.body };
+            } catch (error) {
+              taken.giveBack();
+              throw error;
+            }
+          }),
       });
     },
     async close() {

@@ -20,7 +20,15 @@ import type { SecretStore } from './secret-store.ts';
 
 export const ENVIRONMENT_CONNECTION_ID = 'env';
 /** A profile's settings that give credentials of its own (any one is enough). */
-const CREDENTIAL_SOURCES = ['aws_secret_access_key', 'sso_session', 'sso_start_url', 'role_arn', 'credential_process', 'web_identity_token_file', 'login_session'] as const;
+const CREDENTIAL_SOURCES = [
+  'aws_secret_access_key',
+  'sso_session',
+  'sso_start_url',
+  'role_arn',
+  'credential_process',
+  'web_identity_token_file',
+  'login_session',
+] as const;
 const PROFILE_PREFIX = 'profile:';
 const SESSION_PREFIX = 'session:';
 
@@ -56,8 +64,12 @@ export class ConnectionRegistry {
    * machine's own); `addressProblem`: the same for each address an endpoint's name resolves to.
    */
   constructor(options: {
-    dataDir: string; engine: Engine; secrets: SecretStore; env?: NodeJS.ProcessEnv;
-    endpointProblem?: (endpoint: string) => string | undefined; addressProblem?: (address: string) => string | undefined;
+    dataDir: string;
+    engine: Engine;
+    secrets: SecretStore;
+    env?: NodeJS.ProcessEnv;
+    endpointProblem?: (endpoint: string) => string | undefined;
+    addressProblem?: (address: string) => string | undefined;
   }) {
     this.file = path.join(options.dataDir, 'connections.json');
     this.engine = options.engine;
@@ -72,15 +84,27 @@ export class ConnectionRegistry {
     const addresses = await lookup(host, { all: true }).catch(() => []);
     for (const { address } of addresses) {
       const problem = this.addressProblem(address);
-      if (problem) throw new BargeError('EndpointRefused', `This host refuses the endpoint ${endpoint}, whose name resolves to an address it refuses: ${problem}. (Start it with --allow-internal-endpoints if that is really your store.)`);
+      if (problem)
+        throw new BargeError(
+          'EndpointRefused',
+          `This host refuses the endpoint ${endpoint}, whose name resolves to an address it refuses: ${problem}. (Start it with --allow-internal-endpoints if that is really your store.)`,
+        );
     }
   }
 
   /** Where a connection goes: an endpoint this host allows, and a region that is a region (it names hosts). */
   private checkPlace(place: { readonly endpoint?: string; readonly region?: string }, whose = 'The region'): void {
     const problem = place.endpoint ? this.endpointProblem?.(place.endpoint) : undefined;
-    if (problem) throw new BargeError('EndpointRefused', `This host refuses the endpoint ${place.endpoint}: ${problem}. (Start it with --allow-internal-endpoints if that is really your store.)`);
-    if (place.region && !isRegion(place.region)) throw new BargeError('InvalidRegion', `${whose} is not a region ("${place.region.slice(0, 80)}"): ${REGION_RULE}.`);
+    if (problem)
+      throw new BargeError(
+        'EndpointRefused',
+        `This host refuses the endpoint ${place.endpoint}: ${problem}. (Start it with --allow-internal-endpoints if that is really your store.)`,
+      );
+    if (place.region && !isRegion(place.region))
+      throw new BargeError(
+        'InvalidRegion',
+        `${whose} is not a region ("${place.region.slice(0, 80)}"): ${REGION_RULE}.`,
+      );
   }
 
   async list(): Promise<ConnectionSummary[]> {
@@ -99,9 +123,27 @@ export class ConnectionRegistry {
       });
     }
     for (const profile of await this.profiles()) {
-      found.push({ id: `${PROFILE_PREFIX}${profile.name}`, name: `AWS profile: ${profile.name}`, source: 'profile', profile: profile.name, endpoint: profile.endpoint, region: profile.region, hasSecret: profile.hasSecret });
+      found.push({
+        id: `${PROFILE_PREFIX}${profile.name}`,
+        name: `AWS profile: ${profile.name}`,
+        source: 'profile',
+        profile: profile.name,
+        endpoint: profile.endpoint,
+        region: profile.region,
+        hasSecret: profile.hasSecret,
+      });
     }
-    if (this.demo) found.push({ id: DEMO_CONNECTION_ID, name: 'Demo store (local MinIO)', source: 'demo', endpoint: this.demo.endpoint, region: this.demo.region, accessKeyId: this.demo.accessKeyId, hasSecret: true, pathStyle: true });
+    if (this.demo)
+      found.push({
+        id: DEMO_CONNECTION_ID,
+        name: 'Demo store (local MinIO)',
+        source: 'demo',
+        endpoint: this.demo.endpoint,
+        region: this.demo.region,
+        accessKeyId: this.demo.accessKeyId,
+        hasSecret: true,
+        pathStyle: true,
+      });
     for (const saved of await this.load()) found.push(await this.summary(saved));
     return found;
   }
@@ -110,7 +152,16 @@ export class ConnectionRegistry {
   useDemo(access: DemoStoreAccess): ConnectionSummary {
     if (this.demo?.endpoint !== access.endpoint) this.forget(DEMO_CONNECTION_ID);
     this.demo = { ...access, pathStyle: true };
-    return { id: DEMO_CONNECTION_ID, name: 'Demo store (local MinIO)', source: 'demo', endpoint: access.endpoint, region: access.region, accessKeyId: access.accessKeyId, hasSecret: true, pathStyle: true };
+    return {
+      id: DEMO_CONNECTION_ID,
+      name: 'Demo store (local MinIO)',
+      source: 'demo',
+      endpoint: access.endpoint,
+      region: access.region,
+      accessKeyId: access.accessKeyId,
+      hasSecret: true,
+      pathStyle: true,
+    };
   }
 
   /**
@@ -129,7 +180,18 @@ export class ConnectionRegistry {
     };
     const id = `${SESSION_PREFIX}${createHash('sha256').update(JSON.stringify(identity)).digest('hex').slice(0, 32)}`;
     this.sessions.set(id, config);
-    return { id, name: identity.endpoint ?? 'AWS', source: 'environment', endpoint: identity.endpoint, region: identity.region, profile: identity.profile, hasSecret: false, pathStyle: config.pathStyle, checksumMode: config.checksumMode, uploadChecksum: config.uploadChecksum };
+    return {
+      id,
+      name: identity.endpoint ?? 'AWS',
+      source: 'environment',
+      endpoint: identity.endpoint,
+      region: identity.region,
+      profile: identity.profile,
+      hasSecret: false,
+      pathStyle: config.pathStyle,
+      checksumMode: config.checksumMode,
+      uploadChecksum: config.uploadChecksum,
+    };
   }
 
   async add(input: ConnectionInput): Promise<ConnectionSummary> {
@@ -143,7 +205,11 @@ export class ConnectionRegistry {
   async edit(id: string, input: ConnectionInput): Promise<ConnectionSummary> {
     const all = await this.load();
     const index = all.findIndex((c) => c.id === id);
-    if (index < 0) throw new BargeError('NoSuchConnection', 'Only saved connections can be edited; this one comes from the AWS environment.');
+    if (index < 0)
+      throw new BargeError(
+        'NoSuchConnection',
+        'Only saved connections can be edited; this one comes from the AWS environment.',
+      );
     this.checkPlace(input);
     const saved = toSaved(id, input);
     // An empty secret keeps the stored one: the window never has it to send back.
@@ -156,7 +222,8 @@ export class ConnectionRegistry {
 
   async remove(id: string): Promise<void> {
     const all = await this.load();
-    if (!all.some((c) => c.id === id)) throw new BargeError('NoSuchConnection', 'Only saved connections can be removed.');
+    if (!all.some((c) => c.id === id))
+      throw new BargeError('NoSuchConnection', 'Only saved connections can be removed.');
     await this.store(all.filter((c) => c.id !== id));
     await this.secrets.delete(id);
     this.forget(id);
@@ -171,11 +238,30 @@ export class ConnectionRegistry {
     const blank = (value: string | undefined) => (value ? value : undefined);
     const accessKeyId = blank(input.accessKeyId);
     let secretAccessKey = blank(input.secretAccessKey);
-    if (!secretAccessKey && accessKeyId && existingId !== undefined && (await this.load()).some((c) => c.id === existingId)) {
+    if (
+      !secretAccessKey &&
+      accessKeyId &&
+      existingId !== undefined &&
+      (await this.load()).some((c) => c.id === existingId)
+    ) {
       secretAccessKey = await this.secrets.get(existingId);
     }
-    if (accessKeyId && !secretAccessKey) return { ok: false, failed: 'credentials', field: 'secretAccessKey', code: 'MissingSecret', message: 'Enter the secret access key that goes with this access key ID.' };
-    if (secretAccessKey && !accessKeyId) return { ok: false, failed: 'credentials', field: 'accessKeyId', code: 'MissingAccessKeyId', message: 'Enter the access key ID that goes with this secret access key.' };
+    if (accessKeyId && !secretAccessKey)
+      return {
+        ok: false,
+        failed: 'credentials',
+        field: 'secretAccessKey',
+        code: 'MissingSecret',
+        message: 'Enter the secret access key that goes with this access key ID.',
+      };
+    if (secretAccessKey && !accessKeyId)
+      return {
+        ok: false,
+        failed: 'credentials',
+        field: 'accessKeyId',
+        code: 'MissingAccessKeyId',
+        message: 'Enter the access key ID that goes with this secret access key.',
+      };
     // A region that is no region fails in the engine, as the check's answer (failed: region).
     const config: ConnectionConfig = {
       endpoint: blank(input.endpoint),
@@ -201,19 +287,21 @@ export class ConnectionRegistry {
     let connection = this.open.get(id);
     if (!connection) {
       // The demo store is this host's own, on loopback by design: the one internal address allowed.
-      connection = this.config(id).then((config) => this.engine.connect(config, { internalAllowed: id === DEMO_CONNECTION_ID })).then(async (opened) => {
-        // Where it really goes, once the environment and profiles have had their say, and what its
-        // name resolves to (a name may point at an internal address).
-        try {
-          if (id === DEMO_CONNECTION_ID) return opened;
-          this.checkPlace({ endpoint: opened.endpoint.endpoint });
-          if (this.endpointProblem && opened.endpoint.endpoint) await this.checkResolved(opened.endpoint.endpoint);
-        } catch (error) {
-          opened.close();
-          throw error;
-        }
-        return opened;
-      });
+      connection = this.config(id)
+        .then((config) => this.engine.connect(config, { internalAllowed: id === DEMO_CONNECTION_ID }))
+        .then(async (opened) => {
+          // Where it really goes, once the environment and profiles have had their say, and what its
+          // name resolves to (a name may point at an internal address).
+          try {
+            if (id === DEMO_CONNECTION_ID) return opened;
+            this.checkPlace({ endpoint: opened.endpoint.endpoint });
+            if (this.endpointProblem && opened.endpoint.endpoint) await this.checkResolved(opened.endpoint.endpoint);
+          } catch (error) {
+            opened.close();
+            throw error;
+          }
+          return opened;
+        });
       connection.catch(() => this.open.delete(id));
       this.open.set(id, connection);
     }
@@ -226,7 +314,8 @@ export class ConnectionRegistry {
     const session = this.sessions.get(id);
     if (session) return session;
     if (id === DEMO_CONNECTION_ID) {
-      if (!this.demo) throw new BargeError('NoSuchConnection', 'The demo store is not running: open it again from the window.');
+      if (!this.demo)
+        throw new BargeError('NoSuchConnection', 'The demo store is not running: open it again from the window.');
       return this.demo;
     }
     const saved = (await this.load()).find((c) => c.id === id);
@@ -234,7 +323,11 @@ export class ConnectionRegistry {
     // Saved before regions were checked, or written into the file by hand: checked as it is used.
     this.checkPlace({ region: saved.region }, `The region of the connection "${saved.name}"`);
     const secretAccessKey = saved.accessKeyId ? await this.secrets.get(id) : undefined;
-    if (saved.accessKeyId && !secretAccessKey) throw new BargeError('MissingSecret', `The connection "${saved.name}" has no secret access key stored: edit it and enter the key.`);
+    if (saved.accessKeyId && !secretAccessKey)
+      throw new BargeError(
+        'MissingSecret',
+        `The connection "${saved.name}" has no secret access key stored: edit it and enter the key.`,
+      );
     return {
       endpoint: saved.endpoint,
       region: saved.region,
@@ -250,11 +343,18 @@ export class ConnectionRegistry {
   private forget(id: string): void {
     const connection = this.open.get(id);
     this.open.delete(id);
-    void connection?.then((c) => c.close(), () => undefined);
+    void connection?.then(
+      (c) => c.close(),
+      () => undefined,
+    );
   }
 
   private async summary(saved: SavedConnection): Promise<ConnectionSummary> {
-    return { ...saved, source: 'saved', hasSecret: saved.accessKeyId ? (await this.secrets.get(saved.id)) !== undefined : false };
+    return {
+      ...saved,
+      source: 'saved',
+      hasSecret: saved.accessKeyId ? (await this.secrets.get(saved.id)) !== undefined : false,
+    };
   }
 
   /**
@@ -264,9 +364,16 @@ export class ConnectionRegistry {
    */
   async profileProblem(name: string): Promise<BargeError | undefined> {
     const profile = (await this.profiles()).find((each) => each.name === name);
-    if (!profile) return new BargeError('NoSuchProfile', `No profile ${name} in ~/.aws/config or ~/.aws/credentials on the host: check its name.`);
+    if (!profile)
+      return new BargeError(
+        'NoSuchProfile',
+        `No profile ${name} in ~/.aws/config or ~/.aws/credentials on the host: check its name.`,
+      );
     if (!profile.hasSecret) {
-      return new BargeError('MissingCredentials', `The profile ${name} holds no credentials of its own (keys, a role, SSO, a credential process or a web identity): give this connection its keys, or name a profile that has them. The host does not lend its own credentials to a connection named in the window.`);
+      return new BargeError(
+        'MissingCredentials',
+        `The profile ${name} holds no credentials of its own (keys, a role, SSO, a credential process or a web identity): give this connection its keys, or name a profile that has them. The host does not lend its own credentials to a connection named in the window.`,
+      );
     }
     return undefined;
   }

@@ -27,7 +27,9 @@ export async function openJournalIn(dataDir: string, warn: (message: string) => 
   try {
     return await Journal.open(file, { warn });
   } catch (error) {
-    warn(`Jobs will not be resumable after a crash: the journal ${file} cannot be opened (${(error as Error).message}).`);
+    warn(
+      `Jobs will not be resumable after a crash: the journal ${file} cannot be opened (${(error as Error).message}).`,
+    );
     return undefined;
   }
 }

@@ -15,7 +15,8 @@ export function ownAddressProblem(address: string): string | undefined {
   if (wanted === undefined) return undefined;
   for (const entries of Object.values(networkInterfaces())) {
     for (const entry of entries ?? []) {
-      if (canonicalAddress(entry.address) === wanted) return `${address} is one of this machine's own addresses (its own services)`;
+      if (canonicalAddress(entry.address) === wanted)
+        return `${address} is one of this machine's own addresses (its own services)`;
     }
   }
   return undefined;

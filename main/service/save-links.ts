@@ -45,7 +45,11 @@ export class SaveLinks {
   /** A new link's name for `target`; TooManySaveLinks while a thousand wait unfollowed. */
   offer(target: SavedObjectTarget): string {
     this.dropExpired();
-    if (this.waiting.size >= MAX_WAITING_SAVE_LINKS) throw new BargeError('TooManySaveLinks', 'Too many objects are waiting to be saved through this browser: let the downloads start, then save the rest.');
+    if (this.waiting.size >= MAX_WAITING_SAVE_LINKS)
+      throw new BargeError(
+        'TooManySaveLinks',
+        'Too many objects are waiting to be saved through this browser: let the downloads start, then save the rest.',
+      );
     const name = randomBytes(24).toString('base64url');
     this.waiting.set(name, { target, expires: this.now() + this.ttlMs });
     return name;

@@ -21,7 +21,10 @@ export class FileSecretStore implements SecretStore {
   private readonly encode: (plain: string) => Promise<string>;
   private readonly decode: (stored: string) => Promise<string>;
 
-  constructor(file: string, codec?: { encode(plain: string): Promise<string>; decode(stored: string): Promise<string> }) {
+  constructor(
+    file: string,
+    codec?: { encode(plain: string): Promise<string>; decode(stored: string): Promise<string> },
+  ) {
     this.file = file;
     this.encode = codec?.encode ?? (async (plain) => plain);
     this.decode = codec?.decode ?? (async (stored) => stored);

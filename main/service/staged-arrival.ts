@@ -105,7 +105,12 @@ export class StagedArrival implements Arrival {
         const waiter = this.waiter;
         this.waiter = undefined;
         // A later run (a retry) is told where the files went.
-        this.fail(new BargeError('NoSuchStaging', 'The files of this upload were removed from the host when it was cancelled: drop them again to upload them.'));
+        this.fail(
+          new BargeError(
+            'NoSuchStaging',
+            'The files of this upload were removed from the host when it was cancelled: drop them again to upload them.',
+          ),
+        );
         waiter?.reject(Object.assign(new Error('cancelled'), { name: 'AbortError' }));
       };
       if (signal.aborted) return cancelled();
@@ -113,8 +118,14 @@ export class StagedArrival implements Arrival {
       const settled = () => signal.removeEventListener('abort', cancelled);
       this.waiter = {
         received,
-        resolve: () => { settled(); resolve(); },
-        reject: (error) => { settled(); reject(error); },
+        resolve: () => {
+          settled();
+          resolve();
+        },
+        reject: (error) => {
+          settled();
+          reject(error);
+        },
       };
     });
   }
@@ -124,7 +135,12 @@ export class StagedArrival implements Arrival {
     clearTimeout(this.patience);
     this.patience = setTimeout(() => {
       const left = this.filesTotal - this.files;
-      this.fail(new BargeError('BrowserGone', `The browser sent nothing for ${Math.round(this.patienceMs / 1000)} s with ${left.toLocaleString('en-US')} of ${this.filesTotal.toLocaleString('en-US')} ${this.filesTotal === 1 ? 'file' : 'files'} still to come (its page was closed, or lost its connection): nothing was uploaded. Drop the files again.`));
+      this.fail(
+        new BargeError(
+          'BrowserGone',
+          `The browser sent nothing for ${Math.round(this.patienceMs / 1000)} s with ${left.toLocaleString('en-US')} of ${this.filesTotal.toLocaleString('en-US')} ${this.filesTotal === 1 ? 'file' : 'files'} still to come (its page was closed, or lost its connection): nothing was uploaded. Drop the files again.`,
+        ),
+      );
     }, this.patienceMs);
     this.patience.unref();
   }

@@ -29,10 +29,14 @@ export class StagedNames {
   event(event: ApiEvent): ApiEvent {
     if (this.folders.size === 0) return event;
     switch (event.type) {
-      case 'jobs': return { ...event, jobs: event.jobs.map((job) => this.of(job.id, job)) };
-      case 'job': return { ...event, job: this.of(event.job.id, event.job) };
-      case 'job-items': return this.of(event.id, event);
-      default: return event;
+      case 'jobs':
+        return { ...event, jobs: event.jobs.map((job) => this.of(job.id, job)) };
+      case 'job':
+        return { ...event, job: this.of(event.job.id, event.job) };
+      case 'job-items':
+        return this.of(event.id, event);
+      default:
+        return event;
     }
   }
 }

@@ -58,7 +58,8 @@ const PLATFORM = process.platform === 'win32' ? 'win32' : 'posix';
 export const MAX_NAME_BYTES = 255;
 /** Words for a staged file's path the disk refused, by the system's code. */
 export const STAGED_PATH_REFUSALS: Readonly<Record<string, string>> = {
-  ENAMETOOLONG: "That file path is too long for the host's disk: upload a folder nearer to the file, or shorten its names.",
+  ENAMETOOLONG:
+    "That file path is too long for the host's disk: upload a folder nearer to the file, or shorten its names.",
   EEXIST: 'That file path clashes with another file of the same upload.',
   ENOTDIR: 'That file path clashes with another file of the same upload.',
   EISDIR: 'That file path clashes with a folder of the same upload.',
@@ -80,7 +81,13 @@ export class StagingArea {
   private readonly ttlMs: number;
   private readonly now: () => number;
 
-  private constructor(root: string, ownsRoot: boolean, ttlMs: number, now: () => number, receivePatienceMs: number | undefined) {
+  private constructor(
+    root: string,
+    ownsRoot: boolean,
+    ttlMs: number,
+    now: () => number,
+    receivePatienceMs: number | undefined,
+  ) {
     this.root = root;
     this.receivePatienceMs = receivePatienceMs;
     this.ownsRoot = ownsRoot;
@@ -97,7 +104,13 @@ export class StagingArea {
     const root = options.root ?? (await mkdtemp(path.join(temporaryDir, ownStagingPrefix())));
     await mkdir(root, { recursive: true, mode: 0o700 });
     await chmod(root, 0o700);
-    return new StagingArea(path.resolve(root), options.root === undefined, options.unstartedTtlMs ?? STAGED_UNSTARTED_TTL_MS, options.now ?? Date.now, options.receivePatienceMs);
+    return new StagingArea(
+      path.resolve(root),
+      options.root === undefined,
+      options.unstartedTtlMs ?? STAGED_UNSTARTED_TTL_MS,
+      options.now ?? Date.now,
+      options.receivePatienceMs,
+    );
   }
 
   /** A new, empty batch. */
@@ -119,12 +132,20 @@ export class StagingArea {
     try {
       file = await this.place(stagingId, relativePath);
     } catch (error) {
-      arrival?.fail(error instanceof BargeError ? error : new BargeError('ENOSPC', "The host's disk for staging uploads is full: free some space there, then upload again."));
+      arrival?.fail(
+        error instanceof BargeError
+          ? error
+          : new BargeError(
+              'ENOSPC',
+              "The host's disk for staging uploads is full: free some space there, then upload again.",
+            ),
+      );
       throw error;
     }
     // Still arriving: the batch waits an hour from its last file.
     if (this.unstarted.has(stagingId)) this.unstarted.set(stagingId, this.now());
-    if (!arrival) return { file, stagingRoot: this.root, signal: NEVER_STOPPED, received: () => undefined, ended: () => undefined };
+    if (!arrival)
+      return { file, stagingRoot: this.root, signal: NEVER_STOPPED, received: () => undefined, ended: () => undefined };
     arrival.fileStarted();
     let ended = false;
     return {
@@ -143,9 +164,14 @@ export class StagingArea {
   /** A file's place in its batch, its folders made; refused in words where the disk cannot hold it. */
   private async place(stagingId: string, relativePath: string): Promise<string> {
     const mapped = keyToRelativePath(relativePath, '', PLATFORM);
-    if (!mapped.ok || mapped.isFolderMarker) throw new BargeError('InvalidPath', `That file path ${mapped.ok ? 'is a folder' : mapped.reason}.`);
+    if (!mapped.ok || mapped.isFolderMarker)
+      throw new BargeError('InvalidPath', `That file path ${mapped.ok ? 'is a folder' : mapped.reason}.`);
     const longest = Math.max(...mapped.segments.map((segment) => Buffer.byteLength(segment)));
-    if (longest > MAX_NAME_BYTES) throw new BargeError('InvalidPath', `That file path holds a name of ${longest} bytes, and the host's disk takes at most ${MAX_NAME_BYTES} bytes: rename it, then upload it again.`);
+    if (longest > MAX_NAME_BYTES)
+      throw new BargeError(
+        'InvalidPath',
+        `That file path holds a name of ${longest} bytes, and the host's disk takes at most ${MAX_NAME_BYTES} bytes: rename it, then upload it again.`,
+      );
     const file = path.join(this.folder(stagingId), ...mapped.segments);
     try {
       await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
@@ -165,7 +191,8 @@ export class StagingArea {
     this.assertUnstarted(stagingId);
     const paths = entries.map((entry) => {
       const mapped = keyToRelativePath(entry, '', PLATFORM);
-      if (!mapped.ok || mapped.isFolderMarker || mapped.segments.length !== 1) throw new BargeError('InvalidPath', `"${entry.slice(0, 100)}" is not the name of a dropped file or folder.`);
+      if (!mapped.ok || mapped.isFolderMarker || mapped.segments.length !== 1)
+        throw new BargeError('InvalidPath', `"${entry.slice(0, 100)}" is not the name of a dropped file or folder.`);
       return path.join(this.folder(stagingId), entry);
     });
     this.unstarted.delete(stagingId);
@@ -178,8 +205,15 @@ export class StagingArea {
    * here, counting them for its job's first phase, which waits on what this returns.
    */
   receive(stagingId: string, coming: Coming): StagedArrival {
-    if (!this.starting.has(stagingId)) throw new BargeError('NoSuchStaging', 'That upload is not waiting here: it was started already, or waited too long. Drop the files again.');
-    const arrival = new StagedArrival(coming, { patienceMs: this.receivePatienceMs, removeFiles: () => void this.remove(stagingId) });
+    if (!this.starting.has(stagingId))
+      throw new BargeError(
+        'NoSuchStaging',
+        'That upload is not waiting here: it was started already, or waited too long. Drop the files again.',
+      );
+    const arrival = new StagedArrival(coming, {
+      patienceMs: this.receivePatienceMs,
+      removeFiles: () => void this.remove(stagingId),
+    });
     this.arriving.set(stagingId, arrival);
     return arrival;
   }
@@ -222,7 +256,11 @@ export class StagingArea {
   /** Every batch goes (and the root, if this area made it). */
   async close(): Promise<void> {
     clearInterval(this.sweep);
-    for (const stagingId of [...this.arriving.keys()]) this.stopArriving(stagingId, 'The Barge host stopped before the files of this upload arrived: drop them again once it runs.');
+    for (const stagingId of [...this.arriving.keys()])
+      this.stopArriving(
+        stagingId,
+        'The Barge host stopped before the files of this upload arrived: drop them again once it runs.',
+      );
     const all = [...this.unstarted.keys(), ...this.starting, ...this.byJob.values()];
     this.unstarted.clear();
     this.starting.clear();
@@ -238,7 +276,11 @@ export class StagingArea {
   }
 
   private assertUnstarted(stagingId: string): void {
-    if (!this.unstarted.has(stagingId)) throw new BargeError('NoSuchStaging', 'That upload is not waiting here: it was started already, or waited too long. Drop the files again.');
+    if (!this.unstarted.has(stagingId))
+      throw new BargeError(
+        'NoSuchStaging',
+        'That upload is not waiting here: it was started already, or waited too long. Drop the files again.',
+      );
   }
 
   /** A batch's folder; ids are ours (UUIDs), looked up before they name a folder. */

@@ -38,9 +38,14 @@ export async function removeLeftoverStaging(temporaryDir: string, options: Lefto
     if (!(await isOwnFolder(folder))) continue;
     const owner = /^barge-web-uploads-(\d+)-[A-Za-z0-9]{6}$/.exec(name);
     const legacy = /^barge-web-uploads-[A-Za-z0-9]{6}$/.test(name);
-    const stale = owner ? Number(owner[1]) !== process.pid && !isRunning(Number(owner[1])) : legacy && now() - (await lastChange(folder)) > LEGACY_IDLE_MS;
+    const stale = owner
+      ? Number(owner[1]) !== process.pid && !isRunning(Number(owner[1]))
+      : legacy && now() - (await lastChange(folder)) > LEGACY_IDLE_MS;
     if (!stale) continue;
-    await rm(folder, { recursive: true, force: true }).then(() => removed.push(name), () => undefined);
+    await rm(folder, { recursive: true, force: true }).then(
+      () => removed.push(name),
+      () => undefined,
+    );
   }
   return removed;
 }

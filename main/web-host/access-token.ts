@@ -21,7 +21,8 @@ export function newToken(): string {
 
 /** Why a token chosen by hand is refused, or undefined if it will do. */
 export function tokenProblem(token: string): string | undefined {
-  if (token.length < MIN_TOKEN_LENGTH) return `is ${token.length} characters long; it needs at least ${MIN_TOKEN_LENGTH}`;
+  if (token.length < MIN_TOKEN_LENGTH)
+    return `is ${token.length} characters long; it needs at least ${MIN_TOKEN_LENGTH}`;
   if (!/^[A-Za-z0-9_-]+$/.test(token)) return 'may hold only letters, digits, "-" and "_"';
   return undefined;
 }
@@ -44,7 +45,12 @@ export function bearerToken(request: IncomingMessage): string | undefined {
  * (80, 443), so there the bare names count too; public names (--public-name, reached through a
  * proxy that may listen on 443) count bare as well.
  */
-export function allowedHosts(listenHost: string, port: number, publicNames: readonly string[] = [], scheme: 'http' | 'https' = 'http'): Set<string> {
+export function allowedHosts(
+  listenHost: string,
+  port: number,
+  publicNames: readonly string[] = [],
+  scheme: 'http' | 'https' = 'http',
+): Set<string> {
   const bracketed = (name: string) => (name.includes(':') ? `[${name}]` : name);
   const names = ['127.0.0.1', 'localhost', '[::1]', ...publicNames.map(bracketed)];
   const listen = bracketed(listenHost);
@@ -64,6 +70,11 @@ export function isAllowedHost(request: IncomingMessage, allowed: ReadonlySet<str
  */
 export function isSameOrigin(request: IncomingMessage, scheme: 'http' | 'https'): boolean {
   const origin = request.headers.origin;
-  if (origin === undefined) return request.headers['sec-fetch-site'] === undefined || request.headers['sec-fetch-site'] === 'same-origin' || request.headers['sec-fetch-site'] === 'none';
+  if (origin === undefined)
+    return (
+      request.headers['sec-fetch-site'] === undefined ||
+      request.headers['sec-fetch-site'] === 'same-origin' ||
+      request.headers['sec-fetch-site'] === 'none'
+    );
   return origin === `${scheme}://${request.headers.host}`;
 }

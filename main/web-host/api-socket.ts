@@ -29,7 +29,10 @@ export const PAUSE_UNSENT_MESSAGES = 256;
 export const CLOSE_UNSENT_MESSAGES = 16_384;
 
 const callSchema = z.object({ id: z.number().int(), method: z.string().max(100), params: z.unknown() });
-const INVALID_CALL = JSON.stringify({ id: null, result: { ok: false, error: { code: 'InvalidRequest', message: 'Messages are {id, method, params} JSON.' } } });
+const INVALID_CALL = JSON.stringify({
+  id: null,
+  result: { ok: false, error: { code: 'InvalidRequest', message: 'Messages are {id, method, params} JSON.' } },
+});
 
 export function serveApi(ws: WebSocket, service: BargeService): void {
   let inFlight = 0;

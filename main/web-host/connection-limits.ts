@@ -208,7 +208,10 @@ export function clientNetwork(address: string): string {
   const groups = ipv6Groups(bare);
   const mapped = groups.slice(0, 5).every((group) => group === 0) && groups[5] === 0xffff;
   if (mapped) return [groups[6]! >> 8, groups[6]! & 0xff, groups[7]! >> 8, groups[7]! & 0xff].join('.');
-  return `${groups.slice(0, 4).map((group) => group.toString(16)).join(':')}::/64`;
+  return `${groups
+    .slice(0, 4)
+    .map((group) => group.toString(16))
+    .join(':')}::/64`;
 }
 
 /** 127.0.0.0/8 (IPv4-mapped too) or ::1, however written. */
@@ -220,11 +223,14 @@ export function isLoopbackAddress(address: string): boolean {
 
 /** The eight 16-bit groups of a valid IPv6 address (a trailing dotted IPv4 part counts as two). */
 function ipv6Groups(address: string): number[] {
-  const toGroups = (part: string) => (part === '' ? [] : part.split(':').flatMap((piece) => {
-    if (!piece.includes('.')) return [Number.parseInt(piece, 16)];
-    const [a, b, c, d] = piece.split('.').map(Number) as [number, number, number, number];
-    return [(a << 8) | b, (c << 8) | d];
-  }));
+  const toGroups = (part: string) =>
+    part === ''
+      ? []
+      : part.split(':').flatMap((piece) => {
+          if (!piece.includes('.')) return [Number.parseInt(piece, 16)];
+          const [a, b, c, d] = piece.split('.').map(Number) as [number, number, number, number];
+          return [(a << 8) | b, (c << 8) | d];
+        });
   const [head, tail] = address.split('::') as [string, string | undefined];
   const front = toGroups(head);
   if (tail === undefined) return front;

@@ -19,8 +19,15 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 
 /** The options of `npm run serve` (`npm run demo` takes them too). */
 export const SERVE_OPTIONS = {
-  port: { type: 'string' }, host: { type: 'string' }, 'data-dir': { type: 'string' }, 'static-dir': { type: 'string' }, 'download-root': { type: 'string' },
-  'tls-cert': { type: 'string' }, 'tls-key': { type: 'string' }, 'insecure-http': { type: 'boolean' }, 'allow-internal-endpoints': { type: 'boolean' },
+  port: { type: 'string' },
+  host: { type: 'string' },
+  'data-dir': { type: 'string' },
+  'static-dir': { type: 'string' },
+  'download-root': { type: 'string' },
+  'tls-cert': { type: 'string' },
+  'tls-key': { type: 'string' },
+  'insecure-http': { type: 'boolean' },
+  'allow-internal-endpoints': { type: 'boolean' },
   'public-name': { type: 'string', multiple: true },
 } as const;
 
@@ -51,24 +58,45 @@ export function serveDataDir(args: ServeArgs): string {
   return args['data-dir'] ?? defaultDataDir();
 }
 
-export async function startServe({ args: values, env, demoStore, token: kept, command = 'npm run serve' }: ServeStart): Promise<RunningServe> {
+export async function startServe({
+  args: values,
+  env,
+  demoStore,
+  token: kept,
+  command = 'npm run serve',
+}: ServeStart): Promise<RunningServe> {
   const port = values.port === undefined ? 0 : Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port takes a port number, not "${values.port}".`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`--port takes a port number, not "${values.port}".`);
   const host = values.host ?? '127.0.0.1';
   const loopback = host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
   // Listening on every interface, the host answers to this machine's name and addresses too.
   const everywhere = host === '0.0.0.0' || host === '::';
   const publicNames = [
     ...(values['public-name'] ?? []),
-    ...(everywhere ? [os.hostname(), ...Object.values(os.networkInterfaces()).flat().map((i) => i?.address).filter((a): a is string => Boolean(a))] : []),
+    ...(everywhere
+      ? [
+          os.hostname(),
+          ...Object.values(os.networkInterfaces())
+            .flat()
+            .map((i) => i?.address)
+            .filter((a): a is string => Boolean(a)),
+        ]
+      : []),
   ];
   // A loopback host with public names is reached through a proxy: others reach it all the same.
   const reachable = !loopback || (values['public-name'] ?? []).length > 0;
-  if ((values['tls-cert'] === undefined) !== (values['tls-key'] === undefined)) throw new Error('Give --tls-cert and --tls-key together.');
-  const tls = values['tls-cert'] && values['tls-key'] ? { cert: await readFile(values['tls-cert']), key: await readFile(values['tls-key']) } : undefined;
+  if ((values['tls-cert'] === undefined) !== (values['tls-key'] === undefined))
+    throw new Error('Give --tls-cert and --tls-key together.');
+  const tls =
+    values['tls-cert'] && values['tls-key']
+      ? { cert: await readFile(values['tls-cert']), key: await readFile(values['tls-key']) }
+      : undefined;
   // Beyond this machine the token and every byte cross a network: only encrypted, unless told.
   if (reachable && !tls && !values['insecure-http']) {
-    throw new Error(`${loopback ? `Named ${values['public-name']!.join(', ')}` : `Listening on ${host}`}, this host is reached from beyond this machine: give --tls-cert and --tls-key (HTTPS), or --insecure-http to accept plain HTTP on a network you trust (or behind a proxy that ends TLS). An SSH tunnel to a loopback host is safer still.`);
+    throw new Error(
+      `${loopback ? `Named ${values['public-name']!.join(', ')}` : `Listening on ${host}`}, this host is reached from beyond this machine: give --tls-cert and --tls-key (HTTPS), or --insecure-http to accept plain HTTP on a network you trust (or behind a proxy that ends TLS). An SSH tunnel to a loopback host is safer still.`,
+    );
   }
   const token = chosenToken(kept);
   // Whoever holds the token may download only below this folder, never over ~/.aws or ~/.ssh.
@@ -105,12 +133,18 @@ export async function startServe({ args: values, env, demoStore, token: kept, co
     command,
   });
   if (!loopback) {
-    process.stderr.write(`Warning: listening on ${host}, not just this machine. Anyone who can reach it and learns the token can use your credentials; prefer an SSH tunnel.\n`);
+    process.stderr.write(
+      `Warning: listening on ${host}, not just this machine. Anyone who can reach it and learns the token can use your credentials; prefer an SSH tunnel.\n`,
+    );
   }
   // The environment's own store refused as any other: said now, not at the first listing.
   const envEndpoint = (env ?? process.env).AWS_ENDPOINT_URL_S3 || (env ?? process.env).AWS_ENDPOINT_URL;
-  const refused = reachable && !values['allow-internal-endpoints'] && envEndpoint ? internalEndpointProblem(envEndpoint) : undefined;
-  if (refused) process.stderr.write(`Warning: this host refuses the environment's endpoint ${envEndpoint} (${refused}); if that is your store, start it with --allow-internal-endpoints.\n`);
+  const refused =
+    reachable && !values['allow-internal-endpoints'] && envEndpoint ? internalEndpointProblem(envEndpoint) : undefined;
+  if (refused)
+    process.stderr.write(
+      `Warning: this host refuses the environment's endpoint ${envEndpoint} (${refused}); if that is your store, start it with --allow-internal-endpoints.\n`,
+    );
   return {
     url: webHost.url,
     async stop() {
@@ -126,7 +160,8 @@ export function demoSmallKeys(env: NodeJS.ProcessEnv = process.env): number | un
   const text = env.BARGE_DEMO_SMALL_KEYS;
   if (!text) return undefined;
   const count = Number(text);
-  if (!Number.isInteger(count) || count < 0) throw new ServeUsageError(`BARGE_DEMO_SMALL_KEYS takes a number of keys, not "${text}".`);
+  if (!Number.isInteger(count) || count < 0)
+    throw new ServeUsageError(`BARGE_DEMO_SMALL_KEYS takes a number of keys, not "${text}".`);
   return count;
 }
 

@@ -24,7 +24,10 @@ export interface FreeSpaceGuard {
 
 /** Bytes free for this user on the disk holding `folder` (unknown: no limit). */
 export function freeBytes(folder: string): Promise<number> {
-  return statfs(folder).then((s) => s.bavail * s.bsize, () => Number.POSITIVE_INFINITY);
+  return statfs(folder).then(
+    (s) => s.bavail * s.bsize,
+    () => Number.POSITIVE_INFINITY,
+  );
 }
 
 /**
@@ -33,7 +36,12 @@ export function freeBytes(folder: string): Promise<number> {
  * read and dropped, so the browser gets the answer that says why. `written` hears of each chunk
  * on its way to the file.
  */
-export function receiveInto(request: http.IncomingMessage, file: string, guard: FreeSpaceGuard, written: (bytes: number) => void = () => undefined): Promise<NodeJS.ErrnoException | undefined> {
+export function receiveInto(
+  request: http.IncomingMessage,
+  file: string,
+  guard: FreeSpaceGuard,
+  written: (bytes: number) => void = () => undefined,
+): Promise<NodeJS.ErrnoException | undefined> {
   return new Promise((resolve) => {
     const checked = spaceChecked(guard, written);
     const out = createWriteStream(file);

@@ -71,7 +71,12 @@ const HEADERS_TIMEOUT_MS = 10_000;
 const WINDOW_SLICE_BYTES = 64 * 1024;
 
 /** A staged file's answer status, by the service's error code. */
-const STAGED_FILE_STATUS: Readonly<Record<string, number>> = { NotSupported: 404, NoSuchStaging: 404, InvalidPath: 400, ENOSPC: 507 };
+const STAGED_FILE_STATUS: Readonly<Record<string, number>> = {
+  NotSupported: 404,
+  NoSuchStaging: 404,
+  InvalidPath: 400,
+  ENOSPC: 507,
+};
 
 export interface WebHostOptions {
   readonly service: BargeService;
@@ -110,16 +115,27 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     if (request.socket.destroyed) return;
     handle(request, response).catch(() => {
       // Nothing internal (paths, parser messages) goes back to the client.
-      if (!response.headersSent) send(response, 500, failure('InternalError', 'The host could not handle that request.'));
+      if (!response.headersSent)
+        send(response, 500, failure('InternalError', 'The host could not handle that request.'));
       else response.destroy();
     });
   };
   // A connection that sends no request within the headers timeout is closed: idle sockets cannot
   // pile up. (No limit on a whole request: an upload takes as long as its file.)
   const headersTimeout = options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS;
-  const serverOptions = { headersTimeout, requestTimeout: 0, connectionsCheckingInterval: Math.min(1000, headersTimeout), maxHeaderSize: MAX_HEADER_BYTES };
+  const serverOptions = {
+    headersTimeout,
+    requestTimeout: 0,
+    connectionsCheckingInterval: Math.min(1000, headersTimeout),
+    maxHeaderSize: MAX_HEADER_BYTES,
+  };
   const server = options.tls
-    ? https.createServer({ ...serverOptions, cert: options.tls.cert, key: options.tls.key, handshakeTimeout: HANDSHAKE_TIMEOUT_MS })
+    ? https.createServer({
+        ...serverOptions,
+        cert: options.tls.cert,
+        key: options.tls.key,
+        handshakeTimeout: HANDSHAKE_TIMEOUT_MS,
+      })
     : http.createServer(serverOptions);
   // A body may take hours (a large file on a slow link), so no request has a time limit; a socket
   // that moves nothing for this long is closed, however it got there (a trickle holds no socket long).
@@ -140,8 +156,14 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   function refusal(request: http.IncomingMessage): { status: number; code: string; message: string } | undefined {
     // DNS rebinding: a page on evil.example that resolves to this machine names evil.example here.
     // Which names it does answer to is not said: with --host 0.0.0.0 they are this machine's names and addresses.
-    if (!isAllowedHost(request, hosts)) return { status: 421, code: 'MisdirectedRequest', message: 'This host does not answer to that name (start it with --public-name to add one).' };
-    if (!isSameOrigin(request, scheme)) return { status: 403, code: 'Forbidden', message: 'Requests from another origin are refused.' };
+    if (!isAllowedHost(request, hosts))
+      return {
+        status: 421,
+        code: 'MisdirectedRequest',
+        message: 'This host does not answer to that name (start it with --public-name to add one).',
+      };
+    if (!isSameOrigin(request, scheme))
+      return { status: 403, code: 'Forbidden', message: 'Requests from another origin are refused.' };
     return undefined;
   }
 
@@ -154,8 +176,13 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     // cannot see why a WebSocket's upgrade was refused, so the window asks here).
     if (url.pathname === API_PATH) {
       if (!sameToken(bearerToken(request), token)) return send(response, 401, failure('Unauthorized', TOKEN_REFUSED));
-      if (sockets.clients.size >= MAX_API_SOCKETS) return send(response, 503, failure('TooManySockets', TOO_MANY_SOCKETS));
-      return send(response, 426, failure('UpgradeRequired', `The API is a WebSocket at ${API_PATH}, opened with the token among its protocols.`));
+      if (sockets.clients.size >= MAX_API_SOCKETS)
+        return send(response, 503, failure('TooManySockets', TOO_MANY_SOCKETS));
+      return send(
+        response,
+        426,
+        failure('UpgradeRequired', `The API is a WebSocket at ${API_PATH}, opened with the token among its protocols.`),
+      );
     }
     if (url.pathname.startsWith(STAGED_FILES_PATH)) {
       if (!sameToken(bearerToken(request), token)) return send(response, 401, failure('Unauthorized', TOKEN_REFUSED));
@@ -163,13 +190,18 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       return receiveStagedFile(request, response, url);
     }
     if (url.pathname.startsWith(SAVE_LINKS_PATH)) return sendSavedObject(request, response, url);
-    if (request.method !== 'GET' && request.method !== 'HEAD') return send(response, 405, failure('MethodNotAllowed', 'Method not allowed.'));
+    if (request.method !== 'GET' && request.method !== 'HEAD')
+      return send(response, 405, failure('MethodNotAllowed', 'Method not allowed.'));
     // The window itself holds nothing secret: it is served to anyone who may reach the host, and
     // asks for the token (from the URL's fragment) before it can do anything.
     return serveWindow(request, response, url.pathname);
   }
 
-  async function serveWindow(request: http.IncomingMessage, response: http.ServerResponse, pathname: string): Promise<void> {
+  async function serveWindow(
+    request: http.IncomingMessage,
+    response: http.ServerResponse,
+    pathname: string,
+  ): Promise<void> {
     let decoded: string;
     try {
       decoded = decodeURIComponent(pathname);
@@ -177,8 +209,18 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       return send(response, 400, failure('InvalidRequest', 'Bad path.'));
     }
     const file = windowFiles.fileFor(decoded);
-    if (!file) return send(response, 404, failure('NotFound', 'This host has no window to serve: build it (npm run build), then start the host again.'));
-    response.writeHead(200, { ...SECURITY_HEADERS, 'content-type': file.contentType, 'content-length': String(file.body.length), 'cache-control': 'no-store' });
+    if (!file)
+      return send(
+        response,
+        404,
+        failure('NotFound', 'This host has no window to serve: build it (npm run build), then start the host again.'),
+      );
+    response.writeHead(200, {
+      ...SECURITY_HEADERS,
+      'content-type': file.contentType,
+      'content-length': String(file.body.length),
+      'cache-control': 'no-store',
+    });
     if (request.method === 'HEAD' || file.body.length <= WINDOW_SLICE_BYTES) {
       response.end(request.method === 'HEAD' ? undefined : file.body);
       return;
@@ -190,9 +232,18 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   // [&modified=<ms>], the file as the body. Where it goes is the service's word; the disk's free space is this host's.
   // Its bytes count into its job as they land (the job's first phase, when it has started); its
   // end is told either way, and a refusal or a browser gone mid-body fails that job in words.
-  async function receiveStagedFile(request: http.IncomingMessage, response: http.ServerResponse, url: URL): Promise<void> {
+  async function receiveStagedFile(
+    request: http.IncomingMessage,
+    response: http.ServerResponse,
+    url: URL,
+  ): Promise<void> {
     const [stagingId, ...rest] = url.pathname.slice(STAGED_FILES_PATH.length).split('/');
-    if (request.method !== 'PUT' || rest.length > 0) return send(response, 405, failure('MethodNotAllowed', 'Files of an upload are sent with PUT /uploads/<stagingId>?path=<relative path>.'));
+    if (request.method !== 'PUT' || rest.length > 0)
+      return send(
+        response,
+        405,
+        failure('MethodNotAllowed', 'Files of an upload are sent with PUT /uploads/<stagingId>?path=<relative path>.'),
+      );
     const relativePath = url.searchParams.get('path') ?? '';
     const target = await service.stagedFile(stagingId ?? '', relativePath);
     if (!target.ok) {
@@ -212,9 +263,13 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       const { file, stagingRoot } = staged;
       const length = Number(request.headers['content-length'] ?? 0);
       const margin = options.stagingFreeMarginBytes ?? STAGING_FREE_MARGIN_BYTES;
-      if (length + margin > await freeBytes(stagingRoot)) {
+      if (length + margin > (await freeBytes(stagingRoot))) {
         request.resume();
-        return refuse(507, 'ENOSPC', "The host's disk for staging uploads is nearly full: free some space there, or upload fewer files at a time.");
+        return refuse(
+          507,
+          'ENOSPC',
+          "The host's disk for staging uploads is nearly full: free some space there, or upload fewer files at a time.",
+        );
       }
       // Its upload cancelled or failed meanwhile: the rest of the body is not wanted.
       const cut = () => request.destroy();
@@ -233,19 +288,27 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
         if (failed.code === 'ENOSPC') return refuse(507, 'ENOSPC', STAGING_FULL);
         if (staged.signal.aborted) return;
         // The browser went away mid-body (its page closed, the connection lost): its job fails in words.
-        staged.ended(new BargeError('BrowserGone', `The browser stopped sending ${printable(relativePath)} after ${formatBytes(received)}${length > 0 ? ` of ${formatBytes(length)}` : ''} (its page was closed, or the connection broke): nothing was uploaded. Drop the files again.`));
+        staged.ended(
+          new BargeError(
+            'BrowserGone',
+            `The browser stopped sending ${printable(relativePath)} after ${formatBytes(received)}${length > 0 ? ` of ${formatBytes(length)}` : ''} (its page was closed, or the connection broke): nothing was uploaded. Drop the files again.`,
+          ),
+        );
         throw failed;
       }
       // The file's own modification time (the browser's File.lastModified), not the moment it arrived:
       // "Replace if newer" and the question about an object already there compare that one. Set
       // before its job hears the file is here, so the job reads that time.
       const modifiedMs = Number(url.searchParams.get('modified'));
-      if (Number.isFinite(modifiedMs) && modifiedMs > 0) await utimes(file, new Date(), new Date(modifiedMs)).catch(() => undefined);
+      if (Number.isFinite(modifiedMs) && modifiedMs > 0)
+        await utimes(file, new Date(), new Date(modifiedMs)).catch(() => undefined);
       staged.ended();
       return send(response, 200, ok(null));
     } finally {
       // However it went (a throw included), its job hears that this file ended.
-      staged.ended(new BargeError('InternalError', `The host could not take ${printable(relativePath)}: drop the files again.`));
+      staged.ended(
+        new BargeError('InternalError', `The host could not take ${printable(relativePath)}: drop the files again.`),
+      );
     }
   }
 
@@ -253,10 +316,16 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   // over the page's socket (objects.saveLink) and stands for that one object, once. A browser
   // following a link sends no Authorization header, and the token is never put in a URL: the link is
   // the token's stand-in, as narrow as it can be; the Host and Origin checks above apply as to all.
-  async function sendSavedObject(request: http.IncomingMessage, response: http.ServerResponse, url: URL): Promise<void> {
+  async function sendSavedObject(
+    request: http.IncomingMessage,
+    response: http.ServerResponse,
+    url: URL,
+  ): Promise<void> {
     const link = url.pathname.slice(SAVE_LINKS_PATH.length);
-    if (request.method !== 'GET') return send(response, 405, failure('MethodNotAllowed', 'A saved object is fetched with GET /save/<link>.'));
-    if (!/^[A-Za-z0-9_-]{1,100}$/.test(link)) return send(response, 404, failure('NoSuchSaveLink', 'There is no such download link.'));
+    if (request.method !== 'GET')
+      return send(response, 405, failure('MethodNotAllowed', 'A saved object is fetched with GET /save/<link>.'));
+    if (!/^[A-Za-z0-9_-]{1,100}$/.test(link))
+      return send(response, 404, failure('NoSuchSaveLink', 'There is no such download link.'));
     const followed = service.followSaveLink(link);
     if (!followed.ok) return send(response, 404, followed);
     // A link given to a token holder: a download that may wait for the store, then take hours, is
@@ -281,12 +350,17 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     await pipeline(body, response);
   }
 
-
   // No compression: a small message must not inflate into a large one. One message of a socket at
   // a time, each in a turn of its own (allowSynchronousEvents off): a socket's flood of small
   // messages, read 64 KiB at a time, no longer holds everyone else's requests back (GET / once
   // waited 35 s behind 32 such sockets).
-  const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES, perMessageDeflate: false, allowSynchronousEvents: false, handleProtocols: () => API_PROTOCOL });
+  const sockets = new WebSocketServer({
+    noServer: true,
+    maxPayload: MAX_MESSAGE_BYTES,
+    perMessageDeflate: false,
+    allowSynchronousEvents: false,
+    handleProtocols: () => API_PROTOCOL,
+  });
   server.on('upgrade', (request: http.IncomingMessage, socket: Duplex, head: Buffer) => {
     // Node hands the socket over with no 'error' listener: a reset now would be thrown, and end the host.
     socket.on('error', () => socket.destroy());
@@ -306,15 +380,22 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   });
 
   /** Why an upgrade is refused, or undefined: only the API's socket, with the token, is opened. */
-  function upgradeRefusal(request: http.IncomingMessage): { status: number; code: string; message: string } | undefined {
+  function upgradeRefusal(
+    request: http.IncomingMessage,
+  ): { status: number; code: string; message: string } | undefined {
     const refused = refusal(request);
     if (refused) return refused;
     const url = requestTarget(request);
     if (!url) return { status: 400, code: 'InvalidRequest', message: 'Bad request target.' };
-    if (url.pathname !== API_PATH) return { status: 404, code: 'NotFound', message: `The API's socket is at ${API_PATH}.` };
-    if (!sameToken(offeredToken(request.headers['sec-websocket-protocol']), token)) return { status: 401, code: 'Unauthorized', message: TOKEN_REFUSED };
-    if (sockets.clients.size >= MAX_API_SOCKETS) return { status: 503, code: 'TooManySockets', message: TOO_MANY_SOCKETS };
-    if (!(request.headers['sec-websocket-protocol'] ?? '').split(',').some((offered) => offered.trim() === API_PROTOCOL)) {
+    if (url.pathname !== API_PATH)
+      return { status: 404, code: 'NotFound', message: `The API's socket is at ${API_PATH}.` };
+    if (!sameToken(offeredToken(request.headers['sec-websocket-protocol']), token))
+      return { status: 401, code: 'Unauthorized', message: TOKEN_REFUSED };
+    if (sockets.clients.size >= MAX_API_SOCKETS)
+      return { status: 503, code: 'TooManySockets', message: TOO_MANY_SOCKETS };
+    if (
+      !(request.headers['sec-websocket-protocol'] ?? '').split(',').some((offered) => offered.trim() === API_PROTOCOL)
+    ) {
       return { status: 400, code: 'InvalidRequest', message: `Offer the protocol ${API_PROTOCOL} beside the token.` };
     }
     return undefined;
@@ -372,7 +453,10 @@ function* slices(bytes: Buffer, size: number): Generator<Buffer> {
  * whatever else comes on it, a body trickled for ever among it, is not read.
  */
 function send(response: http.ServerResponse, status: number, body: Result<unknown>, close = status >= 400): void {
-  response.writeHead(status, { ...SECURITY_HEADERS, 'content-type': 'application/json', ...(close ? { connection: 'close' } : {}) });
+  response.writeHead(status, {
+    ...SECURITY_HEADERS,
+    'content-type': 'application/json',
+    ...(close ? { connection: 'close' } : {}),
+  });
   response.end(JSON.stringify(body));
 }
-

@@ -26,10 +26,12 @@ export interface WindowFiles {
 /** Reads every regular file below `folder` (links are not followed); a folder that is not there serves nothing. */
 export async function readWindowFiles(folder: string): Promise<WindowFiles> {
   const root = path.resolve(folder);
-  const entries = await readdir(root, { recursive: true, withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return [];
-    throw error;
-  });
+  const entries = await readdir(root, { recursive: true, withFileTypes: true }).catch(
+    (error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return [];
+      throw error;
+    },
+  );
   const files = new Map<string, WindowFile>();
   let total = 0;
   for (const entry of entries) {
@@ -37,8 +39,14 @@ export async function readWindowFiles(folder: string): Promise<WindowFiles> {
     const file = path.join(entry.parentPath, entry.name);
     const body = await readFile(file);
     total += body.length;
-    if (total > MAX_WINDOW_BYTES) throw new Error(`${root} holds more than ${MAX_WINDOW_BYTES / 1024 / 1024} MiB: give --static-dir the built window (app/dist/renderer).`);
-    files.set(windowPath(path.relative(root, file)), { body, contentType: mime.getType(file) ?? 'application/octet-stream' });
+    if (total > MAX_WINDOW_BYTES)
+      throw new Error(
+        `${root} holds more than ${MAX_WINDOW_BYTES / 1024 / 1024} MiB: give --static-dir the built window (app/dist/renderer).`,
+      );
+    files.set(windowPath(path.relative(root, file)), {
+      body,
+      contentType: mime.getType(file) ?? 'application/octet-stream',
+    });
   }
   const index = files.get('index.html');
   return {

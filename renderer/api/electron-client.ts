@@ -21,8 +21,17 @@ export function createElectronClient(bridge: DesktopBridge): BargeApi {
     pickFolder: (defaultPath) => bridge.pickFolder(defaultPath),
     async uploadFiles({ connectionId, bucket, prefix, dropped, ifExists }: FilesToUpload): Promise<Result<JobSummary>> {
       // The engine reads what was dropped in place, folders and all: the window walks nothing.
-      const paths = dropped.topLevel ? dropped.topLevel.map((file) => bridge.pathForFile(file)) : pickedRoots(await dropped.files(), bridge);
-      if (paths.length === 0 || paths.some((p) => p === '')) return { ok: false, error: { code: 'NotOnDisk', message: 'Only files and folders on this computer can be uploaded: save them to a folder first.' } };
+      const paths = dropped.topLevel
+        ? dropped.topLevel.map((file) => bridge.pathForFile(file))
+        : pickedRoots(await dropped.files(), bridge);
+      if (paths.length === 0 || paths.some((p) => p === ''))
+        return {
+          ok: false,
+          error: {
+            code: 'NotOnDisk',
+            message: 'Only files and folders on this computer can be uploaded: save them to a folder first.',
+          },
+        };
       return bridge.call('jobs.upload', { connectionId, bucket, prefix, paths, ifExists });
     },
   };

@@ -6,7 +6,16 @@
 // with it) and on uploads. When the host goes, the window hears it at once (`watchHost`) and tries
 // again by itself, with the same token, further apart each time (host-link.ts).
 
-import type { ApiEvent, BargeApi, FilesToUpload, HostLink, MethodName, MethodParams, MethodResults, PickedFile } from '../../src/contract/api.ts';
+import type {
+  ApiEvent,
+  BargeApi,
+  FilesToUpload,
+  HostLink,
+  MethodName,
+  MethodParams,
+  MethodResults,
+  PickedFile,
+} from '../../src/contract/api.ts';
 import { API_PATH, apiProtocols, stagedFileAnswerSchema, stagedFileUrl } from '../../src/contract/api.ts';
 import type { Result } from '../../src/contract/result.ts';
 import type { JobSummary } from '../../src/jobs.ts';
@@ -70,7 +79,10 @@ export function createWebClient(): BargeApi {
 
   function connect(): Promise<WebSocket> {
     socket ??= new Promise<WebSocket>((resolve, reject) => {
-      const ws = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${API_PATH}`, apiProtocols(token));
+      const ws = new WebSocket(
+        `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${API_PATH}`,
+        apiProtocols(token),
+      );
       let opened = false;
       ws.onopen = () => {
         opened = true;
@@ -116,17 +128,24 @@ export function createWebClient(): BargeApi {
       lastHeard = now;
       return;
     }
-    void socket?.then((ws) => {
-      if (ws.readyState !== WebSocket.OPEN || Date.now() - lastHeard < SILENCE_LIMIT_MS) return;
-      closed(ws);
-      ws.close();
-    }, () => undefined);
+    void socket?.then(
+      (ws) => {
+        if (ws.readyState !== WebSocket.OPEN || Date.now() - lastHeard < SILENCE_LIMIT_MS) return;
+        closed(ws);
+        ws.close();
+      },
+      () => undefined,
+    );
   }, SILENCE_CHECK_MS);
 
   /** Why the socket did not open: a browser is not told why an upgrade was refused, so the host is asked. */
   async function whyRefused(): Promise<{ message: string; tokenRefused: boolean }> {
     const answer = await fetch(API_PATH, { headers: { authorization: `Bearer ${token}` } }).catch(() => undefined);
-    if (answer?.status === 401) return { message: 'The host refused the access token. Open the URL it printed when it started.', tokenRefused: true };
+    if (answer?.status === 401)
+      return {
+        message: 'The host refused the access token. Open the URL it printed when it started.',
+        tokenRefused: true,
+      };
     if (answer?.status === 503) {
       const said = (await answer.json().catch(() => undefined)) as { error?: { message?: unknown } } | undefined;
       if (typeof said?.error?.message === 'string') return { message: said.error.message, tokenRefused: false };
@@ -154,7 +173,13 @@ export function createWebClient(): BargeApi {
   // A page may not name the host's files: it sends them to a staging batch, which the upload takes.
   // The job starts first, saying what is coming, so it is on screen from the first byte (its first
   // phase counts them arriving, with a rate and Cancel); the files follow, one after another.
-  async function uploadFiles({ connectionId, bucket, prefix, dropped, ifExists }: FilesToUpload): Promise<Result<JobSummary>> {
+  async function uploadFiles({
+    connectionId,
+    bucket,
+    prefix,
+    dropped,
+    ifExists,
+  }: FilesToUpload): Promise<Result<JobSummary>> {
     const files = await dropped.files();
     const entries = new Set<string>();
     const folders = new Set<string>();
@@ -165,12 +190,19 @@ export function createWebClient(): BargeApi {
       if (below.length > 0) folders.add(top!);
       bytes += file.size;
     }
-    if (entries.size === 0) return { ok: false, error: { code: 'NothingToUpload', message: 'There are no files in what was dropped.' } };
+    if (entries.size === 0)
+      return { ok: false, error: { code: 'NothingToUpload', message: 'There are no files in what was dropped.' } };
     const staged = await call('uploads.stage', {});
     if (!staged.ok) return staged;
     const { stagingId } = staged.value;
     const arriving = { files: files.length, bytes, folders: [...folders] };
-    const started = await call('jobs.upload', { connectionId, bucket, prefix, staged: { stagingId, entries: [...entries], arriving }, ifExists });
+    const started = await call('jobs.upload', {
+      connectionId,
+      bucket,
+      prefix,
+      staged: { stagingId, entries: [...entries], arriving },
+      ifExists,
+    });
     if (started.ok) void sendFiles(stagingId, files);
     return started;
   }
@@ -188,9 +220,18 @@ export function createWebClient(): BargeApi {
 
   async function sendStagedFile(stagingId: string, relativePath: string, file: File): Promise<Result<null>> {
     try {
-      const response = await fetch(stagedFileUrl(stagingId, relativePath, file.lastModified), { method: 'PUT', body: file, headers: { authorization: `Bearer ${token}` } });
+      const response = await fetch(stagedFileUrl(stagingId, relativePath, file.lastModified), {
+        method: 'PUT',
+        body: file,
+        headers: { authorization: `Bearer ${token}` },
+      });
       const answer = stagedFileAnswerSchema.safeParse(await response.json().catch(() => undefined));
-      return answer.success ? answer.data : { ok: false, error: { code: 'InvalidAnswer', message: `The host answered ${response.status} to a file of the upload.` } };
+      return answer.success
+        ? answer.data
+        : {
+            ok: false,
+            error: { code: 'InvalidAnswer', message: `The host answered ${response.status} to a file of the upload.` },
+          };
     } catch {
       return { ok: false, error: { code: 'Disconnected', message: UNREACHABLE } };
     }

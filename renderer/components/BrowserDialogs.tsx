@@ -13,19 +13,31 @@ import { parentOf } from './useBrowserKeyboard.ts';
 /** The browser's open dialog (the details dialog apart: the details store keeps that one). */
 export type BrowserDialog =
   | { readonly kind: 'delete'; readonly target: DeleteTarget }
-  | { readonly kind: 'download'; readonly connectionId: string; readonly bucket: string; readonly keys: string[]; readonly prefixes: string[] };
+  | {
+      readonly kind: 'download';
+      readonly connectionId: string;
+      readonly bucket: string;
+      readonly keys: string[];
+      readonly prefixes: string[];
+    };
 
 /**
  * Delete the selected rows: objects by key, folders by prefix. `sizeOf`: the size the listing shows
  * for a key, so the preview and the job count the same bytes (sent only when every object has one).
  */
-export function deleteSelection(connectionId: string, bucket: string, selected: readonly RowRef[], sizeOf: (key: string) => number | undefined = () => undefined): BrowserDialog {
+export function deleteSelection(
+  connectionId: string,
+  bucket: string,
+  selected: readonly RowRef[],
+  sizeOf: (key: string) => number | undefined = () => undefined,
+): BrowserDialog {
   const objects = selected.filter((r) => r.kind === 'object');
   const sizes = objects.map((r) => sizeOf(r.key));
   return {
     kind: 'delete',
     target: {
-      connectionId, bucket,
+      connectionId,
+      bucket,
       keys: objects.map((r) => r.key),
       ...(sizes.every((size) => size !== undefined) ? { keySizes: sizes } : {}),
       prefixes: selected.filter((r) => r.kind === 'folder').map((r) => r.key),
@@ -36,13 +48,18 @@ export function deleteSelection(connectionId: string, bucket: string, selected: 
 
 /** Delete everything below the prefix on screen (the whole bucket at its top). */
 export function deletePrefix(connectionId: string, bucket: string, prefix: string): BrowserDialog {
-  return { kind: 'delete', target: { connectionId, bucket, keys: [], prefixes: [prefix], confirmName: prefix || bucket } };
+  return {
+    kind: 'delete',
+    target: { connectionId, bucket, keys: [], prefixes: [prefix], confirmName: prefix || bucket },
+  };
 }
 
 /** Download the selected rows: objects by key, folders by prefix. */
 export function downloadSelection(connectionId: string, bucket: string, selected: readonly RowRef[]): BrowserDialog {
   return {
-    kind: 'download', connectionId, bucket,
+    kind: 'download',
+    connectionId,
+    bucket,
     keys: selected.filter((r) => r.kind === 'object').map((r) => r.key),
     prefixes: selected.filter((r) => r.kind === 'folder').map((r) => r.key),
   };
@@ -52,7 +69,11 @@ export function downloadSelection(connectionId: string, bucket: string, selected
  * Where the browser goes once a delete has started: the folder on screen deleted, to its parent
  * (an empty folder that no longer exists is no place to stay); else it stays, and lists again.
  */
-export function prefixAfterDelete(target: DeleteTarget, bucket: string | undefined, prefix: string): string | undefined {
+export function prefixAfterDelete(
+  target: DeleteTarget,
+  bucket: string | undefined,
+  prefix: string,
+): string | undefined {
   return prefix !== '' && target.bucket === bucket && target.prefixes.includes(prefix) ? parentOf(prefix) : undefined;
 }
 
@@ -63,15 +84,26 @@ export function BrowserDialogs({ dialog, onClose }: { dialog: BrowserDialog | un
     <>
       {dialog?.kind === 'delete' && (
         // The listing is taken again once the delete has had time to start.
-        <DeleteDialog target={dialog.target} onClose={onClose} onDeleted={() => {
-          clearSelection();
-          const parent = prefixAfterDelete(dialog.target, bucket, prefix);
-          if (parent !== undefined) open(bucket, parent);
-          else setTimeout(refresh, 1500);
-        }} />
+        <DeleteDialog
+          target={dialog.target}
+          onClose={onClose}
+          onDeleted={() => {
+            clearSelection();
+            const parent = prefixAfterDelete(dialog.target, bucket, prefix);
+            if (parent !== undefined) open(bucket, parent);
+            else setTimeout(refresh, 1500);
+          }}
+        />
       )}
       {dialog?.kind === 'download' && (
-        <DownloadDialog connectionId={dialog.connectionId} bucket={dialog.bucket} keys={dialog.keys} prefixes={dialog.prefixes} defaultFolder={defaultFolder} onClose={onClose} />
+        <DownloadDialog
+          connectionId={dialog.connectionId}
+          bucket={dialog.bucket}
+          keys={dialog.keys}
+          prefixes={dialog.prefixes}
+          defaultFolder={defaultFolder}
+          onClose={onClose}
+        />
       )}
       <DetailsDialog />
     </>

@@ -11,7 +11,12 @@ import { useBrowser } from '../store/browser-store.ts';
 import { useUploadChoice } from '../store/upload-choice-store.ts';
 import type { RowRef } from '../store/browser-store.ts';
 
-export function BrowserToolbar({ selectedRows, onDownload, onDelete, onDeletePrefix }: {
+export function BrowserToolbar({
+  selectedRows,
+  onDownload,
+  onDelete,
+  onDeletePrefix,
+}: {
   selectedRows: readonly RowRef[];
   onDownload: () => void;
   onDelete: () => void;
@@ -29,17 +34,58 @@ export function BrowserToolbar({ selectedRows, onDownload, onDelete, onDeletePre
 
   return (
     <div className="toolbar" role="toolbar" aria-label="Actions">
-      <button type="button" className="primary" onClick={() => filesInput.current?.click()}><Upload size={14} aria-hidden />Upload</button>
-      <button type="button" onClick={() => folderInput.current?.click()}><FolderUp size={14} aria-hidden />Upload folder</button>
+      <button type="button" className="primary" onClick={() => filesInput.current?.click()}>
+        <Upload size={14} aria-hidden />
+        Upload
+      </button>
+      <button type="button" onClick={() => folderInput.current?.click()}>
+        <FolderUp size={14} aria-hidden />
+        Upload folder
+      </button>
       <UploadChoice />
-      <button type="button" disabled={selectedRows.length === 0} onClick={onDownload}><Download size={14} aria-hidden />Download</button>
-      <button type="button" disabled={selectedRows.length === 0} onClick={onDelete}><Trash2 size={14} aria-hidden />Delete</button>
-      <button type="button" onClick={onDeletePrefix}><Eraser size={14} aria-hidden />{prefix ? 'Delete this folder' : 'Empty bucket'}</button>
-      <button type="button" disabled={one?.kind !== 'object'} onClick={() => one?.kind === 'object' && void copyLink(one.key)}><Link size={14} aria-hidden />Copy link</button>
-      <button type="button" onClick={refresh}><RefreshCw size={14} aria-hidden />Refresh</button>
-      <span className="filter"><Search size={14} aria-hidden /><input type="search" aria-label="Filter by name" placeholder="Filter by name" value={filter} onChange={(e) => setFilter(e.target.value)} /></span>
+      <button type="button" disabled={selectedRows.length === 0} onClick={onDownload}>
+        <Download size={14} aria-hidden />
+        Download
+      </button>
+      <button type="button" disabled={selectedRows.length === 0} onClick={onDelete}>
+        <Trash2 size={14} aria-hidden />
+        Delete
+      </button>
+      <button type="button" onClick={onDeletePrefix}>
+        <Eraser size={14} aria-hidden />
+        {prefix ? 'Delete this folder' : 'Empty bucket'}
+      </button>
+      <button
+        type="button"
+        disabled={one?.kind !== 'object'}
+        onClick={() => one?.kind === 'object' && void copyLink(one.key)}
+      >
+        <Link size={14} aria-hidden />
+        Copy link
+      </button>
+      <button type="button" onClick={refresh}>
+        <RefreshCw size={14} aria-hidden />
+        Refresh
+      </button>
+      <span className="filter">
+        <Search size={14} aria-hidden />
+        <input
+          type="search"
+          aria-label="Filter by name"
+          placeholder="Filter by name"
+          value={filter}
+          onChange={(e) => setFilter(e.target.value)}
+        />
+      </span>
       <input ref={filesInput} type="file" multiple hidden aria-label="Choose files to upload" onChange={picked} />
-      <input ref={folderInput} type="file" hidden aria-label="Choose a folder to upload" {...{ webkitdirectory: '' }} onChange={picked} />
+      <input
+        ref={folderInput}
+        type="file"
+        hidden
+        aria-label="Choose a folder to upload"
+        {...{ webkitdirectory: '' }}
+        onChange={picked}
+      />
     </div>
   );
 }
@@ -60,8 +106,16 @@ function UploadChoice() {
   return (
     <label className="upload-choice" title={`If an object is already there: ${IF_EXISTS_UPLOAD_LABELS[ifExists]}`}>
       If there
-      <select aria-label="If an object is already there" value={ifExists} onChange={(e) => setIfExists(e.target.value as IfExists)}>
-        {ifExistsSchema.options.map((choice) => <option key={choice} value={choice} title={IF_EXISTS_UPLOAD_LABELS[choice]}>{SHORT_LABELS[choice]}</option>)}
+      <select
+        aria-label="If an object is already there"
+        value={ifExists}
+        onChange={(e) => setIfExists(e.target.value as IfExists)}
+      >
+        {ifExistsSchema.options.map((choice) => (
+          <option key={choice} value={choice} title={IF_EXISTS_UPLOAD_LABELS[choice]}>
+            {SHORT_LABELS[choice]}
+          </option>
+        ))}
       </select>
     </label>
   );

@@ -14,15 +14,30 @@ import { Name } from './Name.tsx';
 import { printable } from '../../src/unsafe-text.ts';
 
 /** What an emptied bucket loses, said plainly: its objects (or versions) and its unfinished uploads. */
-export function bucketContents(count: number, bytes: string, uploads: number, versioning: BucketVersioning | undefined): string {
+export function bucketContents(
+  count: number,
+  bytes: string,
+  uploads: number,
+  versioning: BucketVersioning | undefined,
+): string {
   const versioned = versioning === 'enabled' || versioning === 'suspended';
-  const things = versioned ? plural(count, 'version or delete marker', 'versions and delete markers') : plural(count, 'object');
+  const things = versioned
+    ? plural(count, 'version or delete marker', 'versions and delete markers')
+    : plural(count, 'object');
   const held = count > 0 ? `${things} (${bytes})` : '';
   const unfinished = uploads > 0 ? plural(uploads, 'unfinished upload') : '';
   return [held, unfinished].filter(Boolean).join(' and ');
 }
 
-export function BucketDeleteDialog({ connectionId, name, onClose }: { connectionId: string; name: string; onClose: () => void }) {
+export function BucketDeleteDialog({
+  connectionId,
+  name,
+  onClose,
+}: {
+  connectionId: string;
+  name: string;
+  onClose: () => void;
+}) {
   const deleteBucket = useBrowser((s) => s.deleteBucket);
   const emptyAndDelete = useBrowser((s) => s.emptyAndDeleteBucket);
   const unfinishedUploads = useBrowser((s) => s.unfinishedUploads);
@@ -58,7 +73,10 @@ export function BucketDeleteDialog({ connectionId, name, onClose }: { connection
       },
       (e: Error) => current && setCountError(e.message),
     );
-    void unfinishedUploads(connectionId, name).then((found) => current && setUploads(found), (e: Error) => current && setCountError(e.message));
+    void unfinishedUploads(connectionId, name).then(
+      (found) => current && setUploads(found),
+      (e: Error) => current && setCountError(e.message),
+    );
     void readVersioning(connectionId, name).then((answer) => current && setVersioning(answer));
     return () => {
       current = false;
@@ -69,7 +87,13 @@ export function BucketDeleteDialog({ connectionId, name, onClose }: { connection
 
   const status = count?.state.status;
   const counted = status === 'completed' && uploads !== undefined;
-  const failedCount = countError ?? (count?.state.status === 'failed' ? count.state.error.message : status === 'cancelled' ? 'the count was cancelled.' : undefined);
+  const failedCount =
+    countError ??
+    (count?.state.status === 'failed'
+      ? count.state.error.message
+      : status === 'cancelled'
+        ? 'the count was cancelled.'
+        : undefined);
   const held = count?.progress.objectsDone ?? 0;
   const empty = counted && held === 0 && uploads === 0;
 
@@ -83,29 +107,80 @@ export function BucketDeleteDialog({ connectionId, name, onClose }: { connection
   }
 
   return (
-    <Dialog title={<>Delete bucket <Name text={name} />?</>} label={`Delete bucket ${printable(name)}?`} onClose={onClose}>
+    <Dialog
+      title={
+        <>
+          Delete bucket <Name text={name} />?
+        </>
+      }
+      label={`Delete bucket ${printable(name)}?`}
+      onClose={onClose}
+    >
       <p role="status" aria-live="polite" className="preview">
-        {failedCount
-          ? <>Could not count what is in it: {failedCount} A bucket must be empty to be deleted.</>
-          : !counted
-            ? <>Counting what is in <Name text={name} />… {count ? `${held.toLocaleString()} so far` : ''}</>
-            : empty
-              ? <>The bucket is empty. Deleting it cannot be undone.</>
-              : <>
-                <strong><Name text={name} /></strong> is not empty: it holds {bucketContents(held, formatBytes(count?.progress.bytesDone ?? 0), uploads, versioning)}.
-                {' '}<strong>Empty and delete</strong> removes all of it, every version and unfinished upload, then the bucket. It cannot be undone.
-              </>}
+        {failedCount ? (
+          <>Could not count what is in it: {failedCount} A bucket must be empty to be deleted.</>
+        ) : !counted ? (
+          <>
+            Counting what is in <Name text={name} />… {count ? `${held.toLocaleString()} so far` : ''}
+          </>
+        ) : empty ? (
+          <>The bucket is empty. Deleting it cannot be undone.</>
+        ) : (
+          <>
+            <strong>
+              <Name text={name} />
+            </strong>{' '}
+            is not empty: it holds{' '}
+            {bucketContents(held, formatBytes(count?.progress.bytesDone ?? 0), uploads, versioning)}.{' '}
+            <strong>Empty and delete</strong> removes all of it, every version and unfinished upload, then the bucket.
+            It cannot be undone.
+          </>
+        )}
       </p>
       {counted && !empty && (
-        <label>Type <code><Name text={name} /></code> to confirm <input aria-label="Type the bucket name to confirm" autoComplete="off" value={typed} onChange={(e) => setTyped(e.target.value)} /></label>
+        <label>
+          Type{' '}
+          <code>
+            <Name text={name} />
+          </code>{' '}
+          to confirm{' '}
+          <input
+            aria-label="Type the bucket name to confirm"
+            autoComplete="off"
+            value={typed}
+            onChange={(e) => setTyped(e.target.value)}
+          />
+        </label>
       )}
-      {error && <p role="alert" className="error">{error}</p>}
+      {error && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
       <div className="buttons">
         {/* Focus starts here: Enter on a delete dialog must never do harm. */}
-        <button type="button" data-autofocus onClick={onClose}>Cancel</button>
-        {counted && !empty
-          ? <button type="button" className="danger" disabled={!confirmed} onClick={() => void run(() => emptyAndDelete(connectionId, name))}>Empty and delete</button>
-          : <button type="button" className="danger" disabled={!empty && !failedCount} onClick={() => void run(() => deleteBucket(name))}>Delete</button>}
+        <button type="button" data-autofocus onClick={onClose}>
+          Cancel
+        </button>
+        {counted && !empty ? (
+          <button
+            type="button"
+            className="danger"
+            disabled={!confirmed}
+            onClick={() => void run(() => emptyAndDelete(connectionId, name))}
+          >
+            Empty and delete
+          </button>
+        ) : (
+          <button
+            type="button"
+            className="danger"
+            disabled={!empty && !failedCount}
+            onClick={() => void run(() => deleteBucket(name))}
+          >
+            Delete
+          </button>
+        )}
       </div>
     </Dialog>
   );

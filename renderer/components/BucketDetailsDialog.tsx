@@ -15,7 +15,15 @@ const VERSIONING: Readonly<Record<BucketVersioning, string>> = {
   off: 'Off: a delete removes an object for good',
 };
 
-export function BucketDetailsDialog({ connectionId, name, onClose }: { connectionId: string; name: string; onClose: () => void }) {
+export function BucketDetailsDialog({
+  connectionId,
+  name,
+  onClose,
+}: {
+  connectionId: string;
+  name: string;
+  onClose: () => void;
+}) {
   const readRegion = useBrowser((s) => s.region);
   const readVersioning = useBrowser((s) => s.versioning);
   const [region, setRegion] = useState<BucketRegion>();
@@ -24,7 +32,10 @@ export function BucketDetailsDialog({ connectionId, name, onClose }: { connectio
 
   useEffect(() => {
     let current = true;
-    readRegion(connectionId, name).then((answer) => current && setRegion(answer), (e: Error) => current && setError(e.message));
+    readRegion(connectionId, name).then(
+      (answer) => current && setRegion(answer),
+      (e: Error) => current && setError(e.message),
+    );
     void readVersioning(connectionId, name).then((answer) => current && setVersioning(answer ?? 'unknown'));
     return () => {
       current = false;
@@ -32,15 +43,50 @@ export function BucketDetailsDialog({ connectionId, name, onClose }: { connectio
   }, [connectionId, name, readRegion, readVersioning]);
 
   return (
-    <Dialog title={<>Bucket <Name text={name} /></>} label={`Bucket ${printable(name)}`} onClose={onClose}>
+    <Dialog
+      title={
+        <>
+          Bucket <Name text={name} />
+        </>
+      }
+      label={`Bucket ${printable(name)}`}
+      onClose={onClose}
+    >
       <dl className="details">
         <dt>Region</dt>
-        <dd>{region ? <>{region.region} <span className="hint">{region.told ? '(as the store says)' : '(the connection\u2019s: the store does not say)'}</span></> : error ? 'unknown' : 'Asking the store…'}</dd>
+        <dd>
+          {region ? (
+            <>
+              {region.region}{' '}
+              <span className="hint">
+                {region.told ? '(as the store says)' : '(the connection\u2019s: the store does not say)'}
+              </span>
+            </>
+          ) : error ? (
+            'unknown'
+          ) : (
+            'Asking the store…'
+          )}
+        </dd>
         <dt>Versioning</dt>
-        <dd>{versioning === undefined ? 'Asking the store…' : versioning === 'unknown' ? 'The store does not say' : VERSIONING[versioning]}</dd>
+        <dd>
+          {versioning === undefined
+            ? 'Asking the store…'
+            : versioning === 'unknown'
+              ? 'The store does not say'
+              : VERSIONING[versioning]}
+        </dd>
       </dl>
-      {error && <p role="alert" className="error">{error}</p>}
-      <div className="buttons"><button type="button" data-autofocus onClick={onClose}>Close</button></div>
+      {error && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
+      <div className="buttons">
+        <button type="button" data-autofocus onClick={onClose}>
+          Close
+        </button>
+      </div>
     </Dialog>
   );
 }

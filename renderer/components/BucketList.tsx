@@ -24,7 +24,15 @@ export function BucketList({ width }: { width: number | undefined }) {
   if (width === undefined) {
     return (
       <nav className="buckets collapsed" aria-label="Buckets">
-        <button type="button" className="icon" aria-label="Show the bucket list" title="Show buckets" onClick={() => setCollapsed(false)}><PanelLeftOpen size={16} aria-hidden /></button>
+        <button
+          type="button"
+          className="icon"
+          aria-label="Show the bucket list"
+          title="Show buckets"
+          onClick={() => setCollapsed(false)}
+        >
+          <PanelLeftOpen size={16} aria-hidden />
+        </button>
       </nav>
     );
   }
@@ -32,23 +40,82 @@ export function BucketList({ width }: { width: number | undefined }) {
     <nav className="buckets" aria-label="Buckets" style={{ width }}>
       <div className="pane-title">
         <h2>Buckets</h2>
-        <button type="button" className="icon" disabled={!connectionId} aria-label="New bucket" title="New bucket" onClick={() => setCreating(true)}><Plus size={16} aria-hidden /></button>
-        <button type="button" className="icon" disabled={!connectionId} aria-label="Refresh buckets" title="List the buckets again" onClick={() => void loadBuckets()}><RefreshCw size={15} aria-hidden /></button>
-        <button type="button" className="icon" aria-label="Hide the bucket list" title="Hide buckets" onClick={() => setCollapsed(true)}><PanelLeftClose size={16} aria-hidden /></button>
+        <button
+          type="button"
+          className="icon"
+          disabled={!connectionId}
+          aria-label="New bucket"
+          title="New bucket"
+          onClick={() => setCreating(true)}
+        >
+          <Plus size={16} aria-hidden />
+        </button>
+        <button
+          type="button"
+          className="icon"
+          disabled={!connectionId}
+          aria-label="Refresh buckets"
+          title="List the buckets again"
+          onClick={() => void loadBuckets()}
+        >
+          <RefreshCw size={15} aria-hidden />
+        </button>
+        <button
+          type="button"
+          className="icon"
+          aria-label="Hide the bucket list"
+          title="Hide buckets"
+          onClick={() => setCollapsed(true)}
+        >
+          <PanelLeftClose size={16} aria-hidden />
+        </button>
       </div>
-      {bucketsError && <p role="alert" className="error">{bucketsError}</p>}
+      {bucketsError && (
+        <p role="alert" className="error">
+          {bucketsError}
+        </p>
+      )}
       <ul>
         {buckets.map((b) => (
           <li key={b.name} className={b.name === bucket ? 'current' : ''}>
-            <button type="button" className="open-bucket" title={printable(b.name)} aria-current={b.name === bucket ? 'page' : undefined} onClick={() => open(b.name)}><Database size={14} aria-hidden /><Name text={b.name} /></button>
-            <button type="button" className="icon" aria-label={`Details of bucket ${printable(b.name)}`} title="Bucket details (region, versioning)" onClick={() => setDetailed(b.name)}><Info size={14} aria-hidden /></button>
-            <button type="button" className="icon" aria-label={`Delete bucket ${printable(b.name)}`} title="Delete bucket" onClick={() => setDeleting(b.name)}><Trash2 size={14} aria-hidden /></button>
+            <button
+              type="button"
+              className="open-bucket"
+              title={printable(b.name)}
+              aria-current={b.name === bucket ? 'page' : undefined}
+              onClick={() => open(b.name)}
+            >
+              <Database size={14} aria-hidden />
+              <Name text={b.name} />
+            </button>
+            <button
+              type="button"
+              className="icon"
+              aria-label={`Details of bucket ${printable(b.name)}`}
+              title="Bucket details (region, versioning)"
+              onClick={() => setDetailed(b.name)}
+            >
+              <Info size={14} aria-hidden />
+            </button>
+            <button
+              type="button"
+              className="icon"
+              aria-label={`Delete bucket ${printable(b.name)}`}
+              title="Delete bucket"
+              onClick={() => setDeleting(b.name)}
+            >
+              <Trash2 size={14} aria-hidden />
+            </button>
           </li>
         ))}
       </ul>
       {creating && <CreateBucket onClose={() => setCreating(false)} />}
-      {detailed && connectionId && <BucketDetailsDialog connectionId={connectionId} name={detailed} onClose={() => setDetailed(undefined)} />}
-      {deleting && connectionId && <BucketDeleteDialog connectionId={connectionId} name={deleting} onClose={() => setDeleting(undefined)} />}
+      {detailed && connectionId && (
+        <BucketDetailsDialog connectionId={connectionId} name={detailed} onClose={() => setDetailed(undefined)} />
+      )}
+      {deleting && connectionId && (
+        <BucketDeleteDialog connectionId={connectionId} name={deleting} onClose={() => setDeleting(undefined)} />
+      )}
     </nav>
   );
 }
@@ -71,9 +138,22 @@ function CreateBucket({ onClose }: { onClose: () => void }) {
   return (
     <Dialog title="New bucket" onClose={onClose}>
       <form onSubmit={(e) => void submit(e)} className="form">
-        <label>Bucket name <input required autoFocus value={name} onChange={(e) => setName(e.target.value)} /></label>
-        {error && <p role="alert" className="error">{error}</p>}
-        <div className="buttons"><button type="button" onClick={onClose}>Cancel</button><button type="submit" className="primary">Create</button></div>
+        <label>
+          Bucket name <input required autoFocus value={name} onChange={(e) => setName(e.target.value)} />
+        </label>
+        {error && (
+          <p role="alert" className="error">
+            {error}
+          </p>
+        )}
+        <div className="buttons">
+          <button type="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="primary">
+            Create
+          </button>
+        </div>
       </form>
     </Dialog>
   );

@@ -24,7 +24,11 @@ const WORDS = {
     choices: [
       { choice: 'overwrite', label: 'Overwrite', hint: 'Replace the file on disk with the object' },
       { choice: 'skip', label: 'Skip', hint: 'Keep the file on disk; do not download the object' },
-      { choice: 'rename', label: 'Keep both', hint: 'Save the object beside it, as "name (1).ext" (the first number free)' },
+      {
+        choice: 'rename',
+        label: 'Keep both',
+        hint: 'Save the object beside it, as "name (1).ext" (the first number free)',
+      },
       { choice: 'newer', label: 'Overwrite if newer', hint: 'Replace the file only if the object is newer' },
     ],
   },
@@ -36,7 +40,11 @@ const WORDS = {
     choices: [
       { choice: 'overwrite', label: 'Replace', hint: 'Upload the file in place of the object' },
       { choice: 'skip', label: 'Skip', hint: 'Keep the object; do not upload the file' },
-      { choice: 'rename', label: 'Keep both', hint: 'Upload the file beside it, as "name (1).ext" (the first number free)' },
+      {
+        choice: 'rename',
+        label: 'Keep both',
+        hint: 'Upload the file beside it, as "name (1).ext" (the first number free)',
+      },
       { choice: 'newer', label: 'Replace if newer', hint: 'Replace the object only if the file is newer' },
     ],
   },
@@ -45,10 +53,14 @@ const WORDS = {
 /** What replacing an object does in a bucket, by its versioning (unknown: nothing is said). */
 export function replacingSays(versioning: Conflict['versioning']): string | undefined {
   switch (versioning) {
-    case 'enabled': return 'This bucket keeps versions: if you replace it, the object there now stays as an older version.';
-    case 'suspended': return 'This bucket\'s versioning is suspended: if you replace it, the object there now is kept as an older version only if it was stored while versioning was on.';
-    case 'off': return 'This bucket keeps no versions: if you replace it, the object there now is gone for good.';
-    case undefined: return undefined;
+    case 'enabled':
+      return 'This bucket keeps versions: if you replace it, the object there now stays as an older version.';
+    case 'suspended':
+      return "This bucket's versioning is suspended: if you replace it, the object there now is kept as an older version only if it was stored while versioning was on.";
+    case 'off':
+      return 'This bucket keeps no versions: if you replace it, the object there now is gone for good.';
+    case undefined:
+      return undefined;
   }
 }
 
@@ -71,10 +83,22 @@ export function ConflictDialog({ job, conflict }: { job: JobView; conflict: Conf
   return (
     // Closing it without an answer skips this one; the next question comes with the next update.
     <Dialog key={`${job.id}:${conflict.id}`} title={words.title} onClose={() => answer('skip')}>
-      <p><strong><Name text={conflict.path} /></strong> is already there (<Name text={job.name} />).</p>
+      <p>
+        <strong>
+          <Name text={conflict.path} />
+        </strong>{' '}
+        is already there (<Name text={job.name} />
+        ).
+      </p>
       <table className="conflict-sides">
         <thead>
-          <tr><th scope="col"><span className="visually-hidden">Which</span></th><th scope="col">Size</th><th scope="col">Modified</th></tr>
+          <tr>
+            <th scope="col">
+              <span className="visually-hidden">Which</span>
+            </th>
+            <th scope="col">Size</th>
+            <th scope="col">Modified</th>
+          </tr>
         </thead>
         <tbody>
           <SideRow label={words.there} side={conflict.existing} other={conflict.incoming} />
@@ -83,22 +107,40 @@ export function ConflictDialog({ job, conflict }: { job: JobView; conflict: Conf
       </table>
       {replacing && <p className="hint">{replacing}</p>}
       <div className="buttons">
-        {words.choices.map(({ choice, label, hint }) => <button key={choice} type="button" title={hint} onClick={() => answer(choice)}>{label}</button>)}
+        {words.choices.map(({ choice, label, hint }) => (
+          <button key={choice} type="button" title={hint} onClick={() => answer(choice)}>
+            {label}
+          </button>
+        ))}
       </div>
       <label>
-        <input type="checkbox" checked={applyToAll} onChange={(e) => setApplyToAll(e.target.checked)} /> {words.every}{waiting > 1 ? ` (${waiting - 1} more waiting so far)` : ''}
+        <input type="checkbox" checked={applyToAll} onChange={(e) => setApplyToAll(e.target.checked)} /> {words.every}
+        {waiting > 1 ? ` (${waiting - 1} more waiting so far)` : ''}
       </label>
     </Dialog>
   );
 }
 
-function SideRow({ label, side, other }: { label: string; side: ConflictSide | undefined; other: ConflictSide | undefined }) {
+function SideRow({
+  label,
+  side,
+  other,
+}: {
+  label: string;
+  side: ConflictSide | undefined;
+  other: ConflictSide | undefined;
+}) {
   const newer = isNewer(side?.modifiedAt, other?.modifiedAt);
   return (
     <tr>
       <th scope="row">{label}</th>
-      <td title={side?.size === undefined ? undefined : `${side.size.toLocaleString('en-US')} bytes`}>{side?.size === undefined ? 'unknown' : formatBytes(side.size)}</td>
-      <td>{side?.modifiedAt === undefined ? 'unknown' : formatDate(side.modifiedAt, { seconds: true })}{newer ? <strong className="newer"> (newer)</strong> : null}</td>
+      <td title={side?.size === undefined ? undefined : `${side.size.toLocaleString('en-US')} bytes`}>
+        {side?.size === undefined ? 'unknown' : formatBytes(side.size)}
+      </td>
+      <td>
+        {side?.modifiedAt === undefined ? 'unknown' : formatDate(side.modifiedAt, { seconds: true })}
+        {newer ? <strong className="newer"> (newer)</strong> : null}
+      </td>
     </tr>
   );
 }

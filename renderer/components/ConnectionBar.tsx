@@ -13,38 +13,84 @@ import { Dialog } from './Dialog.tsx';
 
 /** `transfersToggle`: Transfers is not docked, so the bar offers the button that opens its drawer. */
 export function ConnectionBar({ transfersToggle = false }: { transfersToggle?: boolean }) {
-  const { connections, selectedId, select, remove, test, testStatus, error, form: editing, openForm: setEditing } = useConnections();
+  const {
+    connections,
+    selectedId,
+    select,
+    remove,
+    test,
+    testStatus,
+    error,
+    form: editing,
+    openForm: setEditing,
+  } = useConnections();
   const selected = connections.find((c) => c.id === selectedId);
   const [removing, setRemoving] = useState<ConnectionSummary>();
 
   return (
     <header className="connection-bar">
-      <div className="brand"><Ship size={20} aria-hidden /><h1>Barge</h1></div>
+      <div className="brand">
+        <Ship size={20} aria-hidden />
+        <h1>Barge</h1>
+      </div>
       <label>
         Connection{' '}
         <select aria-label="Connection" value={selectedId ?? ''} onChange={(e) => select(e.target.value || undefined)}>
           {connections.length === 0 && <option value="">No connections yet</option>}
-          {connections.map((c) => <option key={c.id} value={c.id}>{c.name}{c.endpoint ? ` (${c.endpoint})` : ''}</option>)}
+          {connections.map((c) => (
+            <option key={c.id} value={c.id}>
+              {c.name}
+              {c.endpoint ? ` (${c.endpoint})` : ''}
+            </option>
+          ))}
         </select>
       </label>
-      <button type="button" onClick={() => setEditing('new')}><Plus size={14} aria-hidden />Add connection</button>
-      <button type="button" disabled={selected?.source !== 'saved'} onClick={() => setEditing(selected)}><Pencil size={14} aria-hidden />Edit</button>
-      <button type="button" disabled={selected?.source !== 'saved'} onClick={() => setRemoving(selected)}><Trash2 size={14} aria-hidden />Remove</button>
-      <button type="button" disabled={!selectedId} onClick={() => void test()}><PlugZap size={14} aria-hidden />Test</button>
-      <span role="status" className="status">{testStatus ?? error}</span>
+      <button type="button" onClick={() => setEditing('new')}>
+        <Plus size={14} aria-hidden />
+        Add connection
+      </button>
+      <button type="button" disabled={selected?.source !== 'saved'} onClick={() => setEditing(selected)}>
+        <Pencil size={14} aria-hidden />
+        Edit
+      </button>
+      <button type="button" disabled={selected?.source !== 'saved'} onClick={() => setRemoving(selected)}>
+        <Trash2 size={14} aria-hidden />
+        Remove
+      </button>
+      <button type="button" disabled={!selectedId} onClick={() => void test()}>
+        <PlugZap size={14} aria-hidden />
+        Test
+      </button>
+      <span role="status" className="status">
+        {testStatus ?? error}
+      </span>
       <span className="spacer" />
       {transfersToggle && <TransfersToggle />}
-      {editing && <ConnectionForm existing={editing === 'new' ? undefined : editing} onClose={() => setEditing(undefined)} />}
+      {editing && (
+        <ConnectionForm existing={editing === 'new' ? undefined : editing} onClose={() => setEditing(undefined)} />
+      )}
       {removing && (
         // Its secret cannot be typed back from memory: the removal is asked once more, Cancel first.
         <Dialog title="Remove connection" onClose={() => setRemoving(undefined)}>
           <p>
-            Remove <strong>{removing.name}</strong>{removing.endpoint ? ` (${removing.endpoint})` : ''}? Its stored secret key is
-            deleted from this computer. Nothing in its buckets is touched.
+            Remove <strong>{removing.name}</strong>
+            {removing.endpoint ? ` (${removing.endpoint})` : ''}? Its stored secret key is deleted from this computer.
+            Nothing in its buckets is touched.
           </p>
           <div className="buttons">
-            <button type="button" data-autofocus onClick={() => setRemoving(undefined)}>Cancel</button>
-            <button type="button" className="danger" onClick={() => { void remove(removing.id); setRemoving(undefined); }}>Remove</button>
+            <button type="button" data-autofocus onClick={() => setRemoving(undefined)}>
+              Cancel
+            </button>
+            <button
+              type="button"
+              className="danger"
+              onClick={() => {
+                void remove(removing.id);
+                setRemoving(undefined);
+              }}
+            >
+              Remove
+            </button>
           </div>
         </Dialog>
       )}
@@ -63,7 +109,14 @@ function TransfersToggle() {
   });
   return (
     <button type="button" className="transfers-toggle" aria-expanded={open} onClick={() => setOpen(!open)}>
-      <ArrowDownUp size={14} aria-hidden />Transfers{active > 0 && <span className="badge">{active.toLocaleString()}<span className="visually-hidden"> under way</span></span>}
+      <ArrowDownUp size={14} aria-hidden />
+      Transfers
+      {active > 0 && (
+        <span className="badge">
+          {active.toLocaleString()}
+          <span className="visually-hidden"> under way</span>
+        </span>
+      )}
     </button>
   );
 }

@@ -6,7 +6,12 @@
 
 import { useState } from 'react';
 import type { FormEvent } from 'react';
-import type { ConnectionCheck, ConnectionFailure, ConnectionInput, ConnectionSummary } from '../../src/contract/models.ts';
+import type {
+  ConnectionCheck,
+  ConnectionFailure,
+  ConnectionInput,
+  ConnectionSummary,
+} from '../../src/contract/models.ts';
 import { connectionInputSchema } from '../../src/contract/models.ts';
 import { useConnections } from '../store/connections-store.ts';
 import { Dialog } from './Dialog.tsx';
@@ -16,7 +21,7 @@ type Problems = Partial<Record<Field, string>>;
 
 /** What failed, as the status line names it before the reason (which is by its field). */
 const FAILURE_LABELS: Readonly<Record<ConnectionFailure, string>> = {
-  dns: 'the endpoint\'s name does not resolve (DNS)',
+  dns: "the endpoint's name does not resolve (DNS)",
   refused: 'the connection was refused',
   unreachable: 'the endpoint cannot be reached',
   tls: 'the secure connection (TLS) failed',
@@ -49,7 +54,13 @@ export function checkSummary(check: ConnectionCheck): string {
   return `Connected: ${check.buckets.toLocaleString()} bucket${check.buckets === 1 ? '' : 's'}.`;
 }
 
-export function ConnectionForm({ existing, onClose }: { existing: ConnectionSummary | undefined; onClose: () => void }) {
+export function ConnectionForm({
+  existing,
+  onClose,
+}: {
+  existing: ConnectionSummary | undefined;
+  onClose: () => void;
+}) {
   const { add, edit, check } = useConnections();
   const [form, setForm] = useState<ConnectionInput>({
     name: existing?.name ?? '',
@@ -136,30 +147,111 @@ export function ConnectionForm({ existing, onClose }: { existing: ConnectionSumm
     'aria-invalid': problems[name] ? true : undefined,
     'aria-describedby': problems[name] ? `connection-${name}-problem` : undefined,
   });
-  const problem = (name: Field) => problems[name] && <span id={`connection-${name}-problem`} className="field-problem" role="alert">{problems[name]}</span>;
+  const problem = (name: Field) =>
+    problems[name] && (
+      <span id={`connection-${name}-problem`} className="field-problem" role="alert">
+        {problems[name]}
+      </span>
+    );
 
   return (
     <Dialog title={existing ? 'Edit connection' : 'Add connection'} onClose={onClose}>
       <form onSubmit={(e) => void submit(e)} className="form" noValidate>
-        <div className="field"><label>Name <input required value={form.name} onChange={field('name')} {...described('name')} /></label>{problem('name')}</div>
-        <div className="field"><label>Endpoint URL <input placeholder="https://… (empty for AWS)" value={form.endpoint ?? ''} onChange={field('endpoint')} {...described('endpoint')} /></label>{problem('endpoint')}</div>
-        <div className="field"><label>Region <input placeholder="us-east-1" value={form.region ?? ''} onChange={field('region')} {...described('region')} /></label>{problem('region')}</div>
-        <label className="inline"><input type="checkbox" checked={form.pathStyle ?? false} onChange={(e) => change({ pathStyle: e.target.checked })} /> Path-style addressing (MinIO, Ceph, most self-hosted stores)</label>
-        <div className="field"><label>AWS profile <input placeholder="(or keys below)" value={form.profile ?? ''} onChange={field('profile')} {...described('profile')} /></label>{problem('profile')}</div>
-        <div className="field"><label>Access key ID <input autoComplete="off" value={form.accessKeyId ?? ''} onChange={field('accessKeyId')} {...described('accessKeyId')} /></label>{problem('accessKeyId')}</div>
         <div className="field">
-          <label>Secret access key <input type="password" autoComplete="off" placeholder={existing?.hasSecret ? '(stored; leave empty to keep)' : ''} value={form.secretAccessKey ?? ''} onChange={field('secretAccessKey')} {...described('secretAccessKey')} /></label>
+          <label>
+            Name <input required value={form.name} onChange={field('name')} {...described('name')} />
+          </label>
+          {problem('name')}
+        </div>
+        <div className="field">
+          <label>
+            Endpoint URL{' '}
+            <input
+              placeholder="https://… (empty for AWS)"
+              value={form.endpoint ?? ''}
+              onChange={field('endpoint')}
+              {...described('endpoint')}
+            />
+          </label>
+          {problem('endpoint')}
+        </div>
+        <div className="field">
+          <label>
+            Region{' '}
+            <input
+              placeholder="us-east-1"
+              value={form.region ?? ''}
+              onChange={field('region')}
+              {...described('region')}
+            />
+          </label>
+          {problem('region')}
+        </div>
+        <label className="inline">
+          <input
+            type="checkbox"
+            checked={form.pathStyle ?? false}
+            onChange={(e) => change({ pathStyle: e.target.checked })}
+          />{' '}
+          Path-style addressing (MinIO, Ceph, most self-hosted stores)
+        </label>
+        <div className="field">
+          <label>
+            AWS profile{' '}
+            <input
+              placeholder="(or keys below)"
+              value={form.profile ?? ''}
+              onChange={field('profile')}
+              {...described('profile')}
+            />
+          </label>
+          {problem('profile')}
+        </div>
+        <div className="field">
+          <label>
+            Access key ID{' '}
+            <input
+              autoComplete="off"
+              value={form.accessKeyId ?? ''}
+              onChange={field('accessKeyId')}
+              {...described('accessKeyId')}
+            />
+          </label>
+          {problem('accessKeyId')}
+        </div>
+        <div className="field">
+          <label>
+            Secret access key{' '}
+            <input
+              type="password"
+              autoComplete="off"
+              placeholder={existing?.hasSecret ? '(stored; leave empty to keep)' : ''}
+              value={form.secretAccessKey ?? ''}
+              onChange={field('secretAccessKey')}
+              {...described('secretAccessKey')}
+            />
+          </label>
           {problem('secretAccessKey')}
         </div>
-        <label>Checksums
-          <select value={form.checksumMode ?? ''} onChange={(e) => change({ checksumMode: (e.target.value || undefined) as ConnectionInput['checksumMode'] })}>
+        <label>
+          Checksums
+          <select
+            value={form.checksumMode ?? ''}
+            onChange={(e) => change({ checksumMode: (e.target.value || undefined) as ConnectionInput['checksumMode'] })}
+          >
             <option value="">Default (AWS: when supported; others: when required)</option>
             <option value="when_supported">When supported (AWS)</option>
             <option value="when_required">When required (R2, B2 and other stores)</option>
           </select>
         </label>
-        <label>Upload checksum
-          <select value={form.uploadChecksum ?? ''} onChange={(e) => change({ uploadChecksum: (e.target.value || undefined) as ConnectionInput['uploadChecksum'] })}>
+        <label>
+          Upload checksum
+          <select
+            value={form.uploadChecksum ?? ''}
+            onChange={(e) =>
+              change({ uploadChecksum: (e.target.value || undefined) as ConnectionInput['uploadChecksum'] })
+            }
+          >
             <option value="">Default (AWS: CRC64NVME; others: CRC32C)</option>
             <option value="CRC64NVME">CRC64NVME</option>
             <option value="CRC32C">CRC32C</option>
@@ -168,14 +260,30 @@ export function ConnectionForm({ existing, onClose }: { existing: ConnectionSumm
             <option value="OFF">None</option>
           </select>
         </label>
-        <p role="status" aria-live="polite" className={`check-status ${status?.outcome ?? ''}`}>{status?.text}</p>
-        {formError && <p role="alert" className="error">{formError}</p>}
+        <p role="status" aria-live="polite" className={`check-status ${status?.outcome ?? ''}`}>
+          {status?.text}
+        </p>
+        {formError && (
+          <p role="alert" className="error">
+            {formError}
+          </p>
+        )}
         <div className="buttons">
-          <button type="button" disabled={busy} onClick={() => void runCheck()}>Test</button>
+          <button type="button" disabled={busy} onClick={() => void runCheck()}>
+            Test
+          </button>
           <span className="spacer" />
-          <button type="button" onClick={onClose}>Cancel</button>
-          {offerSaveAnyway && <button type="button" disabled={busy} onClick={() => void save()}>Save anyway</button>}
-          <button type="submit" disabled={busy}>Save</button>
+          <button type="button" onClick={onClose}>
+            Cancel
+          </button>
+          {offerSaveAnyway && (
+            <button type="button" disabled={busy} onClick={() => void save()}>
+              Save anyway
+            </button>
+          )}
+          <button type="submit" disabled={busy}>
+            Save
+          </button>
         </div>
       </form>
     </Dialog>

@@ -27,20 +27,43 @@ export interface DeleteTarget {
  * What a delete of `count` objects does, said plainly: in a bucket that keeps versions a plain
  * delete hides each object behind a marker and keeps its versions; everything else is for good.
  */
-export function deleteOutcome(count: number, bytes: string, allVersions: boolean, versioning: BucketVersioning | undefined): string {
+export function deleteOutcome(
+  count: number,
+  bytes: string,
+  allVersions: boolean,
+  versioning: BucketVersioning | undefined,
+): string {
   const objects = `${count.toLocaleString()} ${count === 1 ? 'object' : 'objects'}`;
-  if (allVersions) return `This permanently deletes ${count.toLocaleString()} ${count === 1 ? 'version' : 'versions'} (${bytes}). It cannot be undone.`;
-  if (versioning === 'enabled') return `This hides ${objects} (${bytes}): each gets a delete marker, and its versions are kept (remove the marker to bring it back).`;
-  if (versioning === 'suspended') return `This hides ${objects} (${bytes}): versions kept before versioning was suspended stay; the latest unversioned copies are gone.`;
-  if (versioning === 'off') return `This permanently deletes ${objects} (${bytes}): the bucket keeps no versions. It cannot be undone.`;
+  if (allVersions)
+    return `This permanently deletes ${count.toLocaleString()} ${count === 1 ? 'version' : 'versions'} (${bytes}). It cannot be undone.`;
+  if (versioning === 'enabled')
+    return `This hides ${objects} (${bytes}): each gets a delete marker, and its versions are kept (remove the marker to bring it back).`;
+  if (versioning === 'suspended')
+    return `This hides ${objects} (${bytes}): versions kept before versioning was suspended stay; the latest unversioned copies are gone.`;
+  if (versioning === 'off')
+    return `This permanently deletes ${objects} (${bytes}): the bucket keeps no versions. It cannot be undone.`;
   return `This deletes ${objects} (${bytes}).`;
 }
 
 function spec(target: DeleteTarget) {
-  return { connectionId: target.connectionId, bucket: target.bucket, keys: [...target.keys], ...(target.keySizes ? { keySizes: [...target.keySizes] } : {}), prefixes: [...target.prefixes] };
+  return {
+    connectionId: target.connectionId,
+    bucket: target.bucket,
+    keys: [...target.keys],
+    ...(target.keySizes ? { keySizes: [...target.keySizes] } : {}),
+    prefixes: [...target.prefixes],
+  };
 }
 
-export function DeleteDialog({ target, onClose, onDeleted }: { target: DeleteTarget; onClose: () => void; onDeleted: () => void }) {
+export function DeleteDialog({
+  target,
+  onClose,
+  onDeleted,
+}: {
+  target: DeleteTarget;
+  onClose: () => void;
+  onDeleted: () => void;
+}) {
   const [allVersions, setAllVersions] = useState(false);
   // The count shown, and the exact request it counted: Delete sends that request, nothing else.
   const [preview, setPreview] = useState<{ id: string; allVersions: boolean }>();
@@ -55,7 +78,9 @@ export function DeleteDialog({ target, onClose, onDeleted }: { target: DeleteTar
   useEffect(() => {
     let current = true;
     void readVersioning(target.connectionId, target.bucket).then((answer) => current && setVersioning(answer));
-    return () => { current = false; };
+    return () => {
+      current = false;
+    };
   }, [target, readVersioning]);
 
   useEffect(() => {
@@ -83,7 +108,12 @@ export function DeleteDialog({ target, onClose, onDeleted }: { target: DeleteTar
   const countFailed = job !== undefined && (job.state.status === 'failed' || job.state.status === 'cancelled');
   const count = job?.progress.objectsDone ?? 0;
   const needsTyping = count > TYPE_TO_CONFIRM_ABOVE;
-  const confirmed = counted && preview !== undefined && preview.allVersions === allVersions && count > 0 && (!needsTyping || typed === target.confirmName);
+  const confirmed =
+    counted &&
+    preview !== undefined &&
+    preview.allVersions === allVersions &&
+    count > 0 &&
+    (!needsTyping || typed === target.confirmName);
 
   async function confirm() {
     if (!preview) return;
@@ -97,26 +127,73 @@ export function DeleteDialog({ target, onClose, onDeleted }: { target: DeleteTar
   }
 
   // The bucket's top (Empty bucket) is everything in it, not a folder (it read "(whole bucket) (folder)").
-  const what = [...target.prefixes.map((p) => (p ? <><Name text={p} /> (folder)</> : 'everything in it (the whole bucket)')), ...target.keys.map((key) => <Name text={key} />)];
+  const what = [
+    ...target.prefixes.map((p) =>
+      p ? (
+        <>
+          <Name text={p} /> (folder)
+        </>
+      ) : (
+        'everything in it (the whole bucket)'
+      ),
+    ),
+    ...target.keys.map((key) => <Name text={key} />),
+  ];
   return (
     <Dialog title="Delete objects" onClose={onClose}>
-      <p>From <strong><Name text={target.bucket} /></strong>: {what.slice(0, 5).map((each, i) => <Fragment key={i}>{i > 0 && ', '}{each}</Fragment>)}{what.length > 5 ? ` and ${what.length - 5} more` : ''}</p>
-      <label className="inline"><input type="checkbox" checked={allVersions} onChange={(e) => setAllVersions(e.target.checked)} /> Delete all versions (versioned buckets)</label>
+      <p>
+        From{' '}
+        <strong>
+          <Name text={target.bucket} />
+        </strong>
+        :{' '}
+        {what.slice(0, 5).map((each, i) => (
+          <Fragment key={i}>
+            {i > 0 && ', '}
+            {each}
+          </Fragment>
+        ))}
+        {what.length > 5 ? ` and ${what.length - 5} more` : ''}
+      </p>
+      <label className="inline">
+        <input type="checkbox" checked={allVersions} onChange={(e) => setAllVersions(e.target.checked)} /> Delete all
+        versions (versioned buckets)
+      </label>
       <p role="status" aria-live="polite" className="preview">
-        {counted
-          ? <>{deleteOutcome(count, formatBytes(job.progress.bytesDone), allVersions, versioning)}</>
-          : countFailed
-            ? <>Could not count what would be deleted{job.state.status === 'failed' ? `: ${job.state.error.message}` : ''}. Nothing was deleted.</>
-            : <>Counting… {job ? `${job.progress.objectsDone.toLocaleString()} so far` : ''}</>}
+        {counted ? (
+          <>{deleteOutcome(count, formatBytes(job.progress.bytesDone), allVersions, versioning)}</>
+        ) : countFailed ? (
+          <>
+            Could not count what would be deleted{job.state.status === 'failed' ? `: ${job.state.error.message}` : ''}.
+            Nothing was deleted.
+          </>
+        ) : (
+          <>Counting… {job ? `${job.progress.objectsDone.toLocaleString()} so far` : ''}</>
+        )}
       </p>
       {needsTyping && counted && (
-        <label>Type <code><Name text={target.confirmName} /></code> to confirm <input aria-label="Type the name to confirm" value={typed} onChange={(e) => setTyped(e.target.value)} /></label>
+        <label>
+          Type{' '}
+          <code>
+            <Name text={target.confirmName} />
+          </code>{' '}
+          to confirm{' '}
+          <input aria-label="Type the name to confirm" value={typed} onChange={(e) => setTyped(e.target.value)} />
+        </label>
       )}
-      {error && <p role="alert" className="error">{error}</p>}
+      {error && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
       <div className="buttons">
         {/* Focus starts here, not on "Delete all versions": Enter on a delete dialog must never do harm. */}
-        <button type="button" data-autofocus onClick={onClose}>Cancel</button>
-        <button type="button" className="danger" disabled={!confirmed} onClick={() => void confirm()}>Delete {counted ? count.toLocaleString() : ''}</button>
+        <button type="button" data-autofocus onClick={onClose}>
+          Cancel
+        </button>
+        <button type="button" className="danger" disabled={!confirmed} onClick={() => void confirm()}>
+          Delete {counted ? count.toLocaleString() : ''}
+        </button>
       </div>
     </Dialog>
   );

@@ -12,33 +12,91 @@ export function DetailsDialog() {
   const metadata = details ? Object.entries(details.metadata) : [];
   if (!target) return null;
   return (
-    <Dialog key={`${target.connectionId}:${target.bucket}:${target.key}`} title={<Name text={target.key} />} label={printable(target.key)} onClose={close}>
+    <Dialog
+      key={`${target.connectionId}:${target.bucket}:${target.key}`}
+      title={<Name text={target.key} />}
+      label={printable(target.key)}
+      onClose={close}
+    >
       {details && (
         <dl className="details">
-          <dt>Size</dt><dd>{formatBytes(details.size)} ({details.size.toLocaleString()} bytes)</dd>
-          <dt>Modified</dt><dd>{formatDate(details.lastModified)}</dd>
-          <dt>Type</dt><dd>{details.contentType}</dd>
-          <dt>ETag</dt><dd><code>{details.etag}</code></dd>
-          <dt>Storage class</dt><dd>{details.storageClass ?? 'STANDARD'}</dd>
-          <dt>Cache-Control</dt><dd>{details.cacheControl ?? 'none'}</dd>
-          {details.versionId && <><dt>Version</dt><dd><code>{details.versionId}</code></dd></>}
+          <dt>Size</dt>
+          <dd>
+            {formatBytes(details.size)} ({details.size.toLocaleString()} bytes)
+          </dd>
+          <dt>Modified</dt>
+          <dd>{formatDate(details.lastModified)}</dd>
+          <dt>Type</dt>
+          <dd>{details.contentType}</dd>
+          <dt>ETag</dt>
+          <dd>
+            <code>{details.etag}</code>
+          </dd>
+          <dt>Storage class</dt>
+          <dd>{details.storageClass ?? 'STANDARD'}</dd>
+          <dt>Cache-Control</dt>
+          <dd>{details.cacheControl ?? 'none'}</dd>
+          {details.versionId && (
+            <>
+              <dt>Version</dt>
+              <dd>
+                <code>{details.versionId}</code>
+              </dd>
+            </>
+          )}
         </dl>
       )}
       {metadata.length > 0 && (
         // A key and its value on one row each: a grid of pairs misread as alternating names and values.
         <table className="metadata" aria-label="Metadata">
-          <thead><tr><th scope="col">Metadata</th><th scope="col">Value</th></tr></thead>
-          <tbody>{metadata.map(([key, value]) => <tr key={key}><th scope="row">{key}</th><td>{value}</td></tr>)}</tbody>
+          <thead>
+            <tr>
+              <th scope="col">Metadata</th>
+              <th scope="col">Value</th>
+            </tr>
+          </thead>
+          <tbody>
+            {metadata.map(([key, value]) => (
+              <tr key={key}>
+                <th scope="row">{key}</th>
+                <td>{value}</td>
+              </tr>
+            ))}
+          </tbody>
         </table>
       )}
-      <label className="inline">Link valid for{' '}
-        <select aria-label="Link valid for" value={linkSeconds} onChange={(e) => setLinkSeconds(Number(e.target.value))}>
-          {LINK_LIFETIMES.map((lifetime) => <option key={lifetime.seconds} value={lifetime.seconds}>{lifetime.label}</option>)}
+      <label className="inline">
+        Link valid for{' '}
+        <select
+          aria-label="Link valid for"
+          value={linkSeconds}
+          onChange={(e) => setLinkSeconds(Number(e.target.value))}
+        >
+          {LINK_LIFETIMES.map((lifetime) => (
+            <option key={lifetime.seconds} value={lifetime.seconds}>
+              {lifetime.label}
+            </option>
+          ))}
         </select>
       </label>
-      {link && <p><input className="link" readOnly aria-label="Presigned link" value={link} /></p>}
-      {error && <p role="alert" className="error">{error}</p>}
-      <div className="buttons"><button type="button" onClick={() => void copyLink()}>Copy link</button><button type="button" onClick={close}>Close</button></div>
+      {link && (
+        <p>
+          <input className="link" readOnly aria-label="Presigned link" value={link} />
+        </p>
+      )}
+      {error && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
+      <div className="buttons">
+        <button type="button" onClick={() => void copyLink()}>
+          Copy link
+        </button>
+        <button type="button" onClick={close}>
+          Close
+        </button>
+      </div>
     </Dialog>
   );
 }

@@ -12,7 +12,17 @@ import type { ReactNode } from 'react';
  * `title`: text, or text with names in it (each a <Name>, isolated); then `label` is the title as
  * plain text, for the dialog's accessible name.
  */
-export function Dialog({ title, label, onClose, children }: { title: ReactNode; label?: string; onClose: () => void; children: ReactNode }) {
+export function Dialog({
+  title,
+  label,
+  onClose,
+  children,
+}: {
+  title: ReactNode;
+  label?: string;
+  onClose: () => void;
+  children: ReactNode;
+}) {
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const dialog = ref.current;
@@ -31,7 +41,9 @@ export function Dialog({ title, label, onClose, children }: { title: ReactNode; 
     <dialog
       ref={ref}
       aria-label={label ?? (typeof title === 'string' ? title : undefined)}
-      onClose={(e) => { if (e.target === e.currentTarget) onClose(); }}
+      onClose={(e) => {
+        if (e.target === e.currentTarget) onClose();
+      }}
       onCancel={(e) => {
         if (e.target !== e.currentTarget) return;
         e.preventDefault();

@@ -17,7 +17,14 @@ import { IF_EXISTS_LABELS, ifExistsSchema } from '../../src/if-exists.ts';
 import type { IfExists } from '../../src/if-exists.ts';
 import { isWholePath, relativePathProblem } from '../../src/local-path.ts';
 
-export function DownloadDialog(props: { connectionId: string; bucket: string; keys: string[]; prefixes: string[]; defaultFolder: string; onClose: () => void }) {
+export function DownloadDialog(props: {
+  connectionId: string;
+  bucket: string;
+  keys: string[];
+  prefixes: string[];
+  defaultFolder: string;
+  onClose: () => void;
+}) {
   const [folder, setFolder] = useState(props.defaultFolder);
   const [requireVerified, setRequireVerified] = useState(false);
   const [notice, setNotice] = useState<string>();
@@ -40,7 +47,15 @@ export function DownloadDialog(props: { connectionId: string; bucket: string; ke
     event.preventDefault();
     if (!isWholePath(folder)) return setError(relativePathProblem(folder));
     try {
-      await download({ connectionId: props.connectionId, bucket: props.bucket, keys: props.keys, prefixes: props.prefixes, targetFolder: folder, requireVerified, ifExists });
+      await download({
+        connectionId: props.connectionId,
+        bucket: props.bucket,
+        keys: props.keys,
+        prefixes: props.prefixes,
+        targetFolder: folder,
+        requireVerified,
+        ifExists,
+      });
       props.onClose();
     } catch (e) {
       setError((e as Error).message);
@@ -50,47 +65,106 @@ export function DownloadDialog(props: { connectionId: string; bucket: string; ke
     try {
       const sizeOnly = await saveToComputer(props.connectionId, props.bucket, props.keys, requireVerified);
       // Saved all the same, as asked: said here, where the user still looks, not lost with the dialog.
-      if (sizeOnly.length > 0) return setNotice(`Saving. ${sizeOnly.length === 1 ? `${sizeOnly[0]} is` : `${sizeOnly.length} objects are`} checked for size only: the store gives no checksum or ETag Barge can check them by.`);
+      if (sizeOnly.length > 0)
+        return setNotice(
+          `Saving. ${sizeOnly.length === 1 ? `${sizeOnly[0]} is` : `${sizeOnly.length} objects are`} checked for size only: the store gives no checksum or ETag Barge can check them by.`,
+        );
       props.onClose();
     } catch (e) {
       setError((e as Error).message);
     }
   }
   const count = props.keys.length + props.prefixes.length;
-  const notHere = props.prefixes.length > 0
-    ? 'Folders are saved on the host only: select objects to save them here.'
-    : props.keys.length > MAX_SAVED_TO_COMPUTER ? `At most ${MAX_SAVED_TO_COMPUTER} objects at once are saved here.` : undefined;
+  const notHere =
+    props.prefixes.length > 0
+      ? 'Folders are saved on the host only: select objects to save them here.'
+      : props.keys.length > MAX_SAVED_TO_COMPUTER
+        ? `At most ${MAX_SAVED_TO_COMPUTER} objects at once are saved here.`
+        : undefined;
   return (
     <Dialog title="Download" onClose={props.onClose}>
       <form onSubmit={(e) => void submit(e)} className="form">
-        <p>{count} item{count === 1 ? '' : 's'} from {props.bucket}; folders keep their names and structure.</p>
+        <p>
+          {count} item{count === 1 ? '' : 's'} from {props.bucket}; folders keep their names and structure.
+        </p>
         {onHost && (
           <p className="where" id="download-where">
             Files are saved on the machine running Barge (<strong>{host.machineName}</strong>)
-            {host.downloadRoot ? <>, below <code>{host.downloadRoot}</code></> : null}, not on this computer.
+            {host.downloadRoot ? (
+              <>
+                , below <code>{host.downloadRoot}</code>
+              </>
+            ) : null}
+            , not on this computer.
           </p>
         )}
         <div className="folder-field">
-          <label>Into folder <input required aria-label="Download folder" aria-describedby={onHost ? 'download-where' : undefined} value={folder} onChange={(e) => setFolder(e.target.value)} /></label>
-          <button type="button" onClick={() => void browse()}>Browse…</button>
+          <label>
+            Into folder{' '}
+            <input
+              required
+              aria-label="Download folder"
+              aria-describedby={onHost ? 'download-where' : undefined}
+              value={folder}
+              onChange={(e) => setFolder(e.target.value)}
+            />
+          </label>
+          <button type="button" onClick={() => void browse()}>
+            Browse…
+          </button>
         </div>
-        <label>If a file is already there{' '}
-          <select aria-label="If a file is already there" value={ifExists} onChange={(e) => setIfExists(e.target.value as IfExists)}>
-            {ifExistsSchema.options.map((choice) => <option key={choice} value={choice}>{IF_EXISTS_LABELS[choice]}</option>)}
+        <label>
+          If a file is already there{' '}
+          <select
+            aria-label="If a file is already there"
+            value={ifExists}
+            onChange={(e) => setIfExists(e.target.value as IfExists)}
+          >
+            {ifExistsSchema.options.map((choice) => (
+              <option key={choice} value={choice}>
+                {IF_EXISTS_LABELS[choice]}
+              </option>
+            ))}
           </select>
         </label>
-        <label className="inline" title="Objects without a checksum or an ETag Barge can check are otherwise saved and marked 'size only'">
-          <input type="checkbox" checked={requireVerified} onChange={(e) => setRequireVerified(e.target.checked)} /> Only save objects whose content can be verified
+        <label
+          className="inline"
+          title="Objects without a checksum or an ETag Barge can check are otherwise saved and marked 'size only'"
+        >
+          <input type="checkbox" checked={requireVerified} onChange={(e) => setRequireVerified(e.target.checked)} />{' '}
+          Only save objects whose content can be verified
         </label>
-        {error && <p role="alert" className="error">{error}</p>}
-        {notice && <p role="status" className="warning">{notice}</p>}
+        {error && (
+          <p role="alert" className="error">
+            {error}
+          </p>
+        )}
+        {notice && (
+          <p role="status" className="warning">
+            {notice}
+          </p>
+        )}
         {onHost && (
           <div className="save-here">
-            <button type="button" disabled={notHere !== undefined} aria-describedby="save-here-how" onClick={() => void saveHere()}>Save to this computer</button>
-            <span id="save-here-how" className="hint">{notHere ?? 'Through this browser\'s own downloads, one file per object.'}</span>
+            <button
+              type="button"
+              disabled={notHere !== undefined}
+              aria-describedby="save-here-how"
+              onClick={() => void saveHere()}
+            >
+              Save to this computer
+            </button>
+            <span id="save-here-how" className="hint">
+              {notHere ?? "Through this browser's own downloads, one file per object."}
+            </span>
           </div>
         )}
-        <div className="buttons"><button type="button" onClick={props.onClose}>Cancel</button><button type="submit">Download</button></div>
+        <div className="buttons">
+          <button type="button" onClick={props.onClose}>
+            Cancel
+          </button>
+          <button type="submit">Download</button>
+        </div>
       </form>
       {picking && host && (
         <FolderPicker

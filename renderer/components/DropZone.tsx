@@ -7,7 +7,15 @@ import type { DroppedItems } from '../../src/contract/api.ts';
 import { droppedFromDrop } from '../dropped-files.ts';
 import { Name } from './Name.tsx';
 
-export function DropZone({ destination, onDrop: dropped, children }: { destination: string; onDrop: (items: DroppedItems) => void; children: ReactNode }) {
+export function DropZone({
+  destination,
+  onDrop: dropped,
+  children,
+}: {
+  destination: string;
+  onDrop: (items: DroppedItems) => void;
+  children: ReactNode;
+}) {
   const [dragging, setDragging] = useState(false);
 
   function onDrop(event: DragEvent) {
@@ -20,12 +28,19 @@ export function DropZone({ destination, onDrop: dropped, children }: { destinati
     <section
       className={`drop-area${dragging ? ' dragging' : ''}`}
       aria-label="Drop files to upload"
-      onDragOver={(e) => { e.preventDefault(); setDragging(true); }}
+      onDragOver={(e) => {
+        e.preventDefault();
+        setDragging(true);
+      }}
       onDragLeave={() => setDragging(false)}
       onDrop={onDrop}
     >
       {children}
-      {dragging && <div className="drop-hint" aria-hidden="true">Drop to upload to <Name text={destination} /></div>}
+      {dragging && (
+        <div className="drop-hint" aria-hidden="true">
+          Drop to upload to <Name text={destination} />
+        </div>
+      )}
     </section>
   );
 }

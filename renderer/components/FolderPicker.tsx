@@ -15,10 +15,20 @@ import { Name } from './Name.tsx';
 
 /** The last part of a whole path ("/a/b/" → "b"), on either kind of machine. */
 function baseName(folder: string): string {
-  return folder.replace(/[\\/]+$/, '').split(/[\\/]/).pop() ?? folder;
+  return (
+    folder
+      .replace(/[\\/]+$/, '')
+      .split(/[\\/]/)
+      .pop() ?? folder
+  );
 }
 
-export function FolderPicker({ machineName, start, onChoose, onClose }: {
+export function FolderPicker({
+  machineName,
+  start,
+  onChoose,
+  onClose,
+}: {
   machineName: string;
   /** The folder shown first (the one typed in the form); where it cannot be listed, the default one. */
   start: string | undefined;
@@ -38,24 +48,27 @@ export function FolderPicker({ machineName, start, onChoose, onClose }: {
   const asked = useRef(0);
 
   /** List a folder; the reason it cannot be (shown too), or undefined. */
-  const show = useCallback(async (folder: string | undefined, highlight?: string): Promise<string | undefined> => {
-    const mine = ++asked.current;
-    setLoading(true);
-    try {
-      const next = await listFolders(folder);
-      if (mine !== asked.current) return undefined;
-      setListing(next);
-      setError(undefined);
-      setActive(Math.max(0, highlight === undefined ? 0 : next.folders.indexOf(highlight)));
-      return undefined;
-    } catch (e) {
-      const reason = (e as Error).message;
-      if (mine === asked.current) setError(reason);
-      return reason;
-    } finally {
-      if (mine === asked.current) setLoading(false);
-    }
-  }, [listFolders]);
+  const show = useCallback(
+    async (folder: string | undefined, highlight?: string): Promise<string | undefined> => {
+      const mine = ++asked.current;
+      setLoading(true);
+      try {
+        const next = await listFolders(folder);
+        if (mine !== asked.current) return undefined;
+        setListing(next);
+        setError(undefined);
+        setActive(Math.max(0, highlight === undefined ? 0 : next.folders.indexOf(highlight)));
+        return undefined;
+      } catch (e) {
+        const reason = (e as Error).message;
+        if (mine === asked.current) setError(reason);
+        return reason;
+      } finally {
+        if (mine === asked.current) setLoading(false);
+      }
+    },
+    [listFolders],
+  );
 
   // Once, as the picker opens: the folder typed in the form; where that cannot be listed (it is not
   // there yet, or it is outside what the host shows), the default folder, with the reason kept.
@@ -76,7 +89,10 @@ export function FolderPicker({ machineName, start, onChoose, onClose }: {
 
   const folders = listing?.folders ?? [];
   const open = (name: string | undefined) => {
-    if (listing && name !== undefined) void show(`${listing.path.replace(/[\\/]+$/, '')}${listing.path.includes('\\') && !listing.path.includes('/') ? '\\' : '/'}${name}`);
+    if (listing && name !== undefined)
+      void show(
+        `${listing.path.replace(/[\\/]+$/, '')}${listing.path.includes('\\') && !listing.path.includes('/') ? '\\' : '/'}${name}`,
+      );
   };
   const up = () => {
     if (listing?.parent !== undefined) void show(listing.parent, baseName(listing.path));
@@ -89,12 +105,18 @@ export function FolderPicker({ machineName, start, onChoose, onClose }: {
       setActive(Math.min(Math.max(to, 0), Math.max(last, 0)));
     };
     switch (event.key) {
-      case 'ArrowDown': return move(active + 1);
-      case 'ArrowUp': return move(active - 1);
-      case 'Home': return move(0);
-      case 'End': return move(last);
-      case 'PageDown': return move(active + 10);
-      case 'PageUp': return move(active - 10);
+      case 'ArrowDown':
+        return move(active + 1);
+      case 'ArrowUp':
+        return move(active - 1);
+      case 'Home':
+        return move(0);
+      case 'End':
+        return move(last);
+      case 'PageDown':
+        return move(active + 10);
+      case 'PageUp':
+        return move(active - 10);
       case 'Enter':
       case 'ArrowRight':
         event.preventDefault();
@@ -137,11 +159,30 @@ export function FolderPicker({ machineName, start, onChoose, onClose }: {
   return (
     <Dialog title={`Choose a folder on ${machineName}`} onClose={onClose}>
       <div className="folder-picker">
-        <p className="folder-path">Folder: <code>{listing?.path ?? '…'}</code></p>
+        <p className="folder-path">
+          Folder: <code>{listing?.path ?? '…'}</code>
+        </p>
         <div className="folder-picker-actions">
-          <button type="button" disabled={listing?.parent === undefined} onClick={up}>Up one level</button>
-          <button type="button" disabled={!listing || newName !== undefined} onClick={() => { setNewName(''); setError(undefined); }}>New folder</button>
-          <span className="hint" role="status" aria-live="polite">{loading ? 'Listing…' : listing ? `${folders.length.toLocaleString()} folder${folders.length === 1 ? '' : 's'}${listing.truncated ? ' (the first ones only)' : ''}` : ''}</span>
+          <button type="button" disabled={listing?.parent === undefined} onClick={up}>
+            Up one level
+          </button>
+          <button
+            type="button"
+            disabled={!listing || newName !== undefined}
+            onClick={() => {
+              setNewName('');
+              setError(undefined);
+            }}
+          >
+            New folder
+          </button>
+          <span className="hint" role="status" aria-live="polite">
+            {loading
+              ? 'Listing…'
+              : listing
+                ? `${folders.length.toLocaleString()} folder${folders.length === 1 ? '' : 's'}${listing.truncated ? ' (the first ones only)' : ''}`
+                : ''}
+          </span>
         </div>
         {newName !== undefined && (
           <form className="new-folder" onSubmit={(event) => void makeNew(event)}>
@@ -151,10 +192,28 @@ export function FolderPicker({ machineName, start, onChoose, onClose }: {
               autoFocus
               onChange={(event) => setNewName(event.target.value)}
               // Escape puts the name away, not the whole picker.
-              onKeyDown={(event) => { if (event.key === 'Escape') { event.preventDefault(); event.stopPropagation(); setNewName(undefined); list.current?.focus(); } }}
+              onKeyDown={(event) => {
+                if (event.key === 'Escape') {
+                  event.preventDefault();
+                  event.stopPropagation();
+                  setNewName(undefined);
+                  list.current?.focus();
+                }
+              }}
             />
-            <button type="submit" disabled={newName.trim() === '' || loading}>Make it</button>
-            <button type="button" aria-label="Cancel the new folder" onClick={() => { setNewName(undefined); list.current?.focus(); }}>Cancel</button>
+            <button type="submit" disabled={newName.trim() === '' || loading}>
+              Make it
+            </button>
+            <button
+              type="button"
+              aria-label="Cancel the new folder"
+              onClick={() => {
+                setNewName(undefined);
+                list.current?.focus();
+              }}
+            >
+              Cancel
+            </button>
           </form>
         )}
         <ul
@@ -182,12 +241,20 @@ export function FolderPicker({ machineName, start, onChoose, onClose }: {
           ))}
         </ul>
         {listing && folders.length === 0 && <p className="hint">No folders in here.</p>}
-        {error && <p role="alert" className="error">{error}</p>}
+        {error && (
+          <p role="alert" className="error">
+            {error}
+          </p>
+        )}
         <p className="hint">Enter opens the highlighted folder; Backspace goes up one level.</p>
       </div>
       <div className="buttons">
-        <button type="button" onClick={onClose}>Cancel</button>
-        <button type="button" disabled={!listing} onClick={() => listing && onChoose(listing.path)}>Choose this folder</button>
+        <button type="button" onClick={onClose}>
+          Cancel
+        </button>
+        <button type="button" disabled={!listing} onClick={() => listing && onChoose(listing.path)}>
+          Choose this folder
+        </button>
       </div>
     </Dialog>
   );

@@ -21,5 +21,9 @@ export function HostLinkNotice() {
   }, [link]);
   const said = hostLinkNotice(link, startedBy, now);
   // Mounted always, so a screen reader hears the alert when its text arrives.
-  return <div role="alert" className={said ? 'host-link-notice' : undefined}>{said}</div>;
+  return (
+    <div role="alert" className={said ? 'host-link-notice' : undefined}>
+      {said}
+    </div>
+  );
 }

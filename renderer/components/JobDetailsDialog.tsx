@@ -43,9 +43,32 @@ export function JobDetailsDialog() {
 }
 
 function JobDetails({ job }: { job: JobView | undefined }) {
-  const { filter, total, unlisted, pages, error, notice, choice, busy, setFilter, show, refresh, exportCsv, retryFailed, dismissChoice, jobMoved, close } = useJobDetails();
+  const {
+    filter,
+    total,
+    unlisted,
+    pages,
+    error,
+    notice,
+    choice,
+    busy,
+    setFilter,
+    show,
+    refresh,
+    exportCsv,
+    retryFailed,
+    dismissChoice,
+    jobMoved,
+    close,
+  } = useJobDetails();
   const scroller = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({ count: total ?? 0, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 10, scrollMargin: HEADER_HEIGHT });
+  const virtualizer = useVirtualizer({
+    count: total ?? 0,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 10,
+    scrollMargin: HEADER_HEIGHT,
+  });
   const rows = virtualizer.getVirtualItems();
   const first = rows[0]?.index ?? 0;
   const last = rows.at(-1)?.index ?? 0;
@@ -56,7 +79,10 @@ function JobDetails({ job }: { job: JobView | undefined }) {
   // A job that moves on (items ending, a retry starting) is read again; not on opening (the store
   // fetched the first page already).
   const p = job?.progress;
-  const moved = job && p ? `${job.state.status}:${p.objectsDone}:${p.objectsFailed}:${p.objectsKept ?? 0}:${p.objectsSkipped ?? 0}` : '';
+  const moved =
+    job && p
+      ? `${job.state.status}:${p.objectsDone}:${p.objectsFailed}:${p.objectsKept ?? 0}:${p.objectsSkipped ?? 0}`
+      : '';
   const seen = useRef(moved);
   useEffect(() => {
     if (seen.current === moved) return;
@@ -74,57 +100,167 @@ function JobDetails({ job }: { job: JobView | undefined }) {
   }, [finished, failed, run, jobMoved]);
   const canRetry = job?.state.status === 'failed' && failed > 0;
   return (
-    <Dialog title={<>Details of <Name text={name} /></>} label={`Details of ${printable(name)}`} onClose={close}>
+    <Dialog
+      title={
+        <>
+          Details of <Name text={name} />
+        </>
+      }
+      label={`Details of ${printable(name)}`}
+      onClose={close}
+    >
       <div className="job-details">
         {job && p ? (
           <p className="job-details-summary">
             {job.kind === 'upload' ? 'Upload' : job.kind === 'download' ? 'Download' : 'Delete'}, {job.state.status}:{' '}
-            {p.objectsDone.toLocaleString()} done{(p.objectsKept ?? 0) > 0 ? ` (${p.objectsKept!.toLocaleString()} kept as they were)` : ''}
-            , {failed.toLocaleString()} failed
+            {p.objectsDone.toLocaleString()} done
+            {(p.objectsKept ?? 0) > 0 ? ` (${p.objectsKept!.toLocaleString()} kept as they were)` : ''},{' '}
+            {failed.toLocaleString()} failed
             {(p.objectsSkipped ?? 0) > 0 ? `, ${p.objectsSkipped!.toLocaleString()} skipped` : ''}
             {p.totalsKnown ? ` of ${plural(p.objectsTotal, 'item')}` : ' so far'}
           </p>
-        ) : <p className="hint">This job is no longer in the list.</p>}
+        ) : (
+          <p className="hint">This job is no longer in the list.</p>
+        )}
         {job?.state.status === 'failed' && failed === 0 && <p className="error">{job.state.error.message}</p>}
         <fieldset className="job-details-filter">
           <legend>Show</legend>
-          <label><input type="radio" name="job-details-filter" checked={filter === 'all'} onChange={() => setFilter('all')} /> All items</label>
-          <label><input type="radio" name="job-details-filter" checked={filter === 'failed'} onChange={() => setFilter('failed')} /> Failed items ({failed.toLocaleString()})</label>
+          <label>
+            <input
+              type="radio"
+              name="job-details-filter"
+              checked={filter === 'all'}
+              onChange={() => setFilter('all')}
+            />{' '}
+            All items
+          </label>
+          <label>
+            <input
+              type="radio"
+              name="job-details-filter"
+              checked={filter === 'failed'}
+              onChange={() => setFilter('failed')}
+            />{' '}
+            Failed items ({failed.toLocaleString()})
+          </label>
         </fieldset>
         {/* Focusable, so the list scrolls from the keyboard (arrows, Page Up and Down, Home, End). */}
-        <div ref={scroller} className="job-items-scroll" role="region" tabIndex={0} aria-label={`${filter === 'failed' ? 'Failed items' : 'Items'}, scrollable`}>
-          <div className="job-items" role="table" aria-label={filter === 'failed' ? 'Failed items' : 'Items'} aria-rowcount={(total ?? 0) + 1}>
+        <div
+          ref={scroller}
+          className="job-items-scroll"
+          role="region"
+          tabIndex={0}
+          aria-label={`${filter === 'failed' ? 'Failed items' : 'Items'}, scrollable`}
+        >
+          <div
+            className="job-items"
+            role="table"
+            aria-label={filter === 'failed' ? 'Failed items' : 'Items'}
+            aria-rowcount={(total ?? 0) + 1}
+          >
             <div role="rowgroup" className="job-items-head">
               <div className="job-item header" role="row" aria-rowindex={1} style={{ height: HEADER_HEIGHT }}>
-                <span role="columnheader" className="item-state">State</span>
-                <span role="columnheader" className="item-source">Source</span>
-                <span role="columnheader" className="item-destination">Destination</span>
-                <span role="columnheader" className="item-size">Size</span>
-                <span role="columnheader" className="item-message">Why</span>
+                <span role="columnheader" className="item-state">
+                  State
+                </span>
+                <span role="columnheader" className="item-source">
+                  Source
+                </span>
+                <span role="columnheader" className="item-destination">
+                  Destination
+                </span>
+                <span role="columnheader" className="item-size">
+                  Size
+                </span>
+                <span role="columnheader" className="item-message">
+                  Why
+                </span>
               </div>
             </div>
             <div role="rowgroup" style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
               {rows.map((row) => {
                 const item = pages.get(Math.floor(row.index / PAGE_SIZE))?.[row.index % PAGE_SIZE];
                 // Measured once drawn (a long error wraps onto more lines, never clipped); at least a row's height.
-                const style = { position: 'absolute', top: 0, left: 0, right: 0, minHeight: ROW_HEIGHT, transform: `translateY(${row.start - HEADER_HEIGHT}px)` } as const;
-                return item
-                  ? <ItemRow key={row.index} item={item} index={row.index} style={style} measure={virtualizer.measureElement} />
-                  : <div key={row.index} role="row" aria-rowindex={row.index + 2} className="job-item loading" style={style}><span role="cell" className="hint">Loading…</span></div>;
+                const style = {
+                  position: 'absolute',
+                  top: 0,
+                  left: 0,
+                  right: 0,
+                  minHeight: ROW_HEIGHT,
+                  transform: `translateY(${row.start - HEADER_HEIGHT}px)`,
+                } as const;
+                return item ? (
+                  <ItemRow
+                    key={row.index}
+                    item={item}
+                    index={row.index}
+                    style={style}
+                    measure={virtualizer.measureElement}
+                  />
+                ) : (
+                  <div
+                    key={row.index}
+                    role="row"
+                    aria-rowindex={row.index + 2}
+                    className="job-item loading"
+                    style={style}
+                  >
+                    <span role="cell" className="hint">
+                      Loading…
+                    </span>
+                  </div>
+                );
               })}
             </div>
           </div>
           {total === 0 && <p className="hint">{filter === 'failed' ? 'No items failed.' : 'No item has ended yet.'}</p>}
           {total === undefined && !error && <p className="hint">Loading…</p>}
         </div>
-        {unlisted > 0 && <p className="hint">… and {plural(unlisted, 'more item')} not listed: a job lists its first 1,000,000 items, and every failure.</p>}
-        {error && <p role="alert" className="error">{error}</p>}
-        <p role="status" className="hint">{notice ?? ''}</p>
-        {choice && <RetryChoice question={choice} busy={busy} onAnswer={(answer) => void retryFailed(answer)} onCancel={dismissChoice} />}
+        {unlisted > 0 && (
+          <p className="hint">
+            … and {plural(unlisted, 'more item')} not listed: a job lists its first 1,000,000 items, and every failure.
+          </p>
+        )}
+        {error && (
+          <p role="alert" className="error">
+            {error}
+          </p>
+        )}
+        <p role="status" className="hint">
+          {notice ?? ''}
+        </p>
+        {choice && (
+          <RetryChoice
+            question={choice}
+            busy={busy}
+            onAnswer={(answer) => void retryFailed(answer)}
+            onCancel={dismissChoice}
+          />
+        )}
         <div className="buttons">
-          <button type="button" disabled={busy || !total} title="Save the items shown as a CSV file" onClick={() => void exportCsv()}><Download size={14} aria-hidden />Export CSV</button>
-          {canRetry && !choice && <button type="button" disabled={busy} title="Run the items that failed again, in this job" onClick={() => void retryFailed()}><RotateCcw size={14} aria-hidden />Retry failed items</button>}
-          <button type="button" onClick={close}>Close</button>
+          <button
+            type="button"
+            disabled={busy || !total}
+            title="Save the items shown as a CSV file"
+            onClick={() => void exportCsv()}
+          >
+            <Download size={14} aria-hidden />
+            Export CSV
+          </button>
+          {canRetry && !choice && (
+            <button
+              type="button"
+              disabled={busy}
+              title="Run the items that failed again, in this job"
+              onClick={() => void retryFailed()}
+            >
+              <RotateCcw size={14} aria-hidden />
+              Retry failed items
+            </button>
+          )}
+          <button type="button" onClick={close}>
+            Close
+          </button>
         </div>
       </div>
     </Dialog>
@@ -134,36 +270,88 @@ function JobDetails({ job }: { job: JobView | undefined }) {
 /** The answers a retry offers for items whose file was already there: never the one that failed them. */
 const RETRY_ANSWERS: readonly { answer: ConflictChoice; label: string; title: string }[] = [
   { answer: 'overwrite', label: 'Replace', title: 'Replace what is there with the new one' },
-  { answer: 'rename', label: 'Keep both', title: 'Keep what is there, and save the new one beside it as "name (1).ext"' },
+  {
+    answer: 'rename',
+    label: 'Keep both',
+    title: 'Keep what is there, and save the new one beside it as "name (1).ext"',
+  },
   { answer: 'skip', label: 'Skip', title: 'Keep what is there, and leave these items out' },
 ];
 
 /** Asked when a retry of the failed items would fail some the same way again: what to do with them instead. */
-function RetryChoice({ question, busy, onAnswer, onCancel }: { question: string; busy: boolean; onAnswer: (answer: ConflictChoice) => void; onCancel: () => void }) {
+function RetryChoice({
+  question,
+  busy,
+  onAnswer,
+  onCancel,
+}: {
+  question: string;
+  busy: boolean;
+  onAnswer: (answer: ConflictChoice) => void;
+  onCancel: () => void;
+}) {
   return (
     <div className="retry-choice" role="group" aria-label="Retry the items already there">
       <p>{question}</p>
       <div className="buttons">
         {RETRY_ANSWERS.map(({ answer, label, title }) => (
-          <button key={answer} type="button" disabled={busy} title={title} onClick={() => onAnswer(answer)}>{label}</button>
+          <button key={answer} type="button" disabled={busy} title={title} onClick={() => onAnswer(answer)}>
+            {label}
+          </button>
         ))}
-        <button type="button" onClick={onCancel}>Not now</button>
+        <button type="button" onClick={onCancel}>
+          Not now
+        </button>
       </div>
     </div>
   );
 }
 
-function ItemRow({ item, index, style, measure }: { item: JobItem; index: number; style: CSSProperties; measure: (element: Element | null) => void }) {
+function ItemRow({
+  item,
+  index,
+  style,
+  measure,
+}: {
+  item: JobItem;
+  index: number;
+  style: CSSProperties;
+  measure: (element: Element | null) => void;
+}) {
   const state = STATES[item.state];
   const why = item.message ?? item.code ?? '';
   return (
-    <div role="row" aria-rowindex={index + 2} className={`job-item ${item.state}`} style={style} data-index={index} ref={measure}>
-      <span role="cell" className="item-state"><state.icon size={14} aria-hidden />{state.label}</span>
+    <div
+      role="row"
+      aria-rowindex={index + 2}
+      className={`job-item ${item.state}`}
+      style={style}
+      data-index={index}
+      ref={measure}
+    >
+      <span role="cell" className="item-state">
+        <state.icon size={14} aria-hidden />
+        {state.label}
+      </span>
       {/* Shortened in the middle, whole in the tooltip; isolated, so a right-to-left override cannot reorder the row. */}
-      <span role="cell" className="item-source"><MiddlePath text={item.source} /></span>
-      <span role="cell" className="item-destination">{item.destination ? <>→ <MiddlePath text={item.destination} /></> : ''}</span>
-      <span role="cell" className="item-size">{item.size === undefined ? '' : formatBytes(item.size)}</span>
-      <span role="cell" className="item-message" title={why || undefined}>{why}</span>
+      <span role="cell" className="item-source">
+        <MiddlePath text={item.source} />
+      </span>
+      <span role="cell" className="item-destination">
+        {item.destination ? (
+          <>
+            → <MiddlePath text={item.destination} />
+          </>
+        ) : (
+          ''
+        )}
+      </span>
+      <span role="cell" className="item-size">
+        {item.size === undefined ? '' : formatBytes(item.size)}
+      </span>
+      <span role="cell" className="item-message" title={why || undefined}>
+        {why}
+      </span>
     </div>
   );
 }

@@ -37,7 +37,14 @@ export function MiddleShortenedName({ text, className }: { text: string; classNa
   // Whole, it is said once.
   return (
     <span ref={box} className={className} title={printed}>
-      {shown === printed ? <bdi>{printed}</bdi> : <><bdi aria-hidden="true">{shown}</bdi><bdi className="visually-hidden">{printed}</bdi></>}
+      {shown === printed ? (
+        <bdi>{printed}</bdi>
+      ) : (
+        <>
+          <bdi aria-hidden="true">{shown}</bdi>
+          <bdi className="visually-hidden">{printed}</bdi>
+        </>
+      )}
     </span>
   );
 }

@@ -14,11 +14,22 @@ export function NotificationToggle() {
   return (
     <section className="notification-toggle" aria-label="Notifications">
       <label className="inline">
-        <input type="checkbox" checked={on} disabled={support === 'unsupported' || support === 'denied'} onChange={(e) => void (e.target.checked ? enable() : disable())} />
+        <input
+          type="checkbox"
+          checked={on}
+          disabled={support === 'unsupported' || support === 'denied'}
+          onChange={(e) => void (e.target.checked ? enable() : disable())}
+        />
         <Bell size={14} aria-hidden /> Notify me when a transfer longer than 10 s finishes or fails
       </label>
-      {support === 'denied' && <p className="hint">This browser blocks notifications from this page: allow them in its site settings, then reload.</p>}
-      {support === 'unsupported' && <p className="hint">Notifications need this page at an https:// address or on this machine (localhost).</p>}
+      {support === 'denied' && (
+        <p className="hint">
+          This browser blocks notifications from this page: allow them in its site settings, then reload.
+        </p>
+      )}
+      {support === 'unsupported' && (
+        <p className="hint">Notifications need this page at an https:// address or on this machine (localhost).</p>
+      )}
     </section>
   );
 }

@@ -17,13 +17,30 @@ import { DropZone } from './DropZone.tsx';
 import { ObjectTable } from './ObjectTable.tsx';
 
 export function ObjectBrowser() {
-  const { connectionId, bucket, prefix, view: shown, filter, selection, listing, listError, notice, open, upload } = useBrowser();
+  const {
+    connectionId,
+    bucket,
+    prefix,
+    view: shown,
+    filter,
+    selection,
+    listing,
+    listError,
+    notice,
+    open,
+    upload,
+  } = useBrowser();
   // From the selected keys, not a walk of the rows: a million rows on screen cost nothing here.
   const selectedRows = useMemo(() => selectedRefs(selection, prefix, filter), [selection, prefix, filter]);
   const [dialog, setDialog] = useState<BrowserDialog>();
 
   if (!connectionId) return <NoConnection />;
-  if (!bucket) return <main className="browser empty" aria-label="Objects"><p>Pick a bucket.</p></main>;
+  if (!bucket)
+    return (
+      <main className="browser empty" aria-label="Objects">
+        <p>Pick a bucket.</p>
+      </main>
+    );
 
   const activate = (row: Row) => {
     if (row.kind === 'folder') open(bucket, row.key);
@@ -47,9 +64,16 @@ export function ObjectBrowser() {
         onDeletePrefix={() => setDialog(deletePrefix(connectionId, bucket, prefix))}
       />
       <p role="status" className="status">
-        {plural(shown.length, 'item')}{listing ? ' (loading…)' : ''}{selection.size > 0 ? `, ${selection.size.toLocaleString()} selected` : ''}{notice ? ` · ${notice}` : ''}
+        {plural(shown.length, 'item')}
+        {listing ? ' (loading…)' : ''}
+        {selection.size > 0 ? `, ${selection.size.toLocaleString()} selected` : ''}
+        {notice ? ` · ${notice}` : ''}
       </p>
-      {listError && <p role="alert" className="error">{listError}</p>}
+      {listError && (
+        <p role="alert" className="error">
+          {listError}
+        </p>
+      )}
       <DropZone destination={`${bucket}/${prefix}`} onDrop={(items) => void upload(items)}>
         <ObjectTable label={`Objects in ${bucket}/${prefix}`} rows={shown} onActivate={activate} onDelete={onDelete} />
       </DropZone>
@@ -66,11 +90,19 @@ function NoConnection() {
       <h2>{connections.length === 0 ? 'No connection yet' : 'Pick a connection'}</h2>
       <p>Connect to your S3 store (AWS, MinIO, R2, B2, Ceph…), or try Barge on a demo store first.</p>
       <p className="choices">
-        <button type="button" className="primary" onClick={() => openForm('new')}><Plus size={14} aria-hidden />Add a connection</button>
-        <button type="button" disabled={demo?.state === 'starting'} onClick={() => void openDemo()}><Sparkles size={14} aria-hidden />Open the demo store</button>
+        <button type="button" className="primary" onClick={() => openForm('new')}>
+          <Plus size={14} aria-hidden />
+          Add a connection
+        </button>
+        <button type="button" disabled={demo?.state === 'starting'} onClick={() => void openDemo()}>
+          <Sparkles size={14} aria-hidden />
+          Open the demo store
+        </button>
       </p>
       <p role="status" className={demo?.state === 'failed' ? 'error' : 'hint'}>
-        {demo ? demo.line : 'The demo store is a local MinIO on this machine with buckets to browse (the first start builds it, which needs Go and a network connection and takes a few minutes; later starts take seconds).'}
+        {demo
+          ? demo.line
+          : 'The demo store is a local MinIO on this machine with buckets to browse (the first start builds it, which needs Go and a network connection and takes a few minutes; later starts take seconds).'}
       </p>
     </main>
   );

@@ -19,9 +19,19 @@ import { printable } from '../../src/unsafe-text.ts';
 
 const ROW_HEIGHT = 28;
 const COLUMNS: readonly SortColumn[] = ['name', 'size', 'modified', 'class'];
-const COLUMN_NAMES: Record<SortColumn, string> = { name: 'Name', size: 'Size', modified: 'Modified', class: 'Storage class' };
+const COLUMN_NAMES: Record<SortColumn, string> = {
+  name: 'Name',
+  size: 'Size',
+  modified: 'Modified',
+  class: 'Storage class',
+};
 
-export function ObjectTable({ label, rows, onActivate, onDelete }: {
+export function ObjectTable({
+  label,
+  rows,
+  onActivate,
+  onDelete,
+}: {
   label: string;
   /** The rows on screen, in display order (made as they are read: only those on screen are). */
   rows: RowList;
@@ -41,8 +51,15 @@ export function ObjectTable({ label, rows, onActivate, onDelete }: {
   };
   const rowsPerPage = Math.max(1, Math.floor((scroller.current?.clientHeight ?? 10 * ROW_HEIGHT) / ROW_HEIGHT) - 1);
   const onKeyDown = useBrowserKeyboard({
-    rows, virtualizer, scroller, rowsPerPage, onActivate: activate, onDelete,
-    onLeave: (folderKey) => { focusAfterLoad.current = folderKey; },
+    rows,
+    virtualizer,
+    scroller,
+    rowsPerPage,
+    onActivate: activate,
+    onDelete,
+    onLeave: (folderKey) => {
+      focusAfterLoad.current = folderKey;
+    },
     onAbove: () => header.current?.querySelector<HTMLElement>('[aria-sort]:not([aria-sort="none"]) button')?.focus(),
   });
   const header = useRef<HTMLDivElement>(null);
@@ -75,7 +92,9 @@ export function ObjectTable({ label, rows, onActivate, onDelete }: {
     }
     setActive(key);
     virtualizer.scrollToIndex(index);
-    requestAnimationFrame(() => scroller.current?.querySelector<HTMLElement>(`[data-key="${CSS.escape(key)}"]`)?.focus());
+    requestAnimationFrame(() =>
+      scroller.current?.querySelector<HTMLElement>(`[data-key="${CSS.escape(key)}"]`)?.focus(),
+    );
   }, [rows, listing, virtualizer]);
 
   function click(row: Row, event: MouseEvent) {
@@ -84,7 +103,11 @@ export function ObjectTable({ label, rows, onActivate, onDelete }: {
 
   const items = virtualizer.getVirtualItems();
   // The tab stop: the active row if it is drawn, else the first row drawn (Tab never skips the grid).
-  const tabStop = items.some((item) => keyAt(rows, item.index) === active) ? active : items[0] ? keyAt(rows, items[0].index) : undefined;
+  const tabStop = items.some((item) => keyAt(rows, item.index) === active)
+    ? active
+    : items[0]
+      ? keyAt(rows, items[0].index)
+      : undefined;
 
   return (
     <div className="table" role="grid" aria-label={label} aria-rowcount={rows.length + 1} aria-multiselectable="true">
@@ -92,10 +115,21 @@ export function ObjectTable({ label, rows, onActivate, onDelete }: {
       <div role="rowgroup">
         <div ref={header} className="row header" role="row" aria-rowindex={1} onKeyDown={headerKeys}>
           {COLUMNS.map((column) => (
-            <div key={column} role="columnheader" className={`cell ${column}`} aria-sort={sort.column === column ? (sort.descending ? 'descending' : 'ascending') : 'none'}>
-              <button type="button" className="link" tabIndex={rows.length === 0 ? 0 : -1} onClick={() => setSort(column)}>
+            <div
+              key={column}
+              role="columnheader"
+              className={`cell ${column}`}
+              aria-sort={sort.column === column ? (sort.descending ? 'descending' : 'ascending') : 'none'}
+            >
+              <button
+                type="button"
+                className="link"
+                tabIndex={rows.length === 0 ? 0 : -1}
+                onClick={() => setSort(column)}
+              >
                 {COLUMN_NAMES[column]}
-                {sort.column === column && (sort.descending ? <ChevronDown size={14} aria-hidden /> : <ChevronUp size={14} aria-hidden />)}
+                {sort.column === column &&
+                  (sort.descending ? <ChevronDown size={14} aria-hidden /> : <ChevronUp size={14} aria-hidden />)}
               </button>
             </div>
           ))}
@@ -116,7 +150,14 @@ export function ObjectTable({ label, rows, onActivate, onDelete }: {
                 aria-selected={selected}
                 tabIndex={row.key === tabStop ? 0 : -1}
                 className={`row${selected ? ' selected' : ''}`}
-                style={{ position: 'absolute', top: 0, left: 0, right: 0, height: ROW_HEIGHT, transform: `translateY(${item.start}px)` }}
+                style={{
+                  position: 'absolute',
+                  top: 0,
+                  left: 0,
+                  right: 0,
+                  height: ROW_HEIGHT,
+                  transform: `translateY(${item.start}px)`,
+                }}
                 onFocus={() => setActive(row.key)}
                 onClick={(e) => click(row, e)}
                 onDoubleClick={() => activate(row)}
@@ -126,9 +167,15 @@ export function ObjectTable({ label, rows, onActivate, onDelete }: {
                   {/* Isolated, its overrides shown as escapes: a key can neither reorder the row nor pass for another name. */}
                   <Name className="name-text" text={shownName} />
                 </div>
-                <div role="gridcell" className="cell size">{row.kind === 'object' ? formatBytes(row.size) : ''}</div>
-                <div role="gridcell" className="cell modified">{row.kind === 'object' ? formatDate(row.lastModified) : ''}</div>
-                <div role="gridcell" className="cell class">{row.kind === 'object' ? row.storageClass ?? '' : ''}</div>
+                <div role="gridcell" className="cell size">
+                  {row.kind === 'object' ? formatBytes(row.size) : ''}
+                </div>
+                <div role="gridcell" className="cell modified">
+                  {row.kind === 'object' ? formatDate(row.lastModified) : ''}
+                </div>
+                <div role="gridcell" className="cell class">
+                  {row.kind === 'object' ? (row.storageClass ?? '') : ''}
+                </div>
               </div>
             );
           })}

@@ -29,7 +29,13 @@ export function Splitter({ pane, side, label }: { pane: Pane; side: 'left' | 'ri
   }
   function key(event: KeyboardEvent<HTMLDivElement>) {
     const step = event.shiftKey ? 50 : 10;
-    const to = { ArrowLeft: width - grow * step, ArrowRight: width + grow * step, Home: limits.min, End: limits.max, Enter: limits.initial }[event.key];
+    const to = {
+      ArrowLeft: width - grow * step,
+      ArrowRight: width + grow * step,
+      Home: limits.min,
+      End: limits.max,
+      Enter: limits.initial,
+    }[event.key];
     if (to === undefined) return;
     event.preventDefault();
     resize(pane, to);

@@ -12,7 +12,6 @@ import { useSettings } from '../store/settings-store.ts';
 const BUFFER_BYTES_PER_THREAD = 1.25 * MIB;
 const SEND_DELAY_MS = 150;
 
-
 export function TransferSettings() {
   const { settings, update, error } = useSettings();
   const [threads, setThreads] = useState(settings?.threads ?? 64);
@@ -41,21 +40,49 @@ export function TransferSettings() {
   return (
     <section className="settings" aria-label="Transfer settings">
       <label>
-        <span>Threads <output>{threads}</output></span>
-        <input type="range" aria-label="Threads" min={MIN_THREADS} max={MAX_THREADS} value={threads}
-          onChange={(e) => { const v = Number(e.target.value); setThreads(v); send({ threads: v }); }} />
+        <span>
+          Threads <output>{threads}</output>
+        </span>
+        <input
+          type="range"
+          aria-label="Threads"
+          min={MIN_THREADS}
+          max={MAX_THREADS}
+          value={threads}
+          onChange={(e) => {
+            const v = Number(e.target.value);
+            setThreads(v);
+            send({ threads: v });
+          }}
+        />
       </label>
       <label>
-        <span>Part size <output>{formatBytes(PART_SIZE_STEPS[partStep]!)}</output></span>
-        <input type="range" aria-label="Part size" min={0} max={PART_SIZE_STEPS.length - 1} value={partStep}
+        <span>
+          Part size <output>{formatBytes(PART_SIZE_STEPS[partStep]!)}</output>
+        </span>
+        <input
+          type="range"
+          aria-label="Part size"
+          min={0}
+          max={PART_SIZE_STEPS.length - 1}
+          value={partStep}
           aria-valuetext={formatBytes(PART_SIZE_STEPS[partStep]!)}
-          onChange={(e) => { const i = Number(e.target.value); setPartStep(i); send({ partSizeBytes: PART_SIZE_STEPS[i]! }); }} />
+          onChange={(e) => {
+            const i = Number(e.target.value);
+            setPartStep(i);
+            send({ partSizeBytes: PART_SIZE_STEPS[i]! });
+          }}
+        />
       </label>
       <p className="hint">
-        Memory for transfers: about {formatBytes(threads * BUFFER_BYTES_PER_THREAD)} ({threads} × {formatBytes(BUFFER_BYTES_PER_THREAD)} of buffers).
-        Parts stream from disk, so part size adds none.
+        Memory for transfers: about {formatBytes(threads * BUFFER_BYTES_PER_THREAD)} ({threads} ×{' '}
+        {formatBytes(BUFFER_BYTES_PER_THREAD)} of buffers). Parts stream from disk, so part size adds none.
       </p>
-      {error && <p role="alert" className="error">{error}</p>}
+      {error && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
     </section>
   );
 }

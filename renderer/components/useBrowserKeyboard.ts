@@ -22,7 +22,7 @@ export function parentOf(prefix: string): string {
 
 /** The name shown at a position: a listing's view reads it from its column, without making the row. */
 function nameAt(rows: RowList, index: number): string {
-  return rows instanceof ListingView ? rows.table.name(rows.order[index]!) : rows.at(index)?.name ?? '';
+  return rows instanceof ListingView ? rows.table.name(rows.order[index]!) : (rows.at(index)?.name ?? '');
 }
 
 /**
@@ -40,7 +40,16 @@ export function findByTyping(rows: RowList, typed: string, from: number): number
   return -1;
 }
 
-export function useBrowserKeyboard({ rows, virtualizer, scroller, rowsPerPage, onActivate, onDelete, onLeave, onAbove }: {
+export function useBrowserKeyboard({
+  rows,
+  virtualizer,
+  scroller,
+  rowsPerPage,
+  onActivate,
+  onDelete,
+  onLeave,
+  onAbove,
+}: {
   /** The rows on screen, in display order. */
   rows: RowList;
   virtualizer: Pick<RowWindow, 'scrollToIndex'>;
@@ -65,22 +74,48 @@ export function useBrowserKeyboard({ rows, virtualizer, scroller, rowsPerPage, o
       const key = keyAt(rows, target);
       if (key === undefined) return;
       virtualizer.scrollToIndex(target);
-      requestAnimationFrame(() => (scroller.current?.querySelector(`[data-key="${CSS.escape(key)}"]`) as HTMLElement | null)?.focus());
+      requestAnimationFrame(() =>
+        (scroller.current?.querySelector(`[data-key="${CSS.escape(key)}"]`) as HTMLElement | null)?.focus(),
+      );
       if (extend) select(key, 'range', rows);
       else if (!focusOnly) select(key, 'only', rows);
     };
     // Selected and let through by the filter: found from the selected keys, not by a walk of the rows.
     const anySelected = selection.size > 0 && selectedRefs(selection, prefix, filter).length > 0;
-    const steps: Record<string, number> = { ArrowDown: index + 1, ArrowUp: index < 0 ? 0 : index - 1, Home: 0, End: rows.length - 1, PageDown: index + rowsPerPage, PageUp: index - rowsPerPage };
-    if (event.key === 'ArrowUp' && index === 0 && !event.shiftKey) { event.preventDefault(); onAbove(); }
-    else if (event.key in steps && !event.altKey) { event.preventDefault(); move(steps[event.key]!); }
-    else if (event.key === ' ' && index >= 0) { event.preventDefault(); select(keyAt(rows, index)!, 'toggle', rows); }
-    else if (event.key === 'Enter' && index >= 0) { event.preventDefault(); onActivate(rows.at(index)!); }
-    else if (event.key === 'a' && (event.ctrlKey || event.metaKey)) { event.preventDefault(); selectAll(rows); }
-    else if (event.key === 'Escape' && anySelected) { event.preventDefault(); clearSelection(); }
-    else if (event.key === 'Delete' && anySelected) { event.preventDefault(); onDelete(); }
-    else if (event.key === 'Backspace' && prefix) { event.preventDefault(); onLeave(prefix); open(bucket, parentOf(prefix)); }
-    else if (event.key.length === 1 && event.key !== ' ' && !event.ctrlKey && !event.metaKey && !event.altKey) {
+    const steps: Record<string, number> = {
+      ArrowDown: index + 1,
+      ArrowUp: index < 0 ? 0 : index - 1,
+      Home: 0,
+      End: rows.length - 1,
+      PageDown: index + rowsPerPage,
+      PageUp: index - rowsPerPage,
+    };
+    if (event.key === 'ArrowUp' && index === 0 && !event.shiftKey) {
+      event.preventDefault();
+      onAbove();
+    } else if (event.key in steps && !event.altKey) {
+      event.preventDefault();
+      move(steps[event.key]!);
+    } else if (event.key === ' ' && index >= 0) {
+      event.preventDefault();
+      select(keyAt(rows, index)!, 'toggle', rows);
+    } else if (event.key === 'Enter' && index >= 0) {
+      event.preventDefault();
+      onActivate(rows.at(index)!);
+    } else if (event.key === 'a' && (event.ctrlKey || event.metaKey)) {
+      event.preventDefault();
+      selectAll(rows);
+    } else if (event.key === 'Escape' && anySelected) {
+      event.preventDefault();
+      clearSelection();
+    } else if (event.key === 'Delete' && anySelected) {
+      event.preventDefault();
+      onDelete();
+    } else if (event.key === 'Backspace' && prefix) {
+      event.preventDefault();
+      onLeave(prefix);
+      open(bucket, parentOf(prefix));
+    } else if (event.key.length === 1 && event.key !== ' ' && !event.ctrlKey && !event.metaKey && !event.altKey) {
       event.preventDefault();
       const now = performance.now();
       const fresh = now - typed.current.at > TYPE_TO_FIND_PAUSE_MS;

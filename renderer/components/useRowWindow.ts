@@ -24,7 +24,12 @@ export interface RowWindow {
 }
 
 /** The first and last rows to render for a viewport (last < first when there are none). */
-export function rowsInView(viewport: { top: number; height: number }, count: number, rowHeight: number, overscan: number): { first: number; last: number } {
+export function rowsInView(
+  viewport: { top: number; height: number },
+  count: number,
+  rowHeight: number,
+  overscan: number,
+): { first: number; last: number } {
   return {
     first: Math.max(0, Math.floor(viewport.top / rowHeight) - overscan),
     last: Math.min(count - 1, Math.ceil((viewport.top + viewport.height) / rowHeight) - 1 + overscan),
@@ -32,14 +37,23 @@ export function rowsInView(viewport: { top: number; height: number }, count: num
 }
 
 /** Where to scroll so the row shows: the least move, or none (undefined) if it shows already. */
-export function scrollTopShowing(index: number, rowHeight: number, viewport: { top: number; height: number }): number | undefined {
+export function scrollTopShowing(
+  index: number,
+  rowHeight: number,
+  viewport: { top: number; height: number },
+): number | undefined {
   const top = index * rowHeight;
   if (top < viewport.top) return top;
   if (top + rowHeight > viewport.top + viewport.height) return Math.max(0, top + rowHeight - viewport.height);
   return undefined;
 }
 
-export function useRowWindow({ count, rowHeight, overscan, scroller }: {
+export function useRowWindow({
+  count,
+  rowHeight,
+  overscan,
+  scroller,
+}: {
   count: number;
   rowHeight: number;
   /** Rows rendered beyond each edge, so a scroll shows rows already there. */
@@ -51,7 +65,12 @@ export function useRowWindow({ count, rowHeight, overscan, scroller }: {
   useLayoutEffect(() => {
     const element = scroller.current;
     if (!element) return;
-    const measure = () => setViewport((last) => (last.top === element.scrollTop && last.height === element.clientHeight ? last : { top: element.scrollTop, height: element.clientHeight }));
+    const measure = () =>
+      setViewport((last) =>
+        last.top === element.scrollTop && last.height === element.clientHeight
+          ? last
+          : { top: element.scrollTop, height: element.clientHeight },
+      );
     measure();
     // Rendered in the scroll event's own task, before the frame is painted: no blank rows flash
     // by on a fast scroll (what the library did too).
@@ -65,12 +84,15 @@ export function useRowWindow({ count, rowHeight, overscan, scroller }: {
     };
   }, [scroller]);
 
-  const scrollToIndex = useCallback((index: number) => {
-    const element = scroller.current;
-    if (!element) return;
-    const top = scrollTopShowing(index, rowHeight, { top: element.scrollTop, height: element.clientHeight });
-    if (top !== undefined) element.scrollTop = top;
-  }, [scroller, rowHeight]);
+  const scrollToIndex = useCallback(
+    (index: number) => {
+      const element = scroller.current;
+      if (!element) return;
+      const top = scrollTopShowing(index, rowHeight, { top: element.scrollTop, height: element.clientHeight });
+      if (top !== undefined) element.scrollTop = top;
+    },
+    [scroller, rowHeight],
+  );
 
   const { first, last } = rowsInView(viewport, count, rowHeight, overscan);
   return {

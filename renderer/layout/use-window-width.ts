@@ -8,5 +8,9 @@ function subscribe(changed: () => void): () => void {
 }
 
 export function useWindowWidth(): number {
-  return useSyncExternalStore(subscribe, () => window.innerWidth, () => 1440);
+  return useSyncExternalStore(
+    subscribe,
+    () => window.innerWidth,
+    () => 1440,
+  );
 }

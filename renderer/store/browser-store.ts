@@ -111,10 +111,14 @@ export function visibleRows(rows: readonly Row[], sort: Sort, filter: string): R
   const value = (row: Row): string | number => {
     if (row.kind === 'folder') return sort.column === 'name' ? row.name : '';
     switch (sort.column) {
-      case 'name': return row.name;
-      case 'size': return row.size;
-      case 'modified': return row.lastModified ?? 0;
-      case 'class': return row.storageClass ?? '';
+      case 'name':
+        return row.name;
+      case 'size':
+        return row.size;
+      case 'modified':
+        return row.lastModified ?? 0;
+      case 'class':
+        return row.storageClass ?? '';
     }
   };
   const direction = sort.descending ? -1 : 1;
@@ -165,7 +169,7 @@ class Listing {
   /** Takes a page in; true when it held keys that cannot be rows (`unreadable`). */
   append(page: ObjectPage): boolean {
     index().append(this.id, this.table.append(page));
-    this.unreadable.push(...page.unreadable ?? []);
+    this.unreadable.push(...(page.unreadable ?? []));
     return (page.unreadable?.length ?? 0) > 0;
   }
 
@@ -181,7 +185,13 @@ class Listing {
 const emptyView = () => new ListingView(new RowTable(''), new Int32Array(0));
 
 /** Every page of a prefix, each handed to `take` as it comes; false once another listing took over. */
-async function listPages(connectionId: string, bucket: string, prefix: string, mine: number, take: (page: ObjectPage) => void): Promise<boolean> {
+async function listPages(
+  connectionId: string,
+  bucket: string,
+  prefix: string,
+  mine: number,
+  take: (page: ObjectPage) => void,
+): Promise<boolean> {
   let next = request('objects.list', { connectionId, bucket, prefix, token: undefined });
   for (;;) {
     const page: ObjectPage = await next;
@@ -244,16 +254,22 @@ export const useBrowser = create<BrowserState>((set, get) => {
     const { sort, filter } = get();
     const rows = listing.table.length;
     const whole = listing.whole;
-    listing.view(sort, filter).then((view) => {
-      if (listing !== shown) return;
-      // Only an order of every row ends "loading": the count shown is then the prefix's.
-      set(whole && rows === listing.table.length ? { view, listing: false } : { view });
-    }, (error: unknown) => {
-      if (listing === shown) set({ listing: false, listError: (error as Error).message });
-    }).finally(() => {
-      asking = false;
-      if (askAgain) showView();
-    });
+    listing
+      .view(sort, filter)
+      .then(
+        (view) => {
+          if (listing !== shown) return;
+          // Only an order of every row ends "loading": the count shown is then the prefix's.
+          set(whole && rows === listing.table.length ? { view, listing: false } : { view });
+        },
+        (error: unknown) => {
+          if (listing === shown) set({ listing: false, listError: (error as Error).message });
+        },
+      )
+      .finally(() => {
+        asking = false;
+        if (askAgain) showView();
+      });
   };
 
   return {
@@ -274,7 +290,17 @@ export const useBrowser = create<BrowserState>((set, get) => {
     async useConnection(id) {
       generation += 1;
       show(undefined);
-      set({ connectionId: id, buckets: [], bucket: undefined, prefix: '', view: emptyView(), selection: new Set(), listError: undefined, bucketsError: undefined, notice: undefined });
+      set({
+        connectionId: id,
+        buckets: [],
+        bucket: undefined,
+        prefix: '',
+        view: emptyView(),
+        selection: new Set(),
+        listError: undefined,
+        bucketsError: undefined,
+        notice: undefined,
+      });
       if (id) await get().loadBuckets();
     },
 
@@ -301,7 +327,17 @@ export const useBrowser = create<BrowserState>((set, get) => {
       // A notice speaks of the folder it was said in: it stays only while that folder is listed again.
       const samePlace = bucket === get().bucket && prefix === get().prefix;
       const notice = samePlace && get().notice !== listingNotice ? get().notice : undefined;
-      set({ bucket, prefix, view: listing ? new ListingView(listing.table, new Int32Array(0)) : emptyView(), selection: new Set(), anchor: undefined, listError: undefined, filter: '', listing: listing !== undefined, notice });
+      set({
+        bucket,
+        prefix,
+        view: listing ? new ListingView(listing.table, new Int32Array(0)) : emptyView(),
+        selection: new Set(),
+        anchor: undefined,
+        listError: undefined,
+        filter: '',
+        listing: listing !== undefined,
+        notice,
+      });
       if (!bucket || !connectionId || !listing) return;
       void (async () => {
         let shownAt = 0;
@@ -338,9 +374,11 @@ export const useBrowser = create<BrowserState>((set, get) => {
       let view: ListingView;
       const { sort, filter } = get();
       try {
-        if (!await listPages(connectionId, bucket, prefix, mine, (page) => {
-          if (listing.append(page) && mine === generation) sayUnreadable(listing);
-        })) {
+        if (
+          !(await listPages(connectionId, bucket, prefix, mine, (page) => {
+            if (listing.append(page) && mine === generation) sayUnreadable(listing);
+          }))
+        ) {
           listing.close();
           return;
         }
@@ -359,7 +397,13 @@ export const useBrowser = create<BrowserState>((set, get) => {
       const selection = new Set([...get().selection].filter(there));
       const anchor = get().anchor;
       show(listing);
-      set({ view, selection, anchor: anchor !== undefined && there(anchor) ? anchor : undefined, listing: false, listError: undefined });
+      set({
+        view,
+        selection,
+        anchor: anchor !== undefined && there(anchor) ? anchor : undefined,
+        listing: false,
+        listError: undefined,
+      });
       // Sorted or filtered otherwise while it was listed: in the order on screen now.
       if (get().sort !== sort || get().filter !== filter) showView();
     },
@@ -367,7 +411,10 @@ export const useBrowser = create<BrowserState>((set, get) => {
     jobsCompleted(jobs) {
       const { bucket, prefix } = get();
       // A job into a folder below this one may have made a new folder here: listed again too.
-      const changed = jobs.some((job) => job.kind !== 'download' && job.bucket === bucket && job.prefix !== undefined && job.prefix.startsWith(prefix));
+      const changed = jobs.some(
+        (job) =>
+          job.kind !== 'download' && job.bucket === bucket && job.prefix !== undefined && job.prefix.startsWith(prefix),
+      );
       if (changed) void get().reload();
       // A delete of a whole bucket may have deleted the bucket too (Empty and delete): the list again.
       if (jobs.some((job) => job.kind === 'delete' && job.prefix === '')) void get().loadBuckets();
@@ -420,7 +467,13 @@ export const useBrowser = create<BrowserState>((set, get) => {
       if (!connectionId || !bucket || dropped.count === 0) return;
       const here = place();
       set({ notice: `Uploading ${plural(dropped.count, 'item')}…` });
-      const result = await api().uploadFiles({ connectionId, bucket, prefix, dropped, ifExists: useUploadChoice.getState().ifExists });
+      const result = await api().uploadFiles({
+        connectionId,
+        bucket,
+        prefix,
+        dropped,
+        ifExists: useUploadChoice.getState().ifExists,
+      });
       if (result.ok) sayAt(here, `Upload started: ${result.value.name}`);
       else sayAt(here, result.error.message, `The upload to ${formatS3Url({ bucket, key: prefix })} failed`);
     },

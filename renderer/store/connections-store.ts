@@ -73,7 +73,14 @@ export const useConnections = create<ConnectionsState>((set, get) => ({
       const known = (id: string | null | undefined): id is string => connections.some((c) => c.id === id);
       const current = get().selectedId;
       // The only connection is the one in use (`npm run demo`'s store, the environment's).
-      const selectedId = connections.length === 1 ? connections[0]!.id : known(current) ? current : known(remembered) ? remembered : connections[0]?.id;
+      const selectedId =
+        connections.length === 1
+          ? connections[0]!.id
+          : known(current)
+            ? current
+            : known(remembered)
+              ? remembered
+              : connections[0]?.id;
       set({ connections, host, selectedId, error: undefined });
     } catch (error) {
       set({ error: (error as Error).message });

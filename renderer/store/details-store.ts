@@ -15,7 +15,12 @@ export const LINK_LIFETIMES: readonly { readonly seconds: number; readonly label
 ];
 
 /** A presigned link to an object, valid `expiresInSeconds`. */
-export async function presign(connectionId: string, bucket: string, key: string, expiresInSeconds = LINK_VALID_SECONDS): Promise<string> {
+export async function presign(
+  connectionId: string,
+  bucket: string,
+  key: string,
+  expiresInSeconds = LINK_VALID_SECONDS,
+): Promise<string> {
   const { url } = await request('objects.presign', { connectionId, bucket, key, expiresInSeconds });
   return url;
 }
@@ -55,7 +60,11 @@ export const useDetails = create<DetailsState>((set, get) => ({
   async show(target) {
     set({ target, details: undefined, link: undefined, error: undefined });
     try {
-      const details = await request('objects.details', { connectionId: target.connectionId, bucket: target.bucket, key: target.key });
+      const details = await request('objects.details', {
+        connectionId: target.connectionId,
+        bucket: target.bucket,
+        key: target.key,
+      });
       if (get().target === target) set({ details });
     } catch (error) {
       if (get().target === target) set({ error: (error as Error).message });

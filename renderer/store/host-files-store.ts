@@ -24,7 +24,12 @@ interface HostFilesState {
    * `requireVerified`, which refuses them). Rejects with the first object's reason that could not
    * be (the ones before it are on their way).
    */
-  saveToComputer(connectionId: string, bucket: string, keys: readonly string[], requireVerified?: boolean): Promise<string[]>;
+  saveToComputer(
+    connectionId: string,
+    bucket: string,
+    keys: readonly string[],
+    requireVerified?: boolean,
+  ): Promise<string[]>;
 }
 
 export const useHostFiles = create<HostFilesState>(() => ({
@@ -35,7 +40,10 @@ export const useHostFiles = create<HostFilesState>(() => ({
     return request('fs.makeFolder', { parent, name });
   },
   async saveToComputer(connectionId, bucket, keys, requireVerified = false) {
-    if (keys.length > MAX_SAVED_TO_COMPUTER) throw new Error(`At most ${MAX_SAVED_TO_COMPUTER} objects are saved through the browser at once: download more into a folder on the host.`);
+    if (keys.length > MAX_SAVED_TO_COMPUTER)
+      throw new Error(
+        `At most ${MAX_SAVED_TO_COMPUTER} objects are saved through the browser at once: download more into a folder on the host.`,
+      );
     const sizeOnly: string[] = [];
     for (const key of keys) {
       const link = await request('objects.saveLink', { connectionId, bucket, key, requireVerified });

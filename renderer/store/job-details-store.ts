@@ -64,7 +64,9 @@ interface JobDetailsState {
    * Where the job is (`startedAt`: its current run's start): a retry under way is said to have ended
    * once a run begun after it asked has finished, however quickly (a window may never see it running).
    */
-  jobMoved(job: { readonly finished: boolean; readonly failed: number; readonly startedAt: number | undefined } | undefined): void;
+  jobMoved(
+    job: { readonly finished: boolean; readonly failed: number; readonly startedAt: number | undefined } | undefined,
+  ): void;
 }
 
 // Which open view an answer is for: answers to a view since closed or refiltered are dropped.
@@ -91,24 +93,26 @@ export const useJobDetails = create<JobDetailsState>((set, get) => {
     for (const page of pages) {
       if (asked.has(page) || (!force && get().pages.has(page))) continue;
       asked.add(page);
-      void request('jobs.details', { id: jobId, filter, offset: page * PAGE_SIZE, limit: PAGE_SIZE }).then(
-        (answer) => {
+      void request('jobs.details', { id: jobId, filter, offset: page * PAGE_SIZE, limit: PAGE_SIZE })
+        .then(
+          (answer) => {
+            if (mine !== generation) return;
+            const next = new Map(get().pages);
+            next.set(page, answer.items);
+            set({ pages: keepNear(next), total: answer.total, unlisted: answer.unlisted });
+          },
+          (error: unknown) => {
+            if (mine === generation) set({ error: (error as Error).message });
+          },
+        )
+        .finally(() => {
           if (mine !== generation) return;
-          const next = new Map(get().pages);
-          next.set(page, answer.items);
-          set({ pages: keepNear(next), total: answer.total, unlisted: answer.unlisted });
-        },
-        (error: unknown) => {
-          if (mine === generation) set({ error: (error as Error).message });
-        },
-      ).finally(() => {
-        if (mine !== generation) return;
-        asked.delete(page);
-        if (asked.size === 0 && staleWhileAsked) {
-          staleWhileAsked = false;
-          get().refresh();
-        }
-      });
+          asked.delete(page);
+          if (asked.size === 0 && staleWhileAsked) {
+            staleWhileAsked = false;
+            get().refresh();
+          }
+        });
     }
   };
 
@@ -119,7 +123,17 @@ export const useJobDetails = create<JobDetailsState>((set, get) => {
     onScreen = { first: 0, last: 0 };
     retry = undefined;
     seenRun = undefined;
-    set({ jobId, filter, total: undefined, unlisted: 0, pages: new Map(), error: undefined, notice: undefined, choice: undefined, busy: false });
+    set({
+      jobId,
+      filter,
+      total: undefined,
+      unlisted: 0,
+      pages: new Map(),
+      error: undefined,
+      notice: undefined,
+      choice: undefined,
+      busy: false,
+    });
     fetchPages([0], true);
   };
 
@@ -164,7 +178,11 @@ export const useJobDetails = create<JobDetailsState>((set, get) => {
         let offset: number | undefined = 0;
         let fileName = '';
         while (offset !== undefined) {
-          const page: { fileName: string; text: string; next?: number } = await request('jobs.detailsCsv', { id: jobId, filter, offset });
+          const page: { fileName: string; text: string; next?: number } = await request('jobs.detailsCsv', {
+            id: jobId,
+            filter,
+            offset,
+          });
           parts.push(new Blob([page.text]));
           fileName = page.fileName;
           offset = page.next;
@@ -212,7 +230,12 @@ export const useJobDetails = create<JobDetailsState>((set, get) => {
         set({ notice: undefined });
       } else if (job.finished && job.startedAt !== retry.from) {
         retry = undefined;
-        set({ notice: job.failed === 0 ? 'The retry ended: every item is done.' : `The retry ended: ${plural(job.failed, 'item')} failed again.` });
+        set({
+          notice:
+            job.failed === 0
+              ? 'The retry ended: every item is done.'
+              : `The retry ended: ${plural(job.failed, 'item')} failed again.`,
+        });
       }
     },
   };
@@ -226,5 +249,7 @@ function pagesOnScreen(): number[] {
 
 /** The pages near those on screen; the rest dropped. */
 function keepNear(pages: ReadonlyMap<number, readonly JobItem[]>): Map<number, readonly JobItem[]> {
-  return new Map([...pages].filter(([page]) => page >= onScreen.first - PAGES_AROUND && page <= onScreen.last + PAGES_AROUND));
+  return new Map(
+    [...pages].filter(([page]) => page >= onScreen.first - PAGES_AROUND && page <= onScreen.last + PAGES_AROUND),
+  );
 }

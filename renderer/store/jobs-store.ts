@@ -89,7 +89,12 @@ function isSummary(update: JobUpdate | JobSummary): update is JobSummary {
  * Merge `batch` into the job map, newest jobs first in `order`. Numbers for a job the window does
  * not know yet are left out (and reported in `unknown`, to be loaded whole). Pure, for the store and its tests.
  */
-export function mergeJobs(jobs: ReadonlyMap<string, JobView>, order: readonly string[], history: ReadonlyMap<string, readonly number[]>, batch: readonly (JobUpdate | JobSummary)[]) {
+export function mergeJobs(
+  jobs: ReadonlyMap<string, JobView>,
+  order: readonly string[],
+  history: ReadonlyMap<string, readonly number[]>,
+  batch: readonly (JobUpdate | JobSummary)[],
+) {
   const nextJobs = new Map(jobs);
   const nextHistory = new Map(history);
   const added: string[] = [];
@@ -102,7 +107,8 @@ export function mergeJobs(jobs: ReadonlyMap<string, JobView>, order: readonly st
     }
     if (!known) added.push(update.id);
     nextJobs.set(update.id, { itemErrors: [], itemWarnings: [], ...known, ...update } as JobView);
-    if (update.progress) nextHistory.set(update.id, pushBounded(nextHistory.get(update.id) ?? [], update.progress.bytesPerSecond));
+    if (update.progress)
+      nextHistory.set(update.id, pushBounded(nextHistory.get(update.id) ?? [], update.progress.bytesPerSecond));
   }
   added.sort((a, b) => nextJobs.get(b)!.createdAt - nextJobs.get(a)!.createdAt);
   return { jobs: nextJobs, order: added.length > 0 ? [...added, ...order] : order, history: nextHistory, unknown };
@@ -158,7 +164,11 @@ export const useJobs = create<JobsState>((set, get) => ({
       for (const [id, items] of itemsWaiting) {
         const job = merged.jobs.get(id);
         if (!job) continue;
-        merged.jobs.set(id, { ...job, itemErrors: appendBounded(job.itemErrors, items.errors), itemWarnings: appendBounded(job.itemWarnings, items.warnings) });
+        merged.jobs.set(id, {
+          ...job,
+          itemErrors: appendBounded(job.itemErrors, items.errors),
+          itemWarnings: appendBounded(job.itemWarnings, items.warnings),
+        });
         itemsWaiting.delete(id);
       }
       set(merged);
@@ -176,11 +186,18 @@ export const useJobs = create<JobsState>((set, get) => ({
     if (!job) {
       // A job that appeared but is not shown yet: its items wait for it.
       const waiting = itemsWaiting.get(id) ?? { errors: [], warnings: [] };
-      itemsWaiting.set(id, { errors: appendBounded(waiting.errors, errors), warnings: appendBounded(waiting.warnings, warnings) });
+      itemsWaiting.set(id, {
+        errors: appendBounded(waiting.errors, errors),
+        warnings: appendBounded(waiting.warnings, warnings),
+      });
       return;
     }
     const next = new Map(get().jobs);
-    next.set(id, { ...job, itemErrors: appendBounded(job.itemErrors, errors), itemWarnings: appendBounded(job.itemWarnings, warnings) });
+    next.set(id, {
+      ...job,
+      itemErrors: appendBounded(job.itemErrors, errors),
+      itemWarnings: appendBounded(job.itemWarnings, warnings),
+    });
     set({ jobs: next });
   },
   replaceAll(jobs) {
@@ -217,28 +234,35 @@ export const useJobs = create<JobsState>((set, get) => ({
     else get().apply(jobs);
     // Items went out once, as they happened: a window that was not there (a reload, a job brought
     // back after a restart) asks for the lists of the jobs that have any.
-    await Promise.all(jobs.filter(hasItems).map(async (job) => {
-      const [errors, warnings] = await Promise.all([
-        request('jobs.items', { id: job.id, list: 'errors' }),
-        request('jobs.items', { id: job.id, list: 'warnings' }),
-      ]);
-      const shown = get().jobs.get(job.id);
-      // Replaced, not appended: these are the whole lists (as far as the engine keeps them).
-      const base = shown ? { ...shown, itemErrors: [], itemWarnings: [] } : undefined;
-      if (base) {
-        const next = new Map(get().jobs);
-        next.set(job.id, base);
-        set({ jobs: next });
-      }
-      get().addItems(job.id, errors.items, warnings.items);
-    }));
+    await Promise.all(
+      jobs.filter(hasItems).map(async (job) => {
+        const [errors, warnings] = await Promise.all([
+          request('jobs.items', { id: job.id, list: 'errors' }),
+          request('jobs.items', { id: job.id, list: 'warnings' }),
+        ]);
+        const shown = get().jobs.get(job.id);
+        // Replaced, not appended: these are the whole lists (as far as the engine keeps them).
+        const base = shown ? { ...shown, itemErrors: [], itemWarnings: [] } : undefined;
+        if (base) {
+          const next = new Map(get().jobs);
+          next.set(job.id, base);
+          set({ jobs: next });
+        }
+        get().addItems(job.id, errors.items, warnings.items);
+      }),
+    );
   },
   async control(action, id) {
     // A failed job whose files were already there would fail them the same way again: its details
     // ask what to do with them instead (when every failure is listed there, so none is left out).
     const job = id === undefined ? undefined : get().jobs.get(id);
-    if (action === 'retry' && job?.state.status === 'failed' && job.progress.totalsKnown && job.itemErrors.length === job.progress.objectsFailed
-      && job.itemErrors.some((error) => error.rerun === 'needs-choice')) {
+    if (
+      action === 'retry' &&
+      job?.state.status === 'failed' &&
+      job.progress.totalsKnown &&
+      job.itemErrors.length === job.progress.objectsFailed &&
+      job.itemErrors.some((error) => error.rerun === 'needs-choice')
+    ) {
       const details = useJobDetails.getState();
       details.open(job.id, 'failed');
       return details.retryFailed(undefined, job.startedAt);

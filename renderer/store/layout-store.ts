@@ -48,7 +48,8 @@ export function readLayout(stored: string | null): Layout {
   }
   return {
     buckets: typeof raw.buckets === 'number' ? clampWidth('buckets', raw.buckets) : PANE_LIMITS.buckets.initial,
-    transfers: typeof raw.transfers === 'number' ? clampWidth('transfers', raw.transfers) : PANE_LIMITS.transfers.initial,
+    transfers:
+      typeof raw.transfers === 'number' ? clampWidth('transfers', raw.transfers) : PANE_LIMITS.transfers.initial,
     bucketsCollapsed: raw.bucketsCollapsed === true,
     transfersDocked: raw.transfersDocked !== false,
   };

@@ -15,13 +15,27 @@ export function startSession(): () => void {
   const unsubscribe = api().subscribe((event) => {
     useNotifications.getState().received(event);
     switch (event.type) {
-      case 'jobs': jobs.apply(event.jobs, { live: true }); break;
-      case 'job': jobs.apply([event.job], { live: true }); break;
-      case 'job-items': jobs.addItems(event.id, event.errors, event.warnings); break;
-      case 'jobs-removed': jobs.remove(event.ids); break;
-      case 'settings': useSettings.getState().received(event.settings); break;
-      case 'stats': jobs.setStats(event.stats); break;
-      case 'demo': useConnections.getState().demoProgress(event.line); break;
+      case 'jobs':
+        jobs.apply(event.jobs, { live: true });
+        break;
+      case 'job':
+        jobs.apply([event.job], { live: true });
+        break;
+      case 'job-items':
+        jobs.addItems(event.id, event.errors, event.warnings);
+        break;
+      case 'jobs-removed':
+        jobs.remove(event.ids);
+        break;
+      case 'settings':
+        useSettings.getState().received(event.settings);
+        break;
+      case 'stats':
+        jobs.setStats(event.stats);
+        break;
+      case 'demo':
+        useConnections.getState().demoProgress(event.line);
+        break;
     }
   });
   // The host gone and back (started again): what the window shows is taken from it afresh, its

@@ -15,7 +15,18 @@ import { printable } from '../unsafe-text.ts';
 import { keyBytesProblem } from '../s3-names.ts';
 import type { Result } from './result.ts';
 import { apiErrorSchema } from './result.ts';
-import type { Bucket, BucketRegion, BucketVersioning, ConnectionCheck, ConnectionSummary, EngineStats, FolderListing, IncompleteUploads, ObjectDetails, ObjectPage } from './models.ts';
+import type {
+  Bucket,
+  BucketRegion,
+  BucketVersioning,
+  ConnectionCheck,
+  ConnectionSummary,
+  EngineStats,
+  FolderListing,
+  IncompleteUploads,
+  ObjectDetails,
+  ObjectPage,
+} from './models.ts';
 import { connectionInputSchema } from './models.ts';
 
 const id = z.string().min(1).max(200);
@@ -23,11 +34,18 @@ const id = z.string().min(1).max(200);
  * A bucket's name as a store may have it (old buckets may have capitals), but never a path or a
  * query: a name like "..", "a/../b" or "b?versions" would address something other than a bucket.
  */
-const bucket = z.string().min(1).max(255).superRefine((name, context) => {
-  if (/[/\\?#%\s\u0000-\u001f\u007f]/.test(name) || name === '.' || name === '..') {
-    context.addIssue({ code: 'custom', message: `"${shortened(name)}" is not a bucket's name (letters, digits, dots and hyphens): a bucket is named alone, without a path.` });
-  }
-});
+const bucket = z
+  .string()
+  .min(1)
+  .max(255)
+  .superRefine((name, context) => {
+    if (/[/\\?#%\s\u0000-\u001f\u007f]/.test(name) || name === '.' || name === '..') {
+      context.addIssue({
+        code: 'custom',
+        message: `"${shortened(name)}" is not a bucket's name (letters, digits, dots and hyphens): a bucket is named alone, without a path.`,
+      });
+    }
+  });
 /**
  * Text that becomes a key or the start of keys: S3 takes at most 1,024 bytes of UTF-8 (not characters:
  * "é" is two bytes), so the limit is checked in bytes, and said as the engine says it of a file's key.
@@ -36,20 +54,30 @@ const bucket = z.string().min(1).max(255).superRefine((name, context) => {
 function keyText(base: z.ZodString, what: (text: string) => string, advice: (text: string) => string) {
   return base.superRefine((text, context) => {
     const problem = keyBytesProblem(text);
-    if (problem) context.addIssue({ code: 'custom', message: `${what(text)} "${shortened(text)}" ${problem}: ${advice(text)}.` });
+    if (problem)
+      context.addIssue({ code: 'custom', message: `${what(text)} "${shortened(text)}" ${problem}: ${advice(text)}.` });
   });
 }
 /** At most 80 characters of a name, escaped, for a message. */
 function shortened(text: string): string {
   return printable(text.length > 80 ? `${text.slice(0, 80)}…` : text);
 }
-const key = keyText(z.string().min(1), () => 'The key', () => 'no object can have it');
-const prefix = keyText(z.string(), () => 'The prefix', () => 'no key can begin with it');
+const key = keyText(
+  z.string().min(1),
+  () => 'The key',
+  () => 'no object can have it',
+);
+const prefix = keyText(
+  z.string(),
+  () => 'The prefix',
+  () => 'no key can begin with it',
+);
 /** Where an upload goes: a prefix ending in "/" (or "" for the bucket's top), or for one file its key. */
 const destination = keyText(
   z.string(),
   (text) => (text.endsWith('/') ? 'The destination prefix' : 'The key'),
-  (text) => (text.endsWith('/') ? 'no key can begin with it: shorten it' : 'shorten the name or the destination prefix'),
+  (text) =>
+    text.endsWith('/') ? 'no key can begin with it: shorten it' : 'shorten the name or the destination prefix',
 );
 const onJob = z.strictObject({ id: id.optional() });
 const jobId = z.string().min(1).max(100);
@@ -57,9 +85,17 @@ const jobId = z.string().min(1).max(100);
 const itemFilter = z.enum(['all', 'failed']).default('all');
 const nothing = z.strictObject({});
 /** One file or folder name: no path, nothing that leaves its folder. */
-const entryName = z.string().min(1).max(255).superRefine((name, context) => {
-  if (/[/\\\0]/.test(name) || name === '.' || name === '..') context.addIssue({ code: 'custom', message: `"${shortened(name)}" is not one file's or folder's name: name each item dropped alone, without a path.` });
-});
+const entryName = z
+  .string()
+  .min(1)
+  .max(255)
+  .superRefine((name, context) => {
+    if (/[/\\\0]/.test(name) || name === '.' || name === '..')
+      context.addIssue({
+        code: 'custom',
+        message: `"${shortened(name)}" is not one file's or folder's name: name each item dropped alone, without a path.`,
+      });
+  });
 /**
  * An unfinished earlier run of the same job (the same command run again): go on from it (true), or
  * clean up what it left and start afresh (false); absent, none is looked for (the window's jobs).
@@ -115,7 +151,17 @@ export const methodSchemas = {
     pageSize: z.number().int().min(1).max(1000).optional(),
   }),
   'objects.details': z.strictObject({ connectionId: id, bucket, key }),
-  'objects.presign': z.strictObject({ connectionId: id, bucket, key, expiresInSeconds: z.number().int().min(1).max(7 * 24 * 3600).default(3600) }),
+  'objects.presign': z.strictObject({
+    connectionId: id,
+    bucket,
+    key,
+    expiresInSeconds: z
+      .number()
+      .int()
+      .min(1)
+      .max(7 * 24 * 3600)
+      .default(3600),
+  }),
   /**
    * A link on this host that a browser follows to save one object with its own download (GET
    * saveLinkUrl(…)): followed once, within a minute; the object is streamed through the host and
@@ -129,34 +175,43 @@ export const methodSchemas = {
    * the top-level items dropped, found in it). Exactly one of the two; a host whose pages may not
    * name its files (the web host) refuses `paths`.
    */
-  'jobs.upload': z.strictObject({
-    connectionId: id,
-    bucket,
-    /** Where they go: a prefix ending in "/" (or "" for the bucket's top), or for one file its key. */
-    prefix: destination,
-    paths: z.array(z.string().min(1).max(4096)).min(1).max(100_000).optional(),
-    staged: z.strictObject({
-      stagingId: id,
-      /** What the user dropped or picked at the top ("photos", "a.txt"): each one name, not a path. */
-      entries: z.array(entryName).min(1).max(100_000),
-      /**
-       * The files still to come, when the job starts before they are sent (the window's way): it
-       * appears at once and receives them as its first phase (`progress.phase`), its time counting
-       * from then, and uploads once all have arrived; Cancel stops them and removes what came.
-       * Absent: every file was sent already. `folders`: which entries are folders (the job's name).
-       */
-      arriving: z.strictObject({
-        files: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER),
-        bytes: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
-        folders: z.array(entryName).max(100_000).default([]),
-      }).optional(),
-    }).optional(),
-    /** Follow symbolic links (default), or skip each, named. */
-    followSymlinks: z.boolean().optional(),
-    /** An object already there: replaced when absent (as cp and aws s3 cp do); the window asks. */
-    ifExists: ifExistsSchema.optional(),
-    ...rerun,
-  }).refine((params) => (params.paths === undefined) !== (params.staged === undefined), 'Give the files to upload either by their paths or as files sent (staged), one of the two.'),
+  'jobs.upload': z
+    .strictObject({
+      connectionId: id,
+      bucket,
+      /** Where they go: a prefix ending in "/" (or "" for the bucket's top), or for one file its key. */
+      prefix: destination,
+      paths: z.array(z.string().min(1).max(4096)).min(1).max(100_000).optional(),
+      staged: z
+        .strictObject({
+          stagingId: id,
+          /** What the user dropped or picked at the top ("photos", "a.txt"): each one name, not a path. */
+          entries: z.array(entryName).min(1).max(100_000),
+          /**
+           * The files still to come, when the job starts before they are sent (the window's way): it
+           * appears at once and receives them as its first phase (`progress.phase`), its time counting
+           * from then, and uploads once all have arrived; Cancel stops them and removes what came.
+           * Absent: every file was sent already. `folders`: which entries are folders (the job's name).
+           */
+          arriving: z
+            .strictObject({
+              files: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER),
+              bytes: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
+              folders: z.array(entryName).max(100_000).default([]),
+            })
+            .optional(),
+        })
+        .optional(),
+      /** Follow symbolic links (default), or skip each, named. */
+      followSymlinks: z.boolean().optional(),
+      /** An object already there: replaced when absent (as cp and aws s3 cp do); the window asks. */
+      ifExists: ifExistsSchema.optional(),
+      ...rerun,
+    })
+    .refine(
+      (params) => (params.paths === undefined) !== (params.staged === undefined),
+      'Give the files to upload either by their paths or as files sent (staged), one of the two.',
+    ),
   'jobs.download': z.strictObject({
     connectionId: id,
     bucket,
@@ -168,53 +223,91 @@ export const methodSchemas = {
     /** A file that is already there: the host's default when absent (the web host fails it). */
     ifExists: ifExistsSchema.optional(),
     /** One key only: the name of the file it is saved as in targetFolder (not a path). */
-    saveAs: z.string().min(1).max(255).superRefine((name, context) => {
-      const problem = fileNameProblem(name);
-      if (problem) context.addIssue({ code: 'custom', message: `The name to save as, "${printable(name)}", ${problem}: choose another name.` });
-    }).optional(),
+    saveAs: z
+      .string()
+      .min(1)
+      .max(255)
+      .superRefine((name, context) => {
+        const problem = fileNameProblem(name);
+        if (problem)
+          context.addIssue({
+            code: 'custom',
+            message: `The name to save as, "${printable(name)}", ${problem}: choose another name.`,
+          });
+      })
+      .optional(),
     /** Names that differ only in case are one file (a folder bound for Windows or macOS); absent: the folder is asked. */
     caseInsensitive: z.boolean().optional(),
     ...rerun,
   }),
-  'jobs.delete': z.strictObject({
-    connectionId: id,
-    bucket,
-    keys: z.array(key).max(1_000_000).default([]),
-    /** The sizes listed for `keys`, in order: the delete then counts the bytes its preview showed. */
-    keySizes: z.array(z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER)).max(1_000_000).optional(),
-    prefixes: z.array(prefix).max(10_000).default([]),
-    allVersions: z.boolean().default(false),
-    dryRun: z.boolean().default(false),
-    ...rerun,
-  }).refine((params) => params.keySizes === undefined || params.keySizes.length === params.keys.length, { message: 'Give one size for each key, or none.', path: ['keySizes'] }),
+  'jobs.delete': z
+    .strictObject({
+      connectionId: id,
+      bucket,
+      keys: z.array(key).max(1_000_000).default([]),
+      /** The sizes listed for `keys`, in order: the delete then counts the bytes its preview showed. */
+      keySizes: z.array(z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER)).max(1_000_000).optional(),
+      prefixes: z.array(prefix).max(10_000).default([]),
+      allVersions: z.boolean().default(false),
+      dryRun: z.boolean().default(false),
+      ...rerun,
+    })
+    .refine((params) => params.keySizes === undefined || params.keySizes.length === params.keys.length, {
+      message: 'Give one size for each key, or none.',
+      path: ['keySizes'],
+    }),
   'jobs.pause': onJob,
   'jobs.resume': onJob,
   'jobs.cancel': onJob,
   'jobs.retry': onJob,
   /** The user's word on a file already there: for this one, or (applyToAll) every one of the job's. */
-  'jobs.resolveConflict': z.strictObject({ id: z.string().min(1).max(100), conflictId: z.string().min(1).max(20), choice: conflictChoiceSchema, applyToAll: z.boolean().default(false) }),
+  'jobs.resolveConflict': z.strictObject({
+    id: z.string().min(1).max(100),
+    conflictId: z.string().min(1).max(20),
+    choice: conflictChoiceSchema,
+    applyToAll: z.boolean().default(false),
+  }),
   /** What a job stored or saved, object by object (key, size, ETag, version ID, checksum). */
   'jobs.receipt': z.strictObject({ id: z.string().min(1).max(100), format: z.enum(['csv', 'json']).default('csv') }),
   /** Write a job's receipt to a file on the engine's machine (below the download root, where the host has one). */
-  'jobs.saveReceipt': z.strictObject({ id: z.string().min(1).max(100), path: z.string().min(1).max(4096), format: z.enum(['csv', 'json']) }),
+  'jobs.saveReceipt': z.strictObject({
+    id: z.string().min(1).max(100),
+    path: z.string().min(1).max(4096),
+    format: z.enum(['csv', 'json']),
+  }),
   /** Drop a finished job from the list and its record, keeping nothing for a resume. */
   'jobs.forget': z.strictObject({ id: z.string().min(1).max(100) }),
   'jobs.clearFinished': nothing,
   'jobs.snapshot': nothing,
   /** A page of a job's item errors or warnings (the first ones it kept; its progress has the counts). */
-  'jobs.items': z.strictObject({ id: z.string().min(1).max(100), list: z.enum(['errors', 'warnings']), offset: z.number().int().nonnegative().default(0), limit: z.number().int().min(1).max(1000).default(1000) }),
+  'jobs.items': z.strictObject({
+    id: z.string().min(1).max(100),
+    list: z.enum(['errors', 'warnings']),
+    offset: z.number().int().nonnegative().default(0),
+    limit: z.number().int().min(1).max(1000).default(1000),
+  }),
   /**
    * A page of a job's items one by one (every one, or the failed ones), in the order they ended:
    * where each came from and went, its size, and what became of it; `total` in the list, and
    * `unlisted`: items that ended past the most a job lists (failures are always listed).
    */
-  'jobs.details': z.strictObject({ id: jobId, filter: itemFilter, offset: z.number().int().nonnegative().default(0), limit: z.number().int().min(1).max(1000).default(200) }),
+  'jobs.details': z.strictObject({
+    id: jobId,
+    filter: itemFilter,
+    offset: z.number().int().nonnegative().default(0),
+    limit: z.number().int().min(1).max(1000).default(200),
+  }),
   /**
    * A job's items (every one, or the failed ones) as CSV, for the window to save as a file: a page
    * at a time (the header with the first), so a million items never stop the host for long nor
    * make one huge message; `next` is where the following page starts, absent after the last.
    */
-  'jobs.detailsCsv': z.strictObject({ id: jobId, filter: itemFilter, offset: z.number().int().nonnegative().default(0), limit: z.number().int().min(1).max(10_000).default(10_000) }),
+  'jobs.detailsCsv': z.strictObject({
+    id: jobId,
+    filter: itemFilter,
+    offset: z.number().int().nonnegative().default(0),
+    limit: z.number().int().min(1).max(10_000).default(10_000),
+  }),
   /**
    * Run exactly the items of a failed job that failed again, within the job; refused while it runs
    * (JobNotFinished), where it has none (NothingToRetry), or where it does not know them one by one
@@ -327,7 +420,12 @@ export interface MethodResults {
 export type ApiEvent =
   | { readonly type: 'jobs'; readonly jobs: readonly JobUpdate[] }
   | { readonly type: 'job'; readonly job: JobSummary }
-  | { readonly type: 'job-items'; readonly id: string; readonly errors: readonly ItemError[]; readonly warnings: readonly ItemError[] }
+  | {
+      readonly type: 'job-items';
+      readonly id: string;
+      readonly errors: readonly ItemError[];
+      readonly warnings: readonly ItemError[];
+    }
   | { readonly type: 'jobs-removed'; readonly ids: readonly string[] }
   | { readonly type: 'settings'; readonly settings: Settings }
   | { readonly type: 'stats'; readonly stats: EngineStats }
@@ -369,7 +467,10 @@ export const STAGED_FILES_PATH = '/uploads/';
 export function stagedFileUrl(stagingId: string, relativePath: string, modifiedMs?: number): string {
   // The file's own modification time goes with it: the staged copy is what the upload compares
   // with the object already there ("Replace if newer") and shows in the question.
-  const modified = modifiedMs !== undefined && Number.isFinite(modifiedMs) && modifiedMs > 0 ? `&modified=${Math.trunc(modifiedMs)}` : '';
+  const modified =
+    modifiedMs !== undefined && Number.isFinite(modifiedMs) && modifiedMs > 0
+      ? `&modified=${Math.trunc(modifiedMs)}`
+      : '';
   return `${STAGED_FILES_PATH}${encodeURIComponent(stagingId)}?path=${encodeURIComponent(relativePath)}${modified}`;
 }
 

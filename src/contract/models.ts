@@ -23,13 +23,27 @@ export type ConnectionSummary = z.infer<typeof connectionSummarySchema>;
 
 /** What the user types to add or edit a connection. An empty secret on edit keeps the stored one. */
 export const connectionInputSchema = z.strictObject({
-  name: z.string().trim().max(100).refine((name) => name !== '', 'Give the connection a name'),
-  endpoint: z.union([z.literal(''), z.string().superRefine((text, context) => {
-    const problem = endpointUrlProblem(text);
-    if (problem) context.addIssue({ code: 'custom', message: `The endpoint ${problem}.` });
-  })]).optional(),
+  name: z
+    .string()
+    .trim()
+    .max(100)
+    .refine((name) => name !== '', 'Give the connection a name'),
+  endpoint: z
+    .union([
+      z.literal(''),
+      z.string().superRefine((text, context) => {
+        const problem = endpointUrlProblem(text);
+        if (problem) context.addIssue({ code: 'custom', message: `The endpoint ${problem}.` });
+      }),
+    ])
+    .optional(),
   /** Empty: the environment's, the profile's, or us-east-1. */
-  region: z.string().trim().max(50).refine((region) => region === '' || isRegion(region), REGION_PROBLEM).optional(),
+  region: z
+    .string()
+    .trim()
+    .max(50)
+    .refine((region) => region === '' || isRegion(region), REGION_PROBLEM)
+    .optional(),
   pathStyle: z.boolean().optional(),
   profile: z.string().trim().max(100).optional(),
   accessKeyId: z.string().trim().max(256).optional(),
@@ -49,25 +63,36 @@ export type ConnectionField = 'endpoint' | 'region' | 'profile' | 'accessKeyId' 
  * bucket's (region), no credentials came (credentials), this host refuses the endpoint (endpoint),
  * something answers there but not as an S3 store (not-s3: a web server).
  */
-export type ConnectionFailure = 'dns' | 'refused' | 'unreachable' | 'tls' | 'timeout' | 'keys' | 'region' | 'credentials' | 'endpoint' | 'not-s3' | 'other';
+export type ConnectionFailure =
+  | 'dns'
+  | 'refused'
+  | 'unreachable'
+  | 'tls'
+  | 'timeout'
+  | 'keys'
+  | 'region'
+  | 'credentials'
+  | 'endpoint'
+  | 'not-s3'
+  | 'other';
 
 /** Whether a connection reaches its store (connections.check), and if not, what failed and where. */
 export type ConnectionCheck =
   | {
-    readonly ok: true;
-    /** How many buckets it lists; undefined where its keys may not list buckets (said in `note`). */
-    readonly buckets: number | undefined;
-    readonly note?: string;
-  }
+      readonly ok: true;
+      /** How many buckets it lists; undefined where its keys may not list buckets (said in `note`). */
+      readonly buckets: number | undefined;
+      readonly note?: string;
+    }
   | {
-    readonly ok: false;
-    readonly failed: ConnectionFailure;
-    /** The field to correct, where one is to blame. */
-    readonly field: ConnectionField | undefined;
-    readonly code: string;
-    /** What failed and what to do, in words (never a secret). */
-    readonly message: string;
-  };
+      readonly ok: false;
+      readonly failed: ConnectionFailure;
+      /** The field to correct, where one is to blame. */
+      readonly field: ConnectionField | undefined;
+      readonly code: string;
+      /** What failed and what to do, in words (never a secret). */
+      readonly message: string;
+    };
 
 export const bucketSchema = z.object({ name: z.string(), createdAt: z.number().optional() });
 export type Bucket = z.infer<typeof bucketSchema>;
@@ -146,6 +171,9 @@ export interface IncompleteUpload {
 /** What abort-uploads did: aborted (or, in a dry run, would abort), failed to abort, and left alone for being younger. */
 export interface IncompleteUploads {
   readonly aborted: readonly IncompleteUpload[];
-  readonly failed: readonly { readonly upload: IncompleteUpload; readonly error: { readonly code: string; readonly message: string } }[];
+  readonly failed: readonly {
+    readonly upload: IncompleteUpload;
+    readonly error: { readonly code: string; readonly message: string };
+  }[];
   readonly younger: number;
 }

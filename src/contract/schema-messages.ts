@@ -29,7 +29,7 @@ export const FIELD_WORDS: Readonly<Record<string, { readonly name: string; reado
   dryRun: { name: 'the dry-run choice' },
   endpoint: { name: 'the endpoint' },
   entries: { name: 'the list of items dropped', item: 'the name of an item dropped' },
-  expiresInSeconds: { name: 'the link\'s lifetime in seconds' },
+  expiresInSeconds: { name: "the link's lifetime in seconds" },
   filter: { name: 'the filter' },
   followSymlinks: { name: 'the follow-links choice' },
   files: { name: 'the number of files' },
@@ -51,7 +51,7 @@ export const FIELD_WORDS: Readonly<Record<string, { readonly name: string; reado
   parent: { name: 'the folder to make it in' },
   partSizeBytes: { name: 'the part size in bytes' },
   path: { name: 'the path' },
-  paths: { name: 'the list of files', item: 'a file\'s path' },
+  paths: { name: 'the list of files', item: "a file's path" },
   pathStyle: { name: 'the path-style choice' },
   prefix: { name: 'the prefix' },
   prefixes: { name: 'the list of prefixes', item: 'a prefix' },
@@ -71,13 +71,18 @@ export const FIELD_WORDS: Readonly<Record<string, { readonly name: string; reado
   targetFile: { name: 'the file to download into' },
   targetFolder: { name: 'the folder to download into' },
   threads: { name: 'the number of requests in flight' },
-  token: { name: 'the listing\'s continuation token' },
+  token: { name: "the listing's continuation token" },
   uploadChecksum: { name: 'the upload checksum' },
 };
 
 /** What a value of each type is called in a sentence. */
 const TYPE_WORDS: Readonly<Record<string, string>> = {
-  string: 'text', number: 'a number', int: 'a whole number', boolean: 'true or false', array: 'a list', object: 'a set of named fields',
+  string: 'text',
+  number: 'a number',
+  int: 'a whole number',
+  boolean: 'true or false',
+  array: 'a list',
+  object: 'a set of named fields',
 };
 
 /** The sentence for the first thing wrong with a call's parameters. */
@@ -90,18 +95,31 @@ export function issueMessage(issue: Issue | undefined): string {
       if (issue.input === undefined) return sentence(`${field} is missing`);
       return sentence(`${field} must be ${TYPE_WORDS[issue.expected] ?? issue.expected}`);
     case 'too_big':
-      return sentence(issue.origin === 'string' ? `${field} is too long: at most ${count(issue.maximum)} characters`
-        : issue.origin === 'array' || issue.origin === 'set' ? `${field} has too many items: at most ${count(issue.maximum)}`
-          : `${field} is too large: at most ${count(issue.maximum)}`);
+      return sentence(
+        issue.origin === 'string'
+          ? `${field} is too long: at most ${count(issue.maximum)} characters`
+          : issue.origin === 'array' || issue.origin === 'set'
+            ? `${field} has too many items: at most ${count(issue.maximum)}`
+            : `${field} is too large: at most ${count(issue.maximum)}`,
+      );
     case 'too_small':
-      if ((issue.origin === 'string' || issue.origin === 'array') && Number(issue.minimum) === 1) return sentence(`${field} is empty`);
-      return sentence(issue.origin === 'string' ? `${field} is too short: at least ${count(issue.minimum)} characters`
-        : issue.origin === 'array' ? `${field} has too few items: at least ${count(issue.minimum)}`
-          : `${field} is too small: at least ${count(issue.minimum)}`);
+      if ((issue.origin === 'string' || issue.origin === 'array') && Number(issue.minimum) === 1)
+        return sentence(`${field} is empty`);
+      return sentence(
+        issue.origin === 'string'
+          ? `${field} is too short: at least ${count(issue.minimum)} characters`
+          : issue.origin === 'array'
+            ? `${field} has too few items: at least ${count(issue.minimum)}`
+            : `${field} is too small: at least ${count(issue.minimum)}`,
+      );
     case 'invalid_value':
-      return sentence(`${field} must be ${issue.values.length === 1 ? String(issue.values[0]) : `one of ${issue.values.map(String).join(', ')}`}`);
+      return sentence(
+        `${field} must be ${issue.values.length === 1 ? String(issue.values[0]) : `one of ${issue.values.map(String).join(', ')}`}`,
+      );
     case 'unrecognized_keys':
-      return sentence(`${issue.path.length === 0 ? 'This request' : field} does not take ${issue.keys.map((name) => `"${name.slice(0, 40)}"`).join(', ')}`);
+      return sentence(
+        `${issue.path.length === 0 ? 'This request' : field} does not take ${issue.keys.map((name) => `"${name.slice(0, 40)}"`).join(', ')}`,
+      );
     case 'invalid_union': {
       // A check of our own inside one of the choices says it best.
       const own = issue.errors.flat().find((inner) => inner.code === 'custom');
@@ -128,7 +146,9 @@ function fieldWords(path: readonly PropertyKey[]): string {
   const words = FIELD_WORDS[String(at)]?.name ?? `the field "${String(at).slice(0, 40)}"`;
   // A field inside another (the connection's name) says whose.
   const parent = path[last - 1];
-  return typeof parent === 'string' && parent !== 'input' && FIELD_WORDS[parent] ? `${words} of ${FIELD_WORDS[parent].name}` : words;
+  return typeof parent === 'string' && parent !== 'input' && FIELD_WORDS[parent]
+    ? `${words} of ${FIELD_WORDS[parent].name}`
+    : words;
 }
 
 function count(value: number | bigint): string {

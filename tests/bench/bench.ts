@@ -41,12 +41,19 @@ const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 /** Run a tool once; wall time, and peak memory and CPU from GNU time where it is installed. */
 async function measure(tool: Tool, args: string[], scratch: string): Promise<Measurement> {
   const timeFile = path.join(scratch, 'time.out');
-  const [command, fullArgs] = TIME ? [TIME, ['-f', '%M %U %S', '-o', timeFile, tool.command, ...args]] : [tool.command, args];
+  const [command, fullArgs] = TIME
+    ? [TIME, ['-f', '%M %U %S', '-o', timeFile, tool.command, ...args]]
+    : [tool.command, args];
   const started = process.hrtime.bigint();
   const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-    const child = spawn(command, fullArgs, { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...tool.env }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(command, fullArgs, {
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...tool.env },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let err = '';
-    child.stderr.on('data', (c: Buffer) => { err = (err + c.toString()).slice(-2000); });
+    child.stderr.on('data', (c: Buffer) => {
+      err = (err + c.toString()).slice(-2000);
+    });
     child.on('close', (exit) => resolve({ code: exit, stderr: err }));
   });
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
@@ -73,7 +80,13 @@ async function writeRandomFile(file: string, size: number): Promise<void> {
 }
 
 /** Put LIST_KEYS empty objects below `prefix`, fast, with Barge's engine in-process. */
-async function seedKeys(engine: Engine, connection: S3Connection, bucket: string, seedDir: string, prefix: string): Promise<void> {
+async function seedKeys(
+  engine: Engine,
+  connection: S3Connection,
+  bucket: string,
+  seedDir: string,
+  prefix: string,
+): Promise<void> {
   const job = engine.upload(connection, { sources: [seedDir], bucket, destination: prefix });
   const end = await job.finished();
   if (end.state.status !== 'completed') throw new Error(`seeding failed: ${JSON.stringify(end.state)}`);
@@ -84,7 +97,12 @@ async function main(): Promise<void> {
   const server = await startS3Server('minio');
   const engine = new Engine({ settings: { threads: 128 } });
   try {
-    const connection = await engine.connect({ endpoint: server.endpoint, region: server.region, accessKeyId: server.accessKeyId, secretAccessKey: server.secretAccessKey });
+    const connection = await engine.connect({
+      endpoint: server.endpoint,
+      region: server.region,
+      accessKeyId: server.accessKeyId,
+      secretAccessKey: server.secretAccessKey,
+    });
     const bucket = 'bench';
     await createBucket(connection, bucket);
     const dataDir = path.join(scratch, 'barge-data');
@@ -92,24 +110,37 @@ async function main(): Promise<void> {
     const withoutJournal = process.env.BENCH_JOURNAL_COST ? [bargeTool(server, root, dataDir, false)] : [];
     // BENCH_CHECK_COST=1 adds Barge sending Content-MD5 on every upload request (as to a store that
     // ignores CRCs) and Barge sending no checksum, to measure what the upload checks cost.
-    const checkCost = process.env.BENCH_CHECK_COST ? [bargeTool(server, root, dataDir, true, 'md5'), bargeTool(server, root, dataDir, true, 'off')] : [];
-    const tools = [bargeTool(server, root, dataDir), ...withoutJournal, ...checkCost, ...(await peerTools(server, scratch))];
-    console.log(`Tools: ${tools.map((t) => t.name).join(', ')}; ${ROUNDS} rounds each, alternating; MinIO at ${server.endpoint}; ${os.cpus().length} cores.`);
+    const checkCost = process.env.BENCH_CHECK_COST
+      ? [bargeTool(server, root, dataDir, true, 'md5'), bargeTool(server, root, dataDir, true, 'off')]
+      : [];
+    const tools = [
+      bargeTool(server, root, dataDir),
+      ...withoutJournal,
+      ...checkCost,
+      ...(await peerTools(server, scratch)),
+    ];
+    console.log(
+      `Tools: ${tools.map((t) => t.name).join(', ')}; ${ROUNDS} rounds each, alternating; MinIO at ${server.endpoint}; ${os.cpus().length} cores.`,
+    );
 
     const smallDir = path.join(scratch, 'small');
     const largeFile = path.join(scratch, 'large.bin');
     const seedDir = path.join(scratch, 'seed');
     if (workloads.includes('small-up')) {
       await mkdir(smallDir);
-      for (let i = 0; i < SMALL_FILES; i++) await writeRandomFile(path.join(smallDir, `f${String(i).padStart(5, '0')}.bin`), SMALL_FILE_BYTES);
+      for (let i = 0; i < SMALL_FILES; i++)
+        await writeRandomFile(path.join(smallDir, `f${String(i).padStart(5, '0')}.bin`), SMALL_FILE_BYTES);
     }
-    if (workloads.some((w) => w === 'large-up' || w === 'large-down')) await writeRandomFile(largeFile, LARGE_FILE_BYTES);
+    if (workloads.some((w) => w === 'large-up' || w === 'large-down'))
+      await writeRandomFile(largeFile, LARGE_FILE_BYTES);
     if (workloads.some((w) => w === 'list' || w === 'delete')) {
       await mkdir(seedDir);
       for (let i = 0; i < LIST_KEYS; i++) await writeFile(path.join(seedDir, `k${String(i).padStart(6, '0')}`), '');
     }
     if (workloads.includes('large-down')) {
-      const up = await engine.upload(connection, { sources: [largeFile], bucket, destination: 'large/source.bin' }).finished();
+      const up = await engine
+        .upload(connection, { sources: [largeFile], bucket, destination: 'large/source.bin' })
+        .finished();
       if (up.state.status !== 'completed') throw new Error('could not upload the download source');
     }
     if (workloads.includes('list')) await seedKeys(engine, connection, bucket, seedDir, 'listing/');
@@ -124,10 +155,18 @@ async function main(): Promise<void> {
           const tag = `${tool.name}-${round}`;
           let args: WorkloadArgs;
           switch (workload) {
-            case 'small-up': args = { bucket, local: smallDir, key: `small/${tag}/` }; break;
-            case 'large-up': args = { bucket, local: largeFile, key: `large/${tag}.bin` }; break;
-            case 'large-down': args = { bucket, local: path.join(scratch, 'download.bin'), key: 'large/source.bin' }; break;
-            case 'list': args = { bucket, local: '', key: 'listing/' }; break;
+            case 'small-up':
+              args = { bucket, local: smallDir, key: `small/${tag}/` };
+              break;
+            case 'large-up':
+              args = { bucket, local: largeFile, key: `large/${tag}.bin` };
+              break;
+            case 'large-down':
+              args = { bucket, local: path.join(scratch, 'download.bin'), key: 'large/source.bin' };
+              break;
+            case 'list':
+              args = { bucket, local: '', key: 'listing/' };
+              break;
             case 'delete':
               await seedKeys(engine, connection, bucket, seedDir, `delete/${tag}/`);
               args = { bucket, local: '', key: `delete/${tag}/` };
@@ -139,7 +178,9 @@ async function main(): Promise<void> {
             process.stderr.write(`  ${workload} ${tool.name} round ${round + 1}: ${m.seconds.toFixed(2)} s\n`);
           } catch (error) {
             // One tool failing (a peer's quirk) must not cost the rest of the run; it shows as failed.
-            process.stderr.write(`  ${workload} ${tool.name} round ${round + 1}: FAILED: ${(error as Error).message}\n`);
+            process.stderr.write(
+              `  ${workload} ${tool.name} round ${round + 1}: FAILED: ${(error as Error).message}\n`,
+            );
           }
           // Keep the disk from filling: the large objects and downloads go after each run.
           if (workload === 'large-up') await engine.delete(connection, { bucket, keys: [args.key] }).finished();
@@ -154,12 +195,25 @@ async function main(): Promise<void> {
     let memoryCheck: Measurement | undefined;
     if (workloads.includes('large-up')) {
       const barge = tools[0]!;
-      const cli = [path.join(root, 'app', 'dist', 'barge.mjs'), '--quiet', 'cp', '--threads', '32', '--part-size', '64MiB', largeFile, `s3://${bucket}/memory-check.bin`];
+      const cli = [
+        path.join(root, 'app', 'dist', 'barge.mjs'),
+        '--quiet',
+        'cp',
+        '--threads',
+        '32',
+        '--part-size',
+        '64MiB',
+        largeFile,
+        `s3://${bucket}/memory-check.bin`,
+      ];
       memoryCheck = await measure(barge, cli, scratch);
     }
     printTable(results, memoryCheck);
     await mkdir(path.join(root, 'test-results'), { recursive: true });
-    await writeFile(path.join(root, 'test-results', 'bench.json'), JSON.stringify({ date: new Date().toISOString(), rounds: ROUNDS, results, memoryCheck }, null, 2));
+    await writeFile(
+      path.join(root, 'test-results', 'bench.json'),
+      JSON.stringify({ date: new Date().toISOString(), rounds: ROUNDS, results, memoryCheck }, null, 2),
+    );
   } finally {
     await engine.close();
     await server.stop();
@@ -169,16 +223,25 @@ async function main(): Promise<void> {
 
 function rateOf(workload: Workload, seconds: number): { value: number; unit: string } {
   switch (workload) {
-    case 'small-up': return { value: SMALL_FILES / seconds, unit: 'obj/s' };
+    case 'small-up':
+      return { value: SMALL_FILES / seconds, unit: 'obj/s' };
     case 'large-up':
-    case 'large-down': return { value: LARGE_FILE_BYTES / seconds / 1e6, unit: 'MB/s' };
+    case 'large-down':
+      return { value: LARGE_FILE_BYTES / seconds / 1e6, unit: 'MB/s' };
     case 'list':
-    case 'delete': return { value: LIST_KEYS / seconds, unit: 'keys/s' };
+    case 'delete':
+      return { value: LIST_KEYS / seconds, unit: 'keys/s' };
   }
 }
 
-function printTable(results: { workload: Workload; tool: string; m: Measurement[] }[], memoryCheck: Measurement | undefined): void {
-  const rows = ['| workload | tool | median time | rate | vs s5cmd | peak RSS | CPU time |', '|---|---|---|---|---|---|---|'];
+function printTable(
+  results: { workload: Workload; tool: string; m: Measurement[] }[],
+  memoryCheck: Measurement | undefined,
+): void {
+  const rows = [
+    '| workload | tool | median time | rate | vs s5cmd | peak RSS | CPU time |',
+    '|---|---|---|---|---|---|---|',
+  ];
   for (const workload of new Set(results.map((r) => r.workload))) {
     const forWorkload = results.filter((r) => r.workload === workload);
     const s5 = forWorkload.find((r) => r.tool === 's5cmd');
@@ -190,16 +253,24 @@ function printTable(results: { workload: Workload; tool: string; m: Measurement[
       }
       const seconds = median(r.m.map((m) => m.seconds));
       const rate = rateOf(workload, seconds);
-      const rss = r.m.every((m) => m.maxRssMiB !== undefined) ? `${Math.max(...r.m.map((m) => m.maxRssMiB!)).toFixed(0)} MiB` : 'n/a';
-      const cpu = r.m.every((m) => m.cpuSeconds !== undefined) ? `${median(r.m.map((m) => m.cpuSeconds!)).toFixed(2)} s` : 'n/a';
+      const rss = r.m.every((m) => m.maxRssMiB !== undefined)
+        ? `${Math.max(...r.m.map((m) => m.maxRssMiB!)).toFixed(0)} MiB`
+        : 'n/a';
+      const cpu = r.m.every((m) => m.cpuSeconds !== undefined)
+        ? `${median(r.m.map((m) => m.cpuSeconds!)).toFixed(2)} s`
+        : 'n/a';
       const ratio = s5Seconds ? `${(s5Seconds / seconds).toFixed(2)}x` : 'n/a';
-      rows.push(`| ${workload} | ${r.tool} | ${seconds.toFixed(2)} s | ${rate.value.toFixed(0)} ${rate.unit} | ${ratio} | ${rss} | ${cpu} |`);
+      rows.push(
+        `| ${workload} | ${r.tool} | ${seconds.toFixed(2)} s | ${rate.value.toFixed(0)} ${rate.unit} | ${ratio} | ${rss} | ${cpu} |`,
+      );
     }
   }
   console.log(`\n${rows.join('\n')}`);
   if (memoryCheck) {
     const rss = memoryCheck.maxRssMiB;
-    console.log(`\nMemory: Barge uploading 1 GiB at 32 threads x 64 MiB parts peaked at ${rss?.toFixed(0) ?? 'n/a'} MiB (goal: under 300 MiB) in ${memoryCheck.seconds.toFixed(2)} s.`);
+    console.log(
+      `\nMemory: Barge uploading 1 GiB at 32 threads x 64 MiB parts peaked at ${rss?.toFixed(0) ?? 'n/a'} MiB (goal: under 300 MiB) in ${memoryCheck.seconds.toFixed(2)} s.`,
+    );
   }
 }
 

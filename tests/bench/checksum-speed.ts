@@ -15,7 +15,10 @@ const ROUNDS = Math.max(3, Number(process.env.CHECKSUM_ROUNDS ?? 7));
 const ALGORITHMS: readonly ChecksumAlgorithm[] = ['CRC32', 'CRC32C', 'CRC64NVME', 'MD5', 'SHA1', 'SHA256'];
 const native = nativeCrc32c();
 const HASHERS = new Map<string, () => Hasher>([
-  ...ALGORITHMS.map((algorithm): [string, () => Hasher] => [algorithm === 'CRC32C' ? `CRC32C ${native ? 'native' : '(native did not load: JavaScript)'}` : algorithm, () => createHasher(algorithm)]),
+  ...ALGORITHMS.map((algorithm): [string, () => Hasher] => [
+    algorithm === 'CRC32C' ? `CRC32C ${native ? 'native' : '(native did not load: JavaScript)'}` : algorithm,
+    () => createHasher(algorithm),
+  ]),
   ['CRC32C JavaScript', () => createCrc32cHasher(javascriptCrc32c)],
 ]);
 
@@ -31,9 +34,13 @@ for (let round = 0; round < ROUNDS; round++) {
     if (round >= 2) rates.get(name)?.push(SIZE / 1024 / 1024 / seconds);
   }
 }
-console.log(`64 MiB in ${CHUNK / 1024} KiB chunks, median of ${ROUNDS - 2} rounds (Node ${process.version}, ${process.arch}):`);
+console.log(
+  `64 MiB in ${CHUNK / 1024} KiB chunks, median of ${ROUNDS - 2} rounds (Node ${process.version}, ${process.arch}):`,
+);
 for (const [name, values] of rates) {
   const sorted = [...values].sort((a, b) => a - b);
   const median = sorted[Math.floor(sorted.length / 2)] ?? 0;
-  console.log(`  ${name.padEnd(18)} ${median.toFixed(0).padStart(6)} MB/s   (range ${sorted[0]?.toFixed(0)}-${sorted.at(-1)?.toFixed(0)})`);
+  console.log(
+    `  ${name.padEnd(18)} ${median.toFixed(0).padStart(6)} MB/s   (range ${sorted[0]?.toFixed(0)}-${sorted.at(-1)?.toFixed(0)})`,
+  );
 }

@@ -24,7 +24,22 @@ function measure(label: string, write: (i: number) => void): void {
   console.log(`${label}: ${cpuUs.toFixed(1)} µs CPU, ${wallUs.toFixed(1)} µs wall per record (${RECORDS} records)`);
 }
 
-measure('finished object', (i) => recorder.objectFinished({ key: `dir/file-${i}.bin`, path: `/data/dir/file-${i}.bin`, size: 65536, mtimeMs: 1.7e12 + i, etag: '"0123456789abcdef0123456789abcdef"', checksum: 'CRC32C:AAAAAA==' }));
-measure('sent part', (i) => recorder.partFinished('upload-id', { partNumber: i + 1, etag: '"0123456789abcdef0123456789abcdef"', checksum: 'AAAAAA==' }));
+measure('finished object', (i) =>
+  recorder.objectFinished({
+    key: `dir/file-${i}.bin`,
+    path: `/data/dir/file-${i}.bin`,
+    size: 65536,
+    mtimeMs: 1.7e12 + i,
+    etag: '"0123456789abcdef0123456789abcdef"',
+    checksum: 'CRC32C:AAAAAA==',
+  }),
+);
+measure('sent part', (i) =>
+  recorder.partFinished('upload-id', {
+    partNumber: i + 1,
+    etag: '"0123456789abcdef0123456789abcdef"',
+    checksum: 'AAAAAA==',
+  }),
+);
 journal.close();
 await rm(dir, { recursive: true, force: true });

@@ -58,32 +58,49 @@ export function startListingStore(folders: ReadonlyMap<string, readonly ListedEn
       response.end(`<?xml version="1.0" encoding="UTF-8"?>${body}`);
     };
     if (request.method === 'GET' && url.pathname === '/') {
-      xml(`<ListAllMyBucketsResult><Owner><ID>bench</ID></Owner><Buckets><Bucket><Name>${LISTING_BUCKET}</Name><CreationDate>2026-01-01T00:00:00.000Z</CreationDate></Bucket></Buckets></ListAllMyBucketsResult>`);
+      xml(
+        `<ListAllMyBucketsResult><Owner><ID>bench</ID></Owner><Buckets><Bucket><Name>${LISTING_BUCKET}</Name><CreationDate>2026-01-01T00:00:00.000Z</CreationDate></Bucket></Buckets></ListAllMyBucketsResult>`,
+      );
       return;
     }
-    if (request.method === 'GET' && url.pathname === `/${LISTING_BUCKET}` && url.searchParams.get('list-type') === '2') {
+    if (
+      request.method === 'GET' &&
+      url.pathname === `/${LISTING_BUCKET}` &&
+      url.searchParams.get('list-type') === '2'
+    ) {
       const prefix = url.searchParams.get('prefix') ?? '';
-      const entries = prefix === '' ? top : folders.get(prefix) ?? [];
+      const entries = prefix === '' ? top : (folders.get(prefix) ?? []);
       const start = Number(url.searchParams.get('continuation-token') ?? 0);
       const end = Math.min(entries.length, start + PAGE_KEYS);
       const parts: string[] = [];
       for (let i = start; i < end; i++) {
         const entry = entries[i]!;
-        parts.push(entry.n < 0 ? `<CommonPrefixes><Prefix>${escapeXml(entry.key)}</Prefix></CommonPrefixes>` : contents(entry));
+        parts.push(
+          entry.n < 0 ? `<CommonPrefixes><Prefix>${escapeXml(entry.key)}</Prefix></CommonPrefixes>` : contents(entry),
+        );
       }
       const truncated = end < entries.length;
-      xml(`<ListBucketResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Name>${LISTING_BUCKET}</Name><Prefix>${escapeXml(prefix)}</Prefix><KeyCount>${end - start}</KeyCount><MaxKeys>${PAGE_KEYS}</MaxKeys><Delimiter>/</Delimiter><IsTruncated>${truncated}</IsTruncated>${truncated ? `<NextContinuationToken>${end}</NextContinuationToken>` : ''}${parts.join('')}</ListBucketResult>`);
+      xml(
+        `<ListBucketResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Name>${LISTING_BUCKET}</Name><Prefix>${escapeXml(prefix)}</Prefix><KeyCount>${end - start}</KeyCount><MaxKeys>${PAGE_KEYS}</MaxKeys><Delimiter>/</Delimiter><IsTruncated>${truncated}</IsTruncated>${truncated ? `<NextContinuationToken>${end}</NextContinuationToken>` : ''}${parts.join('')}</ListBucketResult>`,
+      );
       return;
     }
     response.writeHead(404, { 'content-type': 'application/xml' });
-    response.end('<?xml version="1.0" encoding="UTF-8"?><Error><Code>NoSuchKey</Code><Message>This store only lists.</Message></Error>');
+    response.end(
+      '<?xml version="1.0" encoding="UTF-8"?><Error><Code>NoSuchKey</Code><Message>This store only lists.</Message></Error>',
+    );
   });
   server.keepAliveTimeout = 60_000;
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({
-    endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise((done) => {
-      server.closeAllConnections();
-      server.close(() => done());
-    }),
-  })));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve({
+        endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        close: () =>
+          new Promise((done) => {
+            server.closeAllConnections();
+            server.close(() => done());
+          }),
+      }),
+    ),
+  );
 }

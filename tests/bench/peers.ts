@@ -26,7 +26,9 @@ export interface Tool {
   args(workload: Workload, w: WorkloadArgs): string[];
 }
 
-const LAB_BIN = process.env.S3LAB_PREFIX ? path.join(process.env.S3LAB_PREFIX, 'bin') : path.join(os.homedir(), '.cache', 's3lab', 'bin');
+const LAB_BIN = process.env.S3LAB_PREFIX
+  ? path.join(process.env.S3LAB_PREFIX, 'bin')
+  : path.join(os.homedir(), '.cache', 's3lab', 'bin');
 
 function findBinary(name: string): string | undefined {
   for (const dir of [...(process.env.PATH ?? '').split(':'), LAB_BIN]) {
@@ -40,24 +42,39 @@ function findBinary(name: string): string | undefined {
  * Barge as it ships (journaling every job into `dataDir`), or with the journal off (`journal: false`,
  * the tool "barge-nojournal") to measure what recording costs.
  */
-export function bargeTool(server: S3ServerInfo, root: string, dataDir: string, journal = true, uploadChecksum?: 'md5' | 'off'): Tool {
+export function bargeTool(
+  server: S3ServerInfo,
+  root: string,
+  dataDir: string,
+  journal = true,
+  uploadChecksum?: 'md5' | 'off',
+): Tool {
   // --upload-checksum md5: what every upload request costs on a store that ignores CRC headers.
   const checksum = uploadChecksum ? ['--upload-checksum', uploadChecksum] : [];
   return {
     name: `${journal ? 'barge' : 'barge-nojournal'}${uploadChecksum ? `-${uploadChecksum}` : ''}`,
     command: process.execPath,
     env: {
-      AWS_ACCESS_KEY_ID: server.accessKeyId, AWS_SECRET_ACCESS_KEY: server.secretAccessKey, AWS_ENDPOINT_URL: server.endpoint, AWS_REGION: server.region,
-      BARGE_DATA_DIR: dataDir, ...(journal ? {} : { BARGE_NO_JOURNAL: '1' }),
+      AWS_ACCESS_KEY_ID: server.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: server.secretAccessKey,
+      AWS_ENDPOINT_URL: server.endpoint,
+      AWS_REGION: server.region,
+      BARGE_DATA_DIR: dataDir,
+      ...(journal ? {} : { BARGE_NO_JOURNAL: '1' }),
     },
     args(workload, w) {
       const cli = [path.join(root, 'app', 'dist', 'barge.mjs'), '--quiet', ...checksum];
       switch (workload) {
-        case 'small-up': return [...cli, 'cp', '-r', '--threads', '64', w.local, `s3://${w.bucket}/${w.key}`];
-        case 'large-up': return [...cli, 'cp', '--threads', '16', '--part-size', '16MiB', w.local, `s3://${w.bucket}/${w.key}`];
-        case 'large-down': return [...cli, 'cp', '--threads', '16', '--part-size', '16MiB', `s3://${w.bucket}/${w.key}`, w.local];
-        case 'list': return [...cli, 'ls', '--recursive', `s3://${w.bucket}/${w.key}`];
-        case 'delete': return [...cli, 'rm', '--recursive', '--threads', '64', `s3://${w.bucket}/${w.key}`];
+        case 'small-up':
+          return [...cli, 'cp', '-r', '--threads', '64', w.local, `s3://${w.bucket}/${w.key}`];
+        case 'large-up':
+          return [...cli, 'cp', '--threads', '16', '--part-size', '16MiB', w.local, `s3://${w.bucket}/${w.key}`];
+        case 'large-down':
+          return [...cli, 'cp', '--threads', '16', '--part-size', '16MiB', `s3://${w.bucket}/${w.key}`, w.local];
+        case 'list':
+          return [...cli, 'ls', '--recursive', `s3://${w.bucket}/${w.key}`];
+        case 'delete':
+          return [...cli, 'rm', '--recursive', '--threads', '64', `s3://${w.bucket}/${w.key}`];
       }
     },
   };
@@ -65,7 +82,11 @@ export function bargeTool(server: S3ServerInfo, root: string, dataDir: string, j
 
 export async function peerTools(server: S3ServerInfo, scratch: string): Promise<Tool[]> {
   const tools: Tool[] = [];
-  const keys = { AWS_ACCESS_KEY_ID: server.accessKeyId, AWS_SECRET_ACCESS_KEY: server.secretAccessKey, AWS_REGION: server.region };
+  const keys = {
+    AWS_ACCESS_KEY_ID: server.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: server.secretAccessKey,
+    AWS_REGION: server.region,
+  };
   const s5cmd = findBinary('s5cmd');
   if (s5cmd) {
     tools.push({
@@ -75,11 +96,16 @@ export async function peerTools(server: S3ServerInfo, scratch: string): Promise<
       args(workload, w) {
         const base = ['--endpoint-url', server.endpoint];
         switch (workload) {
-          case 'small-up': return [...base, '--numworkers', '64', 'cp', `${w.local}/*`, `s3://${w.bucket}/${w.key}`];
-          case 'large-up': return [...base, 'cp', '--concurrency', '16', '--part-size', '16', w.local, `s3://${w.bucket}/${w.key}`];
-          case 'large-down': return [...base, 'cp', '--concurrency', '16', '--part-size', '16', `s3://${w.bucket}/${w.key}`, w.local];
-          case 'list': return [...base, 'ls', `s3://${w.bucket}/${w.key}*`];
-          case 'delete': return [...base, '--numworkers', '64', 'rm', `s3://${w.bucket}/${w.key}*`];
+          case 'small-up':
+            return [...base, '--numworkers', '64', 'cp', `${w.local}/*`, `s3://${w.bucket}/${w.key}`];
+          case 'large-up':
+            return [...base, 'cp', '--concurrency', '16', '--part-size', '16', w.local, `s3://${w.bucket}/${w.key}`];
+          case 'large-down':
+            return [...base, 'cp', '--concurrency', '16', '--part-size', '16', `s3://${w.bucket}/${w.key}`, w.local];
+          case 'list':
+            return [...base, 'ls', `s3://${w.bucket}/${w.key}*`];
+          case 'delete':
+            return [...base, '--numworkers', '64', 'rm', `s3://${w.bucket}/${w.key}*`];
         }
       },
     });
@@ -87,9 +113,13 @@ export async function peerTools(server: S3ServerInfo, scratch: string): Promise<
   const rclone = findBinary('rclone');
   if (rclone) {
     const env = {
-      RCLONE_CONFIG_BENCH_TYPE: 's3', RCLONE_CONFIG_BENCH_PROVIDER: 'Minio', RCLONE_CONFIG_BENCH_ENDPOINT: server.endpoint,
-      RCLONE_CONFIG_BENCH_ACCESS_KEY_ID: server.accessKeyId, RCLONE_CONFIG_BENCH_SECRET_ACCESS_KEY: server.secretAccessKey,
-      RCLONE_CONFIG_BENCH_REGION: server.region, RCLONE_CONFIG: path.join(scratch, 'rclone.conf'),
+      RCLONE_CONFIG_BENCH_TYPE: 's3',
+      RCLONE_CONFIG_BENCH_PROVIDER: 'Minio',
+      RCLONE_CONFIG_BENCH_ENDPOINT: server.endpoint,
+      RCLONE_CONFIG_BENCH_ACCESS_KEY_ID: server.accessKeyId,
+      RCLONE_CONFIG_BENCH_SECRET_ACCESS_KEY: server.secretAccessKey,
+      RCLONE_CONFIG_BENCH_REGION: server.region,
+      RCLONE_CONFIG: path.join(scratch, 'rclone.conf'),
     };
     tools.push({
       name: 'rclone',
@@ -98,11 +128,16 @@ export async function peerTools(server: S3ServerInfo, scratch: string): Promise<
       args(workload, w) {
         const remote = `bench:${w.bucket}/${w.key}`;
         switch (workload) {
-          case 'small-up': return ['copy', '--transfers', '64', '--checkers', '64', '--no-check-dest', w.local, remote];
-          case 'large-up': return ['copyto', '--s3-upload-concurrency', '16', '--s3-chunk-size', '16M', w.local, remote];
-          case 'large-down': return ['copyto', '--multi-thread-streams', '16', remote, w.local];
-          case 'list': return ['lsf', '-R', '--files-only', remote];
-          case 'delete': return ['delete', '--checkers', '64', '--transfers', '64', remote];
+          case 'small-up':
+            return ['copy', '--transfers', '64', '--checkers', '64', '--no-check-dest', w.local, remote];
+          case 'large-up':
+            return ['copyto', '--s3-upload-concurrency', '16', '--s3-chunk-size', '16M', w.local, remote];
+          case 'large-down':
+            return ['copyto', '--multi-thread-streams', '16', remote, w.local];
+          case 'list':
+            return ['lsf', '-R', '--files-only', remote];
+          case 'delete':
+            return ['delete', '--checkers', '64', '--transfers', '64', remote];
         }
       },
     });
@@ -110,7 +145,10 @@ export async function peerTools(server: S3ServerInfo, scratch: string): Promise<
   const aws = findBinary('aws');
   if (aws) {
     const config = path.join(scratch, 'aws-config');
-    await writeFile(config, '[default]\ns3 =\n  max_concurrent_requests = 64\n  multipart_chunksize = 16MB\n  multipart_threshold = 16MB\n');
+    await writeFile(
+      config,
+      '[default]\ns3 =\n  max_concurrent_requests = 64\n  multipart_chunksize = 16MB\n  multipart_threshold = 16MB\n',
+    );
     tools.push({
       name: 'aws-cli',
       command: aws,
@@ -119,11 +157,16 @@ export async function peerTools(server: S3ServerInfo, scratch: string): Promise<
         const s3 = ['--endpoint-url', server.endpoint, 's3'];
         const quiet = '--only-show-errors'; // cp and rm only; ls refuses it
         switch (workload) {
-          case 'small-up': return [...s3, 'cp', quiet, '--recursive', w.local, `s3://${w.bucket}/${w.key}`];
-          case 'large-up': return [...s3, 'cp', quiet, w.local, `s3://${w.bucket}/${w.key}`];
-          case 'large-down': return [...s3, 'cp', quiet, `s3://${w.bucket}/${w.key}`, w.local];
-          case 'list': return [...s3, 'ls', '--recursive', `s3://${w.bucket}/${w.key}`];
-          case 'delete': return [...s3, 'rm', quiet, '--recursive', `s3://${w.bucket}/${w.key}`];
+          case 'small-up':
+            return [...s3, 'cp', quiet, '--recursive', w.local, `s3://${w.bucket}/${w.key}`];
+          case 'large-up':
+            return [...s3, 'cp', quiet, w.local, `s3://${w.bucket}/${w.key}`];
+          case 'large-down':
+            return [...s3, 'cp', quiet, `s3://${w.bucket}/${w.key}`, w.local];
+          case 'list':
+            return [...s3, 'ls', '--recursive', `s3://${w.bucket}/${w.key}`];
+          case 'delete':
+            return [...s3, 'rm', quiet, '--recursive', `s3://${w.bucket}/${w.key}`];
         }
       },
     });

@@ -28,10 +28,13 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 function timedGet(host: ServedHost): Promise<number> {
   const started = Date.now();
   return new Promise((resolve) => {
-    const request = http.get({ host: '127.0.0.1', port: host.port, path: '/', agent: false, headers: { host: `127.0.0.1:${host.port}` } }, (response) => {
-      response.resume();
-      response.on('end', () => resolve(Date.now() - started));
-    });
+    const request = http.get(
+      { host: '127.0.0.1', port: host.port, path: '/', agent: false, headers: { host: `127.0.0.1:${host.port}` } },
+      (response) => {
+        response.resume();
+        response.on('end', () => resolve(Date.now() - started));
+      },
+    );
     request.on('error', () => resolve(Number.POSITIVE_INFINITY));
   });
 }
@@ -47,7 +50,9 @@ function openFiles(host: ServedHost): number {
 /** While `attack` runs: the most files open, and the slowest page load, sampled every 200 ms. */
 async function watch(host: ServedHost, attack: Promise<void>): Promise<{ files: number; slowestGetMs: number }> {
   let done = false;
-  void attack.finally(() => { done = true; });
+  void attack.finally(() => {
+    done = true;
+  });
   let files = 0;
   let slowestGetMs = 0;
   while (!done) {
@@ -76,13 +81,20 @@ async function rawConnection(host: ServedHost): Promise<net.Socket> {
   return socket;
 }
 
-const CASES: Record<string, { prepare?: (downloadRoot: string) => Promise<void>; attack: (host: ServedHost) => Promise<void> }> = {
+const CASES: Record<
+  string,
+  { prepare?: (downloadRoot: string) => Promise<void>; attack: (host: ServedHost) => Promise<void> }
+> = {
   'no-token': {
     async attack(host) {
-      const upgrade = `GET /api HTTP/1.1\r\nHost: 127.0.0.1:${host.port}\r\nOrigin: ${host.origin}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n`
-        + 'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n';
+      const upgrade =
+        `GET /api HTTP/1.1\r\nHost: 127.0.0.1:${host.port}\r\nOrigin: ${host.origin}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
+        'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n';
       // A masked text frame that declares 4 MiB less a byte, then 3 MiB of it.
-      const frame = Buffer.concat([Buffer.from([0x81, 0xff, 0, 0, 0, 0, 0, 0x3f, 0xff, 0xff, 0, 0, 0, 0]), Buffer.alloc(3 * MB, 0x61)]);
+      const frame = Buffer.concat([
+        Buffer.from([0x81, 0xff, 0, 0, 0, 0, 0, 0x3f, 0xff, 0xff, 0, 0, 0, 0]),
+        Buffer.alloc(3 * MB, 0x61),
+      ]);
       const sockets = await Promise.all(Array.from({ length: 150 }, () => rawConnection(host)));
       for (const socket of sockets) socket.write(upgrade + frame.toString('latin1'), 'latin1');
       await sleep(ATTACK_MS / 2);
@@ -92,7 +104,8 @@ const CASES: Record<string, { prepare?: (downloadRoot: string) => Promise<void>;
   'unread-calls': {
     // Listings worth answering: 2,000 folders of long names below the download root.
     async prepare(downloadRoot) {
-      for (let i = 0; i < 2000; i++) await mkdir(path.join(downloadRoot, `${String(i).padStart(4, '0')}-${'x'.repeat(240)}`));
+      for (let i = 0; i < 2000; i++)
+        await mkdir(path.join(downloadRoot, `${String(i).padStart(4, '0')}-${'x'.repeat(240)}`));
     },
     async attack(host) {
       const ws = await tokenSocket(host);
@@ -100,7 +113,8 @@ const CASES: Record<string, { prepare?: (downloadRoot: string) => Promise<void>;
       const end = Date.now() + ATTACK_MS;
       let id = 0;
       while (Date.now() < end) {
-        for (let i = 0; i < 50 && ws.bufferedAmount < MB; i++) ws.send(JSON.stringify({ id: id++, method: 'fs.listFolders', params: {} }));
+        for (let i = 0; i < 50 && ws.bufferedAmount < MB; i++)
+          ws.send(JSON.stringify({ id: id++, method: 'fs.listFolders', params: {} }));
         await sleep(20);
       }
       ws.terminate();
@@ -123,7 +137,8 @@ const CASES: Record<string, { prepare?: (downloadRoot: string) => Promise<void>;
       }
       const end = Date.now() + ATTACK_MS;
       while (Date.now() < end) {
-        for (const ws of sockets) if (ws.readyState === ws.OPEN && ws.bufferedAmount < MB) for (let i = 0; i < 2000; i++) ws.send('invalid');
+        for (const ws of sockets)
+          if (ws.readyState === ws.OPEN && ws.bufferedAmount < MB) for (let i = 0; i < 2000; i++) ws.send('invalid');
         await sleep(5);
       }
       for (const ws of sockets) ws.terminate();
@@ -132,7 +147,9 @@ const CASES: Record<string, { prepare?: (downloadRoot: string) => Promise<void>;
 };
 
 const picked = process.env.BENCH_CASES?.split(',') ?? Object.keys(CASES);
-console.log('| case | RSS before | RSS at most | RSS 3 s after | files open at most | slowest GET / meanwhile | host alive |');
+console.log(
+  '| case | RSS before | RSS at most | RSS 3 s after | files open at most | slowest GET / meanwhile | host alive |',
+);
 console.log('|---|---|---|---|---|---|---|');
 for (const name of picked) {
   const test = CASES[name];
@@ -147,7 +164,9 @@ for (const name of picked) {
     const { residentBytes, peakBytes } = host.memory();
     const mb = (bytes: number) => `${Math.round(bytes / MB)} MB`;
     const slowest = Number.isFinite(seen.slowestGetMs) ? `${seen.slowestGetMs} ms` : 'failed';
-    console.log(`| ${name} | ${mb(before)} | ${mb(peakBytes)} | ${mb(residentBytes)} | ${seen.files} | ${slowest} | ${host.alive() ? 'yes' : `no: ${host.stderr().slice(0, 120)}`} |`);
+    console.log(
+      `| ${name} | ${mb(before)} | ${mb(peakBytes)} | ${mb(residentBytes)} | ${seen.files} | ${slowest} | ${host.alive() ? 'yes' : `no: ${host.stderr().slice(0, 120)}`} |`,
+    );
   } finally {
     await host.stop();
   }

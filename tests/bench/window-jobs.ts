@@ -26,7 +26,11 @@ const PUT_DELAY_MS = 1000;
 const BUCKET = 'bench-jobs';
 
 /** The host's API over its WebSocket, as the window's web client speaks it. */
-async function connectApi(url: string): Promise<{ call<T>(method: string, params: unknown): Promise<T>; onEvent(listener: (event: ApiEvent) => void): void; close(): void }> {
+async function connectApi(url: string): Promise<{
+  call<T>(method: string, params: unknown): Promise<T>;
+  onEvent(listener: (event: ApiEvent) => void): void;
+  close(): void;
+}> {
   const origin = new URL(url).origin;
   const ws = new WebSocket(`${origin.replace(/^http/, 'ws')}/api`, apiProtocols(BENCH_TOKEN), { headers: { origin } });
   const pending = new Map<number, (result: Result<unknown>) => void>();
@@ -48,7 +52,9 @@ async function connectApi(url: string): Promise<{ call<T>(method: string, params
     call<T>(method: string, params: unknown) {
       const id = nextId++;
       return new Promise<T>((resolve, reject) => {
-        pending.set(id, (result) => (result.ok ? resolve(result.value as T) : reject(new Error(`${method}: ${result.error.message}`))));
+        pending.set(id, (result) =>
+          result.ok ? resolve(result.value as T) : reject(new Error(`${method}: ${result.error.message}`)),
+        );
         ws.send(JSON.stringify({ id, method, params }));
       });
     },
@@ -76,15 +82,27 @@ export async function benchJobs(browser: Browser, jobs: number): Promise<void> {
       const { stagingId } = await api.call<{ stagingId: string }>('uploads.stage', {});
       const folder = `job-${j}`;
       for (let f = 0; f < FILES_PER_JOB; f++) {
-        const response = await fetch(`${origin}${stagedFileUrl(stagingId, `${folder}/f${f}.bin`)}`, { method: 'PUT', body, headers: { authorization: `Bearer ${BENCH_TOKEN}` } });
+        const response = await fetch(`${origin}${stagedFileUrl(stagingId, `${folder}/f${f}.bin`)}`, {
+          method: 'PUT',
+          body,
+          headers: { authorization: `Bearer ${BENCH_TOKEN}` },
+        });
         if (!response.ok) throw new Error(`staging a file answered ${response.status}`);
       }
-      const job = await api.call<{ id: string }>('jobs.upload', { connectionId, bucket: BUCKET, prefix: '', staged: { stagingId, entries: [folder] } });
+      const job = await api.call<{ id: string }>('jobs.upload', {
+        connectionId,
+        bucket: BUCKET,
+        prefix: '',
+        staged: { stagingId, entries: [folder] },
+      });
       await api.call('jobs.pause', { id: job.id });
     };
     const started = performance.now();
-    for (let j = 0; j < jobs; j += 16) await Promise.all(Array.from({ length: Math.min(16, jobs - j) }, (_, k) => makeJob(j + k)));
-    console.log(`\n${jobs.toLocaleString('en-US')} upload jobs of ${FILES_PER_JOB} files each, made and paused in ${((performance.now() - started) / 1000).toFixed(0)} s; PUTs held ${PUT_DELAY_MS} ms by a proxy in front of MinIO`);
+    for (let j = 0; j < jobs; j += 16)
+      await Promise.all(Array.from({ length: Math.min(16, jobs - j) }, (_, k) => makeJob(j + k)));
+    console.log(
+      `\n${jobs.toLocaleString('en-US')} upload jobs of ${FILES_PER_JOB} files each, made and paused in ${((performance.now() - started) / 1000).toFixed(0)} s; PUTs held ${PUT_DELAY_MS} ms by a proxy in front of MinIO`,
+    );
 
     const page = await openWindow(browser, host.url);
     await page.getByRole('list', { name: 'Transfers' }).getByRole('listitem').first().waitFor({ timeout: 60_000 });
@@ -101,7 +119,8 @@ export async function benchJobs(browser: Browser, jobs: number): Promise<void> {
     await page.waitForTimeout(8000);
     const running = async () => {
       const states = new Map<string, number>();
-      for (const job of await api.call<{ state: { status: string } }[]>('jobs.snapshot', {})) states.set(job.state.status, (states.get(job.state.status) ?? 0) + 1);
+      for (const job of await api.call<{ state: { status: string } }[]>('jobs.snapshot', {}))
+        states.set(job.state.status, (states.get(job.state.status) ?? 0) + 1);
       return [...states].map(([status, n]) => `${n.toLocaleString('en-US')} ${status}`).join(', ');
     };
     const before = await running();
@@ -109,7 +128,9 @@ export async function benchJobs(browser: Browser, jobs: number): Promise<void> {
     const frames = frameStats(await framesWhile(page, 600, ''));
     measuring = false;
     const after = await running();
-    console.log(`  jobs at the start: ${before}; at the end: ${after}; ${progressed.size.toLocaleString('en-US')} reported progress during the 600 frames`);
+    console.log(
+      `  jobs at the start: ${before}; at the end: ${after}; ${progressed.size.toLocaleString('en-US')} reported progress during the 600 frames`,
+    );
     console.log(`  frames                  ${formatFrames(frames)}`);
     await api.call('jobs.cancel', {});
     await page.close();

@@ -19,15 +19,35 @@ export interface Host {
 }
 
 /** `npm run serve` over `endpoint` (its environment connection), with a home and data folder of its own. */
-export async function startHost(endpoint: string, credentials: { accessKeyId: string; secretAccessKey: string }): Promise<Host> {
+export async function startHost(
+  endpoint: string,
+  credentials: { accessKeyId: string; secretAccessKey: string },
+): Promise<Host> {
   const home = await mkdtemp(path.join(os.tmpdir(), 'barge-bench-window-'));
-  const host = spawn(process.execPath, [SERVE_BUNDLE, '--port', '0', '--data-dir', path.join(home, 'data'), '--download-root', path.join(home, 'downloads')], {
-    env: {
-      PATH: process.env.PATH, HOME: home, BARGE_TOKEN: BENCH_TOKEN,
-      AWS_ACCESS_KEY_ID: credentials.accessKeyId, AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey, AWS_ENDPOINT_URL: endpoint, AWS_REGION: 'us-east-1',
+  const host = spawn(
+    process.execPath,
+    [
+      SERVE_BUNDLE,
+      '--port',
+      '0',
+      '--data-dir',
+      path.join(home, 'data'),
+      '--download-root',
+      path.join(home, 'downloads'),
+    ],
+    {
+      env: {
+        PATH: process.env.PATH,
+        HOME: home,
+        BARGE_TOKEN: BENCH_TOKEN,
+        AWS_ACCESS_KEY_ID: credentials.accessKeyId,
+        AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
+        AWS_ENDPOINT_URL: endpoint,
+        AWS_REGION: 'us-east-1',
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
     },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  );
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     host.stdout.on('data', (chunk: Buffer) => {
@@ -52,7 +72,17 @@ export async function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     // As the end-to-end tests run it; frames come at 60 Hz.
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--enable-precise-memory-info'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--enable-precise-memory-info',
+    ],
   });
 }
 
@@ -126,7 +156,13 @@ export interface FrameStats {
 export function frameStats(intervals: readonly number[]): FrameStats {
   const sorted = [...intervals].sort((a, b) => a - b);
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
-  return { frames: sorted.length, p50: at(0.5), p95: at(0.95), max: sorted.at(-1) ?? NaN, late: sorted.filter((ms) => ms > 25).length };
+  return {
+    frames: sorted.length,
+    p50: at(0.5),
+    p95: at(0.95),
+    max: sorted.at(-1) ?? NaN,
+    late: sorted.filter((ms) => ms > 25).length,
+  };
 }
 
 export function formatFrames(stats: FrameStats): string {
@@ -140,23 +176,27 @@ export function percentile(values: readonly number[], q: number): number {
 
 /** Frame intervals while `act` runs in the page for `frames` frames (it is given the frame's number). */
 export async function framesWhile(page: Page, frames: number, act: string): Promise<number[]> {
-  return page.evaluate(({ frames, act }) => new Promise<number[]>((resolve) => {
-    const step = new Function('frame', act) as (frame: number) => void;
-    const intervals: number[] = [];
-    let last: number | undefined;
-    let frame = 0;
-    const tick = (now: number) => {
-      if (last !== undefined) intervals.push(now - last);
-      last = now;
-      if (frame === frames) {
-        resolve(intervals);
-        return;
-      }
-      step(frame++);
-      requestAnimationFrame(tick);
-    };
-    requestAnimationFrame(tick);
-  }), { frames, act });
+  return page.evaluate(
+    ({ frames, act }) =>
+      new Promise<number[]>((resolve) => {
+        const step = new Function('frame', act) as (frame: number) => void;
+        const intervals: number[] = [];
+        let last: number | undefined;
+        let frame = 0;
+        const tick = (now: number) => {
+          if (last !== undefined) intervals.push(now - last);
+          last = now;
+          if (frame === frames) {
+            resolve(intervals);
+            return;
+          }
+          step(frame++);
+          requestAnimationFrame(tick);
+        };
+        requestAnimationFrame(tick);
+      }),
+    { frames, act },
+  );
 }
 
 export const MIB = 1024 * 1024;
@@ -183,18 +223,19 @@ async function workerHeaps(session: CDPSession): Promise<number> {
   for (const target of targetInfos.filter((t) => t.type === 'worker')) {
     const { sessionId } = await session.send('Target.attachToTarget', { targetId: target.targetId, flatten: false });
     let nextId = 1;
-    const ask = (method: string) => new Promise<Record<string, unknown>>((resolve) => {
-      const id = nextId++;
-      const listener = (event: { sessionId?: string; message: string }) => {
-        if (event.sessionId !== sessionId) return;
-        const message = JSON.parse(event.message) as { id?: number; result?: Record<string, unknown> };
-        if (message.id !== id) return;
-        session.off('Target.receivedMessageFromTarget', listener);
-        resolve(message.result ?? {});
-      };
-      session.on('Target.receivedMessageFromTarget', listener);
-      void session.send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id, method }) });
-    });
+    const ask = (method: string) =>
+      new Promise<Record<string, unknown>>((resolve) => {
+        const id = nextId++;
+        const listener = (event: { sessionId?: string; message: string }) => {
+          if (event.sessionId !== sessionId) return;
+          const message = JSON.parse(event.message) as { id?: number; result?: Record<string, unknown> };
+          if (message.id !== id) return;
+          session.off('Target.receivedMessageFromTarget', listener);
+          resolve(message.result ?? {});
+        };
+        session.on('Target.receivedMessageFromTarget', listener);
+        void session.send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id, method }) });
+      });
     await ask('HeapProfiler.collectGarbage');
     total += Number((await ask('Runtime.getHeapUsage')).usedSize ?? 0);
     await session.send('Target.detachFromTarget', { sessionId });

@@ -39,7 +39,9 @@ async function keys(): Promise<string[]> {
 /** The file, picked with the Upload button, into the bucket's top. */
 async function pick(name: string, bytes: number): Promise<void> {
   const buckets = page.getByRole('navigation', { name: 'Buckets' });
-  await expect.poll(() => buckets.getByRole('button', { name: bucket, exact: true }).count(), { timeout: 30_000 }).toBe(1);
+  await expect
+    .poll(() => buckets.getByRole('button', { name: bucket, exact: true }).count(), { timeout: 30_000 })
+    .toBe(1);
   await buckets.getByRole('button', { name: bucket, exact: true }).click();
   await expect.poll(() => page.getByRole('navigation', { name: 'Breadcrumbs' }).textContent()).toBe(bucket);
   const file = path.join(dir, name);
@@ -57,7 +59,12 @@ beforeAll(async () => {
   page = await openApp(browser);
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Network.enable');
-  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: UPLOAD_BYTES_PER_SECOND });
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: 0,
+    downloadThroughput: -1,
+    uploadThroughput: UPLOAD_BYTES_PER_SECOND,
+  });
 });
 
 afterAll(async () => {
@@ -70,9 +77,13 @@ it('a file on its way to the host is a job at once, sending to the host as its f
   await pick('stopped.bin', 64 * MIB);
   const row = transferRow(`stopped.bin → s3://${bucket}/`);
   await expect.poll(() => row.getByText(/^sending to the host, 0 of 1 file/).count(), { timeout: 30_000 }).toBe(1);
-  expect(await row.getByRole('progressbar', { name: 'Sending stopped.bin → s3://' + bucket + '/ to the host' }).count()).toBe(1);
+  expect(
+    await row.getByRole('progressbar', { name: 'Sending stopped.bin → s3://' + bucket + '/ to the host' }).count(),
+  ).toBe(1);
   // Bytes arrive, with a rate.
-  await expect.poll(() => row.getByTitle('Throughput to the host').textContent(), { timeout: 30_000 }).toMatch(/^[1-9][\d.]* (KiB|MiB)\/s$/);
+  await expect
+    .poll(() => row.getByTitle('Throughput to the host').textContent(), { timeout: 30_000 })
+    .toMatch(/^[1-9][\d.]* (KiB|MiB)\/s$/);
   expect(await row.getByRole('button', { name: 'Pause', exact: true }).count()).toBe(0);
   await row.getByRole('button', { name: 'Cancel', exact: true }).click();
   await expect.poll(() => row.filter({ hasText: 'cancelled' }).count(), { timeout: 30_000 }).toBe(1);
@@ -80,7 +91,7 @@ it('a file on its way to the host is a job at once, sending to the host as its f
   expect(await keys()).not.toContain('stopped.bin');
 });
 
-it('a file that arrives is uploaded, and the job\'s time includes its sending', async () => {
+it("a file that arrives is uploaded, and the job's time includes its sending", async () => {
   const bytes = 8 * MIB;
   await pick('arrived.bin', bytes);
   const row = transferRow(`arrived.bin → s3://${bucket}/`);

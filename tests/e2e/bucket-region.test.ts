@@ -39,7 +39,12 @@ beforeAll(async () => {
   await createBucket(s3, bucket);
   await s3.client.send(new PutObjectCommand({ Bucket: bucket, Key: 'docs/a.txt', Body: 'already there' }));
   const server = inject('s3');
-  proxy = await startRegionProxy(server.endpoint, { accessKeyId: server.accessKeyId, secretAccessKey: server.secretAccessKey }, server.region, { [bucket]: 'eu-west-1' });
+  proxy = await startRegionProxy(
+    server.endpoint,
+    { accessKeyId: server.accessKeyId, secretAccessKey: server.secretAccessKey },
+    server.region,
+    { [bucket]: 'eu-west-1' },
+  );
   browser = await launchBrowser();
   page = await openApp(browser);
 });
@@ -89,7 +94,11 @@ it('browses, uploads to, deletes from and tells the region of a bucket in eu-wes
 
   // Refused for its region at first, then every request for the bucket went to eu-west-1.
   expect(proxy.refusedFor(bucket)).toBeGreaterThan(0);
-  const passed = new Set(proxy.seen.filter((request) => request.bucket === bucket && !request.refused).map((request) => request.signedRegion));
+  const passed = new Set(
+    proxy.seen
+      .filter((request) => request.bucket === bucket && !request.refused)
+      .map((request) => request.signedRegion),
+  );
   expect(passed).toEqual(new Set(['eu-west-1']));
 
   // The saved connection goes, so the other stories start as they expect.

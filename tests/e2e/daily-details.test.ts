@@ -27,7 +27,8 @@ beforeAll(async () => {
   engine = new Engine();
   s3 = await engine.connect(serverConfig());
   await createBucket(s3, bucket);
-  for (const Key of [LONG_NAME, 'b.txt', 'paused/kept.txt']) await s3.client.send(new PutObjectCommand({ Bucket: bucket, Key, Body: `content of ${Key}` }));
+  for (const Key of [LONG_NAME, 'b.txt', 'paused/kept.txt'])
+    await s3.client.send(new PutObjectCommand({ Bucket: bucket, Key, Body: `content of ${Key}` }));
   browser = await launchBrowser();
   page = await openApp(browser);
 });
@@ -59,28 +60,40 @@ it('sorts by a column from anywhere in its header cell, by click and by keyboard
   await expect.poll(() => header('Modified').getAttribute('aria-sort')).toBe('ascending');
 });
 
-it('keeps a long name\'s file icon whole (15 px)', async () => {
+it("keeps a long name's file icon whole (15 px)", async () => {
   await openBucket();
-  const icon = page.getByRole('grid').getByRole('row', { name: /a name long enough/ }).locator('.file-icon');
+  const icon = page
+    .getByRole('grid')
+    .getByRole('row', { name: /a name long enough/ })
+    .locator('.file-icon');
   expect(await icon.evaluate((element) => element.getBoundingClientRect().width)).toBe(15);
 });
 
-it('keeps a paused job\'s buttons inside the Transfers panel at its narrowest, and shortens its destination in the middle', async () => {
+it("keeps a paused job's buttons inside the Transfers panel at its narrowest, and shortens its destination in the middle", async () => {
   // The panel at its narrowest (320 px), as a user who dragged it there finds it again.
   await page.evaluate(() => localStorage.setItem('barge.layout.v1', JSON.stringify({ transfers: 320 })));
   await page.reload();
   await openBucket();
   // A download that waits on a file already there ("ask"), paused meanwhile: it stays paused.
-  const target = path.join(inject('app').downloadRoot, 'a folder with a rather long name for downloads', 'the last folder');
+  const target = path.join(
+    inject('app').downloadRoot,
+    'a folder with a rather long name for downloads',
+    'the last folder',
+  );
   await mkdir(path.join(target, 'paused'), { recursive: true });
   await writeFile(path.join(target, 'paused', 'kept.txt'), 'mine');
-  await page.getByRole('grid').getByRole('row', { name: /paused\// }).click();
+  await page
+    .getByRole('grid')
+    .getByRole('row', { name: /paused\// })
+    .click();
   await page.getByRole('toolbar').getByRole('button', { name: 'Download' }).click();
   const download = page.getByRole('dialog', { name: 'Download' });
   await download.getByLabel('Download folder').fill(target);
   await download.getByLabel('If a file is already there').selectOption('ask');
   await download.getByRole('button', { name: 'Download' }).click();
-  await expect.poll(() => page.getByRole('dialog', { name: 'A file is already there' }).count(), { timeout: 30_000 }).toBe(1);
+  await expect
+    .poll(() => page.getByRole('dialog', { name: 'A file is already there' }).count(), { timeout: 30_000 })
+    .toBe(1);
   // The question is modal: the row's buttons are reached behind it as a script would.
   const row = page.locator('.transfers-panel article.job').filter({ hasText: `paused in s3://${bucket}/` });
   await row.locator('.actions button', { hasText: 'Pause' }).dispatchEvent('click');
@@ -110,14 +123,25 @@ it('keeps a paused job\'s buttons inside the Transfers panel at its narrowest, a
 
 it('reaches for faces that carry Japanese, Chinese and Korean names, and other scripts, where the system has them', async () => {
   const family = await page.evaluate(() => getComputedStyle(document.body).fontFamily);
-  for (const face of ['Hiragino Sans', 'Yu Gothic UI', 'Noto Sans CJK JP', 'Microsoft YaHei UI', 'Malgun Gothic', 'Noto Sans Arabic', 'Noto Sans Devanagari']) {
+  for (const face of [
+    'Hiragino Sans',
+    'Yu Gothic UI',
+    'Noto Sans CJK JP',
+    'Microsoft YaHei UI',
+    'Malgun Gothic',
+    'Noto Sans Arabic',
+    'Noto Sans Devanagari',
+  ]) {
     expect(family).toContain(face);
   }
   expect(family.trim().endsWith('sans-serif')).toBe(true);
 });
 
-it('makes a New folder in the host\'s folder picker and opens it; a name that cannot be is refused in words, and Escape puts the name away only', async () => {
-  await page.getByRole('grid').getByRole('row', { name: /b\.txt/ }).click();
+it("makes a New folder in the host's folder picker and opens it; a name that cannot be is refused in words, and Escape puts the name away only", async () => {
+  await page
+    .getByRole('grid')
+    .getByRole('row', { name: /b\.txt/ })
+    .click();
   await page.getByRole('toolbar').getByRole('button', { name: 'Download' }).click();
   const download = page.getByRole('dialog', { name: 'Download' });
   await download.getByRole('button', { name: 'Browse…' }).click();
@@ -129,7 +153,9 @@ it('makes a New folder in the host\'s folder picker and opens it; a name that ca
   const name = picker.getByRole('textbox', { name: `Name of the new folder in ${root}` });
   await name.fill('a/b');
   await name.press('Enter');
-  await expect.poll(() => picker.getByRole('alert').textContent()).toBe('"a/b" cannot name a folder: a name has no / or \\ in it (make one folder at a time).');
+  await expect
+    .poll(() => picker.getByRole('alert').textContent())
+    .toBe('"a/b" cannot name a folder: a name has no / or \\ in it (make one folder at a time).');
   await name.press('Escape');
   expect(await picker.count()).toBe(1);
   expect(await name.count()).toBe(0);

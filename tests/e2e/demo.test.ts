@@ -24,10 +24,22 @@ let page: Page;
 beforeAll(async () => {
   home = await mkdtemp(path.join(os.tmpdir(), 'barge-e2e-first-run-'));
   // No AWS variables, no ~/.aws: a fresh machine. The bundle the e2e set-up built.
-  host = spawn(process.execPath, [SERVE_BUNDLE, '--port', '0', '--data-dir', path.join(home, 'data'), '--download-root', path.join(home, 'downloads')], {
-    env: { PATH: process.env.PATH, HOME: home, BARGE_DEMO_SMALL_KEYS: '40', BARGE_TOOLS_DIR: toolsDir() },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  host = spawn(
+    process.execPath,
+    [
+      SERVE_BUNDLE,
+      '--port',
+      '0',
+      '--data-dir',
+      path.join(home, 'data'),
+      '--download-root',
+      path.join(home, 'downloads'),
+    ],
+    {
+      env: { PATH: process.env.PATH, HOME: home, BARGE_DEMO_SMALL_KEYS: '40', BARGE_TOOLS_DIR: toolsDir() },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   url = await hostUrl(host);
   browser = await launchBrowser();
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
@@ -56,16 +68,24 @@ it('offers a connection or the demo store on a fresh machine, and opens the seed
 
   await main.getByRole('button', { name: 'Open the demo store' }).click();
   // The start says what it does while it runs (seeding, the first time).
-  await expect.poll(() => main.getByRole('status').textContent(), { timeout: 10_000 }).toMatch(/demo store|Seeding|Generating|MinIO/);
+  await expect
+    .poll(() => main.getByRole('status').textContent(), { timeout: 10_000 })
+    .toMatch(/demo store|Seeding|Generating|MinIO/);
   const picker = page.getByRole('combobox', { name: 'Connection' });
-  await expect.poll(() => picker.locator('option:checked').textContent(), { timeout: 120_000 }).toContain('Demo store (local MinIO)');
+  await expect
+    .poll(() => picker.locator('option:checked').textContent(), { timeout: 120_000 })
+    .toContain('Demo store (local MinIO)');
 
   const buckets = page.getByRole('navigation', { name: 'Buckets' });
   await expect.poll(() => buckets.getByRole('button', { name: 'demo', exact: true }).count()).toBe(1);
   expect(await buckets.getByRole('button', { name: 'demo-versions', exact: true }).count()).toBe(1);
   await buckets.getByRole('button', { name: 'demo', exact: true }).click();
   const grid = page.getByRole('grid');
-  await expect.poll(() => grid.getByRole('row').allTextContents()).toEqual(expect.arrayContaining([expect.stringContaining('photos/'), expect.stringContaining('many-small-files/')]));
+  await expect
+    .poll(() => grid.getByRole('row').allTextContents())
+    .toEqual(
+      expect.arrayContaining([expect.stringContaining('photos/'), expect.stringContaining('many-small-files/')]),
+    );
   await grid.getByRole('row', { name: /many-small-files\// }).dblclick();
   await expect.poll(() => page.getByRole('main').getByRole('status').first().textContent()).toMatch(/^40 items/);
   await screenshot(page, 'demo-store');

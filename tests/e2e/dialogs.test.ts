@@ -7,7 +7,12 @@ import { mkdir, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { CreateMultipartUploadCommand, HeadBucketCommand, PutBucketVersioningCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import {
+  CreateMultipartUploadCommand,
+  HeadBucketCommand,
+  PutBucketVersioningCommand,
+  PutObjectCommand,
+} from '@aws-sdk/client-s3';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { Engine } from '../../main/engine/engine.ts';
@@ -33,14 +38,20 @@ async function openBucket(name = bucket): Promise<void> {
 /** Select the object `name` in the bucket on screen and open the Download dialog. */
 async function downloadDialog(name: string): Promise<Locator> {
   await openBucket();
-  await page.getByRole('grid').getByRole('row', { name: new RegExp(name.replace('.', '\\.')) }).click();
+  await page
+    .getByRole('grid')
+    .getByRole('row', { name: new RegExp(name.replace('.', '\\.')) })
+    .click();
   await page.getByRole('toolbar').getByRole('button', { name: 'Download' }).click();
   return page.getByRole('dialog', { name: 'Download' });
 }
 
 /** Accessibility rules of WCAG 2 A (names, roles, states) for the dialog open on top. */
 async function expectAccessible(dialog: string): Promise<void> {
-  const results = await new AxeBuilder({ page }).include(`dialog[aria-label="${dialog}"]`).withTags(['wcag2a']).analyze();
+  const results = await new AxeBuilder({ page })
+    .include(`dialog[aria-label="${dialog}"]`)
+    .withTags(['wcag2a'])
+    .analyze();
   expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.html).join(' | ')}`)).toEqual([]);
 }
 
@@ -67,7 +78,10 @@ beforeAll(async () => {
   page = await context.newPage();
   page.on('pageerror', (error) => console.error('page error:', error.message));
   await page.goto(inject('app').url);
-  await page.getByRole('navigation', { name: 'Buckets' }).getByRole('button', { name: bucket, exact: true }).waitFor({ timeout: 30_000 });
+  await page
+    .getByRole('navigation', { name: 'Buckets' })
+    .getByRole('button', { name: bucket, exact: true })
+    .waitFor({ timeout: 30_000 });
 });
 
 afterAll(async () => {
@@ -76,10 +90,12 @@ afterAll(async () => {
 });
 
 describe('the download dialog in a browser', () => {
-  it('says the files go to the machine running Barge, and chooses a folder there with the host\'s folder picker', async () => {
+  it("says the files go to the machine running Barge, and chooses a folder there with the host's folder picker", async () => {
     const dialog = await downloadDialog('report.bin');
     const root = inject('app').downloadRoot;
-    expect(await dialog.textContent()).toContain(`Files are saved on the machine running Barge (${os.hostname()}), below ${root}, not on this computer.`);
+    expect(await dialog.textContent()).toContain(
+      `Files are saved on the machine running Barge (${os.hostname()}), below ${root}, not on this computer.`,
+    );
     await dialog.getByRole('button', { name: 'Browse…' }).click();
     const picker = page.getByRole('dialog', { name: `Choose a folder on ${os.hostname()}` });
     const folders = picker.getByRole('listbox');
@@ -109,26 +125,43 @@ describe('the download dialog in a browser', () => {
     // Only the picker closed; the download dialog has the folder chosen.
     expect(await dialog.getByLabel('Download folder').inputValue()).toBe(path.join(root, mine, 'inner'));
     await dialog.getByRole('button', { name: 'Download', exact: true }).click();
-    await expect.poll(() => readFile(path.join(root, mine, 'inner', 'report.bin')).then((b) => b.equals(report), () => false), { timeout: 30_000 }).toBe(true);
+    await expect
+      .poll(
+        () =>
+          readFile(path.join(root, mine, 'inner', 'report.bin')).then(
+            (b) => b.equals(report),
+            () => false,
+          ),
+        { timeout: 30_000 },
+      )
+      .toBe(true);
   });
 
   it('refuses a relative folder, saying why', async () => {
     const dialog = await downloadDialog('report.bin');
     await dialog.getByLabel('Download folder').fill('exports');
     await dialog.getByRole('button', { name: 'Download', exact: true }).click();
-    await expect.poll(() => dialog.getByRole('alert').textContent()).toContain('"exports" is a relative path: give the whole path');
+    await expect
+      .poll(() => dialog.getByRole('alert').textContent())
+      .toContain('"exports" is a relative path: give the whole path');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
   });
 
-  it('saves the selection on this computer through the browser\'s own download, byte for byte', async () => {
+  it("saves the selection on this computer through the browser's own download, byte for byte", async () => {
     const dialog = await downloadDialog('report.bin');
-    const [download] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('button', { name: 'Save to this computer' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      dialog.getByRole('button', { name: 'Save to this computer' }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe('report.bin');
     expect((await readFile((await download.path())!)).equals(report)).toBe(true);
     await expect.poll(() => dialog.count()).toBe(0);
     // A folder in the selection is saved on the host only: the button says so and is off.
     await openBucket();
-    await page.getByRole('grid').getByRole('row', { name: /docs\// }).click();
+    await page
+      .getByRole('grid')
+      .getByRole('row', { name: /docs\// })
+      .click();
     await page.getByRole('toolbar').getByRole('button', { name: 'Download' }).click();
     const withFolder = page.getByRole('dialog', { name: 'Download' });
     expect(await withFolder.getByRole('button', { name: 'Save to this computer' }).isDisabled()).toBe(true);
@@ -138,7 +171,7 @@ describe('the download dialog in a browser', () => {
 });
 
 describe('the connection form', () => {
-  it('Test says the keys were refused, by the secret key\'s field; Save checks first and offers Save anyway', async () => {
+  it("Test says the keys were refused, by the secret key's field; Save checks first and offers Save anyway", async () => {
     await page.getByRole('button', { name: 'Add connection' }).click();
     const form = page.getByRole('dialog', { name: 'Add connection' });
     await form.getByLabel('Name').fill('Wrong keys');
@@ -147,24 +180,34 @@ describe('the connection form', () => {
     await form.getByLabel('Access key ID').fill(serverConfig().accessKeyId!);
     await form.getByLabel('Secret access key').fill('not-the-secret-key');
     await form.getByRole('button', { name: 'Test' }).click();
-    await expect.poll(() => form.getByRole('status').textContent(), { timeout: 20_000 }).toBe('Test failed: the store refused the keys (403).');
+    await expect
+      .poll(() => form.getByRole('status').textContent(), { timeout: 20_000 })
+      .toBe('Test failed: the store refused the keys (403).');
     const secret = form.getByLabel('Secret access key');
     expect(await secret.getAttribute('aria-invalid')).toBe('true');
     const reason = form.locator(`#${await secret.getAttribute('aria-describedby')}`);
-    expect(await reason.textContent()).toBe('The secret access key does not match the access key ID (the store answered 403 SignatureDoesNotMatch): check the secret access key.');
+    expect(await reason.textContent()).toBe(
+      'The secret access key does not match the access key ID (the store answered 403 SignatureDoesNotMatch): check the secret access key.',
+    );
     await expectAccessible('Add connection');
     await screenshot(page, 'connection-test-failed');
     // Nothing was saved by Test; Save runs the same check and, when it fails, asks before saving.
     await form.getByRole('button', { name: 'Save', exact: true }).click();
     await expect.poll(() => form.getByRole('button', { name: 'Save anyway' }).count(), { timeout: 20_000 }).toBe(1);
-    expect(await page.getByRole('combobox', { name: 'Connection' }).locator('option', { hasText: 'Wrong keys' }).count()).toBe(0);
+    expect(
+      await page.getByRole('combobox', { name: 'Connection' }).locator('option', { hasText: 'Wrong keys' }).count(),
+    ).toBe(0);
     // The right key typed over it: Test passes.
     await secret.fill(serverConfig().secretAccessKey!);
     expect(await secret.getAttribute('aria-invalid')).toBeNull();
     await form.getByRole('button', { name: 'Test' }).click();
-    await expect.poll(() => form.getByRole('status').textContent(), { timeout: 20_000 }).toMatch(/^Connected: \d+ buckets?\.$/);
+    await expect
+      .poll(() => form.getByRole('status').textContent(), { timeout: 20_000 })
+      .toMatch(/^Connected: \d+ buckets?\.$/);
     await form.getByRole('button', { name: 'Cancel' }).click();
-    expect(await page.getByRole('combobox', { name: 'Connection' }).locator('option', { hasText: 'Wrong keys' }).count()).toBe(0);
+    expect(
+      await page.getByRole('combobox', { name: 'Connection' }).locator('option', { hasText: 'Wrong keys' }).count(),
+    ).toBe(0);
   });
 });
 
@@ -172,16 +215,22 @@ describe('deleting a bucket that is not empty', () => {
   it('offers Empty and delete, typed to confirm, which empties it as a job and deletes it', async () => {
     const full = uniqueBucket();
     await createBucket(s3, full);
-    await s3.client.send(new PutBucketVersioningCommand({ Bucket: full, VersioningConfiguration: { Status: 'Enabled' } }));
-    for (const Key of ['a.txt', 'a.txt', 'b/c.txt']) await s3.client.send(new PutObjectCommand({ Bucket: full, Key, Body: Key }));
+    await s3.client.send(
+      new PutBucketVersioningCommand({ Bucket: full, VersioningConfiguration: { Status: 'Enabled' } }),
+    );
+    for (const Key of ['a.txt', 'a.txt', 'b/c.txt'])
+      await s3.client.send(new PutObjectCommand({ Bucket: full, Key, Body: Key }));
     await s3.client.send(new CreateMultipartUploadCommand({ Bucket: full, Key: 'unfinished.bin' }));
     const buckets = page.getByRole('navigation', { name: 'Buckets' });
     await buckets.getByRole('button', { name: 'Refresh buckets' }).click();
     await expect.poll(() => buckets.getByRole('button', { name: full, exact: true }).count()).toBe(1);
     await buckets.getByRole('button', { name: `Delete bucket ${full}` }).click();
     const dialog = page.getByRole('dialog', { name: `Delete bucket ${full}?` });
-    await expect.poll(() => dialog.getByRole('status').textContent(), { timeout: 30_000 })
-      .toContain(`${full} is not empty: it holds 3 versions and delete markers (${formatBytes(17)}) and 1 unfinished upload.`);
+    await expect
+      .poll(() => dialog.getByRole('status').textContent(), { timeout: 30_000 })
+      .toContain(
+        `${full} is not empty: it holds 3 versions and delete markers (${formatBytes(17)}) and 1 unfinished upload.`,
+      );
     // Focus starts on Cancel; Empty and delete waits for the bucket's name.
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Cancel');
     const confirm = dialog.getByRole('button', { name: 'Empty and delete' });
@@ -193,8 +242,19 @@ describe('deleting a bucket that is not empty', () => {
     await confirm.click();
     await expect.poll(() => dialog.count()).toBe(0);
     // A job like any other, with its row; once it completes the bucket is gone, and so is its name in the list.
-    await expect.poll(() => page.getByRole('complementary', { name: 'Transfers panel' }).getByText(`Empty and delete bucket ${full}`).count(), { timeout: 30_000 }).toBe(1);
+    await expect
+      .poll(
+        () =>
+          page
+            .getByRole('complementary', { name: 'Transfers panel' })
+            .getByText(`Empty and delete bucket ${full}`)
+            .count(),
+        { timeout: 30_000 },
+      )
+      .toBe(1);
     await expect.poll(() => bucketExists(full), { timeout: 60_000 }).toBe(false);
-    await expect.poll(() => buckets.getByRole('button', { name: full, exact: true }).count(), { timeout: 30_000 }).toBe(0);
+    await expect
+      .poll(() => buckets.getByRole('button', { name: full, exact: true }).count(), { timeout: 30_000 })
+      .toBe(0);
   });
 });

@@ -36,10 +36,30 @@ const bucket = uniqueBucket();
 /** `npm run serve`'s host over the same data folder each time, on `port` (0: any). */
 async function startHost(port: number): Promise<string> {
   const s3 = inject('s3');
-  const child = spawn(process.execPath, [SERVE_BUNDLE, '--port', String(port), '--data-dir', path.join(home, 'data'), '--download-root', path.join(home, 'downloads')], {
-    env: { PATH: process.env.PATH, HOME: home, AWS_ACCESS_KEY_ID: s3.accessKeyId, AWS_SECRET_ACCESS_KEY: s3.secretAccessKey, AWS_ENDPOINT_URL: s3.endpoint, AWS_REGION: s3.region, BARGE_TOKEN: TOKEN },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      SERVE_BUNDLE,
+      '--port',
+      String(port),
+      '--data-dir',
+      path.join(home, 'data'),
+      '--download-root',
+      path.join(home, 'downloads'),
+    ],
+    {
+      env: {
+        PATH: process.env.PATH,
+        HOME: home,
+        AWS_ACCESS_KEY_ID: s3.accessKeyId,
+        AWS_SECRET_ACCESS_KEY: s3.secretAccessKey,
+        AWS_ENDPOINT_URL: s3.endpoint,
+        AWS_REGION: s3.region,
+        BARGE_TOKEN: TOKEN,
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   host = child;
   return hostUrl(child);
 }
@@ -58,10 +78,16 @@ const notice = () => page.getByRole('alert').filter({ hasText: /Barge host|acces
 /** One call to the host over its API, as the window makes it (a job started from elsewhere shows in every window). */
 async function hostCall<T>(origin: string, method: string, params: unknown): Promise<T> {
   const ws = new WebSocket(`${origin.replace('http', 'ws')}/api`, apiProtocols(TOKEN), { origin });
-  await new Promise((resolve, reject) => { ws.once('open', resolve); ws.once('error', reject); });
+  await new Promise((resolve, reject) => {
+    ws.once('open', resolve);
+    ws.once('error', reject);
+  });
   const answer = new Promise<{ ok: boolean; value?: T; error?: { message: string } }>((resolve) => {
     ws.on('message', (data: Buffer) => {
-      const message = JSON.parse(data.toString()) as { id?: number; result: { ok: boolean; value?: T; error?: { message: string } } };
+      const message = JSON.parse(data.toString()) as {
+        id?: number;
+        result: { ok: boolean; value?: T; error?: { message: string } };
+      };
       if (message.id === 1) resolve(message.result);
     });
   });
@@ -77,7 +103,8 @@ beforeAll(async () => {
   const engine = new Engine();
   const s3 = await engine.connect(serverConfig());
   await createBucket(s3, bucket);
-  for (const key of ['a.txt', 'b.txt', 'c.txt']) await s3.client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: `content of ${key}` }));
+  for (const key of ['a.txt', 'b.txt', 'c.txt'])
+    await s3.client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: `content of ${key}` }));
   await engine.close();
   // A file already where a download goes: the web host fails that item rather than replace it.
   await mkdir(path.join(home, 'downloads'));
@@ -110,11 +137,18 @@ it('says at once that the host stopped, with `npm run serve`, knocks ever furthe
   });
   await page.goto(url);
   const buckets = page.getByRole('navigation', { name: 'Buckets' });
-  await expect.poll(() => buckets.getByRole('button', { name: bucket, exact: true }).count(), { timeout: 30_000 }).toBe(1);
+  await expect
+    .poll(() => buckets.getByRole('button', { name: bucket, exact: true }).count(), { timeout: 30_000 })
+    .toBe(1);
   expect(await notice().count()).toBe(0);
   // A download that fails one of its three files, before the host stops.
   const { origin } = new URL(url);
-  const download = await hostCall<JobSummary>(origin, 'jobs.download', { connectionId: 'env', bucket, keys: ['a.txt', 'b.txt', 'c.txt'], targetFolder: path.join(home, 'downloads') });
+  const download = await hostCall<JobSummary>(origin, 'jobs.download', {
+    connectionId: 'env',
+    bucket,
+    keys: ['a.txt', 'b.txt', 'c.txt'],
+    targetFolder: path.join(home, 'downloads'),
+  });
   const row = page.getByRole('list', { name: 'Transfers' }).getByRole('listitem').filter({ hasText: download.name });
   await expect.poll(() => row.filter({ hasText: 'failed' }).count(), { timeout: 30_000 }).toBe(1);
   const failedCounts = await row.locator('.objects').textContent();
@@ -122,14 +156,20 @@ it('says at once that the host stopped, with `npm run serve`, knocks ever furthe
 
   await stopHost();
   // No click: the window says it by itself.
-  await expect.poll(() => notice().textContent(), { timeout: 10_000 }).toMatch(/^The Barge host has stopped, or cannot be reached\. Start it again with `npm run serve`: this window connects again by itself \(next try (now|in \d+ s)\)\.$/);
+  await expect
+    .poll(() => notice().textContent(), { timeout: 10_000 })
+    .toMatch(
+      /^The Barge host has stopped, or cannot be reached\. Start it again with `npm run serve`: this window connects again by itself \(next try (now|in \d+ s)\)\.$/,
+    );
 
   // While it is down, something else answers on its port (refusing): the window's tries are counted.
   let tries = 0;
   const stand = http.createServer((_request, response) => {
     response.writeHead(503).end();
   });
-  stand.on('request', (request: http.IncomingMessage) => { if (request.url === '/api') tries += 1; });
+  stand.on('request', (request: http.IncomingMessage) => {
+    if (request.url === '/api') tries += 1;
+  });
   stand.on('upgrade', (_request, socket: Socket) => {
     tries += 1;
     socket.destroy();
@@ -149,7 +189,9 @@ it('says at once that the host stopped, with `npm run serve`, knocks ever furthe
   await expect.poll(() => notice().count(), { timeout: 60_000 }).toBe(0);
   await expect.poll(() => snapshotsTaken, { timeout: 10_000 }).toBeGreaterThan(snapshotsBefore);
   await buckets.getByRole('button', { name: bucket, exact: true }).click();
-  await expect.poll(() => page.getByRole('navigation', { name: 'Breadcrumbs' }).textContent(), { timeout: 30_000 }).toBe(bucket);
+  await expect
+    .poll(() => page.getByRole('navigation', { name: 'Breadcrumbs' }).textContent(), { timeout: 30_000 })
+    .toBe(bucket);
   // The job the host brought back is shown as it stood: failed, with its counts (not "paused").
   expect(await row.locator('.state').textContent()).toBe('failed');
   expect(await row.locator('.objects').textContent()).toBe(failedCounts);
@@ -161,11 +203,22 @@ it('says so too when the host goes silent without closing (a tunnel that dropped
   // Frozen, the host keeps its sockets open and says nothing: only the silence tells.
   child.kill('SIGSTOP');
   try {
-    await expect.poll(() => notice().textContent(), { timeout: 60_000 }).toContain('The Barge host has stopped, or cannot be reached. Start it again with `npm run serve`');
+    await expect
+      .poll(() => notice().textContent(), { timeout: 60_000 })
+      .toContain('The Barge host has stopped, or cannot be reached. Start it again with `npm run serve`');
   } finally {
     child.kill('SIGCONT');
   }
   await expect.poll(() => notice().count(), { timeout: 60_000 }).toBe(0);
   await page.getByRole('navigation', { name: 'Buckets' }).getByRole('button', { name: bucket, exact: true }).click();
-  await expect.poll(() => page.getByRole('grid').getByRole('row', { name: /a\.txt/ }).count(), { timeout: 30_000 }).toBe(1);
+  await expect
+    .poll(
+      () =>
+        page
+          .getByRole('grid')
+          .getByRole('row', { name: /a\.txt/ })
+          .count(),
+      { timeout: 30_000 },
+    )
+    .toBe(1);
 });

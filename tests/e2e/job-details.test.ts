@@ -26,7 +26,8 @@ beforeAll(async () => {
   engine = new Engine();
   s3 = await engine.connect(serverConfig());
   await createBucket(s3, bucket);
-  for (const Key of ['details/here.txt', 'details/gone.txt']) await s3.client.send(new PutObjectCommand({ Bucket: bucket, Key, Body: `content of ${Key}` }));
+  for (const Key of ['details/here.txt', 'details/gone.txt'])
+    await s3.client.send(new PutObjectCommand({ Bucket: bucket, Key, Body: `content of ${Key}` }));
   browser = await launchBrowser();
   // A context of its own: axe-core's checks open a page of theirs in it.
   page = await (await browser.newContext({ viewport: { width: 1440, height: 860 } })).newPage();
@@ -36,10 +37,19 @@ beforeAll(async () => {
 
 /** axe-core over the open dialog: its serious and critical violations, named for the failure message. */
 async function seriousViolations(): Promise<string[]> {
-  const { violations } = await new AxeBuilder({ page }).include('dialog[open]').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+  const { violations } = await new AxeBuilder({ page })
+    .include('dialog[open]')
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+    .analyze();
   return violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.nodes
+          .map((n) => n.target.join(' '))
+          .slice(0, 3)
+          .join(', ')}`,
+    );
 }
 
 afterAll(async () => {
@@ -48,7 +58,7 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-it('lists a job\'s items, shows the one that failed and why, saves the failures as CSV, and retries exactly that one', async () => {
+it("lists a job's items, shows the one that failed and why, saves the failures as CSV, and retries exactly that one", async () => {
   // Two objects listed and selected; one of them is deleted from the store before the download starts.
   await page.getByRole('navigation', { name: 'Buckets' }).getByRole('button', { name: bucket, exact: true }).click();
   const grid = page.getByRole('grid');
@@ -61,7 +71,10 @@ it('lists a job\'s items, shows the one that failed and why, saves the failures 
   const download = page.getByRole('dialog', { name: 'Download' });
   await download.getByLabel('Download folder').fill(target);
   await download.getByRole('button', { name: 'Download' }).click();
-  const row = page.getByRole('list', { name: 'Transfers' }).getByRole('listitem').filter({ hasText: `2 files in s3://${bucket}/details/` });
+  const row = page
+    .getByRole('list', { name: 'Transfers' })
+    .getByRole('listitem')
+    .filter({ hasText: `2 files in s3://${bucket}/details/` });
   await expect.poll(() => row.filter({ hasText: 'failed' }).count(), { timeout: 30_000 }).toBe(1);
 
   // Details, from the keyboard: its items, source to destination, each with what became of it.
@@ -71,7 +84,9 @@ it('lists a job\'s items, shows the one that failed and why, saves the failures 
   const items = details.getByRole('table', { name: 'Items' });
   const itemRow = (name: string) => items.getByRole('row').filter({ hasText: name });
   await expect.poll(() => items.getByRole('row').count()).toBe(3); // header + 2
-  expect(await itemRow('here.txt').textContent()).toMatch(new RegExp(`done.*s3://${bucket}/details/here\\.txt.*${path.join(target, 'here.txt').replaceAll('/', '\\/')}`));
+  expect(await itemRow('here.txt').textContent()).toMatch(
+    new RegExp(`done.*s3://${bucket}/details/here\\.txt.*${path.join(target, 'here.txt').replaceAll('/', '\\/')}`),
+  );
   expect(await itemRow('gone.txt').textContent()).toMatch(/failed.*gone\.txt.*does not exist/);
   await screenshot(page, 'job-details');
   expect(await seriousViolations()).toEqual([]);
@@ -81,12 +96,19 @@ it('lists a job\'s items, shows the one that failed and why, saves the failures 
   const failed = details.getByRole('table', { name: 'Failed items' });
   await expect.poll(() => failed.getByRole('row').count()).toBe(2);
   expect(await failed.getByRole('row').nth(1).textContent()).toContain(`s3://${bucket}/details/gone.txt`);
-  const [saved] = await Promise.all([page.waitForEvent('download'), details.getByRole('button', { name: 'Export CSV' }).click()]);
+  const [saved] = await Promise.all([
+    page.waitForEvent('download'),
+    details.getByRole('button', { name: 'Export CSV' }).click(),
+  ]);
   expect(saved.suggestedFilename()).toMatch(/^barge-errors-download-[0-9a-f]{8}\.csv$/);
   const csv = (await readFile(await saved.path(), 'utf8')).trim().split('\n');
   expect(csv[0]).toBe('source,destination,size,state,code,message');
   expect(csv).toHaveLength(2);
-  expect(csv[1]).toMatch(new RegExp(`^s3://${bucket}/details/gone\\.txt,${path.join(target, 'gone.txt').replaceAll('/', '\\/')},[0-9]*,failed,NoSuchKey,`));
+  expect(csv[1]).toMatch(
+    new RegExp(
+      `^s3://${bucket}/details/gone\\.txt,${path.join(target, 'gone.txt').replaceAll('/', '\\/')},[0-9]*,failed,NoSuchKey,`,
+    ),
+  );
 
   // Back in the store, the failed item alone is tried again, in the same job.
   await s3.client.send(new PutObjectCommand({ Bucket: bucket, Key: 'details/gone.txt', Body: 'back again' }));
@@ -101,11 +123,14 @@ it('lists a job\'s items, shows the one that failed and why, saves the failures 
   await expect.poll(() => details.count()).toBe(0);
 });
 
-it('shortens long paths in the middle, keeping each file\'s name whole with the whole path in a tooltip, and shows a failed row\'s error whole', async () => {
+it("shortens long paths in the middle, keeping each file's name whole with the whole path in a tooltip, and shows a failed row's error whole", async () => {
   const folder = `a-folder-with-a-rather-long-name-${'0123456789'.repeat(5)}`;
   const kept = 'IMG_20240815_final-version.jpg';
   const gone = 'gone-from-the-store-before-it-was-fetched.txt';
-  for (const name of [kept, gone]) await s3.client.send(new PutObjectCommand({ Bucket: bucket, Key: `long/${folder}/${name}`, Body: `content of ${name}` }));
+  for (const name of [kept, gone])
+    await s3.client.send(
+      new PutObjectCommand({ Bucket: bucket, Key: `long/${folder}/${name}`, Body: `content of ${name}` }),
+    );
   await page.getByRole('navigation', { name: 'Buckets' }).getByRole('button', { name: bucket, exact: true }).click();
   const grid = page.getByRole('grid');
   await grid.getByRole('row', { name: /long\// }).dblclick();
@@ -118,7 +143,10 @@ it('shortens long paths in the middle, keeping each file\'s name whole with the 
   const download = page.getByRole('dialog', { name: 'Download' });
   await download.getByLabel('Download folder').fill(target);
   await download.getByRole('button', { name: 'Download' }).click();
-  const row = page.getByRole('list', { name: 'Transfers' }).getByRole('listitem').filter({ hasText: `2 files in s3://${bucket}/long/` });
+  const row = page
+    .getByRole('list', { name: 'Transfers' })
+    .getByRole('listitem')
+    .filter({ hasText: `2 files in s3://${bucket}/long/` });
   await expect.poll(() => row.filter({ hasText: 'failed' }).count(), { timeout: 30_000 }).toBe(1);
   await row.getByRole('button', { name: /^Details/ }).click();
   const details = page.getByRole('dialog', { name: /^Details of 2 files in s3:.*long/ });
@@ -127,7 +155,10 @@ it('shortens long paths in the middle, keeping each file\'s name whole with the 
 
   // Each path's end, the file's name, shows whole; the folders before it give way, with "…".
   const done = items.getByRole('row').filter({ hasText: kept });
-  for (const [cell, whole] of [['.item-source', `s3://${bucket}/long/${folder}/${kept}`], ['.item-destination', path.join(target, kept)]] as const) {
+  for (const [cell, whole] of [
+    ['.item-source', `s3://${bucket}/long/${folder}/${kept}`],
+    ['.item-destination', path.join(target, kept)],
+  ] as const) {
     const shown = done.locator(`${cell} .middle-path`);
     expect(await shown.getAttribute('title')).toBe(whole);
     expect(await shown.locator('.middle-path-tail').textContent()).toBe(kept);
@@ -135,7 +166,10 @@ it('shortens long paths in the middle, keeping each file\'s name whole with the 
       const box = element.getBoundingClientRect();
       const head = element.querySelector('.middle-path-head')!;
       const tail = element.querySelector('.middle-path-tail')!.getBoundingClientRect();
-      return { tailInside: tail.left >= box.left && tail.right <= box.right + 0.5, headShortened: head.scrollWidth > head.clientWidth };
+      return {
+        tailInside: tail.left >= box.left && tail.right <= box.right + 0.5,
+        headShortened: head.scrollWidth > head.clientWidth,
+      };
     });
     expect(fit, cell).toEqual({ tailInside: true, headShortened: true });
   }
@@ -147,7 +181,11 @@ it('shortens long paths in the middle, keeping each file\'s name whole with the 
   const lines = await message.evaluate((element) => {
     const box = element.getBoundingClientRect();
     const row = element.closest('[role="row"]')!.getBoundingClientRect();
-    return { clipped: element.scrollHeight > element.clientHeight + 1 || element.scrollWidth > element.clientWidth + 1, inside: box.top >= row.top && box.bottom <= row.bottom + 0.5, height: box.height };
+    return {
+      clipped: element.scrollHeight > element.clientHeight + 1 || element.scrollWidth > element.clientWidth + 1,
+      inside: box.top >= row.top && box.bottom <= row.bottom + 0.5,
+      height: box.height,
+    };
   });
   expect(lines.clipped).toBe(false);
   expect(lines.inside).toBe(true);
@@ -168,13 +206,19 @@ it('opens the details of a job of 12,000 items at once, rendering only the rows 
   const seeded = await engine.upload(s3, { sources: [folder], bucket, destination: '' }, { name: 'seed' }).finished();
   expect(seeded.state.status).toBe('completed');
   await page.getByRole('navigation', { name: 'Buckets' }).getByRole('button', { name: bucket, exact: true }).click();
-  await page.getByRole('grid').getByRole('row', { name: /many\// }).click();
+  await page
+    .getByRole('grid')
+    .getByRole('row', { name: /many\// })
+    .click();
   await page.getByRole('toolbar').getByRole('button', { name: 'Delete', exact: true }).click();
   const confirm = page.getByRole('dialog', { name: 'Delete objects' });
   await expect.poll(() => confirm.getByRole('status').textContent(), { timeout: 60_000 }).toContain('12,000 objects');
   await confirm.getByLabel('Type the name to confirm').fill('many');
   await confirm.getByRole('button', { name: /^Delete/ }).click();
-  const row = page.getByRole('list', { name: 'Transfers' }).getByRole('listitem').filter({ hasText: /Delete .*many/ });
+  const row = page
+    .getByRole('list', { name: 'Transfers' })
+    .getByRole('listitem')
+    .filter({ hasText: /Delete .*many/ });
   await expect.poll(() => row.filter({ hasText: 'completed' }).count(), { timeout: 120_000 }).toBe(1);
 
   await row.getByRole('button', { name: /^Details/ }).click();
@@ -185,7 +229,9 @@ it('opens the details of a job of 12,000 items at once, rendering only the rows 
   await expect.poll(() => items.getByRole('row').filter({ hasText: 'done' }).count()).toBeGreaterThan(5);
   expect(await items.getByRole('row').count()).toBeLessThan(60);
   // To the end: the last row comes into view and its page is fetched.
-  await details.getByRole('region', { name: 'Items, scrollable' }).evaluate((element) => { element.scrollTop = element.scrollHeight; });
+  await details.getByRole('region', { name: 'Items, scrollable' }).evaluate((element) => {
+    element.scrollTop = element.scrollHeight;
+  });
   const last = items.locator('[aria-rowindex="12001"]');
   await expect.poll(() => last.textContent()).toMatch(new RegExp(`done.*s3://${bucket}/many/k\\d{6}\\.txt`));
   expect(await items.getByRole('row').count()).toBeLessThan(60);
@@ -195,7 +241,8 @@ it('opens the details of a job of 12,000 items at once, rendering only the rows 
 });
 
 it('Retry on files that were already there asks what to do instead, keeps both, and says when the retry has ended', async () => {
-  for (const Key of ['twice/a.txt', 'twice/b.txt']) await s3.client.send(new PutObjectCommand({ Bucket: bucket, Key, Body: `new ${Key}` }));
+  for (const Key of ['twice/a.txt', 'twice/b.txt'])
+    await s3.client.send(new PutObjectCommand({ Bucket: bucket, Key, Body: `new ${Key}` }));
   const target = path.join(inject('app').downloadRoot, 'job-details-twice');
   // A folder downloads with its name: its files land in target/twice/.
   const landed = path.join(target, 'twice');
@@ -209,7 +256,10 @@ it('Retry on files that were already there asks what to do instead, keeps both, 
   await download.getByLabel('Download folder').fill(target);
   await download.getByLabel('If a file is already there').selectOption('fail');
   await download.getByRole('button', { name: 'Download' }).click();
-  const row = page.getByRole('list', { name: 'Transfers' }).getByRole('listitem').filter({ hasText: `twice in s3://${bucket}/` });
+  const row = page
+    .getByRole('list', { name: 'Transfers' })
+    .getByRole('listitem')
+    .filter({ hasText: `twice in s3://${bucket}/` });
   await expect.poll(() => row.filter({ hasText: 'failed' }).count(), { timeout: 30_000 }).toBe(1);
 
   // The row's Retry, like the details' Retry failed items, does not retry them the same way (it

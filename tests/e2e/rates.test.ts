@@ -30,7 +30,8 @@ beforeAll(async () => {
   // 2,000 files of a few bytes each, as the demo's small keys: a job that moves objects, not bytes.
   const folder = path.join(dir, 'small');
   await mkdir(folder);
-  for (let i = 0; i < FILES; i++) await writeFile(path.join(folder, `k${String(i).padStart(6, '0')}.txt`), `small object ${i}`);
+  for (let i = 0; i < FILES; i++)
+    await writeFile(path.join(folder, `k${String(i).padStart(6, '0')}.txt`), `small object ${i}`);
   const seeded = await engine.upload(s3, { sources: [folder], bucket, destination: '' }, { name: 'seed' }).finished();
   expect(seeded.state.status).toBe('completed');
   browser = await launchBrowser();
@@ -58,28 +59,48 @@ it('a download of 2,000 small files shows its live rate above zero while it runs
     // Two requests at a time: the job runs long enough to be watched.
     await threads.fill('2');
     await page.getByRole('navigation', { name: 'Buckets' }).getByRole('button', { name: bucket, exact: true }).click();
-    await page.getByRole('grid').getByRole('row', { name: /small\// }).click();
+    await page
+      .getByRole('grid')
+      .getByRole('row', { name: /small\// })
+      .click();
     await page.getByRole('toolbar').getByRole('button', { name: 'Download' }).click();
     const dialog = page.getByRole('dialog', { name: 'Download' });
     await dialog.getByLabel('Download folder').fill(path.join(inject('app').downloadRoot, 'rates'));
     await dialog.getByRole('button', { name: 'Download' }).click();
-    const row = page.getByRole('list', { name: 'Transfers' }).getByRole('listitem').filter({ hasText: `small in s3://${bucket}/` });
+    const row = page
+      .getByRole('list', { name: 'Transfers' })
+      .getByRole('listitem')
+      .filter({ hasText: `small in s3://${bucket}/` });
     const running = row.filter({ hasText: 'running' });
     await expect.poll(() => running.count(), { timeout: 30_000 }).toBe(1);
 
     // While it runs: bytes and objects a second above zero, the total known, an ETA, and the overall
     // line summing it, with its requests counted in words.
-    await expect.poll(async () => {
-      const live = rates(await running.getByTitle('Throughput', { exact: true }).textContent());
-      return live !== undefined && live.bytes > 0 && live.objects > 0;
-    }, { timeout: 30_000 }).toBe(true);
-    await expect.poll(() => running.locator('.objects').textContent()).toMatch(new RegExp(`^[\\d,]+ of ${FILES.toLocaleString('en-US')} objects`));
+    await expect
+      .poll(
+        async () => {
+          const live = rates(await running.getByTitle('Throughput', { exact: true }).textContent());
+          return live !== undefined && live.bytes > 0 && live.objects > 0;
+        },
+        { timeout: 30_000 },
+      )
+      .toBe(true);
+    await expect
+      .poll(() => running.locator('.objects').textContent())
+      .toMatch(new RegExp(`^[\\d,]+ of ${FILES.toLocaleString('en-US')} objects`));
     await expect.poll(() => running.locator('.eta').textContent()).toMatch(/^ETA \d/);
-    await expect.poll(async () => {
-      const line = /^All transfers: (.*), (\d+) requests? in flight$/.exec((await overall.locator('span').first().textContent()) ?? '');
-      const sum = rates(line?.[1] ?? null);
-      return sum !== undefined && sum.bytes > 0 && sum.objects > 0;
-    }, { timeout: 30_000 }).toBe(true);
+    await expect
+      .poll(
+        async () => {
+          const line = /^All transfers: (.*), (\d+) requests? in flight$/.exec(
+            (await overall.locator('span').first().textContent()) ?? '',
+          );
+          const sum = rates(line?.[1] ?? null);
+          return sum !== undefined && sum.bytes > 0 && sum.objects > 0;
+        },
+        { timeout: 30_000 },
+      )
+      .toBe(true);
 
     // Once it has ended: its average, above zero in both; and the overall line at zero, in words.
     const completed = row.filter({ hasText: 'completed' });
@@ -87,7 +108,9 @@ it('a download of 2,000 small files shows its live rate above zero while it runs
     const average = rates(await completed.getByTitle('Average throughput', { exact: true }).textContent());
     expect(average?.bytes).toBeGreaterThan(0);
     expect(average?.objects).toBeGreaterThan(0);
-    await expect.poll(() => overall.locator('span').first().textContent(), { timeout: 10_000 }).toBe('All transfers: 0 B/s, 0 requests in flight');
+    await expect
+      .poll(() => overall.locator('span').first().textContent(), { timeout: 10_000 })
+      .toBe('All transfers: 0 B/s, 0 requests in flight');
   } finally {
     await threads.fill('64');
   }

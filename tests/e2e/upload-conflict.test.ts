@@ -6,7 +6,13 @@
 import { mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { GetObjectCommand, HeadObjectCommand, ListObjectVersionsCommand, PutBucketVersioningCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import {
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectVersionsCommand,
+  PutBucketVersioningCommand,
+  PutObjectCommand,
+} from '@aws-sdk/client-s3';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Engine } from '../../main/engine/engine.ts';
@@ -50,8 +56,13 @@ async function localFile(name: string, text: string): Promise<string> {
 async function openFolder(bucket: string, folder?: string): Promise<void> {
   await page.getByRole('navigation', { name: 'Buckets' }).getByRole('button', { name: bucket, exact: true }).click();
   if (!folder) return;
-  await page.getByRole('grid').getByRole('row', { name: new RegExp(`${folder}/`) }).dblclick();
-  await expect.poll(() => page.getByRole('navigation', { name: 'Breadcrumbs' }).textContent()).toBe(`${bucket} / ${folder}`);
+  await page
+    .getByRole('grid')
+    .getByRole('row', { name: new RegExp(`${folder}/`) })
+    .dblclick();
+  await expect
+    .poll(() => page.getByRole('navigation', { name: 'Breadcrumbs' }).textContent())
+    .toBe(`${bucket} / ${folder}`);
 }
 
 const question = () => page.getByRole('dialog', { name: 'An object is already there' });
@@ -64,8 +75,11 @@ beforeAll(async () => {
   await createBucket(s3, plain);
   await s3.client.send(new PutObjectCommand({ Bucket: plain, Key: 'projects/README.txt', Body: STORED }));
   await createBucket(s3, versioned);
-  await s3.client.send(new PutBucketVersioningCommand({ Bucket: versioned, VersioningConfiguration: { Status: 'Enabled' } }));
-  for (const Key of ['one.txt', 'two.txt']) await s3.client.send(new PutObjectCommand({ Bucket: versioned, Key, Body: `old ${Key}` }));
+  await s3.client.send(
+    new PutBucketVersioningCommand({ Bucket: versioned, VersioningConfiguration: { Status: 'Enabled' } }),
+  );
+  for (const Key of ['one.txt', 'two.txt'])
+    await s3.client.send(new PutObjectCommand({ Bucket: versioned, Key, Body: `old ${Key}` }));
   browser = await launchBrowser();
   page = await openApp(browser);
 });
@@ -77,7 +91,7 @@ afterAll(async () => {
 });
 
 describe('an upload onto an object already there', () => {
-  it('asks first, with both sides\' sizes and dates and that this bucket keeps no versions; Skip keeps the object', async () => {
+  it("asks first, with both sides' sizes and dates and that this bucket keeps no versions; Skip keeps the object", async () => {
     const file = await localFile('README.txt', LOCAL);
     const stored = await s3.client.send(new HeadObjectCommand({ Bucket: plain, Key: 'projects/README.txt' }));
     await openFolder(plain, 'projects');
@@ -93,12 +107,18 @@ describe('an upload onto an object already there', () => {
     expect(text).toContain(formatBytes(LOCAL.length));
     expect(text).toContain(formatDate(stored.LastModified!.getTime(), { seconds: true }));
     expect(text).toContain(formatDate(LOCAL_MODIFIED.getTime(), { seconds: true }));
-    expect(await question().getByRole('row', { name: /In the bucket/ }).textContent()).toContain('(newer)');
+    expect(
+      await question()
+        .getByRole('row', { name: /In the bucket/ })
+        .textContent(),
+    ).toContain('(newer)');
     expect(text).toContain('This bucket keeps no versions: if you replace it, the object there now is gone for good.');
     await screenshot(page, 'upload-conflict');
 
     await question().getByRole('button', { name: 'Skip' }).click();
-    await expect.poll(() => page.getByText('1 object was already there and kept').count(), { timeout: 30_000 }).toBeGreaterThan(0);
+    await expect
+      .poll(() => page.getByText('1 object was already there and kept').count(), { timeout: 30_000 })
+      .toBeGreaterThan(0);
     expect(await body(plain, 'projects/README.txt')).toBe(STORED);
     expect(await keys(plain)).toEqual(['projects/README.txt']);
   });
@@ -107,14 +127,18 @@ describe('an upload onto an object already there', () => {
     const file = await localFile('README.txt', LOCAL);
     await page.getByLabel('Choose files to upload').setInputFiles(file);
     await question().getByRole('button', { name: 'Keep both' }).click();
-    await expect.poll(() => keys(plain), { timeout: 30_000 }).toEqual(['projects/README (1).txt', 'projects/README.txt']);
+    await expect
+      .poll(() => keys(plain), { timeout: 30_000 })
+      .toEqual(['projects/README (1).txt', 'projects/README.txt']);
     expect(await body(plain, 'projects/README (1).txt')).toBe(LOCAL);
     expect(await body(plain, 'projects/README.txt')).toBe(STORED);
     await question().waitFor({ state: 'hidden', timeout: 10_000 });
 
     await page.getByLabel('Choose files to upload').setInputFiles(file);
     await question().getByRole('button', { name: 'Replace if newer' }).click();
-    await expect.poll(() => page.getByText('1 object was already there and kept').count(), { timeout: 30_000 }).toBeGreaterThan(1);
+    await expect
+      .poll(() => page.getByText('1 object was already there and kept').count(), { timeout: 30_000 })
+      .toBeGreaterThan(1);
     expect(await body(plain, 'projects/README.txt')).toBe(STORED);
   });
 
@@ -135,12 +159,23 @@ describe('an upload onto an object already there', () => {
     await openFolder(versioned);
     await page.getByLabel('Choose files to upload').setInputFiles(files);
     await question().waitFor({ timeout: 30_000 });
-    expect(await question().textContent()).toContain('This bucket keeps versions: if you replace it, the object there now stays as an older version.');
-    await question().getByLabel(/Do the same for every file of this upload/).check();
+    expect(await question().textContent()).toContain(
+      'This bucket keeps versions: if you replace it, the object there now stays as an older version.',
+    );
+    await question()
+      .getByLabel(/Do the same for every file of this upload/)
+      .check();
     await question().getByRole('button', { name: 'Replace', exact: true }).click();
-    await expect.poll(async () => [await body(versioned, 'one.txt'), await body(versioned, 'two.txt')], { timeout: 30_000 }).toEqual(['new one', 'new two']);
+    await expect
+      .poll(async () => [await body(versioned, 'one.txt'), await body(versioned, 'two.txt')], { timeout: 30_000 })
+      .toEqual(['new one', 'new two']);
     await question().waitFor({ state: 'hidden', timeout: 10_000 });
     const versions = await s3.client.send(new ListObjectVersionsCommand({ Bucket: versioned }));
-    expect(versions.Versions?.map((version) => version.Key).sort()).toEqual(['one.txt', 'one.txt', 'two.txt', 'two.txt']);
+    expect(versions.Versions?.map((version) => version.Key).sort()).toEqual([
+      'one.txt',
+      'one.txt',
+      'two.txt',
+      'two.txt',
+    ]);
   });
 });

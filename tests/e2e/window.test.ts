@@ -21,7 +21,17 @@ let page: Page;
 let engine: Engine;
 let s3: S3Connection;
 const bucket = uniqueBucket();
-const KEYS = ['photos/2024/beach.jpg', 'photos/2024/city.png', 'photos/readme.md', 'reports/q1.csv', 'reports/q2.csv', 'two  spaces.txt', 'archive.tar.gz', 'notes.txt', 'zeta.log'];
+const KEYS = [
+  'photos/2024/beach.jpg',
+  'photos/2024/city.png',
+  'photos/readme.md',
+  'reports/q1.csv',
+  'reports/q2.csv',
+  'two  spaces.txt',
+  'archive.tar.gz',
+  'notes.txt',
+  'zeta.log',
+];
 
 async function openBucket(): Promise<void> {
   await page.getByRole('navigation', { name: 'Buckets' }).getByRole('button', { name: bucket, exact: true }).click();
@@ -30,20 +40,34 @@ async function openBucket(): Promise<void> {
 
 /** axe-core over the page as it is: the serious and critical violations, named for the failure message. */
 async function seriousViolations(): Promise<string[]> {
-  const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+  const { violations } = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+    .analyze();
   return violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.nodes
+          .map((n) => n.target.join(' '))
+          .slice(0, 3)
+          .join(', ')}`,
+    );
 }
 
-const focusedKey = () => page.evaluate(() => document.activeElement?.getAttribute('data-key') ?? document.activeElement?.tagName);
-const selectedKeys = () => page.getByRole('grid').locator('[aria-selected="true"]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-key')));
+const focusedKey = () =>
+  page.evaluate(() => document.activeElement?.getAttribute('data-key') ?? document.activeElement?.tagName);
+const selectedKeys = () =>
+  page
+    .getByRole('grid')
+    .locator('[aria-selected="true"]')
+    .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-key')));
 
 beforeAll(async () => {
   engine = new Engine();
   s3 = await engine.connect(serverConfig());
   await createBucket(s3, bucket);
-  for (const Key of KEYS) await s3.client.send(new PutObjectCommand({ Bucket: bucket, Key, Body: `content of ${Key}` }));
+  for (const Key of KEYS)
+    await s3.client.send(new PutObjectCommand({ Bucket: bucket, Key, Body: `content of ${Key}` }));
   browser = await launchBrowser();
   page = await openApp(browser);
 });
@@ -53,16 +77,32 @@ afterAll(async () => {
   await engine?.close();
 });
 
-describe('the window\'s look and keys', () => {
+describe("the window's look and keys", () => {
   it('has no serious or critical accessibility violations on its main views, in light and in dark', async () => {
     // A finished job of its own, so the Transfers rows are checked whatever ran before this file.
     await openBucket();
-    await page.getByRole('grid').getByRole('row', { name: /photos\// }).dblclick();
-    await expect.poll(() => page.getByRole('navigation', { name: 'Breadcrumbs' }).textContent()).toBe(`${bucket} / photos`);
+    await page
+      .getByRole('grid')
+      .getByRole('row', { name: /photos\// })
+      .dblclick();
+    await expect
+      .poll(() => page.getByRole('navigation', { name: 'Breadcrumbs' }).textContent())
+      .toBe(`${bucket} / photos`);
     const file = path.join(await mkdtemp(path.join(os.tmpdir(), 'barge-e2e-window-')), 'uploaded by the window.txt');
     await writeFile(file, 'a finished job');
     await page.getByLabel('Choose files to upload').setInputFiles(file);
-    await expect.poll(() => page.getByRole('list', { name: 'Transfers' }).getByRole('listitem').filter({ hasText: 'uploaded by the window.txt' }).filter({ hasText: 'completed' }).count(), { timeout: 30_000 }).toBe(1);
+    await expect
+      .poll(
+        () =>
+          page
+            .getByRole('list', { name: 'Transfers' })
+            .getByRole('listitem')
+            .filter({ hasText: 'uploaded by the window.txt' })
+            .filter({ hasText: 'completed' })
+            .count(),
+        { timeout: 30_000 },
+      )
+      .toBe(1);
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });
       await openBucket();
@@ -71,11 +111,17 @@ describe('the window\'s look and keys', () => {
       const [r, g, b] = /\d+/g[Symbol.match](background)!.map(Number);
       if (scheme === 'dark') expect(r! + g! + b!).toBeLessThan(3 * 64);
       else expect(r! + g! + b!).toBeGreaterThan(3 * 200);
-      await page.getByRole('grid').getByRole('row', { name: /notes\.txt/ }).click();
+      await page
+        .getByRole('grid')
+        .getByRole('row', { name: /notes\.txt/ })
+        .click();
       expect(await seriousViolations()).toEqual([]);
       await screenshot(page, `main-${scheme}`);
 
-      await page.getByRole('grid').getByRole('row', { name: /notes\.txt/ }).dblclick();
+      await page
+        .getByRole('grid')
+        .getByRole('row', { name: /notes\.txt/ })
+        .dblclick();
       const details = page.getByRole('dialog');
       await expect.poll(() => details.textContent()).toContain('notes.txt');
       expect(await seriousViolations()).toEqual([]);
@@ -102,10 +148,14 @@ describe('the window\'s look and keys', () => {
     expect(await cell.evaluate((element) => (element as HTMLElement).innerText)).toBe('two  spaces.txt');
   });
 
-  it('keeps the names\' room at 1024x700: Transfers becomes a drawer, opened from the top bar', async () => {
+  it("keeps the names' room at 1024x700: Transfers becomes a drawer, opened from the top bar", async () => {
     await page.setViewportSize({ width: 1024, height: 700 });
     try {
-      const nameWidth = await page.getByRole('grid').getByRole('row', { name: /notes\.txt/ }).locator('.cell.name').evaluate((cell) => cell.getBoundingClientRect().width);
+      const nameWidth = await page
+        .getByRole('grid')
+        .getByRole('row', { name: /notes\.txt/ })
+        .locator('.cell.name')
+        .evaluate((cell) => cell.getBoundingClientRect().width);
       expect(nameWidth).toBeGreaterThanOrEqual(160);
       expect(await page.getByRole('complementary', { name: 'Transfers panel' }).count()).toBe(0);
       const toggle = page.getByRole('button', { name: /^Transfers/ });
@@ -113,7 +163,9 @@ describe('the window\'s look and keys', () => {
       const drawer = page.getByRole('complementary', { name: 'Transfers panel' });
       await expect.poll(() => drawer.count()).toBe(1);
       // The drawer takes the focus; Escape closes it and gives the focus back to its button.
-      await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Close the transfers panel');
+      await expect
+        .poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label')))
+        .toBe('Close the transfers panel');
       expect(await seriousViolations()).toEqual([]);
       await screenshot(page, 'narrow-drawer');
       await page.keyboard.press('Escape');
@@ -129,12 +181,18 @@ describe('the window\'s look and keys', () => {
       for (const width of [800, 640]) {
         await page.setViewportSize({ width, height: 700 });
         // Each control is what a click at its centre reaches, inside the window.
-        const covered = await page.locator('.connection-bar').evaluate((bar) => [...bar.querySelectorAll('select, button')].flatMap((control) => {
-          const box = control.getBoundingClientRect();
-          const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
-          const inside = box.left >= 0 && box.right <= window.innerWidth;
-          return hit !== null && control.contains(hit) && inside ? [] : [`${control.getAttribute('aria-label') ?? control.textContent} at ${Math.round(box.left)}-${Math.round(box.right)}`];
-        }));
+        const covered = await page.locator('.connection-bar').evaluate((bar) =>
+          [...bar.querySelectorAll('select, button')].flatMap((control) => {
+            const box = control.getBoundingClientRect();
+            const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+            const inside = box.left >= 0 && box.right <= window.innerWidth;
+            return hit !== null && control.contains(hit) && inside
+              ? []
+              : [
+                  `${control.getAttribute('aria-label') ?? control.textContent} at ${Math.round(box.left)}-${Math.round(box.right)}`,
+                ];
+          }),
+        );
         expect(covered, `at ${width} px`).toEqual([]);
       }
     } finally {

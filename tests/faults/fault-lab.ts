@@ -38,16 +38,24 @@ export async function startFaultLab(): Promise<FaultLab> {
     await server.stop();
   };
   try {
-    const toxiproxyServer = opened.toxiproxyServer = await startToxiproxy();
+    const toxiproxyServer = (opened.toxiproxyServer = await startToxiproxy());
     const toxiproxy = await toxiproxyServer.createProxy('minio', server.endpoint);
-    const httpProxy = opened.httpProxy = await startFaultProxy(server.endpoint);
-    const endpoints: Record<Route, string> = { 'toxiproxy': toxiproxy.endpoint, 'http-proxy': httpProxy.endpoint, 'direct': server.endpoint };
+    const httpProxy = (opened.httpProxy = await startFaultProxy(server.endpoint));
+    const endpoints: Record<Route, string> = {
+      toxiproxy: toxiproxy.endpoint,
+      'http-proxy': httpProxy.endpoint,
+      direct: server.endpoint,
+    };
     return {
       server,
       toxiproxy,
       httpProxy,
       connectionConfig: (route) => ({
-        endpoint: endpoints[route], region: server.region, accessKeyId: server.accessKeyId, secretAccessKey: server.secretAccessKey, pathStyle: true,
+        endpoint: endpoints[route],
+        region: server.region,
+        accessKeyId: server.accessKeyId,
+        secretAccessKey: server.secretAccessKey,
+        pathStyle: true,
       }),
       async clearFaults() {
         await toxiproxy.removeAllToxics();

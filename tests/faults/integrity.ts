@@ -13,7 +13,11 @@ import type { Payload } from './payload.ts';
 import { payloadKey } from './payload.ts';
 
 /** Every payload file is stored under its key with the same bytes, and nothing else is there. */
-export async function checkStoredObjects(client: Pick<S3Client, 'send'>, bucket: string, payload: Payload): Promise<string[]> {
+export async function checkStoredObjects(
+  client: Pick<S3Client, 'send'>,
+  bucket: string,
+  payload: Payload,
+): Promise<string[]> {
   const problems: string[] = [];
   const stored = await listKeys(client, bucket);
   const expected = new Map(payload.files.map((file) => [payloadKey(file), file]));
@@ -25,7 +29,10 @@ export async function checkStoredObjects(client: Pick<S3Client, 'send'>, bucket:
     }
     const response = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
     const digest = await sha256Stream(response.Body as Readable);
-    if (digest !== file.sha256) problems.push(`s3://${bucket}/${key} differs from its source (${response.ContentLength} bytes, expected ${file.size})`);
+    if (digest !== file.sha256)
+      problems.push(
+        `s3://${bucket}/${key} differs from its source (${response.ContentLength} bytes, expected ${file.size})`,
+      );
   }
   return problems;
 }
@@ -40,8 +47,11 @@ export async function checkNoIncompleteUploads(client: Pick<S3Client, 'send'>, b
   let keyMarker: string | undefined;
   let uploadIdMarker: string | undefined;
   do {
-    const page = await client.send(new ListMultipartUploadsCommand({ Bucket: bucket, KeyMarker: keyMarker, UploadIdMarker: uploadIdMarker }));
-    for (const upload of page.Uploads ?? []) leftovers.push(`incomplete multipart upload of s3://${bucket}/${upload.Key} (${upload.UploadId})`);
+    const page = await client.send(
+      new ListMultipartUploadsCommand({ Bucket: bucket, KeyMarker: keyMarker, UploadIdMarker: uploadIdMarker }),
+    );
+    for (const upload of page.Uploads ?? [])
+      leftovers.push(`incomplete multipart upload of s3://${bucket}/${upload.Key} (${upload.UploadId})`);
     keyMarker = page.IsTruncated ? page.NextKeyMarker : undefined;
     uploadIdMarker = page.IsTruncated ? page.NextUploadIdMarker : undefined;
   } while (keyMarker);
@@ -65,7 +75,8 @@ export async function checkDownloadedFolder(folder: string, payload: Payload): P
       problems.push(`missing file: ${relative}`);
       continue;
     }
-    if ((await sha256File(path.join(folder, ...relative.split('/')))) !== file.sha256) problems.push(`${relative} differs from its source`);
+    if ((await sha256File(path.join(folder, ...relative.split('/')))) !== file.sha256)
+      problems.push(`${relative} differs from its source`);
   }
   return problems;
 }

@@ -22,7 +22,9 @@ const filter = process.argv[2] ?? '';
 const chosen = SCENARIOS.filter((scenario) => scenario.id.includes(filter));
 const withKill = KILL_SCENARIO.id.includes(filter);
 if (chosen.length === 0 && !withKill) {
-  console.error(`No scenario id contains "${filter}". Scenarios: ${[...SCENARIOS.map((s) => s.id), KILL_SCENARIO.id].join(', ')}`);
+  console.error(
+    `No scenario id contains "${filter}". Scenarios: ${[...SCENARIOS.map((s) => s.id), KILL_SCENARIO.id].join(', ')}`,
+  );
   process.exit(2);
 }
 
@@ -31,21 +33,31 @@ const lab = await startFaultLab();
 const outcomes: ScenarioOutcome[] = [];
 try {
   const payload = await createPayload(scratch);
-  console.error(`Fault matrix against MinIO: ${payload.files.length} files, ${formatMiB(payload.totalBytes)} each way, threads ${MATRIX_SETTINGS.threads}, ${formatMiB(MATRIX_SETTINGS.partSizeBytes)} parts.`);
+  console.error(
+    `Fault matrix against MinIO: ${payload.files.length} files, ${formatMiB(payload.totalBytes)} each way, threads ${MATRIX_SETTINGS.threads}, ${formatMiB(MATRIX_SETTINGS.partSizeBytes)} parts.`,
+  );
   for (const scenario of chosen) {
     console.error(`\n${scenario.id}: ${scenario.description}`);
     for (const direction of DIRECTIONS) {
-      const outcome = await runScenario(lab, scenario, direction, payload).catch((error: unknown) => crashed(scenario.id, direction, error));
+      const outcome = await runScenario(lab, scenario, direction, payload).catch((error: unknown) =>
+        crashed(scenario.id, direction, error),
+      );
       outcomes.push(outcome);
-      console.error(`  ${direction}: ${outcome.problems.length === 0 ? 'pass' : 'FAIL'} in ${formatSeconds(outcome.durationMs)}, ${outcome.retries} retries`);
+      console.error(
+        `  ${direction}: ${outcome.problems.length === 0 ? 'pass' : 'FAIL'} in ${formatSeconds(outcome.durationMs)}, ${outcome.retries} retries`,
+      );
     }
   }
   if (withKill) {
     console.error(`\n${KILL_SCENARIO.id}: ${KILL_SCENARIO.description}`);
     for (const direction of DIRECTIONS) {
-      const outcome = await runKillScenario(lab, direction, payload).catch((error: unknown) => crashed(KILL_SCENARIO.id, direction, error));
+      const outcome = await runKillScenario(lab, direction, payload).catch((error: unknown) =>
+        crashed(KILL_SCENARIO.id, direction, error),
+      );
       outcomes.push(outcome);
-      console.error(`  ${direction}: ${outcome.problems.length === 0 ? 'pass' : 'FAIL'} in ${formatSeconds(outcome.durationMs)}`);
+      console.error(
+        `  ${direction}: ${outcome.problems.length === 0 ? 'pass' : 'FAIL'} in ${formatSeconds(outcome.durationMs)}`,
+      );
     }
   }
 } finally {
@@ -71,7 +83,9 @@ function printTable(rows: readonly ScenarioOutcome[]): void {
     formatMiB(row.bytesDone),
     String(row.retries),
     formatSeconds(row.durationMs),
-    row.problems.length === 0 ? 'pass' : `FAIL: ${ellipsis(row.problems[0]!, RESULT_CELL_CHARS)}${row.problems.length > 1 ? ` (+${row.problems.length - 1} more)` : ''}`,
+    row.problems.length === 0
+      ? 'pass'
+      : `FAIL: ${ellipsis(row.problems[0]!, RESULT_CELL_CHARS)}${row.problems.length > 1 ? ` (+${row.problems.length - 1} more)` : ''}`,
   ]);
   const widths = header.map((title, column) => Math.max(title.length, ...cells.map((row) => row[column]!.length)));
   const line = (row: readonly string[]) => `| ${row.map((cell, column) => cell.padEnd(widths[column]!)).join(' | ')} |`;
@@ -82,7 +96,16 @@ function printTable(rows: readonly ScenarioOutcome[]): void {
 
 function crashed(scenario: string, direction: ScenarioOutcome['direction'], error: unknown): ScenarioOutcome {
   const message = error instanceof Error ? error.message : String(error);
-  return { scenario, direction, objectsDone: 0, objectsTotal: 0, bytesDone: 0, retries: 0, problems: [`the scenario itself broke: ${message}`], durationMs: 0 };
+  return {
+    scenario,
+    direction,
+    objectsDone: 0,
+    objectsTotal: 0,
+    bytesDone: 0,
+    retries: 0,
+    problems: [`the scenario itself broke: ${message}`],
+    durationMs: 0,
+  };
 }
 
 function ellipsis(text: string, chars: number): string {

@@ -37,7 +37,12 @@ export interface ScenarioOutcome {
   readonly durationMs: number;
 }
 
-export async function runScenario(lab: FaultLab, scenario: FaultScenario, direction: Direction, payload: Payload): Promise<ScenarioOutcome> {
+export async function runScenario(
+  lab: FaultLab,
+  scenario: FaultScenario,
+  direction: Direction,
+  payload: Payload,
+): Promise<ScenarioOutcome> {
   const engine = new Engine({ settings: { ...MATRIX_SETTINGS, ...scenario.settings } });
   const workDir = await mkdtemp(path.join(os.tmpdir(), 'barge-faults-'));
   try {
@@ -49,21 +54,30 @@ export async function runScenario(lab: FaultLab, scenario: FaultScenario, direct
 
     const downloadFolder = path.join(workDir, 'downloaded');
     const started = Date.now();
-    const job = direction === 'upload'
-      ? engine.upload(faulty, { sources: [payload.root], bucket, destination: '' })
-      : engine.download(faulty, { bucket, prefixes: [`${PAYLOAD_FOLDER_NAME}/`], targetFolder: downloadFolder });
+    const job =
+      direction === 'upload'
+        ? engine.upload(faulty, { sources: [payload.root], bucket, destination: '' })
+        : engine.download(faulty, { bucket, prefixes: [`${PAYLOAD_FOLDER_NAME}/`], targetFolder: downloadFolder });
     const end = await withFault(lab, scenario, direction, payload, job);
     const durationMs = Date.now() - started;
 
     const problems = [
       ...jobProblems(end, payload),
       ...faultProblems(scenario, job.retryCount, durationMs, payload),
-      ...(direction === 'upload' ? await checkStoredObjects(straight.client, bucket, payload) : await checkDownloadedFolder(path.join(downloadFolder, PAYLOAD_FOLDER_NAME), payload)),
+      ...(direction === 'upload'
+        ? await checkStoredObjects(straight.client, bucket, payload)
+        : await checkDownloadedFolder(path.join(downloadFolder, PAYLOAD_FOLDER_NAME), payload)),
       ...(await checkNoIncompleteUploads(straight.client, bucket)),
     ];
     return {
-      scenario: scenario.id, direction, objectsDone: end.progress.objectsDone, objectsTotal: end.progress.objectsTotal,
-      bytesDone: end.progress.bytesDone, retries: job.retryCount, problems, durationMs,
+      scenario: scenario.id,
+      direction,
+      objectsDone: end.progress.objectsDone,
+      objectsTotal: end.progress.objectsTotal,
+      bytesDone: end.progress.bytesDone,
+      retries: job.retryCount,
+      problems,
+      durationMs,
     };
   } finally {
     try {
@@ -76,7 +90,13 @@ export async function runScenario(lab: FaultLab, scenario: FaultScenario, direct
 }
 
 /** Run the scenario's fault beside the job until both are over. */
-async function withFault(lab: FaultLab, scenario: FaultScenario, direction: Direction, payload: Payload, job: Job): Promise<JobSnapshot> {
+async function withFault(
+  lab: FaultLab,
+  scenario: FaultScenario,
+  direction: Direction,
+  payload: Payload,
+  job: Job,
+): Promise<JobSnapshot> {
   const jobEnded = new AbortController();
   const context: FaultContext = {
     lab,
@@ -88,7 +108,10 @@ async function withFault(lab: FaultLab, scenario: FaultScenario, direction: Dire
   };
   const fault = scenario.inject(context);
   // A fault that throws (toxiproxy refused a toxic) must not leave the job hanging on it, nor hide.
-  const faultError = fault.then(() => undefined, (error: unknown) => error);
+  const faultError = fault.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
   const end = await job.finished();
   jobEnded.abort();
   const error = await faultError;
@@ -108,7 +131,10 @@ function faultProblems(scenario: FaultScenario, retries: number, durationMs: num
   const problems: string[] = [];
   if (scenario.expectsRetries && retries === 0) problems.push('the fault never hit: no request was retried');
   const minimumMs = scenario.minimumDurationMs?.(payload.totalBytes);
-  if (minimumMs !== undefined && durationMs < minimumMs) problems.push(`the fault never hit: the job took ${durationMs} ms, under the ${Math.round(minimumMs)} ms it allows`);
+  if (minimumMs !== undefined && durationMs < minimumMs)
+    problems.push(
+      `the fault never hit: the job took ${durationMs} ms, under the ${Math.round(minimumMs)} ms it allows`,
+    );
   return problems;
 }
 
@@ -116,18 +142,24 @@ function jobProblems(end: JobSnapshot, payload: Payload): string[] {
   if (end.state.status === 'failed') {
     const error = end.state.error;
     // A job-wide error is also its first item's: name only the items that add something.
-    const items = end.itemErrors.filter((item) => item.message !== error.message).slice(0, 3).map((item) => `${item.item}: ${item.code}: ${item.message}`);
+    const items = end.itemErrors
+      .filter((item) => item.message !== error.message)
+      .slice(0, 3)
+      .map((item) => `${item.item}: ${item.code}: ${item.message}`);
     return [`the job failed: ${error.code}: ${error.message}${items.length ? ` [${items.join('; ')}]` : ''}`];
   }
   if (end.state.status !== 'completed') return [`the job ended ${end.state.status}`];
   const problems: string[] = [];
-  if (end.progress.objectsDone !== payload.files.length) problems.push(`the job reports ${end.progress.objectsDone} objects done, expected ${payload.files.length}`);
+  if (end.progress.objectsDone !== payload.files.length)
+    problems.push(`the job reports ${end.progress.objectsDone} objects done, expected ${payload.files.length}`);
   // Bytes of failed attempts are taken back: at the end, each byte counts once.
-  if (end.progress.bytesDone !== payload.totalBytes) problems.push(`the job reports ${end.progress.bytesDone} bytes done, expected ${payload.totalBytes}`);
+  if (end.progress.bytesDone !== payload.totalBytes)
+    problems.push(`the job reports ${end.progress.bytesDone} bytes done, expected ${payload.totalBytes}`);
   return problems;
 }
 
 async function seed(engine: Engine, connection: S3Connection, bucket: string, payload: Payload): Promise<void> {
   const end = await engine.upload(connection, { sources: [payload.root], bucket, destination: '' }).finished();
-  if (end.state.status !== 'completed') throw new Error(`seeding the bucket for a download scenario failed: ${JSON.stringify(end.state)}`);
+  if (end.state.status !== 'completed')
+    throw new Error(`seeding the bucket for a download scenario failed: ${JSON.stringify(end.state)}`);
 }

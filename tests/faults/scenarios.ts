@@ -73,7 +73,11 @@ export const SCENARIOS: readonly FaultScenario[] = [
     // limit_data counts per connection: a fresh connection has the whole allowance again, so the job
     // can always make progress, while every connection that lives long enough dies mid-request.
     async inject({ lab, dataStream }) {
-      await lab.toxiproxy.addToxic('reset', { type: 'limit_data', attributes: { bytes: RESET_AFTER_BYTES } }, { stream: dataStream });
+      await lab.toxiproxy.addToxic(
+        'reset',
+        { type: 'limit_data', attributes: { bytes: RESET_AFTER_BYTES } },
+        { stream: dataStream },
+      );
     },
   },
   {
@@ -88,7 +92,11 @@ export const SCENARIOS: readonly FaultScenario[] = [
       for (let burst = 1; burst <= RESET_BURSTS; burst++) {
         await bytesMoved((totalBytes * burst) / (RESET_BURSTS + 1));
         if (jobEnded.aborted) return;
-        await lab.toxiproxy.addToxic('reset-burst', { type: 'reset_peer', attributes: { timeout: 0 } }, { stream: dataStream });
+        await lab.toxiproxy.addToxic(
+          'reset-burst',
+          { type: 'reset_peer', attributes: { timeout: 0 } },
+          { stream: dataStream },
+        );
         await sleep(RESET_BURST_MS);
         await lab.toxiproxy.removeToxic('reset-burst');
       }
@@ -105,7 +113,11 @@ export const SCENARIOS: readonly FaultScenario[] = [
       if (jobEnded.aborted) return;
       // timeout 0: data is swallowed and the connection stays open, silent, until the toxic goes.
       await lab.toxiproxy.addToxic('stall-up', { type: 'timeout', attributes: { timeout: 0 } }, { stream: 'upstream' });
-      await lab.toxiproxy.addToxic('stall-down', { type: 'timeout', attributes: { timeout: 0 } }, { stream: 'downstream' });
+      await lab.toxiproxy.addToxic(
+        'stall-down',
+        { type: 'timeout', attributes: { timeout: 0 } },
+        { stream: 'downstream' },
+      );
       await sleep(STALL_MS);
       await lab.toxiproxy.removeToxic('stall-up');
       await lab.toxiproxy.removeToxic('stall-down');
@@ -120,9 +132,21 @@ export const SCENARIOS: readonly FaultScenario[] = [
     // At most `threads` requests move data at once, each at the cap (80%: a first chunk goes out unmetered).
     minimumDurationMs: (totalBytes) => (0.8 * totalBytes) / (MATRIX_SETTINGS.threads * BANDWIDTH_CAP_KBPS),
     async inject({ lab }) {
-      await lab.toxiproxy.addToxic('latency', { type: 'latency', attributes: { latency: ADDED_LATENCY_MS } }, { stream: 'downstream' });
-      await lab.toxiproxy.addToxic('bandwidth-up', { type: 'bandwidth', attributes: { rate: BANDWIDTH_CAP_KBPS } }, { stream: 'upstream' });
-      await lab.toxiproxy.addToxic('bandwidth-down', { type: 'bandwidth', attributes: { rate: BANDWIDTH_CAP_KBPS } }, { stream: 'downstream' });
+      await lab.toxiproxy.addToxic(
+        'latency',
+        { type: 'latency', attributes: { latency: ADDED_LATENCY_MS } },
+        { stream: 'downstream' },
+      );
+      await lab.toxiproxy.addToxic(
+        'bandwidth-up',
+        { type: 'bandwidth', attributes: { rate: BANDWIDTH_CAP_KBPS } },
+        { stream: 'upstream' },
+      );
+      await lab.toxiproxy.addToxic(
+        'bandwidth-down',
+        { type: 'bandwidth', attributes: { rate: BANDWIDTH_CAP_KBPS } },
+        { stream: 'downstream' },
+      );
     },
   },
   {

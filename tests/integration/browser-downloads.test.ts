@@ -9,7 +9,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import WebSocket from 'ws';
-import { CompleteMultipartUploadCommand, CreateMultipartUploadCommand, PutObjectCommand, UploadPartCommand } from '@aws-sdk/client-s3';
+import {
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
+  PutObjectCommand,
+  UploadPartCommand,
+} from '@aws-sdk/client-s3';
 import type { ChecksumAlgorithm } from '@aws-sdk/client-s3';
 import { Engine } from '../../main/engine/engine.ts';
 import type { S3Connection } from '../../main/engine/s3/s3-connection.ts';
@@ -51,10 +56,27 @@ beforeAll(async () => {
   // The host reaches the store through a proxy that can damage a body on its way.
   const server = inject('s3');
   proxy = await startFaultProxy(server.endpoint);
-  const env = { AWS_ACCESS_KEY_ID: server.accessKeyId, AWS_SECRET_ACCESS_KEY: server.secretAccessKey, AWS_ENDPOINT_URL: proxy.endpoint, AWS_REGION: server.region };
+  const env = {
+    AWS_ACCESS_KEY_ID: server.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: server.secretAccessKey,
+    AWS_ENDPOINT_URL: proxy.endpoint,
+    AWS_REGION: server.region,
+  };
   const hostEngine = new Engine({ env });
-  const registry = new ConnectionRegistry({ dataDir: folder, engine: hostEngine, secrets: new FileSecretStore(path.join(folder, 'secrets.json')), env });
-  service = createBargeService({ engine: hostEngine, registry, host: 'web', pageCallers: true, browserDownloads: true, restoreJobs: false });
+  const registry = new ConnectionRegistry({
+    dataDir: folder,
+    engine: hostEngine,
+    secrets: new FileSecretStore(path.join(folder, 'secrets.json')),
+    env,
+  });
+  service = createBargeService({
+    engine: hostEngine,
+    registry,
+    host: 'web',
+    pageCallers: true,
+    browserDownloads: true,
+    restoreJobs: false,
+  });
   host = await startWebHost({ service, token: TOKEN, staticDir });
   origin = `http://127.0.0.1:${host.port}`;
 });
@@ -95,45 +117,89 @@ async function saveLink(key: string): Promise<{ url: string; fileName: string; s
 }
 
 /** A GET as a browser following a link sends it (headers as given), the body as far as it came. */
-function follow(url: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer; complete: boolean }> {
+function follow(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer; complete: boolean }> {
   return new Promise((resolve, reject) => {
-    const request = http.get({ host: '127.0.0.1', port: host.port, path: url, headers: { host: `127.0.0.1:${host.port}`, 'sec-fetch-site': 'same-origin', ...headers } }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      const done = (complete: boolean) => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks), complete });
-      response.on('end', () => done(response.complete));
-      response.on('aborted', () => done(false));
-      response.on('error', () => done(false));
-    });
+    const request = http.get(
+      {
+        host: '127.0.0.1',
+        port: host.port,
+        path: url,
+        headers: { host: `127.0.0.1:${host.port}`, 'sec-fetch-site': 'same-origin', ...headers },
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        const done = (complete: boolean) =>
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            body: Buffer.concat(chunks),
+            complete,
+          });
+        response.on('end', () => done(response.complete));
+        response.on('aborted', () => done(false));
+        response.on('error', () => done(false));
+      },
+    );
     request.once('error', reject);
   });
 }
 
 /** Waits until `done`, checked every 10 ms, for at most `limitMs` (a bound on the test's length, not on what it asserts). */
 async function until(done: () => boolean, limitMs = 10_000): Promise<void> {
-  for (let waited = 0; !done() && waited < limitMs; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
+  for (let waited = 0; !done() && waited < limitMs; waited += 10)
+    await new Promise((resolve) => setTimeout(resolve, 10));
 }
 
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 const PART = 5 * 1024 * 1024;
 
 async function multipartObject(key: string, data: Buffer, checksum?: ChecksumAlgorithm): Promise<void> {
-  const { UploadId } = await s3.client.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: key, ...(checksum ? { ChecksumAlgorithm: checksum } : {}) }));
+  const { UploadId } = await s3.client.send(
+    new CreateMultipartUploadCommand({
+      Bucket: bucket,
+      Key: key,
+      ...(checksum ? { ChecksumAlgorithm: checksum } : {}),
+    }),
+  );
   const parts = [];
   for (let n = 0; n * PART < data.length; n++) {
-    const answer = await s3.client.send(new UploadPartCommand({ Bucket: bucket, Key: key, UploadId, PartNumber: n + 1, Body: data.subarray(n * PART, (n + 1) * PART), ...(checksum ? { ChecksumAlgorithm: checksum } : {}) }));
-    parts.push({ PartNumber: n + 1, ETag: answer.ETag, ...(answer.ChecksumCRC32C ? { ChecksumCRC32C: answer.ChecksumCRC32C } : {}) });
+    const answer = await s3.client.send(
+      new UploadPartCommand({
+        Bucket: bucket,
+        Key: key,
+        UploadId,
+        PartNumber: n + 1,
+        Body: data.subarray(n * PART, (n + 1) * PART),
+        ...(checksum ? { ChecksumAlgorithm: checksum } : {}),
+      }),
+    );
+    parts.push({
+      PartNumber: n + 1,
+      ETag: answer.ETag,
+      ...(answer.ChecksumCRC32C ? { ChecksumCRC32C: answer.ChecksumCRC32C } : {}),
+    });
   }
-  await s3.client.send(new CompleteMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId, MultipartUpload: { Parts: parts } }));
+  await s3.client.send(
+    new CompleteMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId, MultipartUpload: { Parts: parts } }),
+  );
 }
-
 
 describe('saving an object through the browser', () => {
   it('streams the object as an attachment named after its key, once per link', async () => {
     const data = randomBytes(3 * 1024 * 1024 + 17);
-    await s3.client.send(new PutObjectCommand({ Bucket: bucket, Key: 'reports/résumé 2024.bin', Body: data, ContentType: 'text/html' }));
+    await s3.client.send(
+      new PutObjectCommand({ Bucket: bucket, Key: 'reports/résumé 2024.bin', Body: data, ContentType: 'text/html' }),
+    );
     const link = await saveLink('reports/résumé 2024.bin');
-    expect(link).toMatchObject({ url: expect.stringMatching(/^\/save\/[A-Za-z0-9_-]{32}$/), fileName: 'résumé 2024.bin', size: data.length });
+    expect(link).toMatchObject({
+      url: expect.stringMatching(/^\/save\/[A-Za-z0-9_-]{32}$/),
+      fileName: 'résumé 2024.bin',
+      size: data.length,
+    });
     const saved = await follow(link.url);
     expect(saved.status).toBe(200);
     expect(saved.headers).toMatchObject({
@@ -152,7 +218,9 @@ describe('saving an object through the browser', () => {
 
   it('checks the bytes against a checksum the store reports, and against an MD5 ETag, cutting the download when they do not match', async () => {
     const data = randomBytes(256 * 1024);
-    await s3.client.send(new PutObjectCommand({ Bucket: bucket, Key: 'crc.bin', Body: data, ChecksumAlgorithm: 'CRC32C' }));
+    await s3.client.send(
+      new PutObjectCommand({ Bucket: bucket, Key: 'crc.bin', Body: data, ChecksumAlgorithm: 'CRC32C' }),
+    );
     await s3.client.send(new PutObjectCommand({ Bucket: bucket, Key: 'etag.bin', Body: data }));
     for (const key of ['crc.bin', 'etag.bin']) {
       const good = await follow((await saveLink(key)).url);
@@ -160,7 +228,9 @@ describe('saving an object through the browser', () => {
       expect(sha256(good.body)).toBe(sha256(data));
       // One byte damaged between the store and the host: the browser never holds the whole file.
       const link = await saveLink(key);
-      proxy.setRule((request) => (request.method === 'GET' && request.url?.includes(key) ? { kind: 'corrupt-body', atByte: 1000 } : undefined));
+      proxy.setRule((request) =>
+        request.method === 'GET' && request.url?.includes(key) ? { kind: 'corrupt-body', atByte: 1000 } : undefined,
+      );
       try {
         const damaged = await follow(link.url);
         expect(damaged.status).toBe(200);
@@ -173,8 +243,14 @@ describe('saving an object through the browser', () => {
   });
 
   it('says in the window why an object cannot be saved, before any download starts', async () => {
-    expect(await call('objects.saveLink', { connectionId: 'env', bucket, key: 'missing.bin' })).toMatchObject({ ok: false, error: { code: 'NoSuchKey' } });
-    expect(await call('objects.saveLink', { connectionId: 'env', bucket, key: 'a.bin', extra: 1 })).toMatchObject({ ok: false, error: { code: 'InvalidRequest' } });
+    expect(await call('objects.saveLink', { connectionId: 'env', bucket, key: 'missing.bin' })).toMatchObject({
+      ok: false,
+      error: { code: 'NoSuchKey' },
+    });
+    expect(await call('objects.saveLink', { connectionId: 'env', bucket, key: 'a.bin', extra: 1 })).toMatchObject({
+      ok: false,
+      error: { code: 'InvalidRequest' },
+    });
   });
 
   it('answers a link only as every request is answered: this host by its name, from its own pages, with GET', async () => {
@@ -187,11 +263,15 @@ describe('saving an object through the browser', () => {
     expect((await follow(link.url)).body.toString()).toBe('guarded');
   });
 
-  it('a link whose object the store did not give may be followed again (the browser\'s Retry); once given, it is spent', async () => {
+  it("a link whose object the store did not give may be followed again (the browser's Retry); once given, it is spent", async () => {
     const data = randomBytes(64 * 1024);
     await s3.client.send(new PutObjectCommand({ Bucket: bucket, Key: 'retried.bin', Body: data }));
     const link = await saveLink('retried.bin');
-    proxy.setRule((request) => (request.method === 'GET' && request.url?.includes('retried.bin') ? { kind: 'refuse', status: 403, code: 'AccessDenied' } : undefined));
+    proxy.setRule((request) =>
+      request.method === 'GET' && request.url?.includes('retried.bin')
+        ? { kind: 'refuse', status: 403, code: 'AccessDenied' }
+        : undefined,
+    );
     try {
       expect((await follow(link.url)).status).toBe(502);
     } finally {
@@ -203,14 +283,18 @@ describe('saving an object through the browser', () => {
     expect((await follow(link.url)).status).toBe(404);
   });
 
-  it('a browser following a link is not cut while the host waits for the store, whatever requests strangers make meanwhile; the link is no one else\'s meanwhile', async () => {
+  it("a browser following a link is not cut while the host waits for the store, whatever requests strangers make meanwhile; the link is no one else's meanwhile", async () => {
     const data = randomBytes(256 * 1024);
     await s3.client.send(new PutObjectCommand({ Bucket: bucket, Key: 'held.bin', Body: data }));
     const link = await saveLink('held.bin');
     // The store is slow to answer the host's request for the object (a far region, a busy store).
     let release = () => {};
-    const released = new Promise<void>((resolve) => { release = resolve; });
-    proxy.setRule((request) => (request.method === 'GET' && request.url?.includes('held.bin') ? { kind: 'hold', until: released } : undefined));
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    proxy.setRule((request) =>
+      request.method === 'GET' && request.url?.includes('held.bin') ? { kind: 'hold', until: released } : undefined,
+    );
     const strangers: RawConnection[] = [];
     try {
       const saved = follow(link.url);
@@ -219,15 +303,23 @@ describe('saving an object through the browser', () => {
       // Long enough for a connection that moves no bytes to count as idle (it waits, silent).
       await new Promise((resolve) => setTimeout(resolve, 3 * ACTIVITY_CHECK_MS));
       // Strangers each fetch the page once and keep their connection: more than the cap.
-      strangers.push(...await Promise.all(Array.from({ length: MAX_UNVOUCHED_CONNECTIONS + 20 }, async () => {
-        const stranger = await openRaw(host.port);
-        stranger.socket.write(`GET / HTTP/1.1\r\nHost: 127.0.0.1:${host.port}\r\n\r\n`);
-        await until(() => stranger.received().includes('</title>') || stranger.socket.destroyed);
-        return stranger;
-      })));
+      strangers.push(
+        ...(await Promise.all(
+          Array.from({ length: MAX_UNVOUCHED_CONNECTIONS + 20 }, async () => {
+            const stranger = await openRaw(host.port);
+            stranger.socket.write(`GET / HTTP/1.1\r\nHost: 127.0.0.1:${host.port}\r\n\r\n`);
+            await until(() => stranger.received().includes('</title>') || stranger.socket.destroyed);
+            return stranger;
+          }),
+        )),
+      );
       release();
       const answer = await saved;
-      expect({ status: answer.status, bytes: answer.body.length, complete: answer.complete }).toEqual({ status: 200, bytes: data.length, complete: true });
+      expect({ status: answer.status, bytes: answer.body.length, complete: answer.complete }).toEqual({
+        status: 200,
+        bytes: data.length,
+        complete: true,
+      });
     } finally {
       release();
       proxy.setRule(() => undefined);
@@ -237,10 +329,17 @@ describe('saving an object through the browser', () => {
 
   it('is offered only by a host that serves such links', async () => {
     const engineHere = new Engine({ env: {} });
-    const registry = new ConnectionRegistry({ dataDir: folder, engine: engineHere, secrets: new FileSecretStore(path.join(folder, 'other-secrets.json')), env: {} });
+    const registry = new ConnectionRegistry({
+      dataDir: folder,
+      engine: engineHere,
+      secrets: new FileSecretStore(path.join(folder, 'other-secrets.json')),
+      env: {},
+    });
     const local = createBargeService({ engine: engineHere, registry, host: 'electron', restoreJobs: false });
     try {
-      expect(await local.dispatch('objects.saveLink', { connectionId: 'env', bucket, key: 'guarded.txt' })).toMatchObject({ ok: false, error: { code: 'NotSupported' } });
+      expect(
+        await local.dispatch('objects.saveLink', { connectionId: 'env', bucket, key: 'guarded.txt' }),
+      ).toMatchObject({ ok: false, error: { code: 'NotSupported' } });
     } finally {
       await local.close();
     }
@@ -248,21 +347,32 @@ describe('saving an object through the browser', () => {
 });
 
 describe('Save to this computer, multipart objects', () => {
-  for (const [label, checksum] of [['no checksum (multipart ETag)', undefined], ['composite CRC32C (what Barge uploads)', 'CRC32C']] as const) {
+  for (const [label, checksum] of [
+    ['no checksum (multipart ETag)', undefined],
+    ['composite CRC32C (what Barge uploads)', 'CRC32C'],
+  ] as const) {
     it(`cuts a damaged body short: ${label}`, async () => {
       const key = `mp-${checksum ?? 'etag'}.bin`;
       const data = randomBytes(2 * PART + 4321);
       await multipartObject(key, data, checksum);
       // Undamaged, it arrives whole.
-      const link = (await service.dispatch('objects.saveLink', { connectionId: 'env', bucket, key })) as { ok: true; value: { url: string; check: string } };
+      const link = (await service.dispatch('objects.saveLink', { connectionId: 'env', bucket, key })) as {
+        ok: true;
+        value: { url: string; check: string };
+      };
       // Looked at before the bytes come: checked part by part.
       expect(link.value.check).toBe('checked');
       const good = await follow(link.value.url);
       expect(good.complete).toBe(true);
       expect(sha256(good.body)).toBe(sha256(data));
       // One byte flipped on the way: the browser must not be left holding a whole file.
-      const again = (await service.dispatch('objects.saveLink', { connectionId: 'env', bucket, key })) as { ok: true; value: { url: string; check: string } };
-      proxy.setRule((request) => (request.method === 'GET' && request.url?.includes(key) ? { kind: 'corrupt-body', atByte: 1000 } : undefined));
+      const again = (await service.dispatch('objects.saveLink', { connectionId: 'env', bucket, key })) as {
+        ok: true;
+        value: { url: string; check: string };
+      };
+      proxy.setRule((request) =>
+        request.method === 'GET' && request.url?.includes(key) ? { kind: 'corrupt-body', atByte: 1000 } : undefined,
+      );
       try {
         const damaged = await follow(again.value.url);
         expect(sha256(damaged.body)).not.toBe(sha256(data));

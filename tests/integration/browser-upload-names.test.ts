@@ -26,12 +26,29 @@ let service: BargeService;
 beforeAll(async () => {
   t = await setUpEngine();
   const s3 = inject('s3');
-  const env = { AWS_ACCESS_KEY_ID: s3.accessKeyId, AWS_SECRET_ACCESS_KEY: s3.secretAccessKey, AWS_ENDPOINT_URL: s3.endpoint, AWS_REGION: s3.region };
+  const env = {
+    AWS_ACCESS_KEY_ID: s3.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: s3.secretAccessKey,
+    AWS_ENDPOINT_URL: s3.endpoint,
+    AWS_REGION: s3.region,
+  };
   folder = await mkdtemp(path.join(os.tmpdir(), 'barge-dropped-names-'));
   stagingRoot = path.join(folder, 'staging');
   const engine = new Engine({ env });
-  const registry = new ConnectionRegistry({ dataDir: folder, engine, secrets: new FileSecretStore(path.join(folder, 'secrets.json')), env });
-  service = createBargeService({ engine, registry, host: 'web', staging: await StagingArea.open({ root: stagingRoot }), pageCallers: true, restoreJobs: false });
+  const registry = new ConnectionRegistry({
+    dataDir: folder,
+    engine,
+    secrets: new FileSecretStore(path.join(folder, 'secrets.json')),
+    env,
+  });
+  service = createBargeService({
+    engine,
+    registry,
+    host: 'web',
+    staging: await StagingArea.open({ root: stagingRoot }),
+    pageCallers: true,
+    restoreJobs: false,
+  });
 });
 
 afterAll(async () => {
@@ -54,7 +71,13 @@ async function failedUpload(): Promise<JobSummary> {
   if (!target.ok) throw new Error(target.error.message);
   await writeFile(target.value.file, 'mine');
   target.value.ended();
-  const started = await call<JobSummary>('jobs.upload', { connectionId: 'env', bucket: t.bucket, prefix: 'names/', staged: { stagingId, entries: ['a.txt'] }, ifExists: 'fail' });
+  const started = await call<JobSummary>('jobs.upload', {
+    connectionId: 'env',
+    bucket: t.bucket,
+    prefix: 'names/',
+    staged: { stagingId, entries: ['a.txt'] },
+    ifExists: 'fail',
+  });
   for (;;) {
     const job = (await call<JobSummary[]>('jobs.snapshot', {})).find((j) => j.id === started.id)!;
     if (isFinished(job.state)) return job;
@@ -72,7 +95,10 @@ it("a failed browser upload's receipt names its file as dropped, in its error co
 
 it("a failed browser upload's error line names its file as dropped, never the host's staging folder", async () => {
   const job = await failedUpload();
-  expect(job.state).toMatchObject({ status: 'failed', error: { code: 'ObjectExists', message: expect.stringContaining('; a.txt was not uploaded over it') } });
+  expect(job.state).toMatchObject({
+    status: 'failed',
+    error: { code: 'ObjectExists', message: expect.stringContaining('; a.txt was not uploaded over it') },
+  });
   expect(JSON.stringify(job)).not.toContain(stagingRoot);
 });
 
@@ -83,13 +109,21 @@ it("a browser upload's warning for an object kept names its file as dropped, nev
   if (!target.ok) throw new Error(target.error.message);
   await writeFile(target.value.file, 'mine');
   target.value.ended();
-  const started = await call<JobSummary>('jobs.upload', { connectionId: 'env', bucket: t.bucket, prefix: 'kept/', staged: { stagingId, entries: ['a.txt'] }, ifExists: 'skip' });
+  const started = await call<JobSummary>('jobs.upload', {
+    connectionId: 'env',
+    bucket: t.bucket,
+    prefix: 'kept/',
+    staged: { stagingId, entries: ['a.txt'] },
+    ifExists: 'skip',
+  });
   let job: JobSummary;
   do {
     await new Promise((resolve) => setTimeout(resolve, 20));
     job = (await call<JobSummary[]>('jobs.snapshot', {})).find((j) => j.id === started.id)!;
   } while (!isFinished(job.state));
   const warnings = await call<{ items: { message: string }[] }>('jobs.items', { id: started.id, list: 'warnings' });
-  expect(warnings.items).toEqual([expect.objectContaining({ message: expect.stringContaining('; a.txt was not uploaded.') })]);
+  expect(warnings.items).toEqual([
+    expect.objectContaining({ message: expect.stringContaining('; a.txt was not uploaded.') }),
+  ]);
   expect(JSON.stringify(warnings)).not.toContain(stagingRoot);
 });

@@ -44,7 +44,11 @@ beforeEach(async () => {
   engine = new Engine({ journal, settings: { threads: THREADS, partSizeBytes: PART, maxAttempts: 2 } });
   direct = await engine.connect(serverConfig());
   const s3 = inject('s3');
-  proxy = await startLegacyStoreProxy(s3.endpoint, { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey }, s3.region);
+  proxy = await startLegacyStoreProxy(
+    s3.endpoint,
+    { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
+    s3.region,
+  );
   // The store behind it as it is (it checks and echoes CRCs, where they reach it), refusing as told.
   proxy.legacy = false;
   proxy.deleteNeedsContentMd5 = true;
@@ -59,12 +63,18 @@ afterEach(async () => {
 });
 
 /** A new connection through the proxy, as a new run of barge has: it knows nothing of the store yet. */
-const refusing = (config: Partial<ConnectionConfig> = {}) => engine.connect({ ...serverConfig(), endpoint: proxy.endpoint, ...config });
+const refusing = (config: Partial<ConnectionConfig> = {}) =>
+  engine.connect({ ...serverConfig(), endpoint: proxy.endpoint, ...config });
 
 /** The environment of a host or a command line whose connection goes through the proxy. */
 function proxiedEnv(): NodeJS.ProcessEnv {
   const s3 = inject('s3');
-  return { AWS_ENDPOINT_URL: proxy.endpoint, AWS_ACCESS_KEY_ID: s3.accessKeyId, AWS_SECRET_ACCESS_KEY: s3.secretAccessKey, AWS_REGION: s3.region };
+  return {
+    AWS_ENDPOINT_URL: proxy.endpoint,
+    AWS_ACCESS_KEY_ID: s3.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: s3.secretAccessKey,
+    AWS_REGION: s3.region,
+  };
 }
 
 async function downloadDirect(key: string): Promise<string> {
@@ -75,19 +85,31 @@ async function downloadDirect(key: string): Promise<string> {
 }
 
 async function exists(key: string): Promise<boolean> {
-  return direct.client.send(new HeadObjectCommand({ Bucket: bucket, Key: key })).then(() => true, () => false);
+  return direct.client.send(new HeadObjectCommand({ Bucket: bucket, Key: key })).then(
+    () => true,
+    () => false,
+  );
 }
 
 async function bucketExists(name: string): Promise<boolean> {
-  return direct.client.send(new HeadBucketCommand({ Bucket: name })).then(() => true, () => false);
+  return direct.client.send(new HeadBucketCommand({ Bucket: name })).then(
+    () => true,
+    () => false,
+  );
 }
 
 async function noIncompleteUploads(): Promise<void> {
-  for await (const upload of listMultipartUploads(direct, bucket)) throw new Error(`incomplete upload left: ${upload.key}`);
+  for await (const upload of listMultipartUploads(direct, bucket))
+    throw new Error(`incomplete upload left: ${upload.key}`);
 }
 
 /** How AWS words a 501 for a header it does not implement (naming the header, where it does). */
-const notImplemented = (header?: string) => ({ status: 501, code: 'NotImplemented', message: 'A header you provided implies functionality that is not implemented', header });
+const notImplemented = (header?: string) => ({
+  status: 501,
+  code: 'NotImplemented',
+  message: 'A header you provided implies functionality that is not implemented',
+  header,
+});
 
 /** Requests that reached the store (the proxy refused none of them). */
 const reached = (): SeenRequest[] => proxy.seen.filter((request) => request.refused === undefined);
@@ -117,24 +139,35 @@ describe.each([
     proxy.refuseChecksumHeaders = refusal;
   });
 
-  it.each(['when_required', 'when_supported'] as const)('uploads of every shape land intact, checked by Content-MD5 or a signed SHA-256 (--checksum %s)', async (checksumMode) => {
-    const small = await randomFile(dir, 'up/small.bin', 2000);
-    const medium = await randomFile(dir, 'up/medium.bin', 3 * MIB);
-    const big = await randomFile(dir, 'up/big.bin', 3 * PART + 7);
-    const connection = await refusing({ checksumMode });
-    const job = engine.upload(connection, { sources: [path.join(dir, 'up')], bucket, destination: '' }, journaled);
-    const end = await job.finished();
-    expect(end.itemErrors).toEqual([]);
-    expect(end.state.status).toBe('completed');
-    expect(connection.checksumHeaders).toBe('refused');
-    expectLearntOnce();
-    for (const [key, source] of [['up/small.bin', small], ['up/medium.bin', medium], ['up/big.bin', big]] as const) expect(await downloadDirect(key)).toBe(source.sha256);
-    const lines = new Map([...engine.receipt(job.id)].map((line) => [line.key, line]));
-    expect(lines.get('up/small.bin')!.verified).toBe('signed-sha256');
-    expect(lines.get('up/medium.bin')).toMatchObject({ verified: 'content-md5', checksum: expect.stringMatching(/^MD5:/) });
-    expect(lines.get('up/big.bin')).toMatchObject({ verified: 'content-md5' });
-    await noIncompleteUploads();
-  });
+  it.each(['when_required', 'when_supported'] as const)(
+    'uploads of every shape land intact, checked by Content-MD5 or a signed SHA-256 (--checksum %s)',
+    async (checksumMode) => {
+      const small = await randomFile(dir, 'up/small.bin', 2000);
+      const medium = await randomFile(dir, 'up/medium.bin', 3 * MIB);
+      const big = await randomFile(dir, 'up/big.bin', 3 * PART + 7);
+      const connection = await refusing({ checksumMode });
+      const job = engine.upload(connection, { sources: [path.join(dir, 'up')], bucket, destination: '' }, journaled);
+      const end = await job.finished();
+      expect(end.itemErrors).toEqual([]);
+      expect(end.state.status).toBe('completed');
+      expect(connection.checksumHeaders).toBe('refused');
+      expectLearntOnce();
+      for (const [key, source] of [
+        ['up/small.bin', small],
+        ['up/medium.bin', medium],
+        ['up/big.bin', big],
+      ] as const)
+        expect(await downloadDirect(key)).toBe(source.sha256);
+      const lines = new Map([...engine.receipt(job.id)].map((line) => [line.key, line]));
+      expect(lines.get('up/small.bin')!.verified).toBe('signed-sha256');
+      expect(lines.get('up/medium.bin')).toMatchObject({
+        verified: 'content-md5',
+        checksum: expect.stringMatching(/^MD5:/),
+      });
+      expect(lines.get('up/big.bin')).toMatchObject({ verified: 'content-md5' });
+      await noIncompleteUploads();
+    },
+  );
 
   it.each([
     ['a 1 KiB file (one PUT, SHA-256 signed)', 1024],
@@ -143,7 +176,9 @@ describe.each([
   ])('%s damaged on the way after the refusal is refused by the store, and nothing is stored', async (_name, size) => {
     const source = await randomFile(dir, 'damaged.bin', size);
     proxy.flipRequests = 5;
-    const end = await engine.upload(await refusing(), { sources: [source.path], bucket, destination: 'damaged.bin' }).finished();
+    const end = await engine
+      .upload(await refusing(), { sources: [source.path], bucket, destination: 'damaged.bin' })
+      .finished();
     expect(end.state.status).toBe('failed');
     expect(end.itemErrors[0]).toMatchObject({ code: 'BadDigest' });
     expect(await exists('damaged.bin')).toBe(false);
@@ -168,19 +203,26 @@ describe.each([
 
   it('a set of many files: the requests queued when the refusal is learnt go without the headers', async () => {
     const sources = [];
-    for (let i = 0; i < 24; i++) sources.push(await randomFile(dir, `set/f${String(i).padStart(2, '0')}.bin`, i % 3 === 0 ? 1.5 * MIB : 3000 + i));
+    for (let i = 0; i < 24; i++)
+      sources.push(await randomFile(dir, `set/f${String(i).padStart(2, '0')}.bin`, i % 3 === 0 ? 1.5 * MIB : 3000 + i));
     const connection = await refusing();
-    const end = await engine.upload(connection, { sources: [path.join(dir, 'set')], bucket, destination: '' }).finished();
+    const end = await engine
+      .upload(connection, { sources: [path.join(dir, 'set')], bucket, destination: '' })
+      .finished();
     expect(end.itemErrors).toEqual([]);
     expect(end.progress.objectsDone).toBe(24);
     expectLearntOnce();
     expect(reached().filter((request) => request.method === 'PUT')).toHaveLength(24);
-    for (const [i, source] of sources.entries()) expect(await downloadDirect(`set/f${String(i).padStart(2, '0')}.bin`)).toBe(source.sha256);
+    for (const [i, source] of sources.entries())
+      expect(await downloadDirect(`set/f${String(i).padStart(2, '0')}.bin`)).toBe(source.sha256);
   });
 
   it("the engine's deletes: named keys, a prefix, every version; DeleteObjects carries Content-MD5", async () => {
-    await direct.client.send(new PutBucketVersioningCommand({ Bucket: bucket, VersioningConfiguration: { Status: 'Enabled' } }));
-    for (const Key of ['a.txt', 'a.txt', 'docs/b.txt', 'docs/c.txt', 'keep.txt']) await direct.client.send(new PutObjectCommand({ Bucket: bucket, Key, Body: Key }));
+    await direct.client.send(
+      new PutBucketVersioningCommand({ Bucket: bucket, VersioningConfiguration: { Status: 'Enabled' } }),
+    );
+    for (const Key of ['a.txt', 'a.txt', 'docs/b.txt', 'docs/c.txt', 'keep.txt'])
+      await direct.client.send(new PutObjectCommand({ Bucket: bucket, Key, Body: Key }));
     const connection = await refusing();
     const named = await engine.delete(connection, { bucket, keys: ['keep.txt'] }).finished();
     expect(named.state.status).toBe('completed');
@@ -191,13 +233,20 @@ describe.each([
     for (const key of ['a.txt', 'docs/b.txt', 'docs/c.txt', 'keep.txt']) expect(await exists(key)).toBe(false);
     const deletes = proxy.seen.filter(isDeleteObjects);
     expect(deletes).toHaveLength(3);
-    expect(deletes.every((request) => request.contentMd5 && request.checksumHeaders.length === 0 && request.refused === undefined)).toBe(true);
+    expect(
+      deletes.every(
+        (request) => request.contentMd5 && request.checksumHeaders.length === 0 && request.refused === undefined,
+      ),
+    ).toBe(true);
   });
 
   it('the command line: cp, cp -r, rm, rm -r and rb', async () => {
     const env = proxiedEnv();
     const one = await randomFile(dir, 'cli/one.bin', 3 * MIB);
-    const tree = [await randomFile(dir, 'cli/tree/a.txt', 100), await randomFile(dir, 'cli/tree/sub/b.bin', 2 * PART + 1)];
+    const tree = [
+      await randomFile(dir, 'cli/tree/a.txt', 100),
+      await randomFile(dir, 'cli/tree/sub/b.bin', 2 * PART + 1),
+    ];
     const receipt = path.join(dir, 'receipt.csv');
     const copied = await runCli(['cp', one.path, `s3://${bucket}/one.bin`, '--receipt', receipt], { env });
     expect(copied.stderr).not.toMatch(/error|warning/i);
@@ -221,17 +270,35 @@ describe.each([
     expect(await bucketExists(bucket)).toBe(false);
     // Each run learns it once: refused requests are the ones in flight before it knew.
     expect(reached().filter((request) => request.checksumHeaders.length > 0)).toEqual([]);
-    expect(proxy.seen.filter(isDeleteObjects).every((request) => request.contentMd5 && request.refused === undefined)).toBe(true);
+    expect(
+      proxy.seen.filter(isDeleteObjects).every((request) => request.contentMd5 && request.refused === undefined),
+    ).toBe(true);
   });
 
   describe('through the service, as the window and the web host call it', () => {
     async function webService() {
       const folder = await mkdtemp(path.join(dir, 'service-'));
       const env = proxiedEnv();
-      const hostEngine = new Engine({ env, journal: await Journal.open(':memory:'), settings: { threads: THREADS, partSizeBytes: PART } });
-      const registry = new ConnectionRegistry({ dataDir: folder, engine: hostEngine, secrets: new FileSecretStore(path.join(folder, 'secrets.json')), env });
+      const hostEngine = new Engine({
+        env,
+        journal: await Journal.open(':memory:'),
+        settings: { threads: THREADS, partSizeBytes: PART },
+      });
+      const registry = new ConnectionRegistry({
+        dataDir: folder,
+        engine: hostEngine,
+        secrets: new FileSecretStore(path.join(folder, 'secrets.json')),
+        env,
+      });
       const staging = await StagingArea.open({ root: path.join(folder, 'staging') });
-      const service = createBargeService({ engine: hostEngine, registry, host: 'web', staging, pageCallers: true, restoreJobs: false });
+      const service = createBargeService({
+        engine: hostEngine,
+        registry,
+        host: 'web',
+        staging,
+        pageCallers: true,
+        restoreJobs: false,
+      });
       const call = async <M extends MethodName>(method: M, params: MethodParams<M>): Promise<MethodResults[M]> => {
         const result = await service.dispatch(method, params);
         if (!result.ok) throw new Error(result.error.message);
@@ -245,7 +312,11 @@ describe.each([
       try {
         const { stagingId } = await call('uploads.stage', {});
         const contents = new Map<string, Buffer>();
-        for (const [name, size] of [['photos/a.jpg', 1500], ['photos/b.raw', 3 * MIB], ['video.bin', 2 * PART + 11]] as const) {
+        for (const [name, size] of [
+          ['photos/a.jpg', 1500],
+          ['photos/b.raw', 3 * MIB],
+          ['video.bin', 2 * PART + 11],
+        ] as const) {
           const target = await service.stagedFile(stagingId, name);
           if (!target.ok) throw new Error(target.error.message);
           const bytes = Buffer.alloc(size, name.length);
@@ -253,19 +324,35 @@ describe.each([
           await writeFile(target.value.file, bytes);
           contents.set(name, bytes);
         }
-        const upload = await call('jobs.upload', { connectionId: 'env', bucket, prefix: 'web/', staged: { stagingId, entries: ['photos', 'video.bin'] } });
+        const upload = await call('jobs.upload', {
+          connectionId: 'env',
+          bucket,
+          prefix: 'web/',
+          staged: { stagingId, entries: ['photos', 'video.bin'] },
+        });
         const uploaded = await hostEngine.job(upload.id)!.finished();
         expect(uploaded.itemErrors).toEqual([]);
         expect(uploaded.state.status).toBe('completed');
         // (A staged upload is not journaled, so it has no receipt: the proxy's record says how each body was checked.)
         for (const [name, bytes] of contents) {
           const out = path.join(dir, `check-${name.replaceAll('/', '_')}`);
-          expect((await engine.download(direct, { bucket, keys: [`web/${name}`], targetFolder: dir, targetFile: out }).finished()).state.status).toBe('completed');
+          expect(
+            (
+              await engine
+                .download(direct, { bucket, keys: [`web/${name}`], targetFolder: dir, targetFile: out })
+                .finished()
+            ).state.status,
+          ).toBe('completed');
           expect((await readFile(out)).equals(bytes)).toBe(true);
         }
         expectLearntOnce();
 
-        const deleted = await call('jobs.delete', { connectionId: 'env', bucket, keys: ['web/video.bin'], prefixes: ['web/photos/'] });
+        const deleted = await call('jobs.delete', {
+          connectionId: 'env',
+          bucket,
+          keys: ['web/video.bin'],
+          prefixes: ['web/photos/'],
+        });
         expect((await hostEngine.job(deleted.id)!.finished()).state.status).toBe('completed');
         for (const name of contents.keys()) expect(await exists(`web/${name}`)).toBe(false);
 
@@ -273,7 +360,9 @@ describe.each([
         const emptied = await call('buckets.emptyAndDelete', { connectionId: 'env', name: bucket });
         expect((await hostEngine.job(emptied.id)!.finished()).state.status).toBe('completed');
         expect(await bucketExists(bucket)).toBe(false);
-        expect(proxy.seen.filter(isDeleteObjects).every((request) => request.contentMd5 && request.refused === undefined)).toBe(true);
+        expect(
+          proxy.seen.filter(isDeleteObjects).every((request) => request.contentMd5 && request.refused === undefined),
+        ).toBe(true);
       } finally {
         await service.close();
       }
@@ -287,7 +376,10 @@ describe('a store that took the checksum headers, then refuses them (a fleet upg
     const big = await randomFile(dir, 'big.bin', 6 * PART + 1);
     const connection = await refusing();
     // The store echoes CRCs: the connection learns so, and parts go with their CRC after the body.
-    expect((await engine.upload(connection, { sources: [first.path], bucket, destination: 'first.bin' }).finished()).state.status).toBe('completed');
+    expect(
+      (await engine.upload(connection, { sources: [first.path], bucket, destination: 'first.bin' }).finished()).state
+        .status,
+    ).toBe('completed');
     expect(connection.crcEcho).toBe('echoes');
     // Refused from the third part on: the upload was created with CRC32C, which the store now wants on every part.
     let parts = 0;
@@ -314,7 +406,8 @@ describe('a store that took the checksum headers, then refuses them (a fleet upg
     let other: Promise<unknown> | undefined;
     proxy.refuse = (request) => {
       if (request.method !== 'PUT') return undefined;
-      if (!request.url.includes('partNumber=')) return request.checksumHeaders.length > 0 ? notImplemented() : undefined;
+      if (!request.url.includes('partNumber='))
+        return request.checksumHeaders.length > 0 ? notImplemented() : undefined;
       if (!request.url.includes('partNumber=3')) return undefined;
       other ??= engine.upload(connection, { sources: [small.path], bucket, destination: 'small.bin' }).finished();
       return other.then(() => undefined);
@@ -322,12 +415,19 @@ describe('a store that took the checksum headers, then refuses them (a fleet upg
     const job = engine.upload(connection, { sources: [big.path], bucket, destination: 'whole.bin' }, journaled);
     const end = await job.finished();
     expect(end.itemErrors).toEqual([]);
-    expect((await other)).toMatchObject({ state: { status: 'completed' } });
+    expect(await other).toMatchObject({ state: { status: 'completed' } });
     expect(connection.checksumHeaders).toBe('refused');
     const parts = proxy.seen.filter((request) => request.url.includes('partNumber='));
-    expect(parts.map((part) => part.checksumHeaders.length > 0 && part.refused === undefined)).toEqual([true, true, true]);
+    expect(parts.map((part) => part.checksumHeaders.length > 0 && part.refused === undefined)).toEqual([
+      true,
+      true,
+      true,
+    ]);
     // Created with CRC32C, its parts checked by their CRCs: the store's composite checksum is the check of the whole.
-    expect([...engine.receipt(job.id)][0]).toMatchObject({ verified: 'store-checksum', checksum: expect.stringMatching(/^CRC32C:.*-3$/) });
+    expect([...engine.receipt(job.id)][0]).toMatchObject({
+      verified: 'store-checksum',
+      checksum: expect.stringMatching(/^CRC32C:.*-3$/),
+    });
     expect(await downloadDirect('whole.bin')).toBe(big.sha256);
     expect(await downloadDirect('small.bin')).toBe(small.sha256);
     await noIncompleteUploads();
@@ -340,7 +440,8 @@ describe('DeleteObjects always carries Content-MD5 and no flexible checksum', ()
     ['--checksum when_supported', { checksumMode: 'when_supported' }],
     ['--checksum when_required --upload-checksum md5', { checksumMode: 'when_required', uploadChecksum: 'MD5' }],
   ] as const)('with %s', async (_name, config) => {
-    for (const Key of ['x/1', 'x/2']) await direct.client.send(new PutObjectCommand({ Bucket: bucket, Key, Body: Key }));
+    for (const Key of ['x/1', 'x/2'])
+      await direct.client.send(new PutObjectCommand({ Bucket: bucket, Key, Body: Key }));
     const end = await engine.delete(await refusing(config), { bucket, prefixes: ['x/'] }).finished();
     expect(end.state.status).toBe('completed');
     const deletes = proxy.seen.filter(isDeleteObjects);
@@ -354,10 +455,14 @@ describe('no blind retry: a 501 for another reason stays an error, in words', ()
     const source = await randomFile(dir, 'plain.bin', 3 * MIB);
     proxy.refuse = (request) => (request.method === 'PUT' ? notImplemented() : undefined);
     const connection = await refusing({ uploadChecksum: 'MD5' });
-    const end = await engine.upload(connection, { sources: [source.path], bucket, destination: 'plain.bin' }).finished();
+    const end = await engine
+      .upload(connection, { sources: [source.path], bucket, destination: 'plain.bin' })
+      .finished();
     expect(end.state.status).toBe('failed');
     expect(end.itemErrors[0]!.code).toBe('NotImplemented');
-    expect(end.itemErrors[0]!.message).toMatch(/^Cannot upload .*plain\.bin to s3:\/\/.*\/plain\.bin: The store does not support something this request needs \(it answered 501 NotImplemented: "A header you provided implies functionality that is not implemented"\)\. /);
+    expect(end.itemErrors[0]!.message).toMatch(
+      /^Cannot upload .*plain\.bin to s3:\/\/.*\/plain\.bin: The store does not support something this request needs \(it answered 501 NotImplemented: "A header you provided implies functionality that is not implemented"\)\. /,
+    );
     expect(proxy.seen.filter((request) => request.method === 'PUT')).toHaveLength(1);
     expect(connection.checksumHeaders).toBe('unknown');
     expect(await exists('plain.bin')).toBe(false);
@@ -367,7 +472,9 @@ describe('no blind retry: a 501 for another reason stays an error, in words', ()
     const source = await randomFile(dir, 'tagged.bin', 3 * MIB);
     proxy.refuse = (request) => (request.method === 'PUT' ? notImplemented('Transfer-Encoding') : undefined);
     const connection = await refusing();
-    const end = await engine.upload(connection, { sources: [source.path], bucket, destination: 'tagged.bin' }).finished();
+    const end = await engine
+      .upload(connection, { sources: [source.path], bucket, destination: 'tagged.bin' })
+      .finished();
     expect(end.state.status).toBe('failed');
     expect(end.itemErrors[0]!.code).toBe('NotImplemented');
     expect(end.itemErrors[0]!.message).toContain('the Transfer-Encoding header');
@@ -379,10 +486,21 @@ describe('no blind retry: a 501 for another reason stays an error, in words', ()
 
   it('a 400 InvalidArgument that names no checksum header stays the error it is', async () => {
     const source = await randomFile(dir, 'odd.bin', 2000);
-    proxy.refuse = (request) => (request.method === 'PUT' ? { status: 400, code: 'InvalidArgument', message: 'Invalid storage class.', argumentName: 'x-amz-storage-class' } : undefined);
+    proxy.refuse = (request) =>
+      request.method === 'PUT'
+        ? {
+            status: 400,
+            code: 'InvalidArgument',
+            message: 'Invalid storage class.',
+            argumentName: 'x-amz-storage-class',
+          }
+        : undefined;
     const connection = await refusing();
     const end = await engine.upload(connection, { sources: [source.path], bucket, destination: 'odd.bin' }).finished();
-    expect(end.itemErrors[0]).toMatchObject({ code: 'InvalidArgument', message: expect.stringContaining('Invalid storage class (HTTP 400).') });
+    expect(end.itemErrors[0]).toMatchObject({
+      code: 'InvalidArgument',
+      message: expect.stringContaining('Invalid storage class (HTTP 400).'),
+    });
     expect(proxy.seen.filter((request) => request.method === 'PUT')).toHaveLength(1);
     expect(connection.checksumHeaders).toBe('unknown');
   });

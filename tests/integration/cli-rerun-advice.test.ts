@@ -23,7 +23,8 @@ beforeAll(async () => {
   engine = new Engine();
   s3 = await engine.connect(serverConfig());
   await createBucket(s3, bucket);
-  for (const key of ['here/a.txt', 'here/b.txt']) await s3.client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: key }));
+  for (const key of ['here/a.txt', 'here/b.txt'])
+    await s3.client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: key }));
   dir = await mkdtemp(path.join(os.tmpdir(), 'barge-rerun-'));
 });
 
@@ -37,12 +38,19 @@ it('after --if-exists fail, says which --if-exists decides for the files already
   await writeFile(path.join(target, 'here', 'a.txt'), 'mine');
   const run = await runCli(['cp', '-r', '--if-exists', 'fail', `s3://${bucket}/here`, target]);
   expect(run.code).toBe(1);
-  expect(run.stderr).toContain('1 file was already there and not replaced: to decide for it, run the same command again with --if-exists overwrite, skip, rename or newer.\n');
+  expect(run.stderr).toContain(
+    '1 file was already there and not replaced: to decide for it, run the same command again with --if-exists overwrite, skip, rename or newer.\n',
+  );
   expect(run.stderr).not.toContain(SAME_COMMAND);
 });
 
 it('after a key that does not exist, gives no advice to run it again', async () => {
-  const run = await runCli(['cp', `s3://${bucket}/here/a.txt`, `s3://${bucket}/here/not-there.txt`, path.join(dir, 'missing') + path.sep]);
+  const run = await runCli([
+    'cp',
+    `s3://${bucket}/here/a.txt`,
+    `s3://${bucket}/here/not-there.txt`,
+    path.join(dir, 'missing') + path.sep,
+  ]);
   expect(run.code).toBe(1);
   expect(run.stderr).toMatch(/not-there\.txt/);
   expect(run.stderr).not.toContain('run the same command again');
@@ -72,5 +80,7 @@ it('after a failure that may pass, still says to run the same command again; wit
   await writeFile(path.join(mixed, 'tab\t.txt'), 'refused');
   const both = await runCli(['cp', '-r', mixed, path.join(dir, 'not-yet.txt'), `s3://${bucket}/mixed/`]);
   expect(both.code).toBe(1);
-  expect(both.stderr).toContain(`To retry the 1 item that may pass now, ${SAME_COMMAND} (the other 1 item would fail the same way, as said above).\n`);
+  expect(both.stderr).toContain(
+    `To retry the 1 item that may pass now, ${SAME_COMMAND} (the other 1 item would fail the same way, as said above).\n`,
+  );
 });

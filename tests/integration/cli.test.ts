@@ -16,7 +16,16 @@ describe('the barge command line', () => {
     await writeFile(path.join(dir, 'src', 'note.txt'), 'hello');
 
     expect(await runCli(['mb', `s3://${bucket}`])).toMatchObject({ code: 0, stdout: `Created s3://${bucket}\n` });
-    const up = await runCli(['cp', '--recursive', '--part-size', '5MiB', '--threads', '4', path.join(dir, 'src'), `s3://${bucket}/backup/`]);
+    const up = await runCli([
+      'cp',
+      '--recursive',
+      '--part-size',
+      '5MiB',
+      '--threads',
+      '4',
+      path.join(dir, 'src'),
+      `s3://${bucket}/backup/`,
+    ]);
     expect(up.code).toBe(0);
     expect(up.stderr).toMatch(/Uploaded 2 of 2 objects/);
     // Its average: bytes a second, and objects a second beside them (two files).
@@ -26,7 +35,13 @@ describe('the barge command line', () => {
     expect(listed.code).toBe(0);
     expect(listed.stdout).toMatch(/\s7340032 {2}backup\/src\/big\.bin\n/);
     const json = await runCli(['ls', '--recursive', '--json', `s3://${bucket}/`]);
-    expect(json.stdout.trim().split('\n').map((l) => JSON.parse(l).key).sort()).toEqual(['backup/src/big.bin', 'backup/src/note.txt']);
+    expect(
+      json.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).key)
+        .sort(),
+    ).toEqual(['backup/src/big.bin', 'backup/src/note.txt']);
 
     const one = await runCli(['cp', `s3://${bucket}/backup/src/note.txt`, path.join(dir, 'note-copy.txt')]);
     expect(one.code).toBe(0);
@@ -46,7 +61,11 @@ describe('the barge command line', () => {
   });
 
   it.each([
-    [['cp', '/definitely/not/here.txt', 's3://whatever/'], 1, 'Cannot read /definitely/not/here.txt: No such file or folder.'],
+    [
+      ['cp', '/definitely/not/here.txt', 's3://whatever/'],
+      1,
+      'Cannot read /definitely/not/here.txt: No such file or folder.',
+    ],
     [['mb', 's3://Not_A_Valid_Name'], 1, '"Not_A_Valid_Name" is not a valid bucket name'],
     [['ls', 's3://no-such-bucket-barge-test/'], 1, 'The bucket does not exist'],
     [['--threads', '0', 'ls'], 2, '--threads must be between 1 and 256'],
@@ -78,7 +97,9 @@ describe('the barge command line', () => {
   it('says clearly when the endpoint cannot be reached', async () => {
     const result = await runCli(['ls', '--endpoint-url', 'http://127.0.0.1:9']);
     expect(result.code).toBe(1);
-    expect(result.stderr).toBe('barge: Cannot list buckets: The connection was refused. Is the endpoint URL right and the server running?\n');
+    expect(result.stderr).toBe(
+      'barge: Cannot list buckets: The connection was refused. Is the endpoint URL right and the server running?\n',
+    );
   });
 
   it('reports a file it may not read, and uploads the rest', async () => {
@@ -91,9 +112,14 @@ describe('the barge command line', () => {
     expect((await runCli(['mb', `s3://${bucket}`])).code).toBe(0);
     // Root reads any file, so the upload runs as an ordinary user where the tests run as root.
     const asUser = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
-    const result = await runCli(['cp', path.join(dir, 'ok.txt'), path.join(dir, 'secret.txt'), `s3://${bucket}/in/`], asUser);
+    const result = await runCli(
+      ['cp', path.join(dir, 'ok.txt'), path.join(dir, 'secret.txt'), `s3://${bucket}/in/`],
+      asUser,
+    );
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain(`error: Cannot upload ${path.join(dir, 'secret.txt')} to s3://${bucket}/in/secret.txt: Permission denied.`);
+    expect(result.stderr).toContain(
+      `error: Cannot upload ${path.join(dir, 'secret.txt')} to s3://${bucket}/in/secret.txt: Permission denied.`,
+    );
     expect(result.stderr).toMatch(/Uploaded 1 of 2 objects/);
     noStackTrace(result.stderr);
   });
@@ -105,15 +131,34 @@ describe('integrity options and receipts', () => {
     const bucket = uniqueBucket();
     expect((await runCli(['mb', `s3://${bucket}`])).code).toBe(0);
     const small = await randomFile(dir, 'small.bin', 300_000);
-    const up = await runCli(['cp', '--upload-checksum', 'md5', '--receipt', path.join(dir, 'up.json'), small.path, `s3://${bucket}/small.bin`]);
+    const up = await runCli([
+      'cp',
+      '--upload-checksum',
+      'md5',
+      '--receipt',
+      path.join(dir, 'up.json'),
+      small.path,
+      `s3://${bucket}/small.bin`,
+    ]);
     expect(up.code).toBe(0);
     const [uploaded] = JSON.parse(await readFile(path.join(dir, 'up.json'), 'utf8'));
     // The receipt names the check the store made: the Content-MD5 (whatever checksum of its own it keeps).
-    expect(uploaded).toMatchObject({ key: 'small.bin', size: 300_000, checksumAlgorithm: 'MD5', verified: 'Content-MD5 verified by the store' });
+    expect(uploaded).toMatchObject({
+      key: 'small.bin',
+      size: 300_000,
+      checksumAlgorithm: 'MD5',
+      verified: 'Content-MD5 verified by the store',
+    });
     // Content-MD5 is the base64 of the MD5 the ETag shows in hex.
     expect(Buffer.from(uploaded.checksum, 'base64').toString('hex')).toBe(uploaded.etag);
 
-    const down = await runCli(['cp', '--receipt', path.join(dir, 'down.csv'), `s3://${bucket}/small.bin`, path.join(dir, 'copy.bin')]);
+    const down = await runCli([
+      'cp',
+      '--receipt',
+      path.join(dir, 'down.csv'),
+      `s3://${bucket}/small.bin`,
+      path.join(dir, 'copy.bin'),
+    ]);
     expect(down.code).toBe(0);
     const [header, row] = (await readFile(path.join(dir, 'down.csv'), 'utf8')).trim().split('\n');
     expect(header).toContain('checksumAlgorithm,checksum');

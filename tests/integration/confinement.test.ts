@@ -37,43 +37,59 @@ async function until<T>(probe: () => Promise<T | undefined>): Promise<T> {
 it.each([
   ['a symlink to a file outside in place of the temporary file', 'link-file'],
   ['a file of the same name outside', 'same-name'],
-] as const)('a folder replaced by a symlink while the object downloads: nothing lands outside (%s)', async (_what, planted) => {
-  await t.connection.client.send(new PutObjectCommand({ Bucket: t.bucket, Key: 'tree/sub/doc.txt', Body: 'from the store' }));
-  // The object's GET is held long enough for the swap.
-  proxy.setRule((request) => (request.method === 'GET' && request.url?.includes('doc.txt') ? { kind: 'delay', ms: 1500 } : undefined));
-  const slow = await t.engine.connect({ ...serverConfig(), endpoint: proxy.endpoint });
-  const target = path.join(t.dir, 'target');
-  const outside = path.join(t.dir, 'outside');
-  await mkdir(outside);
-  const job = t.engine.download(slow, { bucket: t.bucket, prefixes: ['tree/'], targetFolder: target });
-  const sub = path.join(target, 'tree', 'sub');
-  const temporary = await until(async () => (await readdir(sub).catch(() => [])).find((name) => name.endsWith('.partial')));
-  await rename(sub, path.join(t.dir, 'moved-away'));
-  const victim = path.join(t.dir, 'victim.txt');
-  await writeFile(victim, 'precious');
-  if (planted === 'link-file') await symlink(victim, path.join(outside, temporary));
-  else await writeFile(path.join(outside, temporary), 'x'.repeat(14));
-  await symlink(outside, sub);
+] as const)(
+  'a folder replaced by a symlink while the object downloads: nothing lands outside (%s)',
+  async (_what, planted) => {
+    await t.connection.client.send(
+      new PutObjectCommand({ Bucket: t.bucket, Key: 'tree/sub/doc.txt', Body: 'from the store' }),
+    );
+    // The object's GET is held long enough for the swap.
+    proxy.setRule((request) =>
+      request.method === 'GET' && request.url?.includes('doc.txt') ? { kind: 'delay', ms: 1500 } : undefined,
+    );
+    const slow = await t.engine.connect({ ...serverConfig(), endpoint: proxy.endpoint });
+    const target = path.join(t.dir, 'target');
+    const outside = path.join(t.dir, 'outside');
+    await mkdir(outside);
+    const job = t.engine.download(slow, { bucket: t.bucket, prefixes: ['tree/'], targetFolder: target });
+    const sub = path.join(target, 'tree', 'sub');
+    const temporary = await until(async () =>
+      (await readdir(sub).catch(() => [])).find((name) => name.endsWith('.partial')),
+    );
+    await rename(sub, path.join(t.dir, 'moved-away'));
+    const victim = path.join(t.dir, 'victim.txt');
+    await writeFile(victim, 'precious');
+    if (planted === 'link-file') await symlink(victim, path.join(outside, temporary));
+    else await writeFile(path.join(outside, temporary), 'x'.repeat(14));
+    await symlink(outside, sub);
 
-  const end = await job.finished();
-  expect((await readdir(outside)).filter((name) => name === 'doc.txt')).toEqual([]);
-  expect(await readFile(victim, 'utf8')).toBe('precious');
-  // The folder was held open: the object lands in it, wherever it was moved.
-  expect(end.state.status).toBe('completed');
-  expect(await readFile(path.join(t.dir, 'moved-away', 'doc.txt'), 'utf8')).toBe('from the store');
-});
+    const end = await job.finished();
+    expect((await readdir(outside)).filter((name) => name === 'doc.txt')).toEqual([]);
+    expect(await readFile(victim, 'utf8')).toBe('precious');
+    // The folder was held open: the object lands in it, wherever it was moved.
+    expect(end.state.status).toBe('completed');
+    expect(await readFile(path.join(t.dir, 'moved-away', 'doc.txt'), 'utf8')).toBe('from the store');
+  },
+);
 
 it('the target folder itself swapped for a symlink mid-job: not one file lands where the link leads', async () => {
   const KEYS = 40;
-  for (let i = 0; i < KEYS; i++) await t.connection.client.send(new PutObjectCommand({ Bucket: t.bucket, Key: `many/k${String(i).padStart(3, '0')}`, Body: `object ${i}` }));
-  proxy.setRule((request) => (request.method === 'GET' && !request.url?.includes('list-type') ? { kind: 'delay', ms: 100 } : undefined));
+  for (let i = 0; i < KEYS; i++)
+    await t.connection.client.send(
+      new PutObjectCommand({ Bucket: t.bucket, Key: `many/k${String(i).padStart(3, '0')}`, Body: `object ${i}` }),
+    );
+  proxy.setRule((request) =>
+    request.method === 'GET' && !request.url?.includes('list-type') ? { kind: 'delay', ms: 100 } : undefined,
+  );
   const slow = await t.engine.connect({ ...serverConfig(), endpoint: proxy.endpoint });
   const shared = path.join(t.dir, 'shared');
   const victim = path.join(t.dir, 'victim');
   await mkdir(victim);
   const target = path.join(shared, 'sub');
   const job = t.engine.download(slow, { bucket: t.bucket, prefixes: ['many/'], targetFolder: target });
-  await until(async () => ((await readdir(path.join(target, 'many')).catch(() => [])).some((name) => name.startsWith('k0')) ? true : undefined));
+  await until(async () =>
+    (await readdir(path.join(target, 'many')).catch(() => [])).some((name) => name.startsWith('k0')) ? true : undefined,
+  );
   await rename(target, path.join(shared, 'sub.old'));
   await symlink(victim, target);
   const end = await job.finished();
@@ -88,12 +104,18 @@ it('a retry after the target was swapped for a symlink does not follow it: it fa
   const target = path.join(shared, 'dl');
   const victim = path.join(t.dir, 'victim-retry');
   await mkdir(victim);
-  const job = t.engine.download(t.connection, { bucket: t.bucket, keys: ['good.txt', 'authorized_keys'], targetFolder: target });
+  const job = t.engine.download(t.connection, {
+    bucket: t.bucket,
+    keys: ['good.txt', 'authorized_keys'],
+    targetFolder: target,
+  });
   const first = await job.finished();
   expect(first.progress.objectsFailed).toBe(1);
   await rename(target, path.join(shared, 'dl.old'));
   await symlink(victim, target);
-  await t.connection.client.send(new PutObjectCommand({ Bucket: t.bucket, Key: 'authorized_keys', Body: 'ssh-ed25519 attacker' }));
+  await t.connection.client.send(
+    new PutObjectCommand({ Bucket: t.bucket, Key: 'authorized_keys', Body: 'ssh-ed25519 attacker' }),
+  );
   t.engine.retry(job.id);
   const again = await t.engine.job(job.id)!.finished();
   expect(again.state).toMatchObject({ status: 'failed', error: { code: 'UnsafePath' } });
@@ -117,9 +139,13 @@ it.each([
     const moved = path.join(t.dir, 'moved');
     await mkdir(target);
     let listed!: () => void;
-    const moving = new Promise<void>((resolve) => { listed = resolve; });
+    const moving = new Promise<void>((resolve) => {
+      listed = resolve;
+    });
     let release!: () => void;
-    const released = new Promise<void>((resolve) => { release = resolve; });
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     holding.refuse = async (request) => {
       if (request.url.includes('list-type=2')) {
         listed();
@@ -140,7 +166,12 @@ it.each([
     // Subfolders are checked against where the open target is now, not where it was when the job began.
     expect(await filesUnder(target)).toEqual([]);
     if (linkBack) {
-      expect(end.itemErrors.map((error) => [error.item, error.code]).sort()).toEqual([[`s3://${t.bucket}/sub/deeper/two.txt`, 'UnsafePath'], [`s3://${t.bucket}/sub/one.txt`, 'UnsafePath']].sort());
+      expect(end.itemErrors.map((error) => [error.item, error.code]).sort()).toEqual(
+        [
+          [`s3://${t.bucket}/sub/deeper/two.txt`, 'UnsafePath'],
+          [`s3://${t.bucket}/sub/one.txt`, 'UnsafePath'],
+        ].sort(),
+      );
       expect(await readFile(path.join(moved, 'top.txt'), 'utf8')).toBe('content of top.txt');
       return;
     }
@@ -160,7 +191,12 @@ describe('nothing is made until the first byte has somewhere safe to go', () => 
     const outside = path.join(t.dir, 'outside');
     await mkdir(path.join(root, 'dl'), { recursive: true });
     await mkdir(outside);
-    const spec = { bucket: t.bucket, keys: ['doc.txt', 'missing.txt'], targetFolder: path.join(root, 'dl', 'new', 'deeper'), confinedTo: root };
+    const spec = {
+      bucket: t.bucket,
+      keys: ['doc.txt', 'missing.txt'],
+      targetFolder: path.join(root, 'dl', 'new', 'deeper'),
+      confinedTo: root,
+    };
     // A first run makes its folders inside the root, as it should (one key fails, so it can be retried).
     const job = t.engine.download(t.connection, spec);
     expect((await job.finished()).progress.objectsDone).toBe(1);
@@ -179,10 +215,42 @@ describe('nothing is made until the first byte has somewhere safe to go', () => 
     await t.connection.client.send(new PutObjectCommand({ Bucket: t.bucket, Key: 'p/doc.txt', Body: 'doc' }));
     const wrongSecret = await t.engine.connect({ ...serverConfig(), secretAccessKey: 'not-the-secret-key' });
     const runs = [
-      ['a wrong secret, by prefix', () => t.engine.download(wrongSecret, { bucket: t.bucket, prefixes: ['p/'], targetFolder: path.join(t.dir, 'a', 'new') })],
-      ['a wrong secret, by key', () => t.engine.download(wrongSecret, { bucket: t.bucket, keys: ['p/doc.txt'], targetFolder: path.join(t.dir, 'b', 'new') })],
-      ['no such bucket', () => t.engine.download(t.connection, { bucket: `${t.bucket}-gone`, prefixes: ['p/'], targetFolder: path.join(t.dir, 'c', 'new') })],
-      ['no such key', () => t.engine.download(t.connection, { bucket: t.bucket, keys: ['p/missing.txt'], targetFolder: path.join(t.dir, 'd', 'new') })],
+      [
+        'a wrong secret, by prefix',
+        () =>
+          t.engine.download(wrongSecret, {
+            bucket: t.bucket,
+            prefixes: ['p/'],
+            targetFolder: path.join(t.dir, 'a', 'new'),
+          }),
+      ],
+      [
+        'a wrong secret, by key',
+        () =>
+          t.engine.download(wrongSecret, {
+            bucket: t.bucket,
+            keys: ['p/doc.txt'],
+            targetFolder: path.join(t.dir, 'b', 'new'),
+          }),
+      ],
+      [
+        'no such bucket',
+        () =>
+          t.engine.download(t.connection, {
+            bucket: `${t.bucket}-gone`,
+            prefixes: ['p/'],
+            targetFolder: path.join(t.dir, 'c', 'new'),
+          }),
+      ],
+      [
+        'no such key',
+        () =>
+          t.engine.download(t.connection, {
+            bucket: t.bucket,
+            keys: ['p/missing.txt'],
+            targetFolder: path.join(t.dir, 'd', 'new'),
+          }),
+      ],
     ] as const;
     for (const [what, run] of runs) {
       expect((await run().finished()).state.status, what).toBe('failed');

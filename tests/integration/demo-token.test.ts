@@ -15,12 +15,24 @@ const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..',
 
 /** One run of npm run demo over `home`, stopped once it has printed its URL: that URL. */
 async function demoUrl(home: string): Promise<URL> {
-  const child = spawn(process.execPath, [path.join(root, 'main', 'demo', 'demo.ts'), '--data-dir', path.join(home, 'data'), '--download-root', path.join(home, 'downloads')], {
-    env: { PATH: process.env.PATH, HOME: home, BARGE_DEMO_SMALL_KEYS: '20', BARGE_TOOLS_DIR: toolsDir() },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      path.join(root, 'main', 'demo', 'demo.ts'),
+      '--data-dir',
+      path.join(home, 'data'),
+      '--download-root',
+      path.join(home, 'downloads'),
+    ],
+    {
+      env: { PATH: process.env.PATH, HOME: home, BARGE_DEMO_SMALL_KEYS: '20', BARGE_TOOLS_DIR: toolsDir() },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let out = '';
-  child.stdout.on('data', (chunk: Buffer) => { out += chunk.toString(); });
+  child.stdout.on('data', (chunk: Buffer) => {
+    out += chunk.toString();
+  });
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   await expect.poll(() => out, { timeout: 60_000 }).toContain('Press Ctrl-C');
   child.kill('SIGTERM');
@@ -28,7 +40,7 @@ async function demoUrl(home: string): Promise<URL> {
   return new URL(/^ {2}(http\S+#token=\S+)$/m.exec(out)![1]!);
 }
 
-it('npm run demo started again while another process holds its window\'s last port starts with a new token, not the one an open tab may have handed that process', async () => {
+it("npm run demo started again while another process holds its window's last port starts with a new token, not the one an open tab may have handed that process", async () => {
   const home = await mkdtemp(path.join(os.tmpdir(), 'barge-demo-token-'));
   const squatter = createServer((socket) => socket.destroy());
   try {

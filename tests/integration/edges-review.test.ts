@@ -22,17 +22,22 @@ afterEach(async () => {
   await t.close();
 });
 
-const put = (key: string, body: string) => t.connection.client.send(new PutObjectCommand({ Bucket: t.bucket, Key: key, Body: body }));
+const put = (key: string, body: string) =>
+  t.connection.client.send(new PutObjectCommand({ Bucket: t.bucket, Key: key, Body: body }));
 const cli = (args: string[]) => runCli(args, { env: { BARGE_DATA_DIR: dataDir } });
 
 it('cp -r of a prefix with nothing below it fails by name, and says so when an object has that name', async () => {
   await put('k/c.txt', 'CCC');
   const object = await cli(['cp', '-r', `s3://${t.bucket}/k/c.txt`, path.join(dir, 'out1') + '/']);
   expect(object.code).toBe(1);
-  expect(object.stderr).toContain(`Nothing was found below s3://${t.bucket}/k/c.txt/; s3://${t.bucket}/k/c.txt is an object: download it without --recursive`);
+  expect(object.stderr).toContain(
+    `Nothing was found below s3://${t.bucket}/k/c.txt/; s3://${t.bucket}/k/c.txt is an object: download it without --recursive`,
+  );
   const typo = await cli(['cp', '-r', `s3://${t.bucket}/nothing-here`, path.join(dir, 'out2') + '/']);
   expect(typo.code).toBe(1);
-  expect(typo.stderr).toContain(`Nothing was found below s3://${t.bucket}/nothing-here/: check the bucket and the prefix`);
+  expect(typo.stderr).toContain(
+    `Nothing was found below s3://${t.bucket}/nothing-here/: check the bucket and the prefix`,
+  );
 });
 
 it('a folder marker that holds bytes is saved to a file when named with one, as its failure advises', async () => {
@@ -110,5 +115,7 @@ it('a prefix named without --recursive, to a file name, is said to be a prefix (
   await put('pfx/a.txt', 'a');
   const run = await cli(['cp', `s3://${t.bucket}/pfx/`, path.join(dir, 'newname')]);
   expect(run.code).toBe(1);
-  expect(run.stderr).toContain(`s3://${t.bucket}/pfx/ is a prefix, not an object: add --recursive to download everything below it.`);
+  expect(run.stderr).toContain(
+    `s3://${t.bucket}/pfx/ is a prefix, not an object: add --recursive to download everything below it.`,
+  );
 });

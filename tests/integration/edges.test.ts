@@ -26,8 +26,12 @@ afterEach(async () => {
   await t.close();
 });
 
-const put = (key: string, body: string | Buffer) => t.connection.client.send(new PutObjectCommand({ Bucket: t.bucket, Key: key, Body: body }));
-const keys = async () => ((await t.connection.client.send(new ListObjectsV2Command({ Bucket: t.bucket }))).Contents ?? []).map((o) => o.Key!).sort();
+const put = (key: string, body: string | Buffer) =>
+  t.connection.client.send(new PutObjectCommand({ Bucket: t.bucket, Key: key, Body: body }));
+const keys = async () =>
+  ((await t.connection.client.send(new ListObjectsV2Command({ Bucket: t.bucket }))).Contents ?? [])
+    .map((o) => o.Key!)
+    .sort();
 
 describe('uploads', () => {
   it('refuses two sources that would write one key, before anything is sent, naming both', async () => {
@@ -36,10 +40,23 @@ describe('uploads', () => {
     await writeFile(path.join(dir, 'b', 'report.txt'), 'b');
     await writeFile(path.join(dir, 'x', 'photos', '1.jpg'), 'x');
     await writeFile(path.join(dir, 'y', 'photos', '1.jpg'), 'y');
-    const files = await runCli(['cp', path.join(dir, 'a', 'report.txt'), path.join(dir, 'b', 'report.txt'), `s3://${t.bucket}/reports/`]);
+    const files = await runCli([
+      'cp',
+      path.join(dir, 'a', 'report.txt'),
+      path.join(dir, 'b', 'report.txt'),
+      `s3://${t.bucket}/reports/`,
+    ]);
     expect(files.code).toBe(1);
-    expect(files.stderr).toContain(`${path.join(dir, 'a', 'report.txt')} and ${path.join(dir, 'b', 'report.txt')} would both be uploaded as "reports/report.txt"`);
-    const folders = await runCli(['cp', '-r', path.join(dir, 'x', 'photos'), path.join(dir, 'y', 'photos'), `s3://${t.bucket}/backup/`]);
+    expect(files.stderr).toContain(
+      `${path.join(dir, 'a', 'report.txt')} and ${path.join(dir, 'b', 'report.txt')} would both be uploaded as "reports/report.txt"`,
+    );
+    const folders = await runCli([
+      'cp',
+      '-r',
+      path.join(dir, 'x', 'photos'),
+      path.join(dir, 'y', 'photos'),
+      `s3://${t.bucket}/backup/`,
+    ]);
     expect(folders.code).toBe(1);
     expect(folders.stderr).toContain('would both be uploaded as "backup/photos"');
     expect(await keys()).toEqual([]);
@@ -61,15 +78,21 @@ describe('uploads', () => {
       const run = await runCli(['cp', '-r', tree, `s3://${t.bucket}/`]);
       expect(run.code).toBe(3);
       expect(await keys()).toEqual(['tree/linked-folder/linked.txt', 'tree/plain.txt']);
-      expect(run.stderr).toContain(`warning: ${path.join(tree, 'pipe')} is a named pipe (FIFO), not a file: it was skipped.`);
+      expect(run.stderr).toContain(
+        `warning: ${path.join(tree, 'pipe')} is a named pipe (FIFO), not a file: it was skipped.`,
+      );
       expect(run.stderr).toContain(`warning: ${path.join(tree, 'socket')} is a socket, not a file: it was skipped.`);
-      expect(run.stderr).toContain(`warning: ${path.join(tree, 'loop')} is a symbolic link to a folder it is inside (a loop): it was skipped.`);
+      expect(run.stderr).toContain(
+        `warning: ${path.join(tree, 'loop')} is a symbolic link to a folder it is inside (a loop): it was skipped.`,
+      );
       expect(run.stderr).toContain('Uploaded 2 of 2 objects');
       expect(run.stderr).toContain('3 entries skipped');
 
       const unfollowed = await runCli(['cp', '-r', '--no-follow-symlinks', tree, `s3://${t.bucket}/again/`]);
       expect(unfollowed.code).toBe(3);
-      expect(unfollowed.stderr).toContain(`warning: ${path.join(tree, 'linked-folder')} is a symbolic link, not followed (--no-follow-symlinks): it was skipped.`);
+      expect(unfollowed.stderr).toContain(
+        `warning: ${path.join(tree, 'linked-folder')} is a symbolic link, not followed (--no-follow-symlinks): it was skipped.`,
+      );
       expect((await keys()).filter((key) => key.startsWith('again/'))).toEqual(['again/tree/plain.txt']);
     } finally {
       server.close();
@@ -85,9 +108,13 @@ describe('uploads', () => {
     await writeFile(latin1, 'latin-1 name');
     const run = await runCli(['cp', '-r', tree, `s3://${t.bucket}/`]);
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain(`${path.join(tree, 'dangling')} is a broken symbolic link (it leads to nothing): fix or remove the link.`);
+    expect(run.stderr).toContain(
+      `${path.join(tree, 'dangling')} is a broken symbolic link (it leads to nothing): fix or remove the link.`,
+    );
     expect(run.stderr).not.toContain('in the way');
-    expect(run.stderr).toContain(`${path.join(tree, 'caf\\xe9.txt')}: its name is not valid UTF-8, and S3 keys must be`);
+    expect(run.stderr).toContain(
+      `${path.join(tree, 'caf\\xe9.txt')}: its name is not valid UTF-8, and S3 keys must be`,
+    );
     expect(await keys()).toEqual(['odd/fine.txt']);
 
     const proc = await runCli(['cp', '/proc/cpuinfo', `s3://${t.bucket}/cpuinfo`]);
@@ -99,10 +126,15 @@ describe('uploads', () => {
     // Node decodes arguments as UTF-8: the byte \xe9 reaches barge as U+FFFD, as it does here.
     await writeFile(Buffer.concat([Buffer.from(dir), Buffer.from('/caf\xe9.txt', 'latin1')]), 'latin-1 name');
     await mkdir(Buffer.concat([Buffer.from(dir), Buffer.from('/caf\xe9dir', 'latin1')]));
-    for (const [source, args] of [[path.join(dir, 'caf\ufffd.txt'), []], [path.join(dir, 'caf\ufffddir'), ['-r']]] as const) {
+    for (const [source, args] of [
+      [path.join(dir, 'caf\ufffd.txt'), []],
+      [path.join(dir, 'caf\ufffddir'), ['-r']],
+    ] as const) {
       const run = await runCli(['cp', ...args, source, `s3://${t.bucket}/nu/`]);
       expect(run.code).toBe(2);
-      expect(run.stderr).toContain(`${source}: its name is not valid UTF-8, and S3 keys must be; the command line cannot pass such a name through. Upload the folder it is in`);
+      expect(run.stderr).toContain(
+        `${source}: its name is not valid UTF-8, and S3 keys must be; the command line cannot pass such a name through. Upload the folder it is in`,
+      );
       expect(run.stderr).not.toContain('No such file');
     }
     expect(await keys()).toEqual([]);
@@ -141,14 +173,19 @@ describe('uploads', () => {
   // The review's case: sysfs says 4096 bytes for a file of a few dozen. Without such a file here,
   // there is nothing to test (the /proc case above covers the empty ones).
   const SYSFS_FILE = '/sys/kernel/mm/transparent_hugepage/enabled';
-  it.runIf(existsSync(SYSFS_FILE))('a /sys file that says it holds 4096 bytes is refused for what it is, not as changed (nothing to retry)', async () => {
-    const run = await runCli(['cp', SYSFS_FILE, `s3://${t.bucket}/thp`]);
-    expect(run.code).toBe(1);
-    expect(run.stderr).toContain(`${SYSFS_FILE} says it holds 4096 bytes, which is not what it holds: it is made up as it is read (it is on a sysfs file system`);
-    expect(run.stderr).toContain('Copy it to a regular file first');
-    expect(run.stderr).not.toContain('changed while it was being uploaded');
-    expect(await keys()).toEqual([]);
-  });
+  it.runIf(existsSync(SYSFS_FILE))(
+    'a /sys file that says it holds 4096 bytes is refused for what it is, not as changed (nothing to retry)',
+    async () => {
+      const run = await runCli(['cp', SYSFS_FILE, `s3://${t.bucket}/thp`]);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain(
+        `${SYSFS_FILE} says it holds 4096 bytes, which is not what it holds: it is made up as it is read (it is on a sysfs file system`,
+      );
+      expect(run.stderr).toContain('Copy it to a regular file first');
+      expect(run.stderr).not.toContain('changed while it was being uploaded');
+      expect(await keys()).toEqual([]);
+    },
+  );
 
   it('a source swapped for a named pipe during a multipart upload fails as changed at once, leaving no upload (no read waits for a writer)', async () => {
     const file = await randomFile(dir, 'fbig.bin', 40 * MIB);
@@ -167,16 +204,32 @@ describe('uploads', () => {
       await rename(file.path, path.join(dir, 'moved-aside.bin'));
       execFileSync('mkfifo', [file.path]);
       swapped = true;
-      const end = await Promise.race([job.finished(), new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the upload hung on the named pipe')), 30_000))]);
+      const end = await Promise.race([
+        job.finished(),
+        new Promise<never>((_, reject) =>
+          setTimeout(() => reject(new Error('the upload hung on the named pipe')), 30_000),
+        ),
+      ]);
       expect(end.state.status).toBe('failed');
-      expect(end.itemErrors).toEqual([expect.objectContaining({ code: 'FileChanged', message: expect.stringContaining(`${file.path} changed while it was being uploaded: it is no longer the file that was listed (it is now a named pipe (FIFO))`) as string })]);
+      expect(end.itemErrors).toEqual([
+        expect.objectContaining({
+          code: 'FileChanged',
+          message: expect.stringContaining(
+            `${file.path} changed while it was being uploaded: it is no longer the file that was listed (it is now a named pipe (FIFO))`,
+          ) as string,
+        }),
+      ]);
       expect(await keys()).toEqual([]);
       const uploads = [];
       for await (const upload of listMultipartUploads(t.connection, t.bucket)) uploads.push(upload);
       expect(uploads).toEqual([]);
     } finally {
       // Lets go of a read that waits for a writer (before the fix), so the engine can close.
-      if (swapped) await open(file.path, constants.O_WRONLY | constants.O_NONBLOCK).then((handle) => handle.close(), () => undefined);
+      if (swapped)
+        await open(file.path, constants.O_WRONLY | constants.O_NONBLOCK).then(
+          (handle) => handle.close(),
+          () => undefined,
+        );
       await proxy.close();
     }
   }, 60_000);
@@ -193,7 +246,9 @@ describe('downloads', () => {
     await writeFile(path.join(out, 'c', 'blocked'), 'a file where the folder would go');
     const run = await runCli(['cp', '-r', `s3://${t.bucket}/c`, out]);
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain('The key "c/m/" ends in "/", so it stands for a folder, but it holds 17 bytes, which a folder cannot keep; it was not downloaded.');
+    expect(run.stderr).toContain(
+      'The key "c/m/" ends in "/", so it stands for a folder, but it holds 17 bytes, which a folder cannot keep; it was not downloaded.',
+    );
     expect(run.stderr).toContain(`A file is in the way where a folder should be (${path.join(out, 'c', 'blocked')})`);
     expect((await readdir(path.join(out, 'c'))).sort()).toEqual(['a.txt', 'b.txt', 'blocked']);
   });
@@ -214,7 +269,11 @@ describe('downloads', () => {
     await chmod(box, 0o733);
     const data = await mkdtemp(path.join(os.tmpdir(), 'barge-nobody-'));
     await chmod(data, 0o777);
-    const run = await runCli(['cp', '--quiet', `s3://${t.bucket}/drop.txt`, `${box}/`], { uid: 65534, gid: 65534, env: { BARGE_DATA_DIR: data } });
+    const run = await runCli(['cp', '--quiet', `s3://${t.bucket}/drop.txt`, `${box}/`], {
+      uid: 65534,
+      gid: 65534,
+      env: { BARGE_DATA_DIR: data },
+    });
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(await readFile(path.join(box, 'drop.txt'), 'utf8')).toBe('dropped');
@@ -256,10 +315,13 @@ describe('downloads', () => {
       await new Promise((resolve) => setTimeout(resolve, 200));
       await put('moving.bin', Buffer.alloc(24 * MIB, 2));
       const end = await job.finished();
-      expect(end.itemErrors).toEqual([{
-        item: `s3://${t.bucket}/moving.bin`, code: 'ObjectChanged',
-        message: `s3://${t.bucket}/moving.bin changed on the server while it was being downloaded (it was replaced); nothing was saved. Download it again to fetch the new version.`,
-      }]);
+      expect(end.itemErrors).toEqual([
+        {
+          item: `s3://${t.bucket}/moving.bin`,
+          code: 'ObjectChanged',
+          message: `s3://${t.bucket}/moving.bin changed on the server while it was being downloaded (it was replaced); nothing was saved. Download it again to fetch the new version.`,
+        },
+      ]);
       expect(await readdir(out).catch(() => [])).toEqual([]);
     } finally {
       await proxy.close();

@@ -28,7 +28,11 @@ it('a download whose body breaks mid-stream resumes from the last byte and compl
   await t.engine.upload(t.connection, { sources: [source.path], bucket: t.bucket, destination: 'src.bin' }).finished();
 
   let cuts = 0;
-  proxy.setRule((request) => (request.method === 'GET' && request.headers.range && cuts++ < 3 ? { kind: 'cut-body', afterBytes: 3 * MIB } : undefined));
+  proxy.setRule((request) =>
+    request.method === 'GET' && request.headers.range && cuts++ < 3
+      ? { kind: 'cut-body', afterBytes: 3 * MIB }
+      : undefined,
+  );
   const out = path.join(t.dir, 'out');
   const job = t.engine.download(viaProxy, { bucket: t.bucket, keys: ['src.bin'], targetFolder: out });
   const end = await job.finished();
@@ -57,11 +61,15 @@ it('a storm of 503 SlowDown answers is retried with backoff until every upload l
 
 it('a download that keeps failing leaves nothing under the final name', async () => {
   const source = await randomFile(t.dir, 'doomed.bin', 12 * MIB);
-  await t.engine.upload(t.connection, { sources: [source.path], bucket: t.bucket, destination: 'doomed.bin' }).finished();
+  await t.engine
+    .upload(t.connection, { sources: [source.path], bucket: t.bucket, destination: 'doomed.bin' })
+    .finished();
   t.engine.updateSettings({ maxAttempts: 2 });
   proxy.setRule((request) => (request.method === 'GET' ? { kind: 'cut-body', afterBytes: 1 * MIB } : undefined));
   const out = path.join(t.dir, 'out');
-  const end = await t.engine.download(viaProxy, { bucket: t.bucket, keys: ['doomed.bin'], targetFolder: out }).finished();
+  const end = await t.engine
+    .download(viaProxy, { bucket: t.bucket, keys: ['doomed.bin'], targetFolder: out })
+    .finished();
   expect(end.state.status).toBe('failed');
   expect(await readdir(out)).toEqual([]);
 });
@@ -76,7 +84,9 @@ it('a request that gets no answer, or a body that goes silent, is abandoned afte
   expect(up.retryCount).toBeGreaterThanOrEqual(1);
 
   let gets = 0;
-  proxy.setRule((request) => (request.method === 'GET' && gets++ === 0 ? { kind: 'stall-body', afterBytes: 2 * MIB } : undefined));
+  proxy.setRule((request) =>
+    request.method === 'GET' && gets++ === 0 ? { kind: 'stall-body', afterBytes: 2 * MIB } : undefined,
+  );
   const out = path.join(t.dir, 'quiet-out');
   const down = t.engine.download(viaProxy, { bucket: t.bucket, keys: ['quiet.bin'], targetFolder: out });
   expect((await down.finished()).state.status).toBe('completed');
@@ -100,7 +110,10 @@ it('a file that shrinks during its upload fails at once as changed, and leaves n
   await truncate(source.path, 1024);
   const end = await job.finished();
   expect(end.state.status).toBe('failed');
-  expect(end.itemErrors[0]).toMatchObject({ code: 'FileChanged', message: expect.stringContaining('changed while it was being uploaded') });
+  expect(end.itemErrors[0]).toMatchObject({
+    code: 'FileChanged',
+    message: expect.stringContaining('changed while it was being uploaded'),
+  });
   expect(end.progress.bytesDone).toBe(0);
   const uploads = [];
   for await (const u of listMultipartUploads(t.connection, t.bucket)) uploads.push(u);
@@ -117,11 +130,15 @@ it('a CompleteMultipartUpload whose answer is lost after the store did it is fou
     }
     return undefined;
   });
-  const end = await t.engine.upload(viaProxy, { sources: [source.path], bucket: t.bucket, destination: 'completed.bin' }).finished();
+  const end = await t.engine
+    .upload(viaProxy, { sources: [source.path], bucket: t.bucket, destination: 'completed.bin' })
+    .finished();
   expect(cut).toBe(1);
   expect(end.state.status).toBe('completed');
   const out = path.join(t.dir, 'check.bin');
-  await t.engine.download(t.connection, { bucket: t.bucket, keys: ['completed.bin'], targetFolder: t.dir, targetFile: out }).finished();
+  await t.engine
+    .download(t.connection, { bucket: t.bucket, keys: ['completed.bin'], targetFolder: t.dir, targetFile: out })
+    .finished();
   expect(await sha256File(out)).toBe(source.sha256);
 });
 
@@ -129,15 +146,23 @@ it('a failed upload whose clean-up fails too says the cause first, the clean-up 
   t.engine.updateSettings({ maxAttempts: 2 });
   const source = await randomFile(t.dir, 'doomed.bin', 17 * MIB);
   proxy.setRule((request) => {
-    if (request.method === 'PUT' && request.url?.includes('partNumber=2')) return { kind: 'corrupt-request', atByte: 10 };
+    if (request.method === 'PUT' && request.url?.includes('partNumber=2'))
+      return { kind: 'corrupt-request', atByte: 10 };
     if (request.method === 'DELETE' && request.url?.includes('uploadId=')) return { kind: 'slow-down' };
     return undefined;
   });
-  const end = await t.engine.upload(viaProxy, { sources: [source.path], bucket: t.bucket, destination: 'doomed.bin' }).finished();
+  const end = await t.engine
+    .upload(viaProxy, { sources: [source.path], bucket: t.bucket, destination: 'doomed.bin' })
+    .finished();
   const message = end.itemErrors[0]!.message;
-  expect(message).toMatch(/^Cannot upload .*doomed\.bin to s3:\/\/.*\/doomed\.bin: The store received different bytes than were sent/);
+  expect(message).toMatch(
+    /^Cannot upload .*doomed\.bin to s3:\/\/.*\/doomed\.bin: The store received different bytes than were sent/,
+  );
   expect(message).toContain('Its multipart upload could not be aborted either (');
   expect(message.indexOf('different bytes')).toBeLessThan(message.indexOf('could not be aborted'));
   proxy.setRule(() => undefined);
-  for await (const u of listMultipartUploads(t.connection, t.bucket)) await t.connection.client.send(new AbortMultipartUploadCommand({ Bucket: t.bucket, Key: u.key, UploadId: u.uploadId }));
+  for await (const u of listMultipartUploads(t.connection, t.bucket))
+    await t.connection.client.send(
+      new AbortMultipartUploadCommand({ Bucket: t.bucket, Key: u.key, UploadId: u.uploadId }),
+    );
 });

@@ -28,19 +28,41 @@ afterAll(async () => {
 
 /** What a window's host.info says of a host started with `command` (left out: as `npm run serve` starts it). */
 async function startedBy(command: ServeStart['command'], name: string): Promise<unknown> {
-  const args = { port: '0', 'data-dir': path.join(root, name), 'download-root': path.join(root, `${name}-downloads`), 'static-dir': root };
-  const host = await startServe({ args, env: { AWS_ENDPOINT_URL: inject('s3').endpoint }, demoStore: { start: async () => { throw new Error('no demo here'); } }, ...(command ? { command } : {}) });
+  const args = {
+    port: '0',
+    'data-dir': path.join(root, name),
+    'download-root': path.join(root, `${name}-downloads`),
+    'static-dir': root,
+  };
+  const host = await startServe({
+    args,
+    env: { AWS_ENDPOINT_URL: inject('s3').endpoint },
+    demoStore: {
+      start: async () => {
+        throw new Error('no demo here');
+      },
+    },
+    ...(command ? { command } : {}),
+  });
   try {
     const { origin } = new URL(host.url);
     // Without the token, it is named too: the URL to open is the one that command printed.
     const refused = await fetch(`${origin}/api`);
     expect(refused.status).toBe(401);
-    expect(((await refused.json()) as { error: { message: string } }).error.message).toBe(`Open the URL that "${command ?? 'npm run serve'}" printed: it carries the access token.`);
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toBe(
+      `Open the URL that "${command ?? 'npm run serve'}" printed: it carries the access token.`,
+    );
     const ws = new WebSocket(`${origin.replace('http', 'ws')}/api`, apiProtocols(TOKEN), { origin });
-    await new Promise((resolve, reject) => { ws.once('open', resolve); ws.once('error', reject); });
+    await new Promise((resolve, reject) => {
+      ws.once('open', resolve);
+      ws.once('error', reject);
+    });
     const answer = new Promise<{ result: { ok: boolean; value: { startedBy?: string } } }>((resolve) => {
       ws.on('message', (data: Buffer) => {
-        const message = JSON.parse(data.toString()) as { id?: number; result: { ok: boolean; value: { startedBy?: string } } };
+        const message = JSON.parse(data.toString()) as {
+          id?: number;
+          result: { ok: boolean; value: { startedBy?: string } };
+        };
         if (message.id === 1) resolve(message);
       });
     });

@@ -45,11 +45,17 @@ it('a failed item fails the job with a clear error; retry sends only what failed
   const proxy = await startFaultProxy(serverConfig().endpoint!);
   onTestFinished(() => proxy.close());
   const counted = await t.engine.connect({ ...serverConfig(), endpoint: proxy.endpoint });
-  const job = t.engine.upload(counted, { sources: [path.join(t.dir, 'ok.txt'), missing], bucket: t.bucket, destination: 'in/' });
+  const job = t.engine.upload(counted, {
+    sources: [path.join(t.dir, 'ok.txt'), missing],
+    bucket: t.bucket,
+    destination: 'in/',
+  });
   const first = await job.finished();
   expect(first.state.status).toBe('failed');
   expect(first.progress).toMatchObject({ objectsDone: 1, objectsFailed: 1, objectsTotal: 2 });
-  expect(first.itemErrors).toEqual([{ item: missing, code: 'ENOENT', message: `Cannot read ${missing}: No such file or folder.` }]);
+  expect(first.itemErrors).toEqual([
+    { item: missing, code: 'ENOENT', message: `Cannot read ${missing}: No such file or folder.` },
+  ]);
 
   await writeFile(missing, 'now it exists');
   const before = proxy.seen.length;

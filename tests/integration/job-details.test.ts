@@ -35,7 +35,7 @@ async function call<M extends MethodName>(method: M, params: MethodParams<M>): P
 }
 
 async function ended(job: JobSummary): Promise<JobSummary> {
-  return (await engine.job(job.id)!.finished());
+  return await engine.job(job.id)!.finished();
 }
 
 /** Every item of the job, sorted by source (items end in any order). */
@@ -49,12 +49,24 @@ beforeAll(async () => {
   engine = new Engine({ env: {} });
   s3 = await engine.connect(serverConfig());
   await createBucket(s3, bucket);
-  const registry = new ConnectionRegistry({ dataDir: dir, engine, secrets: new FileSecretStore(path.join(dir, 'secrets.json')), env: {} });
+  const registry = new ConnectionRegistry({
+    dataDir: dir,
+    engine,
+    secrets: new FileSecretStore(path.join(dir, 'secrets.json')),
+    env: {},
+  });
   service = createBargeService({ engine, registry, host: 'electron', downloadFolder: dir });
   const config = serverConfig();
-  connectionId = (await call('connections.add', {
-    name: 'Test store', endpoint: config.endpoint, region: config.region, pathStyle: true, accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey,
-  })).id;
+  connectionId = (
+    await call('connections.add', {
+      name: 'Test store',
+      endpoint: config.endpoint,
+      region: config.region,
+      pathStyle: true,
+      accessKeyId: config.accessKeyId,
+      secretAccessKey: config.secretAccessKey,
+    })
+  ).id;
 });
 
 afterAll(async () => {
@@ -69,15 +81,25 @@ it('an upload lists each file, source to destination; the one that failed says w
   const first = await ended(await call('jobs.upload', { connectionId, bucket, prefix: 'up/', paths: [ok, later] }));
   expect(first.state.status).toBe('failed');
   expect(await items(first.id)).toEqual([
-    { source: later, destination: `s3://${bucket}/up/later.txt`, state: 'failed', code: 'ENOENT', message: `Cannot read ${later}: No such file or folder.` },
+    {
+      source: later,
+      destination: `s3://${bucket}/up/later.txt`,
+      state: 'failed',
+      code: 'ENOENT',
+      message: `Cannot read ${later}: No such file or folder.`,
+    },
     { source: ok, destination: `s3://${bucket}/up/ok.txt`, size: 2, state: 'done' },
   ]);
   expect(await call('jobs.details', { id: first.id, filter: 'failed' })).toEqual({
-    items: [expect.objectContaining({ source: later, state: 'failed' })], total: 1, unlisted: 0,
+    items: [expect.objectContaining({ source: later, state: 'failed' })],
+    total: 1,
+    unlisted: 0,
   });
   const csv = await call('jobs.detailsCsv', { id: first.id, filter: 'failed' });
   expect(csv.fileName).toBe(`barge-errors-upload-${first.id.slice(0, 8)}.csv`);
-  expect(csv.text).toBe(`source,destination,size,state,code,message\n${later},s3://${bucket}/up/later.txt,,failed,ENOENT,Cannot read ${later}: No such file or folder.\n`);
+  expect(csv.text).toBe(
+    `source,destination,size,state,code,message\n${later},s3://${bucket}/up/later.txt,,failed,ENOENT,Cannot read ${later}: No such file or folder.\n`,
+  );
 
   // Only a job that ended with failures has failed items to retry.
   const done = await ended(await call('jobs.upload', { connectionId, bucket, prefix: 'up2/', paths: [ok] }));
@@ -99,15 +121,30 @@ it('an upload lists each file, source to destination; the one that failed says w
 it('a download of an object gone since it was listed fails it alone; once it is back, Retry failed items saves it', async () => {
   await s3.client.send(new PutObjectCommand({ Bucket: bucket, Key: 'down/here.txt', Body: 'here' }));
   const target = path.join(dir, 'downloads');
-  const first = await ended(await call('jobs.download', { connectionId, bucket, keys: ['down/here.txt', 'down/gone.txt'], targetFolder: target }));
+  const first = await ended(
+    await call('jobs.download', {
+      connectionId,
+      bucket,
+      keys: ['down/here.txt', 'down/gone.txt'],
+      targetFolder: target,
+    }),
+  );
   expect(first.state.status).toBe('failed');
   expect(await items(first.id)).toEqual([
-    { source: `s3://${bucket}/down/gone.txt`, destination: path.join(target, 'gone.txt'), state: 'failed', code: 'NoSuchKey', message: expect.stringContaining('does not exist') as string },
+    {
+      source: `s3://${bucket}/down/gone.txt`,
+      destination: path.join(target, 'gone.txt'),
+      state: 'failed',
+      code: 'NoSuchKey',
+      message: expect.stringContaining('does not exist') as string,
+    },
     { source: `s3://${bucket}/down/here.txt`, destination: path.join(target, 'here.txt'), size: 4, state: 'done' },
   ]);
   // The receipt names the failure with its key and where it was to be saved.
   const receipt = await call('jobs.receipt', { id: first.id, format: 'csv' });
-  expect(receipt.text.split('\n').find((line) => line.startsWith('down/gone.txt,'))).toMatch(new RegExp(`^down/gone\\.txt,${path.join(target, 'gone.txt').replaceAll('/', '\\/')},0,.*,failed,NoSuchKey: `));
+  expect(receipt.text.split('\n').find((line) => line.startsWith('down/gone.txt,'))).toMatch(
+    new RegExp(`^down/gone\\.txt,${path.join(target, 'gone.txt').replaceAll('/', '\\/')},0,.*,failed,NoSuchKey: `),
+  );
 
   await s3.client.send(new PutObjectCommand({ Bucket: bucket, Key: 'down/gone.txt', Body: 'back again' }));
   await call('jobs.retryFailed', { id: first.id });
@@ -117,14 +154,26 @@ it('a download of an object gone since it was listed fails it alone; once it is 
 });
 
 it('a download whose files were already there (answer: fail) is not retried the same way: Retry failed items asks, then keeps both, replaces or skips them', async () => {
-  for (const name of ['a.txt', 'b.txt', 'c.txt']) await s3.client.send(new PutObjectCommand({ Bucket: bucket, Key: `there/${name}`, Body: `new ${name}` }));
+  for (const name of ['a.txt', 'b.txt', 'c.txt'])
+    await s3.client.send(new PutObjectCommand({ Bucket: bucket, Key: `there/${name}`, Body: `new ${name}` }));
   const target = await mkdtemp(path.join(dir, 'there-'));
-  const download = async () => ended(await call('jobs.download', { connectionId, bucket, keys: ['there/a.txt', 'there/b.txt', 'there/c.txt'], targetFolder: target, ifExists: 'fail' }));
+  const download = async () =>
+    ended(
+      await call('jobs.download', {
+        connectionId,
+        bucket,
+        keys: ['there/a.txt', 'there/b.txt', 'there/c.txt'],
+        targetFolder: target,
+        ifExists: 'fail',
+      }),
+    );
   for (const name of ['a.txt', 'b.txt']) await writeFile(path.join(target, name), `mine ${name}`);
   const first = await download();
   expect(first.progress).toMatchObject({ objectsDone: 1, objectsFailed: 2 });
   await expect(call('jobs.retryFailed', { id: first.id })).rejects.toMatchObject({
-    code: 'ChoiceNeeded', message: '2 items failed because their files were already there: retried the same way, they would fail again. Choose whether to replace them, keep both, or skip them.',
+    code: 'ChoiceNeeded',
+    message:
+      '2 items failed because their files were already there: retried the same way, they would fail again. Choose whether to replace them, keep both, or skip them.',
   });
   await call('jobs.retryFailed', { id: first.id, ifExists: 'rename' });
   expect((await ended(first)).state.status).toBe('completed');
@@ -141,10 +190,20 @@ it('a download whose files were already there (answer: fail) is not retried the 
   expect(await readFile(path.join(target, 'a.txt'), 'utf8')).toBe('new a.txt');
 
   await writeFile(path.join(target, 'a.txt'), 'mine again');
-  const third = ended(await call('jobs.download', { connectionId, bucket, keys: ['there/a.txt'], targetFolder: target, ifExists: 'fail' }));
+  const third = ended(
+    await call('jobs.download', {
+      connectionId,
+      bucket,
+      keys: ['there/a.txt'],
+      targetFolder: target,
+      ifExists: 'fail',
+    }),
+  );
   const failedOne = await third;
   await expect(call('jobs.retryFailed', { id: failedOne.id })).rejects.toMatchObject({
-    code: 'ChoiceNeeded', message: '1 item failed because its file was already there: retried the same way, it would fail again. Choose whether to replace it, keep both, or skip it.',
+    code: 'ChoiceNeeded',
+    message:
+      '1 item failed because its file was already there: retried the same way, it would fail again. Choose whether to replace it, keep both, or skip it.',
   });
   await call('jobs.retryFailed', { id: failedOne.id, ifExists: 'skip' });
   const skipped = await ended(failedOne);
@@ -156,14 +215,25 @@ it('an upload whose objects were already there (answer: fail) is not retried the
   const source = await mkdtemp(path.join(dir, 'up-there-'));
   for (const name of ['a.txt', 'b.txt']) await writeFile(path.join(source, name), `mine ${name}`);
   await s3.client.send(new PutObjectCommand({ Bucket: bucket, Key: 'up-there/a.txt', Body: 'theirs' }));
-  const first = await ended(await call('jobs.upload', { connectionId, bucket, prefix: 'up-there/', paths: [path.join(source, 'a.txt'), path.join(source, 'b.txt')], ifExists: 'fail' }));
+  const first = await ended(
+    await call('jobs.upload', {
+      connectionId,
+      bucket,
+      prefix: 'up-there/',
+      paths: [path.join(source, 'a.txt'), path.join(source, 'b.txt')],
+      ifExists: 'fail',
+    }),
+  );
   expect(first.progress).toMatchObject({ objectsDone: 1, objectsFailed: 1 });
   await expect(call('jobs.retryFailed', { id: first.id })).rejects.toMatchObject({
-    code: 'ChoiceNeeded', message: '1 item failed because its object was already there: retried the same way, it would fail again. Choose whether to replace it, keep both, or skip it.',
+    code: 'ChoiceNeeded',
+    message:
+      '1 item failed because its object was already there: retried the same way, it would fail again. Choose whether to replace it, keep both, or skip it.',
   });
   await call('jobs.retryFailed', { id: first.id, ifExists: 'rename' });
   expect((await ended(first)).state.status).toBe('completed');
-  const body = async (Key: string) => (await s3.client.send(new GetObjectCommand({ Bucket: bucket, Key }))).Body!.transformToString();
+  const body = async (Key: string) =>
+    (await s3.client.send(new GetObjectCommand({ Bucket: bucket, Key }))).Body!.transformToString();
   expect(await body('up-there/a.txt')).toBe('theirs');
   expect(await body('up-there/a (1).txt')).toBe('mine a.txt');
 });
@@ -171,15 +241,31 @@ it('an upload whose objects were already there (answer: fail) is not retried the
 it('a delete refused for objects under a legal hold lists them failed; with the holds lifted, Retry failed items deletes exactly those', async () => {
   const locked = uniqueBucket();
   await s3.client.send(new CreateBucketCommand({ Bucket: locked, ObjectLockEnabledForBucket: true }));
-  for (const Key of ['p/held.txt', 'p/free.txt']) await s3.client.send(new PutObjectCommand({ Bucket: locked, Key, Body: Key }));
-  await s3.client.send(new PutObjectLegalHoldCommand({ Bucket: locked, Key: 'p/held.txt', LegalHold: { Status: 'ON' } }));
-  const first = await ended(await call('jobs.delete', { connectionId, bucket: locked, prefixes: ['p/'], allVersions: true }));
+  for (const Key of ['p/held.txt', 'p/free.txt'])
+    await s3.client.send(new PutObjectCommand({ Bucket: locked, Key, Body: Key }));
+  await s3.client.send(
+    new PutObjectLegalHoldCommand({ Bucket: locked, Key: 'p/held.txt', LegalHold: { Status: 'ON' } }),
+  );
+  const first = await ended(
+    await call('jobs.delete', { connectionId, bucket: locked, prefixes: ['p/'], allVersions: true }),
+  );
   expect(first.state.status).toBe('failed');
   const [free, held] = await items(first.id);
-  expect(free).toMatchObject({ source: expect.stringMatching(new RegExp(`^s3://${locked}/p/free\\.txt \\(version .+\\)$`)) as string, destination: '', size: 10, state: 'done' });
-  expect(held).toMatchObject({ source: expect.stringMatching(new RegExp(`^s3://${locked}/p/held\\.txt \\(version .+\\)$`)) as string, state: 'failed', code: 'ObjectLocked' });
+  expect(free).toMatchObject({
+    source: expect.stringMatching(new RegExp(`^s3://${locked}/p/free\\.txt \\(version .+\\)$`)) as string,
+    destination: '',
+    size: 10,
+    state: 'done',
+  });
+  expect(held).toMatchObject({
+    source: expect.stringMatching(new RegExp(`^s3://${locked}/p/held\\.txt \\(version .+\\)$`)) as string,
+    state: 'failed',
+    code: 'ObjectLocked',
+  });
 
-  await s3.client.send(new PutObjectLegalHoldCommand({ Bucket: locked, Key: 'p/held.txt', LegalHold: { Status: 'OFF' } }));
+  await s3.client.send(
+    new PutObjectLegalHoldCommand({ Bucket: locked, Key: 'p/held.txt', LegalHold: { Status: 'OFF' } }),
+  );
   await call('jobs.retryFailed', { id: first.id });
   const second = await ended(first);
   expect(second.state.status).toBe('completed');
@@ -191,12 +277,23 @@ it('a delete refused for objects under a legal hold lists them failed; with the 
 });
 
 it('a job that failed as a whole has no failed items to retry one by one; details of a job not in the list, and pages too large, are refused', async () => {
-  const whole = await ended(await call('jobs.download', { connectionId, bucket: uniqueBucket(), prefixes: ['x/'], targetFolder: path.join(dir, 'nowhere') }));
+  const whole = await ended(
+    await call('jobs.download', {
+      connectionId,
+      bucket: uniqueBucket(),
+      prefixes: ['x/'],
+      targetFolder: path.join(dir, 'nowhere'),
+    }),
+  );
   expect(whole.state.status).toBe('failed');
   await expect(call('jobs.retryFailed', { id: whole.id })).rejects.toMatchObject({ code: 'FailedWhole' });
   await expect(call('jobs.details', { id: 'no-such-job' })).rejects.toMatchObject({ code: 'NoSuchJob' });
-  await expect(call('jobs.detailsCsv', { id: 'no-such-job', filter: 'all' })).rejects.toMatchObject({ code: 'NoSuchJob' });
-  await expect(call('jobs.details', { id: whole.id, limit: 100_000 })).rejects.toMatchObject({ code: 'InvalidRequest' });
+  await expect(call('jobs.detailsCsv', { id: 'no-such-job', filter: 'all' })).rejects.toMatchObject({
+    code: 'NoSuchJob',
+  });
+  await expect(call('jobs.details', { id: whole.id, limit: 100_000 })).rejects.toMatchObject({
+    code: 'InvalidRequest',
+  });
 
   // A job not yet ended (here paused as it starts) has no failed items to retry yet.
   const folder = await mkdtemp(path.join(dir, 'paused-'));
@@ -226,7 +323,9 @@ it('the command line says how to retry what failed: the same command again, whic
   const first = await runCli(args);
   expect(first.code).toBe(1);
   expect(first.stderr).toContain(`error: Cannot read ${later}: No such file or folder.\n`);
-  expect(first.stderr).toContain('To retry the 1 item that failed, run the same command again: what was done is skipped.\n');
+  expect(first.stderr).toContain(
+    'To retry the 1 item that failed, run the same command again: what was done is skipped.\n',
+  );
   await writeFile(later, 'now it exists');
   const second = await runCli(args);
   expect(second.code).toBe(0);
@@ -246,10 +345,15 @@ it('a job of 12,000 items pages to its last, its list kept on disk past the firs
   const last = await call('jobs.details', { id: job.id, offset: 11_990, limit: 1000 });
   expect(last.total).toBe(12_000);
   expect(last.items).toHaveLength(10);
-  expect(last.items.every((item) => item.state === 'done' && item.destination === '' && item.source.startsWith(`s3://${bucket}/many/k`))).toBe(true);
+  expect(
+    last.items.every(
+      (item) => item.state === 'done' && item.destination === '' && item.source.startsWith(`s3://${bucket}/many/k`),
+    ),
+  ).toBe(true);
   const sources = new Set<string>();
   for (let offset = 0; offset < 12_000; offset += 1000) {
-    for (const item of (await call('jobs.details', { id: job.id, offset, limit: 1000 })).items) sources.add(item.source);
+    for (const item of (await call('jobs.details', { id: job.id, offset, limit: 1000 })).items)
+      sources.add(item.source);
   }
   expect(sources.size).toBe(12_000);
   expect(await call('jobs.details', { id: job.id, filter: 'failed' })).toEqual({ items: [], total: 0, unlisted: 0 });
@@ -259,7 +363,12 @@ it('a job of 12,000 items pages to its last, its list kept on disk past the firs
   const starts: number[] = [];
   while (offset !== undefined) {
     starts.push(offset);
-    const page: { text: string; next?: number } = await call('jobs.detailsCsv', { id: job.id, filter: 'all', offset, limit: 5000 });
+    const page: { text: string; next?: number } = await call('jobs.detailsCsv', {
+      id: job.id,
+      filter: 'all',
+      offset,
+      limit: 5000,
+    });
     pages.push(page.text);
     offset = page.next;
   }
@@ -270,12 +379,17 @@ it('a job of 12,000 items pages to its last, its list kept on disk past the firs
   expect(new Set(lines.slice(1).map((line) => line.split(',')[0]))).toEqual(sources);
 });
 
-it('a staged upload (a browser\'s files) names its items as they were dropped, not by the host\'s staging folder', async () => {
+it("a staged upload (a browser's files) names its items as they were dropped, not by the host's staging folder", async () => {
   // A web host's service, as serve.ts builds it: files staged, no local paths.
   const folder = await mkdtemp(path.join(dir, 'web-'));
   const staging = await StagingArea.open({ root: path.join(folder, 'staging') });
   const webEngine = new Engine({ env: {} });
-  const registry = new ConnectionRegistry({ dataDir: folder, engine: webEngine, secrets: new FileSecretStore(path.join(folder, 'secrets.json')), env: {} });
+  const registry = new ConnectionRegistry({
+    dataDir: folder,
+    engine: webEngine,
+    secrets: new FileSecretStore(path.join(folder, 'secrets.json')),
+    env: {},
+  });
   const web = createBargeService({ engine: webEngine, registry, host: 'web', staging, pageCallers: true });
   try {
     const dispatch = async <M extends MethodName>(method: M, params: MethodParams<M>) => {
@@ -285,20 +399,43 @@ it('a staged upload (a browser\'s files) names its items as they were dropped, n
     };
     const config = serverConfig();
     const store = await dispatch('connections.add', {
-      name: 'Test store', endpoint: config.endpoint, region: config.region, pathStyle: true, accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey,
+      name: 'Test store',
+      endpoint: config.endpoint,
+      region: config.region,
+      pathStyle: true,
+      accessKeyId: config.accessKeyId,
+      secretAccessKey: config.secretAccessKey,
     });
     const { stagingId } = await dispatch('uploads.stage', {});
     const target = await web.stagedFile(stagingId, 'photos/a.txt');
     if (!target.ok) throw new Error(target.error.message);
     await writeFile(target.value.file, 'a');
     // "notes.txt" is named but was never sent: it fails, by its name.
-    const started = await dispatch('jobs.upload', { connectionId: store.id, bucket, prefix: 'staged/', staged: { stagingId, entries: ['photos', 'notes.txt'] } });
+    const started = await dispatch('jobs.upload', {
+      connectionId: store.id,
+      bucket,
+      prefix: 'staged/',
+      staged: { stagingId, entries: ['photos', 'notes.txt'] },
+    });
     const job = await webEngine.job(started.id)!.finished();
     expect(job.state.status).toBe('failed');
-    const listed = [...(await dispatch('jobs.details', { id: job.id })).items].sort((a, b) => a.source.localeCompare(b.source));
+    const listed = [...(await dispatch('jobs.details', { id: job.id })).items].sort((a, b) =>
+      a.source.localeCompare(b.source),
+    );
     expect(listed).toEqual([
-      { source: 'notes.txt', destination: `s3://${bucket}/staged/notes.txt`, state: 'failed', code: 'ENOENT', message: 'Cannot read notes.txt: No such file or folder.' },
-      { source: path.join('photos', 'a.txt'), destination: `s3://${bucket}/staged/photos/a.txt`, size: 1, state: 'done' },
+      {
+        source: 'notes.txt',
+        destination: `s3://${bucket}/staged/notes.txt`,
+        state: 'failed',
+        code: 'ENOENT',
+        message: 'Cannot read notes.txt: No such file or folder.',
+      },
+      {
+        source: path.join('photos', 'a.txt'),
+        destination: `s3://${bucket}/staged/photos/a.txt`,
+        size: 1,
+        state: 'done',
+      },
     ]);
     const csv = await dispatch('jobs.detailsCsv', { id: job.id, filter: 'failed' });
     expect(csv.text).not.toContain(path.join(folder, 'staging'));
@@ -308,15 +445,22 @@ it('a staged upload (a browser\'s files) names its items as they were dropped, n
   }
 });
 
-it('a staged upload\'s job says why it failed by the names dropped, on its row as in its details: never the host\'s staging folder', async () => {
+it("a staged upload's job says why it failed by the names dropped, on its row as in its details: never the host's staging folder", async () => {
   const folder = await mkdtemp(path.join(dir, 'web-'));
   const stagingRoot = path.join(folder, 'staging');
   const staging = await StagingArea.open({ root: stagingRoot });
   const webEngine = new Engine({ env: {} });
-  const registry = new ConnectionRegistry({ dataDir: folder, engine: webEngine, secrets: new FileSecretStore(path.join(folder, 'secrets.json')), env: {} });
+  const registry = new ConnectionRegistry({
+    dataDir: folder,
+    engine: webEngine,
+    secrets: new FileSecretStore(path.join(folder, 'secrets.json')),
+    env: {},
+  });
   const web = createBargeService({ engine: webEngine, registry, host: 'web', staging, pageCallers: true });
   const heard: string[] = [];
-  const stop = web.subscribe((event) => { if (event.type !== 'stats') heard.push(JSON.stringify(event)); });
+  const stop = web.subscribe((event) => {
+    if (event.type !== 'stats') heard.push(JSON.stringify(event));
+  });
   try {
     const dispatch = async <M extends MethodName>(method: M, params: MethodParams<M>) => {
       const result = await web.dispatch(method, params);
@@ -325,21 +469,34 @@ it('a staged upload\'s job says why it failed by the names dropped, on its row a
     };
     const config = serverConfig();
     const store = await dispatch('connections.add', {
-      name: 'Test store', endpoint: config.endpoint, region: config.region, pathStyle: true, accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey,
+      name: 'Test store',
+      endpoint: config.endpoint,
+      region: config.region,
+      pathStyle: true,
+      accessKeyId: config.accessKeyId,
+      secretAccessKey: config.secretAccessKey,
     });
     await s3.client.send(new PutObjectCommand({ Bucket: bucket, Key: 'staged-row/photos/a.txt', Body: 'there' }));
     const { stagingId } = await dispatch('uploads.stage', {});
     const target = await web.stagedFile(stagingId, 'photos/a.txt');
     if (!target.ok) throw new Error(target.error.message);
     await writeFile(target.value.file, 'a');
-    const started = await dispatch('jobs.upload', { connectionId: store.id, bucket, prefix: 'staged-row/', staged: { stagingId, entries: ['photos'] }, ifExists: 'fail' });
+    const started = await dispatch('jobs.upload', {
+      connectionId: store.id,
+      bucket,
+      prefix: 'staged-row/',
+      staged: { stagingId, entries: ['photos'] },
+      ifExists: 'fail',
+    });
     const job = await webEngine.job(started.id)!.finished();
     expect(job.state.status).toBe('failed');
     const [row] = (await dispatch('jobs.snapshot', {})).filter((j) => j.id === job.id);
     const errors = await dispatch('jobs.items', { id: job.id, list: 'errors', offset: 0, limit: 10 });
     const said = [JSON.stringify(row), JSON.stringify(errors), ...heard];
     expect(said.filter((text) => text.includes(stagingRoot))).toEqual([]);
-    expect(row!.state.status === 'failed' && row!.state.error.message).toContain(`; ${path.join('photos', 'a.txt')} was not uploaded over it`);
+    expect(row!.state.status === 'failed' && row!.state.error.message).toContain(
+      `; ${path.join('photos', 'a.txt')} was not uploaded over it`,
+    );
   } finally {
     stop();
     await web.close();

@@ -39,12 +39,18 @@ it('a cancelled multipart upload leaves no parts and no object behind', async ()
   expect(end.progress.objectsFailed).toBe(0);
   expect(end.progress.bytesDone).toBe(0);
   expect(await incompleteUploads()).toBe(0);
-  await expect(t.connection.client.send(new HeadObjectCommand({ Bucket: t.bucket, Key: 'big.bin' }))).rejects.toMatchObject({ name: 'NotFound' });
+  await expect(
+    t.connection.client.send(new HeadObjectCommand({ Bucket: t.bucket, Key: 'big.bin' })),
+  ).rejects.toMatchObject({ name: 'NotFound' });
 });
 
 it('a cancelled job can be retried and then completes', async () => {
   const source = await randomFile(t.dir, 'again.bin', 30 * MIB);
-  const job = t.engine.upload(t.connection, { sources: [path.resolve(source.path)], bucket: t.bucket, destination: 'again.bin' });
+  const job = t.engine.upload(t.connection, {
+    sources: [path.resolve(source.path)],
+    bucket: t.bucket,
+    destination: 'again.bin',
+  });
   job.cancel();
   expect((await job.finished()).state.status).toBe('cancelled');
   expect(job.retry()).toBe(true);

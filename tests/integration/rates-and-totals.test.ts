@@ -15,9 +15,19 @@ let t: TestContext;
 beforeEach(async () => {
   // One request at a time: the job runs long enough to be seen running.
   t = await setUpEngine({ settings: { threads: 1 } });
-  await concurrentEach(Array.from({ length: OBJECTS }, (_, i) => i), () => 32, async (i) => {
-    await t.connection.client.send(new PutObjectCommand({ Bucket: t.bucket, Key: `small/${String(i).padStart(4, '0')}.txt`, Body: `object ${i} `.repeat(8) }));
-  });
+  await concurrentEach(
+    Array.from({ length: OBJECTS }, (_, i) => i),
+    () => 32,
+    async (i) => {
+      await t.connection.client.send(
+        new PutObjectCommand({
+          Bucket: t.bucket,
+          Key: `small/${String(i).padStart(4, '0')}.txt`,
+          Body: `object ${i} `.repeat(8),
+        }),
+      );
+    },
+  );
 });
 afterEach(() => t.close());
 
@@ -37,7 +47,11 @@ it('a download of small files knows its total while it runs, moves objects a sec
   // Half way through, the listing has long ended: the total is known, not "counting…".
   expect(midway.every((p) => p.totalsKnown && p.objectsTotal === OBJECTS)).toBe(true);
   // And the pace is there: objects and bytes a second, and the time left.
-  expect(midway.some((p) => (p.objectsPerSecond ?? 0) > 0 && p.bytesPerSecond > 0 && p.etaSeconds !== undefined && p.etaSeconds > 0)).toBe(true);
+  expect(
+    midway.some(
+      (p) => (p.objectsPerSecond ?? 0) > 0 && p.bytesPerSecond > 0 && p.etaSeconds !== undefined && p.etaSeconds > 0,
+    ),
+  ).toBe(true);
   expect(overall.some((rate) => rate > 0)).toBe(true);
   // Nothing runs now: the overall throughput is zero at once, not a fading average of the last seconds.
   expect(t.engine.stats()).toMatchObject({ bytesPerSecond: 0, objectsPerSecond: 0 });

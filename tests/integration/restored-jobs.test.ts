@@ -37,8 +37,21 @@ afterEach(async () => {
 /** The web host's service over the data folder, as `npm run serve` starts it (one at a time). */
 async function startHost(): Promise<BargeService> {
   const s3 = inject('s3');
-  const env = { AWS_ACCESS_KEY_ID: s3.accessKeyId, AWS_SECRET_ACCESS_KEY: s3.secretAccessKey, AWS_ENDPOINT_URL: s3.endpoint, AWS_REGION: s3.region };
-  service = await createRuntime({ host: 'web', dataDir, env, warn: () => undefined, downloadRoot, defaultIfExists: 'fail', settings: { threads: 2 } });
+  const env = {
+    AWS_ACCESS_KEY_ID: s3.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: s3.secretAccessKey,
+    AWS_ENDPOINT_URL: s3.endpoint,
+    AWS_REGION: s3.region,
+  };
+  service = await createRuntime({
+    host: 'web',
+    dataDir,
+    env,
+    warn: () => undefined,
+    downloadRoot,
+    defaultIfExists: 'fail',
+    settings: { threads: 2 },
+  });
   return service;
 }
 
@@ -71,16 +84,34 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Pr
 /** What a row shows of a job: its state and every count, without the rates of a moment. */
 function shown(summary: JobSummary) {
   const { bytesPerSecond: _rate, etaSeconds: _eta, waitingForStore: _waiting, ...counts } = summary.progress;
-  return { state: summary.state, counts, startedAt: summary.startedAt, endedAt: summary.endedAt, name: summary.name, createdAt: summary.createdAt };
+  return {
+    state: summary.state,
+    counts,
+    startedAt: summary.startedAt,
+    endedAt: summary.endedAt,
+    name: summary.name,
+    createdAt: summary.createdAt,
+  };
 }
 
 it('a download that failed before the host stopped comes back failed, with its counts, error and failed item; Retry then finishes it', async () => {
-  for (const key of ['a.txt', 'b.txt', 'c.txt']) await t.connection.client.send(new PutObjectCommand({ Bucket: t.bucket, Key: `in/${key}`, Body: `content of ${key}` }));
+  for (const key of ['a.txt', 'b.txt', 'c.txt'])
+    await t.connection.client.send(
+      new PutObjectCommand({ Bucket: t.bucket, Key: `in/${key}`, Body: `content of ${key}` }),
+    );
   // A file already there: the web host fails it rather than replace it.
   await writeFile(path.join(downloadRoot, 'b.txt'), 'mine');
   await startHost();
-  const started = await call<JobSummary>('jobs.download', { connectionId: 'env', bucket: t.bucket, keys: ['in/a.txt', 'in/b.txt', 'in/c.txt'], targetFolder: downloadRoot });
-  const failed = await until(() => job(started.id), (j) => isFinished(j.state));
+  const started = await call<JobSummary>('jobs.download', {
+    connectionId: 'env',
+    bucket: t.bucket,
+    keys: ['in/a.txt', 'in/b.txt', 'in/c.txt'],
+    targetFolder: downloadRoot,
+  });
+  const failed = await until(
+    () => job(started.id),
+    (j) => isFinished(j.state),
+  );
   expect(failed.state.status).toBe('failed');
   expect(failed.progress).toMatchObject({ objectsDone: 2, objectsFailed: 1, objectsTotal: 3 });
   const errors = await call<{ items: unknown[] }>('jobs.items', { id: started.id, list: 'errors' });
@@ -91,8 +122,13 @@ it('a download that failed before the host stopped comes back failed, with its c
   const restored = await job(started.id);
   expect(shown(restored)).toEqual(shown(failed));
   expect(await call('jobs.items', { id: started.id, list: 'errors' })).toEqual(errors);
-  const details = await call<{ items: { source: string; state: string; code?: string }[] }>('jobs.details', { id: started.id, filter: 'failed' });
-  expect(details.items).toEqual([expect.objectContaining({ state: 'failed', code: 'FileExists', source: expect.stringContaining('b.txt') })]);
+  const details = await call<{ items: { source: string; state: string; code?: string }[] }>('jobs.details', {
+    id: started.id,
+    filter: 'failed',
+  });
+  expect(details.items).toEqual([
+    expect.objectContaining({ state: 'failed', code: 'FileExists', source: expect.stringContaining('b.txt') }),
+  ]);
 
   // Its failed item still knows the same answer would fail it again: Retry failed items asks for another.
   await expect(call('jobs.retryFailed', { id: started.id })).rejects.toMatchObject({ code: 'ChoiceNeeded' });
@@ -100,28 +136,52 @@ it('a download that failed before the host stopped comes back failed, with its c
   // Retried, it runs over its journal: what was done stays done, and the file moved aside is fetched.
   await rm(path.join(downloadRoot, 'b.txt'));
   await call('jobs.retry', { id: started.id });
-  const end = await until(() => job(started.id), (j) => isFinished(j.state));
+  const end = await until(
+    () => job(started.id),
+    (j) => isFinished(j.state),
+  );
   expect(end.state).toEqual({ status: 'completed' });
   expect(end.progress).toMatchObject({ objectsDone: 3, objectsFailed: 0, objectsTotal: 3 });
 });
 
 it('a download the user paused comes back paused at the count it stopped at, and Resume finishes it', async () => {
   const KEYS = 200;
-  await Promise.all(Array.from({ length: KEYS }, (_, i) => t.connection.client.send(new PutObjectCommand({ Bucket: t.bucket, Key: `many/k${String(i).padStart(4, '0')}`, Body: `object ${i}` }))));
+  await Promise.all(
+    Array.from({ length: KEYS }, (_, i) =>
+      t.connection.client.send(
+        new PutObjectCommand({ Bucket: t.bucket, Key: `many/k${String(i).padStart(4, '0')}`, Body: `object ${i}` }),
+      ),
+    ),
+  );
   await startHost();
-  const started = await call<JobSummary>('jobs.download', { connectionId: 'env', bucket: t.bucket, keys: [], prefixes: ['many/'], targetFolder: downloadRoot });
-  await until(() => job(started.id), (j) => j.progress.objectsDone >= 20);
+  const started = await call<JobSummary>('jobs.download', {
+    connectionId: 'env',
+    bucket: t.bucket,
+    keys: [],
+    prefixes: ['many/'],
+    targetFolder: downloadRoot,
+  });
+  await until(
+    () => job(started.id),
+    (j) => j.progress.objectsDone >= 20,
+  );
   await call('jobs.pause', { id: started.id });
   // Paused: once the requests in flight have ended, and the objects they carried are saved under
   // their names and recorded (after the request), its numbers stand still: 20 looks alike in a row.
-  await until(() => call<{ activeRequests: number }>('engine.stats', {}), (stats) => stats.activeRequests === 0);
+  await until(
+    () => call<{ activeRequests: number }>('engine.stats', {}),
+    (stats) => stats.activeRequests === 0,
+  );
   let last = -1;
   let alike = 0;
-  const paused = await until(() => job(started.id), (j) => {
-    alike = j.progress.objectsDone === last ? alike + 1 : 0;
-    last = j.progress.objectsDone;
-    return alike >= 20;
-  });
+  const paused = await until(
+    () => job(started.id),
+    (j) => {
+      alike = j.progress.objectsDone === last ? alike + 1 : 0;
+      last = j.progress.objectsDone;
+      return alike >= 20;
+    },
+  );
   expect(paused.state.status).toBe('paused');
   expect(paused.progress.objectsDone).toBeGreaterThanOrEqual(20);
   expect(paused.progress.objectsDone).toBeLessThan(KEYS);
@@ -132,17 +192,33 @@ it('a download the user paused comes back paused at the count it stopped at, and
   expect(shown(restored)).toEqual(shown(paused));
 
   await call('jobs.resume', { id: started.id });
-  const end = await until(() => job(started.id), (j) => isFinished(j.state));
+  const end = await until(
+    () => job(started.id),
+    (j) => isFinished(j.state),
+  );
   expect(end.state).toEqual({ status: 'completed' });
   expect(end.progress).toMatchObject({ objectsDone: KEYS, objectsFailed: 0, objectsTotal: KEYS });
 });
 
 it('a paused job brought back and cancelled before it runs again ends cancelled, and is cleared', async () => {
-  await Promise.all(Array.from({ length: 50 }, (_, i) => t.connection.client.send(new PutObjectCommand({ Bucket: t.bucket, Key: `p/k${i}`, Body: 'x' }))));
+  await Promise.all(
+    Array.from({ length: 50 }, (_, i) =>
+      t.connection.client.send(new PutObjectCommand({ Bucket: t.bucket, Key: `p/k${i}`, Body: 'x' })),
+    ),
+  );
   await startHost();
-  const started = await call<JobSummary>('jobs.download', { connectionId: 'env', bucket: t.bucket, keys: [], prefixes: ['p/'], targetFolder: downloadRoot });
+  const started = await call<JobSummary>('jobs.download', {
+    connectionId: 'env',
+    bucket: t.bucket,
+    keys: [],
+    prefixes: ['p/'],
+    targetFolder: downloadRoot,
+  });
   await call('jobs.pause', { id: started.id });
-  await until(() => call<{ activeRequests: number }>('engine.stats', {}), (stats) => stats.activeRequests === 0);
+  await until(
+    () => call<{ activeRequests: number }>('engine.stats', {}),
+    (stats) => stats.activeRequests === 0,
+  );
   await stopHost();
   await startHost();
   expect((await job(started.id)).state.status).toBe('paused');
@@ -158,12 +234,27 @@ it('a paused job brought back and cancelled before it runs again ends cancelled,
 });
 
 it('a download brought back failed for a file already there asks for another answer on Retry failed items, and uses the one given', async () => {
-  for (const key of ['a.txt', 'b.txt']) await t.connection.client.send(new PutObjectCommand({ Bucket: t.bucket, Key: `in/${key}`, Body: `content of ${key}` }));
+  for (const key of ['a.txt', 'b.txt'])
+    await t.connection.client.send(
+      new PutObjectCommand({ Bucket: t.bucket, Key: `in/${key}`, Body: `content of ${key}` }),
+    );
   // A file already there: the web host fails it rather than replace it.
   await writeFile(path.join(downloadRoot, 'b.txt'), 'mine');
   await startHost();
-  const started = await call<JobSummary>('jobs.download', { connectionId: 'env', bucket: t.bucket, keys: ['in/a.txt', 'in/b.txt'], targetFolder: downloadRoot });
-  expect((await until(() => job(started.id), (j) => isFinished(j.state))).state.status).toBe('failed');
+  const started = await call<JobSummary>('jobs.download', {
+    connectionId: 'env',
+    bucket: t.bucket,
+    keys: ['in/a.txt', 'in/b.txt'],
+    targetFolder: downloadRoot,
+  });
+  expect(
+    (
+      await until(
+        () => job(started.id),
+        (j) => isFinished(j.state),
+      )
+    ).state.status,
+  ).toBe('failed');
   // Before a restart, the same answer is refused: it would fail the same way.
   await expect(call('jobs.retryFailed', { id: started.id })).rejects.toMatchObject({ code: 'ChoiceNeeded' });
 
@@ -171,7 +262,10 @@ it('a download brought back failed for a file already there asks for another ans
   await startHost();
   await expect(call('jobs.retryFailed', { id: started.id })).rejects.toMatchObject({ code: 'ChoiceNeeded' });
   await call('jobs.retryFailed', { id: started.id, ifExists: 'overwrite' });
-  const end = await until(() => job(started.id), (j) => isFinished(j.state));
+  const end = await until(
+    () => job(started.id),
+    (j) => isFinished(j.state),
+  );
   expect(end.state).toEqual({ status: 'completed' });
   expect(await readFile(path.join(downloadRoot, 'b.txt'), 'utf8')).toBe('content of b.txt');
 });

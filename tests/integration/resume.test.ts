@@ -3,13 +3,33 @@
 // range twice. Requests are counted by a proxy in front of the real server.
 
 import { execFileSync, spawn } from 'node:child_process';
-import { appendFile, chmod, mkdir, mkdtemp, open, readdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import {
+  appendFile,
+  chmod,
+  mkdir,
+  mkdtemp,
+  open,
+  readdir,
+  readFile,
+  rename,
+  rm,
+  symlink,
+  writeFile,
+} from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, expect, inject, it } from 'vitest';
-import { AbortMultipartUploadCommand, DeleteObjectCommand, HeadObjectCommand, ListObjectsV2Command, ListPartsCommand, PutObjectCommand, UploadPartCommand } from '@aws-sdk/client-s3';
+import {
+  AbortMultipartUploadCommand,
+  DeleteObjectCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  ListPartsCommand,
+  PutObjectCommand,
+  UploadPartCommand,
+} from '@aws-sdk/client-s3';
 import { MIB } from '../../src/byte-units.ts';
 import { Engine } from '../../main/engine/engine.ts';
 import { Journal } from '../../main/engine/journal/journal.ts';
@@ -83,7 +103,9 @@ async function killAfter(args: string[], table: 'parts' | 'ranges', rows: number
 
 /** How many parts of an upload the store holds. */
 async function partsOnStore(key: string, uploadId: string): Promise<number> {
-  const listed = await t.connection.client.send(new ListPartsCommand({ Bucket: t.bucket, Key: key, UploadId: uploadId }));
+  const listed = await t.connection.client.send(
+    new ListPartsCommand({ Bucket: t.bucket, Key: key, UploadId: uploadId }),
+  );
   return listed.Parts?.length ?? 0;
 }
 
@@ -94,7 +116,8 @@ async function incompleteUploads(): Promise<number> {
 }
 
 const partRequests = () => proxy.seen.filter((r) => r.method === 'PUT' && r.url.includes('partNumber=')).length;
-const getRequests = () => proxy.seen.filter((r) => r.method === 'GET' && !r.url.includes('list-type') && !r.url.includes('uploads')).length;
+const getRequests = () =>
+  proxy.seen.filter((r) => r.method === 'GET' && !r.url.includes('list-type') && !r.url.includes('uploads')).length;
 
 it('an upload killed mid-way goes on when the command runs again, sending only the missing parts', async () => {
   const source = await randomFile(t.dir, 'big.bin', PARTS * PART);
@@ -103,15 +126,22 @@ it('an upload killed mid-way goes on when the command runs again, sending only t
   expect(recorded).toBeGreaterThanOrEqual(2);
   expect(recorded).toBeLessThan(PARTS);
   // Killed: nothing under the key yet, the upload waits on the server for the next run.
-  await expect(t.connection.client.send(new HeadObjectCommand({ Bucket: t.bucket, Key: 'big.bin' }))).rejects.toMatchObject({ name: 'NotFound' });
+  await expect(
+    t.connection.client.send(new HeadObjectCommand({ Bucket: t.bucket, Key: 'big.bin' })),
+  ).rejects.toMatchObject({ name: 'NotFound' });
   expect(await incompleteUploads()).toBe(1);
   // The journal names the connection, never its secret.
   for (const entry of await readdir(dataDir, { recursive: true, withFileTypes: true })) {
-    if (entry.isFile()) expect((await readFile(path.join(entry.parentPath, entry.name))).includes(serverConfig().secretAccessKey!)).toBe(false);
+    if (entry.isFile())
+      expect((await readFile(path.join(entry.parentPath, entry.name))).includes(serverConfig().secretAccessKey!)).toBe(
+        false,
+      );
   }
 
   proxy.seen.length = 0;
-  const again = await runCli(['cp', source.path, `s3://${t.bucket}/big.bin`, '--part-size', '5MiB', '--threads', '2'], { env: cliEnv() });
+  const again = await runCli(['cp', source.path, `s3://${t.bucket}/big.bin`, '--part-size', '5MiB', '--threads', '2'], {
+    env: cliEnv(),
+  });
   expect(again.stderr).toContain('Resuming the interrupted run');
   expect(again.code).toBe(0);
   // At most the parts not recorded when it was killed: one may have ended between that count and the kill.
@@ -129,7 +159,10 @@ it('a job is named by absolute paths: killed as "big.bin" in its folder, it goes
   const source = await randomFile(t.dir, 'big.bin', PARTS * PART);
   const recorded = await killAfter(['cp', 'big.bin', `s3://${t.bucket}/same.bin`, ...transferArgs], 'parts', 2, t.dir);
   proxy.seen.length = 0;
-  const again = await runCli(['cp', source.path, `s3://${t.bucket}/same.bin`, '--part-size', '5MiB', '--threads', '2'], { env: cliEnv(), cwd: os.tmpdir() });
+  const again = await runCli(
+    ['cp', source.path, `s3://${t.bucket}/same.bin`, '--part-size', '5MiB', '--threads', '2'],
+    { env: cliEnv(), cwd: os.tmpdir() },
+  );
   expect(again.stderr).toContain('Resuming the interrupted run');
   expect(again.code).toBe(0);
   // At most the parts not recorded when it was killed: one may have ended between that count and the kill.
@@ -150,7 +183,9 @@ it('SIGTERM (kill, timeout, a service stop) cancels as Ctrl-C does: it says so, 
   const end = await run.done;
   proxy.setRule(() => undefined);
   expect(end.code).toBe(143);
-  expect(end.stderr).toContain('SIGTERM received: cancelling (cleaning up incomplete uploads and partial files; nothing will be left to resume)');
+  expect(end.stderr).toContain(
+    'SIGTERM received: cancelling (cleaning up incomplete uploads and partial files; nothing will be left to resume)',
+  );
   expect(await incompleteUploads()).toBe(0);
   expect(journalRows('jobs')).toBe(0);
 });
@@ -160,9 +195,13 @@ it('a terminal that goes away (its window closed) cancels as SIGHUP does: no cra
   proxy.setRule(() => ({ kind: 'delay', ms: 300 }));
   // On a terminal of its own, with its progress line drawn there (no --quiet).
   const hangup = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'support', 'pty-hangup.py');
-  const run = startCli(['cp', source.path, `s3://${t.bucket}/hup.bin`, '--part-size', '5MiB', '--threads', '2'], { env: cliEnv(), wrap: ['python3', hangup] });
+  const run = startCli(['cp', source.path, `s3://${t.bucket}/hup.bin`, '--part-size', '5MiB', '--threads', '2'], {
+    env: cliEnv(),
+    wrap: ['python3', hangup],
+  });
   while (journalRows('parts') < 1) {
-    if (run.child.exitCode !== null) throw new Error(`barge ended before the hangup: ${run.output.stdout}${run.output.stderr}`);
+    if (run.child.exitCode !== null)
+      throw new Error(`barge ended before the hangup: ${run.output.stdout}${run.output.stderr}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
   run.child.stdin!.write('\n');
@@ -203,7 +242,9 @@ it('a multipart upload that vanished while the command was down starts again cle
   await killAfter(args, 'parts', 1);
   // A lifecycle rule (or an operator) aborts the upload meanwhile.
   for await (const upload of listMultipartUploads(t.connection, t.bucket)) {
-    await t.connection.client.send(new AbortMultipartUploadCommand({ Bucket: t.bucket, Key: upload.key, UploadId: upload.uploadId }));
+    await t.connection.client.send(
+      new AbortMultipartUploadCommand({ Bucket: t.bucket, Key: upload.key, UploadId: upload.uploadId }),
+    );
   }
   proxy.seen.length = 0;
   const again = await runCli(args, { env: cliEnv() });
@@ -222,9 +263,13 @@ it('a file changed while the command was down fails its upload clearly, leaves n
   await appendFile(source.path, 'more');
   const again = await runCli(args, { env: cliEnv() });
   expect(again.code).toBe(1);
-  expect(again.stderr).toContain(`${source.path} changed (its size, times or inode) since its upload began before the interruption`);
+  expect(again.stderr).toContain(
+    `${source.path} changed (its size, times or inode) since its upload began before the interruption`,
+  );
   expect(await incompleteUploads()).toBe(0);
-  await expect(t.connection.client.send(new HeadObjectCommand({ Bucket: t.bucket, Key: 'changed.bin' }))).rejects.toMatchObject({ name: 'NotFound' });
+  await expect(
+    t.connection.client.send(new HeadObjectCommand({ Bucket: t.bucket, Key: 'changed.bin' })),
+  ).rejects.toMatchObject({ name: 'NotFound' });
   const third = await runCli(args, { env: cliEnv() });
   expect(third.code).toBe(0);
   const head = await t.connection.client.send(new HeadObjectCommand({ Bucket: t.bucket, Key: 'changed.bin' }));
@@ -245,7 +290,9 @@ it('a file rewritten in place with its time put back while the command was down 
   execFileSync('touch', ['-r', reference, source.path]);
   const again = await runCli(args, { env: cliEnv() });
   expect(again.code).toBe(1);
-  expect(again.stderr).toContain(`${source.path} changed (its size, times or inode) since its upload began before the interruption`);
+  expect(again.stderr).toContain(
+    `${source.path} changed (its size, times or inode) since its upload began before the interruption`,
+  );
   expect(await incompleteUploads()).toBe(0);
 });
 
@@ -269,10 +316,18 @@ it('--no-resume starts afresh, and --receipt writes what was stored', async () =
 /** Start an upload the way the app does in a child process, and kill it once two parts are recorded. */
 async function killAppUpload(sourcePath: string, key: string, connectionRef: string): Promise<number> {
   proxy.setRule(() => ({ kind: 'delay', ms: 300 }));
-  const child = spawn(process.execPath, [
-    path.resolve('tests/support/journaled-engine.ts'), path.join(dataDir, 'journal.sqlite'), JSON.stringify({ ...serverConfig(), endpoint: proxy.endpoint }), 'upload',
-    JSON.stringify({ sources: [sourcePath], bucket: t.bucket, destination: key }), connectionRef,
-  ], { stdio: 'ignore' });
+  const child = spawn(
+    process.execPath,
+    [
+      path.resolve('tests/support/journaled-engine.ts'),
+      path.join(dataDir, 'journal.sqlite'),
+      JSON.stringify({ ...serverConfig(), endpoint: proxy.endpoint }),
+      'upload',
+      JSON.stringify({ sources: [sourcePath], bucket: t.bucket, destination: key }),
+      connectionRef,
+    ],
+    { stdio: 'ignore' },
+  );
   const ended = new Promise((resolve) => child.once('exit', resolve));
   while (journalRows('parts') < 2) {
     if (child.exitCode !== null) throw new Error('the engine ended before it was killed');
@@ -318,17 +373,34 @@ it('the app brings back a job its killed process left, paused, and finishes it w
     await engine.close();
   }
   const out = path.join(t.dir, 'check.bin');
-  await t.engine.download(t.connection, { bucket: t.bucket, keys: ['app.bin'], targetFolder: t.dir, targetFile: out }).finished();
+  await t.engine
+    .download(t.connection, { bucket: t.bucket, keys: ['app.bin'], targetFolder: t.dir, targetFile: out })
+    .finished();
   expect(await sha256File(out)).toBe(source.sha256);
   expect(await incompleteUploads()).toBe(0);
 });
 
-it('the window\'s service lists the restored job as paused, on its saved connection, and Resume finishes it', async () => {
+it("the window's service lists the restored job as paused, on its saved connection, and Resume finishes it", async () => {
   const source = await randomFile(t.dir, 'big.bin', PARTS * PART);
   const s3 = inject('s3');
-  const engine = new Engine({ journal: await Journal.open(path.join(dataDir, 'journal.sqlite')), host: 'app', settings: { threads: 2, partSizeBytes: PART } });
-  const registry = new ConnectionRegistry({ dataDir, engine, secrets: new FileSecretStore(path.join(dataDir, 'secrets.json')) });
-  const saved = await registry.add({ name: 'Test store', endpoint: proxy.endpoint, region: s3.region, pathStyle: true, accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey });
+  const engine = new Engine({
+    journal: await Journal.open(path.join(dataDir, 'journal.sqlite')),
+    host: 'app',
+    settings: { threads: 2, partSizeBytes: PART },
+  });
+  const registry = new ConnectionRegistry({
+    dataDir,
+    engine,
+    secrets: new FileSecretStore(path.join(dataDir, 'secrets.json')),
+  });
+  const saved = await registry.add({
+    name: 'Test store',
+    endpoint: proxy.endpoint,
+    region: s3.region,
+    pathStyle: true,
+    accessKeyId: s3.accessKeyId,
+    secretAccessKey: s3.secretAccessKey,
+  });
   const recorded = await killAppUpload(source.path, 'service.bin', saved.id);
   const service = createBargeService({ engine, registry, host: 'web' });
   try {
@@ -367,8 +439,13 @@ it('a bulk delete killed mid-way goes on when run again, and counts what the fir
   const KEYS = 3000;
   const folder = path.join(t.dir, 'many');
   await mkdir(folder);
-  await Promise.all(Array.from({ length: KEYS }, (_, i) => writeFile(path.join(folder, `k${String(i).padStart(5, '0')}`), '')));
-  expect((await t.engine.upload(t.connection, { sources: [folder], bucket: t.bucket, destination: 'logs/' }).finished()).state.status).toBe('completed');
+  await Promise.all(
+    Array.from({ length: KEYS }, (_, i) => writeFile(path.join(folder, `k${String(i).padStart(5, '0')}`), '')),
+  );
+  expect(
+    (await t.engine.upload(t.connection, { sources: [folder], bucket: t.bucket, destination: 'logs/' }).finished())
+      .state.status,
+  ).toBe('completed');
   const args = ['rm', '-r', '--threads', '1', '--quiet', `s3://${t.bucket}/logs`];
   proxy.setRule(() => ({ kind: 'delay', ms: 400 }));
   const run = startCli(args, { env: cliEnv() });
@@ -396,8 +473,15 @@ it('a resumed prefix download lists it all again: new objects are fetched, chang
   const KEYS = 300;
   const folder = path.join(t.dir, 'photos');
   await mkdir(folder);
-  await Promise.all(Array.from({ length: KEYS }, (_, i) => writeFile(path.join(folder, `p${String(i).padStart(4, '0')}.jpg`), `photo ${i}`)));
-  expect((await t.engine.upload(t.connection, { sources: [folder], bucket: t.bucket, destination: '' }).finished()).state.status).toBe('completed');
+  await Promise.all(
+    Array.from({ length: KEYS }, (_, i) =>
+      writeFile(path.join(folder, `p${String(i).padStart(4, '0')}.jpg`), `photo ${i}`),
+    ),
+  );
+  expect(
+    (await t.engine.upload(t.connection, { sources: [folder], bucket: t.bucket, destination: '' }).finished()).state
+      .status,
+  ).toBe('completed');
   const out = path.join(t.dir, 'out');
   const args = ['cp', '-r', '--threads', '2', '--quiet', `s3://${t.bucket}/photos`, out];
   proxy.setRule((request) => (request.url?.includes('list-type') ? undefined : { kind: 'delay', ms: 30 }));
@@ -416,15 +500,24 @@ it('a resumed prefix download lists it all again: new objects are fetched, chang
   // Between the runs: an object added (listed before everything else), one the first run saved
   // changed on the server, and one it saved deleted here.
   await t.connection.client.send(new PutObjectCommand({ Bucket: t.bucket, Key: 'photos/a-new.jpg', Body: 'new' }));
-  await t.connection.client.send(new PutObjectCommand({ Bucket: t.bucket, Key: `photos/${saved[0]}`, Body: 'changed on the server' }));
+  await t.connection.client.send(
+    new PutObjectCommand({ Bucket: t.bucket, Key: `photos/${saved[0]}`, Body: 'changed on the server' }),
+  );
   await rm(path.join(out, 'photos', saved[1]!));
 
   proxy.seen.length = 0;
-  const again = await runCli(['cp', '-r', '--threads', '2', '--json', `s3://${t.bucket}/photos`, out], { env: cliEnv() });
+  const again = await runCli(['cp', '-r', '--threads', '2', '--json', `s3://${t.bucket}/photos`, out], {
+    env: cliEnv(),
+  });
   expect(again.code).toBe(0);
-  expect(JSON.parse(again.stdout.trim().split('\n').at(-1)!).progress).toMatchObject({ objectsDone: KEYS + 1, objectsTotal: KEYS + 1 });
+  expect(JSON.parse(again.stdout.trim().split('\n').at(-1)!).progress).toMatchObject({
+    objectsDone: KEYS + 1,
+    objectsTotal: KEYS + 1,
+  });
   // Nothing finished and unchanged was fetched again.
-  expect(proxy.seen.filter((r) => r.method === 'GET' && !r.url.includes('list-type')).length).toBeLessThanOrEqual(KEYS - done + 3);
+  expect(proxy.seen.filter((r) => r.method === 'GET' && !r.url.includes('list-type')).length).toBeLessThanOrEqual(
+    KEYS - done + 3,
+  );
   expect(await readFile(path.join(out, 'photos', 'a-new.jpg'), 'utf8')).toBe('new');
   expect(await readFile(path.join(out, 'photos', saved[0]!), 'utf8')).toBe('changed on the server');
   expect(await readFile(path.join(out, 'photos', saved[1]!), 'utf8')).toMatch(/^photo \d+$/);
@@ -449,7 +542,9 @@ it('a resumed upload sends again what was deleted from the bucket since; a faile
   const second = await runCli(args, asUser);
   expect(second.stderr).toContain('Retrying the failures of the run of this command from');
   expect(second.code).toBe(1);
-  const keys = ((await t.connection.client.send(new ListObjectsV2Command({ Bucket: t.bucket }))).Contents ?? []).map((o) => o.Key).sort();
+  const keys = ((await t.connection.client.send(new ListObjectsV2Command({ Bucket: t.bucket }))).Contents ?? [])
+    .map((o) => o.Key)
+    .sort();
   expect(keys).toEqual(['docs/a.txt', 'docs/b.txt']);
 
   // A run last heard of eight days ago is not resumed.
@@ -457,7 +552,9 @@ it('a resumed upload sends again what was deleted from the bucket since; a faile
   db.prepare('UPDATE jobs SET updated_at = ?').run(Date.now() - 8 * 24 * 3600 * 1000);
   db.close();
   const third = await runCli(args, asUser);
-  expect(third.stderr).toMatch(/A run of this command from .* was not finished; it is older than 7 days, so this run starts afresh/);
+  expect(third.stderr).toMatch(
+    /A run of this command from .* was not finished; it is older than 7 days, so this run starts afresh/,
+  );
 }, 60_000);
 
 /** The killed app's upload: its ID, from the journal it left. */
@@ -478,11 +575,13 @@ async function resumeRestoredUpload(key: string, sha256: string): Promise<void> 
     await engine.close();
   }
   const out = path.join(t.dir, 'check.bin');
-  await t.engine.download(t.connection, { bucket: t.bucket, keys: [key], targetFolder: t.dir, targetFile: out }).finished();
+  await t.engine
+    .download(t.connection, { bucket: t.bucket, keys: [key], targetFolder: t.dir, targetFile: out })
+    .finished();
   expect(await sha256File(out)).toBe(sha256);
 }
 
-it('on resume the store\'s list of parts is the truth: parts it holds that the journal never recorded are kept when they match the file', async () => {
+it("on resume the store's list of parts is the truth: parts it holds that the journal never recorded are kept when they match the file", async () => {
   const source = await randomFile(t.dir, 'unrecorded.bin', PARTS * PART);
   expect(await killAppUpload(source.path, 'unrecorded.bin', 'saved-connection')).toBeGreaterThanOrEqual(2);
   const uploadId = journaledUploadId();
@@ -496,14 +595,23 @@ it('on resume the store\'s list of parts is the truth: parts it holds that the j
   expect(partRequests()).toBe(PARTS - onStore);
 });
 
-it('on resume a part the store holds with other bytes than the file\'s is sent again', async () => {
+it("on resume a part the store holds with other bytes than the file's is sent again", async () => {
   const source = await randomFile(t.dir, 'mismatch.bin', PARTS * PART);
   await killAppUpload(source.path, 'mismatch.bin', 'saved-connection');
   // Part 1 replaced on the store by other bytes, and the journal knows nothing of it.
   const db = new DatabaseSync(path.join(dataDir, 'journal.sqlite'));
   db.exec('DELETE FROM parts WHERE part_number = 1');
   db.close();
-  await t.connection.client.send(new UploadPartCommand({ Bucket: t.bucket, Key: 'mismatch.bin', UploadId: journaledUploadId(), PartNumber: 1, Body: Buffer.alloc(PART, 9), ChecksumAlgorithm: 'CRC32C' }));
+  await t.connection.client.send(
+    new UploadPartCommand({
+      Bucket: t.bucket,
+      Key: 'mismatch.bin',
+      UploadId: journaledUploadId(),
+      PartNumber: 1,
+      Body: Buffer.alloc(PART, 9),
+      ChecksumAlgorithm: 'CRC32C',
+    }),
+  );
   await resumeRestoredUpload('mismatch.bin', source.sha256);
   expect(proxy.seen.some((request) => request.method === 'PUT' && request.url.includes('partNumber=1&'))).toBe(true);
 });
@@ -520,7 +628,9 @@ it('the same command run again while the first still runs is refused at once, na
     }
     const second = await runCli(args, { env: cliEnv() });
     expect(second.code).toBe(1);
-    expect(second.stderr).toBe(`barge: The same command is already running (process ${first.child.pid}): wait for it to end, or stop it first.\n`);
+    expect(second.stderr).toBe(
+      `barge: The same command is already running (process ${first.child.pid}): wait for it to end, or stop it first.\n`,
+    );
   } finally {
     proxy.setRule(() => undefined);
   }
@@ -548,7 +658,10 @@ it('another command for the same key or file cleans up what a killed run left th
   const again = await runCli(['cp', '-r', `s3://${t.bucket}/shared`, t.dir, ...transferArgs], { env: cliEnv() });
   expect(again.code).toBe(0);
   // Into t.dir/shared/: not the same file. The killed run's file was for out/big.bin.
-  const into = await runCli(['cp', '--if-exists', 'overwrite', `s3://${t.bucket}/shared/big.bin`, path.join(out, 'big.bin'), ...transferArgs], { env: cliEnv() });
+  const into = await runCli(
+    ['cp', '--if-exists', 'overwrite', `s3://${t.bucket}/shared/big.bin`, path.join(out, 'big.bin'), ...transferArgs],
+    { env: cliEnv() },
+  );
   expect(into.code).toBe(0);
   expect(await readdir(out)).toEqual(['big.bin']);
   expect(await sha256File(path.join(out, 'big.bin'))).toBe(source.sha256);
@@ -558,11 +671,18 @@ it('a resumed download with --if-exists rename finds what it saved under numbere
   const KEYS = 40;
   const folder = path.join(t.dir, 'docs');
   await mkdir(folder);
-  await Promise.all(Array.from({ length: KEYS }, (_, i) => writeFile(path.join(folder, `d${String(i).padStart(2, '0')}`), `doc ${i}`)));
-  expect((await t.engine.upload(t.connection, { sources: [folder], bucket: t.bucket, destination: '' }).finished()).state.status).toBe('completed');
+  await Promise.all(
+    Array.from({ length: KEYS }, (_, i) => writeFile(path.join(folder, `d${String(i).padStart(2, '0')}`), `doc ${i}`)),
+  );
+  expect(
+    (await t.engine.upload(t.connection, { sources: [folder], bucket: t.bucket, destination: '' }).finished()).state
+      .status,
+  ).toBe('completed');
   const out = path.join(t.dir, 'out');
   await mkdir(path.join(out, 'docs'), { recursive: true });
-  await Promise.all(Array.from({ length: KEYS }, (_, i) => writeFile(path.join(out, 'docs', `d${String(i).padStart(2, '0')}`), 'mine')));
+  await Promise.all(
+    Array.from({ length: KEYS }, (_, i) => writeFile(path.join(out, 'docs', `d${String(i).padStart(2, '0')}`), 'mine')),
+  );
   const args = ['cp', '-r', '--threads', '2', '--quiet', '--if-exists', 'rename', `s3://${t.bucket}/docs`, out];
   proxy.setRule((request) => (request.url?.includes('list-type') ? undefined : { kind: 'delay', ms: 30 }));
   const run = startCli(args, { env: cliEnv() });
@@ -588,7 +708,9 @@ it('the same command started twice at the same moment runs once: the other is re
   proxy.setRule(() => undefined);
   expect(runs.map((run) => run.code).sort(), runs.map((run) => run.stderr).join('\n---\n')).toEqual([0, 1]);
   // The holder's pid is written just after its lock is taken: a refusal in between cannot name it.
-  expect(runs.find((run) => run.code === 1)!.stderr).toMatch(/The same command is already running( \(process \d+\))?: wait for it to end/);
+  expect(runs.find((run) => run.code === 1)!.stderr).toMatch(
+    /The same command is already running( \(process \d+\))?: wait for it to end/,
+  );
   expect(await incompleteUploads()).toBe(0);
 });
 
@@ -608,7 +730,9 @@ it('an upload created but never recorded (killed before CreateMultipartUpload an
 /** An object's bytes, as text. */
 async function objectText(key: string): Promise<string> {
   const out = path.join(t.dir, `check-${Math.random().toString(36).slice(2)}`);
-  await t.engine.download(t.connection, { bucket: t.bucket, keys: [key], targetFolder: t.dir, targetFile: out }).finished();
+  await t.engine
+    .download(t.connection, { bucket: t.bucket, keys: [key], targetFolder: t.dir, targetFile: out })
+    .finished();
   return readFile(out, 'utf8');
 }
 
@@ -649,7 +773,8 @@ it('a resumed upload sends again a file replaced, or rewritten in place, with th
 });
 
 it('a resumed download fetches again a file edited since it was written, even to the same size and time; an untouched one is not fetched', async () => {
-  for (let i = 1; i <= 6; i++) await t.connection.client.send(new PutObjectCommand({ Bucket: t.bucket, Key: `r/${i}.txt`, Body: `content-${i}` }));
+  for (let i = 1; i <= 6; i++)
+    await t.connection.client.send(new PutObjectCommand({ Bucket: t.bucket, Key: `r/${i}.txt`, Body: `content-${i}` }));
   await t.connection.client.send(new PutObjectCommand({ Bucket: t.bucket, Key: 'r/bad/x.txt', Body: 'blocked' }));
   const out = path.join(t.dir, 'dr');
   await mkdir(path.join(out, 'r'), { recursive: true });

@@ -21,10 +21,21 @@ beforeEach(async () => {
   store = await setUpEngine();
   root = await mkdtemp(path.join(os.tmpdir(), 'barge-save-as-'));
   service = await createRuntime({
-    host: 'web', dataDir: path.join(root, 'data'), warn: () => undefined, journal: false, downloadRoot: path.join(root, 'dl'),
-    env: { AWS_ACCESS_KEY_ID: s3.accessKeyId, AWS_SECRET_ACCESS_KEY: s3.secretAccessKey, AWS_ENDPOINT_URL: s3.endpoint, AWS_REGION: s3.region },
+    host: 'web',
+    dataDir: path.join(root, 'data'),
+    warn: () => undefined,
+    journal: false,
+    downloadRoot: path.join(root, 'dl'),
+    env: {
+      AWS_ACCESS_KEY_ID: s3.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: s3.secretAccessKey,
+      AWS_ENDPOINT_URL: s3.endpoint,
+      AWS_REGION: s3.region,
+    },
   });
-  await store.connection.client.send(new PutObjectCommand({ Bucket: store.bucket, Key: 'doc.txt', Body: 'from the store' }));
+  await store.connection.client.send(
+    new PutObjectCommand({ Bucket: store.bucket, Key: 'doc.txt', Body: 'from the store' }),
+  );
 });
 afterEach(async () => {
   await service.close();
@@ -42,20 +53,48 @@ const UNSAFE = [
 it('a name to save as with a control character, a bidi override or a line separator is refused by the contract, naming it escaped', async () => {
   const target = path.join(root, 'dl', 'saved');
   for (const [saveAs, shown, what] of UNSAFE) {
-    const started = await service.dispatch('jobs.download', { connectionId: 'env', bucket: store.bucket, keys: ['doc.txt'], targetFolder: target, saveAs });
-    expect(started, shown).toEqual({ ok: false, error: { code: 'InvalidRequest', message: `The name to save as, "${shown}", contains ${what}, which is not safe in a file name: choose another name.` } });
+    const started = await service.dispatch('jobs.download', {
+      connectionId: 'env',
+      bucket: store.bucket,
+      keys: ['doc.txt'],
+      targetFolder: target,
+      saveAs,
+    });
+    expect(started, shown).toEqual({
+      ok: false,
+      error: {
+        code: 'InvalidRequest',
+        message: `The name to save as, "${shown}", contains ${what}, which is not safe in a file name: choose another name.`,
+      },
+    });
   }
   expect(await readdir(target).catch(() => [])).toEqual([]);
   // A plain name is taken.
-  const plain = await service.dispatch('jobs.download', { connectionId: 'env', bucket: store.bucket, keys: ['doc.txt'], targetFolder: target, saveAs: 'plain.txt' });
+  const plain = await service.dispatch('jobs.download', {
+    connectionId: 'env',
+    bucket: store.bucket,
+    keys: ['doc.txt'],
+    targetFolder: target,
+    saveAs: 'plain.txt',
+  });
   expect(plain.ok).toBe(true);
 });
 
 it('the engine refuses such a file to save as too, before anything is made', async () => {
   for (const [saveAs, shown, what] of UNSAFE) {
     const folder = path.join(store.dir, 'out');
-    expect(() => store.engine.download(store.connection, { bucket: store.bucket, keys: ['doc.txt'], targetFolder: folder, targetFile: path.join(folder, saveAs) }), shown)
-      .toThrow(`The name to save as, "${shown}", contains ${what}, which is not safe in a file name: nothing was downloaded. Choose another name.`);
+    expect(
+      () =>
+        store.engine.download(store.connection, {
+          bucket: store.bucket,
+          keys: ['doc.txt'],
+          targetFolder: folder,
+          targetFile: path.join(folder, saveAs),
+        }),
+      shown,
+    ).toThrow(
+      `The name to save as, "${shown}", contains ${what}, which is not safe in a file name: nothing was downloaded. Choose another name.`,
+    );
   }
   expect(await readdir(store.dir)).toEqual([]);
 });

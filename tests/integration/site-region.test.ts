@@ -36,7 +36,13 @@ beforeAll(async () => {
     delete process.env.MINIO_SITE_REGION;
   }
   engine = new Engine({ settings: { threads: 4, maxAttempts: 2 } });
-  home = await engine.connect({ endpoint: server.endpoint, region: SITE_REGION, accessKeyId: server.accessKeyId, secretAccessKey: server.secretAccessKey, pathStyle: true });
+  home = await engine.connect({
+    endpoint: server.endpoint,
+    region: SITE_REGION,
+    accessKeyId: server.accessKeyId,
+    secretAccessKey: server.secretAccessKey,
+    pathStyle: true,
+  });
   bucket = uniqueBucket();
   await createBucket(home, bucket);
   dir = await mkdtemp(path.join(os.tmpdir(), 'barge-site-region-'));
@@ -49,7 +55,10 @@ afterAll(async () => {
 
 /** Whether the key is still in the bucket, asked in the store's own region. */
 async function exists(key: string): Promise<boolean> {
-  return home.client.send(new HeadObjectCommand({ Bucket: bucket, Key: key })).then(() => true, () => false);
+  return home.client.send(new HeadObjectCommand({ Bucket: bucket, Key: key })).then(
+    () => true,
+    () => false,
+  );
 }
 
 async function stored(key: string): Promise<void> {
@@ -62,7 +71,12 @@ async function stored(key: string): Promise<void> {
 describe('MinIO with a site region (eu-central-1), from a run whose region is us-east-1', () => {
   it('deletes a key named on the command line (DeleteObjects refused key by key inside a 200)', async () => {
     await stored('named/a.txt');
-    const env = { AWS_ENDPOINT_URL: server.endpoint, AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: server.accessKeyId, AWS_SECRET_ACCESS_KEY: server.secretAccessKey };
+    const env = {
+      AWS_ENDPOINT_URL: server.endpoint,
+      AWS_REGION: 'us-east-1',
+      AWS_ACCESS_KEY_ID: server.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: server.secretAccessKey,
+    };
     const removed = await runCli(['rm', `s3://${bucket}/named/a.txt`], { env });
     expect(removed.stderr).not.toContain('Set the region');
     expect(removed.code).toBe(0);
@@ -71,7 +85,13 @@ describe('MinIO with a site region (eu-central-1), from a run whose region is us
 
   it('deletes named keys through the engine on a new connection, as the window does with a selection', async () => {
     await stored('selected/a.txt');
-    const fresh = await engine.connect({ endpoint: server.endpoint, region: 'us-east-1', accessKeyId: server.accessKeyId, secretAccessKey: server.secretAccessKey, pathStyle: true });
+    const fresh = await engine.connect({
+      endpoint: server.endpoint,
+      region: 'us-east-1',
+      accessKeyId: server.accessKeyId,
+      secretAccessKey: server.secretAccessKey,
+      pathStyle: true,
+    });
     const end = await engine.delete(fresh, { bucket, keys: ['selected/a.txt'] }).finished();
     expect(end.itemErrors).toEqual([]);
     expect(end.state).toEqual({ status: 'completed' });

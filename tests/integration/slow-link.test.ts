@@ -35,7 +35,11 @@ it(`a 16 MiB part at ${RATE_KBPS / 1000} MB/s per connection (about 17 s, the st
     await createBucket(connection, bucket);
     const dir = await mkdtemp(path.join(os.tmpdir(), 'barge-slow-'));
     const source = await randomFile(dir, 'slow.bin', PART + 1);
-    await lab.toxiproxy.addToxic('slow-up', { type: 'bandwidth', attributes: { rate: RATE_KBPS } }, { stream: 'upstream' });
+    await lab.toxiproxy.addToxic(
+      'slow-up',
+      { type: 'bandwidth', attributes: { rate: RATE_KBPS } },
+      { stream: 'upstream' },
+    );
     const job = engine.upload(connection, { sources: [source.path], bucket, destination: 'slow.bin' });
     const end = await job.finished();
     expect(end.state).toEqual({ status: 'completed' });
@@ -99,8 +103,12 @@ it('when parts keep timing out, the files that start after them use smaller part
     for (let i = 1; i <= 6; i++) await randomFile(dir, `files/f${i}.bin`, 11 * MIB);
     // The first two parts sent are taken and never answered: they time out, and are sent again.
     let parts = 0;
-    lab.httpProxy.setRule((request) => (request.method === 'PUT' && request.url?.includes('partNumber=') && parts++ < 2 ? { kind: 'stall' } : undefined));
-    const end = await engine.upload(connection, { sources: [path.join(dir, 'files')], bucket, destination: '' }).finished();
+    lab.httpProxy.setRule((request) =>
+      request.method === 'PUT' && request.url?.includes('partNumber=') && parts++ < 2 ? { kind: 'stall' } : undefined,
+    );
+    const end = await engine
+      .upload(connection, { sources: [path.join(dir, 'files')], bucket, destination: '' })
+      .finished();
     expect(end.state).toEqual({ status: 'completed' });
     const partSizes = [];
     for (let i = 1; i <= 6; i++) {

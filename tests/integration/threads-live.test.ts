@@ -26,14 +26,15 @@ it('changing Threads while a job runs changes the requests in flight', async () 
   const counter = proxy.inFlight;
   const job = t.engine.upload(distant, { sources: [`${t.dir}/many`], bucket: t.bucket, destination: '' });
 
-  const waitForObjects = (n: number) => new Promise<void>((resolve) => {
-    const stop = t.engine.onProgress((batch) => {
-      if (batch.some((s) => s.id === job.id && s.progress.objectsDone >= n)) {
-        stop();
-        resolve();
-      }
+  const waitForObjects = (n: number) =>
+    new Promise<void>((resolve) => {
+      const stop = t.engine.onProgress((batch) => {
+        if (batch.some((s) => s.id === job.id && s.progress.objectsDone >= n)) {
+          stop();
+          resolve();
+        }
+      });
     });
-  });
 
   await waitForObjects(50);
   const peakAtTwo = counter.peak;

@@ -22,7 +22,9 @@ describe('upload and download round trip', () => {
     ['odd size over several parts', 17 * MIB + 12_345],
   ])('%s file keeps every byte', async (_label, size) => {
     const source = await randomFile(t.dir, 'src/data.bin', size);
-    const up = await t.engine.upload(t.connection, { sources: [source.path], bucket: t.bucket, destination: 'blobs/data.bin' }).finished();
+    const up = await t.engine
+      .upload(t.connection, { sources: [source.path], bucket: t.bucket, destination: 'blobs/data.bin' })
+      .finished();
     expect(up.state).toEqual({ status: 'completed' });
     expect(up.progress.bytesDone).toBe(size);
 
@@ -32,7 +34,14 @@ describe('upload and download round trip', () => {
     expect(head.ETag?.includes('-')).toBe(size > 5 * MIB);
 
     const target = path.join(t.dir, 'out', 'copy.bin');
-    const down = await t.engine.download(t.connection, { bucket: t.bucket, keys: ['blobs/data.bin'], targetFolder: path.dirname(target), targetFile: target }).finished();
+    const down = await t.engine
+      .download(t.connection, {
+        bucket: t.bucket,
+        keys: ['blobs/data.bin'],
+        targetFolder: path.dirname(target),
+        targetFile: target,
+      })
+      .finished();
     expect(down.state).toEqual({ status: 'completed' });
     expect(await sha256File(target)).toBe(source.sha256);
     expect(await readdir(path.dirname(target))).toEqual(['copy.bin']);
@@ -43,28 +52,43 @@ describe('upload and download round trip', () => {
     await randomFile(t.dir, 'site/css/main.css', 200);
     await randomFile(t.dir, 'site/img/deep/logo.png', 300);
     await writeFile(path.join(t.dir, 'site', 'empty.txt'), '');
-    const job = await t.engine.upload(t.connection, { sources: [path.join(t.dir, 'site')], bucket: t.bucket, destination: 'www/' }).finished();
+    const job = await t.engine
+      .upload(t.connection, { sources: [path.join(t.dir, 'site')], bucket: t.bucket, destination: 'www/' })
+      .finished();
     expect(job.state.status).toBe('completed');
     expect(job.progress).toMatchObject({ objectsDone: 4, objectsTotal: 4, bytesTotal: 600, totalsKnown: true });
 
     const keys: string[] = [];
     for await (const o of listAllObjects(t.connection, { bucket: t.bucket })) keys.push(o.key);
-    expect(keys.sort()).toEqual(['www/site/css/main.css', 'www/site/empty.txt', 'www/site/img/deep/logo.png', 'www/site/index.html']);
-    const css = await t.connection.client.send(new HeadObjectCommand({ Bucket: t.bucket, Key: 'www/site/css/main.css' }));
+    expect(keys.sort()).toEqual([
+      'www/site/css/main.css',
+      'www/site/empty.txt',
+      'www/site/img/deep/logo.png',
+      'www/site/index.html',
+    ]);
+    const css = await t.connection.client.send(
+      new HeadObjectCommand({ Bucket: t.bucket, Key: 'www/site/css/main.css' }),
+    );
     expect(css.ContentType).toBe('text/css');
     const html = await t.connection.client.send(new GetObjectCommand({ Bucket: t.bucket, Key: 'www/site/index.html' }));
     expect(html.ContentType).toBe('text/html');
-    expect(Buffer.from(await html.Body!.transformToByteArray())).toEqual(await readFile(path.join(t.dir, 'site/index.html')));
+    expect(Buffer.from(await html.Body!.transformToByteArray())).toEqual(
+      await readFile(path.join(t.dir, 'site/index.html')),
+    );
   });
 
   it('downloads a prefix and recreates its folders, keeping the folder name', async () => {
     await randomFile(t.dir, 'tree/a.txt', 10);
     await randomFile(t.dir, 'tree/sub/b.txt', 20);
     await randomFile(t.dir, 'tree/sub/deeper/c.bin', 6 * MIB);
-    await t.engine.upload(t.connection, { sources: [path.join(t.dir, 'tree')], bucket: t.bucket, destination: 'data/' }).finished();
+    await t.engine
+      .upload(t.connection, { sources: [path.join(t.dir, 'tree')], bucket: t.bucket, destination: 'data/' })
+      .finished();
 
     const out = path.join(t.dir, 'download');
-    const job = await t.engine.download(t.connection, { bucket: t.bucket, prefixes: ['data/tree'], targetFolder: out }).finished();
+    const job = await t.engine
+      .download(t.connection, { bucket: t.bucket, prefixes: ['data/tree'], targetFolder: out })
+      .finished();
     expect(job.state.status).toBe('completed');
     expect(job.progress.objectsDone).toBe(3);
     for (const rel of ['a.txt', 'sub/b.txt', 'sub/deeper/c.bin']) {

@@ -6,7 +6,12 @@
 
 import { mkdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { GetObjectCommand, ListObjectVersionsCommand, PutBucketVersioningCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import {
+  GetObjectCommand,
+  ListObjectVersionsCommand,
+  PutBucketVersioningCommand,
+  PutObjectCommand,
+} from '@aws-sdk/client-s3';
 import { afterEach, beforeEach, describe, expect, inject, it, onTestFinished } from 'vitest';
 import { MIB } from '../../src/byte-units.ts';
 import type { Job } from '../../main/engine/jobs/job.ts';
@@ -52,7 +57,12 @@ async function dropFolder(modified = new Date(Date.now() - 3600_000)): Promise<s
   return folder;
 }
 
-function upload(sources: string[], ifExists?: 'ask' | 'overwrite' | 'skip' | 'rename' | 'newer' | 'fail', destination = 'docs/', connection = t.connection): Job {
+function upload(
+  sources: string[],
+  ifExists?: 'ask' | 'overwrite' | 'skip' | 'rename' | 'newer' | 'fail',
+  destination = 'docs/',
+  connection = t.connection,
+): Job {
   return t.engine.upload(connection, { sources, bucket: t.bucket, destination, ...(ifExists ? { ifExists } : {}) });
 }
 
@@ -79,10 +89,13 @@ describe('an upload onto an object already there', () => {
     expect(await read('drop/README.txt')).toBe(STORED);
     expect(await read('drop/new.txt')).toBe('new');
     expect(end.progress).toMatchObject({ objectsDone: 2, objectsKept: 1, objectsFailed: 0 });
-    expect(end.itemWarnings).toEqual([{
-      item: `s3://${t.bucket}/drop/README.txt`, code: 'Exists',
-      message: `s3://${t.bucket}/drop/README.txt is already there: it was kept, as asked; ${path.join(folder, 'README.txt')} was not uploaded.`,
-    }]);
+    expect(end.itemWarnings).toEqual([
+      {
+        item: `s3://${t.bucket}/drop/README.txt`,
+        code: 'Exists',
+        message: `s3://${t.bucket}/drop/README.txt is already there: it was kept, as asked; ${path.join(folder, 'README.txt')} was not uploaded.`,
+      },
+    ]);
   });
 
   it('keep both uploads beside it as "name (1).ext", then "(2)"', async () => {
@@ -106,7 +119,10 @@ describe('an upload onto an object already there', () => {
     expect(kept.itemWarnings![0]!.message).toContain('is already there: it is as new as');
     expect(await read('docs/README.txt')).toBe(STORED);
     const newer = await dropFolder(new Date(Date.now() + 3600_000));
-    expect((await upload([path.join(newer, 'README.txt')], 'newer').finished()).progress).toMatchObject({ objectsKept: 0, objectsDone: 1 });
+    expect((await upload([path.join(newer, 'README.txt')], 'newer').finished()).progress).toMatchObject({
+      objectsKept: 0,
+      objectsDone: 1,
+    });
     expect(await read('docs/README.txt')).toBe(MINE);
   });
 
@@ -115,7 +131,14 @@ describe('an upload onto an object already there', () => {
     const folder = await dropFolder();
     const end = await upload([folder], 'fail', '').finished();
     expect(end.state.status).toBe('failed');
-    expect(end.itemErrors).toEqual([expect.objectContaining({ code: 'ObjectExists', message: expect.stringContaining(`s3://${t.bucket}/drop/README.txt is already there; ${path.join(folder, 'README.txt')} was not uploaded over it.`) })]);
+    expect(end.itemErrors).toEqual([
+      expect.objectContaining({
+        code: 'ObjectExists',
+        message: expect.stringContaining(
+          `s3://${t.bucket}/drop/README.txt is already there; ${path.join(folder, 'README.txt')} was not uploaded over it.`,
+        ),
+      }),
+    ]);
     expect(await read('drop/README.txt')).toBe(STORED);
     expect(await read('drop/new.txt')).toBe('new');
   });
@@ -144,7 +167,9 @@ describe('an upload onto an object already there', () => {
   });
 
   it('in a versioned bucket the question says so, and replacing keeps the old object as a version', async () => {
-    await t.connection.client.send(new PutBucketVersioningCommand({ Bucket: t.bucket, VersioningConfiguration: { Status: 'Enabled' } }));
+    await t.connection.client.send(
+      new PutBucketVersioningCommand({ Bucket: t.bucket, VersioningConfiguration: { Status: 'Enabled' } }),
+    );
     const readme = await readmeInDocs();
     const job = upload([readme], 'ask');
     await expect.poll(() => job.summary().conflicts?.length ?? 0).toBe(1);
@@ -152,7 +177,9 @@ describe('an upload onto an object already there', () => {
     expect(question.versioning).toBe('enabled');
     job.resolveConflict(question.id, 'overwrite', false);
     await job.finished();
-    const versions = await t.connection.client.send(new ListObjectVersionsCommand({ Bucket: t.bucket, Prefix: 'docs/README.txt' }));
+    const versions = await t.connection.client.send(
+      new ListObjectVersionsCommand({ Bucket: t.bucket, Prefix: 'docs/README.txt' }),
+    );
     expect(versions.Versions?.map((version) => version.Size).sort((a, b) => a! - b!)).toEqual([34, 257]);
   });
 
@@ -179,11 +206,13 @@ describe('what the check costs', () => {
     const counted = await t.engine.connect({ ...serverConfig(), endpoint: proxy.endpoint });
     const folder = path.join(t.dir, 'photos');
     await mkdir(folder);
-    for (let i = 0; i < 200; i++) await writeFile(path.join(folder, `p${String(i).padStart(3, '0')}.jpg`), `photo ${i}`);
+    for (let i = 0; i < 200; i++)
+      await writeFile(path.join(folder, `p${String(i).padStart(3, '0')}.jpg`), `photo ${i}`);
     for (let i = 0; i < 200; i += 2) await put(`photos/p${String(i).padStart(3, '0')}.jpg`, 'stored');
 
     const requests = (method: string) => proxy.seen.filter((request) => request.method === method);
-    const listings = () => proxy.seen.filter((request) => request.method === 'GET' && request.url.includes('list-type=2'));
+    const listings = () =>
+      proxy.seen.filter((request) => request.method === 'GET' && request.url.includes('list-type=2'));
     const end = await upload([folder], 'skip', '', counted).finished();
     expect(end.progress).toMatchObject({ objectsDone: 200, objectsKept: 100 });
     expect(requests('HEAD')).toEqual([]);
@@ -197,7 +226,7 @@ describe('what the check costs', () => {
     expect(requests('PUT')).toHaveLength(200);
   });
 
-  it('many files dropped one by one into a big folder: the folder\'s level is listed once, not a HEAD each', async () => {
+  it("many files dropped one by one into a big folder: the folder's level is listed once, not a HEAD each", async () => {
     const proxy = await startFaultProxy(serverConfig().endpoint!);
     onTestFinished(() => proxy.close());
     const counted = await t.engine.connect({ ...serverConfig(), endpoint: proxy.endpoint });
@@ -216,7 +245,7 @@ describe('what the check costs', () => {
     expect(proxy.seen.filter((request) => request.method === 'HEAD')).toEqual([]);
   });
 
-  it('the listing is one of the job\'s requests: with Threads at 1, never two requests in flight', async () => {
+  it("the listing is one of the job's requests: with Threads at 1, never two requests in flight", async () => {
     const proxy = await startFaultProxy(serverConfig().endpoint!);
     onTestFinished(() => proxy.close());
     const counted = await t.engine.connect({ ...serverConfig(), endpoint: proxy.endpoint });
@@ -225,19 +254,29 @@ describe('what the check costs', () => {
     const seed = path.join(t.dir, 'seed', 'drop');
     await mkdir(seed, { recursive: true });
     for (let i = 0; i < 1100; i++) await writeFile(path.join(seed, `zz-${i}`), '');
-    expect((await t.engine.upload(t.connection, { sources: [seed], bucket: t.bucket, destination: '' }).finished()).state.status).toBe('completed');
+    expect(
+      (await t.engine.upload(t.connection, { sources: [seed], bucket: t.bucket, destination: '' }).finished()).state
+        .status,
+    ).toBe('completed');
     await put('drop/README.txt', STORED);
     const folder = await dropFolder();
     proxy.setRule((request) => (request.url?.includes('continuation-token=') ? { kind: 'delay', ms: 300 } : undefined));
     t.engine.updateSettings({ threads: 1 });
-    expect((await upload([folder], 'skip', '', counted).finished()).progress).toMatchObject({ objectsDone: 2, objectsKept: 1 });
+    expect((await upload([folder], 'skip', '', counted).finished()).progress).toMatchObject({
+      objectsDone: 2,
+      objectsKept: 1,
+    });
     expect(proxy.inFlight.peak).toBe(1);
   });
 
   it('where the listing is refused (no s3:ListBucket), each file is asked by HEAD instead', async () => {
     const proxy = await startFaultProxy(serverConfig().endpoint!);
     onTestFinished(() => proxy.close());
-    proxy.setRule((request) => (request.method === 'GET' && request.url?.includes('list-type=2') ? { kind: 'refuse', status: 403, code: 'AccessDenied' } : undefined));
+    proxy.setRule((request) =>
+      request.method === 'GET' && request.url?.includes('list-type=2')
+        ? { kind: 'refuse', status: 403, code: 'AccessDenied' }
+        : undefined,
+    );
     const counted = await t.engine.connect({ ...serverConfig(), endpoint: proxy.endpoint });
     await put('drop/README.txt', STORED);
     const folder = await dropFolder();
@@ -253,8 +292,12 @@ describe('races', () => {
     const proxy = await startFaultProxy(serverConfig().endpoint!);
     onTestFinished(() => proxy.close());
     let release!: () => void;
-    const held = new Promise<void>((resolve) => { release = resolve; });
-    proxy.setRule((request) => (request.method === 'PUT' && request.url?.includes('/late.txt') ? { kind: 'hold', until: held } : undefined));
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    proxy.setRule((request) =>
+      request.method === 'PUT' && request.url?.includes('/late.txt') ? { kind: 'hold', until: held } : undefined,
+    );
     const counted = await t.engine.connect({ ...serverConfig(), endpoint: proxy.endpoint });
     const file = (await randomFile(t.dir, 'late.txt', 100)).path;
     const job = upload([file], 'skip', 'docs/', counted);
@@ -271,12 +314,20 @@ describe('races', () => {
     const proxy = await startFaultProxy(serverConfig().endpoint!);
     onTestFinished(() => proxy.close());
     let release!: () => void;
-    const held = new Promise<void>((resolve) => { release = resolve; });
-    proxy.setRule((request) => (request.method === 'POST' && request.url?.includes('uploadId=') && request.url.includes('/big.bin') ? { kind: 'hold', until: held } : undefined));
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    proxy.setRule((request) =>
+      request.method === 'POST' && request.url?.includes('uploadId=') && request.url.includes('/big.bin')
+        ? { kind: 'hold', until: held }
+        : undefined,
+    );
     const counted = await t.engine.connect({ ...serverConfig(), endpoint: proxy.endpoint });
     const file = await randomFile(t.dir, 'big.bin', 6 * MIB);
     const job = upload([file.path], 'rename', 'docs/', counted);
-    await expect.poll(() => proxy.seen.some((request) => request.method === 'POST' && request.url.includes('uploadId='))).toBe(true);
+    await expect
+      .poll(() => proxy.seen.some((request) => request.method === 'POST' && request.url.includes('uploadId=')))
+      .toBe(true);
     await put('docs/big.bin', 'another writer');
     release();
     proxy.setRule(() => undefined);
@@ -308,17 +359,31 @@ describe('races', () => {
     const proxy = await startLegacyStoreProxy(s3.endpoint, s3, s3.region);
     onTestFinished(() => proxy.close());
     proxy.legacy = false;
-    proxy.refuse = (_request, headers) => (headers['if-none-match'] ? { status: 501, code: 'NotImplemented', message: 'A header you provided implies functionality that is not implemented', header: 'If-None-Match' } : undefined);
+    proxy.refuse = (_request, headers) =>
+      headers['if-none-match']
+        ? {
+            status: 501,
+            code: 'NotImplemented',
+            message: 'A header you provided implies functionality that is not implemented',
+            header: 'If-None-Match',
+          }
+        : undefined;
     const counted = await t.engine.connect({ ...serverConfig(), endpoint: proxy.endpoint });
     const folder = await dropFolder();
     expect((await upload([folder], 'skip', '', counted).finished()).state.status).toBe('completed');
     expect(await read('drop/new.txt')).toBe('new');
     expect(proxy.seen.filter((request) => request.refused === 'NotImplemented').length).toBeGreaterThan(0);
     // The store's checksum headers still go: the refusal was of the condition only.
-    expect(proxy.seen.filter((request) => request.method === 'PUT' && !request.refused).every((request) => request.checksumHeaders.length > 0 || request.contentMd5)).toBe(true);
+    expect(
+      proxy.seen
+        .filter((request) => request.method === 'PUT' && !request.refused)
+        .every((request) => request.checksumHeaders.length > 0 || request.contentMd5),
+    ).toBe(true);
     proxy.seen.length = 0;
     await writeFile(path.join(folder, 'later.txt'), 'later');
-    expect((await upload([path.join(folder, 'later.txt')], 'skip', 'drop/', counted).finished()).state.status).toBe('completed');
+    expect((await upload([path.join(folder, 'later.txt')], 'skip', 'drop/', counted).finished()).state.status).toBe(
+      'completed',
+    );
     expect(proxy.seen.filter((request) => request.refused)).toEqual([]);
   });
 });
@@ -332,13 +397,17 @@ describe('barge cp', () => {
 
     const skipped = await send('--if-exists', 'skip');
     expect(skipped.code).toBe(0);
-    expect(skipped.stderr).toContain(`warning: s3://${t.bucket}/docs/README.txt is already there: it was kept, as asked; ${readme} was not uploaded.`);
+    expect(skipped.stderr).toContain(
+      `warning: s3://${t.bucket}/docs/README.txt is already there: it was kept, as asked; ${readme} was not uploaded.`,
+    );
     expect(skipped.stderr).toMatch(/Uploaded 0 of 1 object in [\d.]+s; 1 object already there was kept/);
     expect(await read('docs/README.txt')).toBe(STORED);
 
     const failed = await send('--if-exists', 'fail');
     expect(failed.code).toBe(1);
-    expect(failed.stderr).toContain(`s3://${t.bucket}/docs/README.txt is already there; ${readme} was not uploaded over it.`);
+    expect(failed.stderr).toContain(
+      `s3://${t.bucket}/docs/README.txt is already there; ${readme} was not uploaded over it.`,
+    );
 
     const receipt = path.join(t.dir, 'receipt.csv');
     expect((await send('--if-exists', 'rename', '--receipt', receipt)).code).toBe(0);

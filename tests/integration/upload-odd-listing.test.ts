@@ -25,21 +25,24 @@ beforeEach(async () => {
   rewrite = (xml) => xml.replace(/<LastModified>[^<]*<\/LastModified>/g, '<LastModified>yesterday-ish</LastModified>');
   const store = new URL(serverConfig().endpoint!);
   proxy = http.createServer((request, response) => {
-    const onward = http.request({ host: store.hostname, port: store.port, method: request.method, path: request.url, headers: request.headers }, (answer) => {
-      const listing = request.method === 'GET' && (request.url ?? '').includes('list-type=2');
-      if (!listing) {
-        response.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(response);
-        return;
-      }
-      const chunks: Buffer[] = [];
-      answer.on('data', (chunk: Buffer) => chunks.push(chunk));
-      answer.on('end', () => {
-        const body = Buffer.from(rewrite(Buffer.concat(chunks).toString('utf8')));
-        response.writeHead(answer.statusCode ?? 502, { ...answer.headers, 'content-length': String(body.length) });
-        response.end(body);
-      });
-    });
+    const onward = http.request(
+      { host: store.hostname, port: store.port, method: request.method, path: request.url, headers: request.headers },
+      (answer) => {
+        const listing = request.method === 'GET' && (request.url ?? '').includes('list-type=2');
+        if (!listing) {
+          response.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(response);
+          return;
+        }
+        const chunks: Buffer[] = [];
+        answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+        answer.on('end', () => {
+          const body = Buffer.from(rewrite(Buffer.concat(chunks).toString('utf8')));
+          response.writeHead(answer.statusCode ?? 502, { ...answer.headers, 'content-length': String(body.length) });
+          response.end(body);
+        });
+      },
+    );
     request.pipe(onward);
   });
   await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
@@ -51,7 +54,9 @@ afterEach(async () => {
 });
 
 it('a listing whose LastModified is no date: "Replace if newer" keeps the object saying its date is unknown, and the question shows no date', async () => {
-  await t.connection.client.send(new PutObjectCommand({ Bucket: t.bucket, Key: 'docs/README.txt', Body: 'x'.repeat(257) }));
+  await t.connection.client.send(
+    new PutObjectCommand({ Bucket: t.bucket, Key: 'docs/README.txt', Body: 'x'.repeat(257) }),
+  );
   await t.connection.client.send(new PutObjectCommand({ Bucket: t.bucket, Key: 'docs/other.txt', Body: 'x' }));
   const folder = path.join(t.dir, 'drop');
   await mkdir(folder, { recursive: true });
@@ -62,9 +67,13 @@ it('a listing whose LastModified is no date: "Replace if newer" keeps the object
   const { port } = proxy.address() as AddressInfo;
   const odd = await t.engine.connect({ ...serverConfig(), endpoint: `http://127.0.0.1:${port}` });
 
-  const newer = await t.engine.upload(odd, { sources: [readme], bucket: t.bucket, destination: 'docs/', ifExists: 'newer' }).finished();
+  const newer = await t.engine
+    .upload(odd, { sources: [readme], bucket: t.bucket, destination: 'docs/', ifExists: 'newer' })
+    .finished();
   expect(newer.state.status).toBe('completed');
-  expect(newer.itemWarnings).toEqual([expect.objectContaining({ message: expect.stringContaining('which is newer cannot be told (a date is unknown)') })]);
+  expect(newer.itemWarnings).toEqual([
+    expect.objectContaining({ message: expect.stringContaining('which is newer cannot be told (a date is unknown)') }),
+  ]);
 
   const asking = t.engine.upload(odd, { sources: [other], bucket: t.bucket, destination: 'docs/', ifExists: 'ask' });
   await expect.poll(() => asking.summary().conflicts?.length ?? 0).toBe(1);
@@ -76,7 +85,9 @@ it('a listing whose LastModified is no date: "Replace if newer" keeps the object
 
 it('a listing whose Size is no size: the question shows no size for the object there, never 0 B', async () => {
   rewrite = (xml) => xml.replace(/<Size>[^<]*<\/Size>/g, '<Size>lots</Size>');
-  await t.connection.client.send(new PutObjectCommand({ Bucket: t.bucket, Key: 'docs/sized.txt', Body: 'x'.repeat(257) }));
+  await t.connection.client.send(
+    new PutObjectCommand({ Bucket: t.bucket, Key: 'docs/sized.txt', Body: 'x'.repeat(257) }),
+  );
   const folder = path.join(t.dir, 'drop');
   await mkdir(folder, { recursive: true });
   const sized = path.join(folder, 'sized.txt');

@@ -38,33 +38,87 @@ function pick<T>(choices: readonly T[]): T {
 }
 const bytes = (length: number) => Buffer.from(Array.from({ length }, () => int(256)));
 /** Printable junk, sometimes with a byte a header may not hold. */
-const junk = (length: number) => Array.from({ length }, () => (chance(0.05) ? pick(['\0', '\r', '\n', '\x7f', '\xff', ' ']) : String.fromCharCode(33 + int(94)))).join('');
+const junk = (length: number) =>
+  Array.from({ length }, () =>
+    chance(0.05) ? pick(['\0', '\r', '\n', '\x7f', '\xff', ' ']) : String.fromCharCode(33 + int(94)),
+  ).join('');
 
 function target(): string {
-  return pick(['/api', '/api', '/', '/index.html', 'http://[/api', '//elsewhere/api', '*', 'http://127.0.0.1/api', '/api?x=%ff', '/%', '/%E0%A4%A',
-    '/..%2f..%2fetc/passwd', '/uploads/x?path=../../a', '/save/x', '/save/../../etc', '/api/', `/${junk(int(40))}`, junk(int(20)), '/'.repeat(int(300))]);
+  return pick([
+    '/api',
+    '/api',
+    '/',
+    '/index.html',
+    'http://[/api',
+    '//elsewhere/api',
+    '*',
+    'http://127.0.0.1/api',
+    '/api?x=%ff',
+    '/%',
+    '/%E0%A4%A',
+    '/..%2f..%2fetc/passwd',
+    '/uploads/x?path=../../a',
+    '/save/x',
+    '/save/../../etc',
+    '/api/',
+    `/${junk(int(40))}`,
+    junk(int(20)),
+    '/'.repeat(int(300)),
+  ]);
 }
 
 /** Headers for an upgrade or a request: right, wrong, missing, repeated or malformed, in random order. */
 function headers(port: number, upgrade: boolean): string[] {
   const lines: string[] = [];
-  if (chance(0.85)) lines.push(`Host: ${pick([`127.0.0.1:${port}`, `127.0.0.1:${port}`, `localhost:${port}`, 'evil.example', '', `[::1]:${port}`, junk(30)])}`);
-  if (chance(0.7)) lines.push(`Origin: ${pick([`http://127.0.0.1:${port}`, 'https://evil.example', 'null', junk(20)])}`);
+  if (chance(0.85))
+    lines.push(
+      `Host: ${pick([`127.0.0.1:${port}`, `127.0.0.1:${port}`, `localhost:${port}`, 'evil.example', '', `[::1]:${port}`, junk(30)])}`,
+    );
+  if (chance(0.7))
+    lines.push(`Origin: ${pick([`http://127.0.0.1:${port}`, 'https://evil.example', 'null', junk(20)])}`);
   if (upgrade || chance(0.2)) {
-    lines.push(`Upgrade: ${pick(['websocket', 'websocket', 'WebSocket', 'h2c', junk(10)])}`, `Connection: ${pick(['Upgrade', 'upgrade', 'keep-alive, Upgrade', 'close'])}`);
-    if (chance(0.9)) lines.push(`Sec-WebSocket-Key: ${pick(['dGhlIHNhbXBsZSBub25jZQ==', 'dGhlIHNhbXBsZSBub25jZQ==', 'short', '', junk(30)])}`);
+    lines.push(
+      `Upgrade: ${pick(['websocket', 'websocket', 'WebSocket', 'h2c', junk(10)])}`,
+      `Connection: ${pick(['Upgrade', 'upgrade', 'keep-alive, Upgrade', 'close'])}`,
+    );
+    if (chance(0.9))
+      lines.push(
+        `Sec-WebSocket-Key: ${pick(['dGhlIHNhbXBsZSBub25jZQ==', 'dGhlIHNhbXBsZSBub25jZQ==', 'short', '', junk(30)])}`,
+      );
     if (chance(0.9)) lines.push(`Sec-WebSocket-Version: ${pick(['13', '13', '8', '99', junk(4)])}`);
     if (chance(0.9)) {
-      const protocols = pick([apiProtocols(SERVED_TOKEN).join(', '), apiProtocols(SERVED_TOKEN).join(', '), apiProtocols('wrong-token-xxxxxxxxxxxxx').join(', '), apiProtocols(SERVED_TOKEN)[1]!,
-        ',,,', ' , barge.api.v1 ,', `barge.token.${SERVED_TOKEN}, barge.token.other`, 'a b c', junk(int(200)), 'x'.repeat(20_000)]);
+      const protocols = pick([
+        apiProtocols(SERVED_TOKEN).join(', '),
+        apiProtocols(SERVED_TOKEN).join(', '),
+        apiProtocols('wrong-token-xxxxxxxxxxxxx').join(', '),
+        apiProtocols(SERVED_TOKEN)[1]!,
+        ',,,',
+        ' , barge.api.v1 ,',
+        `barge.token.${SERVED_TOKEN}, barge.token.other`,
+        'a b c',
+        junk(int(200)),
+        'x'.repeat(20_000),
+      ]);
       lines.push(`Sec-WebSocket-Protocol: ${protocols}`);
     }
-    if (chance(0.2)) lines.push(`Sec-WebSocket-Extensions: ${pick(['permessage-deflate; client_max_window_bits', 'permessage-deflate; server_max_window_bits=1', junk(30)])}`);
+    if (chance(0.2))
+      lines.push(
+        `Sec-WebSocket-Extensions: ${pick(['permessage-deflate; client_max_window_bits', 'permessage-deflate; server_max_window_bits=1', junk(30)])}`,
+      );
   }
   if (chance(0.15)) lines.push(`Content-Length: ${pick(['0', '5', '-1', '99999999999999999999', '1, 2', junk(5)])}`);
   if (chance(0.1)) lines.push(`Transfer-Encoding: ${pick(['chunked', 'gzip, chunked', 'identity', junk(8)])}`);
   if (chance(0.1)) lines.push(`Authorization: Bearer ${pick([SERVED_TOKEN, 'wrong', junk(40)])}`);
-  if (chance(0.1)) lines.push(pick([`X-${junk(10)}: ${junk(50)}`, 'NoColonHere', ' folded: header', `X-Big: ${'y'.repeat(int(40_000))}`, `${junk(5)}:${junk(5)}`]));
+  if (chance(0.1))
+    lines.push(
+      pick([
+        `X-${junk(10)}: ${junk(50)}`,
+        'NoColonHere',
+        ' folded: header',
+        `X-Big: ${'y'.repeat(int(40_000))}`,
+        `${junk(5)}:${junk(5)}`,
+      ]),
+    );
   for (let i = lines.length - 1; i > 0; i--) {
     const j = int(i + 1);
     [lines[i], lines[j]] = [lines[j]!, lines[i]!];
@@ -73,7 +127,9 @@ function headers(port: number, upgrade: boolean): string[] {
 }
 
 function requestHead(port: number, upgrade: boolean): string {
-  const method = upgrade ? 'GET' : pick(['GET', 'GET', 'HEAD', 'PUT', 'POST', 'DELETE', 'OPTIONS', 'CONNECT', 'PRI', junk(6), '']);
+  const method = upgrade
+    ? 'GET'
+    : pick(['GET', 'GET', 'HEAD', 'PUT', 'POST', 'DELETE', 'OPTIONS', 'CONNECT', 'PRI', junk(6), '']);
   const version = pick(['HTTP/1.1', 'HTTP/1.1', 'HTTP/1.0', 'HTTP/2.0', 'HTTP/9', junk(8), '']);
   const ending = pick(['\r\n', '\r\n', '\n', '\r']);
   return `${method} ${target()} ${version}${ending}${headers(port, upgrade).join(ending)}${ending}${ending}`;
@@ -85,8 +141,32 @@ function randomFrame(): Buffer {
   const payload = pick([
     () => bytes(int(64)),
     () => Buffer.from([0xc3, 0x28, 0xa0, 0xa1]), // not UTF-8
-    () => Buffer.from(JSON.stringify({ id: int(1000), method: pick(['connections.list', 'fs.listFolders', 'host.info', 'jobs.snapshot', 'no.such', '__proto__', 'constructor']), params: pick([{}, null, [], 'x', { path: '/' }]) })),
-    () => Buffer.from(pick(['{', 'null', '[]', '{"id":1e400,"method":"x","params":{}}', '{"id":1,"method":"' + 'm'.repeat(200) + '"}'])),
+    () =>
+      Buffer.from(
+        JSON.stringify({
+          id: int(1000),
+          method: pick([
+            'connections.list',
+            'fs.listFolders',
+            'host.info',
+            'jobs.snapshot',
+            'no.such',
+            '__proto__',
+            'constructor',
+          ]),
+          params: pick([{}, null, [], 'x', { path: '/' }]),
+        }),
+      ),
+    () =>
+      Buffer.from(
+        pick([
+          '{',
+          'null',
+          '[]',
+          '{"id":1e400,"method":"x","params":{}}',
+          '{"id":1,"method":"' + 'm'.repeat(200) + '"}',
+        ]),
+      ),
     () => Buffer.from([0x03, 0xe8, ...bytes(int(10))]), // a close code and a reason
     () => Buffer.alloc(int(3) * 65_536, 0x20),
   ])();
@@ -96,7 +176,9 @@ function randomFrame(): Buffer {
     opcode,
     payload,
     masked: chance(0.93),
-    declaredLength: chance(0.08) ? pick([125n, 126n, 65_536n, BigInt(5 * 1024 * 1024), 2n ** 63n - 1n, 2n ** 64n - 1n]) : undefined,
+    declaredLength: chance(0.08)
+      ? pick([125n, 126n, 65_536n, BigInt(5 * 1024 * 1024), 2n ** 63n - 1n, 2n ** 64n - 1n])
+      : undefined,
   });
 }
 
@@ -110,8 +192,9 @@ function connectionBytes(port: number): Buffer[] {
       return [Buffer.from(requestHead(port, true), 'latin1'), ...frames()];
     case 'token-holder': {
       // A correct upgrade with the token: what follows is a token holder's frames.
-      const head = `GET /api HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nOrigin: http://127.0.0.1:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n`
-        + `Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: ${apiProtocols(SERVED_TOKEN).join(', ')}\r\n\r\n`;
+      const head =
+        `GET /api HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nOrigin: http://127.0.0.1:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
+        `Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: ${apiProtocols(SERVED_TOKEN).join(', ')}\r\n\r\n`;
       return [Buffer.from(head), ...frames()];
     }
     case 'junk':

@@ -22,7 +22,8 @@ let host: ServedHost;
 
 beforeAll(async () => {
   host = await startServedHost(async (downloadRoot) => {
-    for (let i = 0; i < FOLDERS; i++) await mkdir(path.join(downloadRoot, `${String(i).padStart(4, '0')}-${'x'.repeat(240)}`));
+    for (let i = 0; i < FOLDERS; i++)
+      await mkdir(path.join(downloadRoot, `${String(i).padStart(4, '0')}-${'x'.repeat(240)}`));
     // startServedHost makes the window's folder beside the download root.
     await writeFile(path.join(downloadRoot, '..', 'static', 'large.js'), Buffer.alloc(LARGE_FILE_BYTES, 0x20));
   });
@@ -43,7 +44,8 @@ async function expectServing(): Promise<void> {
 
 /** Waits until `done`, checked every `everyMs`, for at most `limitMs` (a bound on the test's length, not on what it asserts). */
 async function until(done: () => boolean, limitMs = 60_000, everyMs = 50): Promise<void> {
-  for (let waited = 0; !done() && waited < limitMs; waited += everyMs) await new Promise((resolve) => setTimeout(resolve, everyMs));
+  for (let waited = 0; !done() && waited < limitMs; waited += everyMs)
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
 }
 
 /**
@@ -53,12 +55,16 @@ async function until(done: () => boolean, limitMs = 60_000, everyMs = 50): Promi
 async function hostIdleOrGrown(before: number): Promise<void> {
   let ticks = host.cpuTicks();
   let stillForMs = 0;
-  await until(() => {
-    const now = host.cpuTicks();
-    stillForMs = now - ticks <= 1 ? stillForMs + 250 : 0;
-    ticks = now;
-    return stillForMs >= 1000 || host.memory().peakBytes - before > 200 * MiB;
-  }, 120_000, 250);
+  await until(
+    () => {
+      const now = host.cpuTicks();
+      stillForMs = now - ticks <= 1 ? stillForMs + 250 : 0;
+      ticks = now;
+      return stillForMs >= 1000 || host.memory().peakBytes - before > 200 * MiB;
+    },
+    120_000,
+    250,
+  );
 }
 
 /** An upgrade with the token, answered 101: the frames that follow are a token holder's. */
@@ -73,7 +79,10 @@ async function tokenHolderConnection(): Promise<RawConnection> {
 describe('one socket, one request', () => {
   it('a frame the WebSocket library refuses closes that socket alone; the host serves on', async () => {
     // A stranger's: no token, so no socket. Before, the host read the frame, and stopped on it.
-    for (const bad of [frame({ opcode: 1, payload: Buffer.from([0xff, 0xfe, 0xfd]) }), frame({ opcode: 1, declaredLength: BigInt(5 * MiB) })]) {
+    for (const bad of [
+      frame({ opcode: 1, payload: Buffer.from([0xff, 0xfe, 0xfd]) }),
+      frame({ opcode: 1, declaredLength: BigInt(5 * MiB) }),
+    ]) {
       const stranger = await openRaw(host.port);
       stranger.socket.write(upgradeRequest(host.port));
       stranger.socket.write(bad);
@@ -165,10 +174,14 @@ describe('refused requests', () => {
     ] as const) {
       const stranger = await openRaw(host.port);
       let closed = false;
-      void stranger.closed.then(() => { closed = true; });
+      void stranger.closed.then(() => {
+        closed = true;
+      });
       stranger.socket.write(request);
       // A body goes on arriving, a byte at a time, for as long as the host reads it.
-      const trickle = request.includes('Content-Length') ? setInterval(() => stranger.socket.write('x'), 50) : undefined;
+      const trickle = request.includes('Content-Length')
+        ? setInterval(() => stranger.socket.write('x'), 50)
+        : undefined;
       await until(() => closed, 10_000, 10);
       clearInterval(trickle);
       const head = stranger.received().split('\r\n\r\n')[0]!;
@@ -233,15 +246,19 @@ describe('memory a stranger cannot grow', () => {
   });
 });
 
-describe('a flood of strangers\' connections and the user\'s own', () => {
+describe("a flood of strangers' connections and the user's own", () => {
   it('a user fetching a large file of the window, and reading it, is not cut because strangers made newer requests', async () => {
     // The user's fetch moves bytes throughout; the strangers each make one request and sit idle.
     const user = net.connect(host.port, '127.0.0.1');
     let userBytes = 0;
     let userClosed = false;
-    user.on('data', (chunk: Buffer) => { userBytes += chunk.length; });
+    user.on('data', (chunk: Buffer) => {
+      userBytes += chunk.length;
+    });
     user.on('error', () => undefined);
-    user.once('close', () => { userClosed = true; });
+    user.once('close', () => {
+      userClosed = true;
+    });
     await new Promise((resolve) => user.once('connect', resolve));
     user.write(`GET /large.js HTTP/1.1\r\nHost: 127.0.0.1:${host.port}\r\nConnection: close\r\n\r\n`);
     const strangers: RawConnection[] = [];
@@ -255,12 +272,16 @@ describe('a flood of strangers\' connections and the user\'s own', () => {
         user.pause();
         // ...and meanwhile strangers each fetch the page once and keep their connection (all of
         // them well within the host's keep-alive timeout, which would close them itself).
-        strangers.push(...await Promise.all(Array.from({ length: STRANGERS_PER_ROUND }, async () => {
-          const stranger = await openRaw(host.port);
-          stranger.socket.write(getPage());
-          await until(() => stranger.received().includes('</title>') || stranger.socket.destroyed, 10_000, 10);
-          return stranger;
-        })));
+        strangers.push(
+          ...(await Promise.all(
+            Array.from({ length: STRANGERS_PER_ROUND }, async () => {
+              const stranger = await openRaw(host.port);
+              stranger.socket.write(getPage());
+              await until(() => stranger.received().includes('</title>') || stranger.socket.destroyed, 10_000, 10);
+              return stranger;
+            }),
+          )),
+        );
       }
       user.resume();
       await until(() => userBytes >= LARGE_FILE_BYTES || userClosed, 60_000);

@@ -45,11 +45,27 @@ export interface TemporaryCredentials {
 export async function assumeRole(policy: object): Promise<TemporaryCredentials> {
   const config = serverConfig();
   const url = new URL(config.endpoint!);
-  const body = new URLSearchParams({ Action: 'AssumeRole', Version: '2011-06-15', DurationSeconds: '900', Policy: JSON.stringify(policy) }).toString();
-  const signer = new SignatureV4({ service: 'sts', region: config.region!, credentials: { accessKeyId: config.accessKeyId!, secretAccessKey: config.secretAccessKey! }, sha256: Sha256 });
+  const body = new URLSearchParams({
+    Action: 'AssumeRole',
+    Version: '2011-06-15',
+    DurationSeconds: '900',
+    Policy: JSON.stringify(policy),
+  }).toString();
+  const signer = new SignatureV4({
+    service: 'sts',
+    region: config.region!,
+    credentials: { accessKeyId: config.accessKeyId!, secretAccessKey: config.secretAccessKey! },
+    sha256: Sha256,
+  });
   const signed = await signer.sign({
-    method: 'POST', protocol: url.protocol, hostname: url.hostname, port: Number(url.port), path: '/', query: {},
-    headers: { host: url.host, 'content-type': 'application/x-www-form-urlencoded' }, body,
+    method: 'POST',
+    protocol: url.protocol,
+    hostname: url.hostname,
+    port: Number(url.port),
+    path: '/',
+    query: {},
+    headers: { host: url.host, 'content-type': 'application/x-www-form-urlencoded' },
+    body,
   });
   const response = await fetch(new URL('/', url), { method: 'POST', headers: signed.headers, body });
   const text = await response.text();
@@ -58,7 +74,11 @@ export async function assumeRole(policy: object): Promise<TemporaryCredentials> 
     if (!value) throw new Error(`AssumeRole answered HTTP ${response.status} without ${name}: ${text.slice(0, 500)}`);
     return value;
   };
-  return { accessKeyId: field('AccessKeyId'), secretAccessKey: field('SecretAccessKey'), sessionToken: field('SessionToken') };
+  return {
+    accessKeyId: field('AccessKeyId'),
+    secretAccessKey: field('SecretAccessKey'),
+    sessionToken: field('SessionToken'),
+  };
 }
 
 export interface LocalServer {
@@ -70,10 +90,29 @@ export interface LocalServer {
 export async function selfSignedTlsServer(dir: string): Promise<LocalServer> {
   const key = path.join(dir, 'tls-key.pem');
   const cert = path.join(dir, 'tls-cert.pem');
-  execFileSync('openssl', [
-    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', key, '-out', cert,
-    '-days', '2', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1',
-  ], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+      '-days',
+      '2',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+    ],
+    { stdio: 'ignore' },
+  );
   const server = https.createServer({ key: await readFile(key), cert: await readFile(cert) }, (_request, response) => {
     response.writeHead(500);
     response.end();
@@ -81,10 +120,11 @@ export async function selfSignedTlsServer(dir: string): Promise<LocalServer> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     endpoint: `https://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -96,7 +136,14 @@ export interface Mount {
 /** A tmpfs of `sizeBytes` (root only): a small disk to fill, or a read-only one. */
 export async function mountTmpfs(options: { sizeBytes: number; readOnly?: boolean }): Promise<Mount> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'barge-tmpfs-'));
-  execFileSync('mount', ['-t', 'tmpfs', '-o', `${options.readOnly ? 'ro,' : ''}size=${options.sizeBytes}`, 'tmpfs', dir]);
+  execFileSync('mount', [
+    '-t',
+    'tmpfs',
+    '-o',
+    `${options.readOnly ? 'ro,' : ''}size=${options.sizeBytes}`,
+    'tmpfs',
+    dir,
+  ]);
   return {
     dir,
     async unmount() {
@@ -119,45 +166,69 @@ export interface Answer {
  * on: a store that lists keys MinIO would never store ("../x", "/etc/x"), answers without the Date
  * header a client corrects its clock from, or states sizes that are no sizes.
  */
-export async function rewritingProxy(rewrite: (request: http.IncomingMessage, answer: Answer) => Answer): Promise<LocalServer> {
+export async function rewritingProxy(
+  rewrite: (request: http.IncomingMessage, answer: Answer) => Answer,
+): Promise<LocalServer> {
   const upstream = new URL(serverConfig().endpoint!);
   const agent = new http.Agent({ keepAlive: true });
   const server = http.createServer((request, response) => {
     // Only the headers the rewrite leaves: no Date of the proxy's own.
     response.sendDate = false;
-    const forward = http.request({ host: upstream.hostname, port: upstream.port, method: request.method, path: request.url, headers: request.headers, agent }, (answer) => {
-      const chunks: Buffer[] = [];
-      answer.on('data', (chunk: Buffer) => chunks.push(chunk));
-      answer.on('end', () => {
-        const out = rewrite(request, { status: answer.statusCode ?? 502, headers: { ...answer.headers }, body: Buffer.concat(chunks) });
-        // A HEAD has no body: its Content-Length is the object's, as the store gave it.
-        const length = out.statedLength ?? (request.method === 'HEAD' ? out.headers['content-length'] : undefined) ?? String(out.body.length);
-        const headers = { ...out.headers, 'content-length': length };
-        delete headers['transfer-encoding'];
-        response.writeHead(out.status, headers);
-        response.end(out.body);
-      });
-    });
+    const forward = http.request(
+      {
+        host: upstream.hostname,
+        port: upstream.port,
+        method: request.method,
+        path: request.url,
+        headers: request.headers,
+        agent,
+      },
+      (answer) => {
+        const chunks: Buffer[] = [];
+        answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+        answer.on('end', () => {
+          const out = rewrite(request, {
+            status: answer.statusCode ?? 502,
+            headers: { ...answer.headers },
+            body: Buffer.concat(chunks),
+          });
+          // A HEAD has no body: its Content-Length is the object's, as the store gave it.
+          const length =
+            out.statedLength ??
+            (request.method === 'HEAD' ? out.headers['content-length'] : undefined) ??
+            String(out.body.length);
+          const headers = { ...out.headers, 'content-length': length };
+          delete headers['transfer-encoding'];
+          response.writeHead(out.status, headers);
+          response.end(out.body);
+        });
+      },
+    );
     forward.on('error', () => response.socket?.destroy());
     request.pipe(forward);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(() => {
-        agent.destroy();
-        resolve();
-      });
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => {
+          agent.destroy();
+          resolve();
+        });
+      }),
   };
 }
 
 /** What a bucket holds: every version and delete marker, and every incomplete multipart upload. */
-export async function bucketContents(connection: S3Connection, bucket: string): Promise<{ versions: string[]; uploads: string[] }> {
+export async function bucketContents(
+  connection: S3Connection,
+  bucket: string,
+): Promise<{ versions: string[]; uploads: string[] }> {
   const versions = [];
-  for await (const v of listAllVersions(connection, { bucket })) versions.push(`${v.key} ${v.versionId}${v.isDeleteMarker ? ' (delete marker)' : ''}`);
+  for await (const v of listAllVersions(connection, { bucket }))
+    versions.push(`${v.key} ${v.versionId}${v.isDeleteMarker ? ' (delete marker)' : ''}`);
   const uploads = [];
   for await (const u of listMultipartUploads(connection, bucket)) uploads.push(u.key);
   return { versions: versions.sort(), uploads: uploads.sort() };
@@ -167,5 +238,8 @@ export async function bucketContents(connection: S3Connection, bucket: string): 
 export async function filesUnder(dir: string): Promise<string[]> {
   if (!(await stat(dir).catch(() => undefined))) return [];
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  return entries.filter((e) => !e.isDirectory()).map((e) => path.relative(dir, path.join(e.parentPath, e.name))).sort();
+  return entries
+    .filter((e) => !e.isDirectory())
+    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)))
+    .sort();
 }

@@ -28,22 +28,32 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const home = await mkdtemp(path.join(os.tmpdir(), 'barge-e2e-home-'));
   const token = 'e2e-token-0123456789';
   const downloadRoot = path.join(home, 'downloads');
-  const host = spawn(process.execPath, [SERVE_BUNDLE, '--port', '0', '--data-dir', path.join(home, 'data'), '--download-root', downloadRoot], {
-    env: {
-      PATH: process.env.PATH,
-      // A home of its own: the machine's ~/.aws profiles stay out of the test.
-      HOME: home,
-      AWS_ACCESS_KEY_ID: server.accessKeyId,
-      AWS_SECRET_ACCESS_KEY: server.secretAccessKey,
-      AWS_ENDPOINT_URL: server.endpoint,
-      AWS_REGION: server.region,
-      BARGE_TOKEN: token,
+  const host = spawn(
+    process.execPath,
+    [SERVE_BUNDLE, '--port', '0', '--data-dir', path.join(home, 'data'), '--download-root', downloadRoot],
+    {
+      env: {
+        PATH: process.env.PATH,
+        // A home of its own: the machine's ~/.aws profiles stay out of the test.
+        HOME: home,
+        AWS_ACCESS_KEY_ID: server.accessKeyId,
+        AWS_SECRET_ACCESS_KEY: server.secretAccessKey,
+        AWS_ENDPOINT_URL: server.endpoint,
+        AWS_REGION: server.region,
+        BARGE_TOKEN: token,
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
     },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  );
   const url = await hostUrl(host);
   project.provide('app', { url, token, origin: new URL(url).origin, downloadRoot });
-  project.provide('s3', { kind: server.kind, endpoint: server.endpoint, accessKeyId: server.accessKeyId, secretAccessKey: server.secretAccessKey, region: server.region });
+  project.provide('s3', {
+    kind: server.kind,
+    endpoint: server.endpoint,
+    accessKeyId: server.accessKeyId,
+    secretAccessKey: server.secretAccessKey,
+    region: server.region,
+  });
   return async () => {
     host.kill('SIGTERM');
     await server.stop();

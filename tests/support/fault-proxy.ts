@@ -59,19 +59,30 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
   const inFlight = { now: 0, peak: 0 };
   const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
   const server = http.createServer((request, response) => {
-    const record: FaultProxy['seen'][number] = { method: request.method ?? '', url: request.url ?? '', range: request.headers.range };
+    const record: FaultProxy['seen'][number] = {
+      method: request.method ?? '',
+      url: request.url ?? '',
+      range: request.headers.range,
+    };
     seen.push(record);
     inFlight.now += 1;
     inFlight.peak = Math.max(inFlight.peak, inFlight.now);
-    response.once('close', () => { inFlight.now -= 1; });
+    response.once('close', () => {
+      inFlight.now -= 1;
+    });
     const fault = rule(request);
     if (fault?.kind === 'slow-down' || fault?.kind === 'refuse') {
-      const [status, code, message] = fault.kind === 'refuse' ? [fault.status, fault.code, 'Refused by the fault proxy.'] : [503, 'SlowDown', 'Please reduce your request rate.'];
+      const [status, code, message] =
+        fault.kind === 'refuse'
+          ? [fault.status, fault.code, 'Refused by the fault proxy.']
+          : [503, 'SlowDown', 'Please reduce your request rate.'];
       request.resume();
       request.on('end', () => {
         record.status = status;
         response.writeHead(status, { 'content-type': 'application/xml' });
-        response.end(`<?xml version="1.0" encoding="UTF-8"?><Error><Code>${code}</Code><Message>${message}</Message></Error>`);
+        response.end(
+          `<?xml version="1.0" encoding="UTF-8"?><Error><Code>${code}</Code><Message>${message}</Message></Error>`,
+        );
       });
       return;
     }
@@ -91,39 +102,52 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
     }
     pass(request, response, record, fault);
   });
-  const pass = (request: http.IncomingMessage, response: http.ServerResponse, record: FaultProxy['seen'][number], fault: Fault | undefined) => {
-    const forward = http.request({
-      host: target.hostname, port: target.port, method: request.method, path: request.url, headers: request.headers, agent,
-    }, (upstreamResponse) => {
-      record.status = upstreamResponse.statusCode;
-      if (fault?.kind === 'lose-answer') {
-        upstreamResponse.resume();
-        upstreamResponse.on('end', () => response.socket?.destroy());
-        return;
-      }
-      response.writeHead(upstreamResponse.statusCode ?? 502, upstreamResponse.headers);
-      if (fault?.kind === 'corrupt-body') {
-        upstreamResponse.pipe(flipByteAt(fault.atByte)).pipe(response);
-        return;
-      }
-      if (fault?.kind !== 'cut-body' && fault?.kind !== 'stall-body') {
-        upstreamResponse.pipe(response);
-        return;
-      }
-      let sent = 0;
-      upstreamResponse.on('data', (chunk: Buffer) => {
-        if (sent + chunk.length >= fault.afterBytes) {
-          response.write(chunk.subarray(0, Math.max(0, fault.afterBytes - sent)));
-          upstreamResponse.destroy();
-          // Give the partial body time to leave, then drop the connection mid-body (or go silent).
-          if (fault.kind === 'cut-body') setTimeout(() => response.socket?.destroy(), 20);
+  const pass = (
+    request: http.IncomingMessage,
+    response: http.ServerResponse,
+    record: FaultProxy['seen'][number],
+    fault: Fault | undefined,
+  ) => {
+    const forward = http.request(
+      {
+        host: target.hostname,
+        port: target.port,
+        method: request.method,
+        path: request.url,
+        headers: request.headers,
+        agent,
+      },
+      (upstreamResponse) => {
+        record.status = upstreamResponse.statusCode;
+        if (fault?.kind === 'lose-answer') {
+          upstreamResponse.resume();
+          upstreamResponse.on('end', () => response.socket?.destroy());
           return;
         }
-        sent += chunk.length;
-        response.write(chunk);
-      });
-      upstreamResponse.on('end', () => response.end());
-    });
+        response.writeHead(upstreamResponse.statusCode ?? 502, upstreamResponse.headers);
+        if (fault?.kind === 'corrupt-body') {
+          upstreamResponse.pipe(flipByteAt(fault.atByte)).pipe(response);
+          return;
+        }
+        if (fault?.kind !== 'cut-body' && fault?.kind !== 'stall-body') {
+          upstreamResponse.pipe(response);
+          return;
+        }
+        let sent = 0;
+        upstreamResponse.on('data', (chunk: Buffer) => {
+          if (sent + chunk.length >= fault.afterBytes) {
+            response.write(chunk.subarray(0, Math.max(0, fault.afterBytes - sent)));
+            upstreamResponse.destroy();
+            // Give the partial body time to leave, then drop the connection mid-body (or go silent).
+            if (fault.kind === 'cut-body') setTimeout(() => response.socket?.destroy(), 20);
+            return;
+          }
+          sent += chunk.length;
+          response.write(chunk);
+        });
+        upstreamResponse.on('end', () => response.end());
+      },
+    );
     forward.on('error', () => response.socket?.destroy());
     if (fault?.kind === 'corrupt-request') request.pipe(flipByteAt(fault.atByte)).pipe(forward);
     else request.pipe(forward);

@@ -15,7 +15,13 @@ import type { ConnectionConfig } from '../../src/connection.ts';
 
 export function serverConfig(): ConnectionConfig {
   const s3 = inject('s3');
-  return { endpoint: s3.endpoint, region: s3.region, accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey, pathStyle: true };
+  return {
+    endpoint: s3.endpoint,
+    region: s3.region,
+    accessKeyId: s3.accessKeyId,
+    secretAccessKey: s3.secretAccessKey,
+    pathStyle: true,
+  };
 }
 
 export interface TestContext {
@@ -34,7 +40,16 @@ export async function setUpEngine(options: EngineOptions = {}): Promise<TestCont
   await createBucket(connection, bucket);
   const dir = await mkdtemp(path.join(os.tmpdir(), 'barge-test-'));
   // The folder goes with the engine: a full run made thousands of them (gigabytes in the temporary folder).
-  return { engine, connection, bucket, dir, close: async () => { await engine.close(); await rm(dir, { recursive: true, force: true }); } };
+  return {
+    engine,
+    connection,
+    bucket,
+    dir,
+    close: async () => {
+      await engine.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 export function uniqueBucket(): string {

@@ -11,7 +11,11 @@ const { DatabaseSync } = await loadSqlite();
 const locks = folderLocks(folder!, DatabaseSync);
 if (!locks.acquire(id!)) throw new Error('could not take the lock');
 process.stdout.write('locked\n');
-if (forMs) setTimeout(() => { locks.release(id!); process.exit(0); }, Number(forMs));
+if (forMs)
+  setTimeout(() => {
+    locks.release(id!);
+    process.exit(0);
+  }, Number(forMs));
 // The interval keeps `locks` reachable: a lock whose database is garbage-collected is released.
 setInterval(() => locks.holder(id!), 1_000);
 // Never outlives a test that forgot it.

@@ -12,9 +12,10 @@ const journal = await Journal.open(journalFile!);
 const engine = new Engine({ journal, host: 'app', settings: { threads: 2, partSizeBytes: 5 * MIB } });
 const connection = await engine.connect(JSON.parse(connectionJson!));
 const spec = JSON.parse(specJson!);
-const job = kind === 'upload'
-  ? engine.upload(connection, spec, { connectionRef })
-  : engine.download(connection, spec, { connectionRef });
+const job =
+  kind === 'upload'
+    ? engine.upload(connection, spec, { connectionRef })
+    : engine.download(connection, spec, { connectionRef });
 const end = await job.finished();
 process.stdout.write(`${end.state.status}\n`);
 await engine.close();

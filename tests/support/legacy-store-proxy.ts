@@ -65,7 +65,12 @@ export interface LegacyStoreProxy {
   /** Refuse a DeleteObjects without Content-MD5 (400 MissingContentMD5). */
   deleteNeedsContentMd5: boolean;
   /** Refuse what this answers for; undefined passes the request on (once a promise of it settles, if it is one). */
-  refuse: ((request: SeenRequest, headers: Readonly<Record<string, string>>) => Refusal | undefined | Promise<Refusal | undefined>) | undefined;
+  refuse:
+    | ((
+        request: SeenRequest,
+        headers: Readonly<Record<string, string>>,
+      ) => Refusal | undefined | Promise<Refusal | undefined>)
+    | undefined;
   /** Requests seen: method, path and query, and the headers that matter for checks. */
   readonly seen: SeenRequest[];
   close(): Promise<void>;
@@ -75,13 +80,27 @@ export interface LegacyStoreProxy {
 export const CHECKSUM_REQUEST_HEADER = /^(x-amz-checksum-(?!mode$)|x-amz-sdk-checksum-|x-amz-trailer$)/i;
 
 /** Which refusal, if any, the proxy's settings give this request. */
-async function refusalFor(state: RefusalSettings, request: SeenRequest, headers: Readonly<Record<string, string>>, isDeleteObjects: boolean): Promise<Refusal | undefined> {
+async function refusalFor(
+  state: RefusalSettings,
+  request: SeenRequest,
+  headers: Readonly<Record<string, string>>,
+  isDeleteObjects: boolean,
+): Promise<Refusal | undefined> {
   const named = request.checksumHeaders[0];
   if (state.refuseChecksumHeaders === 'NotImplemented' && named) {
-    return { status: 501, code: 'NotImplemented', message: 'A header you provided implies functionality that is not implemented' };
+    return {
+      status: 501,
+      code: 'NotImplemented',
+      message: 'A header you provided implies functionality that is not implemented',
+    };
   }
   if (state.refuseChecksumHeaders === 'InvalidArgument' && named) {
-    return { status: 400, code: 'InvalidArgument', message: `Unsupported header ${named} received for this API call.`, argumentName: named };
+    return {
+      status: 400,
+      code: 'InvalidArgument',
+      message: `Unsupported header ${named} received for this API call.`,
+      argumentName: named,
+    };
   }
   if (state.deleteNeedsContentMd5 && isDeleteObjects && !request.contentMd5) {
     return { status: 400, code: 'MissingContentMD5', message: 'DeleteObjects requires one valid Content-MD5 header' };
@@ -98,10 +117,13 @@ interface RefusalSettings {
 function refusalBody(refusal: Refusal): Buffer {
   const header = refusal.header ? `<Header>${refusal.header}</Header>` : '';
   const argument = refusal.argumentName ? `<ArgumentName>${refusal.argumentName}</ArgumentName>` : '';
-  return Buffer.from(`<?xml version="1.0" encoding="UTF-8"?><Error><Code>${refusal.code}</Code><Message>${refusal.message}</Message>${header}${argument}<RequestId>proxy</RequestId></Error>`);
+  return Buffer.from(
+    `<?xml version="1.0" encoding="UTF-8"?><Error><Code>${refusal.code}</Code><Message>${refusal.message}</Message>${header}${argument}<RequestId>proxy</RequestId></Error>`,
+  );
 }
 
-const DROPPED_REQUEST_HEADER = /^(x-amz-checksum-(?!mode$)|x-amz-sdk-checksum-|x-amz-trailer$|authorization$|x-amz-date$|connection$|keep-alive$)/i;
+const DROPPED_REQUEST_HEADER =
+  /^(x-amz-checksum-(?!mode$)|x-amz-sdk-checksum-|x-amz-trailer$|authorization$|x-amz-date$|connection$|keep-alive$)/i;
 const SIGNATURE_HEADER = /^(authorization$|x-amz-date$|connection$|keep-alive$)/i;
 const DROPPED_RESPONSE_HEADER = /^(x-amz-checksum-|x-amz-mp-parts-count$)/i;
 const XML_CHECKSUM = /<Checksum(CRC32C|CRC32|CRC64NVME|SHA1|SHA256|Type)>[^<]*<\/Checksum\1>/g;
@@ -112,14 +134,29 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-export async function startLegacyStoreProxy(upstream: string, credentials: { accessKeyId: string; secretAccessKey: string }, region = 'us-east-1'): Promise<LegacyStoreProxy> {
+export async function startLegacyStoreProxy(
+  upstream: string,
+  credentials: { accessKeyId: string; secretAccessKey: string },
+  region = 'us-east-1',
+): Promise<LegacyStoreProxy> {
   const target = new URL(upstream);
-  const signer = new SignatureV4({ service: 's3', region, credentials, sha256: NodeSha256, uriEscapePath: false, applyChecksum: false });
+  const signer = new SignatureV4({
+    service: 's3',
+    region,
+    credentials,
+    sha256: NodeSha256,
+    uriEscapePath: false,
+    applyChecksum: false,
+  });
   const agent = new http.Agent({ keepAlive: true, maxSockets: 128 });
   const seen: LegacyStoreProxy['seen'] = [];
   const state = {
-    legacy: true, flipRequests: undefined as number | undefined, flipResponses: undefined as number | undefined,
-    refuseChecksumHeaders: undefined as LegacyStoreProxy['refuseChecksumHeaders'], deleteNeedsContentMd5: false, refuse: undefined as LegacyStoreProxy['refuse'],
+    legacy: true,
+    flipRequests: undefined as number | undefined,
+    flipResponses: undefined as number | undefined,
+    refuseChecksumHeaders: undefined as LegacyStoreProxy['refuseChecksumHeaders'],
+    deleteNeedsContentMd5: false,
+    refuse: undefined as LegacyStoreProxy['refuse'],
   };
 
   const server = http.createServer((request, response) => {
@@ -148,7 +185,9 @@ export async function startLegacyStoreProxy(upstream: string, credentials: { acc
       url: url.pathname + url.search,
       contentMd5: 'content-md5' in headers,
       sha256Signed: /^[0-9a-f]{64}$/.test(headers['x-amz-content-sha256'] ?? ''),
-      checksumHeaders: Object.keys(request.headers).filter((name) => CHECKSUM_REQUEST_HEADER.test(name)).map((name) => name.toLowerCase()),
+      checksumHeaders: Object.keys(request.headers)
+        .filter((name) => CHECKSUM_REQUEST_HEADER.test(name))
+        .map((name) => name.toLowerCase()),
       chunked: /aws-chunked/.test(String(request.headers['content-encoding'] ?? '')),
     };
     seen.push(record);
@@ -170,51 +209,69 @@ export async function startLegacyStoreProxy(upstream: string, credentials: { acc
       const text = (await readAll(request)).toString('utf8').replace(XML_CHECKSUM, '');
       body = Buffer.from(text);
       headers['content-length'] = String(body.length);
-      if (/^[0-9a-f]{64}$/.test(headers['x-amz-content-sha256'] ?? '')) headers['x-amz-content-sha256'] = createHash('sha256').update(body).digest('hex');
+      if (/^[0-9a-f]{64}$/.test(headers['x-amz-content-sha256'] ?? ''))
+        headers['x-amz-content-sha256'] = createHash('sha256').update(body).digest('hex');
     } else if (method === 'PUT' || method === 'POST') {
-      body = state.flipRequests !== undefined && method === 'PUT' ? request.pipe(flipByteAt(state.flipRequests)) : request;
+      body =
+        state.flipRequests !== undefined && method === 'PUT' ? request.pipe(flipByteAt(state.flipRequests)) : request;
     } else {
       request.resume();
     }
     const query: Record<string, string> = {};
     for (const [name, value] of url.searchParams) query[name] = value;
     const signed = await resignForServer(signer, target, method, url.pathname, query, headers);
-    const outgoing = http.request({
-      host: target.hostname, port: target.port, method, path: signed.path, headers: signed.headers, agent,
-    }, (upstreamResponse) => {
-      record.status = upstreamResponse.statusCode;
-      const answer: Record<string, string | string[]> = {};
-      for (const [name, value] of Object.entries(upstreamResponse.headers)) {
-        if (value !== undefined && !(legacy && DROPPED_RESPONSE_HEADER.test(name))) answer[name] = value;
-      }
-      if ((isComplete || isListParts) && upstreamResponse.statusCode === 200) {
-        void readAll(upstreamResponse).then((raw) => {
-          let text = raw.toString('utf8').replace(XML_CHECKSUM, '');
-          // RGW 16.2 answers CompleteMultipartUpload with an empty ETag.
-          if (isComplete) text = text.replace(/<ETag>[^<]*<\/ETag>/, '<ETag></ETag>');
-          const out = Buffer.from(text);
-          delete answer['transfer-encoding'];
-          answer['content-length'] = String(out.length);
-          response.writeHead(200, answer);
+    const outgoing = http.request(
+      {
+        host: target.hostname,
+        port: target.port,
+        method,
+        path: signed.path,
+        headers: signed.headers,
+        agent,
+      },
+      (upstreamResponse) => {
+        record.status = upstreamResponse.statusCode;
+        const answer: Record<string, string | string[]> = {};
+        for (const [name, value] of Object.entries(upstreamResponse.headers)) {
+          if (value !== undefined && !(legacy && DROPPED_RESPONSE_HEADER.test(name))) answer[name] = value;
+        }
+        if ((isComplete || isListParts) && upstreamResponse.statusCode === 200) {
+          void readAll(upstreamResponse).then((raw) => {
+            let text = raw.toString('utf8').replace(XML_CHECKSUM, '');
+            // RGW 16.2 answers CompleteMultipartUpload with an empty ETag.
+            if (isComplete) text = text.replace(/<ETag>[^<]*<\/ETag>/, '<ETag></ETag>');
+            const out = Buffer.from(text);
+            delete answer['transfer-encoding'];
+            answer['content-length'] = String(out.length);
+            response.writeHead(200, answer);
+            response.end(out);
+          });
+          return;
+        }
+        if (legacy && isListParts && upstreamResponse.statusCode === 404) {
+          // RGW 16.2 names a gone upload's parts as a missing key.
+          upstreamResponse.resume();
+          const out = Buffer.from(
+            '<?xml version="1.0" encoding="UTF-8"?><Error><Code>NoSuchKey</Code><Message></Message></Error>',
+          );
+          response.writeHead(404, { 'content-type': 'application/xml', 'content-length': String(out.length) });
           response.end(out);
-        });
-        return;
-      }
-      if (legacy && isListParts && upstreamResponse.statusCode === 404) {
-        // RGW 16.2 names a gone upload's parts as a missing key.
-        upstreamResponse.resume();
-        const out = Buffer.from('<?xml version="1.0" encoding="UTF-8"?><Error><Code>NoSuchKey</Code><Message></Message></Error>');
-        response.writeHead(404, { 'content-type': 'application/xml', 'content-length': String(out.length) });
-        response.end(out);
-        return;
-      }
-      response.writeHead(upstreamResponse.statusCode ?? 502, answer);
-      const flip = state.flipResponses;
-      const damage = method === 'GET' && flip !== undefined && (upstreamResponse.statusCode === 200 || upstreamResponse.statusCode === 206) && !url.searchParams.has('list-type');
-      (damage ? upstreamResponse.pipe(flipByteAt(flip)) : upstreamResponse).pipe(response);
-    });
+          return;
+        }
+        response.writeHead(upstreamResponse.statusCode ?? 502, answer);
+        const flip = state.flipResponses;
+        const damage =
+          method === 'GET' &&
+          flip !== undefined &&
+          (upstreamResponse.statusCode === 200 || upstreamResponse.statusCode === 206) &&
+          !url.searchParams.has('list-type');
+        (damage ? upstreamResponse.pipe(flipByteAt(flip)) : upstreamResponse).pipe(response);
+      },
+    );
     outgoing.on('error', (error) => response.destroy(error));
-    response.on('close', () => { if (!response.writableFinished) outgoing.destroy(); });
+    response.on('close', () => {
+      if (!response.writableFinished) outgoing.destroy();
+    });
     if (body === undefined) outgoing.end();
     else if (Buffer.isBuffer(body)) outgoing.end(body);
     else body.pipe(outgoing);
@@ -224,18 +281,42 @@ export async function startLegacyStoreProxy(upstream: string, credentials: { acc
   const { port } = server.address() as AddressInfo;
   return {
     endpoint: `http://127.0.0.1:${port}`,
-    get legacy() { return state.legacy; },
-    set legacy(value) { state.legacy = value; },
-    get flipRequests() { return state.flipRequests; },
-    set flipRequests(value) { state.flipRequests = value; },
-    get flipResponses() { return state.flipResponses; },
-    set flipResponses(value) { state.flipResponses = value; },
-    get refuseChecksumHeaders() { return state.refuseChecksumHeaders; },
-    set refuseChecksumHeaders(value) { state.refuseChecksumHeaders = value; },
-    get deleteNeedsContentMd5() { return state.deleteNeedsContentMd5; },
-    set deleteNeedsContentMd5(value) { state.deleteNeedsContentMd5 = value; },
-    get refuse() { return state.refuse; },
-    set refuse(value) { state.refuse = value; },
+    get legacy() {
+      return state.legacy;
+    },
+    set legacy(value) {
+      state.legacy = value;
+    },
+    get flipRequests() {
+      return state.flipRequests;
+    },
+    set flipRequests(value) {
+      state.flipRequests = value;
+    },
+    get flipResponses() {
+      return state.flipResponses;
+    },
+    set flipResponses(value) {
+      state.flipResponses = value;
+    },
+    get refuseChecksumHeaders() {
+      return state.refuseChecksumHeaders;
+    },
+    set refuseChecksumHeaders(value) {
+      state.refuseChecksumHeaders = value;
+    },
+    get deleteNeedsContentMd5() {
+      return state.deleteNeedsContentMd5;
+    },
+    set deleteNeedsContentMd5(value) {
+      state.deleteNeedsContentMd5 = value;
+    },
+    get refuse() {
+      return state.refuse;
+    },
+    set refuse(value) {
+      state.refuse = value;
+    },
     seen,
     async close() {
       server.closeAllConnections();

@@ -17,17 +17,25 @@ export function openRaw(port: number): Promise<RawConnection> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(port, '127.0.0.1');
     let received = '';
-    socket.on('data', (chunk: Buffer) => { received += chunk.toString('latin1'); });
+    socket.on('data', (chunk: Buffer) => {
+      received += chunk.toString('latin1');
+    });
     // A host that closes while bytes are still on their way resets the connection: not an error here.
     socket.on('error', () => undefined);
     const closed = new Promise<void>((done) => socket.once('close', () => done()));
     socket.once('connect', () => resolve({ socket, received: () => received, closed }));
-    closed.then(() => reject(new Error('closed before connecting')), () => undefined);
+    closed.then(
+      () => reject(new Error('closed before connecting')),
+      () => undefined,
+    );
   });
 }
 
 /** A WebSocket upgrade request; `protocols` as a client offers them (apiProtocols(token) to present a token). */
-export function upgradeRequest(port: number, options: { target?: string; protocols?: readonly string[]; headers?: Record<string, string> } = {}): string {
+export function upgradeRequest(
+  port: number,
+  options: { target?: string; protocols?: readonly string[]; headers?: Record<string, string> } = {},
+): string {
   const headers: Record<string, string> = {
     host: `127.0.0.1:${port}`,
     origin: `http://127.0.0.1:${port}`,
@@ -38,7 +46,9 @@ export function upgradeRequest(port: number, options: { target?: string; protoco
     ...(options.protocols ? { 'sec-websocket-protocol': options.protocols.join(', ') } : {}),
     ...options.headers,
   };
-  return `GET ${options.target ?? '/api'} HTTP/1.1\r\n${Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('')}\r\n`;
+  return `GET ${options.target ?? '/api'} HTTP/1.1\r\n${Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('')}\r\n`;
 }
 
 export interface FrameShape {
@@ -54,7 +64,14 @@ export interface FrameShape {
 }
 
 /** One WebSocket frame's bytes, as a client sends it (masked unless told). */
-export function frame({ fin = true, rsv = 0, opcode, payload = Buffer.alloc(0), masked = true, declaredLength }: FrameShape): Buffer {
+export function frame({
+  fin = true,
+  rsv = 0,
+  opcode,
+  payload = Buffer.alloc(0),
+  masked = true,
+  declaredLength,
+}: FrameShape): Buffer {
   const length = declaredLength ?? BigInt(payload.length);
   const head = [((fin ? 1 : 0) << 7) | ((rsv & 7) << 4) | (opcode & 15)];
   const mask = masked ? 0x80 : 0;
@@ -79,13 +96,19 @@ export function frame({ fin = true, rsv = 0, opcode, payload = Buffer.alloc(0), 
 export function apiSocket(port: number, token: string): Promise<WebSocket> {
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(`ws://127.0.0.1:${port}/api`, apiProtocols(token), { origin: `http://127.0.0.1:${port}` });
-    ws.once('open', () => (ws.protocol === API_PROTOCOL ? resolve(ws) : reject(new Error(`answered with the protocol "${ws.protocol}"`))));
+    ws.once('open', () =>
+      ws.protocol === API_PROTOCOL ? resolve(ws) : reject(new Error(`answered with the protocol "${ws.protocol}"`)),
+    );
     ws.once('error', reject);
   });
 }
 
 /** One call's answer over an open API socket. */
-export function apiCall(ws: WebSocket, method: string, params: unknown): Promise<{ ok: boolean; value?: unknown; error?: { code: string; message: string } }> {
+export function apiCall(
+  ws: WebSocket,
+  method: string,
+  params: unknown,
+): Promise<{ ok: boolean; value?: unknown; error?: { code: string; message: string } }> {
   const id = Math.floor(Math.random() * 1e9);
   return new Promise((resolve, reject) => {
     const onClose = (code: number) => reject(new Error(`the socket closed (${code}) before the answer`));

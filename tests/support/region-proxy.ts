@@ -27,7 +27,14 @@ export interface RegionProxy {
   /** Named instead of the bucket's region when refusing, and in HEAD Bucket's answer, while set. */
   lie: string | undefined;
   /** Every request: method, path and query, the region it was signed for, and whether it was refused for it. */
-  readonly seen: { method: string; url: string; bucket: string | undefined; signedRegion: string | undefined; refused: boolean; range?: string }[];
+  readonly seen: {
+    method: string;
+    url: string;
+    bucket: string | undefined;
+    signedRegion: string | undefined;
+    refused: boolean;
+    range?: string;
+  }[];
   /** The requests for `bucket` refused for their region. */
   refusedFor(bucket: string): number;
   close(): Promise<void>;
@@ -39,15 +46,28 @@ const PRESIGN_PARAMETER = /^X-Amz-(Algorithm|Credential|Date|Expires|SignedHeade
 
 /** The region a request was signed for: its SigV4 credential scope (key/date/region/s3/aws4_request). */
 function signedRegionOf(request: http.IncomingMessage, url: URL): string | undefined {
-  const credential = /Credential=([^,\s]+)/.exec(request.headers.authorization ?? '')?.[1] ?? url.searchParams.get('X-Amz-Credential') ?? undefined;
+  const credential =
+    /Credential=([^,\s]+)/.exec(request.headers.authorization ?? '')?.[1] ??
+    url.searchParams.get('X-Amz-Credential') ??
+    undefined;
   return credential?.split('/')[2];
 }
 
 export async function startRegionProxy(
-  upstream: string, credentials: { accessKeyId: string; secretAccessKey: string }, serverRegion: string, regions: Readonly<Record<string, string>>,
+  upstream: string,
+  credentials: { accessKeyId: string; secretAccessKey: string },
+  serverRegion: string,
+  regions: Readonly<Record<string, string>>,
 ): Promise<RegionProxy> {
   const target = new URL(upstream);
-  const signer = new SignatureV4({ service: 's3', region: serverRegion, credentials, sha256: NodeSha256, uriEscapePath: false, applyChecksum: false });
+  const signer = new SignatureV4({
+    service: 's3',
+    region: serverRegion,
+    credentials,
+    sha256: NodeSha256,
+    uriEscapePath: false,
+    applyChecksum: false,
+  });
   const agent = new http.Agent({ keepAlive: true, maxSockets: 128 });
   const seen: RegionProxy['seen'] = [];
   const state = { refusal: 'malformed' as RegionRefusal, lie: undefined as string | undefined };
@@ -60,7 +80,12 @@ export async function startRegionProxy(
     });
   });
 
-  function refuse(request: http.IncomingMessage, response: http.ServerResponse, bucket: string, signedRegion: string | undefined): void {
+  function refuse(
+    request: http.IncomingMessage,
+    response: http.ServerResponse,
+    bucket: string,
+    signedRegion: string | undefined,
+  ): void {
     const named = state.lie ?? regionOf(bucket);
     const status = state.refusal === 'redirect' ? 301 : 400;
     const headers: Record<string, string> = { 'x-amz-bucket-region': named, 'content-type': 'application/xml' };
@@ -72,9 +97,10 @@ export async function startRegionProxy(
         response.end();
         return;
       }
-      const body = state.refusal === 'redirect'
-        ? `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>PermanentRedirect</Code><Message>The bucket you are attempting to access must be addressed using the specified endpoint. Please send all future requests to this endpoint.</Message><Endpoint>${bucket}.s3.${named}.amazonaws.com</Endpoint><Bucket>${bucket}</Bucket><RequestId>0</RequestId><HostId>0</HostId></Error>`
-        : `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>AuthorizationHeaderMalformed</Code><Message>The authorization header is malformed; the region '${signedRegion ?? ''}' is wrong; expecting '${named}'</Message><Region>${named}</Region><RequestId>0</RequestId><HostId>0</HostId></Error>`;
+      const body =
+        state.refusal === 'redirect'
+          ? `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>PermanentRedirect</Code><Message>The bucket you are attempting to access must be addressed using the specified endpoint. Please send all future requests to this endpoint.</Message><Endpoint>${bucket}.s3.${named}.amazonaws.com</Endpoint><Bucket>${bucket}</Bucket><RequestId>0</RequestId><HostId>0</HostId></Error>`
+          : `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>AuthorizationHeaderMalformed</Code><Message>The authorization header is malformed; the region '${signedRegion ?? ''}' is wrong; expecting '${named}'</Message><Region>${named}</Region><RequestId>0</RequestId><HostId>0</HostId></Error>`;
       response.writeHead(status, { ...headers, 'content-length': String(Buffer.byteLength(body)) });
       response.end(body);
     });
@@ -87,7 +113,14 @@ export async function startRegionProxy(
     const bucket = decodeURIComponent(url.pathname.split('/')[1] ?? '') || undefined;
     const signedRegion = signedRegionOf(request, url);
     const refused = bucket !== undefined && signedRegion !== regionOf(bucket);
-    seen.push({ method, url: url.pathname + url.search, bucket, signedRegion, refused, ...(request.headers.range ? { range: request.headers.range } : {}) });
+    seen.push({
+      method,
+      url: url.pathname + url.search,
+      bucket,
+      signedRegion,
+      refused,
+      ...(request.headers.range ? { range: request.headers.range } : {}),
+    });
     if (refused) return refuse(request, response, bucket, signedRegion);
 
     const headers: Record<string, string> = {};
@@ -101,18 +134,30 @@ export async function startRegionProxy(
     // A presigned GET carries no payload hash of its own.
     headers['x-amz-content-sha256'] ??= 'UNSIGNED-PAYLOAD';
     const signed = await resignForServer(signer, target, method, url.pathname, query, headers);
-    const isHeadBucket = method === 'HEAD' && bucket !== undefined && url.pathname.replace(/\/$/, '') === `/${encodeURIComponent(bucket)}`;
-    const outgoing = http.request({
-      host: target.hostname, port: target.port, method, path: signed.path, headers: signed.headers, agent,
-    }, (upstreamResponse) => {
-      const answer: Record<string, string | string[]> = {};
-      for (const [name, value] of Object.entries(upstreamResponse.headers)) if (value !== undefined) answer[name] = value;
-      if (isHeadBucket && bucket !== undefined) answer['x-amz-bucket-region'] = state.lie ?? regionOf(bucket);
-      response.writeHead(upstreamResponse.statusCode ?? 502, answer);
-      upstreamResponse.pipe(response);
-    });
+    const isHeadBucket =
+      method === 'HEAD' && bucket !== undefined && url.pathname.replace(/\/$/, '') === `/${encodeURIComponent(bucket)}`;
+    const outgoing = http.request(
+      {
+        host: target.hostname,
+        port: target.port,
+        method,
+        path: signed.path,
+        headers: signed.headers,
+        agent,
+      },
+      (upstreamResponse) => {
+        const answer: Record<string, string | string[]> = {};
+        for (const [name, value] of Object.entries(upstreamResponse.headers))
+          if (value !== undefined) answer[name] = value;
+        if (isHeadBucket && bucket !== undefined) answer['x-amz-bucket-region'] = state.lie ?? regionOf(bucket);
+        response.writeHead(upstreamResponse.statusCode ?? 502, answer);
+        upstreamResponse.pipe(response);
+      },
+    );
     outgoing.on('error', (error) => response.destroy(error));
-    response.on('close', () => { if (!response.writableFinished) outgoing.destroy(); });
+    response.on('close', () => {
+      if (!response.writableFinished) outgoing.destroy();
+    });
     request.pipe(outgoing);
   }
 
@@ -120,10 +165,18 @@ export async function startRegionProxy(
   const { port } = server.address() as AddressInfo;
   return {
     endpoint: `http://127.0.0.1:${port}`,
-    get refusal() { return state.refusal; },
-    set refusal(value) { state.refusal = value; },
-    get lie() { return state.lie; },
-    set lie(value) { state.lie = value; },
+    get refusal() {
+      return state.refusal;
+    },
+    set refusal(value) {
+      state.refusal = value;
+    },
+    get lie() {
+      return state.lie;
+    },
+    set lie(value) {
+      state.lie = value;
+    },
     seen,
     refusedFor: (bucket) => seen.filter((request) => request.bucket === bucket && request.refused).length,
     async close() {

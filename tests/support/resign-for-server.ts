@@ -13,11 +13,24 @@ function encode(text: string): string {
 
 /** The path (with its query) and the signed headers of `method pathname?query` to `target`. */
 export async function resignForServer(
-  signer: SignatureV4, target: URL, method: string, pathname: string, query: Readonly<Record<string, string>>, headers: Record<string, string>,
+  signer: SignatureV4,
+  target: URL,
+  method: string,
+  pathname: string,
+  query: Readonly<Record<string, string>>,
+  headers: Record<string, string>,
 ): Promise<{ path: string; headers: Record<string, string> }> {
   const signed = await signer.sign({
-    method, protocol: target.protocol, hostname: target.hostname, port: Number(target.port) || undefined, path: pathname, query: { ...query }, headers,
+    method,
+    protocol: target.protocol,
+    hostname: target.hostname,
+    port: Number(target.port) || undefined,
+    path: pathname,
+    query: { ...query },
+    headers,
   });
-  const search = Object.entries(query).map(([k, v]) => `${encode(k)}=${encode(v)}`).join('&');
+  const search = Object.entries(query)
+    .map(([k, v]) => `${encode(k)}=${encode(v)}`)
+    .join('&');
   return { path: pathname + (search ? `?${search}` : ''), headers: signed.headers };
 }

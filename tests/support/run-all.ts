@@ -9,7 +9,10 @@ import { readFileSync } from 'node:fs';
 const steps: [string, string[]][] = [
   ['typecheck', ['npm', 'run', '--silent', 'typecheck']],
   ['lint (and the import boundaries)', ['npm', 'run', '--silent', 'lint']],
-  ['unit and integration tests', ['npx', 'vitest', 'run', '--reporter=default', '--reporter=json', '--outputFile.json=test-results/vitest.json']],
+  [
+    'unit and integration tests',
+    ['npx', 'vitest', 'run', '--reporter=default', '--reporter=json', '--outputFile.json=test-results/vitest.json'],
+  ],
 ];
 
 for (const [name, [command, ...args]] of steps) {
@@ -25,8 +28,14 @@ printCounts();
 
 function printCounts(): void {
   try {
-    const report = JSON.parse(readFileSync('test-results/vitest.json', 'utf8')) as { numPassedTests: number; numFailedTests: number; numPendingTests: number };
-    console.log(`\n${report.numPassedTests} passed, ${report.numFailedTests} failed, ${report.numPendingTests} skipped`);
+    const report = JSON.parse(readFileSync('test-results/vitest.json', 'utf8')) as {
+      numPassedTests: number;
+      numFailedTests: number;
+      numPendingTests: number;
+    };
+    console.log(
+      `\n${report.numPassedTests} passed, ${report.numFailedTests} failed, ${report.numPendingTests} skipped`,
+    );
   } catch {
     // No report: the run stopped before the tests.
   }

@@ -28,7 +28,10 @@ export interface CliProcess {
 const defaultDataDir = mkdtempSync(path.join(os.tmpdir(), 'barge-cli-data-'));
 
 /** `wrap`: a program (and its arguments) that runs barge's command line, such as one that gives it a terminal. */
-export function startCli(args: readonly string[], options: { env?: NodeJS.ProcessEnv; uid?: number; gid?: number; cwd?: string; wrap?: readonly string[] } = {}): CliProcess {
+export function startCli(
+  args: readonly string[],
+  options: { env?: NodeJS.ProcessEnv; uid?: number; gid?: number; cwd?: string; wrap?: readonly string[] } = {},
+): CliProcess {
   const s3 = inject('s3');
   const env = {
     PATH: process.env.PATH,
@@ -41,10 +44,19 @@ export function startCli(args: readonly string[], options: { env?: NodeJS.Proces
     ...options.env,
   };
   const command = [...(options.wrap ?? []), process.execPath, BARGE, ...args];
-  const child = spawn(command[0]!, command.slice(1), { env, uid: options.uid, gid: options.gid, cwd: options.cwd ?? root });
+  const child = spawn(command[0]!, command.slice(1), {
+    env,
+    uid: options.uid,
+    gid: options.gid,
+    cwd: options.cwd ?? root,
+  });
   const output = { stdout: '', stderr: '' };
-  child.stdout!.on('data', (c: Buffer) => { output.stdout += c.toString(); });
-  child.stderr!.on('data', (c: Buffer) => { output.stderr += c.toString(); });
+  child.stdout!.on('data', (c: Buffer) => {
+    output.stdout += c.toString();
+  });
+  child.stderr!.on('data', (c: Buffer) => {
+    output.stderr += c.toString();
+  });
   const done = new Promise<CliResult>((resolve, reject) => {
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, ...output }));
@@ -52,6 +64,9 @@ export function startCli(args: readonly string[], options: { env?: NodeJS.Proces
   return { child, output, done };
 }
 
-export function runCli(args: readonly string[], options: { env?: NodeJS.ProcessEnv; uid?: number; gid?: number; cwd?: string } = {}): Promise<CliResult> {
+export function runCli(
+  args: readonly string[],
+  options: { env?: NodeJS.ProcessEnv; uid?: number; gid?: number; cwd?: string } = {},
+): Promise<CliResult> {
   return startCli(args, options).done;
 }

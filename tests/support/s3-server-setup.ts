@@ -19,7 +19,13 @@ export default async function setup(project: TestProject): Promise<() => Promise
   // Built here, before the suites start in parallel, so the fault matrix finds it ready.
   ensureToxiproxyInstalled();
   const server = await startS3Server();
-  project.provide('s3', { kind: server.kind, endpoint: server.endpoint, accessKeyId: server.accessKeyId, secretAccessKey: server.secretAccessKey, region: server.region });
+  project.provide('s3', {
+    kind: server.kind,
+    endpoint: server.endpoint,
+    accessKeyId: server.accessKeyId,
+    secretAccessKey: server.secretAccessKey,
+    region: server.region,
+  });
   return async () => {
     await server.stop();
     await removeTemporaryFolder();

@@ -42,7 +42,8 @@ const SECRET_KEY = 'barge-test-secret-0123456789';
 
 export function serverKind(): ServerKind {
   const kind = process.env.BARGE_TEST_SERVER ?? 'minio';
-  if (kind !== 'minio' && kind !== 'versitygw') throw new Error(`BARGE_TEST_SERVER must be minio or versitygw, not ${kind}`);
+  if (kind !== 'minio' && kind !== 'versitygw')
+    throw new Error(`BARGE_TEST_SERVER must be minio or versitygw, not ${kind}`);
   return kind;
 }
 
@@ -53,24 +54,58 @@ export function ensureInstalled(kind: ServerKind): string {
   return binary;
 }
 
-export async function startS3Server(kind: ServerKind = serverKind(), options: { port?: number; dataDir?: string } = {}): Promise<RunningS3Server> {
+export async function startS3Server(
+  kind: ServerKind = serverKind(),
+  options: { port?: number; dataDir?: string } = {},
+): Promise<RunningS3Server> {
   const binary = ensureInstalled(kind);
   const dataDir = options.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), `barge-${kind}-`)));
   if (kind === 'versitygw') await mkdir(`${dataDir}-versions`, { recursive: true });
   const port = options.port ?? (await freePort());
   const consolePort = await freePort();
   const endpoint = `http://127.0.0.1:${port}`;
-  const args = kind === 'minio'
-    ? ['server', dataDir, '--address', `127.0.0.1:${port}`, '--console-address', `127.0.0.1:${consolePort}`, '--quiet']
-    : ['--access', ACCESS_KEY, '--secret', SECRET_KEY, '--port', `127.0.0.1:${port}`, '--quiet', '--keep-alive', 'posix', '--versioning-dir', `${dataDir}-versions`, dataDir];
+  const args =
+    kind === 'minio'
+      ? [
+          'server',
+          dataDir,
+          '--address',
+          `127.0.0.1:${port}`,
+          '--console-address',
+          `127.0.0.1:${consolePort}`,
+          '--quiet',
+        ]
+      : [
+          '--access',
+          ACCESS_KEY,
+          '--secret',
+          SECRET_KEY,
+          '--port',
+          `127.0.0.1:${port}`,
+          '--quiet',
+          '--keep-alive',
+          'posix',
+          '--versioning-dir',
+          `${dataDir}-versions`,
+          dataDir,
+        ];
   const readyUrl = kind === 'minio' ? `${endpoint}/minio/health/ready` : `${endpoint}/`;
   const launch = async (): Promise<ChildProcess> => {
     const child = spawn(binary, args, {
-      env: { ...process.env, MINIO_ROOT_USER: ACCESS_KEY, MINIO_ROOT_PASSWORD: SECRET_KEY, MINIO_UPDATE: 'off', MINIO_CALLHOME_ENABLE: 'off', MINIO_BROWSER: 'off' },
+      env: {
+        ...process.env,
+        MINIO_ROOT_USER: ACCESS_KEY,
+        MINIO_ROOT_PASSWORD: SECRET_KEY,
+        MINIO_UPDATE: 'off',
+        MINIO_CALLHOME_ENABLE: 'off',
+        MINIO_BROWSER: 'off',
+      },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let stderr = '';
-    child.stderr?.on('data', (chunk: Buffer) => { stderr = (stderr + chunk.toString()).slice(-4000); });
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString()).slice(-4000);
+    });
     await waitReady(readyUrl, child, () => stderr);
     return child;
   };
@@ -87,7 +122,12 @@ export async function startS3Server(kind: ServerKind = serverKind(), options: { 
     await rm(`${dataDir}-versions`, { recursive: true, force: true });
   };
   return {
-    kind, endpoint, accessKeyId: ACCESS_KEY, secretAccessKey: SECRET_KEY, region: 'us-east-1', dataDir,
+    kind,
+    endpoint,
+    accessKeyId: ACCESS_KEY,
+    secretAccessKey: SECRET_KEY,
+    region: 'us-east-1',
+    dataDir,
     get process() {
       return child;
     },

@@ -30,17 +30,37 @@ export interface ServedHost {
 /** Starts the host as `npm run serve` does, over a fresh data folder and download root (`prepare` fills it first). */
 export async function startServedHost(prepare?: (downloadRoot: string) => Promise<void>): Promise<ServedHost> {
   const folder = await mkdtemp(path.join(os.tmpdir(), 'barge-served-'));
-  const [staticDir, dataDir, downloadRoot] = ['static', 'data', 'downloads'].map((name) => path.join(folder, name)) as [string, string, string];
+  const [staticDir, dataDir, downloadRoot] = ['static', 'data', 'downloads'].map((name) => path.join(folder, name)) as [
+    string,
+    string,
+    string,
+  ];
   await mkdir(staticDir);
   await mkdir(downloadRoot);
   await writeFile(path.join(staticDir, 'index.html'), '<!doctype html><title>Barge</title>');
   await prepare?.(downloadRoot);
-  const child = spawn(process.execPath, ['main/web-host/serve.ts', '--port', '0', '--data-dir', dataDir, '--static-dir', staticDir, '--download-root', downloadRoot], {
-    env: { ...process.env, BARGE_TOKEN: SERVED_TOKEN },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      'main/web-host/serve.ts',
+      '--port',
+      '0',
+      '--data-dir',
+      dataDir,
+      '--static-dir',
+      staticDir,
+      '--download-root',
+      downloadRoot,
+    ],
+    {
+      env: { ...process.env, BARGE_TOKEN: SERVED_TOKEN },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+  child.stderr!.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
   const url = await hostUrl(child);
   const port = Number(new URL(url).port);
   const status = () => readFileSync(`/proc/${child.pid}/status`, 'utf8');

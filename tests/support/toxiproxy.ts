@@ -69,9 +69,14 @@ export async function startToxiproxy(): Promise<ToxiproxyServer> {
   const port = await freePort();
   const apiUrl = `http://127.0.0.1:${port}`;
   // Its info log writes a line per connection; only warnings are worth keeping for a failure message.
-  const child = spawn(binary, ['-host', '127.0.0.1', '-port', String(port)], { env: { ...process.env, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(binary, ['-host', '127.0.0.1', '-port', String(port)], {
+    env: { ...process.env, LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => { stderr = (stderr + chunk.toString()).slice(-4000); });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-4000);
+  });
   await waitForApi(apiUrl, child, () => stderr);
   const api = apiClient(apiUrl);
   return {
@@ -79,7 +84,12 @@ export async function startToxiproxy(): Promise<ToxiproxyServer> {
     process: child,
     async createProxy(name, upstream) {
       const upstreamAddress = upstream.includes('://') ? new URL(upstream).host : upstream;
-      const created = await api<{ listen: string }>('POST', '/proxies', { name, listen: '127.0.0.1:0', upstream: upstreamAddress, enabled: true });
+      const created = await api<{ listen: string }>('POST', '/proxies', {
+        name,
+        listen: '127.0.0.1:0',
+        upstream: upstreamAddress,
+        enabled: true,
+      });
       return proxyHandle(api, name, `http://${created.listen}`);
     },
     async stop() {
@@ -112,7 +122,13 @@ function proxyHandle(api: Api, name: string, endpoint: string): ToxiproxyProxy {
     name,
     endpoint,
     async addToxic(toxicName, toxic, placement) {
-      await api('POST', base, { name: toxicName, type: toxic.type, stream: placement.stream, toxicity: placement.toxicity ?? 1, attributes: toxic.attributes });
+      await api('POST', base, {
+        name: toxicName,
+        type: toxic.type,
+        stream: placement.stream,
+        toxicity: placement.toxicity ?? 1,
+        attributes: toxic.attributes,
+      });
     },
     async removeToxic(toxicName) {
       await api('DELETE', `${base}/${encodeURIComponent(toxicName)}`);

@@ -17,14 +17,16 @@ function oneBucket(cli: CliContext, command: string): string {
 export async function mb(cli: CliContext): Promise<number> {
   const bucket = oneBucket(cli, 'mb');
   await cli.service.call('buckets.create', { connectionId: cli.connectionId, name: bucket });
-  if (!cli.options.quiet) cli.stdout.write(cli.options.json ? `${printableJson({ created: bucket })}\n` : `Created s3://${bucket}\n`);
+  if (!cli.options.quiet)
+    cli.stdout.write(cli.options.json ? `${printableJson({ created: bucket })}\n` : `Created s3://${bucket}\n`);
   return 0;
 }
 
 export async function rb(cli: CliContext): Promise<number> {
   const bucket = oneBucket(cli, 'rb');
   await cli.service.call('buckets.delete', { connectionId: cli.connectionId, name: bucket });
-  if (!cli.options.quiet) cli.stdout.write(cli.options.json ? `${printableJson({ deleted: bucket })}\n` : `Deleted s3://${bucket}\n`);
+  if (!cli.options.quiet)
+    cli.stdout.write(cli.options.json ? `${printableJson({ deleted: bucket })}\n` : `Deleted s3://${bucket}\n`);
   return 0;
 }
 
@@ -33,16 +35,32 @@ export async function abortUploads(cli: CliContext): Promise<number> {
   const location = s3Location(cli.options.args[0]!);
   const olderThanMs = cli.options.olderThanSeconds === undefined ? undefined : cli.options.olderThanSeconds * 1000;
   const now = Date.now();
-  const result = await cli.service.call('uploads.abortIncomplete', { connectionId: cli.connectionId, bucket: location.bucket, prefix: location.key, dryRun: cli.options.dryRun, olderThanMs });
+  const result = await cli.service.call('uploads.abortIncomplete', {
+    connectionId: cli.connectionId,
+    bucket: location.bucket,
+    prefix: location.key,
+    dryRun: cli.options.dryRun,
+    olderThanMs,
+  });
   for (const upload of result.aborted) {
-    const age = upload.initiated === undefined ? 'begun at an unknown time' : `begun ${formatAge((now - upload.initiated) / 1000)} ago`;
-    cli.stdout.write(cli.options.json
-      ? `${printableJson({ ...upload, aborted: !cli.options.dryRun })}\n`
-      : `${cli.options.dryRun ? 'Would abort' : 'Aborted'} ${printableName(upload.key)} (upload ${upload.uploadId.slice(0, 16)}…, ${age})\n`);
+    const age =
+      upload.initiated === undefined
+        ? 'begun at an unknown time'
+        : `begun ${formatAge((now - upload.initiated) / 1000)} ago`;
+    cli.stdout.write(
+      cli.options.json
+        ? `${printableJson({ ...upload, aborted: !cli.options.dryRun })}\n`
+        : `${cli.options.dryRun ? 'Would abort' : 'Aborted'} ${printableName(upload.key)} (upload ${upload.uploadId.slice(0, 16)}…, ${age})\n`,
+    );
   }
-  for (const failure of result.failed) cli.stderr.write(`error: ${printable(failure.upload.key)}: ${printable(failure.error.message)}\n`);
-  if (!cli.options.json && result.aborted.length === 0 && result.failed.length === 0 && result.younger === 0) cli.stdout.write('No incomplete multipart uploads.\n');
+  for (const failure of result.failed)
+    cli.stderr.write(`error: ${printable(failure.upload.key)}: ${printable(failure.error.message)}\n`);
+  if (!cli.options.json && result.aborted.length === 0 && result.failed.length === 0 && result.younger === 0)
+    cli.stdout.write('No incomplete multipart uploads.\n');
   // Said, not hidden: an upload left alone may be another process's, sending now.
-  if (!cli.options.json && result.younger > 0) cli.stdout.write(`${plural(result.younger, 'younger upload')} (begun less than --older-than ago, or at an unknown time) ${result.younger === 1 ? 'was' : 'were'} left alone.\n`);
+  if (!cli.options.json && result.younger > 0)
+    cli.stdout.write(
+      `${plural(result.younger, 'younger upload')} (begun less than --older-than ago, or at an unknown time) ${result.younger === 1 ? 'was' : 'were'} left alone.\n`,
+    );
   return result.failed.length > 0 ? 1 : 0;
 }

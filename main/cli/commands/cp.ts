@@ -24,28 +24,36 @@ export async function cp(cli: CliContext): Promise<number> {
   await checkReceiptFolder(cli.options.receipt);
   const remoteSources = sources.filter(isS3Url);
   if (isS3Url(destination)) {
-    if (remoteSources.length > 0) throw usageError('Copying from S3 to S3 is not supported yet; download, then upload.');
+    if (remoteSources.length > 0)
+      throw usageError('Copying from S3 to S3 is not supported yet; download, then upload.');
     // Every upload request is checked by the store; the flag is about downloads that cannot be.
-    if (cli.options.requireVerified) throw usageError('--require-verified is for downloads: every upload request is checked by the store.');
+    if (cli.options.requireVerified)
+      throw usageError('--require-verified is for downloads: every upload request is checked by the store.');
     const target = s3Location(destination);
     for (const source of sources) {
       const info = await stat(source).catch(() => undefined);
       if (!info && source.includes(UNDECODABLE)) throw usageError(notUtf8(source));
-      if (info?.isDirectory() && !recursive) throw usageError(`${source} is a folder: add --recursive to upload it and everything in it.`);
+      if (info?.isDirectory() && !recursive)
+        throw usageError(`${source} is a folder: add --recursive to upload it and everything in it.`);
     }
-    return exitStatus(await runJob(cli, () => service.call('jobs.upload', {
-      connectionId,
-      // Absolute: "./big.bin", "big.bin" and the same file named from another folder are one job.
-      paths: sources.map((source) => path.resolve(source)),
-      bucket: target.bucket,
-      prefix: target.key,
-      followSymlinks: cli.options.followSymlinks,
-      // Absent: replaced, as cp and aws s3 cp do (and nothing is listed to find out).
-      ifExists: cli.options.ifExists,
-      ...rerun(cli),
-    })));
+    return exitStatus(
+      await runJob(cli, () =>
+        service.call('jobs.upload', {
+          connectionId,
+          // Absolute: "./big.bin", "big.bin" and the same file named from another folder are one job.
+          paths: sources.map((source) => path.resolve(source)),
+          bucket: target.bucket,
+          prefix: target.key,
+          followSymlinks: cli.options.followSymlinks,
+          // Absent: replaced, as cp and aws s3 cp do (and nothing is listed to find out).
+          ifExists: cli.options.ifExists,
+          ...rerun(cli),
+        }),
+      ),
+    );
   }
-  if (remoteSources.length !== sources.length) throw usageError('Either the destination is an s3:// address (upload) or every source is (download).');
+  if (remoteSources.length !== sources.length)
+    throw usageError('Either the destination is an s3:// address (upload) or every source is (download).');
   const locations = sources.map(s3Location);
   const bucket = locations[0]!.bucket;
   if (locations.some((l) => l.bucket !== bucket)) throw usageError('Download from one bucket at a time.');
@@ -54,22 +62,34 @@ export async function cp(cli: CliContext): Promise<number> {
   const keys = recursive ? [] : named;
   const prefixes = recursive ? named : [];
   const existing = await stat(destination).catch(() => undefined);
-  const intoFolder = recursive || named.length > 1 || destination.endsWith('/') || destination.endsWith(path.sep) || existing?.isDirectory() === true;
+  const intoFolder =
+    recursive ||
+    named.length > 1 ||
+    destination.endsWith('/') ||
+    destination.endsWith(path.sep) ||
+    existing?.isDirectory() === true;
   // A key ending in "/" is a folder's marker; saved to a file by name, its bytes (if any) are kept.
   const bad = keys.find((k) => k === '' || (k.endsWith('/') && intoFolder));
-  if (bad !== undefined) throw usageError(`s3://${bucket}/${bad} is a prefix: add --recursive to download everything below it${bad === '' ? '' : ', or name a file to save the folder marker\'s own bytes in'}.`);
-  return exitStatus(await runJob(cli, () => service.call('jobs.download', {
-    connectionId,
-    bucket,
-    keys,
-    prefixes,
-    targetFolder: path.resolve(intoFolder ? destination : path.dirname(destination)),
-    saveAs: intoFolder ? undefined : path.basename(path.resolve(destination)),
-    caseInsensitive: cli.options.caseInsensitive,
-    requireVerified: cli.options.requireVerified,
-    ifExists: cli.options.ifExists,
-    ...rerun(cli),
-  })));
+  if (bad !== undefined)
+    throw usageError(
+      `s3://${bucket}/${bad} is a prefix: add --recursive to download everything below it${bad === '' ? '' : ", or name a file to save the folder marker's own bytes in"}.`,
+    );
+  return exitStatus(
+    await runJob(cli, () =>
+      service.call('jobs.download', {
+        connectionId,
+        bucket,
+        keys,
+        prefixes,
+        targetFolder: path.resolve(intoFolder ? destination : path.dirname(destination)),
+        saveAs: intoFolder ? undefined : path.basename(path.resolve(destination)),
+        caseInsensitive: cli.options.caseInsensitive,
+        requireVerified: cli.options.requireVerified,
+        ifExists: cli.options.ifExists,
+        ...rerun(cli),
+      }),
+    ),
+  );
 }
 
 /** What Node puts in an argument for bytes that are not UTF-8: the name's own bytes are lost. */
@@ -81,8 +101,10 @@ const UNDECODABLE = '\ufffd';
  * Inside a folder names are read as bytes, so the folder can be uploaded and the name reported.
  */
 function notUtf8(source: string): string {
-  return `${printable(source)}: its name is not valid UTF-8, and S3 keys must be; `
-    + 'the command line cannot pass such a name through. Upload the folder it is in (names inside folders are read as they are, and each one that is not UTF-8 is named), or rename it.';
+  return (
+    `${printable(source)}: its name is not valid UTF-8, and S3 keys must be; ` +
+    'the command line cannot pass such a name through. Upload the folder it is in (names inside folders are read as they are, and each one that is not UTF-8 is named), or rename it.'
+  );
 }
 
 /** A receipt that could not be written is found out before any work starts, not after it. */
@@ -90,15 +112,26 @@ async function checkReceiptFolder(receipt: string | undefined): Promise<void> {
   if (receipt === undefined) return;
   const file = path.resolve(receipt);
   const folder = path.dirname(file);
-  const [folderInfo, fileInfo] = await Promise.all([stat(folder).catch(() => undefined), stat(file).catch(() => undefined)]);
-  const writable = folderInfo?.isDirectory() === true && (await access(folder, constants.W_OK).then(() => true, () => false));
+  const [folderInfo, fileInfo] = await Promise.all([
+    stat(folder).catch(() => undefined),
+    stat(file).catch(() => undefined),
+  ]);
+  const writable =
+    folderInfo?.isDirectory() === true &&
+    (await access(folder, constants.W_OK).then(
+      () => true,
+      () => false,
+    ));
   if (!writable) throw usageError(`--receipt ${receipt}: ${folder} is not a folder that can be written.`);
-  if (fileInfo && !fileInfo.isFile()) throw usageError(`--receipt ${receipt}: that is a folder (or another thing that is not a file); name a file.`);
+  if (fileInfo && !fileInfo.isFile())
+    throw usageError(`--receipt ${receipt}: that is a folder (or another thing that is not a file); name a file.`);
 }
 
 /** Why `text` is no s3:// address, in words: "s3://" alone names no bucket; anything else is another kind of address. */
 export function notS3Address(text: string): string {
-  return /^s3:\/\/\/?$/i.test(text) ? `"${text}" names no bucket: write s3://bucket/ or s3://bucket/key (barge ls lists the buckets).` : `"${text}" is not an s3:// address.`;
+  return /^s3:\/\/\/?$/i.test(text)
+    ? `"${text}" names no bucket: write s3://bucket/ or s3://bucket/key (barge ls lists the buckets).`
+    : `"${text}" is not an s3:// address.`;
 }
 
 export function s3Location(text: string): S3Location {

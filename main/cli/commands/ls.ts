@@ -1,6 +1,5 @@
 // barge ls: buckets, or the keys and folders of a prefix.
 
-
 import { printableJson, printableName } from '../../../src/unsafe-text.ts';
 import { unreadableKeyWarning } from '../../../src/unreadable-key.ts';
 import { isS3Url, parseS3Url } from '../../../src/s3-url.ts';
@@ -26,15 +25,29 @@ export async function ls(cli: CliContext): Promise<number> {
   if (!target) throw usageError(notS3Address(args[0]!));
   let token: string | undefined;
   do {
-    const page = await service.call('objects.list', { connectionId, bucket: target.bucket, prefix: target.key, recursive, token, pageSize: PAGE_SIZE });
+    const page = await service.call('objects.list', {
+      connectionId,
+      bucket: target.bucket,
+      prefix: target.key,
+      recursive,
+      token,
+      pageSize: PAGE_SIZE,
+    });
     token = page.nextToken;
     const lines: string[] = [];
     // Keys are shown with control characters escaped: a key must neither drive the terminal (ESC
     // sequences, OSC 52 to the clipboard) nor forge a row with a newline. --json keeps them exact
     // (as \u escapes: the same value to a parser, nothing raw on a screen).
-    for (const prefix of page.prefixes) lines.push(json ? printableJson({ prefix }) : `${''.padStart(19)}  ${'PRE'.padStart(10)}  ${printableName(prefix)}`);
+    for (const prefix of page.prefixes)
+      lines.push(
+        json ? printableJson({ prefix }) : `${''.padStart(19)}  ${'PRE'.padStart(10)}  ${printableName(prefix)}`,
+      );
     for (const o of page.objects) {
-      lines.push(json ? printableJson(o) : `${formatDate(o.lastModified)}  ${String(o.size).padStart(10)}  ${printableName(o.key)}`);
+      lines.push(
+        json
+          ? printableJson(o)
+          : `${formatDate(o.lastModified)}  ${String(o.size).padStart(10)}  ${printableName(o.key)}`,
+      );
     }
     if (lines.length > 0) cli.stdout.write(`${lines.join('\n')}\n`);
     // Left out, said, and the listing goes on: one key a faulty store mangled ends nothing.
@@ -47,4 +60,3 @@ function formatDate(ms: number | undefined): string {
   if (ms === undefined) return ''.padStart(19);
   return new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
 }
-

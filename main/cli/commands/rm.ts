@@ -15,20 +15,28 @@ export async function rm(cli: CliContext): Promise<number> {
   if (locations.some((l) => l.bucket !== bucket)) throw usageError('Delete from one bucket at a time.');
   if (!recursive) {
     const prefix = locations.find((l) => l.key === '' || l.key.endsWith('/'));
-    if (prefix) throw usageError(`s3://${bucket}/${prefix.key} is a prefix: add --recursive to delete everything below it.`);
+    if (prefix)
+      throw usageError(`s3://${bucket}/${prefix.key} is a prefix: add --recursive to delete everything below it.`);
   }
-  const end = await runJob(cli, () => cli.service.call('jobs.delete', {
-    connectionId: cli.connectionId,
-    bucket,
-    keys: recursive ? [] : locations.map((l) => l.key),
-    prefixes: recursive ? locations.map((l) => l.key) : [],
-    allVersions,
-    dryRun,
-    ...rerun(cli),
-  }), dryRun ? 'Counted' : undefined);
+  const end = await runJob(
+    cli,
+    () =>
+      cli.service.call('jobs.delete', {
+        connectionId: cli.connectionId,
+        bucket,
+        keys: recursive ? [] : locations.map((l) => l.key),
+        prefixes: recursive ? locations.map((l) => l.key) : [],
+        allVersions,
+        dryRun,
+        ...rerun(cli),
+      }),
+    dryRun ? 'Counted' : undefined,
+  );
   // A count that did not complete is no count: only the failure is said.
   if (dryRun && !json && end.state.status === 'completed') {
-    cli.stdout.write(`Would delete ${plural(end.progress.objectsDone, allVersions ? 'version' : 'object')} (${formatBytes(end.progress.bytesDone)}); nothing was deleted.\n`);
+    cli.stdout.write(
+      `Would delete ${plural(end.progress.objectsDone, allVersions ? 'version' : 'object')} (${formatBytes(end.progress.bytesDone)}); nothing was deleted.\n`,
+    );
   }
   return exitStatus(end);
 }

@@ -18,9 +18,12 @@ export function createHasher(algorithm: ChecksumAlgorithm): Hasher {
     case 'CRC32C':
     case 'CRC64NVME':
       return createCrcHasher(algorithm);
-    case 'SHA1': return createHash('sha1');
-    case 'SHA256': return createHash('sha256');
-    case 'MD5': return createHash('md5');
+    case 'SHA1':
+      return createHash('sha1');
+    case 'SHA256':
+      return createHash('sha256');
+    case 'MD5':
+      return createHash('md5');
   }
 }
 
@@ -37,7 +40,9 @@ export function checksumHeader(algorithm: ChecksumAlgorithm): string {
 }
 
 /** The field of the SDK's inputs and outputs (UploadPart, CompletedPart, HeadObject...) that holds it. */
-export function checksumField(algorithm: Exclude<ChecksumAlgorithm, 'MD5'>): `Checksum${Exclude<ChecksumAlgorithm, 'MD5'>}` {
+export function checksumField(
+  algorithm: Exclude<ChecksumAlgorithm, 'MD5'>,
+): `Checksum${Exclude<ChecksumAlgorithm, 'MD5'>}` {
   return `Checksum${algorithm}`;
 }
 
@@ -63,7 +68,10 @@ export function parseChecksumValue(value: string): ChecksumValue | undefined {
  * A multipart upload's COMPOSITE checksum as S3 reports it: the checksum of the parts' raw
  * checksums one after another, in base64, then "-" and the number of parts.
  */
-export function compositeChecksum(algorithm: Exclude<ChecksumAlgorithm, 'MD5'>, partDigests: readonly Uint8Array[]): string {
+export function compositeChecksum(
+  algorithm: Exclude<ChecksumAlgorithm, 'MD5'>,
+  partDigests: readonly Uint8Array[],
+): string {
   const hasher = createHasher(algorithm);
   for (const digest of partDigests) hasher.update(digest);
   return `${toBase64(hasher.digest())}-${partDigests.length}`;
@@ -81,5 +89,9 @@ export function multipartEtag(partMd5s: readonly Uint8Array[]): string {
 
 /** An ETag without its quotes (and without a weak validator's W/), lower-case. */
 export function bareEtag(etag: string): string {
-  return etag.trim().replace(/^W\//, '').replace(/^"(.*)"$/, '$1').toLowerCase();
+  return etag
+    .trim()
+    .replace(/^W\//, '')
+    .replace(/^"(.*)"$/, '$1')
+    .toLowerCase();
 }

@@ -38,9 +38,12 @@ export interface Hasher {
 
 export function createCrcHasher(algorithm: CrcAlgorithm): Hasher {
   switch (algorithm) {
-    case 'CRC32': return new Crc32Hasher();
-    case 'CRC32C': return new Crc32cHasher(nativeCrc32c());
-    case 'CRC64NVME': return new Crc64NvmeHasher();
+    case 'CRC32':
+      return new Crc32Hasher();
+    case 'CRC32C':
+      return new Crc32cHasher(nativeCrc32c());
+    case 'CRC64NVME':
+      return new Crc64NvmeHasher();
   }
 }
 
@@ -107,10 +110,23 @@ function crc32cUpdate(crc: number, data: Uint8Array): number {
     const b = words[j + 1] as number;
     const c = words[j + 2] as number;
     const d = words[j + 3] as number;
-    crc = (t[3840 + (a & 255)] as number) ^ (t[3584 + ((a >>> 8) & 255)] as number) ^ (t[3328 + ((a >>> 16) & 255)] as number) ^ (t[3072 + (a >>> 24)] as number)
-      ^ (t[2816 + (b & 255)] as number) ^ (t[2560 + ((b >>> 8) & 255)] as number) ^ (t[2304 + ((b >>> 16) & 255)] as number) ^ (t[2048 + (b >>> 24)] as number)
-      ^ (t[1792 + (c & 255)] as number) ^ (t[1536 + ((c >>> 8) & 255)] as number) ^ (t[1280 + ((c >>> 16) & 255)] as number) ^ (t[1024 + (c >>> 24)] as number)
-      ^ (t[768 + (d & 255)] as number) ^ (t[512 + ((d >>> 8) & 255)] as number) ^ (t[256 + ((d >>> 16) & 255)] as number) ^ (t[d >>> 24] as number);
+    crc =
+      (t[3840 + (a & 255)] as number) ^
+      (t[3584 + ((a >>> 8) & 255)] as number) ^
+      (t[3328 + ((a >>> 16) & 255)] as number) ^
+      (t[3072 + (a >>> 24)] as number) ^
+      (t[2816 + (b & 255)] as number) ^
+      (t[2560 + ((b >>> 8) & 255)] as number) ^
+      (t[2304 + ((b >>> 16) & 255)] as number) ^
+      (t[2048 + (b >>> 24)] as number) ^
+      (t[1792 + (c & 255)] as number) ^
+      (t[1536 + ((c >>> 8) & 255)] as number) ^
+      (t[1280 + ((c >>> 16) & 255)] as number) ^
+      (t[1024 + (c >>> 24)] as number) ^
+      (t[768 + (d & 255)] as number) ^
+      (t[512 + ((d >>> 8) & 255)] as number) ^
+      (t[256 + ((d >>> 16) & 255)] as number) ^
+      (t[d >>> 24] as number);
   }
   return crc32cBytes(crc, data, head + blocks * 16, length);
 }
@@ -134,7 +150,10 @@ export const javascriptCrc32c: Crc32cFunction = (data, previous) => ~crc32cUpdat
  * build keeps the package external, and app/dist resolves it from node_modules at run time), and
  * a command that never hashes never pays the few milliseconds of loading it.
  */
-export function loadNativeCrc32c(load: (id: string) => unknown = createRequire(import.meta.url), env: NodeJS.ProcessEnv = process.env): Crc32cFunction | undefined {
+export function loadNativeCrc32c(
+  load: (id: string) => unknown = createRequire(import.meta.url),
+  env: NodeJS.ProcessEnv = process.env,
+): Crc32cFunction | undefined {
   if (env.BARGE_NO_NATIVE && env.BARGE_NO_NATIVE !== '0') return undefined;
   let candidate: unknown;
   try {
@@ -247,18 +266,56 @@ class Crc64NvmeHasher implements Hasher {
       const b = hi ^ (words[j + 1] as number);
       const c = words[j + 2] as number;
       const d = words[j + 3] as number;
-      const a0 = 3840 + (a & 255), a1 = 3584 + ((a >>> 8) & 255), a2 = 3328 + ((a >>> 16) & 255), a3 = 3072 + (a >>> 24);
-      const b0 = 2816 + (b & 255), b1 = 2560 + ((b >>> 8) & 255), b2 = 2304 + ((b >>> 16) & 255), b3 = 2048 + (b >>> 24);
-      const c0 = 1792 + (c & 255), c1 = 1536 + ((c >>> 8) & 255), c2 = 1280 + ((c >>> 16) & 255), c3 = 1024 + (c >>> 24);
-      const d0 = 768 + (d & 255), d1 = 512 + ((d >>> 8) & 255), d2 = 256 + ((d >>> 16) & 255), d3 = d >>> 24;
-      lo = (tl[a0] as number) ^ (tl[a1] as number) ^ (tl[a2] as number) ^ (tl[a3] as number)
-        ^ (tl[b0] as number) ^ (tl[b1] as number) ^ (tl[b2] as number) ^ (tl[b3] as number)
-        ^ (tl[c0] as number) ^ (tl[c1] as number) ^ (tl[c2] as number) ^ (tl[c3] as number)
-        ^ (tl[d0] as number) ^ (tl[d1] as number) ^ (tl[d2] as number) ^ (tl[d3] as number);
-      hi = (th[a0] as number) ^ (th[a1] as number) ^ (th[a2] as number) ^ (th[a3] as number)
-        ^ (th[b0] as number) ^ (th[b1] as number) ^ (th[b2] as number) ^ (th[b3] as number)
-        ^ (th[c0] as number) ^ (th[c1] as number) ^ (th[c2] as number) ^ (th[c3] as number)
-        ^ (th[d0] as number) ^ (th[d1] as number) ^ (th[d2] as number) ^ (th[d3] as number);
+      const a0 = 3840 + (a & 255),
+        a1 = 3584 + ((a >>> 8) & 255),
+        a2 = 3328 + ((a >>> 16) & 255),
+        a3 = 3072 + (a >>> 24);
+      const b0 = 2816 + (b & 255),
+        b1 = 2560 + ((b >>> 8) & 255),
+        b2 = 2304 + ((b >>> 16) & 255),
+        b3 = 2048 + (b >>> 24);
+      const c0 = 1792 + (c & 255),
+        c1 = 1536 + ((c >>> 8) & 255),
+        c2 = 1280 + ((c >>> 16) & 255),
+        c3 = 1024 + (c >>> 24);
+      const d0 = 768 + (d & 255),
+        d1 = 512 + ((d >>> 8) & 255),
+        d2 = 256 + ((d >>> 16) & 255),
+        d3 = d >>> 24;
+      lo =
+        (tl[a0] as number) ^
+        (tl[a1] as number) ^
+        (tl[a2] as number) ^
+        (tl[a3] as number) ^
+        (tl[b0] as number) ^
+        (tl[b1] as number) ^
+        (tl[b2] as number) ^
+        (tl[b3] as number) ^
+        (tl[c0] as number) ^
+        (tl[c1] as number) ^
+        (tl[c2] as number) ^
+        (tl[c3] as number) ^
+        (tl[d0] as number) ^
+        (tl[d1] as number) ^
+        (tl[d2] as number) ^
+        (tl[d3] as number);
+      hi =
+        (th[a0] as number) ^
+        (th[a1] as number) ^
+        (th[a2] as number) ^
+        (th[a3] as number) ^
+        (th[b0] as number) ^
+        (th[b1] as number) ^
+        (th[b2] as number) ^
+        (th[b3] as number) ^
+        (th[c0] as number) ^
+        (th[c1] as number) ^
+        (th[c2] as number) ^
+        (th[c3] as number) ^
+        (th[d0] as number) ^
+        (th[d1] as number) ^
+        (th[d2] as number) ^
+        (th[d3] as number);
     }
     this.lo = lo;
     this.hi = hi;
@@ -366,7 +423,10 @@ export function combineCrc(algorithm: CrcAlgorithm, crcA: Uint8Array, crcB: Uint
  * The CRC of a whole object from its parts' CRCs and sizes, in order: what S3 reports as a
  * FULL_OBJECT checksum of a multipart upload.
  */
-export function fullObjectCrc(algorithm: CrcAlgorithm, parts: readonly { readonly digest: Uint8Array; readonly size: number }[]): Buffer {
+export function fullObjectCrc(
+  algorithm: CrcAlgorithm,
+  parts: readonly { readonly digest: Uint8Array; readonly size: number }[],
+): Buffer {
   let crc = createCrcHasher(algorithm).digest();
   for (const part of parts) crc = combineCrc(algorithm, crc, part.digest, part.size);
   return crc;

@@ -18,9 +18,7 @@ import { stat } from 'node:fs/promises';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Verification } from '../../../src/verification.ts';
 import { BargeError } from '../errors.ts';
-import {
-  bareEtag, compositeChecksum, createHasher, multipartEtag, parseChecksumValue, toBase64,
-} from './checksums.ts';
+import { bareEtag, compositeChecksum, createHasher, multipartEtag, parseChecksumValue, toBase64 } from './checksums.ts';
 import type { ChecksumAlgorithm, CrcAlgorithm } from './checksums.ts';
 import { combineCrc } from './crc.ts';
 import { fileChecksum } from './file-checksum.ts';
@@ -114,7 +112,11 @@ export function factsFromHeaders(headers: IncomingHttpHeaders, size: number): Ob
  * parts are equal. A store that cannot answer for parts leaves them unknown (no check by parts).
  * `head`: a HEAD of the object, or of one part; `size`: the object's, where already known.
  */
-export async function objectFactsByHead(head: (partNumber?: number) => Promise<IncomingHttpHeaders>, size: number | undefined, aborted: () => boolean): Promise<ObjectFacts> {
+export async function objectFactsByHead(
+  head: (partNumber?: number) => Promise<IncomingHttpHeaders>,
+  size: number | undefined,
+  aborted: () => boolean,
+): Promise<ObjectFacts> {
   const headers = await head();
   const facts = factsFromHeaders(headers, size ?? Number(headers['content-length'] ?? 0));
   const parts = partsClaimed(facts);
@@ -178,7 +180,8 @@ export function planVerification(facts: ObjectFacts, preferredRangeSize: number)
     if (value.parts === undefined && facts.checksumType !== 'COMPOSITE') {
       // A store that names neither "-N" nor the type, for an object whose ETag shows parts: the
       // checksum may be composite (CRC64NVME never is).
-      const ambiguous = facts.checksumType === undefined && etagParts !== undefined && etagParts > 1 && algorithm !== 'CRC64NVME';
+      const ambiguous =
+        facts.checksumType === undefined && etagParts !== undefined && etagParts > 1 && algorithm !== 'CRC64NVME';
       // A whole-object checksum: CRCs combine from any ranges; SHA needs the bytes in one stream.
       if (CRCS.has(algorithm)) attempts.push({ algorithm, check: 'whole-crc', expected, guess: ambiguous });
       else if (singleRange) attempts.push({ algorithm, check: 'whole-crc', expected, guess: ambiguous });
@@ -201,21 +204,32 @@ export function planVerification(facts: ObjectFacts, preferredRangeSize: number)
   }
   const first = attempts[0];
   if (!first) {
-    const why = !facts.etagIsDigest ? 'it is encrypted with SSE-KMS or SSE-C and has no checksum' : 'the store reports no checksum and no usable ETag';
+    const why = !facts.etagIsDigest
+      ? 'it is encrypted with SSE-KMS or SSE-C and has no checksum'
+      : 'the store reports no checksum and no usable ETag';
     return { attempts, algorithm: undefined, rangeSize: undefined, why };
   }
-  const rangeSize = first.partSize ?? (first.check === 'whole-crc' && singleRange && !CRCS.has(first.algorithm) ? facts.size : undefined);
+  const rangeSize =
+    first.partSize ??
+    (first.check === 'whole-crc' && singleRange && !CRCS.has(first.algorithm) ? facts.size : undefined);
   // An MD5 over several ranges is taken from the file at the end: hashing the ranges would be waste.
   return { attempts, algorithm: first.check === 'md5-file' ? undefined : first.algorithm, rangeSize };
 }
 
 /** Attempts by parts: the exact part size when known, else each likely one. */
-function byParts(facts: ObjectFacts, parts: number | undefined, algorithm: ChecksumAlgorithm, check: 'composite' | 'multipart-etag', expected: string): VerificationAttempt[] {
+function byParts(
+  facts: ObjectFacts,
+  parts: number | undefined,
+  algorithm: ChecksumAlgorithm,
+  check: 'composite' | 'multipart-etag',
+  expected: string,
+): VerificationAttempt[] {
   const count = parts ?? facts.partsCount;
   if (count === undefined) return [];
   if (count < 1 || count > MAX_PARTS) return [];
   const exact = exactPartSize(facts, count);
-  if (exact !== undefined) return [{ algorithm, check, expected, partSize: exact.partSize, guess: false, fromMetadata: exact.fromMetadata }];
+  if (exact !== undefined)
+    return [{ algorithm, check, expected, partSize: exact.partSize, guess: false, fromMetadata: exact.fromMetadata }];
   return likelyPartSizes(facts.size, count).map((partSize) => ({ algorithm, check, expected, partSize, guess: true }));
 }
 
@@ -223,11 +237,13 @@ function byParts(facts: ObjectFacts, parts: number | undefined, algorithm: Check
 function exactPartSize(facts: ObjectFacts, count: number): { partSize: number; fromMetadata: boolean } | undefined {
   if (count === 1) return { partSize: facts.size, fromMetadata: false };
   const first = facts.firstPartSize;
-  if (first !== undefined && first >= MIN_PART_BYTES && Math.ceil(facts.size / first) === count) return { partSize: first, fromMetadata: false };
+  if (first !== undefined && first >= MIN_PART_BYTES && Math.ceil(facts.size / first) === count)
+    return { partSize: first, fromMetadata: false };
   // A store that answers for parts has said what they are: the metadata may be a copy's.
   if (facts.partsAnswered) return undefined;
   const recorded = facts.recordedPartSize;
-  if (recorded !== undefined && Math.ceil(facts.size / recorded) === count) return { partSize: recorded, fromMetadata: true };
+  if (recorded !== undefined && Math.ceil(facts.size / recorded) === count)
+    return { partSize: recorded, fromMetadata: true };
   return undefined;
 }
 
@@ -237,7 +253,9 @@ function exactPartSize(facts: ObjectFacts, count: number): { partSize: number; f
  */
 export function likelyPartSizes(size: number, count: number): number[] {
   const even = Math.ceil(size / count / MIB) * MIB;
-  return [...new Set([...COMMON_PART_SIZES, even])].filter((partSize) => partSize >= MIN_PART_BYTES && Math.ceil(size / partSize) === count);
+  return [...new Set([...COMMON_PART_SIZES, even])].filter(
+    (partSize) => partSize >= MIN_PART_BYTES && Math.ceil(size / partSize) === count,
+  );
 }
 
 /** A range as downloaded: its size and, where it was hashed whole as it arrived, its digest. */
@@ -261,7 +279,11 @@ export interface VerificationOutcome {
  * only guesses were tried and none matched, the object is reported as checked for size only.
  */
 export async function verifyDownload(
-  plan: VerificationPlan, ranges: readonly DownloadedRange[], hashedWith: ChecksumAlgorithm | undefined, file: string, what: string,
+  plan: VerificationPlan,
+  ranges: readonly DownloadedRange[],
+  hashedWith: ChecksumAlgorithm | undefined,
+  file: string,
+  what: string,
 ): Promise<VerificationOutcome> {
   if (plan.attempts.length === 0) return { how: 'size-only', verified: undefined, why: plan.why };
   const misses: string[] = [];
@@ -287,28 +309,40 @@ function noMatch(plan: VerificationPlan, firstMiss: string, what: string, stoppe
   if (plan.attempts.every((attempt) => attempt.guess)) {
     const sizes = plan.attempts.filter((a) => a.partSize).map((a) => `${a.partSize! / MIB} MiB`);
     return {
-      how: 'size-only', verified: undefined,
+      how: 'size-only',
+      verified: undefined,
       // Either the object was uploaded with parts of a size not tried, or its bytes were damaged on
       // the way: nothing here can tell which, and the user must hear both.
-      why: `the store cannot say where its parts begin, and ${sizes.length ? `none of the part sizes tried (${sizes.join(', ')}; the sizes that fit its ${partCountOf(expected)} parts)` : 'no reading of its checksum'} gives its ${expected.split(':')[0] === 'ETAG' ? 'ETag' : 'checksum'}: `
-        + 'either it was uploaded with another part size, or its bytes were damaged on the way (download it again: if this repeats with the same bytes, it is the part size)',
+      why:
+        `the store cannot say where its parts begin, and ${sizes.length ? `none of the part sizes tried (${sizes.join(', ')}; the sizes that fit its ${partCountOf(expected)} parts)` : 'no reading of its checksum'} gives its ${expected.split(':')[0] === 'ETAG' ? 'ETag' : 'checksum'}: ` +
+        'either it was uploaded with another part size, or its bytes were damaged on the way (download it again: if this repeats with the same bytes, it is the part size)',
     };
   }
-  throw new BargeError('ChecksumMismatch', `The bytes received for ${what} do not match the store's checksum (expected ${expected}, got ${firstMiss}); `
-    + `${stopped}; if it happens again the stored object may be damaged.`);
+  throw new BargeError(
+    'ChecksumMismatch',
+    `The bytes received for ${what} do not match the store's checksum (expected ${expected}, got ${firstMiss}); ` +
+      `${stopped}; if it happens again the stored object may be damaged.`,
+  );
 }
 
 /**
  * What the file gives for one attempt, "ALGORITHM:value" as the attempt's `expected` is written.
  * `hashed`: the ranges, when their digests are by the attempt's algorithm.
  */
-async function digestFor(attempt: VerificationAttempt, hashed: readonly DownloadedRange[] | undefined, ranges: readonly DownloadedRange[], file: string): Promise<string> {
+async function digestFor(
+  attempt: VerificationAttempt,
+  hashed: readonly DownloadedRange[] | undefined,
+  ranges: readonly DownloadedRange[],
+  file: string,
+): Promise<string> {
   switch (attempt.check) {
     case 'whole-crc': {
       let offset = 0;
       let digest: Buffer | undefined;
       for (const range of ranges) {
-        const own = (hashed ? range.digest : undefined) ?? (await fileChecksum(file, attempt.algorithm, offset, offset + range.size));
+        const own =
+          (hashed ? range.digest : undefined) ??
+          (await fileChecksum(file, attempt.algorithm, offset, offset + range.size));
         digest = digest === undefined ? own : combineCrc(attempt.algorithm as CrcAlgorithm, digest, own, range.size);
         offset += range.size;
       }
@@ -332,17 +366,27 @@ function partsValue(attempt: VerificationAttempt, digests: readonly Buffer[]): s
 }
 
 /** One digest per part: the ranges' own where they are the parts, the file's otherwise. */
-async function partDigests(attempt: VerificationAttempt, ranges: readonly DownloadedRange[] | undefined, file: string): Promise<Buffer[]> {
+async function partDigests(
+  attempt: VerificationAttempt,
+  ranges: readonly DownloadedRange[] | undefined,
+  file: string,
+): Promise<Buffer[]> {
   const partSize = attempt.partSize!;
   const size = (await stat(file)).size;
   // An empty object uploaded in one empty part has one part, of no bytes.
   // An empty object uploaded in one empty part has one part, of no bytes.
   const count = partSize > 0 ? Math.max(1, Math.ceil(size / partSize)) : 1;
-  const aligned = ranges !== undefined && ranges.length === count && ranges.every((range, index) => index === count - 1 || range.size === partSize);
+  const aligned =
+    ranges !== undefined &&
+    ranges.length === count &&
+    ranges.every((range, index) => index === count - 1 || range.size === partSize);
   const digests: Buffer[] = [];
   for (let index = 0; index < count; index++) {
     const start = index * partSize;
-    digests.push((aligned ? ranges[index]!.digest : undefined) ?? (await fileChecksum(file, attempt.algorithm, start, Math.min(size, start + partSize))));
+    digests.push(
+      (aligned ? ranges[index]!.digest : undefined) ??
+        (await fileChecksum(file, attempt.algorithm, start, Math.min(size, start + partSize))),
+    );
   }
   return digests;
 }
@@ -414,6 +458,9 @@ class AttemptRun {
     const { algorithm, check } = this.attempt;
     if (check === 'whole-crc' || check === 'md5-file') return `${algorithm}:${toBase64(this.hasher.digest())}`;
     // The last part, where bytes of it came (or the only one, of an empty object).
-    return partsValue(this.attempt, this.inPart > 0 || this.parts.length === 0 ? [...this.parts, Buffer.from(this.hasher.digest())] : this.parts);
+    return partsValue(
+      this.attempt,
+      this.inPart > 0 || this.parts.length === 0 ? [...this.parts, Buffer.from(this.hasher.digest())] : this.parts,
+    );
   }
 }

@@ -17,13 +17,24 @@ export type OpenForReading = (file: string) => Promise<FileHandle>;
 const openByPath: OpenForReading = (file) => open(file, 'r');
 
 /** The digest of bytes [start, end) of `file` (to its end when `end` is undefined). */
-export async function fileChecksum(file: string, algorithm: ChecksumAlgorithm, start = 0, end?: number): Promise<Buffer> {
+export async function fileChecksum(
+  file: string,
+  algorithm: ChecksumAlgorithm,
+  start = 0,
+  end?: number,
+): Promise<Buffer> {
   const [digest] = await fileChecksums(file, [algorithm], start, end);
   return digest!;
 }
 
 /** The digests of bytes [start, end) of `file` by each algorithm, in one read. */
-export async function fileChecksums(file: string, algorithms: readonly ChecksumAlgorithm[], start = 0, end?: number, openFile: OpenForReading = openByPath): Promise<Buffer[]> {
+export async function fileChecksums(
+  file: string,
+  algorithms: readonly ChecksumAlgorithm[],
+  start = 0,
+  end?: number,
+  openFile: OpenForReading = openByPath,
+): Promise<Buffer[]> {
   const hashers = algorithms.map((algorithm) => createHasher(algorithm));
   const handle = await openFile(file);
   try {

@@ -54,7 +54,12 @@ export interface TrailingBody {
 }
 
 /** `source` (exactly `size` bytes) encoded with its `algorithm` checksum as trailer. */
-export function withTrailingChecksum(source: StreamedBody, size: number, algorithm: CrcAlgorithm, chunkBytes = TRAILER_CHUNK_BYTES): TrailingBody {
+export function withTrailingChecksum(
+  source: StreamedBody,
+  size: number,
+  algorithm: CrcAlgorithm,
+  chunkBytes = TRAILER_CHUNK_BYTES,
+): TrailingBody {
   let digest: Buffer | undefined;
   const body: StreamedBody = {
     async pipeTo(write) {
@@ -68,7 +73,11 @@ export function withTrailingChecksum(source: StreamedBody, size: number, algorit
           if (leftInChunk === 0) {
             leftInChunk = Math.min(chunkBytes, size - sent);
             // More bytes than were announced: the length sent would be a lie.
-            if (leftInChunk <= 0) throw new BargeError('FileChanged', 'The file grew while it was being uploaded (it is longer than when the upload began).');
+            if (leftInChunk <= 0)
+              throw new BargeError(
+                'FileChanged',
+                'The file grew while it was being uploaded (it is longer than when the upload began).',
+              );
             await write(Buffer.from(chunkHead(leftInChunk), 'latin1'));
           }
           const take = Math.min(leftInChunk, piece.length - at);
@@ -79,7 +88,11 @@ export function withTrailingChecksum(source: StreamedBody, size: number, algorit
           if (leftInChunk === 0) await write(CRLF);
         }
       });
-      if (sent !== size) throw new BargeError('FileChanged', 'The file changed while it was being uploaded (it is shorter than when the upload began).');
+      if (sent !== size)
+        throw new BargeError(
+          'FileChanged',
+          'The file changed while it was being uploaded (it is shorter than when the upload began).',
+        );
       digest = hasher.digest();
       await write(Buffer.from(`0\r\n${checksumHeader(algorithm)}:${toBase64(digest)}\r\n\r\n`, 'latin1'));
     },

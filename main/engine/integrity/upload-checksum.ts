@@ -32,7 +32,6 @@ import type { StoredObject } from '../s3/s3-wire.ts';
 
 export type UploadAlgorithm = Exclude<UploadChecksum, 'OFF'> & ChecksumAlgorithm;
 
-
 export interface SentDigest {
   readonly digest: Buffer;
   /** The header's value (base64, as S3 wants it for Content-MD5 and the CRCs alike). */
@@ -51,8 +50,13 @@ export function uploadAlgorithm(connection: S3Connection): UploadAlgorithm | und
 }
 
 /** The CRC a new multipart upload is created with: none once the store is known to ignore them, or to refuse their headers. */
-export function multipartCrc(connection: S3Connection, algorithm: UploadAlgorithm | undefined): CrcAlgorithm | undefined {
-  return algorithm && algorithm !== 'MD5' && connection.crcEcho !== 'ignores' && !refusesHeaders(connection) ? algorithm : undefined;
+export function multipartCrc(
+  connection: S3Connection,
+  algorithm: UploadAlgorithm | undefined,
+): CrcAlgorithm | undefined {
+  return algorithm && algorithm !== 'MD5' && connection.crcEcho !== 'ignores' && !refusesHeaders(connection)
+    ? algorithm
+    : undefined;
 }
 
 function refusesHeaders(connection: S3Connection): boolean {
@@ -85,11 +89,15 @@ export function digestsFor(connection: S3Connection, kind: RequestKind): Checksu
   if (kind.algorithm === 'MD5') return ['MD5'];
   if (refusesHeaders(connection)) {
     if (kind.crcRequired) {
-      throw new BargeError('MultipartChecksumRefused', `The store refuses the ${kind.crc} header its multipart upload was created to carry on every part; the upload is started again without it.`);
+      throw new BargeError(
+        'MultipartChecksumRefused',
+        `The store refuses the ${kind.crc} header its multipart upload was created to carry on every part; the upload is started again without it.`,
+      );
     }
     return kind.buffered ? [] : ['MD5'];
   }
-  const digests: ChecksumAlgorithm[] = kind.crc && (kind.crcRequired || connection.crcEcho !== 'ignores') ? [kind.crc] : [];
+  const digests: ChecksumAlgorithm[] =
+    kind.crc && (kind.crcRequired || connection.crcEcho !== 'ignores') ? [kind.crc] : [];
   if (!kind.buffered && connection.crcEcho !== 'echoes') digests.push('MD5');
   return digests;
 }
@@ -100,7 +108,13 @@ export function digestsFor(connection: S3Connection, kind: RequestKind): Checksu
  * Content-MD5 is no longer sent), and unless it refused a trailer.
  */
 export function trailingCrc(connection: S3Connection, kind: RequestKind): CrcAlgorithm | undefined {
-  return kind.crc && !kind.buffered && connection.crcEcho === 'echoes' && connection.trailers !== 'refused' && !refusesHeaders(connection) ? kind.crc : undefined;
+  return kind.crc &&
+    !kind.buffered &&
+    connection.crcEcho === 'echoes' &&
+    connection.trailers !== 'refused' &&
+    !refusesHeaders(connection)
+    ? kind.crc
+    : undefined;
 }
 
 /** The longest a request waits for the first one's answer before it reads its bytes twice. */
@@ -116,12 +130,19 @@ export async function crcProbe(connection: S3Connection, kind: RequestKind): Pro
   if (!kind.crc || kind.buffered || connection.crcEcho !== 'unknown' || refusesHeaders(connection)) return undefined;
   if (connection.crcProbe) {
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([connection.crcProbe, new Promise<void>((resolve) => { timer = setTimeout(resolve, CRC_PROBE_WAIT_MS); })]);
+    await Promise.race([
+      connection.crcProbe,
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, CRC_PROBE_WAIT_MS);
+      }),
+    ]);
     clearTimeout(timer);
     return undefined;
   }
   let answered!: () => void;
-  const probe = new Promise<void>((resolve) => { answered = resolve; });
+  const probe = new Promise<void>((resolve) => {
+    answered = resolve;
+  });
   connection.crcProbe = probe;
   return () => {
     if (connection.crcProbe === probe) connection.crcProbe = undefined;
@@ -138,11 +159,21 @@ export function afterTrailerFailure(connection: S3Connection, error: unknown): u
   const status = httpStatus(error);
   // Read through the synonyms: MinIO's XAmzContentChecksumMismatch is BadDigest, a verdict on bytes.
   const code = errorCode(error);
-  if (connection.trailers === 'taken' || !TRAILER_REFUSALS.has(status ?? 0) || code === 'BadDigest' || code === 'RequestTimeout') return error;
+  if (
+    connection.trailers === 'taken' ||
+    !TRAILER_REFUSALS.has(status ?? 0) ||
+    code === 'BadDigest' ||
+    code === 'RequestTimeout'
+  )
+    return error;
   // A refusal for the bucket's region is about where the request went, not how its body was framed.
   if (regionRedirectOf(error) !== undefined) return error;
   connection.trailers = 'refused';
-  return new BargeError('TrailerRefused', `The store refused a checksum sent after the body (${code || `HTTP ${status}`}); it is sent before the body from now on.`, { cause: error });
+  return new BargeError(
+    'TrailerRefused',
+    `The store refused a checksum sent after the body (${code || `HTTP ${status}`}); it is sent before the body from now on.`,
+    { cause: error },
+  );
 }
 
 /** How stores that cannot read aws-chunked bodies answer: 400, 411 (Length Required, Storj's gateway) or 501. */
@@ -159,15 +190,22 @@ export function trailerTaken(connection: S3Connection): void {
  * headers), else new ones.
  */
 export async function checksumsForAttempt(
-  connection: S3Connection, kind: RequestKind, current: RequestChecksums | undefined, digest: (algorithms: ChecksumAlgorithm[]) => Promise<Buffer[]> | Buffer[],
+  connection: S3Connection,
+  kind: RequestKind,
+  current: RequestChecksums | undefined,
+  digest: (algorithms: ChecksumAlgorithm[]) => Promise<Buffer[]> | Buffer[],
 ): Promise<RequestChecksums> {
   const wanted = digestsFor(connection, kind);
   const have = current ? [...(current.crc ? [current.crc.algorithm] : []), ...(current.md5 ? ['MD5'] : [])] : undefined;
-  if (current && have!.length === wanted.length && wanted.every((algorithm) => have!.includes(algorithm))) return current;
+  if (current && have!.length === wanted.length && wanted.every((algorithm) => have!.includes(algorithm)))
+    return current;
   return requestChecksums(wanted, await digest(wanted));
 }
 
-export function requestChecksums(algorithms: readonly ChecksumAlgorithm[], digests: readonly Buffer[]): RequestChecksums {
+export function requestChecksums(
+  algorithms: readonly ChecksumAlgorithm[],
+  digests: readonly Buffer[],
+): RequestChecksums {
   let crc: RequestChecksums['crc'];
   let md5: SentDigest | undefined;
   const headers: Record<string, string> = {};
@@ -185,7 +223,13 @@ export function requestChecksums(algorithms: readonly ChecksumAlgorithm[], diges
  * Compare the store's answer with what was sent, learn whether the store echoes CRCs, and say how
  * the bytes were checked. `buffered`: the body's SHA-256 was signed.
  */
-export function checkAnswer(connection: S3Connection, sent: RequestChecksums, stored: StoredObject, what: string, buffered: boolean): Verification {
+export function checkAnswer(
+  connection: S3Connection,
+  sent: RequestChecksums,
+  stored: StoredObject,
+  what: string,
+  buffered: boolean,
+): Verification {
   let echoed = false;
   if (sent.crc) {
     const echo = stored.checksums?.[sent.crc.algorithm];
@@ -194,10 +238,18 @@ export function checkAnswer(connection: S3Connection, sent: RequestChecksums, st
       // A CRC alone, not echoed: nothing proves the store checked these bytes. Sent again, with
       // Content-MD5 this time (the retry asks checksumsForAttempt again).
       if (!sent.md5 && !buffered) {
-        throw Object.assign(new Error(`The store did not confirm the ${sent.crc.algorithm} of ${what}; it is sent again with Content-MD5.`), { name: 'UncheckedUpload', stored });
+        throw Object.assign(
+          new Error(
+            `The store did not confirm the ${sent.crc.algorithm} of ${what}; it is sent again with Content-MD5.`,
+          ),
+          { name: 'UncheckedUpload', stored },
+        );
       }
     } else if (echo !== sent.crc.value) {
-      throw new BargeError('ChecksumMismatch', `The store reports ${sent.crc.algorithm} ${echo} for ${what}, but ${sent.crc.value} was sent; the upload is not trusted. Retry it.`);
+      throw new BargeError(
+        'ChecksumMismatch',
+        `The store reports ${sent.crc.algorithm} ${echo} for ${what}, but ${sent.crc.value} was sent; the upload is not trusted. Retry it.`,
+      );
     } else {
       echoed = true;
       if (connection.crcEcho === 'unknown') connection.crcEcho = 'echoes';
@@ -209,7 +261,11 @@ export function checkAnswer(connection: S3Connection, sent: RequestChecksums, st
 }
 
 /** For a receipt: the checksum the store verified (an echoed CRC, or the Content-MD5 it checked). */
-export function verifiedChecksum(sent: RequestChecksums, stored: StoredObject, verification: Verification): string | undefined {
+export function verifiedChecksum(
+  sent: RequestChecksums,
+  stored: StoredObject,
+  verification: Verification,
+): string | undefined {
   if (verification === 'store-checksum') return stored.checksum;
   if (verification === 'content-md5' && sent.md5) return `MD5:${sent.md5.value}`;
   return undefined;

@@ -23,7 +23,10 @@ export function isInside(outer: string, inner: string): boolean {
 export async function assertInside(root: string, folder: string, what: string): Promise<void> {
   const [realRoot, realFolder] = await Promise.all([realPathOf(root), realPathOf(folder)]);
   if (!isInside(realRoot, realFolder)) {
-    throw new BargeError('UnsafePath', `${what} would be written into ${folder}, which a symbolic link leads outside ${root} (into ${realFolder}); it was not downloaded.`);
+    throw new BargeError(
+      'UnsafePath',
+      `${what} would be written into ${folder}, which a symbolic link leads outside ${root} (into ${realFolder}); it was not downloaded.`,
+    );
   }
 }
 
@@ -57,7 +60,10 @@ export interface FileIdentity {
 export async function assertSameFile(file: string, identity: FileIdentity, what: string): Promise<void> {
   const now = await lstat(file).catch(() => undefined);
   if (!now || !now.isFile() || now.dev !== identity.dev || now.ino !== identity.ino) {
-    throw new BargeError('UnsafePath', `${what} was not saved: the folder it was being written in (${path.dirname(file)}) was moved or replaced while it downloaded.`);
+    throw new BargeError(
+      'UnsafePath',
+      `${what} was not saved: the folder it was being written in (${path.dirname(file)}) was moved or replaced while it downloaded.`,
+    );
   }
 }
 
@@ -75,7 +81,10 @@ export async function confinedTarget(root: string, target: string): Promise<stri
 }
 
 function outsideRoot(base: string, target: string): BargeError {
-  return new BargeError('OutsideDownloadRoot', `Downloads through this host go only below ${base}; ${target} is not (start it with --download-root to choose another folder).`);
+  return new BargeError(
+    'OutsideDownloadRoot',
+    `Downloads through this host go only below ${base}; ${target} is not (start it with --download-root to choose another folder).`,
+  );
 }
 
 /** `target` (relative ones are taken below the root) if it lies below `root`, made if missing; else a refusal. */

@@ -18,7 +18,13 @@ import { plural } from '../../../src/plural.ts';
 import { countedAgain } from './job.ts';
 import { readAhead } from './read-ahead.ts';
 import type { JobBody, JobRuntime } from './job.ts';
-import { headObjectOnce, listAllObjects, listAllVersions, listMultipartUploads, unreadableKeyError } from '../s3/s3-listing.ts';
+import {
+  headObjectOnce,
+  listAllObjects,
+  listAllVersions,
+  listMultipartUploads,
+  unreadableKeyError,
+} from '../s3/s3-listing.ts';
 import type { MultipartUploadEntry } from '../s3/s3-listing.ts';
 import type { S3Connection } from '../s3/s3-connection.ts';
 import type { DeleteSpec } from './job-specs.ts';
@@ -40,7 +46,9 @@ export function deleteBody(connection: S3Connection, spec: DeleteSpec): JobBody<
     // Emptying a bucket lists it again on a retry: what is there now is what must go.
     const listed = only === undefined || spec.deleteBucket === true;
     // The listing runs ahead of the deletes (read-ahead.ts): its totals are known once it has ended.
-    const targets = listed ? readAhead(discover(connection, spec, runtime), { signal: runtime.signal, whilePaused: runtime.whilePaused }) : countedAgain(only, runtime, (target) => target.size);
+    const targets = listed
+      ? readAhead(discover(connection, spec, runtime), { signal: runtime.signal, whilePaused: runtime.whilePaused })
+      : countedAgain(only, runtime, (target) => target.size);
     // After a crash, a prefix lists only what is left: what earlier runs deleted is counted from the
     // journal. (Named keys are simply deleted again: deleting a missing key succeeds.)
     const earlier = runtime.journal.resumed && !only && !spec.keys?.length ? runtime.journal.deletedCount() : 0;
@@ -50,14 +58,23 @@ export function deleteBody(connection: S3Connection, spec: DeleteSpec): JobBody<
     }
     const failures = { count: 0 };
     if (spec.dryRun) {
-      await concurrentEach(targets, () => runtime.settings.threads, (target) => countTarget(connection, spec.bucket, target, runtime));
+      await concurrentEach(
+        targets,
+        () => runtime.settings.threads,
+        (target) => countTarget(connection, spec.bucket, target, runtime),
+      );
     } else {
-      await concurrentEach(batches(targets, MAX_KEYS_PER_DELETE), () => runtime.settings.threads, (batch) => deleteBatch(connection, spec.bucket, batch, runtime, failures));
+      await concurrentEach(
+        batches(targets, MAX_KEYS_PER_DELETE),
+        () => runtime.settings.threads,
+        (batch) => deleteBatch(connection, spec.bucket, batch, runtime, failures),
+      );
     }
     if (spec.dryRun || runtime.signal.aborted) return;
     if (spec.abortUploads) await abortUploads(connection, spec, runtime);
     // A bucket that still holds what could not be deleted stays: the job ends with those errors.
-    if (spec.deleteBucket && failures.count === 0 && !runtime.stoppedByFailure) await deleteEmptiedBucket(connection, spec.bucket, runtime);
+    if (spec.deleteBucket && failures.count === 0 && !runtime.stoppedByFailure)
+      await deleteEmptiedBucket(connection, spec.bucket, runtime);
   };
 }
 
@@ -66,42 +83,76 @@ export function deleteBody(connection: S3Connection, spec: DeleteSpec): JobBody<
  * that are billed, and keeps the bucket from being deleted. Collected first (aborting while paging
  * through the same listing would shift its markers); an abort that fails fails the job, named.
  */
-async function abortUploads(connection: S3Connection, spec: DeleteSpec, runtime: JobRuntime<DeleteTarget>): Promise<void> {
+async function abortUploads(
+  connection: S3Connection,
+  spec: DeleteSpec,
+  runtime: JobRuntime<DeleteTarget>,
+): Promise<void> {
   const uploads: MultipartUploadEntry[] = [];
   for (const prefix of spec.prefixes ?? []) {
-    for await (const upload of listMultipartUploads(connection, spec.bucket, asFolderPrefix(prefix))) uploads.push(upload);
+    for await (const upload of listMultipartUploads(connection, spec.bucket, asFolderPrefix(prefix)))
+      uploads.push(upload);
   }
   const failed: { upload: MultipartUploadEntry; error: BargeError }[] = [];
-  await concurrentEach(uploads, () => runtime.settings.threads, async (upload) => {
-    try {
-      await runtime.request((signal) => connection.client.send(new AbortMultipartUploadCommand({ Bucket: spec.bucket, Key: upload.key, UploadId: upload.uploadId }), { abortSignal: signal }));
-    } catch (error) {
-      // Gone already (completed, or aborted by someone else): nothing is left of it.
-      if (errorCode(error) !== 'NoSuchUpload') failed.push({ upload, error: toBargeError(error) });
-    }
-  });
+  await concurrentEach(
+    uploads,
+    () => runtime.settings.threads,
+    async (upload) => {
+      try {
+        await runtime.request((signal) =>
+          connection.client.send(
+            new AbortMultipartUploadCommand({ Bucket: spec.bucket, Key: upload.key, UploadId: upload.uploadId }),
+            { abortSignal: signal },
+          ),
+        );
+      } catch (error) {
+        // Gone already (completed, or aborted by someone else): nothing is left of it.
+        if (errorCode(error) !== 'NoSuchUpload') failed.push({ upload, error: toBargeError(error) });
+      }
+    },
+  );
   const first = failed[0];
   if (first) {
     const more = failed.length > 1 ? ` (and ${failed.length - 1} more)` : '';
-    throw new BargeError(first.error.code, `Cannot abort the unfinished upload of s3://${spec.bucket}/${first.upload.key}${more}: ${first.error.message}`);
+    throw new BargeError(
+      first.error.code,
+      `Cannot abort the unfinished upload of s3://${spec.bucket}/${first.upload.key}${more}: ${first.error.message}`,
+    );
   }
 }
 
-async function deleteEmptiedBucket(connection: S3Connection, bucket: string, runtime: JobRuntime<DeleteTarget>): Promise<void> {
+async function deleteEmptiedBucket(
+  connection: S3Connection,
+  bucket: string,
+  runtime: JobRuntime<DeleteTarget>,
+): Promise<void> {
   try {
-    await runtime.request((signal) => connection.client.send(new DeleteBucketCommand({ Bucket: bucket }), { abortSignal: signal }));
+    await runtime.request((signal) =>
+      connection.client.send(new DeleteBucketCommand({ Bucket: bucket }), { abortSignal: signal }),
+    );
   } catch (error) {
     if (errorCode(error) === 'BucketNotEmpty') {
-      throw new BargeError('BucketNotEmpty', `The bucket ${bucket} was emptied, but holds objects again (written while it was emptied): retry to empty it again and delete it.`);
+      throw new BargeError(
+        'BucketNotEmpty',
+        `The bucket ${bucket} was emptied, but holds objects again (written while it was emptied): retry to empty it again and delete it.`,
+      );
     }
     throw toBargeError(error, `delete bucket "${bucket}"`);
   }
 }
 
-async function* discover(connection: S3Connection, spec: DeleteSpec, runtime: JobRuntime<DeleteTarget>): AsyncGenerator<DeleteTarget> {
+async function* discover(
+  connection: S3Connection,
+  spec: DeleteSpec,
+  runtime: JobRuntime<DeleteTarget>,
+): AsyncGenerator<DeleteTarget> {
   for (const [index, key] of (spec.keys ?? []).entries()) {
     if (spec.allVersions) {
-      for await (const version of listAllVersions(connection, { bucket: spec.bucket, prefix: key, signal: runtime.signal })) {
+      for await (const version of listAllVersions(connection, {
+        bucket: spec.bucket,
+        prefix: key,
+        signal: runtime.signal,
+      })) {
         if (version.key !== key) continue;
         runtime.addTotals(1, version.size);
         yield { key, versionId: version.versionId, size: version.size };
@@ -119,7 +170,12 @@ async function* discover(connection: S3Connection, spec: DeleteSpec, runtime: Jo
       : listAllObjects(connection, { bucket: spec.bucket, prefix, signal: runtime.signal });
     for await (const entry of listing) {
       runtime.addTotals(1, entry.size);
-      yield { key: entry.key, versionId: 'versionId' in entry ? entry.versionId : undefined, size: entry.size, ...(entry.unreadable ? { unreadable: true } : {}) };
+      yield {
+        key: entry.key,
+        versionId: 'versionId' in entry ? entry.versionId : undefined,
+        size: entry.size,
+        ...(entry.unreadable ? { unreadable: true } : {}),
+      };
     }
   }
   runtime.totalsFinal();
@@ -137,15 +193,26 @@ async function* batches<T>(items: AsyncIterable<T>, size: number): AsyncGenerato
   if (batch.length > 0) yield batch;
 }
 
-async function deleteBatch(connection: S3Connection, bucket: string, listed: readonly DeleteTarget[], runtime: JobRuntime<DeleteTarget>, failures: { count: number }): Promise<void> {
+async function deleteBatch(
+  connection: S3Connection,
+  bucket: string,
+  listed: readonly DeleteTarget[],
+  runtime: JobRuntime<DeleteTarget>,
+  failures: { count: number },
+): Promise<void> {
   const batch = listed.filter((target) => !target.unreadable || !failUnreadable(bucket, target, runtime, failures));
   if (batch.length === 0) return;
   let result;
   try {
-    result = await runtime.request((signal) => connection.client.send(new DeleteObjectsCommand({
-      Bucket: bucket,
-      Delete: { Objects: batch.map((t) => ({ Key: t.key, VersionId: t.versionId })), Quiet: true },
-    }), { abortSignal: signal }));
+    result = await runtime.request((signal) =>
+      connection.client.send(
+        new DeleteObjectsCommand({
+          Bucket: bucket,
+          Delete: { Objects: batch.map((t) => ({ Key: t.key, VersionId: t.versionId })), Quiet: true },
+        }),
+        { abortSignal: signal },
+      ),
+    );
   } catch (error) {
     const failure = toBargeError(error, `delete ${plural(batch.length, 'object')} from s3://${bucket}`);
     failures.count += batch.length;
@@ -154,17 +221,26 @@ async function deleteBatch(connection: S3Connection, bucket: string, listed: rea
   }
   const failed = new Map<string, { code: string; message: string }>();
   for (const e of result.Errors ?? []) {
-    failed.set(`${e.Key}\u0000${e.VersionId ?? ''}`, { code: e.Code ?? 'DeleteFailed', message: e.Message ?? 'The server refused to delete it.' });
+    failed.set(`${e.Key}\u0000${e.VersionId ?? ''}`, {
+      code: e.Code ?? 'DeleteFailed',
+      message: e.Message ?? 'The server refused to delete it.',
+    });
   }
   let deleted = 0;
   for (const target of batch) {
-    const error = failed.get(`${target.key}\u0000${target.versionId ?? ''}`) ?? (target.versionId ? undefined : failed.get(`${target.key}\u0000`));
+    const error =
+      failed.get(`${target.key}\u0000${target.versionId ?? ''}`) ??
+      (target.versionId ? undefined : failed.get(`${target.key}\u0000`));
     if (error) {
       // Shaped like the SDK's errors, so the code and advice are the ones every other failure gets
       // (an object lock's refusal, which stores word as InvalidRequest or AccessDenied, included).
       const refusal = Object.assign(new Error(error.message), { name: error.code });
       failures.count += 1;
-      runtime.itemFailed(target, deletePlace(bucket, target), toBargeError(refusal, `delete ${describe(bucket, target)}`));
+      runtime.itemFailed(
+        target,
+        deletePlace(bucket, target),
+        toBargeError(refusal, `delete ${describe(bucket, target)}`),
+      );
     } else {
       if (target.size) runtime.addBytes(target.size);
       runtime.objectDone(deletePlace(bucket, target));
@@ -175,19 +251,30 @@ async function deleteBatch(connection: S3Connection, bucket: string, listed: rea
 }
 
 /** A key no request can name (its listed URL encoding is broken) fails as an item; true once it has. */
-function failUnreadable(bucket: string, target: DeleteTarget, runtime: JobRuntime<DeleteTarget>, failures: { count: number }): boolean {
+function failUnreadable(
+  bucket: string,
+  target: DeleteTarget,
+  runtime: JobRuntime<DeleteTarget>,
+  failures: { count: number },
+): boolean {
   failures.count += 1;
   runtime.itemFailed(target, deletePlace(bucket, target), unreadableKeyError(bucket, target.key, 'deleted'));
   return true;
 }
 
-async function countTarget(connection: S3Connection, bucket: string, target: DeleteTarget, runtime: JobRuntime<DeleteTarget>): Promise<void> {
+async function countTarget(
+  connection: S3Connection,
+  bucket: string,
+  target: DeleteTarget,
+  runtime: JobRuntime<DeleteTarget>,
+): Promise<void> {
   if (target.unreadable) {
     failUnreadable(bucket, target, runtime, { count: 0 });
     return;
   }
   try {
-    const size = target.size ?? (await runtime.request((signal) => headObjectOnce(connection, bucket, target.key, signal))).size;
+    const size =
+      target.size ?? (await runtime.request((signal) => headObjectOnce(connection, bucket, target.key, signal))).size;
     if (target.size === undefined) runtime.addTotals(0, size);
     runtime.addBytes(size);
     runtime.objectDone(deletePlace(bucket, { ...target, size }));
@@ -198,7 +285,11 @@ async function countTarget(connection: S3Connection, bucket: string, target: Del
 
 /** A deleted object as the job's details list it: where it was, and nowhere now. */
 function deletePlace(bucket: string, target: DeleteTarget): ItemPlace {
-  return { source: describe(bucket, target), destination: '', ...(target.size === undefined ? {} : { size: target.size }) };
+  return {
+    source: describe(bucket, target),
+    destination: '',
+    ...(target.size === undefined ? {} : { size: target.size }),
+  };
 }
 
 function describe(bucket: string, target: DeleteTarget): string {

@@ -91,9 +91,18 @@ export function compareUtf8(a: string, b: string): number {
  * faulty gateway's LastModified, a Size that is no size, listed as 0 with `badSize`) is unknown:
  * "Replace if newer" and the question treat it so, never as a date or as 0 B.
  */
-function objectThere(object: { readonly size: number; readonly badSize?: string; readonly etag?: string; readonly lastModified?: number }): ObjectThere {
+function objectThere(object: {
+  readonly size: number;
+  readonly badSize?: string;
+  readonly etag?: string;
+  readonly lastModified?: number;
+}): ObjectThere {
   const dated = object.lastModified !== undefined && Number.isFinite(object.lastModified);
-  return { ...(object.badSize === undefined ? { size: object.size } : {}), etag: object.etag, ...(dated ? { lastModified: object.lastModified } : {}) };
+  return {
+    ...(object.badSize === undefined ? { size: object.size } : {}),
+    etag: object.etag,
+    ...(dated ? { lastModified: object.lastModified } : {}),
+  };
 }
 
 /** Past every key that begins with a prefix (the highest code point), once that prefix is listed. */
@@ -190,7 +199,8 @@ export class DestinationIndex {
     this.state = state;
     const waiting = this.waiters;
     this.waiters = [];
-    for (const waiter of waiting) waiter.resolve(this.answered(waiter.key) ? this.answer(waiter.key, waiter.claim) : 'unknown');
+    for (const waiter of waiting)
+      waiter.resolve(this.answered(waiter.key) ? this.answer(waiter.key, waiter.claim) : 'unknown');
   }
 
   private async *steps(connection: S3Connection, bucket: string, request: PageRequest): AsyncGenerator<Listed> {
@@ -198,7 +208,9 @@ export class DestinationIndex {
     const pages = async function* (options: ListOptions): AsyncGenerator<ListingPage> {
       let token: string | undefined;
       do {
-        const page = await request((signal) => listObjectsPage(connection, { ...options, retry: false, signal: AbortSignal.any([signal, stop]) }, token));
+        const page = await request((signal) =>
+          listObjectsPage(connection, { ...options, retry: false, signal: AbortSignal.any([signal, stop]) }, token),
+        );
         yield page;
         token = page.nextToken;
       } while (token && !stop.aborted);

@@ -27,7 +27,13 @@ import type { StoredObject } from '../s3/s3-wire.ts';
 import { badSizeError, parseContentRange, parseObjectSize } from '../s3/object-size.ts';
 import { createHasher } from '../integrity/checksums.ts';
 import type { ChecksumAlgorithm, Hasher } from '../integrity/checksums.ts';
-import { etagOfNoBytes, factsFromHeaders, objectFactsByHead, planVerification, verifyDownload } from '../integrity/download-verification.ts';
+import {
+  etagOfNoBytes,
+  factsFromHeaders,
+  objectFactsByHead,
+  planVerification,
+  verifyDownload,
+} from '../integrity/download-verification.ts';
 import type { ObjectFacts, VerificationOutcome } from '../integrity/download-verification.ts';
 import type { Verification } from '../../../src/verification.ts';
 import type { IncomingHttpHeaders } from 'node:http';
@@ -73,14 +79,17 @@ export function downloadBody(connection: S3Connection, spec: DownloadSpec): JobB
     // of the target itself) can lead a download elsewhere (download-target.ts).
     const folder = path.resolve(spec.targetFile ? path.dirname(spec.targetFile) : spec.targetFolder);
     // A retry or a resumed run opens it where the first run found it, or not at all.
-    const target = await DownloadTarget.open(folder, spec.confinedTo, firstAt ?? runtime.journal.target()).catch((error: unknown) => {
-      throw toBargeError(error, `download into ${folder}`);
-    });
+    const target = await DownloadTarget.open(folder, spec.confinedTo, firstAt ?? runtime.journal.target()).catch(
+      (error: unknown) => {
+        throw toBargeError(error, `download into ${folder}`);
+      },
+    );
     firstAt ??= target.realPath;
     runtime.journal.targetOpened(target.realPath);
     // Temporary files other jobs left (their process died), by the file they were for.
     const strays = new Map<string, { jobId: string; key: string; temporary: string }[]>();
-    for (const stray of runtime.journal.strays().downloads) strays.set(stray.path, [...(strays.get(stray.path) ?? []), stray]);
+    for (const stray of runtime.journal.strays().downloads)
+      strays.set(stray.path, [...(strays.get(stray.path) ?? []), stray]);
     try {
       await downloadItems(connection, spec, runtime, only, target, strays);
     } finally {
@@ -90,19 +99,34 @@ export function downloadBody(connection: S3Connection, spec: DownloadSpec): JobB
 }
 
 async function downloadItems(
-  connection: S3Connection, spec: DownloadSpec, runtime: JobRuntime<DownloadItem>, only: readonly DownloadItem[] | undefined, target: DownloadTarget,
+  connection: S3Connection,
+  spec: DownloadSpec,
+  runtime: JobRuntime<DownloadItem>,
+  only: readonly DownloadItem[] | undefined,
+  target: DownloadTarget,
   strays: Map<string, { jobId: string; key: string; temporary: string }[]>,
 ): Promise<void> {
-    // The listing runs ahead of the transfers (read-ahead.ts): its totals are known once it has ended.
-    const items = only ? countedAgain(only, runtime, (item) => item.size) : readAhead(discover(connection, spec, runtime), { signal: runtime.signal, whilePaused: runtime.whilePaused });
-    await concurrentEach(items, () => runtime.settings.threads * 2, async (item) => {
+  // The listing runs ahead of the transfers (read-ahead.ts): its totals are known once it has ended.
+  const items = only
+    ? countedAgain(only, runtime, (item) => item.size)
+    : readAhead(discover(connection, spec, runtime), { signal: runtime.signal, whilePaused: runtime.whilePaused });
+  await concurrentEach(
+    items,
+    () => runtime.settings.threads * 2,
+    async (item) => {
       const source = formatS3Url({ bucket: spec.bucket, key: item.key });
-      const place = (file: string, size: number | undefined): ItemPlace => ({ source, destination: file, ...(size === undefined ? {} : { size }) });
+      const place = (file: string, size: number | undefined): ItemPlace => ({
+        source,
+        destination: file,
+        ...(size === undefined ? {} : { size }),
+      });
       try {
         if (item.unreadable) throw unreadableKeyError(spec.bucket, item.key, 'downloaded');
-        if (item.unsafe) throw new BargeError('UnsafeKey', `The key "${item.key}" ${item.unsafe}; it was not downloaded.`);
+        if (item.unsafe)
+          throw new BargeError('UnsafeKey', `The key "${item.key}" ${item.unsafe}; it was not downloaded.`);
         if (item.nothingBelow) throw new BargeError('NothingFound', item.nothingBelow);
-        if (item.collision) throw new BargeError('NameCollision', `The key "${item.key}" ${item.collision}; it was not downloaded.`);
+        if (item.collision)
+          throw new BargeError('NameCollision', `The key "${item.key}" ${item.collision}; it was not downloaded.`);
         if (item.badSize !== undefined) throw badSizeError(source, 'listing', item.badSize);
         if (item.marker) {
           await saveFolderMarker(spec, item, target);
@@ -114,19 +138,38 @@ async function downloadItems(
         // where the object goes, are both looked at in this open folder.
         const folder = await target.folder(path.dirname(known.path), `s3://${spec.bucket}/${known.key}`);
         try {
-          const existing = await finishedBefore(runtime, known, folder) ? 'done' : await whenExists(runtime.retryAnswer ?? spec.ifExists ?? 'overwrite', known, runtime, folder);
+          const existing = (await finishedBefore(runtime, known, folder))
+            ? 'done'
+            : await whenExists(runtime.retryAnswer ?? spec.ifExists ?? 'overwrite', known, runtime, folder);
           if (existing === 'done') {
             runtime.alreadyDone(1, known.size ?? 0, place(known.path, known.size));
           } else if (existing.skip !== undefined) {
             runtime.alreadyDone(1, known.size ?? 0);
-            runtime.kept(place(known.path, known.size), `${known.path} is already there: ${existing.skip}; it was not downloaded.`);
+            runtime.kept(
+              place(known.path, known.size),
+              `${known.path} is already there: ${existing.skip}; it was not downloaded.`,
+            );
           } else {
-            const { why, ...stored } = await downloadObject(connection, spec, { ...known, path: existing.path }, runtime, folder, existing.noClobber, strays.get(existing.path));
+            const { why, ...stored } = await downloadObject(
+              connection,
+              spec,
+              { ...known, path: existing.path },
+              runtime,
+              folder,
+              existing.noClobber,
+              strays.get(existing.path),
+            );
             strays.delete(existing.path);
             // The file it was saved as (a numbered name beside a file kept, with --if-exists rename).
-            runtime.journal.objectFinished({ key: known.key, path: existing.path, size: known.size ?? 0, ...stored }, { now: existing.path !== known.path });
+            runtime.journal.objectFinished(
+              { key: known.key, path: existing.path, size: known.size ?? 0, ...stored },
+              { now: existing.path !== known.path },
+            );
             if (why) runtime.sizeOnly(source, why);
-            runtime.objectDone(place(existing.path, known.size), why ? `Checked for its size only: ${why}.` : undefined);
+            runtime.objectDone(
+              place(existing.path, known.size),
+              why ? `Checked for its size only: ${why}.` : undefined,
+            );
           }
         } catch (error) {
           throw folder.explain(error);
@@ -134,19 +177,29 @@ async function downloadItems(
           await folder.close();
         }
       } catch (error) {
-        runtime.itemFailed(item, place(item.path, item.size), toBargeError(changedOnServer(error, spec, item), `download ${source}`));
+        runtime.itemFailed(
+          item,
+          place(item.path, item.size),
+          toBargeError(changedOnServer(error, spec, item), `download ${source}`),
+        );
       }
-    });
+    },
+  );
 }
 
-async function* discover(connection: S3Connection, spec: DownloadSpec, runtime: JobRuntime<DownloadItem>): AsyncGenerator<DownloadItem> {
+async function* discover(
+  connection: S3Connection,
+  spec: DownloadSpec,
+  runtime: JobRuntime<DownloadItem>,
+): AsyncGenerator<DownloadItem> {
   const folder = path.resolve(spec.targetFolder);
   // Two keys must never land on one file: the same name (keys "a/x" and "b/x" into one folder), or,
   // where the folder ignores case (Windows, macOS), names that differ only in case. The first keeps it.
   // Kept on disk past 100,000 keys: memory does not grow with the prefix.
   const owners = spec.targetFile ? undefined : new SpillingMap<{ key: string; path: string }>();
   try {
-    const saved = owners && new SavedPaths({ caseInsensitive: spec.caseInsensitive ?? (await folderIgnoresCase(folder)), owners });
+    const saved =
+      owners && new SavedPaths({ caseInsensitive: spec.caseInsensitive ?? (await folderIgnoresCase(folder)), owners });
     yield* listItems(connection, spec, runtime, folder, saved);
     runtime.totalsFinal();
   } finally {
@@ -154,7 +207,13 @@ async function* discover(connection: S3Connection, spec: DownloadSpec, runtime: 
   }
 }
 
-async function* listItems(connection: S3Connection, spec: DownloadSpec, runtime: JobRuntime<DownloadItem>, folder: string, saved: SavedPaths | undefined): AsyncGenerator<DownloadItem> {
+async function* listItems(
+  connection: S3Connection,
+  spec: DownloadSpec,
+  runtime: JobRuntime<DownloadItem>,
+  folder: string,
+  saved: SavedPaths | undefined,
+): AsyncGenerator<DownloadItem> {
   const claim = (key: string, file: string) => saved?.claim(file, key);
   for (const key of spec.keys ?? []) {
     runtime.addTotals(1, 0);
@@ -195,25 +254,53 @@ async function* listItems(connection: S3Connection, spec: DownloadSpec, runtime:
         continue;
       }
       if (mapped.isFolderMarker) {
-        yield { key: object.key, size: object.size, etag: object.etag, path: path.join(folder, ...mapped.segments), marker: true };
+        yield {
+          key: object.key,
+          size: object.size,
+          etag: object.etag,
+          path: path.join(folder, ...mapped.segments),
+          marker: true,
+        };
         continue;
       }
       const file = path.join(folder, ...mapped.segments);
-      yield { key: object.key, size: object.size, etag: object.etag, lastModified: object.lastModified, path: file, collision: claim(object.key, file) };
+      yield {
+        key: object.key,
+        size: object.size,
+        etag: object.etag,
+        lastModified: object.lastModified,
+        path: file,
+        collision: claim(object.key, file),
+      };
     }
     if (found === 0) {
       runtime.addTotals(1, 0);
-      yield { key: rawPrefix, size: 0, etag: undefined, path: '', nothingBelow: await nothingBelow(connection, spec.bucket, rawPrefix, prefix, runtime) };
+      yield {
+        key: rawPrefix,
+        size: 0,
+        etag: undefined,
+        path: '',
+        nothingBelow: await nothingBelow(connection, spec.bucket, rawPrefix, prefix, runtime),
+      };
     }
   }
 }
 
 /** What to say of a prefix with nothing below it: a typing mistake, or an object of that name (downloaded without --recursive). */
-async function nothingBelow(connection: S3Connection, bucket: string, rawPrefix: string, prefix: string, runtime: JobRuntime<DownloadItem>): Promise<string> {
+async function nothingBelow(
+  connection: S3Connection,
+  bucket: string,
+  rawPrefix: string,
+  prefix: string,
+  runtime: JobRuntime<DownloadItem>,
+): Promise<string> {
   const nothing = `Nothing was found below s3://${bucket}/${prefix}`;
   const name = rawPrefix.replace(/\/+$/, '');
   if (name === '') return `${nothing} (the bucket is empty).`;
-  const object = await headObjectOnce(connection, bucket, name, runtime.signal).then(() => true, () => false);
+  const object = await headObjectOnce(connection, bucket, name, runtime.signal).then(
+    () => true,
+    () => false,
+  );
   return object
     ? `${nothing}; s3://${bucket}/${name} is an object: download it without --recursive (barge cp "s3://${bucket}/${name}" DESTINATION).`
     : `${nothing}: check the bucket and the prefix (barge ls "s3://${bucket}/${parentOf(name)}").`;
@@ -229,7 +316,10 @@ function parentOf(key: string): string {
  */
 async function saveFolderMarker(spec: DownloadSpec, item: DownloadItem, target: DownloadTarget): Promise<void> {
   if ((item.size ?? 0) > 0) {
-    throw new BargeError('FolderMarkerHasContent', `The key "${item.key}" ends in "/", so it stands for a folder, but it holds ${item.size} bytes, which a folder cannot keep; it was not downloaded. Save its bytes to a file by name (barge cp "s3://${spec.bucket}/${item.key}" FILE, without --recursive).`);
+    throw new BargeError(
+      'FolderMarkerHasContent',
+      `The key "${item.key}" ends in "/", so it stands for a folder, but it holds ${item.size} bytes, which a folder cannot keep; it was not downloaded. Save its bytes to a file by name (barge cp "s3://${spec.bucket}/${item.key}" FILE, without --recursive).`,
+    );
   }
   await (await target.folder(item.path, `s3://${spec.bucket}/${item.key}`)).close();
 }
@@ -240,13 +330,18 @@ async function saveFolderMarker(spec: DownloadSpec, item: DownloadItem, target: 
  */
 function changedOnServer(error: unknown, spec: DownloadSpec, item: DownloadItem): unknown {
   if (errorCode(error) !== 'PreconditionFailed' && httpStatus(error) !== 412) return error;
-  return new BargeError('ObjectChanged', `s3://${spec.bucket}/${item.key} changed on the server while it was being downloaded (it was replaced); nothing was saved. Download it again to fetch the new version.`);
+  return new BargeError(
+    'ObjectChanged',
+    `s3://${spec.bucket}/${item.key} changed on the server while it was being downloaded (it was replaced); nothing was saved. Download it again to fetch the new version.`,
+  );
 }
 
 /** A key's last segment as a file name, or why it cannot be one. */
 function fileName(key: string): { ok: true; name: string } | { ok: false; reason: string } {
   const mapped = keyToRelativePath(keyBaseName(key), '', process.platform === 'win32' ? 'win32' : 'posix');
-  return mapped.ok && mapped.segments.length === 1 && !mapped.isFolderMarker ? { ok: true, name: mapped.segments[0]! } : { ok: false, reason: 'does not end in a usable file name' };
+  return mapped.ok && mapped.segments.length === 1 && !mapped.isFolderMarker
+    ? { ok: true, name: mapped.segments[0]! }
+    : { ok: false, reason: 'does not end in a usable file name' };
 }
 
 /**
@@ -255,10 +350,20 @@ function fileName(key: string): { ok: true; name: string } | { ok: false; reason
  * written: the same inode, change and modification times, size. A file edited since (even to the
  * same size, its time put back) or put in its place is fetched again.
  */
-async function finishedBefore(runtime: JobRuntime<DownloadItem>, item: DownloadItem, folder: OpenFolder): Promise<boolean> {
+async function finishedBefore(
+  runtime: JobRuntime<DownloadItem>,
+  item: DownloadItem,
+  folder: OpenFolder,
+): Promise<boolean> {
   if (!runtime.journal.resumed) return false;
   const done = runtime.journal.finishedObject(item.key);
-  if (!done || path.dirname(done.path) !== path.dirname(item.path) || done.etag !== item.etag || done.size !== item.size) return false;
+  if (
+    !done ||
+    path.dirname(done.path) !== path.dirname(item.path) ||
+    done.etag !== item.etag ||
+    done.size !== item.size
+  )
+    return false;
   const file = await lstat(folder.at(done.path)).catch(() => undefined);
   return file?.isFile() === true && file.size === item.size && sameLocalFile(file, done.local);
 }
@@ -277,16 +382,35 @@ interface TemporaryFile {
  * The temporary file a crashed run of this job was writing for this object, if it can go on: the
  * object is the same version (ETag) and size, and the file is still there. Otherwise a new one.
  */
-async function temporaryFile(item: DownloadItem, size: number, partSize: number, runtime: JobRuntime<DownloadItem>, folder: OpenFolder): Promise<TemporaryFile> {
+async function temporaryFile(
+  item: DownloadItem,
+  size: number,
+  partSize: number,
+  runtime: JobRuntime<DownloadItem>,
+  folder: OpenFolder,
+): Promise<TemporaryFile> {
   const journal = runtime.journal;
   const earlier = journal.resumed ? journal.download(item.key) : undefined;
   if (earlier) {
-    const onDisk = earlier.path === item.path ? await lstat(folder.at(earlier.temporary)).catch(() => undefined) : undefined;
+    const onDisk =
+      earlier.path === item.path ? await lstat(folder.at(earlier.temporary)).catch(() => undefined) : undefined;
     // One link only: a hard link planted under its name would have the download written into another file.
-    if (earlier.etag === item.etag && earlier.size === size && earlier.partSize === partSize && onDisk?.isFile() && onDisk.nlink === 1 && onDisk.size === size) {
+    if (
+      earlier.etag === item.etag &&
+      earlier.size === size &&
+      earlier.partSize === partSize &&
+      onDisk?.isFile() &&
+      onDisk.nlink === 1 &&
+      onDisk.size === size
+    ) {
       // The written ranges are hashed from the disk, not trusted from the journal: after a power loss
       // the journal can hold a range the file lost.
-      return { path: folder.at(earlier.temporary), partSize, written: new Set(journal.rangesFinished(item.key)), identity: { dev: onDisk.dev, ino: onDisk.ino } };
+      return {
+        path: folder.at(earlier.temporary),
+        partSize,
+        written: new Set(journal.rangesFinished(item.key)),
+        identity: { dev: onDisk.dev, ino: onDisk.ino },
+      };
     }
     if (earlier.path === item.path) await rm(folder.at(earlier.temporary), { force: true });
     journal.downloadEnded(item.key);
@@ -314,17 +438,28 @@ async function temporaryFile(item: DownloadItem, size: number, partSize: number,
   return { path: temporary, partSize, written: new Set(), identity };
 }
 
-async function lookUp(connection: S3Connection, bucket: string, item: DownloadItem, runtime: JobRuntime<DownloadItem>): Promise<DownloadItem> {
-  const details = await runtime.request((signal) => headObjectOnce(connection, bucket, item.key, signal)).catch((error: unknown) => {
-    // A name ending in "/" with no object of its own is a prefix ("folder"): said so, with what to do.
-    const code = errorCode(error);
-    if (item.key.endsWith('/') && (code === 'NotFound' || code === 'NoSuchKey')) {
-      throw new BargeError('IsAPrefix', `s3://${bucket}/${item.key} is a prefix, not an object: add --recursive to download everything below it.`);
-    }
-    throw error;
-  });
+async function lookUp(
+  connection: S3Connection,
+  bucket: string,
+  item: DownloadItem,
+  runtime: JobRuntime<DownloadItem>,
+): Promise<DownloadItem> {
+  const details = await runtime
+    .request((signal) => headObjectOnce(connection, bucket, item.key, signal))
+    .catch((error: unknown) => {
+      // A name ending in "/" with no object of its own is a prefix ("folder"): said so, with what to do.
+      const code = errorCode(error);
+      if (item.key.endsWith('/') && (code === 'NotFound' || code === 'NoSuchKey')) {
+        throw new BargeError(
+          'IsAPrefix',
+          `s3://${bucket}/${item.key} is a prefix, not an object: add --recursive to download everything below it.`,
+        );
+      }
+      throw error;
+    });
   const size = parseObjectSize(details.size);
-  if (size === undefined) throw badSizeError(formatS3Url({ bucket, key: item.key }), 'HEAD answer (Content-Length)', details.size);
+  if (size === undefined)
+    throw badSizeError(formatS3Url({ bucket, key: item.key }), 'HEAD answer (Content-Length)', details.size);
   runtime.addTotals(0, size);
   return { ...item, size, etag: details.etag, lastModified: details.lastModified };
 }
@@ -334,22 +469,39 @@ async function lookUp(connection: S3Connection, bucket: string, item: DownloadIt
  * is), a numbered name beside it, or nowhere (skip, with why). `noClobber`: the final rename must not
  * replace a file that appears meanwhile.
  */
-async function whenExists(ifExists: IfExists, item: DownloadItem, runtime: JobRuntime<DownloadItem>, folder: OpenFolder): Promise<{ path: string; noClobber: boolean; skip?: undefined } | { skip: string }> {
+async function whenExists(
+  ifExists: IfExists,
+  item: DownloadItem,
+  runtime: JobRuntime<DownloadItem>,
+  folder: OpenFolder,
+): Promise<{ path: string; noClobber: boolean; skip?: undefined } | { skip: string }> {
   const present = await lstat(folder.at(item.path)).catch(() => undefined);
   if (!present || ifExists === 'overwrite') return { path: item.path, noClobber: ifExists !== 'overwrite' };
   switch (ifExists) {
     case 'ask':
-      return whenExists(await runtime.askIfExists({
-        path: item.path,
-        existing: { size: present.size, modifiedAt: present.mtimeMs },
-        incoming: { ...(item.size === undefined ? {} : { size: item.size }), ...(item.lastModified === undefined ? {} : { modifiedAt: item.lastModified }) },
-      }), item, runtime, folder);
+      return whenExists(
+        await runtime.askIfExists({
+          path: item.path,
+          existing: { size: present.size, modifiedAt: present.mtimeMs },
+          incoming: {
+            ...(item.size === undefined ? {} : { size: item.size }),
+            ...(item.lastModified === undefined ? {} : { modifiedAt: item.lastModified }),
+          },
+        }),
+        item,
+        runtime,
+        folder,
+      );
     case 'fail':
-      throw new BargeError('FileExists', `${item.path} is already there; it was not replaced. Choose what to do with a file already there (the download's "If a file is already there", or --if-exists overwrite, skip, rename or newer), then download it again.`);
+      throw new BargeError(
+        'FileExists',
+        `${item.path} is already there; it was not replaced. Choose what to do with a file already there (the download's "If a file is already there", or --if-exists overwrite, skip, rename or newer), then download it again.`,
+      );
     case 'skip':
       return { skip: 'skipped, as asked' };
     case 'newer':
-      if (item.lastModified !== undefined && item.lastModified > present.mtimeMs) return { path: item.path, noClobber: false };
+      if (item.lastModified !== undefined && item.lastModified > present.mtimeMs)
+        return { path: item.path, noClobber: false };
       return { skip: 'the local file is as new as the object, or newer' };
     case 'rename': {
       const name = path.basename(item.path);
@@ -363,7 +515,12 @@ async function whenExists(ifExists: IfExists, item: DownloadItem, runtime: JobRu
 }
 
 async function downloadObject(
-  connection: S3Connection, spec: DownloadSpec, item: DownloadItem, runtime: JobRuntime<DownloadItem>, folder: OpenFolder, noClobber: boolean,
+  connection: S3Connection,
+  spec: DownloadSpec,
+  item: DownloadItem,
+  runtime: JobRuntime<DownloadItem>,
+  folder: OpenFolder,
+  noClobber: boolean,
   strays: readonly { jobId: string; key: string; temporary: string }[] = [],
 ): Promise<StoredObject & { why?: string; local?: LocalFileIdentity }> {
   // Another job's temporary file for this very file, left when its process died: removed.
@@ -375,7 +532,12 @@ async function downloadObject(
 }
 
 async function downloadInto(
-  connection: S3Connection, spec: DownloadSpec, item: DownloadItem, runtime: JobRuntime<DownloadItem>, folder: OpenFolder, noClobber: boolean,
+  connection: S3Connection,
+  spec: DownloadSpec,
+  item: DownloadItem,
+  runtime: JobRuntime<DownloadItem>,
+  folder: OpenFolder,
+  noClobber: boolean,
 ): Promise<StoredObject & { why?: string; local?: LocalFileIdentity }> {
   const bucket = spec.bucket;
   const what = `s3://${bucket}/${item.key}`;
@@ -410,24 +572,45 @@ async function downloadInto(
       plan ??= planVerification(factsFromHeaders(headers, size), preferred);
       return plan.algorithm;
     };
-    await concurrentEach(toFetch, () => runtime.settings.threads * 2, async (partNumber) => {
-      const range = partRange(size, file.partSize, partNumber);
-      const digest = await downloadRange(connection, bucket, item, file, range.start, range.end, count > 1, runtime, bytes, seen, algorithmFor);
-      ranges[partNumber - 1] = { digest, size: range.end - range.start };
-      // A single range has nothing to resume from: it is fetched whole again.
-      if (count > 1) runtime.journal.rangeFinished(item.key, partNumber);
-    });
+    await concurrentEach(
+      toFetch,
+      () => runtime.settings.threads * 2,
+      async (partNumber) => {
+        const range = partRange(size, file.partSize, partNumber);
+        const digest = await downloadRange(
+          connection,
+          bucket,
+          item,
+          file,
+          range.start,
+          range.end,
+          count > 1,
+          runtime,
+          bytes,
+          seen,
+          algorithmFor,
+        );
+        ranges[partNumber - 1] = { digest, size: range.end - range.start };
+        // A single range has nothing to resume from: it is fetched whole again.
+        if (count > 1) runtime.journal.rangeFinished(item.key, partNumber);
+      },
+    );
     // Every range has checked its own length (IncompleteBody); the checksum checks the bytes.
     // No plan means no GET (an empty object, its ETag that of no bytes): nothing else to check.
     const hashedWith = plan?.algorithm;
     // A plan read from a GET's answer may have had to guess the part size: a HEAD of the parts may know it.
-    if (plan && !lookedAt && plan.attempts.some((attempt) => attempt.guess || attempt.fromMetadata)) plan = planVerification(await objectFacts(connection, bucket, item, runtime), preferred);
+    if (plan && !lookedAt && plan.attempts.some((attempt) => attempt.guess || attempt.fromMetadata))
+      plan = planVerification(await objectFacts(connection, bucket, item, runtime), preferred);
     // Read again only if it is still the file written (a symlink put in its place is not followed).
     if (plan) await assertSameFile(file.path, file.identity, what);
     const outcome = plan ? await verifyDownload(plan, ranges, hashedWith, file.path, what) : undefined;
-    const why = outcome?.how === 'size-only' && size > 0 ? outcome.why ?? 'there is nothing to check it against' : undefined;
+    const why =
+      outcome?.how === 'size-only' && size > 0 ? (outcome.why ?? 'there is nothing to check it against') : undefined;
     if (why && spec.requireVerified) {
-      throw new BargeError('Unverified', `${what} can be checked only for its size (${why}); with --require-verified nothing was saved under its name.`);
+      throw new BargeError(
+        'Unverified',
+        `${what} can be checked only for its size (${why}); with --require-verified nothing was saved under its name.`,
+      );
     }
     // The file is the one written, just before it takes its name (in the same open folder).
     await assertSameFile(file.path, file.identity, what);
@@ -436,12 +619,23 @@ async function downloadInto(
     // The file as written, after its rename (a link and an unlink change its change time): a resumed
     // run skips the object only while the file is still this one.
     const placed = await lstat(folder.at(item.path)).catch(() => undefined);
-    const local = placed?.isFile() && placed.dev === file.identity.dev && placed.ino === file.identity.ino ? identityOf(placed) : undefined;
-    return { etag: item.etag, versionId: seen.versionId, checksum: outcome?.verified, verified: verifiedAs(emptyByEtag, size, outcome), why, local };
+    const local =
+      placed?.isFile() && placed.dev === file.identity.dev && placed.ino === file.identity.ino
+        ? identityOf(placed)
+        : undefined;
+    return {
+      etag: item.etag,
+      versionId: seen.versionId,
+      checksum: outcome?.verified,
+      verified: verifiedAs(emptyByEtag, size, outcome),
+      why,
+      local,
+    };
   } catch (error) {
     // Also a temporary file from before a crash that this run had not reached yet.
     const earlier = temporary ? undefined : runtime.journal.resumed ? runtime.journal.download(item.key) : undefined;
-    for (const file of [temporary, earlier?.path === item.path ? earlier.temporary : undefined]) if (file) await rm(folder.at(file), { force: true });
+    for (const file of [temporary, earlier?.path === item.path ? earlier.temporary : undefined])
+      if (file) await rm(folder.at(file), { force: true });
     runtime.journal.downloadEnded(item.key);
     // The partial file is gone, so are its bytes: progress counts only objects that landed.
     bytes.drop();
@@ -460,15 +654,31 @@ function verifiedAs(emptyByEtag: boolean, size: number, outcome: VerificationOut
 }
 
 /** The object's facts by HEADs (its parts' sizes too, where the check depends on them), each request the job's. */
-function objectFacts(connection: S3Connection, bucket: string, item: DownloadItem, runtime: JobRuntime<DownloadItem>): Promise<ObjectFacts> {
-  const head = (partNumber?: number) => runtime.request((signal) => connection.wire.headObject(bucket, item.key, { ifMatch: item.etag, partNumber, signal }));
+function objectFacts(
+  connection: S3Connection,
+  bucket: string,
+  item: DownloadItem,
+  runtime: JobRuntime<DownloadItem>,
+): Promise<ObjectFacts> {
+  const head = (partNumber?: number) =>
+    runtime.request((signal) =>
+      connection.wire.headObject(bucket, item.key, { ifMatch: item.etag, partNumber, signal }),
+    );
   return objectFactsByHead(head, item.size ?? 0, () => runtime.signal.aborted);
 }
 
 /** Fetch bytes [start, end) into `file` at their offset, resuming after a broken body. */
 async function downloadRange(
-  connection: S3Connection, bucket: string, item: DownloadItem, file: TemporaryFile, start: number, end: number, ranged: boolean,
-  runtime: JobRuntime<DownloadItem>, bytes: AttemptBytes, seen: { versionId?: string },
+  connection: S3Connection,
+  bucket: string,
+  item: DownloadItem,
+  file: TemporaryFile,
+  start: number,
+  end: number,
+  ranged: boolean,
+  runtime: JobRuntime<DownloadItem>,
+  bytes: AttemptBytes,
+  seen: { versionId?: string },
   algorithmFor: (headers: IncomingHttpHeaders) => ChecksumAlgorithm | undefined,
 ): Promise<Buffer | undefined> {
   let done = 0;
@@ -477,56 +687,70 @@ async function downloadRange(
   let hasher: Hasher | undefined;
   let hashable = true;
   const what = formatS3Url({ bucket, key: item.key });
-  const asked = start === 0 && end === (item.size ?? 0) ? `its ${count(end)} bytes` : `the ${count(end - start)} bytes of its range ${count(start)}-${count(end - 1)}`;
+  const asked =
+    start === 0 && end === (item.size ?? 0)
+      ? `its ${count(end)} bytes`
+      : `the ${count(end - start)} bytes of its range ${count(start)}-${count(end - 1)}`;
   /** The last try's answer held more than the range (else it ended short). */
   let overran = false;
-  await runtime.request(async (signal, attempt) => {
-    overran = false;
-    const from = start + done;
-    // Every byte is written (after a body that broke at its very end); an empty range is still asked for.
-    if (from >= end && end > start) return;
-    // Opened before the request, so a file that cannot be opened again costs no connection.
-    const handle = await openAgain(file, item);
-    let position = from;
-    try {
-      await connection.wire.getObjectInto(bucket, item.key, {
-        range: ranged || from > 0 ? [from, end - 1] : undefined,
-        ifMatch: item.etag,
-        signal,
-        fresh: attempt > 1,
-      }, {
-        accept({ headers }) {
-          checkStatedSize(headers, ranged || from > 0 ? { start: from, end } : undefined, item.size ?? 0, what);
-          seen.versionId = versionIdOf(headers) ?? seen.versionId;
-          const algorithm = algorithmFor(headers);
-          if (from === start && algorithm) hasher = createHasher(algorithm);
-          else if (from !== start) hashable = false;
-        },
-        // In order, a write buffer at a time: hashed, then written at its offset. Only what reached
-        // the file counts, so the resume offset never skips unwritten bytes.
-        async write(chunk) {
-          // Never past the range, into the next one's bytes (a store that answers with more).
-          if (position + chunk.length > end) {
-            overran = true;
-            throw new BargeError('IncompleteBody', `The store sent more than ${asked} for ${what}`);
-          }
-          hasher?.update(chunk);
-          for (let at = 0; at < chunk.length;) {
-            const { bytesWritten } = await handle.write(chunk, at, chunk.length - at, position);
-            at += bytesWritten;
-            position += bytesWritten;
-            done += bytesWritten;
-            bytes.add(bytesWritten);
-          }
-        },
-      });
-    } finally {
-      await handle.close();
-    }
-    if (start + done < end) throw new BargeError('IncompleteBody', `The store's answers for ${what} ended early: ${count(done)} of ${asked} came`);
-  }).catch((error: unknown) => {
-    throw error instanceof BargeError && error.code === 'IncompleteBody' ? rangeNotWhole(error, overran) : error;
-  });
+  await runtime
+    .request(async (signal, attempt) => {
+      overran = false;
+      const from = start + done;
+      // Every byte is written (after a body that broke at its very end); an empty range is still asked for.
+      if (from >= end && end > start) return;
+      // Opened before the request, so a file that cannot be opened again costs no connection.
+      const handle = await openAgain(file, item);
+      let position = from;
+      try {
+        await connection.wire.getObjectInto(
+          bucket,
+          item.key,
+          {
+            range: ranged || from > 0 ? [from, end - 1] : undefined,
+            ifMatch: item.etag,
+            signal,
+            fresh: attempt > 1,
+          },
+          {
+            accept({ headers }) {
+              checkStatedSize(headers, ranged || from > 0 ? { start: from, end } : undefined, item.size ?? 0, what);
+              seen.versionId = versionIdOf(headers) ?? seen.versionId;
+              const algorithm = algorithmFor(headers);
+              if (from === start && algorithm) hasher = createHasher(algorithm);
+              else if (from !== start) hashable = false;
+            },
+            // In order, a write buffer at a time: hashed, then written at its offset. Only what reached
+            // the file counts, so the resume offset never skips unwritten bytes.
+            async write(chunk) {
+              // Never past the range, into the next one's bytes (a store that answers with more).
+              if (position + chunk.length > end) {
+                overran = true;
+                throw new BargeError('IncompleteBody', `The store sent more than ${asked} for ${what}`);
+              }
+              hasher?.update(chunk);
+              for (let at = 0; at < chunk.length;) {
+                const { bytesWritten } = await handle.write(chunk, at, chunk.length - at, position);
+                at += bytesWritten;
+                position += bytesWritten;
+                done += bytesWritten;
+                bytes.add(bytesWritten);
+              }
+            },
+          },
+        );
+      } finally {
+        await handle.close();
+      }
+      if (start + done < end)
+        throw new BargeError(
+          'IncompleteBody',
+          `The store's answers for ${what} ended early: ${count(done)} of ${asked} came`,
+        );
+    })
+    .catch((error: unknown) => {
+      throw error instanceof BargeError && error.code === 'IncompleteBody' ? rangeNotWhole(error, overran) : error;
+    });
   return hashable ? hasher?.digest() : undefined;
 }
 
@@ -536,9 +760,12 @@ async function downloadRange(
  */
 function rangeNotWhole(error: BargeError, overran: boolean): BargeError {
   const attempts = (error as { attempts?: number }).attempts;
-  const tries = attempts !== undefined && attempts > 1 ? `, on all ${attempts} tries (each going on from the last byte received)` : '';
+  const tries =
+    attempts !== undefined && attempts > 1
+      ? `, on all ${attempts} tries (each going on from the last byte received)`
+      : '';
   const advice = overran
-    ? 'The store is faulty, or something on the way changes its answers: download it again, and if it repeats, tell the store\'s operator.'
+    ? "The store is faulty, or something on the way changes its answers: download it again, and if it repeats, tell the store's operator."
     : 'Something on the way (a proxy, a load balancer, the network) cuts answers short, or the store is faulty: download it again, and if it repeats, check the network path and the store.';
   return new BargeError('IncompleteBody', `${error.message}${tries}; nothing was saved. ${advice}`);
 }
@@ -552,21 +779,38 @@ function count(n: number): string {
  * download knows: a size that is no size fails (BadSize); a whole object or a range of another size,
  * or another range than the one asked for, fails rather than be written where it does not belong.
  */
-function checkStatedSize(headers: IncomingHttpHeaders, asked: { start: number; end: number } | undefined, size: number, what: string): void {
+function checkStatedSize(
+  headers: IncomingHttpHeaders,
+  asked: { start: number; end: number } | undefined,
+  size: number,
+  what: string,
+): void {
   const length = headers['content-length'];
-  if (length !== undefined && parseObjectSize(length) === undefined) throw badSizeError(what, 'GET answer (Content-Length)', length);
+  if (length !== undefined && parseObjectSize(length) === undefined)
+    throw badSizeError(what, 'GET answer (Content-Length)', length);
   const range = parseContentRange(headers['content-range']);
-  if (headers['content-range'] !== undefined && !range) throw badSizeError(what, 'GET answer (Content-Range)', headers['content-range']);
+  if (headers['content-range'] !== undefined && !range)
+    throw badSizeError(what, 'GET answer (Content-Range)', headers['content-range']);
   if (range && range.total !== '*') {
     const total = parseObjectSize(range.total);
     if (total === undefined) throw badSizeError(what, 'GET answer (Content-Range)', range.total);
-    if (total !== size) throw new BargeError('SizeMismatch', `The store says ${what} holds ${total} bytes, not the ${size} it gave before: it changed, or the store is faulty; nothing was saved. Download it again.`);
+    if (total !== size)
+      throw new BargeError(
+        'SizeMismatch',
+        `The store says ${what} holds ${total} bytes, not the ${size} it gave before: it changed, or the store is faulty; nothing was saved. Download it again.`,
+      );
   }
   if (asked && range && (range.start !== asked.start || range.end !== asked.end - 1)) {
-    throw new BargeError('RangeMismatch', `The store answered bytes ${range.start}-${range.end} of ${what} when asked for ${asked.start}-${asked.end - 1}; nothing was saved. The store is faulty: tell its operator.`);
+    throw new BargeError(
+      'RangeMismatch',
+      `The store answered bytes ${range.start}-${range.end} of ${what} when asked for ${asked.start}-${asked.end - 1}; nothing was saved. The store is faulty: tell its operator.`,
+    );
   }
   if (!asked && length !== undefined && Number(length) !== size) {
-    throw new BargeError('SizeMismatch', `The store sent ${length} bytes for ${what}, not the ${size} it gave before: it changed, or the store is faulty; nothing was saved. Download it again.`);
+    throw new BargeError(
+      'SizeMismatch',
+      `The store sent ${length} bytes for ${what}, not the ${size} it gave before: it changed, or the store is faulty; nothing was saved. Download it again.`,
+    );
   }
 }
 
@@ -575,10 +819,16 @@ function checkStatedSize(headers: IncomingHttpHeaders, asked: { start: number; e
  * through a symlink put in its place, nor by a path that a replaced folder now leads elsewhere.
  */
 async function openAgain(file: TemporaryFile, item: DownloadItem): Promise<FileHandle> {
-  const replaced = () => new BargeError('UnsafePath', `${item.path} was not saved: the folder it was being written in was moved or replaced while it downloaded.`);
-  const handle = await open(file.path, constants.O_WRONLY | constants.O_NOFOLLOW).catch((error: NodeJS.ErrnoException) => {
-    throw error.code === 'ELOOP' || error.code === 'ENOENT' ? replaced() : error;
-  });
+  const replaced = () =>
+    new BargeError(
+      'UnsafePath',
+      `${item.path} was not saved: the folder it was being written in was moved or replaced while it downloaded.`,
+    );
+  const handle = await open(file.path, constants.O_WRONLY | constants.O_NOFOLLOW).catch(
+    (error: NodeJS.ErrnoException) => {
+      throw error.code === 'ELOOP' || error.code === 'ENOENT' ? replaced() : error;
+    },
+  );
   try {
     const { dev, ino } = await handle.stat();
     if (dev !== file.identity.dev || ino !== file.identity.ino) throw replaced();
@@ -599,9 +849,11 @@ async function moveIntoPlace(temporary: string, final: string, noClobber: boolea
     await link(temporary, final);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST') throw new BargeError('FileExists', `${shown} appeared while it was downloaded; it was not replaced.`);
+    if (code === 'EEXIST')
+      throw new BargeError('FileExists', `${shown} appeared while it was downloaded; it was not replaced.`);
     if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EXDEV' && code !== 'EOPNOTSUPP') throw error;
-    if (await lstat(final).catch(() => undefined)) throw new BargeError('FileExists', `${shown} appeared while it was downloaded; it was not replaced.`);
+    if (await lstat(final).catch(() => undefined))
+      throw new BargeError('FileExists', `${shown} appeared while it was downloaded; it was not replaced.`);
     return rename(temporary, final);
   }
   await unlink(temporary);

@@ -54,7 +54,13 @@ export class DownloadTarget {
   private made: Promise<FileHandle | undefined> | undefined;
   private readonly mode: number | undefined;
 
-  private constructor(shown: string, real: string, anchor: FileHandle | undefined, missing: readonly string[], mode: number | undefined) {
+  private constructor(
+    shown: string,
+    real: string,
+    anchor: FileHandle | undefined,
+    missing: readonly string[],
+    mode: number | undefined,
+  ) {
     this.shown = shown;
     this.real = real;
     this.anchor = anchor;
@@ -78,13 +84,21 @@ export class DownloadTarget {
     const shown = path.resolve(folder);
     const { anchor, missing } = ANCHORS ? await openNearest(shown) : { anchor: undefined, missing: [] };
     try {
-      const real = anchor ? path.join(await whereIs(anchor, path.join(shown, ...missing.map(() => '..'))), ...missing) : await realPathOf(shown);
+      const real = anchor
+        ? path.join(await whereIs(anchor, path.join(shown, ...missing.map(() => '..'))), ...missing)
+        : await realPathOf(shown);
       if (anchor && Buffer.byteLength(real) > LONGEST_PATH_BYTES) throw tooLong(shown, real, 'nothing was downloaded');
       if (confinedTo !== undefined && !isInside(await realPathOf(confinedTo), real)) {
-        throw new BargeError('OutsideDownloadRoot', `Downloads through this host go only below ${confinedTo}; ${shown} is not (really ${real}), so nothing was downloaded. Start the download again to a folder below ${confinedTo}.`);
+        throw new BargeError(
+          'OutsideDownloadRoot',
+          `Downloads through this host go only below ${confinedTo}; ${shown} is not (really ${real}), so nothing was downloaded. Start the download again to a folder below ${confinedTo}.`,
+        );
       }
       if (wasAt !== undefined && real !== wasAt) {
-        throw new BargeError('UnsafePath', `${shown} now leads to ${real}, not to ${wasAt} where this download began: it was not resumed there. If that is meant, start the download afresh (--no-resume).`);
+        throw new BargeError(
+          'UnsafePath',
+          `${shown} now leads to ${real}, not to ${wasAt} where this download began: it was not resumed there. If that is meant, start the download afresh (--no-resume).`,
+        );
       }
       // A host's download folders are its user's alone, as its download root is.
       return new DownloadTarget(shown, real, anchor, missing, confinedTo === undefined ? undefined : 0o700);
@@ -98,7 +112,11 @@ export class DownloadTarget {
   async folder(folder: string, what: string): Promise<OpenFolder> {
     const shown = path.resolve(folder);
     const relative = path.relative(this.shown, shown);
-    if (relative === '..' || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative)) throw new BargeError('UnsafePath', `${what} would be written into ${shown}, outside ${this.shown}; it was not downloaded.`);
+    if (relative === '..' || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative))
+      throw new BargeError(
+        'UnsafePath',
+        `${what} would be written into ${shown}, outside ${this.shown}; it was not downloaded.`,
+      );
     if (!this.anchor) return this.checkedFolder(shown, what);
     const target = await this.target();
     // Past the longest path the system names, no folder is made: none could be checked.
@@ -124,7 +142,9 @@ export class DownloadTarget {
       shown,
       at: (file) => `${base}/${path.basename(file)}`,
       explain: (error) => shownPath(error, base, shown),
-      close: async () => { await opened?.close(); },
+      close: async () => {
+        await opened?.close();
+      },
     };
   }
 
@@ -149,17 +169,29 @@ export class DownloadTarget {
           walked = path.join(walked, segment);
           real = path.join(real, segment);
           const anchored = `/proc/self/fd/${current.fd}/${segment}`;
-          await mkdir(anchored, this.mode === undefined ? undefined : { mode: this.mode }).catch((error: NodeJS.ErrnoException) => {
-            if (error.code === 'ENOENT') throw fileError('ENOFOLDERHERE', walked);
-            // Made meanwhile by another download into the same folder: checked as it is opened.
-            if (error.code !== 'EEXIST') throw shownPath(error, anchored, walked);
+          await mkdir(anchored, this.mode === undefined ? undefined : { mode: this.mode }).catch(
+            (error: NodeJS.ErrnoException) => {
+              if (error.code === 'ENOENT') throw fileError('ENOFOLDERHERE', walked);
+              // Made meanwhile by another download into the same folder: checked as it is opened.
+              if (error.code !== 'EEXIST') throw shownPath(error, anchored, walked);
+            },
+          );
+          const next = await openFolder(anchored).catch((error: unknown) => {
+            throw shownPath(error, anchored, walked);
           });
-          const next = await openFolder(anchored).catch((error: unknown) => { throw shownPath(error, anchored, walked); });
-          if (!next) throw fileError((await lstat(anchored).catch(() => undefined))?.isSymbolicLink() ? 'EBROKENLINK' : 'ENOENT', walked);
+          if (!next)
+            throw fileError(
+              (await lstat(anchored).catch(() => undefined))?.isSymbolicLink() ? 'EBROKENLINK' : 'ENOENT',
+              walked,
+            );
           if (current !== this.anchor) await current.close();
           current = next;
           const now = await whereIs(next, walked);
-          if (now !== real) throw new BargeError('UnsafePath', `${walked} leads to ${now}, not to ${real} where the download was to go; nothing was downloaded.`);
+          if (now !== real)
+            throw new BargeError(
+              'UnsafePath',
+              `${walked} leads to ${now}, not to ${real} where the download was to go; nothing was downloaded.`,
+            );
         }
       } catch (error) {
         if (current !== this.anchor) await current.close();
@@ -176,9 +208,10 @@ export class DownloadTarget {
    * symbolic link leads out of it.
    */
   private async openBelow(anchored: string, shown: string, what: string, target: FileHandle): Promise<FileHandle> {
-    const opened = (): Promise<FileHandle | undefined> => openFolder(anchored).catch((error: unknown) => {
-      throw shownPath(error, anchored, shown);
-    });
+    const opened = (): Promise<FileHandle | undefined> =>
+      openFolder(anchored).catch((error: unknown) => {
+        throw shownPath(error, anchored, shown);
+      });
     let handle = await opened();
     if (!handle) {
       try {
@@ -189,12 +222,19 @@ export class DownloadTarget {
         if (code !== 'EEXIST') throw shownPath(error, anchored, shown);
       }
       handle = await opened();
-      if (!handle) throw fileError((await lstat(anchored).catch(() => undefined))?.isSymbolicLink() ? 'EBROKENLINK' : 'ENOENT', shown);
+      if (!handle)
+        throw fileError(
+          (await lstat(anchored).catch(() => undefined))?.isSymbolicLink() ? 'EBROKENLINK' : 'ENOENT',
+          shown,
+        );
     }
     try {
       const real = await whereIs(handle, shown);
       if (!isInside(await whereIs(target, this.shown), real)) {
-        throw new BargeError('UnsafePath', `${what} would be written into ${shown}, which a symbolic link leads outside ${this.shown} (into ${real}); it was not downloaded.`);
+        throw new BargeError(
+          'UnsafePath',
+          `${what} would be written into ${shown}, which a symbolic link leads outside ${this.shown} (into ${real}); it was not downloaded.`,
+        );
       }
       return handle;
     } catch (error) {
@@ -206,15 +246,26 @@ export class DownloadTarget {
   /** Without descriptors: the real path checked before the folder is made and after (the target's too). */
   private async checkedFolder(shown: string, what: string): Promise<OpenFolder> {
     this.made ??= (async () => {
-      if ((await realPathOf(this.shown)) !== this.real) throw new BargeError('UnsafePath', `${this.shown} no longer leads to ${this.real}, where the download was to go; nothing was downloaded.`);
-      await makeFolder(this.shown).catch((error: unknown) => { throw toBargeError(error, `download into ${this.shown}`); });
+      if ((await realPathOf(this.shown)) !== this.real)
+        throw new BargeError(
+          'UnsafePath',
+          `${this.shown} no longer leads to ${this.real}, where the download was to go; nothing was downloaded.`,
+        );
+      await makeFolder(this.shown).catch((error: unknown) => {
+        throw toBargeError(error, `download into ${this.shown}`);
+      });
       return undefined;
     })();
     await this.made;
     await assertInside(this.shown, shown, what);
     await makeFolder(shown);
     await assertInside(this.shown, shown, what);
-    return { shown, at: (file) => path.join(shown, path.basename(file)), explain: (error) => error, close: async () => undefined };
+    return {
+      shown,
+      at: (file) => path.join(shown, path.basename(file)),
+      explain: (error) => error,
+      close: async () => undefined,
+    };
   }
 }
 
@@ -240,20 +291,27 @@ async function openNearest(shown: string): Promise<{ anchor: FileHandle; missing
 /** Where an open folder really is now; a failure names it as `shown`, never as /proc/self/fd/N. */
 async function whereIs(folder: FileHandle, shown: string): Promise<string> {
   const anchored = `/proc/self/fd/${folder.fd}`;
-  return readlink(anchored).catch((error: unknown) => { throw shownPath(error, anchored, abbreviated(shown)); });
+  return readlink(anchored).catch((error: unknown) => {
+    throw shownPath(error, anchored, abbreviated(shown));
+  });
 }
 
 /** A folder past the longest path the system names: refused before anything is made. */
 function tooLong(shown: string, real: string, outcome: string): BargeError {
   const bytes = Buffer.byteLength(real).toLocaleString('en-US');
-  return new BargeError('ENAMETOOLONG', `The folder ${abbreviated(shown)} would be ${bytes} bytes from /, past the longest path this system names (${LONGEST_PATH_BYTES.toLocaleString('en-US')} bytes): ${outcome}, and no folder was made for it. Choose a target folder with a shorter path.`);
+  return new BargeError(
+    'ENAMETOOLONG',
+    `The folder ${abbreviated(shown)} would be ${bytes} bytes from /, past the longest path this system names (${LONGEST_PATH_BYTES.toLocaleString('en-US')} bytes): ${outcome}, and no folder was made for it. Choose a target folder with a shorter path.`,
+  );
 }
 
 /** The longest path a message repeats whole; a longer one keeps its beginning and its end. */
 const LONGEST_SHOWN_PATH = 200;
 
 function abbreviated(shown: string): string {
-  return shown.length <= LONGEST_SHOWN_PATH ? shown : `${shown.slice(0, 80)}…${shown.slice(-(LONGEST_SHOWN_PATH - 81))}`;
+  return shown.length <= LONGEST_SHOWN_PATH
+    ? shown
+    : `${shown.slice(0, 80)}…${shown.slice(-(LONGEST_SHOWN_PATH - 81))}`;
 }
 
 /** The folder open, or undefined if there is none by that name; a file in the way says so. */

@@ -25,7 +25,13 @@ export const READ_CHUNK_BYTES = 256 * 1024;
  * (size, times, inode): if it changed while it was read, the body fails before its end, so the
  * server, short of bytes, stores nothing.
  */
-export async function fileRangeBody(file: LocalFile, start: number, end: number, onBytes: (bytes: number) => void, holdLast = false): Promise<StreamedBody> {
+export async function fileRangeBody(
+  file: LocalFile,
+  start: number,
+  end: number,
+  onBytes: (bytes: number) => void,
+  holdLast = false,
+): Promise<StreamedBody> {
   let handle: FileHandle | undefined = await openSource(file);
   const release = async () => {
     const open = handle;
@@ -46,11 +52,18 @@ export async function fileRangeBody(file: LocalFile, start: number, end: number,
           const { bytesRead } = await reading.read(buffer, 0, Math.min(buffer.length, end - position), position);
           // A file that shrank since it was listed ends early: said so, rather than the request
           // waiting for bytes that will never come.
-          if (bytesRead === 0) throw new BargeError('FileChanged', `${file.path} changed while it was being uploaded (it is shorter than when the upload began).`);
+          if (bytesRead === 0)
+            throw new BargeError(
+              'FileChanged',
+              `${file.path} changed while it was being uploaded (it is shorter than when the upload began).`,
+            );
           position += bytesRead;
           await sending;
           if (position >= end && holdLast && !sameVersion(await stat(file.path), file)) {
-            throw new BargeError('FileChanged', `${file.path} changed while it was being uploaded: nothing was stored; retry when it no longer changes.`);
+            throw new BargeError(
+              'FileChanged',
+              `${file.path} changed while it was being uploaded: nothing was stored; retry when it no longer changes.`,
+            );
           }
           const chunk = buffer.subarray(0, bytesRead);
           sending = write(chunk).then(() => onBytes(chunk.length));

@@ -36,13 +36,20 @@ export interface FolderListingOptions {
  * names begin with "." are left out, as a file manager does. Throws RelativePath, OutsideDownloadRoot,
  * NoSuchFolder or NotAFolder, each in words.
  */
-export async function listHostFolders(asked: string | undefined, options: FolderListingOptions): Promise<FolderListing> {
+export async function listHostFolders(
+  asked: string | undefined,
+  options: FolderListingOptions,
+): Promise<FolderListing> {
   const root = options.root === undefined ? undefined : path.resolve(options.root);
   const wanted = asked ?? root ?? options.start;
   if (!path.isAbsolute(wanted)) throw new BargeError('RelativePath', relativePathProblem(wanted));
   // "..": resolved before anything is compared, so "<root>/../etc" is "/etc", and refused.
   const folder = path.resolve(wanted);
-  const outside = () => new BargeError('OutsideDownloadRoot', `Folders on this host are shown only below ${root}, where downloads go; ${wanted} is not (start the host with --download-root to choose another folder).`);
+  const outside = () =>
+    new BargeError(
+      'OutsideDownloadRoot',
+      `Folders on this host are shown only below ${root}, where downloads go; ${wanted} is not (start the host with --download-root to choose another folder).`,
+    );
   if (root !== undefined && !isInside(root, folder)) throw outside();
   // The root is made when first shown, as a download would make it: an empty root is a place to start.
   if (root !== undefined) await mkdir(root, { recursive: true, mode: 0o700 });
@@ -70,7 +77,8 @@ export async function listHostFolders(asked: string | undefined, options: Folder
     }
     if (entry.name.startsWith('.')) continue;
     if (entry.isDirectory()) folders.push(entry.name);
-    else if (entry.isSymbolicLink() && (await linkedFolderInside(path.join(real, entry.name), realRoot))) folders.push(entry.name);
+    else if (entry.isSymbolicLink() && (await linkedFolderInside(path.join(real, entry.name), realRoot)))
+      folders.push(entry.name);
   }
   // (Leaving the loop, early or not, closes the directory.)
   folders.sort(collator.compare);
@@ -82,13 +90,21 @@ export async function listHostFolders(asked: string | undefined, options: Folder
  * A new folder `name` in `parent` (a picker's New folder), then its listing (empty), for the picker
  * to open. Throws what listing `parent` throws, InvalidFolderName (in words) or FolderExists.
  */
-export async function makeHostFolder(parent: string, name: string, options: FolderListingOptions): Promise<FolderListing> {
+export async function makeHostFolder(
+  parent: string,
+  name: string,
+  options: FolderListingOptions,
+): Promise<FolderListing> {
   const problem = folderNameProblem(name);
   if (problem) throw new BargeError('InvalidFolderName', problem);
   const listing = await listHostFolders(parent, options);
   const made = path.join(listing.path, name);
   await mkdir(made).catch((error: unknown) => {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new BargeError('FolderExists', `${printable(name)} is already there in ${listing.path}: choose another name, or open it.`);
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST')
+      throw new BargeError(
+        'FolderExists',
+        `${printable(name)} is already there in ${listing.path}: choose another name, or open it.`,
+      );
     throw toBargeError(error, `make the folder ${made}`);
   });
   return listHostFolders(made, options);
@@ -99,11 +115,14 @@ function folderNameProblem(name: string): string | undefined {
   const shown = printable(name);
   if (name.trim() === '') return 'Give the new folder a name.';
   if (name === '.' || name === '..') return `"${name}" cannot name a folder: it means this folder or the one above it.`;
-  if (/[\\/]/.test(name)) return `"${shown}" cannot name a folder: a name has no / or \\ in it (make one folder at a time).`;
+  if (/[\\/]/.test(name))
+    return `"${shown}" cannot name a folder: a name has no / or \\ in it (make one folder at a time).`;
   const unsafe = unsafeCharacterIn(name);
   if (unsafe !== undefined) return `"${shown}" cannot name a folder: it holds ${unsafe}.`;
-  if (utf8Bytes(name) > MAX_NAME_BYTES) return `That name is ${utf8Bytes(name).toLocaleString('en-US')} bytes long: a folder's name holds at most ${MAX_NAME_BYTES} bytes.`;
-  if (name.startsWith('.')) return `"${shown}" begins with a dot: such folders are hidden, and this picker does not show them. Choose a name without one.`;
+  if (utf8Bytes(name) > MAX_NAME_BYTES)
+    return `That name is ${utf8Bytes(name).toLocaleString('en-US')} bytes long: a folder's name holds at most ${MAX_NAME_BYTES} bytes.`;
+  if (name.startsWith('.'))
+    return `"${shown}" begins with a dot: such folders are hidden, and this picker does not show them. Choose a name without one.`;
   return undefined;
 }
 

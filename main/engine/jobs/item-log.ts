@@ -25,7 +25,15 @@ const MAX_LISTED_ITEMS = 1_000_000;
 const SCHEMA = `CREATE TABLE items (slot INTEGER PRIMARY KEY, source TEXT NOT NULL, destination TEXT NOT NULL, size INTEGER, state TEXT NOT NULL, code TEXT, message TEXT);
 CREATE INDEX items_by_state ON items (state, slot)`;
 
-type Row = { slot: number; source: string; destination: string; size: number | null; state: JobItem['state']; code: string | null; message: string | null };
+type Row = {
+  slot: number;
+  source: string;
+  destination: string;
+  size: number | null;
+  state: JobItem['state'];
+  code: string | null;
+  message: string | null;
+};
 
 export interface ItemLogLimits {
   readonly memoryItems?: number;
@@ -84,9 +92,13 @@ export class ItemLog {
   /** A retry of the failed items begins: each is "retrying" until its new outcome is written over it. */
   retrying(): void {
     this.retried = new Map();
-    const mark = (slot: number, source: string) => this.retried.set(source, [...(this.retried.get(source) ?? []), slot]);
+    const mark = (slot: number, source: string) =>
+      this.retried.set(source, [...(this.retried.get(source) ?? []), slot]);
     if (this.disk) {
-      for (const row of this.disk.statement("SELECT slot, source FROM items WHERE state = 'failed' ORDER BY slot").iterate() as Iterable<Pick<Row, 'slot' | 'source'>>) mark(row.slot, row.source);
+      for (const row of this.disk
+        .statement("SELECT slot, source FROM items WHERE state = 'failed' ORDER BY slot")
+        .iterate() as Iterable<Pick<Row, 'slot' | 'source'>>)
+        mark(row.slot, row.source);
       this.disk.statement("UPDATE items SET state = 'retrying' WHERE state = 'failed'").run();
       this.disk.wrote();
     } else {
@@ -110,7 +122,17 @@ export class ItemLog {
         const item = this.read(slot);
         if (!item) continue;
         if (stopped) this.failed += 1;
-        this.write(slot, stopped ? { ...item, state: 'failed' } : { source: item.source, destination: item.destination, ...(item.size === undefined ? {} : { size: item.size }), state: 'done' });
+        this.write(
+          slot,
+          stopped
+            ? { ...item, state: 'failed' }
+            : {
+                source: item.source,
+                destination: item.destination,
+                ...(item.size === undefined ? {} : { size: item.size }),
+                state: 'done',
+              },
+        );
       }
     }
     this.retried = new Map();
@@ -123,9 +145,12 @@ export class ItemLog {
       const matching = filter === 'failed' ? this.memory.filter((item) => item.state === 'failed') : this.memory;
       return { items: matching.slice(offset, offset + limit), total };
     }
-    const rows = filter === 'failed'
-      ? this.disk.statement("SELECT * FROM items WHERE state = 'failed' ORDER BY slot LIMIT ? OFFSET ?").all(limit, offset)
-      : this.disk.statement('SELECT * FROM items WHERE slot >= ? ORDER BY slot LIMIT ?').all(offset, limit);
+    const rows =
+      filter === 'failed'
+        ? this.disk
+            .statement("SELECT * FROM items WHERE state = 'failed' ORDER BY slot LIMIT ? OFFSET ?")
+            .all(limit, offset)
+        : this.disk.statement('SELECT * FROM items WHERE slot >= ? ORDER BY slot LIMIT ?').all(offset, limit);
     return { items: (rows as Row[]).map(toItem), total };
   }
 
@@ -135,9 +160,10 @@ export class ItemLog {
       for (const item of this.memory) if (filter === 'all' || item.state === 'failed') yield item;
       return;
     }
-    const rows = filter === 'failed'
-      ? this.disk.statement("SELECT * FROM items WHERE state = 'failed' ORDER BY slot").iterate()
-      : this.disk.statement('SELECT * FROM items ORDER BY slot').iterate();
+    const rows =
+      filter === 'failed'
+        ? this.disk.statement("SELECT * FROM items WHERE state = 'failed' ORDER BY slot").iterate()
+        : this.disk.statement('SELECT * FROM items ORDER BY slot').iterate();
     for (const row of rows as Iterable<Row>) yield toItem(row);
   }
 
@@ -164,7 +190,10 @@ export class ItemLog {
   }
 
   private insert(disk: ScratchDatabase, slot: number, item: JobItem): void {
-    disk.statement('INSERT INTO items (slot, source, destination, size, state, code, message) VALUES (?, ?, ?, ?, ?, ?, ?)')
+    disk
+      .statement(
+        'INSERT INTO items (slot, source, destination, size, state, code, message) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      )
       .run(slot, item.source, item.destination, item.size ?? null, item.state, item.code ?? null, item.message ?? null);
     disk.wrote();
   }
@@ -180,7 +209,10 @@ export class ItemLog {
       this.memory[slot] = item;
       return;
     }
-    this.disk.statement('UPDATE items SET source = ?, destination = ?, size = ?, state = ?, code = ?, message = ? WHERE slot = ?')
+    this.disk
+      .statement(
+        'UPDATE items SET source = ?, destination = ?, size = ?, state = ?, code = ?, message = ? WHERE slot = ?',
+      )
       .run(item.source, item.destination, item.size ?? null, item.state, item.code ?? null, item.message ?? null, slot);
     this.disk.wrote();
   }

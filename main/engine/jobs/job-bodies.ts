@@ -40,7 +40,12 @@ function downloadRefusal(spec: JobSpecs['download']): BargeError | undefined {
   if (spec.targetFile === undefined) return undefined;
   const name = path.basename(spec.targetFile);
   const problem = fileNameProblem(name, process.platform === 'win32' ? 'win32' : 'posix');
-  return problem ? new BargeError('InvalidRequest', `The name to save as, "${printable(name)}", ${problem}: nothing was downloaded. Choose another name.`) : undefined;
+  return problem
+    ? new BargeError(
+        'InvalidRequest',
+        `The name to save as, "${printable(name)}", ${problem}: nothing was downloaded. Choose another name.`,
+      )
+    : undefined;
 }
 
 /** A bucket is deleted only by a job that empties all of it: every version, every unfinished upload. */
@@ -48,5 +53,8 @@ function deleteRefusal(spec: JobSpecs['delete']): BargeError | undefined {
   if (!spec.deleteBucket) return undefined;
   const whole = (spec.keys ?? []).length === 0 && (spec.prefixes ?? []).length === 1 && spec.prefixes![0] === '';
   if (whole && spec.allVersions && spec.abortUploads) return undefined;
-  return new BargeError('InvalidRequest', 'A bucket is deleted by a job only once it is emptied whole: every object, every version and every unfinished upload.');
+  return new BargeError(
+    'InvalidRequest',
+    'A bucket is deleted by a job only once it is emptied whole: every object, every version and every unfinished upload.',
+  );
 }

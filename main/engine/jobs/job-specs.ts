@@ -52,29 +52,34 @@ export const downloadSpecSchema = z.object({
   confinedTo: z.string().min(1).optional(),
 });
 
-export const deleteSpecSchema = z.object({
-  bucket,
-  keys: z.array(z.string()).readonly().optional(),
-  /**
-   * The sizes the caller listed for `keys`, in order (the window knows them from its listing), so
-   * a delete counts the same bytes its preview did without a HEAD per key. Without them, a preview
-   * looks each key up, and the delete itself counts keys only.
-   */
-  keySizes: z.array(z.number().int().nonnegative()).readonly().optional(),
-  /** Each is taken as a folder: "photos" deletes "photos/…", never "photos2/…". "" is the whole bucket. */
-  prefixes: z.array(z.string()).readonly().optional(),
-  /** Delete every version and delete marker, not just the current versions (versioned buckets). */
-  allVersions: z.boolean().optional(),
-  /** Count objects and bytes; delete nothing. */
-  dryRun: z.boolean().optional(),
-  /** Abort the multipart uploads begun below the prefixes and never finished, once the objects are gone. */
-  abortUploads: z.boolean().optional(),
-  /**
-   * Then delete the bucket itself: "empty and delete". Only with the whole bucket (prefixes [""]),
-   * every version (allVersions) and its unfinished uploads (abortUploads): the bucket must be empty.
-   */
-  deleteBucket: z.boolean().optional(),
-}).refine((spec) => spec.keySizes === undefined || spec.keySizes.length === (spec.keys?.length ?? 0), { message: 'keySizes must give one size for each key', path: ['keySizes'] });
+export const deleteSpecSchema = z
+  .object({
+    bucket,
+    keys: z.array(z.string()).readonly().optional(),
+    /**
+     * The sizes the caller listed for `keys`, in order (the window knows them from its listing), so
+     * a delete counts the same bytes its preview did without a HEAD per key. Without them, a preview
+     * looks each key up, and the delete itself counts keys only.
+     */
+    keySizes: z.array(z.number().int().nonnegative()).readonly().optional(),
+    /** Each is taken as a folder: "photos" deletes "photos/…", never "photos2/…". "" is the whole bucket. */
+    prefixes: z.array(z.string()).readonly().optional(),
+    /** Delete every version and delete marker, not just the current versions (versioned buckets). */
+    allVersions: z.boolean().optional(),
+    /** Count objects and bytes; delete nothing. */
+    dryRun: z.boolean().optional(),
+    /** Abort the multipart uploads begun below the prefixes and never finished, once the objects are gone. */
+    abortUploads: z.boolean().optional(),
+    /**
+     * Then delete the bucket itself: "empty and delete". Only with the whole bucket (prefixes [""]),
+     * every version (allVersions) and its unfinished uploads (abortUploads): the bucket must be empty.
+     */
+    deleteBucket: z.boolean().optional(),
+  })
+  .refine((spec) => spec.keySizes === undefined || spec.keySizes.length === (spec.keys?.length ?? 0), {
+    message: 'keySizes must give one size for each key',
+    path: ['keySizes'],
+  });
 
 export type UploadSpec = Readonly<z.infer<typeof uploadSpecSchema>>;
 export type DownloadSpec = Readonly<z.infer<typeof downloadSpecSchema>>;
@@ -97,7 +102,10 @@ export function parseJobSpec<K extends JobKind>(kind: K, spec: unknown): JobSpec
   const parsed = schemas[kind].safeParse(spec, { reportInput: true });
   if (parsed.success) return parsed.data;
   const problem = issueMessage(parsed.error.issues[0]).replace(/\.$/, '');
-  throw new BargeError('InvalidJobSpec', `This ${kind} job's description is not valid (${problem}); it cannot run. Start it again.`);
+  throw new BargeError(
+    'InvalidJobSpec',
+    `This ${kind} job's description is not valid (${problem}); it cannot run. Start it again.`,
+  );
 }
 
 /**
@@ -110,7 +118,13 @@ export function jobTarget(kind: JobKind, spec: unknown): { bucket: string; prefi
   const valid = parsed.data as JobSpecs[JobKind];
   if ('sources' in valid) {
     // A destination ending in "/" (or "") is the folder; otherwise it is the one file's key.
-    return { bucket: valid.bucket, prefix: valid.destination === '' || valid.destination.endsWith('/') ? valid.destination : commonParent([valid.destination]) };
+    return {
+      bucket: valid.bucket,
+      prefix:
+        valid.destination === '' || valid.destination.endsWith('/')
+          ? valid.destination
+          : commonParent([valid.destination]),
+    };
   }
   if ('dryRun' in valid && valid.dryRun) return undefined;
   return { bucket: valid.bucket, prefix: commonParent([...(valid.keys ?? []), ...(valid.prefixes ?? [])]) };

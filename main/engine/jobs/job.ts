@@ -6,7 +6,19 @@
 // items that failed so only those run again.
 
 import { setMaxListeners } from 'node:events';
-import type { Conflict, ItemError, ItemFilter, ItemList, ItemPlace, JobItem, JobKind, JobSnapshot, JobState, JobSummary, JobUpdate } from '../../../src/jobs.ts';
+import type {
+  Conflict,
+  ItemError,
+  ItemFilter,
+  ItemList,
+  ItemPlace,
+  JobItem,
+  JobKind,
+  JobSnapshot,
+  JobState,
+  JobSummary,
+  JobUpdate,
+} from '../../../src/jobs.ts';
 import { isFinished } from '../../../src/jobs.ts';
 import { ThroughputMeter } from '../../../src/throughput-meter.ts';
 import { plural } from '../../../src/plural.ts';
@@ -88,7 +100,11 @@ export interface JobRuntime<Item> {
 }
 
 /** Items handed back for a retry, counted into the totals again as they are taken up. */
-export async function* countedAgain<Item>(items: readonly Item[], runtime: JobRuntime<Item>, size: (item: Item) => number | undefined): AsyncGenerator<Item> {
+export async function* countedAgain<Item>(
+  items: readonly Item[],
+  runtime: JobRuntime<Item>,
+  size: (item: Item) => number | undefined,
+): AsyncGenerator<Item> {
   for (const item of items) {
     runtime.addTotals(1, size(item) ?? 0);
     yield item;
@@ -181,7 +197,10 @@ export class Job<Item = unknown> {
   private retries = 0;
   private waitingForStore = false;
   /** Files already there, waiting for the user's word. */
-  private readonly conflicts = new Map<string, { question: ConflictQuestion; answer: (choice: ConflictChoice) => void; refuse: (error: Error) => void }>();
+  private readonly conflicts = new Map<
+    string,
+    { question: ConflictQuestion; answer: (choice: ConflictChoice) => void; refuse: (error: Error) => void }
+  >();
   /** The user's answer for every file, once given with "apply to all". */
   private conflictChoice: ConflictChoice | undefined;
   private nextConflict = 1;
@@ -204,7 +223,10 @@ export class Job<Item = unknown> {
     this.createdAt = options.createdAt ?? options.clock.now();
     this.target = options.target;
     this.dryRun = options.dryRun ?? false;
-    this.journal = options.journal ?? { ...NO_JOURNAL, objectFinished: (object) => this.receiptLog.add(object, options.clock.now()) };
+    this.journal = options.journal ?? {
+      ...NO_JOURNAL,
+      objectFinished: (object) => this.receiptLog.add(object, options.clock.now()),
+    };
     if (options.restored) this.bringBack(options.restored);
   }
 
@@ -212,7 +234,10 @@ export class Job<Item = unknown> {
   private bringBack(outcome: JobOutcome): void {
     this.restoredNotRun = true;
     const { state, progress: p } = outcome;
-    this.stateValue = state.status === 'failed' || state.status === 'cancelled' || state.status === 'completed' ? state : { status: 'paused' };
+    this.stateValue =
+      state.status === 'failed' || state.status === 'cancelled' || state.status === 'completed'
+        ? state
+        : { status: 'paused' };
     this.startedAt = outcome.startedAt;
     this.endedAt = outcome.endedAt;
     this.objectsDone = p.objectsDone;
@@ -228,15 +253,31 @@ export class Job<Item = unknown> {
     this.itemErrors = outcome.itemErrors.slice(0, MAX_ITEM_ERRORS);
     this.itemWarnings = outcome.itemWarnings.slice(0, MAX_ITEM_ERRORS);
     // Items that failed for a file already there would fail the same way on Retry: it asks, as before the restart.
-    this.failedNeedingChoice = this.itemErrors.filter((failed) => (failed.rerun ?? rerunOf(failed.code)) === 'needs-choice').length;
+    this.failedNeedingChoice = this.itemErrors.filter(
+      (failed) => (failed.rerun ?? rerunOf(failed.code)) === 'needs-choice',
+    ).length;
     // Its details list the failures it kept (the items done are in its receipt).
-    for (const failed of this.itemErrors) this.log.add({ source: failed.item, destination: '', state: 'failed', code: failed.code, message: failed.message });
+    for (const failed of this.itemErrors)
+      this.log.add({
+        source: failed.item,
+        destination: '',
+        state: 'failed',
+        code: failed.code,
+        message: failed.message,
+      });
   }
 
   /** Where the job stands, for the journal: a restart brings it back so. */
   outcome(): JobOutcome {
     const { state, progress, startedAt, endedAt } = this.update();
-    return { state, progress, startedAt, endedAt, itemErrors: this.itemErrors.slice(), itemWarnings: this.itemWarnings.slice() };
+    return {
+      state,
+      progress,
+      startedAt,
+      endedAt,
+      itemErrors: this.itemErrors.slice(),
+      itemWarnings: this.itemWarnings.slice(),
+    };
   }
 
   get state(): JobState {
@@ -348,19 +389,36 @@ export class Job<Item = unknown> {
     const waiting = this.failedNeedingChoice;
     if (waiting > 0 && answer === undefined) {
       const what = this.kind === 'upload' ? 'object' : 'file';
-      throw new BargeError('ChoiceNeeded', `${plural(waiting, 'item')} failed because ${waiting === 1 ? `its ${what} was` : `their ${what}s were`} already there: `
-        + `retried the same way, ${waiting === 1 ? 'it' : 'they'} would fail again. Choose whether to replace ${waiting === 1 ? 'it' : 'them'}, keep both, or skip ${waiting === 1 ? 'it' : 'them'}.`);
+      throw new BargeError(
+        'ChoiceNeeded',
+        `${plural(waiting, 'item')} failed because ${waiting === 1 ? `its ${what} was` : `their ${what}s were`} already there: ` +
+          `retried the same way, ${waiting === 1 ? 'it' : 'they'} would fail again. Choose whether to replace ${waiting === 1 ? 'it' : 'them'}, keep both, or skip ${waiting === 1 ? 'it' : 'them'}.`,
+      );
     }
     this.retry(answer);
   }
 
   /** Why a retry of just the failed items cannot run, or undefined when it can. */
   private failedOnlyRefusal(): BargeError | undefined {
-    if (this.running) return new BargeError('JobNotFinished', 'That job is still running: its failed items can be retried once it has ended.');
-    if (this.stateValue.status !== 'failed') return new BargeError('NothingToRetry', 'Only a job that ended with failed items has failed items to retry.');
-    if (this.jobWideError || this.stateValue.whole || this.objectsFailed === 0) return new BargeError('FailedWhole', `This job failed as a whole (${this.stateValue.error.message}), not item by item: retry the whole job.`);
-    if (!this.totalsKnown) return new BargeError('FailedWhole', 'This job failed before it had found all its items: retry the whole job.');
-    if (this.failedItemsOverflow) return new BargeError('TooManyFailed', `More than ${MAX_RETRY_ITEMS.toLocaleString('en-US')} items failed, more than are kept to retry one by one: retry the whole job.`);
+    if (this.running)
+      return new BargeError(
+        'JobNotFinished',
+        'That job is still running: its failed items can be retried once it has ended.',
+      );
+    if (this.stateValue.status !== 'failed')
+      return new BargeError('NothingToRetry', 'Only a job that ended with failed items has failed items to retry.');
+    if (this.jobWideError || this.stateValue.whole || this.objectsFailed === 0)
+      return new BargeError(
+        'FailedWhole',
+        `This job failed as a whole (${this.stateValue.error.message}), not item by item: retry the whole job.`,
+      );
+    if (!this.totalsKnown)
+      return new BargeError('FailedWhole', 'This job failed before it had found all its items: retry the whole job.');
+    if (this.failedItemsOverflow)
+      return new BargeError(
+        'TooManyFailed',
+        `More than ${MAX_RETRY_ITEMS.toLocaleString('en-US')} items failed, more than are kept to retry one by one: retry the whole job.`,
+      );
     return undefined;
   }
 
@@ -405,8 +463,18 @@ export class Job<Item = unknown> {
 
   /** The job without its item lists: what a window keeps. */
   summary(): JobSummary {
-    const conflicts = [...this.conflicts].slice(0, MAX_SHOWN_CONFLICTS).map(([id, conflict]) => ({ id, ...conflict.question }));
-    return { ...this.update(), kind: this.kind, name: this.name, conflicts, createdAt: this.createdAt, ...this.target, ...(this.dryRun ? { dryRun: true } : {}) };
+    const conflicts = [...this.conflicts]
+      .slice(0, MAX_SHOWN_CONFLICTS)
+      .map(([id, conflict]) => ({ id, ...conflict.question }));
+    return {
+      ...this.update(),
+      kind: this.kind,
+      name: this.name,
+      conflicts,
+      createdAt: this.createdAt,
+      ...this.target,
+      ...(this.dryRun ? { dryRun: true } : {}),
+    };
   }
 
   /** Bytes and objects a second now: zero unless the job runs (a paused or ended job moves nothing). */
@@ -421,7 +489,8 @@ export class Job<Item = unknown> {
    * objects for small files (each costs requests more than bytes), the longer where both are.
    */
   private etaSeconds(rates: { bytesPerSecond: number; objectsPerSecond: number }): number | undefined {
-    const left = (remaining: number, perSecond: number) => (remaining <= 0 ? 0 : perSecond > 0 ? remaining / perSecond : undefined);
+    const left = (remaining: number, perSecond: number) =>
+      remaining <= 0 ? 0 : perSecond > 0 ? remaining / perSecond : undefined;
     const byBytes = left(this.bytesTotal - this.bytesDone, rates.bytesPerSecond);
     const byObjects = left(this.objectsTotal - this.objectsDone - this.objectsFailed, rates.objectsPerSecond);
     if (byBytes === undefined || byObjects === undefined) return byBytes ?? byObjects;
@@ -473,10 +542,12 @@ export class Job<Item = unknown> {
     this.endedAt = undefined;
     this.setState({ status: 'running' });
     this.options.scheduler.resume(this.id);
-    this.running = this.receive(signal).then(() => this.options.body(this.runtime(signal), only)).then(
-      () => this.finish(undefined),
-      (error: unknown) => this.finish(error),
-    );
+    this.running = this.receive(signal)
+      .then(() => this.options.body(this.runtime(signal), only))
+      .then(
+        () => this.finish(undefined),
+        (error: unknown) => this.finish(error),
+      );
   }
 
   /** The first phase: wait for the job's files to arrive, counting them (none: nothing to wait for). */
@@ -512,7 +583,10 @@ export class Job<Item = unknown> {
       const first = this.itemErrors[0];
       this.setState({
         status: 'failed',
-        error: { code: first?.code ?? 'ItemsFailed', message: `${this.objectsFailed} of ${this.objectsTotal} failed; first: ${first?.message ?? 'unknown error'}` },
+        error: {
+          code: first?.code ?? 'ItemsFailed',
+          message: `${this.objectsFailed} of ${this.objectsTotal} failed; first: ${first?.message ?? 'unknown error'}`,
+        },
       });
     } else {
       this.setState({ status: 'completed' });
@@ -597,7 +671,11 @@ export class Job<Item = unknown> {
       },
       sizeOnly: (name, why) => {
         this.objectsSizeOnly += 1;
-        this.keepItem('warnings', { item: name, code: 'SizeOnly', message: printable(`${name} was checked for its size only: ${why}.`) });
+        this.keepItem('warnings', {
+          item: name,
+          code: 'SizeOnly',
+          message: printable(`${name} was checked for its size only: ${why}.`),
+        });
         this.changed();
       },
       alreadyDone: (objects, bytes, item) => {
@@ -628,31 +706,34 @@ export class Job<Item = unknown> {
 
   /** One slot per attempt: the slot is given back while the retry waits out its backoff. */
   private request<T>(signal: AbortSignal, send: (signal: AbortSignal, attempt: number) => Promise<T>): Promise<T> {
-    return withRetry(async (attempt) => {
-      const release = await this.options.scheduler.acquire(this.id, signal);
-      try {
-        const result = await send(signal, attempt);
-        this.reachedStore = true;
-        if (this.waitingForStore) {
-          this.waitingForStore = false;
-          this.changed();
+    return withRetry(
+      async (attempt) => {
+        const release = await this.options.scheduler.acquire(this.id, signal);
+        try {
+          const result = await send(signal, attempt);
+          this.reachedStore = true;
+          if (this.waitingForStore) {
+            this.waitingForStore = false;
+            this.changed();
+          }
+          return result;
+        } finally {
+          release();
         }
-        return result;
-      } finally {
-        release();
-      }
-    }, {
-      signal,
-      maxAttempts: this.options.settings().maxAttempts,
-      onRetry: (error) => {
-        this.retries += 1;
-        // Refused connections from a store that answered before: an outage being waited out.
-        if (this.reachedStore && classifyFailure(error) === 'unreachable') this.waitingForStore = true;
-        this.changed();
       },
-      // Once the store has answered this job, a refusal is an outage (a restart) worth waiting out.
-      outagePatienceMs: () => (this.reachedStore ? OUTAGE_PATIENCE_MS : 0),
-    });
+      {
+        signal,
+        maxAttempts: this.options.settings().maxAttempts,
+        onRetry: (error) => {
+          this.retries += 1;
+          // Refused connections from a store that answered before: an outage being waited out.
+          if (this.reachedStore && classifyFailure(error) === 'unreachable') this.waitingForStore = true;
+          this.changed();
+        },
+        // Once the store has answered this job, a refusal is an outage (a restart) worth waiting out.
+        outagePatienceMs: () => (this.reachedStore ? OUTAGE_PATIENCE_MS : 0),
+      },
+    );
   }
 
   private itemFailed(item: Item, place: ItemPlace, error: unknown): void {

@@ -33,8 +33,20 @@ export interface LocalFile {
  */
 export type WalkEntry =
   | ({ readonly ok: true } & LocalFile)
-  | { readonly ok: false; readonly path: string; readonly key: string; readonly error: unknown; readonly skipped?: undefined }
-  | { readonly ok: false; readonly path: string; readonly key: string; readonly skipped: string; readonly error?: undefined };
+  | {
+      readonly ok: false;
+      readonly path: string;
+      readonly key: string;
+      readonly error: unknown;
+      readonly skipped?: undefined;
+    }
+  | {
+      readonly ok: false;
+      readonly path: string;
+      readonly key: string;
+      readonly skipped: string;
+      readonly error?: undefined;
+    };
 
 export interface WalkOptions {
   /**
@@ -52,7 +64,11 @@ export interface WalkOptions {
  * destination + its name. A folder keeps its own name: "photos" to "backup/" gives
  * "backup/photos/...", as when a folder is dropped onto a prefix in a file manager.
  */
-export async function* walkSources(sources: readonly string[], destination: string, options: WalkOptions = {}): AsyncGenerator<WalkEntry> {
+export async function* walkSources(
+  sources: readonly string[],
+  destination: string,
+  options: WalkOptions = {},
+): AsyncGenerator<WalkEntry> {
   const keys = sourceKeys(sources, destination);
   for (const [index, source] of sources.entries()) yield* walkPath(source, keys[index]!, options);
 }
@@ -100,15 +116,29 @@ export async function* walkPath(source: string, key: string, options: WalkOption
   } else if (info.isFile() && !key.endsWith('/')) {
     yield fileEntry(source, key, info);
   } else if (info.isFile()) {
-    yield { ok: false, path: source, key, error: Object.assign(new Error('not a regular file or folder'), { code: 'ENOTFILE' }) };
+    yield {
+      ok: false,
+      path: source,
+      key,
+      error: Object.assign(new Error('not a regular file or folder'), { code: 'ENOTFILE' }),
+    };
   } else {
     yield { ok: false, path: source, key, skipped: `${source} is ${specialKind(info)}, not a file: it was skipped.` };
   }
 }
 
 /** Whether `now` (a fresh stat) is the file as it was listed: same size, times, device and inode. */
-export function sameVersion(now: Pick<Stats, 'size' | 'mtimeMs' | 'dev' | 'ino' | 'ctimeMs'>, listed: Pick<LocalFile, 'size' | 'mtimeMs' | 'dev' | 'ino' | 'ctimeMs'>): boolean {
-  return now.size === listed.size && now.mtimeMs === listed.mtimeMs && now.dev === listed.dev && now.ino === listed.ino && now.ctimeMs === listed.ctimeMs;
+export function sameVersion(
+  now: Pick<Stats, 'size' | 'mtimeMs' | 'dev' | 'ino' | 'ctimeMs'>,
+  listed: Pick<LocalFile, 'size' | 'mtimeMs' | 'dev' | 'ino' | 'ctimeMs'>,
+): boolean {
+  return (
+    now.size === listed.size &&
+    now.mtimeMs === listed.mtimeMs &&
+    now.dev === listed.dev &&
+    now.ino === listed.ino &&
+    now.ctimeMs === listed.ctimeMs
+  );
 }
 
 /** The identity a finished object records of its local file (see LocalFileIdentity). */
@@ -121,13 +151,31 @@ export function identityOf(info: Pick<Stats, 'dev' | 'ino' | 'ctimeMs' | 'mtimeM
  * inode, change and modification times, size. An identity not recorded (an older journal) proves
  * nothing: the object is done again.
  */
-export function sameLocalFile(now: Pick<Stats, 'dev' | 'ino' | 'ctimeMs' | 'mtimeMs' | 'size'>, recorded: LocalFileIdentity | undefined): boolean {
-  return recorded !== undefined && now.dev === recorded.dev && now.ino === recorded.ino && now.ctimeMs === recorded.ctimeMs
-    && now.mtimeMs === recorded.mtimeMs && now.size === recorded.size;
+export function sameLocalFile(
+  now: Pick<Stats, 'dev' | 'ino' | 'ctimeMs' | 'mtimeMs' | 'size'>,
+  recorded: LocalFileIdentity | undefined,
+): boolean {
+  return (
+    recorded !== undefined &&
+    now.dev === recorded.dev &&
+    now.ino === recorded.ino &&
+    now.ctimeMs === recorded.ctimeMs &&
+    now.mtimeMs === recorded.mtimeMs &&
+    now.size === recorded.size
+  );
 }
 
 function fileEntry(file: string, key: string, info: Stats): WalkEntry {
-  return { ok: true, path: file, key, size: info.size, mtimeMs: info.mtimeMs, dev: info.dev, ino: info.ino, ctimeMs: info.ctimeMs };
+  return {
+    ok: true,
+    path: file,
+    key,
+    size: info.size,
+    mtimeMs: info.mtimeMs,
+    dev: info.dev,
+    ino: info.ino,
+    ctimeMs: info.ctimeMs,
+  };
 }
 
 /** A folder's identity, to know a link that leads back into a folder being walked (a loop). */
@@ -151,17 +199,34 @@ export function specialKind(info: Stats): string {
 async function brokenLinkOr(file: string, error: unknown): Promise<unknown> {
   if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return error;
   const link = await lstat(file).catch(() => undefined);
-  return link?.isSymbolicLink() ? new BargeError('EBROKENLINK', `${file} is a broken symbolic link (it leads to nothing): fix or remove the link.`, { cause: error }) : error;
+  return link?.isSymbolicLink()
+    ? new BargeError(
+        'EBROKENLINK',
+        `${file} is a broken symbolic link (it leads to nothing): fix or remove the link.`,
+        { cause: error },
+      )
+    : error;
 }
 
 const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 /** A name's bytes shown safely: ASCII as it is, every other byte as \xNN. */
 function escapedBytes(name: Buffer): string {
-  return [...name].map((byte) => (byte >= 0x20 && byte < 0x7f && byte !== 0x5c ? String.fromCharCode(byte) : `\\x${byte.toString(16).padStart(2, '0')}`)).join('');
+  return [...name]
+    .map((byte) =>
+      byte >= 0x20 && byte < 0x7f && byte !== 0x5c
+        ? String.fromCharCode(byte)
+        : `\\x${byte.toString(16).padStart(2, '0')}`,
+    )
+    .join('');
 }
 
-async function* walkFolder(folder: string, keyPrefix: string, followSymlinks: boolean, ancestors: readonly string[]): AsyncGenerator<WalkEntry> {
+async function* walkFolder(
+  folder: string,
+  keyPrefix: string,
+  followSymlinks: boolean,
+  ancestors: readonly string[],
+): AsyncGenerator<WalkEntry> {
   let dir;
   try {
     // Names as bytes: one that is not UTF-8 would otherwise be decoded lossily into a name that
@@ -179,7 +244,15 @@ async function* walkFolder(folder: string, keyPrefix: string, followSymlinks: bo
       name = STRICT_UTF8.decode(raw);
     } catch {
       const shown = path.join(folder, escapedBytes(raw));
-      yield { ok: false, path: shown, key: keyPrefix + escapedBytes(raw), error: new BargeError('InvalidFileName', `${shown}: its name is not valid UTF-8, and S3 keys must be; it was not uploaded. Rename it (the bytes that are not UTF-8 are shown as \\xNN).`) };
+      yield {
+        ok: false,
+        path: shown,
+        key: keyPrefix + escapedBytes(raw),
+        error: new BargeError(
+          'InvalidFileName',
+          `${shown}: its name is not valid UTF-8, and S3 keys must be; it was not uploaded. Rename it (the bytes that are not UTF-8 are shown as \\xNN).`,
+        ),
+      };
       continue;
     }
     const full = path.join(folder, name);
@@ -198,7 +271,12 @@ async function* walkFolder(folder: string, keyPrefix: string, followSymlinks: bo
     }
     if (entry.isSymbolicLink()) {
       if (!followSymlinks) {
-        yield { ok: false, path: full, key: keyPrefix + name, skipped: `${full} is a symbolic link, not followed (--no-follow-symlinks): it was skipped.` };
+        yield {
+          ok: false,
+          path: full,
+          key: keyPrefix + name,
+          skipped: `${full} is a symbolic link, not followed (--no-follow-symlinks): it was skipped.`,
+        };
         continue;
       }
       let info: Stats;
@@ -213,21 +291,37 @@ async function* walkFolder(folder: string, keyPrefix: string, followSymlinks: bo
       } else if (info.isDirectory()) {
         const identity = folderIdentity(info);
         if (ancestors.includes(identity)) {
-          yield { ok: false, path: full, key: `${keyPrefix}${name}/`, skipped: `${full} is a symbolic link to a folder it is inside (a loop): it was skipped.` };
+          yield {
+            ok: false,
+            path: full,
+            key: `${keyPrefix}${name}/`,
+            skipped: `${full} is a symbolic link to a folder it is inside (a loop): it was skipped.`,
+          };
         } else {
           subfolders.push({ name, identity });
         }
       } else {
-        yield { ok: false, path: full, key: keyPrefix + name, skipped: `${full} is a link to ${specialKind(info)}, not a file: it was skipped.` };
+        yield {
+          ok: false,
+          path: full,
+          key: keyPrefix + name,
+          skipped: `${full} is a link to ${specialKind(info)}, not a file: it was skipped.`,
+        };
       }
       continue;
     }
     // A named pipe, a socket, a device: reading one could block forever or never end.
     const info = await lstat(full).catch(() => undefined);
-    yield { ok: false, path: full, key: keyPrefix + name, skipped: `${full} is ${info ? specialKind(info) : 'neither a file nor a folder'}, not a file: it was skipped.` };
+    yield {
+      ok: false,
+      path: full,
+      key: keyPrefix + name,
+      skipped: `${full} is ${info ? specialKind(info) : 'neither a file nor a folder'}, not a file: it was skipped.`,
+    };
   }
   subfolders.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  for (const { name, identity } of subfolders) yield* walkFolder(path.join(folder, name), `${keyPrefix}${name}/`, followSymlinks, [...ancestors, identity]);
+  for (const { name, identity } of subfolders)
+    yield* walkFolder(path.join(folder, name), `${keyPrefix}${name}/`, followSymlinks, [...ancestors, identity]);
 }
 
 /**
@@ -236,7 +330,10 @@ async function* walkFolder(folder: string, keyPrefix: string, followSymlinks: bo
  * by experiment (a folder's file system, not its platform, decides: Linux can mount FAT, macOS can
  * format case-sensitive APFS). Where nothing can be written there, the platform's usual answer.
  */
-export async function folderIgnoresCase(folder: string, platform: NodeJS.Platform = process.platform): Promise<boolean> {
+export async function folderIgnoresCase(
+  folder: string,
+  platform: NodeJS.Platform = process.platform,
+): Promise<boolean> {
   const existing = await nearestExistingFolder(path.resolve(folder));
   const probe = path.join(existing, `.barge-case-probe-${randomBytes(6).toString('hex')}`);
   try {
@@ -247,7 +344,10 @@ export async function folderIgnoresCase(folder: string, platform: NodeJS.Platfor
   }
   try {
     const upper = path.join(existing, path.basename(probe).toUpperCase());
-    return await stat(upper).then(() => true, () => false);
+    return await stat(upper).then(
+      () => true,
+      () => false,
+    );
   } finally {
     await rm(probe, { force: true });
   }

@@ -29,7 +29,10 @@ export interface ReadAheadOptions {
   readonly whilePaused?: () => Promise<void>;
 }
 
-export async function* readAhead<T extends object>(source: AsyncIterable<T>, options: ReadAheadOptions = {}): AsyncGenerator<T> {
+export async function* readAhead<T extends object>(
+  source: AsyncIterable<T>,
+  options: ReadAheadOptions = {},
+): AsyncGenerator<T> {
   const maxAhead = options.maxAhead ?? MAX_READ_AHEAD_ITEMS;
   const { signal } = options;
   const waiting = new SpillingQueue<T>(options.memoryItems);

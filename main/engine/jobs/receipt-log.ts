@@ -27,7 +27,9 @@ export class ReceiptLog {
   /** Every object finished, by key (as a journal's receipt is ordered). */
   *all(): Generator<ReceiptEntry> {
     if (!this.disk) return;
-    for (const row of this.disk.statement('SELECT line FROM objects ORDER BY key').iterate() as Iterable<{ line: string }>) {
+    for (const row of this.disk.statement('SELECT line FROM objects ORDER BY key').iterate() as Iterable<{
+      line: string;
+    }>) {
       yield JSON.parse(row.line) as ReceiptEntry;
     }
   }

@@ -67,7 +67,11 @@ export async function readSmallSource(file: LocalFile): Promise<Buffer> {
 function assertStillListed(now: Stats, file: LocalFile): void {
   if (!now.isFile()) throw noLongerListed(file, `it is now ${now.isDirectory() ? 'a folder' : specialKind(now)}`);
   if (now.dev !== file.dev || now.ino !== file.ino) throw noLongerListed(file, 'another file took its name');
-  if (!sameVersion(now, file)) throw new BargeError('FileChanged', `${file.path} changed while it was being uploaded: nothing was stored; retry when it no longer changes.`);
+  if (!sameVersion(now, file))
+    throw new BargeError(
+      'FileChanged',
+      `${file.path} changed while it was being uploaded: nothing was stored; retry when it no longer changes.`,
+    );
 }
 
 /** Local file systems (statfs f_type, from linux/magic.h): their reads of a cached small file never wait on a network. */
@@ -88,14 +92,20 @@ function onLocalFileSystem(file: LocalFile): Promise<boolean> {
   if (process.platform !== 'linux') return Promise.resolve(false);
   let local = localDevices.get(file.dev);
   if (!local) {
-    local = statfs(file.path).then((info) => LOCAL_FILE_SYSTEMS.has(info.type), () => false);
+    local = statfs(file.path).then(
+      (info) => LOCAL_FILE_SYSTEMS.has(info.type),
+      () => false,
+    );
     localDevices.set(file.dev, local);
   }
   return local;
 }
 
 function noLongerListed(file: LocalFile, why: string): BargeError {
-  return new BargeError('FileChanged', `${file.path} changed while it was being uploaded: it is no longer the file that was listed (${why}); nothing was stored.`);
+  return new BargeError(
+    'FileChanged',
+    `${file.path} changed while it was being uploaded: it is no longer the file that was listed (${why}); nothing was stored.`,
+  );
 }
 
 /** File systems whose files are made up as they are read (statfs f_type, from linux/magic.h). */
@@ -118,7 +128,13 @@ export async function madeUpAsRead(path: string): Promise<string | undefined> {
 
 /** Why a file made up as it is read cannot be uploaded as it is, and what to do. */
 export function sizeUnknown(file: LocalFile, fileSystem: string | undefined): BargeError {
-  const says = file.size === 0 ? 'says it is empty but is not' : `says it holds ${file.size} bytes, which is not what it holds`;
-  const where = fileSystem ? `it is on a ${fileSystem} file system, as files in /proc and /sys are` : 'as files in /proc and /sys are';
-  return new BargeError('SizeUnknown', `${file.path} ${says}: it is made up as it is read (${where}), so its size cannot be known before it is sent. Copy it to a regular file first (cat FILE > COPY), and upload the copy.`);
+  const says =
+    file.size === 0 ? 'says it is empty but is not' : `says it holds ${file.size} bytes, which is not what it holds`;
+  const where = fileSystem
+    ? `it is on a ${fileSystem} file system, as files in /proc and /sys are`
+    : 'as files in /proc and /sys are';
+  return new BargeError(
+    'SizeUnknown',
+    `${file.path} ${says}: it is made up as it is read (${where}), so its size cannot be known before it is sent. Copy it to a regular file first (cat FILE > COPY), and upload the copy.`,
+  );
 }

@@ -30,7 +30,8 @@ export class SpillingMap<Value> {
 
   get(name: string): Value | undefined {
     if (!this.disk) return this.memory.get(name);
-    const row = this.disk.statement('SELECT value FROM entries WHERE name = ?').get(name) as { value: string } | undefined;
+    const row = this.disk.statement('SELECT value FROM entries WHERE name = ?').get(name) as
+      { value: string } | undefined;
     return row ? (JSON.parse(row.value) as Value) : undefined;
   }
 

@@ -78,7 +78,9 @@ export class SpillingQueue<T> {
     this.head = 0;
     if (!this.disk || !this.spilled) return;
     const last = Math.min(this.diskNext, this.diskFirst + this.memoryItems);
-    const rows = this.disk.statement('SELECT item FROM waiting WHERE seq >= ? AND seq < ? ORDER BY seq').all(this.diskFirst, last) as { item: string }[];
+    const rows = this.disk
+      .statement('SELECT item FROM waiting WHERE seq >= ? AND seq < ? ORDER BY seq')
+      .all(this.diskFirst, last) as { item: string }[];
     this.disk.statement('DELETE FROM waiting WHERE seq < ?').run(last);
     this.disk.wrote();
     this.memory = rows.map((row) => JSON.parse(row.item) as T);

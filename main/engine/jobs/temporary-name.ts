@@ -16,7 +16,10 @@ export function temporaryNameFor(target: string, jobId: string): string {
   const name = path.basename(target);
   if (Buffer.byteLength(name) + suffix.length <= MAX_NAME_BYTES) return `${target}${suffix}`;
   const hash = `~${createHash('sha256').update(name).digest('hex').slice(0, 8)}`;
-  return path.join(path.dirname(target), `${cutToBytes(name, MAX_NAME_BYTES - suffix.length - hash.length)}${hash}${suffix}`);
+  return path.join(
+    path.dirname(target),
+    `${cutToBytes(name, MAX_NAME_BYTES - suffix.length - hash.length)}${hash}${suffix}`,
+  );
 }
 
 /** The target a temporary name stands for (a name that is not one is returned as it is; a cut one, cut). */

@@ -74,11 +74,19 @@ export async function uploadAsAsked(upload: AskingUpload, file: LocalFile, send:
       case 'replace':
         return { key, stored: await send(key, false) };
       case 'keep': {
-        const why = decision.reason === 'asked' ? 'it was kept, as asked' : decision.reason === 'not-newer' ? `it is as new as ${file.path} or newer, so it was kept` : 'which is newer cannot be told (a date is unknown), so it was kept';
+        const why =
+          decision.reason === 'asked'
+            ? 'it was kept, as asked'
+            : decision.reason === 'not-newer'
+              ? `it is as new as ${file.path} or newer, so it was kept`
+              : 'which is newer cannot be told (a date is unknown), so it was kept';
         return { key, kept: `${where} is already there: ${why}; ${file.path} was not uploaded.` };
       }
       case 'fail':
-        throw new BargeError('ObjectExists', `${where} is already there; ${file.path} was not uploaded over it. Choose what to do with an object already there (the "If there" menu beside Upload, or --if-exists overwrite, skip, rename or newer) and upload it again.`);
+        throw new BargeError(
+          'ObjectExists',
+          `${where} is already there; ${file.path} was not uploaded over it. Choose what to do with an object already there (the "If there" menu beside Upload, or --if-exists overwrite, skip, rename or newer) and upload it again.`,
+        );
       case 'ask':
         throw new BargeError('InvalidJobSpec', 'An answer to "already there" was asked for and not given.');
       case 'rename': {
@@ -112,10 +120,16 @@ async function objectAt(upload: AskingUpload, key: string, file: LocalFile): Pro
  */
 async function headAt(upload: AskingUpload, key: string, appeared: boolean): Promise<ObjectThere | 'free'> {
   try {
-    const headers = await upload.runtime.request((signal) => upload.connection.wire.headObject(upload.bucket, key, { signal }));
+    const headers = await upload.runtime.request((signal) =>
+      upload.connection.wire.headObject(upload.bucket, key, { signal }),
+    );
     const modified = headers['last-modified'] ? Date.parse(headers['last-modified']) : Number.NaN;
     const size = parseObjectSize(headers['content-length']);
-    return { ...(size === undefined ? {} : { size }), etag: headers.etag, ...(Number.isFinite(modified) ? { lastModified: modified } : {}) };
+    return {
+      ...(size === undefined ? {} : { size }),
+      etag: headers.etag,
+      ...(Number.isFinite(modified) ? { lastModified: modified } : {}),
+    };
   } catch (error) {
     const status = httpStatus(error);
     // Nothing there (or gone again since a refusal: written again, on the same condition).
@@ -126,7 +140,10 @@ async function headAt(upload: AskingUpload, key: string, appeared: boolean): Pro
 }
 
 function sideOf(there: ObjectThere): ConflictSide {
-  return { ...(there.size === undefined ? {} : { size: there.size }), ...(there.lastModified === undefined ? {} : { modifiedAt: there.lastModified }) };
+  return {
+    ...(there.size === undefined ? {} : { size: there.size }),
+    ...(there.lastModified === undefined ? {} : { modifiedAt: there.lastModified }),
+  };
 }
 
 async function ask(upload: AskingUpload, key: string, there: ObjectThere, file: LocalFile) {
@@ -145,7 +162,10 @@ async function ask(upload: AskingUpload, key: string, there: ObjectThere, file: 
  * taken for this file at once. On a resumed run, the numbered copy an earlier run stored from this
  * very file, unchanged since, is that file's: it is done, not stored once more under the next number.
  */
-async function freeNumberedKey(upload: AskingUpload, file: LocalFile): Promise<{ key: string; earlier?: undefined } | { key: string; earlier: FinishedObject }> {
+async function freeNumberedKey(
+  upload: AskingUpload,
+  file: LocalFile,
+): Promise<{ key: string; earlier?: undefined } | { key: string; earlier: FinishedObject }> {
   for (let n = 1; n <= MAX_NUMBERED_NAMES; n++) {
     const key = numberedKey(file.key, n);
     const there = await objectAt(upload, key, file);
@@ -153,13 +173,24 @@ async function freeNumberedKey(upload: AskingUpload, file: LocalFile): Promise<{
     const earlier = storedByEarlierRun(upload, key, file, there);
     if (earlier) return { key, earlier };
   }
-  throw new BargeError('ObjectExists', `${formatS3Url({ bucket: upload.bucket, key: file.key })} and ${MAX_NUMBERED_NAMES.toLocaleString('en-US')} numbered copies of it are already there; ${file.path} was not uploaded.`);
+  throw new BargeError(
+    'ObjectExists',
+    `${formatS3Url({ bucket: upload.bucket, key: file.key })} and ${MAX_NUMBERED_NAMES.toLocaleString('en-US')} numbered copies of it are already there; ${file.path} was not uploaded.`,
+  );
 }
 
-function storedByEarlierRun(upload: AskingUpload, key: string, file: LocalFile, there: ObjectThere): FinishedObject | undefined {
+function storedByEarlierRun(
+  upload: AskingUpload,
+  key: string,
+  file: LocalFile,
+  there: ObjectThere,
+): FinishedObject | undefined {
   const journal = upload.runtime.journal;
   if (!journal.resumed || there.ours) return undefined;
   const done = journal.finishedObject(key);
-  if (!done || done.path !== file.path || !sameLocalFile(file, done.local) || there.size !== file.size) return undefined;
-  return done.etag === undefined || there.etag === undefined || bareEtag(done.etag) === bareEtag(there.etag) ? done : undefined;
+  if (!done || done.path !== file.path || !sameLocalFile(file, done.local) || there.size !== file.size)
+    return undefined;
+  return done.etag === undefined || there.etag === undefined || bareEtag(done.etag) === bareEtag(there.etag)
+    ? done
+    : undefined;
 }

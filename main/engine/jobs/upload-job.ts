@@ -7,10 +7,20 @@
 import { stat } from 'node:fs/promises';
 import mime from 'mime';
 import {
-  CompleteMultipartUploadCommand, CreateMultipartUploadCommand, DeleteObjectCommand, ListPartsCommand,
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
+  DeleteObjectCommand,
+  ListPartsCommand,
 } from '@aws-sdk/client-s3';
 import type { CompleteMultipartUploadCommandOutput } from '@aws-sdk/client-s3';
-import { choosePartSize, MAX_OBJECT_SIZE_BYTES, MIN_PART_SIZE_BYTES, partCount, partNumbers, partRange } from '../../../src/part-size.ts';
+import {
+  choosePartSize,
+  MAX_OBJECT_SIZE_BYTES,
+  MIN_PART_SIZE_BYTES,
+  partCount,
+  partNumbers,
+  partRange,
+} from '../../../src/part-size.ts';
 import { objectKeyProblem } from '../../../src/s3-names.ts';
 import { formatS3Url } from '../../../src/s3-url.ts';
 import type { ItemPlace } from '../../../src/jobs.ts';
@@ -21,7 +31,15 @@ import { madeUpAsRead, openSource, readSmallSource, sizeUnknown } from './source
 import { BargeError, errorCode, toBargeError } from '../errors.ts';
 import type { JobBody, JobRuntime } from './job.ts';
 import type { PartRecord } from '../journal/job-journal.ts';
-import { identityOf, sameLocalFile, sameVersion, sourceKeys, sourcesCollide, walkPath, walkSources } from './local-files.ts';
+import {
+  identityOf,
+  sameLocalFile,
+  sameVersion,
+  sourceKeys,
+  sourcesCollide,
+  walkPath,
+  walkSources,
+} from './local-files.ts';
 import { listAllObjects } from '../s3/s3-listing.ts';
 import { SpillingMap } from './spilling-map.ts';
 import type { LocalFile, WalkEntry } from './local-files.ts';
@@ -29,12 +47,29 @@ import type { S3Connection } from '../s3/s3-connection.ts';
 import { etagIsNotDigest, versionIdOf } from '../s3/s3-wire.ts';
 import { parseObjectSize } from '../s3/object-size.ts';
 import type { StoredObject } from '../s3/s3-wire.ts';
-import { bareEtag, checksumField, checksumOf, compositeChecksum, multipartEtag, toBase64 } from '../integrity/checksums.ts';
+import {
+  bareEtag,
+  checksumField,
+  checksumOf,
+  compositeChecksum,
+  multipartEtag,
+  toBase64,
+} from '../integrity/checksums.ts';
 import { fullObjectCrc } from '../integrity/crc.ts';
 import type { ChecksumAlgorithm, CrcAlgorithm } from '../integrity/checksums.ts';
 import { fileChecksums } from '../integrity/file-checksum.ts';
 import {
-  afterTrailerFailure, checkAnswer, crcProbe, trailerTaken, checksumsForAttempt, multipartCrc, requestChecksums, signsBufferedBody, trailingCrc, uploadAlgorithm, verifiedChecksum,
+  afterTrailerFailure,
+  checkAnswer,
+  crcProbe,
+  trailerTaken,
+  checksumsForAttempt,
+  multipartCrc,
+  requestChecksums,
+  signsBufferedBody,
+  trailingCrc,
+  uploadAlgorithm,
+  verifiedChecksum,
 } from '../integrity/upload-checksum.ts';
 import { trailerHeaders, withTrailingChecksum } from '../integrity/trailing-checksum.ts';
 import type { TrailingBody } from '../integrity/trailing-checksum.ts';
@@ -68,7 +103,11 @@ class LinkPace {
 
   partTimedOut(partSize: number): void {
     this.stalls += 1;
-    if (this.stalls % STALLS_BEFORE_SMALLER_PARTS === 0) this.partCapBytes = Math.max(MIN_PART_SIZE_BYTES, Math.floor(Math.min(partSize, this.partCapBytes ?? partSize) / 2));
+    if (this.stalls % STALLS_BEFORE_SMALLER_PARTS === 0)
+      this.partCapBytes = Math.max(
+        MIN_PART_SIZE_BYTES,
+        Math.floor(Math.min(partSize, this.partCapBytes ?? partSize) / 2),
+      );
   }
 }
 
@@ -82,7 +121,13 @@ export function uploadBody(connection: S3Connection, spec: UploadSpec): JobBody<
     if (collision) throw new BargeError('NameCollision', collision);
     const walk = { followSymlinks: spec.followSymlinks ?? true };
     // The walk runs ahead of the transfers (read-ahead.ts): its totals are known once it has ended.
-    const walked = discover(runtime, spec.bucket, only ? only.map((item) => walkPath(item.path, item.key, walk)) : [walkSources(spec.sources, spec.destination, walk)]);
+    const walked = discover(
+      runtime,
+      spec.bucket,
+      only
+        ? only.map((item) => walkPath(item.path, item.key, walk))
+        : [walkSources(spec.sources, spec.destination, walk)],
+    );
     const files = readAhead(walked, { signal: runtime.signal, whilePaused: runtime.whilePaused });
     const stored = runtime.journal.resumed ? await listStoredNow(connection, spec, runtime) : undefined;
     const strays = new Map<string, { jobId: string; uploadId: string }[]>();
@@ -93,9 +138,16 @@ export function uploadBody(connection: S3Connection, spec: UploadSpec): JobBody<
     // A retry of items that failed for an object already there brings the user's other answer for them.
     const ifExists = runtime.retryAnswer ?? spec.ifExists ?? 'overwrite';
     const keys = only ? only.map((item) => item.key) : sourceKeys(spec.sources, spec.destination);
-    const asking: AskingUpload | undefined = ifExists === 'overwrite' ? undefined : {
-      connection, bucket: spec.bucket, ifExists, runtime, index: new DestinationIndex(connection, spec.bucket, listingPlan(keys), (send) => runtime.request(send)),
-    };
+    const asking: AskingUpload | undefined =
+      ifExists === 'overwrite'
+        ? undefined
+        : {
+            connection,
+            bucket: spec.bucket,
+            ifExists,
+            runtime,
+            index: new DestinationIndex(connection, spec.bucket, listingPlan(keys), (send) => runtime.request(send)),
+          };
     try {
       await uploadFiles(connection, spec, runtime, files, pace, stored, strays, asking);
     } finally {
@@ -106,50 +158,87 @@ export function uploadBody(connection: S3Connection, spec: UploadSpec): JobBody<
 }
 
 async function uploadFiles(
-  connection: S3Connection, spec: UploadSpec, runtime: JobRuntime<UploadItem>, files: AsyncIterable<LocalFile>, pace: LinkPace, storedNow: SpillingMap<StoredNow> | undefined,
-  strays: Map<string, { jobId: string; uploadId: string }[]>, asking: AskingUpload | undefined,
+  connection: S3Connection,
+  spec: UploadSpec,
+  runtime: JobRuntime<UploadItem>,
+  files: AsyncIterable<LocalFile>,
+  pace: LinkPace,
+  storedNow: SpillingMap<StoredNow> | undefined,
+  strays: Map<string, { jobId: string; uploadId: string }[]>,
+  asking: AskingUpload | undefined,
 ): Promise<void> {
-  await concurrentEach(files, () => runtime.settings.threads * 2, async (file) => {
-    const place = uploadPlace(spec.bucket, file, file.size);
-    try {
-      if (finishedBefore(runtime, file, storedNow)) {
-        runtime.alreadyDone(1, file.size, place);
-        return;
+  await concurrentEach(
+    files,
+    () => runtime.settings.threads * 2,
+    async (file) => {
+      const place = uploadPlace(spec.bucket, file, file.size);
+      try {
+        if (finishedBefore(runtime, file, storedNow)) {
+          runtime.alreadyDone(1, file.size, place);
+          return;
+        }
+        // Another job's upload of this key, left when its process died: taken back before this one goes.
+        for (const stray of strays.get(file.key) ?? []) {
+          await abortMultipartUpload(connection, spec.bucket, file.key, stray.uploadId);
+          runtime.journal.strayGone('upload', stray.jobId, file.key);
+        }
+        strays.delete(file.key);
+        if (!asking) {
+          const stored = await uploadFile(connection, spec.bucket, file, runtime, pace);
+          // The file as it was listed: the upload was made whole only after it was seen unchanged since.
+          runtime.journal.objectFinished({
+            key: file.key,
+            path: file.path,
+            size: file.size,
+            mtimeMs: file.mtimeMs,
+            ...stored,
+            local: identityOf(file),
+          });
+          runtime.objectDone(place);
+          return;
+        }
+        const placed = await uploadAsAsked(asking, file, (key, ifAbsent) =>
+          uploadFile(connection, spec.bucket, key === file.key ? file : { ...file, key }, runtime, pace, ifAbsent),
+        );
+        const at = uploadPlace(spec.bucket, { path: file.path, key: placed.key }, file.size);
+        if (placed.kept !== undefined) {
+          runtime.alreadyDone(1, file.size);
+          runtime.kept(at, placed.kept);
+        } else if (placed.earlier) {
+          runtime.alreadyDone(1, file.size, at);
+        } else {
+          // Under a numbered key ("keep both"), recorded at once: a resumed run finds it there, not under the next number.
+          runtime.journal.objectFinished(
+            {
+              key: placed.key,
+              path: file.path,
+              size: file.size,
+              mtimeMs: file.mtimeMs,
+              ...placed.stored,
+              local: identityOf(file),
+            },
+            { now: placed.key !== file.key },
+          );
+          runtime.objectDone(at);
+        }
+      } catch (error) {
+        runtime.itemFailed(file, place, toBargeError(error, `upload ${file.path} to s3://${spec.bucket}/${file.key}`));
       }
-      // Another job's upload of this key, left when its process died: taken back before this one goes.
-      for (const stray of strays.get(file.key) ?? []) {
-        await abortMultipartUpload(connection, spec.bucket, file.key, stray.uploadId);
-        runtime.journal.strayGone('upload', stray.jobId, file.key);
-      }
-      strays.delete(file.key);
-      if (!asking) {
-        const stored = await uploadFile(connection, spec.bucket, file, runtime, pace);
-        // The file as it was listed: the upload was made whole only after it was seen unchanged since.
-        runtime.journal.objectFinished({ key: file.key, path: file.path, size: file.size, mtimeMs: file.mtimeMs, ...stored, local: identityOf(file) });
-        runtime.objectDone(place);
-        return;
-      }
-      const placed = await uploadAsAsked(asking, file, (key, ifAbsent) => uploadFile(connection, spec.bucket, key === file.key ? file : { ...file, key }, runtime, pace, ifAbsent));
-      const at = uploadPlace(spec.bucket, { path: file.path, key: placed.key }, file.size);
-      if (placed.kept !== undefined) {
-        runtime.alreadyDone(1, file.size);
-        runtime.kept(at, placed.kept);
-      } else if (placed.earlier) {
-        runtime.alreadyDone(1, file.size, at);
-      } else {
-        // Under a numbered key ("keep both"), recorded at once: a resumed run finds it there, not under the next number.
-        runtime.journal.objectFinished({ key: placed.key, path: file.path, size: file.size, mtimeMs: file.mtimeMs, ...placed.stored, local: identityOf(file) }, { now: placed.key !== file.key });
-        runtime.objectDone(at);
-      }
-    } catch (error) {
-      runtime.itemFailed(file, place, toBargeError(error, `upload ${file.path} to s3://${spec.bucket}/${file.key}`));
-    }
-  });
+    },
+  );
 }
 
 /** Where an upload's item comes from and goes, as its details list it. */
-function uploadPlace(bucket: string, item: { readonly path: string; readonly key: string }, size: number | undefined): ItemPlace {
-  return { source: item.path, destination: formatS3Url({ bucket, key: item.key }), ...(size === undefined ? {} : { size }) };
+function uploadPlace(
+  bucket: string,
+  item: { readonly path: string; readonly key: string },
+  size: number | undefined,
+): ItemPlace {
+  return {
+    source: item.path,
+    destination: formatS3Url({ bucket, key: item.key }),
+    ...(size === undefined ? {} : { size }),
+  };
 }
 
 /** What the destination holds under a key: enough to know the object an earlier run stored is still there. */
@@ -162,11 +251,19 @@ interface StoredNow {
  * What the destination holds now under the job's keys, listed once when a run resumes: an object an
  * earlier run stored, then deleted or replaced since, is sent again. Kept on disk past 100,000 keys.
  */
-async function listStoredNow(connection: S3Connection, spec: UploadSpec, runtime: JobRuntime<UploadItem>): Promise<SpillingMap<StoredNow>> {
+async function listStoredNow(
+  connection: S3Connection,
+  spec: UploadSpec,
+  runtime: JobRuntime<UploadItem>,
+): Promise<SpillingMap<StoredNow>> {
   const stored = new SpillingMap<StoredNow>();
   try {
     for (const key of new Set(sourceKeys(spec.sources, spec.destination))) {
-      for await (const object of listAllObjects(connection, { bucket: spec.bucket, prefix: key, signal: runtime.signal })) {
+      for await (const object of listAllObjects(connection, {
+        bucket: spec.bucket,
+        prefix: key,
+        signal: runtime.signal,
+      })) {
         // A key the store listed with a broken URL encoding is no key this job could have stored.
         if (!object.unreadable) stored.set(object.key, { size: object.size, etag: object.etag });
       }
@@ -178,7 +275,11 @@ async function listStoredNow(connection: S3Connection, spec: UploadSpec, runtime
   }
 }
 
-async function* discover(runtime: JobRuntime<UploadItem>, bucket: string, walks: readonly AsyncIterable<WalkEntry>[]): AsyncGenerator<LocalFile> {
+async function* discover(
+  runtime: JobRuntime<UploadItem>,
+  bucket: string,
+  walks: readonly AsyncIterable<WalkEntry>[],
+): AsyncGenerator<LocalFile> {
   for (const walk of walks) {
     for await (const entry of walk) {
       if (runtime.signal.aborted) return;
@@ -189,7 +290,11 @@ async function* discover(runtime: JobRuntime<UploadItem>, bucket: string, walks:
       if (!entry.ok) {
         runtime.addTotals(1, 0);
         const unread = { unread: true, path: entry.path, key: entry.key } as const;
-        runtime.itemFailed(unread, uploadPlace(bucket, unread, undefined), toBargeError(entry.error, `read ${entry.path}`));
+        runtime.itemFailed(
+          unread,
+          uploadPlace(bucket, unread, undefined),
+          toBargeError(entry.error, `read ${entry.path}`),
+        );
         continue;
       }
       runtime.addTotals(1, entry.size);
@@ -204,22 +309,43 @@ async function* discover(runtime: JobRuntime<UploadItem>, bucket: string, walks:
  * modification time and size: a file replaced, or rewritten with its time put back, is sent again),
  * and the object it stored is still there.
  */
-function finishedBefore(runtime: JobRuntime<UploadItem>, file: LocalFile, stored: SpillingMap<StoredNow> | undefined): boolean {
+function finishedBefore(
+  runtime: JobRuntime<UploadItem>,
+  file: LocalFile,
+  stored: SpillingMap<StoredNow> | undefined,
+): boolean {
   if (!runtime.journal.resumed || !stored) return false;
   const done = runtime.journal.finishedObject(file.key);
   if (done === undefined || done.path !== file.path || !sameLocalFile(file, done.local)) return false;
   const now = stored.get(file.key);
-  return now !== undefined && now.size === file.size && (done.etag === undefined || now.etag === undefined || bareEtag(now.etag) === bareEtag(done.etag));
+  return (
+    now !== undefined &&
+    now.size === file.size &&
+    (done.etag === undefined || now.etag === undefined || bareEtag(now.etag) === bareEtag(done.etag))
+  );
 }
 
 /** `ifAbsent`: stored only if nothing is under the key by then (If-None-Match: *); a 412 says something appeared. */
-async function uploadFile(connection: S3Connection, bucket: string, file: LocalFile, runtime: JobRuntime<UploadItem>, pace: LinkPace, ifAbsent = false): Promise<StoredObject> {
+async function uploadFile(
+  connection: S3Connection,
+  bucket: string,
+  file: LocalFile,
+  runtime: JobRuntime<UploadItem>,
+  pace: LinkPace,
+  ifAbsent = false,
+): Promise<StoredObject> {
   const keyProblem = objectKeyProblem(file.key);
   if (keyProblem) throw new BargeError('InvalidKey', `The key "${file.key.slice(0, 80)}…" ${keyProblem}.`);
-  if (file.size > MAX_OBJECT_SIZE_BYTES) throw new BargeError('EntityTooLarge', `${file.path} is larger than the largest object S3 stores (10,000 parts of 5 GiB).`);
+  if (file.size > MAX_OBJECT_SIZE_BYTES)
+    throw new BargeError(
+      'EntityTooLarge',
+      `${file.path} is larger than the largest object S3 stores (10,000 parts of 5 GiB).`,
+    );
   const contentType = mime.getType(file.path) ?? 'application/octet-stream';
   const earlier = runtime.journal.resumed ? await resumableUpload(connection, bucket, file, runtime) : undefined;
-  const partSize = earlier?.partSize ?? choosePartSize(file.size, Math.min(runtime.settings.partSizeBytes, pace.partCapBytes ?? Number.POSITIVE_INFINITY));
+  const partSize =
+    earlier?.partSize ??
+    choosePartSize(file.size, Math.min(runtime.settings.partSizeBytes, pace.partCapBytes ?? Number.POSITIVE_INFINITY));
   // Progress counts the file's bytes as they go out; if the file fails in the end, they come back off.
   const bytes = new AttemptBytes((count) => runtime.addBytes(count));
   const upload: FileUpload = { connection, bucket, file, contentType, runtime, bytes, pace, ifAbsent };
@@ -258,9 +384,18 @@ interface FileUpload {
  * One attempt at sending bytes [start, end) of the file; a failed attempt takes its bytes back.
  * `whole`: the body is the whole object, and its last bytes go only once the file is seen unchanged.
  */
-async function sendRange<T>(upload: FileUpload, start: number, end: number, signal: AbortSignal, send: (body: StreamedBody) => Promise<T>, whole = false): Promise<T> {
+async function sendRange<T>(
+  upload: FileUpload,
+  start: number,
+  end: number,
+  signal: AbortSignal,
+  send: (body: StreamedBody) => Promise<T>,
+  whole = false,
+): Promise<T> {
   const attempt = upload.bytes.attempt();
-  return attempt.keepIf(async () => send(await fileRangeBody(upload.file, start, end, (count) => attempt.add(count), whole)));
+  return attempt.keepIf(async () =>
+    send(await fileRangeBody(upload.file, start, end, (count) => attempt.add(count), whole)),
+  );
 }
 
 async function putObject(upload: FileUpload): Promise<StoredObject> {
@@ -279,15 +414,33 @@ async function putObject(upload: FileUpload): Promise<StoredObject> {
       // The body's SHA-256 is signed (every store checks it) until the store has shown it checks the CRC.
       const signed = signsBufferedBody(connection, crc);
       const kind: RequestKind = { algorithm, crc, crcRequired: false, buffered: signed };
-      sent = await checksumsForAttempt(connection, kind, sent, (algorithms) => algorithms.map((each) => checksumOf(each, body)));
-      const headers = { 'content-type': contentType, ...sent.headers, ...(signed ? {} : { 'x-amz-content-sha256': 'UNSIGNED-PAYLOAD' }), ...conditionOf(upload) };
+      sent = await checksumsForAttempt(connection, kind, sent, (algorithms) =>
+        algorithms.map((each) => checksumOf(each, body)),
+      );
+      const headers = {
+        'content-type': contentType,
+        ...sent.headers,
+        ...(signed ? {} : { 'x-amz-content-sha256': 'UNSIGNED-PAYLOAD' }),
+        ...conditionOf(upload),
+      };
       const checksums = sent;
       try {
-        const answer = await connection.wire.putObject(bucket, file.key, body, body.length, headers, signal, attempt > 1);
+        const answer = await connection.wire.putObject(
+          bucket,
+          file.key,
+          body,
+          body.length,
+          headers,
+          signal,
+          attempt > 1,
+        );
         return { ...answer, sent: checksums, verified: checkAnswer(connection, checksums, answer, what, signed) };
       } catch (error) {
         if (attempt === 1 || !upload.ifAbsent || !objectAppeared(error)) throw error;
-        return { ...(await earlierAttemptStored(upload, () => Promise.resolve(checksumOf('MD5', body)), signal, error)), sent: checksums };
+        return {
+          ...(await earlierAttemptStored(upload, () => Promise.resolve(checksumOf('MD5', body)), signal, error)),
+          sent: checksums,
+        };
       }
     });
     upload.bytes.add(body.length);
@@ -295,7 +448,8 @@ async function putObject(upload: FileUpload): Promise<StoredObject> {
   }
   // Read twice: once for the checksums that must lead the request, once to send (from the page cache).
   const kind: RequestKind = { algorithm, crc, crcRequired: false, buffered: false };
-  const digest = (algorithms: ChecksumAlgorithm[]) => fileChecksums(file.path, algorithms, 0, file.size, () => openSource(file));
+  const digest = (algorithms: ChecksumAlgorithm[]) =>
+    fileChecksums(file.path, algorithms, 0, file.size, () => openSource(file));
   let sent: RequestChecksums | undefined = await checksumsForAttempt(connection, kind, undefined, digest);
   // A single PUT cannot be taken back once it lands, so its last bytes are held until the file is
   // seen unchanged since it was listed: a file changed while it was read fails with nothing stored
@@ -309,7 +463,14 @@ async function putObject(upload: FileUpload): Promise<StoredObject> {
       const headers = { 'content-type': contentType, ...checksums.headers, ...conditionOf(upload) };
       let answer: StoredObject;
       try {
-        answer = await sendRange(upload, 0, file.size, signal, (body) => connection.wire.putObject(bucket, file.key, body, file.size, headers, signal, attempt > 1), true);
+        answer = await sendRange(
+          upload,
+          0,
+          file.size,
+          signal,
+          (body) => connection.wire.putObject(bucket, file.key, body, file.size, headers, signal, attempt > 1),
+          true,
+        );
       } catch (error) {
         if (attempt === 1 || !upload.ifAbsent || !objectAppeared(error)) throw error;
         const earlier = await earlierAttemptStored(upload, async () => (await digest(['MD5']))[0]!, signal, error);
@@ -326,7 +487,10 @@ async function putObject(upload: FileUpload): Promise<StoredObject> {
     return { ...stored, checksum: verifiedChecksum(stored.sent, stored, stored.verified) };
   } catch (error) {
     // No checked attempt replaced it: what the unchecked one stored is not to be trusted, or kept.
-    if (unchecked) await connection.client.send(new DeleteObjectCommand({ Bucket: bucket, Key: file.key, VersionId: unchecked.versionId })).catch(() => undefined);
+    if (unchecked)
+      await connection.client
+        .send(new DeleteObjectCommand({ Bucket: bucket, Key: file.key, VersionId: unchecked.versionId }))
+        .catch(() => undefined);
     throw error;
   }
 }
@@ -342,11 +506,17 @@ function conditionOf(upload: FileUpload): Readonly<Record<string, string>> {
  * (the MD5 of its bytes, where the store says so) are this file's: then the upload is done, checked
  * by that ETag. Otherwise the refusal stands.
  */
-async function earlierAttemptStored(upload: FileUpload, md5: () => Promise<Buffer>, signal: AbortSignal, refusal: unknown): Promise<StoredObject & { verified: Verification }> {
+async function earlierAttemptStored(
+  upload: FileUpload,
+  md5: () => Promise<Buffer>,
+  signal: AbortSignal,
+  refusal: unknown,
+): Promise<StoredObject & { verified: Verification }> {
   const { connection, bucket, file } = upload;
   const headers = await connection.wire.headObject(bucket, file.key, { signal }).catch(() => undefined);
   const etag = headers?.etag;
-  if (!headers || !etag || parseObjectSize(headers['content-length']) !== file.size || etagIsNotDigest(headers)) throw refusal;
+  if (!headers || !etag || parseObjectSize(headers['content-length']) !== file.size || etagIsNotDigest(headers))
+    throw refusal;
   if (bareEtag(etag) !== (await md5()).toString('hex')) throw refusal;
   return { etag, versionId: versionIdOf(headers), checksum: undefined, verified: 'etag-md5' };
 }
@@ -366,7 +536,12 @@ interface EarlierUpload {
  * unchanged, and still on the server. A file changed since fails (its old parts are taken back);
  * an upload that vanished meanwhile (aborted by a lifecycle rule, or by hand) starts afresh.
  */
-async function resumableUpload(connection: S3Connection, bucket: string, file: LocalFile, runtime: JobRuntime<UploadItem>): Promise<EarlierUpload | undefined> {
+async function resumableUpload(
+  connection: S3Connection,
+  bucket: string,
+  file: LocalFile,
+  runtime: JobRuntime<UploadItem>,
+): Promise<EarlierUpload | undefined> {
   const journal = runtime.journal;
   const record = journal.multipart(file.key);
   if (!record) return undefined;
@@ -378,13 +553,18 @@ async function resumableUpload(connection: S3Connection, bucket: string, file: L
     return undefined;
   }
   // A rewrite in place with its time put back changes the change time (and a replaced file, the inode).
-  const rewritten = (record.ino !== undefined && record.ino !== file.ino) || (record.ctimeMs !== undefined && record.ctimeMs !== file.ctimeMs);
+  const rewritten =
+    (record.ino !== undefined && record.ino !== file.ino) ||
+    (record.ctimeMs !== undefined && record.ctimeMs !== file.ctimeMs);
   if (record.path !== file.path || record.size !== file.size || record.mtimeMs !== file.mtimeMs || rewritten) {
     await abortMultipartUpload(connection, bucket, file.key, record.uploadId);
     journal.multipartEnded(file.key, record.uploadId);
     if (record.path !== file.path) return undefined;
-    throw new BargeError('FileChanged', `${file.path} changed (its size, times or inode) since its upload began before the interruption: `
-      + 'the parts sent then were discarded rather than mixed with new content. Retry to upload the file as it is now.');
+    throw new BargeError(
+      'FileChanged',
+      `${file.path} changed (its size, times or inode) since its upload began before the interruption: ` +
+        'the parts sent then were discarded rather than mixed with new content. Retry to upload the file as it is now.',
+    );
   }
   const onServer = await listUploadedParts(connection, bucket, file.key, record.uploadId, runtime);
   if (!onServer) {
@@ -394,7 +574,13 @@ async function resumableUpload(connection: S3Connection, bucket: string, file: L
   const algorithm = record.checksumAlgorithm as UploadAlgorithm | undefined;
   const parts = await partsMatchingFile(file, record.partSize, algorithm, onServer, journal.parts(record.uploadId));
   // Parts sent just before the interruption, which the journal had not recorded yet, are kept too.
-  for (const part of parts) if (part.verified !== 'earlier-run') journal.partFinished(record.uploadId, { partNumber: part.partNumber, etag: part.etag, checksum: part.digest && toBase64(part.digest) });
+  for (const part of parts)
+    if (part.verified !== 'earlier-run')
+      journal.partFinished(record.uploadId, {
+        partNumber: part.partNumber,
+        etag: part.etag,
+        checksum: part.digest && toBase64(part.digest),
+      });
   return { uploadId: record.uploadId, partSize: record.partSize, parts, algorithm };
 }
 
@@ -405,13 +591,23 @@ interface ListedPart {
 }
 
 /** The parts the store holds, or undefined if the upload is gone. */
-async function listUploadedParts(connection: S3Connection, bucket: string, key: string, uploadId: string, runtime: JobRuntime<UploadItem>): Promise<Map<number, ListedPart> | undefined> {
+async function listUploadedParts(
+  connection: S3Connection,
+  bucket: string,
+  key: string,
+  uploadId: string,
+  runtime: JobRuntime<UploadItem>,
+): Promise<Map<number, ListedPart> | undefined> {
   const parts = new Map<number, ListedPart>();
   let marker: string | undefined;
   try {
     do {
       const page = await runtime.request((signal) =>
-        connection.client.send(new ListPartsCommand({ Bucket: bucket, Key: key, UploadId: uploadId, PartNumberMarker: marker }), { abortSignal: signal }));
+        connection.client.send(
+          new ListPartsCommand({ Bucket: bucket, Key: key, UploadId: uploadId, PartNumberMarker: marker }),
+          { abortSignal: signal },
+        ),
+      );
       for (const part of page.Parts ?? []) {
         if (!part.PartNumber || !part.ETag) continue;
         const checksums: Partial<Record<ChecksumAlgorithm, string>> = {};
@@ -442,43 +638,65 @@ async function listUploadedParts(connection: S3Connection, bucket: string, key: 
  * journal vouches for.
  */
 async function partsMatchingFile(
-  file: LocalFile, partSize: number, algorithm: UploadAlgorithm | undefined, listed: ReadonlyMap<number, ListedPart>, recorded: readonly PartRecord[],
+  file: LocalFile,
+  partSize: number,
+  algorithm: UploadAlgorithm | undefined,
+  listed: ReadonlyMap<number, ListedPart>,
+  recorded: readonly PartRecord[],
 ): Promise<SentPart[]> {
   const journaled = new Map(recorded.map((part) => [part.partNumber, part]));
   const crc = algorithm && algorithm !== 'MD5' ? algorithm : undefined;
   const count = partCount(file.size, partSize);
   const kept: SentPart[] = [];
-  await concurrentEach([...listed].filter(([partNumber]) => partNumber <= count), () => 4, async ([partNumber, part]) => {
-    const record = journaled.get(partNumber);
-    if (record && record.etag === part.etag) {
-      kept.push({ partNumber, etag: part.etag, digest: record.checksum ? Buffer.from(record.checksum, 'base64') : undefined, verified: 'earlier-run' });
-      return;
-    }
-    const range = partRange(file.size, partSize, partNumber);
-    const etag = bareEtag(part.etag);
-    const md5 = /^[0-9a-f]{32}$/.test(etag);
-    const listedCrc = crc && part.checksums[crc];
-    if (!md5 && !listedCrc) return;
-    const algorithms: ChecksumAlgorithm[] = [...(md5 ? ['MD5' as const] : []), ...(crc ? [crc] : [])];
-    const digests = await fileChecksums(file.path, algorithms, range.start, range.end, () => openSource(file));
-    const crcDigest = crc ? digests[algorithms.length - 1] : undefined;
-    // Either match will do: under SSE-KMS a part's ETag looks like an MD5 without being one.
-    const md5Matches = md5 && digests[0]!.toString('hex') === etag;
-    const crcMatches = listedCrc !== undefined && crcDigest !== undefined && toBase64(crcDigest) === listedCrc;
-    if (crcMatches) kept.push({ partNumber, etag: part.etag, digest: crcDigest, verified: 'store-checksum' });
-    else if (md5Matches && !listedCrc) kept.push({ partNumber, etag: part.etag, digest: crcDigest, verified: 'etag-md5' });
-  });
+  await concurrentEach(
+    [...listed].filter(([partNumber]) => partNumber <= count),
+    () => 4,
+    async ([partNumber, part]) => {
+      const record = journaled.get(partNumber);
+      if (record && record.etag === part.etag) {
+        kept.push({
+          partNumber,
+          etag: part.etag,
+          digest: record.checksum ? Buffer.from(record.checksum, 'base64') : undefined,
+          verified: 'earlier-run',
+        });
+        return;
+      }
+      const range = partRange(file.size, partSize, partNumber);
+      const etag = bareEtag(part.etag);
+      const md5 = /^[0-9a-f]{32}$/.test(etag);
+      const listedCrc = crc && part.checksums[crc];
+      if (!md5 && !listedCrc) return;
+      const algorithms: ChecksumAlgorithm[] = [...(md5 ? ['MD5' as const] : []), ...(crc ? [crc] : [])];
+      const digests = await fileChecksums(file.path, algorithms, range.start, range.end, () => openSource(file));
+      const crcDigest = crc ? digests[algorithms.length - 1] : undefined;
+      // Either match will do: under SSE-KMS a part's ETag looks like an MD5 without being one.
+      const md5Matches = md5 && digests[0]!.toString('hex') === etag;
+      const crcMatches = listedCrc !== undefined && crcDigest !== undefined && toBase64(crcDigest) === listedCrc;
+      if (crcMatches) kept.push({ partNumber, etag: part.etag, digest: crcDigest, verified: 'store-checksum' });
+      else if (md5Matches && !listedCrc)
+        kept.push({ partNumber, etag: part.etag, digest: crcDigest, verified: 'etag-md5' });
+    },
+  );
   return kept;
 }
 
-async function multipartUpload(upload: FileUpload, partSize: number, earlier: EarlierUpload | undefined): Promise<StoredObject> {
+async function multipartUpload(
+  upload: FileUpload,
+  partSize: number,
+  earlier: EarlierUpload | undefined,
+): Promise<StoredObject> {
   const sent = await multipartUploadOnce(upload, partSize, earlier);
   if (sent !== 'start-again') return sent;
   // The store turned out to refuse the CRC's header after this upload was created with it (a store
   // wants that CRC on every part): the upload was aborted, and the file goes again without one.
   upload.bytes.drop();
   const again = await multipartUploadOnce(upload, partSize, undefined);
-  if (again === 'start-again') throw new BargeError('MultipartChecksumRefused', `The store refused the checksum of the multipart upload of s3://${upload.bucket}/${upload.file.key} twice.`);
+  if (again === 'start-again')
+    throw new BargeError(
+      'MultipartChecksumRefused',
+      `The store refused the checksum of the multipart upload of s3://${upload.bucket}/${upload.file.key} twice.`,
+    );
   return again;
 }
 
@@ -486,36 +704,59 @@ async function multipartUpload(upload: FileUpload, partSize: number, earlier: Ea
  * One multipart upload of the file: created (or taken up from an earlier run), its parts sent, and
  * completed; or 'start-again', aborted, when the store refuses the CRC it was created with.
  */
-async function multipartUploadOnce(upload: FileUpload, partSize: number, earlier: EarlierUpload | undefined): Promise<StoredObject | 'start-again'> {
+async function multipartUploadOnce(
+  upload: FileUpload,
+  partSize: number,
+  earlier: EarlierUpload | undefined,
+): Promise<StoredObject | 'start-again'> {
   const { connection, bucket, file, contentType, runtime } = upload;
   const journal = runtime.journal;
   const what = `s3://${bucket}/${file.key}`;
   // Fixed for the file: the upload is created with it, every part carries it.
   const uploadWith = earlier ? earlier.algorithm : uploadAlgorithm(connection);
-  let crc: CrcAlgorithm | undefined = earlier ? (uploadWith === 'MD5' ? undefined : uploadWith) : multipartCrc(connection, uploadWith);
+  let crc: CrcAlgorithm | undefined = earlier
+    ? uploadWith === 'MD5'
+      ? undefined
+      : uploadWith
+    : multipartCrc(connection, uploadWith);
   // A store known to ignore CRCs gets Content-MD5 alone.
-  const algorithmOf = (created: CrcAlgorithm | undefined): UploadAlgorithm | undefined => created ?? (uploadWith ? 'MD5' : undefined);
+  const algorithmOf = (created: CrcAlgorithm | undefined): UploadAlgorithm | undefined =>
+    created ?? (uploadWith ? 'MD5' : undefined);
   let uploadId = earlier?.uploadId;
   if (!uploadId) {
     // Recorded before it is asked for, so an upload created by a run killed before its answer came
     // back is still found (and aborted) by the next.
     const startedAt = Date.now();
-    const record = { startedAt, path: file.path, size: file.size, mtimeMs: file.mtimeMs, ino: file.ino, ctimeMs: file.ctimeMs, partSize };
+    const record = {
+      startedAt,
+      path: file.path,
+      size: file.size,
+      mtimeMs: file.mtimeMs,
+      ino: file.ino,
+      ctimeMs: file.ctimeMs,
+      partSize,
+    };
     journal.multipartStarted(file.key, { ...record, uploadId: '', checksumAlgorithm: algorithmOf(crc) });
     const created = await runtime.request((signal) => {
       // Chosen again for each attempt: the first may have been refused for the CRC's headers.
       crc = multipartCrc(connection, uploadWith);
-      return connection.client.send(new CreateMultipartUploadCommand({
-        Bucket: bucket, Key: file.key, ContentType: contentType,
-        // The part size, for whoever downloads the object: with it, the multipart ETag (MD5 of the
-        // parts' MD5s) can be checked on a store that cannot tell part boundaries.
-        Metadata: { [PART_SIZE_METADATA]: String(partSize) },
-        // CRC64NVME exists only as a whole-object checksum; the 32-bit CRCs as a checksum of part checksums.
-        ...(crc ? { ChecksumAlgorithm: crc, ChecksumType: crc === 'CRC64NVME' ? 'FULL_OBJECT' : 'COMPOSITE' } : {}),
-      }), { abortSignal: signal });
+      return connection.client.send(
+        new CreateMultipartUploadCommand({
+          Bucket: bucket,
+          Key: file.key,
+          ContentType: contentType,
+          // The part size, for whoever downloads the object: with it, the multipart ETag (MD5 of the
+          // parts' MD5s) can be checked on a store that cannot tell part boundaries.
+          Metadata: { [PART_SIZE_METADATA]: String(partSize) },
+          // CRC64NVME exists only as a whole-object checksum; the 32-bit CRCs as a checksum of part checksums.
+          ...(crc ? { ChecksumAlgorithm: crc, ChecksumType: crc === 'CRC64NVME' ? 'FULL_OBJECT' : 'COMPOSITE' } : {}),
+        }),
+        { abortSignal: signal },
+      );
     });
     uploadId = created.UploadId;
-    if (!uploadId) throw new BargeError('InvalidResponse', 'The server started a multipart upload without an upload ID.');
+    if (!uploadId)
+      throw new BargeError('InvalidResponse', 'The server started a multipart upload without an upload ID.');
     journal.multipartStarted(file.key, { ...record, uploadId, checksumAlgorithm: algorithmOf(crc) });
   }
   const algorithm = algorithmOf(crc);
@@ -531,11 +772,15 @@ async function multipartUploadOnce(upload: FileUpload, partSize: number, earlier
   }
   try {
     const toSend = [...partNumbers(partCount(file.size, partSize))].filter((partNumber) => !sentBefore.has(partNumber));
-    await concurrentEach(toSend, () => runtime.settings.threads * 2, async (partNumber) => {
-      const result = await sendPart(upload, id, partNumber, partSize, partKind);
-      parts.push({ partNumber, etag: result.etag, digest: result.sent.crc?.digest, verified: result.verified });
-      journal.partFinished(id, { partNumber, etag: result.etag, checksum: result.sent.crc?.value });
-    });
+    await concurrentEach(
+      toSend,
+      () => runtime.settings.threads * 2,
+      async (partNumber) => {
+        const result = await sendPart(upload, id, partNumber, partSize, partKind);
+        parts.push({ partNumber, etag: result.etag, digest: result.sent.crc?.digest, verified: result.verified });
+        journal.partFinished(id, { partNumber, etag: result.etag, checksum: result.sent.crc?.value });
+      },
+    );
     // A file that changed while it was read would be stored as a mix of old and new bytes.
     if (await changedSince(file)) throw fileChanged(file);
     parts.sort((a, b) => a.partNumber - b.partNumber);
@@ -554,7 +799,11 @@ async function multipartUploadOnce(upload: FileUpload, partSize: number, earlier
       await abortMultipartUpload(connection, bucket, file.key, id);
     } catch (cleanup) {
       const cause = toBargeError(error, `upload ${file.path} to ${what}`);
-      throw new BargeError(cause.code, `${cause.message.replace(/\.$/, '')}. Its multipart upload could not be aborted either (${toBargeError(cleanup).message.replace(/\.$/, '')}); it is kept for the next run, and "barge abort-uploads" lists such leftovers.`, { cause: error });
+      throw new BargeError(
+        cause.code,
+        `${cause.message.replace(/\.$/, '')}. Its multipart upload could not be aborted either (${toBargeError(cleanup).message.replace(/\.$/, '')}); it is kept for the next run, and "barge abort-uploads" lists such leftovers.`,
+        { cause: error },
+      );
     }
     journal.multipartEnded(file.key, id);
     if (startAgain) return 'start-again';
@@ -568,7 +817,13 @@ async function multipartUploadOnce(upload: FileUpload, partSize: number, earlier
  * them), once to send (from the page cache). After that, once: the CRC is computed as the bytes go
  * and sent after them (trailing-checksum.ts).
  */
-async function sendPart(upload: FileUpload, uploadId: string, partNumber: number, partSize: number, kind: RequestKind): Promise<StoredObject & { etag: string; sent: RequestChecksums; verified: Verification }> {
+async function sendPart(
+  upload: FileUpload,
+  uploadId: string,
+  partNumber: number,
+  partSize: number,
+  kind: RequestKind,
+): Promise<StoredObject & { etag: string; sent: RequestChecksums; verified: Verification }> {
   const { connection, bucket, file, runtime } = upload;
   const range = partRange(file.size, partSize, partNumber);
   const size = range.end - range.start;
@@ -577,19 +832,32 @@ async function sendPart(upload: FileUpload, uploadId: string, partNumber: number
     if (errorCode(error) === 'TimeoutError' || errorCode(error) === 'ETIMEDOUT') upload.pace.partTimedOut(partSize);
     throw error;
   };
-  const digest = (algorithms: ChecksumAlgorithm[]) => fileChecksums(file.path, algorithms, range.start, range.end, () => openSource(file));
+  const digest = (algorithms: ChecksumAlgorithm[]) =>
+    fileChecksums(file.path, algorithms, range.start, range.end, () => openSource(file));
   // The first part finds out whether the store checks CRCs; the next ones wait for its answer.
   const probed = await crcProbe(connection, kind);
   try {
     // Read before the request is queued, so the read holds no request slot.
-    let sent = trailingCrc(connection, kind) ? undefined : await checksumsForAttempt(connection, kind, undefined, digest);
+    let sent = trailingCrc(connection, kind)
+      ? undefined
+      : await checksumsForAttempt(connection, kind, undefined, digest);
     return await runtime.request(async (signal, attempt) => {
       const trailing = trailingCrc(connection, kind);
       if (trailing) {
         let encoded: TrailingBody | undefined;
         const answer = await sendRange(upload, range.start, range.end, signal, (body) => {
           encoded = withTrailingChecksum(body, size, trailing);
-          return connection.wire.uploadPart(bucket, file.key, uploadId, partNumber, encoded.body, encoded.contentLength, signal, trailerHeaders(size, trailing), attempt > 1);
+          return connection.wire.uploadPart(
+            bucket,
+            file.key,
+            uploadId,
+            partNumber,
+            encoded.body,
+            encoded.contentLength,
+            signal,
+            trailerHeaders(size, trailing),
+            attempt > 1,
+          );
         }).catch((error: unknown) => timedOut(afterTrailerFailure(connection, error)));
         const checksums = requestChecksums([trailing], [encoded!.digest()!]);
         const verified = checkAnswer(connection, checksums, answer, what, false);
@@ -598,9 +866,19 @@ async function sendPart(upload: FileUpload, uploadId: string, partNumber: number
       }
       const checksums = await checksumsForAttempt(connection, kind, sent, digest);
       sent = checksums;
-      const answer = await sendRange(upload, range.start, range.end, signal,
-        (body) => connection.wire.uploadPart(bucket, file.key, uploadId, partNumber, body, size, signal, checksums.headers, attempt > 1))
-        .catch(timedOut);
+      const answer = await sendRange(upload, range.start, range.end, signal, (body) =>
+        connection.wire.uploadPart(
+          bucket,
+          file.key,
+          uploadId,
+          partNumber,
+          body,
+          size,
+          signal,
+          checksums.headers,
+          attempt > 1,
+        ),
+      ).catch(timedOut);
       return { ...answer, sent: checksums, verified: checkAnswer(connection, checksums, answer, what, false) };
     });
   } finally {
@@ -625,19 +903,41 @@ interface SentPart {
  * another writer's object stands (the upload is aborted by the caller).
  */
 async function completeUpload(
-  connection: S3Connection, bucket: string, key: string, uploadId: string, parts: readonly SentPart[], crc: CrcAlgorithm | undefined, runtime: JobRuntime<UploadItem>,
+  connection: S3Connection,
+  bucket: string,
+  key: string,
+  uploadId: string,
+  parts: readonly SentPart[],
+  crc: CrcAlgorithm | undefined,
+  runtime: JobRuntime<UploadItem>,
   ifAbsent: boolean,
 ): Promise<CompleteMultipartUploadCommandOutput> {
   try {
-    return await runtime.request((signal) => connection.client.send(new CompleteMultipartUploadCommand({
-      Bucket: bucket, Key: key, UploadId: uploadId,
-      MultipartUpload: { Parts: parts.map((part) => ({ PartNumber: part.partNumber, ETag: part.etag, ...(crc && part.digest ? { [checksumField(crc)]: toBase64(part.digest) } : {}) })) },
-      ...(ifAbsent ? { IfNoneMatch: '*' } : {}),
-    }), { abortSignal: signal }));
+    return await runtime.request((signal) =>
+      connection.client.send(
+        new CompleteMultipartUploadCommand({
+          Bucket: bucket,
+          Key: key,
+          UploadId: uploadId,
+          MultipartUpload: {
+            Parts: parts.map((part) => ({
+              PartNumber: part.partNumber,
+              ETag: part.etag,
+              ...(crc && part.digest ? { [checksumField(crc)]: toBase64(part.digest) } : {}),
+            })),
+          },
+          ...(ifAbsent ? { IfNoneMatch: '*' } : {}),
+        }),
+        { abortSignal: signal },
+      ),
+    );
   } catch (error) {
-    const expected = errorCode(error) === 'NoSuchUpload' || (ifAbsent && objectAppeared(error)) ? expectedEtag(parts) : undefined;
+    const expected =
+      errorCode(error) === 'NoSuchUpload' || (ifAbsent && objectAppeared(error)) ? expectedEtag(parts) : undefined;
     if (!expected) throw error;
-    const headers = await runtime.request((signal) => connection.wire.headObject(bucket, key, { ifMatch: expected, signal })).catch(() => undefined);
+    const headers = await runtime
+      .request((signal) => connection.wire.headObject(bucket, key, { ifMatch: expected, signal }))
+      .catch(() => undefined);
     if (!headers) throw error;
     return { ETag: expected, VersionId: versionIdOf(headers), $metadata: {} };
   }
@@ -657,14 +957,21 @@ function expectedEtag(parts: readonly SentPart[]): string | undefined {
  * Nothing else is taken from the HEAD: the object is judged by Complete's own answer.
  */
 async function completedObject(
-  connection: S3Connection, bucket: string, key: string, completed: CompleteMultipartUploadCommandOutput, parts: readonly SentPart[], runtime: JobRuntime<UploadItem>,
+  connection: S3Connection,
+  bucket: string,
+  key: string,
+  completed: CompleteMultipartUploadCommandOutput,
+  parts: readonly SentPart[],
+  runtime: JobRuntime<UploadItem>,
 ): Promise<StoredObject> {
   const etag = completed.ETag?.replaceAll('"', '') ? completed.ETag : undefined;
   const answered = { etag, versionId: completed.VersionId, checksum: completedChecksum(completed) };
   const expected = etag ? undefined : expectedEtag(parts);
   if (!expected) return answered;
   try {
-    const headers = await runtime.request((signal) => connection.wire.headObject(bucket, key, { ifMatch: expected, signal }));
+    const headers = await runtime.request((signal) =>
+      connection.wire.headObject(bucket, key, { ifMatch: expected, signal }),
+    );
     return { ...answered, etag: expected, versionId: answered.versionId ?? versionIdOf(headers) };
   } catch (error) {
     if (runtime.signal.aborted) throw error;
@@ -677,18 +984,33 @@ async function completedObject(
  * the parts' checksums give. A mismatch takes the new object (its version) back off the store.
  */
 async function checkCompleted(
-  connection: S3Connection, bucket: string, key: string, crc: Exclude<UploadAlgorithm, 'MD5'>, parts: readonly SentPart[], size: number, partSize: number, stored: StoredObject,
+  connection: S3Connection,
+  bucket: string,
+  key: string,
+  crc: Exclude<UploadAlgorithm, 'MD5'>,
+  parts: readonly SentPart[],
+  size: number,
+  partSize: number,
+  stored: StoredObject,
 ): Promise<void> {
   if (!stored.checksum?.startsWith(`${crc}:`) || parts.some((part) => !part.digest)) return;
   const reported = stored.checksum.slice(crc.length + 1);
   const digests = parts.map((part) => part.digest!);
   const composite = compositeChecksum(crc, digests);
-  const whole = toBase64(fullObjectCrc(crc, parts.map((part) => ({ digest: part.digest!, size: partByteCount(size, partSize, part.partNumber) }))));
+  const whole = toBase64(
+    fullObjectCrc(
+      crc,
+      parts.map((part) => ({ digest: part.digest!, size: partByteCount(size, partSize, part.partNumber) })),
+    ),
+  );
   // Either form is a match: some stores turn one into the other, or drop the composite's "-N".
   const expected = reported.includes('-') ? composite : whole;
   if ([composite, composite.replace(/-\d+$/, ''), whole].includes(reported)) return;
   await connection.client.send(new DeleteObjectCommand({ Bucket: bucket, Key: key, VersionId: stored.versionId }));
-  throw new BargeError('ChecksumMismatch', `The store reports ${crc} ${reported} for s3://${bucket}/${key}, but its parts give ${expected}; the object was removed. Retry the upload.`);
+  throw new BargeError(
+    'ChecksumMismatch',
+    `The store reports ${crc} ${reported} for s3://${bucket}/${key}, but its parts give ${expected}; the object was removed. Retry the upload.`,
+  );
 }
 
 function partByteCount(size: number, partSize: number, partNumber: number): number {

@@ -105,8 +105,18 @@ export interface JobJournal {
 }
 
 export interface Strays {
-  readonly uploads: readonly { readonly jobId: string; readonly bucket: string; readonly key: string; readonly uploadId: string }[];
-  readonly downloads: readonly { readonly jobId: string; readonly key: string; readonly path: string; readonly temporary: string }[];
+  readonly uploads: readonly {
+    readonly jobId: string;
+    readonly bucket: string;
+    readonly key: string;
+    readonly uploadId: string;
+  }[];
+  readonly downloads: readonly {
+    readonly jobId: string;
+    readonly key: string;
+    readonly path: string;
+    readonly temporary: string;
+  }[];
 }
 
 export const NO_JOURNAL: JobJournal = {

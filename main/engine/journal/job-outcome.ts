@@ -20,7 +20,12 @@ export interface JobOutcome {
 
 const count = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
 // With whether running it again as it was would help (rerun): Retry and the CLI's advice read it after a restart too.
-const itemError = z.object({ item: z.string(), code: z.string(), message: z.string(), rerun: z.enum(['fails-again', 'needs-choice']).optional() });
+const itemError = z.object({
+  item: z.string(),
+  code: z.string(),
+  message: z.string(),
+  rerun: z.enum(['fails-again', 'needs-choice']).optional(),
+});
 const error = z.object({ code: z.string(), message: z.string() });
 
 const outcomeSchema = z.object({
@@ -29,8 +34,16 @@ const outcomeSchema = z.object({
     z.object({ status: z.literal('failed'), error, whole: z.boolean().optional() }),
   ]),
   progress: z.object({
-    objectsDone: count, objectsFailed: count, objectsTotal: count, bytesDone: count, bytesTotal: count, totalsKnown: z.boolean(),
-    objectsSizeOnly: count.optional(), objectsSkipped: count.optional(), objectsKept: count.optional(), retries: count.optional(),
+    objectsDone: count,
+    objectsFailed: count,
+    objectsTotal: count,
+    bytesDone: count,
+    bytesTotal: count,
+    totalsKnown: z.boolean(),
+    objectsSizeOnly: count.optional(),
+    objectsSkipped: count.optional(),
+    objectsKept: count.optional(),
+    retries: count.optional(),
   }),
   startedAt: z.number().optional(),
   endedAt: z.number().optional(),

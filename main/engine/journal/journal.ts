@@ -119,7 +119,13 @@ export class Journal {
   /** Which process runs which job. */
   readonly locks: JobLocks;
 
-  private constructor(file: string, db: DatabaseSync, now: () => number, warn: (message: string) => void, locks: JobLocks) {
+  private constructor(
+    file: string,
+    db: DatabaseSync,
+    now: () => number,
+    warn: (message: string) => void,
+    locks: JobLocks,
+  ) {
     this.file = file;
     this.locks = locks;
     this.db = db;
@@ -128,31 +134,47 @@ export class Journal {
   }
 
   /** Open (or create) the journal file; `:memory:` for one that lasts as long as the process. */
-  static async open(file: string, options: { now?: () => number; warn?: (message: string) => void; busyTimeoutMs?: number } = {}): Promise<Journal> {
+  static async open(
+    file: string,
+    options: { now?: () => number; warn?: (message: string) => void; busyTimeoutMs?: number } = {},
+  ): Promise<Journal> {
     const busyTimeoutMs = options.busyTimeoutMs ?? BUSY_TIMEOUT_MS;
     const { DatabaseSync } = await loadSqlite();
     if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
     // The busy timeout first: switching a new file to WAL needs a moment alone with it, and another
     // process (a second `barge`, the app) may be reading it just then.
     const db = new DatabaseSync(file, { timeout: busyTimeoutMs });
-    db.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;`);
+    db.exec(
+      `PRAGMA busy_timeout = ${busyTimeoutMs}; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;`,
+    );
     // One transaction that holds the write lock: the app and a `barge` may open an old journal at once.
     db.exec('BEGIN IMMEDIATE');
     try {
       const version = (db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version;
-      if (version > SCHEMA_VERSION) throw new Error(`The journal ${file} was written by a newer Barge (schema ${version}); move it aside to start afresh.`);
+      if (version > SCHEMA_VERSION)
+        throw new Error(
+          `The journal ${file} was written by a newer Barge (schema ${version}); move it aside to start afresh.`,
+        );
       // Schema 2 records how each object was checked, and when each multipart upload was begun.
-      const columns = (table: string) => (db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).map((column) => column.name);
+      const columns = (table: string) =>
+        (db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).map((column) => column.name);
       const objects = columns('objects');
       if (objects.length > 0 && !objects.includes('verified')) db.exec('ALTER TABLE objects ADD COLUMN verified TEXT');
       const uploads = columns('multipart_uploads');
-      if (uploads.length > 0 && !uploads.includes('started_at')) db.exec('ALTER TABLE multipart_uploads ADD COLUMN started_at INTEGER');
+      if (uploads.length > 0 && !uploads.includes('started_at'))
+        db.exec('ALTER TABLE multipart_uploads ADD COLUMN started_at INTEGER');
       // Schema 3: the file's inode and change time, which a rewrite in place cannot put back.
-      if (uploads.length > 0 && !uploads.includes('ino')) db.exec('ALTER TABLE multipart_uploads ADD COLUMN ino INTEGER; ALTER TABLE multipart_uploads ADD COLUMN ctime_ms REAL');
+      if (uploads.length > 0 && !uploads.includes('ino'))
+        db.exec(
+          'ALTER TABLE multipart_uploads ADD COLUMN ino INTEGER; ALTER TABLE multipart_uploads ADD COLUMN ctime_ms REAL',
+        );
       // ... and where a download's target folder really was when the job first opened it.
       // Schema 4: the local file's identity with each finished object, to know on resume that it is
       // still the file sent or written (a file replaced, or rewritten with its time put back, is not).
-      if (objects.length > 0 && !objects.includes('ino')) db.exec('ALTER TABLE objects ADD COLUMN dev INTEGER; ALTER TABLE objects ADD COLUMN ino INTEGER; ALTER TABLE objects ADD COLUMN ctime_ms REAL');
+      if (objects.length > 0 && !objects.includes('ino'))
+        db.exec(
+          'ALTER TABLE objects ADD COLUMN dev INTEGER; ALTER TABLE objects ADD COLUMN ino INTEGER; ALTER TABLE objects ADD COLUMN ctime_ms REAL',
+        );
       const jobs = columns('jobs');
       if (jobs.length > 0 && !jobs.includes('target')) db.exec('ALTER TABLE jobs ADD COLUMN target TEXT');
       // Schema 5: where a job stood when its process last saw it, so it comes back as it was.
@@ -165,9 +187,19 @@ export class Journal {
       db.close();
       throw error;
     }
-    const locks = file === ':memory:' ? memoryLocks() : folderLocks(path.join(path.dirname(file), 'locks'), DatabaseSync);
-    const journal = new Journal(file, db, options.now ?? Date.now, options.warn ?? ((message) => process.emitWarning(message)), locks);
-    journal.run("DELETE FROM jobs WHERE status IN ('completed', 'cancelled') AND updated_at < ?", journal.now() - COMPLETED_RETENTION_MS);
+    const locks =
+      file === ':memory:' ? memoryLocks() : folderLocks(path.join(path.dirname(file), 'locks'), DatabaseSync);
+    const journal = new Journal(
+      file,
+      db,
+      options.now ?? Date.now,
+      options.warn ?? ((message) => process.emitWarning(message)),
+      locks,
+    );
+    journal.run(
+      "DELETE FROM jobs WHERE status IN ('completed', 'cancelled') AND updated_at < ?",
+      journal.now() - COMPLETED_RETENTION_MS,
+    );
     return journal;
   }
 
@@ -203,14 +235,28 @@ export class Journal {
     this.locks.acquire(job.id);
     this.run(
       'INSERT INTO jobs (id, host, kind, name, spec, connection_ref, fingerprint, status, owner_pid, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-      job.id, job.host, job.kind, job.name, JSON.stringify(job.spec), job.connectionRef, job.fingerprint, 'active', process.pid, now, now,
+      job.id,
+      job.host,
+      job.kind,
+      job.name,
+      JSON.stringify(job.spec),
+      job.connectionRef,
+      job.fingerprint,
+      'active',
+      process.pid,
+      now,
+      now,
     );
     return now;
   }
 
   /** The newest unfinished job with this fingerprint, to continue it (another process may be running it: see claim). */
   findResumable(host: JournalHost, fingerprint: string): JournaledJob | undefined {
-    const row = this.get("SELECT * FROM jobs WHERE host = ? AND fingerprint = ? AND status IN ('active', 'failed') ORDER BY created_at DESC", host, fingerprint);
+    const row = this.get(
+      "SELECT * FROM jobs WHERE host = ? AND fingerprint = ? AND status IN ('active', 'failed') ORDER BY created_at DESC",
+      host,
+      fingerprint,
+    );
     return row ? toJob(row) : undefined;
   }
 
@@ -259,11 +305,18 @@ export class Journal {
   }
 
   /** What an interrupted job left outside the journal: multipart uploads on the server, temporary files here. */
-  leftovers(id: string): { uploads: { key: string; uploadId: string; startedAt?: number }[]; temporaryFiles: string[]; downloadKeys: string[] } {
+  leftovers(id: string): {
+    uploads: { key: string; uploadId: string; startedAt?: number }[];
+    temporaryFiles: string[];
+    downloadKeys: string[];
+  } {
     const downloads = this.all('SELECT key, temporary FROM downloads WHERE job_id = ?', id);
     return {
-      uploads: this.all('SELECT key, upload_id, started_at FROM multipart_uploads WHERE job_id = ?', id)
-        .map((row) => ({ key: String(row.key), uploadId: String(row.upload_id), startedAt: row.started_at === null ? undefined : Number(row.started_at) })),
+      uploads: this.all('SELECT key, upload_id, started_at FROM multipart_uploads WHERE job_id = ?', id).map((row) => ({
+        key: String(row.key),
+        uploadId: String(row.upload_id),
+        startedAt: row.started_at === null ? undefined : Number(row.started_at),
+      })),
       temporaryFiles: downloads.map((row) => String(row.temporary)),
       downloadKeys: downloads.map((row) => String(row.key)),
     };
@@ -273,7 +326,9 @@ export class Journal {
   *receipt(id: string): Generator<ReceiptLine> {
     if (!this.db.isOpen) return;
     this.commit();
-    for (const row of this.statement('SELECT * FROM objects WHERE job_id = ? ORDER BY key').iterate(id) as Iterable<Row>) {
+    for (const row of this.statement('SELECT * FROM objects WHERE job_id = ? ORDER BY key').iterate(
+      id,
+    ) as Iterable<Row>) {
       yield { ...toFinishedObject(row), finishedAt: Number(row.finished_at) };
     }
   }
@@ -286,40 +341,84 @@ export class Journal {
         const row = this.get('SELECT * FROM objects WHERE job_id = ? AND key = ?', id, key);
         return row ? toFinishedObject(row) : undefined;
       },
-      objectFinished: (object, options) => (options?.now ? this.run.bind(this) : this.record.bind(this))(
-        'INSERT OR REPLACE INTO objects (job_id, key, path, size, mtime_ms, etag, version_id, checksum, verified, finished_at, dev, ino, ctime_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-        id, object.key, object.path, object.size, object.local?.mtimeMs ?? object.mtimeMs ?? null, object.etag ?? null, object.versionId ?? null, object.checksum ?? null, object.verified ?? null, this.now(),
-        object.local?.dev ?? null, object.local?.ino ?? null, object.local?.ctimeMs ?? null,
-      ),
+      objectFinished: (object, options) =>
+        (options?.now ? this.run.bind(this) : this.record.bind(this))(
+          'INSERT OR REPLACE INTO objects (job_id, key, path, size, mtime_ms, etag, version_id, checksum, verified, finished_at, dev, ino, ctime_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+          id,
+          object.key,
+          object.path,
+          object.size,
+          object.local?.mtimeMs ?? object.mtimeMs ?? null,
+          object.etag ?? null,
+          object.versionId ?? null,
+          object.checksum ?? null,
+          object.verified ?? null,
+          this.now(),
+          object.local?.dev ?? null,
+          object.local?.ino ?? null,
+          object.local?.ctimeMs ?? null,
+        ),
       multipart: (key) => {
         const row = this.get('SELECT * FROM multipart_uploads WHERE job_id = ? AND key = ?', id, key);
-        return row ? {
-          uploadId: String(row.upload_id), path: String(row.path), size: Number(row.size), mtimeMs: Number(row.mtime_ms),
-          partSize: Number(row.part_size), checksumAlgorithm: optionalString(row.checksum_algorithm),
-          startedAt: row.started_at === null || row.started_at === undefined ? undefined : Number(row.started_at),
-          ino: row.ino === null || row.ino === undefined ? undefined : Number(row.ino),
-          ctimeMs: row.ctime_ms === null || row.ctime_ms === undefined ? undefined : Number(row.ctime_ms),
-        } : undefined;
+        return row
+          ? {
+              uploadId: String(row.upload_id),
+              path: String(row.path),
+              size: Number(row.size),
+              mtimeMs: Number(row.mtime_ms),
+              partSize: Number(row.part_size),
+              checksumAlgorithm: optionalString(row.checksum_algorithm),
+              startedAt: row.started_at === null || row.started_at === undefined ? undefined : Number(row.started_at),
+              ino: row.ino === null || row.ino === undefined ? undefined : Number(row.ino),
+              ctimeMs: row.ctime_ms === null || row.ctime_ms === undefined ? undefined : Number(row.ctime_ms),
+            }
+          : undefined;
       },
-      multipartStarted: (key, record: MultipartRecord) => this.run(
-        'INSERT OR REPLACE INTO multipart_uploads (job_id, key, upload_id, path, size, mtime_ms, part_size, checksum_algorithm, started_at, ino, ctime_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-        id, key, record.uploadId, record.path, record.size, record.mtimeMs, record.partSize, record.checksumAlgorithm ?? null, record.startedAt ?? this.now(), record.ino ?? null, record.ctimeMs ?? null,
-      ),
-      parts: (uploadId) => this.all('SELECT * FROM parts WHERE upload_id = ? ORDER BY part_number', uploadId)
-        .map((row): PartRecord => ({ partNumber: Number(row.part_number), etag: String(row.etag), checksum: optionalString(row.checksum) })),
-      partFinished: (uploadId, part) => this.record(
-        'INSERT OR REPLACE INTO parts (job_id, upload_id, part_number, etag, checksum) VALUES (?, ?, ?, ?, ?)',
-        id, uploadId, part.partNumber, part.etag, part.checksum ?? null,
-      ),
+      multipartStarted: (key, record: MultipartRecord) =>
+        this.run(
+          'INSERT OR REPLACE INTO multipart_uploads (job_id, key, upload_id, path, size, mtime_ms, part_size, checksum_algorithm, started_at, ino, ctime_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+          id,
+          key,
+          record.uploadId,
+          record.path,
+          record.size,
+          record.mtimeMs,
+          record.partSize,
+          record.checksumAlgorithm ?? null,
+          record.startedAt ?? this.now(),
+          record.ino ?? null,
+          record.ctimeMs ?? null,
+        ),
+      parts: (uploadId) =>
+        this.all('SELECT * FROM parts WHERE upload_id = ? ORDER BY part_number', uploadId).map((row): PartRecord => ({
+          partNumber: Number(row.part_number),
+          etag: String(row.etag),
+          checksum: optionalString(row.checksum),
+        })),
+      partFinished: (uploadId, part) =>
+        this.record(
+          'INSERT OR REPLACE INTO parts (job_id, upload_id, part_number, etag, checksum) VALUES (?, ?, ?, ?, ?)',
+          id,
+          uploadId,
+          part.partNumber,
+          part.etag,
+          part.checksum ?? null,
+        ),
       multipartEnded: (key, uploadId) => {
         this.record('DELETE FROM parts WHERE upload_id = ?', uploadId);
         this.record('DELETE FROM multipart_uploads WHERE job_id = ? AND key = ?', id, key);
       },
       download: (key) => {
         const row = this.get('SELECT * FROM downloads WHERE job_id = ? AND key = ?', id, key);
-        return row ? {
-          path: String(row.path), temporary: String(row.temporary), etag: optionalString(row.etag), size: Number(row.size), partSize: Number(row.part_size),
-        } : undefined;
+        return row
+          ? {
+              path: String(row.path),
+              temporary: String(row.temporary),
+              etag: optionalString(row.etag),
+              size: Number(row.size),
+              partSize: Number(row.part_size),
+            }
+          : undefined;
       },
       // Held with the progress records: one download per small file must not cost a commit each, and
       // a temporary file the last 100 ms did not record is at worst left beside its target, never
@@ -328,11 +427,21 @@ export class Journal {
         this.record('DELETE FROM ranges WHERE job_id = ? AND key = ?', id, key);
         this.record(
           'INSERT OR REPLACE INTO downloads (job_id, key, path, temporary, etag, size, part_size) VALUES (?, ?, ?, ?, ?, ?, ?)',
-          id, key, record.path, record.temporary, record.etag ?? null, record.size, record.partSize,
+          id,
+          key,
+          record.path,
+          record.temporary,
+          record.etag ?? null,
+          record.size,
+          record.partSize,
         );
       },
-      rangesFinished: (key) => this.all('SELECT part_number FROM ranges WHERE job_id = ? AND key = ?', id, key).map((row) => Number(row.part_number)),
-      rangeFinished: (key, partNumber) => this.record('INSERT OR IGNORE INTO ranges (job_id, key, part_number) VALUES (?, ?, ?)', id, key, partNumber),
+      rangesFinished: (key) =>
+        this.all('SELECT part_number FROM ranges WHERE job_id = ? AND key = ?', id, key).map((row) =>
+          Number(row.part_number),
+        ),
+      rangeFinished: (key, partNumber) =>
+        this.record('INSERT OR IGNORE INTO ranges (job_id, key, part_number) VALUES (?, ?, ?)', id, key, partNumber),
       downloadEnded: (key) => {
         this.record('DELETE FROM ranges WHERE job_id = ? AND key = ?', id, key);
         this.record('DELETE FROM downloads WHERE job_id = ? AND key = ?', id, key);
@@ -341,12 +450,24 @@ export class Journal {
       targetOpened: (real) => this.run('UPDATE jobs SET target = ? WHERE id = ? AND target IS NULL', real, id),
       strays: () => {
         const dead = (jobId: string) => jobId !== id && !this.locks.heldHere(jobId) && !this.locks.heldElsewhere(jobId);
-        const uploads = this.all("SELECT m.job_id, m.key, m.upload_id, j.spec FROM multipart_uploads m JOIN jobs j ON j.id = m.job_id WHERE m.upload_id != ''")
+        const uploads = this.all(
+          "SELECT m.job_id, m.key, m.upload_id, j.spec FROM multipart_uploads m JOIN jobs j ON j.id = m.job_id WHERE m.upload_id != ''",
+        )
           .filter((row) => dead(String(row.job_id)))
-          .map((row) => ({ jobId: String(row.job_id), bucket: String((JSON.parse(String(row.spec)) as { bucket?: unknown }).bucket), key: String(row.key), uploadId: String(row.upload_id) }));
+          .map((row) => ({
+            jobId: String(row.job_id),
+            bucket: String((JSON.parse(String(row.spec)) as { bucket?: unknown }).bucket),
+            key: String(row.key),
+            uploadId: String(row.upload_id),
+          }));
         const downloads = this.all('SELECT job_id, key, path, temporary FROM downloads')
           .filter((row) => dead(String(row.job_id)))
-          .map((row) => ({ jobId: String(row.job_id), key: String(row.key), path: String(row.path), temporary: String(row.temporary) }));
+          .map((row) => ({
+            jobId: String(row.job_id),
+            key: String(row.key),
+            path: String(row.path),
+            temporary: String(row.temporary),
+          }));
         return { uploads, downloads };
       },
       strayGone: (kind, jobId, key) => {
@@ -354,9 +475,13 @@ export class Journal {
         else this.run('DELETE FROM downloads WHERE job_id = ? AND key = ?', jobId, key);
       },
       deletedCount: () => Number(this.get('SELECT deleted_count FROM jobs WHERE id = ?', id)?.deleted_count ?? 0),
-      deleteBatchFinished: (count) => this.record(
-        'UPDATE jobs SET deleted_count = deleted_count + ?, updated_at = ? WHERE id = ?', count, this.now(), id,
-      ),
+      deleteBatchFinished: (count) =>
+        this.record(
+          'UPDATE jobs SET deleted_count = deleted_count + ?, updated_at = ? WHERE id = ?',
+          count,
+          this.now(),
+          id,
+        ),
     };
   }
 
@@ -409,7 +534,9 @@ export class Journal {
     } catch (error) {
       if (!this.warned) {
         this.warned = true;
-        this.warn(`The job journal ${this.file} could not be written (${(error as Error).message}); transfers go on, but may redo work after a crash.`);
+        this.warn(
+          `The job journal ${this.file} could not be written (${(error as Error).message}); transfers go on, but may redo work after a crash.`,
+        );
       }
       return undefined;
     }
@@ -424,8 +551,14 @@ function optionalString(value: unknown): string | undefined {
 
 function toJob(row: Row): JournaledJob {
   return {
-    id: String(row.id), host: row.host as JournalHost, kind: row.kind as JobKind, name: String(row.name), spec: JSON.parse(String(row.spec)),
-    connectionRef: String(row.connection_ref), status: row.status as JournalStatus, createdAt: Number(row.created_at),
+    id: String(row.id),
+    host: row.host as JournalHost,
+    kind: row.kind as JobKind,
+    name: String(row.name),
+    spec: JSON.parse(String(row.spec)),
+    connectionRef: String(row.connection_ref),
+    status: row.status as JournalStatus,
+    createdAt: Number(row.created_at),
     updatedAt: Number(row.updated_at ?? row.created_at),
     ...(typeof row.outcome === 'string' ? { outcome: row.outcome } : {}),
   };
@@ -435,14 +568,21 @@ function toFinishedObject(row: Row): FinishedObject {
   const mtimeMs = optionalNumber(row.mtime_ms);
   const [dev, ino, ctimeMs] = [optionalNumber(row.dev), optionalNumber(row.ino), optionalNumber(row.ctime_ms)];
   return {
-    key: String(row.key), path: String(row.path), size: Number(row.size), mtimeMs,
-    etag: optionalString(row.etag), versionId: optionalString(row.version_id), checksum: optionalString(row.checksum),
+    key: String(row.key),
+    path: String(row.path),
+    size: Number(row.size),
+    mtimeMs,
+    etag: optionalString(row.etag),
+    versionId: optionalString(row.version_id),
+    checksum: optionalString(row.checksum),
     verified: isVerification(row.verified) ? row.verified : undefined,
-    local: dev !== undefined && ino !== undefined && ctimeMs !== undefined && mtimeMs !== undefined ? { dev, ino, ctimeMs, mtimeMs, size: Number(row.size) } : undefined,
+    local:
+      dev !== undefined && ino !== undefined && ctimeMs !== undefined && mtimeMs !== undefined
+        ? { dev, ino, ctimeMs, mtimeMs, size: Number(row.size) }
+        : undefined,
   };
 }
 
 function optionalNumber(value: unknown): number | undefined {
   return value === null || value === undefined ? undefined : Number(value);
 }
-

@@ -42,7 +42,6 @@ export interface RecordedStart {
   readonly resumeWithinMs?: number;
 }
 
-
 /** Resolves a journaled connection reference to a live connection, for jobs brought back after a restart. */
 export type ConnectionResolver = (connectionRef: string) => Promise<S3Connection>;
 
@@ -86,7 +85,13 @@ export class Recovery {
    * A job recorded in the journal: new, or going on from an unfinished run of the same command.
    * One process at a time runs a command: `release` ends its claim, once the job has ended.
    */
-  begin<K extends JobKind>(kind: K, name: string, spec: JobSpecs[K], connection: S3Connection, start: RecordedStart): { launch: RecordedLaunch; release: () => void } {
+  begin<K extends JobKind>(
+    kind: K,
+    name: string,
+    spec: JobSpecs[K],
+    connection: S3Connection,
+    start: RecordedStart,
+  ): { launch: RecordedLaunch; release: () => void } {
     const journal = this.open();
     const fingerprint = jobFingerprint(kind, spec, start.connectionRef);
     const command = journal.claimCommand(fingerprint);
@@ -115,24 +120,37 @@ export class Recovery {
     const journal = this.journal;
     if (!journal) return [];
     // Jobs another process of this host is running (a second app window) stay with it.
-    return journal.unfinished(this.host).filter((record) => journal.claim(record.id).ok).map((record) => {
-      const connection = () => resolve(record.connectionRef);
-      // Read back, the spec is checked again: a damaged or foreign record fails its job, not the host.
-      const body: JobBody<unknown> = async (runtime, only) => {
-        const spec = recordedSpec(record, downloadRoot);
-        return jobBody(record.kind, spec, await connection())(runtime, only);
-      };
-      const outcome = parseOutcome(record.outcome);
-      const launch = this.recorded(journal, record.id, record.kind, record.name, bucketOf(record.spec), connection, body, true, record.createdAt);
-      // As the journal has it (a failed job stays failed there until it runs again).
-      this.statuses.set(record.id, record.status);
-      if (record.outcome !== undefined) this.withOutcome.add(record.id);
-      return {
-        ...launch,
-        target: jobTarget(record.kind, record.spec),
-        ...(outcome ? { outcome } : {}),
-      };
-    });
+    return journal
+      .unfinished(this.host)
+      .filter((record) => journal.claim(record.id).ok)
+      .map((record) => {
+        const connection = () => resolve(record.connectionRef);
+        // Read back, the spec is checked again: a damaged or foreign record fails its job, not the host.
+        const body: JobBody<unknown> = async (runtime, only) => {
+          const spec = recordedSpec(record, downloadRoot);
+          return jobBody(record.kind, spec, await connection())(runtime, only);
+        };
+        const outcome = parseOutcome(record.outcome);
+        const launch = this.recorded(
+          journal,
+          record.id,
+          record.kind,
+          record.name,
+          bucketOf(record.spec),
+          connection,
+          body,
+          true,
+          record.createdAt,
+        );
+        // As the journal has it (a failed job stays failed there until it runs again).
+        this.statuses.set(record.id, record.status);
+        if (record.outcome !== undefined) this.withOutcome.add(record.id);
+        return {
+          ...launch,
+          target: jobTarget(record.kind, record.spec),
+          ...(outcome ? { outcome } : {}),
+        };
+      });
   }
 
   /** The recorded run this job goes on from (or, `tooOld`, replaced), if any. */
@@ -189,7 +207,8 @@ export class Recovery {
       journal.forget(id);
       return;
     }
-    void place.connection()
+    void place
+      .connection()
       .then(async (connection) => discardLeftovers(connection, place.bucket, journal.leftovers(id)))
       .catch(() => undefined)
       .finally(() => journal.forget(id));
@@ -207,25 +226,63 @@ export class Recovery {
   }
 
   private launchFor<K extends JobKind>(
-    journal: Journal, kind: K, name: string, spec: JobSpecs[K], connection: S3Connection, start: RecordedStart, fingerprint: string,
+    journal: Journal,
+    kind: K,
+    name: string,
+    spec: JobSpecs[K],
+    connection: S3Connection,
+    start: RecordedStart,
+    fingerprint: string,
   ): RecordedLaunch {
     const bucket = spec.bucket;
     const connect = async () => connection;
     const earlier = start.resume === undefined ? undefined : journal.findResumable(this.host, fingerprint);
-    const tooOld = earlier !== undefined && start.resumeWithinMs !== undefined && Date.now() - earlier.updatedAt > start.resumeWithinMs;
+    const tooOld =
+      earlier !== undefined &&
+      start.resumeWithinMs !== undefined &&
+      Date.now() - earlier.updatedAt > start.resumeWithinMs;
     // The same command running now in another process: refused, never started twice (nor started
     // afresh over its leftovers, which it is using).
     const claimed = earlier && journal.claim(earlier.id);
     if (claimed && !claimed.ok) throw alreadyRunning(claimed.holder);
     if (earlier && start.resume && !tooOld) {
-      this.earlierRuns.set(earlier.id, { status: earlier.status, createdAt: earlier.createdAt, updatedAt: earlier.updatedAt, tooOld: false });
-      return this.recorded(journal, earlier.id, kind, name, bucket, connect, jobBody(kind, spec, connection), true, earlier.createdAt);
+      this.earlierRuns.set(earlier.id, {
+        status: earlier.status,
+        createdAt: earlier.createdAt,
+        updatedAt: earlier.updatedAt,
+        tooOld: false,
+      });
+      return this.recorded(
+        journal,
+        earlier.id,
+        kind,
+        name,
+        bucket,
+        connect,
+        jobBody(kind, spec, connection),
+        true,
+        earlier.createdAt,
+      );
     }
     const id = randomUUID();
-    const createdAt = journal.addJob({ id, host: this.host, kind, name, spec, connectionRef: start.connectionRef, fingerprint });
+    const createdAt = journal.addJob({
+      id,
+      host: this.host,
+      kind,
+      name,
+      spec,
+      connectionRef: start.connectionRef,
+      fingerprint,
+    });
     const fresh = jobBody(kind, spec, connection);
     if (!earlier) return this.recorded(journal, id, kind, name, bucket, connect, fresh, false, createdAt);
-    if (tooOld) this.earlierRuns.set(id, { status: earlier.status, createdAt: earlier.createdAt, updatedAt: earlier.updatedAt, tooOld: true });
+    if (tooOld)
+      this.earlierRuns.set(id, {
+        status: earlier.status,
+        createdAt: earlier.createdAt,
+        updatedAt: earlier.updatedAt,
+        tooOld: true,
+      });
     // Starting afresh: the interrupted run's uploads and temporary files go first, or they would
     // linger; its record goes only once they are gone.
     const afterCleanUp: JobBody<unknown> = async (runtime, only) => {
@@ -243,7 +300,15 @@ export class Recovery {
    * keeps them, for the run that resumes it.
    */
   private recorded(
-    journal: Journal, id: string, kind: JobKind, name: string, bucket: string, connection: () => Promise<S3Connection>, body: JobBody<unknown>, resumed: boolean, createdAt?: number,
+    journal: Journal,
+    id: string,
+    kind: JobKind,
+    name: string,
+    bucket: string,
+    connection: () => Promise<S3Connection>,
+    body: JobBody<unknown>,
+    resumed: boolean,
+    createdAt?: number,
   ): RecordedLaunch {
     this.places.set(id, { bucket, connection });
     this.statuses.set(id, 'active');
@@ -254,7 +319,12 @@ export class Recovery {
     return { id, kind, name, body: tidied, createdAt, recorder: journal.forJob(id, resumed) };
   }
 
-  private async discardLeftoversOf(runtime: JobRuntime<unknown>, id: string, bucket: string, connection: () => Promise<S3Connection>): Promise<void> {
+  private async discardLeftoversOf(
+    runtime: JobRuntime<unknown>,
+    id: string,
+    bucket: string,
+    connection: () => Promise<S3Connection>,
+  ): Promise<void> {
     const journal = this.journal;
     if (runtime.stoppedByFailure || !journal) return;
     const leftovers = journal.leftovers(id);
@@ -279,7 +349,10 @@ function bucketOf(spec: unknown): string {
 }
 
 function alreadyRunning(holder: number | undefined): BargeError {
-  return new BargeError('AlreadyRunning', `The same command is already running${holder ? ` (process ${holder})` : ''}: wait for it to end, or stop it first.`);
+  return new BargeError(
+    'AlreadyRunning',
+    `The same command is already running${holder ? ` (process ${holder})` : ''}: wait for it to end, or stop it first.`,
+  );
 }
 
 /** A job's state as the journal keeps it: cancelled jobs are not resumed, but a retry may revive them. */
@@ -289,7 +362,11 @@ function journalStatus(status: JobState['status']): JournalStatus {
 }
 
 /** Abort an abandoned run's multipart uploads and remove its temporary files. */
-async function discardLeftovers(connection: S3Connection, bucket: string, leftovers: ReturnType<Journal['leftovers']>): Promise<void> {
+async function discardLeftovers(
+  connection: S3Connection,
+  bucket: string,
+  leftovers: ReturnType<Journal['leftovers']>,
+): Promise<void> {
   for (const upload of leftovers.uploads) {
     if (upload.uploadId) await abortMultipartUpload(connection, bucket, upload.key, upload.uploadId);
     else await abortUnrecordedUploads(connection, bucket, upload.key, upload.startedAt);

@@ -17,7 +17,9 @@ export async function concurrentEach<T>(
       while (inFlight.size >= Math.max(1, limit()) && !failure) await Promise.race(inFlight);
       if (failure) break;
       const run: Promise<void> = worker(item).then(
-        () => { inFlight.delete(run); },
+        () => {
+          inFlight.delete(run);
+        },
         (error: unknown) => {
           inFlight.delete(run);
           failure ??= { error };

@@ -28,7 +28,12 @@ export class ProgressPublisher<Id, Snapshot> {
   private readonly timer: Timer;
   private readonly intervalMs: number;
 
-  constructor(options: { snapshot: (id: Id) => Snapshot | undefined; publish: (batch: Snapshot[]) => void; timer?: Timer; intervalMs?: number }) {
+  constructor(options: {
+    snapshot: (id: Id) => Snapshot | undefined;
+    publish: (batch: Snapshot[]) => void;
+    timer?: Timer;
+    intervalMs?: number;
+  }) {
     this.snapshot = options.snapshot;
     this.publish = options.publish;
     this.timer = options.timer ?? realTimer;

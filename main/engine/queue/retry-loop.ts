@@ -71,11 +71,13 @@ export async function withRetry<T>(send: (attempt: number) => Promise<T>, option
 
 /** The error, marked with the region its request was sent on to, for messages about regions. */
 function withRedirect(error: unknown, region: string): void {
-  if (error && typeof error === 'object' && Object.isExtensible(error)) (error as { redirectedTo?: string }).redirectedTo = region;
+  if (error && typeof error === 'object' && Object.isExtensible(error))
+    (error as { redirectedTo?: string }).redirectedTo = region;
 }
 
 /** The error, marked with how many tries it took, for messages that count them. */
 function withAttempts(error: unknown, attempts: number): unknown {
-  if (error && typeof error === 'object' && Object.isExtensible(error)) (error as { attempts?: number }).attempts = attempts;
+  if (error && typeof error === 'object' && Object.isExtensible(error))
+    (error as { attempts?: number }).attempts = attempts;
   return error;
 }

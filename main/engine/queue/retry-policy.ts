@@ -48,7 +48,12 @@ const MAX_DELAY_MS = 20_000;
  * out, so 200 parts that hit SlowDown together do not return together. Clock skew is retried once:
  * the SDK corrects its clock offset from the failed response.
  */
-export function decideRetry(kind: FailureKind, attempt: number, maxAttempts: number, random: () => number = Math.random): RetryDecision {
+export function decideRetry(
+  kind: FailureKind,
+  attempt: number,
+  maxAttempts: number,
+  random: () => number = Math.random,
+): RetryDecision {
   if (attempt >= maxAttempts) return { retry: false, delayMs: 0 };
   switch (kind) {
     case 'fatal':
@@ -102,7 +107,8 @@ export function abortError(): Error {
  * sends the request again at once, once, without counting it as a failed attempt.
  */
 export function markRegionRedirect(error: unknown, region: string): void {
-  if (error && typeof error === 'object' && Object.isExtensible(error)) (error as { regionRedirect?: string }).regionRedirect = region;
+  if (error && typeof error === 'object' && Object.isExtensible(error))
+    (error as { regionRedirect?: string }).regionRedirect = region;
 }
 
 /** The region a refusal sends its request to (see markRegionRedirect), if it is one. */

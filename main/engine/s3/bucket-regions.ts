@@ -23,7 +23,11 @@ import { markRegionRedirect } from '../queue/retry-policy.ts';
 export const MAX_REGIONS_PER_CONNECTION = 64;
 
 /** Codes that refuse a request for the region it was signed for, whatever the method. */
-const REGION_REFUSALS = new Set(['AuthorizationHeaderMalformed', 'PermanentRedirect', 'IllegalLocationConstraintException']);
+const REGION_REFUSALS = new Set([
+  'AuthorizationHeaderMalformed',
+  'PermanentRedirect',
+  'IllegalLocationConstraintException',
+]);
 
 /** What the store said of a bucket's region when it refused a request. */
 export interface RegionRefusal {
@@ -63,12 +67,18 @@ export function regionRefusalInside(output: unknown): Error | undefined {
   const errors = (output as { Errors?: readonly { Code?: string; Message?: string }[] } | undefined)?.Errors ?? [];
   const refused = errors.find((entry) => entry.Code !== undefined && REGION_REFUSALS.has(entry.Code));
   if (!refused) return undefined;
-  return Object.assign(new Error(refused.Message ?? 'Refused for its region.'), { name: refused.Code!, $fault: 'client', $metadata: { httpStatusCode: 400 } });
+  return Object.assign(new Error(refused.Message ?? 'Refused for its region.'), {
+    name: refused.Code!,
+    $fault: 'client',
+    $metadata: { httpStatusCode: 400 },
+  });
 }
 
 /** A response header of an error shaped like the SDK's (`$response.headers`), if it has one. */
 export function headerOf(error: unknown, name: string): string | undefined {
-  const value = (error as { $response?: { headers?: Record<string, unknown> } } | undefined)?.$response?.headers?.[name];
+  const value = (error as { $response?: { headers?: Record<string, unknown> } } | undefined)?.$response?.headers?.[
+    name
+  ];
   return typeof value === 'string' ? value : undefined;
 }
 
@@ -112,7 +122,10 @@ export class BucketRegions {
     const known = this.learnt.get(bucket);
     if (known !== undefined) return known;
     if (!this.options.askFirst) return this.defaultRegion;
-    return this.ask(bucket).then((named) => named ?? this.defaultRegion, () => this.defaultRegion);
+    return this.ask(bucket).then(
+      (named) => named ?? this.defaultRegion,
+      () => this.defaultRegion,
+    );
   }
 
   /** The bucket's region, asking the store if it has not said yet (a link to sign, a bucket's details). */
@@ -144,7 +157,8 @@ export class BucketRegions {
   async afterFailure(bucket: string, signedRegion: string, error: unknown, head: boolean): Promise<void> {
     const refusal = regionRefusalOf(error, head);
     if (!refusal) return;
-    if (error && typeof error === 'object' && Object.isExtensible(error)) (error as { signedRegion?: string }).signedRegion = signedRegion;
+    if (error && typeof error === 'object' && Object.isExtensible(error))
+      (error as { signedRegion?: string }).signedRegion = signedRegion;
     const named = refusal.named ?? (await this.ask(bucket).catch(() => undefined));
     if (named === undefined || named === signedRegion || !this.learn(bucket, named)) return;
     markRegionRedirect(error, named);
@@ -154,7 +168,9 @@ export class BucketRegions {
   private ask(bucket: string): Promise<string | undefined> {
     let asking = this.asked.get(bucket);
     if (asking === undefined) {
-      asking = this.options.ask(bucket).then((named) => (named !== undefined && this.learn(bucket, named) ? named : undefined));
+      asking = this.options
+        .ask(bucket)
+        .then((named) => (named !== undefined && this.learn(bucket, named) ? named : undefined));
       asking.catch(() => this.asked.delete(bucket));
       this.asked.set(bucket, asking);
     }

@@ -54,8 +54,10 @@ export function refusesChecksumHeaders(error: unknown, sent: readonly string[]):
   const status = httpStatus(error);
   const code = errorCode(error);
   const named = headerNamedBy(error);
-  if (status === 501 && (code === 'NotImplemented' || code === 'Http501')) return named === undefined || isChecksumHeader(named);
-  if (status === 400 && (code === 'InvalidArgument' || code === 'InvalidRequest')) return named !== undefined && isChecksumHeader(named);
+  if (status === 501 && (code === 'NotImplemented' || code === 'Http501'))
+    return named === undefined || isChecksumHeader(named);
+  if (status === 400 && (code === 'InvalidArgument' || code === 'InvalidRequest'))
+    return named !== undefined && isChecksumHeader(named);
   return false;
 }
 
@@ -68,14 +70,22 @@ export function refusesChecksumHeaders(error: unknown, sent: readonly string[]):
  * being after the body: afterTrailerFailure (upload-checksum.ts) reads that refusal, and the CRC goes
  * before the body, where a refusal of it is read here.
  */
-export function learnChecksumHeaderRefusal(connection: LearntOfStore, error: unknown, headers: Readonly<Record<string, unknown>>): unknown {
+export function learnChecksumHeaderRefusal(
+  connection: LearntOfStore,
+  error: unknown,
+  headers: Readonly<Record<string, unknown>>,
+): unknown {
   const sent = checksumHeadersIn(headers).map((name) => name.toLowerCase());
   if (sent.includes('x-amz-trailer') && connection.trailers !== 'taken') return error;
   if (!refusesChecksumHeaders(error, sent)) return error;
   connection.checksumHeaders = 'refused';
   const answer = `${errorCode(error)}, HTTP ${httpStatus(error)}`;
-  return new BargeError('ChecksumHeadersRefused', `The store refused S3's checksum headers (${sent.join(', ')}: ${answer}); `
-    + 'this connection sends Content-MD5 or a signed SHA-256 instead from now on.', { cause: error });
+  return new BargeError(
+    'ChecksumHeadersRefused',
+    `The store refused S3's checksum headers (${sent.join(', ')}: ${answer}); ` +
+      'this connection sends Content-MD5 or a signed SHA-256 instead from now on.',
+    { cause: error },
+  );
 }
 
 /**

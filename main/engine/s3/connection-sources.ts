@@ -26,23 +26,35 @@ export interface ConnectionSources {
  * The connection's region, once its profile is known to exist and every source of its region is
  * known to hold one; throws (NoSuchProfile, InvalidRegion) naming where the bad value came from.
  */
-export async function checkedConnectionSources(config: ConnectionConfig, env: NodeJS.ProcessEnv): Promise<ConnectionSources> {
+export async function checkedConnectionSources(
+  config: ConnectionConfig,
+  env: NodeJS.ProcessEnv,
+): Promise<ConnectionSources> {
   const files = await loadSharedConfigFiles({ ignoreCache: true });
   const named = config.profile ?? (env.AWS_PROFILE || undefined);
   const exists = (name: string) => Object.hasOwn(files.configFile, name) || Object.hasOwn(files.credentialsFile, name);
   if (named !== undefined && !exists(named)) {
-    throw new BargeError('NoSuchProfile', config.profile === undefined
-      ? `The config profile (${named}) could not be found: AWS_PROFILE names it, but there is no such profile in ${profileFiles('or')}. Set AWS_PROFILE to a profile there, or unset it.`
-      : `No profile ${named} in ${profileFiles('or')}: check its name (a profile is a [profile ${named}] section of the config file, or a [${named}] section of the credentials file).`);
+    throw new BargeError(
+      'NoSuchProfile',
+      config.profile === undefined
+        ? `The config profile (${named}) could not be found: AWS_PROFILE names it, but there is no such profile in ${profileFiles('or')}. Set AWS_PROFILE to a profile there, or unset it.`
+        : `No profile ${named} in ${profileFiles('or')}: check its name (a profile is a [profile ${named}] section of the config file, or a [${named}] section of the credentials file).`,
+    );
   }
   const profile = named ?? 'default';
   const fromProfile = files.configFile[profile]?.region ?? files.credentialsFile[profile]?.region;
-  const [region, from] = config.region !== undefined ? [config.region, 'The connection\'s region']
-    : env.AWS_REGION ? [env.AWS_REGION, 'AWS_REGION']
-    : env.AWS_DEFAULT_REGION ? [env.AWS_DEFAULT_REGION, 'AWS_DEFAULT_REGION']
-    : fromProfile ? [fromProfile, `The region of the profile ${profile} (in ${profileFiles('or')})`]
-    : [DEFAULT_REGION, 'The default region'];
-  if (!isRegion(region)) throw new BargeError('InvalidRegion', `${from} is not a region ("${region.slice(0, 80)}"): ${REGION_RULE}.`);
+  const [region, from] =
+    config.region !== undefined
+      ? [config.region, "The connection's region"]
+      : env.AWS_REGION
+        ? [env.AWS_REGION, 'AWS_REGION']
+        : env.AWS_DEFAULT_REGION
+          ? [env.AWS_DEFAULT_REGION, 'AWS_DEFAULT_REGION']
+          : fromProfile
+            ? [fromProfile, `The region of the profile ${profile} (in ${profileFiles('or')})`]
+            : [DEFAULT_REGION, 'The default region'];
+  if (!isRegion(region))
+    throw new BargeError('InvalidRegion', `${from} is not a region ("${region.slice(0, 80)}"): ${REGION_RULE}.`);
   return { region };
 }
 

@@ -18,7 +18,8 @@ export function addContentMd5ToDeleteObjects(client: S3Client): void {
       if (context.commandName !== 'DeleteObjectsCommand') return next(args);
       const request = args.request as { headers: Record<string, string>; body?: string | Uint8Array };
       dropChecksumHeaders(request.headers);
-      if (request.body !== undefined) request.headers['Content-MD5'] = createHash('md5').update(request.body).digest('base64');
+      if (request.body !== undefined)
+        request.headers['Content-MD5'] = createHash('md5').update(request.body).digest('base64');
       return next(args);
     },
     { step: 'build', priority: 'low', name: 'bargeContentMd5ForDeleteObjects' },

@@ -72,7 +72,8 @@ function takeWriteBuffer(bodyBytes: number | undefined): Buffer {
 }
 
 function giveWriteBuffer(buffer: Buffer): void {
-  if (buffer.length === WRITE_BUFFER_BYTES && spareWriteBuffers.length < MAX_SPARE_WRITE_BUFFERS) spareWriteBuffers.push(buffer);
+  if (buffer.length === WRITE_BUFFER_BYTES && spareWriteBuffers.length < MAX_SPARE_WRITE_BUFFERS)
+    spareWriteBuffers.push(buffer);
 }
 
 /** A socket and the request reading from it now (its onread callback is fixed when it is made). */
@@ -86,8 +87,17 @@ class PooledSocket {
 
   constructor(request: DirectRequest, key: string) {
     this.key = key;
-    const onread = { buffer: Buffer.allocUnsafe(READ_BUFFER_BYTES), callback: (bytes: number, buffer: Uint8Array) => this.reader?.(Buffer.from(buffer.buffer, buffer.byteOffset, bytes)) ?? false };
-    const options = { host: request.hostname, port: request.port, onread, ...(request.lookup ? { lookup: request.lookup } : {}) };
+    const onread = {
+      buffer: Buffer.allocUnsafe(READ_BUFFER_BYTES),
+      callback: (bytes: number, buffer: Uint8Array) =>
+        this.reader?.(Buffer.from(buffer.buffer, buffer.byteOffset, bytes)) ?? false,
+    };
+    const options = {
+      host: request.hostname,
+      port: request.port,
+      onread,
+      ...(request.lookup ? { lookup: request.lookup } : {}),
+    };
     this.socket = request.secure
       ? tls.connect({ ...options, servername: net.isIP(request.hostname) ? undefined : request.hostname })
       : net.connect(options);
@@ -181,7 +191,10 @@ function requestHead(request: DirectRequest): string {
     // latin1, a character past U+00FF would lose its high byte (U+010A becomes a line feed), so only
     // what Node's own client allows goes: tab, printable ASCII and latin1.
     if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name) || /[^\t\x20-\x7e\x80-\xff]/.test(value)) {
-      throw Object.assign(new Error(`The header ${name.replace(/[^\x20-\x7e]/g, '?')} holds a character a header cannot carry.`), { name: 'InvalidHeader' });
+      throw Object.assign(
+        new Error(`The header ${name.replace(/[^\x20-\x7e]/g, '?')} holds a character a header cannot carry.`),
+        { name: 'InvalidHeader' },
+      );
     }
     head += `${name}: ${value}\r\n`;
   }
@@ -276,7 +289,12 @@ export class ChunkedDecoder {
  * buffers, another body is kept as text (the store's error). `settle` gets the socket back, with
  * whether another request may use it.
  */
-function exchange(connection: PooledSocket, request: DirectRequest, sink: BodySink, settle: (reusable: boolean) => void): Promise<DirectAnswer> {
+function exchange(
+  connection: PooledSocket,
+  request: DirectRequest,
+  sink: BodySink,
+  settle: (reusable: boolean) => void,
+): Promise<DirectAnswer> {
   const socket = connection.socket;
   return new Promise<DirectAnswer>((resolve, reject) => {
     let head: ResponseHead | undefined;
@@ -326,7 +344,10 @@ function exchange(connection: PooledSocket, request: DirectRequest, sink: BodySi
         if (failure) reject(failure);
         else resolve({ head: head!, errorText });
       };
-      writes().then(() => end(error), (writeError: unknown) => end(error ?? (writeError as Error)));
+      writes().then(
+        () => end(error),
+        (writeError: unknown) => end(error ?? (writeError as Error)),
+      );
     };
 
     /** `stale`: the failure may be a server's close of a reused socket (not a timeout). */
@@ -341,14 +362,22 @@ function exchange(connection: PooledSocket, request: DirectRequest, sink: BodySi
     // A body framed by the connection ends with it; any other must have ended before.
     const onEnd = () => {
       if (head && framing?.kind === 'close') finish(undefined, false);
-      else fail(protocolError(head ? 'The connection closed before the whole body arrived.' : 'The connection closed before the server answered.'));
+      else
+        fail(
+          protocolError(
+            head
+              ? 'The connection closed before the whole body arrived.'
+              : 'The connection closed before the server answered.',
+          ),
+        );
     };
     const onAbort = () => {
       socket.destroy();
       finish(abortError(), false);
     };
 
-    const bodyDone = () => (framing?.kind === 'length' && framing.left === 0) || (framing?.kind === 'chunked' && framing.decoder.done);
+    const bodyDone = () =>
+      (framing?.kind === 'length' && framing.left === 0) || (framing?.kind === 'chunked' && framing.decoder.done);
 
     /** Bytes of the body into the write buffer (or the error text). */
     const copyIn = (data: Buffer): void => {
@@ -370,17 +399,20 @@ function exchange(connection: PooledSocket, request: DirectRequest, sink: BodySi
         socket.setTimeout(0);
         const pending = flush();
         writing = pending;
-        pending.then(() => {
-          if (writing === pending) writing = undefined;
-          if (finished) return;
-          socket.setTimeout(request.stallMs);
-          if (bodyDone()) finish(undefined, true);
-          else socket.resume();
-        }, (error: unknown) => {
-          if (writing === pending) writing = undefined;
-          socket.destroy();
-          finish(error as Error, false);
-        });
+        pending.then(
+          () => {
+            if (writing === pending) writing = undefined;
+            if (finished) return;
+            socket.setTimeout(request.stallMs);
+            if (bodyDone()) finish(undefined, true);
+            else socket.resume();
+          },
+          (error: unknown) => {
+            if (writing === pending) writing = undefined;
+            socket.destroy();
+            finish(error as Error, false);
+          },
+        );
         return false;
       }
       if (bodyDone()) {
@@ -413,7 +445,17 @@ function exchange(connection: PooledSocket, request: DirectRequest, sink: BodySi
     };
 
     const onHead = (chunk: Buffer): boolean => {
-      headDeadline ??= setTimeout(() => fail(Object.assign(new Error(`The server's answer did not arrive whole in ${(2 * request.stallMs) / 1000} s`), { name: 'TimeoutError', code: 'ETIMEDOUT' }), false), 2 * request.stallMs);
+      headDeadline ??= setTimeout(
+        () =>
+          fail(
+            Object.assign(new Error(`The server's answer did not arrive whole in ${(2 * request.stallMs) / 1000} s`), {
+              name: 'TimeoutError',
+              code: 'ETIMEDOUT',
+            }),
+            false,
+          ),
+        2 * request.stallMs,
+      );
       const joined = headBytes.length ? Buffer.concat([headBytes, chunk]) : chunk;
       const end = joined.indexOf(HEAD_END);
       if (end < 0) {
@@ -452,7 +494,15 @@ function exchange(connection: PooledSocket, request: DirectRequest, sink: BodySi
     socket.on('error', onError);
     socket.on('end', onEnd);
     socket.on('close', onEnd);
-    socket.setTimeout(request.stallMs, () => fail(Object.assign(new Error(`No data for ${request.stallMs / 1000} s`), { name: 'TimeoutError', code: 'ETIMEDOUT' }), false));
+    socket.setTimeout(request.stallMs, () =>
+      fail(
+        Object.assign(new Error(`No data for ${request.stallMs / 1000} s`), {
+          name: 'TimeoutError',
+          code: 'ETIMEDOUT',
+        }),
+        false,
+      ),
+    );
     request.signal?.addEventListener('abort', onAbort, { once: true });
     try {
       socket.write(requestHead(request), 'latin1');

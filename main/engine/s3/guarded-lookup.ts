@@ -16,12 +16,17 @@ import { BargeError } from '../../../src/errors.ts';
 export type AddressPolicy = (address: string) => string | undefined;
 
 export function guardedLookup(refuse: AddressPolicy): LookupFunction {
-  return ((hostname: string, options: dns.LookupOptions, callback: (error: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => void) => {
+  return ((
+    hostname: string,
+    options: dns.LookupOptions,
+    callback: (error: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => void,
+  ) => {
     dns.lookup(hostname, options, (error, address, family) => {
       if (error) return callback(error, address as string, family);
       const addresses = Array.isArray(address) ? address.map((entry) => entry.address) : [address];
       const problem = addresses.map((each) => refuse(each)).find((why) => why !== undefined);
-      if (problem) return callback(endpointRefused(`${hostname} resolves to an address this host refuses: ${problem}`), '', 0);
+      if (problem)
+        return callback(endpointRefused(`${hostname} resolves to an address this host refuses: ${problem}`), '', 0);
       callback(null, address, family);
     });
   }) as LookupFunction;
@@ -38,5 +43,8 @@ export function refusedAddress(host: string, refuse: AddressPolicy): Error | und
 }
 
 function endpointRefused(problem: string): BargeError {
-  return new BargeError('EndpointRefused', `${problem}; this host does not connect there (start it with --allow-internal-endpoints to allow it).`);
+  return new BargeError(
+    'EndpointRefused',
+    `${problem}; this host does not connect there (start it with --allow-internal-endpoints to allow it).`,
+  );
 }

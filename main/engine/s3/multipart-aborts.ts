@@ -16,9 +16,15 @@ const STORE_CLOCK_MARGIN_MS = 15 * 60 * 1000;
  * Abort the uploads of exactly this key begun since `since` (this machine's clock): ones a run created
  * but never recorded. Older ones (another run's, long ago) are left to `barge abort-uploads`.
  */
-export async function abortUnrecordedUploads(connection: S3Connection, bucket: string, key: string, since: number | undefined): Promise<void> {
+export async function abortUnrecordedUploads(
+  connection: S3Connection,
+  bucket: string,
+  key: string,
+  since: number | undefined,
+): Promise<void> {
   for await (const upload of listUploadsOfKey(connection, bucket, key)) {
-    if (since !== undefined && upload.initiated !== undefined && upload.initiated < since - STORE_CLOCK_MARGIN_MS) continue;
+    if (since !== undefined && upload.initiated !== undefined && upload.initiated < since - STORE_CLOCK_MARGIN_MS)
+      continue;
     await abortMultipartUpload(connection, bucket, key, upload.uploadId);
   }
 }
@@ -29,11 +35,23 @@ export async function abortUnrecordedUploads(connection: S3Connection, bucket: s
  * Callers wait for their part requests to settle first: a part that lands after the abort would
  * otherwise linger.
  */
-export async function abortMultipartUpload(connection: S3Connection, bucket: string, key: string, uploadId: string): Promise<void> {
+export async function abortMultipartUpload(
+  connection: S3Connection,
+  bucket: string,
+  key: string,
+  uploadId: string,
+): Promise<void> {
   try {
     // A store that is restarting is waited out for a minute: an upload left behind is billed.
-    await withRetry(() => connection.client.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId: uploadId })), { outagePatienceMs: () => ABORT_OUTAGE_PATIENCE_MS });
+    await withRetry(
+      () => connection.client.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId: uploadId })),
+      { outagePatienceMs: () => ABORT_OUTAGE_PATIENCE_MS },
+    );
   } catch (error) {
-    if ((error as { name?: string }).name !== 'NoSuchUpload') throw toBargeError(error, `abort the multipart upload of s3://${bucket}/${key} (list leftovers with "barge abort-uploads")`);
+    if ((error as { name?: string }).name !== 'NoSuchUpload')
+      throw toBargeError(
+        error,
+        `abort the multipart upload of s3://${bucket}/${key} (list leftovers with "barge abort-uploads")`,
+      );
   }
 }

@@ -39,18 +39,31 @@ export interface ObjectCheck {
 }
 
 /** What the object's bytes must come to (HEADs of it, and of its parts where the check needs them). */
-export async function objectCheck(connection: S3Connection, bucket: string, key: string, signal?: AbortSignal): Promise<ObjectCheck> {
-  const head = (partNumber?: number) => withRetry(() => connection.wire.headObject(bucket, key, { partNumber, signal }), { signal });
+export async function objectCheck(
+  connection: S3Connection,
+  bucket: string,
+  key: string,
+  signal?: AbortSignal,
+): Promise<ObjectCheck> {
+  const head = (partNumber?: number) =>
+    withRetry(() => connection.wire.headObject(bucket, key, { partNumber, signal }), { signal });
   // A HEAD's refusal is a bare status: a listing names it (NoSuchKey, NoSuchBucket, the keys).
-  const explained = async (error: unknown) => toBargeError(await explainHeadFailure(connection, bucket, key, error, signal), `read s3://${bucket}/${key}`);
-  const first = await head().catch(async (error: unknown) => { throw await explained(error); });
+  const explained = async (error: unknown) =>
+    toBargeError(await explainHeadFailure(connection, bucket, key, error, signal), `read s3://${bucket}/${key}`);
+  const first = await head().catch(async (error: unknown) => {
+    throw await explained(error);
+  });
   const size = parseObjectSize(first['content-length']);
-  if (size === undefined) throw badSizeError(`s3://${bucket}/${key}`, 'HEAD answer (Content-Length)', first['content-length']);
+  if (size === undefined)
+    throw badSizeError(`s3://${bucket}/${key}`, 'HEAD answer (Content-Length)', first['content-length']);
   const again = (partNumber?: number) => (partNumber === undefined ? Promise.resolve(first) : head(partNumber));
-  const facts = await objectFactsByHead(again, size, () => signal?.aborted === true).catch(async (error: unknown) => { throw await explained(error); });
+  const facts = await objectFactsByHead(again, size, () => signal?.aborted === true).catch(async (error: unknown) => {
+    throw await explained(error);
+  });
   // One pass over the bytes: any checksum, whole or by parts, is computed as they go.
   const plan = planVerification(facts, Number.MAX_SAFE_INTEGER);
-  const check = plan.attempts.length === 0 ? 'size-only' : plan.attempts.every((attempt) => attempt.guess) ? 'maybe' : 'checked';
+  const check =
+    plan.attempts.length === 0 ? 'size-only' : plan.attempts.every((attempt) => attempt.guess) ? 'maybe' : 'checked';
   return { size: facts.size, etag: facts.etag, plan, check };
 }
 
@@ -59,7 +72,12 @@ export async function objectCheck(connection: S3Connection, bucket: string, key:
  * `requireVerified`: an object whose bytes can be checked only for their size fails (at once where
  * that is known beforehand; else at the end, its last chunk unsent).
  */
-export async function openObjectStream(connection: S3Connection, bucket: string, key: string, options: { readonly signal?: AbortSignal; readonly requireVerified?: boolean } = {}): Promise<ObjectStream> {
+export async function openObjectStream(
+  connection: S3Connection,
+  bucket: string,
+  key: string,
+  options: { readonly signal?: AbortSignal; readonly requireVerified?: boolean } = {},
+): Promise<ObjectStream> {
   const { signal, requireVerified = false } = options;
   const what = `s3://${bucket}/${key}`;
   const looked = await objectCheck(connection, bucket, key, signal);
@@ -67,7 +85,13 @@ export async function openObjectStream(connection: S3Connection, bucket: string,
   let answer: GetObjectCommandOutput;
   try {
     // The object looked at, not one written since (its checksum would not be this one's).
-    answer = await withRetry(() => connection.client.send(new GetObjectCommand({ Bucket: bucket, Key: key, IfMatch: looked.etag }), { abortSignal: signal }), { signal });
+    answer = await withRetry(
+      () =>
+        connection.client.send(new GetObjectCommand({ Bucket: bucket, Key: key, IfMatch: looked.etag }), {
+          abortSignal: signal,
+        }),
+      { signal },
+    );
   } catch (error) {
     throw toBargeError(error, `read ${what}`);
   }
@@ -76,14 +100,23 @@ export async function openObjectStream(connection: S3Connection, bucket: string,
   // The answer is the object looked at: of another size, it is not (or the store is faulty).
   if (answer.ContentLength !== undefined && answer.ContentLength !== looked.size) {
     source.destroy();
-    throw new BargeError('SizeMismatch', `The store sends ${answer.ContentLength} bytes for ${what}, not the ${looked.size} its HEAD gave: it changed, or the store is faulty; nothing was saved. Save it again.`);
+    throw new BargeError(
+      'SizeMismatch',
+      `The store sends ${answer.ContentLength} bytes for ${what}, not the ${looked.size} its HEAD gave: it changed, or the store is faulty; nothing was saved. Save it again.`,
+    );
   }
   const size = looked.size;
-  return { size, body: checkedBody(source, { size, what, verifier: new StreamVerifier(looked.plan), requireVerified }) };
+  return {
+    size,
+    body: checkedBody(source, { size, what, verifier: new StreamVerifier(looked.plan), requireVerified }),
+  };
 }
 
 function unverified(what: string, why: string | undefined): BargeError {
-  return new BargeError('Unverified', `${what} can be checked only for its size${why ? ` (${why})` : ''}; it was not saved, as asked. Save it without "Only save objects whose content can be verified" to take it as it is.`);
+  return new BargeError(
+    'Unverified',
+    `${what} can be checked only for its size${why ? ` (${why})` : ''}; it was not saved, as asked. Save it without "Only save objects whose content can be verified" to take it as it is.`,
+  );
 }
 
 /** What the bytes must come to. */
@@ -106,17 +139,30 @@ export function checkedBody(source: Readable, expected: BodyExpectation): Readab
   const checked = new Transform({
     transform(chunk: Buffer, _encoding, callback) {
       bytes += chunk.length;
-      if (bytes > expected.size) return callback(new BargeError('SizeMismatch', `The store sent more than the ${expected.size} bytes of ${expected.what}; the download was stopped.`));
+      if (bytes > expected.size)
+        return callback(
+          new BargeError(
+            'SizeMismatch',
+            `The store sent more than the ${expected.size} bytes of ${expected.what}; the download was stopped.`,
+          ),
+        );
       expected.verifier?.update(chunk);
       const previous = held;
       held = chunk;
       callback(null, previous);
     },
     flush(callback) {
-      if (bytes !== expected.size) return callback(new BargeError('SizeMismatch', `The store sent ${bytes} of the ${expected.size} bytes of ${expected.what}; the download was stopped. Try again.`));
+      if (bytes !== expected.size)
+        return callback(
+          new BargeError(
+            'SizeMismatch',
+            `The store sent ${bytes} of the ${expected.size} bytes of ${expected.what}; the download was stopped. Try again.`,
+          ),
+        );
       try {
         const outcome = expected.verifier?.finish(expected.what);
-        if (outcome?.how === 'size-only' && expected.requireVerified && expected.size > 0) return callback(unverified(expected.what, outcome.why));
+        if (outcome?.how === 'size-only' && expected.requireVerified && expected.size > 0)
+          return callback(unverified(expected.what, outcome.why));
       } catch (error) {
         return callback(error as Error);
       }

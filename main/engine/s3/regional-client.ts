@@ -34,13 +34,19 @@ export class RegionalClient {
   /** `S3Client.send`, in the region of the command's bucket. */
   readonly send = (async (command: AnyCommand, options?: object) => {
     const bucket = (command.input as { Bucket?: unknown }).Bucket;
-    if (typeof bucket !== 'string' || command instanceof CreateBucketCommand) return this.sendIn(this.regions.defaultRegion, command, options);
+    if (typeof bucket !== 'string' || command instanceof CreateBucketCommand)
+      return this.sendIn(this.regions.defaultRegion, command, options);
     const region = await this.regions.regionFor(bucket);
     let output: unknown;
     try {
       output = await this.sendIn(region, command, options);
     } catch (error) {
-      await this.regions.afterFailure(bucket, region, error, command instanceof HeadObjectCommand || command instanceof HeadBucketCommand);
+      await this.regions.afterFailure(
+        bucket,
+        region,
+        error,
+        command instanceof HeadObjectCommand || command instanceof HeadBucketCommand,
+      );
       throw error;
     }
     // A DeleteObjects may be refused for its region key by key, inside a 200 (MinIO with a site region).

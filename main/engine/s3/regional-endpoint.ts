@@ -8,7 +8,8 @@ import { isRegion, REGION_RULE } from '../../../src/region.ts';
 
 /** The base URL of AWS's S3 in `region`. */
 export function awsRegionalEndpoint(region: string): URL {
-  if (!isRegion(region)) throw Object.assign(new Error(`"${region}" is not a region: ${REGION_RULE}.`), { name: 'InvalidRegion' });
+  if (!isRegion(region))
+    throw Object.assign(new Error(`"${region}" is not a region: ${REGION_RULE}.`), { name: 'InvalidRegion' });
   const suffix = region.startsWith('cn-') ? 'amazonaws.com.cn' : 'amazonaws.com';
   return new URL(`https://s3.${region}.${suffix}`);
 }

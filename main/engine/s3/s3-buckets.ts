@@ -21,7 +21,9 @@ export async function createBucket(connection: S3Connection, name: string): Prom
   // refuses it, rather than make the bucket somewhere else than asked.
   const location = region !== 'us-east-1' ? { LocationConstraint: region as BucketLocationConstraint } : undefined;
   try {
-    await withRetry(() => connection.client.send(new CreateBucketCommand({ Bucket: name, CreateBucketConfiguration: location })));
+    await withRetry(() =>
+      connection.client.send(new CreateBucketCommand({ Bucket: name, CreateBucketConfiguration: location })),
+    );
     connection.regions.learn(name, region);
   } catch (error) {
     throw toBargeError(error, `create bucket "${name}"`);
@@ -61,7 +63,14 @@ export interface AbortUploadsResult {
  * `olderThanMs`: only uploads begun at least this long ago (another process may be sending the newer
  * ones right now); an upload whose start the store does not say is left alone then.
  */
-export async function abortIncompleteUploads(connection: S3Connection, bucket: string, prefix = '', dryRun = false, olderThanMs?: number, now = Date.now()): Promise<AbortUploadsResult> {
+export async function abortIncompleteUploads(
+  connection: S3Connection,
+  bucket: string,
+  prefix = '',
+  dryRun = false,
+  olderThanMs?: number,
+  now = Date.now(),
+): Promise<AbortUploadsResult> {
   const aborted: MultipartUploadEntry[] = [];
   const failed: { upload: MultipartUploadEntry; error: BargeError }[] = [];
   // Collected first: aborting while paging through the same listing would shift its markers.

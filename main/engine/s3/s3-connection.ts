@@ -77,8 +77,15 @@ export interface OpenConnectionOptions extends ConnectionSettings {
 }
 
 /** Where the connection goes: explicit settings first, then the AWS environment and profile. */
-export async function resolveEndpoint(config: ConnectionConfig, env: NodeJS.ProcessEnv = process.env): Promise<ResolvedEndpoint> {
-  const endpoint = config.endpoint || env.AWS_ENDPOINT_URL_S3 || env.AWS_ENDPOINT_URL || (await profileSetting(config.profile, env, 'endpoint_url'));
+export async function resolveEndpoint(
+  config: ConnectionConfig,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<ResolvedEndpoint> {
+  const endpoint =
+    config.endpoint ||
+    env.AWS_ENDPOINT_URL_S3 ||
+    env.AWS_ENDPOINT_URL ||
+    (await profileSetting(config.profile, env, 'endpoint_url'));
   const custom = endpoint !== undefined && !/\.amazonaws\.com(\.cn)?(:\d+)?\/?$/i.test(new URL(endpoint).host);
   return {
     endpoint,
@@ -97,11 +104,21 @@ export async function openConnection(config: ConnectionConfig, options: OpenConn
   const resolved = await resolveEndpoint(config, env);
   checkEndpointAddress(resolved.endpoint, options.refuseAddress);
   const lookup = options.refuseAddress ? guardedLookup(options.refuseAddress) : undefined;
-  const agentOptions = { keepAlive: true, maxSockets: options.threads + SOCKET_HEADROOM, scheduling: 'lifo' as const, ...(lookup ? { lookup } : {}) };
+  const agentOptions = {
+    keepAlive: true,
+    maxSockets: options.threads + SOCKET_HEADROOM,
+    scheduling: 'lifo' as const,
+    ...(lookup ? { lookup } : {}),
+  };
   const httpAgent = new http.Agent(agentOptions);
   const httpsAgent = new https.Agent(agentOptions);
   const checksum = resolved.checksumMode === 'when_required' ? 'WHEN_REQUIRED' : 'WHEN_SUPPORTED';
-  const requestHandler = new NodeHttpHandler({ httpAgent, httpsAgent, connectionTimeout: CONNECT_TIMEOUT_MS, socketTimeout: options.stallTimeoutMs });
+  const requestHandler = new NodeHttpHandler({
+    httpAgent,
+    httpsAgent,
+    connectionTimeout: CONNECT_TIMEOUT_MS,
+    socketTimeout: options.stallTimeoutMs,
+  });
   /** One region's SDK client: the same sockets, endpoint and settings for every region. */
   const makeClient = (clientRegion: string, credentials: Pick<S3ClientConfig, 'credentials' | 'profile'>) => {
     const client = new S3Client({
@@ -130,7 +147,9 @@ export async function openConnection(config: ConnectionConfig, options: OpenConn
     askFirst: resolved.endpoint === undefined,
     ask: (bucket): Promise<string | undefined> => wire.askBucketRegion(bucket),
   });
-  const client = new RegionalClient(regions, (clientRegion) => (clientRegion === region ? home : makeClient(clientRegion, { credentials })));
+  const client = new RegionalClient(regions, (clientRegion) =>
+    clientRegion === region ? home : makeClient(clientRegion, { credentials }),
+  );
   const wire = new S3Wire({
     endpoint: resolved.endpoint,
     region,
@@ -172,18 +191,37 @@ export async function openConnection(config: ConnectionConfig, options: OpenConn
  * The keys given, else those of the environment the engine was given (which need not be the
  * process's own: a host may hand it another), else the SDK's chain for the profile.
  */
-function credentialsFrom(config: ConnectionConfig, env: NodeJS.ProcessEnv): Pick<S3ClientConfig, 'credentials' | 'profile'> {
+function credentialsFrom(
+  config: ConnectionConfig,
+  env: NodeJS.ProcessEnv,
+): Pick<S3ClientConfig, 'credentials' | 'profile'> {
   if (config.accessKeyId && config.secretAccessKey) {
-    return { credentials: { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey, sessionToken: config.sessionToken } };
+    return {
+      credentials: {
+        accessKeyId: config.accessKeyId,
+        secretAccessKey: config.secretAccessKey,
+        sessionToken: config.sessionToken,
+      },
+    };
   }
   if (config.profile) return { profile: config.profile };
   if (env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY && !env.AWS_PROFILE) {
-    return { credentials: { accessKeyId: env.AWS_ACCESS_KEY_ID, secretAccessKey: env.AWS_SECRET_ACCESS_KEY, sessionToken: env.AWS_SESSION_TOKEN || undefined } };
+    return {
+      credentials: {
+        accessKeyId: env.AWS_ACCESS_KEY_ID,
+        secretAccessKey: env.AWS_SECRET_ACCESS_KEY,
+        sessionToken: env.AWS_SESSION_TOKEN || undefined,
+      },
+    };
   }
   return env.AWS_PROFILE ? { profile: env.AWS_PROFILE } : {};
 }
 
-async function profileSetting(profile: string | undefined, env: NodeJS.ProcessEnv, name: string): Promise<string | undefined> {
+async function profileSetting(
+  profile: string | undefined,
+  env: NodeJS.ProcessEnv,
+  name: string,
+): Promise<string | undefined> {
   const files = await loadSharedConfigFiles({ ignoreCache: true });
   const profileName = profile ?? env.AWS_PROFILE ?? 'default';
   return files.configFile[profileName]?.[name] ?? files.credentialsFile[profileName]?.[name];

@@ -5,7 +5,10 @@
 // cannot carry some characters a key may hold, and stores mangle them otherwise.
 
 import {
-  HeadObjectCommand, ListBucketsCommand, ListMultipartUploadsCommand, ListObjectVersionsCommand,
+  HeadObjectCommand,
+  ListBucketsCommand,
+  ListMultipartUploadsCommand,
+  ListObjectVersionsCommand,
 } from '@aws-sdk/client-s3';
 import { asFolderPrefix } from '../../../src/s3-url.ts';
 import { withRetry } from '../queue/retry-loop.ts';
@@ -66,7 +69,10 @@ export function decodeListingKey(encoded: string): string | undefined {
 
 /** What a job says of a key whose URL encoding the store broke. */
 export function unreadableKeyError(bucket: string, sent: string, what: string): BargeError {
-  return new BargeError('UnreadableKey', `The store listed a key of s3://${bucket} whose URL encoding is broken ("${sent}", as it sent it): what the key is cannot be known, so it was not ${what}. The store is faulty: tell its operator.`);
+  return new BargeError(
+    'UnreadableKey',
+    `The store listed a key of s3://${bucket} whose URL encoding is broken ("${sent}", as it sent it): what the key is cannot be known, so it was not ${what}. The store is faulty: tell its operator.`,
+  );
 }
 
 export async function* listObjectPages(connection: S3Connection, options: ListOptions): AsyncGenerator<ListingPage> {
@@ -79,14 +85,23 @@ export async function* listObjectPages(connection: S3Connection, options: ListOp
 }
 
 /** One page; `nextToken` continues the listing, absent on the last page. */
-export async function listObjectsPage(connection: S3Connection, options: ListOptions, token?: string): Promise<ListingPage & { nextToken: string | undefined }> {
-  const ask = () => connection.wire.listObjectsV2(options.bucket, {
-    prefix: options.prefix,
-    delimiter: options.delimiter,
-    continuationToken: token,
-    startAfter: options.startAfter,
-    maxKeys: options.pageSize,
-  }, options.signal);
+export async function listObjectsPage(
+  connection: S3Connection,
+  options: ListOptions,
+  token?: string,
+): Promise<ListingPage & { nextToken: string | undefined }> {
+  const ask = () =>
+    connection.wire.listObjectsV2(
+      options.bucket,
+      {
+        prefix: options.prefix,
+        delimiter: options.delimiter,
+        continuationToken: token,
+        startAfter: options.startAfter,
+        maxKeys: options.pageSize,
+      },
+      options.signal,
+    );
   const page = options.retry === false ? await ask() : await withRetry(ask, { signal: options.signal });
   const unreadable: string[] = [];
   const decode = (text: string) => {
@@ -117,10 +132,14 @@ export async function listObjectsPage(connection: S3Connection, options: ListOpt
 }
 
 /** Every object below a prefix, one at a time; a key whose URL encoding is broken too, marked `unreadable`. */
-export async function* listAllObjects(connection: S3Connection, options: Omit<ListOptions, 'delimiter'>): AsyncGenerator<ObjectEntry> {
+export async function* listAllObjects(
+  connection: S3Connection,
+  options: Omit<ListOptions, 'delimiter'>,
+): AsyncGenerator<ObjectEntry> {
   for await (const page of listObjectPages(connection, options)) {
     yield* page.objects;
-    for (const sent of page.unreadable ?? []) yield { key: sent, unreadable: true, size: 0, lastModified: undefined, etag: undefined, storageClass: undefined };
+    for (const sent of page.unreadable ?? [])
+      yield { key: sent, unreadable: true, size: 0, lastModified: undefined, etag: undefined, storageClass: undefined };
   }
 }
 
@@ -135,25 +154,44 @@ export interface VersionEntry {
 }
 
 /** Every version and delete marker below a prefix (for "delete all versions"). */
-export async function* listAllVersions(connection: S3Connection, options: Omit<ListOptions, 'delimiter'>): AsyncGenerator<VersionEntry> {
+export async function* listAllVersions(
+  connection: S3Connection,
+  options: Omit<ListOptions, 'delimiter'>,
+): AsyncGenerator<VersionEntry> {
   let keyMarker: string | undefined;
   let versionMarker: string | undefined;
   do {
-    const page = await withRetry(() => connection.client.send(new ListObjectVersionsCommand({
-      Bucket: options.bucket, Prefix: options.prefix || undefined, KeyMarker: keyMarker, VersionIdMarker: versionMarker, EncodingType: 'url',
-    }), { abortSignal: options.signal }), { signal: options.signal });
+    const page = await withRetry(
+      () =>
+        connection.client.send(
+          new ListObjectVersionsCommand({
+            Bucket: options.bucket,
+            Prefix: options.prefix || undefined,
+            KeyMarker: keyMarker,
+            VersionIdMarker: versionMarker,
+            EncodingType: 'url',
+          }),
+          { abortSignal: options.signal },
+        ),
+      { signal: options.signal },
+    );
     const decoded = (text: string) => (page.EncodingType === 'url' ? decodeListingKey(text) : text);
     const entry = (text: string) => {
       const key = decoded(text);
       return key === undefined ? { key: text, unreadable: true as const } : { key };
     };
-    for (const v of page.Versions ?? []) yield { ...entry(v.Key ?? ''), versionId: v.VersionId ?? 'null', size: v.Size ?? 0, isDeleteMarker: false };
-    for (const m of page.DeleteMarkers ?? []) yield { ...entry(m.Key ?? ''), versionId: m.VersionId ?? 'null', size: 0, isDeleteMarker: true };
+    for (const v of page.Versions ?? [])
+      yield { ...entry(v.Key ?? ''), versionId: v.VersionId ?? 'null', size: v.Size ?? 0, isDeleteMarker: false };
+    for (const m of page.DeleteMarkers ?? [])
+      yield { ...entry(m.Key ?? ''), versionId: m.VersionId ?? 'null', size: 0, isDeleteMarker: true };
     const more = page.IsTruncated === true;
     // With EncodingType=url the marker comes encoded too; it goes back decoded (the SDK encodes it).
     const marker = more && page.NextKeyMarker !== undefined ? decoded(page.NextKeyMarker) : undefined;
     if (more && page.NextKeyMarker !== undefined && marker === undefined) {
-      throw new BargeError('UnreadableKey', `The store ended a page of the listing of s3://${options.bucket} at a key whose URL encoding is broken ("${page.NextKeyMarker}"): the listing cannot go on past it. The store is faulty: tell its operator.`);
+      throw new BargeError(
+        'UnreadableKey',
+        `The store ended a page of the listing of s3://${options.bucket} at a key whose URL encoding is broken ("${page.NextKeyMarker}"): the listing cannot go on past it. The store is faulty: tell its operator.`,
+      );
     }
     keyMarker = marker;
     versionMarker = more ? page.NextVersionIdMarker : undefined;
@@ -184,11 +222,21 @@ export interface ObjectDetails {
 }
 
 /** Object details, retried; inside a job, use `headObjectOnce` (the job retries). */
-export async function headObject(connection: S3Connection, bucket: string, key: string, signal?: AbortSignal): Promise<ObjectDetails> {
+export async function headObject(
+  connection: S3Connection,
+  bucket: string,
+  key: string,
+  signal?: AbortSignal,
+): Promise<ObjectDetails> {
   return withRetry(() => headObjectOnce(connection, bucket, key, signal), { signal });
 }
 
-export async function headObjectOnce(connection: S3Connection, bucket: string, key: string, signal?: AbortSignal): Promise<ObjectDetails> {
+export async function headObjectOnce(
+  connection: S3Connection,
+  bucket: string,
+  key: string,
+  signal?: AbortSignal,
+): Promise<ObjectDetails> {
   let head;
   try {
     head = await connection.client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }), { abortSignal: signal });
@@ -214,7 +262,13 @@ export async function headObjectOnce(connection: S3Connection, bucket: string, k
  * place answers with S3's own code (NoSuchBucket, InvalidAccessKeyId, SignatureDoesNotMatch...):
  * that is the error to report. If the listing works, the HEAD meant the object itself.
  */
-export async function explainHeadFailure(connection: S3Connection, bucket: string, key: string, error: unknown, signal?: AbortSignal): Promise<unknown> {
+export async function explainHeadFailure(
+  connection: S3Connection,
+  bucket: string,
+  key: string,
+  error: unknown,
+  signal?: AbortSignal,
+): Promise<unknown> {
   const status = httpStatus(error);
   // A refusal for the region has taught the bucket's region: the HEAD goes again, there.
   if (regionRedirectOf(error) !== undefined) return error;
@@ -224,7 +278,12 @@ export async function explainHeadFailure(connection: S3Connection, bucket: strin
   } catch (listError) {
     return httpStatus(listError) ? listError : error;
   }
-  return status === 404 ? Object.assign(new Error(`The object s3://${bucket}/${key} does not exist.`), { name: 'NoSuchKey', $metadata: { httpStatusCode: 404 } }) : error;
+  return status === 404
+    ? Object.assign(new Error(`The object s3://${bucket}/${key} does not exist.`), {
+        name: 'NoSuchKey',
+        $metadata: { httpStatusCode: 404 },
+      })
+    : error;
 }
 
 export interface MultipartUploadEntry {
@@ -240,15 +299,27 @@ export interface MultipartUploadEntry {
  * The prefix is applied here, not sent: MinIO treats ListMultipartUploads' Prefix as an exact key
  * and answers a real prefix with nothing, which would hide the very leftovers this is for.
  */
-export async function* listMultipartUploads(connection: S3Connection, bucket: string, rawPrefix = ''): AsyncGenerator<MultipartUploadEntry> {
+export async function* listMultipartUploads(
+  connection: S3Connection,
+  bucket: string,
+  rawPrefix = '',
+): AsyncGenerator<MultipartUploadEntry> {
   const prefix = asFolderPrefix(rawPrefix);
   let keyMarker: string | undefined;
   let uploadIdMarker: string | undefined;
   do {
-    const page = await withRetry(() => connection.client.send(new ListMultipartUploadsCommand({
-      Bucket: bucket, KeyMarker: keyMarker, UploadIdMarker: uploadIdMarker,
-    })));
-    for (const u of page.Uploads ?? []) if ((u.Key ?? '').startsWith(prefix)) yield { key: u.Key ?? '', uploadId: u.UploadId ?? '', initiated: u.Initiated?.getTime() };
+    const page = await withRetry(() =>
+      connection.client.send(
+        new ListMultipartUploadsCommand({
+          Bucket: bucket,
+          KeyMarker: keyMarker,
+          UploadIdMarker: uploadIdMarker,
+        }),
+      ),
+    );
+    for (const u of page.Uploads ?? [])
+      if ((u.Key ?? '').startsWith(prefix))
+        yield { key: u.Key ?? '', uploadId: u.UploadId ?? '', initiated: u.Initiated?.getTime() };
     const more = page.IsTruncated === true;
     keyMarker = more ? page.NextKeyMarker : undefined;
     uploadIdMarker = more ? page.NextUploadIdMarker : undefined;
@@ -259,14 +330,26 @@ export async function* listMultipartUploads(connection: S3Connection, bucket: st
  * Incomplete multipart uploads of exactly this key. Prefix is sent as the key itself: MinIO reads it
  * as an exact key, other stores as a prefix, and the equality check keeps only the key either way.
  */
-export async function* listUploadsOfKey(connection: S3Connection, bucket: string, key: string): AsyncGenerator<MultipartUploadEntry> {
+export async function* listUploadsOfKey(
+  connection: S3Connection,
+  bucket: string,
+  key: string,
+): AsyncGenerator<MultipartUploadEntry> {
   let keyMarker: string | undefined;
   let uploadIdMarker: string | undefined;
   do {
-    const page = await withRetry(() => connection.client.send(new ListMultipartUploadsCommand({
-      Bucket: bucket, Prefix: key, KeyMarker: keyMarker, UploadIdMarker: uploadIdMarker,
-    })));
-    for (const u of page.Uploads ?? []) if (u.Key === key) yield { key, uploadId: u.UploadId ?? '', initiated: u.Initiated?.getTime() };
+    const page = await withRetry(() =>
+      connection.client.send(
+        new ListMultipartUploadsCommand({
+          Bucket: bucket,
+          Prefix: key,
+          KeyMarker: keyMarker,
+          UploadIdMarker: uploadIdMarker,
+        }),
+      ),
+    );
+    for (const u of page.Uploads ?? [])
+      if (u.Key === key) yield { key, uploadId: u.UploadId ?? '', initiated: u.Initiated?.getTime() };
     const more = page.IsTruncated === true;
     keyMarker = more ? page.NextKeyMarker : undefined;
     uploadIdMarker = more ? page.NextUploadIdMarker : undefined;

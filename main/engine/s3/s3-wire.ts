@@ -31,7 +31,11 @@ import { isRegion, REGION_RULE } from '../../../src/region.ts';
 import { BargeError } from '../../../src/errors.ts';
 
 function toBytes(data: SourceData): string | Uint8Array {
-  return typeof data === 'string' ? data : ArrayBuffer.isView(data) ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength) : new Uint8Array(data);
+  return typeof data === 'string'
+    ? data
+    : ArrayBuffer.isView(data)
+      ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength)
+      : new Uint8Array(data);
 }
 
 /** Node's hashes behind the interface the signer expects. */
@@ -132,8 +136,16 @@ export class S3Wire {
     this.options = options;
     this.stallTimeoutMs = options.stallTimeoutMs;
     // The region names the host requests go to: one that is no region could name any host.
-    if (!isRegion(options.region)) throw new BargeError('InvalidRegion', `"${options.region.slice(0, 80)}" is not a region: ${REGION_RULE}.`);
-    this.signer = new SignatureV4({ service: 's3', region: options.region, credentials: options.credentials, sha256: NodeSha256, uriEscapePath: false, applyChecksum: false });
+    if (!isRegion(options.region))
+      throw new BargeError('InvalidRegion', `"${options.region.slice(0, 80)}" is not a region: ${REGION_RULE}.`);
+    this.signer = new SignatureV4({
+      service: 's3',
+      region: options.region,
+      credentials: options.credentials,
+      sha256: NodeSha256,
+      uriEscapePath: false,
+      applyChecksum: false,
+    });
   }
 
   /** Where a request for `bucket` goes now (its region once learnt; the default until then). */
@@ -168,24 +180,53 @@ export class S3Wire {
     } catch (error) {
       const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
       if (status === undefined) throw error;
-      const named = (error as { $response?: { headers?: IncomingHttpHeaders } }).$response?.headers?.['x-amz-bucket-region'];
+      const named = (error as { $response?: { headers?: IncomingHttpHeaders } }).$response?.headers?.[
+        'x-amz-bucket-region'
+      ];
       return typeof named === 'string' ? named : undefined;
     }
   }
 
-  async putObject(bucket: string, key: string, body: Buffer | StreamedBody, contentLength: number, headers: Record<string, string>, signal?: AbortSignal, fresh = false): Promise<StoredObject> {
+  async putObject(
+    bucket: string,
+    key: string,
+    body: Buffer | StreamedBody,
+    contentLength: number,
+    headers: Record<string, string>,
+    signal?: AbortSignal,
+    fresh = false,
+  ): Promise<StoredObject> {
     const response = await this.send({ method: 'PUT', bucket, key, body, contentLength, headers, signal, fresh });
     response.resume();
     return storedObject(response.headers);
   }
 
   async uploadPart(
-    bucket: string, key: string, uploadId: string, partNumber: number, body: StreamedBody, contentLength: number, signal?: AbortSignal, headers?: Record<string, string>, fresh = false,
+    bucket: string,
+    key: string,
+    uploadId: string,
+    partNumber: number,
+    body: StreamedBody,
+    contentLength: number,
+    signal?: AbortSignal,
+    headers?: Record<string, string>,
+    fresh = false,
   ): Promise<StoredObject & { etag: string }> {
-    const response = await this.send({ method: 'PUT', bucket, key, query: { partNumber: String(partNumber), uploadId }, body, contentLength, headers, signal, fresh });
+    const response = await this.send({
+      method: 'PUT',
+      bucket,
+      key,
+      query: { partNumber: String(partNumber), uploadId },
+      body,
+      contentLength,
+      headers,
+      signal,
+      fresh,
+    });
     response.resume();
     // Without its ETag a part cannot be named in CompleteMultipartUpload: fail it now (and retry).
-    if (!response.headers.etag) throw Object.assign(new Error(`The store sent no ETag for part ${partNumber}.`), { name: 'IncompleteBody' });
+    if (!response.headers.etag)
+      throw Object.assign(new Error(`The store sent no ETag for part ${partNumber}.`), { name: 'IncompleteBody' });
     return { ...storedObject(response.headers), etag: response.headers.etag };
   }
 
@@ -193,7 +234,11 @@ export class S3Wire {
    * An object's headers, with its checksums (x-amz-checksum-mode); `partNumber` asks about one part
    * (its size, and the number of parts in x-amz-mp-parts-count).
    */
-  async headObject(bucket: string, key: string, options: { partNumber?: number; ifMatch?: string; signal?: AbortSignal }): Promise<IncomingHttpHeaders> {
+  async headObject(
+    bucket: string,
+    key: string,
+    options: { partNumber?: number; ifMatch?: string; signal?: AbortSignal },
+  ): Promise<IncomingHttpHeaders> {
     const headers: Record<string, string> = { 'x-amz-checksum-mode': 'ENABLED' };
     if (options.ifMatch) headers['if-match'] = options.ifMatch;
     const query = options.partNumber === undefined ? undefined : { partNumber: String(options.partNumber) };
@@ -206,7 +251,12 @@ export class S3Wire {
    * A GET whose body goes to `sink` as it arrives, without Node's HTTP client (direct-get.ts): how
    * downloads fetch their ranges. Resolves with the answer's headers once the whole body is in the sink.
    */
-  async getObjectInto(bucket: string, key: string, options: { range?: [number, number]; ifMatch?: string; signal?: AbortSignal; fresh?: boolean }, sink: BodySink): Promise<IncomingHttpHeaders> {
+  async getObjectInto(
+    bucket: string,
+    key: string,
+    options: { range?: [number, number]; ifMatch?: string; signal?: AbortSignal; fresh?: boolean },
+    sink: BodySink,
+  ): Promise<IncomingHttpHeaders> {
     const headers: Record<string, string> = { 'x-amz-checksum-mode': 'ENABLED' };
     if (options.range) headers.range = `bytes=${options.range[0]}-${options.range[1]}`;
     if (options.ifMatch) headers['if-match'] = options.ifMatch;
@@ -214,27 +264,33 @@ export class S3Wire {
     const place = await this.placeOf(bucket);
     const signed = await this.signed({ method: 'GET', bucket, key, headers }, place);
     const secure = place.base.protocol === 'https:';
-    const answer = await this.directGets.get({
-      secure,
-      hostname: signed.hostname,
-      port: place.base.port ? Number(place.base.port) : secure ? 443 : 80,
-      path: signed.path,
-      headers: signed.headers,
-      signal: options.signal,
-      stallMs: this.stallTimeoutMs,
-      fresh: options.fresh,
-      lookup: this.options.lookup,
-    }, {
-      accept(head) {
-        // A store that ignores Range sends the whole object: written at the range's offset, it would
-        // corrupt the file.
-        if (options.range && head.status !== 206) {
-          throw Object.assign(new Error(`Asked for a byte range, got HTTP ${head.status} (the store ignored Range).`), { name: 'RangeIgnored' });
-        }
-        sink.accept(head);
+    const answer = await this.directGets.get(
+      {
+        secure,
+        hostname: signed.hostname,
+        port: place.base.port ? Number(place.base.port) : secure ? 443 : 80,
+        path: signed.path,
+        headers: signed.headers,
+        signal: options.signal,
+        stallMs: this.stallTimeoutMs,
+        fresh: options.fresh,
+        lookup: this.options.lookup,
       },
-      write: (chunk) => sink.write(chunk),
-    });
+      {
+        accept(head) {
+          // A store that ignores Range sends the whole object: written at the range's offset, it would
+          // corrupt the file.
+          if (options.range && head.status !== 206) {
+            throw Object.assign(
+              new Error(`Asked for a byte range, got HTTP ${head.status} (the store ignored Range).`),
+              { name: 'RangeIgnored' },
+            );
+          }
+          sink.accept(head);
+        },
+        write: (chunk) => sink.write(chunk),
+      },
+    );
     if (answer.errorText !== undefined) {
       const error = this.errorOf(answer.head.status, answer.head.headers, answer.errorText);
       await this.learnFrom(error, bucket, place, false);
@@ -252,7 +308,11 @@ export class S3Wire {
    * One ListObjectsV2 page, parsed here: the SDK's generic XML deserializer took about 50 ms of CPU
    * per page of 1,000 keys (measured), which made a listing CPU-bound.
    */
-  async listObjectsV2(bucket: string, params: { prefix?: string; delimiter?: string; continuationToken?: string; startAfter?: string; maxKeys?: number }, signal?: AbortSignal): Promise<ListObjectsV2Page> {
+  async listObjectsV2(
+    bucket: string,
+    params: { prefix?: string; delimiter?: string; continuationToken?: string; startAfter?: string; maxKeys?: number },
+    signal?: AbortSignal,
+  ): Promise<ListObjectsV2Page> {
     const query: Record<string, string> = { 'list-type': '2', 'encoding-type': 'url' };
     if (params.prefix) query.prefix = params.prefix;
     if (params.delimiter) query.delimiter = params.delimiter;
@@ -269,14 +329,21 @@ export class S3Wire {
   async presignGet(bucket: string, key: string, expiresInSeconds: number): Promise<string> {
     // Whoever follows the link cannot be redirected by it: the bucket's region is asked first if
     // nothing has said it yet.
-    const { base, region } = this.place(this.options.regions ? (await this.options.regions.confirmed(bucket)).region : this.options.region);
+    const { base, region } = this.place(
+      this.options.regions ? (await this.options.regions.confirmed(bucket)).region : this.options.region,
+    );
     const target = this.target(bucket, key, base);
     // A presigned request's payload is UNSIGNED-PAYLOAD (the server knows no body in advance); the
     // header only tells the signer so and must appear neither in the URL nor among signed headers.
     const signed = await this.signer.presign(
       {
-        method: 'GET', protocol: base.protocol, hostname: target.hostname, port: base.port ? Number(base.port) : undefined,
-        path: target.path, query: {}, headers: { host: target.host, 'x-amz-content-sha256': 'UNSIGNED-PAYLOAD' },
+        method: 'GET',
+        protocol: base.protocol,
+        hostname: target.hostname,
+        port: base.port ? Number(base.port) : undefined,
+        path: target.path,
+        query: {},
+        headers: { host: target.host, 'x-amz-content-sha256': 'UNSIGNED-PAYLOAD' },
       },
       {
         expiresIn: expiresInSeconds,
@@ -286,7 +353,9 @@ export class S3Wire {
         unhoistableHeaders: new Set(['x-amz-content-sha256']),
       },
     );
-    const query = Object.entries(signed.query ?? {}).map(([k, v]) => `${encodeSegment(k)}=${encodeSegment(String(v))}`).join('&');
+    const query = Object.entries(signed.query ?? {})
+      .map(([k, v]) => `${encodeSegment(k)}=${encodeSegment(String(v))}`)
+      .join('&');
     return `${base.protocol}//${target.host}${target.path}?${query}`;
   }
 
@@ -316,7 +385,10 @@ export class S3Wire {
   }
 
   /** A request's host, path (with its query) and headers, signed for its place. */
-  private async signed(request: Omit<WireRequest, 'signal' | 'fresh'>, place: Place): Promise<{ hostname: string; path: string; headers: Record<string, string> }> {
+  private async signed(
+    request: Omit<WireRequest, 'signal' | 'fresh'>,
+    place: Place,
+  ): Promise<{ hostname: string; path: string; headers: Record<string, string> }> {
     const { base, region } = place;
     const { hostname, host, path } = this.target(request.bucket, request.key, base);
     const headers: Record<string, string> = { ...request.headers, host };
@@ -324,12 +396,30 @@ export class S3Wire {
     // A buffered body is hashed into the signature (integrity on plain HTTP too); a streamed one is
     // sent unsigned, as the SDK does for streams.
     // (A body with its checksum in a trailer says so itself: STREAMING-UNSIGNED-PAYLOAD-TRAILER.)
-    headers['x-amz-content-sha256'] = request.headers?.['x-amz-content-sha256'] ?? (Buffer.isBuffer(request.body) ? createHash('sha256').update(request.body).digest('hex') : request.body ? 'UNSIGNED-PAYLOAD' : EMPTY_SHA256);
+    headers['x-amz-content-sha256'] =
+      request.headers?.['x-amz-content-sha256'] ??
+      (Buffer.isBuffer(request.body)
+        ? createHash('sha256').update(request.body).digest('hex')
+        : request.body
+          ? 'UNSIGNED-PAYLOAD'
+          : EMPTY_SHA256);
     const signed = await this.signer.sign(
-      { method: request.method, protocol: base.protocol, hostname, port: base.port ? Number(base.port) : undefined, path, query: { ...request.query }, headers },
+      {
+        method: request.method,
+        protocol: base.protocol,
+        hostname,
+        port: base.port ? Number(base.port) : undefined,
+        path,
+        query: { ...request.query },
+        headers,
+      },
       { signingDate: new Date(Date.now() + this.clockOffsetMs), signingRegion: region },
     );
-    const query = request.query ? `?${Object.entries(request.query).map(([k, v]) => `${encodeSegment(k)}=${encodeSegment(v)}`).join('&')}` : '';
+    const query = request.query
+      ? `?${Object.entries(request.query)
+          .map(([k, v]) => `${encodeSegment(k)}=${encodeSegment(v)}`)
+          .join('&')}`
+      : '';
     return { hostname, path: path + query, headers: signed.headers };
   }
 
@@ -342,20 +432,26 @@ export class S3Wire {
     const secure = base.protocol === 'https:';
     let sent: ClientRequest | undefined;
     const response = await new Promise<IncomingMessage>((resolve, reject) => {
-      const outgoing = (secure ? https : http).request({
-        protocol: base.protocol,
-        host: hostname,
-        port: base.port || undefined,
-        method: request.method,
-        path,
-        headers: signed.headers,
-        // false: a one-off agent, whose connection closes after this request.
-        agent: request.fresh ? false : secure ? this.options.httpsAgent : this.options.httpAgent,
-        ...(request.fresh && this.options.lookup ? { lookup: this.options.lookup } : {}),
-      }, resolve);
+      const outgoing = (secure ? https : http).request(
+        {
+          protocol: base.protocol,
+          host: hostname,
+          port: base.port || undefined,
+          method: request.method,
+          path,
+          headers: signed.headers,
+          // false: a one-off agent, whose connection closes after this request.
+          agent: request.fresh ? false : secure ? this.options.httpsAgent : this.options.httpAgent,
+          ...(request.fresh && this.options.lookup ? { lookup: this.options.lookup } : {}),
+        },
+        resolve,
+      );
       sent = outgoing;
       const stallMs = this.stallTimeoutMs;
-      const onStall = () => outgoing.destroy(Object.assign(new Error(`No data for ${stallMs / 1000} s`), { name: 'TimeoutError', code: 'ETIMEDOUT' }));
+      const onStall = () =>
+        outgoing.destroy(
+          Object.assign(new Error(`No data for ${stallMs / 1000} s`), { name: 'TimeoutError', code: 'ETIMEDOUT' }),
+        );
       outgoing.setTimeout(stallMs, onStall);
       // Once the whole body is handed to the kernel, the socket goes quiet while those bytes still
       // leave, at the link's pace, from buffers below us (the kernel's, a proxy's): on a slow link
@@ -364,7 +460,9 @@ export class S3Wire {
       // the answer's own bytes are watched as before.
       const bodyBytes = request.contentLength ?? 0;
       if (bodyBytes > 0) {
-        outgoing.once('finish', () => outgoing.setTimeout(stallMs + Math.min(MAX_DRAIN_MS, (stallMs * bodyBytes) / MIB_BYTES), onStall));
+        outgoing.once('finish', () =>
+          outgoing.setTimeout(stallMs + Math.min(MAX_DRAIN_MS, (stallMs * bodyBytes) / MIB_BYTES), onStall),
+        );
         outgoing.once('response', () => outgoing.setTimeout(stallMs, onStall));
       }
       const onAbort = () => outgoing.destroy(abortError());
@@ -380,24 +478,30 @@ export class S3Wire {
         // Each chunk goes once the socket took the one before (its buffer is then used again). A
         // request that ends first fails the writes still waiting; a body that fails ends the request.
         const waiting = new Set<(error: Error) => void>();
-        const closed = () => bodyError ?? Object.assign(new Error('The connection closed before the body was sent.'), { code: 'ECONNRESET' });
-        const write = (chunk: Buffer) => new Promise<void>((resolve, reject) => {
-          if (outgoing.destroyed) return reject(closed());
-          waiting.add(reject);
-          outgoing.write(chunk, (error) => {
-            waiting.delete(reject);
-            if (error) reject(error);
-            else resolve();
+        const closed = () =>
+          bodyError ??
+          Object.assign(new Error('The connection closed before the body was sent.'), { code: 'ECONNRESET' });
+        const write = (chunk: Buffer) =>
+          new Promise<void>((resolve, reject) => {
+            if (outgoing.destroyed) return reject(closed());
+            waiting.add(reject);
+            outgoing.write(chunk, (error) => {
+              waiting.delete(reject);
+              if (error) reject(error);
+              else resolve();
+            });
           });
-        });
         outgoing.once('close', () => {
           for (const fail of waiting) fail(closed());
           waiting.clear();
         });
-        request.body.pipeTo(write).then(() => outgoing.end(), (error: Error) => {
-          bodyError ??= error;
-          outgoing.destroy(error);
-        });
+        request.body.pipeTo(write).then(
+          () => outgoing.end(),
+          (error: Error) => {
+            bodyError ??= error;
+            outgoing.destroy(error);
+          },
+        );
       }
     });
     const status = response.statusCode ?? 0;
@@ -424,11 +528,18 @@ export class S3Wire {
     if (code === 'RequestTimeTooSkewed' || code === 'RequestExpired') this.learnClockOffset(headers);
     // The header a refusal names, as the SDK's errors carry it (NotImplemented's <Header>, InvalidArgument's <ArgumentName>),
     // and the region a refusal for the region names (AuthorizationHeaderMalformed), as the SDK reads it.
-    const named = Object.fromEntries(['Header', 'ArgumentName', 'Region'].flatMap((field) => {
-      const value = new RegExp(`<${field}>([^<]*)</${field}>`).exec(text)?.[1];
-      return value ? [[field, decodeXmlEntities(value)]] : [];
-    }));
-    const error = Object.assign(new Error(message), { name: code, ...named, $fault: status >= 500 ? 'server' : 'client', $metadata: { httpStatusCode: status } });
+    const named = Object.fromEntries(
+      ['Header', 'ArgumentName', 'Region'].flatMap((field) => {
+        const value = new RegExp(`<${field}>([^<]*)</${field}>`).exec(text)?.[1];
+        return value ? [[field, decodeXmlEntities(value)]] : [];
+      }),
+    );
+    const error = Object.assign(new Error(message), {
+      name: code,
+      ...named,
+      $fault: status >= 500 ? 'server' : 'client',
+      $metadata: { httpStatusCode: status },
+    });
     // Hidden, as the SDK hides it: the headers stay out of logs and serialised errors.
     Object.defineProperty(error, '$response', { value: { statusCode: status, headers }, enumerable: false });
     return error;
@@ -488,7 +599,10 @@ function storedObject(headers: IncomingHttpHeaders): StoredObject {
 
 /** SSE-KMS and SSE-C objects have ETags that are not an MD5 of their content. */
 export function etagIsNotDigest(headers: IncomingHttpHeaders): boolean {
-  return String(headers['x-amz-server-side-encryption'] ?? '').startsWith('aws:kms') || headers['x-amz-server-side-encryption-customer-algorithm'] !== undefined;
+  return (
+    String(headers['x-amz-server-side-encryption'] ?? '').startsWith('aws:kms') ||
+    headers['x-amz-server-side-encryption-customer-algorithm'] !== undefined
+  );
 }
 
 const STATUS_CODES: Readonly<Record<number, string>> = {
@@ -510,7 +624,14 @@ const STATUS_CODES: Readonly<Record<number, string>> = {
 
 export interface ListObjectsV2Page {
   /** `size` is 0 where the listing's Size is no size; `badSize` is then what it said. */
-  readonly contents: readonly { key: string; size: number; badSize?: string; lastModified: string | undefined; etag: string | undefined; storageClass: string | undefined }[];
+  readonly contents: readonly {
+    key: string;
+    size: number;
+    badSize?: string;
+    lastModified: string | undefined;
+    etag: string | undefined;
+    storageClass: string | undefined;
+  }[];
   readonly commonPrefixes: readonly string[];
   readonly isTruncated: boolean;
   readonly nextContinuationToken: string | undefined;
@@ -543,8 +664,12 @@ export function parseListObjectsV2(xml: string): ListObjectsV2Page {
     const stated = tag(block, 'Size');
     const size = parseObjectSize(stated);
     contents.push({
-      key: tag(block, 'Key') ?? '', size: size ?? 0, ...(size === undefined ? { badSize: stated ?? '' } : {}),
-      lastModified: tag(block, 'LastModified'), etag: tag(block, 'ETag'), storageClass: tag(block, 'StorageClass'),
+      key: tag(block, 'Key') ?? '',
+      size: size ?? 0,
+      ...(size === undefined ? { badSize: stated ?? '' } : {}),
+      lastModified: tag(block, 'LastModified'),
+      etag: tag(block, 'ETag'),
+      storageClass: tag(block, 'StorageClass'),
     });
   }
   const commonPrefixes = [];

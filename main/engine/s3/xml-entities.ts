@@ -16,7 +16,8 @@ const LARGEST_CODE_POINT = 0x10ffff;
 export function decodeXmlEntities(text: string): string {
   return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, entity: string) => {
     if (entity[0] !== '#') return NAMED_ENTITIES[entity.toLowerCase()] ?? whole;
-    const point = entity[1] === 'x' || entity[1] === 'X' ? parseInt(entity.slice(2), 16) : parseInt(entity.slice(1), 10);
+    const point =
+      entity[1] === 'x' || entity[1] === 'X' ? parseInt(entity.slice(2), 16) : parseInt(entity.slice(1), 10);
     return point <= LARGEST_CODE_POINT ? String.fromCodePoint(point) : whole;
   });
 }

@@ -12,15 +12,23 @@ import type { RowBatch, Sort } from './listing-index.ts';
 export type IndexRequest =
   | { readonly type: 'open'; readonly listing: number }
   | { readonly type: 'append'; readonly listing: number; readonly batch: RowBatch }
-  | { readonly type: 'order'; readonly listing: number; readonly id: number; readonly sort: Sort; readonly filter: string }
+  | {
+      readonly type: 'order';
+      readonly listing: number;
+      readonly id: number;
+      readonly sort: Sort;
+      readonly filter: string;
+    }
   | { readonly type: 'close'; readonly listing: number };
 
 export type IndexAnswer =
-  | { readonly id: number; readonly order: Int32Array }
-  | { readonly id: number; readonly error: string };
+  { readonly id: number; readonly order: Int32Array } | { readonly id: number; readonly error: string };
 
 /** Carry out one request on the listings held (in the worker, or here). */
-export function handleIndexRequest(listings: Map<number, ListingIndex>, request: IndexRequest): IndexAnswer | undefined {
+export function handleIndexRequest(
+  listings: Map<number, ListingIndex>,
+  request: IndexRequest,
+): IndexAnswer | undefined {
   switch (request.type) {
     case 'open':
       listings.set(request.listing, new ListingIndex());
@@ -96,7 +104,12 @@ export function createIndexClient(): IndexClient {
     },
     append(listing, batch) {
       // The batch's columns are the worker's from now on: moved, not copied.
-      send({ type: 'append', listing, batch }, [batch.folder.buffer, batch.sizes.buffer, batch.modified.buffer, batch.classes.buffer]);
+      send({ type: 'append', listing, batch }, [
+        batch.folder.buffer,
+        batch.sizes.buffer,
+        batch.modified.buffer,
+        batch.classes.buffer,
+      ]);
     },
     order(listing, sort, filter) {
       const id = nextId++;

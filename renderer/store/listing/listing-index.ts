@@ -155,7 +155,8 @@ export function sortAscending(rows: Int32Array, value: (row: number) => number):
   const high = new Uint32Array(n);
   for (let i = 0; i < n; i++) {
     const v = value(rows[i]!);
-    if (!(v >= 0 && v <= Number.MAX_SAFE_INTEGER && Number.isInteger(v))) return Int32Array.from(rows).sort((a, b) => value(a) - value(b) || a - b);
+    if (!(v >= 0 && v <= Number.MAX_SAFE_INTEGER && Number.isInteger(v)))
+      return Int32Array.from(rows).sort((a, b) => value(a) - value(b) || a - b);
     low[i] = v % 0x1_0000_0000;
     high[i] = Math.floor(v / 0x1_0000_0000);
   }
@@ -164,7 +165,12 @@ export function sortAscending(rows: Int32Array, value: (row: number) => number):
   for (let i = 0; i < n; i++) order[i] = i;
   let spare = new Int32Array(n);
   const counts = new Int32Array(0x10000);
-  for (const [words, shift] of [[low, 0], [low, 16], [high, 0], [high, 16]] as const) {
+  for (const [words, shift] of [
+    [low, 0],
+    [low, 16],
+    [high, 0],
+    [high, 16],
+  ] as const) {
     counts.fill(0);
     for (let i = 0; i < n; i++) counts[(words[i]! >>> shift) & 0xffff]! += 1;
     // A digit every row shares changes nothing.
@@ -235,7 +241,8 @@ export class ListingIndex {
   }
 
   append(batch: RowBatch): void {
-    if (batch.first !== this.names.length) throw new Error(`Rows ${batch.first}… appended after ${this.names.length} rows.`);
+    if (batch.first !== this.names.length)
+      throw new Error(`Rows ${batch.first}… appended after ${this.names.length} rows.`);
     const count = batch.names.length;
     this.reserve(batch.first + count);
     this.classNames = batch.classNames;
@@ -300,7 +307,9 @@ export class ListingIndex {
     if (column === 'size') return (row) => this.sizes[row]!;
     // No date sorts as 0, as visibleRows has it.
     if (column === 'modified') return (row) => this.modified[row]! || 0;
-    const ranked = this.classNames.map((name, index) => ({ name, index })).sort((a, b) => collator.compare(a.name, b.name));
+    const ranked = this.classNames
+      .map((name, index) => ({ name, index }))
+      .sort((a, b) => collator.compare(a.name, b.name));
     const rank = new Int32Array(this.classNames.length);
     ranked.forEach((entry, position) => {
       // Names equal by collator share the rank of the first.

@@ -43,7 +43,10 @@ export class RowTable {
   private readonly classIndex = new Map<string, number>([['', 0]]);
   /** Whether each kind's names came in ascending order (as S3 lists them): keys are then found by halving. */
   private inOrder = { folder: true, object: true };
-  private lastName: { folder: string | undefined; object: string | undefined } = { folder: undefined, object: undefined };
+  private lastName: { folder: string | undefined; object: string | undefined } = {
+    folder: undefined,
+    object: undefined,
+  };
   private readonly folderRows: number[] = [];
   private readonly objectRows: number[] = [];
 
@@ -63,7 +66,9 @@ export class RowTable {
     const prefix = this.prefix;
     for (const key of page.prefixes) this.push(rowName(key, prefix), 1, 0, NaN, 0);
     // A folder marker for the prefix itself ("photos/" inside "photos/") is not a row.
-    for (const o of page.objects) if (o.key !== prefix) this.push(rowName(o.key, prefix), 0, o.size, o.lastModified ?? NaN, this.classOf(o.storageClass));
+    for (const o of page.objects)
+      if (o.key !== prefix)
+        this.push(rowName(o.key, prefix), 0, o.size, o.lastModified ?? NaN, this.classOf(o.storageClass));
     const end = this.names.length;
     return {
       first,
@@ -137,7 +142,10 @@ export class RowTable {
     const modified = this.modified[row]!;
     const storageClass = this.classes[row]!;
     return {
-      kind: 'object', key, name, size: this.sizes[row]!,
+      kind: 'object',
+      key,
+      name,
+      size: this.sizes[row]!,
       ...(Number.isNaN(modified) ? {} : { lastModified: modified }),
       ...(storageClass === 0 ? {} : { storageClass: this.classNames[storageClass] }),
     };

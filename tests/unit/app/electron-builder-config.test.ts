@@ -9,7 +9,9 @@ import { parse } from 'yaml';
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..', '..');
 
 async function validator() {
-  const schema = JSON.parse(await readFile(path.join(root, 'node_modules', 'app-builder-lib', 'scheme.json'), 'utf8')) as object;
+  const schema = JSON.parse(
+    await readFile(path.join(root, 'node_modules', 'app-builder-lib', 'scheme.json'), 'utf8'),
+  ) as object;
   return new Ajv({ allErrors: true, strict: false, allowUnionTypes: true }).compile(schema);
 }
 
@@ -18,14 +20,21 @@ describe('electron-builder.yml', () => {
     const validate = await validator();
     const config = parse(await readFile(path.join(root, 'electron-builder.yml'), 'utf8')) as Record<string, unknown>;
     expect(validate(config), JSON.stringify(validate.errors)).toBe(true);
-    expect(config).toMatchObject({ linux: { target: ['AppImage', 'deb'] }, mac: { target: ['dmg'] }, win: { target: ['nsis'] } });
+    expect(config).toMatchObject({
+      linux: { target: ['AppImage', 'deb'] },
+      mac: { target: ['dmg'] },
+      win: { target: ['nsis'] },
+    });
   });
 
   it('burns the fuses: no running as Node, no NODE_OPTIONS or --inspect, the asar checked', async () => {
     const config = parse(await readFile(path.join(root, 'electron-builder.yml'), 'utf8')) as Record<string, unknown>;
     expect(config.electronFuses).toMatchObject({
-      runAsNode: false, enableNodeOptionsEnvironmentVariable: false, enableNodeCliInspectArguments: false,
-      enableEmbeddedAsarIntegrityValidation: true, onlyLoadAppFromAsar: true,
+      runAsNode: false,
+      enableNodeOptionsEnvironmentVariable: false,
+      enableNodeCliInspectArguments: false,
+      enableEmbeddedAsarIntegrityValidation: true,
+      onlyLoadAppFromAsar: true,
     });
     const validate = await validator();
     expect(validate({ ...config, electronFuses: { runAsNode: 'no' } })).toBe(false);
@@ -35,7 +44,9 @@ describe('electron-builder.yml', () => {
     const config = parse(await readFile(path.join(root, 'electron-builder.yml'), 'utf8')) as Record<string, unknown>;
     expect(config.asarUnpack).toContain('**/*.node');
     // The native CRC32C is a production dependency, so electron-builder packs it.
-    const manifest = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    const manifest = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
     expect(manifest.dependencies['@node-rs/crc32']).toMatch(/^\d+\.\d+\.\d+$/);
   });
 

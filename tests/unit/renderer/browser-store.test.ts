@@ -6,11 +6,23 @@ import { jobSnapshot, useFakeApi } from './fake-api.ts';
 import { readUploadChoice, useUploadChoice } from '../../../renderer/store/upload-choice-store.ts';
 import type { DroppedItems } from '../../../src/contract/api.ts';
 
-const object = (key: string, size: number, lastModified = 0): Row => ({ kind: 'object', key, name: rowName(key, 'p/'), size, lastModified });
+const object = (key: string, size: number, lastModified = 0): Row => ({
+  kind: 'object',
+  key,
+  name: rowName(key, 'p/'),
+  size,
+  lastModified,
+});
 const folder = (key: string): Row => ({ kind: 'folder', key, name: rowName(key, 'p/') });
 
 describe('browser rows', () => {
-  const rows = [object('p/b10.txt', 5, 3), object('p/b9.txt', 50, 1), folder('p/z/'), object('p/a.txt', 500, 2), folder('p/m/')];
+  const rows = [
+    object('p/b10.txt', 5, 3),
+    object('p/b9.txt', 50, 1),
+    folder('p/z/'),
+    object('p/a.txt', 500, 2),
+    folder('p/m/'),
+  ];
 
   it('names rows relative to the prefix', () => {
     expect(rowName('p/z/', 'p/')).toBe('z');
@@ -18,12 +30,26 @@ describe('browser rows', () => {
   });
 
   it('puts folders first and sorts names naturally', () => {
-    expect(visibleRows(rows, { column: 'name', descending: false }, '').map((r) => r.name)).toEqual(['m', 'z', 'a.txt', 'b9.txt', 'b10.txt']);
+    expect(visibleRows(rows, { column: 'name', descending: false }, '').map((r) => r.name)).toEqual([
+      'm',
+      'z',
+      'a.txt',
+      'b9.txt',
+      'b10.txt',
+    ]);
   });
 
   it('sorts by size and date, both ways', () => {
-    expect(visibleRows(rows, { column: 'size', descending: true }, '').filter((r) => r.kind === 'object').map((r) => r.name)).toEqual(['a.txt', 'b9.txt', 'b10.txt']);
-    expect(visibleRows(rows, { column: 'modified', descending: false }, '').filter((r) => r.kind === 'object').map((r) => r.name)).toEqual(['b9.txt', 'a.txt', 'b10.txt']);
+    expect(
+      visibleRows(rows, { column: 'size', descending: true }, '')
+        .filter((r) => r.kind === 'object')
+        .map((r) => r.name),
+    ).toEqual(['a.txt', 'b9.txt', 'b10.txt']);
+    expect(
+      visibleRows(rows, { column: 'modified', descending: false }, '')
+        .filter((r) => r.kind === 'object')
+        .map((r) => r.name),
+    ).toEqual(['b9.txt', 'a.txt', 'b10.txt']);
   });
 
   it('filters by name, case-insensitively', () => {
@@ -50,11 +76,18 @@ describe('browser actions', () => {
   const writeText = vi.fn(async (_text: string) => undefined);
   const dropped = (...names: string[]): DroppedItems => {
     const files = names.map((name) => new File(['x'], name));
-    return { topLevel: files, count: files.length, files: async () => files.map((file) => ({ file, relativePath: file.name })) };
+    return {
+      topLevel: files,
+      count: files.length,
+      files: async () => files.map((file) => ({ file, relativePath: file.name })),
+    };
   };
 
   beforeEach(() => {
-    useBrowser.setState({ ...initial, connectionId: 'c1', buckets: [{ name: 'b' }, { name: 'gone' }], bucket: 'b', prefix: 'p/' }, true);
+    useBrowser.setState(
+      { ...initial, connectionId: 'c1', buckets: [{ name: 'b' }, { name: 'gone' }], bucket: 'b', prefix: 'p/' },
+      true,
+    );
     writeText.mockClear();
     vi.stubGlobal('navigator', { clipboard: { writeText } });
   });
@@ -68,13 +101,21 @@ describe('browser actions', () => {
     expect(useBrowser.getState().notice).toBe('Uploading 2 items…');
     await done;
     // Nothing already there is replaced unless the user said so: the window asks by default.
-    expect(api.calls).toEqual([{ method: 'uploadFiles', params: { connectionId: 'c1', bucket: 'b', prefix: 'p/', dropped: items, ifExists: 'ask' } }]);
+    expect(api.calls).toEqual([
+      {
+        method: 'uploadFiles',
+        params: { connectionId: 'c1', bucket: 'b', prefix: 'p/', dropped: items, ifExists: 'ask' },
+      },
+    ]);
     expect(useBrowser.getState().notice).toBe('Upload started: 2 items to s3://b/p/');
   });
 
   it('uploads with the answer chosen up front for objects already there, remembered on this computer', async () => {
     const stored = new Map<string, string>();
-    vi.stubGlobal('localStorage', { getItem: (key: string) => stored.get(key) ?? null, setItem: (key: string, value: string) => stored.set(key, value) });
+    vi.stubGlobal('localStorage', {
+      getItem: (key: string) => stored.get(key) ?? null,
+      setItem: (key: string, value: string) => stored.set(key, value),
+    });
     const api = useFakeApi();
     api.uploadAnswer = { ok: true, value: jobSnapshot('j1', { name: 'a.txt' }) };
     useUploadChoice.getState().setIfExists('rename');
@@ -90,7 +131,7 @@ describe('browser actions', () => {
     expect(readUploadChoice('sometimes')).toBe('ask');
   });
 
-  it('shows a refused upload\'s reason, and uploads nothing without files', async () => {
+  it("shows a refused upload's reason, and uploads nothing without files", async () => {
     const api = useFakeApi();
     api.uploadAnswer = { ok: false, error: { code: 'AccessDenied', message: 'Access denied' } };
     await useBrowser.getState().upload(dropped('a.txt'));
@@ -123,7 +164,10 @@ describe('browser actions', () => {
   it('does not say an upload started in a folder the user has left by the time it answers; a refusal is said wherever they are, naming its folder', async () => {
     const api = useFakeApi({ 'objects.list': { objects: [], prefixes: [] } });
     let answer!: (result: typeof api.uploadAnswer) => void;
-    api.uploadFiles = () => new Promise((resolve) => { answer = resolve; });
+    api.uploadFiles = () =>
+      new Promise((resolve) => {
+        answer = resolve;
+      });
     const started = useBrowser.getState().upload(dropped('a.txt'));
     useBrowser.getState().open('b', 'elsewhere/');
     answer({ ok: true, value: jobSnapshot('j1', { name: 'a.txt → s3://b/p/' }) });
@@ -143,7 +187,10 @@ describe('browser actions', () => {
   });
 
   it('Refresh lists the buckets again: one deleted elsewhere goes from the list', async () => {
-    useFakeApi({ 'buckets.list': [{ name: 'b' }], 'objects.list': { objects: [], prefixes: [], nextToken: undefined } });
+    useFakeApi({
+      'buckets.list': [{ name: 'b' }],
+      'objects.list': { objects: [], prefixes: [], nextToken: undefined },
+    });
     useBrowser.getState().refresh();
     await expect.poll(() => useBrowser.getState().buckets.map((bucket) => bucket.name)).toEqual(['b']);
   });
@@ -151,7 +198,12 @@ describe('browser actions', () => {
   it('copies a presigned link, valid one hour, and shows it', async () => {
     const api = useFakeApi({ 'objects.presign': { url: 'http://s3/b/p/a.txt?X-Amz-Signature=1' } });
     await useBrowser.getState().copyLink('p/a.txt');
-    expect(api.calls).toEqual([{ method: 'objects.presign', params: { connectionId: 'c1', bucket: 'b', key: 'p/a.txt', expiresInSeconds: 3600 } }]);
+    expect(api.calls).toEqual([
+      {
+        method: 'objects.presign',
+        params: { connectionId: 'c1', bucket: 'b', key: 'p/a.txt', expiresInSeconds: 3600 },
+      },
+    ]);
     expect(writeText).toHaveBeenCalledWith('http://s3/b/p/a.txt?X-Amz-Signature=1');
     expect(useBrowser.getState().notice).toBe('Link copied (valid one hour): http://s3/b/p/a.txt?X-Amz-Signature=1');
   });
@@ -164,7 +216,10 @@ describe('browser actions', () => {
   });
 
   it('creates a bucket in the current connection and lists the buckets again', async () => {
-    const api = useFakeApi({ 'buckets.create': null, 'buckets.list': [{ name: 'b' }, { name: 'gone' }, { name: 'new' }] });
+    const api = useFakeApi({
+      'buckets.create': null,
+      'buckets.list': [{ name: 'b' }, { name: 'gone' }, { name: 'new' }],
+    });
     await useBrowser.getState().createBucket('new');
     expect(api.calls.map((c) => c.method)).toEqual(['buckets.create', 'buckets.list']);
     expect(api.calls[0]!.params).toEqual({ connectionId: 'c1', name: 'new' });
@@ -198,26 +253,48 @@ const keysOf = (rows: RowList) => Array.from({ length: rows.length }, (_, i) => 
 
 describe('a listing that keeps up', () => {
   const initial = useBrowser.getState();
-  const page = (keys: string[]) => ({ prefixes: keys.filter((k) => k.endsWith('/')), objects: keys.filter((k) => !k.endsWith('/')).map((key) => ({ key, size: 1 })), nextToken: undefined });
+  const page = (keys: string[]) => ({
+    prefixes: keys.filter((k) => k.endsWith('/')),
+    objects: keys.filter((k) => !k.endsWith('/')).map((key) => ({ key, size: 1 })),
+    nextToken: undefined,
+  });
 
   beforeEach(() => {
     const table = new RowTable('p/');
     table.append(page(['p/a.txt', 'p/gone.txt']));
-    useBrowser.setState({ ...initial, connectionId: 'c1', bucket: 'b', prefix: 'p/', view: new ListingView(table, Int32Array.of(0, 1)), selection: new Set(['p/a.txt', 'p/gone.txt']), anchor: 'p/gone.txt' }, true);
+    useBrowser.setState(
+      {
+        ...initial,
+        connectionId: 'c1',
+        bucket: 'b',
+        prefix: 'p/',
+        view: new ListingView(table, Int32Array.of(0, 1)),
+        selection: new Set(['p/a.txt', 'p/gone.txt']),
+        anchor: 'p/gone.txt',
+      },
+      true,
+    );
   });
 
   it('lists the folder on screen again when a job that changed it completes, keeping the selection of what is still there', async () => {
     const api = useFakeApi({ 'objects.list': page(['p/sub/', 'p/a.txt', 'p/new.txt']) as never });
     useBrowser.getState().jobsCompleted([{ kind: 'upload', bucket: 'b', prefix: 'p/' }]);
     await vi.waitFor(() => expect(keysOf(useBrowser.getState().view)).toEqual(['p/sub/', 'p/a.txt', 'p/new.txt']));
-    expect(api.calls).toEqual([{ method: 'objects.list', params: { connectionId: 'c1', bucket: 'b', prefix: 'p/', token: undefined } }]);
+    expect(api.calls).toEqual([
+      { method: 'objects.list', params: { connectionId: 'c1', bucket: 'b', prefix: 'p/', token: undefined } },
+    ]);
     expect([...useBrowser.getState().selection]).toEqual(['p/a.txt']);
     expect(useBrowser.getState().anchor).toBeUndefined();
   });
 
   it('an upload into a folder below also lists again (it may have made a folder here); other buckets, folders and downloads do not', () => {
     const api = useFakeApi({ 'objects.list': page([]) as never });
-    useBrowser.getState().jobsCompleted([{ kind: 'download', bucket: 'b', prefix: 'p/' }, { kind: 'upload', bucket: 'other', prefix: 'p/' }, { kind: 'delete', bucket: 'b', prefix: 'q/' }, { kind: 'delete', bucket: 'b', prefix: undefined }]);
+    useBrowser.getState().jobsCompleted([
+      { kind: 'download', bucket: 'b', prefix: 'p/' },
+      { kind: 'upload', bucket: 'other', prefix: 'p/' },
+      { kind: 'delete', bucket: 'b', prefix: 'q/' },
+      { kind: 'delete', bucket: 'b', prefix: undefined },
+    ]);
     expect(api.calls).toHaveLength(0);
     useBrowser.getState().jobsCompleted([{ kind: 'upload', bucket: 'b', prefix: 'p/deeper/' }]);
     expect(api.calls).toHaveLength(1);
@@ -229,7 +306,11 @@ describe('a listing as it streams', () => {
   const pages = (count: number, perPage: number) => (params: { prefix: string; token?: string }) => {
     const at = Number(params.token ?? 0);
     const keys = Array.from({ length: perPage }, (_, i) => `${params.prefix}k${at * perPage + i}`);
-    return { prefixes: at === 0 ? [`${params.prefix}sub/`] : [], objects: keys.map((key) => ({ key, size: 1 })), nextToken: at + 1 < count ? String(at + 1) : undefined };
+    return {
+      prefixes: at === 0 ? [`${params.prefix}sub/`] : [],
+      objects: keys.map((key) => ({ key, size: 1 })),
+      nextToken: at + 1 < count ? String(at + 1) : undefined,
+    };
   };
 
   beforeEach(() => useBrowser.setState({ ...initial, connectionId: 'c1' }, true));
@@ -241,11 +322,30 @@ describe('a listing as it streams', () => {
     await vi.waitFor(() => expect(useBrowser.getState().listing).toBe(false));
     const view = useBrowser.getState().view;
     expect(view.length).toBe(151);
-    expect([view.at(0)?.key, view.at(1)?.key, view.at(2)?.key, view.at(150)?.key]).toEqual(['p/sub/', 'p/k0', 'p/k1', 'p/k149']);
+    expect([view.at(0)?.key, view.at(1)?.key, view.at(2)?.key, view.at(150)?.key]).toEqual([
+      'p/sub/',
+      'p/k0',
+      'p/k1',
+      'p/k149',
+    ]);
     useBrowser.getState().setSort('name');
     await vi.waitFor(() => expect(useBrowser.getState().view.at(1)?.key).toBe('p/k149'));
     useBrowser.getState().setFilter('K14');
-    await vi.waitFor(() => expect(keysOf(useBrowser.getState().view)).toEqual(['p/k149', 'p/k148', 'p/k147', 'p/k146', 'p/k145', 'p/k144', 'p/k143', 'p/k142', 'p/k141', 'p/k140', 'p/k14']));
+    await vi.waitFor(() =>
+      expect(keysOf(useBrowser.getState().view)).toEqual([
+        'p/k149',
+        'p/k148',
+        'p/k147',
+        'p/k146',
+        'p/k145',
+        'p/k144',
+        'p/k143',
+        'p/k142',
+        'p/k141',
+        'p/k140',
+        'p/k14',
+      ]),
+    );
   });
 
   it('selects a range between the anchor and the row shift-clicked, in the order on screen, and all rows shown', async () => {
@@ -255,7 +355,16 @@ describe('a listing as it streams', () => {
     const { select, selectAll } = useBrowser.getState();
     select('p/k3', 'only', useBrowser.getState().view);
     select('p/k10', 'range', useBrowser.getState().view);
-    expect([...useBrowser.getState().selection]).toEqual(['p/k3', 'p/k4', 'p/k5', 'p/k6', 'p/k7', 'p/k8', 'p/k9', 'p/k10']);
+    expect([...useBrowser.getState().selection]).toEqual([
+      'p/k3',
+      'p/k4',
+      'p/k5',
+      'p/k6',
+      'p/k7',
+      'p/k8',
+      'p/k9',
+      'p/k10',
+    ]);
     select('p/k1', 'toggle', useBrowser.getState().view);
     expect(useBrowser.getState().selection.has('p/k1')).toBe(true);
     selectAll(useBrowser.getState().view);
@@ -263,13 +372,18 @@ describe('a listing as it streams', () => {
   });
 
   it('says in the status line which keys the store listed with a broken URL encoding, until another folder is opened', async () => {
-    useFakeApi({ 'objects.list': ((params: { prefix: string }) => (params.prefix === 'p/'
-      ? { prefixes: [], objects: [{ key: 'p/good.txt', size: 1 }], unreadable: ['p/bad%zz.txt'] }
-      : { prefixes: [], objects: [] })) as never });
+    useFakeApi({
+      'objects.list': ((params: { prefix: string }) =>
+        params.prefix === 'p/'
+          ? { prefixes: [], objects: [{ key: 'p/good.txt', size: 1 }], unreadable: ['p/bad%zz.txt'] }
+          : { prefixes: [], objects: [] }) as never,
+    });
     useBrowser.getState().open('b', 'p/');
     await vi.waitFor(() => expect(useBrowser.getState().listing).toBe(false));
     expect(keysOf(useBrowser.getState().view)).toEqual(['p/good.txt']);
-    expect(useBrowser.getState().notice).toBe('Not shown: a key the store listed with a broken URL encoding, "p/bad%zz.txt". The store is faulty: tell its operator.');
+    expect(useBrowser.getState().notice).toBe(
+      'Not shown: a key the store listed with a broken URL encoding, "p/bad%zz.txt". The store is faulty: tell its operator.',
+    );
     useBrowser.getState().open('b', 'q/');
     expect(useBrowser.getState().notice).toBeUndefined();
   });

@@ -9,7 +9,9 @@ import { jobSnapshot, useFakeApi } from './fake-api.ts';
 describe('what an emptied bucket loses', () => {
   it('says its objects, or its versions where it keeps them, and its unfinished uploads', () => {
     expect(bucketContents(3, '12 B', 0, 'off')).toBe('3 objects (12 B)');
-    expect(bucketContents(6, '1.0 KiB', 1, 'enabled')).toBe('6 versions and delete markers (1.0 KiB) and 1 unfinished upload');
+    expect(bucketContents(6, '1.0 KiB', 1, 'enabled')).toBe(
+      '6 versions and delete markers (1.0 KiB) and 1 unfinished upload',
+    );
     expect(bucketContents(1, '5 B', 0, 'suspended')).toBe('1 version or delete marker (5 B)');
     expect(bucketContents(0, '0 B', 2, undefined)).toBe('2 unfinished uploads');
   });
@@ -18,12 +20,20 @@ describe('what an emptied bucket loses', () => {
 describe('bucket actions', () => {
   const initial = useBrowser.getState();
   beforeEach(() => {
-    useBrowser.setState({ ...initial, connectionId: 'c1', buckets: [{ name: 'b' }, { name: 'gone' }], bucket: 'gone', prefix: 'p/' }, true);
+    useBrowser.setState(
+      { ...initial, connectionId: 'c1', buckets: [{ name: 'b' }, { name: 'gone' }], bucket: 'gone', prefix: 'p/' },
+      true,
+    );
   });
 
   it('starts Empty and delete as a job of the connection the dialog counted on, whichever is picked now', async () => {
-    const api = useFakeApi({ 'buckets.emptyAndDelete': jobSnapshot('j1', { kind: 'delete', name: 'Empty and delete bucket gone' }) });
-    expect(await useBrowser.getState().emptyAndDeleteBucket('c0', 'gone')).toMatchObject({ id: 'j1', name: 'Empty and delete bucket gone' });
+    const api = useFakeApi({
+      'buckets.emptyAndDelete': jobSnapshot('j1', { kind: 'delete', name: 'Empty and delete bucket gone' }),
+    });
+    expect(await useBrowser.getState().emptyAndDeleteBucket('c0', 'gone')).toMatchObject({
+      id: 'j1',
+      name: 'Empty and delete bucket gone',
+    });
     expect(api.calls).toEqual([{ method: 'buckets.emptyAndDelete', params: { connectionId: 'c0', name: 'gone' } }]);
   });
 
@@ -48,7 +58,10 @@ describe('bucket actions', () => {
   });
 
   it('lists the buckets again when a delete of a whole bucket completes', async () => {
-    const api = useFakeApi({ 'buckets.list': [{ name: 'b' }], 'objects.list': { objects: [], prefixes: [], nextToken: undefined } });
+    const api = useFakeApi({
+      'buckets.list': [{ name: 'b' }],
+      'objects.list': { objects: [], prefixes: [], nextToken: undefined },
+    });
     useBrowser.getState().jobsCompleted([{ kind: 'delete', bucket: 'gone', prefix: '' }]);
     await vi.waitFor(() => expect(useBrowser.getState().bucket).toBeUndefined());
     expect(api.calls.map((c) => c.method)).toContain('buckets.list');

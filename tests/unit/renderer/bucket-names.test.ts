@@ -26,13 +26,26 @@ afterEach(() => {
   Object.assign(useBrowser.getInitialState(), initial);
 });
 
-it('the bucket list, a bucket\'s details and the bucket delete dialog show a listed bucket\'s name isolated, its overrides as escapes', () => {
-  Object.assign(useBrowser.getInitialState(), { connectionId: 'c1', buckets: [{ name: SPOOF }, { name: 'csi-\u009b2J' }], bucket: SPOOF, prefix: '' });
+it("the bucket list, a bucket's details and the bucket delete dialog show a listed bucket's name isolated, its overrides as escapes", () => {
+  Object.assign(useBrowser.getInitialState(), {
+    connectionId: 'c1',
+    buckets: [{ name: SPOOF }, { name: 'csi-\u009b2J' }],
+    bucket: SPOOF,
+    prefix: '',
+  });
   const shown = {
     list: render(BucketList, { width: 240 }),
     details: render(BucketDetailsDialog, { connectionId: 'c1', name: SPOOF, onClose: () => undefined }),
     delete: render(BucketDeleteDialog, { connectionId: 'c1', name: SPOOF, onClose: () => undefined }),
   };
-  expect(Object.entries(shown).filter(([, html]) => UNSAFE.test(html)).map(([where]) => where)).toEqual([]);
-  expect(Object.entries(shown).filter(([, html]) => !/<bdi[^>]*>[^<]*backups-\\u202eputkcab-sgol/.test(html)).map(([where]) => where)).toEqual([]);
+  expect(
+    Object.entries(shown)
+      .filter(([, html]) => UNSAFE.test(html))
+      .map(([where]) => where),
+  ).toEqual([]);
+  expect(
+    Object.entries(shown)
+      .filter(([, html]) => !/<bdi[^>]*>[^<]*backups-\\u202eputkcab-sgol/.test(html))
+      .map(([where]) => where),
+  ).toEqual([]);
 });

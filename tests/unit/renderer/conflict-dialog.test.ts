@@ -10,8 +10,24 @@ import type { JobView } from '../../../renderer/store/jobs-store.ts';
 function asking(waiting: number): string {
   const conflicts = Array.from({ length: waiting }, (_, i) => ({ id: `c${i}`, path: `/dl/f${i}.txt` }));
   const job = {
-    id: 'j1', kind: 'download', name: 'f → /dl', state: { status: 'running' }, createdAt: 0, itemErrors: [], itemWarnings: [], conflicts,
-    progress: { objectsDone: 0, objectsFailed: 0, objectsTotal: waiting, bytesDone: 0, bytesTotal: 1, totalsKnown: true, bytesPerSecond: 0, etaSeconds: undefined },
+    id: 'j1',
+    kind: 'download',
+    name: 'f → /dl',
+    state: { status: 'running' },
+    createdAt: 0,
+    itemErrors: [],
+    itemWarnings: [],
+    conflicts,
+    progress: {
+      objectsDone: 0,
+      objectsFailed: 0,
+      objectsTotal: waiting,
+      bytesDone: 0,
+      bytesTotal: 1,
+      totalsKnown: true,
+      bytesPerSecond: 0,
+      etaSeconds: undefined,
+    },
   } as unknown as JobView;
   return renderToStaticMarkup(createElement(ConflictDialog, { job, conflict: conflicts[0]! }));
 }

@@ -16,10 +16,22 @@ describe('the connection form', () => {
   });
 
   it('names what failed in the status line, the reason going by its field', () => {
-    expect(checkSummary({ ok: false, failed: 'keys', field: 'secretAccessKey', code: 'SignatureDoesNotMatch', message: 'x' })).toBe('Test failed: the store refused the keys (403).');
-    expect(checkSummary({ ok: false, failed: 'dns', field: 'endpoint', code: 'ENOTFOUND', message: 'x' })).toBe('Test failed: the endpoint\'s name does not resolve (DNS).');
+    expect(
+      checkSummary({
+        ok: false,
+        failed: 'keys',
+        field: 'secretAccessKey',
+        code: 'SignatureDoesNotMatch',
+        message: 'x',
+      }),
+    ).toBe('Test failed: the store refused the keys (403).');
+    expect(checkSummary({ ok: false, failed: 'dns', field: 'endpoint', code: 'ENOTFOUND', message: 'x' })).toBe(
+      "Test failed: the endpoint's name does not resolve (DNS).",
+    );
     expect(checkSummary({ ok: true, buckets: 1 })).toBe('Connected: 1 bucket.');
-    expect(checkSummary({ ok: true, buckets: undefined, note: 'They may not list buckets.' })).toBe('Connected. They may not list buckets.');
+    expect(checkSummary({ ok: true, buckets: undefined, note: 'They may not list buckets.' })).toBe(
+      'Connected. They may not list buckets.',
+    );
   });
 
   it('checks the draft through the store, with the connection being edited', async () => {
@@ -27,6 +39,9 @@ describe('the connection form', () => {
     const api = useFakeApi({ 'connections.check': { ok: true, buckets: 2 } });
     expect(await useConnections.getState().check(input, 'c1')).toEqual({ ok: true, buckets: 2 });
     await useConnections.getState().check(input);
-    expect(api.calls).toEqual([{ method: 'connections.check', params: { input, id: 'c1' } }, { method: 'connections.check', params: { input } }]);
+    expect(api.calls).toEqual([
+      { method: 'connections.check', params: { input, id: 'c1' } },
+      { method: 'connections.check', params: { input } },
+    ]);
   });
 });

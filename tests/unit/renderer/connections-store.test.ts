@@ -7,7 +7,10 @@ describe('connections actions', () => {
   beforeEach(() => {
     useConnections.setState({ ...initial, selectedId: 'c1' }, true);
     const kept = new Map<string, string>();
-    vi.stubGlobal('localStorage', { getItem: (k: string) => kept.get(k) ?? null, setItem: (k: string, v: string) => kept.set(k, v) });
+    vi.stubGlobal('localStorage', {
+      getItem: (k: string) => kept.get(k) ?? null,
+      setItem: (k: string, v: string) => kept.set(k, v),
+    });
   });
   afterEach(() => vi.unstubAllGlobals());
 
@@ -28,7 +31,7 @@ describe('connections actions', () => {
     expect(useConnections.getState().testStatus).toBeUndefined();
   });
 
-  it('uses the only connection there is (the demo store, the environment\'s), whatever was remembered; else keeps the one in use', async () => {
+  it("uses the only connection there is (the demo store, the environment's), whatever was remembered; else keeps the one in use", async () => {
     const env = { id: 'env', name: 'Environment (AWS_*)', source: 'environment', hasSecret: true } as const;
     const host = { kind: 'web', defaultDownloadFolder: '/d', machineName: 'host' } as const;
     useFakeApi({ 'connections.list': [env], 'host.info': host });
@@ -62,6 +65,9 @@ describe('connections actions', () => {
     expect(await useConnections.getState().pickFolder('/home/me/Downloads')).toBe('/home/me/Downloads/photos');
     api.picked = undefined;
     expect(await useConnections.getState().pickFolder('/home/me/Downloads')).toBeUndefined();
-    expect(api.calls).toEqual([{ method: 'pickFolder', params: '/home/me/Downloads' }, { method: 'pickFolder', params: '/home/me/Downloads' }]);
+    expect(api.calls).toEqual([
+      { method: 'pickFolder', params: '/home/me/Downloads' },
+      { method: 'pickFolder', params: '/home/me/Downloads' },
+    ]);
   });
 });

@@ -3,9 +3,14 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { expect, it } from 'vitest';
 import { DeleteDialog } from '../../../renderer/components/DeleteDialog.tsx';
 
-const render = (prefixes: string[], keys: string[] = []) => renderToStaticMarkup(createElement(DeleteDialog, {
-  target: { connectionId: 'c1', bucket: 'demo-versions', keys, prefixes, confirmName: 'demo-versions' }, onClose: () => undefined, onDeleted: () => undefined,
-}));
+const render = (prefixes: string[], keys: string[] = []) =>
+  renderToStaticMarkup(
+    createElement(DeleteDialog, {
+      target: { connectionId: 'c1', bucket: 'demo-versions', keys, prefixes, confirmName: 'demo-versions' },
+      onClose: () => undefined,
+      onDeleted: () => undefined,
+    }),
+  );
 
 it('a delete of a whole bucket (Empty bucket) says so in words, not "(whole bucket) (folder)"', () => {
   const html = render(['']);

@@ -4,7 +4,13 @@ import type { ObjectDetails } from '../../../src/contract/models.ts';
 import { useFakeApi } from './fake-api.ts';
 
 const target = { connectionId: 'c1', bucket: 'b', key: 'p/a.txt' };
-const details: ObjectDetails = { key: 'p/a.txt', size: 5, etag: '"e"', contentType: 'text/plain', metadata: { owner: 'me' } };
+const details: ObjectDetails = {
+  key: 'p/a.txt',
+  size: 5,
+  etag: '"e"',
+  contentType: 'text/plain',
+  metadata: { owner: 'me' },
+};
 
 describe('details store', () => {
   const writeText = vi.fn(async (_text: string) => undefined);
@@ -20,7 +26,9 @@ describe('details store', () => {
     const shown = useDetails.getState().show(target);
     expect(useDetails.getState().target).toBe(target);
     await shown;
-    expect(api.calls).toEqual([{ method: 'objects.details', params: { connectionId: 'c1', bucket: 'b', key: 'p/a.txt' } }]);
+    expect(api.calls).toEqual([
+      { method: 'objects.details', params: { connectionId: 'c1', bucket: 'b', key: 'p/a.txt' } },
+    ]);
     expect(useDetails.getState().details).toEqual(details);
     expect(useDetails.getState().error).toBeUndefined();
   });
@@ -44,7 +52,7 @@ describe('details store', () => {
     expect(writeText).toHaveBeenCalledWith('http://s3/b/p/a.txt?sig');
   });
 
-  it('makes a link for the lifetime chosen (up to S3\'s seven days); a new choice drops the link made before', async () => {
+  it("makes a link for the lifetime chosen (up to S3's seven days); a new choice drops the link made before", async () => {
     const api = useFakeApi({ 'objects.details': details, 'objects.presign': { url: 'http://s3/b/p/a.txt?sig' } });
     await useDetails.getState().show(target);
     await useDetails.getState().copyLink();

@@ -1,6 +1,14 @@
 // A fake of the window's API for the store tests: answers per method, and every call recorded.
 
-import type { ApiEvent, BargeApi, FilesToUpload, HostLink, MethodName, MethodParams, MethodResults } from '../../../src/contract/api.ts';
+import type {
+  ApiEvent,
+  BargeApi,
+  FilesToUpload,
+  HostLink,
+  MethodName,
+  MethodParams,
+  MethodResults,
+} from '../../../src/contract/api.ts';
 import type { Result } from '../../../src/contract/result.ts';
 import type { JobSnapshot } from '../../../src/jobs.ts';
 import { setApi } from '../../../renderer/store/api.ts';
@@ -32,8 +40,11 @@ export function useFakeApi(answers: Answers = {}): FakeApi {
       fake.calls.push({ method, params });
       const answer = (answers as Record<string, unknown>)[method] as Answer<M> | undefined;
       if (answer === undefined) return { ok: false, error: { code: 'NotFaked', message: `${method} is not faked` } };
-      const value = typeof answer === 'function' ? (answer as (p: MethodParams<M>) => MethodResults[M] | Error)(params) : answer;
-      return value instanceof Error ? { ok: false, error: { code: 'Refused', message: value.message } } : { ok: true, value };
+      const value =
+        typeof answer === 'function' ? (answer as (p: MethodParams<M>) => MethodResults[M] | Error)(params) : answer;
+      return value instanceof Error
+        ? { ok: false, error: { code: 'Refused', message: value.message } }
+        : { ok: true, value };
     },
     subscribe(listener) {
       listeners.add(listener);
@@ -64,8 +75,22 @@ export function useFakeApi(answers: Answers = {}): FakeApi {
 
 export function jobSnapshot(id: string, over: Partial<JobSnapshot> = {}): JobSnapshot {
   return {
-    id, kind: 'upload', name: id, state: { status: 'running' }, itemErrors: [], createdAt: 0,
-    progress: { objectsDone: 0, objectsFailed: 0, objectsTotal: 1, bytesDone: 0, bytesTotal: 1, totalsKnown: true, bytesPerSecond: 0, etaSeconds: undefined },
+    id,
+    kind: 'upload',
+    name: id,
+    state: { status: 'running' },
+    itemErrors: [],
+    createdAt: 0,
+    progress: {
+      objectsDone: 0,
+      objectsFailed: 0,
+      objectsTotal: 1,
+      bytesDone: 0,
+      bytesTotal: 1,
+      totalsKnown: true,
+      bytesPerSecond: 0,
+      etaSeconds: undefined,
+    },
     ...over,
   };
 }

@@ -15,11 +15,21 @@ it('a lost host is tried again a second later, then further apart up to half a m
 it('a lost host is said with the command that started it, and when the window tries again', () => {
   const now = 1_000_000;
   expect(hostLinkNotice({ state: 'connected' }, 'npm run demo', now)).toBeUndefined();
-  expect(hostLinkNotice({ state: 'lost', nextTryAt: now + 7_400 }, 'npm run demo', now))
-    .toBe('The Barge host has stopped, or cannot be reached. Start it again with `npm run demo`: this window connects again by itself (next try in 8 s).');
-  expect(hostLinkNotice({ state: 'lost', nextTryAt: now }, 'npm run serve', now)).toContain('Start it again with `npm run serve`: this window connects again by itself (next try now).');
+  expect(hostLinkNotice({ state: 'lost', nextTryAt: now + 7_400 }, 'npm run demo', now)).toBe(
+    'The Barge host has stopped, or cannot be reached. Start it again with `npm run demo`: this window connects again by itself (next try in 8 s).',
+  );
+  expect(hostLinkNotice({ state: 'lost', nextTryAt: now }, 'npm run serve', now)).toContain(
+    'Start it again with `npm run serve`: this window connects again by itself (next try now).',
+  );
   // A host never heard from names no command it may not be.
-  expect(hostLinkNotice({ state: 'lost', nextTryAt: now + 1_000 }, undefined, now)).toContain('Start it again with the command that started it:');
-  expect(hostLinkNotice({ state: 'refused', message: 'The host refused the access token. Open the URL it printed when it started.' }, 'npm run serve', now))
-    .toBe('The host refused the access token. Open the URL it printed when it started.');
+  expect(hostLinkNotice({ state: 'lost', nextTryAt: now + 1_000 }, undefined, now)).toContain(
+    'Start it again with the command that started it:',
+  );
+  expect(
+    hostLinkNotice(
+      { state: 'refused', message: 'The host refused the access token. Open the URL it printed when it started.' },
+      'npm run serve',
+      now,
+    ),
+  ).toBe('The host refused the access token. Open the URL it printed when it started.');
 });

@@ -7,7 +7,10 @@ import { PAGE_SIZE, useJobDetails } from '../../../renderer/store/job-details-st
 import { useJobs } from '../../../renderer/store/jobs-store.ts';
 
 const saved: { fileName: string; text: string | readonly BlobPart[]; type: string }[] = [];
-vi.mock('../../../renderer/save-file.ts', () => ({ saveFile: (fileName: string, text: string | readonly BlobPart[], type: string) => saved.push({ fileName, text, type }) }));
+vi.mock('../../../renderer/save-file.ts', () => ({
+  saveFile: (fileName: string, text: string | readonly BlobPart[], type: string) =>
+    saved.push({ fileName, text, type }),
+}));
 
 /** A call the test answers when it chooses. */
 interface Pending {
@@ -22,16 +25,18 @@ beforeEach(() => {
   pending = [];
   saved.length = 0;
   const api: BargeApi = {
-    call: (method, params) => new Promise((resolve) => {
-      pending.push({
-        method, params: params as Record<string, unknown>,
-        answer: async (result) => {
-          resolve(result as never);
-          // Let the store take the answer in.
-          for (let i = 0; i < 5; i++) await Promise.resolve();
-        },
-      });
-    }),
+    call: (method, params) =>
+      new Promise((resolve) => {
+        pending.push({
+          method,
+          params: params as Record<string, unknown>,
+          answer: async (result) => {
+            resolve(result as never);
+            // Let the store take the answer in.
+            for (let i = 0; i < 5; i++) await Promise.resolve();
+          },
+        });
+      }),
     subscribe: () => () => undefined,
     uploadFiles: async () => ({ ok: false, error: { code: 'NotSet', message: 'not used' } }),
     pickFolder: async () => undefined,
@@ -41,8 +46,17 @@ beforeEach(() => {
 
 afterEach(() => useJobDetails.getState().close());
 
-const item = (n: number, state: JobItem['state'] = 'done'): JobItem => ({ source: `/src/f${n}`, destination: `s3://b/f${n}`, size: n, state });
-const page = (offset: number, count: number, total: number) => ({ ok: true, value: { items: Array.from({ length: count }, (_, i) => item(offset + i)), total, unlisted: 0 } }) as const;
+const item = (n: number, state: JobItem['state'] = 'done'): JobItem => ({
+  source: `/src/f${n}`,
+  destination: `s3://b/f${n}`,
+  size: n,
+  state,
+});
+const page = (offset: number, count: number, total: number) =>
+  ({
+    ok: true,
+    value: { items: Array.from({ length: count }, (_, i) => item(offset + i)), total, unlisted: 0 },
+  }) as const;
 
 /** The calls still out, and takes them off the list. */
 function taken(): Pending[] {
@@ -52,7 +66,10 @@ function taken(): Pending[] {
 it('opens on the first page; rows scrolled to fetch their own pages once, and pages far from the screen are let go', async () => {
   useJobDetails.getState().open('j1');
   const [first] = taken();
-  expect(first).toMatchObject({ method: 'jobs.details', params: { id: 'j1', filter: 'all', offset: 0, limit: PAGE_SIZE } });
+  expect(first).toMatchObject({
+    method: 'jobs.details',
+    params: { id: 'j1', filter: 'all', offset: 0, limit: PAGE_SIZE },
+  });
   await first!.answer(page(0, PAGE_SIZE, 100_000));
   expect(useJobDetails.getState()).toMatchObject({ jobId: 'j1', total: 100_000 });
   expect(useJobDetails.getState().pages.get(0)?.[7]).toEqual(item(7));
@@ -101,7 +118,10 @@ it('exports the list shown as CSV, and retries the failed items; a refusal is sa
   const [csv] = taken();
   expect(csv).toMatchObject({ method: 'jobs.detailsCsv', params: { id: 'j1', filter: 'failed' } });
   // A page at a time: the next asked where the last ended, until none is left.
-  await csv!.answer({ ok: true, value: { fileName: 'barge-errors-upload-j1.csv', text: 'source,destination\na,b\n', next: 1 } });
+  await csv!.answer({
+    ok: true,
+    value: { fileName: 'barge-errors-upload-j1.csv', text: 'source,destination\na,b\n', next: 1 },
+  });
   const [second] = taken();
   expect(second).toMatchObject({ method: 'jobs.detailsCsv', params: { id: 'j1', filter: 'failed', offset: 1 } });
   await second!.answer({ ok: true, value: { fileName: 'barge-errors-upload-j1.csv', text: 'c,d\n' } });
@@ -119,7 +139,10 @@ it('exports the list shown as CSV, and retries the failed items; a refusal is sa
   expect(taken().map((call) => call.method)).toEqual(['jobs.details']);
 
   const refused = useJobDetails.getState().retryFailed();
-  await taken()[0]!.answer({ ok: false, error: { code: 'FailedWhole', message: 'This job failed as a whole: retry the whole job.' } });
+  await taken()[0]!.answer({
+    ok: false,
+    error: { code: 'FailedWhole', message: 'This job failed as a whole: retry the whole job.' },
+  });
   await refused;
   expect(useJobDetails.getState().error).toBe('This job failed as a whole: retry the whole job.');
 });
@@ -153,7 +176,8 @@ it('asks which answer to retry with when the same one would fail items again, an
   useJobDetails.getState().open('j1', 'failed');
   await taken()[0]!.answer(page(0, 2, 2));
   const asking = useJobDetails.getState().retryFailed();
-  const question = '2 items failed because their files were already there: retried the same way, they would fail again. Choose whether to replace them, keep both, or skip them.';
+  const question =
+    '2 items failed because their files were already there: retried the same way, they would fail again. Choose whether to replace them, keep both, or skip them.';
   await taken()[0]!.answer({ ok: false, error: { code: 'ChoiceNeeded', message: question } });
   await asking;
   expect(useJobDetails.getState()).toMatchObject({ choice: question, error: undefined, notice: undefined });
@@ -166,11 +190,33 @@ it('asks which answer to retry with when the same one would fail items again, an
   expect(useJobDetails.getState().notice).toBe('Retrying the failed items…');
 });
 
-it('a job row\'s Retry on files that were already there opens the details and asks there, rather than failing them again', async () => {
+it("a job row's Retry on files that were already there opens the details and asks there, rather than failing them again", async () => {
   const failed = (rerun: 'needs-choice' | undefined) => ({
-    id: rerun ? 'j9' : 'j10', kind: 'download' as const, name: 'twice', state: { status: 'failed' as const, error: { code: 'ItemsFailed', message: '1 item failed.' } }, createdAt: 0, startedAt: 5, conflicts: [],
-    progress: { objectsDone: 0, objectsFailed: 1, objectsTotal: 1, bytesDone: 0, bytesTotal: 0, totalsKnown: true, bytesPerSecond: 0, etaSeconds: undefined },
-    itemErrors: [{ item: 's3://b/twice/a.txt', code: rerun ? 'FileExists' : 'ECONNRESET', message: 'a.txt is already there.', ...(rerun ? { rerun } : {}) }],
+    id: rerun ? 'j9' : 'j10',
+    kind: 'download' as const,
+    name: 'twice',
+    state: { status: 'failed' as const, error: { code: 'ItemsFailed', message: '1 item failed.' } },
+    createdAt: 0,
+    startedAt: 5,
+    conflicts: [],
+    progress: {
+      objectsDone: 0,
+      objectsFailed: 1,
+      objectsTotal: 1,
+      bytesDone: 0,
+      bytesTotal: 0,
+      totalsKnown: true,
+      bytesPerSecond: 0,
+      etaSeconds: undefined,
+    },
+    itemErrors: [
+      {
+        item: 's3://b/twice/a.txt',
+        code: rerun ? 'FileExists' : 'ECONNRESET',
+        message: 'a.txt is already there.',
+        ...(rerun ? { rerun } : {}),
+      },
+    ],
   });
   useJobs.getState().replaceAll([failed('needs-choice')] as never);
   const retrying = useJobs.getState().control('retry', 'j9');
@@ -179,7 +225,10 @@ it('a job row\'s Retry on files that were already there opens the details and as
   // The dialog sees the job as it failed before the answer comes: that run is not the retry's end.
   useJobDetails.getState().jobMoved({ finished: true, failed: 1, startedAt: 5 });
   expect(useJobDetails.getState().notice).toBeUndefined();
-  await pending[1]!.answer({ ok: false, error: { code: 'ChoiceNeeded', message: '1 item failed because its file was already there.' } });
+  await pending[1]!.answer({
+    ok: false,
+    error: { code: 'ChoiceNeeded', message: '1 item failed because its file was already there.' },
+  });
   await retrying;
   expect(useJobDetails.getState().choice).toBe('1 item failed because its file was already there.');
   expect(useJobDetails.getState().notice).toBeUndefined();
@@ -192,18 +241,45 @@ it('a job row\'s Retry on files that were already there opens the details and as
   expect(pending.map((call) => call.method)).toEqual(['jobs.retry']);
 });
 
-it('a job row\'s Retry that is asked back (ChoiceNeeded) says no retry ended: nothing ran', async () => {
+it("a job row's Retry that is asked back (ChoiceNeeded) says no retry ended: nothing ran", async () => {
   const job = {
-    id: 'j11', kind: 'upload' as const, name: 'twice', state: { status: 'failed' as const, error: { code: 'ItemsFailed', message: '2 items failed.' } }, createdAt: 0, startedAt: 500, endedAt: 600, conflicts: [],
-    progress: { objectsDone: 0, objectsFailed: 2, objectsTotal: 2, bytesDone: 0, bytesTotal: 5, totalsKnown: true, bytesPerSecond: 0, etaSeconds: undefined },
-    itemErrors: [1, 2].map((n) => ({ item: `s3://b/f${n}`, code: 'ObjectExists', message: `f${n} is already there.`, rerun: 'needs-choice' as const })),
+    id: 'j11',
+    kind: 'upload' as const,
+    name: 'twice',
+    state: { status: 'failed' as const, error: { code: 'ItemsFailed', message: '2 items failed.' } },
+    createdAt: 0,
+    startedAt: 500,
+    endedAt: 600,
+    conflicts: [],
+    progress: {
+      objectsDone: 0,
+      objectsFailed: 2,
+      objectsTotal: 2,
+      bytesDone: 0,
+      bytesTotal: 5,
+      totalsKnown: true,
+      bytesPerSecond: 0,
+      etaSeconds: undefined,
+    },
+    itemErrors: [1, 2].map((n) => ({
+      item: `s3://b/f${n}`,
+      code: 'ObjectExists',
+      message: `f${n} is already there.`,
+      rerun: 'needs-choice' as const,
+    })),
   };
   useJobs.getState().replaceAll([job] as never);
   const retrying = useJobs.getState().control('retry', 'j11');
   // The details dialog, opened by the row, tells the store where the job is: its one run so far.
   useJobDetails.getState().jobMoved({ finished: true, failed: 2, startedAt: 500 });
   const call = pending.find((pending) => pending.method === 'jobs.retryFailed')!;
-  await call.answer({ ok: false, error: { code: 'ChoiceNeeded', message: '2 items failed because their objects were already there.' } });
+  await call.answer({
+    ok: false,
+    error: { code: 'ChoiceNeeded', message: '2 items failed because their objects were already there.' },
+  });
   await retrying;
-  expect(useJobDetails.getState()).toMatchObject({ choice: '2 items failed because their objects were already there.', notice: undefined });
+  expect(useJobDetails.getState()).toMatchObject({
+    choice: '2 items failed because their objects were already there.',
+    notice: undefined,
+  });
 });

@@ -1,15 +1,39 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { HISTORY_POINTS, MAX_ITEMS, isPreview, mergeJobs, onJobsCompleted, pushBounded, useJobs } from '../../../renderer/store/jobs-store.ts';
+import {
+  HISTORY_POINTS,
+  MAX_ITEMS,
+  isPreview,
+  mergeJobs,
+  onJobsCompleted,
+  pushBounded,
+  useJobs,
+} from '../../../renderer/store/jobs-store.ts';
 import type { JobSnapshot } from '../../../src/jobs.ts';
 import { jobSnapshot, useFakeApi } from './fake-api.ts';
 
 const saved: { fileName: string; text: string; type: string }[] = [];
-vi.mock('../../../renderer/save-file.ts', () => ({ saveFile: (fileName: string, text: string, type: string) => saved.push({ fileName, text, type }) }));
+vi.mock('../../../renderer/save-file.ts', () => ({
+  saveFile: (fileName: string, text: string, type: string) => saved.push({ fileName, text, type }),
+}));
 
 function job(id: string, createdAt: number, bytesPerSecond = 0): JobSnapshot {
   return {
-    id, kind: 'upload', name: id, state: { status: 'running' }, itemErrors: [], createdAt,
-    progress: { objectsDone: 0, objectsFailed: 0, objectsTotal: 1, bytesDone: 0, bytesTotal: 1, totalsKnown: true, bytesPerSecond, etaSeconds: undefined },
+    id,
+    kind: 'upload',
+    name: id,
+    state: { status: 'running' },
+    itemErrors: [],
+    createdAt,
+    progress: {
+      objectsDone: 0,
+      objectsFailed: 0,
+      objectsTotal: 1,
+      bytesDone: 0,
+      bytesTotal: 1,
+      totalsKnown: true,
+      bytesPerSecond,
+      etaSeconds: undefined,
+    },
   };
 }
 
@@ -26,9 +50,22 @@ describe('jobs store', () => {
     const known = mergeJobs(new Map(), [], new Map(), [job('a', 1)]);
     const withItems = new Map(known.jobs);
     withItems.set('a', { ...withItems.get('a')!, itemErrors: [{ item: 'x', code: 'AccessDenied', message: 'no' }] });
-    const update = { id: 'a', state: { status: 'failed', error: { code: 'AccessDenied', message: 'no' } }, progress: { ...job('a', 1).progress, objectsFailed: 1 } } as const;
-    const merged = mergeJobs(withItems, known.order, known.history, [update, { id: 'z', state: { status: 'running' }, progress: job('z', 2).progress }]);
-    expect(merged.jobs.get('a')).toMatchObject({ name: 'a', kind: 'upload', state: { status: 'failed' }, progress: { objectsFailed: 1 }, itemErrors: [{ item: 'x' }] });
+    const update = {
+      id: 'a',
+      state: { status: 'failed', error: { code: 'AccessDenied', message: 'no' } },
+      progress: { ...job('a', 1).progress, objectsFailed: 1 },
+    } as const;
+    const merged = mergeJobs(withItems, known.order, known.history, [
+      update,
+      { id: 'z', state: { status: 'running' }, progress: job('z', 2).progress },
+    ]);
+    expect(merged.jobs.get('a')).toMatchObject({
+      name: 'a',
+      kind: 'upload',
+      state: { status: 'failed' },
+      progress: { objectsFailed: 1 },
+      itemErrors: [{ item: 'x' }],
+    });
     expect(merged.jobs.has('z')).toBe(false);
     expect(merged.unknown).toBe(true);
     expect(mergeJobs(withItems, known.order, known.history, [update]).unknown).toBe(false);
@@ -38,7 +75,11 @@ describe('jobs store', () => {
     useJobs.getState().replaceAll([jobSnapshot('j1')]);
     const error = (n: number) => ({ item: `k${n}`, code: 'AccessDenied', message: `k${n}: no` });
     useJobs.getState().addItems('j1', [error(1)], []);
-    useJobs.getState().addItems('j1', Array.from({ length: MAX_ITEMS + 5 }, (_, n) => error(n + 2)), [{ item: 'k', code: 'SizeOnly', message: 'size only' }]);
+    useJobs.getState().addItems(
+      'j1',
+      Array.from({ length: MAX_ITEMS + 5 }, (_, n) => error(n + 2)),
+      [{ item: 'k', code: 'SizeOnly', message: 'size only' }],
+    );
     useJobs.getState().addItems('nobody', [error(0)], []);
     const kept = useJobs.getState().jobs.get('j1')!;
     expect(kept.itemErrors).toHaveLength(MAX_ITEMS);
@@ -71,13 +112,19 @@ describe('jobs actions', () => {
     useJobs.setState(initial, true);
     saved.length = 0;
     // Frames come at once (after the current task), as a visible window's would.
-    vi.stubGlobal('requestAnimationFrame', (callback: FrameRequestCallback) => { queueMicrotask(() => callback(0)); return 1; });
+    vi.stubGlobal('requestAnimationFrame', (callback: FrameRequestCallback) => {
+      queueMicrotask(() => callback(0));
+      return 1;
+    });
   });
   afterEach(() => vi.unstubAllGlobals());
   const frame = () => new Promise((resolve) => setTimeout(resolve, 0));
 
   it('a window that was not there when items went out asks for the lists of the jobs that have any', async () => {
-    const failed = jobSnapshot('failed', { state: { status: 'failed', error: { code: 'AccessDenied', message: 'no' } }, progress: { ...jobSnapshot('x').progress, objectsFailed: 1 } });
+    const failed = jobSnapshot('failed', {
+      state: { status: 'failed', error: { code: 'AccessDenied', message: 'no' } },
+      progress: { ...jobSnapshot('x').progress, objectsFailed: 1 },
+    });
     const error = { item: 's3://b/k', code: 'AccessDenied', message: 'k: no' };
     const api = useFakeApi({
       'jobs.snapshot': [failed, jobSnapshot('fine')],
@@ -86,7 +133,8 @@ describe('jobs actions', () => {
     await useJobs.getState().load();
     await frame();
     expect(api.calls.filter((call) => call.method === 'jobs.items').map((call) => call.params)).toEqual([
-      { id: 'failed', list: 'errors' }, { id: 'failed', list: 'warnings' },
+      { id: 'failed', list: 'errors' },
+      { id: 'failed', list: 'warnings' },
     ]);
     expect(useJobs.getState().jobs.get('failed')!.itemErrors).toEqual([error]);
     expect(useJobs.getState().jobs.get('fine')!.itemErrors).toEqual([]);
@@ -94,15 +142,20 @@ describe('jobs actions', () => {
 
   it('keeps the items of a job that appeared but is not shown yet (a hidden tab gets no frames)', async () => {
     let run: FrameRequestCallback | undefined;
-    vi.stubGlobal('requestAnimationFrame', (callback: FrameRequestCallback) => { run = callback; return 1; });
+    vi.stubGlobal('requestAnimationFrame', (callback: FrameRequestCallback) => {
+      run = callback;
+      return 1;
+    });
     useJobs.getState().apply([jobSnapshot('new1')]);
     useJobs.getState().addItems('new1', [{ item: 'k', code: 'AccessDenied', message: 'no' }], []);
     expect(useJobs.getState().jobs.has('new1')).toBe(false);
     run!(0);
-    expect(useJobs.getState().jobs.get('new1')!.itemErrors).toEqual([{ item: 'k', code: 'AccessDenied', message: 'no' }]);
+    expect(useJobs.getState().jobs.get('new1')!.itemErrors).toEqual([
+      { item: 'k', code: 'AccessDenied', message: 'no' },
+    ]);
   });
 
-  it('keeps a delete\'s count apart as a preview, never as a transfer; the delete itself is one', async () => {
+  it("keeps a delete's count apart as a preview, never as a transfer; the delete itself is one", async () => {
     useFakeApi({ 'jobs.delete': ({ dryRun }) => jobSnapshot(dryRun ? 'count' : 'delete', { kind: 'delete' }) });
     await useJobs.getState().delete({ connectionId: 'c', bucket: 'b', keys: ['k'], dryRun: true });
     await useJobs.getState().delete({ connectionId: 'c', bucket: 'b', keys: ['k'] });
@@ -110,7 +163,9 @@ describe('jobs actions', () => {
   });
 
   it('loads every job the engine knows, newest first', async () => {
-    const api = useFakeApi({ 'jobs.snapshot': [jobSnapshot('old', { createdAt: 1 }), jobSnapshot('new', { createdAt: 2 })] });
+    const api = useFakeApi({
+      'jobs.snapshot': [jobSnapshot('old', { createdAt: 1 }), jobSnapshot('new', { createdAt: 2 })],
+    });
     await useJobs.getState().load();
     await frame();
     expect(api.calls).toEqual([{ method: 'jobs.snapshot', params: {} }]);
@@ -119,11 +174,15 @@ describe('jobs actions', () => {
 
   it('tells the jobs an event says completed, once merged with their summaries; a snapshot of finished jobs is no news', async () => {
     const heard: { id: string; bucket?: string; prefix?: string }[][] = [];
-    const unheard = onJobsCompleted((jobs) => heard.push(jobs.map(({ id, bucket, prefix }) => ({ id, bucket, prefix }))));
+    const unheard = onJobsCompleted((jobs) =>
+      heard.push(jobs.map(({ id, bucket, prefix }) => ({ id, bucket, prefix }))),
+    );
     // Announced and completed within one frame: told with where it acted.
     const started = jobSnapshot('up', { bucket: 'b', prefix: 'p/' });
     useJobs.getState().apply([started], { live: true });
-    useJobs.getState().apply([{ id: 'up', state: { status: 'completed' }, progress: started.progress }], { live: true });
+    useJobs
+      .getState()
+      .apply([{ id: 'up', state: { status: 'completed' }, progress: started.progress }], { live: true });
     await frame();
     expect(heard).toEqual([[{ id: 'up', bucket: 'b', prefix: 'p/' }]]);
     useJobs.getState().apply([jobSnapshot('old', { state: { status: 'completed' } })]);
@@ -156,13 +215,15 @@ describe('jobs actions', () => {
     expect([...useJobs.getState().jobs.keys()]).toEqual(['running']);
   });
 
-  it('passes the user\'s word on a file already there', async () => {
+  it("passes the user's word on a file already there", async () => {
     const api = useFakeApi({ 'jobs.resolveConflict': null });
     await useJobs.getState().resolveConflict('j1', 'c7', 'rename', true);
-    expect(api.calls).toEqual([{ method: 'jobs.resolveConflict', params: { id: 'j1', conflictId: 'c7', choice: 'rename', applyToAll: true } }]);
+    expect(api.calls).toEqual([
+      { method: 'jobs.resolveConflict', params: { id: 'j1', conflictId: 'c7', choice: 'rename', applyToAll: true } },
+    ]);
   });
 
-  it('saves a job\'s receipt as a CSV file', async () => {
+  it("saves a job's receipt as a CSV file", async () => {
     const api = useFakeApi({ 'jobs.receipt': { fileName: 'receipt-j1.csv', text: 'key,path\n' } });
     await useJobs.getState().saveReceipt('j1');
     expect(api.calls).toEqual([{ method: 'jobs.receipt', params: { id: 'j1', format: 'csv' } }]);
@@ -170,7 +231,15 @@ describe('jobs actions', () => {
   });
 
   it('starts a download and answers with its job, or rejects with the reason', async () => {
-    const params = { connectionId: 'c1', bucket: 'b', keys: ['a.txt'], prefixes: ['docs/'], targetFolder: '/tmp/x', requireVerified: false, ifExists: 'ask' as const };
+    const params = {
+      connectionId: 'c1',
+      bucket: 'b',
+      keys: ['a.txt'],
+      prefixes: ['docs/'],
+      targetFolder: '/tmp/x',
+      requireVerified: false,
+      ifExists: 'ask' as const,
+    };
     let api = useFakeApi({ 'jobs.download': jobSnapshot('d1', { kind: 'download' }) });
     expect((await useJobs.getState().download(params)).id).toBe('d1');
     expect(api.calls).toEqual([{ method: 'jobs.download', params }]);
@@ -183,7 +252,10 @@ describe('jobs actions', () => {
     const spec = { connectionId: 'c1', bucket: 'b', keys: [], prefixes: ['bulk/'], allVersions: false };
     expect((await useJobs.getState().delete({ ...spec, dryRun: true })).id).toBe('count');
     expect((await useJobs.getState().delete({ ...spec, dryRun: false })).id).toBe('delete');
-    expect(api.calls).toEqual([{ method: 'jobs.delete', params: { ...spec, dryRun: true } }, { method: 'jobs.delete', params: { ...spec, dryRun: false } }]);
+    expect(api.calls).toEqual([
+      { method: 'jobs.delete', params: { ...spec, dryRun: true } },
+      { method: 'jobs.delete', params: { ...spec, dryRun: false } },
+    ]);
   });
 });
 

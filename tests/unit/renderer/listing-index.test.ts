@@ -8,7 +8,10 @@ import type { ObjectPage, ObjectRow } from '../../../src/contract/models.ts';
 import { seededRandom } from '../../support/seeded-random.ts';
 
 const PREFIX = 'p/';
-const SORTS: Sort[] = (['name', 'size', 'modified', 'class'] as SortColumn[]).flatMap((column) => [{ column, descending: false }, { column, descending: true }]);
+const SORTS: Sort[] = (['name', 'size', 'modified', 'class'] as SortColumn[]).flatMap((column) => [
+  { column, descending: false },
+  { column, descending: true },
+]);
 
 /**
  * A folder's worth of keys meant to catch the hard cases: numbers that sort by value ("k9" before
@@ -18,11 +21,16 @@ const SORTS: Sort[] = (['name', 'size', 'modified', 'class'] as SortColumn[]).fl
  */
 function makeListing(seed: number, count: number): { objects: ObjectRow[]; prefixes: string[] } {
   const random = seededRandom(seed);
-  const pick = <T,>(items: readonly T[]) => items[Math.floor(random() * items.length)]!;
+  const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)]!;
   const stems = ['k', 'K', 'img_', 'IMG_', 'é', 'e', 'a-b', 'a', 'photo 2', 'photo 10', 'z', 'Ω'];
   const names = new Set<string>();
   while (names.size < count) {
-    const digits = pick(['', String(Math.floor(random() * 30)), `0${Math.floor(random() * 30)}`, String(Math.floor(random() * 1e6))]);
+    const digits = pick([
+      '',
+      String(Math.floor(random() * 30)),
+      `0${Math.floor(random() * 30)}`,
+      String(Math.floor(random() * 1e6)),
+    ]);
     names.add(`${pick(stems)}${digits}${pick(['', '.txt', '.TXT', '.jpg'])}`);
   }
   const objects: ObjectRow[] = [];
@@ -32,7 +40,12 @@ function makeListing(seed: number, count: number): { objects: ObjectRow[]; prefi
     else {
       const lastModified = random() < 0.1 ? undefined : 1_700_000_000_000 + Math.floor(random() * 5) * 1000;
       const storageClass = pick([undefined, 'STANDARD', 'GLACIER', 'standard_ia']);
-      objects.push({ key: `${PREFIX}${name}`, size: pick([0, 1, 5, 1024, 2 ** 40 + 3, 2 ** 52 + 1]), ...(lastModified === undefined ? {} : { lastModified }), ...(storageClass ? { storageClass } : {}) });
+      objects.push({
+        key: `${PREFIX}${name}`,
+        size: pick([0, 1, 5, 1024, 2 ** 40 + 3, 2 ** 52 + 1]),
+        ...(lastModified === undefined ? {} : { lastModified }),
+        ...(storageClass ? { storageClass } : {}),
+      });
     }
   }
   // As a store lists them: by key.
@@ -43,8 +56,10 @@ function makeListing(seed: number, count: number): { objects: ObjectRow[]; prefi
 /** The listing cut into pages of varied sizes, keys in order across pages (as S3 pages them). */
 function pages(listing: { objects: ObjectRow[]; prefixes: string[] }, seed: number): ObjectPage[] {
   const random = seededRandom(seed);
-  const all = [...listing.prefixes.map((key) => ({ key, folder: true as const })), ...listing.objects.map((o) => ({ ...o, folder: false as const }))]
-    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  const all = [
+    ...listing.prefixes.map((key) => ({ key, folder: true as const })),
+    ...listing.objects.map((o) => ({ ...o, folder: false as const })),
+  ].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   const result: ObjectPage[] = [];
   for (let at = 0; at < all.length;) {
     const slice = all.slice(at, at + 1 + Math.floor(random() * 60));
@@ -63,7 +78,11 @@ const rowsOf = (listing: { objects: ObjectRow[]; prefixes: string[] }): Row[] =>
   ...listing.objects.map((o): Row => ({ kind: 'object', name: rowRef(o.key, PREFIX).name, ...o })),
 ];
 
-function indexed(listing: { objects: ObjectRow[]; prefixes: string[] }, seed: number, each?: (table: RowTable, index: ListingIndex) => void): { table: RowTable; index: ListingIndex } {
+function indexed(
+  listing: { objects: ObjectRow[]; prefixes: string[] },
+  seed: number,
+  each?: (table: RowTable, index: ListingIndex) => void,
+): { table: RowTable; index: ListingIndex } {
   const table = new RowTable(PREFIX);
   const index = new ListingIndex();
   for (const page of pages(listing, seed)) {
@@ -81,13 +100,19 @@ describe('the listing index', () => {
   const { table, index } = indexed(listing, 2);
 
   it('orders rows as visibleRows does, for every column both ways', () => {
-    for (const sort of SORTS) expect(keysIn(table, index.order(sort, '')), `${sort.column} ${sort.descending ? 'descending' : 'ascending'}`).toEqual(visibleRows(reference, sort, '').map((r) => r.key));
+    for (const sort of SORTS)
+      expect(
+        keysIn(table, index.order(sort, '')),
+        `${sort.column} ${sort.descending ? 'descending' : 'ascending'}`,
+      ).toEqual(visibleRows(reference, sort, '').map((r) => r.key));
   });
 
   it('filters as visibleRows does, whether typing on, deleting or starting again', () => {
     for (const filter of ['1', '12', '12.', ' 12.T ', '2', 'É', 'é', 'a-', 'a', 'nothing here', '', 'photo 1', '/']) {
       for (const sort of [SORTS[0]!, SORTS[3]!, SORTS[6]!]) {
-        expect(keysIn(table, index.order(sort, filter)), `"${filter}" ${sort.column}`).toEqual(visibleRows(reference, sort, filter).map((r) => r.key));
+        expect(keysIn(table, index.order(sort, filter)), `"${filter}" ${sort.column}`).toEqual(
+          visibleRows(reference, sort, filter).map((r) => r.key),
+        );
       }
     }
   });
@@ -99,7 +124,9 @@ describe('the listing index', () => {
       const so_far: Row[] = [];
       for (let row = 0; row < partial.length; row++) so_far.push(partial.row(row));
       for (const sort of [SORTS[0]!, SORTS[1]!, SORTS[2]!]) {
-        expect(keysIn(partial, partialIndex.order(sort, 'k'))).toEqual(visibleRows(so_far, sort, 'k').map((r) => r.key));
+        expect(keysIn(partial, partialIndex.order(sort, 'k'))).toEqual(
+          visibleRows(so_far, sort, 'k').map((r) => r.key),
+        );
       }
       seen += 1;
     });
@@ -115,7 +142,8 @@ describe('the listing index', () => {
     while (i.prepare()) steps += 1;
     expect(steps).toBe(3);
     const all = rowsOf(more);
-    for (const sort of SORTS) expect(keysIn(t, i.order(sort, 'k'))).toEqual(visibleRows(all, sort, 'k').map((r) => r.key));
+    for (const sort of SORTS)
+      expect(keysIn(t, i.order(sort, 'k'))).toEqual(visibleRows(all, sort, 'k').map((r) => r.key));
     expect(keysIn(t, i.order(SORTS[2]!, 'k1'))).toEqual(visibleRows(all, SORTS[2]!, 'k1').map((r) => r.key));
   });
 
@@ -139,17 +167,44 @@ describe('the listing index', () => {
 describe('the row table', () => {
   it('gives back each row as the listing had it, without its ETag, and finds rows by key', () => {
     const table = new RowTable(PREFIX);
-    table.append({ prefixes: ['p/d/'], objects: [{ key: 'p/', size: 0 }, { key: 'p/a.txt', size: 5, lastModified: 7, etag: '"e"', storageClass: 'GLACIER' }, { key: 'p/b', size: 1 }] });
+    table.append({
+      prefixes: ['p/d/'],
+      objects: [
+        { key: 'p/', size: 0 },
+        { key: 'p/a.txt', size: 5, lastModified: 7, etag: '"e"', storageClass: 'GLACIER' },
+        { key: 'p/b', size: 1 },
+      ],
+    });
     expect(table.length).toBe(3);
     expect(table.row(0)).toEqual({ kind: 'folder', key: 'p/d/', name: 'd' });
-    expect(table.row(1)).toEqual({ kind: 'object', key: 'p/a.txt', name: 'a.txt', size: 5, lastModified: 7, storageClass: 'GLACIER' });
+    expect(table.row(1)).toEqual({
+      kind: 'object',
+      key: 'p/a.txt',
+      name: 'a.txt',
+      size: 5,
+      lastModified: 7,
+      storageClass: 'GLACIER',
+    });
     expect(table.row(2)).toEqual({ kind: 'object', key: 'p/b', name: 'b', size: 1 });
-    expect([table.indexOfKey('p/d/'), table.indexOfKey('p/a.txt'), table.indexOfKey('p/b'), table.indexOfKey('p/d'), table.indexOfKey('p/c'), table.indexOfKey('q/b')]).toEqual([0, 1, 2, -1, -1, -1]);
+    expect([
+      table.indexOfKey('p/d/'),
+      table.indexOfKey('p/a.txt'),
+      table.indexOfKey('p/b'),
+      table.indexOfKey('p/d'),
+      table.indexOfKey('p/c'),
+      table.indexOfKey('q/b'),
+    ]).toEqual([0, 1, 2, -1, -1, -1]);
   });
 
   it('finds keys in a listing that came out of order too', () => {
     const table = new RowTable(PREFIX);
-    table.append({ prefixes: ['p/z/', 'p/a/'], objects: [{ key: 'p/z', size: 1 }, { key: 'p/a', size: 1 }] });
+    table.append({
+      prefixes: ['p/z/', 'p/a/'],
+      objects: [
+        { key: 'p/z', size: 1 },
+        { key: 'p/a', size: 1 },
+      ],
+    });
     expect(['p/a/', 'p/z/', 'p/a', 'p/z', 'p/m'].map((key) => table.indexOfKey(key))).toEqual([1, 0, 3, 2, -1]);
   });
 
@@ -159,11 +214,24 @@ describe('the row table', () => {
     for (const row of rowsOf(listing)) expect(table.row(table.indexOfKey(row.key)).key).toBe(row.key);
   });
 
-  it('shows a view\'s rows and positions by key', () => {
+  it("shows a view's rows and positions by key", () => {
     const table = new RowTable(PREFIX);
-    table.append({ prefixes: [], objects: [{ key: 'p/a', size: 1 }, { key: 'p/b', size: 2 }, { key: 'p/c', size: 3 }] });
+    table.append({
+      prefixes: [],
+      objects: [
+        { key: 'p/a', size: 1 },
+        { key: 'p/b', size: 2 },
+        { key: 'p/c', size: 3 },
+      ],
+    });
     const view = new ListingView(table, Int32Array.of(2, 0));
-    expect([view.length, view.at(0)?.key, view.at(1)?.key, view.at(2), view.keyAt(1)]).toEqual([2, 'p/c', 'p/a', undefined, 'p/a']);
+    expect([view.length, view.at(0)?.key, view.at(1)?.key, view.at(2), view.keyAt(1)]).toEqual([
+      2,
+      'p/c',
+      'p/a',
+      undefined,
+      'p/a',
+    ]);
     expect(['p/a', 'p/b', 'p/c'].map((key) => view.indexOfKey(key))).toEqual([1, -1, 0]);
   });
 });
@@ -171,7 +239,11 @@ describe('the row table', () => {
 describe('the selection as the toolbar sees it', () => {
   it('is made from the keys, through the filter', () => {
     const selection = new Set(['p/photos/', 'p/a.txt', 'p/B.TXT']);
-    expect(selectedRefs(selection, PREFIX, '')).toEqual([{ kind: 'folder', key: 'p/photos/', name: 'photos' }, { kind: 'object', key: 'p/a.txt', name: 'a.txt' }, { kind: 'object', key: 'p/B.TXT', name: 'B.TXT' }]);
+    expect(selectedRefs(selection, PREFIX, '')).toEqual([
+      { kind: 'folder', key: 'p/photos/', name: 'photos' },
+      { kind: 'object', key: 'p/a.txt', name: 'a.txt' },
+      { kind: 'object', key: 'p/B.TXT', name: 'B.TXT' },
+    ]);
     expect(selectedRefs(selection, PREFIX, ' b.t').map((r) => r.key)).toEqual(['p/B.TXT']);
   });
 });

@@ -5,7 +5,10 @@ import { MiddlePath } from '../../../renderer/components/MiddlePath.tsx';
 import { splitForMiddle } from '../../../renderer/middle-path.ts';
 
 it('keeps the name at the end of a path whole, and gives the folders before it to be shortened', () => {
-  expect(splitForMiddle('s3://bucket/photos/2024/summer/IMG_0042.jpg')).toEqual({ head: 's3://bucket/photos/2024/summer/', tail: 'IMG_0042.jpg' });
+  expect(splitForMiddle('s3://bucket/photos/2024/summer/IMG_0042.jpg')).toEqual({
+    head: 's3://bucket/photos/2024/summer/',
+    tail: 'IMG_0042.jpg',
+  });
   expect(splitForMiddle('/home/me/Downloads/report.pdf')).toEqual({ head: '/home/me/Downloads/', tail: 'report.pdf' });
   expect(splitForMiddle('C:\\Users\\me\\report.pdf')).toEqual({ head: 'C:\\Users\\me\\', tail: 'report.pdf' });
   // A folder keeps its own name and slash.
@@ -20,5 +23,7 @@ it('keeps the name at the end of a path whole, and gives the folders before it t
 
 it('shows the whole path in a tooltip, escaped and isolated, with the end never cut', () => {
   const html = renderToStaticMarkup(createElement(MiddlePath, { text: 's3://b/folder/invoice-\u202efdp.exe' }));
-  expect(html).toBe('<bdi class="middle-path" title="s3://b/folder/invoice-\\u202efdp.exe"><span class="middle-path-head">s3://b/folder/</span><span class="middle-path-tail">invoice-\\u202efdp.exe</span></bdi>');
+  expect(html).toBe(
+    '<bdi class="middle-path" title="s3://b/folder/invoice-\\u202efdp.exe"><span class="middle-path-head">s3://b/folder/</span><span class="middle-path-tail">invoice-\\u202efdp.exe</span></bdi>',
+  );
 });

@@ -23,17 +23,41 @@ function render<P extends object>(type: FunctionComponent<P>, props: P): string 
 }
 
 const job: JobView = {
-  id: 'j1', kind: 'download', name: `${SPOOF} → /dl`, state: { status: 'running' }, createdAt: 0, itemErrors: [], itemWarnings: [],
-  progress: { objectsDone: 0, objectsFailed: 0, objectsTotal: 1, bytesDone: 0, bytesTotal: 1, totalsKnown: true, bytesPerSecond: 0, etaSeconds: undefined },
+  id: 'j1',
+  kind: 'download',
+  name: `${SPOOF} → /dl`,
+  state: { status: 'running' },
+  createdAt: 0,
+  itemErrors: [],
+  itemWarnings: [],
+  progress: {
+    objectsDone: 0,
+    objectsFailed: 0,
+    objectsTotal: 1,
+    bytesDone: 0,
+    bytesTotal: 1,
+    totalsKnown: true,
+    bytesPerSecond: 0,
+    etaSeconds: undefined,
+  },
 };
 
-it('the object table, the breadcrumbs, a job\'s row and the dialogs show every name isolated, its overrides as escapes', () => {
+it("the object table, the breadcrumbs, a job's row and the dialogs show every name isolated, its overrides as escapes", () => {
   const shown = [
-    render(ObjectTable, { label: 'Objects', rows: [{ kind: 'object' as const, key: `p/${SPOOF}`, name: rowName(`p/${SPOOF}`, 'p/'), size: 1 }], onActivate: () => undefined, onDelete: () => undefined }),
+    render(ObjectTable, {
+      label: 'Objects',
+      rows: [{ kind: 'object' as const, key: `p/${SPOOF}`, name: rowName(`p/${SPOOF}`, 'p/'), size: 1 }],
+      onActivate: () => undefined,
+      onDelete: () => undefined,
+    }),
     render(Breadcrumbs, { bucket: 'b', prefix: `${SPOOF}/line\u2028sep/` }),
     render(JobRow, { job, onAct: () => undefined }),
     render(ConflictDialog, { job, conflict: { id: 'c1', path: `/dl/${SPOOF}` } }),
-    render(DeleteDialog, { target: { connectionId: 'c', bucket: 'b', keys: [SPOOF], prefixes: [`${SPOOF}/`], confirmName: SPOOF }, onClose: () => undefined, onDeleted: () => undefined }),
+    render(DeleteDialog, {
+      target: { connectionId: 'c', bucket: 'b', keys: [SPOOF], prefixes: [`${SPOOF}/`], confirmName: SPOOF },
+      onClose: () => undefined,
+      onDeleted: () => undefined,
+    }),
   ];
   for (const html of shown) {
     // (A row's data-key holds its key exactly, for the code that finds it: an attribute no one reads.)

@@ -22,16 +22,46 @@ function stubBrowser(answer: NotificationPermission): { requestPermission: Retur
   const stored = new Map<string, string>();
   vi.stubGlobal('Notification', FakeNotification);
   vi.stubGlobal('isSecureContext', true);
-  vi.stubGlobal('localStorage', { getItem: (key: string) => stored.get(key) ?? null, setItem: (key: string, value: string) => stored.set(key, value), removeItem: (key: string) => stored.delete(key) });
+  vi.stubGlobal('localStorage', {
+    getItem: (key: string) => stored.get(key) ?? null,
+    setItem: (key: string, value: string) => stored.set(key, value),
+    removeItem: (key: string) => stored.delete(key),
+  });
   return { requestPermission };
 }
 
 const START = 1_000_000;
 const running: JobSummary = {
-  id: 'j1', kind: 'upload', name: 'photos → s3://b/', state: { status: 'running' }, createdAt: START, startedAt: START,
-  progress: { objectsDone: 0, objectsFailed: 0, objectsTotal: 2, bytesDone: 0, bytesTotal: 2048, totalsKnown: true, bytesPerSecond: 0, etaSeconds: undefined },
+  id: 'j1',
+  kind: 'upload',
+  name: 'photos → s3://b/',
+  state: { status: 'running' },
+  createdAt: START,
+  startedAt: START,
+  progress: {
+    objectsDone: 0,
+    objectsFailed: 0,
+    objectsTotal: 2,
+    bytesDone: 0,
+    bytesTotal: 2048,
+    totalsKnown: true,
+    bytesPerSecond: 0,
+    etaSeconds: undefined,
+  },
 };
-const completed = (endedAt: number) => ({ type: 'jobs', jobs: [{ id: 'j1', state: { status: 'completed' }, progress: { ...running.progress, objectsDone: 2, bytesDone: 2048 }, startedAt: START, endedAt }] }) as const;
+const completed = (endedAt: number) =>
+  ({
+    type: 'jobs',
+    jobs: [
+      {
+        id: 'j1',
+        state: { status: 'completed' },
+        progress: { ...running.progress, objectsDone: 2, bytesDone: 2048 },
+        startedAt: START,
+        endedAt,
+      },
+    ],
+  }) as const;
 
 async function loadStore() {
   return (await import('../../../renderer/store/notifications-store.ts')).useNotifications;
@@ -43,7 +73,7 @@ beforeEach(() => {
 });
 afterEach(() => vi.unstubAllGlobals());
 
-it('asks the browser only when turned on; then tells of a long transfer\'s end, once; turned off, it tells nothing', async () => {
+it("asks the browser only when turned on; then tells of a long transfer's end, once; turned off, it tells nothing", async () => {
   const browser = stubBrowser('granted');
   const notifications = await loadStore();
   expect(browser.requestPermission).not.toHaveBeenCalled();
@@ -60,8 +90,12 @@ it('asks the browser only when turned on; then tells of a long transfer\'s end, 
   expect(localStorage.getItem('barge.notify')).toBe('on');
   // A retry, run for a minute: told, under the job's tag.
   notifications.getState().received({ type: 'jobs', jobs: [{ ...running, startedAt: START + 100_000 }] });
-  notifications.getState().received({ type: 'jobs', jobs: [{ ...completed(START + 160_000).jobs[0], startedAt: START + 100_000 }] });
-  expect(shown).toEqual([{ title: 'Upload finished', body: 'photos → s3://b/\n2 objects, 2.00 KiB in 1m00s.', tag: 'barge-job-j1' }]);
+  notifications
+    .getState()
+    .received({ type: 'jobs', jobs: [{ ...completed(START + 160_000).jobs[0], startedAt: START + 100_000 }] });
+  expect(shown).toEqual([
+    { title: 'Upload finished', body: 'photos → s3://b/\n2 objects, 2.00 KiB in 1m00s.', tag: 'barge-job-j1' },
+  ]);
   // A quick one is not.
   notifications.getState().received({ type: 'job', job: { ...running, id: 'quick' } });
   notifications.getState().received({ type: 'jobs', jobs: [{ ...completed(START + 3_000).jobs[0], id: 'quick' }] });
@@ -70,7 +104,9 @@ it('asks the browser only when turned on; then tells of a long transfer\'s end, 
   notifications.getState().disable();
   expect(localStorage.getItem('barge.notify')).toBeNull();
   notifications.getState().received({ type: 'jobs', jobs: [{ ...running, startedAt: START + 200_000 }] });
-  notifications.getState().received({ type: 'jobs', jobs: [{ ...completed(START + 260_000).jobs[0], startedAt: START + 200_000 }] });
+  notifications
+    .getState()
+    .received({ type: 'jobs', jobs: [{ ...completed(START + 260_000).jobs[0], startedAt: START + 200_000 }] });
   expect(shown).toHaveLength(1);
 });
 

@@ -2,7 +2,12 @@ import { createElement } from 'react';
 import type { FunctionComponent } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { deletePrefix, deleteSelection, downloadSelection, prefixAfterDelete } from '../../../renderer/components/BrowserDialogs.tsx';
+import {
+  deletePrefix,
+  deleteSelection,
+  downloadSelection,
+  prefixAfterDelete,
+} from '../../../renderer/components/BrowserDialogs.tsx';
 import type { BrowserDialog } from '../../../renderer/components/BrowserDialogs.tsx';
 import { BrowserToolbar } from '../../../renderer/components/BrowserToolbar.tsx';
 import { DropZone } from '../../../renderer/components/DropZone.tsx';
@@ -35,7 +40,9 @@ describe('the object browser', () => {
     // The bucket at its top, the selection, or another bucket's folder: the view stays.
     expect(prefixAfterDelete(targetOf(deletePrefix('c1', 'b', '')), 'b', '')).toBeUndefined();
     expect(prefixAfterDelete(targetOf(deleteSelection('c1', 'b', [folder('p/d/')])), 'b', 'p/')).toBeUndefined();
-    expect(prefixAfterDelete(targetOf(deletePrefix('c1', 'other', 'photos/2024/')), 'b', 'photos/2024/')).toBeUndefined();
+    expect(
+      prefixAfterDelete(targetOf(deletePrefix('c1', 'other', 'photos/2024/')), 'b', 'photos/2024/'),
+    ).toBeUndefined();
   });
 
   it('without a connection, offers to add one, and says how to open the demo store', () => {
@@ -46,38 +53,92 @@ describe('the object browser', () => {
   });
 
   it('has a toolbar whose buttons follow the selection', () => {
-    const none = render(BrowserToolbar, { selectedRows: [], onDownload: () => undefined, onDelete: () => undefined, onDeletePrefix: () => undefined });
-    for (const part of ['role="toolbar" aria-label="Actions"', 'aria-label="Filter by name"', 'aria-label="Choose files to upload"', 'aria-label="Choose a folder to upload"', '>Empty bucket<']) expect(none).toContain(part);
-    const button = (html: string, name: string) => new RegExp(`<button type="button"( disabled="")?>(<svg(?:(?!<button)[^])*?</svg>)?${name}</button>`).exec(html);
+    const none = render(BrowserToolbar, {
+      selectedRows: [],
+      onDownload: () => undefined,
+      onDelete: () => undefined,
+      onDeletePrefix: () => undefined,
+    });
+    for (const part of [
+      'role="toolbar" aria-label="Actions"',
+      'aria-label="Filter by name"',
+      'aria-label="Choose files to upload"',
+      'aria-label="Choose a folder to upload"',
+      '>Empty bucket<',
+    ])
+      expect(none).toContain(part);
+    const button = (html: string, name: string) =>
+      new RegExp(`<button type="button"( disabled="")?>(<svg(?:(?!<button)[^])*?</svg>)?${name}</button>`).exec(html);
     expect(button(none, 'Download')?.[1]).toBe(' disabled=""');
     expect(button(none, 'Copy link')?.[1]).toBe(' disabled=""');
-    const oneObject = render(BrowserToolbar, { selectedRows: [object('p/a.txt')], onDownload: () => undefined, onDelete: () => undefined, onDeletePrefix: () => undefined });
+    const oneObject = render(BrowserToolbar, {
+      selectedRows: [object('p/a.txt')],
+      onDownload: () => undefined,
+      onDelete: () => undefined,
+      onDeletePrefix: () => undefined,
+    });
     expect(button(oneObject, 'Copy link')?.[1]).toBeUndefined();
     expect(button(oneObject, 'Download')?.[1]).toBeUndefined();
-    const oneFolder = render(BrowserToolbar, { selectedRows: [folder('p/d/')], onDownload: () => undefined, onDelete: () => undefined, onDeletePrefix: () => undefined });
+    const oneFolder = render(BrowserToolbar, {
+      selectedRows: [folder('p/d/')],
+      onDownload: () => undefined,
+      onDelete: () => undefined,
+      onDeletePrefix: () => undefined,
+    });
     expect(button(oneFolder, 'Copy link')?.[1]).toBe(' disabled=""');
   });
 
   it('has a grid with sortable columns, counted rows, in a drop area', () => {
     const html = render(DropZone, { destination: 'b/p/', onDrop: () => undefined }, 'the table');
     expect(html).toBe('<section class="drop-area" aria-label="Drop files to upload">the table</section>');
-    const grid = render(ObjectTable, { label: 'Objects in b/p/', rows: [object('p/a.txt'), folder('p/d/')], onActivate: () => undefined, onDelete: () => undefined });
-    for (const part of ['role="grid" aria-label="Objects in b/p/" aria-rowcount="3" aria-multiselectable="true"', 'role="columnheader" class="cell name" aria-sort="ascending"', 'Size', 'Modified', 'Storage class']) expect(grid).toContain(part);
+    const grid = render(ObjectTable, {
+      label: 'Objects in b/p/',
+      rows: [object('p/a.txt'), folder('p/d/')],
+      onActivate: () => undefined,
+      onDelete: () => undefined,
+    });
+    for (const part of [
+      'role="grid" aria-label="Objects in b/p/" aria-rowcount="3" aria-multiselectable="true"',
+      'role="columnheader" class="cell name" aria-sort="ascending"',
+      'Size',
+      'Modified',
+      'Storage class',
+    ])
+      expect(grid).toContain(part);
     // The sorted column shows its direction beside its name; the others do not.
     expect(grid).toMatch(/>Name<svg[^>]*lucide-chevron-up/);
     expect(grid).not.toMatch(/>Size<svg/);
   });
 
   it('opens its dialogs on the selection, the prefix or the bucket', () => {
-    const sizes = new Map([['p/a.txt', 1], ['p/b.txt', 7]]);
-    expect(deleteSelection('c1', 'b', [object('p/a.txt'), folder('p/d/')], (key) => sizes.get(key))).toEqual({ kind: 'delete', target: { connectionId: 'c1', bucket: 'b', keys: ['p/a.txt'], keySizes: [1], prefixes: ['p/d/'], confirmName: '2 items' } });
+    const sizes = new Map([
+      ['p/a.txt', 1],
+      ['p/b.txt', 7],
+    ]);
+    expect(deleteSelection('c1', 'b', [object('p/a.txt'), folder('p/d/')], (key) => sizes.get(key))).toEqual({
+      kind: 'delete',
+      target: {
+        connectionId: 'c1',
+        bucket: 'b',
+        keys: ['p/a.txt'],
+        keySizes: [1],
+        prefixes: ['p/d/'],
+        confirmName: '2 items',
+      },
+    });
     // One size unknown: none is sent (the delete counts keys; its preview looks them up).
     const partial = deleteSelection('c1', 'b', [object('p/a.txt'), object('p/c.txt')], (key) => sizes.get(key));
     expect(partial.kind === 'delete' ? partial.target.keySizes : 'not a delete').toBeUndefined();
     expect(deleteSelection('c1', 'b', [folder('p/d/')])).toMatchObject({ target: { confirmName: 'd' } });
     expect(deletePrefix('c1', 'b', '')).toMatchObject({ target: { prefixes: [''], confirmName: 'b' } });
     expect(deletePrefix('c1', 'b', 'p/')).toMatchObject({ target: { prefixes: ['p/'], confirmName: 'p/' } });
-    expect(downloadSelection('c1', 'b', [object('p/a.txt'), folder('p/d/')])).toEqual({ kind: 'download', connectionId: 'c1', bucket: 'b', keys: ['p/a.txt'], prefixes: ['p/d/'] });
+    expect(downloadSelection('c1', 'b', [object('p/a.txt'), folder('p/d/')])).toEqual({
+      kind: 'download',
+      connectionId: 'c1',
+      bucket: 'b',
+      keys: ['p/a.txt'],
+      prefixes: ['p/d/'],
+    });
   });
 
   it('goes up one folder on Backspace', () => {
@@ -98,8 +159,20 @@ describe('the object browser', () => {
   });
 
   it('names each file by its kind, from the extension alone', () => {
-    expect(['photo.JPG', 'clip.mov', 'song.flac', 'backup.tar.gz', 'main.rs', 'table.csv', 'notes.md', 'Makefile', '.env', 'trailing.'].map(fileKind))
-      .toEqual(['image', 'video', 'audio', 'archive', 'code', 'spreadsheet', 'text', 'other', 'other', 'other']);
+    expect(
+      [
+        'photo.JPG',
+        'clip.mov',
+        'song.flac',
+        'backup.tar.gz',
+        'main.rs',
+        'table.csv',
+        'notes.md',
+        'Makefile',
+        '.env',
+        'trailing.',
+      ].map(fileKind),
+    ).toEqual(['image', 'video', 'audio', 'archive', 'code', 'spreadsheet', 'text', 'other', 'other', 'other']);
     expect(render(FileIcon, { name: 'a  b.png', folder: false })).toContain('data-kind="image"');
     expect(render(FileIcon, { name: 'd', folder: true })).toContain('data-kind="folder"');
   });

@@ -8,7 +8,10 @@ import { DEFAULT_SETTINGS } from '../../../src/settings.ts';
 import { jobSnapshot, useFakeApi } from './fake-api.ts';
 
 beforeEach(() => {
-  vi.stubGlobal('requestAnimationFrame', (callback: FrameRequestCallback) => { queueMicrotask(() => callback(0)); return 1; });
+  vi.stubGlobal('requestAnimationFrame', (callback: FrameRequestCallback) => {
+    queueMicrotask(() => callback(0));
+    return 1;
+  });
   vi.stubGlobal('localStorage', { getItem: () => null, setItem: () => undefined });
 });
 afterEach(() => vi.unstubAllGlobals());
@@ -24,11 +27,19 @@ it('subscribes the stores to the engine, then loads jobs, settings and connectio
   const stop = startSession();
   api.emit({ type: 'stats', stats: { activeRequests: 3, waitingRequests: 0, bytesPerSecond: 10 } });
   await settle();
-  expect(api.calls.map((c) => c.method).sort()).toEqual(['connections.list', 'host.info', 'jobs.snapshot', 'settings.get']);
+  expect(api.calls.map((c) => c.method).sort()).toEqual([
+    'connections.list',
+    'host.info',
+    'jobs.snapshot',
+    'settings.get',
+  ]);
   expect(useJobs.getState().stats?.activeRequests).toBe(3);
   expect(useJobs.getState().order).toEqual(['j1']);
   expect(useSettings.getState().settings).toEqual(DEFAULT_SETTINGS);
-  expect(useConnections.getState()).toMatchObject({ selectedId: 'env', host: { defaultDownloadFolder: '/srv/downloads' } });
+  expect(useConnections.getState()).toMatchObject({
+    selectedId: 'env',
+    host: { defaultDownloadFolder: '/srv/downloads' },
+  });
 
   api.emit({ type: 'jobs-removed', ids: ['j1'] });
   expect(useJobs.getState().order).toEqual([]);
@@ -38,13 +49,21 @@ it('subscribes the stores to the engine, then loads jobs, settings and connectio
   expect(useJobs.getState().order).toEqual([]);
 });
 
-it('when the host is lost the window says so at once; once it is back, the jobs shown are the host\'s own, as it brought them back', async () => {
-  const snapshots = [[jobSnapshot('before-restart'), jobSnapshot('kept', { state: { status: 'running' } })], [jobSnapshot('kept', { state: { status: 'failed', error: { code: 'SlowDown', message: 'slow' } } })]];
+it("when the host is lost the window says so at once; once it is back, the jobs shown are the host's own, as it brought them back", async () => {
+  const snapshots = [
+    [jobSnapshot('before-restart'), jobSnapshot('kept', { state: { status: 'running' } })],
+    [jobSnapshot('kept', { state: { status: 'failed', error: { code: 'SlowDown', message: 'slow' } } })],
+  ];
   const api = useFakeApi({
     'jobs.snapshot': () => snapshots.shift() ?? [],
     'settings.get': DEFAULT_SETTINGS,
     'connections.list': [],
-    'host.info': { kind: 'web', defaultDownloadFolder: '/srv/downloads', machineName: 'host', startedBy: 'npm run demo' },
+    'host.info': {
+      kind: 'web',
+      defaultDownloadFolder: '/srv/downloads',
+      machineName: 'host',
+      startedBy: 'npm run demo',
+    },
   });
   const stop = startSession();
   await settle();
@@ -55,7 +74,9 @@ it('when the host is lost the window says so at once; once it is back, the jobs 
   api.link({ state: 'connected' });
   await settle();
   expect(useHostLink.getState().link.state).toBe('connected');
-  expect(api.calls.slice(calledBefore).map((c) => c.method)).toEqual(expect.arrayContaining(['jobs.snapshot', 'settings.get', 'connections.list', 'host.info']));
+  expect(api.calls.slice(calledBefore).map((c) => c.method)).toEqual(
+    expect.arrayContaining(['jobs.snapshot', 'settings.get', 'connections.list', 'host.info']),
+  );
   // A job the new host does not have is gone; one it brought back shows as it stood.
   expect(useJobs.getState().order).toEqual(['kept']);
   expect(useJobs.getState().jobs.get('kept')?.state.status).toBe('failed');

@@ -16,6 +16,12 @@ it('keeps a name that fits whole, and shortens one that does not in the middle, 
 it('cuts between whole characters (an emoji with its modifier, a letter with its accent), and keeps at least the ellipsis', () => {
   const name = '👍🏽👍🏽👍🏽👍🏽 → e\u0301e\u0301e\u0301e\u0301';
   const shown = shortenInMiddle(name, room(5));
-  expect([...new Intl.Segmenter().segment(shown)].map((part) => part.segment)).toEqual(['👍🏽', '👍🏽', '…', 'e\u0301', 'e\u0301']);
+  expect([...new Intl.Segmenter().segment(shown)].map((part) => part.segment)).toEqual([
+    '👍🏽',
+    '👍🏽',
+    '…',
+    'e\u0301',
+    'e\u0301',
+  ]);
   expect(shortenInMiddle(name, () => false)).toBe('…');
 });

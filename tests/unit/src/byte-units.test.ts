@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { formatAge, formatBytes, formatDuration, formatObjectRate, formatRate, parseByteSize, parseDuration } from '../../../src/byte-units.ts';
+import {
+  formatAge,
+  formatBytes,
+  formatDuration,
+  formatObjectRate,
+  formatRate,
+  parseByteSize,
+  parseDuration,
+} from '../../../src/byte-units.ts';
 
 describe('parseByteSize', () => {
   it.each([
@@ -51,7 +59,19 @@ describe('formatting', () => {
 });
 
 it('reads durations as people write them, and shows ages in their largest unit', () => {
-  expect([parseDuration('90s'), parseDuration('30m'), parseDuration('2h'), parseDuration('7d'), parseDuration('1w'), parseDuration('1.5h')]).toEqual([90, 1800, 7200, 604_800, 604_800, 5400]);
-  expect([parseDuration('2'), parseDuration('h'), parseDuration('-1h'), parseDuration('2 days')]).toEqual([undefined, undefined, undefined, undefined]);
+  expect([
+    parseDuration('90s'),
+    parseDuration('30m'),
+    parseDuration('2h'),
+    parseDuration('7d'),
+    parseDuration('1w'),
+    parseDuration('1.5h'),
+  ]).toEqual([90, 1800, 7200, 604_800, 604_800, 5400]);
+  expect([parseDuration('2'), parseDuration('h'), parseDuration('-1h'), parseDuration('2 days')]).toEqual([
+    undefined,
+    undefined,
+    undefined,
+    undefined,
+  ]);
   expect([formatAge(5), formatAge(600), formatAge(7300), formatAge(3 * 86_400 + 5)]).toEqual(['5s', '10m', '2h', '3d']);
 });

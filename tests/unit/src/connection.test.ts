@@ -2,8 +2,14 @@ import { expect, it } from 'vitest';
 import { endpointUrlProblem, sessionConnectionSchema } from '../../../src/connection.ts';
 import { connectionInputSchema } from '../../../src/contract/models.ts';
 
-it('an endpoint is a store\'s address: scheme, host and port, nothing that no request would use', () => {
-  for (const good of ['http://127.0.0.1:9000', 'https://s3.example.com', 'https://s3.example.com/', 'http://[::1]:9000']) expect(endpointUrlProblem(good), good).toBeUndefined();
+it("an endpoint is a store's address: scheme, host and port, nothing that no request would use", () => {
+  for (const good of [
+    'http://127.0.0.1:9000',
+    'https://s3.example.com',
+    'https://s3.example.com/',
+    'http://[::1]:9000',
+  ])
+    expect(endpointUrlProblem(good), good).toBeUndefined();
   expect(endpointUrlProblem('ftp://example')).toMatch(/http:\/\/ or https:\/\//);
   expect(endpointUrlProblem('https://s3.example.com/bucket/key')).toMatch(/without a path \(\/bucket\/key\)/);
   expect(endpointUrlProblem('https://s3.example.com/?x=1')).toMatch(/query/);
@@ -22,7 +28,11 @@ it('a region is a region in every schema a connection crosses: nothing that coul
     expect(connectionInputSchema.safeParse({ name: 'x', region }).success, region).toBe(false);
     expect(sessionConnectionSchema.safeParse({ region }).success, region).toBe(false);
   }
-  expect(connectionInputSchema.safeParse({ name: 'x', region: 'x@127.0.0.1:19096/#' }).error?.issues[0]).toMatchObject({ path: ['region'], message: expect.stringMatching(/^That is not a region: a region is one name of letters, digits and hyphens/) });
-  for (const region of ['', ' ', 'eu-west-1', ' auto ']) expect(connectionInputSchema.safeParse({ name: 'x', region }).success, region).toBe(true);
+  expect(connectionInputSchema.safeParse({ name: 'x', region: 'x@127.0.0.1:19096/#' }).error?.issues[0]).toMatchObject({
+    path: ['region'],
+    message: expect.stringMatching(/^That is not a region: a region is one name of letters, digits and hyphens/),
+  });
+  for (const region of ['', ' ', 'eu-west-1', ' auto '])
+    expect(connectionInputSchema.safeParse({ name: 'x', region }).success, region).toBe(true);
   expect(sessionConnectionSchema.safeParse({ region: 'fsn1' }).success).toBe(true);
 });

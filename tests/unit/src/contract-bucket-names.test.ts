@@ -5,10 +5,16 @@ import { expect, it } from 'vitest';
 import { methodSchemas } from '../../../src/contract/api.ts';
 
 it('takes bucket names as stores have them, and refuses paths, queries and control characters', () => {
-  const named = (name: string) => methodSchemas['buckets.emptyAndDelete'].safeParse({ connectionId: 'env', name }).success;
+  const named = (name: string) =>
+    methodSchemas['buckets.emptyAndDelete'].safeParse({ connectionId: 'env', name }).success;
   for (const name of ['my-bucket', 'logs.2024', 'Old_Bucket']) expect(named(name)).toBe(true);
-  for (const name of ['.', '..', 'a/../b', 'b?versions', 'b#x', 'a b', 'a%2Fb', 'tab\there', '']) expect(named(name)).toBe(false);
+  for (const name of ['.', '..', 'a/../b', 'b?versions', 'b#x', 'a b', 'a%2Fb', 'tab\there', ''])
+    expect(named(name)).toBe(false);
   // The same rule wherever a bucket is named.
-  expect(methodSchemas['jobs.delete'].safeParse({ connectionId: 'env', bucket: '..', prefixes: [''] }).success).toBe(false);
-  expect(methodSchemas['objects.list'].safeParse({ connectionId: 'env', bucket: 'a/b', prefix: '' }).success).toBe(false);
+  expect(methodSchemas['jobs.delete'].safeParse({ connectionId: 'env', bucket: '..', prefixes: [''] }).success).toBe(
+    false,
+  );
+  expect(methodSchemas['objects.list'].safeParse({ connectionId: 'env', bucket: 'a/b', prefix: '' }).success).toBe(
+    false,
+  );
 });

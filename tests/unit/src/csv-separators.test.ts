@@ -17,9 +17,16 @@ function cells(line: string, separator: string): string[] {
   for (let i = 0; i < line.length; i++) {
     const c = line[i]!;
     if (quoted) {
-      if (c === '"' && line[i + 1] === '"') { cell += '"'; i++; } else if (c === '"') quoted = false; else cell += c;
+      if (c === '"' && line[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (c === '"') quoted = false;
+      else cell += c;
     } else if (c === '"') quoted = true;
-    else if (c === separator) { out.push(cell); cell = ''; } else cell += c;
+    else if (c === separator) {
+      out.push(cell);
+      cell = '';
+    } else cell += c;
   }
   out.push(cell);
   return out;
@@ -27,7 +34,11 @@ function cells(line: string, separator: string): string[] {
 
 it('leaves no cell that starts like a formula, for a reader that splits on ";" or a tab', () => {
   const source = `s3://shared/report;=cmd|' /C calc'!A0\t=HYPERLINK(A1)`;
-  const csv = [...formatItemsCsv([{ source, destination: '/home/me/Downloads/x', state: 'failed', code: 'AccessDenied', message: 'Access denied' }])].join('');
+  const csv = [
+    ...formatItemsCsv([
+      { source, destination: '/home/me/Downloads/x', state: 'failed', code: 'AccessDenied', message: 'Access denied' },
+    ]),
+  ].join('');
   const line = csv.split('\n')[1]!;
   for (const separator of [',', ';', '\t']) {
     // Unquoted, ";" and tab would give "=cmd|' /C calc'!A0" and "=HYPERLINK(A1)" cells of their own.

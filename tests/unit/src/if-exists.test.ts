@@ -49,10 +49,19 @@ describe('what an answer does about a destination already there', () => {
   it('newer replaces only what is older by a whole second: Last-Modified is kept to the second', () => {
     expect(decideIfExists('newer', there, { modifiedAt: at('2025-03-01T12:00:01.000Z') })).toEqual({ act: 'replace' });
     // Saved within the second the object was stored: the object is its own upload, not older.
-    expect(decideIfExists('newer', there, { modifiedAt: at('2025-03-01T12:00:00.900Z') })).toEqual({ act: 'keep', reason: 'not-newer' });
-    expect(decideIfExists('newer', there, { modifiedAt: at('2025-03-01T11:59:59.999Z') })).toEqual({ act: 'keep', reason: 'not-newer' });
+    expect(decideIfExists('newer', there, { modifiedAt: at('2025-03-01T12:00:00.900Z') })).toEqual({
+      act: 'keep',
+      reason: 'not-newer',
+    });
+    expect(decideIfExists('newer', there, { modifiedAt: at('2025-03-01T11:59:59.999Z') })).toEqual({
+      act: 'keep',
+      reason: 'not-newer',
+    });
     // A date not known replaces nothing on a guess.
-    expect(decideIfExists('newer', { size: 257 }, { modifiedAt: at('2030-01-01T00:00:00Z') })).toEqual({ act: 'keep', reason: 'date-unknown' });
+    expect(decideIfExists('newer', { size: 257 }, { modifiedAt: at('2030-01-01T00:00:00Z') })).toEqual({
+      act: 'keep',
+      reason: 'date-unknown',
+    });
     expect(decideIfExists('newer', there, {})).toEqual({ act: 'keep', reason: 'date-unknown' });
   });
 

@@ -4,14 +4,21 @@ import { canonicalAddress, embeddedIpv4, parseIpv4, parseIpv6 } from '../../../s
 describe('parseIpv4', () => {
   it('reads a dotted address, and nothing else', () => {
     expect(parseIpv4('169.254.169.254')).toEqual([169, 254, 169, 254]);
-    for (const text of ['1.2.3', '1.2.3.4.5', '256.1.1.1', '01.2.3.4', '1.2.3.x', '', '::1']) expect(parseIpv4(text), text).toBeUndefined();
+    for (const text of ['1.2.3', '1.2.3.4.5', '256.1.1.1', '01.2.3.4', '1.2.3.x', '', '::1'])
+      expect(parseIpv4(text), text).toBeUndefined();
   });
 });
 
 describe('parseIpv6', () => {
   it('reads every spelling of one address to the same groups', () => {
     const metadata = [0, 0, 0, 0, 0, 0xffff, 0xa9fe, 0xa9fe];
-    for (const text of ['::ffff:a9fe:a9fe', '::FFFF:169.254.169.254', '[::ffff:a9fe:a9fe]', '0:0:0:0:0:ffff:a9fe:a9fe', '0000:0000:0000:0000:0000:ffff:a9fe:a9fe']) {
+    for (const text of [
+      '::ffff:a9fe:a9fe',
+      '::FFFF:169.254.169.254',
+      '[::ffff:a9fe:a9fe]',
+      '0:0:0:0:0:ffff:a9fe:a9fe',
+      '0000:0000:0000:0000:0000:ffff:a9fe:a9fe',
+    ]) {
       expect(parseIpv6(text), text).toEqual(metadata);
     }
     expect(parseIpv6('::')).toEqual([0, 0, 0, 0, 0, 0, 0, 0]);
@@ -20,7 +27,18 @@ describe('parseIpv6', () => {
   });
 
   it('refuses what is no IPv6 address', () => {
-    for (const text of ['', '1.2.3.4', ':::', '1::2::3', '1:2:3:4:5:6:7:8:9', '1:2:3:4:5:6:7', '12345::', '::g', '::1.2.3.256', 'example.com']) {
+    for (const text of [
+      '',
+      '1.2.3.4',
+      ':::',
+      '1::2::3',
+      '1:2:3:4:5:6:7:8:9',
+      '1:2:3:4:5:6:7',
+      '12345::',
+      '::g',
+      '::1.2.3.256',
+      'example.com',
+    ]) {
       expect(parseIpv6(text), text).toBeUndefined();
     }
   });
@@ -42,14 +60,16 @@ describe('embeddedIpv4', () => {
   });
 
   it('finds none in an address that carries none', () => {
-    for (const text of ['2001:db8::1', 'fe80::1', '2600:1f18::1', '64:ff9b:2::1']) expect(embeddedIpv4(parseIpv6(text)!), text).toBeUndefined();
+    for (const text of ['2001:db8::1', 'fe80::1', '2600:1f18::1', '64:ff9b:2::1'])
+      expect(embeddedIpv4(parseIpv6(text)!), text).toBeUndefined();
   });
 });
 
 describe('canonicalAddress', () => {
   it('spells every form a socket dials as one host the same way', () => {
     expect(canonicalAddress('11.0.0.1')).toBe('11.0.0.1');
-    for (const same of ['::ffff:11.0.0.1', '::ffff:b00:1', '[::ffff:0:b00:1]', '::11.0.0.1']) expect(canonicalAddress(same)).toBe('11.0.0.1');
+    for (const same of ['::ffff:11.0.0.1', '::ffff:b00:1', '[::ffff:0:b00:1]', '::11.0.0.1'])
+      expect(canonicalAddress(same)).toBe('11.0.0.1');
     expect(canonicalAddress('2A01:4F8:1:2::3')).toBe(canonicalAddress('2a01:04f8:0001:0002:0:0:0:3'));
   });
 

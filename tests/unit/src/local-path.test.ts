@@ -6,9 +6,12 @@ describe('whole paths', () => {
     expect(isWholePath(text)).toBe(true);
   });
 
-  it.each(['exports', './exports', '../etc', '~/Downloads', 'C:relative', ''])('refuses %j, which a host would take from its working folder', (text) => {
-    expect(isWholePath(text)).toBe(false);
-  });
+  it.each(['exports', './exports', '../etc', '~/Downloads', 'C:relative', ''])(
+    'refuses %j, which a host would take from its working folder',
+    (text) => {
+      expect(isWholePath(text)).toBe(false);
+    },
+  );
 
   it('says why, naming the path', () => {
     expect(relativePathProblem('exports')).toMatch(/^"exports" is a relative path: give the whole path/);

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { GIB, MIB } from '../../../src/byte-units.ts';
-import { choosePartSize, MAX_PART_SIZE_BYTES, MAX_PARTS, MIN_PART_SIZE_BYTES, partCount, partNumbers, partRange } from '../../../src/part-size.ts';
+import {
+  choosePartSize,
+  MAX_PART_SIZE_BYTES,
+  MAX_PARTS,
+  MIN_PART_SIZE_BYTES,
+  partCount,
+  partNumbers,
+  partRange,
+} from '../../../src/part-size.ts';
 
 describe('choosePartSize', () => {
   it('uses the setting when the file fits in 10,000 parts', () => {

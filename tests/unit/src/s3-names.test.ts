@@ -23,7 +23,9 @@ describe('object keys', () => {
     expect(objectKeyProblem('a'.repeat(1024))).toBeUndefined();
     expect(objectKeyProblem('é'.repeat(513))).toContain('1026 bytes');
     expect(objectKeyProblem('')).toBe('is empty');
-    expect(objectKeyProblem('k'.repeat(1025))).toBe('is 1025 bytes long in UTF-8; S3 allows at most 1024: shorten the name or the destination prefix');
+    expect(objectKeyProblem('k'.repeat(1025))).toBe(
+      'is 1025 bytes long in UTF-8; S3 allows at most 1024: shorten the name or the destination prefix',
+    );
   });
 
   it.each([
@@ -33,7 +35,9 @@ describe('object keys', () => {
     ['nul\x00', '\\x00'],
     ['del\x7f', '\\x7f'],
   ])('refuses a key with a control character (%j), showing it escaped', (key, shown) => {
-    expect(objectKeyProblem(key)).toBe(`contains a control character (${shown}), which many S3 tools cannot list or show: rename the file`);
+    expect(objectKeyProblem(key)).toBe(
+      `contains a control character (${shown}), which many S3 tools cannot list or show: rename the file`,
+    );
   });
 
   it.each([
@@ -47,7 +51,8 @@ describe('object keys', () => {
   });
 
   it('accepts keys with spaces, symbols and any script', () => {
-    for (const key of ['a b/c d.txt', 'naïve/日本語/🚀', 'x+y=z&w', '\u00a0nbsp', 'עברית/שלום.txt', 'عربي.pdf']) expect(objectKeyProblem(key)).toBeUndefined();
+    for (const key of ['a b/c d.txt', 'naïve/日本語/🚀', 'x+y=z&w', '\u00a0nbsp', 'עברית/שלום.txt', 'عربي.pdf'])
+      expect(objectKeyProblem(key)).toBeUndefined();
   });
 });
 

@@ -5,6 +5,10 @@ import { unreadableKeysNotice, unreadableKeyWarning } from '../../../src/unreada
 
 it('names the key as sent, escaped; the window names the first and counts the others', () => {
   expect(unreadableKeyWarning('bad%zz\u202e.txt')).toContain('("bad%zz\\u202e.txt", as it sent it)');
-  expect(unreadableKeysNotice(['a%zz'])).toBe('Not shown: a key the store listed with a broken URL encoding, "a%zz". The store is faulty: tell its operator.');
-  expect(unreadableKeysNotice(['a%zz', 'b%zz', 'c%zz'])).toBe('Not shown: a key the store listed with a broken URL encoding, "a%zz" (and 2 more). The store is faulty: tell its operator.');
+  expect(unreadableKeysNotice(['a%zz'])).toBe(
+    'Not shown: a key the store listed with a broken URL encoding, "a%zz". The store is faulty: tell its operator.',
+  );
+  expect(unreadableKeysNotice(['a%zz', 'b%zz', 'c%zz'])).toBe(
+    'Not shown: a key the store listed with a broken URL encoding, "a%zz" (and 2 more). The store is faulty: tell its operator.',
+  );
 });

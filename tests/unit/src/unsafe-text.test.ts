@@ -1,8 +1,28 @@
 import { describe, expect, it } from 'vitest';
-import { printable, printableJson, printableName, unsafeCharacterIn, withoutUnsafeCharacters } from '../../../src/unsafe-text.ts';
+import {
+  printable,
+  printableJson,
+  printableName,
+  unsafeCharacterIn,
+  withoutUnsafeCharacters,
+} from '../../../src/unsafe-text.ts';
 
 /** One of each kind: C0, DEL, C1 (NEL, CSI), bidi marks, overrides and isolates, and the line and paragraph separators. */
-const UNSAFE = ['\x1b', '\x7f', '\x85', '\x9b', '\u061c', '\u200e', '\u200f', '\u202a', '\u202e', '\u2066', '\u2069', '\u2028', '\u2029'];
+const UNSAFE = [
+  '\x1b',
+  '\x7f',
+  '\x85',
+  '\x9b',
+  '\u061c',
+  '\u200e',
+  '\u200f',
+  '\u202a',
+  '\u202e',
+  '\u2066',
+  '\u2069',
+  '\u2028',
+  '\u2029',
+];
 
 describe('printable', () => {
   it('shows control characters, bidirectional formatting and line separators as escapes, and nothing else', () => {

@@ -20,19 +20,25 @@ afterEach(async () => {
 });
 
 // (Where Go is on the bare PATH the build would really start: not this test's business.)
-it.skipIf(existsSync('/usr/bin/go') || existsSync('/bin/go'))('says why the demo store cannot be built, and what to do, where the window shows it', async () => {
-  tools = await mkdtemp(path.join(os.tmpdir(), 'barge-r14-tools-'));
-  process.env.BARGE_TOOLS_DIR = tools;
-  process.env.PATH = '/usr/bin:/bin';
-  const said: string[] = [];
-  const failure = await ensureMinio((line) => said.push(line)).then(() => undefined, (error: Error) => error);
-  expect(failure).toBeInstanceOf(Error);
-  expect(failure!.message).toMatch(/Go is needed/);
-  expect(failure!.message).toContain('Install Go (https://go.dev/dl/)');
-  expect(failure!.message).not.toContain('install-s3-server.sh');
-});
+it.skipIf(existsSync('/usr/bin/go') || existsSync('/bin/go'))(
+  'says why the demo store cannot be built, and what to do, where the window shows it',
+  async () => {
+    tools = await mkdtemp(path.join(os.tmpdir(), 'barge-r14-tools-'));
+    process.env.BARGE_TOOLS_DIR = tools;
+    process.env.PATH = '/usr/bin:/bin';
+    const said: string[] = [];
+    const failure = await ensureMinio((line) => said.push(line)).then(
+      () => undefined,
+      (error: Error) => error,
+    );
+    expect(failure).toBeInstanceOf(Error);
+    expect(failure!.message).toMatch(/Go is needed/);
+    expect(failure!.message).toContain('Install Go (https://go.dev/dl/)');
+    expect(failure!.message).not.toContain('install-s3-server.sh');
+  },
+);
 
-it('says the installer\'s last line when another step fails, and where the whole log is', () => {
+it("says the installer's last line when another step fails, and where the whole log is", () => {
   const message = buildFailure('Building MinIO RELEASE…\ngo: github.com/minio/minio: connection refused\n\n', 1);
   expect(message).toContain('go: github.com/minio/minio: connection refused');
   expect(message).toContain('output of the Barge host');

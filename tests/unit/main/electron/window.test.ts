@@ -3,18 +3,29 @@
 
 import type { BrowserWindow, BrowserWindowConstructorOptions, WebContents } from 'electron';
 import { describe, expect, it } from 'vitest';
-import { createMainWindow, denyAllPermissions, isSafeExternalUrl, isTrustedSender, lockDown } from '../../../../main/electron/window.ts';
+import {
+  createMainWindow,
+  denyAllPermissions,
+  isSafeExternalUrl,
+  isTrustedSender,
+  lockDown,
+} from '../../../../main/electron/window.ts';
 
 describe('the Electron window', () => {
   it('refuses every permission a page asks for or checks', () => {
     let request: ((contents: unknown, permission: string, callback: (granted: boolean) => void) => void) | undefined;
     let check: ((...args: unknown[]) => boolean) | undefined;
     denyAllPermissions({
-      setPermissionRequestHandler: (handler: typeof request) => { request = handler; },
-      setPermissionCheckHandler: (handler: typeof check) => { check = handler; },
+      setPermissionRequestHandler: (handler: typeof request) => {
+        request = handler;
+      },
+      setPermissionCheckHandler: (handler: typeof check) => {
+        check = handler;
+      },
     } as never);
     const answers: boolean[] = [];
-    for (const permission of ['media', 'notifications', 'geolocation', 'clipboard-read', 'hid', 'openExternal']) request!(undefined, permission, (granted) => answers.push(granted));
+    for (const permission of ['media', 'notifications', 'geolocation', 'clipboard-read', 'hid', 'openExternal'])
+      request!(undefined, permission, (granted) => answers.push(granted));
     expect(answers).toEqual([false, false, false, false, false, false]);
     expect(check!(undefined, 'media', 'app://barge', {})).toBe(false);
   });
@@ -27,7 +38,10 @@ describe('the Electron window', () => {
       }
       once() {}
     }
-    createMainWindow(RecordingWindow as unknown as new (o: BrowserWindowConstructorOptions) => BrowserWindow, '/app/preload.cjs');
+    createMainWindow(
+      RecordingWindow as unknown as new (o: BrowserWindowConstructorOptions) => BrowserWindow,
+      '/app/preload.cjs',
+    );
     expect(given?.webPreferences).toMatchObject({
       preload: '/app/preload.cjs',
       contextIsolation: true,
@@ -44,14 +58,24 @@ describe('the Electron window', () => {
     const handlers: Record<string, (event: { preventDefault(): void }, url: string) => void> = {};
     let openHandler: ((details: { url: string }) => { action: string }) | undefined;
     const contents = {
-      on: (name: string, handler: (event: { preventDefault(): void }, url: string) => void) => { handlers[name] = handler; },
-      setWindowOpenHandler: (handler: typeof openHandler) => { openHandler = handler; },
+      on: (name: string, handler: (event: { preventDefault(): void }, url: string) => void) => {
+        handlers[name] = handler;
+      },
+      setWindowOpenHandler: (handler: typeof openHandler) => {
+        openHandler = handler;
+      },
     } as unknown as WebContents;
     const opened: string[] = [];
-    lockDown(contents, async (url) => { opened.push(url); });
+    lockDown(contents, async (url) => {
+      opened.push(url);
+    });
 
     let prevented = 0;
-    const event = { preventDefault: () => { prevented += 1; } };
+    const event = {
+      preventDefault: () => {
+        prevented += 1;
+      },
+    };
     handlers['will-navigate']!(event, 'https://evil.example/');
     handlers['will-navigate']!(event, 'app://barge/index.html');
     expect(prevented).toBe(1);

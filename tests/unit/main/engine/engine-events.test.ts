@@ -12,7 +12,12 @@ it('progress carries numbers only; item errors go out once each; the list is pag
   const engine = new Engine();
   const events: EngineEvent[] = [];
   engine.onEvent((event) => events.push(event));
-  const connection = await engine.connect({ endpoint: 'http://127.0.0.1:9', region: 'us-east-1', accessKeyId: 'a', secretAccessKey: 'b' });
+  const connection = await engine.connect({
+    endpoint: 'http://127.0.0.1:9',
+    region: 'us-east-1',
+    accessKeyId: 'a',
+    secretAccessKey: 'b',
+  });
   const folder = await mkdtemp(path.join(os.tmpdir(), 'barge-events-'));
   // Three sources that are not there: three item errors, no request sent.
   const missing = ['one', 'two', 'three'].map((name) => path.join(folder, name));
@@ -22,7 +27,8 @@ it('progress carries numbers only; item errors go out once each; the list is pag
   const progress = events.flatMap((event) => (event.type === 'jobs' ? event.jobs : []));
   expect(progress.length).toBeGreaterThan(0);
   // Numbers only: the run's start and end are times in milliseconds.
-  for (const update of progress) expect(['endedAt', 'id', 'progress', 'startedAt', 'state']).toEqual(expect.arrayContaining(Object.keys(update)));
+  for (const update of progress)
+    expect(['endedAt', 'id', 'progress', 'startedAt', 'state']).toEqual(expect.arrayContaining(Object.keys(update)));
   expect(progress.at(-1)!.endedAt).toBeGreaterThanOrEqual(progress.at(-1)!.startedAt!);
   expect(progress.at(-1)!.state.status).toBe('failed');
   const sent = events.flatMap((event) => (event.type === 'job-items' ? event.errors : []));

@@ -14,7 +14,12 @@ let folder: string;
 beforeAll(async () => {
   engine = new Engine();
   // Nothing listens here: the jobs fail at once, which is all these tests need of them.
-  connection = await engine.connect({ endpoint: 'http://127.0.0.1:9', region: 'us-east-1', accessKeyId: 'a', secretAccessKey: 'b' });
+  connection = await engine.connect({
+    endpoint: 'http://127.0.0.1:9',
+    region: 'us-east-1',
+    accessKeyId: 'a',
+    secretAccessKey: 'b',
+  });
   folder = await mkdtemp(path.join(os.tmpdir(), 'barge-naming-'));
   await writeFile(path.join(folder, 'report.pdf'), 'x');
   await writeFile(path.join(folder, 'notes.txt'), 'x');
@@ -25,17 +30,32 @@ beforeAll(async () => {
 afterAll(() => engine.close());
 
 it('names an upload after its file, its folder, or its files and folders counted', async () => {
-  const one = engine.upload(connection, { sources: [path.join(folder, 'report.pdf')], bucket: 'b', destination: 'in/' });
+  const one = engine.upload(connection, {
+    sources: [path.join(folder, 'report.pdf')],
+    bucket: 'b',
+    destination: 'in/',
+  });
   expect(one.name).toBe('report.pdf → s3://b/in/');
-  expect(engine.upload(connection, { sources: [path.join(folder, 'photos')], bucket: 'b', destination: '' }).name).toBe('photos → s3://b/');
-  const mixed = engine.upload(connection, { sources: ['report.pdf', 'notes.txt', 'todo.txt', 'photos'].map((name) => path.join(folder, name)), bucket: 'b', destination: 'in/' });
+  expect(engine.upload(connection, { sources: [path.join(folder, 'photos')], bucket: 'b', destination: '' }).name).toBe(
+    'photos → s3://b/',
+  );
+  const mixed = engine.upload(connection, {
+    sources: ['report.pdf', 'notes.txt', 'todo.txt', 'photos'].map((name) => path.join(folder, name)),
+    bucket: 'b',
+    destination: 'in/',
+  });
   expect(mixed.name).toBe('3 files and 1 folder → s3://b/in/');
   expect(mixed.summary()).toMatchObject({ bucket: 'b', prefix: 'in/' });
   await Promise.all([one.finished(), mixed.finished()]);
 });
 
 it('names a download and a delete after their keys and folders, in the folder they live in', async () => {
-  const download = engine.download(connection, { bucket: 'b', keys: ['logs/a.txt'], prefixes: ['logs/2024/'], targetFolder: folder });
+  const download = engine.download(connection, {
+    bucket: 'b',
+    keys: ['logs/a.txt'],
+    prefixes: ['logs/2024/'],
+    targetFolder: folder,
+  });
   expect(download.name).toBe(`1 file and 1 folder in s3://b/logs/ → ${folder}`);
   const remove = engine.delete(connection, { bucket: 'b', keys: ['logs/a.txt'] });
   expect(remove.name).toBe('Delete a.txt in s3://b/logs/');

@@ -19,15 +19,25 @@ it('an endpoint that is no store URL is refused in a sentence with no field name
   const folder = await mkdtemp(path.join(os.tmpdir(), 'barge-service-'));
   folders.push(folder);
   const engine = new Engine({ env: {} });
-  const registry = new ConnectionRegistry({ dataDir: folder, engine, secrets: new FileSecretStore(path.join(folder, 'secrets.json')), env: {} });
+  const registry = new ConnectionRegistry({
+    dataDir: folder,
+    engine,
+    secrets: new FileSecretStore(path.join(folder, 'secrets.json')),
+    env: {},
+  });
   const service = createBargeService({ engine, registry, host: 'web' });
   try {
-    const refused = await service.dispatch('connections.add', { name: 'Mine', endpoint: 'https://minio.example.com/bucket?x=1' });
+    const refused = await service.dispatch('connections.add', {
+      name: 'Mine',
+      endpoint: 'https://minio.example.com/bucket?x=1',
+    });
     expect(refused).toMatchObject({ ok: false, error: { code: 'InvalidRequest' } });
     const message = (refused as { error: { message: string } }).error.message;
     expect(message).toMatch(/^The endpoint /);
     const wrongType = await service.dispatch('settings.update', { threads: 'many' });
-    expect((wrongType as { error: { message: string } }).error.message).toBe('The number of requests in flight must be a number.');
+    expect((wrongType as { error: { message: string } }).error.message).toBe(
+      'The number of requests in flight must be a number.',
+    );
   } finally {
     await service.close();
   }

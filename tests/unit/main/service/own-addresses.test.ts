@@ -18,8 +18,18 @@ const GLOBAL_V6 = '2a01:4f8:1:2::3';
 
 vi.mock('node:os', async (importOriginal) => {
   const real = await importOriginal<typeof os>();
-  const own = (address: string, family: 'IPv4' | 'IPv6') => ({ address, family, netmask: family === 'IPv4' ? '255.255.255.0' : 'ffff:ffff:ffff:ffff::', mac: '02:00:00:00:00:01', internal: false, cidr: `${address}/${family === 'IPv4' ? 24 : 64}` });
-  const networkInterfaces = () => ({ ...real.networkInterfaces(), eth7: [own(PUBLIC_V4, 'IPv4'), own(GLOBAL_V6, 'IPv6')] }) as ReturnType<typeof real.networkInterfaces>;
+  const own = (address: string, family: 'IPv4' | 'IPv6') => ({
+    address,
+    family,
+    netmask: family === 'IPv4' ? '255.255.255.0' : 'ffff:ffff:ffff:ffff::',
+    mac: '02:00:00:00:00:01',
+    internal: false,
+    cidr: `${address}/${family === 'IPv4' ? 24 : 64}`,
+  });
+  const networkInterfaces = () =>
+    ({ ...real.networkInterfaces(), eth7: [own(PUBLIC_V4, 'IPv4'), own(GLOBAL_V6, 'IPv6')] }) as ReturnType<
+      typeof real.networkInterfaces
+    >;
   return { ...real, networkInterfaces, default: { ...real, networkInterfaces } };
 });
 
@@ -27,13 +37,26 @@ let reachable: BargeService;
 let root: string;
 beforeEach(async () => {
   root = await mkdtemp(path.join(tmpdir(), 'barge-own-addresses-'));
-  reachable = await createRuntime({ host: 'web', dataDir: path.join(root, 'data'), warn: () => undefined, journal: false, downloadRoot: path.join(root, 'dl'), refuseInternalEndpoints: true, env: {} });
+  reachable = await createRuntime({
+    host: 'web',
+    dataDir: path.join(root, 'data'),
+    warn: () => undefined,
+    journal: false,
+    downloadRoot: path.join(root, 'dl'),
+    refuseInternalEndpoints: true,
+    env: {},
+  });
 });
 afterEach(async () => {
   await reachable.close();
   await rm(root, { recursive: true, force: true });
 });
 
-it.each([`http://${PUBLIC_V4}:9000`, `http://[${GLOBAL_V6}]:9000`])('refuses an endpoint on one of this machine\'s own addresses (%s), as it refuses loopback', async (endpoint) => {
-  expect(await reachable.dispatch('connections.add', { name: 'self', endpoint, accessKeyId: 'A', secretAccessKey: 'B' })).toMatchObject({ ok: false, error: { code: 'EndpointRefused' } });
-});
+it.each([`http://${PUBLIC_V4}:9000`, `http://[${GLOBAL_V6}]:9000`])(
+  "refuses an endpoint on one of this machine's own addresses (%s), as it refuses loopback",
+  async (endpoint) => {
+    expect(
+      await reachable.dispatch('connections.add', { name: 'self', endpoint, accessKeyId: 'A', secretAccessKey: 'B' }),
+    ).toMatchObject({ ok: false, error: { code: 'EndpointRefused' } });
+  },
+);

@@ -7,7 +7,14 @@ import { StagedArrival } from '../../../../main/service/staged-arrival.ts';
 /** Whether `promise` has settled once every callback already queued has run. */
 async function settled(promise: Promise<unknown>): Promise<boolean> {
   let done = false;
-  void promise.then(() => { done = true; }, () => { done = true; });
+  void promise.then(
+    () => {
+      done = true;
+    },
+    () => {
+      done = true;
+    },
+  );
   await new Promise((resolve) => setImmediate(resolve));
   return done;
 }

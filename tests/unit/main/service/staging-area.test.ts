@@ -11,7 +11,13 @@ async function area(ttlMs = 1000) {
   const root = await mkdtemp(path.join(os.tmpdir(), 'barge-staging-'));
   let now = 0;
   const staging = await StagingArea.open({ root, unstartedTtlMs: ttlMs, now: () => now });
-  return { root, staging, advance: (ms: number) => { now += ms; } };
+  return {
+    root,
+    staging,
+    advance: (ms: number) => {
+      now += ms;
+    },
+  };
 }
 
 describe('the staging area', () => {
@@ -19,8 +25,12 @@ describe('the staging area', () => {
     const { root, staging } = await area();
     const batch = await staging.create();
     expect((await stat(path.join(root, batch))).mode & 0o777).toBe(0o700);
-    expect(await staging.fileFor(batch, 'photos/a.jpg')).toMatchObject({ file: path.join(root, batch, 'photos', 'a.jpg'), stagingRoot: root });
-    for (const bad of ['../evil', '/etc/passwd', 'a//b', 'dir/']) await expect(staging.fileFor(batch, bad)).rejects.toMatchObject({ code: 'InvalidPath' });
+    expect(await staging.fileFor(batch, 'photos/a.jpg')).toMatchObject({
+      file: path.join(root, batch, 'photos', 'a.jpg'),
+      stagingRoot: root,
+    });
+    for (const bad of ['../evil', '/etc/passwd', 'a//b', 'dir/'])
+      await expect(staging.fileFor(batch, bad)).rejects.toMatchObject({ code: 'InvalidPath' });
     await expect(staging.fileFor('no-such-batch', 'a.txt')).rejects.toMatchObject({ code: 'NoSuchStaging' });
     await staging.close();
   });
@@ -30,10 +40,16 @@ describe('the staging area', () => {
     const batch = await staging.create();
     await expect(staging.fileFor(batch, 'n'.repeat(MAX_NAME_BYTES))).resolves.toBeDefined();
     for (const name of ['n'.repeat(MAX_NAME_BYTES + 1), `${'é'.repeat(128)}.txt`, `${'d'.repeat(300)}/a.txt`]) {
-      await expect(staging.fileFor(batch, name)).rejects.toMatchObject({ code: 'InvalidPath', message: expect.stringContaining('at most 255 bytes') });
+      await expect(staging.fileFor(batch, name)).rejects.toMatchObject({
+        code: 'InvalidPath',
+        message: expect.stringContaining('at most 255 bytes'),
+      });
     }
     const deep = Array.from({ length: 20 }, () => 'p'.repeat(250)).join('/');
-    await expect(staging.fileFor(batch, deep)).rejects.toMatchObject({ code: 'InvalidPath', message: expect.stringContaining('too long') });
+    await expect(staging.fileFor(batch, deep)).rejects.toMatchObject({
+      code: 'InvalidPath',
+      message: expect.stringContaining('too long'),
+    });
     await staging.close();
   });
 
@@ -51,7 +67,8 @@ describe('the staging area', () => {
     advance(300);
     staging.expire();
     await expect(staging.fileFor(waiting, 'c.txt')).rejects.toMatchObject({ code: 'NoSuchStaging' });
-    for (let i = 0; (await readdir(root)).includes(waiting) && i < 100; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    for (let i = 0; (await readdir(root)).includes(waiting) && i < 100; i++)
+      await new Promise((resolve) => setTimeout(resolve, 10));
     expect(await readdir(root)).toEqual([claimed]);
     await staging.close();
   });
@@ -66,7 +83,8 @@ describe('the staging area', () => {
     staging.jobsDone(['other-job']);
     expect(await readdir(root)).toEqual([batch]);
     staging.jobsDone(['job-1']);
-    for (let i = 0; (await readdir(root)).length > 0 && i < 100; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    for (let i = 0; (await readdir(root)).length > 0 && i < 100; i++)
+      await new Promise((resolve) => setTimeout(resolve, 10));
     expect(await readdir(root)).toEqual([]);
     const failed = await staging.create();
     staging.claim(failed, ['x']);

@@ -21,7 +21,7 @@ it('answers to the loopback names and the name it listens on, with its port only
   expect(allowedHosts('::1', 80).has('[::1]:80')).toBe(true);
 });
 
-it('carries the token as a WebSocket protocol beside the API\'s, and reads it back from the header however spaced', () => {
+it("carries the token as a WebSocket protocol beside the API's, and reads it back from the header however spaced", () => {
   expect(apiProtocols('abc_DEF-123')).toEqual([API_PROTOCOL, 'barge.token.abc_DEF-123']);
   expect(offeredToken(apiProtocols('abc_DEF-123').join(', '))).toBe('abc_DEF-123');
   expect(offeredToken(`${API_PROTOCOL},barge.token.xyz`)).toBe('xyz');

@@ -69,7 +69,8 @@ describe('an API socket that takes nothing', () => {
     for (let i = 0; i < PAUSE_UNSENT_MESSAGES; i++) publish({ type: 'jobs-removed', ids: [`job-${i}`] });
     publish({ type: 'jobs', jobs: [] });
     expect(socket.unsent).toHaveLength(PAUSE_UNSENT_MESSAGES);
-    for (let i = PAUSE_UNSENT_MESSAGES; i <= CLOSE_UNSENT_MESSAGES; i++) publish({ type: 'jobs-removed', ids: [`job-${i}`] });
+    for (let i = PAUSE_UNSENT_MESSAGES; i <= CLOSE_UNSENT_MESSAGES; i++)
+      publish({ type: 'jobs-removed', ids: [`job-${i}`] });
     expect(socket.terminated).toBe(true);
   });
 });

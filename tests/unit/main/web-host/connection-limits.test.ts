@@ -89,8 +89,10 @@ describe('the networks connections are counted by', () => {
   });
 
   it('knows loopback in every form', () => {
-    for (const address of ['127.0.0.1', '127.9.8.7', '::1', '0:0:0:0:0:0:0:1', '::ffff:127.0.0.1']) expect(isLoopbackAddress(address)).toBe(true);
-    for (const address of ['10.0.0.1', '::', '::2', '2001:db8::1', '::ffff:10.0.0.1', '']) expect(isLoopbackAddress(address)).toBe(false);
+    for (const address of ['127.0.0.1', '127.9.8.7', '::1', '0:0:0:0:0:0:0:1', '::ffff:127.0.0.1'])
+      expect(isLoopbackAddress(address)).toBe(true);
+    for (const address of ['10.0.0.1', '::', '::2', '2001:db8::1', '::ffff:10.0.0.1', ''])
+      expect(isLoopbackAddress(address)).toBe(false);
   });
 });
 

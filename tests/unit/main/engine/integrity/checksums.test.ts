@@ -1,7 +1,14 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
-  bareEtag, checksumHeader, checksumOf, compositeChecksum, createHasher, multipartEtag, parseChecksumValue, toBase64,
+  bareEtag,
+  checksumHeader,
+  checksumOf,
+  compositeChecksum,
+  createHasher,
+  multipartEtag,
+  parseChecksumValue,
+  toBase64,
 } from '../../../../../main/engine/integrity/checksums.ts';
 import type { ChecksumAlgorithm, CrcAlgorithm } from '../../../../../main/engine/integrity/checksums.ts';
 import { combineCrc, fullObjectCrc } from '../../../../../main/engine/integrity/crc.ts';
@@ -18,7 +25,12 @@ function randomBytes(next: () => number, length: number): Buffer {
 
 /** The textbook bit-at-a-time reflected CRC: slow, and obviously right. */
 function referenceCrc(algorithm: CrcAlgorithm, data: Uint8Array): Buffer {
-  const [width, poly] = algorithm === 'CRC32' ? [32n, 0xedb88320n] : algorithm === 'CRC32C' ? [32n, 0x82f63b78n] : [64n, 0x9a6c9329ac4bc9b5n];
+  const [width, poly] =
+    algorithm === 'CRC32'
+      ? [32n, 0xedb88320n]
+      : algorithm === 'CRC32C'
+        ? [32n, 0x82f63b78n]
+        : [64n, 0x9a6c9329ac4bc9b5n];
   const mask = (1n << width) - 1n;
   let crc = mask;
   for (const byte of data) {
@@ -57,7 +69,7 @@ describe('createHasher', () => {
     expect(checksumOf(algorithm, Buffer.from('123456789')).toString('hex')).toBe(hex);
   });
 
-  it.each(CRCS)('%s of nothing is zero, in the CRC\'s width', (algorithm) => {
+  it.each(CRCS)("%s of nothing is zero, in the CRC's width", (algorithm) => {
     expect(createHasher(algorithm).digest()).toEqual(Buffer.alloc(algorithm === 'CRC64NVME' ? 8 : 4));
   });
 
@@ -73,7 +85,7 @@ describe('createHasher', () => {
     }
   });
 
-  it.each(['MD5', 'SHA1', 'SHA256'] as const)('%s in random pieces is node:crypto\'s digest', (algorithm) => {
+  it.each(['MD5', 'SHA1', 'SHA256'] as const)("%s in random pieces is node:crypto's digest", (algorithm) => {
     const next = seededRandom(7);
     const data = randomBytes(next, 100_000);
     expect(hashInPieces(algorithm, data, next)).toEqual(createHash(algorithm.toLowerCase()).update(data).digest());
@@ -89,7 +101,7 @@ describe('createHasher', () => {
     expect(hasher.digest()).toEqual(checksumOf(algorithm, Buffer.from('123456789')));
   });
 
-  it('keeps each hasher\'s state its own', () => {
+  it("keeps each hasher's state its own", () => {
     const next = seededRandom(11);
     const a = randomBytes(next, 5000);
     const b = randomBytes(next, 7000);
@@ -106,7 +118,7 @@ describe('createHasher', () => {
   });
 });
 
-describe('the server\'s form', () => {
+describe("the server's form", () => {
   it('names the header each checksum travels in', () => {
     expect(checksumHeader('CRC32C')).toBe('x-amz-checksum-crc32c');
     expect(checksumHeader('CRC64NVME')).toBe('x-amz-checksum-crc64nvme');
@@ -138,26 +150,46 @@ describe('multipart uploads', () => {
   // Two parts, and what MinIO (2026-02) and versitygw 1.8.0 both reported for them: per part, and
   // for the object after CompleteMultipartUpload, for each checksum type.
   const parts = [Buffer.alloc(5 * MiB, 'barge'), Buffer.alloc(MiB + 1, 'part two')];
-  const sized = (algorithm: CrcAlgorithm) => parts.map((part) => ({ digest: checksumOf(algorithm, part), size: part.length }));
+  const sized = (algorithm: CrcAlgorithm) =>
+    parts.map((part) => ({ digest: checksumOf(algorithm, part), size: part.length }));
 
   it('computes the part checksums the server reported', () => {
     expect(parts.map((part) => toBase64(checksumOf('CRC32C', part)))).toEqual(['zfzwWA==', 'rMWabg==']);
     expect(parts.map((part) => toBase64(checksumOf('CRC32', part)))).toEqual(['QoXNVQ==', 'R5iXZA==']);
     expect(parts.map((part) => toBase64(checksumOf('CRC64NVME', part)))).toEqual(['+kIQnk35lXc=', 'VLrw1WGf79U=']);
-    expect(parts.map((part) => checksumOf('MD5', part).toString('hex'))).toEqual(['a3fe4b847b46754cf2b774fd7900b101', '085489b10c4aa3f9d7aaac686a547c96']);
+    expect(parts.map((part) => checksumOf('MD5', part).toString('hex'))).toEqual([
+      'a3fe4b847b46754cf2b774fd7900b101',
+      '085489b10c4aa3f9d7aaac686a547c96',
+    ]);
   });
 
   it('computes the COMPOSITE checksums the server reported', () => {
-    expect(compositeChecksum('CRC32C', parts.map((part) => checksumOf('CRC32C', part)))).toBe('qxAMDQ==-2');
-    expect(compositeChecksum('CRC32', parts.map((part) => checksumOf('CRC32', part)))).toBe('CC2iLQ==-2');
-    expect(compositeChecksum('SHA256', parts.map((part) => checksumOf('SHA256', part)))).toBe('hgq7sitlk6/fy5vFuyiKG9KgzCoCbUuwAscHzaIkYRk=-2');
+    expect(
+      compositeChecksum(
+        'CRC32C',
+        parts.map((part) => checksumOf('CRC32C', part)),
+      ),
+    ).toBe('qxAMDQ==-2');
+    expect(
+      compositeChecksum(
+        'CRC32',
+        parts.map((part) => checksumOf('CRC32', part)),
+      ),
+    ).toBe('CC2iLQ==-2');
+    expect(
+      compositeChecksum(
+        'SHA256',
+        parts.map((part) => checksumOf('SHA256', part)),
+      ),
+    ).toBe('hgq7sitlk6/fy5vFuyiKG9KgzCoCbUuwAscHzaIkYRk=-2');
   });
 
-  it('computes the FULL_OBJECT checksums the server reported, from the parts\' CRCs alone', () => {
+  it("computes the FULL_OBJECT checksums the server reported, from the parts' CRCs alone", () => {
     expect(toBase64(fullObjectCrc('CRC32C', sized('CRC32C')))).toBe('QSepcw==');
     expect(toBase64(fullObjectCrc('CRC32', sized('CRC32')))).toBe('UMJm8w==');
     expect(toBase64(fullObjectCrc('CRC64NVME', sized('CRC64NVME')))).toBe('/qmz9VqpcY8=');
-    for (const algorithm of CRCS) expect(fullObjectCrc(algorithm, sized(algorithm))).toEqual(checksumOf(algorithm, Buffer.concat(parts)));
+    for (const algorithm of CRCS)
+      expect(fullObjectCrc(algorithm, sized(algorithm))).toEqual(checksumOf(algorithm, Buffer.concat(parts)));
   });
 
   it('computes the ETag the server reported (MD5 of the parts\' MD5s, "-N")', () => {
@@ -171,7 +203,9 @@ describe('combineCrc', () => {
     for (let i = 0; i < 30; i++) {
       const a = randomBytes(next, Math.floor(next() * 2000));
       const b = randomBytes(next, i === 0 ? 0 : Math.floor(next() * 70_000));
-      expect(combineCrc(algorithm, checksumOf(algorithm, a), checksumOf(algorithm, b), b.length)).toEqual(checksumOf(algorithm, Buffer.concat([a, b])));
+      expect(combineCrc(algorithm, checksumOf(algorithm, a), checksumOf(algorithm, b), b.length)).toEqual(
+        checksumOf(algorithm, Buffer.concat([a, b])),
+      );
     }
   });
 
@@ -190,7 +224,9 @@ describe('combineCrc', () => {
     const [a, b, c] = [randomBytes(next, width), randomBytes(next, width), randomBytes(next, width)];
     const n = 5 * 1024 ** 4; // 5 TiB, the largest object
     const m = 2 ** 32 + 12_345;
-    expect(combineCrc(algorithm, combineCrc(algorithm, a, b, n), c, m)).toEqual(combineCrc(algorithm, a, combineCrc(algorithm, b, c, m), n + m));
+    expect(combineCrc(algorithm, combineCrc(algorithm, a, b, n), c, m)).toEqual(
+      combineCrc(algorithm, a, combineCrc(algorithm, b, c, m), n + m),
+    );
   });
 
   it('refuses a length that is not one', () => {

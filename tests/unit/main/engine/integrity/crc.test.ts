@@ -62,7 +62,16 @@ describe('loadNativeCrc32c', () => {
     expect(loadNativeCrc32c(() => ({}), {})).toBeUndefined();
     expect(loadNativeCrc32c(() => undefined, {})).toBeUndefined();
     expect(loadNativeCrc32c(() => ({ crc32c: () => 0 }), {})).toBeUndefined();
-    expect(loadNativeCrc32c(() => ({ crc32c: () => { throw new Error('bad binary'); } }), {})).toBeUndefined();
+    expect(
+      loadNativeCrc32c(
+        () => ({
+          crc32c: () => {
+            throw new Error('bad binary');
+          },
+        }),
+        {},
+      ),
+    ).toBeUndefined();
   });
 
   it('takes a working module, unless BARGE_NO_NATIVE is set', () => {
@@ -70,12 +79,22 @@ describe('loadNativeCrc32c', () => {
     expect(loadNativeCrc32c(loader, {})).toBe(javascriptCrc32c);
     expect(loadNativeCrc32c(loader, { BARGE_NO_NATIVE: '0' })).toBe(javascriptCrc32c);
     expect(loadNativeCrc32c(loader, { BARGE_NO_NATIVE: '1' })).toBeUndefined();
-    expect(loadNativeCrc32c(() => { throw new Error('not asked'); }, { BARGE_NO_NATIVE: '1' })).toBeUndefined();
+    expect(
+      loadNativeCrc32c(
+        () => {
+          throw new Error('not asked');
+        },
+        { BARGE_NO_NATIVE: '1' },
+      ),
+    ).toBeUndefined();
   });
 
   it('asks for @node-rs/crc32', () => {
     const asked: string[] = [];
-    loadNativeCrc32c((id) => { asked.push(id); return undefined; }, {});
+    loadNativeCrc32c((id) => {
+      asked.push(id);
+      return undefined;
+    }, {});
     expect(asked).toEqual(['@node-rs/crc32']);
   });
 });

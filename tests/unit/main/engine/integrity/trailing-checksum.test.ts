@@ -2,7 +2,11 @@
 // come out whole, and the trailer carries their CRC.
 
 import { describe, expect, it } from 'vitest';
-import { encodedLength, trailerHeaders, withTrailingChecksum } from '../../../../../main/engine/integrity/trailing-checksum.ts';
+import {
+  encodedLength,
+  trailerHeaders,
+  withTrailingChecksum,
+} from '../../../../../main/engine/integrity/trailing-checksum.ts';
 import { checksumOf, toBase64 } from '../../../../../main/engine/integrity/checksums.ts';
 import { ChunkedDecoder } from '../../../../../main/engine/s3/direct-get.ts';
 import type { StreamedBody } from '../../../../../main/engine/s3/s3-wire.ts';
@@ -57,9 +61,13 @@ describe('withTrailingChecksum', () => {
         expect(Buffer.concat(decoded).equals(data)).toBe(true);
         const expected = checksumOf(algorithm, data);
         expect(encoded.digest()?.equals(expected)).toBe(true);
-        expect(wire.toString('latin1')).toContain(`\r\n0\r\nx-amz-checksum-${algorithm.toLowerCase()}:${toBase64(expected)}\r\n\r\n`.slice(size === 0 ? 2 : 0));
+        expect(wire.toString('latin1')).toContain(
+          `\r\n0\r\nx-amz-checksum-${algorithm.toLowerCase()}:${toBase64(expected)}\r\n\r\n`.slice(size === 0 ? 2 : 0),
+        );
         // Every chunk but the last is exactly the chunk size (stores limit chunk sizes).
-        const sizes = [...wire.toString('latin1').matchAll(/(?:^|\r\n)([0-9a-f]+)\r\n/g)].map((m) => parseInt(m[1]!, 16));
+        const sizes = [...wire.toString('latin1').matchAll(/(?:^|\r\n)([0-9a-f]+)\r\n/g)].map((m) =>
+          parseInt(m[1]!, 16),
+        );
         expect(sizes.slice(0, -2).every((each) => each === chunk)).toBe(true);
       });
     }
@@ -75,8 +83,12 @@ describe('withTrailingChecksum', () => {
   it("passes the source's own failure on", async () => {
     let released = false;
     const failing: StreamedBody = {
-      pipeTo: async () => { throw Object.assign(new Error('disk gone'), { code: 'EIO' }); },
-      release: async () => { released = true; },
+      pipeTo: async () => {
+        throw Object.assign(new Error('disk gone'), { code: 'EIO' });
+      },
+      release: async () => {
+        released = true;
+      },
     };
     const encoded = withTrailingChecksum(failing, 5, 'CRC32C');
     await expect(drain(encoded.body)).rejects.toMatchObject({ code: 'EIO' });

@@ -4,12 +4,22 @@
 
 import { describe, expect, it } from 'vitest';
 import {
-  afterTrailerFailure, crcProbe, digestsFor, multipartCrc, signsBufferedBody, trailerTaken, trailingCrc,
+  afterTrailerFailure,
+  crcProbe,
+  digestsFor,
+  multipartCrc,
+  signsBufferedBody,
+  trailerTaken,
+  trailingCrc,
 } from '../../../../../main/engine/integrity/upload-checksum.ts';
 import type { RequestKind } from '../../../../../main/engine/integrity/upload-checksum.ts';
 import type { S3Connection } from '../../../../../main/engine/s3/s3-connection.ts';
 
-function connection(trailers: S3Connection['trailers'] = 'unknown', crcEcho: S3Connection['crcEcho'] = 'echoes', checksumHeaders: S3Connection['checksumHeaders'] = 'unknown'): S3Connection {
+function connection(
+  trailers: S3Connection['trailers'] = 'unknown',
+  crcEcho: S3Connection['crcEcho'] = 'echoes',
+  checksumHeaders: S3Connection['checksumHeaders'] = 'unknown',
+): S3Connection {
   return { trailers, crcEcho, checksumHeaders, uploadChecksum: 'CRC32C' } as S3Connection;
 }
 
@@ -29,15 +39,25 @@ describe('trailing checksums', () => {
   });
 
   it('a 400, 411 or 501 answer to one is a refusal: the connection sends checksums first from then on', () => {
-    for (const [code, status] of [['NotImplemented', 501], ['MissingContentLength', 411], ['InvalidArgument', 400]] as const) {
+    for (const [code, status] of [
+      ['NotImplemented', 501],
+      ['MissingContentLength', 411],
+      ['InvalidArgument', 400],
+    ] as const) {
       const refusing = connection();
       expect(afterTrailerFailure(refusing, storeError(code, status))).toMatchObject({ code: 'TrailerRefused' });
       expect(refusing.trailers).toBe('refused');
     }
   });
 
-  it('a verdict on the bytes (BadDigest, MinIO\'s XAmzContentChecksumMismatch), a timeout or a denial is no refusal', () => {
-    for (const [code, status] of [['BadDigest', 400], ['XAmzContentChecksumMismatch', 400], ['RequestTimeout', 400], ['AccessDenied', 403], ['InternalError', 500]] as const) {
+  it("a verdict on the bytes (BadDigest, MinIO's XAmzContentChecksumMismatch), a timeout or a denial is no refusal", () => {
+    for (const [code, status] of [
+      ['BadDigest', 400],
+      ['XAmzContentChecksumMismatch', 400],
+      ['RequestTimeout', 400],
+      ['AccessDenied', 403],
+      ['InternalError', 500],
+    ] as const) {
       const store = connection();
       const error = storeError(code, status);
       expect(afterTrailerFailure(store, error)).toBe(error);
@@ -79,11 +99,20 @@ describe('on a store that refuses the checksum headers', () => {
     expect(await crcProbe(connection('unknown', 'unknown', 'refused'), streamed)).toBeUndefined();
   });
 
-  it("a part of an upload created with a CRC cannot go without it: the upload starts again", () => {
-    expect(() => digestsFor(connection('unknown', 'echoes', 'refused'), part)).toThrow(expect.objectContaining({ code: 'MultipartChecksumRefused' }));
+  it('a part of an upload created with a CRC cannot go without it: the upload starts again', () => {
+    expect(() => digestsFor(connection('unknown', 'echoes', 'refused'), part)).toThrow(
+      expect.objectContaining({ code: 'MultipartChecksumRefused' }),
+    );
   });
 
   it('Content-MD5 alone, asked for, is no checksum header: it goes as before', () => {
-    expect(digestsFor(connection('unknown', 'unknown', 'refused'), { algorithm: 'MD5', crc: undefined, crcRequired: false, buffered: false })).toEqual(['MD5']);
+    expect(
+      digestsFor(connection('unknown', 'unknown', 'refused'), {
+        algorithm: 'MD5',
+        crc: undefined,
+        crcRequired: false,
+        buffered: false,
+      }),
+    ).toEqual(['MD5']);
   });
 });

@@ -9,10 +9,12 @@ it('a failed attempt takes back only its own bytes; a failed object takes back a
   const first = object.attempt();
   await first.keepIf(async () => first.add(5));
   const resent = object.attempt();
-  await expect(resent.keepIf(async () => {
-    resent.add(3);
-    throw new Error('reset');
-  })).rejects.toThrow('reset');
+  await expect(
+    resent.keepIf(async () => {
+      resent.add(3);
+      throw new Error('reset');
+    }),
+  ).rejects.toThrow('reset');
   expect(job).toBe(5);
   const again = object.attempt();
   await again.keepIf(async () => again.add(3));

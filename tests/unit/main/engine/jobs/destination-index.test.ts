@@ -1,9 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { compareUtf8, covers, DestinationIndex, listingPlan, PREFIX_PER_SOURCE_MAX } from '../../../../../main/engine/jobs/destination-index.ts';
+import {
+  compareUtf8,
+  covers,
+  DestinationIndex,
+  listingPlan,
+  PREFIX_PER_SOURCE_MAX,
+} from '../../../../../main/engine/jobs/destination-index.ts';
 import type { S3Connection } from '../../../../../main/engine/s3/s3-connection.ts';
 
 describe('what an upload lists to know what is there', () => {
-  it('few sources: each one\'s own prefix, up to its extension (numbered copies are covered), in listing order, nested ones once', () => {
+  it("few sources: each one's own prefix, up to its extension (numbered copies are covered), in listing order, nested ones once", () => {
     const plan = listingPlan(['backup/report.pdf', 'backup/photos', 'backup/photos.old', 'backup/.env']);
     expect(plan).toEqual({ kind: 'prefixes', prefixes: ['backup/.env', 'backup/photos', 'backup/report'] });
     expect(covers(plan, 'backup/report.pdf')).toBe(true);
@@ -12,11 +18,11 @@ describe('what an upload lists to know what is there', () => {
     expect(covers(plan, 'backup/other.txt')).toBe(false);
   });
 
-  it('one file to a key of its own: that key\'s prefix', () => {
+  it("one file to a key of its own: that key's prefix", () => {
     expect(listingPlan(['notes/today.md'])).toEqual({ kind: 'prefixes', prefixes: ['notes/today'] });
   });
 
-  it('many sources into one folder: that folder\'s level, and only the sources\' folders below it', () => {
+  it("many sources into one folder: that folder's level, and only the sources' folders below it", () => {
     const keys = Array.from({ length: PREFIX_PER_SOURCE_MAX + 1 }, (_, i) => `in/f${i}.txt`);
     const plan = listingPlan([...keys, 'in/photos']);
     expect(plan.kind).toBe('level');
@@ -44,7 +50,9 @@ describe('answers from the listing as it goes', () => {
     const asked: string[] = [];
     const gates = pages.map(() => {
       let resolve!: () => void;
-      const promise = new Promise<void>((done) => { resolve = done; });
+      const promise = new Promise<void>((done) => {
+        resolve = done;
+      });
       return { promise, resolve };
     });
     let failAt: number | undefined;
@@ -53,19 +61,37 @@ describe('answers from the listing as it goes', () => {
         const index = params.continuationToken === undefined ? 0 : Number(params.continuationToken);
         asked.push(`${params.prefix ?? ''}#${index}`);
         await gates[index]!.promise;
-        if (index === failAt) throw Object.assign(new Error('Access Denied'), { name: 'AccessDenied', $metadata: { httpStatusCode: 403 } });
+        if (index === failAt)
+          throw Object.assign(new Error('Access Denied'), { name: 'AccessDenied', $metadata: { httpStatusCode: 403 } });
         const last = index === pages.length - 1;
         return {
-          contents: pages[index]!.map((key) => ({ key, size: key.length, lastModified: '2025-03-01T12:00:00.000Z', etag: '"e"', storageClass: undefined })),
-          commonPrefixes: [], isTruncated: !last, nextContinuationToken: last ? undefined : String(index + 1), urlEncoded: false,
+          contents: pages[index]!.map((key) => ({
+            key,
+            size: key.length,
+            lastModified: '2025-03-01T12:00:00.000Z',
+            etag: '"e"',
+            storageClass: undefined,
+          })),
+          commonPrefixes: [],
+          isTruncated: !last,
+          nextContinuationToken: last ? undefined : String(index + 1),
+          urlEncoded: false,
         };
       },
     };
     const connection = { wire } as unknown as S3Connection;
-    return { connection, asked, release: (page: number) => gates[page]!.resolve(), failAt: (page: number) => { failAt = page; } };
+    return {
+      connection,
+      asked,
+      release: (page: number) => gates[page]!.resolve(),
+      failAt: (page: number) => {
+        failAt = page;
+      },
+    };
   }
   const direct = <T>(send: (signal: AbortSignal) => Promise<T>) => send(new AbortController().signal);
-  const settled = async <T>(promise: Promise<T>): Promise<T | 'waiting'> => Promise.race([promise, new Promise<'waiting'>((resolve) => setImmediate(() => resolve('waiting')))]);
+  const settled = async <T>(promise: Promise<T>): Promise<T | 'waiting'> =>
+    Promise.race([promise, new Promise<'waiting'>((resolve) => setImmediate(() => resolve('waiting')))]);
 
   it('a key is answered once the listing has passed it: found, or free; until then it waits', async () => {
     const store = pagedStore([['d/a.txt', 'd/c.txt'], ['d/e.txt']]);
@@ -84,7 +110,7 @@ describe('answers from the listing as it goes', () => {
     index.close();
   });
 
-  it('a key found free is the first asker\'s: a second file looking for it finds it taken', async () => {
+  it("a key found free is the first asker's: a second file looking for it finds it taken", async () => {
     const store = pagedStore([['d/a.txt']]);
     const index = new DestinationIndex(store.connection, 'b', listingPlan(['d']), direct);
     const first = index.lookup('d/a (1).txt', { size: 1 });

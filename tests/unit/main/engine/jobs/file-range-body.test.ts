@@ -11,7 +11,15 @@ import type { LocalFile } from '../../../../../main/engine/jobs/local-files.ts';
 
 async function listed(file: string): Promise<LocalFile> {
   const info = await stat(file);
-  return { path: file, key: path.basename(file), size: info.size, mtimeMs: info.mtimeMs, dev: info.dev, ino: info.ino, ctimeMs: info.ctimeMs };
+  return {
+    path: file,
+    key: path.basename(file),
+    size: info.size,
+    mtimeMs: info.mtimeMs,
+    dev: info.dev,
+    ino: info.ino,
+    ctimeMs: info.ctimeMs,
+  };
 }
 
 async function fileOf(bytes: Buffer): Promise<string> {
@@ -25,7 +33,9 @@ it('writes the range in order, through two buffers whatever its size, counting w
   const data = randomBytes(5 * READ_CHUNK_BYTES + 1234);
   const file = await listed(await fileOf(data));
   let counted = 0;
-  const body = await fileRangeBody(file, 1000, data.length - 7, (bytes) => { counted += bytes; });
+  const body = await fileRangeBody(file, 1000, data.length - 7, (bytes) => {
+    counted += bytes;
+  });
   const out: Buffer[] = [];
   const memory = new Set<ArrayBufferLike>();
   await body.pipeTo(async (chunk) => {
@@ -46,16 +56,21 @@ it('fails as changed a file that shrank since it was listed, and one changed bef
   const before = await listed(path1);
   const shrinking = await fileRangeBody(before, 0, data.length, () => {});
   await truncate(path1, READ_CHUNK_BYTES);
-  await expect(shrinking.pipeTo(async () => {})).rejects.toMatchObject({ code: 'FileChanged', message: expect.stringContaining('shorter') });
+  await expect(shrinking.pipeTo(async () => {})).rejects.toMatchObject({
+    code: 'FileChanged',
+    message: expect.stringContaining('shorter'),
+  });
 
   const path2 = await fileOf(data);
   const held = await fileRangeBody(await listed(path2), 0, data.length, () => {}, true);
   let written = 0;
-  await expect(held.pipeTo(async (chunk) => {
-    written += chunk.length;
-    // Touched while it is sent (its modification time changes): the last chunk is not sent.
-    if (written === READ_CHUNK_BYTES) await utimes(path2, new Date(), new Date(Date.now() + 60_000));
-  })).rejects.toMatchObject({ code: 'FileChanged', message: expect.stringContaining('nothing was stored') });
+  await expect(
+    held.pipeTo(async (chunk) => {
+      written += chunk.length;
+      // Touched while it is sent (its modification time changes): the last chunk is not sent.
+      if (written === READ_CHUNK_BYTES) await utimes(path2, new Date(), new Date(Date.now() + 60_000));
+    }),
+  ).rejects.toMatchObject({ code: 'FileChanged', message: expect.stringContaining('nothing was stored') });
   expect(written).toBeLessThan(data.length);
 });
 

@@ -30,19 +30,26 @@ afterEach(async () => {
 
 const confined = { start: '/nowhere' } as const;
 
-describe('listing the host\'s folders', () => {
+describe("listing the host's folders", () => {
   it('lists the root by default: subfolders only, sorted by name as a person reads, hidden ones left out', async () => {
     const listing = await listHostFolders(undefined, { ...confined, root });
-    expect(listing).toEqual({ path: root, parent: undefined, folders: ['item9', 'item10', 'music', 'photos'], truncated: false });
+    expect(listing).toEqual({
+      path: root,
+      parent: undefined,
+      folders: ['item9', 'item10', 'music', 'photos'],
+      truncated: false,
+    });
   });
 
   it('goes down into a folder and says its parent; up stops at the root', async () => {
     const listing = await listHostFolders(path.join(root, 'photos'), { ...confined, root });
     expect(listing).toMatchObject({ path: path.join(root, 'photos'), parent: root, folders: ['2024'] });
-    expect((await listHostFolders(path.join(root, 'photos', '2024'), { ...confined, root })).parent).toBe(path.join(root, 'photos'));
+    expect((await listHostFolders(path.join(root, 'photos', '2024'), { ...confined, root })).parent).toBe(
+      path.join(root, 'photos'),
+    );
   });
 
-  it('refuses a relative path: it would be taken from the host\'s working folder', async () => {
+  it("refuses a relative path: it would be taken from the host's working folder", async () => {
     await expect(listHostFolders('photos', { ...confined, root })).rejects.toMatchObject({ code: 'RelativePath' });
     await expect(listHostFolders('./photos', { ...confined, root })).rejects.toMatchObject({ code: 'RelativePath' });
   });
@@ -51,26 +58,44 @@ describe('listing the host\'s folders', () => {
     ['the root\'s parent, through ".."', () => path.join(root, '..')],
     ['a sibling, through ".."', () => `${root}/photos/../../outside`],
     ['an absolute path elsewhere', () => outside],
-    ['the system\'s top', () => '/'],
+    ["the system's top", () => '/'],
     ['a home folder', () => path.join(os.homedir(), '.ssh')],
     ['a name that only begins like the root', () => `${root}-other`],
   ])('refuses %s', async (_what, asked) => {
-    await expect(listHostFolders(asked(), { ...confined, root })).rejects.toMatchObject({ code: 'OutsideDownloadRoot' });
+    await expect(listHostFolders(asked(), { ...confined, root })).rejects.toMatchObject({
+      code: 'OutsideDownloadRoot',
+    });
   });
 
   it('refuses to go through a symbolic link that leads out of the root, and does not show it', async () => {
     await symlink(outside, path.join(root, 'escape'));
     await symlink(path.join(root, 'music'), path.join(root, 'tunes'));
     await symlink(path.join(base, 'gone'), path.join(root, 'broken'));
-    await expect(listHostFolders(path.join(root, 'escape'), { ...confined, root })).rejects.toMatchObject({ code: 'OutsideDownloadRoot' });
-    await expect(listHostFolders(path.join(root, 'escape', 'secret-folder'), { ...confined, root })).rejects.toMatchObject({ code: 'OutsideDownloadRoot' });
+    await expect(listHostFolders(path.join(root, 'escape'), { ...confined, root })).rejects.toMatchObject({
+      code: 'OutsideDownloadRoot',
+    });
+    await expect(
+      listHostFolders(path.join(root, 'escape', 'secret-folder'), { ...confined, root }),
+    ).rejects.toMatchObject({ code: 'OutsideDownloadRoot' });
     // Through the link, a missing path answers as an existing one does: nothing tells what is there.
-    await expect(listHostFolders(path.join(root, 'escape', 'no-such-folder'), { ...confined, root })).rejects.toMatchObject({ code: 'OutsideDownloadRoot' });
-    await expect(listHostFolders(path.join(root, 'escape', 'a', 'b'), { ...confined, root })).rejects.toMatchObject({ code: 'OutsideDownloadRoot' });
+    await expect(
+      listHostFolders(path.join(root, 'escape', 'no-such-folder'), { ...confined, root }),
+    ).rejects.toMatchObject({ code: 'OutsideDownloadRoot' });
+    await expect(listHostFolders(path.join(root, 'escape', 'a', 'b'), { ...confined, root })).rejects.toMatchObject({
+      code: 'OutsideDownloadRoot',
+    });
     // Inside the root, a missing folder is simply missing.
-    await expect(listHostFolders(path.join(root, 'photos', 'no-such-folder'), { ...confined, root })).rejects.toMatchObject({ code: 'NoSuchFolder' });
+    await expect(
+      listHostFolders(path.join(root, 'photos', 'no-such-folder'), { ...confined, root }),
+    ).rejects.toMatchObject({ code: 'NoSuchFolder' });
     // A link to a folder inside the root is a folder like any other; one out, or to nothing, is not shown.
-    expect((await listHostFolders(undefined, { ...confined, root })).folders).toEqual(['item9', 'item10', 'music', 'photos', 'tunes']);
+    expect((await listHostFolders(undefined, { ...confined, root })).folders).toEqual([
+      'item9',
+      'item10',
+      'music',
+      'photos',
+      'tunes',
+    ]);
   });
 
   it('takes a root that is itself a link by its real folder, and still refuses what lies outside it', async () => {
@@ -78,17 +103,29 @@ describe('listing the host\'s folders', () => {
     const linkedRoot = path.join(base, 'linked-root');
     await symlink(root, linkedRoot);
     expect((await listHostFolders(undefined, { ...confined, root: linkedRoot })).folders).toContain('photos');
-    await expect(listHostFolders(outside, { ...confined, root: linkedRoot })).rejects.toMatchObject({ code: 'OutsideDownloadRoot' });
+    await expect(listHostFolders(outside, { ...confined, root: linkedRoot })).rejects.toMatchObject({
+      code: 'OutsideDownloadRoot',
+    });
   });
 
   it('makes a root that is not there yet, as a download would, and lists it empty', async () => {
     const fresh = path.join(base, 'fresh', 'root');
-    expect(await listHostFolders(undefined, { ...confined, root: fresh })).toEqual({ path: fresh, parent: undefined, folders: [], truncated: false });
+    expect(await listHostFolders(undefined, { ...confined, root: fresh })).toEqual({
+      path: fresh,
+      parent: undefined,
+      folders: [],
+      truncated: false,
+    });
   });
 
   it('says plainly when a folder is missing or is a file', async () => {
-    await expect(listHostFolders(path.join(root, 'nope'), { ...confined, root })).rejects.toMatchObject({ code: 'NoSuchFolder', message: `There is no folder ${path.join(root, 'nope')}.` });
-    await expect(listHostFolders(path.join(root, 'notes.txt'), { ...confined, root })).rejects.toMatchObject({ code: 'NotAFolder' });
+    await expect(listHostFolders(path.join(root, 'nope'), { ...confined, root })).rejects.toMatchObject({
+      code: 'NoSuchFolder',
+      message: `There is no folder ${path.join(root, 'nope')}.`,
+    });
+    await expect(listHostFolders(path.join(root, 'notes.txt'), { ...confined, root })).rejects.toMatchObject({
+      code: 'NotAFolder',
+    });
   });
 
   it('names at most the limit, and says there are more', async () => {

@@ -14,15 +14,31 @@ function newLog(limits: ConstructorParameters<typeof ItemLog>[0] = {}): ItemLog 
 }
 
 const done = (n: number): JobItem => ({ source: `/src/f${n}`, destination: `s3://b/f${n}`, size: n, state: 'done' });
-const failed = (n: number): JobItem => ({ source: `/src/f${n}`, destination: `s3://b/f${n}`, size: n, state: 'failed', code: 'ENOENT', message: `f${n} is gone` });
+const failed = (n: number): JobItem => ({
+  source: `/src/f${n}`,
+  destination: `s3://b/f${n}`,
+  size: n,
+  state: 'failed',
+  code: 'ENOENT',
+  message: `f${n} is gone`,
+});
 
-it.each([['in memory', 1_000], ['on disk', 3]])('lists items in the order they ended, and pages through all or the failed ones (%s)', (_where, memoryItems) => {
+it.each([
+  ['in memory', 1_000],
+  ['on disk', 3],
+])('lists items in the order they ended, and pages through all or the failed ones (%s)', (_where, memoryItems) => {
   const log = newLog({ memoryItems });
   for (let n = 0; n < 30; n++) log.add(n % 10 === 3 ? failed(n) : done(n));
   log.add({ source: '/src/pipe', destination: '', state: 'skipped', code: 'Skipped', message: 'a named pipe' });
   expect(log.spilled).toBe(memoryItems < 31);
   expect(log.page('all', 0, 2)).toEqual({ items: [done(0), done(1)], total: 31 });
-  expect(log.page('all', 29, 10)).toEqual({ items: [done(29), { source: '/src/pipe', destination: '', state: 'skipped', code: 'Skipped', message: 'a named pipe' }], total: 31 });
+  expect(log.page('all', 29, 10)).toEqual({
+    items: [
+      done(29),
+      { source: '/src/pipe', destination: '', state: 'skipped', code: 'Skipped', message: 'a named pipe' },
+    ],
+    total: 31,
+  });
   expect(log.page('failed', 0, 10)).toEqual({ items: [failed(3), failed(13), failed(23)], total: 3 });
   expect(log.page('failed', 1, 1)).toEqual({ items: [failed(13)], total: 3 });
   expect([...log.all('failed')]).toEqual([failed(3), failed(13), failed(23)]);
@@ -32,12 +48,21 @@ it.each([['in memory', 1_000], ['on disk', 3]])('lists items in the order they e
   expect(log.page('all', 31, 1).items).toEqual([{ source: 's3://b/k', destination: '', state: 'done' }]);
 });
 
-it.each([['in memory', 1_000], ['on disk', 2]])('a retry of the failed items writes each one\'s new outcome over it (%s)', (_where, memoryItems) => {
+it.each([
+  ['in memory', 1_000],
+  ['on disk', 2],
+])("a retry of the failed items writes each one's new outcome over it (%s)", (_where, memoryItems) => {
   const log = newLog({ memoryItems });
   for (const item of [done(0), failed(1), failed(2), failed(3), done(4)]) log.add(item);
   log.retrying();
   expect(log.page('failed', 0, 10).total).toBe(0);
-  expect(log.page('all', 0, 10).items.map((item) => item.state)).toEqual(['done', 'retrying', 'retrying', 'retrying', 'done']);
+  expect(log.page('all', 0, 10).items.map((item) => item.state)).toEqual([
+    'done',
+    'retrying',
+    'retrying',
+    'retrying',
+    'done',
+  ]);
   log.add(done(2));
   log.add(failed(1));
   // Not one of the items being retried: a new line.

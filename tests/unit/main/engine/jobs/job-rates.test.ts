@@ -13,7 +13,13 @@ async function drivenJob() {
   let runtime!: JobRuntime<unknown>;
   let finish!: () => void;
   const job = new Job({
-    id: 'j', kind: 'download', name: 'many', scheduler: new RequestScheduler(4), settings: () => DEFAULT_SETTINGS, clock, onChange: () => undefined,
+    id: 'j',
+    kind: 'download',
+    name: 'many',
+    scheduler: new RequestScheduler(4),
+    settings: () => DEFAULT_SETTINGS,
+    clock,
+    onChange: () => undefined,
     body: async (given) => {
       runtime = given;
       await new Promise<void>((resolve) => (finish = resolve));
@@ -71,7 +77,9 @@ it('a paused job holds back what waits for it (a listing read ahead) until it re
   await runtime().whilePaused();
   job.pause();
   let resumed = false;
-  const waiting = runtime().whilePaused().then(() => (resumed = true));
+  const waiting = runtime()
+    .whilePaused()
+    .then(() => (resumed = true));
   for (let i = 0; i < 10; i++) await Promise.resolve();
   expect(resumed).toBe(false);
   job.resume();

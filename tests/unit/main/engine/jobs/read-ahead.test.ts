@@ -46,9 +46,11 @@ it('reads no more than its limit ahead', async () => {
 it('gives every item read before the source failed, then its error', async () => {
   const { items } = source(10, 6);
   const got: number[] = [];
-  await expect((async () => {
-    for await (const item of readAhead(items)) got.push(item.n);
-  })()).rejects.toThrow('page 6 failed');
+  await expect(
+    (async () => {
+      for await (const item of readAhead(items)) got.push(item.n);
+    })(),
+  ).rejects.toThrow('page 6 failed');
   expect(got).toEqual([0, 1, 2, 3, 4, 5]);
 });
 

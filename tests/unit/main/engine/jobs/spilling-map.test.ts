@@ -22,13 +22,15 @@ it('keeps entries in memory up to its limit, then on disk, answering the same ei
   }
 });
 
-it('a download\'s claims on disk still refuse a second key for one file', async () => {
+it("a download's claims on disk still refuse a second key for one file", async () => {
   const owners = new SpillingMap<{ key: string; path: string }>(2);
   try {
     const saved = new SavedPaths({ caseInsensitive: true, owners });
     for (let n = 0; n < 10; n++) expect(saved.claim(`/out/file${n}.txt`, `p/file${n}.txt`)).toBeUndefined();
     expect(owners.spilled).toBe(true);
-    expect(saved.claim('/out/FILE3.txt', 'p/FILE3.txt')).toContain('would overwrite /out/file3.txt, where "p/file3.txt" is saved');
+    expect(saved.claim('/out/FILE3.txt', 'p/FILE3.txt')).toContain(
+      'would overwrite /out/file3.txt, where "p/file3.txt" is saved',
+    );
     expect(saved.claim('/out/file3.txt', 'p/file3.txt')).toBeUndefined();
   } finally {
     owners.close();

@@ -6,9 +6,17 @@ import path from 'node:path';
 import { expect, it } from 'vitest';
 import { Journal, jobFingerprint } from '../../../../../main/engine/journal/journal.ts';
 
-const job = (id: string, fingerprint = 'fp', host: 'app' | 'cli' = 'cli') => ({ id, host, kind: 'upload' as const, name: id, spec: { sources: ['/a'] }, connectionRef: 'c', fingerprint });
+const job = (id: string, fingerprint = 'fp', host: 'app' | 'cli' = 'cli') => ({
+  id,
+  host,
+  kind: 'upload' as const,
+  name: id,
+  spec: { sources: ['/a'] },
+  connectionRef: 'c',
+  fingerprint,
+});
 
-it('finds an unfinished job by fingerprint, never a completed or cancelled one, nor another host\'s', async () => {
+it("finds an unfinished job by fingerprint, never a completed or cancelled one, nor another host's", async () => {
   const journal = await Journal.open(':memory:');
   journal.addJob(job('done'));
   journal.setStatus('done', 'completed');
@@ -35,7 +43,10 @@ async function reopenedWithJob(id: string): Promise<{ file: string; journal: Jou
 it('a job is run by the process holding its lock: another is refused and told who; a killed holder frees it at once, even as an unreaped zombie', async () => {
   const { file, journal: again } = await reopenedWithJob('mine');
   // The holder's parent is `sleep`, which never reaps it: once killed, it stays a zombie.
-  const holder = spawn('sh', ['-c', `"${process.execPath}" tests/support/hold-job-lock.ts "${path.join(path.dirname(file), 'locks')}" mine & echo $!; exec sleep 30`]);
+  const holder = spawn('sh', [
+    '-c',
+    `"${process.execPath}" tests/support/hold-job-lock.ts "${path.join(path.dirname(file), 'locks')}" mine & echo $!; exec sleep 30`,
+  ]);
   try {
     const pid = await new Promise<number>((resolve, reject) => {
       let out = '';
@@ -63,10 +74,17 @@ it('a job is run by the process holding its lock: another is refused and told wh
 it('a lock held only for a moment (another process looking) is taken once it is let go: two commands started together never both refuse', async () => {
   const { file, journal } = await reopenedWithJob('briefly');
   // Another process takes the lock for 30 ms, as a look at it does (slowed down here).
-  const looker = spawn(process.execPath, ['tests/support/hold-job-lock.ts', path.join(path.dirname(file), 'locks'), 'briefly', '30']);
+  const looker = spawn(process.execPath, [
+    'tests/support/hold-job-lock.ts',
+    path.join(path.dirname(file), 'locks'),
+    'briefly',
+    '30',
+  ]);
   try {
     await new Promise<void>((resolve, reject) => {
-      looker.stdout.on('data', (chunk: Buffer) => { if (chunk.toString().includes('locked')) resolve(); });
+      looker.stdout.on('data', (chunk: Buffer) => {
+        if (chunk.toString().includes('locked')) resolve();
+      });
       looker.once('exit', () => reject(new Error('the looker ended first')));
     });
     expect(journal.claim('briefly')).toEqual({ ok: true });
@@ -80,7 +98,14 @@ it('records parts, ranges and finished objects per job, and forgets them with th
   const journal = await Journal.open(':memory:');
   journal.addJob(job('j'));
   const recorder = journal.forJob('j', false);
-  recorder.multipartStarted('k', { uploadId: 'u', path: '/a', size: 10, mtimeMs: 1, partSize: 5, checksumAlgorithm: 'CRC32C' });
+  recorder.multipartStarted('k', {
+    uploadId: 'u',
+    path: '/a',
+    size: 10,
+    mtimeMs: 1,
+    partSize: 5,
+    checksumAlgorithm: 'CRC32C',
+  });
   recorder.partFinished('u', { partNumber: 2, etag: '"e2"', checksum: 'c2' });
   recorder.rangeFinished('d', 3);
   recorder.objectFinished({ key: 'k', path: '/a', size: 10, etag: '"e"', checksum: 'CRC32C:x-2' });
@@ -175,7 +200,10 @@ it('opens a journal of schema 1 (before receipts said how objects were checked) 
   const records = journal.forJob('j', true);
   records.objectFinished({ key: 'new.bin', path: '/a/new.bin', size: 4, verified: 'content-md5' });
   journal.commit();
-  expect([...journal.receipt('j')].map((line) => [line.key, line.verified])).toEqual([['new.bin', 'content-md5'], ['old.bin', undefined]]);
+  expect([...journal.receipt('j')].map((line) => [line.key, line.verified])).toEqual([
+    ['new.bin', 'content-md5'],
+    ['old.bin', undefined],
+  ]);
   journal.close();
   // Opened again, it is schema 2 and stays so.
   const again = await Journal.open(file);
@@ -183,7 +211,7 @@ it('opens a journal of schema 1 (before receipts said how objects were checked) 
   again.close();
 });
 
-it('each kind of process brings back only its own jobs: the web host never the Electron app\'s, nor the reverse', async () => {
+it("each kind of process brings back only its own jobs: the web host never the Electron app's, nor the reverse", async () => {
   const journal = await Journal.open(':memory:');
   journal.addJob(job('electron-job', 'fp', 'app'));
   journal.addJob({ ...job('web-job', 'fp'), host: 'web' });
@@ -192,7 +220,7 @@ it('each kind of process brings back only its own jobs: the web host never the E
   journal.close();
 });
 
-it('a finished object keeps its local file\'s identity; one recorded before schema 4 has none (not proven unchanged)', async () => {
+it("a finished object keeps its local file's identity; one recorded before schema 4 has none (not proven unchanged)", async () => {
   const file = path.join(await mkdtemp(path.join(os.tmpdir(), 'barge-journal-unit-')), 'journal.sqlite');
   // A schema 3 journal, as an older Barge left it, with one finished object.
   const { DatabaseSync } = await import('node:sqlite');

@@ -14,13 +14,17 @@ describe('concurrentEach', () => {
         yield i;
       }
     }
-    await concurrentEach(items(), () => 4, async () => {
-      inFlight += 1;
-      peak = Math.max(peak, inFlight);
-      expect(pulled).toBeLessThanOrEqual(50);
-      await tick();
-      inFlight -= 1;
-    });
+    await concurrentEach(
+      items(),
+      () => 4,
+      async () => {
+        inFlight += 1;
+        peak = Math.max(peak, inFlight);
+        expect(pulled).toBeLessThanOrEqual(50);
+        await tick();
+        inFlight -= 1;
+      },
+    );
     expect(peak).toBe(4);
     expect(pulled).toBe(50);
   });
@@ -29,13 +33,17 @@ describe('concurrentEach', () => {
     let limit = 2;
     let inFlight = 0;
     const peaks: number[] = [];
-    await concurrentEach(Array.from({ length: 40 }, (_, i) => i), () => limit, async (i) => {
-      if (i === 10) limit = 8;
-      inFlight += 1;
-      peaks.push(inFlight);
-      await tick();
-      inFlight -= 1;
-    });
+    await concurrentEach(
+      Array.from({ length: 40 }, (_, i) => i),
+      () => limit,
+      async (i) => {
+        if (i === 10) limit = 8;
+        inFlight += 1;
+        peaks.push(inFlight);
+        await tick();
+        inFlight -= 1;
+      },
+    );
     expect(Math.max(...peaks.slice(0, 10))).toBe(2);
     expect(Math.max(...peaks)).toBe(8);
   });
@@ -48,22 +56,30 @@ describe('concurrentEach', () => {
       yield 3;
       throw new Error('listing failed');
     }
-    const done = concurrentEach(failingAfterThree(), () => 10, async () => {
-      running += 1;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      running -= 1;
-    });
+    const done = concurrentEach(
+      failingAfterThree(),
+      () => 10,
+      async () => {
+        running += 1;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        running -= 1;
+      },
+    );
     await expect(done).rejects.toThrow('listing failed');
     expect(running).toBe(0);
   });
 
   it('stops starting items after a failure and rethrows it once the rest finish', async () => {
     const started: number[] = [];
-    const failure = concurrentEach(Array.from({ length: 100 }, (_, i) => i), () => 3, async (i) => {
-      started.push(i);
-      await tick();
-      if (i === 5) throw new Error('boom');
-    });
+    const failure = concurrentEach(
+      Array.from({ length: 100 }, (_, i) => i),
+      () => 3,
+      async (i) => {
+        started.push(i);
+        await tick();
+        if (i === 5) throw new Error('boom');
+      },
+    );
     await expect(failure).rejects.toThrow('boom');
     expect(started.length).toBeLessThan(12);
   });

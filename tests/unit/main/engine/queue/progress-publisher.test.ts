@@ -13,14 +13,27 @@ function manualTimer() {
     },
     clearTimeout: (handle) => pending.delete(handle as number),
   };
-  return { timer, pending, fire: () => { for (const [id, cb] of [...pending]) { pending.delete(id); cb(); } } };
+  return {
+    timer,
+    pending,
+    fire: () => {
+      for (const [id, cb] of [...pending]) {
+        pending.delete(id);
+        cb();
+      }
+    },
+  };
 }
 
 describe('ProgressPublisher', () => {
   it('sends one batch per interval however many changes arrive', () => {
     const { timer, pending, fire } = manualTimer();
     const batches: string[][] = [];
-    const publisher = new ProgressPublisher<string, string>({ snapshot: (id) => `snap:${id}`, publish: (b) => batches.push(b), timer });
+    const publisher = new ProgressPublisher<string, string>({
+      snapshot: (id) => `snap:${id}`,
+      publish: (b) => batches.push(b),
+      timer,
+    });
     for (let i = 0; i < 1000; i++) publisher.changed(i % 2 ? 'a' : 'b');
     expect(pending.size).toBe(1);
     expect(batches).toEqual([]);
@@ -33,7 +46,11 @@ describe('ProgressPublisher', () => {
   it('flushes at once on demand and skips jobs that are gone', () => {
     const { timer, pending } = manualTimer();
     const batches: string[][] = [];
-    const publisher = new ProgressPublisher<string, string>({ snapshot: (id) => (id === 'gone' ? undefined : id), publish: (b) => batches.push(b), timer });
+    const publisher = new ProgressPublisher<string, string>({
+      snapshot: (id) => (id === 'gone' ? undefined : id),
+      publish: (b) => batches.push(b),
+      timer,
+    });
     publisher.changed('a');
     publisher.changed('gone');
     publisher.flush();

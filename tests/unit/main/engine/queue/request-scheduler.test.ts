@@ -5,10 +5,18 @@ import type { ReleaseSlot } from '../../../../../main/engine/queue/request-sched
 const flush = () => new Promise((resolve) => setImmediate(resolve));
 
 /** Ask for `count` slots for `job`, recording grants in `granted`. */
-function ask(scheduler: RequestScheduler, job: string, count: number, granted: { job: string; release: ReleaseSlot }[], signal?: AbortSignal) {
-  return Array.from({ length: count }, () => scheduler.acquire(job, signal).then((release) => {
-    granted.push({ job, release });
-  }));
+function ask(
+  scheduler: RequestScheduler,
+  job: string,
+  count: number,
+  granted: { job: string; release: ReleaseSlot }[],
+  signal?: AbortSignal,
+) {
+  return Array.from({ length: count }, () =>
+    scheduler.acquire(job, signal).then((release) => {
+      granted.push({ job, release });
+    }),
+  );
 }
 
 describe('RequestScheduler', () => {

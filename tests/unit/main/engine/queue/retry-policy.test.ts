@@ -2,7 +2,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { withRetry } from '../../../../../main/engine/queue/retry-loop.ts';
 import { classifyFailure, decideRetry, markRegionRedirect } from '../../../../../main/engine/queue/retry-policy.ts';
 
-const s3Error = (name: string, status: number) => Object.assign(new Error(name), { name, $metadata: { httpStatusCode: status } });
+const s3Error = (name: string, status: number) =>
+  Object.assign(new Error(name), { name, $metadata: { httpStatusCode: status } });
 const netError = (code: string) => Object.assign(new Error(code), { code });
 
 describe('classifyFailure', () => {
@@ -117,12 +118,15 @@ describe('withRetry after a refusal the connection learnt from', () => {
   it('sends the request again at once, using no attempt', async () => {
     let calls = 0;
     const retried: unknown[] = [];
-    const result = await withRetry(async () => {
-      calls += 1;
-      if (calls === 1) throw learnt();
-      if (calls === 2) throw Object.assign(new Error('trailer'), { name: 'TrailerRefused' });
-      return 'stored';
-    }, { maxAttempts: 1, onRetry: (error) => retried.push(error) });
+    const result = await withRetry(
+      async () => {
+        calls += 1;
+        if (calls === 1) throw learnt();
+        if (calls === 2) throw Object.assign(new Error('trailer'), { name: 'TrailerRefused' });
+        return 'stored';
+      },
+      { maxAttempts: 1, onRetry: (error) => retried.push(error) },
+    );
     expect(result).toBe('stored');
     expect(calls).toBe(3);
     expect(retried).toHaveLength(2);
@@ -130,10 +134,13 @@ describe('withRetry after a refusal the connection learnt from', () => {
 
   it('does so twice at most: a request refused again and again spends its attempts, then fails', async () => {
     let calls = 0;
-    const failed = withRetry(async () => {
-      calls += 1;
-      throw learnt();
-    }, { maxAttempts: 1 });
+    const failed = withRetry(
+      async () => {
+        calls += 1;
+        throw learnt();
+      },
+      { maxAttempts: 1 },
+    );
     await expect(failed).rejects.toMatchObject({ name: 'ChecksumHeadersRefused', attempts: 1 });
     expect(calls).toBe(3);
   });
@@ -150,12 +157,15 @@ describe('withRetry after a refusal for the region', () => {
   it('sends the request again at once, there, without spending an attempt or counting a retry', async () => {
     const onRetry = vi.fn();
     const attempts: number[] = [];
-    const result = await withRetry(async (attempt) => {
-      attempts.push(attempt);
-      if (attempts.length === 1) throw redirected('eu-west-1');
-      if (attempts.length === 2) throw s3Error('InternalError', 500);
-      return 'stored';
-    }, { maxAttempts: 2, onRetry });
+    const result = await withRetry(
+      async (attempt) => {
+        attempts.push(attempt);
+        if (attempts.length === 1) throw redirected('eu-west-1');
+        if (attempts.length === 2) throw s3Error('InternalError', 500);
+        return 'stored';
+      },
+      { maxAttempts: 2, onRetry },
+    );
     expect(result).toBe('stored');
     // The resend is the same attempt; the 500 after it spent the first.
     expect(attempts).toEqual([1, 1, 2]);
@@ -164,10 +174,13 @@ describe('withRetry after a refusal for the region', () => {
 
   it('sends it again once only: a second refusal is the error, saying where it was sent', async () => {
     let calls = 0;
-    const failed = withRetry(async () => {
-      calls += 1;
-      throw redirected(calls === 1 ? 'eu-west-1' : 'ap-south-1');
-    }, { maxAttempts: 3 });
+    const failed = withRetry(
+      async () => {
+        calls += 1;
+        throw redirected(calls === 1 ? 'eu-west-1' : 'ap-south-1');
+      },
+      { maxAttempts: 3 },
+    );
     await expect(failed).rejects.toMatchObject({ name: 'AuthorizationHeaderMalformed', redirectedTo: 'eu-west-1' });
     expect(calls).toBe(2);
   });

@@ -5,7 +5,8 @@ import { describeCheckFailure } from '../../../../../main/engine/s3/connection-c
 import { BargeError } from '../../../../../src/errors.ts';
 
 const errno = (code: string) => Object.assign(new Error(`connect ${code} 10.0.0.1:9000`), { code });
-const s3Error = (name: string, status: number, message = 'refused') => Object.assign(new Error(message), { name, $metadata: { httpStatusCode: status } });
+const s3Error = (name: string, status: number, message = 'refused') =>
+  Object.assign(new Error(message), { name, $metadata: { httpStatusCode: status } });
 
 describe('what a failed check says', () => {
   it.each([
@@ -19,8 +20,16 @@ describe('what a failed check says', () => {
     [errno('CERT_HAS_EXPIRED'), 'tls', 'endpoint'],
     [s3Error('InvalidAccessKeyId', 403), 'keys', 'accessKeyId'],
     [s3Error('SignatureDoesNotMatch', 403), 'keys', 'secretAccessKey'],
-    [s3Error('AuthorizationHeaderMalformed', 400, "the region 'us-east-1' is wrong; expecting 'eu-west-1'"), 'region', 'region'],
-    [new BargeError('EndpointRefused', 'This host refuses the endpoint http://169.254.169.254: a metadata service.'), 'endpoint', 'endpoint'],
+    [
+      s3Error('AuthorizationHeaderMalformed', 400, "the region 'us-east-1' is wrong; expecting 'eu-west-1'"),
+      'region',
+      'region',
+    ],
+    [
+      new BargeError('EndpointRefused', 'This host refuses the endpoint http://169.254.169.254: a metadata service.'),
+      'endpoint',
+      'endpoint',
+    ],
     [s3Error('Unknown', 307, 'UnknownError'), 'endpoint', 'endpoint'],
     [s3Error('InternalError', 500), 'other', undefined],
   ])('%s: %s, by the %s field', (error, failed, field) => {
@@ -28,21 +37,39 @@ describe('what a failed check says', () => {
   });
 
   it('names the region the store expects', () => {
-    expect(describeCheckFailure(s3Error('AuthorizationHeaderMalformed', 400, "expecting 'eu-west-1'"), {})).toMatchObject({ message: expect.stringContaining('eu-west-1') });
+    expect(
+      describeCheckFailure(s3Error('AuthorizationHeaderMalformed', 400, "expecting 'eu-west-1'"), {}),
+    ).toMatchObject({ message: expect.stringContaining('eu-west-1') });
   });
 
   it('blames the profile when one was named, the keys otherwise, when no credentials come', () => {
-    const none = Object.assign(new Error('Could not load credentials from any providers'), { name: 'CredentialsProviderError' });
-    expect(describeCheckFailure(none, { profile: 'work' })).toMatchObject({ failed: 'credentials', field: 'profile', message: expect.stringContaining('"work"') });
+    const none = Object.assign(new Error('Could not load credentials from any providers'), {
+      name: 'CredentialsProviderError',
+    });
+    expect(describeCheckFailure(none, { profile: 'work' })).toMatchObject({
+      failed: 'credentials',
+      field: 'profile',
+      message: expect.stringContaining('"work"'),
+    });
     expect(describeCheckFailure(none, {})).toMatchObject({ failed: 'credentials', field: 'accessKeyId' });
   });
 
   it('passes keys the store accepts but will not let list buckets, and says so', () => {
-    expect(describeCheckFailure(s3Error('AccessDenied', 403), {})).toEqual({ ok: true, buckets: undefined, note: expect.stringContaining('may not list buckets') });
+    expect(describeCheckFailure(s3Error('AccessDenied', 403), {})).toEqual({
+      ok: true,
+      buckets: undefined,
+      note: expect.stringContaining('may not list buckets'),
+    });
   });
 
   it('never repeats what the store echoed of a request (which may hold the key ID or the signing string)', () => {
-    const echo = s3Error('SignatureDoesNotMatch', 403, 'The request signature we calculated does not match. StringToSign: AWS4-HMAC-SHA256 secret-material');
-    expect(JSON.stringify(describeCheckFailure(echo, { secretAccessKey: 'secret-material' }))).not.toContain('secret-material');
+    const echo = s3Error(
+      'SignatureDoesNotMatch',
+      403,
+      'The request signature we calculated does not match. StringToSign: AWS4-HMAC-SHA256 secret-material',
+    );
+    expect(JSON.stringify(describeCheckFailure(echo, { secretAccessKey: 'secret-material' }))).not.toContain(
+      'secret-material',
+    );
   });
 });

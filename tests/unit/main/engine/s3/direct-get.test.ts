@@ -30,7 +30,15 @@ function pool(): DirectGetPool {
 }
 
 function request(port: number, overrides: Partial<DirectRequest> = {}): DirectRequest {
-  return { secure: false, hostname: '127.0.0.1', port, path: '/bucket/key', headers: { host: `127.0.0.1:${port}` }, stallMs: 5_000, ...overrides };
+  return {
+    secure: false,
+    hostname: '127.0.0.1',
+    port,
+    path: '/bucket/key',
+    headers: { host: `127.0.0.1:${port}` },
+    stallMs: 5_000,
+    ...overrides,
+  };
 }
 
 /** A sink that keeps what it is given, and the size of each write. */
@@ -55,7 +63,9 @@ function collector(): BodySink & { bytes: () => Buffer; writes: number[]; head?:
 
 describe('parseHead', () => {
   it('reads the status and headers, lower-cased, repeated ones joined as Node joins them', () => {
-    const head = parseHead('HTTP/1.1 206 Partial Content\r\nContent-Length: 10\r\nX-Amz-Meta-A: 1\r\nx-amz-meta-a: 2\r\nETag: "abc"');
+    const head = parseHead(
+      'HTTP/1.1 206 Partial Content\r\nContent-Length: 10\r\nX-Amz-Meta-A: 1\r\nx-amz-meta-a: 2\r\nETag: "abc"',
+    );
     expect(head).toEqual({ status: 206, headers: { 'content-length': '10', 'x-amz-meta-a': '1, 2', etag: '"abc"' } });
   });
 
@@ -68,8 +78,12 @@ describe('ChunkedDecoder', () => {
   it('decodes chunks split anywhere across reads, extensions and trailers included', () => {
     const data = randomBytes(5000);
     const encoded = Buffer.concat([
-      Buffer.from('7d0;ext=1\r\n'), data.subarray(0, 2000), Buffer.from('\r\n'),
-      Buffer.from('BB8\r\n'), data.subarray(2000), Buffer.from('\r\n'),
+      Buffer.from('7d0;ext=1\r\n'),
+      data.subarray(0, 2000),
+      Buffer.from('\r\n'),
+      Buffer.from('BB8\r\n'),
+      data.subarray(2000),
+      Buffer.from('\r\n'),
       Buffer.from('0\r\nx-amz-checksum-crc32c: AAAAAA==\r\n\r\n'),
     ]);
     for (const step of [1, 3, 7, 1000, encoded.length]) {
@@ -106,12 +120,17 @@ describe('DirectGetPool', () => {
       res.setHeader('x-seen-range', String(req.headers.range));
       res.end(body);
     });
-    server.on('connection', () => { connections += 1; });
+    server.on('connection', () => {
+      connections += 1;
+    });
     const port = await listen(server);
     const gets = pool();
     for (let round = 0; round < 3; round++) {
       const sink = collector();
-      const answer = await gets.get(request(port, { headers: { host: `127.0.0.1:${port}`, range: 'bytes=0-9' } }), sink);
+      const answer = await gets.get(
+        request(port, { headers: { host: `127.0.0.1:${port}`, range: 'bytes=0-9' } }),
+        sink,
+      );
       expect(answer.head.status).toBe(200);
       expect(answer.errorText).toBeUndefined();
       expect(sink.head?.headers['x-seen-range']).toBe('bytes=0-9');
@@ -123,11 +142,13 @@ describe('DirectGetPool', () => {
 
   it('decodes a chunked body', async () => {
     const body = randomBytes(3 * 1024 * 1024);
-    const port = await listen(http.createServer((_req, res) => {
-      // No Content-Length: Node sends it chunked, a piece per write.
-      for (let at = 0; at < body.length; at += 100_000) res.write(body.subarray(at, at + 100_000));
-      res.end();
-    }));
+    const port = await listen(
+      http.createServer((_req, res) => {
+        // No Content-Length: Node sends it chunked, a piece per write.
+        for (let at = 0; at < body.length; at += 100_000) res.write(body.subarray(at, at + 100_000));
+        res.end();
+      }),
+    );
     const sink = collector();
     await pool().get(request(port), sink);
     expect(sink.bytes().equals(body)).toBe(true);
@@ -135,10 +156,12 @@ describe('DirectGetPool', () => {
 
   it("keeps an error answer's body as text and sends nothing to the sink", async () => {
     const xml = '<?xml version="1.0"?><Error><Code>AccessDenied</Code><Message>Access Denied.</Message></Error>';
-    const port = await listen(http.createServer((_req, res) => {
-      res.statusCode = 403;
-      res.end(xml);
-    }));
+    const port = await listen(
+      http.createServer((_req, res) => {
+        res.statusCode = 403;
+        res.end(xml);
+      }),
+    );
     const sink = collector();
     const answer = await pool().get(request(port), sink);
     expect(answer.head.status).toBe(403);
@@ -149,34 +172,43 @@ describe('DirectGetPool', () => {
 
   it('fails a body cut short with a retryable code, after writing every byte that came', async () => {
     const sent = randomBytes(300_000);
-    const port = await listen(net.createServer((socket) => {
-      socket.once('data', () => {
-        socket.write(`HTTP/1.1 206 Partial Content\r\nContent-Length: 1000000\r\n\r\n`);
-        socket.end(sent);
-      });
-    }));
+    const port = await listen(
+      net.createServer((socket) => {
+        socket.once('data', () => {
+          socket.write(`HTTP/1.1 206 Partial Content\r\nContent-Length: 1000000\r\n\r\n`);
+          socket.end(sent);
+        });
+      }),
+    );
     const sink = collector();
-    await expect(pool().get(request(port), sink)).rejects.toMatchObject({ code: 'ECONNRESET', message: expect.stringContaining('before the whole body') });
+    await expect(pool().get(request(port), sink)).rejects.toMatchObject({
+      code: 'ECONNRESET',
+      message: expect.stringContaining('before the whole body'),
+    });
     expect(sink.bytes().equals(sent)).toBe(true);
   });
 
   it('refuses more bytes than Content-Length says', async () => {
-    const port = await listen(net.createServer((socket) => {
-      socket.once('data', () => socket.end('HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\nabcdef'));
-    }));
+    const port = await listen(
+      net.createServer((socket) => {
+        socket.once('data', () => socket.end('HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\nabcdef'));
+      }),
+    );
     await expect(pool().get(request(port), collector())).rejects.toThrow(/more bytes than Content-Length/);
   });
 
-  it("sends the request again on a new socket when the pooled one was closed by the server while idle", async () => {
+  it('sends the request again on a new socket when the pooled one was closed by the server while idle', async () => {
     let connections = 0;
     // A keep-alive answer, then the connection closed a little later (a store's idle timeout).
-    const port = await listen(net.createServer((socket) => {
-      connections += 1;
-      socket.once('data', () => {
-        socket.write('HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello');
-        setTimeout(() => socket.end(), 50);
-      });
-    }));
+    const port = await listen(
+      net.createServer((socket) => {
+        connections += 1;
+        socket.once('data', () => {
+          socket.write('HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello');
+          setTimeout(() => socket.end(), 50);
+        });
+      }),
+    );
     const gets = pool();
     await gets.get(request(port), collector());
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -187,37 +219,52 @@ describe('DirectGetPool', () => {
   });
 
   it('fails a socket that goes quiet mid-body with TimeoutError', async () => {
-    const port = await listen(net.createServer((socket) => {
-      socket.once('data', () => socket.write('HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabc'));
-    }));
-    await expect(pool().get(request(port, { stallMs: 200 }), collector())).rejects.toMatchObject({ name: 'TimeoutError', code: 'ETIMEDOUT' });
+    const port = await listen(
+      net.createServer((socket) => {
+        socket.once('data', () => socket.write('HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabc'));
+      }),
+    );
+    await expect(pool().get(request(port, { stallMs: 200 }), collector())).rejects.toMatchObject({
+      name: 'TimeoutError',
+      code: 'ETIMEDOUT',
+    });
   });
 
   it('stops at once when the signal aborts', async () => {
-    const port = await listen(net.createServer((socket) => {
-      socket.once('data', () => socket.write('HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabc'));
-    }));
+    const port = await listen(
+      net.createServer((socket) => {
+        socket.once('data', () => socket.write('HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabc'));
+      }),
+    );
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 100);
-    await expect(pool().get(request(port, { signal: controller.signal }), collector())).rejects.toMatchObject({ name: 'AbortError' });
+    await expect(pool().get(request(port, { signal: controller.signal }), collector())).rejects.toMatchObject({
+      name: 'AbortError',
+    });
   });
 
   it('refuses a header value that could end the header early (an ETag from a store, sent back in If-Match)', async () => {
     const port = await listen(http.createServer((_req, res) => res.end('x')));
-    await expect(pool().get(request(port, { headers: { 'if-match': '"a"\r\nx-evil: 1' } }), collector())).rejects.toThrow(/a character a header cannot carry/);
+    await expect(
+      pool().get(request(port, { headers: { 'if-match': '"a"\r\nx-evil: 1' } }), collector()),
+    ).rejects.toThrow(/a character a header cannot carry/);
     // Sent as latin1, U+010D U+010A would lose their high bytes and become CR LF.
-    await expect(pool().get(request(port, { headers: { 'if-match': '"a"\u010d\u010ax-evil: 1' } }), collector())).rejects.toThrow(/a character a header cannot carry/);
+    await expect(
+      pool().get(request(port, { headers: { 'if-match': '"a"\u010d\u010ax-evil: 1' } }), collector()),
+    ).rejects.toThrow(/a character a header cannot carry/);
   });
 
   it('closes an idle socket the server sends bytes on unasked, so they never pass for the next answer', async () => {
     let connections = 0;
-    const port = await listen(net.createServer((socket) => {
-      connections += 1;
-      socket.on('data', () => {
-        socket.write('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok');
-        setTimeout(() => socket.write('HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nEVIL!'), 20);
-      });
-    }));
+    const port = await listen(
+      net.createServer((socket) => {
+        connections += 1;
+        socket.on('data', () => {
+          socket.write('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok');
+          setTimeout(() => socket.write('HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nEVIL!'), 20);
+        });
+      }),
+    );
     const gets = pool();
     await gets.get(request(port), collector());
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -233,7 +280,9 @@ describe('DirectGetPool', () => {
       res.setHeader('connection', 'close');
       res.end('bye');
     });
-    server.on('connection', () => { connections += 1; });
+    server.on('connection', () => {
+      connections += 1;
+    });
     const port = await listen(server);
     const gets = pool();
     for (let i = 0; i < 3; i++) await gets.get(request(port), collector());
@@ -246,7 +295,9 @@ describe('DirectGetPool', () => {
     process.on('warning', onWarning);
     let connections = 0;
     const server = http.createServer((_req, res) => res.end('x'));
-    server.on('connection', () => { connections += 1; });
+    server.on('connection', () => {
+      connections += 1;
+    });
     const port = await listen(server);
     const gets = pool();
     try {
@@ -275,18 +326,22 @@ describe('DirectGetPool', () => {
   });
 
   it('gives up on a server that never ends its answer: interim heads, or an error body without end', async () => {
-    const interim = await listen(net.createServer((socket) => {
-      socket.on('error', () => {});
-      const timer = setInterval(() => socket.write('HTTP/1.1 100 Continue\r\n\r\n'), 5);
-      socket.on('close', () => clearInterval(timer));
-    }));
+    const interim = await listen(
+      net.createServer((socket) => {
+        socket.on('error', () => {});
+        const timer = setInterval(() => socket.write('HTTP/1.1 100 Continue\r\n\r\n'), 5);
+        socket.on('close', () => clearInterval(timer));
+      }),
+    );
     await expect(pool().get(request(interim), collector())).rejects.toThrow(/interim answers and no answer/);
-    const endless = await listen(net.createServer((socket) => {
-      socket.on('error', () => {});
-      socket.write('HTTP/1.1 500 Internal Server Error\r\nTransfer-Encoding: chunked\r\n\r\n');
-      const timer = setInterval(() => socket.write('400\r\n' + 'x'.repeat(1024) + '\r\n'), 1);
-      socket.on('close', () => clearInterval(timer));
-    }));
+    const endless = await listen(
+      net.createServer((socket) => {
+        socket.on('error', () => {});
+        socket.write('HTTP/1.1 500 Internal Server Error\r\nTransfer-Encoding: chunked\r\n\r\n');
+        const timer = setInterval(() => socket.write('400\r\n' + 'x'.repeat(1024) + '\r\n'), 1);
+        socket.on('close', () => clearInterval(timer));
+      }),
+    );
     const answer = await pool().get(request(endless), collector());
     expect(answer.head.status).toBe(500);
     expect(answer.errorText!.length).toBeGreaterThanOrEqual(64 * 1024);
@@ -295,11 +350,20 @@ describe('DirectGetPool', () => {
 
   it('closes the connection when the sink refuses the answer', async () => {
     let closed = false;
-    const port = await listen(http.createServer((_req, res) => {
-      res.socket?.on('close', () => { closed = true; });
-      res.end(randomBytes(100_000));
-    }));
-    const refusing: BodySink = { accept: () => { throw new Error('not this'); }, write: async () => {} };
+    const port = await listen(
+      http.createServer((_req, res) => {
+        res.socket?.on('close', () => {
+          closed = true;
+        });
+        res.end(randomBytes(100_000));
+      }),
+    );
+    const refusing: BodySink = {
+      accept: () => {
+        throw new Error('not this');
+      },
+      write: async () => {},
+    };
     await expect(pool().get(request(port), refusing)).rejects.toThrow('not this');
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(closed).toBe(true);
@@ -309,11 +373,33 @@ describe('DirectGetPool', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'barge-direct-tls-'));
     const key = path.join(dir, 'key.pem');
     const cert = path.join(dir, 'cert.pem');
-    const made = spawnSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost'], { encoding: 'utf8' });
+    const made = spawnSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        key,
+        '-out',
+        cert,
+        '-days',
+        '1',
+        '-subj',
+        '/CN=localhost',
+        '-addext',
+        'subjectAltName=DNS:localhost',
+      ],
+      { encoding: 'utf8' },
+    );
     expect(made.status, made.stderr).toBe(0);
     const script = path.join(dir, 'tls-get.ts');
     const module = path.resolve('main/engine/s3/direct-get.ts');
-    writeFileSync(script, `
+    writeFileSync(
+      script,
+      `
       import https from 'node:https';
       import { readFileSync } from 'node:fs';
       import { DirectGetPool } from ${JSON.stringify(module)};
@@ -330,8 +416,12 @@ describe('DirectGetPool', () => {
         console.log(JSON.stringify({ got, ok }));
         pool.close(); server.close();
       });
-    `);
-    const run = spawnSync(process.execPath, [script], { encoding: 'utf8', env: { ...process.env, NODE_EXTRA_CA_CERTS: cert } });
+    `,
+    );
+    const run = spawnSync(process.execPath, [script], {
+      encoding: 'utf8',
+      env: { ...process.env, NODE_EXTRA_CA_CERTS: cert },
+    });
     expect(run.stderr).toBe('');
     expect(JSON.parse(run.stdout)).toEqual({ got: 2 * 1024 * 1024 + 5, ok: true });
   });

@@ -15,7 +15,20 @@ const MIB = 1024 * 1024;
 
 /** The verifier a stream gets for an object with these facts (one pass: one range for the whole). */
 function verifierFor(facts: Partial<ObjectFacts> & { size: number }): StreamVerifier {
-  return new StreamVerifier(planVerification({ etag: undefined, checksums: {}, checksumType: undefined, partsCount: undefined, firstPartSize: undefined, etagIsDigest: true, ...facts }, Number.MAX_SAFE_INTEGER));
+  return new StreamVerifier(
+    planVerification(
+      {
+        etag: undefined,
+        checksums: {},
+        checksumType: undefined,
+        partsCount: undefined,
+        firstPartSize: undefined,
+        etagIsDigest: true,
+        ...facts,
+      },
+      Number.MAX_SAFE_INTEGER,
+    ),
+  );
 }
 const etagOf = (data: Buffer) => ({ size: data.length, etag: `"${md5(data)}"` });
 
@@ -35,22 +48,32 @@ const whole = Buffer.concat(chunks);
 
 describe('a checked body', () => {
   it('passes every byte when the count and the MD5 are right', async () => {
-    const { received, error } = await drain(checkedBody(Readable.from(chunks), { size: whole.length, what, verifier: verifierFor(etagOf(whole)) }));
+    const { received, error } = await drain(
+      checkedBody(Readable.from(chunks), { size: whole.length, what, verifier: verifierFor(etagOf(whole)) }),
+    );
     expect(error).toBeUndefined();
     expect(received.equals(whole)).toBe(true);
   });
 
   it('holds back the last chunk of bytes that do not match their ETag, and fails', async () => {
     const damaged = [Buffer.from('first '), Buffer.from('secOnd '), Buffer.from('last')];
-    const { received, error } = await drain(checkedBody(Readable.from(damaged), { size: whole.length, what, verifier: verifierFor(etagOf(whole)) }));
-    expect(error).toMatchObject({ code: 'ChecksumMismatch', message: expect.stringContaining(`expected MD5:${Buffer.from(md5(whole), 'hex').toString('base64')}`) });
+    const { received, error } = await drain(
+      checkedBody(Readable.from(damaged), { size: whole.length, what, verifier: verifierFor(etagOf(whole)) }),
+    );
+    expect(error).toMatchObject({
+      code: 'ChecksumMismatch',
+      message: expect.stringContaining(`expected MD5:${Buffer.from(md5(whole), 'hex').toString('base64')}`),
+    });
     // Fewer bytes than Content-Length reach the browser: it cannot take the file as whole.
     expect(received.length).toBeLessThan(whole.length);
   });
 
   it('fails a body that ends short, or runs long, holding back its end', async () => {
     const short = await drain(checkedBody(Readable.from(chunks.slice(0, 2)), { size: whole.length, what }));
-    expect(short.error).toMatchObject({ code: 'SizeMismatch', message: expect.stringContaining(`sent 13 of the ${whole.length} bytes`) });
+    expect(short.error).toMatchObject({
+      code: 'SizeMismatch',
+      message: expect.stringContaining(`sent 13 of the ${whole.length} bytes`),
+    });
     // What the store did send, but for its last chunk at most: never all of it.
     expect(short.received.toString()).not.toContain('second');
     const long = await drain(checkedBody(Readable.from([...chunks, Buffer.from('!')]), { size: whole.length, what }));
@@ -62,16 +85,37 @@ describe('a checked body', () => {
     const object = Buffer.alloc(11 * MIB);
     for (let i = 0; i < object.length; i += 4096) object[i] = (i / 4096) % 251;
     const parts = [object.subarray(0, 5 * MIB), object.subarray(5 * MIB, 10 * MIB), object.subarray(10 * MIB)];
-    const inChunks = (data: Buffer) => Array.from({ length: Math.ceil(data.length / 700_001) }, (_, i) => data.subarray(i * 700_001, (i + 1) * 700_001));
+    const inChunks = (data: Buffer) =>
+      Array.from({ length: Math.ceil(data.length / 700_001) }, (_, i) => data.subarray(i * 700_001, (i + 1) * 700_001));
     const damaged = Buffer.from(object);
     damaged[7 * MIB] = damaged[7 * MIB]! ^ 1;
-    const byEtag = { size: object.length, etag: `"${multipartEtag(parts.map((p) => createHash('md5').update(p).digest()))}"`, partsCount: 3, firstPartSize: 5 * MIB };
-    const byCrc = { size: object.length, checksums: { CRC32C: compositeChecksum('CRC32C', parts.map((p) => checksumOf('CRC32C', p))) }, checksumType: 'COMPOSITE', partsCount: 3, firstPartSize: 5 * MIB };
+    const byEtag = {
+      size: object.length,
+      etag: `"${multipartEtag(parts.map((p) => createHash('md5').update(p).digest()))}"`,
+      partsCount: 3,
+      firstPartSize: 5 * MIB,
+    };
+    const byCrc = {
+      size: object.length,
+      checksums: {
+        CRC32C: compositeChecksum(
+          'CRC32C',
+          parts.map((p) => checksumOf('CRC32C', p)),
+        ),
+      },
+      checksumType: 'COMPOSITE',
+      partsCount: 3,
+      firstPartSize: 5 * MIB,
+    };
     for (const facts of [byEtag, byCrc]) {
-      const good = await drain(checkedBody(Readable.from(inChunks(object)), { size: object.length, what, verifier: verifierFor(facts) }));
+      const good = await drain(
+        checkedBody(Readable.from(inChunks(object)), { size: object.length, what, verifier: verifierFor(facts) }),
+      );
       expect(good.error).toBeUndefined();
       expect(good.received.equals(object)).toBe(true);
-      const bad = await drain(checkedBody(Readable.from(inChunks(damaged)), { size: object.length, what, verifier: verifierFor(facts) }));
+      const bad = await drain(
+        checkedBody(Readable.from(inChunks(damaged)), { size: object.length, what, verifier: verifierFor(facts) }),
+      );
       expect(bad.error).toMatchObject({ code: 'ChecksumMismatch' });
       expect(bad.received.length).toBeLessThan(object.length);
     }
@@ -79,8 +123,18 @@ describe('a checked body', () => {
 
   it('passes bytes it can check for their size only, unless asked to save only what can be verified', async () => {
     const nothing = { size: whole.length, etag: '"not-a-digest"' };
-    expect((await drain(checkedBody(Readable.from(chunks), { size: whole.length, what, verifier: verifierFor(nothing) }))).error).toBeUndefined();
-    const refused = await drain(checkedBody(Readable.from(chunks), { size: whole.length, what, verifier: verifierFor(nothing), requireVerified: true }));
+    expect(
+      (await drain(checkedBody(Readable.from(chunks), { size: whole.length, what, verifier: verifierFor(nothing) })))
+        .error,
+    ).toBeUndefined();
+    const refused = await drain(
+      checkedBody(Readable.from(chunks), {
+        size: whole.length,
+        what,
+        verifier: verifierFor(nothing),
+        requireVerified: true,
+      }),
+    );
     expect(refused.error).toMatchObject({ code: 'Unverified' });
     expect(refused.received.length).toBeLessThan(whole.length);
   });
@@ -97,7 +151,9 @@ describe('a checked body', () => {
   });
 
   it('passes an empty object', async () => {
-    const { received, error } = await drain(checkedBody(Readable.from([]), { size: 0, what, verifier: verifierFor(etagOf(Buffer.alloc(0))) }));
+    const { received, error } = await drain(
+      checkedBody(Readable.from([]), { size: 0, what, verifier: verifierFor(etagOf(Buffer.alloc(0))) }),
+    );
     expect(error).toBeUndefined();
     expect(received.length).toBe(0);
   });

@@ -20,7 +20,7 @@ async function connect(config: { endpoint?: string; region: string }): Promise<S
   return connection;
 }
 
-describe('AWS\'s regional endpoints', () => {
+describe("AWS's regional endpoints", () => {
   it('is s3.<region>.amazonaws.com, and .amazonaws.com.cn in China', () => {
     expect(awsRegionalEndpoint('eu-west-1').href).toBe('https://s3.eu-west-1.amazonaws.com/');
     expect(awsRegionalEndpoint('us-east-1').href).toBe('https://s3.us-east-1.amazonaws.com/');
@@ -39,7 +39,7 @@ describe('AWS\'s regional endpoints', () => {
 });
 
 describe('a connection to AWS addresses each bucket in its own region', () => {
-  it('signs links for the bucket\'s region, on its regional host (virtual-hosted, or path-style for a name with dots)', async () => {
+  it("signs links for the bucket's region, on its regional host (virtual-hosted, or path-style for a name with dots)", async () => {
     const connection = await connect({ region: 'us-east-1' });
     connection.regions.learn('in-ireland', 'eu-west-1');
     connection.regions.learn('in.china', 'cn-north-1');
@@ -53,15 +53,19 @@ describe('a connection to AWS addresses each bucket in its own region', () => {
     expect(china.searchParams.get('X-Amz-Credential')).toContain('/cn-north-1/s3/aws4_request');
   });
 
-  it('sends the SDK\'s commands for a bucket to its region\'s endpoint, signed for it', async () => {
+  it("sends the SDK's commands for a bucket to its region's endpoint, signed for it", async () => {
     const connection = await connect({ region: 'us-east-1' });
     connection.regions.learn('in-ireland', 'eu-west-1');
-    const sent = await stoppedRequest(connection, 'eu-west-1', new GetBucketVersioningCommand({ Bucket: 'in-ireland' }));
+    const sent = await stoppedRequest(
+      connection,
+      'eu-west-1',
+      new GetBucketVersioningCommand({ Bucket: 'in-ireland' }),
+    );
     expect(sent.hostname).toBe('in-ireland.s3.eu-west-1.amazonaws.com');
     expect(sent.authorization).toContain('/eu-west-1/s3/aws4_request');
   });
 
-  it('on a custom endpoint, keeps the host and changes only the signature\'s region', async () => {
+  it("on a custom endpoint, keeps the host and changes only the signature's region", async () => {
     const connection = await connect({ endpoint: 'http://127.0.0.1:9', region: 'us-east-1' });
     connection.regions.learn('b', 'eu-west-1');
     const link = new URL(await connection.wire.presignGet('b', 'k', 60));
@@ -74,14 +78,21 @@ describe('a connection to AWS addresses each bucket in its own region', () => {
 });
 
 /** The host and signature of the request the SDK would send for `command`, stopped once signed. */
-async function stoppedRequest(connection: S3Connection, region: string, command: GetBucketVersioningCommand): Promise<{ hostname: string; authorization: string }> {
+async function stoppedRequest(
+  connection: S3Connection,
+  region: string,
+  command: GetBucketVersioningCommand,
+): Promise<{ hostname: string; authorization: string }> {
   let sent: { hostname: string; authorization: string } | undefined;
   const stop = new Error('stopped before sending');
-  connection.client.clientFor(region).middlewareStack.add((_next) => async (args) => {
-    const request = args.request as { hostname: string; headers: Record<string, string> };
-    sent = { hostname: request.hostname, authorization: request.headers.authorization ?? '' };
-    throw stop;
-  }, { step: 'finalizeRequest', priority: 'low', name: 'stopBeforeSending' });
+  connection.client.clientFor(region).middlewareStack.add(
+    (_next) => async (args) => {
+      const request = args.request as { hostname: string; headers: Record<string, string> };
+      sent = { hostname: request.hostname, authorization: request.headers.authorization ?? '' };
+      throw stop;
+    },
+    { step: 'finalizeRequest', priority: 'low', name: 'stopBeforeSending' },
+  );
   await expect(connection.client.send(command)).rejects.toBe(stop);
   return sent!;
 }

@@ -19,7 +19,12 @@ afterEach(() => {
 
 describe('resolveEndpoint', () => {
   it('goes to AWS, virtual-hosted, with the SDK checksums, when nothing names an endpoint', async () => {
-    expect(await resolveEndpoint({}, {})).toEqual({ endpoint: undefined, pathStyle: false, checksumMode: 'when_supported', uploadChecksum: 'CRC64NVME' });
+    expect(await resolveEndpoint({}, {})).toEqual({
+      endpoint: undefined,
+      pathStyle: false,
+      checksumMode: 'when_supported',
+      uploadChecksum: 'CRC64NVME',
+    });
   });
 
   it('prefers the explicit endpoint, then AWS_ENDPOINT_URL_S3, then AWS_ENDPOINT_URL, then the profile', async () => {
@@ -32,11 +37,25 @@ describe('resolveEndpoint', () => {
   });
 
   it('defaults a custom endpoint to path style and to checksums only where required', async () => {
-    expect(await resolveEndpoint({ endpoint: 'https://r2.example.com' }, {})).toEqual({ endpoint: 'https://r2.example.com', pathStyle: true, checksumMode: 'when_required', uploadChecksum: 'CRC32C' });
-    expect(await resolveEndpoint({ endpoint: 'https://s3.eu-west-1.amazonaws.com' }, {})).toMatchObject({ pathStyle: false, checksumMode: 'when_supported', uploadChecksum: 'CRC64NVME' });
+    expect(await resolveEndpoint({ endpoint: 'https://r2.example.com' }, {})).toEqual({
+      endpoint: 'https://r2.example.com',
+      pathStyle: true,
+      checksumMode: 'when_required',
+      uploadChecksum: 'CRC32C',
+    });
+    expect(await resolveEndpoint({ endpoint: 'https://s3.eu-west-1.amazonaws.com' }, {})).toMatchObject({
+      pathStyle: false,
+      checksumMode: 'when_supported',
+      uploadChecksum: 'CRC64NVME',
+    });
   });
 
   it('lets the connection override the defaults', async () => {
-    expect(await resolveEndpoint({ endpoint: 'http://x:1', pathStyle: false, checksumMode: 'when_supported', uploadChecksum: 'MD5' }, {})).toMatchObject({ pathStyle: false, checksumMode: 'when_supported', uploadChecksum: 'MD5' });
+    expect(
+      await resolveEndpoint(
+        { endpoint: 'http://x:1', pathStyle: false, checksumMode: 'when_supported', uploadChecksum: 'MD5' },
+        {},
+      ),
+    ).toMatchObject({ pathStyle: false, checksumMode: 'when_supported', uploadChecksum: 'MD5' });
   });
 });

@@ -29,18 +29,38 @@ it('a refusal that comes before the body is all sent ends the request: the socke
   const httpAgent = new http.Agent({ keepAlive: true });
   closers.push(() => httpAgent.destroy());
   const wire = new S3Wire({
-    endpoint: `http://127.0.0.1:${port}`, region: 'us-east-1', pathStyle: true,
+    endpoint: `http://127.0.0.1:${port}`,
+    region: 'us-east-1',
+    pathStyle: true,
     credentials: async () => ({ accessKeyId: 'a', secretAccessKey: 'b' }),
-    httpAgent, httpsAgent: new https.Agent(), stallTimeoutMs: 30_000,
+    httpAgent,
+    httpsAgent: new https.Agent(),
+    stallTimeoutMs: 30_000,
   });
   const dir = await mkdtemp(path.join(os.tmpdir(), 'barge-wire-'));
   const file = path.join(dir, 'big.bin');
   await writeFile(file, Buffer.alloc(20 * 1024 * 1024));
   const info = await stat(file);
-  const body = await fileRangeBody({ path: file, key: 'big.bin', size: info.size, mtimeMs: info.mtimeMs, dev: info.dev, ino: info.ino, ctimeMs: info.ctimeMs }, 0, info.size, () => {});
+  const body = await fileRangeBody(
+    {
+      path: file,
+      key: 'big.bin',
+      size: info.size,
+      mtimeMs: info.mtimeMs,
+      dev: info.dev,
+      ino: info.ino,
+      ctimeMs: info.ctimeMs,
+    },
+    0,
+    info.size,
+    () => {},
+  );
   const piped = body.pipeTo;
   let bodySettled = false;
-  body.pipeTo = (write) => piped(write).finally(() => { bodySettled = true; });
+  body.pipeTo = (write) =>
+    piped(write).finally(() => {
+      bodySettled = true;
+    });
   await expect(wire.putObject('bucket', 'big.bin', body, info.size, {})).rejects.toMatchObject({ name: 'BadRequest' });
   await expect.poll(() => Object.values(httpAgent.sockets).flat().length, { timeout: 2000 }).toBe(0);
   await expect.poll(() => bodySettled, { timeout: 2000 }).toBe(true);

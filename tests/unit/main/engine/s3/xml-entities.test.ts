@@ -3,7 +3,9 @@ import { decodeXmlEntities } from '../../../../../main/engine/s3/xml-entities.ts
 
 describe('decodeXmlEntities', () => {
   it('decodes the five named entities and numeric references, in either case', () => {
-    expect(decodeXmlEntities('a &amp; b &lt;c&gt; &quot;d&quot; &apos;e&apos; &#233; &#x1F680; &#X41; &AMP;')).toBe('a & b <c> "d" \'e\' é 🚀 A &');
+    expect(decodeXmlEntities('a &amp; b &lt;c&gt; &quot;d&quot; &apos;e&apos; &#233; &#x1F680; &#X41; &AMP;')).toBe(
+      'a & b <c> "d" \'e\' é 🚀 A &',
+    );
   });
 
   it('decodes once: an escaped entity stays an entity', () => {
