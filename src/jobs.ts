@@ -47,7 +47,10 @@ export interface JobProgress {
   readonly objectsSizeOnly?: number;
   /** Entries found but not sent (a named pipe, a device, a link not followed), each named in the warnings. */
   readonly objectsSkipped?: number;
-  /** Files (or, for an upload, objects) already there that were kept, as asked (counted in objectsDone too: nothing is left to do for them). */
+  /**
+   * Files (or, for an upload, objects) already there that were kept, as asked (counted in objectsDone too: nothing is
+   * left to do for them).
+   */
   readonly objectsKept?: number;
   /** Requests sent again (after a reset, a stall, a refusal): a resend is shown as one. */
   readonly retries?: number;

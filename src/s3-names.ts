@@ -32,7 +32,10 @@ export function utf8Length(text: string): number {
   return new TextEncoder().encode(text).length;
 }
 
-/** Why `key` (or a prefix) is longer than any key S3 takes, or undefined: its limit is in bytes of UTF-8, not characters ("é" is two). */
+/**
+ * Why `key` (or a prefix) is longer than any key S3 takes, or undefined: its limit is in bytes of UTF-8, not characters
+ * ("é" is two).
+ */
 export function keyBytesProblem(key: string): string | undefined {
   // At most 3 bytes per UTF-16 unit: a short text is known to fit without encoding it.
   if (key.length <= MAX_KEY_BYTES / 3) return undefined;

@@ -10,7 +10,10 @@
 import type { JobKind, JobSnapshot } from '../../src/jobs.ts';
 import { plural } from '../../src/plural.ts';
 
-/** The lines to print after a failed run's summary (none after a job that failed as a whole: its error says what to change). */
+/**
+ * The lines to print after a failed run's summary (none after a job that failed as a whole: its error says what to
+ * change).
+ */
 export function rerunAdvice(end: Pick<JobSnapshot, 'kind' | 'state' | 'progress' | 'itemErrors'>): string[] {
   const failed = end.progress.objectsFailed;
   if (end.state.status !== 'failed' || end.state.whole || failed === 0) return [];

@@ -140,7 +140,10 @@ async function items(cli: CliContext, id: string, list: ItemList): Promise<ItemE
   return (await cli.service.call('jobs.items', { id, list })).items;
 }
 
-/** What a run says of the recorded run it goes on from (or replaced, being too old): which, from when, and what is checked. */
+/**
+ * What a run says of the recorded run it goes on from (or replaced, being too old): which, from when, and what is
+ * checked.
+ */
 function earlierRunLine(earlier: EarlierRun): string {
   const when = `${new Date(earlier.createdAt).toLocaleString()}, ${formatDuration((Date.now() - earlier.updatedAt) / 1000)} ago`;
   if (earlier.tooOld) {

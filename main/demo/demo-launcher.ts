@@ -13,7 +13,10 @@ export interface DemoLauncher extends DemoStoreLauncher {
   stop(): Promise<void>;
 }
 
-/** `smallKeys`: the size of the many-small-files prefix (BARGE_DEMO_SMALL_KEYS); `largeSizes`: the large files' (tests seed small ones). */
+/**
+ * `smallKeys`: the size of the many-small-files prefix (BARGE_DEMO_SMALL_KEYS); `largeSizes`: the large files' (tests
+ * seed small ones).
+ */
 export function createDemoLauncher(
   dataDir: string,
   options: { readonly smallKeys?: number; readonly largeSizes?: readonly number[] } = {},

@@ -18,7 +18,10 @@ export type NoticeWindow = Pick<
   'isDestroyed' | 'setProgressBar' | 'isMinimized' | 'restore' | 'show' | 'focus'
 >;
 
-/** Follow `subscribe`'s events: notifications for long jobs that end, the icon's progress bar for those under way. Returns the unsubscribe. */
+/**
+ * Follow `subscribe`'s events: notifications for long jobs that end, the icon's progress bar for those under way.
+ * Returns the unsubscribe.
+ */
 /**
  * On Linux, Electron hands a notification's text to libnotify as it is, and most notification
  * servers (GNOME, KDE, xfce, dunst, mako) read the body as markup: a key named "<a href=…>" would

@@ -69,13 +69,17 @@ export interface EngineOptions {
   readonly journal?: Journal;
   /** Which host this engine runs in: each restores only its own jobs. */
   readonly host?: JournalHost;
-  /** Addresses no connection may dial (a web host reachable beyond loopback: internal ones, src/internal-endpoints.ts). */
+  /**
+   * Addresses no connection may dial (a web host reachable beyond loopback: internal ones, src/internal-endpoints.ts).
+   */
   readonly refuseAddress?: AddressPolicy;
 }
 
 export interface JobStartOptions extends Partial<RecordedStart> {
   readonly name?: string;
-  /** An upload's files still on their way to this host: the job appears at once, and waits for them as its first phase. */
+  /**
+   * An upload's files still on their way to this host: the job appears at once, and waits for them as its first phase.
+   */
   readonly arrival?: Arrival;
 }
 
@@ -133,7 +137,10 @@ export class Engine {
     return this.current;
   }
 
-  /** Change settings; Threads takes effect on running jobs at once, Part size on the next file, the stall timeout on the next request. */
+  /**
+   * Change settings; Threads takes effect on running jobs at once, Part size on the next file, the stall timeout on the
+   * next request.
+   */
   updateSettings(patch: SettingsPatch): Settings {
     const valid = settingsPatchSchema.parse(patch);
     this.current = settingsSchema.parse({ ...this.current, ...valid });
@@ -217,12 +224,17 @@ export class Engine {
     return abortIncompleteUploads(connection, bucket, prefix, dryRun, olderThanMs);
   }
 
-  /** `target` below `root` (a host's download root), made if missing, checked on real paths; else OutsideDownloadRoot. */
+  /**
+   * `target` below `root` (a host's download root), made if missing, checked on real paths; else OutsideDownloadRoot.
+   */
   confinedFolder(root: string, target: string): Promise<string> {
     return confinedFolder(root, target);
   }
 
-  /** `target` if it lies below `root` (see confined-path.ts), made nowhere: a download makes its folder when an object is on its way. */
+  /**
+   * `target` if it lies below `root` (see confined-path.ts), made nowhere: a download makes its folder when an object
+   * is on its way.
+   */
   confinedTarget(root: string, target: string): Promise<string> {
     return confinedTarget(root, target);
   }
@@ -376,7 +388,10 @@ export class Engine {
     }
   }
 
-  /** A page of a job's items (every one, or the failed ones) in the order they ended; NoSuchJob when it is not in the list. */
+  /**
+   * A page of a job's items (every one, or the failed ones) in the order they ended; NoSuchJob when it is not in the
+   * list.
+   */
   details(
     id: string,
     filter: ItemFilter,
@@ -394,7 +409,10 @@ export class Engine {
     this.listed(id).retryFailed(answer);
   }
 
-  /** Drop a finished job from the list and its record, keeping nothing for a resume (the command line, once its receipt is written). */
+  /**
+   * Drop a finished job from the list and its record, keeping nothing for a resume (the command line, once its receipt
+   * is written).
+   */
   forget(id: string): void {
     const job = this.jobsById.get(id);
     if (job && !isFinished(job.state))
@@ -510,7 +528,10 @@ export class Engine {
     this.recovery?.close();
   }
 
-  /** Validate the spec (the one way in for every host), then run it: recorded in the journal when the host names its connection. */
+  /**
+   * Validate the spec (the one way in for every host), then run it: recorded in the journal when the host names its
+   * connection.
+   */
   private start<K extends JobKind>(
     kind: K,
     name: string,

@@ -314,7 +314,9 @@ function specificHint(code: string, error: SdkLikeError, context: string | undef
   return undefined;
 }
 
-/** Whether a store's message says more than its code (not the code again, nor the SDK's "UnknownError" or "HTTP 400"). */
+/**
+ * Whether a store's message says more than its code (not the code again, nor the SDK's "UnknownError" or "HTTP 400").
+ */
 function ownWords(error: SdkLikeError, code: string): boolean {
   return (
     typeof error.message === 'string' &&

@@ -144,7 +144,10 @@ export interface BargeServiceOptions {
   readonly downloadRoot?: string;
   /** What a download does with a file already there when the window does not say (default: overwrite). */
   readonly defaultIfExists?: IfExists;
-  /** Bring back, paused, the jobs an earlier process of this host left unfinished (default true; the command line resumes by running a command again). */
+  /**
+   * Bring back, paused, the jobs an earlier process of this host left unfinished (default true; the command line
+   * resumes by running a command again).
+   */
   readonly restoreJobs?: boolean;
   /**
    * On close, leave running jobs in the journal to come back at the next start (default true: an
@@ -153,7 +156,10 @@ export interface BargeServiceOptions {
   readonly suspendOnClose?: boolean;
   /** Where files a browser sends wait for their job (the web host's); without it, uploads.stage is NotSupported. */
   readonly staging?: StagingArea;
-  /** The host serves save links, objects a browser saves with its own download (the web host); without it, objects.saveLink is NotSupported. */
+  /**
+   * The host serves save links, objects a browser saves with its own download (the web host); without it,
+   * objects.saveLink is NotSupported.
+   */
   readonly browserDownloads?: boolean;
   /**
    * The callers are pages that hold the web host's token (default false): they name no file on

@@ -35,7 +35,10 @@ export interface RuntimeOptions {
   readonly journal?: boolean;
   /** A host's own keeping of secrets (Electron: the system keychain); default a 0600 file in the data folder. */
   readonly secrets?: SecretStore;
-  /** A host reachable by others refuses endpoints on internal addresses (metadata services, loopback, private, link-local...: src/internal-endpoints.ts), by name and by address. */
+  /**
+   * A host reachable by others refuses endpoints on internal addresses (metadata services, loopback, private,
+   * link-local...: src/internal-endpoints.ts), by name and by address.
+   */
   readonly refuseInternalEndpoints?: boolean;
   readonly downloadFolder?: string;
   readonly downloadRoot?: string;

@@ -58,7 +58,10 @@ interface Tracked {
   stirred: boolean;
   /** The last check found it moved nothing for a whole interval. */
   silent: boolean;
-  /** When (in signs of life counted over all connections) it last showed one, and began its answer under way (or connected). */
+  /**
+   * When (in signs of life counted over all connections) it last showed one, and began its answer under way (or
+   * connected).
+   */
   lastSign: number;
   busySince: number;
   /** Upgraded to an API socket: out of these counts. */

@@ -91,7 +91,10 @@ export interface WebHostOptions {
   readonly inactivityTimeoutMs?: number;
   /** Names this host answers to beyond the loopback ones and --host (its public name, its addresses). */
   readonly publicNames?: readonly string[];
-  /** The command that started it (default `npm run serve`): a request without the token is told to open the URL it printed. */
+  /**
+   * The command that started it (default `npm run serve`): a request without the token is told to open the URL it
+   * printed.
+   */
   readonly command?: string;
   /** How much of the staging disk to keep free (default 512 MiB). */
   readonly stagingFreeMarginBytes?: number;
@@ -422,7 +425,9 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   };
 }
 
-/** Said to a request without the token, naming the command that printed the URL (`npm run demo` is not `npm run serve`). */
+/**
+ * Said to a request without the token, naming the command that printed the URL (`npm run demo` is not `npm run serve`).
+ */
 function tokenRefused(command: string): string {
   return `Open the URL that "${command}" printed: it carries the access token.`;
 }

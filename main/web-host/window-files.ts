@@ -19,7 +19,10 @@ export interface WindowFile {
 }
 
 export interface WindowFiles {
-  /** The file a request's path names (decoded), or index.html for any other path (the window routes itself); undefined if there is no index.html. */
+  /**
+   * The file a request's path names (decoded), or index.html for any other path (the window routes itself); undefined
+   * if there is no index.html.
+   */
   fileFor(pathname: string): WindowFile | undefined;
 }
 

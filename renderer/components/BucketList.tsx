@@ -1,5 +1,6 @@
 // Buckets of the current connection: open one, create one, see one's details (its region:
-// BucketDetailsDialog), delete one (emptied first if need be: BucketDeleteDialog), and list them again. The pane collapses to a rail (remembered) when the
+// BucketDetailsDialog), delete one (emptied first if need be: BucketDeleteDialog), and list them again. The pane
+// collapses to a rail (remembered) when the
 // browser needs the room.
 
 import { Database, Info, PanelLeftClose, PanelLeftOpen, Plus, RefreshCw, Trash2 } from 'lucide-react';

@@ -21,7 +21,9 @@ import { Name } from './Name.tsx';
 import { MiddlePath } from './MiddlePath.tsx';
 import { printable } from '../../src/unsafe-text.ts';
 
-/** A row's height before it is measured: a failed one's error may take more lines, and its row grows to show them all. */
+/**
+ * A row's height before it is measured: a failed one's error may take more lines, and its row grows to show them all.
+ */
 const ROW_HEIGHT = 44;
 /** The column names' row, above the items in the same scrolling box (it stays on top). */
 const HEADER_HEIGHT = 29;
@@ -333,7 +335,8 @@ function ItemRow({
         <state.icon size={14} aria-hidden />
         {state.label}
       </span>
-      {/* Shortened in the middle, whole in the tooltip; isolated, so a right-to-left override cannot reorder the row. */}
+      {/* Shortened in the middle, whole in the tooltip; isolated, so a right-to-left override cannot
+          reorder the row. */}
       <span role="cell" className="item-source">
         <MiddlePath text={item.source} />
       </span>

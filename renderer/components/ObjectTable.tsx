@@ -164,7 +164,8 @@ export function ObjectTable({
               >
                 <div role="gridcell" className="cell name" title={printable(shownName)}>
                   <FileIcon name={row.name} folder={row.kind === 'folder'} />
-                  {/* Isolated, its overrides shown as escapes: a key can neither reorder the row nor pass for another name. */}
+                  {/* Isolated, its overrides shown as escapes: a key can neither reorder the row nor pass for another
+                     name. */}
                   <Name className="name-text" text={shownName} />
                 </div>
                 <div role="gridcell" className="cell size">

@@ -8,7 +8,9 @@ import { formatBytes } from '../format.ts';
 import { nearestStep, PART_SIZE_STEPS } from '../part-size-steps.ts';
 import { useSettings } from '../store/settings-store.ts';
 
-/** Per thread, rounded up: an upload's two 256 KiB read buffers, a download's 1 MiB write buffer and 64 KiB read buffer. */
+/**
+ * Per thread, rounded up: an upload's two 256 KiB read buffers, a download's 1 MiB write buffer and 64 KiB read buffer.
+ */
 const BUFFER_BYTES_PER_THREAD = 1.25 * MIB;
 const SEND_DELAY_MS = 150;
 

@@ -1,5 +1,6 @@
 // Files between the window and the machine that runs Barge, where they are two machines (a browser
-// on the web host): that machine's folders, for the folder picker (fs.listFolders, and fs.makeFolder for its New folder); and objects
+// on the web host): that machine's folders, for the folder picker (fs.listFolders, and fs.makeFolder for its New
+// folder); and objects
 // saved on the browser's own computer, through the browser's own downloads (objects.saveLink).
 
 import { create } from 'zustand';
@@ -14,7 +15,10 @@ import { request } from './api.ts';
 export const MAX_SAVED_TO_COMPUTER = 50;
 
 interface HostFilesState {
-  /** The subfolders of a folder on the host (its whole path; none: where downloads go by default). Rejects with the reason. */
+  /**
+   * The subfolders of a folder on the host (its whole path; none: where downloads go by default). Rejects with the
+   * reason.
+   */
   listFolders(folder?: string): Promise<FolderListing>;
   /** A new folder `name` in `parent` on the host, then its listing (empty). Rejects with the reason, in words. */
   makeFolder(parent: string, name: string): Promise<FolderListing>;

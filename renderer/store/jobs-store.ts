@@ -134,7 +134,9 @@ let frame: number | undefined;
 let completedNow = new Set<string>();
 const completedListeners = new Set<(jobs: readonly JobView[]) => void>();
 
-/** Hear of jobs as they complete (the browser lists its folder again when a job changed it); returns the unsubscribe. */
+/**
+ * Hear of jobs as they complete (the browser lists its folder again when a job changed it); returns the unsubscribe.
+ */
 export function onJobsCompleted(listener: (jobs: readonly JobView[]) => void): () => void {
   completedListeners.add(listener);
   return () => completedListeners.delete(listener);

@@ -37,7 +37,9 @@ export function clampWidth(pane: Pane, width: number): number {
   return Number.isFinite(width) ? Math.round(Math.min(max, Math.max(min, width))) : initial;
 }
 
-/** The remembered layout, each field checked: a stored value from an older build or a hand edit cannot break the window. */
+/**
+ * The remembered layout, each field checked: a stored value from an older build or a hand edit cannot break the window.
+ */
 export function readLayout(stored: string | null): Layout {
   let raw: Partial<Record<keyof Layout, unknown>> = {};
   try {

@@ -236,7 +236,9 @@ export const methodSchemas = {
           });
       })
       .optional(),
-    /** Names that differ only in case are one file (a folder bound for Windows or macOS); absent: the folder is asked. */
+    /**
+     * Names that differ only in case are one file (a folder bound for Windows or macOS); absent: the folder is asked.
+     */
     caseInsensitive: z.boolean().optional(),
     ...rerun,
   }),
@@ -322,7 +324,9 @@ export const methodSchemas = {
    * elsewhere: files are uploaded by their paths there).
    */
   'uploads.stage': nothing,
-  /** Multipart uploads begun and never completed or aborted, each costing storage: abort them (or, dryRun, list them). */
+  /**
+   * Multipart uploads begun and never completed or aborted, each costing storage: abort them (or, dryRun, list them).
+   */
   'uploads.abortIncomplete': z.strictObject({
     connectionId: id,
     bucket,
@@ -360,7 +364,9 @@ export interface HostInfo {
   readonly machineName: string;
   /** Downloads go only below this folder of that machine, where the host confines them. */
   readonly downloadRoot?: string;
-  /** The command that started this host (`npm run serve`, `npm run demo`): the window names it when the host is gone. */
+  /**
+   * The command that started this host (`npm run serve`, `npm run demo`): the window names it when the host is gone.
+   */
   readonly startedBy?: string;
 }
 
@@ -498,7 +504,10 @@ export interface PickedFile {
  * only the top-level items' paths; one that is sent the files (the web host) walks them.
  */
 export interface DroppedItems {
-  /** The items dropped (a dropped folder is one File; Electron gives its path); undefined from a picker, which gives files only. */
+  /**
+   * The items dropped (a dropped folder is one File; Electron gives its path); undefined from a picker, which gives
+   * files only.
+   */
   readonly topLevel: readonly File[] | undefined;
   /** How many items were dropped, or files picked. */
   readonly count: number;
@@ -522,7 +531,10 @@ export interface BargeApi {
   subscribe(listener: (event: ApiEvent) => void): () => void;
   /** Upload dropped or picked files: by path in Electron, by streaming them to the host on the web. */
   uploadFiles(request: FilesToUpload): Promise<Result<JobSummary>>;
-  /** A folder to download into, or undefined if the user cancelled (Electron: its native dialog; a browser has none for the host's disk: fs.listFolders). */
+  /**
+   * A folder to download into, or undefined if the user cancelled (Electron: its native dialog; a browser has none for
+   * the host's disk: fs.listFolders).
+   */
   pickFolder(defaultPath: string): Promise<string | undefined>;
   /**
    * The link to the host as it changes (a browser's: Electron's engine cannot go away under its

@@ -168,7 +168,9 @@ export interface IncompleteUpload {
   readonly initiated?: number;
 }
 
-/** What abort-uploads did: aborted (or, in a dry run, would abort), failed to abort, and left alone for being younger. */
+/**
+ * What abort-uploads did: aborted (or, in a dry run, would abort), failed to abort, and left alone for being younger.
+ */
 export interface IncompleteUploads {
   readonly aborted: readonly IncompleteUpload[];
   readonly failed: readonly {

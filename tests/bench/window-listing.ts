@@ -134,7 +134,10 @@ async function sortBy(page: Page, column: string): Promise<number> {
   }, column);
 }
 
-/** Type `text` into the filter a character at a time, then delete it again; each keystroke's time until the count shown is right. */
+/**
+ * Type `text` into the filter a character at a time, then delete it again; each keystroke's time until the count shown
+ * is right.
+ */
 async function typeFilter(page: Page, text: string, expected: (needle: string) => number): Promise<number[]> {
   const steps: { value: string; count: number }[] = [];
   for (let i = 1; i <= text.length; i++) steps.push({ value: text.slice(0, i), count: expected(text.slice(0, i)) });

@@ -100,7 +100,9 @@ export async function runKillScenario(lab: FaultLab, direction: Direction, paylo
   }
 }
 
-/** Run the job in a child process and kill it (SIGKILL) once the journal shows progress; what the journal then holds. */
+/**
+ * Run the job in a child process and kill it (SIGKILL) once the journal shows progress; what the journal then holds.
+ */
 async function runAndKill(lab: FaultLab, journalFile: string, direction: Direction, spec: object): Promise<Recorded> {
   lab.httpProxy.setRule(() => ({ kind: 'delay', ms: REQUEST_DELAY_MS }));
   const child = spawn(

@@ -19,7 +19,9 @@ export const MATRIX_SETTINGS = { threads: 4, partSizeBytes: PAYLOAD_PART_SIZE_BY
 export interface FaultContext {
   readonly lab: FaultLab;
   readonly direction: Direction;
-  /** The way the job's bulk data flows: request bodies (upstream) for an upload, responses (downstream) for a download. */
+  /**
+   * The way the job's bulk data flows: request bodies (upstream) for an upload, responses (downstream) for a download.
+   */
   readonly dataStream: ToxicStream;
   /** Bytes the job moves in all. */
   readonly totalBytes: number;

@@ -148,7 +148,10 @@ function follow(
   });
 }
 
-/** Waits until `done`, checked every 10 ms, for at most `limitMs` (a bound on the test's length, not on what it asserts). */
+/**
+ * Waits until `done`, checked every 10 ms, for at most `limitMs` (a bound on the test's length, not on what it
+ * asserts).
+ */
 async function until(done: () => boolean, limitMs = 10_000): Promise<void> {
   for (let waited = 0; !done() && waited < limitMs; waited += 10)
     await new Promise((resolve) => setTimeout(resolve, 10));

@@ -154,7 +154,8 @@ it('npm run demo prints the lines to paste for the command line, and started aga
     });
     const url = /^ {2}(http\S+#token=\S+)$/m.exec(first)![1];
     const second = await run();
-    // The same window URL (port and token) and the same store endpoint: an open tab and exported variables go on working.
+    // The same window URL (port and token) and the same store endpoint: an open tab and exported variables go on
+    // working.
     expect(/^ {2}(http\S+#token=\S+)$/m.exec(second)![1]).toBe(url);
     expect(/MinIO at (\S+):/.exec(second)![1]).toBe(exported.AWS_ENDPOINT_URL);
   } finally {

@@ -163,7 +163,8 @@ describe('uploads carry checksums the store checks', () => {
     const job = engine.upload(connection, { sources: [source.path], bucket, destination: 'trailing.bin' });
     const end = await job.finished();
     expect(end.state.status).toBe('completed');
-    // The first part found out that the store checks CRCs (read twice, Content-MD5 beside its CRC); the rest went once each.
+    // The first part found out that the store checks CRCs (read twice, Content-MD5 beside its CRC); the rest went once
+    // each.
     expect(connection.trailers).toBe('taken');
     expect(trailing.filter((part) => part === '1')).toEqual([]);
     expect(new Set(trailing)).toEqual(new Set(['2', '3', '4']));
@@ -339,7 +340,10 @@ describe('downloads are verified against what the store has', () => {
 });
 
 describe('a multipart object no larger than the range size is fetched in one GET and still checked by its parts', () => {
-  /** Another client's upload: 8 MiB parts (aws-cli's default), no Barge metadata; no checksum, or SHA-256 per part as boto3 can. */
+  /**
+   * Another client's upload: 8 MiB parts (aws-cli's default), no Barge metadata; no checksum, or SHA-256 per part as
+   * boto3 can.
+   */
   async function otherClientUpload(key: string, data: Buffer, sha256 = false): Promise<void> {
     const created = await direct.client.send(
       new CreateMultipartUploadCommand({

@@ -42,7 +42,10 @@ async function expectServing(): Promise<void> {
   ws.close();
 }
 
-/** Waits until `done`, checked every `everyMs`, for at most `limitMs` (a bound on the test's length, not on what it asserts). */
+/**
+ * Waits until `done`, checked every `everyMs`, for at most `limitMs` (a bound on the test's length, not on what it
+ * asserts).
+ */
 async function until(done: () => boolean, limitMs = 60_000, everyMs = 50): Promise<void> {
   for (let waited = 0; !done() && waited < limitMs; waited += everyMs)
     await new Promise((resolve) => setTimeout(resolve, everyMs));

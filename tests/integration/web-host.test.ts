@@ -296,7 +296,8 @@ describe('the web host', () => {
     const { status, answer } = await putStaged(batch, '../../etc/evil', 'x');
     expect(status).toBe(400);
     expect(answer).toMatchObject({ ok: false, error: { code: 'InvalidPath' } });
-    // A name of 300 bytes (a file's, a folder's), a path longer than the system takes, a file where a folder of the same upload is.
+    // A name of 300 bytes (a file's, a folder's), a path longer than the system takes, a file where a folder of the
+    // same upload is.
     expect((await putStaged(batch, 'folder/inside.txt', 'x')).status).toBe(200);
     for (const [name, words] of [
       ['n'.repeat(300), /255 bytes/],

@@ -1,7 +1,8 @@
 // A process that runs one journaled job the way the app does (host "app"), to be killed with
 // SIGKILL by a test, which then brings the job back from the journal in another engine.
 //
-//   node tests/support/journaled-engine.ts <journal file> <connection JSON> <upload|download> <spec JSON> [connection ref]
+//   node tests/support/journaled-engine.ts <journal file> <connection JSON> <upload|download> <spec JSON> [connection
+//   ref]
 
 import { Engine } from '../../main/engine/engine.ts';
 import { Journal } from '../../main/engine/journal/journal.ts';

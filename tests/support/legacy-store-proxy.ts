@@ -76,7 +76,10 @@ export interface LegacyStoreProxy {
   close(): Promise<void>;
 }
 
-/** The headers of S3's flexible checksums that such stores refuse (asking for checksums back, x-amz-checksum-mode, is not one). */
+/**
+ * The headers of S3's flexible checksums that such stores refuse (asking for checksums back, x-amz-checksum-mode, is
+ * not one).
+ */
 export const CHECKSUM_REQUEST_HEADER = /^(x-amz-checksum-(?!mode$)|x-amz-sdk-checksum-|x-amz-trailer$)/i;
 
 /** Which refusal, if any, the proxy's settings give this request. */

@@ -30,7 +30,9 @@ export interface RunningS3Server extends S3ServerInfo {
    * SIGKILL (the default) is a crash: no request in flight gets an answer.
    */
   halt(signal?: NodeJS.Signals): Promise<void>;
-  /** Start the server again on the same port and data folder (halting it first if it runs); resolves once it is ready. */
+  /**
+   * Start the server again on the same port and data folder (halting it first if it runs); resolves once it is ready.
+   */
   restart(): Promise<void>;
   stop(): Promise<void>;
 }

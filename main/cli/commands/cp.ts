@@ -142,7 +142,10 @@ export function s3Location(text: string): S3Location {
   return location;
 }
 
-/** Whether an unfinished run of the same command goes on (the default) or starts afresh (--no-resume), and for how long one may be resumed. */
+/**
+ * Whether an unfinished run of the same command goes on (the default) or starts afresh (--no-resume), and for how long
+ * one may be resumed.
+ */
 export function rerun(cli: CliContext): { resume: boolean; resumeWithinMs: number } {
   return { resume: cli.options.resume, resumeWithinMs: RESUME_WITHIN_DAYS * 24 * 3600 * 1000 };
 }

@@ -14,7 +14,8 @@
 //   table-driven JavaScript, slicing by 16 bytes, reading the data as 32-bit words: CRC32C
 //   800-1,400 MB/s, CRC64NVME 550-1,000 MB/s, against 250-300 and 170-270 MB/s for the SDK's
 //   JavaScript (measured on a 64 MiB buffer in 1 MiB chunks, Xeon, Node 24; this machine's speed
-//   swings by up to 2x between runs, zlib's too; tests/bench/checksum-speed.ts). What made the difference: Int32Array tables (Uint32Array
+//   swings by up to 2x between runs, zlib's too; tests/bench/checksum-speed.ts). What made the difference: Int32Array
+//   tables (Uint32Array
 //   values above 2^31 become heap numbers), one flat table instead of sixteen, word reads instead
 //   of byte reads. A hand-written WebAssembly version of the same loops was no faster for CRC32C
 //   and about 15% faster for CRC64NVME: not worth its weight. CRC64NVME keeps its state as two

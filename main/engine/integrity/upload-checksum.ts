@@ -49,7 +49,10 @@ export function uploadAlgorithm(connection: S3Connection): UploadAlgorithm | und
   return connection.uploadChecksum === 'OFF' ? undefined : connection.uploadChecksum;
 }
 
-/** The CRC a new multipart upload is created with: none once the store is known to ignore them, or to refuse their headers. */
+/**
+ * The CRC a new multipart upload is created with: none once the store is known to ignore them, or to refuse their
+ * headers.
+ */
 export function multipartCrc(
   connection: S3Connection,
   algorithm: UploadAlgorithm | undefined,

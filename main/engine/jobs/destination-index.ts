@@ -12,7 +12,9 @@ import { listObjectsPage } from '../s3/s3-listing.ts';
 import type { ListingPage, ListOptions } from '../s3/s3-listing.ts';
 import type { S3Connection } from '../s3/s3-connection.ts';
 
-/** How the listing's requests go: as the job's own (queued in its scheduler, retried), so Threads holds for them too. */
+/**
+ * How the listing's requests go: as the job's own (queued in its scheduler, retried), so Threads holds for them too.
+ */
 export type PageRequest = <T>(send: (signal: AbortSignal) => Promise<T>) => Promise<T>;
 
 /** An object the destination holds, or (`ours`) one this job is writing. */
@@ -108,7 +110,9 @@ function objectThere(object: {
 /** Past every key that begins with a prefix (the highest code point), once that prefix is listed. */
 const AFTER_PREFIX = '\u{10FFFF}';
 
-/** One step of the listing, in key order: an object, or a place passed (a folder not descended into, a prefix's end). */
+/**
+ * One step of the listing, in key order: an object, or a place passed (a folder not descended into, a prefix's end).
+ */
 interface Listed {
   readonly key: string;
   readonly object?: ObjectThere;

@@ -286,7 +286,10 @@ async function* listItems(
   }
 }
 
-/** What to say of a prefix with nothing below it: a typing mistake, or an object of that name (downloaded without --recursive). */
+/**
+ * What to say of a prefix with nothing below it: a typing mistake, or an object of that name (downloaded without
+ * --recursive).
+ */
 async function nothingBelow(
   connection: S3Connection,
   bucket: string,

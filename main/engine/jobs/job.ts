@@ -73,7 +73,9 @@ export interface JobRuntime<Item> {
   addBytes(bytes: number): void;
   /** Resolves when the job may go on: at once, unless it is paused (then when it resumes or is cancelled). */
   whilePaused(): Promise<void>;
-  /** An item done: counted, and listed in the job's details (with a word on it, such as "checked for its size only"). */
+  /**
+   * An item done: counted, and listed in the job's details (with a word on it, such as "checked for its size only").
+   */
   objectDone(item: ItemPlace, note?: string): void;
   /** A finished object whose bytes could be checked only for their count, and why. */
   sizeOnly(name: string, why: string): void;

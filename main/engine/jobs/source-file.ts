@@ -74,7 +74,9 @@ function assertStillListed(now: Stats, file: LocalFile): void {
     );
 }
 
-/** Local file systems (statfs f_type, from linux/magic.h): their reads of a cached small file never wait on a network. */
+/**
+ * Local file systems (statfs f_type, from linux/magic.h): their reads of a cached small file never wait on a network.
+ */
 const LOCAL_FILE_SYSTEMS: ReadonlySet<number> = new Set([
   0xef53, // ext2/3/4
   0x58465342, // xfs
@@ -120,7 +122,10 @@ const MADE_UP_FILE_SYSTEMS: ReadonlyMap<number, string> = new Map([
   [0x63677270, 'cgroup2'],
 ]);
 
-/** The name of the file system `path` is on, if its files are made up as they are read; undefined otherwise (or unknown). */
+/**
+ * The name of the file system `path` is on, if its files are made up as they are read; undefined otherwise (or
+ * unknown).
+ */
 export async function madeUpAsRead(path: string): Promise<string | undefined> {
   const info = await statfs(path).catch(() => undefined);
   return info ? MADE_UP_FILE_SYSTEMS.get(info.type) : undefined;

@@ -207,7 +207,8 @@ async function uploadFiles(
         } else if (placed.earlier) {
           runtime.alreadyDone(1, file.size, at);
         } else {
-          // Under a numbered key ("keep both"), recorded at once: a resumed run finds it there, not under the next number.
+          // Under a numbered key ("keep both"), recorded at once: a resumed run finds it there, not under the next
+          // number.
           runtime.journal.objectFinished(
             {
               key: placed.key,
@@ -943,7 +944,10 @@ async function completeUpload(
   }
 }
 
-/** The ETag S3 gives an upload of these parts (the MD5 of their MD5s), quoted; undefined where a part's ETag is not an MD5. */
+/**
+ * The ETag S3 gives an upload of these parts (the MD5 of their MD5s), quoted; undefined where a part's ETag is not an
+ * MD5.
+ */
 function expectedEtag(parts: readonly SentPart[]): string | undefined {
   const md5s = parts.map((part) => bareEtag(part.etag));
   if (!md5s.every((md5) => /^[0-9a-f]{32}$/.test(md5))) return undefined;

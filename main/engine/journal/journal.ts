@@ -229,7 +229,9 @@ export class Journal {
     });
   }
 
-  /** Record a new job, run (and locked) by this process; when it was recorded (the job's creation, after a restart too). */
+  /**
+   * Record a new job, run (and locked) by this process; when it was recorded (the job's creation, after a restart too).
+   */
   addJob(job: Omit<JournaledJob, 'status' | 'createdAt' | 'updatedAt'> & { readonly fingerprint: string }): number {
     const now = this.now();
     this.locks.acquire(job.id);

@@ -336,7 +336,9 @@ export class Recovery {
   }
 }
 
-/** A recorded job's spec, validated; a download confined to the host's root as it is now, not as it was when recorded. */
+/**
+ * A recorded job's spec, validated; a download confined to the host's root as it is now, not as it was when recorded.
+ */
 function recordedSpec(record: JournaledJob, downloadRoot: string | undefined): JobSpecs[JobKind] {
   const spec = parseJobSpec(record.kind, record.spec);
   if (record.kind !== 'download' || downloadRoot === undefined) return spec;

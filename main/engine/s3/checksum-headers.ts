@@ -41,7 +41,10 @@ export function dropChecksumHeaders(headers: Record<string, unknown>): void {
   for (const name of checksumHeadersIn(headers)) delete headers[name];
 }
 
-/** The header a store's answer names: AWS's <Header> (NotImplemented), <ArgumentName> (InvalidArgument), or one in its message. */
+/**
+ * The header a store's answer names: AWS's <Header> (NotImplemented), <ArgumentName> (InvalidArgument), or one in its
+ * message.
+ */
 export function headerNamedBy(error: unknown): string | undefined {
   const e = (error ?? {}) as { Header?: unknown; ArgumentName?: unknown; message?: unknown };
   for (const field of [e.Header, e.ArgumentName]) if (typeof field === 'string' && field !== '') return field;

@@ -34,7 +34,10 @@ export interface ObjectCheck {
   readonly size: number;
   readonly etag: string | undefined;
   readonly plan: VerificationPlan;
-  /** 'checked': a checksum or ETag it must match; 'maybe': only if a guessed part size is right; 'size-only': nothing to match. */
+  /**
+   * 'checked': a checksum or ETag it must match; 'maybe': only if a guessed part size is right; 'size-only': nothing to
+   * match.
+   */
   readonly check: 'checked' | 'maybe' | 'size-only';
 }
 

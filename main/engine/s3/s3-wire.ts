@@ -526,7 +526,8 @@ export class S3Wire {
     const code = /<Code>([^<]*)<\/Code>/.exec(text)?.[1] ?? STATUS_CODES[status] ?? `Http${status}`;
     const message = /<Message>([^<]*)<\/Message>/.exec(text)?.[1] ?? `HTTP ${status}`;
     if (code === 'RequestTimeTooSkewed' || code === 'RequestExpired') this.learnClockOffset(headers);
-    // The header a refusal names, as the SDK's errors carry it (NotImplemented's <Header>, InvalidArgument's <ArgumentName>),
+    // The header a refusal names, as the SDK's errors carry it (NotImplemented's <Header>, InvalidArgument's
+    // <ArgumentName>),
     // and the region a refusal for the region names (AuthorizationHeaderMalformed), as the SDK reads it.
     const named = Object.fromEntries(
       ['Header', 'ArgumentName', 'Region'].flatMap((field) => {

@@ -2,7 +2,8 @@
 // classes as small numbers into one table of their names.
 //
 // A row object per key cost about 550 bytes with its strings (a million keys: 546 MiB of heap);
-// here a row is its name and some 25 bytes (the page's heap: 65 MiB for a million keys). Row objects are made only for what the table shows, a few
+// here a row is its name and some 25 bytes (the page's heap: 65 MiB for a million keys). Row objects are made only for
+// what the table shows, a few
 // dozen at a time. The ETag is not kept: the table does not show it, and the details dialog asks
 // the store. Rows are only ever appended, so a view of the first n rows stays valid while more come.
 

@@ -7,7 +7,9 @@ import {
   withoutUnsafeCharacters,
 } from '../../../src/unsafe-text.ts';
 
-/** One of each kind: C0, DEL, C1 (NEL, CSI), bidi marks, overrides and isolates, and the line and paragraph separators. */
+/**
+ * One of each kind: C0, DEL, C1 (NEL, CSI), bidi marks, overrides and isolates, and the line and paragraph separators.
+ */
 const UNSAFE = [
   '\x1b',
   '\x7f',
