@@ -11,7 +11,7 @@ import { isRegion } from '../../src/region.ts';
 
 export { BargeError };
 import { CODE_SYNONYMS, rerunOf, retryClassOf } from './error-codes.ts';
-import { targetOfTemporary } from './jobs/temporary-name.ts';
+import { targetOfTemporary } from './disk/temporary-name.ts';
 import { decodeXmlEntities } from './s3/xml-entities.ts';
 
 interface SdkLikeError {

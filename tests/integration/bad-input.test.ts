@@ -13,7 +13,7 @@ import type { JobSnapshot } from '../../src/jobs.ts';
 import { MIB } from '../../src/byte-units.ts';
 import { toBargeError } from '../../main/engine/errors.ts';
 import type { DownloadSpec } from '../../main/engine/jobs/job-specs.ts';
-import { folderIgnoresCase, makeFolder } from '../../main/engine/jobs/local-files.ts';
+import { folderIgnoresCase, makeFolder } from '../../main/engine/disk/local-files.ts';
 import { createBucket } from '../../main/engine/s3/s3-buckets.ts';
 import type { S3Connection } from '../../main/engine/s3/s3-connection.ts';
 import { listAllObjects, listBuckets } from '../../main/engine/s3/s3-listing.ts';

@@ -10,7 +10,7 @@ import { downloadBody } from './download-job.ts';
 import type { JobBody } from './job.ts';
 import type { JobSpecs } from './job-specs.ts';
 import { uploadBody } from './upload-job.ts';
-import { sourcesCollide } from './local-files.ts';
+import { sourcesCollide } from '../disk/local-files.ts';
 import { BargeError } from '../errors.ts';
 
 export function jobBody<K extends JobKind>(kind: K, spec: JobSpecs[K], connection: S3Connection): JobBody<unknown> {

@@ -22,8 +22,8 @@ import type { S3Connection } from '../s3/s3-connection.ts';
 import type { StoredObject } from '../s3/s3-wire.ts';
 import type { DestinationIndex, ObjectThere } from './destination-index.ts';
 import type { JobRuntime } from './job.ts';
-import { sameLocalFile } from './local-files.ts';
-import type { LocalFile } from './local-files.ts';
+import { sameLocalFile } from '../disk/local-files.ts';
+import type { LocalFile } from '../disk/local-files.ts';
 
 /** Writes refused because an object appeared meanwhile before the file fails: another writer wins every race. */
 const MAX_APPEARED_ROUNDS = 3;

@@ -25,9 +25,9 @@ import { objectKeyProblem } from '../../../src/s3-names.ts';
 import { formatS3Url } from '../../../src/s3-url.ts';
 import type { ItemPlace } from '../../../src/jobs.ts';
 import { concurrentEach } from '../queue/concurrent-each.ts';
-import { fileRangeBody } from './file-range-body.ts';
+import { fileRangeBody } from '../disk/file-range-body.ts';
 import type { StreamedBody } from '../s3/s3-wire.ts';
-import { madeUpAsRead, openSource, readSmallSource, sizeUnknown } from './source-file.ts';
+import { madeUpAsRead, openSource, readSmallSource, sizeUnknown } from '../disk/source-file.ts';
 import { BargeError, errorCode, toBargeError } from '../errors.ts';
 import type { JobBody, JobRuntime } from './job.ts';
 import type { PartRecord } from '../journal/job-journal.ts';
@@ -39,10 +39,10 @@ import {
   sourcesCollide,
   walkPath,
   walkSources,
-} from './local-files.ts';
+} from '../disk/local-files.ts';
 import { listAllObjects } from '../s3/s3-listing.ts';
 import { SpillingMap } from './spilling-map.ts';
-import type { LocalFile, WalkEntry } from './local-files.ts';
+import type { LocalFile, WalkEntry } from '../disk/local-files.ts';
 import type { S3Connection } from '../s3/s3-connection.ts';
 import { etagIsNotDigest, versionIdOf } from '../s3/s3-wire.ts';
 import { parseObjectSize } from '../s3/object-size.ts';

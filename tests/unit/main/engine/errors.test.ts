@@ -236,7 +236,7 @@ it('a long message is shortened, not replaced by "Unexpected error."', () => {
 });
 
 it('a temporary name fits in 255 bytes wherever the final name does, and two long names stay apart', async () => {
-  const { temporaryNameFor } = await import('../../../../main/engine/jobs/temporary-name.ts');
+  const { temporaryNameFor } = await import('../../../../main/engine/disk/temporary-name.ts');
   const long = (end: string) => `/d/${'é'.repeat(120)}${end}`;
   const [a, b] = [temporaryNameFor(long('a.txt'), 'abcdef0123'), temporaryNameFor(long('b.txt'), 'abcdef0123')];
   for (const name of [a, b]) expect(Buffer.byteLength(name.split('/').at(-1)!)).toBeLessThanOrEqual(255);

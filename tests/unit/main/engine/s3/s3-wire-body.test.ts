@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { S3Wire } from '../../../../../main/engine/s3/s3-wire.ts';
-import { fileRangeBody } from '../../../../../main/engine/jobs/file-range-body.ts';
+import { fileRangeBody } from '../../../../../main/engine/disk/file-range-body.ts';
 
 const closers: (() => void)[] = [];
 afterEach(() => {

@@ -5,7 +5,7 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { listHostFolders } from '../../../../../main/engine/jobs/host-folders.ts';
+import { listHostFolders } from '../../../../../main/engine/disk/host-folders.ts';
 
 let base: string;
 let root: string;

@@ -4,8 +4,8 @@ import { mkdtemp, open, rename, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, it } from 'vitest';
-import type { LocalFile } from '../../../../../main/engine/jobs/local-files.ts';
-import { madeUpAsRead, openSource, readSmallSource } from '../../../../../main/engine/jobs/source-file.ts';
+import type { LocalFile } from '../../../../../main/engine/disk/local-files.ts';
+import { madeUpAsRead, openSource, readSmallSource } from '../../../../../main/engine/disk/source-file.ts';
 
 async function listed(file: string): Promise<LocalFile> {
   const info = await stat(file);

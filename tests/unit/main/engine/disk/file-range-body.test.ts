@@ -6,8 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { expect, it } from 'vitest';
-import { fileRangeBody, READ_CHUNK_BYTES } from '../../../../../main/engine/jobs/file-range-body.ts';
-import type { LocalFile } from '../../../../../main/engine/jobs/local-files.ts';
+import { fileRangeBody, READ_CHUNK_BYTES } from '../../../../../main/engine/disk/file-range-body.ts';
+import type { LocalFile } from '../../../../../main/engine/disk/local-files.ts';
 
 async function listed(file: string): Promise<LocalFile> {
   const info = await stat(file);
