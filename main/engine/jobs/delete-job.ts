@@ -10,7 +10,6 @@
 // one job, with its progress, resumed and retried as any delete is. A retry lists the bucket again
 // (what is left is what remains to delete), so objects written meanwhile go too.
 
-import { AbortMultipartUploadCommand, DeleteBucketCommand, DeleteObjectsCommand } from '@aws-sdk/client-s3';
 import { asFolderPrefix } from '../../../src/s3-url.ts';
 import { concurrentEach } from '../queue/concurrent-each.ts';
 import { BargeError, errorCode, toBargeError } from '../errors.ts';
@@ -27,6 +26,9 @@ import {
 } from '../s3/s3-listing.ts';
 import type { MultipartUploadEntry } from '../s3/s3-listing.ts';
 import type { S3Connection } from '../s3/s3-connection.ts';
+import { abortUploadOnce } from '../s3/multipart-aborts.ts';
+import { deleteBucketOnce } from '../s3/s3-buckets.ts';
+import { deleteObjectBatch } from '../s3/object-deletes.ts';
 import type { DeleteSpec } from './job-specs.ts';
 import type { ItemPlace } from '../../../src/jobs.ts';
 
@@ -100,10 +102,7 @@ async function abortUploads(
     async (upload) => {
       try {
         await runtime.request((signal) =>
-          connection.client.send(
-            new AbortMultipartUploadCommand({ Bucket: spec.bucket, Key: upload.key, UploadId: upload.uploadId }),
-            { abortSignal: signal },
-          ),
+          abortUploadOnce(connection, { bucket: spec.bucket, key: upload.key, uploadId: upload.uploadId }, signal),
         );
       } catch (error) {
         // Gone already (completed, or aborted by someone else): nothing is left of it.
@@ -127,9 +126,7 @@ async function deleteEmptiedBucket(
   runtime: JobRuntime<DeleteTarget>,
 ): Promise<void> {
   try {
-    await runtime.request((signal) =>
-      connection.client.send(new DeleteBucketCommand({ Bucket: bucket }), { abortSignal: signal }),
-    );
+    await runtime.request((signal) => deleteBucketOnce(connection, bucket, signal));
   } catch (error) {
     if (errorCode(error) === 'BucketNotEmpty') {
       throw new BargeError(
@@ -204,15 +201,7 @@ async function deleteBatch(
   if (batch.length === 0) return;
   let result;
   try {
-    result = await runtime.request((signal) =>
-      connection.client.send(
-        new DeleteObjectsCommand({
-          Bucket: bucket,
-          Delete: { Objects: batch.map((t) => ({ Key: t.key, VersionId: t.versionId })), Quiet: true },
-        }),
-        { abortSignal: signal },
-      ),
-    );
+    result = await runtime.request((signal) => deleteObjectBatch(connection, bucket, batch, signal));
   } catch (error) {
     const failure = toBargeError(error, `delete ${plural(batch.length, 'object')} from s3://${bucket}`);
     failures.count += batch.length;

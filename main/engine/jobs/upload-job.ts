@@ -6,12 +6,6 @@
 
 import { stat } from 'node:fs/promises';
 import mime from 'mime';
-import {
-  CompleteMultipartUploadCommand,
-  CreateMultipartUploadCommand,
-  DeleteObjectCommand,
-  ListPartsCommand,
-} from '@aws-sdk/client-s3';
 import type { CompleteMultipartUploadCommandOutput } from '@aws-sdk/client-s3';
 import {
   choosePartSize,
@@ -27,6 +21,8 @@ import type { ItemPlace } from '../../../src/jobs.ts';
 import { concurrentEach } from '../queue/concurrent-each.ts';
 import { fileRangeBody } from '../disk/file-range-body.ts';
 import type { StreamedBody } from '../s3/s3-wire.ts';
+import { completeMultipartUpload, createMultipartUpload, listPartsPage } from '../s3/multipart-upload.ts';
+import { deleteObject } from '../s3/object-deletes.ts';
 import { madeUpAsRead, openSource, readSmallSource, sizeUnknown } from '../disk/source-file.ts';
 import { BargeError, errorCode, toBargeError } from '../errors.ts';
 import type { JobBody, JobRuntime } from './job.ts';
@@ -489,9 +485,7 @@ async function putObject(upload: FileUpload): Promise<StoredObject> {
   } catch (error) {
     // No checked attempt replaced it: what the unchecked one stored is not to be trusted, or kept.
     if (unchecked)
-      await connection.client
-        .send(new DeleteObjectCommand({ Bucket: bucket, Key: file.key, VersionId: unchecked.versionId }))
-        .catch(() => undefined);
+      await deleteObject(connection, { bucket, key: file.key, versionId: unchecked.versionId }).catch(() => undefined);
     throw error;
   }
 }
@@ -604,10 +598,7 @@ async function listUploadedParts(
   try {
     do {
       const page = await runtime.request((signal) =>
-        connection.client.send(
-          new ListPartsCommand({ Bucket: bucket, Key: key, UploadId: uploadId, PartNumberMarker: marker }),
-          { abortSignal: signal },
-        ),
+        listPartsPage(connection, { bucket, key, uploadId }, marker, signal),
       );
       for (const part of page.Parts ?? []) {
         if (!part.PartNumber || !part.ETag) continue;
@@ -741,18 +732,18 @@ async function multipartUploadOnce(
     const created = await runtime.request((signal) => {
       // Chosen again for each attempt: the first may have been refused for the CRC's headers.
       crc = multipartCrc(connection, uploadWith);
-      return connection.client.send(
-        new CreateMultipartUploadCommand({
-          Bucket: bucket,
-          Key: file.key,
-          ContentType: contentType,
+      return createMultipartUpload(
+        connection,
+        {
+          bucket,
+          key: file.key,
+          contentType,
           // The part size, for whoever downloads the object: with it, the multipart ETag (MD5 of the
           // parts' MD5s) can be checked on a store that cannot tell part boundaries.
-          Metadata: { [PART_SIZE_METADATA]: String(partSize) },
-          // CRC64NVME exists only as a whole-object checksum; the 32-bit CRCs as a checksum of part checksums.
-          ...(crc ? { ChecksumAlgorithm: crc, ChecksumType: crc === 'CRC64NVME' ? 'FULL_OBJECT' : 'COMPOSITE' } : {}),
-        }),
-        { abortSignal: signal },
+          metadata: { [PART_SIZE_METADATA]: String(partSize) },
+          crc,
+        },
+        signal,
       );
     });
     uploadId = created.UploadId;
@@ -915,21 +906,20 @@ async function completeUpload(
 ): Promise<CompleteMultipartUploadCommandOutput> {
   try {
     return await runtime.request((signal) =>
-      connection.client.send(
-        new CompleteMultipartUploadCommand({
-          Bucket: bucket,
-          Key: key,
-          UploadId: uploadId,
-          MultipartUpload: {
-            Parts: parts.map((part) => ({
-              PartNumber: part.partNumber,
-              ETag: part.etag,
-              ...(crc && part.digest ? { [checksumField(crc)]: toBase64(part.digest) } : {}),
-            })),
-          },
-          ...(ifAbsent ? { IfNoneMatch: '*' } : {}),
-        }),
-        { abortSignal: signal },
+      completeMultipartUpload(
+        connection,
+        {
+          bucket,
+          key,
+          uploadId,
+          parts: parts.map((part) => ({
+            partNumber: part.partNumber,
+            etag: part.etag,
+            checksum: crc && part.digest ? { field: checksumField(crc), value: toBase64(part.digest) } : undefined,
+          })),
+          ifAbsent,
+        },
+        signal,
       ),
     );
   } catch (error) {
@@ -1010,7 +1000,7 @@ async function checkCompleted(
   // Either form is a match: some stores turn one into the other, or drop the composite's "-N".
   const expected = reported.includes('-') ? composite : whole;
   if ([composite, composite.replace(/-\d+$/, ''), whole].includes(reported)) return;
-  await connection.client.send(new DeleteObjectCommand({ Bucket: bucket, Key: key, VersionId: stored.versionId }));
+  await deleteObject(connection, { bucket, key, versionId: stored.versionId });
   throw new BargeError(
     'ChecksumMismatch',
     `The store reports ${crc} ${reported} for s3://${bucket}/${key}, but its parts give ${expected}; the object was removed. Retry the upload.`,

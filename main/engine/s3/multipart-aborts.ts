@@ -43,10 +43,9 @@ export async function abortMultipartUpload(
 ): Promise<void> {
   try {
     // A store that is restarting is waited out for a minute: an upload left behind is billed.
-    await withRetry(
-      () => connection.client.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId: uploadId })),
-      { outagePatienceMs: () => ABORT_OUTAGE_PATIENCE_MS },
-    );
+    await withRetry(() => abortUploadOnce(connection, { bucket, key, uploadId }), {
+      outagePatienceMs: () => ABORT_OUTAGE_PATIENCE_MS,
+    });
   } catch (error) {
     if ((error as { name?: string }).name !== 'NoSuchUpload')
       throw toBargeError(
@@ -54,4 +53,16 @@ export async function abortMultipartUpload(
         `abort the multipart upload of s3://${bucket}/${key} (list leftovers with "barge abort-uploads")`,
       );
   }
+}
+
+/** One AbortMultipartUpload, no retry of its own: for a caller whose loop retries (a job's request). */
+export async function abortUploadOnce(
+  connection: S3Connection,
+  upload: { readonly bucket: string; readonly key: string; readonly uploadId: string },
+  signal?: AbortSignal,
+): Promise<void> {
+  await connection.client.send(
+    new AbortMultipartUploadCommand({ Bucket: upload.bucket, Key: upload.key, UploadId: upload.uploadId }),
+    signal ? { abortSignal: signal } : {},
+  );
 }

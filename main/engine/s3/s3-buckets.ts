@@ -32,10 +32,15 @@ export async function createBucket(connection: S3Connection, name: string): Prom
 
 export async function deleteBucket(connection: S3Connection, name: string): Promise<void> {
   try {
-    await withRetry(() => connection.client.send(new DeleteBucketCommand({ Bucket: name })));
+    await withRetry(() => deleteBucketOnce(connection, name));
   } catch (error) {
     throw toBargeError(error, `delete bucket "${name}"`);
   }
+}
+
+/** One DeleteBucket, no retry of its own: for a caller whose loop retries (a job's request). */
+export async function deleteBucketOnce(connection: S3Connection, name: string, signal?: AbortSignal): Promise<void> {
+  await connection.client.send(new DeleteBucketCommand({ Bucket: name }), signal ? { abortSignal: signal } : {});
 }
 
 /**

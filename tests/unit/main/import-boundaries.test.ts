@@ -215,4 +215,17 @@ describe('import boundaries', () => {
       ),
     ).not.toContain(rule);
   });
+
+  it('lets only s3/ build a request to a store: elsewhere in the engine the SDK gives types alone', async () => {
+    const rule = '@typescript-eslint/no-restricted-imports';
+    const command =
+      "import { DeleteObjectCommand } from '@aws-sdk/client-s3';\nexport const x = DeleteObjectCommand;\n";
+    const types =
+      "import type { DeleteObjectCommandOutput } from '@aws-sdk/client-s3';\nexport type X = DeleteObjectCommandOutput;\n";
+    for (const file of ['main/engine/jobs/new-job.ts', 'main/engine/journal/x.ts', 'main/engine/engine.ts']) {
+      expect(await ruleIdsFor(file, command), file).toContain(rule);
+      expect(await ruleIdsFor(file, types), file).not.toContain(rule);
+    }
+    expect(await ruleIdsFor('main/engine/s3/new-operation.ts', command)).not.toContain(rule);
+  });
 });

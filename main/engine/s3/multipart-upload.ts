@@ -1,0 +1,90 @@
+// The requests of one multipart upload: create it, list what it holds, complete it.
+//
+// Jobs decide what to send and when (the part size, the checksum, the journal's records); these
+// build the requests, so a store's quirk in any of them has one place to be handled.
+
+import { CompleteMultipartUploadCommand, CreateMultipartUploadCommand, ListPartsCommand } from '@aws-sdk/client-s3';
+import type {
+  CompleteMultipartUploadCommandOutput,
+  CreateMultipartUploadCommandOutput,
+  ListPartsCommandOutput,
+} from '@aws-sdk/client-s3';
+import type { CrcAlgorithm } from '../integrity/crc.ts';
+import type { S3Connection } from './s3-connection.ts';
+
+export interface NewMultipartUpload {
+  readonly bucket: string;
+  readonly key: string;
+  readonly contentType: string;
+  readonly metadata: Readonly<Record<string, string>>;
+  /** The checksum the parts carry: CRC64NVME as a whole-object checksum, the 32-bit CRCs as a composite. */
+  readonly crc?: CrcAlgorithm | undefined;
+}
+
+export function createMultipartUpload(
+  connection: S3Connection,
+  upload: NewMultipartUpload,
+  signal: AbortSignal,
+): Promise<CreateMultipartUploadCommandOutput> {
+  const { crc } = upload;
+  return connection.client.send(
+    new CreateMultipartUploadCommand({
+      Bucket: upload.bucket,
+      Key: upload.key,
+      ContentType: upload.contentType,
+      Metadata: { ...upload.metadata },
+      ...(crc ? { ChecksumAlgorithm: crc, ChecksumType: crc === 'CRC64NVME' ? 'FULL_OBJECT' : 'COMPOSITE' } : {}),
+    }),
+    { abortSignal: signal },
+  );
+}
+
+/** One page of the parts an upload holds, from after `marker`. */
+export function listPartsPage(
+  connection: S3Connection,
+  where: { readonly bucket: string; readonly key: string; readonly uploadId: string },
+  marker: string | undefined,
+  signal: AbortSignal,
+): Promise<ListPartsCommandOutput> {
+  return connection.client.send(
+    new ListPartsCommand({ Bucket: where.bucket, Key: where.key, UploadId: where.uploadId, PartNumberMarker: marker }),
+    { abortSignal: signal },
+  );
+}
+
+export interface CompletedPart {
+  readonly partNumber: number;
+  readonly etag: string;
+  /** The part's CRC as S3's field for it names it (`ChecksumCRC32`...) and its base64 value, when it has one. */
+  readonly checksum?: { readonly field: string; readonly value: string } | undefined;
+}
+
+export function completeMultipartUpload(
+  connection: S3Connection,
+  upload: {
+    readonly bucket: string;
+    readonly key: string;
+    readonly uploadId: string;
+    readonly parts: readonly CompletedPart[];
+    /** Sent on condition that nothing is under the key (If-None-Match: *). */
+    readonly ifAbsent: boolean;
+  },
+  signal: AbortSignal,
+): Promise<CompleteMultipartUploadCommandOutput> {
+  return connection.client.send(
+    new CompleteMultipartUploadCommand({
+      Bucket: upload.bucket,
+      Key: upload.key,
+      UploadId: upload.uploadId,
+      MultipartUpload: {
+        Parts: upload.parts.map((part) => ({
+          PartNumber: part.partNumber,
+          ETag: part.etag,
+          ...(part.checksum ? { [part.checksum.field]: part.checksum.value } : {}),
+        })),
+      },
+      ...(upload.ifAbsent ? { IfNoneMatch: '*' } : {}),
+    }),
+    { abortSignal: signal },
+  );
+}
