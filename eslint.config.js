@@ -84,6 +84,28 @@ const SRC_PURE = {
   ],
 };
 
+/**
+ * The engine's rooms, top floor first (ARCHITECTURE.md): each imports only the floors below it, so
+ * no arrow points up and no two rooms import each other. engine.ts is the front door above them all;
+ * errors.ts and error-codes.ts are the floor beneath them all.
+ */
+const ENGINE_FLOORS = ['launch', 'jobs', 'journal', 's3', 'integrity', 'disk', 'queue'];
+const ENGINE_ORDER = `engine.ts → ${ENGINE_FLOORS.map((floor) => `${floor}/`).join(' → ')} → errors.ts`;
+
+/** The floors above `floor` (every floor, for the errors beneath them), and the front door. */
+function enginesAbove(floor) {
+  const above = floor === undefined ? ENGINE_FLOORS : ENGINE_FLOORS.slice(0, ENGINE_FLOORS.indexOf(floor));
+  const where = floor === undefined ? 'errors.ts and error-codes.ts' : `main/engine/${floor}/`;
+  const message = (room) =>
+    `${where} sits below ${room}: an engine room imports only the rooms below it (${ENGINE_ORDER}). Move what both need down.`;
+  return {
+    patterns: [
+      { regex: '^\\.{1,2}/(.*/)?engine\\.ts$', message: message('engine.ts') },
+      ...above.map((room) => ({ regex: `^\\.{1,2}/(.*/)?${room}/`, message: message(`${room}/`) })),
+    ],
+  };
+}
+
 /** The options of one `no-restricted-imports` rule that enforces every group given. */
 function restrictImports(...groups) {
   return [
@@ -122,6 +144,26 @@ export default tseslint.config(
   {
     files: ['main/engine/**/*.ts'],
     rules: { 'no-restricted-imports': restrictImports(ELECTRON, SERVICE, WEB_HOST, CLI, ELECTRON_SHELL) },
+  },
+  // Inside the engine every arrow points down (ENGINE_FLOORS).
+  ...ENGINE_FLOORS.map((floor) => ({
+    files: [`main/engine/${floor}/**/*.ts`],
+    rules: {
+      'no-restricted-imports': restrictImports(ELECTRON, SERVICE, WEB_HOST, CLI, ELECTRON_SHELL, enginesAbove(floor)),
+    },
+  })),
+  {
+    files: ['main/engine/errors.ts', 'main/engine/error-codes.ts'],
+    rules: {
+      'no-restricted-imports': restrictImports(
+        ELECTRON,
+        SERVICE,
+        WEB_HOST,
+        CLI,
+        ELECTRON_SHELL,
+        enginesAbove(undefined),
+      ),
+    },
   },
   // s3/ makes every request to a store: elsewhere in the engine the SDK gives types, never a command
   // to build (the next store quirk then has one place to be handled). typescript-eslint's copy of the

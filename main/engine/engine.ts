@@ -2,7 +2,7 @@
 //
 // The service (main/service/) is its one client: hosts reach the engine only through the service's
 // API. It has no idea which host it runs in, and never imports Electron. What outlives a process
-// (the journal, resume, clean-up) is the recovery room's (journal/recovery.ts); this class runs work.
+// (the journal, resume, clean-up) is the launch room's (launch/recovery.ts); this class runs work.
 
 import { randomUUID } from 'node:crypto';
 import { statSync } from 'node:fs';
@@ -26,8 +26,8 @@ import type { Arrival } from './jobs/arrival.ts';
 import type { JobJournal } from './journal/job-journal.ts';
 import type { JobOutcome } from './journal/job-outcome.ts';
 import type { Journal, JournalHost } from './journal/journal.ts';
-import { Recovery } from './journal/recovery.ts';
-import type { ConnectionResolver, EarlierRun, RecordedStart } from './journal/recovery.ts';
+import { Recovery } from './launch/recovery.ts';
+import type { ConnectionResolver, EarlierRun, RecordedStart } from './launch/recovery.ts';
 import { ProgressPublisher } from './queue/progress-publisher.ts';
 import type { Timer } from './queue/progress-publisher.ts';
 import { RequestScheduler } from './queue/request-scheduler.ts';
@@ -50,7 +50,7 @@ import type { FolderListing } from '../../src/contract/models.ts';
 import type { AddressPolicy } from './s3/guarded-lookup.ts';
 import type { S3Connection } from './s3/s3-connection.ts';
 
-export type { ConnectionResolver, EarlierRun } from './journal/recovery.ts';
+export type { ConnectionResolver, EarlierRun } from './launch/recovery.ts';
 // What the service needs to hold of the engine's parts, through its front door.
 export { Journal } from './journal/journal.ts';
 export type { JournalHost } from './journal/journal.ts';

@@ -11,8 +11,8 @@ import { isRegion } from '../../src/region.ts';
 
 export { BargeError };
 import { CODE_SYNONYMS, rerunOf, retryClassOf } from './error-codes.ts';
-import { targetOfTemporary } from './disk/temporary-name.ts';
-import { decodeXmlEntities } from './s3/xml-entities.ts';
+import { targetOfTemporary } from '../../src/partial-names.ts';
+import { decodeXmlEntities } from '../../src/xml-entities.ts';
 
 interface SdkLikeError {
   name?: string;

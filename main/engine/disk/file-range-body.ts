@@ -12,7 +12,7 @@ import { BargeError } from '../errors.ts';
 import { sameVersion } from './local-files.ts';
 import type { LocalFile } from './local-files.ts';
 import { openSource } from './source-file.ts';
-import type { StreamedBody } from '../s3/s3-wire.ts';
+import type { StreamedBody } from './streamed-body.ts';
 
 /** 256 KiB reads: few syscalls per part, and memory stays at threads x 2 x this, not threads x part size. */
 export const READ_CHUNK_BYTES = 256 * 1024;

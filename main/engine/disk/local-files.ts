@@ -7,8 +7,19 @@ import { randomBytes } from 'node:crypto';
 import { lstat, mkdir, open, opendir, rm, stat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import { BargeError } from '../errors.ts';
-import type { LocalFileIdentity } from '../journal/job-journal.ts';
 import path from 'node:path';
+
+/**
+ * Which local file, in which state: what a writer cannot put back (the device and inode of a file
+ * replaced under its name, the change time of one rewritten with its modification time restored).
+ */
+export interface LocalFileIdentity {
+  readonly dev: number;
+  readonly ino: number;
+  readonly ctimeMs: number;
+  readonly mtimeMs: number;
+  readonly size: number;
+}
 
 export interface LocalFile {
   readonly path: string;

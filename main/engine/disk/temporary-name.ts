@@ -8,11 +8,12 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { cutToBytes, MAX_NAME_BYTES } from '../../../src/file-name-bytes.ts';
+import { partialSuffix } from '../../../src/partial-names.ts';
 
-const SUFFIX = /\.barge-[0-9a-f]+\.partial$/;
+export { targetOfTemporary } from '../../../src/partial-names.ts';
 
 export function temporaryNameFor(target: string, jobId: string): string {
-  const suffix = `.barge-${jobId.slice(0, 8)}.partial`;
+  const suffix = partialSuffix(jobId);
   const name = path.basename(target);
   if (Buffer.byteLength(name) + suffix.length <= MAX_NAME_BYTES) return `${target}${suffix}`;
   const hash = `~${createHash('sha256').update(name).digest('hex').slice(0, 8)}`;
@@ -20,9 +21,4 @@ export function temporaryNameFor(target: string, jobId: string): string {
     path.dirname(target),
     `${cutToBytes(name, MAX_NAME_BYTES - suffix.length - hash.length)}${hash}${suffix}`,
   );
-}
-
-/** The target a temporary name stands for (a name that is not one is returned as it is; a cut one, cut). */
-export function targetOfTemporary(name: string): string {
-  return name.replace(SUFFIX, '');
 }

@@ -23,7 +23,7 @@ import type { ChecksumAlgorithm, CrcAlgorithm } from './checksums.ts';
 import { combineCrc } from './crc.ts';
 import { fileChecksum } from './file-checksum.ts';
 import { recordedPartSize, PART_SIZE_METADATA } from './part-size-metadata.ts';
-import { etagIsNotDigest, reportedChecksums } from '../s3/s3-wire.ts';
+import { etagIsNotDigest, reportedChecksums } from './store-answers.ts';
 
 /** What is known of an object before its bytes arrive (a HEAD, or the GET's own answer). */
 export interface ObjectFacts {

@@ -10,7 +10,7 @@
 import { checksumHeader, createHasher, toBase64 } from './checksums.ts';
 import type { CrcAlgorithm } from './checksums.ts';
 import { BargeError } from '../errors.ts';
-import type { StreamedBody } from '../s3/s3-wire.ts';
+import type { StreamedBody } from '../disk/streamed-body.ts';
 
 /** Chunks of 1 MiB: few framing lines, and well inside every store's largest chunk (MinIO's 16 MiB). */
 export const TRAILER_CHUNK_BYTES = 1024 * 1024;

@@ -26,9 +26,28 @@ import type { Verification } from '../../../src/verification.ts';
 import { checksumHeader, toBase64 } from './checksums.ts';
 import type { ChecksumAlgorithm, CrcAlgorithm } from './checksums.ts';
 import { BargeError, errorCode, httpStatus } from '../errors.ts';
-import type { S3Connection } from '../s3/s3-connection.ts';
 import { regionRedirectOf } from '../queue/retry-policy.ts';
-import type { StoredObject } from '../s3/s3-wire.ts';
+import type { StoredObject } from './store-answers.ts';
+
+/** What this connection has learnt of the store's CRC checks. */
+export type CrcEcho = 'unknown' | 'echoes' | 'ignores';
+
+/**
+ * What a connection knows of its store's checksums: held by the connection (s3/s3-connection.ts
+ * extends it), read and learnt here, from the answers of the requests it checks.
+ */
+export interface StoreChecksumFacts {
+  /** What uploads carry. */
+  readonly uploadChecksum: UploadChecksum;
+  /** Whether the store has echoed a CRC (so checks it), or answered without one (ignores them). */
+  crcEcho: CrcEcho;
+  /** The request finding out whether the store echoes CRCs, while one is. */
+  crcProbe?: Promise<void>;
+  /** Whether the store took a checksum sent after the body (trailing-checksum.ts), or refused one. */
+  trailers: 'unknown' | 'taken' | 'refused';
+  /** Whether the store refused S3's checksum headers, so none is sent (s3/checksum-headers.ts). */
+  readonly checksumHeaders: 'unknown' | 'refused';
+}
 
 export type UploadAlgorithm = Exclude<UploadChecksum, 'OFF'> & ChecksumAlgorithm;
 
@@ -45,7 +64,7 @@ export interface RequestChecksums {
 }
 
 /** The algorithm this connection's uploads use, or undefined for none. */
-export function uploadAlgorithm(connection: S3Connection): UploadAlgorithm | undefined {
+export function uploadAlgorithm(connection: StoreChecksumFacts): UploadAlgorithm | undefined {
   return connection.uploadChecksum === 'OFF' ? undefined : connection.uploadChecksum;
 }
 
@@ -54,7 +73,7 @@ export function uploadAlgorithm(connection: S3Connection): UploadAlgorithm | und
  * headers.
  */
 export function multipartCrc(
-  connection: S3Connection,
+  connection: StoreChecksumFacts,
   algorithm: UploadAlgorithm | undefined,
 ): CrcAlgorithm | undefined {
   return algorithm && algorithm !== 'MD5' && connection.crcEcho !== 'ignores' && !refusesHeaders(connection)
@@ -62,7 +81,7 @@ export function multipartCrc(
     : undefined;
 }
 
-function refusesHeaders(connection: S3Connection): boolean {
+function refusesHeaders(connection: StoreChecksumFacts): boolean {
   return connection.checksumHeaders === 'refused';
 }
 
@@ -71,7 +90,7 @@ function refusesHeaders(connection: S3Connection): boolean {
  * CRC alone proves the bytes, and hashing them twice costs CPU for nothing), and always once it
  * refuses the CRC's header.
  */
-export function signsBufferedBody(connection: S3Connection, crc: CrcAlgorithm | undefined): boolean {
+export function signsBufferedBody(connection: StoreChecksumFacts, crc: CrcAlgorithm | undefined): boolean {
   return !(crc && connection.crcEcho === 'echoes' && !refusesHeaders(connection));
 }
 
@@ -87,7 +106,7 @@ export interface RequestKind {
 }
 
 /** The digests a request needs now, given what the connection has learnt of the store. */
-export function digestsFor(connection: S3Connection, kind: RequestKind): ChecksumAlgorithm[] {
+export function digestsFor(connection: StoreChecksumFacts, kind: RequestKind): ChecksumAlgorithm[] {
   if (!kind.algorithm) return [];
   if (kind.algorithm === 'MD5') return ['MD5'];
   if (refusesHeaders(connection)) {
@@ -110,7 +129,7 @@ export function digestsFor(connection: S3Connection, kind: RequestKind): Checksu
  * its bytes are read once: once the store has echoed a CRC on this connection (it checks them, so
  * Content-MD5 is no longer sent), and unless it refused a trailer.
  */
-export function trailingCrc(connection: S3Connection, kind: RequestKind): CrcAlgorithm | undefined {
+export function trailingCrc(connection: StoreChecksumFacts, kind: RequestKind): CrcAlgorithm | undefined {
   return kind.crc &&
     !kind.buffered &&
     connection.crcEcho === 'echoes' &&
@@ -129,7 +148,7 @@ const CRC_PROBE_WAIT_MS = 2_000;
  * (up to two seconds, so a slow first request holds no one for long) and then, on a store that
  * echoes, read once. Returns what the finding-out request calls when its answer is in (or it failed).
  */
-export async function crcProbe(connection: S3Connection, kind: RequestKind): Promise<(() => void) | undefined> {
+export async function crcProbe(connection: StoreChecksumFacts, kind: RequestKind): Promise<(() => void) | undefined> {
   if (!kind.crc || kind.buffered || connection.crcEcho !== 'unknown' || refusesHeaders(connection)) return undefined;
   if (connection.crcProbe) {
     let timer: NodeJS.Timeout | undefined;
@@ -158,7 +177,7 @@ export async function crcProbe(connection: S3Connection, kind: RequestKind): Pro
  * BadDigest, which is a verdict on the bytes): from then on this connection reads bodies twice, and
  * the request is sent again that way.
  */
-export function afterTrailerFailure(connection: S3Connection, error: unknown): unknown {
+export function afterTrailerFailure(connection: StoreChecksumFacts, error: unknown): unknown {
   const status = httpStatus(error);
   // Read through the synonyms: MinIO's XAmzContentChecksumMismatch is BadDigest, a verdict on bytes.
   const code = errorCode(error);
@@ -183,7 +202,7 @@ export function afterTrailerFailure(connection: S3Connection, error: unknown): u
 const TRAILER_REFUSALS: ReadonlySet<number> = new Set([400, 411, 501]);
 
 /** A request with a trailing checksum was taken: the store reads them (unless one was refused meanwhile). */
-export function trailerTaken(connection: S3Connection): void {
+export function trailerTaken(connection: StoreChecksumFacts): void {
   if (connection.trailers === 'unknown') connection.trailers = 'taken';
 }
 
@@ -193,7 +212,7 @@ export function trailerTaken(connection: S3Connection): void {
  * headers), else new ones.
  */
 export async function checksumsForAttempt(
-  connection: S3Connection,
+  connection: StoreChecksumFacts,
   kind: RequestKind,
   current: RequestChecksums | undefined,
   digest: (algorithms: ChecksumAlgorithm[]) => Promise<Buffer[]> | Buffer[],
@@ -227,7 +246,7 @@ export function requestChecksums(
  * the bytes were checked. `buffered`: the body's SHA-256 was signed.
  */
 export function checkAnswer(
-  connection: S3Connection,
+  connection: StoreChecksumFacts,
   sent: RequestChecksums,
   stored: StoredObject,
   what: string,

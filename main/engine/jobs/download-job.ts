@@ -19,7 +19,7 @@ import { BargeError, errorCode, httpStatus, toBargeError } from '../errors.ts';
 import { countedAgain } from './job.ts';
 import type { JobBody, JobRuntime } from './job.ts';
 import { folderIgnoresCase, identityOf, sameLocalFile } from '../disk/local-files.ts';
-import type { LocalFileIdentity } from '../journal/job-journal.ts';
+import type { LocalFileIdentity } from '../disk/local-files.ts';
 import { headObjectOnce, listAllObjects, unreadableKeyError } from '../s3/s3-listing.ts';
 import type { S3Connection } from '../s3/s3-connection.ts';
 import { versionIdOf } from '../s3/s3-wire.ts';

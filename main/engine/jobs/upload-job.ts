@@ -20,7 +20,7 @@ import { formatS3Url } from '../../../src/s3-url.ts';
 import type { ItemPlace } from '../../../src/jobs.ts';
 import { concurrentEach } from '../queue/concurrent-each.ts';
 import { fileRangeBody } from '../disk/file-range-body.ts';
-import type { StreamedBody } from '../s3/s3-wire.ts';
+import type { StreamedBody } from '../disk/streamed-body.ts';
 import { completeMultipartUpload, createMultipartUpload, listPartsPage } from '../s3/multipart-upload.ts';
 import { deleteObject } from '../s3/object-deletes.ts';
 import { madeUpAsRead, openSource, readSmallSource, sizeUnknown } from '../disk/source-file.ts';

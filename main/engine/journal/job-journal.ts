@@ -4,18 +4,9 @@
 // dry runs) gets `NO_JOURNAL`, which records nothing and remembers nothing.
 
 import type { Verification } from '../../../src/verification.ts';
+import type { LocalFileIdentity } from '../disk/local-files.ts';
 
-/**
- * Which local file, in which state: what a writer cannot put back (the device and inode of a file
- * replaced under its name, the change time of one rewritten with its modification time restored).
- */
-export interface LocalFileIdentity {
-  readonly dev: number;
-  readonly ino: number;
-  readonly ctimeMs: number;
-  readonly mtimeMs: number;
-  readonly size: number;
-}
+export type { LocalFileIdentity } from '../disk/local-files.ts';
 
 export interface FinishedObject {
   readonly key: string;

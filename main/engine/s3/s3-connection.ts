@@ -25,9 +25,9 @@ import { checkedConnectionSources, checkEndpointAddress } from './connection-sou
 import { S3Wire } from './s3-wire.ts';
 import { BucketRegions } from './bucket-regions.ts';
 import { RegionalClient } from './regional-client.ts';
+import type { StoreChecksumFacts } from '../integrity/upload-checksum.ts';
 
-/** What this connection has learnt of the store's CRC checks (see integrity/upload-checksum.ts). */
-export type CrcEcho = 'unknown' | 'echoes' | 'ignores';
+export type { CrcEcho } from '../integrity/upload-checksum.ts';
 
 /** Sockets beyond the thread count, for listings and control requests beside the transfers. */
 const SOCKET_HEADROOM = 8;
@@ -41,7 +41,8 @@ export interface ResolvedEndpoint {
   readonly uploadChecksum: UploadChecksum;
 }
 
-export interface S3Connection {
+/** A store's connection; what it has learnt of the store's checksums is `StoreChecksumFacts`' (integrity/). */
+export interface S3Connection extends StoreChecksumFacts {
   /** Everything but the data plane: listing, deletes, multipart control, buckets; each in its bucket's region. */
   readonly client: RegionalClient;
   /** The data plane: PutObject, UploadPart, GetObject (see s3-wire.ts). */
@@ -49,14 +50,6 @@ export interface S3Connection {
   /** Which region each bucket is in, as far as the store has said (the connection's region otherwise). */
   readonly regions: BucketRegions;
   readonly endpoint: ResolvedEndpoint;
-  /** What uploads carry (see upload-checksum.ts). */
-  readonly uploadChecksum: UploadChecksum;
-  /** Whether the store has echoed a CRC (so checks it), or answered without one (ignores them). */
-  crcEcho: CrcEcho;
-  /** The request finding out whether the store echoes CRCs, while one is (see upload-checksum.ts). */
-  crcProbe?: Promise<void>;
-  /** Whether the store took a checksum sent after the body (trailing-checksum.ts), or refused one. */
-  trailers: 'unknown' | 'taken' | 'refused';
   /** Whether the store refused S3's checksum headers, so none is sent (checksum-headers.ts). */
   checksumHeaders: ChecksumHeaders;
   /** Follow new settings (socket pool size, stall timeout); takes effect for the next requests. */

@@ -20,11 +20,18 @@ import type { LookupFunction } from 'node:net';
 import { SignatureV4 } from '@smithy/signature-v4';
 import type { AwsCredentialIdentity, Provider, SourceData } from '@smithy/types';
 import { abortError } from '../queue/retry-policy.ts';
-import { decodeXmlEntities } from './xml-entities.ts';
+import { decodeXmlEntities } from '../../../src/xml-entities.ts';
+import type { StreamedBody } from '../disk/streamed-body.ts';
+
+import { etagIsNotDigest, reportedChecksums } from '../integrity/store-answers.ts';
+import type { StoredObject } from '../integrity/store-answers.ts';
+
+export type { StreamedBody } from '../disk/streamed-body.ts';
+export { etagIsNotDigest, reportedChecksums } from '../integrity/store-answers.ts';
+export type { ReportedAlgorithm, StoredObject } from '../integrity/store-answers.ts';
 import { DirectGetPool } from './direct-get.ts';
 import { parseObjectSize } from './object-size.ts';
 import type { BodySink } from './direct-get.ts';
-import type { Verification } from '../../../src/verification.ts';
 import type { BucketRegions } from './bucket-regions.ts';
 import { endpointFor } from './regional-endpoint.ts';
 import { isRegion, REGION_RULE } from '../../../src/region.ts';
@@ -69,17 +76,6 @@ export interface WireOptions {
   readonly stallTimeoutMs: number;
   /** What a refused request's error becomes, given the headers it carried (the connection learns from it). */
   readonly failed?: (error: Error, headers: Readonly<Record<string, string>>) => unknown;
-}
-
-/**
- * A streamed request body that writes itself: each chunk's memory is used again once `write`
- * resolves (the socket took it), so a body of any size costs the few buffers its source keeps.
- */
-export interface StreamedBody {
-  /** Hands every byte to `write`, in order; once. */
-  pipeTo(write: (chunk: Buffer) => Promise<void>): Promise<void>;
-  /** Lets go of what it holds (an open file) if it never ran or did not end; safe to call again. */
-  release(): Promise<void>;
 }
 
 interface WireRequest {
@@ -553,33 +549,6 @@ export class S3Wire {
   }
 }
 
-/** What a store says about what it stored: ETag, version (versioned buckets), and checksum if any. */
-export interface StoredObject {
-  readonly etag: string | undefined;
-  readonly versionId: string | undefined;
-  /** "ALGORITHM:value" (e.g. "CRC32C:yZRlqg=="), as the store reports it. */
-  readonly checksum: string | undefined;
-  /** Every x-amz-checksum-* value the store sent, by algorithm ("CRC32C"). */
-  readonly checksums?: Readonly<Record<string, string>>;
-  /** Encrypted with SSE-KMS or a customer key: the ETag is not an MD5 of the content. */
-  readonly encrypted?: boolean;
-  /** How the bytes were checked (see src/verification.ts). */
-  readonly verified?: Verification;
-}
-
-const CHECKSUM_HEADERS = ['crc64nvme', 'crc32c', 'crc32', 'sha256', 'sha1'] as const;
-export type ReportedAlgorithm = Uppercase<(typeof CHECKSUM_HEADERS)[number]>;
-
-/** The x-amz-checksum-* values of a response, by algorithm ("CRC32C"), strongest first. */
-export function reportedChecksums(headers: IncomingHttpHeaders): Partial<Record<ReportedAlgorithm, string>> {
-  const checksums: Partial<Record<ReportedAlgorithm, string>> = {};
-  for (const name of CHECKSUM_HEADERS) {
-    const value = headers[`x-amz-checksum-${name}`];
-    if (typeof value === 'string' && value) checksums[name.toUpperCase() as ReportedAlgorithm] = value;
-  }
-  return checksums;
-}
-
 /** The version an answer names (x-amz-version-id), if any: "null" is an unversioned bucket's. */
 export function versionIdOf(headers: IncomingHttpHeaders): string | undefined {
   const versionId = headers['x-amz-version-id'];
@@ -596,14 +565,6 @@ function storedObject(headers: IncomingHttpHeaders): StoredObject {
     checksums,
     encrypted: etagIsNotDigest(headers),
   };
-}
-
-/** SSE-KMS and SSE-C objects have ETags that are not an MD5 of their content. */
-export function etagIsNotDigest(headers: IncomingHttpHeaders): boolean {
-  return (
-    String(headers['x-amz-server-side-encryption'] ?? '').startsWith('aws:kms') ||
-    headers['x-amz-server-side-encryption-customer-algorithm'] !== undefined
-  );
 }
 
 const STATUS_CODES: Readonly<Record<number, string>> = {

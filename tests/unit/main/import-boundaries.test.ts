@@ -228,4 +228,48 @@ describe('import boundaries', () => {
     }
     expect(await ruleIdsFor('main/engine/s3/new-operation.ts', command)).not.toContain(rule);
   });
+
+  it("points every arrow in the engine down: a room imports only the rooms below it, so none imports another's", async () => {
+    // engine.ts → launch/ → jobs/ → journal/ → s3/ → integrity/ → disk/ → queue/ → errors.ts
+    const refused: [string, string][] = [
+      ['main/engine/launch/x.ts', '../engine.ts'],
+      ['main/engine/jobs/x.ts', '../launch/recovery.ts'],
+      ['main/engine/jobs/x.ts', '../engine.ts'],
+      ['main/engine/journal/recovery.ts', '../jobs/job-bodies.ts'],
+      ['main/engine/journal/x.ts', '../launch/recovery.ts'],
+      ['main/engine/s3/x.ts', '../jobs/job.ts'],
+      ['main/engine/s3/x.ts', '../journal/journal.ts'],
+      ['main/engine/integrity/upload-checksum.ts', '../s3/s3-connection.ts'],
+      ['main/engine/integrity/x.ts', '../s3/s3-wire.ts'],
+      ['main/engine/disk/x.ts', '../journal/job-journal.ts'],
+      ['main/engine/disk/x.ts', '../s3/s3-wire.ts'],
+      ['main/engine/disk/x.ts', '../integrity/crc.ts'],
+      ['main/engine/queue/x.ts', '../disk/local-files.ts'],
+      ['main/engine/queue/x.ts', '../s3/s3-connection.ts'],
+      ['main/engine/errors.ts', './disk/temporary-name.ts'],
+      ['main/engine/errors.ts', './s3/xml-entities.ts'],
+      ['main/engine/error-codes.ts', './queue/retry-policy.ts'],
+    ];
+    for (const [file, from] of refused) {
+      expect(await ruleIdsFor(file, importing(from)), `${file} → ${from}`).toContain('no-restricted-imports');
+    }
+    const allowed: [string, string][] = [
+      ['main/engine/engine.ts', './launch/recovery.ts'],
+      ['main/engine/launch/x.ts', '../jobs/job.ts'],
+      ['main/engine/jobs/x.ts', '../journal/job-journal.ts'],
+      ['main/engine/jobs/x.ts', '../s3/s3-wire.ts'],
+      ['main/engine/journal/x.ts', '../disk/local-files.ts'],
+      ['main/engine/s3/x.ts', '../integrity/upload-checksum.ts'],
+      ['main/engine/s3/x.ts', '../queue/retry-loop.ts'],
+      ['main/engine/integrity/x.ts', '../disk/streamed-body.ts'],
+      ['main/engine/disk/x.ts', '../queue/byte-gate.ts'],
+      ['main/engine/queue/x.ts', '../errors.ts'],
+      ['main/engine/s3/x.ts', './s3-wire.ts'],
+      ['main/engine/errors.ts', './error-codes.ts'],
+      ['main/engine/errors.ts', '../../src/xml-entities.ts'],
+    ];
+    for (const [file, from] of allowed) {
+      expect(await ruleIdsFor(file, importing(from)), `${file} → ${from}`).not.toContain('no-restricted-imports');
+    }
+  });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeXmlEntities } from '../../../../../main/engine/s3/xml-entities.ts';
+import { decodeXmlEntities } from '../../../src/xml-entities.ts';
 
 describe('decodeXmlEntities', () => {
   it('decodes the five named entities and numeric references, in either case', () => {

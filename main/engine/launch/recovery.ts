@@ -15,11 +15,11 @@ import { jobTarget, parseJobSpec } from '../jobs/job-specs.ts';
 import type { JobSpecs } from '../jobs/job-specs.ts';
 import { abortMultipartUpload, abortUnrecordedUploads } from '../s3/multipart-aborts.ts';
 import type { S3Connection } from '../s3/s3-connection.ts';
-import type { JobJournal } from './job-journal.ts';
-import { outcomeRecord, parseOutcome } from './job-outcome.ts';
-import type { JobOutcome } from './job-outcome.ts';
-import { jobFingerprint } from './journal.ts';
-import type { Journal, JournaledJob, JournalHost, JournalStatus } from './journal.ts';
+import type { JobJournal } from '../journal/job-journal.ts';
+import { outcomeRecord, parseOutcome } from '../journal/job-outcome.ts';
+import type { JobOutcome } from '../journal/job-outcome.ts';
+import { jobFingerprint } from '../journal/journal.ts';
+import type { Journal, JournaledJob, JournalHost, JournalStatus } from '../journal/journal.ts';
 
 /** How a job starts under the journal (the command line's options, or a host's). */
 export type { EarlierRun } from '../../../src/jobs.ts';
