@@ -17,8 +17,7 @@ import { formatS3Url, parseS3Url } from '../../src/s3-url.ts';
 import type { ConflictChoice } from '../../src/if-exists.ts';
 import type { ReceiptEntry } from '../../src/receipt.ts';
 import { BargeError } from './errors.ts';
-import { jobBody, jobRefusal } from './jobs/job-bodies.ts';
-import { jobTarget, parseJobSpec } from './jobs/job-specs.ts';
+import { launchSpec } from './launch/spec-launch.ts';
 import type { DeleteSpec, DownloadSpec, JobSpecs, UploadSpec } from './jobs/job-specs.ts';
 import { Job } from './jobs/job.ts';
 import type { JobBody, JobClock, JobTarget } from './jobs/job.ts';
@@ -539,17 +538,14 @@ export class Engine {
     connection: S3Connection,
     options: JobStartOptions,
   ): Job {
-    const valid = parseJobSpec(kind, spec);
-    const refusal = jobRefusal(kind, valid);
-    if (refusal) throw refusal;
-    const target = jobTarget(kind, valid);
-    const dryRun = kind === 'delete' && (valid as DeleteSpec).dryRun === true;
+    const launch = launchSpec(kind, spec);
+    const { target, dryRun } = launch;
     if (!this.recovery || options.connectionRef === undefined)
       return this.launch({
         id: randomUUID(),
         kind,
         name,
-        body: jobBody(kind, valid, connection),
+        body: launch.body(connection),
         target,
         dryRun,
         arrival: options.arrival,
@@ -557,11 +553,12 @@ export class Engine {
     // Files that are still arriving are gone with this process: such a job cannot be resumed.
     if (options.arrival)
       throw new BargeError('InvalidRequest', 'An upload whose files are still arriving cannot be recorded to resume.');
-    const { launch, release } = this.recovery.begin(kind, name, valid, connection, {
+    const recorded = this.recovery.begin(launch, name, connection, {
       ...options,
       connectionRef: options.connectionRef,
     });
-    const job = this.launch({ ...launch, target, dryRun });
+    const job = this.launch({ ...recorded.launch, target, dryRun });
+    const release = recorded.release;
     void job.finished().finally(release);
     return job;
   }

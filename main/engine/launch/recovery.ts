@@ -9,9 +9,8 @@ import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import type { EarlierRun, JobKind, JobState } from '../../../src/jobs.ts';
 import { BargeError } from '../errors.ts';
-import { jobBody } from '../jobs/job-bodies.ts';
 import type { JobBody, JobRuntime, JobTarget } from '../jobs/job.ts';
-import { jobTarget, parseJobSpec } from '../jobs/job-specs.ts';
+import { jobTarget } from '../jobs/job-specs.ts';
 import type { JobSpecs } from '../jobs/job-specs.ts';
 import { abortMultipartUpload, abortUnrecordedUploads } from '../s3/multipart-aborts.ts';
 import type { S3Connection } from '../s3/s3-connection.ts';
@@ -20,6 +19,8 @@ import { outcomeRecord, parseOutcome } from '../journal/job-outcome.ts';
 import type { JobOutcome } from '../journal/job-outcome.ts';
 import { jobFingerprint } from '../journal/journal.ts';
 import type { Journal, JournaledJob, JournalHost, JournalStatus } from '../journal/journal.ts';
+import { launchSpec } from './spec-launch.ts';
+import type { SpecLaunch } from './spec-launch.ts';
 
 /** How a job starts under the journal (the command line's options, or a host's). */
 export type { EarlierRun } from '../../../src/jobs.ts';
@@ -86,14 +87,14 @@ export class Recovery {
    * One process at a time runs a command: `release` ends its claim, once the job has ended.
    */
   begin<K extends JobKind>(
-    kind: K,
+    spec: SpecLaunch<K>,
     name: string,
-    spec: JobSpecs[K],
     connection: S3Connection,
     start: RecordedStart,
   ): { launch: RecordedLaunch; release: () => void } {
     const journal = this.open();
-    const fingerprint = jobFingerprint(kind, spec, start.connectionRef);
+    const kind = spec.kind;
+    const fingerprint = jobFingerprint(kind, spec.spec, start.connectionRef);
     const command = journal.claimCommand(fingerprint);
     if (!command.ok) throw alreadyRunning(command.holder);
     const release = () => {
@@ -104,7 +105,7 @@ export class Recovery {
       }
     };
     try {
-      return { launch: this.launchFor(journal, kind, name, spec, connection, start, fingerprint), release };
+      return { launch: this.launchFor(journal, spec, name, connection, start, fingerprint), release };
     } catch (error) {
       release();
       throw error;
@@ -126,10 +127,8 @@ export class Recovery {
       .map((record) => {
         const connection = () => resolve(record.connectionRef);
         // Read back, the spec is checked again: a damaged or foreign record fails its job, not the host.
-        const body: JobBody<unknown> = async (runtime, only) => {
-          const spec = recordedSpec(record, downloadRoot);
-          return jobBody(record.kind, spec, await connection())(runtime, only);
-        };
+        const body: JobBody<unknown> = async (runtime, only) =>
+          recordedSpec(record, downloadRoot).body(await connection())(runtime, only);
         const outcome = parseOutcome(record.outcome);
         const launch = this.recorded(
           journal,
@@ -227,13 +226,13 @@ export class Recovery {
 
   private launchFor<K extends JobKind>(
     journal: Journal,
-    kind: K,
+    launch: SpecLaunch<K>,
     name: string,
-    spec: JobSpecs[K],
     connection: S3Connection,
     start: RecordedStart,
     fingerprint: string,
   ): RecordedLaunch {
+    const { kind, spec } = launch;
     const bucket = spec.bucket;
     const connect = async () => connection;
     const earlier = start.resume === undefined ? undefined : journal.findResumable(this.host, fingerprint);
@@ -259,7 +258,7 @@ export class Recovery {
         name,
         bucket,
         connect,
-        jobBody(kind, spec, connection),
+        launch.body(connection),
         true,
         earlier.createdAt,
       );
@@ -274,7 +273,7 @@ export class Recovery {
       connectionRef: start.connectionRef,
       fingerprint,
     });
-    const fresh = jobBody(kind, spec, connection);
+    const fresh = launch.body(connection);
     if (!earlier) return this.recorded(journal, id, kind, name, bucket, connect, fresh, false, createdAt);
     if (tooOld)
       this.earlierRuns.set(id, {
@@ -337,12 +336,12 @@ export class Recovery {
 }
 
 /**
- * A recorded job's spec, validated; a download confined to the host's root as it is now, not as it was when recorded.
+ * A recorded job's spec, launched as a new one is; a download confined to the host's root as it is
+ * now, not as it was when recorded.
  */
-function recordedSpec(record: JournaledJob, downloadRoot: string | undefined): JobSpecs[JobKind] {
-  const spec = parseJobSpec(record.kind, record.spec);
-  if (record.kind !== 'download' || downloadRoot === undefined) return spec;
-  return { ...(spec as JobSpecs['download']), confinedTo: downloadRoot };
+function recordedSpec(record: JournaledJob, downloadRoot: string | undefined): SpecLaunch {
+  if (record.kind !== 'download' || downloadRoot === undefined) return launchSpec(record.kind, record.spec);
+  return launchSpec('download', { ...(record.spec as JobSpecs['download']), confinedTo: downloadRoot });
 }
 
 function bucketOf(spec: unknown): string {

@@ -68,3 +68,31 @@ it('a recorded job whose spec was damaged fails by itself when brought back, and
   expect(resolved).toBe(1);
   await engine.close();
 });
+
+it('a job brought back after a restart is refused for what a new one is refused, before it asks for its connection', async () => {
+  const file = path.join(await mkdtemp(path.join(os.tmpdir(), 'barge-recovery-')), 'journal.sqlite');
+  const writer = await Journal.open(file);
+  // A record no engine would write (a bucket deleted after emptying one prefix of it): damaged or foreign.
+  writer.addJob({
+    id: 'refused',
+    host: 'app',
+    kind: 'delete',
+    name: 'refused',
+    spec: { bucket: 'b', prefixes: ['logs/'], deleteBucket: true },
+    connectionRef: 'c',
+    fingerprint: 'f3',
+  });
+  writer.close();
+  const engine = new Engine({ journal: await Journal.open(file), host: 'app' });
+  let resolved = 0;
+  const [restored] = engine.restore(async () => {
+    resolved += 1;
+    throw new BargeError('NoSuchConnection', 'That connection no longer exists.');
+  });
+  restored!.resume();
+  const end = (await restored!.finished()).state;
+  expect(end).toMatchObject({ status: 'failed', error: { code: 'InvalidRequest' } });
+  expect(end.status === 'failed' ? end.error.message : '').toMatch(/only once it is emptied whole/);
+  expect(resolved).toBe(0);
+  await engine.close();
+});
