@@ -1,4 +1,4 @@
-// Engine settings: the Threads and Part size knobs and the rest, with their defaults and limits.
+// Engine settings: the Threads, Part size and Max speed knobs and the rest, with their defaults and limits.
 //
 // The zod schema is the one source of the type, the limits and the defaults; the command line, the
 // IPC handlers and the UI all validate through it.
@@ -9,6 +9,8 @@ import { MAX_PART_SIZE_BYTES, MIN_PART_SIZE_BYTES } from './part-size.ts';
 
 export const MIN_THREADS = 1;
 export const MAX_THREADS = 256;
+/** The highest Max speed that can be set, 100 GB/s: past any link, and an integer JavaScript keeps exact. */
+export const MAX_RATE_BYTES_PER_SECOND = 100_000_000_000;
 /** Tries per request before its error is final, unless the settings say otherwise. */
 export const DEFAULT_MAX_ATTEMPTS = 6;
 
@@ -27,6 +29,11 @@ export const settingsSchema = z.object({
    * try once (`maxAttempts: 1` in s3-connection.ts), so nothing is retried on top of this.
    */
   maxAttempts: z.number().int().min(1).max(20).default(DEFAULT_MAX_ATTEMPTS),
+  /**
+   * Max speed: bytes a second across every running job, up and down together; 0 for no cap. Live:
+   * the waiting bytes go at the new pace at once.
+   */
+  maxRate: z.number().int().min(0).max(MAX_RATE_BYTES_PER_SECOND).default(0),
   /** A request that moves no bytes for this long is abandoned and retried. */
   stallTimeoutMs: z.number().int().min(1_000).max(600_000).default(30_000),
 });

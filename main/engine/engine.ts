@@ -30,6 +30,7 @@ import type { ConnectionResolver, EarlierRun, RecordedStart } from './launch/rec
 import { ProgressPublisher } from './queue/progress-publisher.ts';
 import type { Timer } from './queue/progress-publisher.ts';
 import { RequestScheduler } from './queue/request-scheduler.ts';
+import { ByteGate } from './queue/byte-gate.ts';
 import { openConnection } from './s3/s3-connection.ts';
 import { abortIncompleteUploads, bucketVersioning, createBucket, deleteBucket } from './s3/s3-buckets.ts';
 import type { BucketRegion, BucketVersioning } from '../../src/contract/models.ts';
@@ -101,6 +102,8 @@ type EngineListener = (event: EngineEvent) => void;
 export class Engine {
   private current: Settings;
   private readonly scheduler: RequestScheduler;
+  /** Every body byte of every job's connection passes it: counted, and held to the Max speed. */
+  private readonly gate: ByteGate;
   private readonly jobsById = new Map<string, Job<unknown>>();
   private readonly connections = new Set<S3Connection>();
   private readonly listeners = new Set<EngineListener>();
@@ -116,6 +119,7 @@ export class Engine {
   constructor(options: EngineOptions = {}) {
     this.current = settingsSchema.parse({ ...DEFAULT_SETTINGS, ...options.settings });
     this.scheduler = new RequestScheduler(this.current.threads);
+    this.gate = new ByteGate(this.current.maxRate);
     this.clock = options.clock ?? { now: () => Date.now() };
     this.env = options.env ?? process.env;
     this.refuseAddress = options.refuseAddress;
@@ -137,13 +141,14 @@ export class Engine {
   }
 
   /**
-   * Change settings; Threads takes effect on running jobs at once, Part size on the next file, the stall timeout on the
-   * next request.
+   * Change settings; Threads and Max speed take effect on running jobs at once, Part size on the next file, the stall
+   * timeout on the next request.
    */
   updateSettings(patch: SettingsPatch): Settings {
     const valid = settingsPatchSchema.parse(patch);
     this.current = settingsSchema.parse({ ...this.current, ...valid });
     this.scheduler.threads = this.current.threads;
+    this.gate.rate = this.current.maxRate;
     for (const connection of this.connections) connection.applySettings(this.current);
     return this.current;
   }
@@ -274,6 +279,7 @@ export class Engine {
       stallTimeoutMs: this.current.stallTimeoutMs,
       env: this.env,
       refuseAddress,
+      gate: this.gate,
     });
     this.connections.add(connection);
     const close = connection.close.bind(connection);

@@ -44,6 +44,7 @@ export const FIELD_WORDS: Readonly<Record<string, { readonly name: string; reado
   limit: { name: 'the number of items asked for' },
   list: { name: 'the list' },
   maxAttempts: { name: 'the number of tries per request' },
+  maxRate: { name: 'the Max speed in bytes a second' },
   name: { name: 'the name' },
   offset: { name: 'where the page starts' },
   olderThanMs: { name: 'the age in milliseconds' },

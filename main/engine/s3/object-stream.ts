@@ -18,6 +18,7 @@ import { objectFactsByHead, planVerification, StreamVerifier } from '../integrit
 import type { VerificationPlan } from '../integrity/download-verification.ts';
 import { BargeError, toBargeError } from '../errors.ts';
 import { withRetry } from '../queue/retry-loop.ts';
+import type { ByteGate } from '../queue/byte-gate.ts';
 import type { S3Connection } from './s3-connection.ts';
 import { explainHeadFailure } from './s3-listing.ts';
 import { badSizeError, parseObjectSize } from './object-size.ts';
@@ -111,7 +112,13 @@ export async function openObjectStream(
   const size = looked.size;
   return {
     size,
-    body: checkedBody(source, { size, what, verifier: new StreamVerifier(looked.plan), requireVerified }),
+    body: checkedBody(source, {
+      size,
+      what,
+      verifier: new StreamVerifier(looked.plan),
+      requireVerified,
+      gate: connection.gate,
+    }),
   };
 }
 
@@ -127,6 +134,8 @@ export interface BodyExpectation {
   readonly size: number;
   /** What the object is, for the messages ("s3://b/k"). */
   readonly what: string;
+  /** What the bytes pass on their way (the engine's gate: counted, and held to the Max speed). */
+  readonly gate?: ByteGate;
   /** Hashes the bytes as they pass and says at the end whether they match. */
   readonly verifier?: { update(chunk: Uint8Array): void; finish(what: string): { how: Verification; why?: string } };
   readonly requireVerified?: boolean;
@@ -152,7 +161,9 @@ export function checkedBody(source: Readable, expected: BodyExpectation): Readab
       expected.verifier?.update(chunk);
       const previous = held;
       held = chunk;
-      callback(null, previous);
+      const gated = expected.gate?.down(chunk.length);
+      if (gated) gated.then(() => callback(null, previous), callback);
+      else callback(null, previous);
     },
     flush(callback) {
       if (bytes !== expected.size)

@@ -26,6 +26,7 @@ import { S3Wire } from './s3-wire.ts';
 import { BucketRegions } from './bucket-regions.ts';
 import { RegionalClient } from './regional-client.ts';
 import type { StoreChecksumFacts } from '../integrity/upload-checksum.ts';
+import { ByteGate } from '../queue/byte-gate.ts';
 
 export type { CrcEcho } from '../integrity/upload-checksum.ts';
 
@@ -49,6 +50,8 @@ export interface S3Connection extends StoreChecksumFacts {
   readonly wire: S3Wire;
   /** Which region each bucket is in, as far as the store has said (the connection's region otherwise). */
   readonly regions: BucketRegions;
+  /** What every body byte of this connection passes, both ways: the engine's one gate (queue/byte-gate.ts). */
+  readonly gate: ByteGate;
   readonly endpoint: ResolvedEndpoint;
   /** Whether the store refused S3's checksum headers, so none is sent (checksum-headers.ts). */
   checksumHeaders: ChecksumHeaders;
@@ -67,6 +70,8 @@ export interface OpenConnectionOptions extends ConnectionSettings {
   readonly env?: NodeJS.ProcessEnv;
   /** Addresses no socket of this connection may dial (checked as each one connects). */
   readonly refuseAddress?: AddressPolicy;
+  /** The gate its bodies pass (the engine's, shared by every connection); else one of its own, uncapped. */
+  readonly gate?: ByteGate;
 }
 
 /** Where the connection goes: explicit settings first, then the AWS environment and profile. */
@@ -143,6 +148,7 @@ export async function openConnection(config: ConnectionConfig, options: OpenConn
   const client = new RegionalClient(regions, (clientRegion) =>
     clientRegion === region ? home : makeClient(clientRegion, { credentials }),
   );
+  const gate = options.gate ?? new ByteGate();
   const wire = new S3Wire({
     endpoint: resolved.endpoint,
     region,
@@ -153,12 +159,14 @@ export async function openConnection(config: ConnectionConfig, options: OpenConn
     httpsAgent,
     lookup,
     stallTimeoutMs: options.stallTimeoutMs,
+    gate,
     failed: (error, headers) => learnChecksumHeaderRefusal(connection, error, headers),
   });
   const connection: S3Connection = {
     client,
     wire,
     regions,
+    gate,
     endpoint: resolved,
     uploadChecksum: resolved.uploadChecksum,
     crcEcho: 'unknown',

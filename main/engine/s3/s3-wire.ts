@@ -30,6 +30,7 @@ export type { StreamedBody } from '../disk/streamed-body.ts';
 export { etagIsNotDigest, reportedChecksums } from '../integrity/store-answers.ts';
 export type { ReportedAlgorithm, StoredObject } from '../integrity/store-answers.ts';
 import { DirectGetPool } from './direct-get.ts';
+import type { ByteGate } from '../queue/byte-gate.ts';
 import { parseObjectSize } from './object-size.ts';
 import type { BodySink } from './direct-get.ts';
 import type { BucketRegions } from './bucket-regions.ts';
@@ -70,6 +71,8 @@ export interface WireOptions {
   readonly credentials: Provider<AwsCredentialIdentity>;
   readonly httpAgent: HttpAgent;
   readonly httpsAgent: HttpsAgent;
+  /** What every body byte passes, both ways (queue/byte-gate.ts): counted, and held to the Max speed. */
+  readonly gate?: ByteGate;
   /** The agents' name resolution, for one-off sockets too (addresses a host refuses). */
   readonly lookup?: LookupFunction;
   /** A socket quiet for this long fails the request (retried by the engine). */
@@ -260,6 +263,8 @@ export class S3Wire {
     const place = await this.placeOf(bucket);
     const signed = await this.signed({ method: 'GET', bucket, key, headers }, place);
     const secure = place.base.protocol === 'https:';
+    // The socket is not read while a chunk waits at the gate (direct-get.ts: no stall while it does).
+    const gate = this.options.gate;
     const answer = await this.directGets.get(
       {
         secure,
@@ -284,7 +289,12 @@ export class S3Wire {
           }
           sink.accept(head);
         },
-        write: (chunk) => sink.write(chunk),
+        write: gate
+          ? (chunk) => {
+              const held = gate.down(chunk.length, options.signal);
+              return held ? held.then(() => sink.write(chunk)) : sink.write(chunk);
+            }
+          : (chunk) => sink.write(chunk),
       },
     );
     if (answer.errorText !== undefined) {
@@ -421,6 +431,10 @@ export class S3Wire {
 
   private async exchange(request: WireRequest, place: Place): Promise<IncomingMessage> {
     if (request.signal?.aborted) throw abortError();
+    const gate = this.options.gate;
+    // A whole body in memory (a small file) passes the gate as one chunk, before it is signed.
+    const held = gate && Buffer.isBuffer(request.body) ? gate.up(request.body.length, request.signal) : undefined;
+    if (held) await held;
     const signed = await this.signed(request, place);
     if (request.signal?.aborted) throw abortError();
     const { hostname, path } = signed;
@@ -477,7 +491,7 @@ export class S3Wire {
         const closed = () =>
           bodyError ??
           Object.assign(new Error('The connection closed before the body was sent.'), { code: 'ECONNRESET' });
-        const write = (chunk: Buffer) =>
+        const send = (chunk: Buffer) =>
           new Promise<void>((resolve, reject) => {
             if (outgoing.destroyed) return reject(closed());
             waiting.add(reject);
@@ -491,6 +505,19 @@ export class S3Wire {
           for (const fail of waiting) fail(closed());
           waiting.clear();
         });
+        // Each chunk passes the gate on its way to the socket: held back, not copied.
+        // A chunk held at the gate is no stall of the socket: its timer waits with it.
+        const write = gate
+          ? (chunk: Buffer) => {
+              const held = gate.up(chunk.length, request.signal);
+              if (!held) return send(chunk);
+              outgoing.setTimeout(0);
+              return held.then(() => {
+                outgoing.setTimeout(stallMs);
+                return send(chunk);
+              });
+            }
+          : send;
         request.body.pipeTo(write).then(
           () => outgoing.end(),
           (error: Error) => {
