@@ -35,6 +35,19 @@ export function parseByteSize(text: string): number | undefined {
   return Number.isSafeInteger(bytes) ? bytes : undefined;
 }
 
+/**
+ * Parse a rate such as "50MB/s", "50 MiB/s", "500KB/s" or "2M" into bytes a second ("/s" may be
+ * left off; units as `parseByteSize`, a fraction rounded to a whole byte). Undefined for anything else.
+ */
+export function parseRate(text: string): number | undefined {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*(?:\/\s*s)?\s*$/i.exec(text);
+  if (!match) return undefined;
+  const unit = UNIT_BYTES[(match[2] ?? '').toLowerCase() || 'b'];
+  if (unit === undefined) return undefined;
+  const bytesPerSecond = Math.round(Number(match[1]) * unit);
+  return Number.isSafeInteger(bytesPerSecond) ? bytesPerSecond : undefined;
+}
+
 /** "1.5 GiB", "512 B": binary units, three significant digits. */
 export function formatBytes(bytes: number): string {
   if (!Number.isFinite(bytes)) return '?';

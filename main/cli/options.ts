@@ -1,13 +1,13 @@
 // The command line's shared options, parsed once into a connection and engine settings.
 
 import { parseArgs } from 'node:util';
-import { formatBytes, parseByteSize, parseDuration } from '../../src/byte-units.ts';
+import { formatBytes, formatRate, parseByteSize, parseDuration, parseRate } from '../../src/byte-units.ts';
 import { ifExistsSchema } from '../../src/if-exists.ts';
 import type { IfExists } from '../../src/if-exists.ts';
 import { MAX_PART_SIZE_BYTES, MIN_PART_SIZE_BYTES } from '../../src/part-size.ts';
 import { endpointUrlProblem, sessionConnectionSchema, uploadChecksumSchema } from '../../src/connection.ts';
 import type { SessionConnection, UploadChecksum } from '../../src/connection.ts';
-import { MAX_THREADS, MIN_THREADS, settingsPatchSchema } from '../../src/settings.ts';
+import { MAX_RATE_BYTES_PER_SECOND, MAX_THREADS, MIN_THREADS, settingsPatchSchema } from '../../src/settings.ts';
 import type { SettingsPatch } from '../../src/settings.ts';
 import { BargeError } from '../../src/errors.ts';
 import { isRegion, REGION_RULE } from '../../src/region.ts';
@@ -23,6 +23,7 @@ export const optionSpec = {
   'upload-checksum': { type: 'string' },
   threads: { type: 'string' },
   'part-size': { type: 'string' },
+  'max-rate': { type: 'string' },
   recursive: { type: 'boolean', short: 'r' },
   'dry-run': { type: 'boolean' },
   'all-versions': { type: 'boolean' },
@@ -126,12 +127,23 @@ export function parseCli(argv: readonly string[]): CliOptions {
       throw usageError(`--part-size takes a size such as 16MiB or 64M, not "${values['part-size']}".`);
     settings.partSizeBytes = bytes;
   }
+  if (values['max-rate'] !== undefined) {
+    const rate = parseRate(values['max-rate']);
+    if (rate === undefined)
+      throw usageError(
+        `--max-rate takes a rate such as 50MB/s, 20MiB/s or 500KB/s (0 for no cap), not "${values['max-rate']}".`,
+      );
+    settings.maxRate = rate;
+  }
   const validSettings = settingsPatchSchema.safeParse(settings);
   if (!validSettings.success) {
+    const field = validSettings.error.issues[0]!.path[0];
     throw usageError(
-      validSettings.error.issues[0]!.path[0] === 'threads'
+      field === 'threads'
         ? `--threads must be between ${MIN_THREADS} and ${MAX_THREADS}.`
-        : `--part-size must be between ${formatBytes(MIN_PART_SIZE_BYTES)} and ${formatBytes(MAX_PART_SIZE_BYTES)}.`,
+        : field === 'maxRate'
+          ? `--max-rate must be at most ${formatRate(MAX_RATE_BYTES_PER_SECOND)} (0 for no cap).`
+          : `--part-size must be between ${formatBytes(MIN_PART_SIZE_BYTES)} and ${formatBytes(MAX_PART_SIZE_BYTES)}.`,
     );
   }
   if (values.checksum !== undefined && values.checksum !== 'when_supported' && values.checksum !== 'when_required') {
@@ -238,6 +250,8 @@ Options:
                        check it). Downloads are checked against the object's checksum or ETag.
   --threads N          requests in flight, 1-256 (default 64)
   --part-size SIZE     multipart part size, 5MiB-5GiB (default 16MiB)
+  --max-rate RATE      at most this many bytes a second, up and down, across the whole transfer:
+                       50MB/s, 20MiB/s, 500KB/s (default 0: no cap)
   -r, --recursive      folders and prefixes, everything below them
   --dry-run            show what would happen; change nothing
   --older-than AGE     abort-uploads: only uploads begun at least AGE ago (90s, 30m, 2h, 7d), so

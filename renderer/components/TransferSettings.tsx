@@ -1,11 +1,12 @@
-// The Threads and Part size sliders. They change the running engine: Threads at once, for every
-// job; Part size for each file that starts after the change.
+// The Threads, Part size and Max speed sliders. They change the running engine: Threads and Max
+// speed at once, for every job together; Part size for each file that starts after the change.
 
 import { useEffect, useRef, useState } from 'react';
 import { MIB } from '../../src/byte-units.ts';
 import { MAX_THREADS, MIN_THREADS } from '../../src/settings.ts';
 import { formatBytes } from '../format.ts';
 import { nearestStep, PART_SIZE_STEPS } from '../part-size-steps.ts';
+import { MAX_SPEED_STEPS, nearestSpeedStep, speedLabel } from '../max-speed-steps.ts';
 import { useSettings } from '../store/settings-store.ts';
 
 /**
@@ -18,14 +19,16 @@ export function TransferSettings() {
   const { settings, update, error } = useSettings();
   const [threads, setThreads] = useState(settings?.threads ?? 64);
   const [partStep, setPartStep] = useState(nearestStep(settings?.partSizeBytes ?? 16 * MIB));
+  const [speedStep, setSpeedStep] = useState(nearestSpeedStep(settings?.maxRate ?? 0));
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   const pending = useRef<Parameters<typeof update>[0]>({});
   useEffect(() => {
     if (settings) {
       setThreads(settings.threads);
       setPartStep(nearestStep(settings.partSizeBytes));
+      setSpeedStep(nearestSpeedStep(settings.maxRate));
     }
-  }, [settings?.threads, settings?.partSizeBytes]);
+  }, [settings?.threads, settings?.partSizeBytes, settings?.maxRate]);
 
   // Sent shortly after the slider stops moving (well within a second), not on every pixel.
   const send = (patch: Parameters<typeof update>[0]) => {
@@ -73,6 +76,24 @@ export function TransferSettings() {
             const i = Number(e.target.value);
             setPartStep(i);
             send({ partSizeBytes: PART_SIZE_STEPS[i]! });
+          }}
+        />
+      </label>
+      <label>
+        <span>
+          Max speed <output>{speedLabel(MAX_SPEED_STEPS[speedStep]!)}</output>
+        </span>
+        <input
+          type="range"
+          aria-label="Max speed"
+          min={0}
+          max={MAX_SPEED_STEPS.length - 1}
+          value={speedStep}
+          aria-valuetext={speedLabel(MAX_SPEED_STEPS[speedStep]!)}
+          onChange={(e) => {
+            const i = Number(e.target.value);
+            setSpeedStep(i);
+            send({ maxRate: MAX_SPEED_STEPS[i]! });
           }}
         />
       </label>

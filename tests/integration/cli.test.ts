@@ -190,3 +190,25 @@ it('--case-insensitive refuses a second key that differs only in case, and says 
   const plain = await runCli(['cp', '-r', `s3://${bucket}/p`, path.join(dir, 'plain')]);
   expect(plain.code).toBe(0);
 });
+
+it('--max-rate holds a copy to the rate given, both ways, as its summary says', async () => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'barge-cli-'));
+  const bucket = uniqueBucket();
+  const file = await randomFile(dir, 'capped.bin', 3_000_000);
+  expect((await runCli(['mb', `s3://${bucket}`])).code).toBe(0);
+  for (const args of [
+    [file.path, `s3://${bucket}/capped.bin`],
+    [`s3://${bucket}/capped.bin`, path.join(dir, 'back.bin')],
+  ]) {
+    const copied = await runCli(['cp', '--max-rate', '1MB/s', ...args]);
+    expect(copied.code).toBe(0);
+    // The job's own average (its bytes over its time): unheld, tens of MiB/s on loopback.
+    const [, value, unit] = / in [\d.]+s \(([\d.]+) (B|KiB|MiB)\/s/.exec(copied.stderr) ?? [];
+    const bytesPerSecond = Number(value) * { B: 1, KiB: 1024, MiB: 1024 ** 2 }[unit as 'B' | 'KiB' | 'MiB'];
+    expect(bytesPerSecond).toBeGreaterThan(500_000);
+    expect(bytesPerSecond).toBeLessThan(1_250_000);
+  }
+  expect(await sha256File(path.join(dir, 'back.bin'))).toBe(file.sha256);
+  expect((await runCli(['rm', '-r', `s3://${bucket}/`])).code).toBe(0);
+  expect((await runCli(['rb', `s3://${bucket}`])).code).toBe(0);
+});

@@ -7,6 +7,7 @@ import {
   formatRate,
   parseByteSize,
   parseDuration,
+  parseRate,
 } from '../../../src/byte-units.ts';
 
 describe('parseByteSize', () => {
@@ -24,6 +25,26 @@ describe('parseByteSize', () => {
 
   it.each(['', 'abc', '-5M', '5 XB', '1.3B'])('refuses %j', (text) => {
     expect(parseByteSize(text)).toBeUndefined();
+  });
+});
+
+describe('parseRate', () => {
+  it.each([
+    ['50MB/s', 50_000_000],
+    ['50MiB/s', 50 * 1024 ** 2],
+    ['50 MB/s', 50_000_000],
+    ['500KB/s', 500_000],
+    ['1.5MB/s', 1_500_000],
+    ['2M', 2 * 1024 ** 2],
+    ['0', 0],
+    ['1000', 1000],
+    ['8 kib / s', 8192],
+  ])('%s is %d bytes a second', (text, bytesPerSecond) => {
+    expect(parseRate(text)).toBe(bytesPerSecond);
+  });
+
+  it.each(['', 'fast', '-5MB/s', '5XB/s', '50MB/h', '50MB/s/s', 'MB/s'])('refuses %j', (text) => {
+    expect(parseRate(text)).toBeUndefined();
   });
 });
 

@@ -213,6 +213,26 @@ const TYPED: readonly (readonly [situation: string, argv: readonly string[], mes
     '--recursive takes no value: give --recursive alone.',
   ],
   ['a thread count that is no number', ['ls', '--threads', 'many'], '--threads takes a whole number, not "many".'],
+  [
+    'a Max speed that is no rate',
+    ['cp', '--max-rate', 'fast', 'a', 's3://b/'],
+    '--max-rate takes a rate such as 50MB/s, 20MiB/s or 500KB/s (0 for no cap), not "fast".',
+  ],
+  [
+    'a Max speed in a unit that is none',
+    ['cp', '--max-rate', '50XB/s', 'a', 's3://b/'],
+    '--max-rate takes a rate such as 50MB/s, 20MiB/s or 500KB/s (0 for no cap), not "50XB/s".',
+  ],
+  [
+    'a Max speed below zero',
+    ['cp', '--max-rate=-5MB/s', 'a', 's3://b/'],
+    '--max-rate takes a rate such as 50MB/s, 20MiB/s or 500KB/s (0 for no cap), not "-5MB/s".',
+  ],
+  [
+    'a Max speed past any link',
+    ['cp', '--max-rate', '1TB/s', 'a', 's3://b/'],
+    '--max-rate must be at most 95367 MiB/s (0 for no cap).',
+  ],
 ];
 
 describe('the table of messages: what was typed', () => {
