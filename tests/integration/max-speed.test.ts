@@ -82,3 +82,24 @@ it('a new Max speed while a download runs is in force within a second', async ()
   expect(fastRate).toBeGreaterThan(fast * 0.9);
   expect(fastRate).toBeLessThan(fast * 1.1);
 });
+
+it('every body byte passes the one gate: small files and parts up, ranges and a browser stream down', async () => {
+  const gate = t.connection.gate;
+  const sizes = [...Array.from({ length: 20 }, (_, i) => 1_000 + i), 6 * MIB];
+  for (const [i, size] of sizes.entries()) await randomFile(t.dir, `up/f${i}.bin`, size);
+  const total = sizes.reduce((sum, size) => sum + size, 0);
+  const [up, down] = [gate.bytesUp, gate.bytesDown];
+  const uploaded = await t.engine
+    .upload(t.connection, { sources: [`${t.dir}/up`], bucket: t.bucket, destination: '' })
+    .finished();
+  expect(uploaded.state.status).toBe('completed');
+  expect(gate.bytesUp - up).toBe(total);
+  const downloaded = await t.engine
+    .download(t.connection, { bucket: t.bucket, prefixes: ['up/'], targetFolder: `${t.dir}/down` })
+    .finished();
+  expect(downloaded.state.status).toBe('completed');
+  expect(gate.bytesDown - down).toBe(total);
+  const stream = await t.engine.openObject(t.connection, t.bucket, 'up/f20.bin');
+  for await (const _chunk of stream.body);
+  expect(gate.bytesDown - down).toBe(total + 6 * MIB);
+});
