@@ -33,6 +33,10 @@ export const optionSpec = {
   'older-than': { type: 'string' },
   'if-exists': { type: 'string' },
   'follow-symlinks': { type: 'boolean' },
+  delete: { type: 'boolean' },
+  yes: { type: 'boolean' },
+  /** sync's bare --checksum, told apart from the connection's --checksum MODE before parsing (syncChecksumFlag). */
+  'sync-checksum': { type: 'boolean' },
   json: { type: 'boolean' },
   quiet: { type: 'boolean', short: 'q' },
   help: { type: 'boolean', short: 'h' },
@@ -47,7 +51,21 @@ const COMMAND_FLAGS: Readonly<Record<string, readonly string[]>> = {
   mb: [],
   rb: [],
   'abort-uploads': ['dry-run', 'older-than'],
+  sync: ['dry-run', 'delete', 'yes', 'sync-checksum', 'resume', 'follow-symlinks'],
 };
+
+/** The connection's checksum modes: `--checksum` followed by one of them is the connection's, else sync's own. */
+const CHECKSUM_MODES = new Set(['when_supported', 'when_required']);
+
+/**
+ * sync's `--checksum` (compare by checksum) takes no value, while the connection's `--checksum MODE`
+ * takes one: a bare --checksum (not followed by a mode) is sync's, renamed before parsing.
+ */
+export function syncChecksumFlag(argv: readonly string[]): string[] {
+  return argv.map((arg, index) =>
+    arg === '--checksum' && !CHECKSUM_MODES.has(argv[index + 1] ?? '') ? '--sync-checksum' : arg,
+  );
+}
 
 export interface CliOptions {
   readonly command: string | undefined;
@@ -69,6 +87,12 @@ export interface CliOptions {
   readonly ifExists: IfExists | undefined;
   /** Uploads: follow symbolic links (default), or skip them, each named (--no-follow-symlinks). */
   readonly followSymlinks: boolean;
+  /** sync: remove what is only at the destination. */
+  readonly delete: boolean;
+  /** sync --delete onto a bucket's top: confirmed. */
+  readonly yes: boolean;
+  /** sync: compare by checksum (an ETag that is an MD5) instead of size and time. */
+  readonly syncChecksum: boolean;
   /** abort-uploads: only uploads begun at least this many seconds ago. */
   readonly olderThanSeconds: number | undefined;
   readonly json: boolean;
@@ -105,7 +129,7 @@ export function parseCli(argv: readonly string[]): CliOptions {
   let parsed;
   try {
     parsed = parseArgs({
-      args: [...argv],
+      args: syncChecksumFlag(argv),
       options: optionSpec,
       allowPositionals: true,
       strict: true,
@@ -171,10 +195,17 @@ export function parseCli(argv: readonly string[]): CliOptions {
     'older-than',
     'if-exists',
     'follow-symlinks',
+    'delete',
+    'yes',
+    'sync-checksum',
   ] as const) {
     // A flag a command would silently ignore is refused: "rb --dry-run" must not delete the bucket.
     if (values[flag] !== undefined && command !== undefined && command in COMMAND_FLAGS && !accepted.includes(flag))
-      throw usageError(`${command} does not take --${flag}.`);
+      throw usageError(
+        flag === 'sync-checksum'
+          ? `${command} does not take --checksum alone (compare by checksum is sync's); the connection's is --checksum when_supported or when_required.`
+          : `${command} does not take --${flag}.`,
+      );
   }
   const connection = sessionConnectionSchema.safeParse({
     endpoint: values['endpoint-url'],
@@ -203,6 +234,9 @@ export function parseCli(argv: readonly string[]): CliOptions {
     caseInsensitive: values['case-insensitive'],
     requireVerified: values['require-verified'] ?? false,
     followSymlinks: values['follow-symlinks'] ?? true,
+    delete: values.delete ?? false,
+    yes: values.yes ?? false,
+    syncChecksum: values['sync-checksum'] ?? false,
     olderThanSeconds,
     ifExists: ifExists as IfExists | undefined,
     json: values.json ?? false,
@@ -219,6 +253,8 @@ Usage:
   barge cp <source>... <destination> [--recursive] upload (local -> s3://) or download (s3:// -> local)
   barge rm s3://bucket/key... [--recursive]        delete keys, or whole prefixes with --recursive
            [--dry-run] [--all-versions]
+  barge sync <source> <destination>                make the destination hold what the source holds,
+           [--delete] [--dry-run] [--checksum]     sending only what differs (folder -> s3://, s3:// -> folder)
   barge mb s3://bucket                             create a bucket
   barge rb s3://bucket                             delete an empty bucket
   barge abort-uploads s3://bucket[/prefix] [--dry-run] [--older-than 2h]
@@ -245,7 +281,7 @@ Options:
   --all-versions       rm: every version and delete marker (versioned buckets)
   --receipt FILE       cp: when done, write what was stored or saved (key, size, ETag, version,
                        checksum) as CSV, or JSON for a .json name
-  --no-resume          cp, rm: start afresh instead of continuing an interrupted run
+  --no-resume          cp, rm, sync: start afresh instead of continuing an interrupted run
   --case-insensitive   cp (download): refuse keys whose names differ only in case, as on Windows
                        and macOS (default: ask the target folder)
   --if-exists WHAT     cp: a file (download) or object (upload) already there is overwritten
@@ -257,6 +293,12 @@ Options:
                        (default: links to files and folders are followed, loops refused)
   --require-verified   cp (download): fail an object that can be checked only for its size (no
                        checksum or ETag to check it against) instead of saving it with a warning
+  --delete             sync: remove what is only at the destination, once the sends are done (with
+                       --delete to a bucket's top, --yes is needed too)
+  --checksum           sync (no value): compare files and objects on both sides by checksum (the
+                       MD5 a single-part ETag is) instead of by size and time; where an ETag is no
+                       MD5 (multipart), size and time decide, and a key sent says so
+  --yes                sync --delete to a bucket's top: confirmed
   --json               machine-readable output, one JSON object per line
   -q, --quiet          no progress bar
 

@@ -19,7 +19,7 @@ import type { ReceiptEntry } from '../../src/receipt.ts';
 import { BargeError } from './errors.ts';
 import { jobBody, jobRefusal } from './jobs/job-bodies.ts';
 import { jobTarget, parseJobSpec } from './jobs/job-specs.ts';
-import type { DeleteSpec, DownloadSpec, JobSpecs, UploadSpec } from './jobs/job-specs.ts';
+import type { DeleteSpec, DownloadSpec, JobSpecs, SyncSpec, UploadSpec } from './jobs/job-specs.ts';
 import { Job } from './jobs/job.ts';
 import type { JobBody, JobClock, JobTarget } from './jobs/job.ts';
 import type { Arrival } from './jobs/arrival.ts';
@@ -314,6 +314,16 @@ export class Engine {
     return this.start('delete', name, spec, connection, recorded);
   }
 
+  /** Keep a prefix and a folder in step, sending only what differs (sync-job.ts); a dry run lists the plan. */
+  sync(connection: S3Connection, spec: SyncSpec, options: JobStartOptions = {}): Job {
+    const remote = formatS3Url({ bucket: spec.bucket, key: spec.prefix });
+    const [from, to] = spec.direction === 'upload' ? [spec.folder, remote] : [remote, spec.folder];
+    const name = options.name ?? `${spec.dryRun ? 'Compare' : 'Sync'} ${from} → ${to}`;
+    // A dry run changes nothing: there is nothing to resume.
+    const recorded = spec.dryRun ? { ...options, connectionRef: undefined } : options;
+    return this.start('sync', name, spec, connection, recorded);
+  }
+
   /**
    * Bring back the unfinished jobs an earlier process of this host left in the journal (it crashed,
    * was killed, or quit mid-job), paused, so the user decides when they go on; a job that had failed
@@ -543,7 +553,7 @@ export class Engine {
     const refusal = jobRefusal(kind, valid);
     if (refusal) throw refusal;
     const target = jobTarget(kind, valid);
-    const dryRun = kind === 'delete' && (valid as DeleteSpec).dryRun === true;
+    const dryRun = (kind === 'delete' || kind === 'sync') && (valid as DeleteSpec | SyncSpec).dryRun === true;
     if (!this.recovery || options.connectionRef === undefined)
       return this.launch({
         id: randomUUID(),

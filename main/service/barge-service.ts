@@ -92,6 +92,14 @@ export function savedFileName(key: string): string {
  * answer of the service carries, for a host that meets a failure of its own (the command line's last
  * word on an error).
  */
+/**
+ * Why a sync --delete onto a bucket's top is not run unasked: every object of the bucket that the
+ * folder does not hold would go.
+ */
+export function syncDeleteAtTopRule(bucket: string): string {
+  return `A sync with --delete to the top of bucket ${bucket} deletes every object in the bucket that the folder does not hold: confirm it with --yes (or look first with --dry-run).`;
+}
+
 export function describeError(error: unknown): BargeError {
   return toBargeError(error);
 }
@@ -425,6 +433,42 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
           resumeWithinMs,
         }),
       ),
+    'jobs.sync': async ({ connectionId, resume, resumeWithinMs, confirmed, folder, prefix, ...choices }) => {
+      requireWholePath(folder);
+      const folderPrefix = prefix === '' || prefix.endsWith('/') ? prefix : `${prefix}/`;
+      if (choices.delete && !choices.dryRun && !confirmed && choices.direction === 'upload' && folderPrefix === '')
+        throw new BargeError('ConfirmationNeeded', syncDeleteAtTopRule(choices.bucket));
+      // A page names no files on the host (jobs.upload refuses `paths`), except below the download
+      // root the host gave it: a sync reads, writes and deletes there only, either way.
+      if (options.pageCallers && options.downloadRoot === undefined && choices.direction === 'upload')
+        throw new BargeError('Forbidden', 'A page may not name files on the host: send them (uploads.stage).');
+      const local =
+        options.downloadRoot === undefined
+          ? path.resolve(folder)
+          : choices.direction === 'download'
+            ? await engine.confinedTarget(options.downloadRoot, folder)
+            : await engine.confinedFolder(options.downloadRoot, folder);
+      const spec = {
+        direction: choices.direction,
+        folder: local,
+        bucket: choices.bucket,
+        prefix: folderPrefix,
+        // Left out when off, so a spec is the same whether or not it was said.
+        ...(choices.delete ? { delete: true } : {}),
+        ...(choices.dryRun ? { dryRun: true } : {}),
+        ...(choices.checksum ? { checksum: true } : {}),
+        // A page's sync up reads below the root only: no link there leads it elsewhere on the host.
+        ...(choices.followSymlinks === false || options.pageCallers ? { followSymlinks: false } : {}),
+        ...(options.downloadRoot === undefined ? {} : { confinedTo: path.resolve(options.downloadRoot) }),
+      };
+      return started(
+        engine.sync(await registry.connection(connectionId), spec, {
+          connectionRef: connectionId,
+          resume,
+          resumeWithinMs,
+        }),
+      );
+    },
     'jobs.pause': onJobs((id) => engine.pause(id)),
     'jobs.resume': onJobs((id) => engine.resume(id)),
     'jobs.cancel': onJobs((id) => engine.cancel(id)),

@@ -258,6 +258,27 @@ export const methodSchemas = {
       message: 'Give one size for each key, or none.',
       path: ['keySizes'],
     }),
+  /**
+   * Keep a local folder and a prefix in step, sending only what differs (size or time, or with
+   * `checksum` an ETag that is an MD5): `upload` sends the folder's new and changed files, `download`
+   * saves the prefix's. `delete` removes what is only at the destination once the sends are done;
+   * `dryRun` changes nothing and lists each key to send or delete, with why, as the job's items. A
+   * `delete` onto a bucket's whole top needs `confirmed` (the window's comparison, the CLI's --yes).
+   */
+  'jobs.sync': z.strictObject({
+    connectionId: id,
+    direction: z.enum(['upload', 'download']),
+    folder: z.string().min(1).max(4096),
+    bucket,
+    /** "" for the bucket's top, or a prefix ("logs" and "logs/" are one folder). */
+    prefix,
+    delete: z.boolean().default(false),
+    dryRun: z.boolean().default(false),
+    checksum: z.boolean().default(false),
+    followSymlinks: z.boolean().optional(),
+    confirmed: z.boolean().default(false),
+    ...rerun,
+  }),
   'jobs.pause': onJob,
   'jobs.resume': onJob,
   'jobs.cancel': onJob,
@@ -395,6 +416,7 @@ export interface MethodResults {
   'jobs.upload': JobSummary;
   'jobs.download': JobSummary;
   'jobs.delete': JobSummary;
+  'jobs.sync': JobSummary;
   'jobs.pause': null;
   'jobs.resume': null;
   'jobs.cancel': null;

@@ -79,6 +79,25 @@ export function deleteBody(connection: S3Connection, spec: DeleteSpec): JobBody<
 }
 
 /**
+ * Delete these objects (a sync's extras) as a delete job does: 1,000 keys a DeleteObjects, batches
+ * in flight up to Threads, each key's refusal failing it by name. The number that failed.
+ */
+export async function deleteObjects(
+  connection: S3Connection,
+  bucket: string,
+  targets: AsyncIterable<DeleteTarget>,
+  runtime: JobRuntime<DeleteTarget>,
+): Promise<number> {
+  const failures = { count: 0 };
+  await concurrentEach(
+    batches(targets, MAX_KEYS_PER_DELETE),
+    () => runtime.settings.threads,
+    (batch) => deleteBatch(connection, bucket, batch, runtime, failures),
+  );
+  return failures.count;
+}
+
+/**
  * Abort the multipart uploads begun below the job's prefixes and never finished: each holds parts
  * that are billed, and keeps the bucket from being deleted. Collected first (aborting while paging
  * through the same listing would shift its markers); an abort that fails fails the job, named.

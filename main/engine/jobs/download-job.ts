@@ -71,7 +71,15 @@ export interface DownloadItem {
   readonly unreadable?: true;
 }
 
-export function downloadBody(connection: S3Connection, spec: DownloadSpec): JobBody<DownloadItem> {
+/**
+ * `chosen`: the objects to save instead of the spec's listing (a sync's new and changed objects, each replacing the
+ * file there), counted into the totals as they come.
+ */
+export function downloadBody(
+  connection: S3Connection,
+  spec: DownloadSpec,
+  chosen?: () => AsyncIterable<DownloadItem>,
+): JobBody<DownloadItem> {
   // Where the first run found the target (kept here for retries, in the journal for later processes).
   let firstAt: string | undefined;
   return async (runtime, only) => {
@@ -91,7 +99,7 @@ export function downloadBody(connection: S3Connection, spec: DownloadSpec): JobB
     for (const stray of runtime.journal.strays().downloads)
       strays.set(stray.path, [...(strays.get(stray.path) ?? []), stray]);
     try {
-      await downloadItems(connection, spec, runtime, only, target, strays);
+      await downloadItems(connection, spec, runtime, only, target, strays, chosen);
     } finally {
       await target.close();
     }
@@ -105,11 +113,15 @@ async function downloadItems(
   only: readonly DownloadItem[] | undefined,
   target: DownloadTarget,
   strays: Map<string, { jobId: string; key: string; temporary: string }[]>,
+  chosen: (() => AsyncIterable<DownloadItem>) | undefined,
 ): Promise<void> {
   // The listing runs ahead of the transfers (read-ahead.ts): its totals are known once it has ended.
   const items = only
     ? countedAgain(only, runtime, (item) => item.size)
-    : readAhead(discover(connection, spec, runtime), { signal: runtime.signal, whilePaused: runtime.whilePaused });
+    : readAhead(chosen ? chosen() : discover(connection, spec, runtime), {
+        signal: runtime.signal,
+        whilePaused: runtime.whilePaused,
+      });
   await concurrentEach(
     items,
     () => runtime.settings.threads * 2,

@@ -81,20 +81,42 @@ export const deleteSpecSchema = z
     path: ['keySizes'],
   });
 
+export const syncSpecSchema = z.object({
+  /** upload: the folder's files to the prefix; download: the prefix's objects to the folder. */
+  direction: z.enum(['upload', 'download']),
+  /** The local folder, an absolute path. */
+  folder: z.string().min(1),
+  bucket,
+  /** The prefix: "" (the bucket's top) or ending in "/". */
+  prefix: z.string().refine((prefix) => prefix === '' || prefix.endsWith('/'), 'a sync prefix ends in "/"'),
+  /** Remove what is only at the destination, once the sends are done. */
+  delete: z.boolean().optional(),
+  /** List what would be sent and deleted, each with its reason; change nothing. */
+  dryRun: z.boolean().optional(),
+  /** Compare keys on both sides by checksum (an ETag that is an MD5) instead of by time. */
+  checksum: z.boolean().optional(),
+  followSymlinks: z.boolean().optional(),
+  /** A host's download root, as a download's (a download sync's folder must lie below it). */
+  confinedTo: z.string().min(1).optional(),
+});
+
 export type UploadSpec = Readonly<z.infer<typeof uploadSpecSchema>>;
 export type DownloadSpec = Readonly<z.infer<typeof downloadSpecSchema>>;
 export type DeleteSpec = Readonly<z.infer<typeof deleteSpecSchema>>;
+export type SyncSpec = Readonly<z.infer<typeof syncSpecSchema>>;
 
 export interface JobSpecs {
   readonly upload: UploadSpec;
   readonly download: DownloadSpec;
   readonly delete: DeleteSpec;
+  readonly sync: SyncSpec;
 }
 
 const schemas: { readonly [K in JobKind]: z.ZodType<JobSpecs[K]> } = {
   upload: uploadSpecSchema,
   download: downloadSpecSchema,
   delete: deleteSpecSchema,
+  sync: syncSpecSchema,
 };
 
 /** A spec of `kind`, validated; a spec that does not fit fails with a code and the first problem. */
@@ -116,6 +138,7 @@ export function jobTarget(kind: JobKind, spec: unknown): { bucket: string; prefi
   const parsed = schemas[kind].safeParse(spec);
   if (!parsed.success) return undefined;
   const valid = parsed.data as JobSpecs[JobKind];
+  if ('direction' in valid) return valid.dryRun ? undefined : { bucket: valid.bucket, prefix: valid.prefix };
   if ('sources' in valid) {
     // A destination ending in "/" (or "") is the folder; otherwise it is the one file's key.
     return {

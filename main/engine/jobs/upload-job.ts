@@ -90,7 +90,7 @@ import { readAhead } from './read-ahead.ts';
 const BUFFERED_PUT_MAX_BYTES = 1024 * 1024;
 
 /** What a retry does again: a file, or a file or folder that could not be read the first time. */
-type UploadItem = LocalFile | { readonly unread: true; readonly path: string; readonly key: string };
+export type UploadItem = LocalFile | { readonly unread: true; readonly path: string; readonly key: string };
 
 /**
  * How the link is doing for this job: parts that keep timing out (a link too slow for the part size)
@@ -114,7 +114,15 @@ class LinkPace {
 /** Part timeouts in a job before the files after them use parts half the size. */
 const STALLS_BEFORE_SMALLER_PARTS = 2;
 
-export function uploadBody(connection: S3Connection, spec: UploadSpec): JobBody<UploadItem> {
+/**
+ * `chosen`: the files to send instead of the spec's walk (a sync's new and changed files, each replacing what is
+ * there), found as the walk would find them; the spec then names where they come from and go.
+ */
+export function uploadBody(
+  connection: S3Connection,
+  spec: UploadSpec,
+  chosen?: () => AsyncIterable<WalkEntry>,
+): JobBody<UploadItem> {
   return async (runtime, only) => {
     const pace = new LinkPace();
     const collision = sourcesCollide(spec.sources, spec.destination);
@@ -126,7 +134,7 @@ export function uploadBody(connection: S3Connection, spec: UploadSpec): JobBody<
       spec.bucket,
       only
         ? only.map((item) => walkPath(item.path, item.key, walk))
-        : [walkSources(spec.sources, spec.destination, walk)],
+        : [chosen ? chosen() : walkSources(spec.sources, spec.destination, walk)],
     );
     const files = readAhead(walked, { signal: runtime.signal, whilePaused: runtime.whilePaused });
     const stored = runtime.journal.resumed ? await listStoredNow(connection, spec, runtime) : undefined;
