@@ -34,10 +34,14 @@ import type { DownloadItem } from './download-job.ts';
 import type { JobBody, JobRuntime } from './job.ts';
 import type { SyncSpec } from './job-specs.ts';
 import { SpillingQueue } from './spilling-queue.ts';
+import { readAhead } from './read-ahead.ts';
 import { checksumDiffers } from './sync-checksum.ts';
 import { sizeOrTimeDiffers, syncSteps } from './sync-plan.ts';
 import type { Differs, SyncSide, SyncStep } from './sync-plan.ts';
 import { uploadBody } from './upload-job.ts';
+
+/** Entries each side is read ahead of the comparison at most: ten listing pages. */
+const SIDE_AHEAD_ITEMS = 10_000;
 
 /** A local file as one side of the comparison. */
 export type FileSide = SyncSide & { readonly file: LocalFile };
@@ -99,7 +103,7 @@ class SyncRun {
         }
       }
     };
-    const steps = syncSteps(files(this), this.objects(), this.differs<FileSide, ObjectSide>());
+    const steps = syncSteps(this.ahead(files(this)), this.ahead(this.objects()), this.differs<FileSide, ObjectSide>());
     if (spec.dryRun) return this.dryRun(steps, (step) => this.uploadPlace(step));
     const chosen = async function* (run: SyncRun): AsyncGenerator<WalkEntry> {
       for await (const step of steps) {
@@ -125,7 +129,7 @@ class SyncRun {
         if (entry.ok) yield { key: entry.key, size: entry.size, modifiedMs: entry.mtimeMs, file: entry };
       }
     };
-    const steps = syncSteps(this.objects(), files(), this.differs<ObjectSide, FileSide>());
+    const steps = syncSteps(this.ahead(this.objects()), this.ahead(files()), this.differs<ObjectSide, FileSide>());
     if (spec.dryRun) return this.dryRun(steps, (step) => this.downloadPlace(step));
     const chosen = async function* (run: SyncRun): AsyncGenerator<DownloadItem> {
       for await (const step of steps) {
@@ -170,6 +174,18 @@ class SyncRun {
       if (object.key.endsWith('/')) continue;
       yield { key: object.key, size: object.size, modifiedMs: object.lastModified, object };
     }
+  }
+
+  /**
+   * A side read ahead of the comparison (read-ahead.ts), so the walk and the listing run at once:
+   * pulled in turn, each waited for the other, and a sync of 20,000 unchanged files took their sum.
+   */
+  private ahead<T extends object>(side: AsyncIterable<T>): AsyncIterable<T> {
+    return readAhead(side, {
+      maxAhead: SIDE_AHEAD_ITEMS,
+      signal: this.runtime.signal,
+      whilePaused: this.runtime.whilePaused,
+    });
   }
 
   private differs<S extends FileSide | ObjectSide, D extends FileSide | ObjectSide>(): Differs<S, D> {
