@@ -141,7 +141,7 @@ export function SyncDialog(props: {
                           <MiddlePath text={item.reason === 'extra' ? item.source : item.destination} />
                         </td>
                         <td>{formatBytes(item.size)}</td>
-                        <td>{item.why}</td>
+                        <td>{item.reason === 'extra' ? 'only at the destination: deleted' : item.why}</td>
                       </tr>
                     ))}
                   </tbody>
