@@ -12,6 +12,9 @@ import type { SettingsPatch } from '../../src/settings.ts';
 import { BargeError } from '../../src/errors.ts';
 import { isRegion, REGION_RULE } from '../../src/region.ts';
 import { printable } from '../../src/unsafe-text.ts';
+import { FilterProblem } from '../../src/object-filter.ts';
+import type { ObjectFilter } from '../../src/object-filter.ts';
+import { FILTER_FLAGS, FILTER_OPTION_SPEC, parseFilterFlags } from './filter-options.ts';
 
 export const optionSpec = {
   'endpoint-url': { type: 'string' },
@@ -31,8 +34,12 @@ export const optionSpec = {
   'case-insensitive': { type: 'boolean' },
   'require-verified': { type: 'boolean' },
   'older-than': { type: 'string' },
+  from: { type: 'string' },
+  force: { type: 'boolean' },
+  yes: { type: 'boolean', short: 'y' },
   'if-exists': { type: 'string' },
   'follow-symlinks': { type: 'boolean' },
+  ...FILTER_OPTION_SPEC,
   json: { type: 'boolean' },
   quiet: { type: 'boolean', short: 'q' },
   help: { type: 'boolean', short: 'h' },
@@ -41,11 +48,20 @@ export const optionSpec = {
 
 /** The command-specific flags each command takes. */
 const COMMAND_FLAGS: Readonly<Record<string, readonly string[]>> = {
-  ls: ['recursive'],
-  cp: ['recursive', 'receipt', 'resume', 'case-insensitive', 'require-verified', 'if-exists', 'follow-symlinks'],
-  rm: ['recursive', 'dry-run', 'all-versions', 'resume'],
+  ls: ['recursive', ...FILTER_FLAGS],
+  cp: [
+    'recursive',
+    'receipt',
+    'resume',
+    'case-insensitive',
+    'require-verified',
+    'if-exists',
+    'follow-symlinks',
+    ...FILTER_FLAGS,
+  ],
+  rm: ['recursive', 'dry-run', 'all-versions', 'resume', 'from', ...FILTER_FLAGS],
   mb: [],
-  rb: [],
+  rb: ['force', 'yes'],
   'abort-uploads': ['dry-run', 'older-than'],
 };
 
@@ -71,6 +87,16 @@ export interface CliOptions {
   readonly followSymlinks: boolean;
   /** abort-uploads: only uploads begun at least this many seconds ago. */
   readonly olderThanSeconds: number | undefined;
+  /** ls, cp, rm (and the commands that list): which objects the command acts on (filter-options.ts). */
+  readonly filter: ObjectFilter | undefined;
+  /** Keys holding * or ? are those keys, not wildcards (as s5cmd's --raw). */
+  readonly raw: boolean;
+  /** rm: a file of keys or s3:// URLs, one a line ("-": standard input). */
+  readonly from: string | undefined;
+  /** rb: empty the bucket (every object, version and unfinished upload), then delete it. */
+  readonly force: boolean;
+  /** rb --force: no typed confirmation. */
+  readonly yes: boolean;
   readonly json: boolean;
   readonly quiet: boolean;
   readonly help: boolean;
@@ -153,7 +179,8 @@ export function parseCli(argv: readonly string[]): CliOptions {
   const command = positionals[0];
   const accepted = COMMAND_FLAGS[command ?? ''] ?? [];
   if (values.receipt === '') throw usageError('--receipt needs a file name.');
-  const olderThan = values['older-than'];
+  // abort-uploads' --older-than is an age; the listing commands' is an object filter's, which takes dates too.
+  const olderThan = command === 'abort-uploads' ? values['older-than'] : undefined;
   const olderThanSeconds = olderThan === undefined ? undefined : parseDuration(olderThan);
   if (olderThan !== undefined && olderThanSeconds === undefined)
     throw usageError(`--older-than takes a duration such as 2h or 7d, not "${olderThan}".`);
@@ -171,10 +198,21 @@ export function parseCli(argv: readonly string[]): CliOptions {
     'older-than',
     'if-exists',
     'follow-symlinks',
+    'from',
+    'force',
+    'yes',
+    ...FILTER_FLAGS,
   ] as const) {
     // A flag a command would silently ignore is refused: "rb --dry-run" must not delete the bucket.
     if (values[flag] !== undefined && command !== undefined && command in COMMAND_FLAGS && !accepted.includes(flag))
       throw usageError(`${command} does not take --${flag}.`);
+  }
+  if (values.from === '') throw usageError('--from needs a file name, or "-" for standard input.');
+  let filter: ObjectFilter | undefined;
+  try {
+    filter = command === 'abort-uploads' ? undefined : parseFilterFlags(values, Date.now());
+  } catch (error) {
+    throw error instanceof FilterProblem ? usageError(error.message) : error;
   }
   const connection = sessionConnectionSchema.safeParse({
     endpoint: values['endpoint-url'],
@@ -204,6 +242,11 @@ export function parseCli(argv: readonly string[]): CliOptions {
     requireVerified: values['require-verified'] ?? false,
     followSymlinks: values['follow-symlinks'] ?? true,
     olderThanSeconds,
+    filter,
+    raw: values.raw ?? false,
+    from: values.from,
+    force: values.force ?? false,
+    yes: values.yes ?? false,
     ifExists: ifExists as IfExists | undefined,
     json: values.json ?? false,
     quiet: values.quiet ?? false,
