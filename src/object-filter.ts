@@ -265,3 +265,23 @@ export function describeFilter(filter: ObjectFilter | undefined): string {
   ];
   return parts.filter((part) => part !== '').join(', ');
 }
+
+/** Where a listing starts and what it keeps: the prefix sent to the store, the folder globs see, the pattern. */
+export interface ListingRoot {
+  /** What the store is asked to list below. */
+  readonly listPrefix: string;
+  /** The folder --include and --exclude see keys below (filterBase). */
+  readonly base: string;
+  /** The wildcard key every object must match whole, for a pattern. */
+  readonly pattern?: string;
+}
+
+/** A pattern's listing: the literal part before its first wildcard, and its folder. */
+export function patternRoot(pattern: string): ListingRoot {
+  return { listPrefix: wildcardPrefix(pattern), base: filterBase(pattern), pattern };
+}
+
+/** A folder's listing ("logs/": everything below it), globs seeing keys below it. */
+export function folderRoot(folder: string): ListingRoot {
+  return { listPrefix: folder, base: folder };
+}

@@ -262,8 +262,11 @@ Usage:
   barge cp <source>... <destination> [--recursive] upload (local -> s3://) or download (s3:// -> local)
   barge rm s3://bucket/key... [--recursive]        delete keys, or whole prefixes with --recursive
            [--dry-run] [--all-versions]
+  barge rm --from FILE|- [s3://bucket] [--dry-run] delete the keys or s3:// URLs a file lists, one a line
   barge mb s3://bucket                             create a bucket
   barge rb s3://bucket                             delete an empty bucket
+  barge rb --force s3://bucket [--yes]             empty the bucket (every object, version and unfinished
+                                                   upload), then delete it; asks for its name unless --yes
   barge abort-uploads s3://bucket[/prefix] [--dry-run] [--older-than 2h]
                                                    clean up incomplete multipart uploads
 
@@ -283,9 +286,25 @@ Options:
   --part-size SIZE     multipart part size, 5MiB-5GiB (default 16MiB)
   -r, --recursive      folders and prefixes, everything below them
   --dry-run            show what would happen; change nothing
-  --older-than AGE     abort-uploads: only uploads begun at least AGE ago (90s, 30m, 2h, 7d), so
-                       one another process is sending now is left alone
   --all-versions       rm: every version and delete marker (versioned buckets)
+
+Wildcards and filters (ls, cp, rm):
+  s3://b/logs/2024-*/*.gz   a key with * (any characters, "/" included) or ? (one character) is a
+                       wildcard, as in s5cmd: only the part before the first one is listed. --raw
+                       takes * and ? as themselves
+  --include GLOB       only what matches GLOB (repeatable: any of them); globs see the key below
+                       the folder named (s3://b/logs/ and --include "2024-*" keep logs/2024-...)
+  --exclude GLOB       leave out what matches GLOB (repeatable); wins over --include, in any order
+  --older-than AGE     only objects modified before AGE ago (90d, 12h, 30m, 2w) or a date
+                       (2024-01-31, 2024-01-31T12:00Z; UTC unless a zone is given); never in the
+                       future. abort-uploads: only uploads begun at least AGE ago (an age only)
+  --newer-than AGE     only objects modified after AGE ago, or after a date
+  --larger-than SIZE   only objects of more than SIZE (1GiB, 500MB, 10KiB, 4096)
+  --smaller-than SIZE  only objects of less than SIZE
+  --storage-class C    only objects of these storage classes (STANDARD, GLACIER,... comma-separated)
+  A dry run (rm --dry-run) prints the first 20 matches, then the count and bytes of all; with
+  --json, every match as a JSON line. A wildcard or filter that matches nothing says so: ls then
+  exits 1, rm deletes nothing and exits 0, cp fails the download ("No object matches ...").
   --receipt FILE       cp: when done, write what was stored or saved (key, size, ETag, version,
                        checksum) as CSV, or JSON for a .json name
   --no-resume          cp, rm: start afresh instead of continuing an interrupted run

@@ -29,14 +29,15 @@ import { fileRangeBody } from '../disk/file-range-body.ts';
 import type { StreamedBody } from '../s3/s3-wire.ts';
 import { madeUpAsRead, openSource, readSmallSource, sizeUnknown } from '../disk/source-file.ts';
 import { BargeError, errorCode, toBargeError } from '../errors.ts';
+import { uploadFilter } from './upload-filter.ts';
 import type { JobBody, JobRuntime } from './job.ts';
 import type { PartRecord } from '../journal/job-journal.ts';
 import {
   identityOf,
   sameLocalFile,
   sameVersion,
-  sourceKeys,
   sourcesCollide,
+  sourceKeys,
   walkPath,
   walkSources,
 } from '../disk/local-files.ts';
@@ -124,6 +125,7 @@ export function uploadBody(connection: S3Connection, spec: UploadSpec): JobBody<
     const walked = discover(
       runtime,
       spec.bucket,
+      uploadFilter(spec.filter, sourceKeys(spec.sources, spec.destination)),
       only
         ? only.map((item) => walkPath(item.path, item.key, walk))
         : [walkSources(spec.sources, spec.destination, walk)],
@@ -279,6 +281,7 @@ async function listStoredNow(
 async function* discover(
   runtime: JobRuntime<UploadItem>,
   bucket: string,
+  keeps: ((file: LocalFile) => boolean) | undefined,
   walks: readonly AsyncIterable<WalkEntry>[],
 ): AsyncGenerator<LocalFile> {
   for (const walk of walks) {
@@ -298,6 +301,7 @@ async function* discover(
         );
         continue;
       }
+      if (keeps && !keeps(entry)) continue;
       runtime.addTotals(1, entry.size);
       yield entry;
     }
