@@ -24,11 +24,15 @@ const CANCELLING_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIG
  * Start a job through the service and follow it to its end. Progress is listened to before the job
  * starts: a job that ends at once is not missed.
  */
+/**
+ * `whileKept`: what to read of the ended job before it is forgotten (a dry run's matches, from its
+ * items); it runs before the summary is written.
+ */
 export async function runJob(
   cli: CliContext,
   start: () => Promise<JobSummary>,
   verb?: string,
-  beforeForget?: (id: string, end: JobSnapshot) => Promise<void>,
+  whileKept?: (id: string, end: JobUpdate) => Promise<void>,
 ): Promise<RunEnd> {
   const view =
     !cli.options.json && !cli.options.quiet && cli.stderr.isTTY ? terminalProgress(cli.stderr) : silentProgress;
@@ -114,9 +118,8 @@ export async function runJob(
             () => undefined,
             (error: unknown) => error as Error,
           );
+  await whileKept?.(jobId, end);
   // A finished run is done with its journal; a failed one stays, for the same command to go on.
-  // What the command reads of the job's items (a sync's plan) before the job is gone.
-  await beforeForget?.(jobId, end);
   if (end.state.status === 'completed' || end.state.status === 'cancelled')
     await cli.service.call('jobs.forget', { id: jobId });
   if (cli.options.json) {

@@ -13,6 +13,9 @@ import { isFinished } from '../../src/jobs.ts';
 import type { Settings, SettingsPatch } from '../../src/settings.ts';
 import { DEFAULT_SETTINGS, settingsPatchSchema, settingsSchema } from '../../src/settings.ts';
 import { commonParent, jobLabel } from '../../src/job-label.ts';
+import { plural } from '../../src/plural.ts';
+import { filterBase, isFiltering, objectMatcher, patternRoot } from '../../src/object-filter.ts';
+import type { ObjectFilter } from '../../src/object-filter.ts';
 import { formatS3Url, parseS3Url } from '../../src/s3-url.ts';
 import type { ConflictChoice } from '../../src/if-exists.ts';
 import type { ReceiptEntry } from '../../src/receipt.ts';
@@ -155,13 +158,23 @@ export class Engine {
     return listBuckets(connection);
   }
 
-  /** One page of a listing (one level with a delimiter, or everything below the prefix). */
-  listObjects(
+  /**
+   * One page of a listing (one level with a delimiter, or everything below the prefix). With `match`,
+   * only the objects a wildcard key and a filter keep (src/object-filter.ts, as jobs keep them): a
+   * pattern lists everything below its literal part; folders are kept as listed.
+   */
+  async listObjects(
     connection: S3Connection,
     options: ListOptions,
     token?: string,
+    match?: { readonly pattern?: string; readonly filter?: ObjectFilter },
   ): Promise<ListingPage & { nextToken: string | undefined }> {
-    return listObjectsPage(connection, options, token);
+    if (match?.pattern === undefined && !isFiltering(match?.filter)) return listObjectsPage(connection, options, token);
+    const root = match.pattern === undefined ? undefined : patternRoot(match.pattern);
+    const listed = root ? { ...options, prefix: root.listPrefix, delimiter: undefined } : options;
+    const page = await listObjectsPage(connection, listed, token);
+    const matches = objectMatcher(match.filter, root?.base ?? filterBase(options.prefix ?? ''), match.pattern);
+    return { ...page, objects: page.objects.filter(matches) };
   }
 
   objectDetails(connection: S3Connection, bucket: string, key: string): Promise<ObjectDetails> {
@@ -648,6 +661,15 @@ function remoteLabel(spec: DownloadSpec | DeleteSpec): string {
     ...(spec.keys ?? []).map((key) => ({ name: key, folder: false })),
     ...(spec.prefixes ?? []).map((prefix) => ({ name: prefix, folder: true })),
   ];
-  const where = commonParent(items.map((item) => item.name));
-  return `${jobLabel(items)} in ${formatS3Url({ bucket: spec.bucket, key: where })}`;
+  const patterns = spec.patterns ?? [];
+  const where = commonParent([...items.map((item) => item.name), ...patterns.map(filterBase)]);
+  // A wildcard is named as typed below its folder ("2024-*/*.gz in s3://b/logs/"), beside the rest.
+  const named =
+    patterns.length === 0
+      ? jobLabel(items)
+      : items.length === 0 && patterns.length === 1
+        ? patterns[0]!.slice(where.length)
+        : `${jobLabel(items)} and ${plural(patterns.length, 'pattern')}`.replace(/^nothing and /, '');
+  const filtered = isFiltering(spec.filter) ? ' (filtered)' : '';
+  return `${named}${filtered} in ${formatS3Url({ bucket: spec.bucket, key: where })}`;
 }

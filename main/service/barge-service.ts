@@ -19,6 +19,8 @@ import type { Result } from '../../src/contract/result.ts';
 import { failure, ok } from '../../src/contract/result.ts';
 import type { JobSummary } from '../../src/jobs.ts';
 import type { Engine, Job } from '../engine/engine.ts';
+import { isFiltering } from '../../src/object-filter.ts';
+import type { ObjectFilter } from '../../src/object-filter.ts';
 import { BargeError, toBargeError } from '../engine/errors.ts';
 import type { IfExists } from '../../src/if-exists.ts';
 import { formatReceipt } from '../../src/receipt.ts';
@@ -232,6 +234,7 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
     const choices = {
       ...(params.followSymlinks === false ? { followSymlinks: false } : {}),
       ...(params.ifExists === undefined || params.ifExists === 'overwrite' ? {} : { ifExists: params.ifExists }),
+      ...matching([], params.filter),
     };
     if (params.staged) {
       const area = requireStaging();
@@ -351,13 +354,14 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
       const spec = { bucket: name, prefixes: [''], allVersions: true, abortUploads: true, deleteBucket: true };
       return started(engine.delete(await registry.connection(connectionId), spec, { connectionRef: connectionId }));
     },
-    'objects.list': async ({ connectionId, bucket, prefix, recursive, token, pageSize }) =>
-      withContext(`list s3://${bucket}/${prefix}`, async () => {
+    'objects.list': async ({ connectionId, bucket, prefix, recursive, token, pageSize, pattern, filter }) =>
+      withContext(`list s3://${bucket}/${pattern ?? prefix}`, async () => {
         const connection = await registry.connection(connectionId);
         const options = { bucket, prefix, delimiter: recursive ? undefined : '/', pageSize };
-        const place = JSON.stringify([connectionId, bucket, prefix, recursive ?? false, pageSize ?? 0]);
+        const match = { pattern, filter };
+        const place = JSON.stringify([connectionId, bucket, prefix, recursive ?? false, pageSize ?? 0, match]);
         // The page as the listing parsed it: no copy on the way to the window; the next one read ahead.
-        return readAhead.page(place, token, (at) => engine.listObjects(connection, options, at));
+        return readAhead.page(place, token, (at) => engine.listObjects(connection, options, at, match));
       }),
     'objects.details': async ({ connectionId, bucket, key }) => {
       const details = await engine.objectDetails(await registry.connection(connectionId), bucket, key);
@@ -394,6 +398,8 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
       ifExists,
       saveAs,
       caseInsensitive,
+      patterns,
+      filter,
       resume,
       resumeWithinMs,
     }) => {
@@ -409,6 +415,7 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
         bucket,
         keys,
         prefixes,
+        ...matching(patterns, filter),
         targetFolder: folder,
         ...(saveAs === undefined ? {} : { targetFile: path.join(folder, saveAs) }),
         ...(caseInsensitive === undefined ? {} : { caseInsensitive }),
@@ -425,13 +432,17 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
         }),
       );
     },
-    'jobs.delete': async ({ connectionId, resume, resumeWithinMs, ...spec }) =>
+    'jobs.delete': async ({ connectionId, resume, resumeWithinMs, patterns, filter, ...spec }) =>
       started(
-        engine.delete(await registry.connection(connectionId), spec, {
-          connectionRef: connectionId,
-          resume,
-          resumeWithinMs,
-        }),
+        engine.delete(
+          await registry.connection(connectionId),
+          { ...spec, ...matching(patterns, filter) },
+          {
+            connectionRef: connectionId,
+            resume,
+            resumeWithinMs,
+          },
+        ),
       ),
     'jobs.sync': async ({ connectionId, resume, resumeWithinMs, confirmed, folder, prefix, ...choices }) => {
       requireWholePath(folder);
@@ -642,4 +653,15 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
       await staging?.close();
     },
   };
+}
+
+/**
+ * A job's wildcards and filter, left out when there are none: a spec is the same whether or not they
+ * were said (the journal knows a job again by its spec).
+ */
+function matching(
+  patterns: readonly string[],
+  filter: ObjectFilter | undefined,
+): { patterns?: readonly string[]; filter?: ObjectFilter } {
+  return { ...(patterns.length > 0 ? { patterns } : {}), ...(isFiltering(filter) ? { filter } : {}) };
 }

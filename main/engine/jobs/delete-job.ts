@@ -12,6 +12,7 @@
 
 import { AbortMultipartUploadCommand, DeleteBucketCommand, DeleteObjectsCommand } from '@aws-sdk/client-s3';
 import { asFolderPrefix } from '../../../src/s3-url.ts';
+import { folderRoot, objectMatcher, patternRoot } from '../../../src/object-filter.ts';
 import { concurrentEach } from '../queue/concurrent-each.ts';
 import { BargeError, errorCode, toBargeError } from '../errors.ts';
 import { plural } from '../../../src/plural.ts';
@@ -182,12 +183,20 @@ async function* discover(
       yield { key, size };
     }
   }
-  for (const rawPrefix of spec.prefixes ?? []) {
-    const prefix = asFolderPrefix(rawPrefix);
+  // Prefixes are folders; patterns list the literal part before their first wildcard. Only what the
+  // filter keeps is counted or deleted (a named key is taken as named).
+  const roots = [
+    ...(spec.prefixes ?? []).map((prefix) => folderRoot(asFolderPrefix(prefix))),
+    ...(spec.patterns ?? []).map(patternRoot),
+  ];
+  for (const root of roots) {
+    const matches = objectMatcher(spec.filter, root.base, root.pattern);
     const listing = spec.allVersions
-      ? listAllVersions(connection, { bucket: spec.bucket, prefix, signal: runtime.signal })
-      : listAllObjects(connection, { bucket: spec.bucket, prefix, signal: runtime.signal });
+      ? listAllVersions(connection, { bucket: spec.bucket, prefix: root.listPrefix, signal: runtime.signal })
+      : listAllObjects(connection, { bucket: spec.bucket, prefix: root.listPrefix, signal: runtime.signal });
     for await (const entry of listing) {
+      // A key no request can name is never left out by a filter: it fails by name, as without one.
+      if (!entry.unreadable && !matches(entry)) continue;
       runtime.addTotals(1, entry.size);
       yield {
         key: entry.key,

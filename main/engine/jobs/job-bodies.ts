@@ -53,7 +53,12 @@ function downloadRefusal(spec: JobSpecs['download']): BargeError | undefined {
 /** A bucket is deleted only by a job that empties all of it: every version, every unfinished upload. */
 function deleteRefusal(spec: JobSpecs['delete']): BargeError | undefined {
   if (!spec.deleteBucket) return undefined;
-  const whole = (spec.keys ?? []).length === 0 && (spec.prefixes ?? []).length === 1 && spec.prefixes![0] === '';
+  const whole =
+    (spec.keys ?? []).length === 0 &&
+    (spec.prefixes ?? []).length === 1 &&
+    spec.prefixes![0] === '' &&
+    (spec.patterns ?? []).length === 0 &&
+    spec.filter === undefined;
   if (whole && spec.allVersions && spec.abortUploads) return undefined;
   return new BargeError(
     'InvalidRequest',

@@ -29,14 +29,15 @@ import { fileRangeBody } from '../disk/file-range-body.ts';
 import type { StreamedBody } from '../s3/s3-wire.ts';
 import { madeUpAsRead, openSource, readSmallSource, sizeUnknown } from '../disk/source-file.ts';
 import { BargeError, errorCode, toBargeError } from '../errors.ts';
+import { uploadFilter } from './upload-filter.ts';
 import type { JobBody, JobRuntime } from './job.ts';
 import type { PartRecord } from '../journal/job-journal.ts';
 import {
   identityOf,
   sameLocalFile,
   sameVersion,
-  sourceKeys,
   sourcesCollide,
+  sourceKeys,
   walkPath,
   walkSources,
 } from '../disk/local-files.ts';
@@ -132,6 +133,7 @@ export function uploadBody(
     const walked = discover(
       runtime,
       spec.bucket,
+      uploadFilter(spec.filter, sourceKeys(spec.sources, spec.destination)),
       only
         ? only.map((item) => walkPath(item.path, item.key, walk))
         : [chosen ? chosen() : walkSources(spec.sources, spec.destination, walk)],
@@ -287,6 +289,7 @@ async function listStoredNow(
 async function* discover(
   runtime: JobRuntime<UploadItem>,
   bucket: string,
+  keeps: ((file: LocalFile) => boolean) | undefined,
   walks: readonly AsyncIterable<WalkEntry>[],
 ): AsyncGenerator<LocalFile> {
   for (const walk of walks) {
@@ -306,6 +309,7 @@ async function* discover(
         );
         continue;
       }
+      if (keeps && !keeps(entry)) continue;
       runtime.addTotals(1, entry.size);
       yield entry;
     }
