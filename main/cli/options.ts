@@ -12,6 +12,9 @@ import type { SettingsPatch } from '../../src/settings.ts';
 import { BargeError } from '../../src/errors.ts';
 import { isRegion, REGION_RULE } from '../../src/region.ts';
 import { printable } from '../../src/unsafe-text.ts';
+import { FilterProblem } from '../../src/object-filter.ts';
+import type { ObjectFilter } from '../../src/object-filter.ts';
+import { FILTER_FLAGS, FILTER_OPTION_SPEC, parseFilterFlags } from './filter-options.ts';
 
 export const optionSpec = {
   'endpoint-url': { type: 'string' },
@@ -32,8 +35,15 @@ export const optionSpec = {
   'case-insensitive': { type: 'boolean' },
   'require-verified': { type: 'boolean' },
   'older-than': { type: 'string' },
+  from: { type: 'string' },
+  force: { type: 'boolean' },
+  yes: { type: 'boolean', short: 'y' },
   'if-exists': { type: 'string' },
   'follow-symlinks': { type: 'boolean' },
+  delete: { type: 'boolean' },
+  /** sync's bare --checksum, told apart from the connection's --checksum MODE before parsing (syncChecksumFlag). */
+  'sync-checksum': { type: 'boolean' },
+  ...FILTER_OPTION_SPEC,
   json: { type: 'boolean' },
   quiet: { type: 'boolean', short: 'q' },
   help: { type: 'boolean', short: 'h' },
@@ -42,13 +52,36 @@ export const optionSpec = {
 
 /** The command-specific flags each command takes. */
 const COMMAND_FLAGS: Readonly<Record<string, readonly string[]>> = {
-  ls: ['recursive'],
-  cp: ['recursive', 'receipt', 'resume', 'case-insensitive', 'require-verified', 'if-exists', 'follow-symlinks'],
-  rm: ['recursive', 'dry-run', 'all-versions', 'resume'],
+  ls: ['recursive', ...FILTER_FLAGS],
+  cp: [
+    'recursive',
+    'receipt',
+    'resume',
+    'case-insensitive',
+    'require-verified',
+    'if-exists',
+    'follow-symlinks',
+    ...FILTER_FLAGS,
+  ],
+  rm: ['recursive', 'dry-run', 'all-versions', 'resume', 'from', ...FILTER_FLAGS],
   mb: [],
-  rb: [],
+  rb: ['force', 'yes'],
   'abort-uploads': ['dry-run', 'older-than'],
+  sync: ['dry-run', 'delete', 'yes', 'sync-checksum', 'resume', 'follow-symlinks'],
 };
+
+/** The connection's checksum modes: `--checksum` followed by one of them is the connection's, else sync's own. */
+const CHECKSUM_MODES = new Set(['when_supported', 'when_required']);
+
+/**
+ * sync's `--checksum` (compare by checksum) takes no value, while the connection's `--checksum MODE`
+ * takes one: a bare --checksum (not followed by a mode) is sync's, renamed before parsing.
+ */
+export function syncChecksumFlag(argv: readonly string[]): string[] {
+  return argv.map((arg, index) =>
+    arg === '--checksum' && !CHECKSUM_MODES.has(argv[index + 1] ?? '') ? '--sync-checksum' : arg,
+  );
+}
 
 export interface CliOptions {
   readonly command: string | undefined;
@@ -70,8 +103,22 @@ export interface CliOptions {
   readonly ifExists: IfExists | undefined;
   /** Uploads: follow symbolic links (default), or skip them, each named (--no-follow-symlinks). */
   readonly followSymlinks: boolean;
+  /** sync: remove what is only at the destination. */
+  readonly delete: boolean;
+  /** sync: compare by checksum (an ETag that is an MD5) instead of size and time. */
+  readonly syncChecksum: boolean;
   /** abort-uploads: only uploads begun at least this many seconds ago. */
   readonly olderThanSeconds: number | undefined;
+  /** ls, cp, rm (and the commands that list): which objects the command acts on (filter-options.ts). */
+  readonly filter: ObjectFilter | undefined;
+  /** Keys holding * or ? are those keys, not wildcards (as s5cmd's --raw). */
+  readonly raw: boolean;
+  /** rm: a file of keys or s3:// URLs, one a line ("-": standard input). */
+  readonly from: string | undefined;
+  /** rb: empty the bucket (every object, version and unfinished upload), then delete it. */
+  readonly force: boolean;
+  /** rb --force: no typed confirmation; sync --delete onto a bucket's top: confirmed. */
+  readonly yes: boolean;
   readonly json: boolean;
   readonly quiet: boolean;
   readonly help: boolean;
@@ -106,7 +153,7 @@ export function parseCli(argv: readonly string[]): CliOptions {
   let parsed;
   try {
     parsed = parseArgs({
-      args: [...argv],
+      args: syncChecksumFlag(argv),
       options: optionSpec,
       allowPositionals: true,
       strict: true,
@@ -165,7 +212,8 @@ export function parseCli(argv: readonly string[]): CliOptions {
   const command = positionals[0];
   const accepted = COMMAND_FLAGS[command ?? ''] ?? [];
   if (values.receipt === '') throw usageError('--receipt needs a file name.');
-  const olderThan = values['older-than'];
+  // abort-uploads' --older-than is an age; the listing commands' is an object filter's, which takes dates too.
+  const olderThan = command === 'abort-uploads' ? values['older-than'] : undefined;
   const olderThanSeconds = olderThan === undefined ? undefined : parseDuration(olderThan);
   if (olderThan !== undefined && olderThanSeconds === undefined)
     throw usageError(`--older-than takes a duration such as 2h or 7d, not "${olderThan}".`);
@@ -183,10 +231,27 @@ export function parseCli(argv: readonly string[]): CliOptions {
     'older-than',
     'if-exists',
     'follow-symlinks',
+    'delete',
+    'sync-checksum',
+    'from',
+    'force',
+    'yes',
+    ...FILTER_FLAGS,
   ] as const) {
     // A flag a command would silently ignore is refused: "rb --dry-run" must not delete the bucket.
     if (values[flag] !== undefined && command !== undefined && command in COMMAND_FLAGS && !accepted.includes(flag))
-      throw usageError(`${command} does not take --${flag}.`);
+      throw usageError(
+        flag === 'sync-checksum'
+          ? `${command} does not take --checksum alone (compare by checksum is sync's); the connection's is --checksum when_supported or when_required.`
+          : `${command} does not take --${flag}.`,
+      );
+  }
+  if (values.from === '') throw usageError('--from needs a file name, or "-" for standard input.');
+  let filter: ObjectFilter | undefined;
+  try {
+    filter = command === 'abort-uploads' ? undefined : parseFilterFlags(values, Date.now());
+  } catch (error) {
+    throw error instanceof FilterProblem ? usageError(error.message) : error;
   }
   const connection = sessionConnectionSchema.safeParse({
     endpoint: values['endpoint-url'],
@@ -215,7 +280,14 @@ export function parseCli(argv: readonly string[]): CliOptions {
     caseInsensitive: values['case-insensitive'],
     requireVerified: values['require-verified'] ?? false,
     followSymlinks: values['follow-symlinks'] ?? true,
+    delete: values.delete ?? false,
+    syncChecksum: values['sync-checksum'] ?? false,
     olderThanSeconds,
+    filter,
+    raw: values.raw ?? false,
+    from: values.from,
+    force: values.force ?? false,
+    yes: values.yes ?? false,
     ifExists: ifExists as IfExists | undefined,
     json: values.json ?? false,
     quiet: values.quiet ?? false,
@@ -231,8 +303,13 @@ Usage:
   barge cp <source>... <destination> [--recursive] upload (local -> s3://) or download (s3:// -> local)
   barge rm s3://bucket/key... [--recursive]        delete keys, or whole prefixes with --recursive
            [--dry-run] [--all-versions]
+  barge rm --from FILE|- [s3://bucket] [--dry-run] delete the keys or s3:// URLs a file lists, one a line
+  barge sync <source> <destination>                make the destination hold what the source holds,
+           [--delete] [--dry-run] [--checksum]     sending only what differs (folder -> s3://, s3:// -> folder)
   barge mb s3://bucket                             create a bucket
   barge rb s3://bucket                             delete an empty bucket
+  barge rb --force s3://bucket [--yes]             empty the bucket (every object, version and unfinished
+                                                   upload), then delete it; asks for its name unless --yes
   barge abort-uploads s3://bucket[/prefix] [--dry-run] [--older-than 2h]
                                                    clean up incomplete multipart uploads
 
@@ -254,12 +331,28 @@ Options:
                        50MB/s, 20MiB/s, 500KB/s (default 0: no cap)
   -r, --recursive      folders and prefixes, everything below them
   --dry-run            show what would happen; change nothing
-  --older-than AGE     abort-uploads: only uploads begun at least AGE ago (90s, 30m, 2h, 7d), so
-                       one another process is sending now is left alone
   --all-versions       rm: every version and delete marker (versioned buckets)
+
+Wildcards and filters (ls, cp, rm):
+  s3://b/logs/2024-*/*.gz   a key with * (any characters, "/" included) or ? (one character) is a
+                       wildcard, as in s5cmd: only the part before the first one is listed. --raw
+                       takes * and ? as themselves
+  --include GLOB       only what matches GLOB (repeatable: any of them); globs see the key below
+                       the folder named (s3://b/logs/ and --include "2024-*" keep logs/2024-...)
+  --exclude GLOB       leave out what matches GLOB (repeatable); wins over --include, in any order
+  --older-than AGE     only objects modified before AGE ago (90d, 12h, 30m, 2w) or a date
+                       (2024-01-31, 2024-01-31T12:00Z; UTC unless a zone is given); never in the
+                       future. abort-uploads: only uploads begun at least AGE ago (an age only)
+  --newer-than AGE     only objects modified after AGE ago, or after a date
+  --larger-than SIZE   only objects of more than SIZE (1GiB, 500MB, 10KiB, 4096)
+  --smaller-than SIZE  only objects of less than SIZE
+  --storage-class C    only objects of these storage classes (STANDARD, GLACIER,... comma-separated)
+  A dry run (rm --dry-run) prints the first 20 matches, then the count and bytes of all; with
+  --json, every match as a JSON line. A wildcard or filter that matches nothing says so: ls then
+  exits 1, rm deletes nothing and exits 0, cp fails the download ("No object matches ...").
   --receipt FILE       cp: when done, write what was stored or saved (key, size, ETag, version,
                        checksum) as CSV, or JSON for a .json name
-  --no-resume          cp, rm: start afresh instead of continuing an interrupted run
+  --no-resume          cp, rm, sync: start afresh instead of continuing an interrupted run
   --case-insensitive   cp (download): refuse keys whose names differ only in case, as on Windows
                        and macOS (default: ask the target folder)
   --if-exists WHAT     cp: a file (download) or object (upload) already there is overwritten
@@ -271,6 +364,11 @@ Options:
                        (default: links to files and folders are followed, loops refused)
   --require-verified   cp (download): fail an object that can be checked only for its size (no
                        checksum or ETag to check it against) instead of saving it with a warning
+  --delete             sync: remove what is only at the destination, once the sends are done (with
+                       --delete to a bucket's top, --yes is needed too)
+  --checksum           sync (no value): compare files and objects on both sides by checksum (the
+                       MD5 a single-part ETag is) instead of by size and time; where an ETag is no
+                       MD5 (multipart), size and time decide, and a key sent says so
   --json               machine-readable output, one JSON object per line
   -q, --quiet          no progress bar
 

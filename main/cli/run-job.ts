@@ -24,7 +24,16 @@ const CANCELLING_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIG
  * Start a job through the service and follow it to its end. Progress is listened to before the job
  * starts: a job that ends at once is not missed.
  */
-export async function runJob(cli: CliContext, start: () => Promise<JobSummary>, verb?: string): Promise<RunEnd> {
+/**
+ * `whileKept`: what to read of the ended job before it is forgotten (a dry run's matches, from its
+ * items); it runs before the summary is written.
+ */
+export async function runJob(
+  cli: CliContext,
+  start: () => Promise<JobSummary>,
+  verb?: string,
+  whileKept?: (id: string, end: JobUpdate) => Promise<void>,
+): Promise<RunEnd> {
   const view =
     !cli.options.json && !cli.options.quiet && cli.stderr.isTTY ? terminalProgress(cli.stderr) : silentProgress;
   // Unknown until the service answers the start: progress may come first.
@@ -109,6 +118,7 @@ export async function runJob(cli: CliContext, start: () => Promise<JobSummary>, 
             () => undefined,
             (error: unknown) => error as Error,
           );
+  await whileKept?.(jobId, end);
   // A finished run is done with its journal; a failed one stays, for the same command to go on.
   if (end.state.status === 'completed' || end.state.status === 'cancelled')
     await cli.service.call('jobs.forget', { id: jobId });
@@ -155,7 +165,9 @@ function earlierRunLine(earlier: EarlierRun): string {
 
 function summary(end: JobSnapshot, seconds: number, verb?: string): string {
   const p = end.progress;
-  const done = verb ?? (end.kind === 'upload' ? 'Uploaded' : end.kind === 'download' ? 'Downloaded' : 'Deleted');
+  const done =
+    verb ??
+    { upload: 'Uploaded', download: 'Downloaded', delete: 'Deleted', sync: 'Synced (sent or deleted)' }[end.kind];
   // Many files: objects a second beside the bytes (a job of small files moves objects more than bytes).
   const objectRate = p.objectsDone > 1 ? `, ${formatObjectRate(p.objectsDone / seconds)}` : '';
   const kept = p.objectsKept ?? 0;

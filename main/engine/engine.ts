@@ -13,12 +13,15 @@ import { isFinished } from '../../src/jobs.ts';
 import type { Settings, SettingsPatch } from '../../src/settings.ts';
 import { DEFAULT_SETTINGS, settingsPatchSchema, settingsSchema } from '../../src/settings.ts';
 import { commonParent, jobLabel } from '../../src/job-label.ts';
+import { plural } from '../../src/plural.ts';
+import { filterBase, isFiltering, objectMatcher, patternRoot } from '../../src/object-filter.ts';
+import type { ObjectFilter } from '../../src/object-filter.ts';
 import { formatS3Url, parseS3Url } from '../../src/s3-url.ts';
 import type { ConflictChoice } from '../../src/if-exists.ts';
 import type { ReceiptEntry } from '../../src/receipt.ts';
 import { BargeError } from './errors.ts';
 import { launchSpec } from './launch/spec-launch.ts';
-import type { DeleteSpec, DownloadSpec, JobSpecs, UploadSpec } from './jobs/job-specs.ts';
+import type { DeleteSpec, DownloadSpec, JobSpecs, SyncSpec, UploadSpec } from './jobs/job-specs.ts';
 import { Job } from './jobs/job.ts';
 import type { JobBody, JobClock, JobTarget } from './jobs/job.ts';
 import type { Arrival } from './jobs/arrival.ts';
@@ -159,13 +162,23 @@ export class Engine {
     return listBuckets(connection);
   }
 
-  /** One page of a listing (one level with a delimiter, or everything below the prefix). */
-  listObjects(
+  /**
+   * One page of a listing (one level with a delimiter, or everything below the prefix). With `match`,
+   * only the objects a wildcard key and a filter keep (src/object-filter.ts, as jobs keep them): a
+   * pattern lists everything below its literal part; folders are kept as listed.
+   */
+  async listObjects(
     connection: S3Connection,
     options: ListOptions,
     token?: string,
+    match?: { readonly pattern?: string; readonly filter?: ObjectFilter },
   ): Promise<ListingPage & { nextToken: string | undefined }> {
-    return listObjectsPage(connection, options, token);
+    if (match?.pattern === undefined && !isFiltering(match?.filter)) return listObjectsPage(connection, options, token);
+    const root = match.pattern === undefined ? undefined : patternRoot(match.pattern);
+    const listed = root ? { ...options, prefix: root.listPrefix, delimiter: undefined } : options;
+    const page = await listObjectsPage(connection, listed, token);
+    const matches = objectMatcher(match.filter, root?.base ?? filterBase(options.prefix ?? ''), match.pattern);
+    return { ...page, objects: page.objects.filter(matches) };
   }
 
   objectDetails(connection: S3Connection, bucket: string, key: string): Promise<ObjectDetails> {
@@ -317,6 +330,16 @@ export class Engine {
     // A dry run changes nothing: there is nothing to resume.
     const recorded = spec.dryRun ? { ...options, connectionRef: undefined } : options;
     return this.start('delete', name, spec, connection, recorded);
+  }
+
+  /** Keep a prefix and a folder in step, sending only what differs (sync-job.ts); a dry run lists the plan. */
+  sync(connection: S3Connection, spec: SyncSpec, options: JobStartOptions = {}): Job {
+    const remote = formatS3Url({ bucket: spec.bucket, key: spec.prefix });
+    const [from, to] = spec.direction === 'upload' ? [spec.folder, remote] : [remote, spec.folder];
+    const name = options.name ?? `${spec.dryRun ? 'Compare' : 'Sync'} ${from} → ${to}`;
+    // A dry run changes nothing: there is nothing to resume.
+    const recorded = spec.dryRun ? { ...options, connectionRef: undefined } : options;
+    return this.start('sync', name, spec, connection, recorded);
   }
 
   /**
@@ -641,6 +664,15 @@ function remoteLabel(spec: DownloadSpec | DeleteSpec): string {
     ...(spec.keys ?? []).map((key) => ({ name: key, folder: false })),
     ...(spec.prefixes ?? []).map((prefix) => ({ name: prefix, folder: true })),
   ];
-  const where = commonParent(items.map((item) => item.name));
-  return `${jobLabel(items)} in ${formatS3Url({ bucket: spec.bucket, key: where })}`;
+  const patterns = spec.patterns ?? [];
+  const where = commonParent([...items.map((item) => item.name), ...patterns.map(filterBase)]);
+  // A wildcard is named as typed below its folder ("2024-*/*.gz in s3://b/logs/"), beside the rest.
+  const named =
+    patterns.length === 0
+      ? jobLabel(items)
+      : items.length === 0 && patterns.length === 1
+        ? patterns[0]!.slice(where.length)
+        : `${jobLabel(items)} and ${plural(patterns.length, 'pattern')}`.replace(/^nothing and /, '');
+  const filtered = isFiltering(spec.filter) ? ' (filtered)' : '';
+  return `${named}${filtered} in ${formatS3Url({ bucket: spec.bucket, key: where })}`;
 }

@@ -19,6 +19,8 @@ import type { Result } from '../../src/contract/result.ts';
 import { failure, ok } from '../../src/contract/result.ts';
 import type { JobSummary } from '../../src/jobs.ts';
 import type { Engine, Job } from '../engine/engine.ts';
+import { isFiltering } from '../../src/object-filter.ts';
+import type { ObjectFilter } from '../../src/object-filter.ts';
 import { BargeError, toBargeError } from '../engine/errors.ts';
 import type { IfExists } from '../../src/if-exists.ts';
 import { formatReceipt } from '../../src/receipt.ts';
@@ -92,6 +94,14 @@ export function savedFileName(key: string): string {
  * answer of the service carries, for a host that meets a failure of its own (the command line's last
  * word on an error).
  */
+/**
+ * Why a sync --delete onto a bucket's top is not run unasked: every object of the bucket that the
+ * folder does not hold would go.
+ */
+export function syncDeleteAtTopRule(bucket: string): string {
+  return `A sync with --delete to the top of bucket ${bucket} deletes every object in the bucket that the folder does not hold: confirm it with --yes (or look first with --dry-run).`;
+}
+
 export function describeError(error: unknown): BargeError {
   return toBargeError(error);
 }
@@ -224,6 +234,7 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
     const choices = {
       ...(params.followSymlinks === false ? { followSymlinks: false } : {}),
       ...(params.ifExists === undefined || params.ifExists === 'overwrite' ? {} : { ifExists: params.ifExists }),
+      ...matching([], params.filter),
     };
     if (params.staged) {
       const area = requireStaging();
@@ -343,13 +354,14 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
       const spec = { bucket: name, prefixes: [''], allVersions: true, abortUploads: true, deleteBucket: true };
       return started(engine.delete(await registry.connection(connectionId), spec, { connectionRef: connectionId }));
     },
-    'objects.list': async ({ connectionId, bucket, prefix, recursive, token, pageSize }) =>
-      withContext(`list s3://${bucket}/${prefix}`, async () => {
+    'objects.list': async ({ connectionId, bucket, prefix, recursive, token, pageSize, pattern, filter }) =>
+      withContext(`list s3://${bucket}/${pattern ?? prefix}`, async () => {
         const connection = await registry.connection(connectionId);
         const options = { bucket, prefix, delimiter: recursive ? undefined : '/', pageSize };
-        const place = JSON.stringify([connectionId, bucket, prefix, recursive ?? false, pageSize ?? 0]);
+        const match = { pattern, filter };
+        const place = JSON.stringify([connectionId, bucket, prefix, recursive ?? false, pageSize ?? 0, match]);
         // The page as the listing parsed it: no copy on the way to the window; the next one read ahead.
-        return readAhead.page(place, token, (at) => engine.listObjects(connection, options, at));
+        return readAhead.page(place, token, (at) => engine.listObjects(connection, options, at, match));
       }),
     'objects.details': async ({ connectionId, bucket, key }) => {
       const details = await engine.objectDetails(await registry.connection(connectionId), bucket, key);
@@ -386,6 +398,8 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
       ifExists,
       saveAs,
       caseInsensitive,
+      patterns,
+      filter,
       resume,
       resumeWithinMs,
     }) => {
@@ -401,6 +415,7 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
         bucket,
         keys,
         prefixes,
+        ...matching(patterns, filter),
         targetFolder: folder,
         ...(saveAs === undefined ? {} : { targetFile: path.join(folder, saveAs) }),
         ...(caseInsensitive === undefined ? {} : { caseInsensitive }),
@@ -417,14 +432,54 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
         }),
       );
     },
-    'jobs.delete': async ({ connectionId, resume, resumeWithinMs, ...spec }) =>
+    'jobs.delete': async ({ connectionId, resume, resumeWithinMs, patterns, filter, ...spec }) =>
       started(
-        engine.delete(await registry.connection(connectionId), spec, {
+        engine.delete(
+          await registry.connection(connectionId),
+          { ...spec, ...matching(patterns, filter) },
+          {
+            connectionRef: connectionId,
+            resume,
+            resumeWithinMs,
+          },
+        ),
+      ),
+    'jobs.sync': async ({ connectionId, resume, resumeWithinMs, confirmed, folder, prefix, ...choices }) => {
+      requireWholePath(folder);
+      const folderPrefix = prefix === '' || prefix.endsWith('/') ? prefix : `${prefix}/`;
+      if (choices.delete && !choices.dryRun && !confirmed && choices.direction === 'upload' && folderPrefix === '')
+        throw new BargeError('ConfirmationNeeded', syncDeleteAtTopRule(choices.bucket));
+      // A page names no files on the host (jobs.upload refuses `paths`), except below the download
+      // root the host gave it: a sync reads, writes and deletes there only, either way.
+      if (options.pageCallers && options.downloadRoot === undefined && choices.direction === 'upload')
+        throw new BargeError('Forbidden', 'A page may not name files on the host: send them (uploads.stage).');
+      const local =
+        options.downloadRoot === undefined
+          ? path.resolve(folder)
+          : choices.direction === 'download'
+            ? await engine.confinedTarget(options.downloadRoot, folder)
+            : await engine.confinedFolder(options.downloadRoot, folder);
+      const spec = {
+        direction: choices.direction,
+        folder: local,
+        bucket: choices.bucket,
+        prefix: folderPrefix,
+        // Left out when off, so a spec is the same whether or not it was said.
+        ...(choices.delete ? { delete: true } : {}),
+        ...(choices.dryRun ? { dryRun: true } : {}),
+        ...(choices.checksum ? { checksum: true } : {}),
+        // A page's sync up reads below the root only: no link there leads it elsewhere on the host.
+        ...(choices.followSymlinks === false || options.pageCallers ? { followSymlinks: false } : {}),
+        ...(options.downloadRoot === undefined ? {} : { confinedTo: path.resolve(options.downloadRoot) }),
+      };
+      return started(
+        engine.sync(await registry.connection(connectionId), spec, {
           connectionRef: connectionId,
           resume,
           resumeWithinMs,
         }),
-      ),
+      );
+    },
     'jobs.pause': onJobs((id) => engine.pause(id)),
     'jobs.resume': onJobs((id) => engine.resume(id)),
     'jobs.cancel': onJobs((id) => engine.cancel(id)),
@@ -598,4 +653,15 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
       await staging?.close();
     },
   };
+}
+
+/**
+ * A job's wildcards and filter, left out when there are none: a spec is the same whether or not they
+ * were said (the journal knows a job again by its spec).
+ */
+function matching(
+  patterns: readonly string[],
+  filter: ObjectFilter | undefined,
+): { patterns?: readonly string[]; filter?: ObjectFilter } {
+  return { ...(patterns.length > 0 ? { patterns } : {}), ...(isFiltering(filter) ? { filter } : {}) };
 }

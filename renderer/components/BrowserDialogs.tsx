@@ -1,5 +1,6 @@
 // The browser's dialogs and what opens them: delete (the selection, or the whole prefix or bucket),
-// download the selection, and an object's details (kept in the details store).
+// download the selection, sync the folder on screen with a local one, and an object's details (kept
+// in the details store).
 
 import { useBrowser } from '../store/browser-store.ts';
 import type { RowRef } from '../store/browser-store.ts';
@@ -8,6 +9,7 @@ import { DeleteDialog } from './DeleteDialog.tsx';
 import type { DeleteTarget } from './DeleteDialog.tsx';
 import { DetailsDialog } from './DetailsDialog.tsx';
 import { DownloadDialog } from './DownloadDialog.tsx';
+import { SyncDialog } from './SyncDialog.tsx';
 import { parentOf } from './useBrowserKeyboard.ts';
 
 /** The browser's open dialog (the details dialog apart: the details store keeps that one). */
@@ -19,7 +21,8 @@ export type BrowserDialog =
       readonly bucket: string;
       readonly keys: string[];
       readonly prefixes: string[];
-    };
+    }
+  | { readonly kind: 'sync'; readonly connectionId: string; readonly bucket: string; readonly prefix: string };
 
 /**
  * Delete the selected rows: objects by key, folders by prefix. `sizeOf`: the size the listing shows
@@ -101,6 +104,15 @@ export function BrowserDialogs({ dialog, onClose }: { dialog: BrowserDialog | un
           bucket={dialog.bucket}
           keys={dialog.keys}
           prefixes={dialog.prefixes}
+          defaultFolder={defaultFolder}
+          onClose={onClose}
+        />
+      )}
+      {dialog?.kind === 'sync' && (
+        <SyncDialog
+          connectionId={dialog.connectionId}
+          bucket={dialog.bucket}
+          prefix={dialog.prefix}
           defaultFolder={defaultFolder}
           onClose={onClose}
         />

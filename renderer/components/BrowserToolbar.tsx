@@ -1,7 +1,7 @@
 // The browser's actions: upload files or a folder (and what becomes of an object already there),
-// download, delete, copy a link, refresh, filter.
+// download, delete, sync with a folder, copy a link, refresh, filter.
 
-import { Download, Eraser, FolderUp, Link, RefreshCw, Search, Trash2, Upload } from 'lucide-react';
+import { Download, Eraser, FolderSync, FolderUp, Link, RefreshCw, Search, Trash2, Upload } from 'lucide-react';
 import { useRef } from 'react';
 import type { ChangeEvent } from 'react';
 import { droppedFromInput } from '../dropped-files.ts';
@@ -16,11 +16,14 @@ export function BrowserToolbar({
   onDownload,
   onDelete,
   onDeletePrefix,
+  onSync,
 }: {
   selectedRows: readonly RowRef[];
   onDownload: () => void;
   onDelete: () => void;
   onDeletePrefix: () => void;
+  /** Sync… the folder on screen (or the bucket at its top) with a local folder. */
+  onSync: () => void;
 }) {
   const { prefix, filter, setFilter, refresh, upload, copyLink } = useBrowser();
   const filesInput = useRef<HTMLInputElement>(null);
@@ -54,6 +57,10 @@ export function BrowserToolbar({
       <button type="button" onClick={onDeletePrefix}>
         <Eraser size={14} aria-hidden />
         {prefix ? 'Delete this folder' : 'Empty bucket'}
+      </button>
+      <button type="button" onClick={onSync}>
+        <FolderSync size={14} aria-hidden />
+        Sync…
       </button>
       <button
         type="button"

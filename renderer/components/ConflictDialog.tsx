@@ -7,7 +7,7 @@
 import { useState } from 'react';
 import { isNewer } from '../../src/if-exists.ts';
 import type { ConflictChoice } from '../../src/if-exists.ts';
-import type { Conflict, ConflictSide, JobKind } from '../../src/jobs.ts';
+import type { Conflict, ConflictSide } from '../../src/jobs.ts';
 import { formatBytes, formatDate } from '../format.ts';
 import type { JobView } from '../store/jobs-store.ts';
 import { useJobs } from '../store/jobs-store.ts';
@@ -48,7 +48,7 @@ const WORDS = {
       { choice: 'newer', label: 'Replace if newer', hint: 'Replace the object only if the file is newer' },
     ],
   },
-} as const satisfies Record<Exclude<JobKind, 'delete'>, unknown>;
+} as const satisfies Record<'upload' | 'download', unknown>;
 
 /** What replacing an object does in a bucket, by its versioning (unknown: nothing is said). */
 export function replacingSays(versioning: Conflict['versioning']): string | undefined {

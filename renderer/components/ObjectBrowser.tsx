@@ -62,6 +62,7 @@ export function ObjectBrowser() {
         onDownload={() => setDialog(downloadSelection(connectionId, bucket, selectedRows))}
         onDelete={onDelete}
         onDeletePrefix={() => setDialog(deletePrefix(connectionId, bucket, prefix))}
+        onSync={() => setDialog({ kind: 'sync', connectionId, bucket, prefix })}
       />
       <p role="status" className="status">
         {plural(shown.length, 'item')}

@@ -17,6 +17,7 @@ import {
   PanelRightOpen,
   Pause,
   Play,
+  RefreshCw,
   RotateCcw,
   Trash2,
   X,
@@ -66,6 +67,7 @@ const DIRECTION: Record<JobView['kind'], { icon: LucideIcon; label: string }> = 
   upload: { icon: ArrowUpFromLine, label: 'Upload' },
   download: { icon: ArrowDownToLine, label: 'Download' },
   delete: { icon: Trash2, label: 'Delete' },
+  sync: { icon: RefreshCw, label: 'Sync' },
 };
 /** Status in colour, icon and word: never colour alone. */
 const STATUS_ICON: Record<JobState['status'], LucideIcon> = {

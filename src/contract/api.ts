@@ -13,6 +13,7 @@ import type { IfExists } from '../if-exists.ts';
 import { fileNameProblem } from '../key-path.ts';
 import { printable } from '../unsafe-text.ts';
 import { keyBytesProblem } from '../s3-names.ts';
+import { objectFilterSchema } from '../object-filter.ts';
 import type { Result } from './result.ts';
 import { apiErrorSchema } from './result.ts';
 import type {
@@ -79,6 +80,17 @@ const destination = keyText(
   (text) =>
     text.endsWith('/') ? 'no key can begin with it: shorten it' : 'shorten the name or the destination prefix',
 );
+/** An S3-URL wildcard key ("logs/2024-*\/*.gz"): `*` any characters ("/" too), `?` one (src/object-filter.ts). */
+const pattern = keyText(
+  z.string().min(1),
+  () => 'The pattern',
+  () => 'no key can match it',
+);
+/** Which listed objects a listing or a job keeps: wildcards and filters, one definition (src/object-filter.ts). */
+const matching = {
+  patterns: z.array(pattern).max(10_000).default([]),
+  filter: objectFilterSchema.optional(),
+};
 const onJob = z.strictObject({ id: id.optional() });
 const jobId = z.string().min(1).max(100);
 /** Every item of a job, or the failed ones only. */
@@ -149,6 +161,13 @@ export const methodSchemas = {
     recursive: z.boolean().default(false),
     token: z.string().max(4096).optional(),
     pageSize: z.number().int().min(1).max(1000).optional(),
+    /**
+     * Only the objects this wildcard key matches, whole: the listing is then of everything below the
+     * literal part before its first wildcard, whatever `prefix` and `recursive` say.
+     */
+    pattern: pattern.optional(),
+    /** Only the objects this keeps (folders are listed as they are); a page may then be empty and go on. */
+    filter: objectFilterSchema.optional(),
   }),
   'objects.details': z.strictObject({ connectionId: id, bucket, key }),
   'objects.presign': z.strictObject({
@@ -206,6 +225,8 @@ export const methodSchemas = {
       followSymlinks: z.boolean().optional(),
       /** An object already there: replaced when absent (as cp and aws s3 cp do); the window asks. */
       ifExists: ifExistsSchema.optional(),
+      /** Only the files this keeps: globs, size, modification time (a storage class is no file's). */
+      filter: objectFilterSchema.optional(),
       ...rerun,
     })
     .refine(
@@ -240,6 +261,7 @@ export const methodSchemas = {
      * Names that differ only in case are one file (a folder bound for Windows or macOS); absent: the folder is asked.
      */
     caseInsensitive: z.boolean().optional(),
+    ...matching,
     ...rerun,
   }),
   'jobs.delete': z
@@ -252,12 +274,34 @@ export const methodSchemas = {
       prefixes: z.array(prefix).max(10_000).default([]),
       allVersions: z.boolean().default(false),
       dryRun: z.boolean().default(false),
+      ...matching,
       ...rerun,
     })
     .refine((params) => params.keySizes === undefined || params.keySizes.length === params.keys.length, {
       message: 'Give one size for each key, or none.',
       path: ['keySizes'],
     }),
+  /**
+   * Keep a local folder and a prefix in step, sending only what differs (size or time, or with
+   * `checksum` an ETag that is an MD5): `upload` sends the folder's new and changed files, `download`
+   * saves the prefix's. `delete` removes what is only at the destination once the sends are done;
+   * `dryRun` changes nothing and lists each key to send or delete, with why, as the job's items. A
+   * `delete` onto a bucket's whole top needs `confirmed` (the window's comparison, the CLI's --yes).
+   */
+  'jobs.sync': z.strictObject({
+    connectionId: id,
+    direction: z.enum(['upload', 'download']),
+    folder: z.string().min(1).max(4096),
+    bucket,
+    /** "" for the bucket's top, or a prefix ("logs" and "logs/" are one folder). */
+    prefix,
+    delete: z.boolean().default(false),
+    dryRun: z.boolean().default(false),
+    checksum: z.boolean().default(false),
+    followSymlinks: z.boolean().optional(),
+    confirmed: z.boolean().default(false),
+    ...rerun,
+  }),
   'jobs.pause': onJob,
   'jobs.resume': onJob,
   'jobs.cancel': onJob,
@@ -395,6 +439,7 @@ export interface MethodResults {
   'jobs.upload': JobSummary;
   'jobs.download': JobSummary;
   'jobs.delete': JobSummary;
+  'jobs.sync': JobSummary;
   'jobs.pause': null;
   'jobs.resume': null;
   'jobs.cancel': null;

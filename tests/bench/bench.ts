@@ -1,7 +1,9 @@
 // npm run bench: Barge against the best peers, on a real MinIO, side by side in one run.
 //
 // Workloads: 2,000 x 64 KiB files up; one 1 GiB file up; that object down; list 20,000 keys;
-// delete 20,000 keys. Tools run in alternating order, BENCH_ROUNDS times each (default 3), and the
+// delete 20,000 keys; sync 20,000 small files of which 200 changed (each tool's own prefix, seeded
+// once, untimed; 200 files rewritten with another size before each round; Barge's dry run before
+// its timed run shows what it will send). Tools run in alternating order, BENCH_ROUNDS times each (default 3), and the
 // median is reported, with peak memory (max RSS) and CPU time, and the ratio to s5cmd. Peers come
 // from PATH or ~/.cache/s3lab/bin (../shared/lab/install-peers.sh); BENCH_PEERS=s5cmd,rclone picks.
 // BENCH_WORKLOADS=small-up,list picks workloads;
@@ -27,7 +29,10 @@ const SMALL_FILES = 2_000;
 const SMALL_FILE_BYTES = 64 * 1024;
 const LARGE_FILE_BYTES = 1024 ** 3;
 const LIST_KEYS = 20_000;
-const ALL: Workload[] = ['small-up', 'large-up', 'large-down', 'list', 'delete'];
+const SYNC_FILES = 20_000;
+const SYNC_CHANGED = 200;
+const SYNC_FILE_BYTES = 1024;
+const ALL: Workload[] = ['small-up', 'large-up', 'large-down', 'list', 'delete', 'sync'];
 const workloads = (process.env.BENCH_WORKLOADS?.split(',') as Workload[] | undefined) ?? ALL;
 
 interface Measurement {
@@ -144,6 +149,13 @@ async function main(): Promise<void> {
       if (up.state.status !== 'completed') throw new Error('could not upload the download source');
     }
     if (workloads.includes('list')) await seedKeys(engine, connection, bucket, seedDir, 'listing/');
+    // Sync: a folder of small files, copied once into each tool's own prefix (untimed).
+    const syncDir = path.join(scratch, 'files');
+    if (workloads.includes('sync')) {
+      await mkdir(syncDir);
+      for (let i = 0; i < SYNC_FILES; i++) await writeRandomFile(path.join(syncDir, syncFileName(i)), SYNC_FILE_BYTES);
+      for (const tool of tools) await seedKeys(engine, connection, bucket, syncDir, `sync/${tool.name}/`);
+    }
 
     const results: { workload: Workload; tool: string; m: Measurement[] }[] = [];
     for (const workload of workloads) {
@@ -151,6 +163,13 @@ async function main(): Promise<void> {
       for (let round = 0; round < ROUNDS; round++) {
         // Alternate the order, so no tool always runs on a warm (or cold) server.
         const order = round % 2 === 0 ? tools : [...tools].reverse();
+        // The same 200 files change for every tool: another size (and a newer time) each round.
+        if (workload === 'sync')
+          for (let i = 0; i < SYNC_CHANGED; i++)
+            await writeRandomFile(
+              path.join(syncDir, syncFileName(i * (SYNC_FILES / SYNC_CHANGED))),
+              SYNC_FILE_BYTES + round + 1,
+            );
         for (const tool of order) {
           const tag = `${tool.name}-${round}`;
           let args: WorkloadArgs;
@@ -170,6 +189,11 @@ async function main(): Promise<void> {
             case 'delete':
               await seedKeys(engine, connection, bucket, seedDir, `delete/${tag}/`);
               args = { bucket, local: '', key: `delete/${tag}/` };
+              break;
+            case 'sync':
+              args = { bucket, local: syncDir, key: `sync/${tool.name}/files/` };
+              if (tool.name === 'barge')
+                process.stderr.write(`  sync barge round ${round + 1}: ${await bargePlan(tool, args)}\n`);
               break;
           }
           try {
@@ -221,8 +245,31 @@ async function main(): Promise<void> {
   }
 }
 
+function syncFileName(i: number): string {
+  return `f${String(i).padStart(5, '0')}.bin`;
+}
+
+/** What Barge's sync will send, by its own dry run (untimed): the proof that it sends only what changed. */
+async function bargePlan(tool: Tool, w: WorkloadArgs): Promise<string> {
+  const [script, ...rest] = tool.args('sync', w);
+  const args = [script!, ...rest.filter((arg) => arg !== '--quiet')];
+  args.splice(args.indexOf('sync') + 1, 0, '--dry-run');
+  const out = await new Promise<string>((resolve) => {
+    const child = spawn(tool.command, args, {
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...tool.env },
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    let text = '';
+    child.stdout.on('data', (c: Buffer) => (text += c.toString()));
+    child.on('close', () => resolve(text));
+  });
+  return out.trim().split('\n').at(-1) ?? '';
+}
+
 function rateOf(workload: Workload, seconds: number): { value: number; unit: string } {
   switch (workload) {
+    case 'sync':
+      return { value: SYNC_FILES / seconds, unit: 'files/s' };
     case 'small-up':
       return { value: SMALL_FILES / seconds, unit: 'obj/s' };
     case 'large-up':

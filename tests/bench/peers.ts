@@ -9,11 +9,11 @@ import os from 'node:os';
 import path from 'node:path';
 import type { S3ServerInfo } from '../support/s3-server.ts';
 
-export type Workload = 'small-up' | 'large-up' | 'large-down' | 'list' | 'delete';
+export type Workload = 'small-up' | 'large-up' | 'large-down' | 'list' | 'delete' | 'sync';
 
 export interface WorkloadArgs {
   readonly bucket: string;
-  /** Local folder (small-up), file (large-up) or target file (large-down). */
+  /** Local folder (small-up, sync), file (large-up) or target file (large-down). */
   readonly local: string;
   /** Key or prefix (ending in "/") in the bucket. */
   readonly key: string;
@@ -75,6 +75,8 @@ export function bargeTool(
           return [...cli, 'ls', '--recursive', `s3://${w.bucket}/${w.key}`];
         case 'delete':
           return [...cli, 'rm', '--recursive', '--threads', '64', `s3://${w.bucket}/${w.key}`];
+        case 'sync':
+          return [...cli, 'sync', '--threads', '64', w.local, `s3://${w.bucket}/${w.key}`];
       }
     },
   };
@@ -106,6 +108,8 @@ export async function peerTools(server: S3ServerInfo, scratch: string): Promise<
             return [...base, 'ls', `s3://${w.bucket}/${w.key}*`];
           case 'delete':
             return [...base, '--numworkers', '64', 'rm', `s3://${w.bucket}/${w.key}*`];
+          case 'sync':
+            return [...base, '--numworkers', '64', 'sync', `${w.local}/`, `s3://${w.bucket}/${w.key}`];
         }
       },
     });
@@ -138,6 +142,22 @@ export async function peerTools(server: S3ServerInfo, scratch: string): Promise<
             return ['lsf', '-R', '--files-only', remote];
           case 'delete':
             return ['delete', '--checkers', '64', '--transfers', '64', remote];
+          case 'sync':
+            // The rule s5cmd, aws-cli and Barge use (size, then a newer source than the object's
+            // LastModified), from the listing alone: rclone's default reads each object's mtime
+            // metadata by a HEAD per key, which no one runs against S3 at this size.
+            return [
+              'sync',
+              '--transfers',
+              '64',
+              '--checkers',
+              '64',
+              '--fast-list',
+              '--update',
+              '--use-server-modtime',
+              w.local,
+              remote,
+            ];
         }
       },
     });
@@ -167,6 +187,8 @@ export async function peerTools(server: S3ServerInfo, scratch: string): Promise<
             return [...s3, 'ls', '--recursive', `s3://${w.bucket}/${w.key}`];
           case 'delete':
             return [...s3, 'rm', quiet, '--recursive', `s3://${w.bucket}/${w.key}`];
+          case 'sync':
+            return [...s3, 'sync', quiet, w.local, `s3://${w.bucket}/${w.key}`];
         }
       },
     });

@@ -5,7 +5,9 @@ import { plural } from '../../../src/plural.ts';
 import { printable, printableJson, printableName } from '../../../src/unsafe-text.ts';
 import type { CliContext } from '../context.ts';
 import { usageError } from '../options.ts';
-import { s3Location } from './cp.ts';
+import { exitStatus, s3Location } from './cp.ts';
+import { runJob } from '../run-job.ts';
+import { createInterface } from 'node:readline';
 
 function oneBucket(cli: CliContext, command: string): string {
   if (cli.options.args.length !== 1) throw usageError(`${command} takes one s3://bucket address.`);
@@ -24,10 +26,51 @@ export async function mb(cli: CliContext): Promise<number> {
 
 export async function rb(cli: CliContext): Promise<number> {
   const bucket = oneBucket(cli, 'rb');
+  if (cli.options.force) return emptyAndDelete(cli, bucket);
+  if (cli.options.yes)
+    throw usageError('--yes confirms rb --force (empty the bucket, then delete it); rb alone asks nothing.');
   await cli.service.call('buckets.delete', { connectionId: cli.connectionId, name: bucket });
   if (!cli.options.quiet)
     cli.stdout.write(cli.options.json ? `${printableJson({ deleted: bucket })}\n` : `Deleted s3://${bucket}\n`);
   return 0;
+}
+
+/**
+ * rb --force: the engine's Empty and delete (every object, every version, every unfinished upload,
+ * then the bucket), as one job with its progress. Confirmed as the window confirms it, by typing the
+ * bucket's name, unless --yes; with no terminal to type in and no --yes, refused.
+ */
+async function emptyAndDelete(cli: CliContext, bucket: string): Promise<number> {
+  if (!cli.options.yes) {
+    const what = `rb --force empties s3://${bucket} (every object, every version and every unfinished upload) and then deletes it`;
+    if (!process.stdin.isTTY || !cli.stderr.isTTY)
+      throw usageError(
+        `${what}: run it in a terminal to confirm by typing the bucket's name, or add --yes to confirm it here.`,
+      );
+    const typed = await ask(cli, `${what}.\nType the bucket's name to confirm: `);
+    if (typed !== bucket && typed !== printable(bucket)) {
+      cli.stderr.write(`"${printable(typed)}" is not the bucket's name: nothing was deleted.\n`);
+      return 1;
+    }
+  }
+  const end = await runJob(cli, () =>
+    cli.service.call('buckets.emptyAndDelete', { connectionId: cli.connectionId, name: bucket }),
+  );
+  if (end.state.status === 'completed' && !cli.options.quiet)
+    cli.stdout.write(cli.options.json ? `${printableJson({ deleted: bucket })}\n` : `Deleted s3://${bucket}\n`);
+  return exitStatus(end);
+}
+
+/** One line typed at the terminal, after a question on standard error. */
+async function ask(cli: CliContext, question: string): Promise<string> {
+  const lines = createInterface({ input: process.stdin, output: cli.stderr, terminal: false });
+  try {
+    cli.stderr.write(question);
+    for await (const line of lines) return line.trim();
+    return '';
+  } finally {
+    lines.close();
+  }
 }
 
 export async function abortUploads(cli: CliContext): Promise<number> {

@@ -14,6 +14,7 @@ import { runJob } from '../run-job.ts';
 import type { RunEnd } from '../run-job.ts';
 import { RESUME_WITHIN_DAYS } from '../run-job.ts';
 import os from 'node:os';
+import { namedObjects } from '../matches.ts';
 
 export async function cp(cli: CliContext): Promise<number> {
   const { service, connectionId } = cli;
@@ -30,6 +31,10 @@ export async function cp(cli: CliContext): Promise<number> {
     if (cli.options.requireVerified)
       throw usageError('--require-verified is for downloads: every upload request is checked by the store.');
     const target = s3Location(destination);
+    if (cli.options.filter?.storageClasses)
+      throw usageError(
+        '--storage-class filters the objects a download or a listing finds: local files have no storage class.',
+      );
     for (const source of sources) {
       const info = await stat(source).catch(() => undefined);
       if (!info && source.includes(UNDECODABLE)) throw usageError(notUtf8(source));
@@ -47,6 +52,7 @@ export async function cp(cli: CliContext): Promise<number> {
           followSymlinks: cli.options.followSymlinks,
           // Absent: replaced, as cp and aws s3 cp do (and nothing is listed to find out).
           ifExists: cli.options.ifExists,
+          filter: cli.options.filter,
           ...rerun(cli),
         }),
       ),
@@ -57,13 +63,16 @@ export async function cp(cli: CliContext): Promise<number> {
   const locations = sources.map(s3Location);
   const bucket = locations[0]!.bucket;
   if (locations.some((l) => l.bucket !== bucket)) throw usageError('Download from one bucket at a time.');
-  // The same key or prefix named twice is one item ("photos" and "photos/" are one folder).
-  const named = [...new Set(locations.map((l) => (recursive ? l.key.replace(/\/+$/, '') : l.key)))];
-  const keys = recursive ? [] : named;
-  const prefixes = recursive ? named : [];
+  // The same key or prefix named twice is one item ("photos" and "photos/" are one folder); a wildcard
+  // is a pattern, whose objects land below the destination folder by their key below its folder.
+  const { keys, prefixes, patterns } = namedObjects(cli, locations, 'download', {
+    folderKey: (key) => key.replace(/\/+$/, ''),
+  });
+  const named = [...new Set([...keys, ...prefixes, ...patterns])];
   const existing = await stat(destination).catch(() => undefined);
   const intoFolder =
     recursive ||
+    patterns.length > 0 ||
     named.length > 1 ||
     destination.endsWith('/') ||
     destination.endsWith(path.sep) ||
@@ -86,6 +95,8 @@ export async function cp(cli: CliContext): Promise<number> {
         caseInsensitive: cli.options.caseInsensitive,
         requireVerified: cli.options.requireVerified,
         ifExists: cli.options.ifExists,
+        patterns,
+        filter: cli.options.filter,
         ...rerun(cli),
       }),
     ),

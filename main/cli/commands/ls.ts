@@ -1,4 +1,4 @@
-// barge ls: buckets, or the keys and folders of a prefix.
+// barge ls: buckets, or the keys and folders of a prefix; the objects a wildcard or a filter keeps.
 
 import { printableJson, printableName } from '../../../src/unsafe-text.ts';
 import { unreadableKeyWarning } from '../../../src/unreadable-key.ts';
@@ -6,6 +6,8 @@ import { isS3Url, parseS3Url } from '../../../src/s3-url.ts';
 import type { CliContext } from '../context.ts';
 import { usageError } from '../options.ts';
 import { notS3Address } from './cp.ts';
+import { isPattern } from '../filter-options.ts';
+import { describeFilter, isFiltering, wildcardPrefix } from '../../../src/object-filter.ts';
 
 /** Keys a listing asks for at a time: S3's largest page. */
 const PAGE_SIZE = 1000;
@@ -14,6 +16,10 @@ export async function ls(cli: CliContext): Promise<number> {
   const { args, json, recursive } = cli.options;
   const { service, connectionId } = cli;
   if (args.length > 1) throw usageError('ls takes at most one s3:// address.');
+  if (args.length === 0 && cli.options.filter !== undefined)
+    throw usageError(
+      'A filter keeps objects, and buckets are listed: give the bucket to list (barge ls s3://bucket/ …).',
+    );
   if (args.length === 0) {
     const buckets = await service.call('buckets.list', { connectionId });
     for (const b of buckets) {
@@ -23,16 +29,23 @@ export async function ls(cli: CliContext): Promise<number> {
   }
   const target = isS3Url(args[0]!) ? parseS3Url(args[0]!) : undefined;
   if (!target) throw usageError(notS3Address(args[0]!));
+  const { filter, raw } = cli.options;
+  // A wildcard lists everything below its literal part, as s5cmd's does ("*" spans "/").
+  const pattern = isPattern(target.key, raw) ? target.key : undefined;
   let token: string | undefined;
+  let shown = 0;
   do {
     const page = await service.call('objects.list', {
       connectionId,
       bucket: target.bucket,
-      prefix: target.key,
-      recursive,
+      prefix: pattern === undefined ? target.key : wildcardPrefix(pattern),
+      recursive: recursive || pattern !== undefined,
       token,
       pageSize: PAGE_SIZE,
+      pattern,
+      filter,
     });
+    shown += page.objects.length + page.prefixes.length;
     token = page.nextToken;
     const lines: string[] = [];
     // Keys are shown with control characters escaped: a key must neither drive the terminal (ESC
@@ -53,6 +66,12 @@ export async function ls(cli: CliContext): Promise<number> {
     // Left out, said, and the listing goes on: one key a faulty store mangled ends nothing.
     for (const sent of page.unreadable ?? []) cli.stderr.write(`warning: ${unreadableKeyWarning(sent)}\n`);
   } while (token !== undefined);
+  // A wildcard or filter that matched nothing says so, and the answer is "no" (1), as s5cmd's and aws s3 ls's.
+  if (shown === 0 && (pattern !== undefined || isFiltering(filter))) {
+    const how = describeFilter(filter);
+    cli.stderr.write(`No objects match s3://${target.bucket}/${target.key}${how ? ` with ${how}` : ''}.\n`);
+    return 1;
+  }
   return 0;
 }
 

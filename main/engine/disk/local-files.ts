@@ -176,7 +176,7 @@ export function sameLocalFile(
   );
 }
 
-function fileEntry(file: string, key: string, info: Stats): WalkEntry {
+export function fileEntry(file: string, key: string, info: Stats): WalkEntry {
   return {
     ok: true,
     path: file,
@@ -190,7 +190,7 @@ function fileEntry(file: string, key: string, info: Stats): WalkEntry {
 }
 
 /** A folder's identity, to know a link that leads back into a folder being walked (a loop). */
-function folderIdentity(info: Stats): string {
+export function folderIdentity(info: Stats): string {
   return `${info.dev}:${info.ino}`;
 }
 
@@ -207,7 +207,7 @@ export function specialKind(info: Stats): string {
  * ENOENT on a path that is a symbolic link means the link is broken: said so, as a source (nothing is
  * "in the way" of an upload, as the download's wording of EBROKENLINK says).
  */
-async function brokenLinkOr(file: string, error: unknown): Promise<unknown> {
+export async function brokenLinkOr(file: string, error: unknown): Promise<unknown> {
   if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return error;
   const link = await lstat(file).catch(() => undefined);
   return link?.isSymbolicLink()
@@ -219,10 +219,10 @@ async function brokenLinkOr(file: string, error: unknown): Promise<unknown> {
     : error;
 }
 
-const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
+export const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 /** A name's bytes shown safely: ASCII as it is, every other byte as \xNN. */
-function escapedBytes(name: Buffer): string {
+export function escapedBytes(name: Buffer): string {
   return [...name]
     .map((byte) =>
       byte >= 0x20 && byte < 0x7f && byte !== 0x5c

@@ -11,6 +11,7 @@
 // (what is left is what remains to delete), so objects written meanwhile go too.
 
 import { asFolderPrefix } from '../../../src/s3-url.ts';
+import { folderRoot, objectMatcher, patternRoot } from '../../../src/object-filter.ts';
 import { concurrentEach } from '../queue/concurrent-each.ts';
 import { BargeError, errorCode, toBargeError } from '../errors.ts';
 import { plural } from '../../../src/plural.ts';
@@ -78,6 +79,25 @@ export function deleteBody(connection: S3Connection, spec: DeleteSpec): JobBody<
     if (spec.deleteBucket && failures.count === 0 && !runtime.stoppedByFailure)
       await deleteEmptiedBucket(connection, spec.bucket, runtime);
   };
+}
+
+/**
+ * Delete these objects (a sync's extras) as a delete job does: 1,000 keys a DeleteObjects, batches
+ * in flight up to Threads, each key's refusal failing it by name. The number that failed.
+ */
+export async function deleteObjects(
+  connection: S3Connection,
+  bucket: string,
+  targets: AsyncIterable<DeleteTarget>,
+  runtime: JobRuntime<DeleteTarget>,
+): Promise<number> {
+  const failures = { count: 0 };
+  await concurrentEach(
+    batches(targets, MAX_KEYS_PER_DELETE),
+    () => runtime.settings.threads,
+    (batch) => deleteBatch(connection, bucket, batch, runtime, failures),
+  );
+  return failures.count;
 }
 
 /**
@@ -160,12 +180,20 @@ async function* discover(
       yield { key, size };
     }
   }
-  for (const rawPrefix of spec.prefixes ?? []) {
-    const prefix = asFolderPrefix(rawPrefix);
+  // Prefixes are folders; patterns list the literal part before their first wildcard. Only what the
+  // filter keeps is counted or deleted (a named key is taken as named).
+  const roots = [
+    ...(spec.prefixes ?? []).map((prefix) => folderRoot(asFolderPrefix(prefix))),
+    ...(spec.patterns ?? []).map(patternRoot),
+  ];
+  for (const root of roots) {
+    const matches = objectMatcher(spec.filter, root.base, root.pattern);
     const listing = spec.allVersions
-      ? listAllVersions(connection, { bucket: spec.bucket, prefix, signal: runtime.signal })
-      : listAllObjects(connection, { bucket: spec.bucket, prefix, signal: runtime.signal });
+      ? listAllVersions(connection, { bucket: spec.bucket, prefix: root.listPrefix, signal: runtime.signal })
+      : listAllObjects(connection, { bucket: spec.bucket, prefix: root.listPrefix, signal: runtime.signal });
     for await (const entry of listing) {
+      // A key no request can name is never left out by a filter: it fails by name, as without one.
+      if (!entry.unreadable && !matches(entry)) continue;
       runtime.addTotals(1, entry.size);
       yield {
         key: entry.key,

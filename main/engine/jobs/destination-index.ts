@@ -8,6 +8,7 @@
 // asks each of those by HEAD.
 
 import { SpillingMap } from './spilling-map.ts';
+import { compareUtf8 } from '../../../src/key-order.ts';
 import { listObjectsPage } from '../s3/s3-listing.ts';
 import type { ListingPage, ListOptions } from '../s3/s3-listing.ts';
 import type { S3Connection } from '../s3/s3-connection.ts';
@@ -70,23 +71,7 @@ export function covers(plan: ListingPlan, key: string): boolean {
   return slash < 0 || plan.names.has(rest.slice(0, slash));
 }
 
-/**
- * S3's listing order: UTF-8 bytes, which is code point order. JavaScript compares UTF-16 units,
- * which puts a character above U+FFFF (two surrogates) before U+E000-U+FFFF; UTF-8 puts it after.
- */
-export function compareUtf8(a: string, b: string): number {
-  const length = Math.min(a.length, b.length);
-  for (let i = 0; i < length; i++) {
-    const x = a.charCodeAt(i);
-    const y = b.charCodeAt(i);
-    if (x === y) continue;
-    const xSurrogate = x >= 0xd800 && x <= 0xdfff;
-    const ySurrogate = y >= 0xd800 && y <= 0xdfff;
-    if (xSurrogate !== ySurrogate) return xSurrogate ? 1 : -1;
-    return x - y;
-  }
-  return a.length - b.length;
-}
+export { compareUtf8 } from '../../../src/key-order.ts';
 
 /**
  * What a listing says of an object. A date or a size the store wrote so that it cannot be read (a

@@ -13,6 +13,7 @@ import path from 'node:path';
 import { keyToRelativePath, SavedPaths } from '../../../src/key-path.ts';
 import { choosePartSize, partCount, partNumbers, partRange } from '../../../src/part-size.ts';
 import { asFolderPrefix, formatS3Url, keyBaseName } from '../../../src/s3-url.ts';
+import { describeFilter, folderRoot, isFiltering, objectMatcher, patternRoot } from '../../../src/object-filter.ts';
 import type { ItemPlace } from '../../../src/jobs.ts';
 import { concurrentEach } from '../queue/concurrent-each.ts';
 import { BargeError, errorCode, httpStatus, toBargeError } from '../errors.ts';
@@ -71,7 +72,15 @@ export interface DownloadItem {
   readonly unreadable?: true;
 }
 
-export function downloadBody(connection: S3Connection, spec: DownloadSpec): JobBody<DownloadItem> {
+/**
+ * `chosen`: the objects to save instead of the spec's listing (a sync's new and changed objects, each replacing the
+ * file there), counted into the totals as they come.
+ */
+export function downloadBody(
+  connection: S3Connection,
+  spec: DownloadSpec,
+  chosen?: () => AsyncIterable<DownloadItem>,
+): JobBody<DownloadItem> {
   // Where the first run found the target (kept here for retries, in the journal for later processes).
   let firstAt: string | undefined;
   return async (runtime, only) => {
@@ -91,7 +100,7 @@ export function downloadBody(connection: S3Connection, spec: DownloadSpec): JobB
     for (const stray of runtime.journal.strays().downloads)
       strays.set(stray.path, [...(strays.get(stray.path) ?? []), stray]);
     try {
-      await downloadItems(connection, spec, runtime, only, target, strays);
+      await downloadItems(connection, spec, runtime, only, target, strays, chosen);
     } finally {
       await target.close();
     }
@@ -105,11 +114,15 @@ async function downloadItems(
   only: readonly DownloadItem[] | undefined,
   target: DownloadTarget,
   strays: Map<string, { jobId: string; key: string; temporary: string }[]>,
+  chosen: (() => AsyncIterable<DownloadItem>) | undefined,
 ): Promise<void> {
   // The listing runs ahead of the transfers (read-ahead.ts): its totals are known once it has ended.
   const items = only
     ? countedAgain(only, runtime, (item) => item.size)
-    : readAhead(discover(connection, spec, runtime), { signal: runtime.signal, whilePaused: runtime.whilePaused });
+    : readAhead(chosen ? chosen() : discover(connection, spec, runtime), {
+        signal: runtime.signal,
+        whilePaused: runtime.whilePaused,
+      });
   await concurrentEach(
     items,
     () => runtime.settings.threads * 2,
@@ -232,12 +245,23 @@ async function* listItems(
   // A resumed run lists everything again, and compares each object with what the journal says was
   // saved (ETag, size) and with the file on disk: objects added since are fetched, changed ones
   // fetched again, and files deleted since restored. (Listing costs a request per 1,000 keys.)
-  for (const rawPrefix of spec.prefixes ?? []) {
-    const prefix = asFolderPrefix(rawPrefix);
-    // Keep the folder's own name: "a/photos/" lands in targetFolder/photos/.
-    const parent = prefix.slice(0, prefix.slice(0, -1).lastIndexOf('/') + 1);
+  // Prefixes keep the folder's own name ("a/photos/" lands in targetFolder/photos/); a pattern's
+  // objects land by their key below its folder ("logs/2024-*\/*.gz": 2024-01/a.gz), as s5cmd saves them.
+  const roots = [
+    ...(spec.prefixes ?? []).map((rawPrefix) => {
+      const prefix = asFolderPrefix(rawPrefix);
+      return { rawPrefix, ...folderRoot(prefix), parent: prefix.slice(0, prefix.slice(0, -1).lastIndexOf('/') + 1) };
+    }),
+    ...(spec.patterns ?? []).map((pattern) => {
+      const root = patternRoot(pattern);
+      return { rawPrefix: pattern, ...root, parent: root.base };
+    }),
+  ];
+  for (const { rawPrefix, listPrefix: prefix, base, pattern, parent } of roots) {
+    const matches = objectMatcher(spec.filter, base, pattern);
     let found = 0;
     for await (const object of listAllObjects(connection, { bucket: spec.bucket, prefix, signal: runtime.signal })) {
+      if (!object.unreadable && !matches(object)) continue;
       found += 1;
       runtime.addTotals(1, object.size);
       if (object.unreadable) {
@@ -280,10 +304,20 @@ async function* listItems(
         size: 0,
         etag: undefined,
         path: '',
-        nothingBelow: await nothingBelow(connection, spec.bucket, rawPrefix, prefix, runtime),
+        nothingBelow:
+          pattern !== undefined || isFiltering(spec.filter)
+            ? nothingMatches(spec, rawPrefix, pattern === undefined)
+            : await nothingBelow(connection, spec.bucket, rawPrefix, prefix, runtime),
       };
     }
   }
+}
+
+/** What to say of a pattern, or a filtered prefix, that matched nothing: nothing was saved. */
+function nothingMatches(spec: DownloadSpec, named: string, folder: boolean): string {
+  const where = `s3://${spec.bucket}/${folder ? asFolderPrefix(named) : named}`;
+  const filter = describeFilter(spec.filter);
+  return `No object ${folder ? 'below ' : ''}${where} matches${filter ? ` ${filter}` : ''}: nothing was downloaded.`;
 }
 
 /**

@@ -10,6 +10,7 @@ import { downloadBody } from './download-job.ts';
 import type { JobBody } from './job.ts';
 import type { JobSpecs } from './job-specs.ts';
 import { uploadBody } from './upload-job.ts';
+import { syncBody } from './sync-job.ts';
 import { sourcesCollide } from '../disk/local-files.ts';
 import { BargeError } from '../errors.ts';
 
@@ -18,6 +19,7 @@ export function jobBody<K extends JobKind>(kind: K, spec: JobSpecs[K], connectio
     upload: (upload) => uploadBody(connection, upload) as JobBody<unknown>,
     download: (download) => downloadBody(connection, download) as JobBody<unknown>,
     delete: (remove) => deleteBody(connection, remove) as JobBody<unknown>,
+    sync: (sync) => syncBody(connection, sync),
   };
   return (bodies[kind] as (spec: JobSpecs[K]) => JobBody<unknown>)(spec);
 }
@@ -51,7 +53,12 @@ function downloadRefusal(spec: JobSpecs['download']): BargeError | undefined {
 /** A bucket is deleted only by a job that empties all of it: every version, every unfinished upload. */
 function deleteRefusal(spec: JobSpecs['delete']): BargeError | undefined {
   if (!spec.deleteBucket) return undefined;
-  const whole = (spec.keys ?? []).length === 0 && (spec.prefixes ?? []).length === 1 && spec.prefixes![0] === '';
+  const whole =
+    (spec.keys ?? []).length === 0 &&
+    (spec.prefixes ?? []).length === 1 &&
+    spec.prefixes![0] === '' &&
+    (spec.patterns ?? []).length === 0 &&
+    spec.filter === undefined;
   if (whole && spec.allVersions && spec.abortUploads) return undefined;
   return new BargeError(
     'InvalidRequest',

@@ -12,8 +12,15 @@ import { commonParent } from '../../../src/job-label.ts';
 import type { JobKind } from '../../../src/jobs.ts';
 import { BargeError } from '../errors.ts';
 import { issueMessage } from '../../../src/contract/schema-messages.ts';
+import { objectFilterSchema, wildcardPrefix } from '../../../src/object-filter.ts';
 
 const bucket = z.string().min(1);
+
+/**
+ * S3-URL wildcard keys ("logs/2024-*\/*.gz", src/object-filter.ts): each lists the literal part before
+ * its first wildcard and keeps the objects it matches whole.
+ */
+const patterns = z.array(z.string().min(1)).readonly().optional();
 
 export const uploadSpecSchema = z.object({
   /** Absolute paths of files and folders: "./big.bin", "big.bin" and the same file named from elsewhere are one job. */
@@ -25,6 +32,8 @@ export const uploadSpecSchema = z.object({
   followSymlinks: z.boolean().optional(),
   /** When an object is already there (default: replace it, as cp and aws s3 cp do). */
   ifExists: ifExistsSchema.optional(),
+  /** Only the files this keeps (globs, size, modification time; upload-filter.ts). */
+  filter: objectFilterSchema.optional(),
 });
 
 export const downloadSpecSchema = z.object({
@@ -33,6 +42,10 @@ export const downloadSpecSchema = z.object({
   keys: z.array(z.string()).readonly().optional(),
   /** Prefixes ("folders"), each saved with its folder name and everything below it. */
   prefixes: z.array(z.string()).readonly().optional(),
+  /** Wildcard keys: each object matched is saved by its key below the pattern's folder, as s5cmd saves it. */
+  patterns,
+  /** Of what prefixes and patterns list, only the objects this keeps (named keys are taken as named). */
+  filter: objectFilterSchema.optional(),
   targetFolder: z.string().min(1),
   /** For a single key: the exact file to write. */
   targetFile: z.string().min(1).optional(),
@@ -64,6 +77,13 @@ export const deleteSpecSchema = z
     keySizes: z.array(z.number().int().nonnegative()).readonly().optional(),
     /** Each is taken as a folder: "photos" deletes "photos/…", never "photos2/…". "" is the whole bucket. */
     prefixes: z.array(z.string()).readonly().optional(),
+    /** Wildcard keys: the objects each matches whole. */
+    patterns,
+    /**
+     * Of what prefixes and patterns list, only the objects (or versions) this keeps; counts and
+     * totals are of those. Named keys are taken as named.
+     */
+    filter: objectFilterSchema.optional(),
     /** Delete every version and delete marker, not just the current versions (versioned buckets). */
     allVersions: z.boolean().optional(),
     /** Count objects and bytes; delete nothing. */
@@ -81,20 +101,42 @@ export const deleteSpecSchema = z
     path: ['keySizes'],
   });
 
+export const syncSpecSchema = z.object({
+  /** upload: the folder's files to the prefix; download: the prefix's objects to the folder. */
+  direction: z.enum(['upload', 'download']),
+  /** The local folder, an absolute path. */
+  folder: z.string().min(1),
+  bucket,
+  /** The prefix: "" (the bucket's top) or ending in "/". */
+  prefix: z.string().refine((prefix) => prefix === '' || prefix.endsWith('/'), 'a sync prefix ends in "/"'),
+  /** Remove what is only at the destination, once the sends are done. */
+  delete: z.boolean().optional(),
+  /** List what would be sent and deleted, each with its reason; change nothing. */
+  dryRun: z.boolean().optional(),
+  /** Compare keys on both sides by checksum (an ETag that is an MD5) instead of by time. */
+  checksum: z.boolean().optional(),
+  followSymlinks: z.boolean().optional(),
+  /** A host's download root, as a download's (a download sync's folder must lie below it). */
+  confinedTo: z.string().min(1).optional(),
+});
+
 export type UploadSpec = Readonly<z.infer<typeof uploadSpecSchema>>;
 export type DownloadSpec = Readonly<z.infer<typeof downloadSpecSchema>>;
 export type DeleteSpec = Readonly<z.infer<typeof deleteSpecSchema>>;
+export type SyncSpec = Readonly<z.infer<typeof syncSpecSchema>>;
 
 export interface JobSpecs {
   readonly upload: UploadSpec;
   readonly download: DownloadSpec;
   readonly delete: DeleteSpec;
+  readonly sync: SyncSpec;
 }
 
 const schemas: { readonly [K in JobKind]: z.ZodType<JobSpecs[K]> } = {
   upload: uploadSpecSchema,
   download: downloadSpecSchema,
   delete: deleteSpecSchema,
+  sync: syncSpecSchema,
 };
 
 /** A spec of `kind`, validated; a spec that does not fit fails with a code and the first problem. */
@@ -116,6 +158,7 @@ export function jobTarget(kind: JobKind, spec: unknown): { bucket: string; prefi
   const parsed = schemas[kind].safeParse(spec);
   if (!parsed.success) return undefined;
   const valid = parsed.data as JobSpecs[JobKind];
+  if ('direction' in valid) return valid.dryRun ? undefined : { bucket: valid.bucket, prefix: valid.prefix };
   if ('sources' in valid) {
     // A destination ending in "/" (or "") is the folder; otherwise it is the one file's key.
     return {
@@ -127,5 +170,9 @@ export function jobTarget(kind: JobKind, spec: unknown): { bucket: string; prefi
     };
   }
   if ('dryRun' in valid && valid.dryRun) return undefined;
-  return { bucket: valid.bucket, prefix: commonParent([...(valid.keys ?? []), ...(valid.prefixes ?? [])]) };
+  const listed = (valid.patterns ?? []).map(wildcardPrefix);
+  return {
+    bucket: valid.bucket,
+    prefix: commonParent([...(valid.keys ?? []), ...(valid.prefixes ?? []), ...listed]),
+  };
 }

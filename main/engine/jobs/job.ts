@@ -409,6 +409,12 @@ export class Job<Item = unknown> {
       );
     if (this.stateValue.status !== 'failed')
       return new BargeError('NothingToRetry', 'Only a job that ended with failed items has failed items to retry.');
+    // A sync's retry is the sync again: it compares afresh, and sends only what still differs.
+    if (this.kind === 'sync')
+      return new BargeError(
+        'FailedWhole',
+        'A sync retries by running again: it compares afresh and sends only what still differs. Retry the whole job.',
+      );
     if (this.jobWideError || this.stateValue.whole || this.objectsFailed === 0)
       return new BargeError(
         'FailedWhole',

@@ -25,14 +25,15 @@ import { completeMultipartUpload, createMultipartUpload, listPartsPage } from '.
 import { deleteObject } from '../s3/object-deletes.ts';
 import { madeUpAsRead, openSource, readSmallSource, sizeUnknown } from '../disk/source-file.ts';
 import { BargeError, errorCode, toBargeError } from '../errors.ts';
+import { uploadFilter } from './upload-filter.ts';
 import type { JobBody, JobRuntime } from './job.ts';
 import type { PartRecord } from '../journal/job-journal.ts';
 import {
   identityOf,
   sameLocalFile,
   sameVersion,
-  sourceKeys,
   sourcesCollide,
+  sourceKeys,
   walkPath,
   walkSources,
 } from '../disk/local-files.ts';
@@ -86,7 +87,7 @@ import { readAhead } from './read-ahead.ts';
 const BUFFERED_PUT_MAX_BYTES = 1024 * 1024;
 
 /** What a retry does again: a file, or a file or folder that could not be read the first time. */
-type UploadItem = LocalFile | { readonly unread: true; readonly path: string; readonly key: string };
+export type UploadItem = LocalFile | { readonly unread: true; readonly path: string; readonly key: string };
 
 /**
  * How the link is doing for this job: parts that keep timing out (a link too slow for the part size)
@@ -110,7 +111,15 @@ class LinkPace {
 /** Part timeouts in a job before the files after them use parts half the size. */
 const STALLS_BEFORE_SMALLER_PARTS = 2;
 
-export function uploadBody(connection: S3Connection, spec: UploadSpec): JobBody<UploadItem> {
+/**
+ * `chosen`: the files to send instead of the spec's walk (a sync's new and changed files, each replacing what is
+ * there), found as the walk would find them; the spec then names where they come from and go.
+ */
+export function uploadBody(
+  connection: S3Connection,
+  spec: UploadSpec,
+  chosen?: () => AsyncIterable<WalkEntry>,
+): JobBody<UploadItem> {
   return async (runtime, only) => {
     const pace = new LinkPace();
     const collision = sourcesCollide(spec.sources, spec.destination);
@@ -120,9 +129,10 @@ export function uploadBody(connection: S3Connection, spec: UploadSpec): JobBody<
     const walked = discover(
       runtime,
       spec.bucket,
+      uploadFilter(spec.filter, sourceKeys(spec.sources, spec.destination)),
       only
         ? only.map((item) => walkPath(item.path, item.key, walk))
-        : [walkSources(spec.sources, spec.destination, walk)],
+        : [chosen ? chosen() : walkSources(spec.sources, spec.destination, walk)],
     );
     const files = readAhead(walked, { signal: runtime.signal, whilePaused: runtime.whilePaused });
     const stored = runtime.journal.resumed ? await listStoredNow(connection, spec, runtime) : undefined;
@@ -275,6 +285,7 @@ async function listStoredNow(
 async function* discover(
   runtime: JobRuntime<UploadItem>,
   bucket: string,
+  keeps: ((file: LocalFile) => boolean) | undefined,
   walks: readonly AsyncIterable<WalkEntry>[],
 ): AsyncGenerator<LocalFile> {
   for (const walk of walks) {
@@ -294,6 +305,7 @@ async function* discover(
         );
         continue;
       }
+      if (keeps && !keeps(entry)) continue;
       runtime.addTotals(1, entry.size);
       yield entry;
     }

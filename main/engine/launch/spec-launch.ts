@@ -30,7 +30,7 @@ export function launchSpec<K extends JobKind>(kind: K, spec: unknown): SpecLaunc
     kind,
     spec: valid,
     target: jobTarget(kind, valid),
-    dryRun: kind === 'delete' && (valid as JobSpecs['delete']).dryRun === true,
+    dryRun: 'dryRun' in valid && valid.dryRun === true,
     body: (connection) => jobBody(kind, valid, connection),
   };
 }

@@ -151,6 +151,9 @@ export interface VersionEntry {
   readonly versionId: string;
   readonly size: number;
   readonly isDeleteMarker: boolean;
+  /** What an object filter looks at (src/object-filter.ts); a delete marker has no storage class. */
+  readonly lastModified: number | undefined;
+  readonly storageClass: string | undefined;
 }
 
 /** Every version and delete marker below a prefix (for "delete all versions"). */
@@ -181,9 +184,23 @@ export async function* listAllVersions(
       return key === undefined ? { key: text, unreadable: true as const } : { key };
     };
     for (const v of page.Versions ?? [])
-      yield { ...entry(v.Key ?? ''), versionId: v.VersionId ?? 'null', size: v.Size ?? 0, isDeleteMarker: false };
+      yield {
+        ...entry(v.Key ?? ''),
+        versionId: v.VersionId ?? 'null',
+        size: v.Size ?? 0,
+        isDeleteMarker: false,
+        lastModified: v.LastModified?.getTime(),
+        storageClass: v.StorageClass,
+      };
     for (const m of page.DeleteMarkers ?? [])
-      yield { ...entry(m.Key ?? ''), versionId: m.VersionId ?? 'null', size: 0, isDeleteMarker: true };
+      yield {
+        ...entry(m.Key ?? ''),
+        versionId: m.VersionId ?? 'null',
+        size: 0,
+        isDeleteMarker: true,
+        lastModified: m.LastModified?.getTime(),
+        storageClass: undefined,
+      };
     const more = page.IsTruncated === true;
     // With EncodingType=url the marker comes encoded too; it goes back decoded (the SDK encodes it).
     const marker = more && page.NextKeyMarker !== undefined ? decoded(page.NextKeyMarker) : undefined;

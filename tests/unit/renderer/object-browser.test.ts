@@ -58,6 +58,7 @@ describe('the object browser', () => {
       onDownload: () => undefined,
       onDelete: () => undefined,
       onDeletePrefix: () => undefined,
+      onSync: () => undefined,
     });
     for (const part of [
       'role="toolbar" aria-label="Actions"',
@@ -76,6 +77,7 @@ describe('the object browser', () => {
       onDownload: () => undefined,
       onDelete: () => undefined,
       onDeletePrefix: () => undefined,
+      onSync: () => undefined,
     });
     expect(button(oneObject, 'Copy link')?.[1]).toBeUndefined();
     expect(button(oneObject, 'Download')?.[1]).toBeUndefined();
@@ -84,6 +86,7 @@ describe('the object browser', () => {
       onDownload: () => undefined,
       onDelete: () => undefined,
       onDeletePrefix: () => undefined,
+      onSync: () => undefined,
     });
     expect(button(oneFolder, 'Copy link')?.[1]).toBe(' disabled=""');
   });

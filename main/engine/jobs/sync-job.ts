@@ -1,0 +1,289 @@
+// Sync: make a prefix hold what a folder holds (or a folder what a prefix holds), sending only what differs.
+//
+// The folder (in key order, ordered-walk.ts) and the prefix's listing are read side by side
+// (sync-plan.ts); what is new or changed goes through the upload or the download machinery as it
+// is found (upload-job.ts, download-job.ts: the same requests, checks, journal and resume), and
+// nothing else is sent. With `delete`, what is only at the destination is removed once the sends
+// are done: objects by DeleteObjects batches (delete-job.ts), files one by one, as rclone does.
+// Extras wait on disk past 10,000 (spilling-queue.ts), so memory stays bounded either way.
+//
+// A source entry that could not be read (a folder refused, a file gone) would make its
+// destination look extra: then nothing is deleted, and each extra fails saying why (rclone's
+// "not deleting files as there were IO errors"). Folder markers (keys ending in "/") are neither
+// sent nor deleted: they are folders, which a sync of files does not manage. A dry run sends and
+// deletes nothing: each key to send or delete is listed in the job's details with its reason.
+// Run again after a kill, a sync compares again: what was sent is now unchanged, and a big file
+// cut midway goes on from its recorded parts (the journal, as cp).
+
+import { unlink } from 'node:fs/promises';
+import path from 'node:path';
+import { keyToRelativePath } from '../../../src/key-path.ts';
+import { formatS3Url } from '../../../src/s3-url.ts';
+import type { ItemPlace } from '../../../src/jobs.ts';
+import { plural } from '../../../src/plural.ts';
+import { BargeError, toBargeError } from '../errors.ts';
+import { walkInKeyOrder } from '../disk/ordered-walk.ts';
+import type { LocalFile, WalkEntry } from '../disk/local-files.ts';
+import { listAllObjects } from '../s3/s3-listing.ts';
+import type { ObjectEntry } from '../s3/s3-listing.ts';
+import type { S3Connection } from '../s3/s3-connection.ts';
+import { deleteObjects } from './delete-job.ts';
+import type { DeleteTarget } from './delete-job.ts';
+import { downloadBody } from './download-job.ts';
+import type { DownloadItem } from './download-job.ts';
+import type { JobBody, JobRuntime } from './job.ts';
+import type { SyncSpec } from './job-specs.ts';
+import { SpillingQueue } from './spilling-queue.ts';
+import { readAhead } from './read-ahead.ts';
+import { checksumDiffers } from './sync-checksum.ts';
+import { sizeOrTimeDiffers, syncSteps } from './sync-plan.ts';
+import type { Differs, SyncSide, SyncStep } from './sync-plan.ts';
+import { uploadBody } from './upload-job.ts';
+
+/** Entries each side is read ahead of the comparison at most: ten listing pages. */
+const SIDE_AHEAD_ITEMS = 10_000;
+
+/** A local file as one side of the comparison. */
+export type FileSide = SyncSide & { readonly file: LocalFile };
+/** An object as one side of the comparison. */
+export type ObjectSide = SyncSide & { readonly object: ObjectEntry };
+
+/** What is only at the destination, kept until the sends are done: an object's key, or a file's path. */
+interface Extra {
+  readonly key: string;
+  readonly size: number;
+  readonly path?: string;
+}
+
+export function syncBody(connection: S3Connection, spec: SyncSpec): JobBody<unknown> {
+  return async (runtime) => {
+    const run = new SyncRun(connection, spec, runtime);
+    try {
+      if (spec.direction === 'upload') await run.upload();
+      else await run.download();
+    } finally {
+      run.close();
+    }
+  };
+}
+
+class SyncRun {
+  /** Extras to delete once the sends are done (only with `delete`, and not on a dry run). */
+  private readonly extras: SpillingQueue<Extra> | undefined;
+  /** Source entries that could not be read: with any, nothing is deleted. */
+  private unreadable = 0;
+
+  private readonly connection: S3Connection;
+  private readonly spec: SyncSpec;
+  private readonly runtime: JobRuntime<unknown>;
+
+  constructor(connection: S3Connection, spec: SyncSpec, runtime: JobRuntime<unknown>) {
+    this.connection = connection;
+    this.spec = spec;
+    this.runtime = runtime;
+    this.extras = spec.delete && !spec.dryRun ? new SpillingQueue<Extra>() : undefined;
+  }
+
+  close(): void {
+    this.extras?.close();
+  }
+
+  /** Folder → prefix: new and changed files through the upload's own sending. */
+  async upload(): Promise<void> {
+    const { spec, runtime } = this;
+    const walk = walkInKeyOrder(spec.folder, spec.prefix, { followSymlinks: spec.followSymlinks ?? true });
+    const passedOn: WalkEntry[] = [];
+    const files = async function* (run: SyncRun): AsyncGenerator<FileSide> {
+      for await (const entry of walk) {
+        if (entry.ok) yield { key: entry.key, size: entry.size, modifiedMs: entry.mtimeMs, file: entry };
+        else {
+          // Said by the upload as its walk would say it; an error also stops the deletes.
+          if (entry.skipped === undefined) run.unreadable += 1;
+          passedOn.push(entry);
+        }
+      }
+    };
+    const steps = syncSteps(this.ahead(files(this)), this.ahead(this.objects()), this.differs<FileSide, ObjectSide>());
+    if (spec.dryRun) return this.dryRun(steps, (step) => this.uploadPlace(step));
+    const chosen = async function* (run: SyncRun): AsyncGenerator<WalkEntry> {
+      for await (const step of steps) {
+        yield* passedOn.splice(0);
+        if (step.reason === 'new' || step.reason === 'changed') yield { ok: true, ...step.source.file };
+        else if (step.reason === 'extra') run.extra({ key: step.key, size: step.destination.size });
+      }
+      yield* passedOn.splice(0);
+    };
+    const uploadSpec = { sources: [spec.folder], bucket: spec.bucket, destination: spec.prefix };
+    await uploadBody(this.connection, uploadSpec, () => chosen(this))(runtime as JobRuntime<never>, undefined);
+    await this.deleteExtras((extras) =>
+      deleteObjects(this.connection, spec.bucket, extras, runtime as JobRuntime<DeleteTarget>),
+    );
+  }
+
+  /** Prefix → folder: new and changed objects through the download's own saving. */
+  async download(): Promise<void> {
+    const { spec, runtime } = this;
+    const files = async function* (): AsyncGenerator<FileSide> {
+      for await (const entry of walkInKeyOrder(spec.folder, spec.prefix, { followSymlinks: false })) {
+        // What cannot be read at the destination is as good as absent: the download replaces it, or says why not.
+        if (entry.ok) yield { key: entry.key, size: entry.size, modifiedMs: entry.mtimeMs, file: entry };
+      }
+    };
+    const steps = syncSteps(this.ahead(this.objects()), this.ahead(files()), this.differs<ObjectSide, FileSide>());
+    if (spec.dryRun) return this.dryRun(steps, (step) => this.downloadPlace(step));
+    const chosen = async function* (run: SyncRun): AsyncGenerator<DownloadItem> {
+      for await (const step of steps) {
+        if (step.reason === 'new' || step.reason === 'changed') {
+          runtime.addTotals(1, step.source.size);
+          yield run.downloadItem(step.source.object);
+        } else if (step.reason === 'extra') {
+          run.extra({ key: step.key, size: step.destination.size, path: step.destination.file.path });
+        }
+      }
+      runtime.totalsFinal();
+    };
+    const downloadSpec = { bucket: spec.bucket, prefixes: [spec.prefix], targetFolder: spec.folder, ...confined(spec) };
+    await downloadBody(this.connection, downloadSpec, () => chosen(this))(runtime as JobRuntime<never>, undefined);
+    await this.deleteExtras(async (extras) => {
+      for await (const extra of extras) await this.deleteFile(extra);
+      return 0;
+    });
+  }
+
+  /** The prefix's objects in key order, less folder markers; a key the store sent broken stops the deletes. */
+  private async *objects(): AsyncGenerator<ObjectSide> {
+    const { spec, runtime } = this;
+    for await (const object of listAllObjects(this.connection, {
+      bucket: spec.bucket,
+      prefix: spec.prefix,
+      signal: runtime.signal,
+    })) {
+      if (object.unreadable) {
+        this.unreadable += 1;
+        runtime.addTotals(1, 0);
+        runtime.itemFailed(
+          {},
+          { source: formatS3Url({ bucket: spec.bucket, key: object.key }), destination: '' },
+          new BargeError(
+            'UnreadableKey',
+            `The store listed a key with a broken URL encoding ("${object.key}"); it cannot be synced.`,
+          ),
+        );
+        continue;
+      }
+      if (object.key.endsWith('/')) continue;
+      yield { key: object.key, size: object.size, modifiedMs: object.lastModified, object };
+    }
+  }
+
+  /**
+   * A side read ahead of the comparison (read-ahead.ts), so the walk and the listing run at once:
+   * pulled in turn, each waited for the other, and a sync of 20,000 unchanged files took their sum.
+   */
+  private ahead<T extends object>(side: AsyncIterable<T>): AsyncIterable<T> {
+    return readAhead(side, {
+      maxAhead: SIDE_AHEAD_ITEMS,
+      signal: this.runtime.signal,
+      whilePaused: this.runtime.whilePaused,
+    });
+  }
+
+  private differs<S extends FileSide | ObjectSide, D extends FileSide | ObjectSide>(): Differs<S, D> {
+    return this.spec.checksum ? (source, destination) => checksumDiffers(source, destination) : sizeOrTimeDiffers;
+  }
+
+  private extra(extra: Extra): void {
+    if (!this.extras) return;
+    this.runtime.addTotals(1, 0);
+    this.extras.push(extra);
+  }
+
+  /** The extras deleted (or failed, saying why not) once the sends are done. */
+  private async deleteExtras(remove: (extras: AsyncIterable<DeleteTarget & Extra>) => Promise<number>): Promise<void> {
+    const extras = this.extras;
+    if (!extras || extras.length === 0 || this.runtime.signal.aborted) return;
+    const drained = async function* (): AsyncGenerator<DeleteTarget & Extra> {
+      for (let extra = extras.shift(); extra !== undefined; extra = extras.shift()) yield extra;
+    };
+    if (this.unreadable > 0) {
+      const why = new BargeError(
+        'NotDeleted',
+        `Not deleted: ${plural(this.unreadable, 'source entry', 'source entries')} could not be read, and what they hold would look extra. Fix what failed, then sync again.`,
+      );
+      for await (const extra of drained()) this.runtime.itemFailed(extra, this.extraPlace(extra), why);
+      return;
+    }
+    await remove(drained());
+  }
+
+  private async deleteFile(extra: Extra): Promise<void> {
+    const place = this.extraPlace(extra);
+    try {
+      await unlink(extra.path!);
+      this.runtime.objectDone(place);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') this.runtime.objectDone(place);
+      else this.runtime.itemFailed(extra, place, toBargeError(error, `delete ${extra.path}`));
+    }
+  }
+
+  private extraPlace(extra: Extra): ItemPlace {
+    const where = extra.path ?? formatS3Url({ bucket: this.spec.bucket, key: extra.key });
+    return { source: where, destination: '', size: extra.size };
+  }
+
+  private downloadItem(object: ObjectEntry): DownloadItem {
+    const platform = process.platform === 'win32' ? 'win32' : 'posix';
+    const mapped = keyToRelativePath(object.key, this.spec.prefix, platform);
+    const base = { key: object.key, size: object.size, etag: object.etag, lastModified: object.lastModified };
+    if (object.badSize !== undefined) return { ...base, size: undefined, path: '', badSize: object.badSize };
+    if (!mapped.ok) return { ...base, path: '', unsafe: mapped.reason };
+    return { ...base, path: path.join(this.spec.folder, ...mapped.segments) };
+  }
+
+  private uploadPlace(step: SyncStep<FileSide, ObjectSide>): ItemPlace {
+    const key = formatS3Url({ bucket: this.spec.bucket, key: step.key });
+    if (step.reason === 'extra') return { source: key, destination: '', size: step.destination.size };
+    return { source: step.source.file.path, destination: key, size: step.source.size };
+  }
+
+  private downloadPlace(step: SyncStep<ObjectSide, FileSide>): ItemPlace {
+    if (step.reason === 'extra')
+      return { source: step.destination.file.path, destination: '', size: step.destination.size };
+    const source = formatS3Url({ bucket: this.spec.bucket, key: step.key });
+    const mapped = keyToRelativePath(step.key, this.spec.prefix);
+    const file = mapped.ok ? path.join(this.spec.folder, ...mapped.segments) : '';
+    return {
+      source,
+      destination: step.reason === 'changed' ? step.destination.file.path : file,
+      size: step.source.size,
+    };
+  }
+
+  /**
+   * The plan, sending nothing: each key to send or delete is an item of the job's details, its note
+   * the reason ("new", "changed: …", "extra: …"); its totals are the plan's count and bytes.
+   */
+  private async dryRun<S extends SyncSide, D extends SyncSide>(
+    steps: AsyncIterable<SyncStep<S, D>>,
+    place: (step: SyncStep<S, D>) => ItemPlace,
+  ): Promise<void> {
+    const { runtime } = this;
+    const keep = this.spec.delete ? 'extra: deleted with --delete' : 'extra: kept (no --delete)';
+    for await (const step of steps) {
+      if (runtime.signal.aborted) return;
+      if (step.reason === 'unchanged') continue;
+      const size = step.reason === 'extra' ? step.destination.size : step.source.size;
+      runtime.addTotals(1, size);
+      // Counted as found, moved nowhere: the plan's bytes, not a rate.
+      runtime.alreadyDone(0, size);
+      const note = step.reason === 'changed' ? `changed: ${step.why}` : step.reason === 'new' ? 'new' : keep;
+      runtime.objectDone(place(step), note);
+    }
+    runtime.totalsFinal();
+  }
+}
+
+function confined(spec: SyncSpec): { confinedTo?: string } {
+  return spec.confinedTo === undefined ? {} : { confinedTo: spec.confinedTo };
+}
