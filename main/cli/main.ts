@@ -18,12 +18,13 @@ const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
   ls: async () => (await import('./commands/ls.ts')).ls,
   cp: async () => (await import('./commands/cp.ts')).cp,
   rm: async () => (await import('./commands/rm.ts')).rm,
+  mv: async () => (await import('./commands/s3-copy.ts')).mv,
   mb: async () => (await import('./commands/buckets.ts')).mb,
   rb: async () => (await import('./commands/buckets.ts')).rb,
   'abort-uploads': async () => (await import('./commands/buckets.ts')).abortUploads,
 };
 
-const JOURNALED_COMMANDS = new Set(['cp', 'rm']);
+const JOURNALED_COMMANDS = new Set(['cp', 'mv', 'rm']);
 
 export interface CliStreams {
   readonly stdout: NodeJS.WritableStream;

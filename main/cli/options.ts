@@ -44,6 +44,7 @@ const COMMAND_FLAGS: Readonly<Record<string, readonly string[]>> = {
   ls: ['recursive'],
   cp: ['recursive', 'receipt', 'resume', 'case-insensitive', 'require-verified', 'if-exists', 'follow-symlinks'],
   rm: ['recursive', 'dry-run', 'all-versions', 'resume'],
+  mv: ['recursive', 'resume', 'if-exists'],
   mb: [],
   rb: [],
   'abort-uploads': ['dry-run', 'older-than'],
@@ -216,7 +217,10 @@ export const USAGE = `barge: fast, safe transfers for S3 and S3-compatible store
 
 Usage:
   barge ls [s3://bucket[/prefix]] [--recursive]    list buckets, or a prefix
-  barge cp <source>... <destination> [--recursive] upload (local -> s3://) or download (s3:// -> local)
+  barge cp <source>... <destination> [--recursive] upload (local -> s3://) or download (s3:// -> local),
+                                                   or copy in the store (s3:// -> s3://, no byte through here)
+  barge mv s3://… s3://… [--recursive]             move in the store: each source deleted once its copy
+                                                   is verified
   barge rm s3://bucket/key... [--recursive]        delete keys, or whole prefixes with --recursive
            [--dry-run] [--all-versions]
   barge mb s3://bucket                             create a bucket
@@ -245,10 +249,10 @@ Options:
   --all-versions       rm: every version and delete marker (versioned buckets)
   --receipt FILE       cp: when done, write what was stored or saved (key, size, ETag, version,
                        checksum) as CSV, or JSON for a .json name
-  --no-resume          cp, rm: start afresh instead of continuing an interrupted run
+  --no-resume          cp, mv, rm: start afresh instead of continuing an interrupted run
   --case-insensitive   cp (download): refuse keys whose names differ only in case, as on Windows
                        and macOS (default: ask the target folder)
-  --if-exists WHAT     cp: a file (download) or object (upload) already there is overwritten
+  --if-exists WHAT     cp, mv: a file (download) or object (upload) already there is overwritten
                        (default, as cp and aws s3 cp do), skipped, kept beside the new one
                        (rename: "a (1).txt"), replaced only by a newer one (newer), or the item
                        fails (fail). An upload then lists the destination once (no request per
@@ -263,6 +267,9 @@ Options:
 Credentials come from the AWS environment variables (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY,
 AWS_SESSION_TOKEN), the profile, SSO or any other source of the AWS default chain.
 A folder keeps its name: "barge cp -r photos s3://b/backup/" writes s3://b/backup/photos/...
+A destination ending in "/" is a folder: "barge cp -r s3://a/photos s3://b/backup/" writes
+s3://b/backup/photos/...; without the "/" it is a new name: "barge mv -r s3://b/photos s3://b/pics"
+renames the folder. Copies keep metadata, tags and content headers, each checked by its checksum or ETag.
 A prefix is a folder: "barge rm -r s3://b/logs" deletes logs/..., never logs2/... or logs.txt.
 An interrupted cp or rm (crash, kill, lost connection) goes on where it stopped when the same
 command is run again (from any folder): sent parts and written ranges are not sent again. The

@@ -2,13 +2,17 @@
 // metadata, tags and content headers kept, the copy verified against the source's checksum, and a
 // move that deletes its source only once its copy is there and verified.
 
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { GetObjectCommand, GetObjectTaggingCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { MIB } from '../../src/byte-units.ts';
 import { Journal } from '../../main/engine/journal/journal.ts';
 import { createBucket } from '../../main/engine/s3/s3-buckets.ts';
-import { setUpEngine, uniqueBucket } from '../support/fixtures.ts';
+import { replaceObjectDetails } from '../../main/engine/s3/object-copy.ts';
+import { serverConfig, setUpEngine, uniqueBucket } from '../support/fixtures.ts';
+import { startLegacyStoreProxy } from '../support/legacy-store-proxy.ts';
+import type { LegacyStoreProxy } from '../support/legacy-store-proxy.ts';
+import { runCli } from '../support/run-cli.ts';
 import type { TestContext } from '../support/fixtures.ts';
 
 let t: TestContext;
@@ -57,7 +61,7 @@ describe('server-side copy', () => {
         journaled,
       )
       .finished();
-    expect(end.state.status).toBe('completed');
+    expect(end.state).toEqual({ status: 'completed' });
     expect(end.progress.objectsDone).toBe(1);
     expect(end.progress.objectsSizeOnly ?? 0).toBe(0);
     expect((await bytesOf(other, 'b/report.pdf')).equals(body)).toBe(true);
@@ -85,7 +89,7 @@ describe('server-side copy', () => {
         partCopyAboveBytes: 5 * MIB,
       })
       .finished();
-    expect(end.state.status).toBe('completed');
+    expect(end.state).toEqual({ status: 'completed' });
     expect((await bytesOf(other, 'copy.bin')).equals(body)).toBe(true);
     const head = await t.connection.client.send(new HeadObjectCommand({ Bucket: other, Key: 'copy.bin' }));
     expect(head.ETag).toMatch(/-3"$/);
@@ -126,7 +130,7 @@ describe('server-side copy', () => {
         journaled,
       )
       .finished();
-    expect(end.state.status).toBe('completed');
+    expect(end.state).toEqual({ status: 'completed' });
     expect(await exists(t.bucket, 'old/name.txt')).toBe(false);
     expect((await bytesOf(t.bucket, 'new/name.txt')).equals(body)).toBe(true);
     expect(() =>
@@ -175,5 +179,90 @@ describe('server-side copy', () => {
       .copy(t.connection, { sourceBucket: t.bucket, keys: ['x.txt'], bucket: other, destination: '', ifExists: 'fail' })
       .finished();
     expect(failed.progress.objectsFailed).toBe(1);
+  });
+});
+
+describe('an object given new details by a copy onto itself', () => {
+  it('replaces the metadata and tags asked for, keeps the content headers and the bytes', async () => {
+    const body = randomBytes(2000);
+    await put('doc.txt', body, { Metadata: { a: '1' }, ContentType: 'text/plain', Tagging: 'old=yes' });
+    const requests = {
+      request: <T>(send: (signal: AbortSignal) => Promise<T>) => send(new AbortController().signal),
+      partsInFlight: () => 2,
+      partSizeBytes: 5 * MIB,
+    };
+    const done = await replaceObjectDetails(
+      t.connection,
+      { bucket: t.bucket, key: 'doc.txt' },
+      { metadata: { b: '2' }, tags: { new: 'yes' } },
+      requests,
+    );
+    expect(done.verification).not.toBe('size-only');
+    const head = await t.connection.client.send(new HeadObjectCommand({ Bucket: t.bucket, Key: 'doc.txt' }));
+    expect(head.Metadata).toEqual({ b: '2' });
+    expect(head.ContentType).toBe('text/plain');
+    const tags = await t.connection.client.send(new GetObjectTaggingCommand({ Bucket: t.bucket, Key: 'doc.txt' }));
+    expect(tags.TagSet).toEqual([{ Key: 'new', Value: 'yes' }]);
+    expect((await bytesOf(t.bucket, 'doc.txt')).equals(body)).toBe(true);
+  });
+});
+
+describe('copies through a store that refuses the flexible-checksum headers', () => {
+  let proxy: LegacyStoreProxy;
+  beforeEach(async () => {
+    const s3 = inject('s3');
+    proxy = await startLegacyStoreProxy(
+      s3.endpoint,
+      { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
+      s3.region,
+    );
+    proxy.refuseChecksumHeaders = 'NotImplemented';
+  });
+  afterEach(() => proxy.close());
+
+  it('copies whole and in parts, and moves, with no checksum header sent once refused', async () => {
+    const small = randomBytes(3000);
+    const big = randomBytes(11 * MIB);
+    await put('s.bin', small);
+    await put('b.bin', big);
+    const legacy = await t.engine.connect({ ...serverConfig(), endpoint: proxy.endpoint });
+    const end = await t.engine
+      .copy(legacy, {
+        sourceBucket: t.bucket,
+        keys: ['s.bin', 'b.bin'],
+        bucket: other,
+        destination: 'through/',
+        move: true,
+        partCopyAboveBytes: 5 * MIB,
+      })
+      .finished();
+    expect(end.state).toEqual({ status: 'completed' });
+    expect((await bytesOf(other, 'through/s.bin')).equals(small)).toBe(true);
+    expect((await bytesOf(other, 'through/b.bin')).equals(big)).toBe(true);
+    expect(await exists(t.bucket, 's.bin')).toBe(false);
+    expect(await exists(t.bucket, 'b.bin')).toBe(false);
+  });
+});
+
+describe('barge cp and mv between s3:// addresses', () => {
+  it('copies, moves with -r, and refuses a move onto itself with the rule', async () => {
+    const body = randomBytes(4000);
+    await put('cli/a.txt', body);
+    await put('cli/sub/b.txt', randomBytes(10));
+    const copied = await runCli(['cp', `s3://${t.bucket}/cli/a.txt`, `s3://${other}/copied.txt`]);
+    expect(copied.code).toBe(0);
+    expect((await bytesOf(other, 'copied.txt')).equals(body)).toBe(true);
+    const moved = await runCli(['mv', '-r', `s3://${t.bucket}/cli`, `s3://${other}/moved/`]);
+    expect(moved.code).toBe(0);
+    expect(await exists(other, 'moved/cli/sub/b.txt')).toBe(true);
+    expect(await exists(t.bucket, 'cli/a.txt')).toBe(false);
+    const self = await runCli(['mv', `s3://${other}/copied.txt`, `s3://${other}/`]);
+    expect(self.code).toBe(2);
+    expect(self.stderr).toContain(
+      `Cannot move s3://${other}/copied.txt onto itself: the source and the destination are the same object. Give another destination.`,
+    );
+    const prefix = await runCli(['cp', `s3://${other}/moved/`, `s3://${t.bucket}/`]);
+    expect(prefix.code).toBe(2);
+    expect(prefix.stderr).toContain('is a prefix: add --recursive to copy everything below it');
   });
 });

@@ -375,3 +375,22 @@ function failOnMismatch(source: ObjectPlace, target: ObjectPlace, mismatch: stri
       `(${mismatch}); the source is unchanged. Copy it again.`,
   );
 }
+
+/**
+ * Give an object new metadata, tags or content headers: a copy onto itself with them replaced (S3
+ * has no other way to change them). What is not given is kept; the bytes stay as they are.
+ */
+export async function replaceObjectDetails(
+  connection: S3Connection,
+  place: ObjectPlace,
+  replace: CopyReplacements,
+  requests: CopyRequests,
+): Promise<CopyOutcome> {
+  if (!replacesHeaders(replace) && replace.tags === undefined && replace.storageClass === undefined)
+    throw new BargeError(
+      'InvalidRequest',
+      `Nothing to change on s3://${place.bucket}/${place.key}: give metadata, tags or a header.`,
+    );
+  const source = await describeCopySource(connection, place, requests);
+  return copyObject(connection, source, place, requests, replace);
+}

@@ -36,6 +36,9 @@ describe('the verdict on a server-side copy', () => {
     expect(verifyPartsCopy(source, 3000, [{ ...parts[0]!, checksum: undefined }, parts[1]!])).toEqual({
       verification: 'size-only',
     });
+    // A store that answers each part with the whole source's checksum (versitygw) proves nothing.
+    const echoed = parts.map((part) => ({ ...part, checksum: source.checksum.value }));
+    expect(verifyPartsCopy(source, 3000, echoed)).toEqual({ verification: 'size-only' });
     // A composite checksum ("-N") is of the source's own parts: no copy's parts can be compared with it.
     expect(
       verifyPartsCopy({ ...source, checksum: { algorithm: 'CRC32C', value: `${crc(data)}-2` } }, 3000, parts),
