@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { S3ServerInfo } from '../support/s3-server.ts';
 
-export type Workload = 'small-up' | 'large-up' | 'large-down' | 'list' | 'delete';
+export type Workload = 'small-up' | 'large-up' | 'large-down' | 'list' | 'delete' | 'server-copy';
 
 export interface WorkloadArgs {
   readonly bucket: string;
@@ -17,6 +17,8 @@ export interface WorkloadArgs {
   readonly local: string;
   /** Key or prefix (ending in "/") in the bucket. */
   readonly key: string;
+  /** server-copy: the key the object is copied to, in the same bucket. */
+  readonly copyTo?: string;
 }
 
 export interface Tool {
@@ -75,6 +77,8 @@ export function bargeTool(
           return [...cli, 'ls', '--recursive', `s3://${w.bucket}/${w.key}`];
         case 'delete':
           return [...cli, 'rm', '--recursive', '--threads', '64', `s3://${w.bucket}/${w.key}`];
+        case 'server-copy':
+          return [...cli, 'cp', '--threads', '16', `s3://${w.bucket}/${w.key}`, `s3://${w.bucket}/${w.copyTo}`];
       }
     },
   };
@@ -106,6 +110,8 @@ export async function peerTools(server: S3ServerInfo, scratch: string): Promise<
             return [...base, 'ls', `s3://${w.bucket}/${w.key}*`];
           case 'delete':
             return [...base, '--numworkers', '64', 'rm', `s3://${w.bucket}/${w.key}*`];
+          case 'server-copy':
+            return [...base, 'cp', '--concurrency', '16', `s3://${w.bucket}/${w.key}`, `s3://${w.bucket}/${w.copyTo}`];
         }
       },
     });
@@ -138,6 +144,8 @@ export async function peerTools(server: S3ServerInfo, scratch: string): Promise<
             return ['lsf', '-R', '--files-only', remote];
           case 'delete':
             return ['delete', '--checkers', '64', '--transfers', '64', remote];
+          case 'server-copy':
+            return ['copyto', remote, `bench:${w.bucket}/${w.copyTo}`];
         }
       },
     });
@@ -167,6 +175,8 @@ export async function peerTools(server: S3ServerInfo, scratch: string): Promise<
             return [...s3, 'ls', '--recursive', `s3://${w.bucket}/${w.key}`];
           case 'delete':
             return [...s3, 'rm', quiet, '--recursive', `s3://${w.bucket}/${w.key}`];
+          case 'server-copy':
+            return [...s3, 'cp', quiet, `s3://${w.bucket}/${w.key}`, `s3://${w.bucket}/${w.copyTo}`];
         }
       },
     });
