@@ -3,9 +3,10 @@
 // Workloads: 2,000 x 64 KiB files up; one 1 GiB file up; that object down; list 20,000 keys;
 // delete 20,000 keys; copy that 1 GiB object to another key in the store (server-copy: each tool
 // through a relay that counts the client's bytes each way, counting-proxy.ts). Tools run in
-// alternating order, BENCH_ROUNDS times each (default 3), and the median is reported, with peak memory (max RSS) and CPU time, and the ratio to s5cmd. Peers come
-// from PATH or ~/.cache/s3lab/bin (../shared/lab/install-peers.sh); BENCH_PEERS=s5cmd,rclone picks.
-// BENCH_WORKLOADS=small-up,list picks workloads;
+// alternating order, BENCH_ROUNDS times each (default 3), and the median is reported, with peak
+// memory (max RSS) and CPU time, and the ratio to s5cmd. Peers come from PATH or ~/.cache/s3lab/bin
+// (../shared/lab/install-peers.sh); BENCH_PEERS=s5cmd,rclone picks. BENCH_WORKLOADS=small-up,list
+// picks workloads;
 // BENCH_JOURNAL_COST=1 also runs Barge with its journal off; BENCH_CHECK_COST=1 with Content-MD5 on
 // every upload request and with no upload checksum. Not part of the tests: figures, not assertions.
 
