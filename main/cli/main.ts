@@ -19,12 +19,13 @@ const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
   cp: async () => (await import('./commands/cp.ts')).cp,
   rm: async () => (await import('./commands/rm.ts')).rm,
   sync: async () => (await import('./commands/sync.ts')).sync,
+  mv: async () => (await import('./commands/s3-copy.ts')).mv,
   mb: async () => (await import('./commands/buckets.ts')).mb,
   rb: async () => (await import('./commands/buckets.ts')).rb,
   'abort-uploads': async () => (await import('./commands/buckets.ts')).abortUploads,
 };
 
-const JOURNALED_COMMANDS = new Set(['cp', 'rm', 'sync']);
+const JOURNALED_COMMANDS = new Set(['cp', 'mv', 'rm', 'sync']);
 
 export interface CliStreams {
   readonly stdout: NodeJS.WritableStream;

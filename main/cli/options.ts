@@ -64,6 +64,7 @@ const COMMAND_FLAGS: Readonly<Record<string, readonly string[]>> = {
     ...FILTER_FLAGS,
   ],
   rm: ['recursive', 'dry-run', 'all-versions', 'resume', 'from', ...FILTER_FLAGS],
+  mv: ['recursive', 'resume', 'if-exists'],
   mb: [],
   rb: ['force', 'yes'],
   'abort-uploads': ['dry-run', 'older-than'],
@@ -300,7 +301,10 @@ export const USAGE = `barge: fast, safe transfers for S3 and S3-compatible store
 
 Usage:
   barge ls [s3://bucket[/prefix]] [--recursive]    list buckets, or a prefix
-  barge cp <source>... <destination> [--recursive] upload (local -> s3://) or download (s3:// -> local)
+  barge cp <source>... <destination> [--recursive] upload (local -> s3://) or download (s3:// -> local),
+                                                   or copy in the store (s3:// -> s3://, no byte through here)
+  barge mv s3://… s3://… [--recursive]             move in the store: each source deleted once its copy
+                                                   is verified
   barge rm s3://bucket/key... [--recursive]        delete keys, or whole prefixes with --recursive
            [--dry-run] [--all-versions]
   barge rm --from FILE|- [s3://bucket] [--dry-run] delete the keys or s3:// URLs a file lists, one a line
@@ -352,10 +356,10 @@ Wildcards and filters (ls, cp, rm):
   exits 1, rm deletes nothing and exits 0, cp fails the download ("No object matches ...").
   --receipt FILE       cp: when done, write what was stored or saved (key, size, ETag, version,
                        checksum) as CSV, or JSON for a .json name
-  --no-resume          cp, rm, sync: start afresh instead of continuing an interrupted run
+  --no-resume          cp, mv, rm, sync: start afresh instead of continuing an interrupted run
   --case-insensitive   cp (download): refuse keys whose names differ only in case, as on Windows
                        and macOS (default: ask the target folder)
-  --if-exists WHAT     cp: a file (download) or object (upload) already there is overwritten
+  --if-exists WHAT     cp, mv: a file (download) or object (upload) already there is overwritten
                        (default, as cp and aws s3 cp do), skipped, kept beside the new one
                        (rename: "a (1).txt"), replaced only by a newer one (newer), or the item
                        fails (fail). An upload then lists the destination once (no request per
@@ -375,6 +379,9 @@ Wildcards and filters (ls, cp, rm):
 Credentials come from the AWS environment variables (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY,
 AWS_SESSION_TOKEN), the profile, SSO or any other source of the AWS default chain.
 A folder keeps its name: "barge cp -r photos s3://b/backup/" writes s3://b/backup/photos/...
+A destination ending in "/" is a folder: "barge cp -r s3://a/photos s3://b/backup/" writes
+s3://b/backup/photos/...; without the "/" it is a new name: "barge mv -r s3://b/photos s3://b/pics"
+renames the folder. Copies keep metadata, tags and content headers, each checked by its checksum or ETag.
 A prefix is a folder: "barge rm -r s3://b/logs" deletes logs/..., never logs2/... or logs.txt.
 An interrupted cp or rm (crash, kill, lost connection) goes on where it stopped when the same
 command is run again (from any folder): sent parts and written ranges are not sent again. The

@@ -167,7 +167,13 @@ function summary(end: JobSnapshot, seconds: number, verb?: string): string {
   const p = end.progress;
   const done =
     verb ??
-    { upload: 'Uploaded', download: 'Downloaded', delete: 'Deleted', sync: 'Synced (sent or deleted)' }[end.kind];
+    {
+      upload: 'Uploaded',
+      download: 'Downloaded',
+      delete: 'Deleted',
+      sync: 'Synced (sent or deleted)',
+      copy: 'Copied',
+    }[end.kind];
   // Many files: objects a second beside the bytes (a job of small files moves objects more than bytes).
   const objectRate = p.objectsDone > 1 ? `, ${formatObjectRate(p.objectsDone / seconds)}` : '';
   const kept = p.objectsKept ?? 0;

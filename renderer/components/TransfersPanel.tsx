@@ -10,6 +10,7 @@ import {
   CircleCheck,
   CircleX,
   Clock,
+  Copy,
   FileCheck,
   ListChecks,
   LoaderCircle,
@@ -68,6 +69,7 @@ const DIRECTION: Record<JobView['kind'], { icon: LucideIcon; label: string }> = 
   download: { icon: ArrowDownToLine, label: 'Download' },
   delete: { icon: Trash2, label: 'Delete' },
   sync: { icon: RefreshCw, label: 'Sync' },
+  copy: { icon: Copy, label: 'Copy' },
 };
 /** Status in colour, icon and word: never colour alone. */
 const STATUS_ICON: Record<JobState['status'], LucideIcon> = {

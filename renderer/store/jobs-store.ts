@@ -18,6 +18,7 @@ import { useJobDetails } from './job-details-store.ts';
 export type JobAction = 'pause' | 'resume' | 'cancel' | 'retry';
 export type DownloadRequest = MethodParams<'jobs.download'>;
 export type DeleteRequest = MethodParams<'jobs.delete'>;
+export type CopyRequest = MethodParams<'jobs.copy'>;
 
 /** Points kept per speed graph (one per progress batch or stats tick). */
 export const HISTORY_POINTS = 60;
@@ -65,6 +66,11 @@ interface JobsState {
   download(params: DownloadRequest): Promise<JobSummary>;
   /** Start a delete (or, with dryRun, a count of what it would delete); rejects with the reason it was refused. */
   delete(params: DeleteRequest): Promise<JobSummary>;
+  /**
+   * Copy (move: true, a move; a rename is a move to a new name) objects and folders in the store, the
+   * window's drag, rename, Copy to… and Move to…; rejects with the reason it was refused.
+   */
+  copy(params: CopyRequest): Promise<JobSummary>;
 }
 
 /**
@@ -289,6 +295,11 @@ export const useJobs = create<JobsState>((set, get) => ({
   async delete(params) {
     const job = await request('jobs.delete', params);
     if (params.dryRun) set({ previews: new Set([...get().previews, job.id]) });
+    get().apply([job]);
+    return job;
+  },
+  async copy(params) {
+    const job = await request('jobs.copy', params);
     get().apply([job]);
     return job;
   },

@@ -3,7 +3,9 @@
 // Workloads: 2,000 x 64 KiB files up; one 1 GiB file up; that object down; list 20,000 keys;
 // delete 20,000 keys; sync 20,000 small files of which 200 changed (each tool's own prefix, seeded
 // once, untimed; 200 files rewritten with another size before each round; Barge's dry run before
-// its timed run shows what it will send). Tools run in alternating order, BENCH_ROUNDS times each (default 3), and the
+// its timed run shows what it will send); copy that 1 GiB object to another key in the store
+// (server-copy: each tool through a relay that counts the client's bytes each way,
+// counting-proxy.ts). Tools run in alternating order, BENCH_ROUNDS times each (default 3), and the
 // median is reported, with peak memory (max RSS) and CPU time, and the ratio to s5cmd. Peers come
 // from PATH or ~/.cache/s3lab/bin (../shared/lab/install-peers.sh); BENCH_PEERS=s5cmd,rclone picks.
 // BENCH_WORKLOADS=small-up,list picks workloads;
@@ -17,10 +19,12 @@ import { mkdir, mkdtemp, open, readFile, rm, writeFile } from 'node:fs/promises'
 import os from 'node:os';
 import path from 'node:path';
 import { Engine } from '../../main/engine/engine.ts';
+import { formatBytes } from '../../src/byte-units.ts';
 import { createBucket } from '../../main/engine/s3/s3-buckets.ts';
 import type { S3Connection } from '../../main/engine/s3/s3-connection.ts';
 import { startS3Server } from '../support/s3-server.ts';
 import { bargeTool, peerTools } from './peers.ts';
+import { startCountingProxy } from './counting-proxy.ts';
 import type { Tool, Workload, WorkloadArgs } from './peers.ts';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
@@ -32,13 +36,15 @@ const LIST_KEYS = 20_000;
 const SYNC_FILES = 20_000;
 const SYNC_CHANGED = 200;
 const SYNC_FILE_BYTES = 1024;
-const ALL: Workload[] = ['small-up', 'large-up', 'large-down', 'list', 'delete', 'sync'];
+const ALL: Workload[] = ['small-up', 'large-up', 'large-down', 'list', 'delete', 'sync', 'server-copy'];
 const workloads = (process.env.BENCH_WORKLOADS?.split(',') as Workload[] | undefined) ?? ALL;
 
 interface Measurement {
   readonly seconds: number;
   readonly maxRssMiB: number | undefined;
   readonly cpuSeconds: number | undefined;
+  /** server-copy: the client's bytes to the store and back, counted on the wire. */
+  readonly clientBytes?: { readonly sent: number; readonly received: number };
 }
 
 const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
@@ -101,6 +107,7 @@ async function main(): Promise<void> {
   const scratch = await mkdtemp(path.join(os.tmpdir(), 'barge-bench-'));
   const server = await startS3Server('minio');
   const engine = new Engine({ settings: { threads: 128 } });
+  const relay = await startCountingProxy(server.endpoint);
   try {
     const connection = await engine.connect({
       endpoint: server.endpoint,
@@ -124,6 +131,9 @@ async function main(): Promise<void> {
       ...checkCost,
       ...(await peerTools(server, scratch)),
     ];
+    // The same tools, through the relay that counts their bytes (server-copy only: it costs a hop).
+    const relayed = { ...server, endpoint: relay.endpoint };
+    const countedTools = [bargeTool(relayed, root, dataDir), ...(await peerTools(relayed, scratch))];
     console.log(
       `Tools: ${tools.map((t) => t.name).join(', ')}; ${ROUNDS} rounds each, alternating; MinIO at ${server.endpoint}; ${os.cpus().length} cores.`,
     );
@@ -136,13 +146,13 @@ async function main(): Promise<void> {
       for (let i = 0; i < SMALL_FILES; i++)
         await writeRandomFile(path.join(smallDir, `f${String(i).padStart(5, '0')}.bin`), SMALL_FILE_BYTES);
     }
-    if (workloads.some((w) => w === 'large-up' || w === 'large-down'))
+    if (workloads.some((w) => w === 'large-up' || w === 'large-down' || w === 'server-copy'))
       await writeRandomFile(largeFile, LARGE_FILE_BYTES);
     if (workloads.some((w) => w === 'list' || w === 'delete')) {
       await mkdir(seedDir);
       for (let i = 0; i < LIST_KEYS; i++) await writeFile(path.join(seedDir, `k${String(i).padStart(6, '0')}`), '');
     }
-    if (workloads.includes('large-down')) {
+    if (workloads.includes('large-down') || workloads.includes('server-copy')) {
       const up = await engine
         .upload(connection, { sources: [largeFile], bucket, destination: 'large/source.bin' })
         .finished();
@@ -159,10 +169,11 @@ async function main(): Promise<void> {
 
     const results: { workload: Workload; tool: string; m: Measurement[] }[] = [];
     for (const workload of workloads) {
-      const runs = new Map<string, Measurement[]>(tools.map((t) => [t.name, []]));
+      const these = workload === 'server-copy' ? countedTools : tools;
+      const runs = new Map<string, Measurement[]>(these.map((t) => [t.name, []]));
       for (let round = 0; round < ROUNDS; round++) {
         // Alternate the order, so no tool always runs on a warm (or cold) server.
-        const order = round % 2 === 0 ? tools : [...tools].reverse();
+        const order = round % 2 === 0 ? these : [...these].reverse();
         // The same 200 files change for every tool: another size (and a newer time) each round.
         if (workload === 'sync')
           for (let i = 0; i < SYNC_CHANGED; i++)
@@ -195,9 +206,14 @@ async function main(): Promise<void> {
               if (tool.name === 'barge')
                 process.stderr.write(`  sync barge round ${round + 1}: ${await bargePlan(tool, args)}\n`);
               break;
+            case 'server-copy':
+              args = { bucket, local: '', key: 'large/source.bin', copyTo: `copies/${tag}.bin` };
+              break;
           }
           try {
-            const m = await measure(tool, tool.args(workload, args), scratch);
+            relay.reset();
+            const measured = await measure(tool, tool.args(workload, args), scratch);
+            const m = workload === 'server-copy' ? { ...measured, clientBytes: { ...relay.counts } } : measured;
             runs.get(tool.name)!.push(m);
             process.stderr.write(`  ${workload} ${tool.name} round ${round + 1}: ${m.seconds.toFixed(2)} s\n`);
           } catch (error) {
@@ -210,9 +226,10 @@ async function main(): Promise<void> {
           if (workload === 'large-up') await engine.delete(connection, { bucket, keys: [args.key] }).finished();
           if (workload === 'small-up') await engine.delete(connection, { bucket, prefixes: [args.key] }).finished();
           if (workload === 'large-down') await rm(args.local, { force: true });
+          if (workload === 'server-copy') await engine.delete(connection, { bucket, keys: [args.copyTo!] }).finished();
         }
       }
-      for (const tool of tools) results.push({ workload, tool: tool.name, m: runs.get(tool.name)! });
+      for (const tool of these) results.push({ workload, tool: tool.name, m: runs.get(tool.name)! });
     }
 
     // A memory check of its own: 1 GiB up at 32 threads with 64 MiB parts (goal: under 300 MiB).
@@ -240,6 +257,7 @@ async function main(): Promise<void> {
     );
   } finally {
     await engine.close();
+    await relay.close();
     await server.stop();
     await rm(scratch, { recursive: true, force: true });
   }
@@ -274,6 +292,7 @@ function rateOf(workload: Workload, seconds: number): { value: number; unit: str
       return { value: SMALL_FILES / seconds, unit: 'obj/s' };
     case 'large-up':
     case 'large-down':
+    case 'server-copy':
       return { value: LARGE_FILE_BYTES / seconds / 1e6, unit: 'MB/s' };
     case 'list':
     case 'delete':
@@ -286,8 +305,8 @@ function printTable(
   memoryCheck: Measurement | undefined,
 ): void {
   const rows = [
-    '| workload | tool | median time | rate | vs s5cmd | peak RSS | CPU time |',
-    '|---|---|---|---|---|---|---|',
+    '| workload | tool | median time | rate | vs s5cmd | peak RSS | CPU time | client bytes sent / received |',
+    '|---|---|---|---|---|---|---|---|',
   ];
   for (const workload of new Set(results.map((r) => r.workload))) {
     const forWorkload = results.filter((r) => r.workload === workload);
@@ -295,7 +314,7 @@ function printTable(
     const s5Seconds = s5 && s5.m.length > 0 ? median(s5.m.map((m) => m.seconds)) : undefined;
     for (const r of forWorkload) {
       if (r.m.length === 0) {
-        rows.push(`| ${workload} | ${r.tool} | failed | | | | |`);
+        rows.push(`| ${workload} | ${r.tool} | failed | | | | | |`);
         continue;
       }
       const seconds = median(r.m.map((m) => m.seconds));
@@ -307,8 +326,10 @@ function printTable(
         ? `${median(r.m.map((m) => m.cpuSeconds!)).toFixed(2)} s`
         : 'n/a';
       const ratio = s5Seconds ? `${(s5Seconds / seconds).toFixed(2)}x` : 'n/a';
+      const bytes = r.m[0]?.clientBytes;
+      const wire = bytes ? `${formatBytes(bytes.sent)} / ${formatBytes(bytes.received)}` : '';
       rows.push(
-        `| ${workload} | ${r.tool} | ${seconds.toFixed(2)} s | ${rate.value.toFixed(0)} ${rate.unit} | ${ratio} | ${rss} | ${cpu} |`,
+        `| ${workload} | ${r.tool} | ${seconds.toFixed(2)} s | ${rate.value.toFixed(0)} ${rate.unit} | ${ratio} | ${rss} | ${cpu} | ${wire} |`,
       );
     }
   }

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { S3ServerInfo } from '../support/s3-server.ts';
 
-export type Workload = 'small-up' | 'large-up' | 'large-down' | 'list' | 'delete' | 'sync';
+export type Workload = 'small-up' | 'large-up' | 'large-down' | 'list' | 'delete' | 'sync' | 'server-copy';
 
 export interface WorkloadArgs {
   readonly bucket: string;
@@ -17,6 +17,8 @@ export interface WorkloadArgs {
   readonly local: string;
   /** Key or prefix (ending in "/") in the bucket. */
   readonly key: string;
+  /** server-copy: the key the object is copied to, in the same bucket. */
+  readonly copyTo?: string;
 }
 
 export interface Tool {
@@ -77,6 +79,8 @@ export function bargeTool(
           return [...cli, 'rm', '--recursive', '--threads', '64', `s3://${w.bucket}/${w.key}`];
         case 'sync':
           return [...cli, 'sync', '--threads', '64', w.local, `s3://${w.bucket}/${w.key}`];
+        case 'server-copy':
+          return [...cli, 'cp', '--threads', '16', `s3://${w.bucket}/${w.key}`, `s3://${w.bucket}/${w.copyTo}`];
       }
     },
   };
@@ -110,6 +114,8 @@ export async function peerTools(server: S3ServerInfo, scratch: string): Promise<
             return [...base, '--numworkers', '64', 'rm', `s3://${w.bucket}/${w.key}*`];
           case 'sync':
             return [...base, '--numworkers', '64', 'sync', `${w.local}/`, `s3://${w.bucket}/${w.key}`];
+          case 'server-copy':
+            return [...base, 'cp', '--concurrency', '16', `s3://${w.bucket}/${w.key}`, `s3://${w.bucket}/${w.copyTo}`];
         }
       },
     });
@@ -158,6 +164,8 @@ export async function peerTools(server: S3ServerInfo, scratch: string): Promise<
               w.local,
               remote,
             ];
+          case 'server-copy':
+            return ['copyto', remote, `bench:${w.bucket}/${w.copyTo}`];
         }
       },
     });
@@ -189,6 +197,8 @@ export async function peerTools(server: S3ServerInfo, scratch: string): Promise<
             return [...s3, 'rm', quiet, '--recursive', `s3://${w.bucket}/${w.key}`];
           case 'sync':
             return [...s3, 'sync', quiet, w.local, `s3://${w.bucket}/${w.key}`];
+          case 'server-copy':
+            return [...s3, 'cp', quiet, `s3://${w.bucket}/${w.key}`, `s3://${w.bucket}/${w.copyTo}`];
         }
       },
     });

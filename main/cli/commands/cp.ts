@@ -1,4 +1,4 @@
-// barge cp: upload local files and folders to S3, or download objects and prefixes.
+// barge cp: upload local files and folders to S3, download objects and prefixes, or copy them in the store.
 
 import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
@@ -25,8 +25,12 @@ export async function cp(cli: CliContext): Promise<number> {
   await checkReceiptFolder(cli.options.receipt);
   const remoteSources = sources.filter(isS3Url);
   if (isS3Url(destination)) {
+    if (remoteSources.length === sources.length) {
+      const { copyInStore } = await import('./s3-copy.ts');
+      return copyInStore(cli, sources, destination, false);
+    }
     if (remoteSources.length > 0)
-      throw usageError('Copying from S3 to S3 is not supported yet; download, then upload.');
+      throw usageError('Either every source is an s3:// address (a copy in the store) or none is (an upload).');
     // Every upload request is checked by the store; the flag is about downloads that cannot be.
     if (cli.options.requireVerified)
       throw usageError('--require-verified is for downloads: every upload request is checked by the store.');

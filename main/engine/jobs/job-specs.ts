@@ -9,6 +9,7 @@
 import { z } from 'zod';
 import { ifExistsSchema } from '../../../src/if-exists.ts';
 import { commonParent } from '../../../src/job-label.ts';
+import { copyPlacesProblem, isFolderDestination } from '../../../src/copy-targets.ts';
 import type { JobKind } from '../../../src/jobs.ts';
 import { BargeError } from '../errors.ts';
 import { issueMessage } from '../../../src/contract/schema-messages.ts';
@@ -119,17 +120,46 @@ export const syncSpecSchema = z.object({
   /** A host's download root, as a download's (a download sync's folder must lie below it). */
   confinedTo: z.string().min(1).optional(),
 });
+/** Copy (or move) objects within one connection: the store copies them, no byte passes the client. */
+export const copySpecSchema = z
+  .object({
+    sourceBucket: bucket,
+    /** Objects, each copied as named. */
+    keys: z.array(z.string().min(1)).readonly().optional(),
+    /** Prefixes ("folders"), each copied with everything below it. */
+    prefixes: z.array(z.string()).readonly().optional(),
+    /** The destination bucket. */
+    bucket,
+    /** A folder (ending in "/", or "" for the top) or a new name (src/copy-targets.ts). */
+    destination: z.string(),
+    /** Delete each source once its copy is verified. */
+    move: z.boolean().optional(),
+    /** When an object is already at the destination (default: replace it, as cp does). */
+    ifExists: z.enum(['overwrite', 'skip', 'newer', 'fail']).optional(),
+    /** Objects above this many bytes are copied in parts (default 5 GiB, CopyObject's limit). */
+    partCopyAboveBytes: z
+      .number()
+      .int()
+      .min(5 * 1024 * 1024)
+      .optional(),
+  })
+  .superRefine((spec, context) => {
+    const problem = copyPlacesProblem(spec, spec.move ? 'move' : 'copy');
+    if (problem) context.addIssue({ code: 'custom', message: problem });
+  });
 
 export type UploadSpec = Readonly<z.infer<typeof uploadSpecSchema>>;
 export type DownloadSpec = Readonly<z.infer<typeof downloadSpecSchema>>;
 export type DeleteSpec = Readonly<z.infer<typeof deleteSpecSchema>>;
 export type SyncSpec = Readonly<z.infer<typeof syncSpecSchema>>;
+export type CopySpec = Readonly<z.infer<typeof copySpecSchema>>;
 
 export interface JobSpecs {
   readonly upload: UploadSpec;
   readonly download: DownloadSpec;
   readonly delete: DeleteSpec;
   readonly sync: SyncSpec;
+  readonly copy: CopySpec;
 }
 
 const schemas: { readonly [K in JobKind]: z.ZodType<JobSpecs[K]> } = {
@@ -137,6 +167,7 @@ const schemas: { readonly [K in JobKind]: z.ZodType<JobSpecs[K]> } = {
   download: downloadSpecSchema,
   delete: deleteSpecSchema,
   sync: syncSpecSchema,
+  copy: copySpecSchema,
 };
 
 /** A spec of `kind`, validated; a spec that does not fit fails with a code and the first problem. */
@@ -159,6 +190,12 @@ export function jobTarget(kind: JobKind, spec: unknown): { bucket: string; prefi
   if (!parsed.success) return undefined;
   const valid = parsed.data as JobSpecs[JobKind];
   if ('direction' in valid) return valid.dryRun ? undefined : { bucket: valid.bucket, prefix: valid.prefix };
+  if ('sourceBucket' in valid) {
+    return {
+      bucket: valid.bucket,
+      prefix: isFolderDestination(valid.destination) ? valid.destination : commonParent([valid.destination]),
+    };
+  }
   if ('sources' in valid) {
     // A destination ending in "/" (or "") is the folder; otherwise it is the one file's key.
     return {

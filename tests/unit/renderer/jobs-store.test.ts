@@ -247,6 +247,24 @@ describe('jobs actions', () => {
     await expect(useJobs.getState().download(params)).rejects.toThrow('Downloads through this host go only below /srv');
   });
 
+  it('starts a copy or a move in the store, shows its job, and says why one is refused', async () => {
+    const params = {
+      connectionId: 'c1',
+      sourceBucket: 'a',
+      keys: ['x.txt'],
+      prefixes: [],
+      bucket: 'b',
+      destination: 'in/',
+      move: true,
+    };
+    let api = useFakeApi({ 'jobs.copy': jobSnapshot('m1', { kind: 'copy' }) });
+    expect((await useJobs.getState().copy(params)).id).toBe('m1');
+    expect(useJobs.getState().jobs.has('m1')).toBe(true);
+    expect(api.calls).toEqual([{ method: 'jobs.copy', params }]);
+    api = useFakeApi({ 'jobs.copy': new Error('Cannot move s3://a/x.txt onto itself') });
+    await expect(useJobs.getState().copy(params)).rejects.toThrow('onto itself');
+  });
+
   it('starts a delete or its dry run, and answers with its job', async () => {
     const api = useFakeApi({ 'jobs.delete': (p) => jobSnapshot(p.dryRun ? 'count' : 'delete', { kind: 'delete' }) });
     const spec = { connectionId: 'c1', bucket: 'b', keys: [], prefixes: ['bulk/'], allVersions: false };

@@ -1,0 +1,70 @@
+// barge cp s3://… s3://… and barge mv: the store copies (and, for mv, then deletes each source once
+// its copy is verified). Without --recursive each source is an object; with it, a prefix.
+
+import type { CliContext } from '../context.ts';
+import { usageError } from '../options.ts';
+import { runJob } from '../run-job.ts';
+import { exitStatus, rerun, s3Location } from './cp.ts';
+import { isS3Url } from '../../../src/s3-url.ts';
+import { copyPlacesProblem } from '../../../src/copy-targets.ts';
+
+const COPY_IF_EXISTS = ['overwrite', 'skip', 'newer', 'fail'] as const;
+type CopyIfExists = (typeof COPY_IF_EXISTS)[number];
+
+/** Copy (or move) `sources`, every one an s3:// address in one bucket, to `destination`. */
+export async function copyInStore(
+  cli: CliContext,
+  sources: readonly string[],
+  destination: string,
+  move: boolean,
+): Promise<number> {
+  const verb = move ? 'mv' : 'cp';
+  const { recursive, ifExists } = cli.options;
+  const locations = sources.map(s3Location);
+  const sourceBucket = locations[0]!.bucket;
+  if (locations.some((l) => l.bucket !== sourceBucket))
+    throw usageError(`${verb}: name sources in one bucket at a time.`);
+  if (ifExists !== undefined && !(COPY_IF_EXISTS as readonly string[]).includes(ifExists))
+    throw usageError(`${verb} between s3:// addresses takes --if-exists overwrite, skip, newer or fail.`);
+  if (cli.options.requireVerified)
+    throw usageError(`--require-verified is for downloads: every copy is checked against its source.`);
+  const named = [...new Set(locations.map((l) => (recursive ? l.key.replace(/\/+$/, '') : l.key)))];
+  const prefix = recursive ? undefined : named.find((key) => key === '' || key.endsWith('/'));
+  if (prefix !== undefined)
+    throw usageError(
+      `s3://${sourceBucket}/${prefix} is a prefix: add --recursive to ${move ? 'move' : 'copy'} everything below it.`,
+    );
+  const target = s3Location(destination);
+  const places = {
+    sourceBucket,
+    keys: recursive ? [] : named,
+    prefixes: recursive ? named : [],
+    bucket: target.bucket,
+    destination: target.key,
+  };
+  // Refused as typed (exit 2), before anything is recorded or sent.
+  const problem = copyPlacesProblem(places, move ? 'move' : 'copy');
+  if (problem) throw usageError(problem);
+  return exitStatus(
+    await runJob(cli, () =>
+      cli.service.call('jobs.copy', {
+        connectionId: cli.connectionId,
+        ...places,
+        move,
+        ifExists: ifExists as CopyIfExists | undefined,
+        ...rerun(cli),
+      }),
+    ),
+  );
+}
+
+/** barge mv: between s3:// addresses only (a local file is moved by the shell). */
+export async function mv(cli: CliContext): Promise<number> {
+  const { args } = cli.options;
+  if (args.length < 2) throw usageError('mv needs at least one source and a destination.');
+  if (!args.every(isS3Url))
+    throw usageError(
+      'mv moves objects between s3:// addresses; to move files, upload or download with cp, then delete.',
+    );
+  return copyInStore(cli, args.slice(0, -1), args.at(-1)!, true);
+}
