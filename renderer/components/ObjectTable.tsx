@@ -38,7 +38,7 @@ export function ObjectTable({
   onActivate: (row: Row) => void;
   onDelete: () => void;
 }) {
-  const { sort, setSort, selection, select, listing } = useBrowser();
+  const { sort, setSort, selection, select, listing, filter } = useBrowser();
   const scroller = useRef<HTMLDivElement>(null);
   const virtualizer = useRowWindow({ count: rows.length, rowHeight: ROW_HEIGHT, overscan: 20, scroller });
   // The row holding the grid's one tab stop.
@@ -136,6 +136,11 @@ export function ObjectTable({
         </div>
       </div>
       <div ref={scroller} className="rows" role="rowgroup" tabIndex={rows.length === 0 ? 0 : -1} onKeyDown={onKeyDown}>
+        {rows.length === 0 && !listing && filter.trim() !== '' && (
+          <p className="no-match" role="status">
+            No names match <Name text={filter.trim()} />.
+          </p>
+        )}
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
           {items.map((item) => {
             const row = rows.at(item.index)!;

@@ -18,7 +18,7 @@ import { copyText, presign } from './details-store.ts';
 import { useUploadChoice } from './upload-choice-store.ts';
 import { createIndexClient } from './listing/index-client.ts';
 import type { IndexClient } from './listing/index-client.ts';
-import { filterNeedle } from './listing/listing-index.ts';
+import { filterNeedle, nameMatcher } from './listing/listing-index.ts';
 import type { Sort, SortColumn } from './listing/listing-index.ts';
 import { indexOfKey, keyAt, ListingView, rowName, rowRef, RowTable } from './listing/row-table.ts';
 import type { Row, RowList, RowRef } from './listing/row-table.ts';
@@ -107,7 +107,8 @@ const collator = new Intl.Collator(undefined, { numeric: true });
  */
 export function visibleRows(rows: readonly Row[], sort: Sort, filter: string): Row[] {
   const needle = filterNeedle(filter);
-  const shown = needle ? rows.filter((r) => r.name.toLowerCase().includes(needle)) : rows.slice();
+  const test = nameMatcher(needle);
+  const shown = needle ? rows.filter((r) => test(r.name.toLowerCase())) : rows.slice();
   const value = (row: Row): string | number => {
     if (row.kind === 'folder') return sort.column === 'name' ? row.name : '';
     switch (sort.column) {
@@ -137,10 +138,11 @@ export function visibleRows(rows: readonly Row[], sort: Sort, filter: string): R
  */
 export function selectedRefs(selection: ReadonlySet<string>, prefix: string, filter: string): RowRef[] {
   const needle = filterNeedle(filter);
+  const test = nameMatcher(needle);
   const refs: RowRef[] = [];
   for (const key of selection) {
     const ref = rowRef(key, prefix);
-    if (!needle || ref.name.toLowerCase().includes(needle)) refs.push(ref);
+    if (!needle || test(ref.name.toLowerCase())) refs.push(ref);
   }
   return refs;
 }

@@ -51,7 +51,10 @@ describe('the barge command line', () => {
     expect(await sha256File(path.join(dir, 'restore', 'src', 'big.bin'))).toBe(big.sha256);
 
     const dry = await runCli(['rm', '-r', '--dry-run', `s3://${bucket}/backup`]);
-    expect(dry).toMatchObject({ code: 0, stdout: 'Would delete 2 objects (7.00 MiB); nothing was deleted.\n' });
+    expect(dry).toMatchObject({
+      code: 0,
+      stdout: `would delete s3://${bucket}/backup/src/big.bin (7.00 MiB)\nwould delete s3://${bucket}/backup/src/note.txt (5 B)\nWould delete 2 objects (7.00 MiB); nothing was deleted.\n`,
+    });
     const notRecursive = await runCli(['rm', `s3://${bucket}/backup/`]);
     expect(notRecursive.code).toBe(2);
     expect(notRecursive.stderr).toContain('add --recursive');

@@ -3,6 +3,7 @@
 
 import { mkdir, mkdtemp, readdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
+import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import { uniqueBucket } from '../support/fixtures.ts';
@@ -316,6 +317,27 @@ describe('rb --force', () => {
     expect(forced).toMatchObject({ code: 0, stdout: `Deleted s3://${bucket}\n` });
     const buckets = await runCli(['ls']);
     expect(buckets.stdout).not.toContain(bucket);
+  });
+});
+
+describe('rb --force at a terminal', () => {
+  const typedAt = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'support', 'pty-typed.py');
+
+  it("deletes nothing when the name typed is not the bucket's, and empties and deletes it when it is", async () => {
+    const { bucket } = await seeded();
+    const wrong = startCli(['rb', '--force', `s3://${bucket}`], { wrap: ['python3', typedAt] });
+    wrong.child.stdin!.end('not-the-name\n');
+    const refused = await wrong.done;
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toContain("Type the bucket's name to confirm:");
+    expect(refused.stdout).toContain('"not-the-name" is not the bucket\'s name: nothing was deleted.');
+    expect(await keysIn(bucket)).toEqual(ALL_KEYS);
+    const right = startCli(['rb', '--force', `s3://${bucket}`], { wrap: ['python3', typedAt] });
+    right.child.stdin!.end(`${bucket}\n`);
+    const done = await right.done;
+    expect(done.code).toBe(0);
+    expect(done.stdout).toContain(`Deleted s3://${bucket}`);
+    expect((await runCli(['ls'])).stdout).not.toContain(bucket);
   });
 });
 

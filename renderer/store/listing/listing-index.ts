@@ -11,6 +11,8 @@
 // What must stay true (tests/unit/renderer/listing-index.test.ts holds it against `visibleRows`):
 // folders before objects in every sort; ties in the store's order (by key), in both directions.
 
+import { globRegExp, hasWildcard } from '../../../src/object-filter.ts';
+
 /** Rows appended to a listing: the same columns as the window's row table. */
 export interface RowBatch {
   /** The first row's number; batches come in order, without gaps. */
@@ -217,6 +219,16 @@ export function filterNeedle(filter: string): string {
   return filter.trim().toLowerCase();
 }
 
+/**
+ * The test of a lowercase name against a needle: a glob ("*.tmp", "img_??.jpg") matches the whole
+ * name, as the command line's wildcards do (src/object-filter.ts); other text, anywhere in it.
+ */
+export function nameMatcher(needle: string): (lowerName: string) => boolean {
+  if (!hasWildcard(needle)) return (name) => name.includes(needle);
+  const glob = globRegExp(needle);
+  return (name) => glob.test(name);
+}
+
 export class ListingIndex {
   private readonly names: string[] = [];
   private readonly lower: string[] = [];
@@ -364,8 +376,11 @@ export class ListingIndex {
     // rows tested then.
     let base: { rows: number; matches: Uint8Array } | undefined;
     let baseLength = -1;
+    const test = nameMatcher(needle);
+    // A glob's matches are no subset of a shorter text's ("a*" is not within "a"'s): tested afresh.
+    const narrows = !hasWildcard(needle);
     for (const [text, entry] of this.filters) {
-      if (text.length > baseLength && needle.includes(text)) {
+      if (narrows && !hasWildcard(text) && text.length > baseLength && needle.includes(text)) {
         base = entry;
         baseLength = text.length;
       }
@@ -375,9 +390,9 @@ export class ListingIndex {
     const from = base ? base.rows : 0;
     if (base) {
       const before = base.matches;
-      for (let row = 0; row < from; row++) if (before[row] === 1 && lower[row]!.includes(needle)) matches[row] = 1;
+      for (let row = 0; row < from; row++) if (before[row] === 1 && test(lower[row]!)) matches[row] = 1;
     }
-    for (let row = from; row < rows; row++) if (lower[row]!.includes(needle)) matches[row] = 1;
+    for (let row = from; row < rows; row++) if (test(lower[row]!)) matches[row] = 1;
     this.filters.delete(needle);
     this.filters.set(needle, { rows, matches });
     if (this.filters.size > REMEMBERED_FILTERS) this.filters.delete(this.filters.keys().next().value!);

@@ -56,6 +56,14 @@ describe('browser rows', () => {
     expect(visibleRows(rows, { column: 'name', descending: false }, ' B1').map((r) => r.name)).toEqual(['b10.txt']);
   });
 
+  it('filters by a glob over the whole name: * any characters, ? one', () => {
+    const sort = { column: 'name', descending: false } as const;
+    expect(visibleRows(rows, sort, '*.TXT').map((r) => r.name)).toEqual(['a.txt', 'b9.txt', 'b10.txt']);
+    expect(visibleRows(rows, sort, 'b?.txt').map((r) => r.name)).toEqual(['b9.txt']);
+    expect(visibleRows(rows, sort, 'b*').map((r) => r.name)).toEqual(['b9.txt', 'b10.txt']);
+    expect(visibleRows(rows, sort, '*.tmp')).toEqual([]);
+  });
+
   it('sorts 100,000 rows', () => {
     const many = Array.from({ length: 100_000 }, (_, i) => object(`p/k${i}`, i));
     const sorted = visibleRows(many, { column: 'name', descending: true }, '');

@@ -117,6 +117,15 @@ describe('the listing index', () => {
     }
   });
 
+  it('filters by a glob as visibleRows does: the whole name, after plain text and before it', () => {
+    for (const filter of ['1', '*1', '1*', '*.t?t', 'a', 'a*', '*', '?', 'nothing*', '1', '*2*']) {
+      const sort = SORTS[0]!;
+      expect(keysIn(table, index.order(sort, filter)), `"${filter}"`).toEqual(
+        visibleRows(reference, sort, filter).map((r) => r.key),
+      );
+    }
+  });
+
   it('keeps the name order right while pages come in, each merged into what came before', () => {
     const small = makeListing(3, 400);
     let seen = 0;
