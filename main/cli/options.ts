@@ -12,6 +12,8 @@ import type { SettingsPatch } from '../../src/settings.ts';
 import { BargeError } from '../../src/errors.ts';
 import { isRegion, REGION_RULE } from '../../src/region.ts';
 import { printable } from '../../src/unsafe-text.ts';
+import type { UploadOptions } from '../../src/upload-options.ts';
+import { UPLOAD_OPTION_FLAGS, parseUploadOptions, uploadOptionSpec } from './upload-options.ts';
 
 export const optionSpec = {
   'endpoint-url': { type: 'string' },
@@ -33,6 +35,9 @@ export const optionSpec = {
   'older-than': { type: 'string' },
   'if-exists': { type: 'string' },
   'follow-symlinks': { type: 'boolean' },
+  versions: { type: 'boolean' },
+  expires: { type: 'string' },
+  ...uploadOptionSpec,
   json: { type: 'boolean' },
   quiet: { type: 'boolean', short: 'q' },
   help: { type: 'boolean', short: 'h' },
@@ -42,12 +47,29 @@ export const optionSpec = {
 /** The command-specific flags each command takes. */
 const COMMAND_FLAGS: Readonly<Record<string, readonly string[]>> = {
   ls: ['recursive'],
-  cp: ['recursive', 'receipt', 'resume', 'case-insensitive', 'require-verified', 'if-exists', 'follow-symlinks'],
+  cp: [
+    ...UPLOAD_OPTION_FLAGS,
+    'recursive',
+    'receipt',
+    'resume',
+    'case-insensitive',
+    'require-verified',
+    'if-exists',
+    'follow-symlinks',
+  ],
   rm: ['recursive', 'dry-run', 'all-versions', 'resume'],
   mb: [],
   rb: [],
   'abort-uploads': ['dry-run', 'older-than'],
+  du: ['versions'],
+  cat: [],
+  pipe: [...UPLOAD_OPTION_FLAGS],
+  stat: [],
+  presign: ['expires'],
 };
+
+/** S3's longest presigned link (SigV4): 7 days. */
+export const MAX_PRESIGN_SECONDS = 7 * 24 * 3600;
 
 export interface CliOptions {
   readonly command: string | undefined;
@@ -71,6 +93,12 @@ export interface CliOptions {
   readonly followSymlinks: boolean;
   /** abort-uploads: only uploads begun at least this many seconds ago. */
   readonly olderThanSeconds: number | undefined;
+  /** du: noncurrent versions and delete markers too. */
+  readonly versions: boolean;
+  /** presign: how long the link works, in seconds. */
+  readonly expiresSeconds: number | undefined;
+  /** cp (upload), pipe: what each object is stored with. */
+  readonly uploadOptions: UploadOptions | undefined;
   readonly json: boolean;
   readonly quiet: boolean;
   readonly help: boolean;
@@ -171,11 +199,23 @@ export function parseCli(argv: readonly string[]): CliOptions {
     'older-than',
     'if-exists',
     'follow-symlinks',
+    'versions',
+    'expires',
+    ...UPLOAD_OPTION_FLAGS,
   ] as const) {
     // A flag a command would silently ignore is refused: "rb --dry-run" must not delete the bucket.
     if (values[flag] !== undefined && command !== undefined && command in COMMAND_FLAGS && !accepted.includes(flag))
       throw usageError(`${command} does not take --${flag}.`);
   }
+  const expires = values.expires;
+  const expiresSeconds = expires === undefined ? undefined : parseDuration(expires);
+  if (expires !== undefined && (expiresSeconds === undefined || expiresSeconds < 1))
+    throw usageError(`--expires takes a duration such as 90s, 30m, 12h or 7d, not "${printable(expires)}".`);
+  if (expiresSeconds !== undefined && expiresSeconds > MAX_PRESIGN_SECONDS)
+    throw usageError(
+      `--expires ${printable(expires!)} is longer than S3 allows: a presigned link works for 7 days (7d, 168h) at most.`,
+    );
+  const uploadOptions = parseUploadOptions(values, usageError);
   const connection = sessionConnectionSchema.safeParse({
     endpoint: values['endpoint-url'],
     region: values.region,
@@ -205,6 +245,9 @@ export function parseCli(argv: readonly string[]): CliOptions {
     followSymlinks: values['follow-symlinks'] ?? true,
     olderThanSeconds,
     ifExists: ifExists as IfExists | undefined,
+    versions: values.versions ?? false,
+    expiresSeconds,
+    uploadOptions,
     json: values.json ?? false,
     quiet: values.quiet ?? false,
     help: values.help ?? false,
@@ -223,6 +266,12 @@ Usage:
   barge rb s3://bucket                             delete an empty bucket
   barge abort-uploads s3://bucket[/prefix] [--dry-run] [--older-than 2h]
                                                    clean up incomplete multipart uploads
+  barge du s3://bucket[/prefix] [--versions]       objects and bytes per storage class (--versions:
+                                                   noncurrent versions and delete markers too)
+  barge cat s3://bucket/key                        write an object to standard output, checked
+  barge pipe s3://bucket/key                       store standard input as an object
+  barge stat s3://bucket/key                       size, ETag, checksums, parts, metadata, tags, retention
+  barge presign s3://bucket/key [--expires 1h]     a link that GETs the object until it expires (7d at most)
 
 Options:
   --endpoint-url URL   the S3 endpoint (default: AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, the profile, AWS)
@@ -257,6 +306,17 @@ Options:
                        (default: links to files and folders are followed, loops refused)
   --require-verified   cp (download): fail an object that can be checked only for its size (no
                        checksum or ETag to check it against) instead of saving it with a warning
+  --storage-class C    cp (upload), pipe: STANDARD, STANDARD_IA, INTELLIGENT_TIERING, GLACIER_IR, ...
+  --content-type T     cp (upload), pipe: instead of the type guessed from the file's name
+  --cache-control V, --content-encoding V, --content-disposition V
+                       cp (upload), pipe: stored with the object and sent back with it
+  --metadata K=V       cp (upload), pipe: user metadata (x-amz-meta-K), repeatable
+  --tags K=V           cp (upload), pipe: an object tag, repeatable (10 at most)
+  --sse MODE           cp (upload), pipe: server-side encryption, AES256 or aws:kms
+  --sse-kms-key-id ID  with --sse aws:kms: the KMS key (default: the bucket's or account's)
+  --acl ACL            cp (upload), pipe: a canned ACL (private, public-read, bucket-owner-full-control, ...)
+  --versions           du: count noncurrent versions and delete markers too
+  --expires AGE        presign: how long the link works (90s, 30m, 12h, 7d; default 1h, at most 7d)
   --json               machine-readable output, one JSON object per line
   -q, --quiet          no progress bar
 

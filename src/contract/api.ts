@@ -11,8 +11,11 @@ import { settingsPatchSchema } from '../settings.ts';
 import { conflictChoiceSchema, ifExistsSchema } from '../if-exists.ts';
 import type { IfExists } from '../if-exists.ts';
 import { fileNameProblem } from '../key-path.ts';
+import { uploadOptionsSchema } from '../upload-options.ts';
 import { printable } from '../unsafe-text.ts';
 import { keyBytesProblem } from '../s3-names.ts';
+import type { PrefixSize } from '../prefix-size.ts';
+import type { ObjectStat } from '../object-stat.ts';
 import type { Result } from './result.ts';
 import { apiErrorSchema } from './result.ts';
 import type {
@@ -151,6 +154,23 @@ export const methodSchemas = {
     pageSize: z.number().int().min(1).max(1000).optional(),
   }),
   'objects.details': z.strictObject({ connectionId: id, bucket, key }),
+  /**
+   * Everything the store says of one object: HEAD with its checksums, parts count, content headers,
+   * metadata, and (each "not available" where the store refuses it) tags, retention and legal hold.
+   */
+  'objects.stat': z.strictObject({ connectionId: id, bucket, key }),
+  /**
+   * How much a prefix holds, per storage class (`versions`: noncurrent versions and delete markers
+   * too), counted a stretch of listing pages at a time: call again with `nextToken` until it is
+   * absent, adding the stretches up (src/prefix-size.ts); stop calling to cancel.
+   */
+  'objects.size': z.strictObject({
+    connectionId: id,
+    bucket,
+    prefix,
+    versions: z.boolean().default(false),
+    token: z.string().min(1).max(8192).optional(),
+  }),
   'objects.presign': z.strictObject({
     connectionId: id,
     bucket,
@@ -206,6 +226,8 @@ export const methodSchemas = {
       followSymlinks: z.boolean().optional(),
       /** An object already there: replaced when absent (as cp and aws s3 cp do); the window asks. */
       ifExists: ifExistsSchema.optional(),
+      /** What each object is stored with (src/upload-options.ts): the same for every file of the job. */
+      uploadOptions: uploadOptionsSchema.optional(),
       ...rerun,
     })
     .refine(
@@ -388,6 +410,8 @@ export interface MethodResults {
   'buckets.emptyAndDelete': JobSummary;
   'objects.list': ObjectPage;
   'objects.details': ObjectDetails;
+  'objects.size': PrefixSize;
+  'objects.stat': ObjectStat;
   'objects.presign': { url: string };
   /** Where to send the browser (a path on this host), the file name it is saved as, and its size. */
   /** `check`: how the bytes will be checked as they pass ('maybe': only if a guessed part size is right). */

@@ -47,11 +47,16 @@ export async function cp(cli: CliContext): Promise<number> {
           followSymlinks: cli.options.followSymlinks,
           // Absent: replaced, as cp and aws s3 cp do (and nothing is listed to find out).
           ifExists: cli.options.ifExists,
+          uploadOptions: cli.options.uploadOptions,
           ...rerun(cli),
         }),
       ),
     );
   }
+  if (cli.options.uploadOptions)
+    throw usageError(
+      'The upload options (--storage-class, --metadata, --tags, ...) are for uploads: a download keeps the object as it is.',
+    );
   if (remoteSources.length !== sources.length)
     throw usageError('Either the destination is an s3:// address (upload) or every source is (download).');
   const locations = sources.map(s3Location);

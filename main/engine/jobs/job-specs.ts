@@ -8,6 +8,7 @@
 
 import { z } from 'zod';
 import { ifExistsSchema } from '../../../src/if-exists.ts';
+import { uploadOptionsSchema } from '../../../src/upload-options.ts';
 import { commonParent } from '../../../src/job-label.ts';
 import type { JobKind } from '../../../src/jobs.ts';
 import { BargeError } from '../errors.ts';
@@ -25,6 +26,8 @@ export const uploadSpecSchema = z.object({
   followSymlinks: z.boolean().optional(),
   /** When an object is already there (default: replace it, as cp and aws s3 cp do). */
   ifExists: ifExistsSchema.optional(),
+  /** What each object is stored with: storage class, content headers, metadata, tags, encryption, ACL. */
+  uploadOptions: uploadOptionsSchema.optional(),
 });
 
 export const downloadSpecSchema = z.object({
