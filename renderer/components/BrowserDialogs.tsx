@@ -8,6 +8,7 @@ import { DeleteDialog } from './DeleteDialog.tsx';
 import type { DeleteTarget } from './DeleteDialog.tsx';
 import { DetailsDialog } from './DetailsDialog.tsx';
 import { DownloadDialog } from './DownloadDialog.tsx';
+import { FolderSizeDialog } from './FolderSizeDialog.tsx';
 import { parentOf } from './useBrowserKeyboard.ts';
 
 /** The browser's open dialog (the details dialog apart: the details store keeps that one). */
@@ -106,6 +107,7 @@ export function BrowserDialogs({ dialog, onClose }: { dialog: BrowserDialog | un
         />
       )}
       <DetailsDialog />
+      <FolderSizeDialog />
     </>
   );
 }

@@ -1,7 +1,7 @@
 // The browser's actions: upload files or a folder (and what becomes of an object already there),
 // download, delete, copy a link, refresh, filter.
 
-import { Download, Eraser, FolderUp, Link, RefreshCw, Search, Trash2, Upload } from 'lucide-react';
+import { Download, Eraser, FolderUp, Link, RefreshCw, Search, Sigma, Trash2, Upload } from 'lucide-react';
 import { useRef } from 'react';
 import type { ChangeEvent } from 'react';
 import { droppedFromInput } from '../dropped-files.ts';
@@ -9,6 +9,7 @@ import { IF_EXISTS_UPLOAD_LABELS, ifExistsSchema } from '../../src/if-exists.ts'
 import type { IfExists } from '../../src/if-exists.ts';
 import { useBrowser } from '../store/browser-store.ts';
 import { useUploadChoice } from '../store/upload-choice-store.ts';
+import { useFolderSize } from '../store/folder-size-store.ts';
 import type { RowRef } from '../store/browser-store.ts';
 
 export function BrowserToolbar({
@@ -22,7 +23,8 @@ export function BrowserToolbar({
   onDelete: () => void;
   onDeletePrefix: () => void;
 }) {
-  const { prefix, filter, setFilter, refresh, upload, copyLink } = useBrowser();
+  const { connectionId, bucket, prefix, filter, setFilter, refresh, upload, copyLink } = useBrowser();
+  const calculateSize = useFolderSize((s) => s.calculateSize);
   const filesInput = useRef<HTMLInputElement>(null);
   const folderInput = useRef<HTMLInputElement>(null);
   const one = selectedRows.length === 1 ? selectedRows[0] : undefined;
@@ -62,6 +64,17 @@ export function BrowserToolbar({
       >
         <Link size={14} aria-hidden />
         Copy link
+      </button>
+      <button
+        type="button"
+        disabled={!connectionId || !bucket || one?.kind === 'object'}
+        title="How much the selected folder (or the folder on screen) holds, per storage class"
+        onClick={() =>
+          connectionId && bucket && void calculateSize({ connectionId, bucket, prefix: one?.key ?? prefix })
+        }
+      >
+        <Sigma size={14} aria-hidden />
+        Calculate size
       </button>
       <button type="button" onClick={refresh}>
         <RefreshCw size={14} aria-hidden />
