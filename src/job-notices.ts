@@ -24,7 +24,7 @@ export interface JobNotice {
   readonly body: string;
 }
 
-const KIND_WORD = { upload: 'Upload', download: 'Download', delete: 'Delete' } as const;
+const KIND_WORD = { upload: 'Upload', download: 'Download', delete: 'Delete', copy: 'Copy' } as const;
 
 /** The notice for a job that has just ended, or undefined when its end is no news. */
 export function jobEndNotice(job: JobSummary): JobNotice | undefined {

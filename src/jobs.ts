@@ -2,7 +2,7 @@
 //
 // A snapshot is plain, readonly data so it can cross IPC by structured clone.
 
-export type JobKind = 'upload' | 'download' | 'delete';
+export type JobKind = 'upload' | 'download' | 'delete' | 'copy';
 
 export type JobState =
   | { readonly status: 'queued' }

@@ -19,7 +19,7 @@ import type { ReceiptEntry } from '../../src/receipt.ts';
 import { BargeError } from './errors.ts';
 import { jobBody, jobRefusal } from './jobs/job-bodies.ts';
 import { jobTarget, parseJobSpec } from './jobs/job-specs.ts';
-import type { DeleteSpec, DownloadSpec, JobSpecs, UploadSpec } from './jobs/job-specs.ts';
+import type { CopySpec, DeleteSpec, DownloadSpec, JobSpecs, UploadSpec } from './jobs/job-specs.ts';
 import { Job } from './jobs/job.ts';
 import type { JobBody, JobClock, JobTarget } from './jobs/job.ts';
 import type { Arrival } from './jobs/arrival.ts';
@@ -346,6 +346,14 @@ export class Engine {
     return this.start('delete', name, spec, connection, recorded);
   }
 
+  /** Copy or move objects within the connection's store (copy-job.ts): the store copies, no byte passes here. */
+  copy(connection: S3Connection, spec: CopySpec, options: JobStartOptions = {}): Job {
+    const what = remoteLabel({ bucket: spec.sourceBucket, keys: spec.keys, prefixes: spec.prefixes });
+    const to = formatS3Url({ bucket: spec.bucket, key: spec.destination });
+    const name = options.name ?? `${spec.move ? 'Move' : 'Copy'} ${what} → ${to}`;
+    return this.start('copy', name, spec, connection, options);
+  }
+
   /**
    * Bring back the unfinished jobs an earlier process of this host left in the journal (it crashed,
    * was killed, or quit mid-job), paused, so the user decides when they go on; a job that had failed
@@ -665,7 +673,7 @@ export class Engine {
 }
 
 /** What a download or delete names, as a person would say it, and where: "a.txt in s3://b/logs/". */
-function remoteLabel(spec: DownloadSpec | DeleteSpec): string {
+function remoteLabel(spec: Pick<DeleteSpec, 'bucket' | 'keys' | 'prefixes'>): string {
   const items = [
     ...(spec.keys ?? []).map((key) => ({ name: key, folder: false })),
     ...(spec.prefixes ?? []).map((prefix) => ({ name: prefix, folder: true })),

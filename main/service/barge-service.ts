@@ -454,6 +454,14 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
           resumeWithinMs,
         }),
       ),
+    'jobs.copy': async ({ connectionId, resume, resumeWithinMs, ...spec }) =>
+      started(
+        engine.copy(await registry.connection(connectionId), spec, {
+          connectionRef: connectionId,
+          resume,
+          resumeWithinMs,
+        }),
+      ),
     'jobs.pause': onJobs((id) => engine.pause(id)),
     'jobs.resume': onJobs((id) => engine.resume(id)),
     'jobs.cancel': onJobs((id) => engine.cancel(id)),

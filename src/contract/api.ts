@@ -3,6 +3,7 @@
 // client both implement `BargeApi`; the main-side handlers and the web host both dispatch through
 // the same service, so a method cannot exist on one side and not the other.
 
+import { copyPlacesProblem } from '../copy-targets.ts';
 import { z } from 'zod';
 import type { ItemError, JobItem, JobSummary, JobUpdate } from '../jobs.ts';
 import { sessionConnectionSchema } from '../connection.ts';
@@ -280,6 +281,33 @@ export const methodSchemas = {
       message: 'Give one size for each key, or none.',
       path: ['keySizes'],
     }),
+  /**
+   * Copy (move: then delete each source once its copy is verified) objects and folders within one
+   * connection, by the store itself. `destination`: a folder ending in "/" ("" the top), or a new
+   * name for one object or folder (src/copy-targets.ts).
+   */
+  'jobs.copy': z
+    .strictObject({
+      connectionId: id,
+      sourceBucket: bucket,
+      keys: z.array(key).max(1_000_000).default([]),
+      prefixes: z.array(prefix).max(10_000).default([]),
+      bucket,
+      destination: prefix,
+      move: z.boolean().default(false),
+      ifExists: z.enum(['overwrite', 'skip', 'newer', 'fail']).optional(),
+      /** Objects above this many bytes are copied in parts (default 5 GiB, CopyObject's limit). */
+      partCopyAboveBytes: z
+        .number()
+        .int()
+        .min(5 * 1024 * 1024)
+        .optional(),
+      ...rerun,
+    })
+    .superRefine((params, context) => {
+      const problem = copyPlacesProblem(params, params.move ? 'move' : 'copy');
+      if (problem) context.addIssue({ code: 'custom', message: problem });
+    }),
   'jobs.pause': onJob,
   'jobs.resume': onJob,
   'jobs.cancel': onJob,
@@ -419,6 +447,7 @@ export interface MethodResults {
   'jobs.upload': JobSummary;
   'jobs.download': JobSummary;
   'jobs.delete': JobSummary;
+  'jobs.copy': JobSummary;
   'jobs.pause': null;
   'jobs.resume': null;
   'jobs.cancel': null;

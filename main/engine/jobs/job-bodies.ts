@@ -5,6 +5,7 @@ import { fileNameProblem } from '../../../src/key-path.ts';
 import { printable } from '../../../src/unsafe-text.ts';
 import type { JobKind } from '../../../src/jobs.ts';
 import type { S3Connection } from '../s3/s3-connection.ts';
+import { copyBody } from './copy-job.ts';
 import { deleteBody } from './delete-job.ts';
 import { downloadBody } from './download-job.ts';
 import type { JobBody } from './job.ts';
@@ -18,6 +19,7 @@ export function jobBody<K extends JobKind>(kind: K, spec: JobSpecs[K], connectio
     upload: (upload) => uploadBody(connection, upload) as JobBody<unknown>,
     download: (download) => downloadBody(connection, download) as JobBody<unknown>,
     delete: (remove) => deleteBody(connection, remove) as JobBody<unknown>,
+    copy: (copy) => copyBody(connection, copy) as JobBody<unknown>,
   };
   return (bodies[kind] as (spec: JobSpecs[K]) => JobBody<unknown>)(spec);
 }

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { ifExistsSchema } from '../../../src/if-exists.ts';
 import { uploadOptionsSchema } from '../../../src/upload-options.ts';
 import { commonParent } from '../../../src/job-label.ts';
+import { copyPlacesProblem, isFolderDestination } from '../../../src/copy-targets.ts';
 import type { JobKind } from '../../../src/jobs.ts';
 import { BargeError } from '../errors.ts';
 import { issueMessage } from '../../../src/contract/schema-messages.ts';
@@ -84,20 +85,51 @@ export const deleteSpecSchema = z
     path: ['keySizes'],
   });
 
+/** Copy (or move) objects within one connection: the store copies them, no byte passes the client. */
+export const copySpecSchema = z
+  .object({
+    sourceBucket: bucket,
+    /** Objects, each copied as named. */
+    keys: z.array(z.string().min(1)).readonly().optional(),
+    /** Prefixes ("folders"), each copied with everything below it. */
+    prefixes: z.array(z.string()).readonly().optional(),
+    /** The destination bucket. */
+    bucket,
+    /** A folder (ending in "/", or "" for the top) or a new name (src/copy-targets.ts). */
+    destination: z.string(),
+    /** Delete each source once its copy is verified. */
+    move: z.boolean().optional(),
+    /** When an object is already at the destination (default: replace it, as cp does). */
+    ifExists: z.enum(['overwrite', 'skip', 'newer', 'fail']).optional(),
+    /** Objects above this many bytes are copied in parts (default 5 GiB, CopyObject's limit). */
+    partCopyAboveBytes: z
+      .number()
+      .int()
+      .min(5 * 1024 * 1024)
+      .optional(),
+  })
+  .superRefine((spec, context) => {
+    const problem = copyPlacesProblem(spec, spec.move ? 'move' : 'copy');
+    if (problem) context.addIssue({ code: 'custom', message: problem });
+  });
+
 export type UploadSpec = Readonly<z.infer<typeof uploadSpecSchema>>;
 export type DownloadSpec = Readonly<z.infer<typeof downloadSpecSchema>>;
 export type DeleteSpec = Readonly<z.infer<typeof deleteSpecSchema>>;
+export type CopySpec = Readonly<z.infer<typeof copySpecSchema>>;
 
 export interface JobSpecs {
   readonly upload: UploadSpec;
   readonly download: DownloadSpec;
   readonly delete: DeleteSpec;
+  readonly copy: CopySpec;
 }
 
 const schemas: { readonly [K in JobKind]: z.ZodType<JobSpecs[K]> } = {
   upload: uploadSpecSchema,
   download: downloadSpecSchema,
   delete: deleteSpecSchema,
+  copy: copySpecSchema,
 };
 
 /** A spec of `kind`, validated; a spec that does not fit fails with a code and the first problem. */
@@ -119,6 +151,12 @@ export function jobTarget(kind: JobKind, spec: unknown): { bucket: string; prefi
   const parsed = schemas[kind].safeParse(spec);
   if (!parsed.success) return undefined;
   const valid = parsed.data as JobSpecs[JobKind];
+  if ('sourceBucket' in valid) {
+    return {
+      bucket: valid.bucket,
+      prefix: isFolderDestination(valid.destination) ? valid.destination : commonParent([valid.destination]),
+    };
+  }
   if ('sources' in valid) {
     // A destination ending in "/" (or "") is the folder; otherwise it is the one file's key.
     return {

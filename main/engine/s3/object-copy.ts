@@ -1,0 +1,377 @@
+// One object copied by the store itself: no byte of it passes through the client.
+//
+// Up to 5 GiB (S3's limit for CopyObject) one CopyObject; above it (or above a lower threshold a
+// caller sets, so tests stay cheap) a multipart upload whose parts are UploadPartCopy requests, in
+// parallel, each one request through the caller's scheduler. Metadata, tags and content headers go
+// with the copy (CopyObject's COPY directives; a multipart copy sets them from the source's HEAD and
+// tags), or are replaced as asked: a copy onto itself with new metadata or tags is how they are
+// edited. The source is pinned by its ETag (and version), so a source changed mid-copy fails the copy
+// instead of mixing two objects. The store is asked for the source's checksum algorithm, and its
+// answer is compared with the source's (integrity/copy-verification.ts).
+
+import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CopyObjectCommand,
+  CreateMultipartUploadCommand,
+  GetObjectTaggingCommand,
+  HeadObjectCommand,
+  UploadPartCopyCommand,
+} from '@aws-sdk/client-s3';
+import type { ChecksumAlgorithm, HeadObjectCommandOutput, StorageClass } from '@aws-sdk/client-s3';
+import { BargeError, errorCode } from '../errors.ts';
+import { MAX_PART_SIZE_BYTES, choosePartSize, partCount, partRange } from '../../../src/part-size.ts';
+import type { Verification } from '../../../src/verification.ts';
+import { concurrentEach } from '../queue/concurrent-each.ts';
+import { verifyPartsCopy, verifySingleCopy, wholeObjectChecksum } from '../integrity/copy-verification.ts';
+import type { CopiedSide, CopyChecksumAlgorithm, StoredChecksum } from '../integrity/copy-verification.ts';
+import { explainHeadFailure } from './s3-listing.ts';
+import type { S3Connection } from './s3-connection.ts';
+
+/** CopyObject's limit: a larger object is copied in parts. */
+export const MAX_SINGLE_COPY_BYTES = MAX_PART_SIZE_BYTES;
+
+const CHECKSUM_ALGORITHMS: readonly CopyChecksumAlgorithm[] = ['CRC64NVME', 'CRC32C', 'CRC32', 'SHA256', 'SHA1'];
+const CRCS: readonly CopyChecksumAlgorithm[] = ['CRC64NVME', 'CRC32C', 'CRC32'];
+
+export interface ObjectPlace {
+  readonly bucket: string;
+  readonly key: string;
+}
+
+/** What a copy changes: each field given replaces the source's; the rest are kept. */
+export interface CopyReplacements {
+  readonly metadata?: Readonly<Record<string, string>>;
+  readonly tags?: Readonly<Record<string, string>>;
+  readonly contentType?: string;
+  readonly cacheControl?: string;
+  readonly contentDisposition?: string;
+  readonly contentEncoding?: string;
+  readonly contentLanguage?: string;
+  readonly storageClass?: string;
+}
+
+export interface CopyRequests {
+  /** Send one request through the caller's scheduler and retries (a job's `runtime.request`). */
+  request<T>(send: (signal: AbortSignal) => Promise<T>): Promise<T>;
+  /** How many part copies may be in flight at once (read again before each part). */
+  partsInFlight(): number;
+  /** Objects above this many bytes are copied in parts (default and most: 5 GiB). */
+  readonly multipartThresholdBytes?: number;
+  /** The part size asked for (raised where 10,000 parts would not hold the object). */
+  readonly partSizeBytes: number;
+}
+
+/** The source as its HEAD described it: what the copy keeps, and what it is checked against. */
+export interface CopySource extends ObjectPlace, CopiedSide {
+  readonly versionId: string | undefined;
+  readonly head: HeadObjectCommandOutput;
+}
+
+export interface CopyOutcome {
+  readonly size: number;
+  readonly etag: string | undefined;
+  readonly verification: Verification;
+  /** Undefined for a single CopyObject. */
+  readonly parts?: number;
+}
+
+/** The source's HEAD, with its checksum; fails with the store's own reason where it is missing or denied. */
+export async function describeCopySource(
+  connection: S3Connection,
+  source: ObjectPlace,
+  requests: Pick<CopyRequests, 'request'>,
+): Promise<CopySource> {
+  const head = await requests.request(async (signal) => {
+    try {
+      return await connection.client.send(
+        new HeadObjectCommand({ Bucket: source.bucket, Key: source.key, ChecksumMode: 'ENABLED' }),
+        { abortSignal: signal },
+      );
+    } catch (error) {
+      throw await explainHeadFailure(connection, source.bucket, source.key, error, signal);
+    }
+  });
+  return {
+    ...source,
+    size: head.ContentLength ?? 0,
+    etag: head.ETag,
+    versionId: head.VersionId,
+    checksum: checksumOf(head),
+    head,
+  };
+}
+
+/** Copy `source` (as described) to `target` on the same connection, then check the store's answer. */
+export async function copyObject(
+  connection: S3Connection,
+  source: CopySource,
+  target: ObjectPlace,
+  requests: CopyRequests,
+  replace: CopyReplacements = {},
+): Promise<CopyOutcome> {
+  const threshold = Math.min(requests.multipartThresholdBytes ?? MAX_SINGLE_COPY_BYTES, MAX_SINGLE_COPY_BYTES);
+  const outcome =
+    source.size > threshold
+      ? await copyInParts(connection, source, target, requests, replace)
+      : await copyWhole(connection, source, target, requests, replace);
+  return outcome;
+}
+
+async function copyWhole(
+  connection: S3Connection,
+  source: CopySource,
+  target: ObjectPlace,
+  requests: CopyRequests,
+  replace: CopyReplacements,
+): Promise<CopyOutcome> {
+  const algorithm = source.checksum?.algorithm;
+  const replacingHeaders = replacesHeaders(replace);
+  const answer = await requests.request((signal) =>
+    connection.client.send(
+      new CopyObjectCommand({
+        Bucket: target.bucket,
+        Key: target.key,
+        CopySource: copySourceHeader(source),
+        CopySourceIfMatch: source.etag,
+        MetadataDirective: replacingHeaders ? 'REPLACE' : 'COPY',
+        ...(replacingHeaders ? headersOf(source.head, replace) : {}),
+        TaggingDirective: replace.tags ? 'REPLACE' : 'COPY',
+        ...(replace.tags ? { Tagging: tagging(replace.tags) } : {}),
+        ...storageClassOf(source.head, replace),
+        ...(algorithm ? { ChecksumAlgorithm: algorithm as ChecksumAlgorithm } : {}),
+      }),
+      { abortSignal: signal },
+    ),
+  );
+  const result = answer.CopyObjectResult ?? {};
+  const copied: CopiedSide = {
+    size: source.size,
+    etag: result.ETag,
+    checksum: algorithm ? storedChecksum(algorithm, result[`Checksum${algorithm}`]) : undefined,
+  };
+  let verdict = verifySingleCopy(source, copied);
+  if (verdict.verification === 'size-only' && !verdict.mismatch && algorithm && !copied.checksum) {
+    // A store that leaves the checksum out of CopyObject's answer (MinIO) may still give it on a HEAD.
+    const head = await requests.request((signal) =>
+      connection.client.send(
+        new HeadObjectCommand({ Bucket: target.bucket, Key: target.key, ChecksumMode: 'ENABLED' }),
+        { abortSignal: signal },
+      ),
+    );
+    verdict = verifySingleCopy(source, {
+      ...copied,
+      checksum: storedChecksum(algorithm, head[`Checksum${algorithm}`]),
+    });
+  }
+  failOnMismatch(source, target, verdict.mismatch);
+  return { size: source.size, etag: result.ETag, verification: verdict.verification };
+}
+
+async function copyInParts(
+  connection: S3Connection,
+  source: CopySource,
+  target: ObjectPlace,
+  requests: CopyRequests,
+  replace: CopyReplacements,
+): Promise<CopyOutcome> {
+  const sourceCrc = wholeObjectChecksum(source.checksum);
+  // Part checksums are asked for only where they can prove the copy (a whole-object CRC combines
+  // from its parts') and the store is not known to leave them out of UploadPartCopy's answers.
+  const algorithm =
+    sourceCrc && CRCS.includes(sourceCrc.algorithm) && partChecksumsOf.get(connection) !== false
+      ? sourceCrc.algorithm
+      : undefined;
+  const tags = replace.tags ?? (await sourceTags(connection, source, requests));
+  const attempt = await copyPartsOnce(connection, source, target, requests, replace, tags, algorithm);
+  if (attempt !== 'no-part-checksums') return attempt;
+  // The store copies parts without their checksums (or refuses to, in an upload created with one).
+  partChecksumsOf.set(connection, false);
+  const again = await copyPartsOnce(connection, source, target, requests, replace, tags, undefined);
+  return again as CopyOutcome;
+}
+
+/** What each connection's store has shown: whether UploadPartCopy answers with the part's checksum. */
+const partChecksumsOf = new WeakMap<S3Connection, boolean>();
+
+async function copyPartsOnce(
+  connection: S3Connection,
+  source: CopySource,
+  target: ObjectPlace,
+  requests: CopyRequests,
+  replace: CopyReplacements,
+  tags: Readonly<Record<string, string>>,
+  algorithm: CopyChecksumAlgorithm | undefined,
+): Promise<CopyOutcome | 'no-part-checksums'> {
+  const created = await requests.request((signal) =>
+    connection.client.send(
+      new CreateMultipartUploadCommand({
+        Bucket: target.bucket,
+        Key: target.key,
+        ...headersOf(source.head, replace),
+        ...(Object.keys(tags).length > 0 ? { Tagging: tagging(tags) } : {}),
+        ...storageClassOf(source.head, replace),
+        ...(algorithm ? { ChecksumAlgorithm: algorithm as ChecksumAlgorithm } : {}),
+      }),
+      { abortSignal: signal },
+    ),
+  );
+  const uploadId = created.UploadId!;
+  const partSize = choosePartSize(source.size, requests.partSizeBytes);
+  const count = partCount(source.size, partSize);
+  const parts: { etag: string; checksum: string | undefined; size: number }[] = [];
+  const copyPart = async (partNumber: number) => {
+    const range = partRange(source.size, partSize, partNumber);
+    const answer = await requests.request((signal) =>
+      connection.client.send(
+        new UploadPartCopyCommand({
+          Bucket: target.bucket,
+          Key: target.key,
+          UploadId: uploadId,
+          PartNumber: partNumber,
+          CopySource: copySourceHeader(source),
+          CopySourceIfMatch: source.etag,
+          CopySourceRange: `bytes=${range.start}-${range.end - 1}`,
+        }),
+        { abortSignal: signal },
+      ),
+    );
+    const result = answer.CopyPartResult ?? {};
+    parts[partNumber - 1] = {
+      etag: result.ETag ?? '',
+      checksum: algorithm ? result[`Checksum${algorithm}`] : undefined,
+      size: range.end - range.start,
+    };
+  };
+  try {
+    // The first part alone: its answer says whether the store gives part checksums, before the rest go.
+    const refused = await copyPart(1).then(
+      () => false,
+      (error: unknown) => {
+        // MinIO refuses to copy a part into an upload created with a checksum ("checksum missing").
+        if (algorithm && errorCode(error) === 'InvalidArgument' && /checksum/i.test(String(error))) return true;
+        throw error;
+      },
+    );
+    if (algorithm && (refused || parts[0]?.checksum === undefined)) {
+      await abortUpload(connection, target, uploadId);
+      return 'no-part-checksums';
+    }
+    if (algorithm) partChecksumsOf.set(connection, true);
+    await concurrentEach(
+      (function* () {
+        for (let partNumber = 2; partNumber <= count; partNumber++) yield partNumber;
+      })(),
+      requests.partsInFlight,
+      copyPart,
+    );
+    const completed = await requests.request((signal) =>
+      connection.client.send(
+        new CompleteMultipartUploadCommand({
+          Bucket: target.bucket,
+          Key: target.key,
+          UploadId: uploadId,
+          MultipartUpload: {
+            Parts: parts.map((part, index) => ({
+              PartNumber: index + 1,
+              ETag: part.etag,
+              ...(algorithm && part.checksum ? { [`Checksum${algorithm}`]: part.checksum } : {}),
+            })),
+          },
+        }),
+        { abortSignal: signal },
+      ),
+    );
+    const size = parts.reduce((sum, part) => sum + part.size, 0);
+    const verdict = verifyPartsCopy(algorithm ? source : { ...source, checksum: undefined }, size, parts);
+    failOnMismatch(source, target, verdict.mismatch);
+    return { size, etag: completed.ETag, verification: verdict.verification, parts: parts.length };
+  } catch (error) {
+    // Parts copied so far are billed until the upload is aborted: a failed copy leaves none.
+    await abortUpload(connection, target, uploadId);
+    throw error;
+  }
+}
+
+async function abortUpload(connection: S3Connection, target: ObjectPlace, uploadId: string): Promise<void> {
+  await connection.client
+    .send(new AbortMultipartUploadCommand({ Bucket: target.bucket, Key: target.key, UploadId: uploadId }))
+    .catch(() => undefined);
+}
+
+/** The source's tags (a multipart copy sets them on the new upload; CopyObject copies them itself). */
+async function sourceTags(
+  connection: S3Connection,
+  source: CopySource,
+  requests: CopyRequests,
+): Promise<Record<string, string>> {
+  const answer = await requests.request((signal) =>
+    connection.client.send(
+      new GetObjectTaggingCommand({ Bucket: source.bucket, Key: source.key, VersionId: source.versionId }),
+      { abortSignal: signal },
+    ),
+  );
+  return Object.fromEntries((answer.TagSet ?? []).map((tag) => [tag.Key ?? '', tag.Value ?? '']));
+}
+
+/** x-amz-copy-source: the bucket and the key URL-encoded (its slashes kept), and the version HEAD saw. */
+function copySourceHeader(source: CopySource): string {
+  const key = source.key.split('/').map(encodeURIComponent).join('/');
+  const version = source.versionId && source.versionId !== 'null' ? `?versionId=${source.versionId}` : '';
+  return `${source.bucket}/${key}${version}`;
+}
+
+function replacesHeaders(replace: CopyReplacements): boolean {
+  return (
+    replace.metadata !== undefined ||
+    replace.contentType !== undefined ||
+    replace.cacheControl !== undefined ||
+    replace.contentDisposition !== undefined ||
+    replace.contentEncoding !== undefined ||
+    replace.contentLanguage !== undefined
+  );
+}
+
+/** Metadata and content headers: the source's, each replaced where asked. */
+function headersOf(head: HeadObjectCommandOutput, replace: CopyReplacements) {
+  return {
+    Metadata: { ...(replace.metadata ?? head.Metadata ?? {}) },
+    ContentType: replace.contentType ?? head.ContentType,
+    CacheControl: replace.cacheControl ?? head.CacheControl,
+    ContentDisposition: replace.contentDisposition ?? head.ContentDisposition,
+    ContentEncoding: replace.contentEncoding ?? head.ContentEncoding,
+    ContentLanguage: replace.contentLanguage ?? head.ContentLanguage,
+    Expires: head.Expires,
+  };
+}
+
+/** The source's storage class is kept (S3 would make the copy STANDARD), or the one asked for. */
+function storageClassOf(head: HeadObjectCommandOutput, replace: CopyReplacements): { StorageClass?: StorageClass } {
+  const storageClass = replace.storageClass ?? head.StorageClass;
+  return storageClass && storageClass !== 'STANDARD' ? { StorageClass: storageClass as StorageClass } : {};
+}
+
+function tagging(tags: Readonly<Record<string, string>>): string {
+  return new URLSearchParams(Object.entries(tags)).toString();
+}
+
+function checksumOf(head: HeadObjectCommandOutput): StoredChecksum | undefined {
+  for (const algorithm of CHECKSUM_ALGORITHMS) {
+    const checksum = storedChecksum(algorithm, head[`Checksum${algorithm}`]);
+    if (checksum) return checksum;
+  }
+  return undefined;
+}
+
+function storedChecksum(algorithm: CopyChecksumAlgorithm, value: string | undefined): StoredChecksum | undefined {
+  return value ? { algorithm, value } : undefined;
+}
+
+function failOnMismatch(source: ObjectPlace, target: ObjectPlace, mismatch: string | undefined): void {
+  if (mismatch === undefined) return;
+  throw new BargeError(
+    'BadDigest',
+    `The copy of s3://${source.bucket}/${source.key} at s3://${target.bucket}/${target.key} does not match its source ` +
+      `(${mismatch}); the source is unchanged. Copy it again.`,
+  );
+}

@@ -1,0 +1,63 @@
+// Where a copy or move puts each object, and the copies that would change nothing.
+//
+// A destination ending in "/" (or "" for the bucket's top) is a folder: a key goes in it under its
+// own name, a prefix with its folder name and everything below it (as a folder dragged onto another
+// does). A destination without the "/" is a new name: for one key its exact key, for one prefix the
+// folder it becomes (a rename: "photos/" to "pictures" makes "pictures/…"). Pure: the engine, the
+// command line and the window's rename preview all map keys with it.
+
+import { asFolderPrefix, keyBaseName } from './s3-url.ts';
+
+export interface CopyPlaces {
+  readonly sourceBucket: string;
+  readonly keys?: readonly string[];
+  readonly prefixes?: readonly string[];
+  readonly bucket: string;
+  readonly destination: string;
+}
+
+export function isFolderDestination(destination: string): boolean {
+  return destination === '' || destination.endsWith('/');
+}
+
+/** The key `key` (listed below `prefix`, or named itself when `prefix` is undefined) is copied to. */
+export function copyTargetKey(spec: CopyPlaces, key: string, prefix?: string): string {
+  if (prefix === undefined)
+    return isFolderDestination(spec.destination) ? spec.destination + keyBaseName(key) : spec.destination;
+  const folder = asFolderPrefix(prefix);
+  const rest = key.slice(folder.length);
+  if (!isFolderDestination(spec.destination)) return `${spec.destination}/${rest}`;
+  // The bucket's top copied into a folder: its keys go below the folder as they are.
+  return folder === '' ? spec.destination + rest : `${spec.destination}${keyBaseName(folder)}/${rest}`;
+}
+
+/**
+ * Why these places cannot be a copy (or a move) at all, in words a person can act on; undefined
+ * when they can. A new name is for one key or one prefix; a copy onto itself changes nothing (and a
+ * move onto itself would delete what it copied); a folder copied into itself would copy its copies.
+ */
+export function copyPlacesProblem(spec: CopyPlaces, verb: 'copy' | 'move'): string | undefined {
+  const keys = spec.keys ?? [];
+  const prefixes = spec.prefixes ?? [];
+  if (keys.length + prefixes.length === 0) return `Nothing to ${verb}: name an object or a folder.`;
+  if (!isFolderDestination(spec.destination) && keys.length + prefixes.length > 1)
+    return `To ${verb} more than one object or folder, the destination must be a folder: end it with "/".`;
+  if (spec.bucket !== spec.sourceBucket) return undefined;
+  for (const key of keys) {
+    if (copyTargetKey(spec, key) === key) return ontoItself(verb, `s3://${spec.bucket}/${key}`);
+  }
+  for (const prefix of prefixes) {
+    const folder = asFolderPrefix(prefix);
+    const target = asFolderPrefix(copyTargetKey(spec, `${folder}x`, prefix).slice(0, -1));
+    if (target === folder) return ontoItself(verb, `s3://${spec.bucket}/${folder}`);
+    if (target.startsWith(folder))
+      return `Cannot ${verb} s3://${spec.bucket}/${folder} into itself (to s3://${spec.bucket}/${target}): choose a destination outside it.`;
+  }
+  return undefined;
+}
+
+function ontoItself(verb: 'copy' | 'move', place: string): string {
+  return verb === 'move'
+    ? `Cannot move ${place} onto itself: the source and the destination are the same object. Give another destination.`
+    : `Copying ${place} onto itself would change nothing: give another destination.`;
+}
