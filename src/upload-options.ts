@@ -68,7 +68,7 @@ function shown(text: string): string {
   return cut.replace(/[\x00-\x1f\x7f-\x9f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }
 
-const metadataSchema = z.record(z.string(), z.string()).superRefine((metadata, context) => {
+export const metadataSchema = z.record(z.string(), z.string()).superRefine((metadata, context) => {
   let bytes = 0;
   for (const [name, value] of Object.entries(metadata)) {
     bytes += Buffer.byteLength(name) + Buffer.byteLength(value);
@@ -88,7 +88,7 @@ const metadataSchema = z.record(z.string(), z.string()).superRefine((metadata, c
     });
 });
 
-const tagsSchema = z.record(z.string(), z.string()).superRefine((tags, context) => {
+export const tagsSchema = z.record(z.string(), z.string()).superRefine((tags, context) => {
   const entries = Object.entries(tags);
   if (entries.length > MAX_TAGS)
     context.addIssue({ code: 'custom', message: `${entries.length} tags: S3 keeps at most ${MAX_TAGS} on an object.` });

@@ -39,6 +39,8 @@ import { headObject, listBuckets, listObjectsPage } from './s3/s3-listing.ts';
 import { objectCheck, openObjectStream } from './s3/object-stream.ts';
 import { countPrefixSize } from './s3/prefix-size.ts';
 import { statObject } from './s3/object-stat.ts';
+import { replaceObjectLabels } from './s3/object-labels.ts';
+import type { ObjectLabels } from './s3/object-labels.ts';
 import { openRangedObject } from './s3/ranged-object-stream.ts';
 import { uploadStream } from './s3/stream-upload.ts';
 import type { StreamUploadOptions, StreamUploadResult } from './s3/stream-upload.ts';
@@ -211,6 +213,11 @@ export class Engine {
     options: Omit<StreamUploadOptions, 'partSizeBytes'>,
   ): Promise<StreamUploadResult> {
     return uploadStream(connection, { ...options, partSizeBytes: this.current.partSizeBytes });
+  }
+
+  /** Replace an object's metadata and tags: a copy of it onto itself (s3/object-labels.ts). */
+  replaceObjectLabels(connection: S3Connection, bucket: string, key: string, labels: ObjectLabels): Promise<void> {
+    return replaceObjectLabels(connection, bucket, key, labels, this.current.partSizeBytes);
   }
 
   /** Everything the store says of one object (s3/object-stat.ts). */

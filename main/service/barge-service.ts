@@ -380,6 +380,12 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
     },
     'objects.stat': async ({ connectionId, bucket, key }) =>
       engine.statObject(await registry.connection(connectionId), bucket, key),
+    'objects.editLabels': async ({ connectionId, bucket, key, metadata, tags }) =>
+      withContext(`change the metadata and tags of s3://${bucket}/${key}`, async () => {
+        const connection = await registry.connection(connectionId);
+        await engine.replaceObjectLabels(connection, bucket, key, { metadata, tags });
+        return engine.statObject(connection, bucket, key);
+      }),
     'objects.size': async ({ connectionId, bucket, prefix, versions, token }) =>
       withContext(`count the size of s3://${bucket}/${prefix}`, async () =>
         engine.prefixSize(await registry.connection(connectionId), { bucket, prefix, versions, token }),

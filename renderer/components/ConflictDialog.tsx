@@ -48,7 +48,7 @@ const WORDS = {
       { choice: 'newer', label: 'Replace if newer', hint: 'Replace the object only if the file is newer' },
     ],
   },
-} as const satisfies Record<Exclude<JobKind, 'delete'>, unknown>;
+} as const satisfies Record<Exclude<JobKind, 'delete' | 'copy'>, unknown>;
 
 /** What replacing an object does in a bucket, by its versioning (unknown: nothing is said). */
 export function replacingSays(versioning: Conflict['versioning']): string | undefined {

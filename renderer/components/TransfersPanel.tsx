@@ -10,6 +10,7 @@ import {
   CircleCheck,
   CircleX,
   Clock,
+  Copy,
   FileCheck,
   ListChecks,
   LoaderCircle,
@@ -66,6 +67,7 @@ const DIRECTION: Record<JobView['kind'], { icon: LucideIcon; label: string }> = 
   upload: { icon: ArrowUpFromLine, label: 'Upload' },
   download: { icon: ArrowDownToLine, label: 'Download' },
   delete: { icon: Trash2, label: 'Delete' },
+  copy: { icon: Copy, label: 'Copy' },
 };
 /** Status in colour, icon and word: never colour alone. */
 const STATUS_ICON: Record<JobState['status'], LucideIcon> = {

@@ -12,7 +12,7 @@ import { settingsPatchSchema } from '../settings.ts';
 import { conflictChoiceSchema, ifExistsSchema } from '../if-exists.ts';
 import type { IfExists } from '../if-exists.ts';
 import { fileNameProblem } from '../key-path.ts';
-import { uploadOptionsSchema } from '../upload-options.ts';
+import { metadataSchema, tagsSchema, uploadOptionsSchema } from '../upload-options.ts';
 import { printable } from '../unsafe-text.ts';
 import { keyBytesProblem } from '../s3-names.ts';
 import type { PrefixSize } from '../prefix-size.ts';
@@ -160,6 +160,12 @@ export const methodSchemas = {
    * metadata, and (each "not available" where the store refuses it) tags, retention and legal hold.
    */
   'objects.stat': z.strictObject({ connectionId: id, bucket, key }),
+  /**
+   * Replace an object's user metadata and tags (each whole: a name left out is removed): the store
+   * copies the object onto itself with them, keeping its bytes, headers and storage class. Answers
+   * with what the store then says of it, as objects.stat does.
+   */
+  'objects.editLabels': z.strictObject({ connectionId: id, bucket, key, metadata: metadataSchema, tags: tagsSchema }),
   /**
    * How much a prefix holds, per storage class (`versions`: noncurrent versions and delete markers
    * too), counted a stretch of listing pages at a time: call again with `nextToken` until it is
@@ -440,6 +446,7 @@ export interface MethodResults {
   'objects.details': ObjectDetails;
   'objects.size': PrefixSize;
   'objects.stat': ObjectStat;
+  'objects.editLabels': ObjectStat;
   'objects.presign': { url: string };
   /** Where to send the browser (a path on this host), the file name it is saved as, and its size. */
   /** `check`: how the bytes will be checked as they pass ('maybe': only if a guessed part size is right). */

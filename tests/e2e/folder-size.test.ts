@@ -1,6 +1,6 @@
 // Calculate size in the window: a folder's objects and bytes per storage class, counted in a dialog.
 
-import { PutObjectCommand } from '@aws-sdk/client-s3';
+import { GetObjectCommand, GetObjectTaggingCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import type { StorageClass } from '@aws-sdk/client-s3';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -68,4 +68,41 @@ it('counts the selected folder per storage class, nothing beside it', async () =
   await screenshot(page, 'folder-size');
   await dialog.getByRole('button', { name: 'Close' }).click();
   expect(await page.getByRole('dialog').count()).toBe(0);
+});
+
+it("edits an object's metadata and tags in its details: a copy onto itself, bytes kept", async () => {
+  await s3.client.send(
+    new PutObjectCommand({
+      Bucket: bucket,
+      Key: 'logs/a.log',
+      Body: 'the log',
+      ContentType: 'text/plain',
+      Metadata: { owner: 'ana' },
+      Tagging: 'keep=yes',
+    }),
+  );
+  const grid = page.getByRole('grid');
+  await grid.getByRole('row', { name: /logs\// }).dblclick();
+  await expect.poll(() => grid.getByRole('row', { name: /a\.log/ }).count(), { timeout: 30_000 }).toBe(1);
+  await grid.getByRole('row', { name: /a\.log/ }).dblclick();
+  const details = page.getByRole('dialog', { name: 'logs/a.log' });
+  await expect.poll(() => details.getByRole('table', { name: 'Tags' }).textContent()).toContain('keepyes');
+  await details.getByRole('button', { name: 'Edit metadata and tags' }).click();
+  await details.getByLabel('Metadata (one name=value a line)').fill('owner=bo\nteam=ops');
+  await details.getByLabel('Tags (one name=value a line, 10 at most)').fill('keep=no\nstage=test');
+  await details.getByRole('button', { name: 'Save metadata and tags' }).click();
+  await expect.poll(() => details.getByRole('table', { name: 'Metadata' }).textContent()).toContain('teamops');
+  expect(await details.getByRole('table', { name: 'Tags' }).textContent()).toContain('stagetest');
+  await screenshot(page, 'metadata-edit');
+
+  const head = await s3.client.send(new HeadObjectCommand({ Bucket: bucket, Key: 'logs/a.log' }));
+  expect(head.Metadata).toEqual({ owner: 'bo', team: 'ops' });
+  expect(head.ContentType).toBe('text/plain');
+  const tagging = await s3.client.send(new GetObjectTaggingCommand({ Bucket: bucket, Key: 'logs/a.log' }));
+  expect(Object.fromEntries((tagging.TagSet ?? []).map((tag) => [tag.Key, tag.Value]))).toEqual({
+    keep: 'no',
+    stage: 'test',
+  });
+  const body = await s3.client.send(new GetObjectCommand({ Bucket: bucket, Key: 'logs/a.log' }));
+  expect(await body.Body!.transformToString()).toBe('the log');
 });
