@@ -68,10 +68,15 @@ function shown(text: string): string {
   return cut.replace(/[\x00-\x1f\x7f-\x9f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }
 
+/** UTF-8 bytes, in a window as in Node (no Buffer in a browser). */
+function utf8Bytes(text: string): number {
+  return new TextEncoder().encode(text).length;
+}
+
 export const metadataSchema = z.record(z.string(), z.string()).superRefine((metadata, context) => {
   let bytes = 0;
   for (const [name, value] of Object.entries(metadata)) {
-    bytes += Buffer.byteLength(name) + Buffer.byteLength(value);
+    bytes += utf8Bytes(name) + utf8Bytes(value);
     if (!METADATA_NAME.test(name))
       context.addIssue({
         code: 'custom',

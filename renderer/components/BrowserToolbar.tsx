@@ -1,8 +1,10 @@
 // The browser's actions: upload files or a folder (and what becomes of an object already there),
 // download, delete, copy a link, refresh, filter.
 
-import { Download, Eraser, FolderUp, Link, RefreshCw, Search, Sigma, Trash2, Upload } from 'lucide-react';
-import { useRef } from 'react';
+import { Download, Eraser, FolderUp, Link, RefreshCw, Search, Settings2, Sigma, Trash2, Upload } from 'lucide-react';
+import { useRef, useState } from 'react';
+import { UploadOptionsDialog } from './UploadOptionsDialog.tsx';
+import { useUploadOptions } from '../store/upload-options-store.ts';
 import type { ChangeEvent } from 'react';
 import { droppedFromInput } from '../dropped-files.ts';
 import { IF_EXISTS_UPLOAD_LABELS, ifExistsSchema } from '../../src/if-exists.ts';
@@ -25,6 +27,10 @@ export function BrowserToolbar({
 }) {
   const { connectionId, bucket, prefix, filter, setFilter, refresh, upload, copyLink } = useBrowser();
   const calculateSize = useFolderSize((s) => s.calculateSize);
+  const [optionsOpen, setOptionsOpen] = useState(false);
+  const hasOptions = useUploadOptions(
+    (s) => connectionId !== undefined && bucket !== undefined && s.optionsFor(connectionId, bucket) !== undefined,
+  );
   const filesInput = useRef<HTMLInputElement>(null);
   const folderInput = useRef<HTMLInputElement>(null);
   const one = selectedRows.length === 1 ? selectedRows[0] : undefined;
@@ -45,6 +51,18 @@ export function BrowserToolbar({
         Upload folder
       </button>
       <UploadChoice />
+      <button
+        type="button"
+        disabled={!connectionId || !bucket}
+        title="What uploads here are stored with: storage class, cache-control, metadata, tags, encryption"
+        onClick={() => setOptionsOpen(true)}
+      >
+        <Settings2 size={14} aria-hidden />
+        Upload options{hasOptions ? ' (set)' : ''}
+      </button>
+      {optionsOpen && connectionId && bucket && (
+        <UploadOptionsDialog connectionId={connectionId} bucket={bucket} onClose={() => setOptionsOpen(false)} />
+      )}
       <button type="button" disabled={selectedRows.length === 0} onClick={onDownload}>
         <Download size={14} aria-hidden />
         Download

@@ -13,6 +13,7 @@ import { conflictChoiceSchema, ifExistsSchema } from '../if-exists.ts';
 import type { IfExists } from '../if-exists.ts';
 import { fileNameProblem } from '../key-path.ts';
 import { metadataSchema, tagsSchema, uploadOptionsSchema } from '../upload-options.ts';
+import type { UploadOptions } from '../upload-options.ts';
 import { printable } from '../unsafe-text.ts';
 import { keyBytesProblem } from '../s3-names.ts';
 import type { PrefixSize } from '../prefix-size.ts';
@@ -583,6 +584,8 @@ export interface FilesToUpload {
   readonly dropped: DroppedItems;
   /** What becomes of an object already there (the window asks by default). */
   readonly ifExists?: IfExists;
+  /** What each object is stored with (the window's options for the connection or bucket). */
+  readonly uploadOptions?: UploadOptions;
 }
 
 /** What the window talks to: implemented by the Electron preload and by the web host's client. */

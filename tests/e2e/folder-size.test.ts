@@ -2,6 +2,9 @@
 
 import { GetObjectCommand, GetObjectTaggingCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import type { StorageClass } from '@aws-sdk/client-s3';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { Engine } from '../../main/engine/engine.ts';
@@ -105,4 +108,37 @@ it("edits an object's metadata and tags in its details: a copy onto itself, byte
   });
   const body = await s3.client.send(new GetObjectCommand({ Bucket: bucket, Key: 'logs/a.log' }));
   expect(await body.Body!.transformToString()).toBe('the log');
+  await details.getByRole('button', { name: 'Close' }).click();
+});
+
+it("stores the window's uploads with the bucket's upload options, remembered for the bucket", async () => {
+  await page.getByRole('button', { name: /^Upload options/ }).click();
+  const dialog = page.getByRole('dialog', { name: 'Upload options' });
+  await dialog.getByLabel('Storage class').selectOption('REDUCED_REDUNDANCY');
+  await dialog.getByLabel('Cache-Control').fill('max-age=60');
+  await dialog.getByLabel('Metadata (one name=value a line)').fill('from=window');
+  await dialog.getByLabel('Tags (one name=value a line)').fill('bad tag!=x');
+  await dialog.getByRole('button', { name: 'Save upload options' }).click();
+  await expect
+    .poll(() => dialog.getByRole('alert').textContent())
+    .toContain('The tag key "bad tag!" is not one S3 takes');
+  await dialog.getByLabel('Tags (one name=value a line)').fill('origin=window');
+  await dialog.getByRole('button', { name: 'Save upload options' }).click();
+  expect(await page.getByRole('button', { name: 'Upload options (set)' }).count()).toBe(1);
+
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'barge-e2e-options-'));
+  const file = path.join(dir, 'styled.css');
+  await writeFile(file, 'body {}');
+  await page.getByLabel('Choose files to upload').setInputFiles(file);
+  const head = async () =>
+    s3.client.send(new HeadObjectCommand({ Bucket: bucket, Key: 'logs/styled.css' })).catch(() => undefined);
+  await expect.poll(async () => (await head())?.CacheControl, { timeout: 30_000 }).toBe('max-age=60');
+  expect(await head()).toMatchObject({
+    StorageClass: 'REDUCED_REDUNDANCY',
+    ContentType: 'text/css',
+    Metadata: { from: 'window' },
+  });
+  const tagging = await s3.client.send(new GetObjectTaggingCommand({ Bucket: bucket, Key: 'logs/styled.css' }));
+  expect(tagging.TagSet).toEqual([{ Key: 'origin', Value: 'window' }]);
+  await rm(dir, { recursive: true, force: true });
 });
