@@ -156,3 +156,32 @@ describe('cp with upload options', () => {
     expect(result.stderr).toContain('are for uploads: a download keeps the object as it is');
   });
 });
+
+describe("an object's metadata and tags edited in place", () => {
+  it('replaces both by a copy onto itself, keeping its bytes and content headers', async () => {
+    const body = randomBytes(3000);
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'barge-labels-'));
+    await writeFile(path.join(dir, 'doc.bin'), body);
+    const up = await runCli([
+      'cp',
+      '--content-type',
+      'application/x-doc',
+      '--metadata',
+      'owner=ana',
+      '--tags',
+      'keep=yes',
+      path.join(dir, 'doc.bin'),
+      `s3://${t.bucket}/doc.bin`,
+    ]);
+    expect(up.code).toBe(0);
+    await t.engine.replaceObjectLabels(t.connection, t.bucket, 'doc.bin', {
+      metadata: { owner: 'bo', team: 'ops' },
+      tags: { stage: 'test' },
+    });
+    const found = await stored('doc.bin');
+    expect(found.head.Metadata).toEqual({ owner: 'bo', team: 'ops' });
+    expect(found.head.ContentType).toBe('application/x-doc');
+    expect(found.head.ContentLength).toBe(3000);
+    expect(found.tags).toEqual({ stage: 'test' });
+  });
+});
