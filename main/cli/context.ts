@@ -7,6 +7,8 @@ import type { CliService } from './service-call.ts';
 export interface CliContext {
   readonly options: CliOptions;
   readonly stdout: NodeJS.WritableStream;
+  /** pipe's input (the process's standard input when absent). */
+  readonly stdin?: AsyncIterable<Buffer>;
   readonly stderr: NodeJS.WriteStream;
   readonly env: NodeJS.ProcessEnv;
   readonly service: CliService;

@@ -23,6 +23,11 @@ const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
   mb: async () => (await import('./commands/buckets.ts')).mb,
   rb: async () => (await import('./commands/buckets.ts')).rb,
   'abort-uploads': async () => (await import('./commands/buckets.ts')).abortUploads,
+  du: async () => (await import('./commands/du.ts')).du,
+  cat: async () => (await import('./commands/cat.ts')).cat,
+  pipe: async () => (await import('./commands/pipe.ts')).pipe,
+  stat: async () => (await import('./commands/stat.ts')).stat,
+  presign: async () => (await import('./commands/presign.ts')).presign,
 };
 
 const JOURNALED_COMMANDS = new Set(['cp', 'mv', 'rm', 'sync']);

@@ -15,6 +15,8 @@ import { printable } from '../../src/unsafe-text.ts';
 import { FilterProblem } from '../../src/object-filter.ts';
 import type { ObjectFilter } from '../../src/object-filter.ts';
 import { FILTER_FLAGS, FILTER_OPTION_SPEC, parseFilterFlags } from './filter-options.ts';
+import type { UploadOptions } from '../../src/upload-options.ts';
+import { UPLOAD_OPTION_FLAGS, parseUploadOptions, uploadOptionSpec } from './upload-options.ts';
 
 export const optionSpec = {
   'endpoint-url': { type: 'string' },
@@ -44,6 +46,9 @@ export const optionSpec = {
   /** sync's bare --checksum, told apart from the connection's --checksum MODE before parsing (syncChecksumFlag). */
   'sync-checksum': { type: 'boolean' },
   ...FILTER_OPTION_SPEC,
+  versions: { type: 'boolean' },
+  expires: { type: 'string' },
+  ...uploadOptionSpec,
   json: { type: 'boolean' },
   quiet: { type: 'boolean', short: 'q' },
   help: { type: 'boolean', short: 'h' },
@@ -54,6 +59,7 @@ export const optionSpec = {
 const COMMAND_FLAGS: Readonly<Record<string, readonly string[]>> = {
   ls: ['recursive', ...FILTER_FLAGS],
   cp: [
+    ...UPLOAD_OPTION_FLAGS,
     'recursive',
     'receipt',
     'resume',
@@ -69,6 +75,11 @@ const COMMAND_FLAGS: Readonly<Record<string, readonly string[]>> = {
   rb: ['force', 'yes'],
   'abort-uploads': ['dry-run', 'older-than'],
   sync: ['dry-run', 'delete', 'yes', 'sync-checksum', 'resume', 'follow-symlinks'],
+  du: ['versions'],
+  cat: [],
+  pipe: [...UPLOAD_OPTION_FLAGS],
+  stat: [],
+  presign: ['expires'],
 };
 
 /** The connection's checksum modes: `--checksum` followed by one of them is the connection's, else sync's own. */
@@ -83,6 +94,9 @@ export function syncChecksumFlag(argv: readonly string[]): string[] {
     arg === '--checksum' && !CHECKSUM_MODES.has(argv[index + 1] ?? '') ? '--sync-checksum' : arg,
   );
 }
+
+/** S3's longest presigned link (SigV4): 7 days. */
+export const MAX_PRESIGN_SECONDS = 7 * 24 * 3600;
 
 export interface CliOptions {
   readonly command: string | undefined;
@@ -120,6 +134,12 @@ export interface CliOptions {
   readonly force: boolean;
   /** rb --force: no typed confirmation; sync --delete onto a bucket's top: confirmed. */
   readonly yes: boolean;
+  /** du: noncurrent versions and delete markers too. */
+  readonly versions: boolean;
+  /** presign: how long the link works, in seconds. */
+  readonly expiresSeconds: number | undefined;
+  /** cp (upload), pipe: what each object is stored with. */
+  readonly uploadOptions: UploadOptions | undefined;
   readonly json: boolean;
   readonly quiet: boolean;
   readonly help: boolean;
@@ -238,6 +258,9 @@ export function parseCli(argv: readonly string[]): CliOptions {
     'force',
     'yes',
     ...FILTER_FLAGS,
+    'versions',
+    'expires',
+    ...UPLOAD_OPTION_FLAGS,
   ] as const) {
     // A flag a command would silently ignore is refused: "rb --dry-run" must not delete the bucket.
     if (values[flag] !== undefined && command !== undefined && command in COMMAND_FLAGS && !accepted.includes(flag))
@@ -254,6 +277,15 @@ export function parseCli(argv: readonly string[]): CliOptions {
   } catch (error) {
     throw error instanceof FilterProblem ? usageError(error.message) : error;
   }
+  const expires = values.expires;
+  const expiresSeconds = expires === undefined ? undefined : parseDuration(expires);
+  if (expires !== undefined && (expiresSeconds === undefined || expiresSeconds < 1))
+    throw usageError(`--expires takes a duration such as 90s, 30m, 12h or 7d, not "${printable(expires)}".`);
+  if (expiresSeconds !== undefined && expiresSeconds > MAX_PRESIGN_SECONDS)
+    throw usageError(
+      `--expires ${printable(expires!)} is longer than S3 allows: a presigned link works for 7 days (7d, 168h) at most.`,
+    );
+  const uploadOptions = parseUploadOptions(values, usageError);
   const connection = sessionConnectionSchema.safeParse({
     endpoint: values['endpoint-url'],
     region: values.region,
@@ -290,6 +322,9 @@ export function parseCli(argv: readonly string[]): CliOptions {
     force: values.force ?? false,
     yes: values.yes ?? false,
     ifExists: ifExists as IfExists | undefined,
+    versions: values.versions ?? false,
+    expiresSeconds,
+    uploadOptions,
     json: values.json ?? false,
     quiet: values.quiet ?? false,
     help: values.help ?? false,
@@ -316,6 +351,12 @@ Usage:
                                                    upload), then delete it; asks for its name unless --yes
   barge abort-uploads s3://bucket[/prefix] [--dry-run] [--older-than 2h]
                                                    clean up incomplete multipart uploads
+  barge du s3://bucket[/prefix] [--versions]       objects and bytes per storage class (--versions:
+                                                   noncurrent versions and delete markers too)
+  barge cat s3://bucket/key                        write an object to standard output, checked
+  barge pipe s3://bucket/key                       store standard input as an object
+  barge stat s3://bucket/key                       size, ETag, checksums, parts, metadata, tags, retention
+  barge presign s3://bucket/key [--expires 1h]     a link that GETs the object until it expires (7d at most)
 
 Options:
   --endpoint-url URL   the S3 endpoint (default: AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, the profile, AWS)
@@ -373,6 +414,17 @@ Wildcards and filters (ls, cp, rm):
   --checksum           sync (no value): compare files and objects on both sides by checksum (the
                        MD5 a single-part ETag is) instead of by size and time; where an ETag is no
                        MD5 (multipart), size and time decide, and a key sent says so
+  --storage-class C    cp (upload), pipe: STANDARD, STANDARD_IA, INTELLIGENT_TIERING, GLACIER_IR, ...
+  --content-type T     cp (upload), pipe: instead of the type guessed from the file's name
+  --cache-control V, --content-encoding V, --content-disposition V
+                       cp (upload), pipe: stored with the object and sent back with it
+  --metadata K=V       cp (upload), pipe: user metadata (x-amz-meta-K), repeatable
+  --tags K=V           cp (upload), pipe: an object tag, repeatable (10 at most)
+  --sse MODE           cp (upload), pipe: server-side encryption, AES256 or aws:kms
+  --sse-kms-key-id ID  with --sse aws:kms: the KMS key (default: the bucket's or account's)
+  --acl ACL            cp (upload), pipe: a canned ACL (private, public-read, bucket-owner-full-control, ...)
+  --versions           du: count noncurrent versions and delete markers too
+  --expires AGE        presign: how long the link works (90s, 30m, 12h, 7d; default 1h, at most 7d)
   --json               machine-readable output, one JSON object per line
   -q, --quiet          no progress bar
 

@@ -6,10 +6,22 @@
 import type { ApiEvent, MethodName, MethodParams, MethodResults } from '../../src/contract/api.ts';
 import { BargeError } from '../../src/errors.ts';
 import type { BargeService } from '../service/barge-service.ts';
+import type { Result } from '../../src/contract/result.ts';
+import type { ObjectStream, StreamUploadResult } from '../service/barge-service.ts';
 
 export interface CliService {
   call<M extends MethodName>(method: M, params: MethodParams<M>): Promise<MethodResults[M]>;
   subscribe(listener: (event: ApiEvent) => void): () => void;
+  /** cat's data channel (BargeService.readObject), thrown on failure. */
+  readObject(...args: Parameters<BargeService['readObject']>): Promise<ObjectStream>;
+  /** pipe's data channel (BargeService.writeObject), thrown on failure. */
+  writeObject(...args: Parameters<BargeService['writeObject']>): Promise<StreamUploadResult>;
+}
+
+async function thrown<T>(result: Promise<Result<T>>): Promise<T> {
+  const answer = await result;
+  if (!answer.ok) throw new BargeError(answer.error.code, answer.error.message);
+  return answer.value;
 }
 
 export function cliService(service: BargeService): CliService {
@@ -20,5 +32,7 @@ export function cliService(service: BargeService): CliService {
       return result.value as MethodResults[M];
     },
     subscribe: (listener) => service.subscribe(listener),
+    readObject: (...args) => thrown(service.readObject(...args)),
+    writeObject: (...args) => thrown(service.writeObject(...args)),
   };
 }

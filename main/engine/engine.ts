@@ -40,6 +40,16 @@ import type { BucketRegion, BucketVersioning } from '../../src/contract/models.t
 import type { AbortUploadsResult } from './s3/s3-buckets.ts';
 import { headObject, listBuckets, listObjectsPage } from './s3/s3-listing.ts';
 import { objectCheck, openObjectStream } from './s3/object-stream.ts';
+import { countPrefixSize } from './s3/prefix-size.ts';
+import { statObject } from './s3/object-stat.ts';
+import { replaceObjectLabels } from './s3/object-labels.ts';
+import type { ObjectLabels } from './s3/object-labels.ts';
+import { openRangedObject } from './s3/ranged-object-stream.ts';
+import { uploadStream } from './s3/stream-upload.ts';
+import type { StreamUploadOptions, StreamUploadResult } from './s3/stream-upload.ts';
+import type { ObjectStat } from '../../src/object-stat.ts';
+import type { PrefixSizeOptions } from './s3/prefix-size.ts';
+import type { PrefixSize } from '../../src/prefix-size.ts';
 import type { ObjectCheck } from './s3/object-stream.ts';
 import { checkConnection } from './s3/connection-check.ts';
 import type { CheckOptions } from './s3/connection-check.ts';
@@ -60,6 +70,7 @@ export type { JournalHost } from './journal/journal.ts';
 export type { S3Connection } from './s3/s3-connection.ts';
 export type { Job } from './jobs/job.ts';
 export type { ObjectStream } from './s3/object-stream.ts';
+export type { StreamUploadResult } from './s3/stream-upload.ts';
 export type { CheckOptions } from './s3/connection-check.ts';
 export type { Arrival } from './jobs/arrival.ts';
 
@@ -206,6 +217,34 @@ export class Engine {
   ): Promise<{ size: number; check: ObjectCheck['check']; why?: string }> {
     const looked = await objectCheck(connection, bucket, key);
     return { size: looked.size, check: looked.check, ...(looked.plan.why ? { why: looked.plan.why } : {}) };
+  }
+
+  /** An object's bytes in order, fetched as ranges of the part size in parallel, checked as they pass (cat). */
+  openObjectRanged(connection: S3Connection, bucket: string, key: string, signal?: AbortSignal): Promise<ObjectStream> {
+    return openRangedObject(connection, bucket, key, { rangeBytes: this.current.partSizeBytes, signal });
+  }
+
+  /** A stream of unknown length stored as one object, in parts of the part size (pipe). */
+  uploadStream(
+    connection: S3Connection,
+    options: Omit<StreamUploadOptions, 'partSizeBytes'>,
+  ): Promise<StreamUploadResult> {
+    return uploadStream(connection, { ...options, partSizeBytes: this.current.partSizeBytes });
+  }
+
+  /** Replace an object's metadata and tags: a copy of it onto itself (s3/object-labels.ts). */
+  replaceObjectLabels(connection: S3Connection, bucket: string, key: string, labels: ObjectLabels): Promise<void> {
+    return replaceObjectLabels(connection, bucket, key, labels, this.current.partSizeBytes);
+  }
+
+  /** Everything the store says of one object (s3/object-stat.ts). */
+  statObject(connection: S3Connection, bucket: string, key: string): Promise<ObjectStat> {
+    return statObject(connection, bucket, key);
+  }
+
+  /** One stretch of a prefix's size count (s3/prefix-size.ts). */
+  prefixSize(connection: S3Connection, options: PrefixSizeOptions): Promise<PrefixSize> {
+    return countPrefixSize(connection, options);
   }
 
   /** A link that fetches the object without credentials until it expires. */

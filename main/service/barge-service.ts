@@ -18,7 +18,9 @@ import type { ApiEvent, HostInfo, MethodName, MethodResults, ParsedParams } from
 import type { Result } from '../../src/contract/result.ts';
 import { failure, ok } from '../../src/contract/result.ts';
 import type { JobSummary } from '../../src/jobs.ts';
-import type { Engine, Job } from '../engine/engine.ts';
+import type { Engine, Job, ObjectStream, StreamUploadResult } from '../engine/engine.ts';
+import { hasUploadOptions, uploadOptionsSchema } from '../../src/upload-options.ts';
+import type { UploadOptions } from '../../src/upload-options.ts';
 import { isFiltering } from '../../src/object-filter.ts';
 import type { ObjectFilter } from '../../src/object-filter.ts';
 import { BargeError, toBargeError } from '../engine/errors.ts';
@@ -55,7 +57,27 @@ export interface BargeService {
    * already, or stale. Known, it is the host's to vouch for at once, before the store is asked.
    */
   followSaveLink(link: string): Result<FollowedSaveLink>;
+  /**
+   * One object's bytes in order (ranges fetched in parallel), checked as they pass: the command
+   * line's `cat` (a data channel: bytes, not a contract method's JSON).
+   */
+  readObject(target: ObjectTarget, signal?: AbortSignal): Promise<Result<ObjectStream>>;
+  /** A stream stored as one object (multipart, aborted on failure or stop): the command line's `pipe`. */
+  writeObject(
+    target: ObjectTarget,
+    source: AsyncIterable<Buffer>,
+    options: { readonly uploadOptions?: UploadOptions; readonly signal?: AbortSignal },
+  ): Promise<Result<StreamUploadResult>>;
   close(): Promise<void>;
+}
+
+export type { ObjectStream, StreamUploadResult };
+
+/** One object on a connection. */
+export interface ObjectTarget {
+  readonly connectionId: string;
+  readonly bucket: string;
+  readonly key: string;
 }
 
 /** A save link being followed. */
@@ -235,6 +257,7 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
       ...(params.followSymlinks === false ? { followSymlinks: false } : {}),
       ...(params.ifExists === undefined || params.ifExists === 'overwrite' ? {} : { ifExists: params.ifExists }),
       ...matching([], params.filter),
+      ...(hasUploadOptions(params.uploadOptions) ? { uploadOptions: params.uploadOptions } : {}),
     };
     if (params.staged) {
       const area = requireStaging();
@@ -367,6 +390,18 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
       const details = await engine.objectDetails(await registry.connection(connectionId), bucket, key);
       return { ...details, metadata: { ...details.metadata } };
     },
+    'objects.stat': async ({ connectionId, bucket, key }) =>
+      engine.statObject(await registry.connection(connectionId), bucket, key),
+    'objects.editLabels': async ({ connectionId, bucket, key, metadata, tags }) =>
+      withContext(`change the metadata and tags of s3://${bucket}/${key}`, async () => {
+        const connection = await registry.connection(connectionId);
+        await engine.replaceObjectLabels(connection, bucket, key, { metadata, tags });
+        return engine.statObject(connection, bucket, key);
+      }),
+    'objects.size': async ({ connectionId, bucket, prefix, versions, token }) =>
+      withContext(`count the size of s3://${bucket}/${prefix}`, async () =>
+        engine.prefixSize(await registry.connection(connectionId), { bucket, prefix, versions, token }),
+      ),
     'objects.presign': async ({ connectionId, bucket, key, expiresInSeconds }) => ({
       url: await engine.presign(await registry.connection(connectionId), bucket, key, expiresInSeconds),
     }),
@@ -652,6 +687,23 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
           }),
       });
     },
+    readObject: ({ connectionId, bucket, key }, signal) =>
+      settle(() =>
+        withContext(`read s3://${bucket}/${key}`, async () =>
+          engine.openObjectRanged(await registry.connection(connectionId), bucket, key, signal),
+        ),
+      ),
+    writeObject: ({ connectionId, bucket, key }, source, { uploadOptions, signal }) =>
+      settle(async () =>
+        engine.uploadStream(await registry.connection(connectionId), {
+          bucket,
+          key,
+          source,
+          // Checked here as the contract checks a job's: a host other than the command line may call.
+          uploadOptions: uploadOptions && uploadOptionsSchema.parse(uploadOptions),
+          signal,
+        }),
+      ),
     async close() {
       clearInterval(statsTimer);
       stopProgress();

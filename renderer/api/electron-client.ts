@@ -19,7 +19,14 @@ export function createElectronClient(bridge: DesktopBridge): BargeApi {
     call: (method, params) => bridge.call(method, params),
     subscribe: (listener) => bridge.subscribe(listener),
     pickFolder: (defaultPath) => bridge.pickFolder(defaultPath),
-    async uploadFiles({ connectionId, bucket, prefix, dropped, ifExists }: FilesToUpload): Promise<Result<JobSummary>> {
+    async uploadFiles({
+      connectionId,
+      bucket,
+      prefix,
+      dropped,
+      ifExists,
+      uploadOptions,
+    }: FilesToUpload): Promise<Result<JobSummary>> {
       // The engine reads what was dropped in place, folders and all: the window walks nothing.
       const paths = dropped.topLevel
         ? dropped.topLevel.map((file) => bridge.pathForFile(file))
@@ -32,7 +39,7 @@ export function createElectronClient(bridge: DesktopBridge): BargeApi {
             message: 'Only files and folders on this computer can be uploaded: save them to a folder first.',
           },
         };
-      return bridge.call('jobs.upload', { connectionId, bucket, prefix, paths, ifExists });
+      return bridge.call('jobs.upload', { connectionId, bucket, prefix, paths, ifExists, uploadOptions });
     },
   };
 }

@@ -179,6 +179,7 @@ export function createWebClient(): BargeApi {
     prefix,
     dropped,
     ifExists,
+    uploadOptions,
   }: FilesToUpload): Promise<Result<JobSummary>> {
     const files = await dropped.files();
     const entries = new Set<string>();
@@ -202,6 +203,7 @@ export function createWebClient(): BargeApi {
       prefix,
       staged: { stagingId, entries: [...entries], arriving },
       ifExists,
+      uploadOptions,
     });
     if (started.ok) void sendFiles(stagingId, files);
     return started;

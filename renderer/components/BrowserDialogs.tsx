@@ -10,6 +10,7 @@ import type { DeleteTarget } from './DeleteDialog.tsx';
 import { DetailsDialog } from './DetailsDialog.tsx';
 import { DownloadDialog } from './DownloadDialog.tsx';
 import { SyncDialog } from './SyncDialog.tsx';
+import { FolderSizeDialog } from './FolderSizeDialog.tsx';
 import { parentOf } from './useBrowserKeyboard.ts';
 
 /** The browser's open dialog (the details dialog apart: the details store keeps that one). */
@@ -118,6 +119,7 @@ export function BrowserDialogs({ dialog, onClose }: { dialog: BrowserDialog | un
         />
       )}
       <DetailsDialog />
+      <FolderSizeDialog />
     </>
   );
 }

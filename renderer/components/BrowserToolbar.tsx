@@ -1,14 +1,29 @@
 // The browser's actions: upload files or a folder (and what becomes of an object already there),
 // download, delete, sync with a folder, copy a link, refresh, filter.
 
-import { Download, Eraser, FolderSync, FolderUp, Link, RefreshCw, Search, Trash2, Upload } from 'lucide-react';
-import { useRef } from 'react';
+import {
+  Download,
+  Eraser,
+  FolderSync,
+  FolderUp,
+  Link,
+  RefreshCw,
+  Search,
+  Settings2,
+  Sigma,
+  Trash2,
+  Upload,
+} from 'lucide-react';
+import { useRef, useState } from 'react';
+import { UploadOptionsDialog } from './UploadOptionsDialog.tsx';
+import { useUploadOptions } from '../store/upload-options-store.ts';
 import type { ChangeEvent } from 'react';
 import { droppedFromInput } from '../dropped-files.ts';
 import { IF_EXISTS_UPLOAD_LABELS, ifExistsSchema } from '../../src/if-exists.ts';
 import type { IfExists } from '../../src/if-exists.ts';
 import { useBrowser } from '../store/browser-store.ts';
 import { useUploadChoice } from '../store/upload-choice-store.ts';
+import { useFolderSize } from '../store/folder-size-store.ts';
 import type { RowRef } from '../store/browser-store.ts';
 
 export function BrowserToolbar({
@@ -25,7 +40,12 @@ export function BrowserToolbar({
   /** Sync… the folder on screen (or the bucket at its top) with a local folder. */
   onSync: () => void;
 }) {
-  const { prefix, filter, setFilter, refresh, upload, copyLink } = useBrowser();
+  const { connectionId, bucket, prefix, filter, setFilter, refresh, upload, copyLink } = useBrowser();
+  const calculateSize = useFolderSize((s) => s.calculateSize);
+  const [optionsOpen, setOptionsOpen] = useState(false);
+  const hasOptions = useUploadOptions(
+    (s) => connectionId !== undefined && bucket !== undefined && s.optionsFor(connectionId, bucket) !== undefined,
+  );
   const filesInput = useRef<HTMLInputElement>(null);
   const folderInput = useRef<HTMLInputElement>(null);
   const one = selectedRows.length === 1 ? selectedRows[0] : undefined;
@@ -46,6 +66,18 @@ export function BrowserToolbar({
         Upload folder
       </button>
       <UploadChoice />
+      <button
+        type="button"
+        disabled={!connectionId || !bucket}
+        title="What uploads here are stored with: storage class, cache-control, metadata, tags, encryption"
+        onClick={() => setOptionsOpen(true)}
+      >
+        <Settings2 size={14} aria-hidden />
+        Upload options{hasOptions ? ' (set)' : ''}
+      </button>
+      {optionsOpen && connectionId && bucket && (
+        <UploadOptionsDialog connectionId={connectionId} bucket={bucket} onClose={() => setOptionsOpen(false)} />
+      )}
       <button type="button" disabled={selectedRows.length === 0} onClick={onDownload}>
         <Download size={14} aria-hidden />
         Download
@@ -69,6 +101,17 @@ export function BrowserToolbar({
       >
         <Link size={14} aria-hidden />
         Copy link
+      </button>
+      <button
+        type="button"
+        disabled={!connectionId || !bucket || one?.kind === 'object'}
+        title="How much the selected folder (or the folder on screen) holds, per storage class"
+        onClick={() =>
+          connectionId && bucket && void calculateSize({ connectionId, bucket, prefix: one?.key ?? prefix })
+        }
+      >
+        <Sigma size={14} aria-hidden />
+        Calculate size
       </button>
       <button type="button" onClick={refresh}>
         <RefreshCw size={14} aria-hidden />

@@ -16,6 +16,7 @@ import { unreadableKeysNotice } from '../../src/unreadable-key.ts';
 import { api, request } from './api.ts';
 import { copyText, presign } from './details-store.ts';
 import { useUploadChoice } from './upload-choice-store.ts';
+import { useUploadOptions } from './upload-options-store.ts';
 import { createIndexClient } from './listing/index-client.ts';
 import type { IndexClient } from './listing/index-client.ts';
 import { filterNeedle, nameMatcher } from './listing/listing-index.ts';
@@ -475,6 +476,7 @@ export const useBrowser = create<BrowserState>((set, get) => {
         prefix,
         dropped,
         ifExists: useUploadChoice.getState().ifExists,
+        uploadOptions: useUploadOptions.getState().optionsFor(connectionId, bucket),
       });
       if (result.ok) sayAt(here, `Upload started: ${result.value.name}`);
       else sayAt(here, result.error.message, `The upload to ${formatS3Url({ bucket, key: prefix })} failed`);

@@ -2,6 +2,7 @@
 
 import { create } from 'zustand';
 import type { ObjectDetails } from '../../src/contract/models.ts';
+import type { Answered } from '../../src/object-stat.ts';
 import { request } from './api.ts';
 
 /** How long a copied link stays valid, unless the details dialog's choice says otherwise. */
@@ -44,7 +45,13 @@ interface DetailsState {
   /** How long the next link is valid. */
   readonly linkSeconds: number;
   readonly error: string | undefined;
+  /** The object's tags, or why the store gives none ("not available: ..."); undefined until asked. */
+  readonly tags: Answered<Readonly<Record<string, string>>> | undefined;
+  /** A metadata and tags edit being saved (a copy of the object onto itself). */
+  readonly saving: boolean;
   show(target: DetailsTarget): Promise<void>;
+  /** Replace the object's metadata and tags with these (each whole); true once the store has them. */
+  saveLabels(metadata: Record<string, string>, tags: Record<string, string>): Promise<boolean>;
   setLinkSeconds(seconds: number): void;
   copyLink(): Promise<void>;
   close(): void;
@@ -56,9 +63,18 @@ export const useDetails = create<DetailsState>((set, get) => ({
   link: undefined,
   linkSeconds: LINK_VALID_SECONDS,
   error: undefined,
+  tags: undefined,
+  saving: false,
 
   async show(target) {
-    set({ target, details: undefined, link: undefined, error: undefined });
+    set({ target, details: undefined, link: undefined, error: undefined, tags: undefined, saving: false });
+    // Tags are a question of their own, which many stores refuse: said in the dialog, never its failure.
+    void request('objects.stat', { ...target }).then(
+      (stat) => {
+        if (get().target === target) set({ tags: stat.tags });
+      },
+      () => undefined,
+    );
     try {
       const details = await request('objects.details', {
         connectionId: target.connectionId,
@@ -88,7 +104,27 @@ export const useDetails = create<DetailsState>((set, get) => ({
     }
   },
 
+  async saveLabels(metadata, tags) {
+    const target = get().target;
+    if (!target) return false;
+    set({ saving: true, error: undefined });
+    try {
+      const stat = await request('objects.editLabels', { ...target, metadata, tags });
+      if (get().target !== target) return false;
+      const details = get().details;
+      set({
+        saving: false,
+        tags: stat.tags,
+        details: details && { ...details, metadata: stat.metadata, etag: stat.etag, lastModified: stat.lastModified },
+      });
+      return true;
+    } catch (error) {
+      if (get().target === target) set({ saving: false, error: (error as Error).message });
+      return false;
+    }
+  },
+
   close() {
-    set({ target: undefined, details: undefined, link: undefined, error: undefined });
+    set({ target: undefined, details: undefined, link: undefined, error: undefined, tags: undefined });
   },
 }));

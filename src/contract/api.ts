@@ -12,9 +12,13 @@ import { settingsPatchSchema } from '../settings.ts';
 import { conflictChoiceSchema, ifExistsSchema } from '../if-exists.ts';
 import type { IfExists } from '../if-exists.ts';
 import { fileNameProblem } from '../key-path.ts';
+import { metadataSchema, tagsSchema, uploadOptionsSchema } from '../upload-options.ts';
+import type { UploadOptions } from '../upload-options.ts';
 import { printable } from '../unsafe-text.ts';
 import { keyBytesProblem } from '../s3-names.ts';
 import { objectFilterSchema } from '../object-filter.ts';
+import type { PrefixSize } from '../prefix-size.ts';
+import type { ObjectStat } from '../object-stat.ts';
 import type { Result } from './result.ts';
 import { apiErrorSchema } from './result.ts';
 import type {
@@ -171,6 +175,29 @@ export const methodSchemas = {
     filter: objectFilterSchema.optional(),
   }),
   'objects.details': z.strictObject({ connectionId: id, bucket, key }),
+  /**
+   * Everything the store says of one object: HEAD with its checksums, parts count, content headers,
+   * metadata, and (each "not available" where the store refuses it) tags, retention and legal hold.
+   */
+  'objects.stat': z.strictObject({ connectionId: id, bucket, key }),
+  /**
+   * Replace an object's user metadata and tags (each whole: a name left out is removed): the store
+   * copies the object onto itself with them, keeping its bytes, headers and storage class. Answers
+   * with what the store then says of it, as objects.stat does.
+   */
+  'objects.editLabels': z.strictObject({ connectionId: id, bucket, key, metadata: metadataSchema, tags: tagsSchema }),
+  /**
+   * How much a prefix holds, per storage class (`versions`: noncurrent versions and delete markers
+   * too), counted a stretch of listing pages at a time: call again with `nextToken` until it is
+   * absent, adding the stretches up (src/prefix-size.ts); stop calling to cancel.
+   */
+  'objects.size': z.strictObject({
+    connectionId: id,
+    bucket,
+    prefix,
+    versions: z.boolean().default(false),
+    token: z.string().min(1).max(8192).optional(),
+  }),
   'objects.presign': z.strictObject({
     connectionId: id,
     bucket,
@@ -228,6 +255,8 @@ export const methodSchemas = {
       ifExists: ifExistsSchema.optional(),
       /** Only the files this keeps: globs, size, modification time (a storage class is no file's). */
       filter: objectFilterSchema.optional(),
+      /** What each object is stored with (src/upload-options.ts): the same for every file of the job. */
+      uploadOptions: uploadOptionsSchema.optional(),
       ...rerun,
     })
     .refine(
@@ -460,6 +489,9 @@ export interface MethodResults {
   'buckets.emptyAndDelete': JobSummary;
   'objects.list': ObjectPage;
   'objects.details': ObjectDetails;
+  'objects.size': PrefixSize;
+  'objects.stat': ObjectStat;
+  'objects.editLabels': ObjectStat;
   'objects.presign': { url: string };
   /** Where to send the browser (a path on this host), the file name it is saved as, and its size. */
   /** `check`: how the bytes will be checked as they pass ('maybe': only if a guessed part size is right). */
@@ -597,6 +629,8 @@ export interface FilesToUpload {
   readonly dropped: DroppedItems;
   /** What becomes of an object already there (the window asks by default). */
   readonly ifExists?: IfExists;
+  /** What each object is stored with (the window's options for the connection or bucket). */
+  readonly uploadOptions?: UploadOptions;
 }
 
 /** What the window talks to: implemented by the Electron preload and by the web host's client. */

@@ -21,6 +21,8 @@ export interface CliResult {
 export interface CliProcess {
   readonly child: ChildProcess;
   readonly output: { stdout: string; stderr: string };
+  /** The standard output as bytes (`output.stdout` is it decoded as UTF-8). */
+  readonly stdoutBytes: Buffer[];
   readonly done: Promise<CliResult>;
 }
 
@@ -51,7 +53,9 @@ export function startCli(
     cwd: options.cwd ?? root,
   });
   const output = { stdout: '', stderr: '' };
+  const stdoutBytes: Buffer[] = [];
   child.stdout!.on('data', (c: Buffer) => {
+    stdoutBytes.push(c);
     output.stdout += c.toString();
   });
   child.stderr!.on('data', (c: Buffer) => {
@@ -61,7 +65,7 @@ export function startCli(
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, ...output }));
   });
-  return { child, output, done };
+  return { child, output, stdoutBytes, done };
 }
 
 export function runCli(

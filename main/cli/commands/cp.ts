@@ -35,10 +35,9 @@ export async function cp(cli: CliContext): Promise<number> {
     if (cli.options.requireVerified)
       throw usageError('--require-verified is for downloads: every upload request is checked by the store.');
     const target = s3Location(destination);
-    if (cli.options.filter?.storageClasses)
-      throw usageError(
-        '--storage-class filters the objects a download or a listing finds: local files have no storage class.',
-      );
+    // --storage-class on an upload is the class the objects are stored in (an upload option), not a
+    // filter: local files have none.
+    const { storageClasses: _storedIn, ...uploadFilter } = cli.options.filter ?? {};
     for (const source of sources) {
       const info = await stat(source).catch(() => undefined);
       if (!info && source.includes(UNDECODABLE)) throw usageError(notUtf8(source));
@@ -56,12 +55,19 @@ export async function cp(cli: CliContext): Promise<number> {
           followSymlinks: cli.options.followSymlinks,
           // Absent: replaced, as cp and aws s3 cp do (and nothing is listed to find out).
           ifExists: cli.options.ifExists,
-          filter: cli.options.filter,
+          filter: cli.options.filter && uploadFilter,
+          uploadOptions: cli.options.uploadOptions,
           ...rerun(cli),
         }),
       ),
     );
   }
+  // On a download, --storage-class filters the objects found; every other upload option is refused.
+  const { storageClass: _filtered, ...uploadOnly } = cli.options.uploadOptions ?? {};
+  if (Object.keys(uploadOnly).length > 0)
+    throw usageError(
+      'The upload options (--storage-class, --metadata, --tags, ...) are for uploads: a download keeps the object as it is.',
+    );
   if (remoteSources.length !== sources.length)
     throw usageError('Either the destination is an s3:// address (upload) or every source is (download).');
   const locations = sources.map(s3Location);

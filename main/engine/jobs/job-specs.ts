@@ -8,6 +8,7 @@
 
 import { z } from 'zod';
 import { ifExistsSchema } from '../../../src/if-exists.ts';
+import { uploadOptionsSchema } from '../../../src/upload-options.ts';
 import { commonParent } from '../../../src/job-label.ts';
 import { copyPlacesProblem, isFolderDestination } from '../../../src/copy-targets.ts';
 import type { JobKind } from '../../../src/jobs.ts';
@@ -35,6 +36,8 @@ export const uploadSpecSchema = z.object({
   ifExists: ifExistsSchema.optional(),
   /** Only the files this keeps (globs, size, modification time; upload-filter.ts). */
   filter: objectFilterSchema.optional(),
+  /** What each object is stored with: storage class, content headers, metadata, tags, encryption, ACL. */
+  uploadOptions: uploadOptionsSchema.optional(),
 });
 
 export const downloadSpecSchema = z.object({

@@ -74,6 +74,8 @@ import type { RequestChecksums, RequestKind, UploadAlgorithm } from '../integrit
 import { weakest } from '../../../src/verification.ts';
 import type { Verification } from '../../../src/verification.ts';
 import { PART_SIZE_METADATA } from '../integrity/part-size-metadata.ts';
+import type { UploadOptions } from '../../../src/upload-options.ts';
+import { uploadOptionHeaders } from '../s3/upload-option-fields.ts';
 import type { UploadSpec } from './job-specs.ts';
 import { abortMultipartUpload, abortUnrecordedUploads } from '../s3/multipart-aborts.ts';
 import { IF_ABSENT_HEADERS, objectAppeared } from '../s3/conditional-writes.ts';
@@ -190,7 +192,7 @@ async function uploadFiles(
         }
         strays.delete(file.key);
         if (!asking) {
-          const stored = await uploadFile(connection, spec.bucket, file, runtime, pace);
+          const stored = await uploadFile(connection, spec.bucket, file, runtime, pace, false, spec.uploadOptions);
           // The file as it was listed: the upload was made whole only after it was seen unchanged since.
           runtime.journal.objectFinished({
             key: file.key,
@@ -204,7 +206,15 @@ async function uploadFiles(
           return;
         }
         const placed = await uploadAsAsked(asking, file, (key, ifAbsent) =>
-          uploadFile(connection, spec.bucket, key === file.key ? file : { ...file, key }, runtime, pace, ifAbsent),
+          uploadFile(
+            connection,
+            spec.bucket,
+            key === file.key ? file : { ...file, key },
+            runtime,
+            pace,
+            ifAbsent,
+            spec.uploadOptions,
+          ),
         );
         const at = uploadPlace(spec.bucket, { path: file.path, key: placed.key }, file.size);
         if (placed.kept !== undefined) {
@@ -342,6 +352,7 @@ async function uploadFile(
   runtime: JobRuntime<UploadItem>,
   pace: LinkPace,
   ifAbsent = false,
+  options?: UploadOptions,
 ): Promise<StoredObject> {
   const keyProblem = objectKeyProblem(file.key);
   if (keyProblem) throw new BargeError('InvalidKey', `The key "${file.key.slice(0, 80)}…" ${keyProblem}.`);
@@ -350,14 +361,14 @@ async function uploadFile(
       'EntityTooLarge',
       `${file.path} is larger than the largest object S3 stores (10,000 parts of 5 GiB).`,
     );
-  const contentType = mime.getType(file.path) ?? 'application/octet-stream';
+  const contentType = options?.contentType ?? mime.getType(file.path) ?? 'application/octet-stream';
   const earlier = runtime.journal.resumed ? await resumableUpload(connection, bucket, file, runtime) : undefined;
   const partSize =
     earlier?.partSize ??
     choosePartSize(file.size, Math.min(runtime.settings.partSizeBytes, pace.partCapBytes ?? Number.POSITIVE_INFINITY));
   // Progress counts the file's bytes as they go out; if the file fails in the end, they come back off.
   const bytes = new AttemptBytes((count) => runtime.addBytes(count));
-  const upload: FileUpload = { connection, bucket, file, contentType, runtime, bytes, pace, ifAbsent };
+  const upload: FileUpload = { connection, bucket, file, contentType, runtime, bytes, pace, ifAbsent, options };
   try {
     if (file.size <= partSize && !earlier) return await putObject(upload);
     return await multipartUpload(upload, partSize, earlier);
@@ -387,6 +398,8 @@ interface FileUpload {
   readonly pace: LinkPace;
   /** Only where nothing is under the key (If-None-Match: * on the PUT or the completion). */
   readonly ifAbsent: boolean;
+  /** What the object is stored with (storage class, headers, metadata, tags, encryption, ACL). */
+  readonly options: UploadOptions | undefined;
 }
 
 /**
@@ -428,6 +441,7 @@ async function putObject(upload: FileUpload): Promise<StoredObject> {
       );
       const headers = {
         'content-type': contentType,
+        ...uploadOptionHeaders(upload.options),
         ...sent.headers,
         ...(signed ? {} : { 'x-amz-content-sha256': 'UNSIGNED-PAYLOAD' }),
         ...conditionOf(upload),
@@ -469,7 +483,12 @@ async function putObject(upload: FileUpload): Promise<StoredObject> {
     const stored = await runtime.request(async (signal, attempt) => {
       const checksums = await checksumsForAttempt(connection, kind, sent, digest);
       sent = checksums;
-      const headers = { 'content-type': contentType, ...checksums.headers, ...conditionOf(upload) };
+      const headers = {
+        'content-type': contentType,
+        ...uploadOptionHeaders(upload.options),
+        ...checksums.headers,
+        ...conditionOf(upload),
+      };
       let answer: StoredObject;
       try {
         answer = await sendRange(
@@ -754,6 +773,7 @@ async function multipartUploadOnce(
           // parts' MD5s) can be checked on a store that cannot tell part boundaries.
           metadata: { [PART_SIZE_METADATA]: String(partSize) },
           crc,
+          options: upload.options,
         },
         signal,
       );

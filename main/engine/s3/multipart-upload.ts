@@ -11,6 +11,8 @@ import type {
 } from '@aws-sdk/client-s3';
 import type { CrcAlgorithm } from '../integrity/crc.ts';
 import type { S3Connection } from './s3-connection.ts';
+import { uploadOptionFields } from './upload-option-fields.ts';
+import type { UploadOptions } from '../../../src/upload-options.ts';
 
 export interface NewMultipartUpload {
   readonly bucket: string;
@@ -19,6 +21,8 @@ export interface NewMultipartUpload {
   readonly metadata: Readonly<Record<string, string>>;
   /** The checksum the parts carry: CRC64NVME as a whole-object checksum, the 32-bit CRCs as a composite. */
   readonly crc?: CrcAlgorithm | undefined;
+  /** What the object is stored with (storage class, content headers, metadata, tags, encryption, ACL). */
+  readonly options?: UploadOptions | undefined;
 }
 
 export function createMultipartUpload(
@@ -31,8 +35,9 @@ export function createMultipartUpload(
     new CreateMultipartUploadCommand({
       Bucket: upload.bucket,
       Key: upload.key,
+      ...uploadOptionFields(upload.options),
       ContentType: upload.contentType,
-      Metadata: { ...upload.metadata },
+      Metadata: { ...upload.options?.metadata, ...upload.metadata },
       ...(crc ? { ChecksumAlgorithm: crc, ChecksumType: crc === 'CRC64NVME' ? 'FULL_OBJECT' : 'COMPOSITE' } : {}),
     }),
     { abortSignal: signal },

@@ -26,7 +26,9 @@ describe('details store', () => {
     const shown = useDetails.getState().show(target);
     expect(useDetails.getState().target).toBe(target);
     await shown;
+    // The tags are asked apart (objects.stat), a question many stores refuse.
     expect(api.calls).toEqual([
+      { method: 'objects.stat', params: { connectionId: 'c1', bucket: 'b', key: 'p/a.txt' } },
       { method: 'objects.details', params: { connectionId: 'c1', bucket: 'b', key: 'p/a.txt' } },
     ]);
     expect(useDetails.getState().details).toEqual(details);
@@ -47,7 +49,9 @@ describe('details store', () => {
     const api = useFakeApi({ 'objects.details': details, 'objects.presign': { url: 'http://s3/b/p/a.txt?sig' } });
     await useDetails.getState().show(target);
     await useDetails.getState().copyLink();
-    expect(api.calls[1]).toEqual({ method: 'objects.presign', params: { ...target, expiresInSeconds: 3600 } });
+    expect(api.calls.filter((call) => call.method === 'objects.presign')).toEqual([
+      { method: 'objects.presign', params: { ...target, expiresInSeconds: 3600 } },
+    ]);
     expect(useDetails.getState().link).toBe('http://s3/b/p/a.txt?sig');
     expect(writeText).toHaveBeenCalledWith('http://s3/b/p/a.txt?sig');
   });
@@ -60,7 +64,10 @@ describe('details store', () => {
     useDetails.getState().setLinkSeconds(7 * 24 * 3600);
     expect(useDetails.getState().link).toBeUndefined();
     await useDetails.getState().copyLink();
-    expect(api.calls[2]).toEqual({ method: 'objects.presign', params: { ...target, expiresInSeconds: 604_800 } });
+    expect(api.calls.filter((call) => call.method === 'objects.presign')[1]).toEqual({
+      method: 'objects.presign',
+      params: { ...target, expiresInSeconds: 604_800 },
+    });
     useDetails.getState().setLinkSeconds(3600);
   });
 

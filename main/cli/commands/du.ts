@@ -1,0 +1,74 @@
+// barge du: how much a prefix holds, objects and bytes per storage class (--versions: noncurrent too).
+//
+// The count comes a stretch at a time (objects.size), so running totals show while a prefix of millions
+// is listed; Ctrl-C stops it between stretches and says what was counted so far.
+
+import { formatBytes } from '../../../src/byte-units.ts';
+import { addPrefixSize, EMPTY_PREFIX_SIZE, sizeTotals } from '../../../src/prefix-size.ts';
+import type { PrefixSize } from '../../../src/prefix-size.ts';
+import { isS3Url, parseS3Url } from '../../../src/s3-url.ts';
+import { printableJson, printableName } from '../../../src/unsafe-text.ts';
+import type { CliContext } from '../context.ts';
+import { usageError } from '../options.ts';
+import { notS3Address } from './cp.ts';
+import { untilInterrupted } from '../interrupt.ts';
+
+export async function du(cli: CliContext): Promise<number> {
+  const { args, json, versions, quiet } = cli.options;
+  if (args.length !== 1) throw usageError('du takes one s3:// address: barge du s3://bucket/prefix.');
+  const target = isS3Url(args[0]!) ? parseS3Url(args[0]!) : undefined;
+  if (!target) throw usageError(notS3Address(args[0]!));
+  const showProgress = !json && !quiet && cli.stderr.isTTY === true;
+  let total: PrefixSize = EMPTY_PREFIX_SIZE;
+  const interrupted = await untilInterrupted(async (stopped) => {
+    do {
+      const stretch = await cli.service.call('objects.size', {
+        connectionId: cli.connectionId,
+        bucket: target.bucket,
+        prefix: target.key,
+        versions,
+        token: total.nextToken,
+      });
+      total = addPrefixSize(total, stretch);
+      if (json && total.nextToken !== undefined) cli.stdout.write(`${jsonLine(total, false)}\n`);
+      if (showProgress) cli.stderr.write(`\r\x1b[2KCounting... ${summary(total)}`);
+    } while (total.nextToken !== undefined && !stopped());
+  });
+  if (showProgress) cli.stderr.write('\r\x1b[2K');
+  if (json) cli.stdout.write(`${jsonLine(total, !interrupted)}\n`);
+  else cli.stdout.write(table(total, versions));
+  if (interrupted) {
+    cli.stderr.write(`Stopped: counted so far ${summary(total)}; the prefix holds more.\n`);
+    return 130;
+  }
+  return 0;
+}
+
+function jsonLine(size: PrefixSize, done: boolean): string {
+  const { nextToken: _token, ...counted } = size;
+  return printableJson({ ...counted, totals: sizeTotals(size), done });
+}
+
+function summary(size: PrefixSize): string {
+  const totals = sizeTotals(size);
+  return `${count(totals.objects + totals.noncurrentObjects, 'object')}, ${formatBytes(totals.bytes + totals.noncurrentBytes)}`;
+}
+
+function count(n: number, what: string): string {
+  return `${n.toLocaleString('en-US')} ${n === 1 ? what : `${what}s`}`;
+}
+
+/** One line per storage class, then the total; with versions, the noncurrent ones and delete markers beside. */
+function table(size: PrefixSize, versions: boolean): string {
+  const rows = size.classes.map((entry) => ({ name: printableName(entry.storageClass), ...entry }));
+  rows.push({ name: 'total', storageClass: 'total', ...sizeTotals(size) });
+  const width = Math.max(...rows.map((row) => row.name.length));
+  const lines = rows.map((row) => {
+    const current = `${row.name.padEnd(width)}  ${count(row.objects, 'object').padStart(16)}  ${formatBytes(row.bytes).padStart(10)}`;
+    return versions
+      ? `${current}  + ${count(row.noncurrentObjects, 'noncurrent version').padStart(24)}  ${formatBytes(row.noncurrentBytes).padStart(10)}`
+      : current;
+  });
+  if (versions) lines.push(`${count(size.deleteMarkers, 'delete marker')}`);
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,136 @@
+// How much a prefix holds: objects and bytes per storage class, counted from its listing a stretch at a time.
+//
+// A prefix of millions of keys takes minutes to list, so the count is given back in stretches of a few
+// pages, each with the token to go on from: the caller adds them up, shows running totals, and stops by
+// not asking for the next (nothing runs on in the engine after a caller is gone).
+// With `versions`, ListObjectVersions: noncurrent versions counted apart, delete markers counted too.
+
+import { ListObjectVersionsCommand } from '@aws-sdk/client-s3';
+import type { PrefixSize, SizeByClass } from '../../../src/prefix-size.ts';
+import { withRetry } from '../queue/retry-loop.ts';
+import { BargeError } from '../errors.ts';
+import type { S3Connection } from './s3-connection.ts';
+
+/** Listing pages read by one call: 10,000 keys, about a second on a local store, so totals move often. */
+export const SIZE_PAGES_PER_CALL = 10;
+
+/** What S3 calls an object listed without a storage class. */
+const DEFAULT_STORAGE_CLASS = 'STANDARD';
+
+export interface PrefixSizeOptions {
+  readonly bucket: string;
+  readonly prefix: string;
+  readonly versions: boolean;
+  /** Where the previous stretch ended (its `nextToken`). */
+  readonly token?: string;
+  readonly signal?: AbortSignal;
+}
+
+/** One stretch of the count: a few pages' objects and bytes, and where to go on, if anywhere. */
+export async function countPrefixSize(connection: S3Connection, options: PrefixSizeOptions): Promise<PrefixSize> {
+  const tally = new SizeTally();
+  const token = options.versions
+    ? await countVersions(connection, options, tally)
+    : await countCurrent(connection, options, tally);
+  return { ...tally.result(), ...(token === undefined ? {} : { nextToken: token }) };
+}
+
+async function countCurrent(
+  connection: S3Connection,
+  options: PrefixSizeOptions,
+  tally: SizeTally,
+): Promise<string | undefined> {
+  let token = options.token;
+  for (let page = 0; page < SIZE_PAGES_PER_CALL; page++) {
+    const listed = await withRetry(
+      () =>
+        connection.wire.listObjectsV2(
+          options.bucket,
+          { prefix: options.prefix || undefined, continuationToken: token },
+          options.signal,
+        ),
+      { signal: options.signal },
+    );
+    for (const entry of listed.contents) tally.add(entry.storageClass, entry.size, true);
+    token = listed.isTruncated ? listed.nextContinuationToken : undefined;
+    if (token === undefined) return undefined;
+  }
+  return token;
+}
+
+/** A versions listing goes on from two markers: they travel as one token, JSON of the pair. */
+async function countVersions(
+  connection: S3Connection,
+  options: PrefixSizeOptions,
+  tally: SizeTally,
+): Promise<string | undefined> {
+  let [keyMarker, versionMarker] =
+    options.token === undefined ? [undefined, undefined] : versionsMarkers(options.token);
+  for (let page = 0; page < SIZE_PAGES_PER_CALL; page++) {
+    const listed = await withRetry(
+      () =>
+        connection.client.send(
+          new ListObjectVersionsCommand({
+            Bucket: options.bucket,
+            Prefix: options.prefix || undefined,
+            KeyMarker: keyMarker,
+            VersionIdMarker: versionMarker,
+          }),
+          { abortSignal: options.signal },
+        ),
+      { signal: options.signal },
+    );
+    for (const version of listed.Versions ?? [])
+      tally.add(version.StorageClass, version.Size ?? 0, version.IsLatest !== false);
+    tally.deleteMarkers += listed.DeleteMarkers?.length ?? 0;
+    if (listed.IsTruncated !== true || listed.NextKeyMarker === undefined) return undefined;
+    keyMarker = listed.NextKeyMarker;
+    versionMarker = listed.NextVersionIdMarker;
+  }
+  return JSON.stringify([keyMarker, versionMarker ?? null]);
+}
+
+function versionsMarkers(token: string): [string | undefined, string | undefined] {
+  try {
+    const pair: unknown = JSON.parse(token);
+    if (
+      Array.isArray(pair) &&
+      pair.length === 2 &&
+      typeof pair[0] === 'string' &&
+      (pair[1] === null || typeof pair[1] === 'string')
+    )
+      return [pair[0], pair[1] ?? undefined];
+  } catch {
+    // Said below.
+  }
+  throw new BargeError(
+    'InvalidToken',
+    'That token is not one a size count of versions gave: count the size again from the start.',
+  );
+}
+
+class SizeTally {
+  private readonly classes = new Map<string, SizeByClass>();
+  deleteMarkers = 0;
+
+  add(storageClass: string | undefined, bytes: number, current: boolean): void {
+    const name = storageClass || DEFAULT_STORAGE_CLASS;
+    const was = this.classes.get(name) ?? {
+      storageClass: name,
+      objects: 0,
+      bytes: 0,
+      noncurrentObjects: 0,
+      noncurrentBytes: 0,
+    };
+    this.classes.set(
+      name,
+      current
+        ? { ...was, objects: was.objects + 1, bytes: was.bytes + bytes }
+        : { ...was, noncurrentObjects: was.noncurrentObjects + 1, noncurrentBytes: was.noncurrentBytes + bytes },
+    );
+  }
+
+  result(): Omit<PrefixSize, 'nextToken'> {
+    return { classes: [...this.classes.values()], deleteMarkers: this.deleteMarkers };
+  }
+}
