@@ -103,3 +103,24 @@ it('every body byte passes the one gate: small files and parts up, ranges and a 
   for await (const _chunk of stream.body);
   expect(gate.bytesDown - down).toBe(total + 6 * MIB);
 });
+
+it("cat's ranges and pipe's parts pass the same gate", async () => {
+  const gate = t.connection.gate;
+  const size = 11 * MIB;
+  const bytes = Buffer.alloc(size, 7);
+  const up = gate.bytesUp;
+  // Parts of the part size (the engine's default, 5 MiB or more): three parts of an 11 MiB stream.
+  const stored = await t.engine.uploadStream(t.connection, {
+    bucket: t.bucket,
+    key: 'piped.bin',
+    source: (async function* () {
+      for (let at = 0; at < size; at += MIB) yield bytes.subarray(at, at + MIB);
+    })(),
+  });
+  expect(stored.size).toBe(size);
+  expect(gate.bytesUp - up).toBe(size);
+  const down = gate.bytesDown;
+  const stream = await t.engine.openObjectRanged(t.connection, t.bucket, 'piped.bin');
+  for await (const _chunk of stream.body);
+  expect(gate.bytesDown - down).toBe(size);
+});

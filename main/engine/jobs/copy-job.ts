@@ -16,7 +16,7 @@ import { concurrentEach } from '../queue/concurrent-each.ts';
 import { BargeError, errorCode, toBargeError } from '../errors.ts';
 import { copyObject, describeCopySource } from '../s3/object-copy.ts';
 import type { CopyRequests } from '../s3/object-copy.ts';
-import { deleteObjectOnce } from '../s3/object-delete.ts';
+import { deleteObject } from '../s3/object-deletes.ts';
 import { headObjectOnce, listAllObjects, unreadableKeyError } from '../s3/s3-listing.ts';
 import type { S3Connection } from '../s3/s3-connection.ts';
 import { countedAgain } from './job.ts';
@@ -107,7 +107,8 @@ async function copyOne(
       return;
     }
     const copied = await copyObject(connection, source, { bucket: spec.bucket, key: item.target }, requests);
-    if (spec.move) await runtime.request((signal) => deleteObjectOnce(connection, spec.sourceBucket, item.key, signal));
+    if (spec.move)
+      await runtime.request((signal) => deleteObject(connection, { bucket: spec.sourceBucket, key: item.key }, signal));
     runtime.addBytes(copied.size);
     runtime.journal.objectFinished({
       key: item.key,

@@ -80,6 +80,7 @@ export async function openRangedObject(
       size,
       what,
       verifier: new StreamVerifier(looked.plan),
+      gate: connection.gate,
     }),
   };
 }

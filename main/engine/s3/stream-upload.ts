@@ -55,11 +55,14 @@ export async function uploadStream(
     // One part or none: a single PUT.
     const body = first.done ? Buffer.alloc(0) : first.value;
     const answer = await withRetry(
-      () =>
-        connection.client.send(
+      async () => {
+        // Each attempt's body passes the engine's one gate (counted, held to Max speed).
+        await connection.gate.up(body.length, signal);
+        return connection.client.send(
           new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ContentMD5: md5(body), ...fields }),
           { abortSignal: signal },
-        ),
+        );
+      },
       { signal },
     ).catch((error: unknown) => {
       throw toBargeError(error, `upload ${what}`);
@@ -92,8 +95,9 @@ export async function uploadStream(
       size += body.length;
       const number = partNumber;
       const part = withRetry(
-        () =>
-          connection.client.send(
+        async () => {
+          await connection.gate.up(body.length, signal);
+          return connection.client.send(
             new UploadPartCommand({
               Bucket: bucket,
               Key: key,
@@ -103,7 +107,8 @@ export async function uploadStream(
               ContentMD5: md5(body),
             }),
             { abortSignal: signal },
-          ),
+          );
+        },
         { signal },
       ).then(
         (answer) => {
