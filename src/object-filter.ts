@@ -36,11 +36,15 @@ export const STORAGE_CLASSES = [
   'EXPRESS_ONEZONE',
 ] as const;
 
+/** A glob longer than any S3 key (1,024 bytes) matches none; more than 100 of them is no typing. */
+const GLOB_MAX_CHARACTERS = 1024;
+const GLOBS_MAX = 100;
+
 export const objectFilterSchema = z.strictObject({
   /** Globs an object's key below the named folder must match one of (any, where given). */
-  include: z.array(z.string().min(1)).readonly().optional(),
+  include: z.array(z.string().min(1).max(GLOB_MAX_CHARACTERS)).max(GLOBS_MAX).readonly().optional(),
   /** Globs that leave an object out. */
-  exclude: z.array(z.string().min(1)).readonly().optional(),
+  exclude: z.array(z.string().min(1).max(GLOB_MAX_CHARACTERS)).max(GLOBS_MAX).readonly().optional(),
   /** Modified before this instant (ms since the epoch): --older-than. */
   modifiedBefore: z.number().int().optional(),
   /** Modified after this instant: --newer-than. */
@@ -79,17 +83,42 @@ export function filterBase(prefixOrPattern: string): string {
   return literal.slice(0, literal.lastIndexOf('/') + 1);
 }
 
-/** A glob as a regular expression over the whole text: `*` any run of characters ("/" too), `?` one. */
-export function globRegExp(glob: string, flags = ''): RegExp {
-  const body = [...glob]
-    .map((c) => (c === '*' ? '.*' : c === '?' ? '.' : c.replace(/[.+^${}()|[\]\\]/g, '\\$&')))
-    .join('');
-  return new RegExp(`^${body}$`, `su${flags}`);
+/**
+ * A glob's test of a whole text: `*` any run of characters ("/" too), `?` one character.
+ *
+ * Matched by walking both strings, going back only to the last `*` seen: time at most the product
+ * of the two lengths, for any glob. A regular expression (`.*a.*a.*b`) backtracks exponentially: one
+ * typed pattern against one long key held the event loop, and with it every job, for a minute.
+ */
+export function globMatcher(glob: string): (text: string) => boolean {
+  const pattern = [...glob];
+  return (text) => {
+    const chars = [...text];
+    let p = 0;
+    let t = 0;
+    let star = -1;
+    let resumeAt = 0;
+    while (t < chars.length) {
+      if (p < pattern.length && pattern[p] !== '*' && (pattern[p] === '?' || pattern[p] === chars[t])) {
+        p++;
+        t++;
+      } else if (p < pattern.length && pattern[p] === '*') {
+        star = p++;
+        resumeAt = t;
+      } else if (star >= 0) {
+        // The last `*` takes one more character, and the rest of the glob is tried again after it.
+        p = star + 1;
+        t = ++resumeAt;
+      } else return false;
+    }
+    while (p < pattern.length && pattern[p] === '*') p++;
+    return p === pattern.length;
+  };
 }
 
 /** Whether `text` matches `glob` as a whole. */
 export function globMatches(glob: string, text: string): boolean {
-  return globRegExp(glob).test(text);
+  return globMatcher(glob)(text);
 }
 
 /** Whether a filter leaves anything out at all (an empty one is no filter). */
@@ -108,15 +137,15 @@ export function objectMatcher(
   base: string,
   pattern?: string,
 ): (object: FilterableObject) => boolean {
-  const whole = pattern !== undefined && hasWildcard(pattern) ? globRegExp(pattern) : undefined;
-  const includes = (filter?.include ?? []).map((glob) => globRegExp(glob));
-  const excludes = (filter?.exclude ?? []).map((glob) => globRegExp(glob));
+  const whole = pattern !== undefined && hasWildcard(pattern) ? globMatcher(pattern) : undefined;
+  const includes = (filter?.include ?? []).map(globMatcher);
+  const excludes = (filter?.exclude ?? []).map(globMatcher);
   const classes = filter?.storageClasses ? new Set<string>(filter.storageClasses) : undefined;
   return (object) => {
-    if (whole && !whole.test(object.key)) return false;
+    if (whole && !whole(object.key)) return false;
     const relative = object.key.startsWith(base) ? object.key.slice(base.length) : object.key;
-    if (excludes.some((glob) => glob.test(relative))) return false;
-    if (includes.length > 0 && !includes.some((glob) => glob.test(relative))) return false;
+    if (excludes.some((matches) => matches(relative))) return false;
+    if (includes.length > 0 && !includes.some((matches) => matches(relative))) return false;
     if (filter?.largerThan !== undefined && !(object.size > filter.largerThan)) return false;
     if (filter?.smallerThan !== undefined && !(object.size < filter.smallerThan)) return false;
     if (classes && !classes.has((object.storageClass ?? 'STANDARD').toUpperCase())) return false;

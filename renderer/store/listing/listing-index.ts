@@ -11,7 +11,7 @@
 // What must stay true (tests/unit/renderer/listing-index.test.ts holds it against `visibleRows`):
 // folders before objects in every sort; ties in the store's order (by key), in both directions.
 
-import { globRegExp, hasWildcard } from '../../../src/object-filter.ts';
+import { globMatcher, hasWildcard } from '../../../src/object-filter.ts';
 
 /** Rows appended to a listing: the same columns as the window's row table. */
 export interface RowBatch {
@@ -225,8 +225,7 @@ export function filterNeedle(filter: string): string {
  */
 export function nameMatcher(needle: string): (lowerName: string) => boolean {
   if (!hasWildcard(needle)) return (name) => name.includes(needle);
-  const glob = globRegExp(needle);
-  return (name) => glob.test(name);
+  return globMatcher(needle);
 }
 
 export class ListingIndex {
