@@ -222,6 +222,56 @@ it('a file that cannot be read stops --delete: nothing is deleted, and each extr
   expect(await keysBelow('u/')).toEqual(['u/locked/in.txt', 'u/stray.txt']);
 });
 
+it('--delete from a source that holds nothing (a mistyped prefix) deletes nothing, and says why', async () => {
+  const target = path.join(t.dir, 'mine');
+  await mkdir(path.join(target, 'deep'), { recursive: true });
+  await writeFile(path.join(target, 'a.txt'), 'a\n');
+  await writeFile(path.join(target, 'deep', 'b.txt'), 'b\n');
+  const run = await sync('--delete', `s3://${t.bucket}/lgos/`, target);
+  expect(run.code).toBe(1);
+  expect(run.stderr).toContain(`Not deleted: s3://${t.bucket}/lgos/ holds nothing`);
+  expect(await readFile(path.join(target, 'a.txt'), 'utf8')).toBe('a\n');
+  expect(await readFile(path.join(target, 'deep', 'b.txt'), 'utf8')).toBe('b\n');
+});
+
+it('an upload sync whose folder is gone fails, and deletes no object as extra', async () => {
+  const folder = path.join(t.dir, 'src');
+  await seedFolder(folder);
+  expect((await sync(folder, `s3://${t.bucket}/gone/`)).code).toBe(0);
+  await rm(folder, { recursive: true });
+  // Through the engine: the command line refuses a missing folder before the job; a restored job
+  // or another host does not.
+  const job = t.engine.sync(t.connection, {
+    direction: 'upload',
+    folder,
+    bucket: t.bucket,
+    prefix: 'gone/',
+    delete: true,
+  });
+  const end = await job.finished();
+  expect(end.state.status).toBe('failed');
+  expect(await keysBelow('gone/')).toHaveLength(FILES + 1);
+});
+
+it('an upload sync keeps the objects of links it does not follow: they are not extra', async () => {
+  const folder = path.join(t.dir, 'src');
+  await mkdir(path.join(folder, 'real'), { recursive: true });
+  await writeFile(path.join(folder, 'real', 'r.txt'), 'r\n');
+  await symlink(path.join(folder, 'real'), path.join(folder, 'linked'));
+  expect((await sync(folder, `s3://${t.bucket}/links/`)).code).toBe(0);
+  expect(await keysBelow('links/')).toEqual(['links/linked/r.txt', 'links/real/r.txt']);
+  const job = t.engine.sync(t.connection, {
+    direction: 'upload',
+    folder,
+    bucket: t.bucket,
+    prefix: 'links/',
+    delete: true,
+    followSymlinks: false,
+  });
+  await job.finished();
+  expect(await keysBelow('links/')).toEqual(['links/linked/r.txt', 'links/real/r.txt']);
+});
+
 it('an upload sync through a store that ignores flexible checksums sends only what changed, checked by the store all the same', async () => {
   const s3 = inject('s3');
   const legacy = await startLegacyStoreProxy(

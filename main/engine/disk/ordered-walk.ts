@@ -28,15 +28,18 @@ interface Named {
 /**
  * Every file below `folder`, keyed `keyPrefix` + its path with "/", in S3's key order. Symbolic
  * links are followed (to files, and to folders with loops refused) unless `followSymlinks` is false.
- * A folder that does not exist yet gives nothing (a sync into a new folder).
+ * A folder that does not exist yet gives nothing where `missingIsEmpty` (a sync into a new folder);
+ * else it fails: a source gone is no empty source.
  */
 export async function* walkInKeyOrder(
   folder: string,
   keyPrefix: string,
-  options: { readonly followSymlinks?: boolean } = {},
+  options: { readonly followSymlinks?: boolean; readonly missingIsEmpty?: boolean } = {},
 ): AsyncGenerator<WalkEntry> {
   const info = await stat(folder).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return undefined;
+    if (error.code === 'ENOENT' && options.missingIsEmpty) return undefined;
+    if (error.code === 'ENOENT')
+      throw new BargeError('NotAFolder', `${folder} does not exist: a sync compares a folder with a prefix.`);
     throw error;
   });
   if (!info) return;

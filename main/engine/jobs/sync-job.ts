@@ -72,6 +72,13 @@ class SyncRun {
   private readonly extras: SpillingQueue<Extra> | undefined;
   /** Source entries that could not be read: with any, nothing is deleted. */
   private unreadable = 0;
+  /** Source entries seen, read or not: a source of none deletes nothing (a typo, a missing disk). */
+  private sourceEntries = 0;
+  /**
+   * Keys of source entries left out on purpose (a link not followed, a special file): what the
+   * destination holds under them is theirs, not extra, and is kept.
+   */
+  private readonly skippedKeys: string[] = [];
 
   private readonly connection: S3Connection;
   private readonly spec: SyncSpec;
@@ -91,14 +98,21 @@ class SyncRun {
   /** Folder → prefix: new and changed files through the upload's own sending. */
   async upload(): Promise<void> {
     const { spec, runtime } = this;
-    const walk = walkInKeyOrder(spec.folder, spec.prefix, { followSymlinks: spec.followSymlinks ?? true });
+    // The source must be there: a folder gone (an unmounted disk) read as empty would make every
+    // object extra.
+    const walk = walkInKeyOrder(spec.folder, spec.prefix, {
+      followSymlinks: spec.followSymlinks ?? true,
+      missingIsEmpty: false,
+    });
     const passedOn: WalkEntry[] = [];
     const files = async function* (run: SyncRun): AsyncGenerator<FileSide> {
       for await (const entry of walk) {
+        run.sourceEntries += 1;
         if (entry.ok) yield { key: entry.key, size: entry.size, modifiedMs: entry.mtimeMs, file: entry };
         else {
           // Said by the upload as its walk would say it; an error also stops the deletes.
           if (entry.skipped === undefined) run.unreadable += 1;
+          else run.skippedKeys.push(entry.key);
           passedOn.push(entry);
         }
       }
@@ -124,7 +138,10 @@ class SyncRun {
   async download(): Promise<void> {
     const { spec, runtime } = this;
     const files = async function* (): AsyncGenerator<FileSide> {
-      for await (const entry of walkInKeyOrder(spec.folder, spec.prefix, { followSymlinks: false })) {
+      for await (const entry of walkInKeyOrder(spec.folder, spec.prefix, {
+        followSymlinks: false,
+        missingIsEmpty: true,
+      })) {
         // What cannot be read at the destination is as good as absent: the download replaces it, or says why not.
         if (entry.ok) yield { key: entry.key, size: entry.size, modifiedMs: entry.mtimeMs, file: entry };
       }
@@ -172,6 +189,7 @@ class SyncRun {
         continue;
       }
       if (object.key.endsWith('/')) continue;
+      if (spec.direction === 'download') this.sourceEntries += 1;
       yield { key: object.key, size: object.size, modifiedMs: object.lastModified, object };
     }
   }
@@ -194,6 +212,8 @@ class SyncRun {
 
   private extra(extra: Extra): void {
     if (!this.extras) return;
+    if (this.skippedKeys.some((key) => extra.key === key || extra.key.startsWith(key.endsWith('/') ? key : `${key}/`)))
+      return;
     this.runtime.addTotals(1, 0);
     this.extras.push(extra);
   }
@@ -209,6 +229,18 @@ class SyncRun {
       const why = new BargeError(
         'NotDeleted',
         `Not deleted: ${plural(this.unreadable, 'source entry', 'source entries')} could not be read, and what they hold would look extra. Fix what failed, then sync again.`,
+      );
+      for await (const extra of drained()) this.runtime.itemFailed(extra, this.extraPlace(extra), why);
+      return;
+    }
+    if (this.sourceEntries === 0) {
+      const source =
+        this.spec.direction === 'upload'
+          ? this.spec.folder
+          : formatS3Url({ bucket: this.spec.bucket, key: this.spec.prefix });
+      const why = new BargeError(
+        'NotDeleted',
+        `Not deleted: ${source} holds nothing, so everything at the destination looks extra (a mistyped name?). To empty the destination, delete it instead.`,
       );
       for await (const extra of drained()) this.runtime.itemFailed(extra, this.extraPlace(extra), why);
       return;

@@ -30,8 +30,10 @@ it('walks a folder in the order S3 lists its keys, which the upload walk does no
   expect(await keys(walkSources([path.join(dir, 'f')], 'p/'))).not.toEqual(ordered.map((k) => k.replace('p/', 'p/f/')));
 });
 
-it('a folder that does not exist yet holds nothing; a broken link is an entry that could not be read, in its place', async () => {
-  expect(await keys(walkInKeyOrder(path.join(dir, 'missing'), ''))).toEqual([]);
+it('a missing folder holds nothing only where asked (a destination); a broken link is an entry that could not be read, in its place', async () => {
+  expect(await keys(walkInKeyOrder(path.join(dir, 'missing'), '', { missingIsEmpty: true }))).toEqual([]);
+  // A source gone (an unmounted disk) is no empty source: with --delete, everything would look extra.
+  await expect(keys(walkInKeyOrder(path.join(dir, 'missing'), ''))).rejects.toMatchObject({ code: 'NotAFolder' });
   await mkdir(path.join(dir, 'g'));
   await writeFile(path.join(dir, 'g', 'a'), 'a');
   await symlink(path.join(dir, 'nowhere'), path.join(dir, 'g', 'b'));
