@@ -20,6 +20,7 @@ import { formatS3Url, parseS3Url } from '../../src/s3-url.ts';
 import type { ConflictChoice } from '../../src/if-exists.ts';
 import type { ReceiptEntry } from '../../src/receipt.ts';
 import { BargeError } from './errors.ts';
+import { asFolderPrefix } from '../../src/s3-url.ts';
 import { launchSpec } from './launch/spec-launch.ts';
 import type { CopySpec, DeleteSpec, DownloadSpec, JobSpecs, SyncSpec, UploadSpec } from './jobs/job-specs.ts';
 import { Job } from './jobs/job.ts';
@@ -244,7 +245,8 @@ export class Engine {
 
   /** One stretch of a prefix's size count (s3/prefix-size.ts). */
   prefixSize(connection: S3Connection, options: PrefixSizeOptions): Promise<PrefixSize> {
-    return countPrefixSize(connection, options);
+    // "logs" is the folder logs/: never logs.txt nor logs2/ beside it.
+    return countPrefixSize(connection, { ...options, prefix: asFolderPrefix(options.prefix) });
   }
 
   /** A link that fetches the object without credentials until it expires. */

@@ -50,6 +50,10 @@ describe('barge du', () => {
     });
     const text = await runCli(['du', `s3://${t.bucket}/logs/`]);
     expect(text.stdout).toMatch(/^STANDARD\s+2 objects\s+150 B\ntotal\s+2 objects\s+150 B\n$/);
+    // Named without its "/", the folder is still logs/: logs2/ and logs.txt beside it are not in it.
+    await put('logs.txt', 'w');
+    const bare = await runCli(['du', '--json', `s3://${t.bucket}/logs`]);
+    expect(JSON.parse(bare.stdout.trim().split('\n').at(-1)!)).toMatchObject({ totals: { objects: 2, bytes: 150 } });
   });
 
   it('counts a prefix of more keys than one stretch, with running totals before the last', async () => {
