@@ -75,8 +75,16 @@ function utf8Bytes(text: string): number {
 
 export const metadataSchema = z.record(z.string(), z.string()).superRefine((metadata, context) => {
   let bytes = 0;
+  const seen = new Set<string>();
   for (const [name, value] of Object.entries(metadata)) {
     bytes += utf8Bytes(name) + utf8Bytes(value);
+    // Metadata travels as headers, whose names know no case: Team and team would be one, one value lost.
+    if (seen.has(name.toLowerCase()))
+      context.addIssue({
+        code: 'custom',
+        message: `The metadata name "${shown(name)}" is given twice (names differ only in case are one): give each name once.`,
+      });
+    seen.add(name.toLowerCase());
     if (!METADATA_NAME.test(name))
       context.addIssue({
         code: 'custom',

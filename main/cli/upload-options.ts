@@ -75,11 +75,15 @@ function pairs(
   refuse: (message: string) => BargeError,
 ): Record<string, string> {
   const record: Record<string, string> = {};
+  // Metadata names are header names, which know no case (Team and team are one); tag keys do.
+  const sameAs = (name: string) => (flag === '--metadata' ? name.toLowerCase() : name);
+  const seen = new Set<string>();
   for (const text of texts) {
     const equals = text.indexOf('=');
     if (equals <= 0) throw refuse(`${flag} takes name=value, not "${printable(text)}".`);
     const name = text.slice(0, equals);
-    if (Object.hasOwn(record, name)) throw refuse(`${flag} names ${printable(name)} twice: give each name once.`);
+    if (seen.has(sameAs(name))) throw refuse(`${flag} names ${printable(name)} twice: give each name once.`);
+    seen.add(sameAs(name));
     record[name] = text.slice(equals + 1);
   }
   return record;

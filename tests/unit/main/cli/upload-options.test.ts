@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BargeError } from '../../../../src/errors.ts';
 import { parseUploadOptions } from '../../../../main/cli/upload-options.ts';
+import { uploadOptionsSchema } from '../../../../src/upload-options.ts';
 import { uploadOptionHeaders, uploadOptionFields } from '../../../../main/engine/s3/upload-option-fields.ts';
 
 const refuse = (message: string) => new BargeError('UsageError', message);
@@ -33,6 +34,7 @@ describe('the upload options flags', () => {
 
   it.each([
     [{ metadata: ['a=1', 'a=2'] }, '--metadata names a twice: give each name once.'],
+    [{ metadata: ['Team=web', 'team=ops'] }, '--metadata names team twice: give each name once.'],
     [{ metadata: ['bad name=1'] }, '--metadata: The metadata name "bad name" is not one S3 takes'],
     [{ metadata: ['a=é'] }, 'holds a character beyond US-ASCII'],
     [{ tags: Array.from({ length: 11 }, (_, i) => `k${i}=v`) }, '--tags: 11 tags: S3 keeps at most 10 on an object.'],
@@ -79,5 +81,14 @@ describe('the upload options on a request', () => {
       SSEKMSKeyId: 'key-1',
       ACL: 'bucket-owner-full-control',
     });
+  });
+});
+
+describe('the upload options schema (every host, the window and the web host too)', () => {
+  it('refuses metadata names that differ only in case: headers know no case, and one value would be lost', () => {
+    const result = uploadOptionsSchema.safeParse({ metadata: { Team: 'a', team: 'b' } });
+    expect(result.success).toBe(false);
+    expect(result.error?.issues[0]?.message).toContain('"team" is given twice');
+    expect(uploadOptionsSchema.safeParse({ tags: { Team: 'a', team: 'b' } }).success).toBe(true);
   });
 });
