@@ -254,6 +254,8 @@ describe('barge cp and mv between s3:// addresses', () => {
     expect((await bytesOf(other, 'copied.txt')).equals(body)).toBe(true);
     const moved = await runCli(['mv', '-r', `s3://${t.bucket}/cli`, `s3://${other}/moved/`]);
     expect(moved.code).toBe(0);
+    expect(copied.stderr).toMatch(/^Copied 1 of 1 object/m);
+    expect(moved.stderr).toMatch(/^Moved 2 of 2 objects/m);
     expect(await exists(other, 'moved/cli/sub/b.txt')).toBe(true);
     expect(await exists(t.bucket, 'cli/a.txt')).toBe(false);
     const self = await runCli(['mv', `s3://${other}/copied.txt`, `s3://${other}/`]);

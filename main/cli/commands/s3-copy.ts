@@ -46,14 +46,17 @@ export async function copyInStore(
   const problem = copyPlacesProblem(places, move ? 'move' : 'copy');
   if (problem) throw usageError(problem);
   return exitStatus(
-    await runJob(cli, () =>
-      cli.service.call('jobs.copy', {
-        connectionId: cli.connectionId,
-        ...places,
-        move,
-        ifExists: ifExists as CopyIfExists | undefined,
-        ...rerun(cli),
-      }),
+    await runJob(
+      cli,
+      () =>
+        cli.service.call('jobs.copy', {
+          connectionId: cli.connectionId,
+          ...places,
+          move,
+          ifExists: ifExists as CopyIfExists | undefined,
+          ...rerun(cli),
+        }),
+      move ? 'Moved' : 'Copied',
     ),
   );
 }
