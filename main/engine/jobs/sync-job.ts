@@ -23,6 +23,7 @@ import type { ItemPlace } from '../../../src/jobs.ts';
 import { plural } from '../../../src/plural.ts';
 import { BargeError, toBargeError } from '../errors.ts';
 import { walkInKeyOrder } from '../disk/ordered-walk.ts';
+import { isInside, realPathOf } from '../disk/confined-path.ts';
 import type { LocalFile, WalkEntry } from '../disk/local-files.ts';
 import { listAllObjects } from '../s3/s3-listing.ts';
 import type { ObjectEntry } from '../s3/s3-listing.ts';
@@ -251,6 +252,14 @@ class SyncRun {
   private async deleteFile(extra: Extra): Promise<void> {
     const place = this.extraPlace(extra);
     try {
+      // Walked a while ago: a folder since swapped for a link must not lead the delete out of the folder.
+      const [folder, parent] = await Promise.all([realPathOf(this.spec.folder), realPathOf(path.dirname(extra.path!))]);
+      const root = this.spec.confinedTo === undefined ? folder : await realPathOf(this.spec.confinedTo);
+      if (!isInside(folder, parent) || !isInside(root, parent))
+        throw new BargeError(
+          'UnsafePath',
+          `${extra.path} now lies outside ${this.spec.folder} (a folder on its way became a link to ${parent}); it was not deleted.`,
+        );
       await unlink(extra.path!);
       this.runtime.objectDone(place);
     } catch (error) {

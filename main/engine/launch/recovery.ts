@@ -340,8 +340,10 @@ export class Recovery {
  * now, not as it was when recorded.
  */
 function recordedSpec(record: JournaledJob, downloadRoot: string | undefined): SpecLaunch {
-  if (record.kind !== 'download' || downloadRoot === undefined) return launchSpec(record.kind, record.spec);
-  return launchSpec('download', { ...(record.spec as JobSpecs['download']), confinedTo: downloadRoot });
+  // Confined to the host's root as it is now, not as it was when recorded (a sync writes and deletes files too).
+  if (downloadRoot === undefined || (record.kind !== 'download' && record.kind !== 'sync'))
+    return launchSpec(record.kind, record.spec);
+  return launchSpec(record.kind, { ...(record.spec as JobSpecs['download' | 'sync']), confinedTo: downloadRoot });
 }
 
 function bucketOf(spec: unknown): string {
