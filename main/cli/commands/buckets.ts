@@ -5,7 +5,7 @@ import { plural } from '../../../src/plural.ts';
 import { printable, printableJson, printableName } from '../../../src/unsafe-text.ts';
 import type { CliContext } from '../context.ts';
 import { usageError } from '../options.ts';
-import { exitStatus, s3Location } from './cp.ts';
+import { exitStatus, s3Location } from './job-command.ts';
 import { runJob } from '../run-job.ts';
 import { createInterface } from 'node:readline';
 

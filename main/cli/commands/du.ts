@@ -10,7 +10,7 @@ import { isS3Url, parseS3Url } from '../../../src/s3-url.ts';
 import { printableJson, printableName } from '../../../src/unsafe-text.ts';
 import type { CliContext } from '../context.ts';
 import { usageError } from '../options.ts';
-import { notS3Address } from './cp.ts';
+import { notS3Address } from './job-command.ts';
 import { untilInterrupted } from '../interrupt.ts';
 
 export async function du(cli: CliContext): Promise<number> {

@@ -5,7 +5,7 @@ import { unreadableKeyWarning } from '../../../src/unreadable-key.ts';
 import { isS3Url, parseS3Url } from '../../../src/s3-url.ts';
 import type { CliContext } from '../context.ts';
 import { usageError } from '../options.ts';
-import { notS3Address } from './cp.ts';
+import { notS3Address } from './job-command.ts';
 import { isPattern } from '../filter-options.ts';
 import { describeFilter, isFiltering, wildcardPrefix } from '../../../src/object-filter.ts';
 

@@ -4,7 +4,7 @@ import { isS3Url, parseS3Url } from '../../../src/s3-url.ts';
 import type { S3Location } from '../../../src/s3-url.ts';
 import { printable } from '../../../src/unsafe-text.ts';
 import { usageError } from '../options.ts';
-import { notS3Address } from './cp.ts';
+import { notS3Address } from './job-command.ts';
 
 export function s3Object(text: string, command: string): S3Location {
   const location = isS3Url(text) ? parseS3Url(text) : undefined;

@@ -4,7 +4,7 @@
 import type { CliContext } from '../context.ts';
 import { usageError } from '../options.ts';
 import { runJob } from '../run-job.ts';
-import { exitStatus, rerun, s3Location } from './cp.ts';
+import { exitStatus, rerun, s3Location } from './job-command.ts';
 import { formatBytes } from '../../../src/byte-units.ts';
 import { plural } from '../../../src/plural.ts';
 import { isMatching, matchedWhat, namedObjects, printMatches } from '../matches.ts';

@@ -4,7 +4,7 @@
 import type { CliContext } from '../context.ts';
 import { usageError } from '../options.ts';
 import { runJob } from '../run-job.ts';
-import { exitStatus, rerun, s3Location } from './cp.ts';
+import { exitStatus, rerun, s3Location } from './job-command.ts';
 import { isS3Url } from '../../../src/s3-url.ts';
 import { copyPlacesProblem } from '../../../src/copy-targets.ts';
 

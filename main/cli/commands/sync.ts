@@ -9,7 +9,7 @@ import { printable } from '../../../src/unsafe-text.ts';
 import type { CliContext } from '../context.ts';
 import { usageError } from '../options.ts';
 import { runJob } from '../run-job.ts';
-import { exitStatus, rerun, s3Location } from './cp.ts';
+import { exitStatus, rerun, s3Location } from './job-command.ts';
 
 /** Items read a call while printing a dry run's plan. */
 const PLAN_PAGE_ITEMS = 1_000;

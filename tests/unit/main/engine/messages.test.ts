@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../../../main/engine/error-codes.ts';
 import { toBargeError } from '../../../../main/engine/errors.ts';
-import { notS3Address } from '../../../../main/cli/commands/cp.ts';
+import { notS3Address } from '../../../../main/cli/commands/job-command.ts';
 import { parseCli } from '../../../../main/cli/options.ts';
 
 const storeError = (name: string, message: string, status: number, extra: object = {}) =>
