@@ -134,7 +134,8 @@ describe('cp with upload options', () => {
   });
 
   it.each([
-    [['--storage-class', 'FAST'], '--storage-class: "FAST" is not a storage class: STANDARD, REDUCED_REDUNDANCY'],
+    // One flag on every cp (a filter on a download, the class to store in on an upload): one rule.
+    [['--storage-class', 'FAST'], '--storage-class takes one or more of STANDARD, REDUCED_REDUNDANCY'],
     [['--metadata', 'novalue'], '--metadata takes name=value, not "novalue".'],
     [['--tags', '=x'], '--tags takes name=value, not "=x".'],
     [
@@ -150,10 +151,13 @@ describe('cp with upload options', () => {
     expect(result.stderr).toContain(message);
   });
 
-  it('refuses upload options on a download', async () => {
-    const result = await runCli(['cp', '--storage-class', 'STANDARD', `s3://${t.bucket}/x`, os.tmpdir()]);
+  it('refuses upload options on a download, where --storage-class is a filter of what is listed', async () => {
+    const result = await runCli(['cp', '--cache-control', 'no-cache', `s3://${t.bucket}/x`, os.tmpdir()]);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('are for uploads: a download keeps the object as it is');
+    const filtered = await runCli(['cp', '--storage-class', 'STANDARD', `s3://${t.bucket}/x`, os.tmpdir()]);
+    expect(filtered.code).toBe(2);
+    expect(filtered.stderr).toContain('--storage-class filters what a listing finds');
   });
 });
 
