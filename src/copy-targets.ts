@@ -51,7 +51,10 @@ export function copyPlacesProblem(spec: CopyPlaces, verb: 'copy' | 'move'): stri
     const target = asFolderPrefix(copyTargetKey(spec, `${folder}x`, prefix).slice(0, -1));
     if (target === folder) return ontoItself(verb, `s3://${spec.bucket}/${folder}`);
     if (target.startsWith(folder))
-      return `Cannot ${verb} s3://${spec.bucket}/${folder} into itself (to s3://${spec.bucket}/${target}): choose a destination outside it.`;
+      return (
+        `Cannot ${verb} s3://${spec.bucket}/${folder} into itself (to s3://${spec.bucket}/${target}): ` +
+        `choose a destination outside it.`
+      );
   }
   return undefined;
 }

@@ -182,7 +182,8 @@ export function parseInstant(flag: string, text: string, now: number): number {
       return instant;
   }
   throw new FilterProblem(
-    `${flag} takes an age such as 90d, 12h, 30m or 2w, or a date such as 2024-01-31 or 2024-01-31T12:00Z, not "${text}".`,
+    `${flag} takes an age such as 90d, 12h, 30m or 2w, or a date such as 2024-01-31 or 2024-01-31T12:00Z, not ` +
+      `"${text}".`,
   );
 }
 
@@ -191,7 +192,8 @@ export function parseSizeLimit(flag: string, text: string): number {
   const bytes = parseByteSize(text);
   if (bytes === undefined)
     throw new FilterProblem(
-      `${flag} takes a size such as 1GiB, 500MB, 10KiB or 4096 (bytes), not "${text}". KiB, MiB, GiB are 1024-based; KB, MB, GB 1000-based.`,
+      `${flag} takes a size such as 1GiB, 500MB, 10KiB or 4096 (bytes), not "${text}". KiB, MiB, GiB are ` +
+        `1024-based; KB, MB, GB 1000-based.`,
     );
   return bytes;
 }
@@ -242,14 +244,16 @@ export function parseObjectFilter(text: FilterText, now: number): ObjectFilter |
     filter.modifiedBefore = parseInstant('--older-than', text.olderThan, now);
     if (filter.modifiedBefore > now)
       throw new FilterProblem(
-        `--older-than ${text.olderThan} is in the future: every object is older than that. Give a past date or an age such as 90d.`,
+        `--older-than ${text.olderThan} is in the future: every object is older than that. Give a past date or ` +
+          `an age such as 90d.`,
       );
   }
   if (text.newerThan !== undefined) {
     filter.modifiedAfter = parseInstant('--newer-than', text.newerThan, now);
     if (filter.modifiedAfter > now)
       throw new FilterProblem(
-        `--newer-than ${text.newerThan} is in the future: no object is newer than that. Give a past date or an age such as 12h.`,
+        `--newer-than ${text.newerThan} is in the future: no object is newer than that. Give a past date or an ` +
+          `age such as 12h.`,
       );
   }
   if (
@@ -258,7 +262,8 @@ export function parseObjectFilter(text: FilterText, now: number): ObjectFilter |
     filter.modifiedAfter >= filter.modifiedBefore
   )
     throw new FilterProblem(
-      `--newer-than ${text.newerThan} and --older-than ${text.olderThan} leave no time between them: nothing could match. The object must be newer than the first and older than the second.`,
+      `--newer-than ${text.newerThan} and --older-than ${text.olderThan} leave no time between them: nothing ` +
+        `could match. The object must be newer than the first and older than the second.`,
     );
   if (text.largerThan !== undefined) filter.largerThan = parseSizeLimit('--larger-than', text.largerThan);
   if (text.smallerThan !== undefined) {
@@ -272,7 +277,8 @@ export function parseObjectFilter(text: FilterText, now: number): ObjectFilter |
     filter.smallerThan <= filter.largerThan + 1
   )
     throw new FilterProblem(
-      `--larger-than ${text.largerThan} and --smaller-than ${text.smallerThan} leave no size between them: nothing could match.`,
+      `--larger-than ${text.largerThan} and --smaller-than ${text.smallerThan} leave no size between them: ` +
+        `nothing could match.`,
     );
   if (text.storageClass !== undefined)
     filter.storageClasses = parseStorageClasses('--storage-class', text.storageClass);

@@ -53,7 +53,10 @@ export function headerValueProblem(value: string): string | undefined {
   if (/[\x00-\x08\x0a-\x1f\x7f]/.test(value))
     return 'holds a control character (a line break or the like), which would split the request’s header';
   if (!HEADER_TEXT.test(value))
-    return "holds a character beyond US-ASCII, which S3 does not keep as it is: percent-encode it (RFC 8187: filename*=UTF-8''…)";
+    return (
+      'holds a character beyond US-ASCII, which S3 does not keep as it is: percent-encode it (RFC 8187: ' +
+      "filename*=UTF-8''…)"
+    );
   return undefined;
 }
 
@@ -82,13 +85,17 @@ export const metadataSchema = z.record(z.string(), z.string()).superRefine((meta
     if (seen.has(name.toLowerCase()))
       context.addIssue({
         code: 'custom',
-        message: `The metadata name "${shown(name)}" is given twice (names differ only in case are one): give each name once.`,
+        message:
+          `The metadata name "${shown(name)}" is given twice (names differ only in case are one): give ` +
+          `each name once.`,
       });
     seen.add(name.toLowerCase());
     if (!METADATA_NAME.test(name))
       context.addIssue({
         code: 'custom',
-        message: `The metadata name "${shown(name)}" is not one S3 takes: letters, digits and - _ . only (it becomes the header x-amz-meta-NAME).`,
+        message:
+          `The metadata name "${shown(name)}" is not one S3 takes: letters, digits and - _ . only (it ` +
+          `becomes the header x-amz-meta-NAME).`,
       });
     const problem = headerValueProblem(value);
     if (problem)
@@ -97,7 +104,8 @@ export const metadataSchema = z.record(z.string(), z.string()).superRefine((meta
   if (bytes > MAX_METADATA_BYTES)
     context.addIssue({
       code: 'custom',
-      message: `The metadata comes to ${bytes} bytes; S3 keeps at most ${MAX_METADATA_BYTES} bytes of names and values.`,
+      message:
+        `The metadata comes to ${bytes} bytes; S3 keeps at most ${MAX_METADATA_BYTES} bytes of names ` + `and values.`,
     });
 });
 
@@ -109,12 +117,16 @@ export const tagsSchema = z.record(z.string(), z.string()).superRefine((tags, co
     if (key.length === 0 || key.length > MAX_TAG_KEY_CHARS || !TAG_TEXT.test(key))
       context.addIssue({
         code: 'custom',
-        message: `The tag key "${shown(key)}" is not one S3 takes: 1 to ${MAX_TAG_KEY_CHARS} letters, digits, spaces and + - = . _ : / @.`,
+        message:
+          `The tag key "${shown(key)}" is not one S3 takes: 1 to ${MAX_TAG_KEY_CHARS} letters, digits, ` +
+          `spaces and + - = . _ : / @.`,
       });
     if (value.length > MAX_TAG_VALUE_CHARS || !TAG_TEXT.test(value))
       context.addIssue({
         code: 'custom',
-        message: `The value of tag ${shown(key)}, "${shown(value)}", is not one S3 takes: up to ${MAX_TAG_VALUE_CHARS} letters, digits, spaces and + - = . _ : / @.`,
+        message:
+          `The value of tag ${shown(key)}, "${shown(value)}", is not one S3 takes: up to ` +
+          `${MAX_TAG_VALUE_CHARS} letters, digits, spaces and + - = . _ : / @.`,
       });
   }
 });

@@ -23,7 +23,8 @@ function electronBinary(): string | undefined {
 const electron = electronBinary();
 if (!electron) {
   console.error(
-    "Electron's binary is not installed on this machine (it could not be downloaded): run the same app in a browser with npm run serve",
+    "Electron's binary is not installed on this machine (it could not be downloaded): run the same app in a " +
+      'browser with npm run serve',
   );
   process.exit(1);
 }

@@ -40,18 +40,21 @@ export async function keysFromList(
         bucket ??= location.bucket;
         if (location.bucket !== bucket)
           throw usageError(
-            `${name}, line ${line}: s3://${location.bucket}/ is another bucket than s3://${bucket}/: delete from one bucket at a time.`,
+            `${name}, line ${line}: s3://${location.bucket}/ is another bucket than s3://${bucket}/: delete ` +
+              `from one bucket at a time.`,
           );
         key = location.key;
       } else if (bucket === undefined) {
         throw usageError(
-          `${name}, line ${line}: "${printable(text)}" is a bare key, and no bucket was given: write barge rm --from ${from} s3://BUCKET, or s3:// URLs in the list.`,
+          `${name}, line ${line}: "${printable(text)}" is a bare key, and no bucket was given: write barge rm ` +
+            `--from ${from} s3://BUCKET, or s3:// URLs in the list.`,
         );
       }
       keys.add(key);
       if (keys.size > MAX_LISTED_KEYS)
         throw usageError(
-          `${name} lists more than ${MAX_LISTED_KEYS.toLocaleString('en-US')} keys: split it, and run one rm --from for each part.`,
+          `${name} lists more than ${MAX_LISTED_KEYS.toLocaleString('en-US')} keys: split it, and run one rm ` +
+            `--from for each part.`,
         );
     }
   } catch (error) {

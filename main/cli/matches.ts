@@ -37,7 +37,9 @@ export function namedObjects(
   const keys = recursive ? [] : plain;
   if (isFiltering(filter) && keys.length > 0)
     throw usageError(
-      `${describeFilter(filter).split(' ')[0]} filters what a listing finds, and s3://${locations[0]!.bucket}/${keys[0]} names one object: add --recursive to ${verb} what matches below a folder, or give a wildcard (s3://${locations[0]!.bucket}/${keys[0]}*).`,
+      `${describeFilter(filter).split(' ')[0]} filters what a listing finds, and ` +
+        `s3://${locations[0]!.bucket}/${keys[0]} names one object: add --recursive to ${verb} what matches ` +
+        `below a folder, or give a wildcard (s3://${locations[0]!.bucket}/${keys[0]}*).`,
     );
   return { keys, prefixes: recursive ? [...new Set(plain.map(folder))] : [], patterns: [...new Set(patterns)] };
 }

@@ -160,7 +160,10 @@ export function optionProblem(error: Error & { code?: string }): string {
   const option = /'(?:-[^-' ,], )?(-[^' ]*)/.exec(error.message)?.[1];
   if (option === undefined) return error.message;
   if (error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
-    return `${option} is not an option of barge. A file whose name begins with "-" goes after "--": barge cp -- ${option} s3://bucket/.`;
+    return (
+      `${option} is not an option of barge. A file whose name begins with "-" goes after "--": barge cp ` +
+      `-- ${option} s3://bucket/.`
+    );
   }
   if (error.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
     return /argument missing/.test(error.message)
@@ -266,7 +269,8 @@ export function parseCli(argv: readonly string[]): CliOptions {
     if (values[flag] !== undefined && command !== undefined && command in COMMAND_FLAGS && !accepted.includes(flag))
       throw usageError(
         flag === 'sync-checksum'
-          ? `${command} does not take --checksum alone (compare by checksum is sync's); the connection's is --checksum when_supported or when_required.`
+          ? `${command} does not take --checksum alone (compare by checksum is sync's); the connection's is ` +
+              `--checksum when_supported or when_required.`
           : `${command} does not take --${flag}.`,
       );
   }
@@ -283,7 +287,8 @@ export function parseCli(argv: readonly string[]): CliOptions {
     throw usageError(`--expires takes a duration such as 90s, 30m, 12h or 7d, not "${printable(expires)}".`);
   if (expiresSeconds !== undefined && expiresSeconds > MAX_PRESIGN_SECONDS)
     throw usageError(
-      `--expires ${printable(expires!)} is longer than S3 allows: a presigned link works for 7 days (7d, 168h) at most.`,
+      `--expires ${printable(expires!)} is longer than S3 allows: a presigned link works for 7 days (7d, 168h) ` +
+        `at most.`,
     );
   const uploadOptions = parseUploadOptions(values, usageError);
   const connection = sessionConnectionSchema.safeParse({
@@ -297,7 +302,8 @@ export function parseCli(argv: readonly string[]): CliOptions {
   if (!connection.success) {
     const why = values['endpoint-url'] === undefined ? undefined : endpointUrlProblem(values['endpoint-url']);
     throw usageError(
-      `--endpoint-url must be an http:// or https:// URL of the store, not "${values['endpoint-url']}"${why ? ` (it ${why})` : ''}.`,
+      `--endpoint-url must be an http:// or https:// URL of the store, not ` +
+        `"${values['endpoint-url']}"${why ? ` (it ${why})` : ''}.`,
     );
   }
   return {

@@ -22,7 +22,8 @@ export function progressLine(snapshot: JobUpdate, columns = 100): string {
       ? `${formatRate(p.bytesPerSecond)}, ${formatObjectRate(p.objectsPerSecond ?? 0)}`
       : formatRate(p.bytesPerSecond),
     `ETA ${formatDuration(p.etaSeconds)}${p.etaSeconds === undefined ? '' : counting}`,
-    `${p.objectsDone.toLocaleString('en-US')}/${p.objectsTotal.toLocaleString('en-US')}${counting} ${p.objectsTotal === 1 && !counting ? 'object' : 'objects'}`,
+    `${p.objectsDone.toLocaleString('en-US')}/${p.objectsTotal.toLocaleString('en-US')}${counting} ` +
+      `${p.objectsTotal === 1 && !counting ? 'object' : 'objects'}`,
     p.objectsFailed > 0 ? `${p.objectsFailed} failed` : '',
     p.retries ? `${p.retries} ${p.retries === 1 ? 'resend' : 'resends'}` : '',
     p.waitingForStore ? 'waiting for the store' : '',

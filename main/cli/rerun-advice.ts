@@ -28,14 +28,16 @@ export function rerunAdvice(end: Pick<JobSnapshot, 'kind' | 'state' | 'progress'
     );
   } else if (mayPass > 0) {
     lines.push(
-      `To retry the ${plural(mayPass, 'item')} that may pass now, run the same command again: what was done is skipped` +
+      `To retry the ${plural(mayPass, 'item')} that may pass now, run the same command again: what was done is ` +
+        `skipped` +
         ` (the other ${plural(failed - mayPass, 'item')} would fail the same way, as said above).`,
     );
   }
   if (choice > 0) {
     const what = destinationNoun(end.kind);
     lines.push(
-      `${plural(choice, `${what} was`, `${what}s were`)} already there and not replaced: to decide for ${choice === 1 ? 'it' : 'them'}, ` +
+      `${plural(choice, `${what} was`, `${what}s were`)} already there and not replaced: to decide for ` +
+        `${choice === 1 ? 'it' : 'them'}, ` +
         'run the same command again with --if-exists overwrite, skip, rename or newer.',
     );
   }

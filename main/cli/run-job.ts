@@ -79,7 +79,8 @@ export async function runJob(
     }
     signal = received;
     cli.stderr.write(
-      `\n${received === 'SIGINT' ? 'Cancelling' : `${received} received: cancelling`} (cleaning up incomplete uploads and partial files; nothing will be left to resume)...\n`,
+      `\n${received === 'SIGINT' ? 'Cancelling' : `${received} received: cancelling`} (cleaning up incomplete ` +
+        `uploads and partial files; nothing will be left to resume)...\n`,
     );
     void cli.service.call('jobs.cancel', { id: jobId });
   };
@@ -155,12 +156,20 @@ async function items(cli: CliContext, id: string, list: ItemList): Promise<ItemE
  * checked.
  */
 function earlierRunLine(earlier: EarlierRun): string {
-  const when = `${new Date(earlier.createdAt).toLocaleString()}, ${formatDuration((Date.now() - earlier.updatedAt) / 1000)} ago`;
+  const when =
+    `${new Date(earlier.createdAt).toLocaleString()}, ` +
+    `${formatDuration((Date.now() - earlier.updatedAt) / 1000)} ago`;
   if (earlier.tooOld) {
-    return `A run of this command from ${when} was not finished; it is older than ${RESUME_WITHIN_DAYS} days, so this run starts afresh (its leftovers are cleaned up).`;
+    return (
+      `A run of this command from ${when} was not finished; it is older than ${RESUME_WITHIN_DAYS} days, ` +
+      `so this run starts afresh (its leftovers are cleaned up).`
+    );
   }
   const what = earlier.status === 'failed' ? 'Retrying the failures of the run' : 'Resuming the interrupted run';
-  return `${what} of this command from ${when}: everything is listed again; what it finished and is unchanged on both sides is skipped.`;
+  return (
+    `${what} of this command from ${when}: everything is listed again; what it finished and is unchanged ` +
+    `on both sides is skipped.`
+  );
 }
 
 function summary(end: JobSnapshot, seconds: number, verb?: string): string {
@@ -189,23 +198,32 @@ function summary(end: JobSnapshot, seconds: number, verb?: string): string {
     kept > 0
       ? `; ${plural(kept, end.kind === 'upload' ? 'object' : 'file')} already there ${kept === 1 ? 'was' : 'were'} kept`
       : '';
-  const what = `${done} ${(p.objectsDone - kept).toLocaleString('en-US')} of ${plural(p.objectsTotal, 'object')}${moved ? `, ${formatBytes(p.bytesDone)}` : ''} in ${took}${rate}${keptNote}`;
+  const what =
+    `${done} ${(p.objectsDone - kept).toLocaleString('en-US')} of ` +
+    `${plural(p.objectsTotal, 'object')}${moved ? `, ${formatBytes(p.bytesDone)}` : ''} in ${took}${rate}${keptNote}`;
   const sizeOnly = p.objectsSizeOnly ?? 0;
   const skipped = p.objectsSkipped ?? 0;
   switch (end.state.status) {
     case 'completed':
       if (skipped > 0)
-        return `${what}; ${plural(skipped, 'entry', 'entries')} skipped (named above: not files, or links not followed).`;
+        return (
+          `${what}; ${plural(skipped, 'entry', 'entries')} skipped (named above: not files, or links not ` +
+          `followed).`
+        );
       // Said last and loudly: saved, but not proven intact (--require-verified refuses them).
       return sizeOnly > 0
-        ? `${what}.\nWarning: ${plural(sizeOnly, 'object')} ${sizeOnly === 1 ? 'was' : 'were'} checked for size only, not for content (see above; --require-verified fails them).`
+        ? `${what}.\nWarning: ${plural(sizeOnly, 'object')} ${sizeOnly === 1 ? 'was' : 'were'} checked for ` +
+            `size only, not for content (see above; --require-verified fails them).`
         : what;
     case 'cancelled':
       return `Cancelled. ${what}.`;
     case 'failed':
       // Item errors were printed above; a job-wide error is said here. Skipped entries are counted too.
       if (p.objectsFailed === 0) return `Failed: ${printable(end.state.error.message)}\n${what}.`;
-      return `Failed. ${what}; ${p.objectsFailed.toLocaleString('en-US')} failed${skipped > 0 ? `, ${plural(skipped, 'entry', 'entries')} skipped (named above)` : ''}.`;
+      return (
+        `Failed. ${what}; ${p.objectsFailed.toLocaleString('en-US')} ` +
+        `failed${skipped > 0 ? `, ${plural(skipped, 'entry', 'entries')} skipped (named above)` : ''}.`
+      );
     default:
       return what;
   }

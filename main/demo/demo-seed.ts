@@ -45,7 +45,9 @@ export interface SeedOptions {
 /** Folders several levels deep, with a few files each: something to browse, open and download. */
 const TREE: Readonly<Record<string, string>> = {
   'README.txt':
-    'Welcome to the Barge demo store.\n\nBrowse the folders, drop files to upload them, download and delete; many-small-files/ holds 10,000 keys, large/ a few files of tens of MB, and the bucket demo-versions has objects with several versions and a delete marker.\n',
+    'Welcome to the Barge demo store.\n\nBrowse the folders, drop files to upload them, download and delete; ' +
+    'many-small-files/ holds 10,000 keys, large/ a few files of tens of MB, and the bucket demo-versions has ' +
+    'objects with several versions and a delete marker.\n',
   'projects/barge/README.md': '# Barge\n\nA transfer manager for S3.\n',
   'projects/barge/src/engine/jobs/upload-job.ts': 'export const upload = true;\n',
   'projects/barge/src/engine/jobs/download-job.ts': 'export const download = true;\n',

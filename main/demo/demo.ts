@@ -50,13 +50,16 @@ export function demoWelcome(
   url: string,
 ): string {
   return (
-    `Barge is running on its demo store (MinIO at ${server.endpoint}: buckets ${DEMO_BUCKET} and ${DEMO_VERSIONS_BUCKET}). Open this URL in a browser:\n\n  ${url}\n\n` +
-    `For the command line (npm run barge -- ls s3://${DEMO_BUCKET}/) or another S3 tool, paste these lines into a shell:\n\n` +
+    `Barge is running on its demo store (MinIO at ${server.endpoint}: buckets ${DEMO_BUCKET} and ` +
+    `${DEMO_VERSIONS_BUCKET}). Open this URL in a browser:\n\n  ${url}\n\n` +
+    `For the command line (npm run barge -- ls s3://${DEMO_BUCKET}/) or another S3 tool, paste these lines ` +
+    `into a shell:\n\n` +
     `  export AWS_ACCESS_KEY_ID=${server.accessKeyId}\n` +
     `  export AWS_SECRET_ACCESS_KEY=${server.secretAccessKey}\n` +
     `  export AWS_ENDPOINT_URL=${server.endpoint}\n` +
     `  export AWS_REGION=${server.region}\n\n` +
-    'Press Ctrl-C to stop (the demo store stops with it; `npm run demo -- --reset` starts it afresh). The next start keeps these ports while they are free.\n'
+    'Press Ctrl-C to stop (the demo store stops with it; `npm run demo -- --reset` starts it afresh). The next ' +
+    'start keeps these ports while they are free.\n'
   );
 }
 

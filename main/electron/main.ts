@@ -72,7 +72,8 @@ const window = createMainWindow(BrowserWindow, path.join(here, 'preload.cjs'));
 // in Chromium's source: "encrypted" secrets are then as good as plain text. Say so.
 if (process.platform === 'linux' && safeStorage.getSelectedStorageBackend() === 'basic_text') {
   const warning =
-    'No system keyring was found (GNOME Keyring or KWallet), so saved secret keys are protected only by a fixed key: anyone who can read your files can read them. ' +
+    'No system keyring was found (GNOME Keyring or KWallet), so saved secret keys are protected only by a ' +
+    'fixed key: anyone who can read your files can read them. ' +
     'Install and unlock a keyring, or use AWS profiles (~/.aws) instead of saving secret keys in Barge.';
   console.warn(`Barge: ${warning}`);
   void dialog.showMessageBox(window, {

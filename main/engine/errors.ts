@@ -120,20 +120,25 @@ export function httpStatus(error: unknown): number | undefined {
 }
 
 const UNTRUSTED_CERTIFICATE =
-  "The server's TLS certificate is not trusted (it is self-signed, or signed by an authority this computer does not know). " +
-  'Check the endpoint URL; if you trust this server, name its CA certificate in NODE_EXTRA_CA_CERTS (a PEM file) and start again.';
+  "The server's TLS certificate is not trusted (it is self-signed, or signed by an authority this computer " +
+  'does not know). ' +
+  'Check the endpoint URL; if you trust this server, name its CA certificate in NODE_EXTRA_CA_CERTS (a PEM ' +
+  'file) and start again.';
 
 const HINTS: Readonly<Record<string, string>> = {
   InvalidAccessKeyId: 'The server does not know this access key ID. Check the keys, AWS_PROFILE or --profile.',
   SignatureDoesNotMatch: 'The secret access key does not match the access key ID. Check the credentials.',
   InvalidToken:
-    'The session token is not valid for these temporary credentials. Get new temporary credentials (aws sso login, or assume the role again) and try again.',
+    'The session token is not valid for these temporary credentials. Get new temporary credentials (aws sso ' +
+    'login, or assume the role again) and try again.',
   ExpiredToken:
     'The temporary credentials have expired. Get new ones (aws sso login, or assume the role again) and try again.',
   AccessDenied:
-    "Access denied: these credentials lack permission for this operation. Ask the bucket's owner for access, or use other credentials.",
+    "Access denied: these credentials lack permission for this operation. Ask the bucket's owner for access, " +
+    'or use other credentials.',
   ObjectLocked:
-    'The object is protected by object lock (a retention period or a legal hold). Remove the legal hold, or wait until the retention period ends.',
+    'The object is protected by object lock (a retention period or a legal hold). Remove the legal hold, or ' +
+    'wait until the retention period ends.',
   NoSuchBucket: 'The bucket does not exist (check its name and the endpoint).',
   NoSuchKey: 'The object does not exist.',
   NotFound: 'The object does not exist.',
@@ -145,30 +150,41 @@ const HINTS: Readonly<Record<string, string>> = {
   KeyTooLongError: 'The key is longer than the server allows (1,024 bytes in UTF-8).',
   RequestTimeTooSkewed: "This computer's clock is too far from the server's. Set the clock right and try again.",
   PermanentRedirect:
-    "The bucket is in another region, and the store did not say which. Set --region (or AWS_REGION) to the bucket's region.",
+    'The bucket is in another region, and the store did not say which. Set --region (or AWS_REGION) to the ' +
+    "bucket's region.",
   AuthorizationHeaderMalformed:
-    "The request was signed for the wrong region, and the store did not say which is right. Set --region (or AWS_REGION) to the bucket's region.",
+    'The request was signed for the wrong region, and the store did not say which is right. Set --region (or ' +
+    "AWS_REGION) to the bucket's region.",
   CredentialsProviderError:
-    'No credentials found. Set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or use a profile (AWS_PROFILE or --profile).',
+    'No credentials found. Set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or use a profile (AWS_PROFILE or ' +
+    '--profile).',
   ECONNREFUSED: 'The connection was refused. Is the endpoint URL right and the server running?',
   ENOTFOUND: 'The endpoint host name does not resolve. Check the endpoint URL.',
   EAI_AGAIN: 'The endpoint host name could not be resolved right now (DNS). Check the network.',
   ECONNRESET:
-    'The connection was reset by the server or the network. If it goes on, check the network (a proxy, VPN or firewall on the way) and the endpoint URL.',
+    'The connection was reset by the server or the network. If it goes on, check the network (a proxy, VPN or ' +
+    'firewall on the way) and the endpoint URL.',
   ETIMEDOUT:
-    'The connection timed out: nothing answered at the endpoint. Check the endpoint URL and the network, then try again.',
+    'The connection timed out: nothing answered at the endpoint. Check the endpoint URL and the network, then ' +
+    'try again.',
   TimeoutError:
-    'The server stopped answering (the request timed out). Try again; if it goes on, lower the thread count or check the network.',
+    'The server stopped answering (the request timed out). Try again; if it goes on, lower the thread count or ' +
+    'check the network.',
   EHOSTUNREACH:
-    "The endpoint's host cannot be reached from this computer. Check the endpoint URL and the network (a VPN that is off?), then try again.",
+    "The endpoint's host cannot be reached from this computer. Check the endpoint URL and the network (a VPN " +
+    'that is off?), then try again.',
   ENETUNREACH:
-    'The network is unreachable: this computer has no route to the endpoint. Check its network connection, then try again.',
+    'The network is unreachable: this computer has no route to the endpoint. Check its network connection, ' +
+    'then try again.',
   EPROTO:
-    'The secure (TLS) connection failed: the server does not speak TLS on this port. Check the endpoint URL (http:// or https://, and the port).',
+    'The secure (TLS) connection failed: the server does not speak TLS on this port. Check the endpoint URL ' +
+    '(http:// or https://, and the port).',
   ERR_SSL_WRONG_VERSION_NUMBER:
-    'The secure (TLS) connection failed: the server does not speak TLS on this port. Check the endpoint URL (http:// or https://, and the port).',
+    'The secure (TLS) connection failed: the server does not speak TLS on this port. Check the endpoint URL ' +
+    '(http:// or https://, and the port).',
   ERR_SSL_PACKET_LENGTH_TOO_LONG:
-    'The secure (TLS) connection failed: the server does not speak TLS on this port. Check the endpoint URL (http:// or https://, and the port).',
+    'The secure (TLS) connection failed: the server does not speak TLS on this port. Check the endpoint URL ' +
+    '(http:// or https://, and the port).',
   DEPTH_ZERO_SELF_SIGNED_CERT: UNTRUSTED_CERTIFICATE,
   SELF_SIGNED_CERT_IN_CHAIN: UNTRUSTED_CERTIFICATE,
   UNABLE_TO_VERIFY_LEAF_SIGNATURE: UNTRUSTED_CERTIFICATE,
@@ -238,15 +254,27 @@ function regionHint(error: SdkLikeError): string | undefined {
   const named = expectedRegion(error);
   if (error.redirectedTo !== undefined) {
     const now = named !== undefined && named !== error.redirectedTo ? `, now naming ${named}` : '';
-    return `The store said the bucket is in region ${error.redirectedTo}, then refused the request sent there too${now}. Check the endpoint URL, and the bucket's region (--region).`;
+    return (
+      `The store said the bucket is in region ${error.redirectedTo}, then refused the request sent there ` +
+      `too${now}. Check the endpoint URL, and the bucket's region (--region).`
+    );
   }
   if (named !== undefined && named === error.signedRegion) {
-    return `The store refused the request signed for region ${named}, the region it names for the bucket. Check the endpoint URL.`;
+    return (
+      `The store refused the request signed for region ${named}, the region it names for the bucket. ` +
+      `Check the endpoint URL.`
+    );
   }
   if (named !== undefined)
-    return `The store expects region ${named}, and the request was signed for another. Set the region to ${named} (--region ${named}, or AWS_REGION=${named}).`;
+    return (
+      `The store expects region ${named}, and the request was signed for another. Set the region to ` +
+      `${named} (--region ${named}, or AWS_REGION=${named}).`
+    );
   if (error.signedRegion !== undefined) {
-    return `The store refused the request for its region (it was signed for ${error.signedRegion}), and named no valid region for the bucket. Set --region (or AWS_REGION) to the bucket's region.`;
+    return (
+      `The store refused the request for its region (it was signed for ${error.signedRegion}), and named ` +
+      `no valid region for the bucket. Set --region (or AWS_REGION) to the bucket's region.`
+    );
   }
   return undefined;
 }
@@ -263,7 +291,8 @@ function specificHint(code: string, error: SdkLikeError, context: string | undef
     const tries = error.attempts && error.attempts > 1 ? `, on all ${error.attempts} tries` : '';
     return (
       `The store received different bytes than were sent (it answered ${raw}${said})${tries}. ` +
-      'Something on the way damages data (a proxy, the network), or the file changes while it is read. Retry; if it persists, check the network path and the disk.'
+      'Something on the way damages data (a proxy, the network), or the file changes while it is read. Retry; ' +
+      'if it persists, check the network path and the disk.'
     );
   }
   if (code === 'NotImplemented') {
@@ -276,29 +305,42 @@ function specificHint(code: string, error: SdkLikeError, context: string | undef
     // A header's name is short; a store's long text there is cut, as its message is.
     const named =
       typeof header === 'string' && header !== ''
-        ? `, naming the ${header.length > HEADER_NAME_LIMIT ? `${header.slice(0, HEADER_NAME_LIMIT - 1)}…` : header} header`
+        ? `, naming the ` +
+          `${header.length > HEADER_NAME_LIMIT ? `${header.slice(0, HEADER_NAME_LIMIT - 1)}…` : header} header`
         : '';
     return (
-      `The store does not support something this request needs (it answered ${error.$metadata?.httpStatusCode ?? 501} NotImplemented${said}${named}). ` +
-      'This cannot be done on this store as it is: check what the store supports (its documentation, or its administrator), and whether a proxy on the way changes requests.'
+      `The store does not support something this request needs (it answered ` +
+      `${error.$metadata?.httpStatusCode ?? 501} NotImplemented${said}${named}). ` +
+      'This cannot be done on this store as it is: check what the store supports (its documentation, or its ' +
+      'administrator), and whether a proxy on the way changes requests.'
     );
   }
   if (code === 'Redirect') return redirectHint(error);
   // A store that keeps asking for fewer requests, or failing on its side, once the retries are spent.
   const retry = retryClassOf(code);
   if (retry === 'throttle') {
-    return `The store kept asking for fewer requests (it answered ${error.$metadata?.httpStatusCode ?? 503} ${code}). Lower the thread count, then try again.`;
+    return (
+      `The store kept asking for fewer requests (it answered ${error.$metadata?.httpStatusCode ?? 503} ` +
+      `${code}). Lower the thread count, then try again.`
+    );
   }
   if (SERVER_FAULTS.has(code)) {
-    return `The store failed on its side (it answered ${error.$metadata?.httpStatusCode ?? 500} ${code}). Try again later; if it goes on, tell the store's administrator.`;
+    return (
+      `The store failed on its side (it answered ${error.$metadata?.httpStatusCode ?? 500} ${code}). Try ` +
+      `again later; if it goes on, tell the store's administrator.`
+    );
   }
   if (code === 'RequestTimeout') {
-    return "The store gave up waiting for the request's bytes (RequestTimeout): the network is slow or stalls. Check the network, or lower the thread count, then try again.";
+    return (
+      "The store gave up waiting for the request's bytes (RequestTimeout): the network is slow or stalls. " +
+      'Check the network, or lower the thread count, then try again.'
+    );
   }
   if (code === 'NotS3') return notS3Message(error.$metadata?.httpStatusCode, contentType(error));
   if (code === 'UnreadableAnswer') {
     return (
-      `The store's answer (HTTP ${error.$metadata?.httpStatusCode ?? '(no status)'}) is not well-formed XML: it may have been cut short on the way. ` +
+      `The store's answer (HTTP ${error.$metadata?.httpStatusCode ?? '(no status)'}) is not well-formed XML: ` +
+      `it may have been cut short on the way. ` +
       'Try again; if it persists, check what stands between Barge and the store (a proxy).'
     );
   }
@@ -343,7 +385,8 @@ function redirectHint(error: SdkLikeError): string {
           : `, to ${url.protocol}//${url.host}${url.pathname}`;
   }
   return (
-    `The endpoint redirects elsewhere (HTTP ${error.$metadata?.httpStatusCode ?? 'redirect'}${shortened(to)}), and Barge does not follow redirects: ` +
+    `The endpoint redirects elsewhere (HTTP ${error.$metadata?.httpStatusCode ?? 'redirect'}${shortened(to)}), ` +
+    `and Barge does not follow redirects: ` +
     'check the endpoint URL (http:// or https://, the host and port, and any path the store needs).'
   );
 }

@@ -121,7 +121,10 @@ export function savedFileName(key: string): string {
  * folder does not hold would go.
  */
 export function syncDeleteAtTopRule(bucket: string): string {
-  return `A sync with --delete to the top of bucket ${bucket} deletes every object in the bucket that the folder does not hold: confirm it with --yes (or look first with --dry-run).`;
+  return (
+    `A sync with --delete to the top of bucket ${bucket} deletes every object in the bucket that the ` +
+    `folder does not hold: confirm it with --yes (or look first with --dry-run).`
+  );
 }
 
 export function describeError(error: unknown): BargeError {
@@ -272,7 +275,8 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
         // 1 folder"): a folder is one with files below it. The staging folder goes with the host, so
         // such a job cannot resume: it is not journaled.
         const name = arriving
-          ? `${jobLabel(entries.map((entry) => ({ name: entry, folder: arriving.folders.includes(entry) })))} → ${formatS3Url({ bucket, key: prefix })}`
+          ? `${jobLabel(entries.map((entry) => ({ name: entry, folder: arriving.folders.includes(entry) })))} ` +
+            `→ ${formatS3Url({ bucket, key: prefix })}`
           : undefined;
         job = engine.upload(connection, { sources, bucket, destination: prefix, ...choices }, { arrival, name });
       } catch (error) {
@@ -313,7 +317,8 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
     } else if (input.endpoint) {
       throw new BargeError(
         'MissingCredentials',
-        'Give this connection its access key ID and secret key, or an AWS profile: the host does not lend its own credentials to an endpoint named in the window.',
+        'Give this connection its access key ID and secret key, or an AWS profile: the host does not lend its ' +
+          'own credentials to an endpoint named in the window.',
       );
     }
     return input;
@@ -354,7 +359,8 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
       if (!options.demoStore)
         throw new BargeError(
           'NotSupported',
-          'This app has no demo store to start. Run `npm run demo` from a checkout of Barge, or add a connection to your own store.',
+          'This app has no demo store to start. Run `npm run demo` from a checkout of Barge, or add a ' +
+            'connection to your own store.',
         );
       const access = await options.demoStore.start((line) => emit({ type: 'demo', line }));
       return registry.useDemo(access);
@@ -416,7 +422,8 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
       if (requireVerified && looked.check === 'size-only') {
         throw new BargeError(
           'Unverified',
-          `s3://${bucket}/${key} can be checked only for its size${looked.why ? ` (${looked.why})` : ''}: not saved, as asked.`,
+          `s3://${bucket}/${key} can be checked only for its size${looked.why ? ` (${looked.why})` : ''}: not ` +
+            `saved, as asked.`,
         );
       }
       const link = saveLinks.offer({ connectionId, bucket, key, ...(requireVerified ? { requireVerified } : {}) });

@@ -87,7 +87,8 @@ export class ConnectionRegistry {
       if (problem)
         throw new BargeError(
           'EndpointRefused',
-          `This host refuses the endpoint ${endpoint}, whose name resolves to an address it refuses: ${problem}. (Start it with --allow-internal-endpoints if that is really your store.)`,
+          `This host refuses the endpoint ${endpoint}, whose name resolves to an address it refuses: ` +
+            `${problem}. (Start it with --allow-internal-endpoints if that is really your store.)`,
         );
     }
   }
@@ -98,7 +99,8 @@ export class ConnectionRegistry {
     if (problem)
       throw new BargeError(
         'EndpointRefused',
-        `This host refuses the endpoint ${place.endpoint}: ${problem}. (Start it with --allow-internal-endpoints if that is really your store.)`,
+        `This host refuses the endpoint ${place.endpoint}: ${problem}. (Start it with ` +
+          `--allow-internal-endpoints if that is really your store.)`,
       );
     if (place.region && !isRegion(place.region))
       throw new BargeError(
@@ -372,7 +374,9 @@ export class ConnectionRegistry {
     if (!profile.hasSecret) {
       return new BargeError(
         'MissingCredentials',
-        `The profile ${name} holds no credentials of its own (keys, a role, SSO, a credential process or a web identity): give this connection its keys, or name a profile that has them. The host does not lend its own credentials to a connection named in the window.`,
+        `The profile ${name} holds no credentials of its own (keys, a role, SSO, a credential process or a web ` +
+          `identity): give this connection its keys, or name a profile that has them. The host does not lend ` +
+          `its own credentials to a connection named in the window.`,
       );
     }
     return undefined;

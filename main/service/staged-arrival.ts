@@ -108,7 +108,8 @@ export class StagedArrival implements Arrival {
         this.fail(
           new BargeError(
             'NoSuchStaging',
-            'The files of this upload were removed from the host when it was cancelled: drop them again to upload them.',
+            'The files of this upload were removed from the host when it was cancelled: drop them again to ' +
+              'upload them.',
           ),
         );
         waiter?.reject(Object.assign(new Error('cancelled'), { name: 'AbortError' }));
@@ -138,7 +139,10 @@ export class StagedArrival implements Arrival {
       this.fail(
         new BargeError(
           'BrowserGone',
-          `The browser sent nothing for ${Math.round(this.patienceMs / 1000)} s with ${left.toLocaleString('en-US')} of ${this.filesTotal.toLocaleString('en-US')} ${this.filesTotal === 1 ? 'file' : 'files'} still to come (its page was closed, or lost its connection): nothing was uploaded. Drop the files again.`,
+          `The browser sent nothing for ${Math.round(this.patienceMs / 1000)} s with ` +
+            `${left.toLocaleString('en-US')} of ${this.filesTotal.toLocaleString('en-US')} ` +
+            `${this.filesTotal === 1 ? 'file' : 'files'} still to come (its page was closed, or lost its ` +
+            `connection): nothing was uploaded. Drop the files again.`,
         ),
       );
     }, this.patienceMs);

@@ -170,7 +170,8 @@ export class StagingArea {
     if (longest > MAX_NAME_BYTES)
       throw new BargeError(
         'InvalidPath',
-        `That file path holds a name of ${longest} bytes, and the host's disk takes at most ${MAX_NAME_BYTES} bytes: rename it, then upload it again.`,
+        `That file path holds a name of ${longest} bytes, and the host's disk takes at most ${MAX_NAME_BYTES} ` +
+          `bytes: rename it, then upload it again.`,
       );
     const file = path.join(this.folder(stagingId), ...mapped.segments);
     try {

@@ -95,7 +95,10 @@ export async function startServe({
   // Beyond this machine the token and every byte cross a network: only encrypted, unless told.
   if (reachable && !tls && !values['insecure-http']) {
     throw new Error(
-      `${loopback ? `Named ${values['public-name']!.join(', ')}` : `Listening on ${host}`}, this host is reached from beyond this machine: give --tls-cert and --tls-key (HTTPS), or --insecure-http to accept plain HTTP on a network you trust (or behind a proxy that ends TLS). An SSH tunnel to a loopback host is safer still.`,
+      `${loopback ? `Named ${values['public-name']!.join(', ')}` : `Listening on ${host}`}, this host is ` +
+        `reached from beyond this machine: give --tls-cert and --tls-key (HTTPS), or --insecure-http to accept ` +
+        `plain HTTP on a network you trust (or behind a proxy that ends TLS). An SSH tunnel to a loopback ` +
+        `host is safer still.`,
     );
   }
   const token = chosenToken(kept);
@@ -134,7 +137,8 @@ export async function startServe({
   });
   if (!loopback) {
     process.stderr.write(
-      `Warning: listening on ${host}, not just this machine. Anyone who can reach it and learns the token can use your credentials; prefer an SSH tunnel.\n`,
+      `Warning: listening on ${host}, not just this machine. Anyone who can reach it and learns the token can ` +
+        `use your credentials; prefer an SSH tunnel.\n`,
     );
   }
   // The environment's own store refused as any other: said now, not at the first listing.
@@ -143,7 +147,8 @@ export async function startServe({
     reachable && !values['allow-internal-endpoints'] && envEndpoint ? internalEndpointProblem(envEndpoint) : undefined;
   if (refused)
     process.stderr.write(
-      `Warning: this host refuses the environment's endpoint ${envEndpoint} (${refused}); if that is your store, start it with --allow-internal-endpoints.\n`,
+      `Warning: this host refuses the environment's endpoint ${envEndpoint} (${refused}); if that is your ` +
+        `store, start it with --allow-internal-endpoints.\n`,
     );
   return {
     url: webHost.url,

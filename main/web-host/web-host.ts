@@ -294,7 +294,9 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
         staged.ended(
           new BargeError(
             'BrowserGone',
-            `The browser stopped sending ${printable(relativePath)} after ${formatBytes(received)}${length > 0 ? ` of ${formatBytes(length)}` : ''} (its page was closed, or the connection broke): nothing was uploaded. Drop the files again.`,
+            `The browser stopped sending ${printable(relativePath)} after ` +
+              `${formatBytes(received)}${length > 0 ? ` of ${formatBytes(length)}` : ''} (its page was closed, ` +
+              `or the connection broke): nothing was uploaded. Drop the files again.`,
           ),
         );
         throw failed;
@@ -370,7 +372,9 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     const refused = upgradeRefusal(request);
     if (refused) {
       const body = JSON.stringify(failure(refused.code, refused.message));
-      const answer = `HTTP/1.1 ${refused.status} ${http.STATUS_CODES[refused.status]}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+      const answer =
+        `HTTP/1.1 ${refused.status} ${http.STATUS_CODES[refused.status]}\r\nConnection: ` +
+        `close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
       socket.end(answer, () => socket.destroy());
       return;
     }

@@ -44,7 +44,8 @@ export async function readWindowFiles(folder: string): Promise<WindowFiles> {
     total += body.length;
     if (total > MAX_WINDOW_BYTES)
       throw new Error(
-        `${root} holds more than ${MAX_WINDOW_BYTES / 1024 / 1024} MiB: give --static-dir the built window (app/dist/renderer).`,
+        `${root} holds more than ${MAX_WINDOW_BYTES / 1024 / 1024} MiB: give --static-dir the built window ` +
+          `(app/dist/renderer).`,
       );
     files.set(windowPath(path.relative(root, file)), {
       body,

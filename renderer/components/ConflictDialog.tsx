@@ -56,7 +56,10 @@ export function replacingSays(versioning: Conflict['versioning']): string | unde
     case 'enabled':
       return 'This bucket keeps versions: if you replace it, the object there now stays as an older version.';
     case 'suspended':
-      return "This bucket's versioning is suspended: if you replace it, the object there now is kept as an older version only if it was stored while versioning was on.";
+      return (
+        "This bucket's versioning is suspended: if you replace it, the object there now is kept as an " +
+        'older version only if it was stored while versioning was on.'
+      );
     case 'off':
       return 'This bucket keeps no versions: if you replace it, the object there now is gone for good.';
     case undefined:

@@ -35,11 +35,20 @@ export function deleteOutcome(
 ): string {
   const objects = `${count.toLocaleString()} ${count === 1 ? 'object' : 'objects'}`;
   if (allVersions)
-    return `This permanently deletes ${count.toLocaleString()} ${count === 1 ? 'version' : 'versions'} (${bytes}). It cannot be undone.`;
+    return (
+      `This permanently deletes ${count.toLocaleString()} ${count === 1 ? 'version' : 'versions'} ` +
+      `(${bytes}). It cannot be undone.`
+    );
   if (versioning === 'enabled')
-    return `This hides ${objects} (${bytes}): each gets a delete marker, and its versions are kept (remove the marker to bring it back).`;
+    return (
+      `This hides ${objects} (${bytes}): each gets a delete marker, and its versions are kept (remove the ` +
+      `marker to bring it back).`
+    );
   if (versioning === 'suspended')
-    return `This hides ${objects} (${bytes}): versions kept before versioning was suspended stay; the latest unversioned copies are gone.`;
+    return (
+      `This hides ${objects} (${bytes}): versions kept before versioning was suspended stay; the latest ` +
+      `unversioned copies are gone.`
+    );
   if (versioning === 'off')
     return `This permanently deletes ${objects} (${bytes}): the bucket keeps no versions. It cannot be undone.`;
   return `This deletes ${objects} (${bytes}).`;

@@ -67,7 +67,8 @@ export function DownloadDialog(props: {
       // Saved all the same, as asked: said here, where the user still looks, not lost with the dialog.
       if (sizeOnly.length > 0)
         return setNotice(
-          `Saving. ${sizeOnly.length === 1 ? `${sizeOnly[0]} is` : `${sizeOnly.length} objects are`} checked for size only: the store gives no checksum or ETag Barge can check them by.`,
+          `Saving. ${sizeOnly.length === 1 ? `${sizeOnly[0]} is` : `${sizeOnly.length} objects are`} checked ` +
+            `for size only: the store gives no checksum or ETag Barge can check them by.`,
         );
       props.onClose();
     } catch (e) {

@@ -180,7 +180,8 @@ export function FolderPicker({
             {loading
               ? 'Listing…'
               : listing
-                ? `${folders.length.toLocaleString()} folder${folders.length === 1 ? '' : 's'}${listing.truncated ? ' (the first ones only)' : ''}`
+                ? `${folders.length.toLocaleString()} ` +
+                  `folder${folders.length === 1 ? '' : 's'}${listing.truncated ? ' (the first ones only)' : ''}`
                 : ''}
           </span>
         </div>

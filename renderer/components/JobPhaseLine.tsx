@@ -12,7 +12,9 @@ export function JobPhaseLine({ phase, name }: { phase: JobPhase; name: string })
       ? Math.min(1, phase.bytesDone / phase.bytesTotal)
       : phase.filesDone / Math.max(1, phase.filesTotal);
   const files = `${phase.filesDone.toLocaleString()} of ${plural(phase.filesTotal, 'file')}`;
-  const said = `sending to the host, ${files}${phase.etaSeconds === undefined ? '' : `, ETA ${formatDuration(phase.etaSeconds)}`}`;
+  const said =
+    `sending to the host, ` +
+    `${files}${phase.etaSeconds === undefined ? '' : `, ETA ${formatDuration(phase.etaSeconds)}`}`;
   return (
     <div className="job-line">
       <div

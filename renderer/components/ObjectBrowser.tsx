@@ -103,7 +103,8 @@ function NoConnection() {
       <p role="status" className={demo?.state === 'failed' ? 'error' : 'hint'}>
         {demo
           ? demo.line
-          : 'The demo store is a local MinIO on this machine with buckets to browse (the first start builds it, which needs Go and a network connection and takes a few minutes; later starts take seconds).'}
+          : 'The demo store is a local MinIO on this machine with buckets to browse (the first start builds ' +
+            'it, which needs Go and a network connection and takes a few minutes; later starts take seconds).'}
       </p>
     </main>
   );

@@ -46,7 +46,8 @@ export const useHostFiles = create<HostFilesState>(() => ({
   async saveToComputer(connectionId, bucket, keys, requireVerified = false) {
     if (keys.length > MAX_SAVED_TO_COMPUTER)
       throw new Error(
-        `At most ${MAX_SAVED_TO_COMPUTER} objects are saved through the browser at once: download more into a folder on the host.`,
+        `At most ${MAX_SAVED_TO_COMPUTER} objects are saved through the browser at once: download more into a ` +
+          `folder on the host.`,
       );
     const sizeOnly: string[] = [];
     for (const key of keys) {

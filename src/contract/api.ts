@@ -48,7 +48,9 @@ const bucket = z
     if (/[/\\?#%\s\u0000-\u001f\u007f]/.test(name) || name === '.' || name === '..') {
       context.addIssue({
         code: 'custom',
-        message: `"${shortened(name)}" is not a bucket's name (letters, digits, dots and hyphens): a bucket is named alone, without a path.`,
+        message:
+          `"${shortened(name)}" is not a bucket's name (letters, digits, dots and hyphens): a bucket is ` +
+          `named alone, without a path.`,
       });
     }
   });
@@ -110,7 +112,8 @@ const entryName = z
     if (/[/\\\0]/.test(name) || name === '.' || name === '..')
       context.addIssue({
         code: 'custom',
-        message: `"${shortened(name)}" is not one file's or folder's name: name each item dropped alone, without a path.`,
+        message:
+          `"${shortened(name)}" is not one file's or folder's name: name each item dropped alone, ` + `without a path.`,
       });
   });
 /**

@@ -144,11 +144,13 @@ export function issueMessage(issue: Issue | undefined): string {
       );
     case 'invalid_value':
       return sentence(
-        `${field} must be ${issue.values.length === 1 ? String(issue.values[0]) : `one of ${issue.values.map(String).join(', ')}`}`,
+        `${field} must be ` +
+          `${issue.values.length === 1 ? String(issue.values[0]) : `one of ${issue.values.map(String).join(', ')}`}`,
       );
     case 'unrecognized_keys':
       return sentence(
-        `${issue.path.length === 0 ? 'This request' : field} does not take ${issue.keys.map((name) => `"${name.slice(0, 40)}"`).join(', ')}`,
+        `${issue.path.length === 0 ? 'This request' : field} does not take ` +
+          `${issue.keys.map((name) => `"${name.slice(0, 40)}"`).join(', ')}`,
       );
     case 'invalid_union': {
       // A check of our own inside one of the choices says it best.

@@ -42,7 +42,9 @@ export async function rb(cli: CliContext): Promise<number> {
  */
 async function emptyAndDelete(cli: CliContext, bucket: string): Promise<number> {
   if (!cli.options.yes) {
-    const what = `rb --force empties s3://${bucket} (every object, every version and every unfinished upload) and then deletes it`;
+    const what =
+      `rb --force empties s3://${bucket} (every object, every version and every unfinished upload) ` +
+      `and then deletes it`;
     if (!process.stdin.isTTY || !cli.stderr.isTTY)
       throw usageError(
         `${what}: run it in a terminal to confirm by typing the bucket's name, or add --yes to confirm it here.`,
@@ -93,7 +95,8 @@ export async function abortUploads(cli: CliContext): Promise<number> {
     cli.stdout.write(
       cli.options.json
         ? `${printableJson({ ...upload, aborted: !cli.options.dryRun })}\n`
-        : `${cli.options.dryRun ? 'Would abort' : 'Aborted'} ${printableName(upload.key)} (upload ${upload.uploadId.slice(0, 16)}…, ${age})\n`,
+        : `${cli.options.dryRun ? 'Would abort' : 'Aborted'} ${printableName(upload.key)} (upload ` +
+            `${upload.uploadId.slice(0, 16)}…, ${age})\n`,
     );
   }
   for (const failure of result.failed)
@@ -103,7 +106,8 @@ export async function abortUploads(cli: CliContext): Promise<number> {
   // Said, not hidden: an upload left alone may be another process's, sending now.
   if (!cli.options.json && result.younger > 0)
     cli.stdout.write(
-      `${plural(result.younger, 'younger upload')} (begun less than --older-than ago, or at an unknown time) ${result.younger === 1 ? 'was' : 'were'} left alone.\n`,
+      `${plural(result.younger, 'younger upload')} (begun less than --older-than ago, or at an unknown time) ` +
+        `${result.younger === 1 ? 'was' : 'were'} left alone.\n`,
     );
   return result.failed.length > 0 ? 1 : 0;
 }

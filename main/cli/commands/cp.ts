@@ -61,7 +61,8 @@ export async function cp(cli: CliContext): Promise<number> {
   const { storageClass: _filtered, ...uploadOnly } = cli.options.uploadOptions ?? {};
   if (Object.keys(uploadOnly).length > 0)
     throw usageError(
-      'The upload options (--storage-class, --metadata, --tags, ...) are for uploads: a download keeps the object as it is.',
+      'The upload options (--storage-class, --metadata, --tags, ...) are for uploads: a download keeps the ' +
+        'object as it is.',
     );
   if (remoteSources.length !== sources.length)
     throw usageError('Either the destination is an s3:// address (upload) or every source is (download).');
@@ -86,7 +87,8 @@ export async function cp(cli: CliContext): Promise<number> {
   const bad = keys.find((k) => k === '' || (k.endsWith('/') && intoFolder));
   if (bad !== undefined)
     throw usageError(
-      `s3://${bucket}/${bad} is a prefix: add --recursive to download everything below it${bad === '' ? '' : ", or name a file to save the folder marker's own bytes in"}.`,
+      `s3://${bucket}/${bad} is a prefix: add --recursive to download everything below ` +
+        `it${bad === '' ? '' : ", or name a file to save the folder marker's own bytes in"}.`,
     );
   return exitStatus(
     await runJob(cli, () =>
@@ -119,7 +121,8 @@ const UNDECODABLE = '\ufffd';
 function notUtf8(source: string): string {
   return (
     `${printable(source)}: its name is not valid UTF-8, and S3 keys must be; ` +
-    'the command line cannot pass such a name through. Upload the folder it is in (names inside folders are read as they are, and each one that is not UTF-8 is named), or rename it.'
+    'the command line cannot pass such a name through. Upload the folder it is in (names inside folders are ' +
+    'read as they are, and each one that is not UTF-8 is named), or rename it.'
   );
 }
 

@@ -51,7 +51,10 @@ function jsonLine(size: PrefixSize, done: boolean): string {
 
 function summary(size: PrefixSize): string {
   const totals = sizeTotals(size);
-  return `${count(totals.objects + totals.noncurrentObjects, 'object')}, ${formatBytes(totals.bytes + totals.noncurrentBytes)}`;
+  return (
+    `${count(totals.objects + totals.noncurrentObjects, 'object')}, ` +
+    `${formatBytes(totals.bytes + totals.noncurrentBytes)}`
+  );
 }
 
 function count(n: number, what: string): string {
@@ -64,9 +67,12 @@ function table(size: PrefixSize, versions: boolean): string {
   rows.push({ name: 'total', storageClass: 'total', ...sizeTotals(size) });
   const width = Math.max(...rows.map((row) => row.name.length));
   const lines = rows.map((row) => {
-    const current = `${row.name.padEnd(width)}  ${count(row.objects, 'object').padStart(16)}  ${formatBytes(row.bytes).padStart(10)}`;
+    const current =
+      `${row.name.padEnd(width)}  ${count(row.objects, 'object').padStart(16)}  ` +
+      `${formatBytes(row.bytes).padStart(10)}`;
     return versions
-      ? `${current}  + ${count(row.noncurrentObjects, 'noncurrent version').padStart(24)}  ${formatBytes(row.noncurrentBytes).padStart(10)}`
+      ? `${current}  + ${count(row.noncurrentObjects, 'noncurrent version').padStart(24)}  ` +
+          `${formatBytes(row.noncurrentBytes).padStart(10)}`
       : current;
   });
   if (versions) lines.push(`${count(size.deleteMarkers, 'delete marker')}`);

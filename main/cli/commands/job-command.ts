@@ -11,7 +11,10 @@ import { usageError } from '../options.ts';
 import type { RunEnd } from '../run-job.ts';
 import { RESUME_WITHIN_DAYS } from '../run-job.ts';
 
-/** Why `text` is no s3:// address, in words: "s3://" alone names no bucket; anything else is another kind of address. */
+/**
+ * Why `text` is no s3:// address, in words: "s3://" alone names no bucket; anything else is another
+ * kind of address.
+ */
 export function notS3Address(text: string): string {
   return /^s3:\/\/\/?$/i.test(text)
     ? `"${text}" names no bucket: write s3://bucket/ or s3://bucket/key (barge ls lists the buckets).`

@@ -42,7 +42,8 @@ export async function rm(cli: CliContext): Promise<number> {
   // A count that did not complete is no count: only the failure is said.
   if (dryRun && !json && completed) {
     cli.stdout.write(
-      `Would delete ${plural(end.progress.objectsDone, allVersions ? 'version' : 'object')} (${formatBytes(end.progress.bytesDone)}); nothing was deleted.\n`,
+      `Would delete ${plural(end.progress.objectsDone, allVersions ? 'version' : 'object')} ` +
+        `(${formatBytes(end.progress.bytesDone)}); nothing was deleted.\n`,
     );
   }
   return exitStatus(end);
@@ -68,13 +69,15 @@ async function fromList(cli: CliContext, from: string): Promise<{ bucket: string
   const { args, recursive, filter } = cli.options;
   if (recursive || filter !== undefined)
     throw usageError(
-      '--from deletes exactly the keys its list names: it takes no --recursive and no filter (--include, --older-than…).',
+      '--from deletes exactly the keys its list names: it takes no --recursive and no filter (--include, ' +
+        '--older-than…).',
     );
   if (args.length > 1) throw usageError('rm --from FILE takes at most one address: s3://bucket, for the bare keys.');
   const location = args[0] === undefined ? undefined : s3Location(args[0]);
   if (location && location.key !== '')
     throw usageError(
-      `rm --from FILE takes the bucket alone (s3://${location.bucket}), not a key or prefix: each line of the list is a whole key or an s3:// URL.`,
+      `rm --from FILE takes the bucket alone (s3://${location.bucket}), not a key or prefix: each line of the ` +
+        `list is a whole key or an s3:// URL.`,
     );
   const { bucket, keys } = await keysFromList(from, location?.bucket);
   return { bucket, named: { keys, prefixes: [], patterns: [] } };

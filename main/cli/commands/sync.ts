@@ -32,7 +32,8 @@ export async function sync(cli: CliContext): Promise<number> {
   const prefix = remote.key === '' || remote.key.endsWith('/') ? remote.key : `${remote.key}/`;
   if (cli.options.delete && direction === 'upload' && prefix === '' && !dryRun && !cli.options.yes)
     throw usageError(
-      `sync --delete to the top of bucket ${remote.bucket} deletes every object in the bucket that ${source} does not hold: add --yes to confirm (or look first with --dry-run).`,
+      `sync --delete to the top of bucket ${remote.bucket} deletes every object in the bucket that ${source} ` +
+        `does not hold: add --yes to confirm (or look first with --dry-run).`,
     );
   const tally = new Map<string, { count: number; bytes: number }>();
   const printPlan = async (id: string) => {

@@ -25,7 +25,8 @@ export async function assertInside(root: string, folder: string, what: string): 
   if (!isInside(realRoot, realFolder)) {
     throw new BargeError(
       'UnsafePath',
-      `${what} would be written into ${folder}, which a symbolic link leads outside ${root} (into ${realFolder}); it was not downloaded.`,
+      `${what} would be written into ${folder}, which a symbolic link leads outside ${root} (into ` +
+        `${realFolder}); it was not downloaded.`,
     );
   }
 }
@@ -62,7 +63,8 @@ export async function assertSameFile(file: string, identity: FileIdentity, what:
   if (!now || !now.isFile() || now.dev !== identity.dev || now.ino !== identity.ino) {
     throw new BargeError(
       'UnsafePath',
-      `${what} was not saved: the folder it was being written in (${path.dirname(file)}) was moved or replaced while it downloaded.`,
+      `${what} was not saved: the folder it was being written in (${path.dirname(file)}) was moved or replaced ` +
+        `while it downloaded.`,
     );
   }
 }
@@ -83,7 +85,8 @@ export async function confinedTarget(root: string, target: string): Promise<stri
 function outsideRoot(base: string, target: string): BargeError {
   return new BargeError(
     'OutsideDownloadRoot',
-    `Downloads through this host go only below ${base}; ${target} is not (start it with --download-root to choose another folder).`,
+    `Downloads through this host go only below ${base}; ${target} is not (start it with --download-root to ` +
+      `choose another folder).`,
   );
 }
 

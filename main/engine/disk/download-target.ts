@@ -91,13 +91,15 @@ export class DownloadTarget {
       if (confinedTo !== undefined && !isInside(await realPathOf(confinedTo), real)) {
         throw new BargeError(
           'OutsideDownloadRoot',
-          `Downloads through this host go only below ${confinedTo}; ${shown} is not (really ${real}), so nothing was downloaded. Start the download again to a folder below ${confinedTo}.`,
+          `Downloads through this host go only below ${confinedTo}; ${shown} is not (really ${real}), so ` +
+            `nothing was downloaded. Start the download again to a folder below ${confinedTo}.`,
         );
       }
       if (wasAt !== undefined && real !== wasAt) {
         throw new BargeError(
           'UnsafePath',
-          `${shown} now leads to ${real}, not to ${wasAt} where this download began: it was not resumed there. If that is meant, start the download afresh (--no-resume).`,
+          `${shown} now leads to ${real}, not to ${wasAt} where this download began: it was not resumed there. ` +
+            `If that is meant, start the download afresh (--no-resume).`,
         );
       }
       // A host's download folders are its user's alone, as its download root is.
@@ -233,7 +235,8 @@ export class DownloadTarget {
       if (!isInside(await whereIs(target, this.shown), real)) {
         throw new BargeError(
           'UnsafePath',
-          `${what} would be written into ${shown}, which a symbolic link leads outside ${this.shown} (into ${real}); it was not downloaded.`,
+          `${what} would be written into ${shown}, which a symbolic link leads outside ${this.shown} (into ` +
+            `${real}); it was not downloaded.`,
         );
       }
       return handle;
@@ -301,7 +304,9 @@ function tooLong(shown: string, real: string, outcome: string): BargeError {
   const bytes = Buffer.byteLength(real).toLocaleString('en-US');
   return new BargeError(
     'ENAMETOOLONG',
-    `The folder ${abbreviated(shown)} would be ${bytes} bytes from /, past the longest path this system names (${LONGEST_PATH_BYTES.toLocaleString('en-US')} bytes): ${outcome}, and no folder was made for it. Choose a target folder with a shorter path.`,
+    `The folder ${abbreviated(shown)} would be ${bytes} bytes from /, past the longest path this system names ` +
+      `(${LONGEST_PATH_BYTES.toLocaleString('en-US')} bytes): ${outcome}, and no folder was made for it. ` +
+      `Choose a target folder with a shorter path.`,
   );
 }
 

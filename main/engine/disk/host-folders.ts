@@ -48,7 +48,8 @@ export async function listHostFolders(
   const outside = () =>
     new BargeError(
       'OutsideDownloadRoot',
-      `Folders on this host are shown only below ${root}, where downloads go; ${wanted} is not (start the host with --download-root to choose another folder).`,
+      `Folders on this host are shown only below ${root}, where downloads go; ${wanted} is not (start the host ` +
+        `with --download-root to choose another folder).`,
     );
   if (root !== undefined && !isInside(root, folder)) throw outside();
   // The root is made when first shown, as a download would make it: an empty root is a place to start.
@@ -120,9 +121,15 @@ function folderNameProblem(name: string): string | undefined {
   const unsafe = unsafeCharacterIn(name);
   if (unsafe !== undefined) return `"${shown}" cannot name a folder: it holds ${unsafe}.`;
   if (utf8Bytes(name) > MAX_NAME_BYTES)
-    return `That name is ${utf8Bytes(name).toLocaleString('en-US')} bytes long: a folder's name holds at most ${MAX_NAME_BYTES} bytes.`;
+    return (
+      `That name is ${utf8Bytes(name).toLocaleString('en-US')} bytes long: a folder's name holds at most ` +
+      `${MAX_NAME_BYTES} bytes.`
+    );
   if (name.startsWith('.'))
-    return `"${shown}" begins with a dot: such folders are hidden, and this picker does not show them. Choose a name without one.`;
+    return (
+      `"${shown}" begins with a dot: such folders are hidden, and this picker does not show them. Choose ` +
+      `a name without one.`
+    );
   return undefined;
 }
 

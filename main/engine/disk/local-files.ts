@@ -105,7 +105,11 @@ export function sourcesCollide(sources: readonly string[], destination: string):
     const name = path.basename(full);
     const other = byName.get(name);
     if (other !== undefined && other !== full) {
-      return `${other} and ${full} would both be uploaded as "${destination}${destination === '' || destination.endsWith('/') ? '' : '/'}${name}", one replacing the other; nothing was sent. Upload them to separate prefixes (one command each).`;
+      return (
+        `${other} and ${full} would both be uploaded as ` +
+        `"${destination}${destination === '' || destination.endsWith('/') ? '' : '/'}${name}", one replacing ` +
+        `the other; nothing was sent. Upload them to separate prefixes (one command each).`
+      );
     }
     byName.set(name, full);
   }
@@ -261,7 +265,8 @@ async function* walkFolder(
         key: keyPrefix + escapedBytes(raw),
         error: new BargeError(
           'InvalidFileName',
-          `${shown}: its name is not valid UTF-8, and S3 keys must be; it was not uploaded. Rename it (the bytes that are not UTF-8 are shown as \\xNN).`,
+          `${shown}: its name is not valid UTF-8, and S3 keys must be; it was not uploaded. Rename it (the ` +
+            `bytes that are not UTF-8 are shown as \\xNN).`,
         ),
       };
       continue;

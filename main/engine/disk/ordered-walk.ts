@@ -123,7 +123,8 @@ async function readNames(
       const key = keyPrefix + escapedBytes(raw);
       const error = new BargeError(
         'InvalidFileName',
-        `${shown}: its name is not valid UTF-8, and S3 keys must be; it was not synced. Rename it (the bytes that are not UTF-8 are shown as \\xNN).`,
+        `${shown}: its name is not valid UTF-8, and S3 keys must be; it was not synced. Rename it (the bytes ` +
+          `that are not UTF-8 are shown as \\xNN).`,
       );
       names.push({
         sortKey: escapedBytes(raw),
@@ -180,7 +181,8 @@ async function readNames(
     }
     // A named pipe, a socket, a device: reading one could block forever or never end.
     const info = await lstat(full).catch(() => undefined);
-    const skipped = `${full} is ${info ? specialKind(info) : 'neither a file nor a folder'}, not a file: it was skipped.`;
+    const skipped =
+      `${full} is ${info ? specialKind(info) : 'neither a file nor a folder'}, not a file: it ` + `was skipped.`;
     names.push({ sortKey: name, name, full, entry: { ok: false, path: full, key, skipped } });
   }
   return names;

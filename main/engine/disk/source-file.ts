@@ -106,7 +106,8 @@ function onLocalFileSystem(file: LocalFile): Promise<boolean> {
 function noLongerListed(file: LocalFile, why: string): BargeError {
   return new BargeError(
     'FileChanged',
-    `${file.path} changed while it was being uploaded: it is no longer the file that was listed (${why}); nothing was stored.`,
+    `${file.path} changed while it was being uploaded: it is no longer the file that was listed (${why}); ` +
+      `nothing was stored.`,
   );
 }
 
@@ -140,6 +141,7 @@ export function sizeUnknown(file: LocalFile, fileSystem: string | undefined): Ba
     : 'as files in /proc and /sys are';
   return new BargeError(
     'SizeUnknown',
-    `${file.path} ${says}: it is made up as it is read (${where}), so its size cannot be known before it is sent. Copy it to a regular file first (cat FILE > COPY), and upload the copy.`,
+    `${file.path} ${says}: it is made up as it is read (${where}), so its size cannot be known before it is ` +
+      `sent. Copy it to a regular file first (cat FILE > COPY), and upload the copy.`,
   );
 }

@@ -314,8 +314,10 @@ function noMatch(plan: VerificationPlan, firstMiss: string, what: string, stoppe
       // Either the object was uploaded with parts of a size not tried, or its bytes were damaged on
       // the way: nothing here can tell which, and the user must hear both.
       why:
-        `the store cannot say where its parts begin, and ${sizes.length ? `none of the part sizes tried (${sizes.join(', ')}; the sizes that fit its ${partCountOf(expected)} parts)` : 'no reading of its checksum'} gives its ${expected.split(':')[0] === 'ETAG' ? 'ETag' : 'checksum'}: ` +
-        'either it was uploaded with another part size, or its bytes were damaged on the way (download it again: if this repeats with the same bytes, it is the part size)',
+        `the store cannot say where its parts begin, and ` +
+        `${sizes.length ? `none of the part sizes tried (${sizes.join(', ')}; the sizes that fit its ${partCountOf(expected)} parts)` : 'no reading of its checksum'} gives its ${expected.split(':')[0] === 'ETAG' ? 'ETag' : 'checksum'}: ` +
+        'either it was uploaded with another part size, or its bytes were damaged on the way (download it ' +
+        'again: if this repeats with the same bytes, it is the part size)',
     };
   }
   throw new BargeError(

@@ -113,7 +113,8 @@ export function digestsFor(connection: StoreChecksumFacts, kind: RequestKind): C
     if (kind.crcRequired) {
       throw new BargeError(
         'MultipartChecksumRefused',
-        `The store refuses the ${kind.crc} header its multipart upload was created to carry on every part; the upload is started again without it.`,
+        `The store refuses the ${kind.crc} header its multipart upload was created to carry on every part; the ` +
+          `upload is started again without it.`,
       );
     }
     return kind.buffered ? [] : ['MD5'];
@@ -193,7 +194,8 @@ export function afterTrailerFailure(connection: StoreChecksumFacts, error: unkno
   connection.trailers = 'refused';
   return new BargeError(
     'TrailerRefused',
-    `The store refused a checksum sent after the body (${code || `HTTP ${status}`}); it is sent before the body from now on.`,
+    `The store refused a checksum sent after the body (${code || `HTTP ${status}`}); it is sent before the ` +
+      `body from now on.`,
     { cause: error },
   );
 }
@@ -270,7 +272,8 @@ export function checkAnswer(
     } else if (echo !== sent.crc.value) {
       throw new BargeError(
         'ChecksumMismatch',
-        `The store reports ${sent.crc.algorithm} ${echo} for ${what}, but ${sent.crc.value} was sent; the upload is not trusted. Retry it.`,
+        `The store reports ${sent.crc.algorithm} ${echo} for ${what}, but ${sent.crc.value} was sent; the ` +
+          `upload is not trusted. Retry it.`,
       );
     } else {
       echoed = true;

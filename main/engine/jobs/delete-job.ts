@@ -151,7 +151,8 @@ async function deleteEmptiedBucket(
     if (errorCode(error) === 'BucketNotEmpty') {
       throw new BargeError(
         'BucketNotEmpty',
-        `The bucket ${bucket} was emptied, but holds objects again (written while it was emptied): retry to empty it again and delete it.`,
+        `The bucket ${bucket} was emptied, but holds objects again (written while it was emptied): retry to ` +
+          `empty it again and delete it.`,
       );
     }
     throw toBargeError(error, `delete bucket "${bucket}"`);

@@ -339,7 +339,8 @@ async function nothingBelow(
     () => false,
   );
   return object
-    ? `${nothing}; s3://${bucket}/${name} is an object: download it without --recursive (barge cp "s3://${bucket}/${name}" DESTINATION).`
+    ? `${nothing}; s3://${bucket}/${name} is an object: download it without --recursive (barge cp ` +
+        `"s3://${bucket}/${name}" DESTINATION).`
     : `${nothing}: check the bucket and the prefix (barge ls "s3://${bucket}/${parentOf(name)}").`;
 }
 
@@ -355,7 +356,9 @@ async function saveFolderMarker(spec: DownloadSpec, item: DownloadItem, target: 
   if ((item.size ?? 0) > 0) {
     throw new BargeError(
       'FolderMarkerHasContent',
-      `The key "${item.key}" ends in "/", so it stands for a folder, but it holds ${item.size} bytes, which a folder cannot keep; it was not downloaded. Save its bytes to a file by name (barge cp "s3://${spec.bucket}/${item.key}" FILE, without --recursive).`,
+      `The key "${item.key}" ends in "/", so it stands for a folder, but it holds ${item.size} bytes, which a ` +
+        `folder cannot keep; it was not downloaded. Save its bytes to a file by name (barge cp ` +
+        `"s3://${spec.bucket}/${item.key}" FILE, without --recursive).`,
     );
   }
   await (await target.folder(item.path, `s3://${spec.bucket}/${item.key}`)).close();
@@ -369,7 +372,8 @@ function changedOnServer(error: unknown, spec: DownloadSpec, item: DownloadItem)
   if (errorCode(error) !== 'PreconditionFailed' && httpStatus(error) !== 412) return error;
   return new BargeError(
     'ObjectChanged',
-    `s3://${spec.bucket}/${item.key} changed on the server while it was being downloaded (it was replaced); nothing was saved. Download it again to fetch the new version.`,
+    `s3://${spec.bucket}/${item.key} changed on the server while it was being downloaded (it was replaced); ` +
+      `nothing was saved. Download it again to fetch the new version.`,
   );
 }
 
@@ -532,7 +536,9 @@ async function whenExists(
     case 'fail':
       throw new BargeError(
         'FileExists',
-        `${item.path} is already there; it was not replaced. Choose what to do with a file already there (the download's "If a file is already there", or --if-exists overwrite, skip, rename or newer), then download it again.`,
+        `${item.path} is already there; it was not replaced. Choose what to do with a file already there (the ` +
+          `download's "If a file is already there", or --if-exists overwrite, skip, rename or newer), then ` +
+          `download it again.`,
       );
     case 'skip':
       return { skip: 'skipped, as asked' };
@@ -802,8 +808,10 @@ function rangeNotWhole(error: BargeError, overran: boolean): BargeError {
       ? `, on all ${attempts} tries (each going on from the last byte received)`
       : '';
   const advice = overran
-    ? "The store is faulty, or something on the way changes its answers: download it again, and if it repeats, tell the store's operator."
-    : 'Something on the way (a proxy, a load balancer, the network) cuts answers short, or the store is faulty: download it again, and if it repeats, check the network path and the store.';
+    ? 'The store is faulty, or something on the way changes its answers: download it again, and if it repeats, ' +
+      "tell the store's operator."
+    : 'Something on the way (a proxy, a load balancer, the network) cuts answers short, or the store is ' +
+      'faulty: download it again, and if it repeats, check the network path and the store.';
   return new BargeError('IncompleteBody', `${error.message}${tries}; nothing was saved. ${advice}`);
 }
 
@@ -834,19 +842,22 @@ function checkStatedSize(
     if (total !== size)
       throw new BargeError(
         'SizeMismatch',
-        `The store says ${what} holds ${total} bytes, not the ${size} it gave before: it changed, or the store is faulty; nothing was saved. Download it again.`,
+        `The store says ${what} holds ${total} bytes, not the ${size} it gave before: it changed, or the store ` +
+          `is faulty; nothing was saved. Download it again.`,
       );
   }
   if (asked && range && (range.start !== asked.start || range.end !== asked.end - 1)) {
     throw new BargeError(
       'RangeMismatch',
-      `The store answered bytes ${range.start}-${range.end} of ${what} when asked for ${asked.start}-${asked.end - 1}; nothing was saved. The store is faulty: tell its operator.`,
+      `The store answered bytes ${range.start}-${range.end} of ${what} when asked for ` +
+        `${asked.start}-${asked.end - 1}; nothing was saved. The store is faulty: tell its operator.`,
     );
   }
   if (!asked && length !== undefined && Number(length) !== size) {
     throw new BargeError(
       'SizeMismatch',
-      `The store sent ${length} bytes for ${what}, not the ${size} it gave before: it changed, or the store is faulty; nothing was saved. Download it again.`,
+      `The store sent ${length} bytes for ${what}, not the ${size} it gave before: it changed, or the store is ` +
+        `faulty; nothing was saved. Download it again.`,
     );
   }
 }

@@ -64,6 +64,7 @@ function deleteRefusal(spec: JobSpecs['delete']): BargeError | undefined {
   if (whole && spec.allVersions && spec.abortUploads) return undefined;
   return new BargeError(
     'InvalidRequest',
-    'A bucket is deleted by a job only once it is emptied whole: every object, every version and every unfinished upload.',
+    'A bucket is deleted by a job only once it is emptied whole: every object, every version and every ' +
+      'unfinished upload.',
   );
 }

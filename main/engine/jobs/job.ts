@@ -393,8 +393,10 @@ export class Job<Item = unknown> {
       const what = this.kind === 'upload' ? 'object' : 'file';
       throw new BargeError(
         'ChoiceNeeded',
-        `${plural(waiting, 'item')} failed because ${waiting === 1 ? `its ${what} was` : `their ${what}s were`} already there: ` +
-          `retried the same way, ${waiting === 1 ? 'it' : 'they'} would fail again. Choose whether to replace ${waiting === 1 ? 'it' : 'them'}, keep both, or skip ${waiting === 1 ? 'it' : 'them'}.`,
+        `${plural(waiting, 'item')} failed because ` +
+          `${waiting === 1 ? `its ${what} was` : `their ${what}s were`} already there: ` +
+          `retried the same way, ${waiting === 1 ? 'it' : 'they'} would fail again. Choose whether to replace ` +
+          `${waiting === 1 ? 'it' : 'them'}, keep both, or skip ${waiting === 1 ? 'it' : 'them'}.`,
       );
     }
     this.retry(answer);
@@ -425,7 +427,8 @@ export class Job<Item = unknown> {
     if (this.failedItemsOverflow)
       return new BargeError(
         'TooManyFailed',
-        `More than ${MAX_RETRY_ITEMS.toLocaleString('en-US')} items failed, more than are kept to retry one by one: retry the whole job.`,
+        `More than ${MAX_RETRY_ITEMS.toLocaleString('en-US')} items failed, more than are kept to retry one by ` +
+          `one: retry the whole job.`,
       );
     return undefined;
   }

@@ -229,7 +229,8 @@ class SyncRun {
     if (this.unreadable > 0) {
       const why = new BargeError(
         'NotDeleted',
-        `Not deleted: ${plural(this.unreadable, 'source entry', 'source entries')} could not be read, and what they hold would look extra. Fix what failed, then sync again.`,
+        `Not deleted: ${plural(this.unreadable, 'source entry', 'source entries')} could not be read, and what ` +
+          `they hold would look extra. Fix what failed, then sync again.`,
       );
       for await (const extra of drained()) this.runtime.itemFailed(extra, this.extraPlace(extra), why);
       return;
@@ -241,7 +242,8 @@ class SyncRun {
           : formatS3Url({ bucket: this.spec.bucket, key: this.spec.prefix });
       const why = new BargeError(
         'NotDeleted',
-        `Not deleted: ${source} holds nothing, so everything at the destination looks extra (a mistyped name?). To empty the destination, delete it instead.`,
+        `Not deleted: ${source} holds nothing, so everything at the destination looks extra (a mistyped ` +
+          `name?). To empty the destination, delete it instead.`,
       );
       for await (const extra of drained()) this.runtime.itemFailed(extra, this.extraPlace(extra), why);
       return;
@@ -258,7 +260,8 @@ class SyncRun {
       if (!isInside(folder, parent) || !isInside(root, parent))
         throw new BargeError(
           'UnsafePath',
-          `${extra.path} now lies outside ${this.spec.folder} (a folder on its way became a link to ${parent}); it was not deleted.`,
+          `${extra.path} now lies outside ${this.spec.folder} (a folder on its way became a link to ` +
+            `${parent}); it was not deleted.`,
         );
       await unlink(extra.path!);
       this.runtime.objectDone(place);

@@ -85,7 +85,9 @@ export async function uploadAsAsked(upload: AskingUpload, file: LocalFile, send:
       case 'fail':
         throw new BargeError(
           'ObjectExists',
-          `${where} is already there; ${file.path} was not uploaded over it. Choose what to do with an object already there (the "If there" menu beside Upload, or --if-exists overwrite, skip, rename or newer) and upload it again.`,
+          `${where} is already there; ${file.path} was not uploaded over it. Choose what to do with an object ` +
+            `already there (the "If there" menu beside Upload, or --if-exists overwrite, skip, rename or ` +
+            `newer) and upload it again.`,
         );
       case 'ask':
         throw new BargeError('InvalidJobSpec', 'An answer to "already there" was asked for and not given.');
@@ -175,7 +177,9 @@ async function freeNumberedKey(
   }
   throw new BargeError(
     'ObjectExists',
-    `${formatS3Url({ bucket: upload.bucket, key: file.key })} and ${MAX_NUMBERED_NAMES.toLocaleString('en-US')} numbered copies of it are already there; ${file.path} was not uploaded.`,
+    `${formatS3Url({ bucket: upload.bucket, key: file.key })} and ` +
+      `${MAX_NUMBERED_NAMES.toLocaleString('en-US')} numbered copies of it are already there; ${file.path} was ` +
+      `not uploaded.`,
   );
 }
 

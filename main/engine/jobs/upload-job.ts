@@ -825,7 +825,9 @@ async function multipartUploadOnce(
       const cause = toBargeError(error, `upload ${file.path} to ${what}`);
       throw new BargeError(
         cause.code,
-        `${cause.message.replace(/\.$/, '')}. Its multipart upload could not be aborted either (${toBargeError(cleanup).message.replace(/\.$/, '')}); it is kept for the next run, and "barge abort-uploads" lists such leftovers.`,
+        `${cause.message.replace(/\.$/, '')}. Its multipart upload could not be aborted either ` +
+          `(${toBargeError(cleanup).message.replace(/\.$/, '')}); it is kept for the next run, and "barge ` +
+          `abort-uploads" lists such leftovers.`,
         { cause: error },
       );
     }
@@ -1035,7 +1037,8 @@ async function checkCompleted(
   await deleteObject(connection, { bucket, key, versionId: stored.versionId });
   throw new BargeError(
     'ChecksumMismatch',
-    `The store reports ${crc} ${reported} for s3://${bucket}/${key}, but its parts give ${expected}; the object was removed. Retry the upload.`,
+    `The store reports ${crc} ${reported} for s3://${bucket}/${key}, but its parts give ${expected}; the ` +
+      `object was removed. Retry the upload.`,
   );
 }
 

@@ -145,7 +145,8 @@ export class Journal {
     // process (a second `barge`, the app) may be reading it just then.
     const db = new DatabaseSync(file, { timeout: busyTimeoutMs });
     db.exec(
-      `PRAGMA busy_timeout = ${busyTimeoutMs}; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;`,
+      `PRAGMA busy_timeout = ${busyTimeoutMs}; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA ` +
+        `foreign_keys = ON;`,
     );
     // One transaction that holds the write lock: the app and a `barge` may open an old journal at once.
     db.exec('BEGIN IMMEDIATE');
@@ -166,14 +167,16 @@ export class Journal {
       // Schema 3: the file's inode and change time, which a rewrite in place cannot put back.
       if (uploads.length > 0 && !uploads.includes('ino'))
         db.exec(
-          'ALTER TABLE multipart_uploads ADD COLUMN ino INTEGER; ALTER TABLE multipart_uploads ADD COLUMN ctime_ms REAL',
+          'ALTER TABLE multipart_uploads ADD COLUMN ino INTEGER; ALTER TABLE multipart_uploads ADD COLUMN ' +
+            'ctime_ms REAL',
         );
       // ... and where a download's target folder really was when the job first opened it.
       // Schema 4: the local file's identity with each finished object, to know on resume that it is
       // still the file sent or written (a file replaced, or rewritten with its time put back, is not).
       if (objects.length > 0 && !objects.includes('ino'))
         db.exec(
-          'ALTER TABLE objects ADD COLUMN dev INTEGER; ALTER TABLE objects ADD COLUMN ino INTEGER; ALTER TABLE objects ADD COLUMN ctime_ms REAL',
+          'ALTER TABLE objects ADD COLUMN dev INTEGER; ALTER TABLE objects ADD COLUMN ino INTEGER; ALTER TABLE ' +
+            'objects ADD COLUMN ctime_ms REAL',
         );
       const jobs = columns('jobs');
       if (jobs.length > 0 && !jobs.includes('target')) db.exec('ALTER TABLE jobs ADD COLUMN target TEXT');
@@ -236,7 +239,8 @@ export class Journal {
     const now = this.now();
     this.locks.acquire(job.id);
     this.run(
-      'INSERT INTO jobs (id, host, kind, name, spec, connection_ref, fingerprint, status, owner_pid, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO jobs (id, host, kind, name, spec, connection_ref, fingerprint, status, owner_pid, ' +
+        'created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
       job.id,
       job.host,
       job.kind,
@@ -255,7 +259,8 @@ export class Journal {
   /** The newest unfinished job with this fingerprint, to continue it (another process may be running it: see claim). */
   findResumable(host: JournalHost, fingerprint: string): JournaledJob | undefined {
     const row = this.get(
-      "SELECT * FROM jobs WHERE host = ? AND fingerprint = ? AND status IN ('active', 'failed') ORDER BY created_at DESC",
+      "SELECT * FROM jobs WHERE host = ? AND fingerprint = ? AND status IN ('active', 'failed') ORDER BY " +
+        'created_at DESC',
       host,
       fingerprint,
     );
@@ -345,7 +350,8 @@ export class Journal {
       },
       objectFinished: (object, options) =>
         (options?.now ? this.run.bind(this) : this.record.bind(this))(
-          'INSERT OR REPLACE INTO objects (job_id, key, path, size, mtime_ms, etag, version_id, checksum, verified, finished_at, dev, ino, ctime_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+          'INSERT OR REPLACE INTO objects (job_id, key, path, size, mtime_ms, etag, version_id, checksum, ' +
+            'verified, finished_at, dev, ino, ctime_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
           id,
           object.key,
           object.path,
@@ -378,7 +384,8 @@ export class Journal {
       },
       multipartStarted: (key, record: MultipartRecord) =>
         this.run(
-          'INSERT OR REPLACE INTO multipart_uploads (job_id, key, upload_id, path, size, mtime_ms, part_size, checksum_algorithm, started_at, ino, ctime_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+          'INSERT OR REPLACE INTO multipart_uploads (job_id, key, upload_id, path, size, mtime_ms, part_size, ' +
+            'checksum_algorithm, started_at, ino, ctime_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
           id,
           key,
           record.uploadId,
@@ -428,7 +435,8 @@ export class Journal {
       downloadStarted: (key, record: DownloadRecord) => {
         this.record('DELETE FROM ranges WHERE job_id = ? AND key = ?', id, key);
         this.record(
-          'INSERT OR REPLACE INTO downloads (job_id, key, path, temporary, etag, size, part_size) VALUES (?, ?, ?, ?, ?, ?, ?)',
+          'INSERT OR REPLACE INTO downloads (job_id, key, path, temporary, etag, size, part_size) VALUES (?, ' +
+            '?, ?, ?, ?, ?, ?)',
           id,
           key,
           record.path,
@@ -453,7 +461,8 @@ export class Journal {
       strays: () => {
         const dead = (jobId: string) => jobId !== id && !this.locks.heldHere(jobId) && !this.locks.heldElsewhere(jobId);
         const uploads = this.all(
-          "SELECT m.job_id, m.key, m.upload_id, j.spec FROM multipart_uploads m JOIN jobs j ON j.id = m.job_id WHERE m.upload_id != ''",
+          'SELECT m.job_id, m.key, m.upload_id, j.spec FROM multipart_uploads m JOIN jobs j ON j.id = m.job_id ' +
+            "WHERE m.upload_id != ''",
         )
           .filter((row) => dead(String(row.job_id)))
           .map((row) => ({
@@ -537,7 +546,8 @@ export class Journal {
       if (!this.warned) {
         this.warned = true;
         this.warn(
-          `The job journal ${this.file} could not be written (${(error as Error).message}); transfers go on, but may redo work after a crash.`,
+          `The job journal ${this.file} could not be written (${(error as Error).message}); transfers go on, ` +
+            `but may redo work after a crash.`,
         );
       }
       return undefined;

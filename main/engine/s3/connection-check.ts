@@ -74,7 +74,8 @@ export async function checkConnection(
         'timeout',
         'endpoint',
         'Timeout',
-        `The store did not answer within ${Math.round(timeoutMs / 1000)} seconds: check the endpoint URL, and that nothing on the way (a firewall, a proxy) holds the connection.`,
+        `The store did not answer within ${Math.round(timeoutMs / 1000)} seconds: check the endpoint URL, and ` +
+          `that nothing on the way (a firewall, a proxy) holds the connection.`,
       );
     }
     return describeCheckFailure(error, config);
@@ -138,7 +139,8 @@ export function describeCheckFailure(error: unknown, config: ConnectionConfig): 
       'keys',
       'accessKeyId',
       code,
-      `The store does not know this access key ID (it answered ${httpStatus(error) ?? 403} InvalidAccessKeyId): check the access key ID.`,
+      `The store does not know this access key ID (it answered ${httpStatus(error) ?? 403} ` +
+        `InvalidAccessKeyId): check the access key ID.`,
     );
   }
   if (code === 'SignatureDoesNotMatch') {
@@ -146,7 +148,8 @@ export function describeCheckFailure(error: unknown, config: ConnectionConfig): 
       'keys',
       'secretAccessKey',
       code,
-      `The secret access key does not match the access key ID (the store answered ${httpStatus(error) ?? 403} SignatureDoesNotMatch): check the secret access key.`,
+      `The secret access key does not match the access key ID (the store answered ${httpStatus(error) ?? 403} ` +
+        `SignatureDoesNotMatch): check the secret access key.`,
     );
   }
   if (code === 'InvalidToken' || code === 'ExpiredToken')
@@ -159,7 +162,8 @@ export function describeCheckFailure(error: unknown, config: ConnectionConfig): 
           'credentials',
           'profile',
           code,
-          `The AWS profile "${config.profile}" gives no credentials on the machine running Barge: check its name, and the ~/.aws files there.`,
+          `The AWS profile "${config.profile}" gives no credentials on the machine running Barge: check its ` +
+            `name, and the ~/.aws files there.`,
         )
       : failed(
           'credentials',

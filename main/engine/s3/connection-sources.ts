@@ -37,8 +37,10 @@ export async function checkedConnectionSources(
     throw new BargeError(
       'NoSuchProfile',
       config.profile === undefined
-        ? `The config profile (${named}) could not be found: AWS_PROFILE names it, but there is no such profile in ${profileFiles('or')}. Set AWS_PROFILE to a profile there, or unset it.`
-        : `No profile ${named} in ${profileFiles('or')}: check its name (a profile is a [profile ${named}] section of the config file, or a [${named}] section of the credentials file).`,
+        ? `The config profile (${named}) could not be found: AWS_PROFILE names it, but there is no such ` +
+            `profile in ${profileFiles('or')}. Set AWS_PROFILE to a profile there, or unset it.`
+        : `No profile ${named} in ${profileFiles('or')}: check its name (a profile is a [profile ${named}] ` +
+            `section of the config file, or a [${named}] section of the credentials file).`,
     );
   }
   const profile = named ?? 'default';
@@ -68,5 +70,8 @@ export function checkEndpointAddress(endpoint: string | undefined, refuse: Addre
 
 /** Where profiles are read from (the SDK finds the files by this process's environment). */
 function profileFiles(conjunction: 'or' | 'and'): string {
-  return `${process.env.AWS_CONFIG_FILE || '~/.aws/config'} ${conjunction} ${process.env.AWS_SHARED_CREDENTIALS_FILE || '~/.aws/credentials'}`;
+  return (
+    `${process.env.AWS_CONFIG_FILE || '~/.aws/config'} ${conjunction} ` +
+    `${process.env.AWS_SHARED_CREDENTIALS_FILE || '~/.aws/credentials'}`
+  );
 }

@@ -371,7 +371,8 @@ function failOnMismatch(source: ObjectPlace, target: ObjectPlace, mismatch: stri
   if (mismatch === undefined) return;
   throw new BargeError(
     'BadDigest',
-    `The copy of s3://${source.bucket}/${source.key} at s3://${target.bucket}/${target.key} does not match its source ` +
+    `The copy of s3://${source.bucket}/${source.key} at s3://${target.bucket}/${target.key} does not match its ` +
+      `source ` +
       `(${mismatch}); the source is unchanged. Copy it again.`,
   );
 }

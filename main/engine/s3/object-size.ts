@@ -28,7 +28,8 @@ export function statedSize(stated: unknown): string {
 export function badSizeError(what: string, where: string, stated: unknown): BargeError {
   return new BargeError(
     'BadSize',
-    `The store's ${where} gives ${what} ${statedSize(stated)} as its size, which no object can have (a whole number of bytes from 0 to 5 TiB); nothing was saved. The store is faulty: tell its operator.`,
+    `The store's ${where} gives ${what} ${statedSize(stated)} as its size, which no object can have (a whole ` +
+      `number of bytes from 0 to 5 TiB); nothing was saved. The store is faulty: tell its operator.`,
   );
 }
 

@@ -106,7 +106,8 @@ export async function openObjectStream(
     source.destroy();
     throw new BargeError(
       'SizeMismatch',
-      `The store sends ${answer.ContentLength} bytes for ${what}, not the ${looked.size} its HEAD gave: it changed, or the store is faulty; nothing was saved. Save it again.`,
+      `The store sends ${answer.ContentLength} bytes for ${what}, not the ${looked.size} its HEAD gave: it ` +
+        `changed, or the store is faulty; nothing was saved. Save it again.`,
     );
   }
   const size = looked.size;
@@ -125,7 +126,8 @@ export async function openObjectStream(
 function unverified(what: string, why: string | undefined): BargeError {
   return new BargeError(
     'Unverified',
-    `${what} can be checked only for its size${why ? ` (${why})` : ''}; it was not saved, as asked. Save it without "Only save objects whose content can be verified" to take it as it is.`,
+    `${what} can be checked only for its size${why ? ` (${why})` : ''}; it was not saved, as asked. Save it ` +
+      `without "Only save objects whose content can be verified" to take it as it is.`,
   );
 }
 
@@ -170,7 +172,8 @@ export function checkedBody(source: Readable, expected: BodyExpectation): Readab
         return callback(
           new BargeError(
             'SizeMismatch',
-            `The store sent ${bytes} of the ${expected.size} bytes of ${expected.what}; the download was stopped. Try again.`,
+            `The store sent ${bytes} of the ${expected.size} bytes of ${expected.what}; the download was ` +
+              `stopped. Try again.`,
           ),
         );
       try {

@@ -47,7 +47,8 @@ export async function openRangedObject(
         if (bytes.length !== end - start + 1)
           throw new BargeError(
             'SizeMismatch',
-            `The store sent ${bytes.length} bytes for bytes ${start}-${end} of ${what}, not ${end - start + 1}: it changed, or the store is faulty. Try again.`,
+            `The store sent ${bytes.length} bytes for bytes ${start}-${end} of ${what}, not ` +
+              `${end - start + 1}: it changed, or the store is faulty. Try again.`,
           );
         return bytes;
       },

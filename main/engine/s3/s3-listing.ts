@@ -71,7 +71,8 @@ export function decodeListingKey(encoded: string): string | undefined {
 export function unreadableKeyError(bucket: string, sent: string, what: string): BargeError {
   return new BargeError(
     'UnreadableKey',
-    `The store listed a key of s3://${bucket} whose URL encoding is broken ("${sent}", as it sent it): what the key is cannot be known, so it was not ${what}. The store is faulty: tell its operator.`,
+    `The store listed a key of s3://${bucket} whose URL encoding is broken ("${sent}", as it sent it): what ` +
+      `the key is cannot be known, so it was not ${what}. The store is faulty: tell its operator.`,
   );
 }
 
@@ -207,7 +208,8 @@ export async function* listAllVersions(
     if (more && page.NextKeyMarker !== undefined && marker === undefined) {
       throw new BargeError(
         'UnreadableKey',
-        `The store ended a page of the listing of s3://${options.bucket} at a key whose URL encoding is broken ("${page.NextKeyMarker}"): the listing cannot go on past it. The store is faulty: tell its operator.`,
+        `The store ended a page of the listing of s3://${options.bucket} at a key whose URL encoding is broken ` +
+          `("${page.NextKeyMarker}"): the listing cannot go on past it. The store is faulty: tell its operator.`,
       );
     }
     keyMarker = marker;

@@ -90,7 +90,8 @@ export async function uploadStream(
       if (partNumber > MAX_PARTS)
         throw new BargeError(
           'TooManyParts',
-          `The stream is longer than ${MAX_PARTS.toLocaleString('en-US')} parts of the part size: give a larger --part-size (S3 takes at most 10,000 parts).`,
+          `The stream is longer than ${MAX_PARTS.toLocaleString('en-US')} parts of the part size: give a ` +
+            `larger --part-size (S3 takes at most 10,000 parts).`,
         );
       size += body.length;
       const number = partNumber;
