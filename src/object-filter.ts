@@ -229,31 +229,60 @@ export interface FilterText {
   readonly storageClass?: string;
 }
 
+/** What each field is called where it was typed: a flag on the command line, a label in the window. */
+export type FilterFieldNames = Readonly<Record<keyof FilterText, string>>;
+
+/** The command line's names: its flags. */
+export const FLAG_NAMES: FilterFieldNames = {
+  include: '--include',
+  exclude: '--exclude',
+  olderThan: '--older-than',
+  newerThan: '--newer-than',
+  largerThan: '--larger-than',
+  smallerThan: '--smaller-than',
+  storageClass: '--storage-class',
+};
+
+/**
+ * Globs typed in one field, separated by commas ("*.tmp, *.log"): the space after a comma is typing,
+ * not part of the next glob, and an empty glob between two commas is none.
+ */
+export function splitGlobList(text: string): string[] {
+  return text
+    .split(',')
+    .map((glob) => glob.trim())
+    .filter((glob) => glob !== '');
+}
+
 /**
  * The filter typed, checked as a whole: a future --older-than (it would match everything: a slip, most
  * likely, of a date's year), a future --newer-than (nothing), and limits that leave nothing between
- * them are refused. Flag names are given as the command line spells them.
+ * them are refused. Each refusal names the field as `names` spell it (the flags unless told).
  */
-export function parseObjectFilter(text: FilterText, now: number): ObjectFilter | undefined {
+export function parseObjectFilter(
+  text: FilterText,
+  now: number,
+  names: FilterFieldNames = FLAG_NAMES,
+): ObjectFilter | undefined {
   const filter: {
     -readonly [K in keyof ObjectFilter]: ObjectFilter[K];
   } = {};
-  if (text.include?.length) filter.include = text.include.map((glob) => parseGlob('--include', glob));
-  if (text.exclude?.length) filter.exclude = text.exclude.map((glob) => parseGlob('--exclude', glob));
+  if (text.include?.length) filter.include = text.include.map((glob) => parseGlob(names.include, glob));
+  if (text.exclude?.length) filter.exclude = text.exclude.map((glob) => parseGlob(names.exclude, glob));
   if (text.olderThan !== undefined) {
-    filter.modifiedBefore = parseInstant('--older-than', text.olderThan, now);
+    filter.modifiedBefore = parseInstant(names.olderThan, text.olderThan, now);
     if (filter.modifiedBefore > now)
       throw new FilterProblem(
-        `--older-than ${text.olderThan} is in the future: every object is older than that. Give a past date or ` +
-          `an age such as 90d.`,
+        `${names.olderThan} ${text.olderThan} is in the future: every object is older than that. Give a past ` +
+          `date or an age such as 90d.`,
       );
   }
   if (text.newerThan !== undefined) {
-    filter.modifiedAfter = parseInstant('--newer-than', text.newerThan, now);
+    filter.modifiedAfter = parseInstant(names.newerThan, text.newerThan, now);
     if (filter.modifiedAfter > now)
       throw new FilterProblem(
-        `--newer-than ${text.newerThan} is in the future: no object is newer than that. Give a past date or an ` +
-          `age such as 12h.`,
+        `${names.newerThan} ${text.newerThan} is in the future: no object is newer than that. Give a past date ` +
+          `or an age such as 12h.`,
       );
   }
   if (
@@ -262,14 +291,14 @@ export function parseObjectFilter(text: FilterText, now: number): ObjectFilter |
     filter.modifiedAfter >= filter.modifiedBefore
   )
     throw new FilterProblem(
-      `--newer-than ${text.newerThan} and --older-than ${text.olderThan} leave no time between them: nothing ` +
-        `could match. The object must be newer than the first and older than the second.`,
+      `${names.newerThan} ${text.newerThan} and ${names.olderThan} ${text.olderThan} leave no time between ` +
+        `them: nothing could match. The object must be newer than the first and older than the second.`,
     );
-  if (text.largerThan !== undefined) filter.largerThan = parseSizeLimit('--larger-than', text.largerThan);
+  if (text.largerThan !== undefined) filter.largerThan = parseSizeLimit(names.largerThan, text.largerThan);
   if (text.smallerThan !== undefined) {
-    filter.smallerThan = parseSizeLimit('--smaller-than', text.smallerThan);
+    filter.smallerThan = parseSizeLimit(names.smallerThan, text.smallerThan);
     if (filter.smallerThan === 0)
-      throw new FilterProblem('--smaller-than 0 matches nothing: no object has fewer than 0 bytes.');
+      throw new FilterProblem(`${names.smallerThan} 0 matches nothing: no object has fewer than 0 bytes.`);
   }
   if (
     filter.largerThan !== undefined &&
@@ -277,11 +306,11 @@ export function parseObjectFilter(text: FilterText, now: number): ObjectFilter |
     filter.smallerThan <= filter.largerThan + 1
   )
     throw new FilterProblem(
-      `--larger-than ${text.largerThan} and --smaller-than ${text.smallerThan} leave no size between them: ` +
-        `nothing could match.`,
+      `${names.largerThan} ${text.largerThan} and ${names.smallerThan} ${text.smallerThan} leave no size ` +
+        `between them: nothing could match.`,
     );
   if (text.storageClass !== undefined)
-    filter.storageClasses = parseStorageClasses('--storage-class', text.storageClass);
+    filter.storageClasses = parseStorageClasses(names.storageClass, text.storageClass);
   return isFiltering(filter) ? filter : undefined;
 }
 
