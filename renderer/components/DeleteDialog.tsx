@@ -1,13 +1,23 @@
-// Bulk delete with a clear preview: a dry run counts what would go (objects and bytes) before
-// anything is deleted; above 1,000 objects the operator types the name to confirm.
+// Bulk delete with a clear preview: the list of exactly what will go, streamed from the listing
+// with the filters the delete will use (the command line's, read by the same parser), its count and
+// bytes; nothing matching disables Delete. Above 1,000 objects the operator types the name to confirm.
+// The delete sends the folders and the filter, never the listed keys: a million-key folder is listed
+// again by the engine, not passed through the window. "Delete all versions" counts versions by a dry
+// run of the delete itself (a listing of current objects would not show them).
 
-import { Fragment, useEffect, useState } from 'react';
+import { Fragment, useEffect, useMemo, useState } from 'react';
 import type { JobView } from '../store/jobs-store.ts';
 import { formatBytes } from '../format.ts';
 import { useJobs } from '../store/jobs-store.ts';
 import { useBrowser } from '../store/browser-store.ts';
+import { useDeletePreview } from '../store/delete-preview-store.ts';
 import type { BucketVersioning } from '../../src/contract/models.ts';
+import { EMPTY_FILTER_FIELDS, readFilterFields } from '../../src/filter-form.ts';
+import type { FilterFields } from '../../src/filter-form.ts';
+import type { ObjectFilter } from '../../src/object-filter.ts';
 import { Dialog } from './Dialog.tsx';
+import { DeleteFilters } from './DeleteFilters.tsx';
+import { DeletePreviewList } from './DeletePreviewList.tsx';
 import { Name } from './Name.tsx';
 
 export const TYPE_TO_CONFIRM_ABOVE = 1000;
@@ -54,13 +64,67 @@ export function deleteOutcome(
   return `This deletes ${objects} (${bytes}).`;
 }
 
-function spec(target: DeleteTarget) {
+function spec(target: DeleteTarget, filter: ObjectFilter | undefined) {
   return {
     connectionId: target.connectionId,
     bucket: target.bucket,
     keys: [...target.keys],
     ...(target.keySizes ? { keySizes: [...target.keySizes] } : {}),
     prefixes: [...target.prefixes],
+    ...(filter ? { filter } : {}),
+  };
+}
+
+/** What the count says, whichever way it was made. */
+interface Count {
+  /** Made to the end, for exactly the request Delete would send. */
+  readonly done: boolean;
+  readonly objects: number;
+  readonly bytes: number;
+  /** Why there is no count (a failed or cancelled one). */
+  readonly failed?: string;
+}
+
+/**
+ * The count of a delete of every version: a dry run of the delete itself (the listing shows current
+ * objects only). Cancelled when the request changes or the dialog closes.
+ */
+function useVersionCount(request: ReturnType<typeof spec> | undefined): Count | undefined {
+  const [countId, setCountId] = useState<string>();
+  const [error, setError] = useState<string>();
+  const job: JobView | undefined = useJobs((s) => (countId ? s.jobs.get(countId) : undefined));
+  const startDelete = useJobs((s) => s.delete);
+  const control = useJobs((s) => s.control);
+  useEffect(() => {
+    setCountId(undefined);
+    setError(undefined);
+    if (!request) return;
+    let current = true;
+    let id: string | undefined;
+    startDelete({ ...request, allVersions: true, dryRun: true }).then(
+      (counting) => {
+        id = counting.id;
+        if (current) setCountId(counting.id);
+        else void control('cancel', counting.id);
+      },
+      (e: Error) => current && setError(e.message),
+    );
+    return () => {
+      current = false;
+      // A count nobody will read any more stops listing.
+      if (id) void control('cancel', id);
+    };
+  }, [request, startDelete, control]);
+  if (!request) return undefined;
+  if (error) return { done: false, objects: 0, bytes: 0, failed: error };
+  if (!job) return { done: false, objects: 0, bytes: 0 };
+  const status = job.state.status;
+  return {
+    // Only a count that ran to the end may unlock the delete: a failed or cancelled one undercounts.
+    done: status === 'completed',
+    objects: job.progress.objectsDone,
+    bytes: job.progress.bytesDone,
+    ...(status === 'failed' ? { failed: job.state.error.message } : status === 'cancelled' ? { failed: '' } : {}),
   };
 }
 
@@ -74,15 +138,24 @@ export function DeleteDialog({
   onDeleted: () => void;
 }) {
   const [allVersions, setAllVersions] = useState(false);
-  // The count shown, and the exact request it counted: Delete sends that request, nothing else.
-  const [preview, setPreview] = useState<{ id: string; allVersions: boolean }>();
+  const [fields, setFields] = useState<FilterFields>(EMPTY_FILTER_FIELDS);
   const [typed, setTyped] = useState('');
   const [error, setError] = useState<string>();
-  const job: JobView | undefined = useJobs((s) => (preview ? s.jobs.get(preview.id) : undefined));
   const startDelete = useJobs((s) => s.delete);
-  const control = useJobs((s) => s.control);
   const readVersioning = useBrowser((s) => s.versioning);
   const [versioning, setVersioning] = useState<BucketVersioning>();
+  const preview = useDeletePreview();
+  const { preview: startPreview, cancel: cancelPreview } = preview;
+
+  // Filters act on what is listed: the folders. Objects picked by name go as named (as in the engine),
+  // so with any in the selection the filters are not offered.
+  const filtersOffered = target.keys.length === 0;
+  // Read once per edit: ages become instants here, and Delete sends the very filter the list shows.
+  const reading = useMemo(() => readFilterFields(fields, Date.now()), [fields]);
+  const request = useMemo(
+    () => (reading.ok ? spec(target, filtersOffered ? reading.filter : undefined) : undefined),
+    [reading, target, filtersOffered],
+  );
 
   useEffect(() => {
     let current = true;
@@ -93,41 +166,32 @@ export function DeleteDialog({
   }, [target, readVersioning]);
 
   useEffect(() => {
-    let current = true;
-    let countId: string | undefined;
-    setPreview(undefined);
-    setError(undefined);
-    startDelete({ ...spec(target), allVersions, dryRun: true }).then(
-      (counting) => {
-        countId = counting.id;
-        if (current) setPreview({ id: counting.id, allVersions });
-        else void control('cancel', counting.id);
-      },
-      (e: Error) => current && setError(e.message),
-    );
-    return () => {
-      current = false;
-      // A count nobody will read any more stops listing.
-      if (countId) void control('cancel', countId);
-    };
-  }, [target, allVersions, startDelete, control]);
+    if (!request || allVersions) return;
+    void startPreview(request);
+    // Other filters, the dialog closed or all versions asked for: this list stops.
+    return cancelPreview;
+  }, [request, allVersions, startPreview, cancelPreview]);
 
-  // Only a count that ran to the end may unlock the delete: a failed or cancelled one undercounts.
-  const counted = job?.state.status === 'completed';
-  const countFailed = job !== undefined && (job.state.status === 'failed' || job.state.status === 'cancelled');
-  const count = job?.progress.objectsDone ?? 0;
-  const needsTyping = count > TYPE_TO_CONFIRM_ABOVE;
-  const confirmed =
-    counted &&
-    preview !== undefined &&
-    preview.allVersions === allVersions &&
-    count > 0 &&
-    (!needsTyping || typed === target.confirmName);
+  const versionCount = useVersionCount(allVersions ? request : undefined);
+  const count: Count | undefined = !request
+    ? undefined
+    : allVersions
+      ? versionCount
+      : {
+          done: preview.scan === request && preview.finished,
+          objects: preview.scan === request ? preview.count : 0,
+          bytes: preview.scan === request ? preview.bytes : 0,
+          ...(preview.scan === request && preview.error !== undefined ? { failed: preview.error } : {}),
+        };
+  const counted = count?.done === true;
+  const nothing = counted && count.objects === 0;
+  const needsTyping = counted && count.objects > TYPE_TO_CONFIRM_ABOVE;
+  const confirmed = request !== undefined && counted && !nothing && (!needsTyping || typed === target.confirmName);
 
   async function confirm() {
-    if (!preview) return;
+    if (!request) return;
     try {
-      await startDelete({ ...spec(target), allVersions: preview.allVersions, dryRun: false });
+      await startDelete({ ...request, allVersions, dryRun: false });
       onDeleted();
       onClose();
     } catch (e) {
@@ -164,23 +228,43 @@ export function DeleteDialog({
         ))}
         {what.length > 5 ? ` and ${what.length - 5} more` : ''}
       </p>
+      {filtersOffered ? (
+        <DeleteFilters fields={fields} problem={reading.ok ? undefined : reading.problem} onChange={setFields} />
+      ) : (
+        target.prefixes.length > 0 && (
+          <p className="hint">Objects picked by name go as named; to filter, delete folders alone.</p>
+        )
+      )}
       <label className="inline">
         <input type="checkbox" checked={allVersions} onChange={(e) => setAllVersions(e.target.checked)} /> Delete all
         versions (versioned buckets)
       </label>
       <p role="status" aria-live="polite" className="preview">
-        {counted ? (
-          <>{deleteOutcome(count, formatBytes(job.progress.bytesDone), allVersions, versioning)}</>
-        ) : countFailed ? (
-          <>
-            Could not count what would be deleted{job.state.status === 'failed' ? `: ${job.state.error.message}` : ''}.
-            Nothing was deleted.
-          </>
+        {!count ? (
+          'Nothing is listed until the filters are mended.'
+        ) : count.failed !== undefined ? (
+          <>Could not count what would be deleted{count.failed ? `: ${count.failed}` : ''}. Nothing was deleted.</>
+        ) : nothing ? (
+          'Nothing matches: nothing would be deleted.'
+        ) : counted ? (
+          deleteOutcome(count.objects, formatBytes(count.bytes), allVersions, versioning)
+        ) : allVersions ? (
+          `Counting… ${count.objects.toLocaleString()} so far`
         ) : (
-          <>Counting… {job ? `${job.progress.objectsDone.toLocaleString()} so far` : ''}</>
+          `Scanning… ${count.objects.toLocaleString()} ${count.objects === 1 ? 'object' : 'objects'} ` +
+          `(${formatBytes(count.bytes)}) so far`
         )}
       </p>
-      {needsTyping && counted && (
+      {request && !allVersions && preview.scan === request && preview.count > 0 && (
+        <DeletePreviewList rows={preview.rows} count={preview.count} />
+      )}
+      {!allVersions && preview.scan === request && preview.unreadable > 0 && (
+        <p className="error">
+          {preview.unreadable.toLocaleString()} listed with a broken name encoding: no request can name them, so the
+          delete fails on each by name.
+        </p>
+      )}
+      {needsTyping && (
         <label>
           Type{' '}
           <code>
@@ -201,7 +285,7 @@ export function DeleteDialog({
           Cancel
         </button>
         <button type="button" className="danger" disabled={!confirmed} onClick={() => void confirm()}>
-          Delete {counted ? count.toLocaleString() : ''}
+          Delete {counted && !nothing ? count.objects.toLocaleString() : ''}
         </button>
       </div>
     </Dialog>
