@@ -46,7 +46,7 @@ interface DeletePreviewState {
   readonly error: string | undefined;
   /** List what `scan` would delete, ending any scan before it. */
   preview(scan: PreviewScan): Promise<void>;
-  /** Stop listing (filters changed, the dialog closed); the rows so far stay. */
+  /** Stop listing and forget the rows (filters changed, the dialog closed). */
   cancel(): void;
 }
 
@@ -115,7 +115,8 @@ export const useDeletePreview = create<DeletePreviewState>((set, get) => {
 
     cancel() {
       generation++;
-      if (get().scanning) set({ scanning: false });
+      // The rows go too: a closed dialog holds no million keys, and a list of other filters is no preview.
+      set({ scan: undefined, rows: [], count: 0, bytes: 0, unreadable: 0, scanning: false, finished: false });
     },
   };
 });
