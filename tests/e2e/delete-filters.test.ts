@@ -2,6 +2,7 @@
 // the matching keys streamed into a list that renders only what is on screen, and a delete of
 // exactly those (the folder and the filter sent, the engine listing them again).
 
+import AxeBuilder from '@axe-core/playwright';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -98,6 +99,11 @@ it('deletes exactly what the filters keep, listed first with their count and byt
   await expect.poll(() => status.textContent(), { timeout: 30_000 }).toMatch(/deletes 2 objects \(7\.81 KiB\)/);
   expect(await listed()).toEqual(['logs/big-1.bin2.93 KiB', 'logs/big-2.bin4.88 KiB']);
   expect(await confirm.textContent()).toBe('Delete 2');
+  const { violations } = await new AxeBuilder({ page })
+    .include('dialog')
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+    .analyze();
+  expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
   await screenshot(page, 'delete-filters');
   await confirm.click();
 

@@ -19,3 +19,12 @@ it('a delete of a whole bucket (Empty bucket) says so in words, not "(whole buck
   // A folder is still named as one.
   expect(render(['logs/'])).toContain('logs/</bdi> (folder)');
 });
+
+it('offers the filters on folders alone: objects picked by name go as named', () => {
+  const folders = render(['logs/']);
+  expect(folders).toContain('Older than');
+  expect(folders).toContain('Exclude');
+  const mixed = render(['logs/'], ['top.txt']);
+  expect(mixed).not.toContain('Older than');
+  expect(mixed).toContain('Objects picked by name go as named');
+});
