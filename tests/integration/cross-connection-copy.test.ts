@@ -135,15 +135,17 @@ describe('copy between two connections', () => {
     expect(t.engine.details(end.id, 'all', 0, 10).items[0]?.message).toBe("matched the store's checksum");
   });
 
-  it('holds at most parts in flight × part size: no part is read before a slot to send it is free', async () => {
+  it('holds at most parts in flight × part size, across all its objects: no part is read before a slot is free', async () => {
     // The source read through a second proxy too, so both sides of every byte are seen.
     const s3 = inject('s3');
     const near = await startLegacyStoreProxy(s3.endpoint, s3, s3.region);
     near.legacy = false;
     try {
       const source = await t.engine.connect({ ...serverConfig(), endpoint: near.endpoint });
-      const body = randomBytes(8 * PART_BYTES);
-      await put('held.bin', body);
+      // Two objects of four parts, copied at once (two objects in flight, each with two parts in flight).
+      const body = randomBytes(4 * PART_BYTES);
+      await put('held/1.bin', body);
+      await put('held/2.bin', body);
       const sizes = new Map<SeenRequest, number>();
       let requested = 0;
       let mostHeld = 0;
@@ -162,12 +164,18 @@ describe('copy between two connections', () => {
       const end = await t.engine
         .copy(
           far,
-          { sourceConnectionRef: 'near', sourceBucket: t.bucket, keys: ['held.bin'], bucket: other, destination: '' },
+          {
+            sourceConnectionRef: 'near',
+            sourceBucket: t.bucket,
+            keys: ['held/1.bin', 'held/2.bin'],
+            bucket: other,
+            destination: '',
+          },
           { sourceConnection: source },
         )
         .finished();
       expect(end.state).toEqual({ status: 'completed' });
-      expect(requested).toBe(body.length);
+      expect(requested).toBe(2 * body.length);
       expect(mostHeld).toBeGreaterThan(0);
       expect(mostHeld).toBeLessThanOrEqual(THREADS * PART_BYTES);
     } finally {

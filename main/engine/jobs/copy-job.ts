@@ -29,6 +29,7 @@ import { countedAgain } from './job.ts';
 import type { JobBody, JobRuntime } from './job.ts';
 import type { CopySpec } from './job-specs.ts';
 import { readAhead } from './read-ahead.ts';
+import { PartSlots } from '../queue/part-slots.ts';
 
 export interface CopyItem {
   readonly key: string;
@@ -46,6 +47,8 @@ export type ConnectionLookup = (connectionRef: string) => Promise<S3Connection>;
 interface CopyEnds {
   readonly from: S3Connection;
   readonly to: S3Connection;
+  /** The parts the job holds in memory at once, across its objects (a copy between connections). */
+  readonly partSlots: PartSlots;
 }
 
 export function copyBody(connection: S3Connection, spec: CopySpec, others?: ConnectionLookup): JobBody<CopyItem> {
@@ -53,7 +56,11 @@ export function copyBody(connection: S3Connection, spec: CopySpec, others?: Conn
     const ref = spec.sourceConnectionRef;
     if (ref !== undefined && others === undefined)
       throw new BargeError('InvalidRequest', 'This copy reads from another connection, and none was given for it.');
-    const ends: CopyEnds = { from: ref === undefined ? connection : await others!(ref), to: connection };
+    const ends: CopyEnds = {
+      from: ref === undefined ? connection : await others!(ref),
+      to: connection,
+      partSlots: new PartSlots(() => runtime.settings.threads),
+    };
     const items =
       only === undefined
         ? readAhead(discover(ends.from, spec, runtime), { signal: runtime.signal, whilePaused: runtime.whilePaused })
@@ -112,6 +119,7 @@ async function copyOne(ends: CopyEnds, spec: CopySpec, item: CopyItem, runtime: 
     partsInFlight: () => runtime.settings.threads,
     partSizeBytes: runtime.settings.partSizeBytes,
     multipartThresholdBytes: spec.partCopyAboveBytes,
+    partSlots: ends.partSlots,
   };
   try {
     const source = await describeCopySource(from, { bucket: spec.sourceBucket, key: item.key }, requests);

@@ -23,6 +23,7 @@ import { BargeError, errorCode } from '../errors.ts';
 import { MAX_PART_SIZE_BYTES, choosePartSize, partCount, partRange } from '../../../src/part-size.ts';
 import type { Verification } from '../../../src/verification.ts';
 import { concurrentEach } from '../queue/concurrent-each.ts';
+import type { PartSlots } from '../queue/part-slots.ts';
 import { verifyPartsCopy, verifySingleCopy, wholeObjectChecksum } from '../integrity/copy-verification.ts';
 import type { CopiedSide, CopyChecksumAlgorithm, StoredChecksum } from '../integrity/copy-verification.ts';
 import { explainHeadFailure } from './s3-listing.ts';
@@ -62,6 +63,8 @@ export interface CopyRequests {
   readonly partSizeBytes: number;
   /** Where a copy in parts records its upload and each part done, so a copy stopped half-way resumes. */
   readonly progress?: PartProgress;
+  /** The job's budget of parts held in memory at once (a copy between connections holds each part). */
+  readonly partSlots?: PartSlots;
 }
 
 /** A part sent (or copied) into a multipart upload: its number, the store's ETag and its checksum. */

@@ -3,7 +3,8 @@
 //
 // Each part (of the part size) is one ranged GET from the source, then one UploadPart to the
 // destination (one PUT for an object of one part), `partsInFlight` parts at once: a part is held only
-// between its GET and its PUT, so memory is parts in flight × part size, whatever the object's size.
+// between its GET and its PUT, and takes one of the job's `partSlots` for that time, so memory is parts
+// in flight × part size, whatever the objects' sizes and however many are copied side by side.
 // Every byte passes the engine's gate twice: down from the source, up to the destination. Each part
 // goes with its Content-MD5, which the destination checks; the bytes read are checked against the
 // source's own whole-object CRC (the parts' CRCs, computed as they pass, combined), else its ETag
@@ -65,40 +66,51 @@ export async function streamCopyObject(
     crc: crcAlgorithm ? checksumOf(crcAlgorithm, bytes) : undefined,
     size: bytes.length,
   });
+  const plan: StreamedPartsPlan = { partSize, fields, readPart, digest, crcAlgorithm };
   if (partCount(source.size, partSize) === 1) {
     await abortEarlier(to, target, requests);
-    const bytes = await readPart(1);
-    const part = digest(bytes);
-    const answer = await requests.request(async (signal) => {
-      await to.gate.up(bytes.length, signal);
-      return to.client.send(
-        new PutObjectCommand({
-          Bucket: target.bucket,
-          Key: target.key,
-          Body: bytes,
-          ContentMD5: part.md5.toString('base64'),
-          ...fields,
-        }),
-        { abortSignal: signal },
-      );
-    });
-    const verification = verifyStreamed(source, target, [part], crcAlgorithm);
-    return { size: bytes.length, etag: answer.ETag, verification };
+    return held(requests, () => copyInOnePut(to, source, target, requests, plan));
   }
-  const plan = { partSize, fields, readPart, digest, crcAlgorithm };
   return copyInStreamedParts(to, source, target, requests, plan).catch((error: unknown) => {
     // The earlier run's upload is gone (aborted, or expired by a lifecycle rule): begin a new one.
     const progress = requests.progress;
     if (!progress?.earlier || errorCode(error) !== 'NoSuchUpload') throw error;
     progress.ended(progress.earlier.uploadId);
-    return copyInStreamedParts(
-      to,
-      source,
-      target,
-      { ...requests, progress: { ...progress, earlier: undefined } },
-      plan,
+    const afresh = { ...requests, progress: { ...progress, earlier: undefined } };
+    return copyInStreamedParts(to, source, target, afresh, plan);
+  });
+}
+
+/** `work` holding one of the job's part slots (memory for one part), where the job keeps a budget. */
+function held<T>(requests: CopyRequests, work: () => Promise<T>): Promise<T> {
+  return requests.partSlots ? requests.partSlots.run(work) : work();
+}
+
+/** An object of one part: one GET, one PUT. */
+async function copyInOnePut(
+  to: S3Connection,
+  source: CopySource,
+  target: ObjectPlace,
+  requests: CopyRequests,
+  plan: StreamedPartsPlan,
+): Promise<CopyOutcome> {
+  const bytes = await plan.readPart(1);
+  const part = plan.digest(bytes);
+  const answer = await requests.request(async (signal) => {
+    await to.gate.up(bytes.length, signal);
+    return to.client.send(
+      new PutObjectCommand({
+        Bucket: target.bucket,
+        Key: target.key,
+        Body: bytes,
+        ContentMD5: part.md5.toString('base64'),
+        ...plan.fields,
+      }),
+      { abortSignal: signal },
     );
   });
+  const verification = verifyStreamed(source, target, [part], plan.crcAlgorithm);
+  return { size: bytes.length, etag: answer.ETag, verification };
 }
 
 interface StreamedPartsPlan {
@@ -142,7 +154,8 @@ async function copyInStreamedParts(
     };
     etags[part.partNumber - 1] = part.etag;
   }
-  const sendPart = async (partNumber: number) => {
+  const sendPart = (partNumber: number) => held(requests, () => sendOne(partNumber));
+  const sendOne = async (partNumber: number) => {
     const bytes = await readPart(partNumber);
     const part = digest(bytes);
     const answer = await requests.request(async (signal) => {
