@@ -130,7 +130,11 @@ async function copyOne(ends: CopyEnds, spec: CopySpec, item: CopyItem, runtime: 
       return;
     }
     const target = { bucket: spec.bucket, key: item.target };
-    const recorded = { ...requests, progress: await partProgress(to, spec, item, source, runtime.journal) };
+    // Only an object that may go in parts has an upload to record (one lookup in the journal each).
+    const inParts = source.size > Math.min(runtime.settings.partSizeBytes, spec.partCopyAboveBytes ?? Infinity);
+    const recorded = inParts
+      ? { ...requests, progress: await partProgress(to, spec, item, source, runtime.journal) }
+      : requests;
     const copied =
       from === to
         ? await copyObject(to, source, target, recorded)
