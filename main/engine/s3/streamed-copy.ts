@@ -13,14 +13,11 @@
 // stopped half-way goes on from the first part not sent.
 
 import { createHash } from 'node:crypto';
-import type { Readable } from 'node:stream';
 import {
   AbortMultipartUploadCommand,
   CompleteMultipartUploadCommand,
   CreateMultipartUploadCommand,
-  GetObjectCommand,
   PutObjectCommand,
-  UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import { choosePartSize, partCount, partRange } from '../../../src/part-size.ts';
 import type { Verification } from '../../../src/verification.ts';
@@ -158,25 +155,19 @@ async function copyInStreamedParts(
   const sendOne = async (partNumber: number) => {
     const bytes = await readPart(partNumber);
     const part = digest(bytes);
-    const answer = await requests.request(async (signal) => {
-      await to.gate.up(bytes.length, signal);
-      return to.client.send(
-        new UploadPartCommand({
-          Bucket: target.bucket,
-          Key: target.key,
-          UploadId: uploadId,
-          PartNumber: partNumber,
-          Body: bytes,
-          ContentMD5: part.md5.toString('base64'),
-        }),
-        { abortSignal: signal },
-      );
-    });
+    // On the wire, as uploads send their parts: unsigned, the Content-MD5 checked by the store; each
+    // chunk through the gate on its way to the socket.
+    const body = { pipeTo: (write: (chunk: Buffer) => Promise<void>) => write(bytes), release: async () => {} };
+    const answer = await requests.request((signal) =>
+      to.wire.uploadPart(target.bucket, target.key, uploadId, partNumber, body, bytes.length, signal, {
+        'content-md5': part.md5.toString('base64'),
+      }),
+    );
     digests[partNumber - 1] = part;
-    etags[partNumber - 1] = answer.ETag ?? '';
+    etags[partNumber - 1] = answer.etag;
     const sent: SentPart = {
       partNumber,
-      etag: answer.ETag ?? '',
+      etag: answer.etag,
       ...(part.crc ? { checksum: part.crc.toString('base64') } : {}),
     };
     progress?.partDone(uploadId, sent);
@@ -220,32 +211,29 @@ async function readRange(
   const wanted = range.end - range.start;
   if (wanted === 0) return Buffer.alloc(0);
   return requests.request(async (signal) => {
-    const answer = await from.client.send(
-      new GetObjectCommand({
-        Bucket: source.bucket,
-        Key: source.key,
-        ...(source.versionId && source.versionId !== 'null' ? { VersionId: source.versionId } : {}),
-        Range: `bytes=${range.start}-${range.end - 1}`,
-        IfMatch: source.etag,
-      }),
-      { abortSignal: signal },
-    );
-    const chunks: Buffer[] = [];
+    // One buffer of the part's size, filled as the body comes (through the gate, on the wire's direct
+    // GET, as downloads do): a part is held once.
+    const part = Buffer.allocUnsafe(wanted);
     let received = 0;
-    for await (const chunk of answer.Body as Readable) {
-      const bytes = chunk as Buffer;
-      received += bytes.length;
-      if (received > wanted) break;
-      chunks.push(bytes);
-      await from.gate.down(bytes.length, signal);
-    }
+    await from.wire.getObjectInto(
+      source.bucket,
+      source.key,
+      { range: [range.start, range.end - 1], ifMatch: source.etag, signal },
+      {
+        accept: () => undefined,
+        write: async (chunk) => {
+          if (received + chunk.length <= wanted) chunk.copy(part, received);
+          received += chunk.length;
+        },
+      },
+    );
     if (received !== wanted)
       throw new BargeError(
         'SizeMismatch',
         `The store sent ${received} bytes for bytes ${range.start}-${range.end - 1} of ` +
           `s3://${source.bucket}/${source.key}, not ${wanted}: it changed, or the store is faulty. Copy it again.`,
       );
-    return Buffer.concat(chunks, wanted);
+    return part;
   });
 }
 
