@@ -327,6 +327,42 @@ describe('a multipart copy within one store', () => {
   });
 });
 
+describe('a store that copies nothing itself', () => {
+  it('has each object streamed through the engine instead, whole and in parts, when it refuses a copy as not implemented', async () => {
+    const within = await t.engine.connect({ ...serverConfig(), endpoint: proxy.endpoint });
+    proxy.refuse = (_request, headers) =>
+      'x-amz-copy-source' in headers
+        ? {
+            status: 501,
+            code: 'NotImplemented',
+            message: 'A header you provided implies functionality that is not implemented.',
+          }
+        : undefined;
+    const small = randomBytes(70_000);
+    const large = randomBytes(2 * PART_BYTES + 99);
+    await put('n/small.bin', small, { Tagging: 'k=v' });
+    await put('n/large.bin', large);
+    const end = await t.engine
+      .copy(
+        within,
+        { sourceBucket: t.bucket, prefixes: ['n/'], bucket: other, destination: '', partCopyAboveBytes: PART_BYTES },
+        { connectionRef: 'within' },
+      )
+      .finished();
+    expect(end.state).toEqual({ status: 'completed' });
+    expect((await bytesOf(other, 'n/small.bin')).equals(small)).toBe(true);
+    expect((await bytesOf(other, 'n/large.bin')).equals(large)).toBe(true);
+    const tags = await t.connection.client.send(new GetObjectTaggingCommand({ Bucket: other, Key: 'n/small.bin' }));
+    expect(tags.TagSet).toEqual([{ Key: 'k', Value: 'v' }]);
+    const uploads = await t.connection.client.send(new ListMultipartUploadsCommand({ Bucket: other }));
+    expect(uploads.Uploads ?? []).toEqual([]);
+    expect(t.engine.details(end.id, 'all', 0, 10).items.map((item) => item.message)).toEqual([
+      "matched the store's checksum",
+      "matched the store's checksum",
+    ]);
+  });
+});
+
 describe('barge cp between two connections', () => {
   it('copies with --source-endpoint-url, and refuses the same object named through both', async () => {
     const body = randomBytes(50_000);

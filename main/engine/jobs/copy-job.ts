@@ -137,7 +137,11 @@ async function copyOne(ends: CopyEnds, spec: CopySpec, item: CopyItem, runtime: 
       : requests;
     const copied =
       from === to
-        ? await copyObject(to, source, target, recorded)
+        ? await copyObject(to, source, target, recorded).catch((error: unknown) => {
+            // A store that copies no object itself (NotImplemented): the bytes go through here instead.
+            if (errorCode(error) !== 'NotImplemented') throw error;
+            return streamCopyObject(from, source, to, target, recorded);
+          })
         : await streamCopyObject(from, source, to, target, recorded);
     if (spec.move)
       await runtime.request((signal) => deleteObject(from, { bucket: spec.sourceBucket, key: item.key }, signal));

@@ -344,7 +344,8 @@ async function copyPartsOnce(
   } catch (error) {
     // A copy whose parts are recorded keeps them for its next run (the job's record aborts them if
     // none comes); else parts copied so far are billed until the upload is aborted: a failed copy leaves none.
-    if (progress && errorCode(error) !== 'BadDigest') throw error;
+    // (A store that copies no part itself is copied from through the client: its upload goes too.)
+    if (progress && !['BadDigest', 'NotImplemented'].includes(errorCode(error) ?? '')) throw error;
     await abortUpload(connection, target, uploadId);
     progress?.ended(uploadId);
     throw error;
