@@ -35,14 +35,16 @@ export function copyTargetKey(spec: CopyPlaces, key: string, prefix?: string): s
  * Why these places cannot be a copy (or a move) at all, in words a person can act on; undefined
  * when they can. A new name is for one key or one prefix; a copy onto itself changes nothing (and a
  * move onto itself would delete what it copied); a folder copied into itself would copy its copies.
+ * `sameStore` false: the source and the destination are in two stores (two connections).
  */
-export function copyPlacesProblem(spec: CopyPlaces, verb: 'copy' | 'move'): string | undefined {
+export function copyPlacesProblem(spec: CopyPlaces, verb: 'copy' | 'move', sameStore = true): string | undefined {
   const keys = spec.keys ?? [];
   const prefixes = spec.prefixes ?? [];
   if (keys.length + prefixes.length === 0) return `Nothing to ${verb}: name an object or a folder.`;
   if (!isFolderDestination(spec.destination) && keys.length + prefixes.length > 1)
     return `To ${verb} more than one object or folder, the destination must be a folder: end it with "/".`;
-  if (spec.bucket !== spec.sourceBucket) return undefined;
+  // Between two stores, a bucket of one name is two buckets.
+  if (!sameStore || spec.bucket !== spec.sourceBucket) return undefined;
   for (const key of keys) {
     if (copyTargetKey(spec, key) === key) return ontoItself(verb, `s3://${spec.bucket}/${key}`);
   }

@@ -14,6 +14,8 @@ export interface CliContext {
   readonly service: CliService;
   /** The session connection the command's flags and environment describe. */
   readonly connectionId: string;
+  /** cp and mv between s3:// addresses: the session connection --source-* describe, if given. */
+  readonly sourceConnectionId?: string;
   /** The command's job is recorded, so running the command again goes on from it (and retries what failed). */
   readonly journaled: boolean;
 }

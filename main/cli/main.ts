@@ -72,7 +72,15 @@ export async function main(argv: readonly string[], streams: CliStreams): Promis
     });
     const calls = cliService(service);
     const connection = await calls.call('connections.open', options.connection);
-    const cli: CliContext = { options, ...streams, service: calls, connectionId: connection.id, journaled: journal };
+    const source = options.sourceConnection && (await calls.call('connections.open', options.sourceConnection));
+    const cli: CliContext = {
+      options,
+      ...streams,
+      service: calls,
+      connectionId: connection.id,
+      ...(source ? { sourceConnectionId: source.id } : {}),
+      journaled: journal,
+    };
     return await command(cli);
   } catch (error) {
     // Usage errors and the service's answers are already said in words; anything else is put in

@@ -22,6 +22,9 @@ export const optionSpec = {
   'endpoint-url': { type: 'string' },
   profile: { type: 'string' },
   region: { type: 'string' },
+  'source-endpoint-url': { type: 'string' },
+  'source-profile': { type: 'string' },
+  'source-region': { type: 'string' },
   'path-style': { type: 'boolean' },
   'virtual-hosted': { type: 'boolean' },
   checksum: { type: 'string' },
@@ -55,11 +58,15 @@ export const optionSpec = {
   version: { type: 'boolean' },
 } as const;
 
+/** The flags that name the connection a copy between two connections reads its sources on. */
+const SOURCE_FLAGS = ['source-endpoint-url', 'source-profile', 'source-region'] as const;
+
 /** The command-specific flags each command takes. */
 const COMMAND_FLAGS: Readonly<Record<string, readonly string[]>> = {
   ls: ['recursive', ...FILTER_FLAGS],
   cp: [
     ...UPLOAD_OPTION_FLAGS,
+    ...SOURCE_FLAGS,
     'recursive',
     'receipt',
     'resume',
@@ -70,7 +77,7 @@ const COMMAND_FLAGS: Readonly<Record<string, readonly string[]>> = {
     ...FILTER_FLAGS,
   ],
   rm: ['recursive', 'dry-run', 'all-versions', 'resume', 'from', ...FILTER_FLAGS],
-  mv: ['recursive', 'resume', 'if-exists'],
+  mv: ['recursive', 'resume', 'if-exists', ...SOURCE_FLAGS],
   mb: [],
   rb: ['force', 'yes'],
   'abort-uploads': ['dry-run', 'older-than'],
@@ -102,6 +109,11 @@ export interface CliOptions {
   readonly command: string | undefined;
   readonly args: readonly string[];
   readonly connection: SessionConnection;
+  /**
+   * cp and mv between s3:// addresses: the connection the sources are read on, where --source-* names
+   * one (the bytes then stream through Barge); undefined: the sources are on `connection`.
+   */
+  readonly sourceConnection: SessionConnection | undefined;
   readonly settings: SettingsPatch;
   readonly recursive: boolean;
   readonly dryRun: boolean;
@@ -228,11 +240,14 @@ export function parseCli(argv: readonly string[]): CliOptions {
   }
   if (values['path-style'] && values['virtual-hosted'])
     throw usageError('Give --path-style or --virtual-hosted, not both.');
-  for (const name of ['endpoint-url', 'region', 'profile'] as const) {
+  for (const name of ['endpoint-url', 'region', 'profile', ...SOURCE_FLAGS] as const) {
     if (values[name] === '') throw usageError(`--${name} needs a value.`);
   }
-  if (values.region !== undefined && !isRegion(values.region))
-    throw usageError(`--region takes a region, not "${printable(values.region)}": ${REGION_RULE}.`);
+  for (const name of ['region', 'source-region'] as const) {
+    const region = values[name];
+    if (region !== undefined && !isRegion(region))
+      throw usageError(`--${name} takes a region, not "${printable(region)}": ${REGION_RULE}.`);
+  }
   const command = positionals[0];
   const accepted = COMMAND_FLAGS[command ?? ''] ?? [];
   if (values.receipt === '') throw usageError('--receipt needs a file name.');
@@ -260,6 +275,7 @@ export function parseCli(argv: readonly string[]): CliOptions {
     'from',
     'force',
     'yes',
+    ...SOURCE_FLAGS,
     ...FILTER_FLAGS,
     'versions',
     'expires',
@@ -310,6 +326,7 @@ export function parseCli(argv: readonly string[]): CliOptions {
     command,
     args: positionals.slice(1),
     connection: connection.data,
+    sourceConnection: sourceConnectionOf(values, connection.data),
     settings: validSettings.data,
     recursive: values.recursive ?? false,
     dryRun: values['dry-run'] ?? false,
@@ -336,6 +353,32 @@ export function parseCli(argv: readonly string[]): CliOptions {
     help: values.help ?? false,
     version: values.version ?? false,
   };
+}
+
+/**
+ * The connection --source-endpoint-url, --source-profile and --source-region describe, as AWS names a
+ * profile's parts: each replaces the destination's own; a --source-profile brings its own endpoint and
+ * region (from the profile or the environment) unless they are given too. Undefined when none is given.
+ */
+function sourceConnectionOf(
+  values: { readonly [K in (typeof SOURCE_FLAGS)[number]]?: string },
+  destination: SessionConnection,
+): SessionConnection | undefined {
+  const endpoint = values['source-endpoint-url'];
+  const profile = values['source-profile'];
+  const region = values['source-region'];
+  if (endpoint === undefined && profile === undefined && region === undefined) return undefined;
+  const own = profile === undefined ? destination : { ...destination, endpoint: undefined, region: undefined, profile };
+  const parsed = sessionConnectionSchema.safeParse({
+    ...own,
+    ...(endpoint === undefined ? {} : { endpoint }),
+    ...(region === undefined ? {} : { region }),
+  });
+  if (parsed.success) return parsed.data;
+  const why = endpoint === undefined ? undefined : endpointUrlProblem(endpoint);
+  throw usageError(
+    `--source-endpoint-url must be an http:// or https:// URL of the store, not "${endpoint}"${why ? ` (it ${why})` : ''}.`,
+  );
 }
 
 export const USAGE = `barge: fast, safe transfers for S3 and S3-compatible stores
@@ -368,6 +411,10 @@ Options:
   --endpoint-url URL   the S3 endpoint (default: AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, the profile, AWS)
   --profile NAME       a profile from ~/.aws/config and ~/.aws/credentials (default: AWS_PROFILE)
   --region REGION      (default: AWS_REGION, the profile, us-east-1)
+  --source-endpoint-url URL, --source-profile NAME, --source-region REGION
+                       cp and mv between s3:// addresses: the sources are on this other store or account
+                       (each replaces the option above; a profile brings its own endpoint and region);
+                       the bytes stream through Barge
   --path-style         bucket in the URL path (default for custom endpoints)
   --virtual-hosted     bucket in the host name (default for AWS)
   --checksum MODE      when_supported (AWS default) or when_required (custom endpoint default):

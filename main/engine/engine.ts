@@ -20,6 +20,8 @@ import { formatS3Url, parseS3Url } from '../../src/s3-url.ts';
 import type { ConflictChoice } from '../../src/if-exists.ts';
 import type { ReceiptEntry } from '../../src/receipt.ts';
 import { BargeError } from './errors.ts';
+import type { ConnectionLookup } from './jobs/job-bodies.ts';
+import { copyPlacesProblem } from '../../src/copy-targets.ts';
 import { asFolderPrefix } from '../../src/s3-url.ts';
 import { launchSpec } from './launch/spec-launch.ts';
 import type { CopySpec, DeleteSpec, DownloadSpec, JobSpecs, SyncSpec, UploadSpec } from './jobs/job-specs.ts';
@@ -383,12 +385,30 @@ export class Engine {
     return this.start('sync', name, spec, connection, recorded);
   }
 
-  /** Copy or move objects within the connection's store (copy-job.ts): the store copies, no byte passes here. */
-  copy(connection: S3Connection, spec: CopySpec, options: JobStartOptions = {}): Job {
+  /**
+   * Copy or move objects within the connection's store (copy-job.ts): the store copies, no byte passes
+   * here. With `sourceConnection` (the spec's `sourceConnectionRef` names it), the sources are read on
+   * that connection and their bytes stream through the engine to this one.
+   */
+  copy(
+    connection: S3Connection,
+    spec: CopySpec,
+    options: JobStartOptions & { readonly sourceConnection?: S3Connection } = {},
+  ): Job {
     const what = remoteLabel({ bucket: spec.sourceBucket, keys: spec.keys, prefixes: spec.prefixes });
     const to = formatS3Url({ bucket: spec.bucket, key: spec.destination });
     const name = options.name ?? `${spec.move ? 'Move' : 'Copy'} ${what} → ${to}`;
-    return this.start('copy', name, spec, connection, options);
+    const { sourceConnection, ...start } = options;
+    if ((spec.sourceConnectionRef === undefined) !== (sourceConnection === undefined))
+      throw new BargeError('InvalidRequest', 'A copy from another connection needs that connection, and its name.');
+    // Two connections to one endpoint reach one store: a copy onto itself is refused there as within one.
+    const problem =
+      sourceConnection && sameEndpoint(sourceConnection, connection)
+        ? copyPlacesProblem(spec, spec.move ? 'move' : 'copy')
+        : undefined;
+    if (problem) throw new BargeError('InvalidRequest', problem);
+    const others = sourceConnection && (async () => sourceConnection);
+    return this.start('copy', name, spec, connection, start, others);
   }
 
   /**
@@ -615,8 +635,9 @@ export class Engine {
     spec: JobSpecs[K],
     connection: S3Connection,
     options: JobStartOptions,
+    others?: ConnectionLookup,
   ): Job {
-    const launch = launchSpec(kind, spec);
+    const launch = launchSpec(kind, spec, others);
     const { target, dryRun } = launch;
     if (!this.recovery || options.connectionRef === undefined)
       return this.launch({
@@ -726,4 +747,10 @@ function remoteLabel(
         : `${jobLabel(items)} and ${plural(patterns.length, 'pattern')}`.replace(/^nothing and /, '');
   const filtered = isFiltering(spec.filter) ? ' (filtered)' : '';
   return `${named}${filtered} in ${formatS3Url({ bucket: spec.bucket, key: where })}`;
+}
+
+/** Whether two connections reach one store: the same endpoint (or both AWS's, where bucket names are global). */
+function sameEndpoint(a: S3Connection, b: S3Connection): boolean {
+  const where = (connection: S3Connection) => connection.endpoint.endpoint?.replace(/\/+$/, '').toLowerCase();
+  return where(a) === where(b);
 }

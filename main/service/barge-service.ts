@@ -522,14 +522,17 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
         }),
       );
     },
-    'jobs.copy': async ({ connectionId, resume, resumeWithinMs, ...spec }) =>
-      started(
-        engine.copy(await registry.connection(connectionId), spec, {
-          connectionRef: connectionId,
-          resume,
-          resumeWithinMs,
-        }),
-      ),
+    'jobs.copy': async ({ connectionId, sourceConnectionId, resume, resumeWithinMs, ...spec }) => {
+      const connection = await registry.connection(connectionId);
+      const start = { connectionRef: connectionId, resume, resumeWithinMs };
+      if (sourceConnectionId === undefined || sourceConnectionId === connectionId)
+        return started(engine.copy(connection, spec, start));
+      // From another connection: its bytes stream through the engine (s3/streamed-copy.ts).
+      const sourceConnection = await registry.connection(sourceConnectionId);
+      return started(
+        engine.copy(connection, { ...spec, sourceConnectionRef: sourceConnectionId }, { ...start, sourceConnection }),
+      );
+    },
     'jobs.pause': onJobs((id) => engine.pause(id)),
     'jobs.resume': onJobs((id) => engine.resume(id)),
     'jobs.cancel': onJobs((id) => engine.cancel(id)),

@@ -338,11 +338,13 @@ export const methodSchemas = {
   /**
    * Copy (move: then delete each source once its copy is verified) objects and folders within one
    * connection, by the store itself. `destination`: a folder ending in "/" ("" the top), or a new
-   * name for one object or folder (src/copy-targets.ts).
+   * name for one object or folder (src/copy-targets.ts). `sourceConnectionId`: the sources are on
+   * another connection (another store or account); their bytes then stream through the engine.
    */
   'jobs.copy': z
     .strictObject({
       connectionId: id,
+      sourceConnectionId: id.optional(),
       sourceBucket: bucket,
       keys: z.array(key).max(1_000_000).default([]),
       prefixes: z.array(prefix).max(10_000).default([]),
@@ -359,7 +361,10 @@ export const methodSchemas = {
       ...rerun,
     })
     .superRefine((params, context) => {
-      const problem = copyPlacesProblem(params, params.move ? 'move' : 'copy');
+      // Two connections may be two stores: the service decides whether they are one (same endpoint).
+      const oneConnection =
+        params.sourceConnectionId === undefined || params.sourceConnectionId === params.connectionId;
+      const problem = copyPlacesProblem(params, params.move ? 'move' : 'copy', oneConnection);
       if (problem) context.addIssue({ code: 'custom', message: problem });
     }),
   'jobs.pause': onJob,

@@ -27,6 +27,7 @@ export const FIELD_WORDS: Readonly<Record<string, { readonly name: string; reado
   confinedTo: { name: 'the download root' },
   conflictId: { name: 'the question answered' },
   connectionId: { name: 'the connection' },
+  sourceConnectionId: { name: 'the source connection' },
   confirmed: { name: 'the confirmation' },
   delete: { name: 'the delete-extra choice' },
   contentDisposition: { name: 'the content-disposition' },

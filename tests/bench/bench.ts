@@ -5,9 +5,11 @@
 // once, untimed; 200 files rewritten with another size before each round; Barge's dry run before
 // its timed run shows what it will send); copy that 1 GiB object to another key in the store
 // (server-copy: each tool through a relay that counts the client's bytes each way,
-// counting-proxy.ts). Tools run in alternating order, BENCH_ROUNDS times each (default 3), and the
-// median is reported, with peak memory (max RSS) and CPU time, and the ratio to s5cmd. Peers come
-// from PATH or ~/.cache/s3lab/bin (../shared/lab/install-peers.sh); BENCH_PEERS=s5cmd,rclone picks.
+// counting-proxy.ts); copy it to a second MinIO (cross-copy: Barge with --source-endpoint-url,
+// rclone between two remotes; s5cmd and aws-cli take one endpoint a run). Tools run in alternating
+// order, BENCH_ROUNDS times each (default 3), and the median is reported, with peak memory (max RSS)
+// and CPU time, and the ratio to s5cmd. Peers come from PATH or ~/.cache/s3lab/bin
+// (../shared/lab/install-peers.sh); BENCH_PEERS=s5cmd,rclone picks them.
 // BENCH_WORKLOADS=small-up,list picks workloads;
 // BENCH_JOURNAL_COST=1 also runs Barge with its journal off; BENCH_CHECK_COST=1 with Content-MD5 on
 // every upload request and with no upload checksum. Not part of the tests: figures, not assertions.
@@ -23,7 +25,7 @@ import { formatBytes } from '../../src/byte-units.ts';
 import { createBucket } from '../../main/engine/s3/s3-buckets.ts';
 import type { S3Connection } from '../../main/engine/s3/s3-connection.ts';
 import { startS3Server } from '../support/s3-server.ts';
-import { bargeTool, peerTools } from './peers.ts';
+import { bargeTool, peerTools, runsWorkload } from './peers.ts';
 import { startCountingProxy } from './counting-proxy.ts';
 import type { Tool, Workload, WorkloadArgs } from './peers.ts';
 
@@ -36,7 +38,7 @@ const LIST_KEYS = 20_000;
 const SYNC_FILES = 20_000;
 const SYNC_CHANGED = 200;
 const SYNC_FILE_BYTES = 1024;
-const ALL: Workload[] = ['small-up', 'large-up', 'large-down', 'list', 'delete', 'sync', 'server-copy'];
+const ALL: Workload[] = ['small-up', 'large-up', 'large-down', 'list', 'delete', 'sync', 'server-copy', 'cross-copy'];
 const workloads = (process.env.BENCH_WORKLOADS?.split(',') as Workload[] | undefined) ?? ALL;
 
 interface Measurement {
@@ -108,6 +110,8 @@ async function main(): Promise<void> {
   const server = await startS3Server('minio');
   const engine = new Engine({ settings: { threads: 128 } });
   const relay = await startCountingProxy(server.endpoint);
+  // cross-copy: a second store, the copy's destination.
+  const otherServer = workloads.includes('cross-copy') ? await startS3Server('minio') : undefined;
   try {
     const connection = await engine.connect({
       endpoint: server.endpoint,
@@ -117,6 +121,15 @@ async function main(): Promise<void> {
     });
     const bucket = 'bench';
     await createBucket(connection, bucket);
+    const otherConnection =
+      otherServer &&
+      (await engine.connect({
+        endpoint: otherServer.endpoint,
+        region: otherServer.region,
+        accessKeyId: otherServer.accessKeyId,
+        secretAccessKey: otherServer.secretAccessKey,
+      }));
+    if (otherConnection) await createBucket(otherConnection, bucket);
     const dataDir = path.join(scratch, 'barge-data');
     // BENCH_JOURNAL_COST=1 adds Barge with its journal off, to measure what recording costs.
     const withoutJournal = process.env.BENCH_JOURNAL_COST ? [bargeTool(server, root, dataDir, false)] : [];
@@ -146,13 +159,13 @@ async function main(): Promise<void> {
       for (let i = 0; i < SMALL_FILES; i++)
         await writeRandomFile(path.join(smallDir, `f${String(i).padStart(5, '0')}.bin`), SMALL_FILE_BYTES);
     }
-    if (workloads.some((w) => w === 'large-up' || w === 'large-down' || w === 'server-copy'))
-      await writeRandomFile(largeFile, LARGE_FILE_BYTES);
+    const largeWorkloads: Workload[] = ['large-up', 'large-down', 'server-copy', 'cross-copy'];
+    if (workloads.some((w) => largeWorkloads.includes(w))) await writeRandomFile(largeFile, LARGE_FILE_BYTES);
     if (workloads.some((w) => w === 'list' || w === 'delete')) {
       await mkdir(seedDir);
       for (let i = 0; i < LIST_KEYS; i++) await writeFile(path.join(seedDir, `k${String(i).padStart(6, '0')}`), '');
     }
-    if (workloads.includes('large-down') || workloads.includes('server-copy')) {
+    if (workloads.some((w) => w === 'large-down' || w === 'server-copy' || w === 'cross-copy')) {
       const up = await engine
         .upload(connection, { sources: [largeFile], bucket, destination: 'large/source.bin' })
         .finished();
@@ -169,7 +182,7 @@ async function main(): Promise<void> {
 
     const results: { workload: Workload; tool: string; m: Measurement[] }[] = [];
     for (const workload of workloads) {
-      const these = workload === 'server-copy' ? countedTools : tools;
+      const these = (workload === 'server-copy' ? countedTools : tools).filter((t) => runsWorkload(t, workload));
       const runs = new Map<string, Measurement[]>(these.map((t) => [t.name, []]));
       for (let round = 0; round < ROUNDS; round++) {
         // Alternate the order, so no tool always runs on a warm (or cold) server.
@@ -209,6 +222,15 @@ async function main(): Promise<void> {
             case 'server-copy':
               args = { bucket, local: '', key: 'large/source.bin', copyTo: `copies/${tag}.bin` };
               break;
+            case 'cross-copy':
+              args = {
+                bucket,
+                local: '',
+                key: 'large/source.bin',
+                copyTo: `copies/${tag}.bin`,
+                otherEndpoint: otherServer!.endpoint,
+              };
+              break;
           }
           try {
             relay.reset();
@@ -227,6 +249,8 @@ async function main(): Promise<void> {
           if (workload === 'small-up') await engine.delete(connection, { bucket, prefixes: [args.key] }).finished();
           if (workload === 'large-down') await rm(args.local, { force: true });
           if (workload === 'server-copy') await engine.delete(connection, { bucket, keys: [args.copyTo!] }).finished();
+          if (workload === 'cross-copy')
+            await engine.delete(otherConnection!, { bucket, keys: [args.copyTo!] }).finished();
         }
       }
       for (const tool of these) results.push({ workload, tool: tool.name, m: runs.get(tool.name)! });
@@ -259,6 +283,7 @@ async function main(): Promise<void> {
     await engine.close();
     await relay.close();
     await server.stop();
+    await otherServer?.stop();
     await rm(scratch, { recursive: true, force: true });
   }
 }
@@ -293,6 +318,7 @@ function rateOf(workload: Workload, seconds: number): { value: number; unit: str
     case 'large-up':
     case 'large-down':
     case 'server-copy':
+    case 'cross-copy':
       return { value: LARGE_FILE_BYTES / seconds / 1e6, unit: 'MB/s' };
     case 'list':
     case 'delete':

@@ -9,7 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { S3ServerInfo } from '../support/s3-server.ts';
 
-export type Workload = 'small-up' | 'large-up' | 'large-down' | 'list' | 'delete' | 'sync' | 'server-copy';
+export type Workload =
+  'small-up' | 'large-up' | 'large-down' | 'list' | 'delete' | 'sync' | 'server-copy' | 'cross-copy';
 
 export interface WorkloadArgs {
   readonly bucket: string;
@@ -17,8 +18,18 @@ export interface WorkloadArgs {
   readonly local: string;
   /** Key or prefix (ending in "/") in the bucket. */
   readonly key: string;
-  /** server-copy: the key the object is copied to, in the same bucket. */
+  /** server-copy: the key the object is copied to, in the same bucket (cross-copy: on the other store). */
   readonly copyTo?: string;
+  /** cross-copy: the second store's endpoint, where the object is copied to. */
+  readonly otherEndpoint?: string;
+}
+
+/** s5cmd and aws-cli take one endpoint per run: a copy between two stores is not one of their commands. */
+const CANNOT_CROSS_COPY = 'takes one endpoint per run: it cannot copy between two stores';
+
+/** Whether a tool can run a workload at all (cross-copy: Barge and rclone only). */
+export function runsWorkload(tool: Tool, workload: Workload): boolean {
+  return workload !== 'cross-copy' || tool.name === 'barge' || tool.name === 'rclone';
 }
 
 export interface Tool {
@@ -81,6 +92,21 @@ export function bargeTool(
           return [...cli, 'sync', '--threads', '64', w.local, `s3://${w.bucket}/${w.key}`];
         case 'server-copy':
           return [...cli, 'cp', '--threads', '16', `s3://${w.bucket}/${w.key}`, `s3://${w.bucket}/${w.copyTo}`];
+        case 'cross-copy':
+          return [
+            ...cli,
+            'cp',
+            '--threads',
+            '16',
+            '--part-size',
+            '16MiB',
+            '--endpoint-url',
+            w.otherEndpoint!,
+            '--source-endpoint-url',
+            server.endpoint,
+            `s3://${w.bucket}/${w.key}`,
+            `s3://${w.bucket}/${w.copyTo}`,
+          ];
       }
     },
   };
@@ -116,6 +142,8 @@ export async function peerTools(server: S3ServerInfo, scratch: string): Promise<
             return [...base, '--numworkers', '64', 'sync', `${w.local}/`, `s3://${w.bucket}/${w.key}`];
           case 'server-copy':
             return [...base, 'cp', '--concurrency', '16', `s3://${w.bucket}/${w.key}`, `s3://${w.bucket}/${w.copyTo}`];
+          case 'cross-copy':
+            throw new Error(CANNOT_CROSS_COPY);
         }
       },
     });
@@ -166,6 +194,20 @@ export async function peerTools(server: S3ServerInfo, scratch: string): Promise<
             ];
           case 'server-copy':
             return ['copyto', remote, `bench:${w.bucket}/${w.copyTo}`];
+          case 'cross-copy':
+            // The second store as a remote of its own, named inline (same keys, its endpoint).
+            return [
+              'copyto',
+              '--s3-upload-concurrency',
+              '16',
+              '--s3-chunk-size',
+              '16M',
+              '--multi-thread-streams',
+              '16',
+              remote,
+              `:s3,provider=Minio,endpoint='${w.otherEndpoint}',access_key_id=${server.accessKeyId},` +
+                `secret_access_key=${server.secretAccessKey},region=${server.region}:${w.bucket}/${w.copyTo}`,
+            ];
         }
       },
     });
@@ -199,6 +241,8 @@ export async function peerTools(server: S3ServerInfo, scratch: string): Promise<
             return [...s3, 'sync', quiet, w.local, `s3://${w.bucket}/${w.key}`];
           case 'server-copy':
             return [...s3, 'cp', quiet, `s3://${w.bucket}/${w.key}`, `s3://${w.bucket}/${w.copyTo}`];
+          case 'cross-copy':
+            throw new Error(CANNOT_CROSS_COPY);
         }
       },
     });

@@ -19,6 +19,10 @@ export async function cp(cli: CliContext): Promise<number> {
   const destination = args.at(-1)!;
   await checkReceiptFolder(cli.options.receipt);
   const remoteSources = sources.filter(isS3Url);
+  if (cli.options.sourceConnection && !(isS3Url(destination) && remoteSources.length === sources.length))
+    throw usageError(
+      '--source-endpoint-url, --source-profile and --source-region are for copies between s3:// addresses.',
+    );
   if (isS3Url(destination)) {
     if (remoteSources.length === sources.length) {
       const { copyInStore } = await import('./s3-copy.ts');

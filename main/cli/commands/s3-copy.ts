@@ -1,5 +1,7 @@
 // barge cp s3://… s3://… and barge mv: the store copies (and, for mv, then deletes each source once
-// its copy is verified). Without --recursive each source is an object; with it, a prefix.
+// its copy is verified). Without --recursive each source is an object; with it, a prefix. With
+// --source-endpoint-url / --source-profile / --source-region the sources are on another connection,
+// and their bytes stream through Barge.
 
 import type { CliContext } from '../context.ts';
 import { usageError } from '../options.ts';
@@ -43,7 +45,9 @@ export async function copyInStore(
     destination: target.key,
   };
   // Refused as typed (exit 2), before anything is recorded or sent.
-  const problem = copyPlacesProblem(places, move ? 'move' : 'copy');
+  // Two connections may be two stores (the service refuses a copy onto itself where they are one).
+  const other = cli.sourceConnectionId !== undefined && cli.sourceConnectionId !== cli.connectionId;
+  const problem = copyPlacesProblem(places, move ? 'move' : 'copy', !other);
   if (problem) throw usageError(problem);
   return exitStatus(
     await runJob(
@@ -51,6 +55,7 @@ export async function copyInStore(
       () =>
         cli.service.call('jobs.copy', {
           connectionId: cli.connectionId,
+          ...(other ? { sourceConnectionId: cli.sourceConnectionId } : {}),
           ...places,
           move,
           ifExists: ifExists as CopyIfExists | undefined,

@@ -1,11 +1,14 @@
-// Copy or move objects within a store: each one copied by the store itself (s3/object-copy.ts).
+// Copy or move objects within a store: each one copied by the store itself (s3/object-copy.ts); or
+// from another connection's store, each one's bytes streamed through the engine (s3/streamed-copy.ts).
 //
 // Named keys are copied as named; prefixes as they are listed, the listing running ahead of the
 // copies (read-ahead.ts) so the totals are known early. Each object is verified (the store's checksum
 // of the copy against the source's, or the ETag) before it counts as done; a move deletes its source
 // only then, so a move stopped at any point has lost nothing: run again, it finds in the journal the
 // objects already moved and goes on with the rest. An object already at the destination is replaced,
-// kept, kept unless the source is newer, or failed, as asked (--if-exists).
+// kept, kept unless the source is newer, or failed, as asked (--if-exists). A copy in parts records its
+// upload and each part done, so a run stopped half-way through a large object goes on from the part
+// it reached, not from the first.
 
 import { asFolderPrefix } from '../../../src/s3-url.ts';
 import { copyTargetKey } from '../../../src/copy-targets.ts';
@@ -15,7 +18,10 @@ import { VERIFICATION_LABELS } from '../../../src/verification.ts';
 import { concurrentEach } from '../queue/concurrent-each.ts';
 import { BargeError, errorCode, toBargeError } from '../errors.ts';
 import { copyObject, describeCopySource } from '../s3/object-copy.ts';
-import type { CopyRequests } from '../s3/object-copy.ts';
+import type { CopyRequests, CopySource, PartProgress } from '../s3/object-copy.ts';
+import { streamCopyObject } from '../s3/streamed-copy.ts';
+import { abortMultipartUpload } from '../s3/multipart-aborts.ts';
+import type { JobJournal } from '../journal/job-journal.ts';
 import { deleteObject } from '../s3/object-deletes.ts';
 import { headObjectOnce, listAllObjects, unreadableKeyError } from '../s3/s3-listing.ts';
 import type { S3Connection } from '../s3/s3-connection.ts';
@@ -23,6 +29,7 @@ import { countedAgain } from './job.ts';
 import type { JobBody, JobRuntime } from './job.ts';
 import type { CopySpec } from './job-specs.ts';
 import { readAhead } from './read-ahead.ts';
+import { PartSlots } from '../queue/part-slots.ts';
 
 export interface CopyItem {
   readonly key: string;
@@ -33,16 +40,35 @@ export interface CopyItem {
   readonly unreadable?: true;
 }
 
-export function copyBody(connection: S3Connection, spec: CopySpec): JobBody<CopyItem> {
+/** The connection a journal reference names (a copy's source on another connection). */
+export type ConnectionLookup = (connectionRef: string) => Promise<S3Connection>;
+
+/** The two ends of a copy: where the sources are read, and where the copies go (the same within a store). */
+interface CopyEnds {
+  readonly from: S3Connection;
+  readonly to: S3Connection;
+  /** The parts the job holds in memory at once, across its objects (a copy between connections). */
+  readonly partSlots: PartSlots;
+}
+
+export function copyBody(connection: S3Connection, spec: CopySpec, others?: ConnectionLookup): JobBody<CopyItem> {
   return async (runtime, only) => {
+    const ref = spec.sourceConnectionRef;
+    if (ref !== undefined && others === undefined)
+      throw new BargeError('InvalidRequest', 'This copy reads from another connection, and none was given for it.');
+    const ends: CopyEnds = {
+      from: ref === undefined ? connection : await others!(ref),
+      to: connection,
+      partSlots: new PartSlots(() => runtime.settings.threads),
+    };
     const items =
       only === undefined
-        ? readAhead(discover(connection, spec, runtime), { signal: runtime.signal, whilePaused: runtime.whilePaused })
+        ? readAhead(discover(ends.from, spec, runtime), { signal: runtime.signal, whilePaused: runtime.whilePaused })
         : countedAgain(only, runtime, (item) => item.size);
     await concurrentEach(
       items,
       () => runtime.settings.threads,
-      (item) => copyOne(connection, spec, item, runtime),
+      (item) => copyOne(ends, spec, item, runtime),
     );
   };
 }
@@ -76,12 +102,7 @@ async function* discover(
   runtime.totalsFinal();
 }
 
-async function copyOne(
-  connection: S3Connection,
-  spec: CopySpec,
-  item: CopyItem,
-  runtime: JobRuntime<CopyItem>,
-): Promise<void> {
+async function copyOne(ends: CopyEnds, spec: CopySpec, item: CopyItem, runtime: JobRuntime<CopyItem>): Promise<void> {
   const where = place(spec, item);
   if (item.unreadable) {
     runtime.itemFailed(item, where, unreadableKeyError(spec.sourceBucket, item.key, spec.move ? 'moved' : 'copied'));
@@ -92,23 +113,38 @@ async function copyOne(
     runtime.alreadyDone(1, done.size, where);
     return;
   }
+  const { from, to } = ends;
   const requests: CopyRequests = {
     request: (send) => runtime.request((signal) => send(signal)),
     partsInFlight: () => runtime.settings.threads,
     partSizeBytes: runtime.settings.partSizeBytes,
     multipartThresholdBytes: spec.partCopyAboveBytes,
+    partSlots: ends.partSlots,
   };
   try {
-    const source = await describeCopySource(connection, { bucket: spec.sourceBucket, key: item.key }, requests);
+    const source = await describeCopySource(from, { bucket: spec.sourceBucket, key: item.key }, requests);
     if (item.size === undefined) runtime.addTotals(0, source.size);
-    const keep = await keptBecauseThere(connection, spec, item, source.head.LastModified?.getTime(), runtime);
+    const keep = await keptBecauseThere(to, spec, item, source.head.LastModified?.getTime(), runtime);
     if (keep) {
       runtime.kept({ ...where, size: source.size }, keep);
       return;
     }
-    const copied = await copyObject(connection, source, { bucket: spec.bucket, key: item.target }, requests);
+    const target = { bucket: spec.bucket, key: item.target };
+    // Only an object that may go in parts has an upload to record (one lookup in the journal each).
+    const inParts = source.size > Math.min(runtime.settings.partSizeBytes, spec.partCopyAboveBytes ?? Infinity);
+    const recorded = inParts
+      ? { ...requests, progress: await partProgress(to, spec, item, source, runtime.journal) }
+      : requests;
+    const copied =
+      from === to
+        ? await copyObject(to, source, target, recorded).catch((error: unknown) => {
+            // A store that copies no object itself (NotImplemented): the bytes go through here instead.
+            if (errorCode(error) !== 'NotImplemented') throw error;
+            return streamCopyObject(from, source, to, target, recorded);
+          })
+        : await streamCopyObject(from, source, to, target, recorded);
     if (spec.move)
-      await runtime.request((signal) => deleteObject(connection, { bucket: spec.sourceBucket, key: item.key }, signal));
+      await runtime.request((signal) => deleteObject(from, { bucket: spec.sourceBucket, key: item.key }, signal));
     runtime.addBytes(copied.size);
     runtime.journal.objectFinished({
       key: item.key,
@@ -126,6 +162,50 @@ async function copyOne(
   } catch (error) {
     runtime.itemFailed(item, where, toBargeError(error, `${spec.move ? 'move' : 'copy'} ${where.source}`));
   }
+}
+
+/**
+ * The journal's record of this copy's multipart upload: an earlier run's, found again for the same
+ * source (its address and ETag), is gone on from; one for another source (it changed since) is aborted.
+ */
+async function partProgress(
+  to: S3Connection,
+  spec: CopySpec,
+  item: CopyItem,
+  source: CopySource,
+  journal: JobJournal,
+): Promise<PartProgress> {
+  const identity = `s3://${spec.sourceBucket}/${item.key} ${source.etag ?? ''}`;
+  let record = journal.multipart(item.target);
+  if (record && (record.path !== identity || record.size !== source.size)) {
+    if (record.uploadId !== '') await abortMultipartUpload(to, spec.bucket, item.target, record.uploadId);
+    journal.multipartEnded(item.target, record.uploadId);
+    record = undefined;
+  }
+  const earlier =
+    record && record.uploadId !== ''
+      ? {
+          uploadId: record.uploadId,
+          partSize: record.partSize,
+          ...(record.checksumAlgorithm ? { algorithm: record.checksumAlgorithm } : {}),
+          parts: journal.parts(record.uploadId),
+        }
+      : undefined;
+  return {
+    earlier,
+    begun: ({ uploadId, partSize, algorithm }) =>
+      journal.multipartStarted(item.target, {
+        uploadId,
+        startedAt: Date.now(),
+        path: identity,
+        size: source.size,
+        mtimeMs: source.head.LastModified?.getTime() ?? 0,
+        partSize,
+        ...(algorithm ? { checksumAlgorithm: algorithm } : {}),
+      }),
+    partDone: (uploadId, part) => journal.partFinished(uploadId, part),
+    ended: (uploadId) => journal.multipartEnded(item.target, uploadId),
+  };
 }
 
 /** Why the object at the destination stays (--if-exists skip, newer, fail), or undefined to copy over it. */

@@ -6,6 +6,9 @@ import { printable } from '../../../src/unsafe-text.ts';
 import type { JobKind } from '../../../src/jobs.ts';
 import type { S3Connection } from '../s3/s3-connection.ts';
 import { copyBody } from './copy-job.ts';
+import type { ConnectionLookup } from './copy-job.ts';
+
+export type { ConnectionLookup } from './copy-job.ts';
 import { deleteBody } from './delete-job.ts';
 import { downloadBody } from './download-job.ts';
 import type { JobBody } from './job.ts';
@@ -15,13 +18,18 @@ import { syncBody } from './sync-job.ts';
 import { sourcesCollide } from '../disk/local-files.ts';
 import { BargeError } from '../errors.ts';
 
-export function jobBody<K extends JobKind>(kind: K, spec: JobSpecs[K], connection: S3Connection): JobBody<unknown> {
+export function jobBody<K extends JobKind>(
+  kind: K,
+  spec: JobSpecs[K],
+  connection: S3Connection,
+  others?: ConnectionLookup,
+): JobBody<unknown> {
   const bodies: { readonly [Kind in JobKind]: (spec: JobSpecs[Kind]) => JobBody<unknown> } = {
     upload: (upload) => uploadBody(connection, upload) as JobBody<unknown>,
     download: (download) => downloadBody(connection, download) as JobBody<unknown>,
     delete: (remove) => deleteBody(connection, remove) as JobBody<unknown>,
     sync: (sync) => syncBody(connection, sync),
-    copy: (copy) => copyBody(connection, copy) as JobBody<unknown>,
+    copy: (copy) => copyBody(connection, copy, others) as JobBody<unknown>,
   };
   return (bodies[kind] as (spec: JobSpecs[K]) => JobBody<unknown>)(spec);
 }

@@ -123,9 +123,14 @@ export const syncSpecSchema = z.object({
   /** A host's download root, as a download's (a download sync's folder must lie below it). */
   confinedTo: z.string().min(1).optional(),
 });
-/** Copy (or move) objects within one connection: the store copies them, no byte passes the client. */
+/**
+ * Copy (or move) objects within one connection (the store copies them, no byte passes the client), or
+ * from another connection (`sourceConnectionRef`: the bytes stream through the engine).
+ */
 export const copySpecSchema = z
   .object({
+    /** The connection the sources are read on, as the journal names connections; absent: the job's own. */
+    sourceConnectionRef: z.string().min(1).optional(),
     sourceBucket: bucket,
     /** Objects, each copied as named. */
     keys: z.array(z.string().min(1)).readonly().optional(),
@@ -147,7 +152,7 @@ export const copySpecSchema = z
       .optional(),
   })
   .superRefine((spec, context) => {
-    const problem = copyPlacesProblem(spec, spec.move ? 'move' : 'copy');
+    const problem = copyPlacesProblem(spec, spec.move ? 'move' : 'copy', spec.sourceConnectionRef === undefined);
     if (problem) context.addIssue({ code: 'custom', message: problem });
   });
 

@@ -128,7 +128,7 @@ export class Recovery {
         const connection = () => resolve(record.connectionRef);
         // Read back, the spec is checked again: a damaged or foreign record fails its job, not the host.
         const body: JobBody<unknown> = async (runtime, only) =>
-          recordedSpec(record, downloadRoot).body(await connection())(runtime, only);
+          recordedSpec(record, downloadRoot, resolve).body(await connection())(runtime, only);
         const outcome = parseOutcome(record.outcome);
         const launch = this.recorded(
           journal,
@@ -339,10 +339,10 @@ export class Recovery {
  * A recorded job's spec, launched as a new one is; a download confined to the host's root as it is
  * now, not as it was when recorded.
  */
-function recordedSpec(record: JournaledJob, downloadRoot: string | undefined): SpecLaunch {
+function recordedSpec(record: JournaledJob, downloadRoot: string | undefined, resolve: ConnectionResolver): SpecLaunch {
   // Confined to the host's root as it is now, not as it was when recorded (a sync writes and deletes files too).
   if (downloadRoot === undefined || (record.kind !== 'download' && record.kind !== 'sync'))
-    return launchSpec(record.kind, record.spec);
+    return launchSpec(record.kind, record.spec, resolve);
   return launchSpec(record.kind, { ...(record.spec as JobSpecs['download' | 'sync']), confinedTo: downloadRoot });
 }
 

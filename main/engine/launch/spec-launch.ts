@@ -4,6 +4,7 @@
 
 import type { JobKind } from '../../../src/jobs.ts';
 import { jobBody, jobRefusal } from '../jobs/job-bodies.ts';
+import type { ConnectionLookup } from '../jobs/job-bodies.ts';
 import type { JobBody, JobTarget } from '../jobs/job.ts';
 import { jobTarget, parseJobSpec } from '../jobs/job-specs.ts';
 import type { JobSpecs } from '../jobs/job-specs.ts';
@@ -21,8 +22,11 @@ export interface SpecLaunch<K extends JobKind = JobKind> {
   body(connection: S3Connection): JobBody<unknown>;
 }
 
-/** The one way from a spec to a job's work; throws the spec's refusal (InvalidRequest, NameCollision...). */
-export function launchSpec<K extends JobKind>(kind: K, spec: unknown): SpecLaunch<K> {
+/**
+ * The one way from a spec to a job's work; throws the spec's refusal (InvalidRequest, NameCollision...).
+ * `others`: the connections a spec names besides the job's own (a copy's source).
+ */
+export function launchSpec<K extends JobKind>(kind: K, spec: unknown, others?: ConnectionLookup): SpecLaunch<K> {
   const valid = parseJobSpec(kind, spec);
   const refusal = jobRefusal(kind, valid);
   if (refusal) throw refusal;
@@ -31,6 +35,6 @@ export function launchSpec<K extends JobKind>(kind: K, spec: unknown): SpecLaunc
     spec: valid,
     target: jobTarget(kind, valid),
     dryRun: 'dryRun' in valid && valid.dryRun === true,
-    body: (connection) => jobBody(kind, valid, connection),
+    body: (connection) => jobBody(kind, valid, connection, others),
   };
 }

@@ -23,6 +23,7 @@ import { BargeError, errorCode } from '../errors.ts';
 import { MAX_PART_SIZE_BYTES, choosePartSize, partCount, partRange } from '../../../src/part-size.ts';
 import type { Verification } from '../../../src/verification.ts';
 import { concurrentEach } from '../queue/concurrent-each.ts';
+import type { PartSlots } from '../queue/part-slots.ts';
 import { verifyPartsCopy, verifySingleCopy, wholeObjectChecksum } from '../integrity/copy-verification.ts';
 import type { CopiedSide, CopyChecksumAlgorithm, StoredChecksum } from '../integrity/copy-verification.ts';
 import { explainHeadFailure } from './s3-listing.ts';
@@ -60,6 +61,37 @@ export interface CopyRequests {
   readonly multipartThresholdBytes?: number;
   /** The part size asked for (raised where 10,000 parts would not hold the object). */
   readonly partSizeBytes: number;
+  /** Where a copy in parts records its upload and each part done, so a copy stopped half-way resumes. */
+  readonly progress?: PartProgress;
+  /** The job's budget of parts held in memory at once (a copy between connections holds each part). */
+  readonly partSlots?: PartSlots;
+}
+
+/** A part sent (or copied) into a multipart upload: its number, the store's ETag and its checksum. */
+export interface SentPart {
+  readonly partNumber: number;
+  readonly etag: string;
+  readonly checksum?: string;
+}
+
+/**
+ * A copy's multipart upload as a job's journal keeps it: an earlier run's upload, found again, goes
+ * on from the first part not done; each part done is reported as it is, and the upload's end.
+ */
+export interface PartProgress {
+  /** The upload an earlier run began for this copy, and the parts it finished. */
+  readonly earlier: EarlierUpload | undefined;
+  begun(upload: { readonly uploadId: string; readonly partSize: number; readonly algorithm?: string }): void;
+  partDone(uploadId: string, part: SentPart): void;
+  /** The upload completed or was aborted: its record goes. */
+  ended(uploadId: string): void;
+}
+
+export interface EarlierUpload {
+  readonly uploadId: string;
+  readonly partSize: number;
+  readonly algorithm?: string;
+  readonly parts: readonly SentPart[];
 }
 
 /** The source as its HEAD described it: what the copy keeps, and what it is checked against. */
@@ -183,11 +215,27 @@ async function copyInParts(
       ? sourceCrc.algorithm
       : undefined;
   const tags = replace.tags ?? (await sourceTags(connection, source, requests));
-  const attempt = await copyPartsOnce(connection, source, target, requests, replace, tags, algorithm);
+  const attempt = await copyPartsOnce(connection, source, target, requests, replace, tags, algorithm).catch(
+    (error: unknown) => {
+      // The earlier run's upload is gone (aborted, or expired by a lifecycle rule): begin a new one.
+      if (!requests.progress?.earlier || errorCode(error) !== 'NoSuchUpload') throw error;
+      requests.progress.ended(requests.progress.earlier.uploadId);
+      const afresh = { ...requests, progress: { ...requests.progress, earlier: undefined } };
+      return copyPartsOnce(connection, source, target, afresh, replace, tags, algorithm);
+    },
+  );
   if (attempt !== 'no-part-checksums') return attempt;
   // The store copies parts without their checksums (or refuses to, in an upload created with one).
   partChecksumsOf.set(connection, false);
-  const again = await copyPartsOnce(connection, source, target, requests, replace, tags, undefined);
+  const again = await copyPartsOnce(
+    connection,
+    source,
+    target,
+    requests.progress ? { ...requests, progress: { ...requests.progress, earlier: undefined } } : requests,
+    replace,
+    tags,
+    undefined,
+  );
   return again as CopyOutcome;
 }
 
@@ -203,23 +251,33 @@ async function copyPartsOnce(
   tags: Readonly<Record<string, string>>,
   algorithm: CopyChecksumAlgorithm | undefined,
 ): Promise<CopyOutcome | 'no-part-checksums'> {
-  const created = await requests.request((signal) =>
-    connection.client.send(
-      new CreateMultipartUploadCommand({
-        Bucket: target.bucket,
-        Key: target.key,
-        ...headersOf(source.head, replace),
-        ...(Object.keys(tags).length > 0 ? { Tagging: tagging(tags) } : {}),
-        ...storageClassOf(source.head, replace),
-        ...(algorithm ? { ChecksumAlgorithm: algorithm as ChecksumAlgorithm } : {}),
-      }),
-      { abortSignal: signal },
-    ),
-  );
-  const uploadId = created.UploadId!;
   const partSize = choosePartSize(source.size, requests.partSizeBytes);
+  const progress = requests.progress;
+  const earlier = await earlierUpload(connection, target, progress, partSize, algorithm);
+  const uploadId =
+    earlier?.uploadId ??
+    (
+      await requests.request((signal) =>
+        connection.client.send(
+          new CreateMultipartUploadCommand({
+            Bucket: target.bucket,
+            Key: target.key,
+            ...headersOf(source.head, replace),
+            ...(Object.keys(tags).length > 0 ? { Tagging: tagging(tags) } : {}),
+            ...storageClassOf(source.head, replace),
+            ...(algorithm ? { ChecksumAlgorithm: algorithm as ChecksumAlgorithm } : {}),
+          }),
+          { abortSignal: signal },
+        ),
+      )
+    ).UploadId!;
+  if (!earlier) progress?.begun({ uploadId, partSize, ...(algorithm ? { algorithm } : {}) });
   const count = partCount(source.size, partSize);
   const parts: { etag: string; checksum: string | undefined; size: number }[] = [];
+  for (const part of earlier?.parts ?? []) {
+    const range = partRange(source.size, partSize, part.partNumber);
+    parts[part.partNumber - 1] = { etag: part.etag, checksum: part.checksum, size: range.end - range.start };
+  }
   const copyPart = async (partNumber: number) => {
     const range = partRange(source.size, partSize, partNumber);
     const answer = await requests.request((signal) =>
@@ -237,34 +295,30 @@ async function copyPartsOnce(
       ),
     );
     const result = answer.CopyPartResult ?? {};
-    parts[partNumber - 1] = {
-      etag: result.ETag ?? '',
-      checksum: algorithm ? result[`Checksum${algorithm}`] : undefined,
-      size: range.end - range.start,
-    };
+    const checksum = algorithm ? result[`Checksum${algorithm}`] : undefined;
+    parts[partNumber - 1] = { etag: result.ETag ?? '', checksum, size: range.end - range.start };
+    progress?.partDone(uploadId, { partNumber, etag: result.ETag ?? '', ...(checksum ? { checksum } : {}) });
   };
+  const missing = Array.from({ length: count }, (_, index) => index + 1).filter((n) => parts[n - 1] === undefined);
   try {
-    // The first part alone: its answer says whether the store gives part checksums, before the rest go.
-    const refused = await copyPart(1).then(
-      () => false,
-      (error: unknown) => {
-        // MinIO refuses to copy a part into an upload created with a checksum ("checksum missing").
-        if (algorithm && errorCode(error) === 'InvalidArgument' && /checksum/i.test(String(error))) return true;
-        throw error;
-      },
-    );
-    if (algorithm && (refused || parts[0]?.checksum === undefined)) {
-      await abortUpload(connection, target, uploadId);
-      return 'no-part-checksums';
+    if (parts.length === 0 || parts.every((part) => part === undefined)) {
+      // The first part alone: its answer says whether the store gives part checksums, before the rest go.
+      const refused = await copyPart(missing.shift()!).then(
+        () => false,
+        (error: unknown) => {
+          // MinIO refuses to copy a part into an upload created with a checksum ("checksum missing").
+          if (algorithm && errorCode(error) === 'InvalidArgument' && /checksum/i.test(String(error))) return true;
+          throw error;
+        },
+      );
+      if (algorithm && (refused || parts[0]?.checksum === undefined)) {
+        await abortUpload(connection, target, uploadId);
+        progress?.ended(uploadId);
+        return 'no-part-checksums';
+      }
+      if (algorithm) partChecksumsOf.set(connection, true);
     }
-    if (algorithm) partChecksumsOf.set(connection, true);
-    await concurrentEach(
-      (function* () {
-        for (let partNumber = 2; partNumber <= count; partNumber++) yield partNumber;
-      })(),
-      requests.partsInFlight,
-      copyPart,
-    );
+    await concurrentEach(missing, requests.partsInFlight, copyPart);
     const completed = await requests.request((signal) =>
       connection.client.send(
         new CompleteMultipartUploadCommand({
@@ -282,15 +336,39 @@ async function copyPartsOnce(
         { abortSignal: signal },
       ),
     );
+    progress?.ended(uploadId);
     const size = parts.reduce((sum, part) => sum + part.size, 0);
     const verdict = verifyPartsCopy(algorithm ? source : { ...source, checksum: undefined }, size, parts);
     failOnMismatch(source, target, verdict.mismatch);
     return { size, etag: completed.ETag, verification: verdict.verification, parts: parts.length };
   } catch (error) {
-    // Parts copied so far are billed until the upload is aborted: a failed copy leaves none.
+    // A copy whose parts are recorded keeps them for its next run (the job's record aborts them if
+    // none comes); else parts copied so far are billed until the upload is aborted: a failed copy leaves none.
+    // (A store that copies no part itself is copied from through the client: its upload goes too.)
+    if (progress && !['BadDigest', 'NotImplemented'].includes(errorCode(error) ?? '')) throw error;
     await abortUpload(connection, target, uploadId);
+    progress?.ended(uploadId);
     throw error;
   }
+}
+
+/**
+ * The upload an earlier run began for this copy, if it can go on (the same part size and checksum);
+ * one that cannot is aborted, and its record dropped.
+ */
+async function earlierUpload(
+  connection: S3Connection,
+  target: ObjectPlace,
+  progress: PartProgress | undefined,
+  partSize: number,
+  algorithm: CopyChecksumAlgorithm | undefined,
+): Promise<EarlierUpload | undefined> {
+  const earlier = progress?.earlier;
+  if (!earlier) return undefined;
+  if (earlier.partSize === partSize && earlier.algorithm === algorithm) return earlier;
+  await abortUpload(connection, target, earlier.uploadId);
+  progress.ended(earlier.uploadId);
+  return undefined;
 }
 
 async function abortUpload(connection: S3Connection, target: ObjectPlace, uploadId: string): Promise<void> {
@@ -300,7 +378,7 @@ async function abortUpload(connection: S3Connection, target: ObjectPlace, upload
 }
 
 /** The source's tags (a multipart copy sets them on the new upload; CopyObject copies them itself). */
-async function sourceTags(
+export async function sourceTags(
   connection: S3Connection,
   source: CopySource,
   requests: CopyRequests,
@@ -333,7 +411,7 @@ function replacesHeaders(replace: CopyReplacements): boolean {
 }
 
 /** Metadata and content headers: the source's, each replaced where asked. */
-function headersOf(head: HeadObjectCommandOutput, replace: CopyReplacements) {
+export function headersOf(head: HeadObjectCommandOutput, replace: CopyReplacements) {
   return {
     Metadata: { ...(replace.metadata ?? head.Metadata ?? {}) },
     ContentType: replace.contentType ?? head.ContentType,
@@ -346,12 +424,15 @@ function headersOf(head: HeadObjectCommandOutput, replace: CopyReplacements) {
 }
 
 /** The source's storage class is kept (S3 would make the copy STANDARD), or the one asked for. */
-function storageClassOf(head: HeadObjectCommandOutput, replace: CopyReplacements): { StorageClass?: StorageClass } {
+export function storageClassOf(
+  head: HeadObjectCommandOutput,
+  replace: CopyReplacements,
+): { StorageClass?: StorageClass } {
   const storageClass = replace.storageClass ?? head.StorageClass;
   return storageClass && storageClass !== 'STANDARD' ? { StorageClass: storageClass as StorageClass } : {};
 }
 
-function tagging(tags: Readonly<Record<string, string>>): string {
+export function tagging(tags: Readonly<Record<string, string>>): string {
   return new URLSearchParams(Object.entries(tags)).toString();
 }
 
@@ -367,7 +448,7 @@ function storedChecksum(algorithm: CopyChecksumAlgorithm, value: string | undefi
   return value ? { algorithm, value } : undefined;
 }
 
-function failOnMismatch(source: ObjectPlace, target: ObjectPlace, mismatch: string | undefined): void {
+export function failOnMismatch(source: ObjectPlace, target: ObjectPlace, mismatch: string | undefined): void {
   if (mismatch === undefined) return;
   throw new BargeError(
     'BadDigest',

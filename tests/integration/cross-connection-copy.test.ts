@@ -1,0 +1,404 @@
+// Copy and move between two connections: neither store reads the other, so the bytes stream through
+// the engine. The second connection is the same server behind a proxy (its own endpoint and its own
+// credentials, which the proxy signs over), which also sees every request: parts in parallel, the
+// bytes held at once, and which parts a resumed copy sends again.
+
+import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import {
+  GetObjectCommand,
+  GetObjectTaggingCommand,
+  HeadObjectCommand,
+  ListMultipartUploadsCommand,
+  PutObjectCommand,
+} from '@aws-sdk/client-s3';
+import { MIB } from '../../src/byte-units.ts';
+import { Journal } from '../../main/engine/journal/journal.ts';
+import { createBucket } from '../../main/engine/s3/s3-buckets.ts';
+import type { S3Connection } from '../../main/engine/s3/s3-connection.ts';
+import { serverConfig, setUpEngine, uniqueBucket } from '../support/fixtures.ts';
+import { startLegacyStoreProxy } from '../support/legacy-store-proxy.ts';
+import type { LegacyStoreProxy, SeenRequest } from '../support/legacy-store-proxy.ts';
+import { runCli } from '../support/run-cli.ts';
+import type { TestContext } from '../support/fixtures.ts';
+
+const PART_BYTES = 5 * MIB;
+const THREADS = 2;
+
+let t: TestContext;
+let proxy: LegacyStoreProxy;
+/** The other connection: the same server through the proxy, under other credentials. */
+let far: S3Connection;
+let other: string;
+
+beforeEach(async () => {
+  t = await setUpEngine({
+    journal: await Journal.open(':memory:'),
+    settings: { threads: THREADS, partSizeBytes: PART_BYTES },
+  });
+  const s3 = inject('s3');
+  proxy = await startLegacyStoreProxy(s3.endpoint, s3, s3.region);
+  proxy.legacy = false;
+  far = await t.engine.connect({
+    ...serverConfig(),
+    endpoint: proxy.endpoint,
+    accessKeyId: 'another-account',
+    secretAccessKey: 'another-account-secret',
+  });
+  other = uniqueBucket();
+  await createBucket(t.connection, other);
+});
+afterEach(async () => {
+  await t.close();
+  await proxy.close();
+});
+
+async function put(key: string, body: Buffer, extra: Record<string, unknown> = {}): Promise<void> {
+  await t.connection.client.send(
+    new PutObjectCommand({ Bucket: t.bucket, Key: key, Body: body, ChecksumAlgorithm: 'CRC32C', ...extra }),
+  );
+}
+
+async function bytesOf(bucket: string, key: string): Promise<Buffer> {
+  const got = await t.connection.client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+  return Buffer.from(await got.Body!.transformToByteArray());
+}
+
+async function exists(bucket: string, key: string): Promise<boolean> {
+  return t.connection.client.send(new HeadObjectCommand({ Bucket: bucket, Key: key })).then(
+    () => true,
+    () => false,
+  );
+}
+
+const isPart = (request: SeenRequest) => request.method === 'PUT' && /[?&]partNumber=/.test(request.url);
+const partsSent = () => proxy.seen.filter((request) => isPart(request) && request.status === 200).length;
+
+/** Copy from this test's connection (the source) to the far one, through the engine. */
+function copyAcross(spec: { keys: string[]; destination: string; move?: boolean }, options = { resume: false }) {
+  return t.engine.copy(
+    far,
+    { sourceConnectionRef: 'near', sourceBucket: t.bucket, bucket: other, ...spec },
+    { connectionRef: 'far', sourceConnection: t.connection, ...options },
+  );
+}
+
+describe('copy between two connections', () => {
+  it('streams a small object to the other connection with its metadata, tags and headers, checked by its CRC', async () => {
+    const body = randomBytes(100_000);
+    await put('a/report.pdf', body, {
+      Metadata: { owner: 'ops' },
+      ContentType: 'application/pdf',
+      CacheControl: 'max-age=60',
+      Tagging: 'team=blue',
+    });
+    const gate = { down: t.connection.gate.bytesDown, up: t.connection.gate.bytesUp };
+    const end = await copyAcross({ keys: ['a/report.pdf'], destination: 'b/' }).finished();
+    expect(end.state).toEqual({ status: 'completed' });
+    expect((await bytesOf(other, 'b/report.pdf')).equals(body)).toBe(true);
+    const head = await t.connection.client.send(new HeadObjectCommand({ Bucket: other, Key: 'b/report.pdf' }));
+    expect(head.Metadata).toEqual({ owner: 'ops' });
+    expect(head.ContentType).toBe('application/pdf');
+    expect(head.CacheControl).toBe('max-age=60');
+    const tags = await t.connection.client.send(new GetObjectTaggingCommand({ Bucket: other, Key: 'b/report.pdf' }));
+    expect(tags.TagSet).toEqual([{ Key: 'team', Value: 'blue' }]);
+    // The bytes came through here (one gate, shared by both connections), and went as a PUT, not a copy.
+    expect(t.connection.gate.bytesDown - gate.down).toBeGreaterThanOrEqual(body.length);
+    expect(t.connection.gate.bytesUp - gate.up).toBeGreaterThanOrEqual(body.length);
+    expect(proxy.seen.some((request) => request.method === 'PUT' && request.contentMd5)).toBe(true);
+    const items = t.engine.details(end.id, 'all', 0, 10).items;
+    expect(items[0]?.message).toBe("matched the store's checksum");
+  });
+
+  it('streams a large object in parts, in parallel, its tags kept and the parts’ CRCs combined to the source’s', async () => {
+    const body = randomBytes(3 * PART_BYTES + 1234);
+    await put('big.bin', body, { Metadata: { kind: 'big' }, Tagging: 'size=large' });
+    // The first part waits for a second to arrive: a copy that sent its parts one by one would never end.
+    let release: () => void = () => undefined;
+    const second = new Promise<void>((resolve) => (release = resolve));
+    let arrived = 0;
+    proxy.refuse = async (request) => {
+      if (!isPart(request)) return undefined;
+      arrived += 1;
+      if (arrived >= 2) release();
+      else await second;
+      return undefined;
+    };
+    const end = await copyAcross({ keys: ['big.bin'], destination: 'copied.bin' }).finished();
+    expect(end.state).toEqual({ status: 'completed' });
+    expect(partsSent()).toBe(4);
+    expect((await bytesOf(other, 'copied.bin')).equals(body)).toBe(true);
+    const head = await t.connection.client.send(new HeadObjectCommand({ Bucket: other, Key: 'copied.bin' }));
+    expect(head.Metadata).toEqual({ kind: 'big' });
+    const tags = await t.connection.client.send(new GetObjectTaggingCommand({ Bucket: other, Key: 'copied.bin' }));
+    expect(tags.TagSet).toEqual([{ Key: 'size', Value: 'large' }]);
+    expect(t.engine.details(end.id, 'all', 0, 10).items[0]?.message).toBe("matched the store's checksum");
+  });
+
+  it('holds at most parts in flight × part size, across all its objects: no part is read before a slot is free', async () => {
+    // The source read through a second proxy too, so both sides of every byte are seen.
+    const s3 = inject('s3');
+    const near = await startLegacyStoreProxy(s3.endpoint, s3, s3.region);
+    near.legacy = false;
+    try {
+      const source = await t.engine.connect({ ...serverConfig(), endpoint: near.endpoint });
+      // Two objects of four parts, copied at once (two objects in flight, each with two parts in flight).
+      const body = randomBytes(4 * PART_BYTES);
+      await put('held/1.bin', body);
+      await put('held/2.bin', body);
+      const sizes = new Map<SeenRequest, number>();
+      let requested = 0;
+      let mostHeld = 0;
+      proxy.refuse = (request, headers) => {
+        if (isPart(request)) sizes.set(request, Number(headers['content-length']));
+        return undefined;
+      };
+      near.refuse = (request, headers) => {
+        const range = /^bytes=(\d+)-(\d+)$/.exec(headers.range ?? '');
+        if (request.method !== 'GET' || !range) return undefined;
+        requested += Number(range[2]) - Number(range[1]) + 1;
+        const sent = [...sizes].filter(([part]) => part.status === 200).reduce((sum, [, size]) => sum + size, 0);
+        mostHeld = Math.max(mostHeld, requested - sent);
+        return undefined;
+      };
+      const end = await t.engine
+        .copy(
+          far,
+          {
+            sourceConnectionRef: 'near',
+            sourceBucket: t.bucket,
+            keys: ['held/1.bin', 'held/2.bin'],
+            bucket: other,
+            destination: '',
+          },
+          { sourceConnection: source },
+        )
+        .finished();
+      expect(end.state).toEqual({ status: 'completed' });
+      expect(requested).toBe(2 * body.length);
+      expect(mostHeld).toBeGreaterThan(0);
+      expect(mostHeld).toBeLessThanOrEqual(THREADS * PART_BYTES);
+    } finally {
+      await near.close();
+    }
+  });
+
+  it('moves across connections: the source is deleted only once the copy is verified', async () => {
+    const s3 = inject('s3');
+    const near = await startLegacyStoreProxy(s3.endpoint, s3, s3.region);
+    near.legacy = false;
+    try {
+      const source = await t.engine.connect({ ...serverConfig(), endpoint: near.endpoint });
+      const body = randomBytes(2 * PART_BYTES + 10);
+      await put('m/data.bin', body);
+      const move = () =>
+        t.engine
+          .copy(
+            far,
+            {
+              sourceConnectionRef: 'near',
+              sourceBucket: t.bucket,
+              keys: ['m/data.bin'],
+              bucket: other,
+              destination: 'moved/',
+              move: true,
+            },
+            { sourceConnection: source },
+          )
+          .finished();
+      // A byte changed on its way from the source: the bytes do not come to its CRC, so nothing is deleted.
+      near.flipResponses = 4096;
+      const damaged = await move();
+      expect(damaged.progress.objectsFailed).toBe(1);
+      expect(t.engine.details(damaged.id, 'failed', 0, 10).items[0]?.code).toBe('BadDigest');
+      expect(await exists(t.bucket, 'm/data.bin')).toBe(true);
+      expect(await exists(other, 'moved/data.bin')).toBe(false);
+      const uploads = await t.connection.client.send(new ListMultipartUploadsCommand({ Bucket: other }));
+      expect(uploads.Uploads ?? []).toEqual([]);
+      near.flipResponses = undefined;
+      const end = await move();
+      expect(end.state).toEqual({ status: 'completed' });
+      expect((await bytesOf(other, 'moved/data.bin')).equals(body)).toBe(true);
+      expect(await exists(t.bucket, 'm/data.bin')).toBe(false);
+    } finally {
+      await near.close();
+    }
+  });
+
+  it('a copy stopped half-way goes on from the parts it sent: none is sent twice', async () => {
+    const body = randomBytes(6 * PART_BYTES);
+    await put('resume.bin', body);
+    // The fourth part refused as a job-wide failure (bad credentials): the job stops, its parts kept.
+    let arrived = 0;
+    proxy.refuse = (request) => {
+      if (!isPart(request)) return undefined;
+      arrived += 1;
+      return arrived === 4
+        ? { status: 403, code: 'InvalidAccessKeyId', message: 'The key is not known (staged).' }
+        : undefined;
+    };
+    const first = await copyAcross({ keys: ['resume.bin'], destination: '' }).finished();
+    expect(first.state.status).toBe('failed');
+    const sentFirst = partsSent();
+    expect(sentFirst).toBeGreaterThanOrEqual(3);
+    expect(sentFirst).toBeLessThan(6);
+    proxy.refuse = undefined;
+    const second = await copyAcross({ keys: ['resume.bin'], destination: '' }, { resume: true }).finished();
+    expect(second.state).toEqual({ status: 'completed' });
+    expect(partsSent()).toBe(6);
+    expect((await bytesOf(other, 'resume.bin')).equals(body)).toBe(true);
+  });
+
+  it('refuses a copy onto itself where both connections reach one store, and only there', async () => {
+    await put('same.txt', Buffer.from('same'));
+    // Two endpoints are two stores as far as Barge can tell (the proxy stands for another one): one
+    // bucket name on each is two buckets, so the same names are no copy onto itself.
+    const across = await t.engine
+      .copy(
+        far,
+        { sourceConnectionRef: 'near', sourceBucket: t.bucket, keys: ['same.txt'], bucket: t.bucket, destination: '' },
+        { sourceConnection: t.connection },
+      )
+      .finished();
+    expect(across.state).toEqual({ status: 'completed' });
+    const twin = await t.engine.connect({ ...serverConfig(), endpoint: `${serverConfig().endpoint}/` });
+    expect(() =>
+      t.engine.copy(
+        twin,
+        { sourceConnectionRef: 'twin', sourceBucket: t.bucket, keys: ['same.txt'], bucket: t.bucket, destination: '' },
+        { sourceConnection: t.connection },
+      ),
+    ).toThrow(/onto itself/);
+    expect((await bytesOf(t.bucket, 'same.txt')).toString()).toBe('same');
+  });
+});
+
+describe('a multipart copy within one store', () => {
+  it('goes on from the parts it copied when run again, copying none of them twice', async () => {
+    const within = await t.engine.connect({ ...serverConfig(), endpoint: proxy.endpoint });
+    const body = randomBytes(6 * PART_BYTES);
+    await put('in-store.bin', body);
+    const isPartCopy = (request: SeenRequest, headers: Readonly<Record<string, string>>) =>
+      isPart(request) && 'x-amz-copy-source' in headers;
+    const copied: SeenRequest[] = [];
+    let arrived = 0;
+    proxy.refuse = (request, headers) => {
+      if (!isPartCopy(request, headers)) return undefined;
+      copied.push(request);
+      arrived += 1;
+      return arrived === 4
+        ? { status: 403, code: 'InvalidAccessKeyId', message: 'The key is not known (staged).' }
+        : undefined;
+    };
+    const copy = (resume: boolean) =>
+      t.engine
+        .copy(
+          within,
+          {
+            sourceBucket: t.bucket,
+            keys: ['in-store.bin'],
+            bucket: other,
+            destination: '',
+            partCopyAboveBytes: PART_BYTES,
+          },
+          { connectionRef: 'within', resume },
+        )
+        .finished();
+    const first = await copy(false);
+    expect(first.state.status).toBe('failed');
+    // The parts copied into the upload the failure left (a first probe of the store's part checksums
+    // may have gone into one aborted before it).
+    const uploadOf = (request: SeenRequest) => new URL(request.url, 'http://x').searchParams.get('uploadId');
+    const kept = uploadOf(copied.at(-1)!);
+    const copiedInto = (from: number) =>
+      copied.slice(from).filter((request) => request.status === 200 && uploadOf(request) === kept).length;
+    const copiedFirst = copiedInto(0);
+    expect(copiedFirst).toBeGreaterThanOrEqual(1);
+    const before = copied.length;
+    proxy.refuse = (request, headers) => {
+      if (isPartCopy(request, headers)) copied.push(request);
+      return undefined;
+    };
+    const second = await copy(true);
+    expect(second.state).toEqual({ status: 'completed' });
+    expect(copied.slice(before).every((request) => uploadOf(request) === kept)).toBe(true);
+    expect(copiedInto(before)).toBe(6 - copiedFirst);
+    expect((await bytesOf(other, 'in-store.bin')).equals(body)).toBe(true);
+  });
+});
+
+describe('a store that copies nothing itself', () => {
+  it('has each object streamed through the engine instead, whole and in parts, when it refuses a copy as not implemented', async () => {
+    const within = await t.engine.connect({ ...serverConfig(), endpoint: proxy.endpoint });
+    proxy.refuse = (_request, headers) =>
+      'x-amz-copy-source' in headers
+        ? {
+            status: 501,
+            code: 'NotImplemented',
+            message: 'A header you provided implies functionality that is not implemented.',
+          }
+        : undefined;
+    const small = randomBytes(70_000);
+    const large = randomBytes(2 * PART_BYTES + 99);
+    await put('n/small.bin', small, { Tagging: 'k=v' });
+    await put('n/large.bin', large);
+    const end = await t.engine
+      .copy(
+        within,
+        { sourceBucket: t.bucket, prefixes: ['n/'], bucket: other, destination: '', partCopyAboveBytes: PART_BYTES },
+        { connectionRef: 'within' },
+      )
+      .finished();
+    expect(end.state).toEqual({ status: 'completed' });
+    expect((await bytesOf(other, 'n/small.bin')).equals(small)).toBe(true);
+    expect((await bytesOf(other, 'n/large.bin')).equals(large)).toBe(true);
+    const tags = await t.connection.client.send(new GetObjectTaggingCommand({ Bucket: other, Key: 'n/small.bin' }));
+    expect(tags.TagSet).toEqual([{ Key: 'k', Value: 'v' }]);
+    const uploads = await t.connection.client.send(new ListMultipartUploadsCommand({ Bucket: other }));
+    expect(uploads.Uploads ?? []).toEqual([]);
+    expect(t.engine.details(end.id, 'all', 0, 10).items.map((item) => item.message)).toEqual([
+      "matched the store's checksum",
+      "matched the store's checksum",
+    ]);
+  });
+});
+
+describe('barge cp between two connections', () => {
+  it('copies with --source-endpoint-url, and refuses the same object named through both', async () => {
+    const body = randomBytes(50_000);
+    await put('cli/one.bin', body);
+    const s3 = inject('s3');
+    const env = { AWS_ACCESS_KEY_ID: s3.accessKeyId, AWS_SECRET_ACCESS_KEY: s3.secretAccessKey };
+    const copied = await runCli(
+      [
+        'cp',
+        '--endpoint-url',
+        proxy.endpoint,
+        '--source-endpoint-url',
+        s3.endpoint,
+        `s3://${t.bucket}/cli/one.bin`,
+        `s3://${other}/cli/`,
+      ],
+      { env },
+    );
+    expect(copied.stderr).toMatch(/^Copied 1 of 1 object/);
+    expect(copied.code).toBe(0);
+    expect((await bytesOf(other, 'cli/one.bin')).equals(body)).toBe(true);
+    expect(proxy.seen.some((request) => request.method === 'PUT' && request.url.includes('/cli/one.bin'))).toBe(true);
+    const same = await runCli(
+      [
+        'mv',
+        '--endpoint-url',
+        s3.endpoint,
+        '--source-endpoint-url',
+        `${s3.endpoint}/`,
+        `s3://${t.bucket}/cli/one.bin`,
+        `s3://${t.bucket}/cli/one.bin`,
+      ],
+      { env },
+    );
+    expect(same.code).not.toBe(0);
+    expect(same.stderr).toMatch(/onto itself/);
+    expect(await exists(t.bucket, 'cli/one.bin')).toBe(true);
+  });
+});
