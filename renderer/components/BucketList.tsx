@@ -60,8 +60,11 @@ export function BucketList({ width }: { width: number | undefined }) {
     { label: 'Sync with a folder…', onSelect: () => setSyncing(name) },
     {
       label: 'Calculate size',
-      onSelect: () =>
-        connectionId && void useFolderSize.getState().calculateSize({ connectionId, bucket: name, prefix: '' }),
+      // The bucket is opened too: the size's dialog is the browser's.
+      onSelect: () => {
+        open(name);
+        if (connectionId) void useFolderSize.getState().calculateSize({ connectionId, bucket: name, prefix: '' });
+      },
     },
     { label: 'Details', onSelect: () => setDetailed(name), separated: true },
     { label: 'Delete bucket…', onSelect: () => setDeleting(name) },

@@ -4,6 +4,7 @@
 // sidebar (a copy; with Shift, a move). Each is checked on the store itself.
 
 import { HeadObjectCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
+import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { Engine } from '../../main/engine/engine.ts';
@@ -31,6 +32,16 @@ const grid = () => page.getByRole('grid');
 const row = (name: string) =>
   grid().getByRole('row', { name: new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}(\\s|$)`) });
 const buckets = () => page.getByRole('navigation', { name: 'Buckets' });
+
+/** axe-core's serious and critical violations on the page as it is. */
+async function seriousViolations(): Promise<string[]> {
+  const { violations } = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+    .analyze();
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
 
 /** The bucket on screen again, listed afresh, with nothing selected. */
 async function openBucket() {
@@ -100,6 +111,7 @@ it("opens a row's menu with Shift+F10 and the ContextMenu key, moves in it with 
     'Delete…',
   ]);
   expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Download…');
+  expect(await seriousViolations()).toEqual([]);
   await page.keyboard.press('Escape');
   expect(await menu.count()).toBe(0);
   expect(await page.evaluate(() => document.activeElement?.getAttribute('data-key'))).toBe('menu/notes.txt');
@@ -174,6 +186,8 @@ it('copies the selection to a folder of another bucket through the Copy to… pi
   const dialog = page.getByRole('dialog', { name: 'Copy 2 items to…' });
   await dialog.getByLabel('Bucket').selectOption(other);
   await dialog.getByRole('button', { name: 'inbox' }).click();
+  await expect.poll(() => dialog.getByText('No folders here.').count()).toBe(1);
+  expect(await seriousViolations()).toEqual([]);
   await dialog.getByRole('button', { name: `Copy to ${other}/inbox/` }).click();
   await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
   await expect.poll(() => keys(other), { timeout: 30_000 }).toEqual(['inbox/', 'inbox/one.txt', 'inbox/sub/two.txt']);
