@@ -225,3 +225,43 @@ it('copies the selection dragged onto a bucket in the sidebar, and moves it with
   await expect.poll(() => keys(other), { timeout: 30_000 }).toContain('moved.txt');
   await expect.poll(() => keys(bucket), { timeout: 30_000 }).not.toContain('drag/moved.txt');
 });
+
+it('copies an object dragged onto a folder row into that folder; a folder dropped on itself is refused in words', async () => {
+  await put('rows/into/');
+  await put('rows/loose.txt');
+  await openBucket();
+  await grid()
+    .getByRole('row', { name: /^rows\// })
+    .dblclick();
+  await expect.poll(() => row('loose.txt').count()).toBe(1);
+  await row('loose.txt').click();
+  await row('loose.txt').dragTo(row('into/'));
+  await expect.poll(() => keys(bucket), { timeout: 30_000 }).toContain('rows/into/loose.txt');
+  expect(await keys(bucket)).toContain('rows/loose.txt');
+
+  await row('into/').click();
+  await row('into/').dragTo(row('into/'), { targetPosition: { x: 40, y: 10 } });
+  const refused = page.getByRole('alert').filter({ hasText: 'into itself' });
+  await expect
+    .poll(() => refused.textContent())
+    .toBe(
+      `Cannot copy s3://${bucket}/rows/into/ into itself (to s3://${bucket}/rows/into/into/): ` +
+        'choose a destination outside it. Dismiss',
+    );
+  await page.getByRole('button', { name: 'Dismiss' }).click();
+});
+
+it("opens a bucket's menu from the keyboard in the sidebar: New folder there", async () => {
+  const button = buckets().getByRole('button', { name: other, exact: true });
+  await button.focus();
+  await page.keyboard.press('Shift+F10');
+  const menu = page.getByRole('menu', { name: `Actions on bucket ${other}` });
+  await expect.poll(() => menu.isVisible()).toBe(true);
+  await page.keyboard.press('ArrowDown');
+  expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('New folder…');
+  await page.keyboard.press('Enter');
+  const dialog = page.getByRole('dialog', { name: `New folder in ${other}/` });
+  await dialog.getByLabel('Folder name').fill('from-menu');
+  await dialog.getByRole('button', { name: 'Create' }).click();
+  await expect.poll(() => keys(other), { timeout: 30_000 }).toContain('from-menu/');
+});
