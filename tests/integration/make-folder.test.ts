@@ -42,12 +42,20 @@ describe('a new folder in a bucket', () => {
   });
 
   it.each([
-    ['', 'Give a folder a name.'],
-    ['   ', 'Give a folder a name.'],
-    ['a/b', '"a/b" cannot name a folder: a name has no "/" in it (it would make folders of its own).'],
-    ['..', '".." cannot name a folder: it means this folder or the one above it to most tools.'],
-    ['x'.repeat(1024), "The folder's key is 1025 bytes long in UTF-8; S3 allows at most 1024: choose a shorter name."],
-  ])('refuses the name %j with the rule', async (name, message) => {
+    ['an empty name', '', 'Give a folder a name.'],
+    ['a blank name', '   ', 'Give a folder a name.'],
+    [
+      'a name with "/"',
+      'a/b',
+      '"a/b" cannot name a folder: a name has no "/" in it (it would make folders of its own).',
+    ],
+    ['".."', '..', '".." cannot name a folder: it means this folder or the one above it to most tools.'],
+    [
+      'a key over 1,024 bytes',
+      'x'.repeat(1024),
+      "The folder's key is 1025 bytes long in UTF-8; S3 allows at most 1024: choose a shorter name.",
+    ],
+  ])('refuses %s with the rule', async (_what, name, message) => {
     await expect(t.engine.makeBucketFolder(t.connection, t.bucket, '', name)).rejects.toMatchObject({
       code: 'InvalidFolderName',
       message,
