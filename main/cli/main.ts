@@ -22,6 +22,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
   mv: async () => (await import('./commands/s3-copy.ts')).mv,
   mb: async () => (await import('./commands/buckets.ts')).mb,
   rb: async () => (await import('./commands/buckets.ts')).rb,
+  mkdir: async () => (await import('./commands/mkdir.ts')).mkdir,
   'abort-uploads': async () => (await import('./commands/buckets.ts')).abortUploads,
   du: async () => (await import('./commands/du.ts')).du,
   cat: async () => (await import('./commands/cat.ts')).cat,

@@ -79,6 +79,7 @@ const COMMAND_FLAGS: Readonly<Record<string, readonly string[]>> = {
   rm: ['recursive', 'dry-run', 'all-versions', 'resume', 'from', ...FILTER_FLAGS],
   mv: ['recursive', 'resume', 'if-exists', ...SOURCE_FLAGS],
   mb: [],
+  mkdir: [],
   rb: ['force', 'yes'],
   'abort-uploads': ['dry-run', 'older-than'],
   sync: ['dry-run', 'delete', 'yes', 'sync-checksum', 'resume', 'follow-symlinks'],
@@ -396,6 +397,7 @@ Usage:
            [--delete] [--dry-run] [--checksum]     sending only what differs (folder -> s3://, s3:// -> folder)
   barge mb s3://bucket                             create a bucket
   barge rb s3://bucket                             delete an empty bucket
+  barge mkdir s3://bucket/prefix/name/             make an empty folder (a zero-byte "name/" marker)
   barge rb --force s3://bucket [--yes]             empty the bucket (every object, version and unfinished
                                                    upload), then delete it; asks for its name unless --yes
   barge abort-uploads s3://bucket[/prefix] [--dry-run] [--older-than 2h]

@@ -46,6 +46,7 @@ import { objectCheck, openObjectStream } from './s3/object-stream.ts';
 import { countPrefixSize } from './s3/prefix-size.ts';
 import { statObject } from './s3/object-stat.ts';
 import { replaceObjectLabels } from './s3/object-labels.ts';
+import { makeFolderMarker } from './s3/folder-marker.ts';
 import type { ObjectLabels } from './s3/object-labels.ts';
 import { openRangedObject } from './s3/ranged-object-stream.ts';
 import { uploadStream } from './s3/stream-upload.ts';
@@ -254,6 +255,11 @@ export class Engine {
   /** A link that fetches the object without credentials until it expires. */
   presign(connection: S3Connection, bucket: string, key: string, expiresInSeconds: number): Promise<string> {
     return connection.wire.presignGet(bucket, key, expiresInSeconds);
+  }
+
+  /** A new empty folder `name` in `prefix`: its zero-byte marker (s3/folder-marker.ts); answers its key. */
+  makeBucketFolder(connection: S3Connection, bucket: string, prefix: string, name: string): Promise<string> {
+    return makeFolderMarker(connection, bucket, prefix, name);
   }
 
   createBucket(connection: S3Connection, name: string): Promise<void> {

@@ -408,6 +408,9 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
       withContext(`count the size of s3://${bucket}/${prefix}`, async () =>
         engine.prefixSize(await registry.connection(connectionId), { bucket, prefix, versions, token }),
       ),
+    'objects.makeFolder': async ({ connectionId, bucket, prefix, name }) => ({
+      key: await engine.makeBucketFolder(await registry.connection(connectionId), bucket, prefix, name),
+    }),
     'objects.presign': async ({ connectionId, bucket, key, expiresInSeconds }) => ({
       url: await engine.presign(await registry.connection(connectionId), bucket, key, expiresInSeconds),
     }),

@@ -1,6 +1,6 @@
 // The browser's dialogs and what opens them: delete (the selection, or the whole prefix or bucket),
-// download the selection, sync the folder on screen with a local one, and an object's details (kept
-// in the details store).
+// download the selection, sync the folder on screen with a local one, rename, copy or move to, a new
+// folder, and an object's details (kept in the details store).
 
 import { useBrowser } from '../store/browser-store.ts';
 import type { RowRef } from '../store/browser-store.ts';
@@ -10,6 +10,11 @@ import type { DeleteTarget } from './DeleteDialog.tsx';
 import { DetailsDialog } from './DetailsDialog.tsx';
 import { DownloadDialog } from './DownloadDialog.tsx';
 import { SyncDialog } from './SyncDialog.tsx';
+import { CopyToDialog } from './CopyToDialog.tsx';
+import { NewFolderDialog } from './NewFolderDialog.tsx';
+import { RenameDialog } from './RenameDialog.tsx';
+import { copySources } from '../store/file-actions-store.ts';
+import type { CopySources } from '../store/file-actions-store.ts';
 import { FolderSizeDialog } from './FolderSizeDialog.tsx';
 import { parentOf } from './useBrowserKeyboard.ts';
 
@@ -23,7 +28,16 @@ export type BrowserDialog =
       readonly keys: string[];
       readonly prefixes: string[];
     }
-  | { readonly kind: 'sync'; readonly connectionId: string; readonly bucket: string; readonly prefix: string };
+  | { readonly kind: 'sync'; readonly connectionId: string; readonly bucket: string; readonly prefix: string }
+  | { readonly kind: 'new-folder'; readonly connectionId: string; readonly bucket: string; readonly prefix: string }
+  | {
+      readonly kind: 'rename';
+      readonly connectionId: string;
+      readonly bucket: string;
+      readonly prefix: string;
+      readonly row: RowRef;
+    }
+  | { readonly kind: 'copy-to'; readonly sources: CopySources; readonly move: boolean };
 
 /**
  * Delete the selected rows: objects by key, folders by prefix. `sizeOf`: the size the listing shows
@@ -67,6 +81,16 @@ export function downloadSelection(connectionId: string, bucket: string, selected
     keys: selected.filter((r) => r.kind === 'object').map((r) => r.key),
     prefixes: selected.filter((r) => r.kind === 'folder').map((r) => r.key),
   };
+}
+
+/** Copy (or move) the selected rows somewhere picked: objects by key, folders by prefix. */
+export function copySelection(
+  connectionId: string,
+  bucket: string,
+  selected: readonly RowRef[],
+  move: boolean,
+): BrowserDialog {
+  return { kind: 'copy-to', sources: copySources(connectionId, bucket, selected), move };
 }
 
 /**
@@ -118,6 +142,24 @@ export function BrowserDialogs({ dialog, onClose }: { dialog: BrowserDialog | un
           onClose={onClose}
         />
       )}
+      {dialog?.kind === 'new-folder' && (
+        <NewFolderDialog
+          connectionId={dialog.connectionId}
+          bucket={dialog.bucket}
+          prefix={dialog.prefix}
+          onClose={onClose}
+        />
+      )}
+      {dialog?.kind === 'rename' && (
+        <RenameDialog
+          connectionId={dialog.connectionId}
+          bucket={dialog.bucket}
+          prefix={dialog.prefix}
+          row={dialog.row}
+          onClose={onClose}
+        />
+      )}
+      {dialog?.kind === 'copy-to' && <CopyToDialog sources={dialog.sources} move={dialog.move} onClose={onClose} />}
       <DetailsDialog />
       <FolderSizeDialog />
     </>

@@ -1,9 +1,10 @@
 // The browser's actions: upload files or a folder (and what becomes of an object already there),
-// download, delete, sync with a folder, copy a link, refresh, filter.
+// a new folder, download, delete, sync with a folder, copy a link, refresh, filter.
 
 import {
   Download,
   Eraser,
+  FolderPlus,
   FolderSync,
   FolderUp,
   Link,
@@ -32,6 +33,7 @@ export function BrowserToolbar({
   onDelete,
   onDeletePrefix,
   onSync,
+  onNewFolder,
 }: {
   selectedRows: readonly RowRef[];
   onDownload: () => void;
@@ -39,6 +41,8 @@ export function BrowserToolbar({
   onDeletePrefix: () => void;
   /** Sync… the folder on screen (or the bucket at its top) with a local folder. */
   onSync: () => void;
+  /** New folder in the folder on screen (a zero-byte "name/" marker). */
+  onNewFolder: () => void;
 }) {
   const { connectionId, bucket, prefix, filter, setFilter, refresh, upload, copyLink } = useBrowser();
   const calculateSize = useFolderSize((s) => s.calculateSize);
@@ -64,6 +68,10 @@ export function BrowserToolbar({
       <button type="button" onClick={() => folderInput.current?.click()}>
         <FolderUp size={14} aria-hidden />
         Upload folder
+      </button>
+      <button type="button" disabled={!connectionId || !bucket} onClick={onNewFolder}>
+        <FolderPlus size={14} aria-hidden />
+        New folder
       </button>
       <UploadChoice />
       <button

@@ -1,10 +1,12 @@
 // Where files can be dropped to upload: it shows where they will go while something is dragged
 // over it, and hands what was dropped (not walked: that is for whoever needs the files) to onDrop.
+// Only files from the desktop: objects dragged from the table (drag-objects.ts) are not its.
 
 import { useState } from 'react';
 import type { DragEvent, ReactNode } from 'react';
 import type { DroppedItems } from '../../src/contract/api.ts';
 import { droppedFromDrop } from '../dropped-files.ts';
+import { isObjectDrag } from '../drag-objects.ts';
 import { Name } from './Name.tsx';
 
 export function DropZone({
@@ -19,6 +21,7 @@ export function DropZone({
   const [dragging, setDragging] = useState(false);
 
   function onDrop(event: DragEvent) {
+    if (isObjectDrag(event.dataTransfer)) return;
     event.preventDefault();
     setDragging(false);
     dropped(droppedFromDrop(event.dataTransfer));
@@ -29,6 +32,7 @@ export function DropZone({
       className={`drop-area${dragging ? ' dragging' : ''}`}
       aria-label="Drop files to upload"
       onDragOver={(e) => {
+        if (isObjectDrag(e.dataTransfer)) return;
         e.preventDefault();
         setDragging(true);
       }}

@@ -1,15 +1,21 @@
 // The bucket browser: breadcrumbs, a toolbar, a status line, and the table of what is in the
 // prefix on screen. Files dropped anywhere on the table upload to that prefix. Each part is a
-// component of its own; this one lays them out and says which dialog is open.
+// component of its own; this one lays them out and says which dialog (or context menu) is open.
 
 import { Plus, Sparkles } from 'lucide-react';
-import { useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { plural } from '../../src/plural.ts';
 import { selectedRefs, useBrowser } from '../store/browser-store.ts';
 import type { Row } from '../store/browser-store.ts';
 import { useConnections } from '../store/connections-store.ts';
 import { useDetails } from '../store/details-store.ts';
-import { BrowserDialogs, deletePrefix, deleteSelection, downloadSelection } from './BrowserDialogs.tsx';
+import { BrowserDialogs, copySelection, deletePrefix, deleteSelection, downloadSelection } from './BrowserDialogs.tsx';
+import { folderOnScreenMenu, selectionMenu } from './browser-menu.ts';
+import type { BrowserActions } from './browser-menu.ts';
+import { ContextMenu } from './ContextMenu.tsx';
+import type { MenuPlace } from './ContextMenu.tsx';
+import { useFileActions } from '../store/file-actions-store.ts';
+import { useFolderSize } from '../store/folder-size-store.ts';
 import type { BrowserDialog } from './BrowserDialogs.tsx';
 import { BrowserToolbar } from './BrowserToolbar.tsx';
 import { Breadcrumbs } from './Breadcrumbs.tsx';
@@ -29,10 +35,16 @@ export function ObjectBrowser() {
     notice,
     open,
     upload,
+    copyLink,
+    refresh,
   } = useBrowser();
+  const { dropProblem, dismissDropProblem } = useFileActions();
   // From the selected keys, not a walk of the rows: a million rows on screen cost nothing here.
   const selectedRows = useMemo(() => selectedRefs(selection, prefix, filter), [selection, prefix, filter]);
   const [dialog, setDialog] = useState<BrowserDialog>();
+  // The open context menu: of the selected rows, or of the folder on screen.
+  const [menu, setMenu] = useState<{ readonly of: 'selection' | 'folder'; readonly place: MenuPlace }>();
+  const closeMenu = useCallback(() => setMenu(undefined), []);
 
   if (!connectionId) return <NoConnection />;
   if (!bucket)
@@ -53,6 +65,18 @@ export function ObjectBrowser() {
     return row?.kind === 'object' ? row.size : undefined;
   };
   const onDelete = () => setDialog(deleteSelection(connectionId, bucket, selectedRows, sizeOf));
+  const actions: BrowserActions = {
+    download: () => setDialog(downloadSelection(connectionId, bucket, selectedRows)),
+    copyLink: (key) => void copyLink(key),
+    details: (key) => void useDetails.getState().show({ connectionId, bucket, key }),
+    rename: (row) => setDialog({ kind: 'rename', connectionId, bucket, prefix, row }),
+    copyTo: (move) => setDialog(copySelection(connectionId, bucket, selectedRows, move)),
+    delete: onDelete,
+    sync: (at) => setDialog({ kind: 'sync', connectionId, bucket, prefix: at }),
+    calculateSize: (at) => void useFolderSize.getState().calculateSize({ connectionId, bucket, prefix: at }),
+    newFolder: (at) => setDialog({ kind: 'new-folder', connectionId, bucket, prefix: at }),
+    refresh,
+  };
 
   return (
     <main className="browser" aria-label="Objects">
@@ -63,6 +87,7 @@ export function ObjectBrowser() {
         onDelete={onDelete}
         onDeletePrefix={() => setDialog(deletePrefix(connectionId, bucket, prefix))}
         onSync={() => setDialog({ kind: 'sync', connectionId, bucket, prefix })}
+        onNewFolder={() => actions.newFolder(prefix)}
       />
       <p role="status" className="status">
         {plural(shown.length, 'item')}
@@ -70,14 +95,36 @@ export function ObjectBrowser() {
         {selection.size > 0 ? `, ${selection.size.toLocaleString()} selected` : ''}
         {notice ? ` · ${notice}` : ''}
       </p>
+      {dropProblem && (
+        <p role="alert" className="error">
+          {dropProblem}{' '}
+          <button type="button" className="link" onClick={dismissDropProblem}>
+            Dismiss
+          </button>
+        </p>
+      )}
       {listError && (
         <p role="alert" className="error">
           {listError}
         </p>
       )}
       <DropZone destination={`${bucket}/${prefix}`} onDrop={(items) => void upload(items)}>
-        <ObjectTable label={`Objects in ${bucket}/${prefix}`} rows={shown} onActivate={activate} onDelete={onDelete} />
+        <ObjectTable
+          label={`Objects in ${bucket}/${prefix}`}
+          rows={shown}
+          onActivate={activate}
+          onDelete={onDelete}
+          onMenu={(row, place) => setMenu({ of: row ? 'selection' : 'folder', place })}
+        />
       </DropZone>
+      {menu && (
+        <ContextMenu
+          label={menu.of === 'selection' ? 'Actions on the selection' : 'Actions on this folder'}
+          items={menu.of === 'selection' ? selectionMenu(selectedRows, actions) : folderOnScreenMenu(prefix, actions)}
+          place={menu.place}
+          onClose={closeMenu}
+        />
+      )}
       <BrowserDialogs dialog={dialog} onClose={() => setDialog(undefined)} />
     </main>
   );

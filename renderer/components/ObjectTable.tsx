@@ -3,13 +3,19 @@
 // tabindex: the row last focused holds it); the keys are in useBrowserKeyboard. Click selects
 // (Shift: a range, Ctrl/Cmd: one more); double-click or Enter opens a folder or an object's details.
 // After opening a folder or going up, the focus lands in the new listing, not on the page.
+// A right-click (or the ContextMenu key, Shift+F10) opens a row's menu, or the folder's on no row; the
+// selection is dragged onto a folder row or a bucket to copy it there (Shift: move): drag-objects.ts.
 
 import { ChevronDown, ChevronUp } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
-import type { KeyboardEvent, MouseEvent } from 'react';
+import type { DragEvent, KeyboardEvent, MouseEvent } from 'react';
+import { dropVerb, isObjectDrag, leftFor, putObjectDrag, takeObjectDrag } from '../drag-objects.ts';
+import { copySources, useFileActions } from '../store/file-actions-store.ts';
+import type { MenuPlace } from './ContextMenu.tsx';
+import { placeBeside } from './ContextMenu.tsx';
 import { formatBytes, formatDate } from '../format.ts';
 import { useBrowser } from '../store/browser-store.ts';
-import { indexOfKey, keyAt } from '../store/browser-store.ts';
+import { indexOfKey, keyAt, selectedRefs } from '../store/browser-store.ts';
 import type { Row, RowList, SortColumn } from '../store/browser-store.ts';
 import { FileIcon, FileIconSprite } from './FileIcon.tsx';
 import { useBrowserKeyboard } from './useBrowserKeyboard.ts';
@@ -31,14 +37,20 @@ export function ObjectTable({
   rows,
   onActivate,
   onDelete,
+  onMenu,
 }: {
   label: string;
   /** The rows on screen, in display order (made as they are read: only those on screen are). */
   rows: RowList;
   onActivate: (row: Row) => void;
   onDelete: () => void;
+  /** Open the context menu of a row (selected first, if it was not) or, for none, of the folder on screen. */
+  onMenu: (row: Row | undefined, place: MenuPlace) => void;
 }) {
-  const { sort, setSort, selection, select, listing, filter } = useBrowser();
+  const { sort, setSort, selection, select, listing, filter, connectionId, bucket, prefix } = useBrowser();
+  const drop = useFileActions((s) => s.drop);
+  // The folder row a drag of objects is over, and whether it would move (Shift) or copy.
+  const [dropTarget, setDropTarget] = useState<{ key: string; move: boolean }>();
   const scroller = useRef<HTMLDivElement>(null);
   const virtualizer = useRowWindow({ count: rows.length, rowHeight: ROW_HEIGHT, overscan: 20, scroller });
   // The row holding the grid's one tab stop.
@@ -60,6 +72,7 @@ export function ObjectTable({
     onLeave: (folderKey) => {
       focusAfterLoad.current = folderKey;
     },
+    onMenu: (row, at) => menuFor(row, placeBeside(at)),
     onAbove: () => header.current?.querySelector<HTMLElement>('[aria-sort]:not([aria-sort="none"]) button')?.focus(),
   });
   const header = useRef<HTMLDivElement>(null);
@@ -96,6 +109,37 @@ export function ObjectTable({
       scroller.current?.querySelector<HTMLElement>(`[data-key="${CSS.escape(key)}"]`)?.focus(),
     );
   }, [rows, listing, virtualizer]);
+
+  function menuFor(row: Row | undefined, place: MenuPlace) {
+    if (row && !selection.has(row.key)) select(row.key, 'only', rows);
+    onMenu(row, place);
+  }
+
+  function dragStart(row: Row, event: DragEvent) {
+    if (!connectionId || !bucket) return;
+    // The selection when the row dragged is part of it; else the row alone (selected, as a file manager does).
+    const dragged = selection.has(row.key) ? selectedRefs(selection, prefix, filter) : [row];
+    if (!selection.has(row.key)) select(row.key, 'only', rows);
+    putObjectDrag(event.dataTransfer, copySources(connectionId, bucket, dragged));
+  }
+
+  function dragOver(row: Row, event: DragEvent) {
+    if (row.kind !== 'folder' || !isObjectDrag(event.dataTransfer)) return;
+    event.preventDefault();
+    event.stopPropagation();
+    event.dataTransfer.dropEffect = event.shiftKey ? 'move' : 'copy';
+    const move = event.shiftKey;
+    setDropTarget((t) => (t?.key === row.key && t.move === move ? t : { key: row.key, move }));
+  }
+
+  function dropOn(row: Row, event: DragEvent) {
+    if (row.kind !== 'folder' || !isObjectDrag(event.dataTransfer) || !bucket) return;
+    event.preventDefault();
+    event.stopPropagation();
+    setDropTarget(undefined);
+    const sources = takeObjectDrag(event.dataTransfer);
+    if (sources) void drop(sources, bucket, row.key, event.shiftKey);
+  }
 
   function click(row: Row, event: MouseEvent) {
     select(row.key, event.shiftKey ? 'range' : event.ctrlKey || event.metaKey ? 'toggle' : 'only', rows);
@@ -135,7 +179,21 @@ export function ObjectTable({
           ))}
         </div>
       </div>
-      <div ref={scroller} className="rows" role="rowgroup" tabIndex={rows.length === 0 ? 0 : -1} onKeyDown={onKeyDown}>
+      <div
+        ref={scroller}
+        className="rows"
+        role="rowgroup"
+        tabIndex={rows.length === 0 ? 0 : -1}
+        onKeyDown={onKeyDown}
+        onContextMenu={(e) => {
+          e.preventDefault();
+          const key = (e.target as HTMLElement).closest('[role=row]')?.getAttribute('data-key');
+          const index = key ? indexOfKey(rows, key) : -1;
+          const row = index >= 0 ? rows.at(index) : undefined;
+          const returnTo = (e.target as HTMLElement).closest<HTMLElement>('[role=row]') ?? scroller.current;
+          menuFor(row, { x: e.clientX, y: e.clientY, returnFocus: returnTo });
+        }}
+      >
         {rows.length === 0 && !listing && filter.trim() !== '' && (
           <p className="no-match" role="status">
             No names match <Name text={filter.trim()} />.
@@ -146,6 +204,7 @@ export function ObjectTable({
             const row = rows.at(item.index)!;
             const selected = selection.has(row.key);
             const shownName = row.kind === 'folder' ? `${row.name}/` : row.name;
+            const dropHere = dropTarget?.key === row.key ? dropTarget : undefined;
             return (
               <div
                 key={row.key}
@@ -154,7 +213,13 @@ export function ObjectTable({
                 aria-rowindex={item.index + 2}
                 aria-selected={selected}
                 tabIndex={row.key === tabStop ? 0 : -1}
-                className={`row${selected ? ' selected' : ''}`}
+                className={`row${selected ? ' selected' : ''}${dropHere ? ' drop-target' : ''}`}
+                draggable
+                onDragStart={(e) => dragStart(row, e)}
+                onDragEnter={(e) => dragOver(row, e)}
+                onDragOver={(e) => dragOver(row, e)}
+                onDragLeave={(e) => leftFor(e) && setDropTarget((t) => (t?.key === row.key ? undefined : t))}
+                onDrop={(e) => dropOn(row, e)}
                 style={{
                   position: 'absolute',
                   top: 0,
@@ -172,6 +237,11 @@ export function ObjectTable({
                   {/* Isolated, its overrides shown as escapes: a key can neither reorder the row nor pass for another
                      name. */}
                   <Name className="name-text" text={shownName} />
+                  {dropHere && (
+                    <span className="drop-verb" role="status">
+                      {dropVerb(dropHere.move)} here{dropHere.move ? '' : ' (Shift: move)'}
+                    </span>
+                  )}
                 </div>
                 <div role="gridcell" className="cell size">
                   {row.kind === 'object' ? formatBytes(row.size) : ''}

@@ -3,13 +3,14 @@
 // focus alone, and Space then toggles the focused row). Enter opens, Ctrl/Cmd+A selects all,
 // Escape clears the selection, Delete deletes it, Backspace goes up; ArrowUp from the first row goes
 // to the column headers (ArrowLeft/Right there, Enter sorts, ArrowDown comes back). Typing letters jumps to the
-// next name that starts with them (type-to-find).
+// next name that starts with them (type-to-find). The ContextMenu key or Shift+F10 opens the focused row's menu.
 
 import type { KeyboardEvent, RefObject } from 'react';
 import { useRef } from 'react';
 import { indexOfKey, keyAt, ListingView, selectedRefs, useBrowser } from '../store/browser-store.ts';
 import type { Row, RowList } from '../store/browser-store.ts';
 import type { RowWindow } from './useRowWindow.ts';
+import { asksForMenu } from './ContextMenu.tsx';
 
 /** Letters typed within this long of each other are one search ("rep" finds "report.pdf"). */
 const TYPE_TO_FIND_PAUSE_MS = 800;
@@ -49,6 +50,7 @@ export function useBrowserKeyboard({
   onDelete,
   onLeave,
   onAbove,
+  onMenu,
 }: {
   /** The rows on screen, in display order. */
   rows: RowList;
@@ -62,6 +64,8 @@ export function useBrowserKeyboard({
   onLeave: (folderKey: string) => void;
   /** ArrowUp on the first row: the column headers, which are part of the grid (and not tab stops). */
   onAbove: () => void;
+  /** The context menu of the focused row (the folder on screen when no row is focused), beside `at`. */
+  onMenu: (row: Row | undefined, at: HTMLElement) => void;
 }): (event: KeyboardEvent<HTMLDivElement>) => void {
   const { bucket, prefix, filter, selection, open, select, selectAll, clearSelection } = useBrowser();
   const typed = useRef({ text: '', at: 0 });
@@ -90,7 +94,10 @@ export function useBrowserKeyboard({
       PageDown: index + rowsPerPage,
       PageUp: index - rowsPerPage,
     };
-    if (event.key === 'ArrowUp' && index === 0 && !event.shiftKey) {
+    if (asksForMenu(event)) {
+      event.preventDefault();
+      onMenu(index >= 0 ? rows.at(index) : undefined, document.activeElement as HTMLElement);
+    } else if (event.key === 'ArrowUp' && index === 0 && !event.shiftKey) {
       event.preventDefault();
       onAbove();
     } else if (event.key in steps && !event.altKey) {

@@ -201,6 +201,12 @@ export const methodSchemas = {
     versions: z.boolean().default(false),
     token: z.string().min(1).max(8192).optional(),
   }),
+  /**
+   * A new empty folder `name` in `prefix`: a zero-byte object `prefix` + `name` + "/", as the AWS
+   * console and Cyberduck make one. Refused in words: an empty name, one with "/" or an unsafe
+   * character, a key over 1,024 bytes (InvalidFolderName), a folder already there (FolderExists).
+   */
+  'objects.makeFolder': z.strictObject({ connectionId: id, bucket, prefix, name: z.string().max(1024) }),
   'objects.presign': z.strictObject({
     connectionId: id,
     bucket,
@@ -500,6 +506,7 @@ export interface MethodResults {
   'objects.size': PrefixSize;
   'objects.stat': ObjectStat;
   'objects.editLabels': ObjectStat;
+  'objects.makeFolder': { key: string };
   'objects.presign': { url: string };
   /** Where to send the browser (a path on this host), the file name it is saved as, and its size. */
   /** `check`: how the bytes will be checked as they pass ('maybe': only if a guessed part size is right). */

@@ -49,6 +49,7 @@ it("the object table, the breadcrumbs, a job's row and the dialogs show every na
       rows: [{ kind: 'object' as const, key: `p/${SPOOF}`, name: rowName(`p/${SPOOF}`, 'p/'), size: 1 }],
       onActivate: () => undefined,
       onDelete: () => undefined,
+      onMenu: () => undefined,
     }),
     render(Breadcrumbs, { bucket: 'b', prefix: `${SPOOF}/line\u2028sep/` }),
     render(JobRow, { job, onAct: () => undefined }),

@@ -59,6 +59,7 @@ describe('the object browser', () => {
       onDelete: () => undefined,
       onDeletePrefix: () => undefined,
       onSync: () => undefined,
+      onNewFolder: () => undefined,
     });
     for (const part of [
       'role="toolbar" aria-label="Actions"',
@@ -78,6 +79,7 @@ describe('the object browser', () => {
       onDelete: () => undefined,
       onDeletePrefix: () => undefined,
       onSync: () => undefined,
+      onNewFolder: () => undefined,
     });
     expect(button(oneObject, 'Copy link')?.[1]).toBeUndefined();
     expect(button(oneObject, 'Download')?.[1]).toBeUndefined();
@@ -87,6 +89,7 @@ describe('the object browser', () => {
       onDelete: () => undefined,
       onDeletePrefix: () => undefined,
       onSync: () => undefined,
+      onNewFolder: () => undefined,
     });
     expect(button(oneFolder, 'Copy link')?.[1]).toBe(' disabled=""');
   });
@@ -99,6 +102,7 @@ describe('the object browser', () => {
       rows: [object('p/a.txt'), folder('p/d/')],
       onActivate: () => undefined,
       onDelete: () => undefined,
+      onMenu: () => undefined,
     });
     for (const part of [
       'role="grid" aria-label="Objects in b/p/" aria-rowcount="3" aria-multiselectable="true"',
