@@ -82,8 +82,17 @@ const COMMAND_FLAGS: Readonly<Record<string, readonly string[]>> = {
   mkdir: [],
   rb: ['force', 'yes'],
   'abort-uploads': ['dry-run', 'older-than'],
-  sync: ['dry-run', 'delete', 'yes', 'sync-checksum', 'resume', 'follow-symlinks'],
-  du: ['versions'],
+  sync: [
+    'dry-run',
+    'delete',
+    'yes',
+    'sync-checksum',
+    'resume',
+    'follow-symlinks',
+    ...FILTER_FLAGS,
+    ...UPLOAD_OPTION_FLAGS,
+  ],
+  du: ['versions', ...FILTER_FLAGS],
   cat: [],
   pipe: [...UPLOAD_OPTION_FLAGS],
   stat: [],
@@ -394,7 +403,9 @@ Usage:
            [--dry-run] [--all-versions]
   barge rm --from FILE|- [s3://bucket] [--dry-run] delete the keys or s3:// URLs a file lists, one a line
   barge sync <source> <destination>                make the destination hold what the source holds,
-           [--delete] [--dry-run] [--checksum]     sending only what differs (folder -> s3://, s3:// -> folder)
+           [--delete] [--dry-run] [--checksum]     sending only what differs (folder -> s3://, s3:// -> folder,
+                                                   s3:// -> s3:// copied by the store); filters select on
+                                                   both sides: what they leave out is neither sent nor deleted
   barge mb s3://bucket                             create a bucket
   barge rb s3://bucket                             delete an empty bucket
   barge mkdir s3://bucket/prefix/name/             make an empty folder (a zero-byte "name/" marker)
@@ -403,7 +414,8 @@ Usage:
   barge abort-uploads s3://bucket[/prefix] [--dry-run] [--older-than 2h]
                                                    clean up incomplete multipart uploads
   barge du s3://bucket[/prefix] [--versions]       objects and bytes per storage class (--versions:
-                                                   noncurrent versions and delete markers too)
+                                                   noncurrent versions and delete markers too; wildcards
+                                                   and filters count what they select)
   barge cat s3://bucket/key                        write an object to standard output, checked
   barge pipe s3://bucket/key                       store standard input as an object
   barge stat s3://bucket/key                       size, ETag, checksums, parts, metadata, tags, retention
@@ -433,7 +445,7 @@ Options:
   --dry-run            show what would happen; change nothing
   --all-versions       rm: every version and delete marker (versioned buckets)
 
-Wildcards and filters (ls, cp, rm):
+Wildcards and filters (ls, cp, rm, sync, du):
   s3://b/logs/2024-*/*.gz   a key with * (any characters, "/" included) or ? (one character) is a
                        wildcard, as in s5cmd: only the part before the first one is listed. --raw
                        takes * and ? as themselves

@@ -249,7 +249,9 @@ export class Engine {
   /** One stretch of a prefix's size count (s3/prefix-size.ts). */
   prefixSize(connection: S3Connection, options: PrefixSizeOptions): Promise<PrefixSize> {
     // "logs" is the folder logs/: never logs.txt nor logs2/ beside it.
-    return countPrefixSize(connection, { ...options, prefix: asFolderPrefix(options.prefix) });
+    // A pattern names its own keys: its literal part is listed as typed.
+    const prefix = options.pattern === undefined ? asFolderPrefix(options.prefix) : options.prefix;
+    return countPrefixSize(connection, { ...options, prefix });
   }
 
   /** A link that fetches the object without credentials until it expires. */
@@ -384,7 +386,16 @@ export class Engine {
   /** Keep a prefix and a folder in step, sending only what differs (sync-job.ts); a dry run lists the plan. */
   sync(connection: S3Connection, spec: SyncSpec, options: JobStartOptions = {}): Job {
     const remote = formatS3Url({ bucket: spec.bucket, key: spec.prefix });
-    const [from, to] = spec.direction === 'upload' ? [spec.folder, remote] : [remote, spec.folder];
+    const source =
+      spec.direction === 'copy'
+        ? formatS3Url({ bucket: spec.sourceBucket!, key: spec.pattern ?? spec.sourcePrefix! })
+        : formatS3Url({ bucket: spec.bucket, key: spec.pattern ?? spec.prefix });
+    const [from, to] =
+      spec.direction === 'upload'
+        ? [spec.folder, remote]
+        : spec.direction === 'download'
+          ? [source, spec.folder]
+          : [source, remote];
     const name = options.name ?? `${spec.dryRun ? 'Compare' : 'Sync'} ${from} → ${to}`;
     // A dry run changes nothing: there is nothing to resume.
     const recorded = spec.dryRun ? { ...options, connectionRef: undefined } : options;

@@ -29,7 +29,7 @@ import { formatReceipt } from '../../src/receipt.ts';
 import type { ReceiptEntry } from '../../src/receipt.ts';
 import { jobLabel } from '../../src/job-label.ts';
 import { StagedNames } from './staged-names.ts';
-import { formatS3Url } from '../../src/s3-url.ts';
+import { asFolderPrefix, formatS3Url } from '../../src/s3-url.ts';
 import { formatItemsCsv, itemsFileName } from '../../src/job-items.ts';
 import { relativePathProblem } from '../../src/local-path.ts';
 import type { ConnectionRegistry } from './connection-registry.ts';
@@ -123,7 +123,7 @@ export function savedFileName(key: string): string {
 export function syncDeleteAtTopRule(bucket: string): string {
   return (
     `A sync with --delete to the top of bucket ${bucket} deletes every object in the bucket that the ` +
-    `folder does not hold: confirm it with --yes (or look first with --dry-run).`
+    `source does not hold: confirm it with --yes (or look first with --dry-run).`
   );
 }
 
@@ -404,9 +404,16 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
         await engine.replaceObjectLabels(connection, bucket, key, { metadata, tags });
         return engine.statObject(connection, bucket, key);
       }),
-    'objects.size': async ({ connectionId, bucket, prefix, versions, token }) =>
-      withContext(`count the size of s3://${bucket}/${prefix}`, async () =>
-        engine.prefixSize(await registry.connection(connectionId), { bucket, prefix, versions, token }),
+    'objects.size': async ({ connectionId, bucket, prefix, pattern, filter, versions, token }) =>
+      withContext(`count the size of s3://${bucket}/${pattern ?? prefix}`, async () =>
+        engine.prefixSize(await registry.connection(connectionId), {
+          bucket,
+          prefix,
+          ...(pattern === undefined ? {} : { pattern }),
+          ...(filter === undefined ? {} : { filter }),
+          versions,
+          token,
+        }),
       ),
     'objects.makeFolder': async ({ connectionId, bucket, prefix, name }) => ({
       key: await engine.makeBucketFolder(await registry.connection(connectionId), bucket, prefix, name),
@@ -490,29 +497,52 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
         ),
       ),
     'jobs.sync': async ({ connectionId, resume, resumeWithinMs, confirmed, folder, prefix, ...choices }) => {
-      requireWholePath(folder);
-      const folderPrefix = prefix === '' || prefix.endsWith('/') ? prefix : `${prefix}/`;
-      if (choices.delete && !choices.dryRun && !confirmed && choices.direction === 'upload' && folderPrefix === '')
+      const folderPrefix = asFolderPrefix(prefix);
+      const toBucket = choices.direction !== 'download';
+      if (choices.delete && !choices.dryRun && !confirmed && toBucket && folderPrefix === '')
         throw new BargeError('ConfirmationNeeded', syncDeleteAtTopRule(choices.bucket));
+      const common = {
+        bucket: choices.bucket,
+        prefix: folderPrefix,
+        ...(choices.pattern === undefined ? {} : { pattern: choices.pattern }),
+        ...(choices.filter === undefined ? {} : { filter: choices.filter }),
+        ...(choices.uploadOptions === undefined ? {} : { uploadOptions: choices.uploadOptions }),
+        // Left out when off, so a spec is the same whether or not it was said.
+        ...(choices.delete ? { delete: true } : {}),
+        ...(choices.dryRun ? { dryRun: true } : {}),
+        ...(choices.checksum ? { checksum: true } : {}),
+      };
+      if (choices.direction === 'copy') {
+        // Both sides are prefixes of this connection: no file of the host is read, written or deleted.
+        const spec = {
+          direction: 'copy' as const,
+          sourceBucket: choices.sourceBucket!,
+          sourcePrefix: asFolderPrefix(choices.sourcePrefix ?? ''),
+          ...common,
+        };
+        return started(
+          engine.sync(await registry.connection(connectionId), spec, {
+            connectionRef: connectionId,
+            resume,
+            resumeWithinMs,
+          }),
+        );
+      }
+      requireWholePath(folder!);
       // A page names no files on the host (jobs.upload refuses `paths`), except below the download
       // root the host gave it: a sync reads, writes and deletes there only, either way.
       if (options.pageCallers && options.downloadRoot === undefined && choices.direction === 'upload')
         throw new BargeError('Forbidden', 'A page may not name files on the host: send them (uploads.stage).');
       const local =
         options.downloadRoot === undefined
-          ? path.resolve(folder)
+          ? path.resolve(folder!)
           : choices.direction === 'download'
-            ? await engine.confinedTarget(options.downloadRoot, folder)
-            : await engine.confinedFolder(options.downloadRoot, folder);
+            ? await engine.confinedTarget(options.downloadRoot, folder!)
+            : await engine.confinedFolder(options.downloadRoot, folder!);
       const spec = {
         direction: choices.direction,
         folder: local,
-        bucket: choices.bucket,
-        prefix: folderPrefix,
-        // Left out when off, so a spec is the same whether or not it was said.
-        ...(choices.delete ? { delete: true } : {}),
-        ...(choices.dryRun ? { dryRun: true } : {}),
-        ...(choices.checksum ? { checksum: true } : {}),
+        ...common,
         // A page's sync up reads below the root only: no link there leads it elsewhere on the host.
         ...(choices.followSymlinks === false || options.pageCallers ? { followSymlinks: false } : {}),
         ...(options.downloadRoot === undefined ? {} : { confinedTo: path.resolve(options.downloadRoot) }),

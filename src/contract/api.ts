@@ -194,10 +194,13 @@ export const methodSchemas = {
    * too), counted a stretch of listing pages at a time: call again with `nextToken` until it is
    * absent, adding the stretches up (src/prefix-size.ts); stop calling to cancel.
    */
+  /** How much a prefix holds; with `pattern` (a wildcard key) and `filter`, only what they select. */
   'objects.size': z.strictObject({
     connectionId: id,
     bucket,
     prefix,
+    pattern: pattern.optional(),
+    filter: objectFilterSchema.optional(),
     versions: z.boolean().default(false),
     token: z.string().min(1).max(8192).optional(),
   }),
@@ -321,26 +324,54 @@ export const methodSchemas = {
       path: ['keySizes'],
     }),
   /**
-   * Keep a local folder and a prefix in step, sending only what differs (size or time, or with
-   * `checksum` an ETag that is an MD5): `upload` sends the folder's new and changed files, `download`
-   * saves the prefix's. `delete` removes what is only at the destination once the sends are done;
-   * `dryRun` changes nothing and lists each key to send or delete, with why, as the job's items. A
-   * `delete` onto a bucket's whole top needs `confirmed` (the window's comparison, the CLI's --yes).
+   * Keep a local folder and a prefix in step, or two prefixes of one connection, sending only what
+   * differs (size or time, or with `checksum` an ETag that is an MD5): `upload` sends the folder's
+   * new and changed files, `download` saves the prefix's, `copy` has the store copy the source
+   * prefix's (`sourceBucket`, `sourcePrefix`). `pattern` (a wildcard key below the remote source's
+   * prefix) and `filter` select keys on both sides: what they leave out is neither sent nor deleted.
+   * `uploadOptions` (upload only) is what each object sent is stored with. `delete` removes what is
+   * only at the destination once the sends are done; `dryRun` changes nothing and lists each key to
+   * send or delete, with why, as the job's items. A `delete` onto a bucket's whole top needs
+   * `confirmed` (the window's comparison, the CLI's --yes).
    */
-  'jobs.sync': z.strictObject({
-    connectionId: id,
-    direction: z.enum(['upload', 'download']),
-    folder: z.string().min(1).max(4096),
-    bucket,
-    /** "" for the bucket's top, or a prefix ("logs" and "logs/" are one folder). */
-    prefix,
-    delete: z.boolean().default(false),
-    dryRun: z.boolean().default(false),
-    checksum: z.boolean().default(false),
-    followSymlinks: z.boolean().optional(),
-    confirmed: z.boolean().default(false),
-    ...rerun,
-  }),
+  'jobs.sync': z
+    .strictObject({
+      connectionId: id,
+      direction: z.enum(['upload', 'download', 'copy']),
+      /** The local folder (upload, download). */
+      folder: z.string().min(1).max(4096).optional(),
+      /** copy: the bucket and prefix the objects come from. */
+      sourceBucket: bucket.optional(),
+      sourcePrefix: prefix.optional(),
+      bucket,
+      /** "" for the bucket's top, or a prefix ("logs" and "logs/" are one folder). */
+      prefix,
+      pattern: pattern.optional(),
+      filter: objectFilterSchema.optional(),
+      uploadOptions: uploadOptionsSchema.optional(),
+      delete: z.boolean().default(false),
+      dryRun: z.boolean().default(false),
+      checksum: z.boolean().default(false),
+      followSymlinks: z.boolean().optional(),
+      confirmed: z.boolean().default(false),
+      ...rerun,
+    })
+    .refine(
+      (params) => (params.direction === 'copy') === (params.folder === undefined),
+      'Name a folder to sync with, unless both sides are prefixes (direction copy).',
+    )
+    .refine(
+      (params) => (params.direction === 'copy') === (params.sourceBucket !== undefined),
+      'A sync between prefixes names its source bucket (and only it does).',
+    )
+    .refine(
+      (params) => params.uploadOptions === undefined || params.direction === 'upload',
+      'Upload options apply to a sync that uploads: a download keeps what the objects hold, a copy keeps them too.',
+    )
+    .refine(
+      (params) => params.pattern === undefined || params.direction !== 'upload',
+      "A wildcard names the remote source's keys: an upload sync's source is a folder (use --include).",
+    ),
   /**
    * Copy (move: then delete each source once its copy is verified) objects and folders within one
    * connection, by the store itself. `destination`: a folder ending in "/" ("" the top), or a new

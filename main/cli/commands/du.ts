@@ -1,4 +1,5 @@
-// barge du: how much a prefix holds, objects and bytes per storage class (--versions: noncurrent too).
+// barge du: how much a prefix holds, objects and bytes per storage class (--versions: noncurrent too);
+// a wildcard in the address and the filter flags count only what they select.
 //
 // The count comes a stretch at a time (objects.size), so running totals show while a prefix of millions
 // is listed; Ctrl-C stops it between stretches and says what was counted so far.
@@ -7,8 +8,10 @@ import { formatBytes } from '../../../src/byte-units.ts';
 import { addPrefixSize, EMPTY_PREFIX_SIZE, sizeTotals } from '../../../src/prefix-size.ts';
 import type { PrefixSize } from '../../../src/prefix-size.ts';
 import { isS3Url, parseS3Url } from '../../../src/s3-url.ts';
+import { describeFilter, wildcardPrefix } from '../../../src/object-filter.ts';
 import { printableJson, printableName } from '../../../src/unsafe-text.ts';
 import type { CliContext } from '../context.ts';
+import { isPattern } from '../filter-options.ts';
 import { usageError } from '../options.ts';
 import { notS3Address } from './job-command.ts';
 import { untilInterrupted } from '../interrupt.ts';
@@ -18,6 +21,8 @@ export async function du(cli: CliContext): Promise<number> {
   if (args.length !== 1) throw usageError('du takes one s3:// address: barge du s3://bucket/prefix.');
   const target = isS3Url(args[0]!) ? parseS3Url(args[0]!) : undefined;
   if (!target) throw usageError(notS3Address(args[0]!));
+  const pattern = isPattern(target.key, cli.options.raw) ? target.key : undefined;
+  const { filter } = cli.options;
   const showProgress = !json && !quiet && cli.stderr.isTTY === true;
   let total: PrefixSize = EMPTY_PREFIX_SIZE;
   const interrupted = await untilInterrupted(async (stopped) => {
@@ -25,7 +30,9 @@ export async function du(cli: CliContext): Promise<number> {
       const stretch = await cli.service.call('objects.size', {
         connectionId: cli.connectionId,
         bucket: target.bucket,
-        prefix: target.key,
+        prefix: pattern === undefined ? target.key : wildcardPrefix(pattern),
+        ...(pattern === undefined ? {} : { pattern }),
+        ...(filter === undefined ? {} : { filter }),
         versions,
         token: total.nextToken,
       });
@@ -35,6 +42,9 @@ export async function du(cli: CliContext): Promise<number> {
     } while (total.nextToken !== undefined && !stopped());
   });
   if (showProgress) cli.stderr.write('\r\x1b[2K');
+  const totals = sizeTotals(total);
+  if ((pattern !== undefined || filter !== undefined) && totals.objects + totals.noncurrentObjects === 0)
+    cli.stderr.write(`No object matches ${[args[0]!, describeFilter(filter)].filter(Boolean).join(', ')}.\n`);
   if (json) cli.stdout.write(`${jsonLine(total, !interrupted)}\n`);
   else cli.stdout.write(table(total, versions));
   if (interrupted) {

@@ -1,12 +1,15 @@
-// barge sync: make a prefix hold what a folder holds, or a folder what a prefix holds, sending only what differs.
+// barge sync: make a prefix hold what a folder or another prefix holds, or a folder what a prefix holds, sending
+// only what differs; filters and a wildcard in the source's URL select the keys on both sides.
 
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { formatBytes } from '../../../src/byte-units.ts';
-import { isS3Url } from '../../../src/s3-url.ts';
+import { filterBase } from '../../../src/object-filter.ts';
+import { asFolderPrefix, isS3Url } from '../../../src/s3-url.ts';
 import type { JobItem } from '../../../src/jobs.ts';
 import { printable } from '../../../src/unsafe-text.ts';
 import type { CliContext } from '../context.ts';
+import { isPattern } from '../filter-options.ts';
 import { usageError } from '../options.ts';
 import { runJob } from '../run-job.ts';
 import { exitStatus, rerun, s3Location } from './job-command.ts';
@@ -16,23 +19,50 @@ const PLAN_PAGE_ITEMS = 1_000;
 
 export async function sync(cli: CliContext): Promise<number> {
   const { args, dryRun, json } = cli.options;
-  if (args.length !== 2) throw usageError('sync needs a source and a destination: a folder and an s3:// prefix.');
+  if (args.length !== 2)
+    throw usageError(
+      'sync needs a source and a destination: a folder or an s3:// prefix, and an s3:// prefix or a folder.',
+    );
   const [source, destination] = args as [string, string];
-  if (isS3Url(source) && isS3Url(destination))
-    throw usageError('sync from S3 to S3 is not supported yet: sync a folder with a prefix.');
   if (!isS3Url(source) && !isS3Url(destination))
-    throw usageError('sync needs one s3:// address: a folder to a prefix, or a prefix to a folder.');
-  const direction = isS3Url(destination) ? 'upload' : 'download';
-  const remote = s3Location(direction === 'upload' ? destination : source);
-  const folder = path.resolve(direction === 'upload' ? source : destination);
+    throw usageError(
+      'sync needs an s3:// address: a folder to a prefix, a prefix to a folder, or a prefix to a prefix.',
+    );
+  const direction = !isS3Url(source) ? 'upload' : isS3Url(destination) ? 'copy' : 'download';
+  const raw = cli.options.raw;
+  const remoteSource = direction === 'upload' ? undefined : s3Location(source);
+  const remoteTarget = direction === 'download' ? undefined : s3Location(destination);
+  if (remoteTarget && isPattern(remoteTarget.key, raw))
+    throw usageError(
+      `${destination} holds a wildcard: a sync's destination is one prefix (a wildcard selects the source's keys; ` +
+        `--raw takes * and ? as themselves).`,
+    );
+  const pattern = remoteSource && isPattern(remoteSource.key, raw) ? remoteSource.key : undefined;
+  const folder = direction === 'copy' ? undefined : path.resolve(direction === 'upload' ? source : destination);
   if (direction === 'upload') {
-    const info = await stat(folder).catch(() => undefined);
+    const info = await stat(folder!).catch(() => undefined);
     if (!info?.isDirectory()) throw usageError(`${source} is not a folder: sync sends a folder's files to a prefix.`);
   }
-  const prefix = remote.key === '' || remote.key.endsWith('/') ? remote.key : `${remote.key}/`;
-  if (cli.options.delete && direction === 'upload' && prefix === '' && !dryRun && !cli.options.yes)
+  // --storage-class is the class to store in on an upload, a filter of the objects on a download or a copy.
+  const { storageClasses: _storedIn, ...fileFilter } = cli.options.filter ?? {};
+  const filter = direction === 'upload' ? cli.options.filter && fileFilter : cli.options.filter;
+  const { storageClass: _filtered, ...uploadOnly } = cli.options.uploadOptions ?? {};
+  if (direction !== 'upload' && Object.keys(uploadOnly).length > 0)
     throw usageError(
-      `sync --delete to the top of bucket ${remote.bucket} deletes every object in the bucket that ${source} ` +
+      `The upload options (--metadata, --tags, --cache-control, ...) are for a sync that uploads: a sync that ` +
+        `${direction === 'copy' ? 'copies keeps what each object holds' : 'downloads keeps the objects as they are'}.`,
+    );
+  const sourcePrefix =
+    remoteSource === undefined
+      ? undefined
+      : pattern === undefined
+        ? asFolderPrefix(remoteSource.key)
+        : filterBase(pattern);
+  const target = remoteTarget ?? remoteSource!;
+  const prefix = remoteTarget ? asFolderPrefix(remoteTarget.key) : sourcePrefix!;
+  if (cli.options.delete && remoteTarget && prefix === '' && !dryRun && !cli.options.yes)
+    throw usageError(
+      `sync --delete to the top of bucket ${target.bucket} deletes every object in the bucket that ${source} ` +
         `does not hold: add --yes to confirm (or look first with --dry-run).`,
     );
   const tally = new Map<string, { count: number; bytes: number }>();
@@ -49,9 +79,13 @@ export async function sync(cli: CliContext): Promise<number> {
       cli.service.call('jobs.sync', {
         connectionId: cli.connectionId,
         direction,
-        folder,
-        bucket: remote.bucket,
+        ...(folder === undefined ? {} : { folder }),
+        ...(direction === 'copy' ? { sourceBucket: remoteSource!.bucket, sourcePrefix } : {}),
+        bucket: target.bucket,
         prefix,
+        ...(pattern === undefined ? {} : { pattern }),
+        ...(filter === undefined ? {} : { filter }),
+        ...(direction === 'upload' && cli.options.uploadOptions ? { uploadOptions: cli.options.uploadOptions } : {}),
         delete: cli.options.delete,
         dryRun,
         checksum: cli.options.syncChecksum,

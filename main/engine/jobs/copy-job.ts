@@ -239,3 +239,21 @@ function place(spec: CopySpec, item: CopyItem): ItemPlace {
     ...(item.size === undefined ? {} : { size: item.size }),
   };
 }
+
+/**
+ * The copying of objects chosen elsewhere, as they come (a sync's new and changed ones): each as a
+ * copy job copies it (verified, journaled), with the job's threads. The chooser counts the totals.
+ */
+export function copyChosenBody(
+  connection: S3Connection,
+  spec: CopySpec,
+  chosen: () => AsyncIterable<CopyItem>,
+): JobBody<CopyItem> {
+  return async (runtime) => {
+    await concurrentEach(
+      chosen(),
+      () => runtime.settings.threads,
+      (item) => copyOne(connection, spec, item, runtime),
+    );
+  };
+}

@@ -105,24 +105,57 @@ export const deleteSpecSchema = z
     path: ['keySizes'],
   });
 
-export const syncSpecSchema = z.object({
-  /** upload: the folder's files to the prefix; download: the prefix's objects to the folder. */
-  direction: z.enum(['upload', 'download']),
-  /** The local folder, an absolute path. */
-  folder: z.string().min(1),
-  bucket,
-  /** The prefix: "" (the bucket's top) or ending in "/". */
-  prefix: z.string().refine((prefix) => prefix === '' || prefix.endsWith('/'), 'a sync prefix ends in "/"'),
-  /** Remove what is only at the destination, once the sends are done. */
-  delete: z.boolean().optional(),
-  /** List what would be sent and deleted, each with its reason; change nothing. */
-  dryRun: z.boolean().optional(),
-  /** Compare keys on both sides by checksum (an ETag that is an MD5) instead of by time. */
-  checksum: z.boolean().optional(),
-  followSymlinks: z.boolean().optional(),
-  /** A host's download root, as a download's (a download sync's folder must lie below it). */
-  confinedTo: z.string().min(1).optional(),
-});
+export const syncSpecSchema = z
+  .object({
+    /**
+     * upload: the folder's files to the prefix; download: the prefix's objects to the folder; copy:
+     * the source prefix's objects to the prefix, copied by the store (one connection).
+     */
+    direction: z.enum(['upload', 'download', 'copy']),
+    /** The local folder, an absolute path (upload and download). */
+    folder: z.string().min(1).optional(),
+    /** copy: where the objects come from, a bucket and a prefix ("" or ending in "/"). */
+    sourceBucket: bucket.optional(),
+    sourcePrefix: z
+      .string()
+      .refine((prefix) => prefix === '' || prefix.endsWith('/'), 'a sync prefix ends in "/"')
+      .optional(),
+    bucket,
+    /** The prefix: "" (the bucket's top) or ending in "/". */
+    prefix: z.string().refine((prefix) => prefix === '' || prefix.endsWith('/'), 'a sync prefix ends in "/"'),
+    /**
+     * A wildcard key of the remote source (below its prefix, matched whole), as in s3://b/logs/*.gz:
+     * only the keys it matches are compared, sent or deleted, on both sides.
+     */
+    pattern: z.string().min(1).optional(),
+    /** Only what this keeps, on both sides: excluded keys are neither sent nor deleted (rclone's rule). */
+    filter: objectFilterSchema.optional(),
+    /** upload: what each object sent is stored with (src/upload-options.ts). */
+    uploadOptions: uploadOptionsSchema.optional(),
+    /** Remove what is only at the destination, once the sends are done. */
+    delete: z.boolean().optional(),
+    /** List what would be sent and deleted, each with its reason; change nothing. */
+    dryRun: z.boolean().optional(),
+    /** Compare keys on both sides by checksum (an ETag that is an MD5) instead of by time. */
+    checksum: z.boolean().optional(),
+    followSymlinks: z.boolean().optional(),
+    /** A host's download root, as a download's (a download sync's folder must lie below it). */
+    confinedTo: z.string().min(1).optional(),
+  })
+  .superRefine((spec, context) => {
+    const remote = spec.direction === 'copy';
+    if (remote !== (spec.folder === undefined))
+      context.addIssue({ code: 'custom', message: 'a sync names a folder, unless it copies between prefixes' });
+    if (remote !== (spec.sourceBucket !== undefined && spec.sourcePrefix !== undefined))
+      context.addIssue({ code: 'custom', message: 'a copy sync names its source bucket and prefix, and only it' });
+    if (spec.uploadOptions !== undefined && spec.direction !== 'upload')
+      context.addIssue({ code: 'custom', message: 'upload options are for a sync that uploads' });
+    if (spec.pattern !== undefined && spec.direction === 'upload')
+      context.addIssue({ code: 'custom', message: "a sync's wildcard names its remote source" });
+    const from = remote ? spec.sourcePrefix : spec.prefix;
+    if (spec.pattern !== undefined && from !== undefined && !spec.pattern.startsWith(from))
+      context.addIssue({ code: 'custom', message: "a sync's wildcard lies below its source prefix" });
+  });
 /**
  * Copy (or move) objects within one connection (the store copies them, no byte passes the client), or
  * from another connection (`sourceConnectionRef`: the bytes stream through the engine).

@@ -23,6 +23,9 @@ const MD5_ETAG = /^[0-9a-f]{32}$/;
 export async function checksumDiffers(source: Side, destination: Side): Promise<string | undefined> {
   if (source.size !== destination.size) return sizeOrTimeDiffers(source, destination);
   const sides = [source, destination];
+  // Two objects with one ETag, multipart ones too (same parts, same bytes): the kinds match and agree.
+  const [a, b] = sides.map((side) => ('object' in side && side.object.etag ? bareEtag(side.object.etag) : undefined));
+  if (a !== undefined && a === b) return undefined;
   const file = sides.find((side) => 'file' in side)?.file as LocalFile | undefined;
   const objects = sides.flatMap((side) => ('object' in side ? [side.object] : []));
   const unlike = objects.map(notMd5).find((why) => why !== undefined);

@@ -1,19 +1,24 @@
-// Sync: make a prefix hold what a folder holds (or a folder what a prefix holds), sending only what differs.
+// Sync: make a prefix hold what a folder holds (or a folder what a prefix holds, or a prefix what
+// another prefix holds), sending only what differs.
 //
 // The folder (in key order, ordered-walk.ts) and the prefix's listing are read side by side
 // (sync-plan.ts); what is new or changed goes through the upload or the download machinery as it
 // is found (upload-job.ts, download-job.ts: the same requests, checks, journal and resume), and
-// nothing else is sent. With `delete`, what is only at the destination is removed once the sends
-// are done: objects by DeleteObjects batches (delete-job.ts), files one by one, as rclone does.
-// Extras wait on disk past 10,000 (spilling-queue.ts), so memory stays bounded either way.
+// nothing else is sent. Between two prefixes of one connection, the store copies each one
+// (copy-job.ts: verified and journaled as cp's copies), and no byte passes here. With `delete`,
+// what is only at the destination is removed once the sends are done: objects by DeleteObjects
+// batches (delete-job.ts), files one by one, as rclone does. Extras wait on disk past 10,000
+// (spilling-queue.ts), so memory stays bounded either way.
 //
 // A source entry that could not be read (a folder refused, a file gone) would make its
 // destination look extra: then nothing is deleted, and each extra fails saying why (rclone's
 // "not deleting files as there were IO errors"). Folder markers (keys ending in "/") are neither
-// sent nor deleted: they are folders, which a sync of files does not manage. A dry run sends and
-// deletes nothing: each key to send or delete is listed in the job's details with its reason.
-// Run again after a kill, a sync compares again: what was sent is now unchanged, and a big file
-// cut midway goes on from its recorded parts (the journal, as cp).
+// sent nor deleted: they are folders, which a sync of files does not manage. A filter (globs, ages,
+// sizes, storage classes) and a wildcard in the source's URL apply to both sides alike: what they
+// leave out is neither sent nor deleted (rclone's rule), so a filtered --delete removes only the
+// extras it selects. A dry run sends and deletes nothing: each key to send or delete is listed in
+// the job's details with its reason. Run again after a kill, a sync compares again: what was sent
+// is now unchanged, and a big file cut midway goes on from its recorded parts (the journal, as cp).
 
 import { unlink } from 'node:fs/promises';
 import path from 'node:path';
@@ -21,6 +26,8 @@ import { keyToRelativePath } from '../../../src/key-path.ts';
 import { formatS3Url } from '../../../src/s3-url.ts';
 import type { ItemPlace } from '../../../src/jobs.ts';
 import { plural } from '../../../src/plural.ts';
+import { filterBase, isFiltering, objectMatcher, wildcardPrefix } from '../../../src/object-filter.ts';
+import type { FilterableObject, ObjectFilter } from '../../../src/object-filter.ts';
 import { BargeError, toBargeError } from '../errors.ts';
 import { walkInKeyOrder } from '../disk/ordered-walk.ts';
 import { isInside, realPathOf } from '../disk/confined-path.ts';
@@ -28,12 +35,15 @@ import type { LocalFile, WalkEntry } from '../disk/local-files.ts';
 import { listAllObjects } from '../s3/s3-listing.ts';
 import type { ObjectEntry } from '../s3/s3-listing.ts';
 import type { S3Connection } from '../s3/s3-connection.ts';
+import { copyChosenBody } from './copy-job.ts';
+import type { CopyItem } from './copy-job.ts';
 import { deleteObjects } from './delete-job.ts';
 import type { DeleteTarget } from './delete-job.ts';
 import { downloadBody } from './download-job.ts';
 import type { DownloadItem } from './download-job.ts';
 import type { JobBody, JobRuntime } from './job.ts';
 import type { SyncSpec } from './job-specs.ts';
+import { SkippedKeys } from './skipped-keys.ts';
 import { SpillingQueue } from './spilling-queue.ts';
 import { readAhead } from './read-ahead.ts';
 import { checksumDiffers } from './sync-checksum.ts';
@@ -49,6 +59,9 @@ export type FileSide = SyncSide & { readonly file: LocalFile };
 /** An object as one side of the comparison. */
 export type ObjectSide = SyncSide & { readonly object: ObjectEntry };
 
+/** Whether a key (in the source's key space) is one the sync's filter and wildcard select. */
+type Selects = (entry: FilterableObject) => boolean;
+
 /** What is only at the destination, kept until the sends are done: an object's key, or a file's path. */
 interface Extra {
   readonly key: string;
@@ -61,7 +74,8 @@ export function syncBody(connection: S3Connection, spec: SyncSpec): JobBody<unkn
     const run = new SyncRun(connection, spec, runtime);
     try {
       if (spec.direction === 'upload') await run.upload();
-      else await run.download();
+      else if (spec.direction === 'download') await run.download();
+      else await run.copy();
     } finally {
       run.close();
     }
@@ -75,21 +89,30 @@ class SyncRun {
   private unreadable = 0;
   /** Source entries seen, read or not: a source of none deletes nothing (a typo, a missing disk). */
   private sourceEntries = 0;
-  /**
-   * Keys of source entries left out on purpose (a link not followed, a special file): what the
-   * destination holds under them is theirs, not extra, and is kept.
-   */
-  private readonly skippedKeys: string[] = [];
+  /** Source entries left out on purpose (a link not followed): what the destination holds under them is kept. */
+  private readonly skipped = new SkippedKeys();
 
   private readonly connection: S3Connection;
   private readonly spec: SyncSpec;
   private readonly runtime: JobRuntime<unknown>;
+  /** The local folder (upload and download; the spec's schema requires it there). */
+  private readonly folder: string;
+  /** The key space both sides are compared in: the source's prefix. */
+  private readonly sourcePrefix: string;
+  /** What the filter and wildcard select among objects, and among files (which have no storage class). */
+  private readonly selectsObject: Selects | undefined;
+  private readonly selectsFile: Selects | undefined;
 
   constructor(connection: S3Connection, spec: SyncSpec, runtime: JobRuntime<unknown>) {
     this.connection = connection;
     this.spec = spec;
     this.runtime = runtime;
+    this.folder = spec.folder ?? '';
+    this.sourcePrefix = spec.direction === 'copy' ? spec.sourcePrefix! : spec.prefix;
     this.extras = spec.delete && !spec.dryRun ? new SpillingQueue<Extra>() : undefined;
+    const { storageClasses: _objectsOnly, ...fileFilter } = spec.filter ?? {};
+    this.selectsObject = selector(spec.filter, this.sourcePrefix, spec.pattern);
+    this.selectsFile = selector(fileFilter, this.sourcePrefix, spec.pattern);
   }
 
   close(): void {
@@ -101,7 +124,7 @@ class SyncRun {
     const { spec, runtime } = this;
     // The source must be there: a folder gone (an unmounted disk) read as empty would make every
     // object extra.
-    const walk = walkInKeyOrder(spec.folder, spec.prefix, {
+    const walk = walkInKeyOrder(this.folder, spec.prefix, {
       followSymlinks: spec.followSymlinks ?? true,
       missingIsEmpty: false,
     });
@@ -109,16 +132,19 @@ class SyncRun {
     const files = async function* (run: SyncRun): AsyncGenerator<FileSide> {
       for await (const entry of walk) {
         run.sourceEntries += 1;
-        if (entry.ok) yield { key: entry.key, size: entry.size, modifiedMs: entry.mtimeMs, file: entry };
-        else {
+        if (entry.ok) {
+          const side = { key: entry.key, size: entry.size, modifiedMs: entry.mtimeMs, file: entry };
+          if (run.selected(side)) yield side;
+        } else {
           // Said by the upload as its walk would say it; an error also stops the deletes.
           if (entry.skipped === undefined) run.unreadable += 1;
-          else run.skippedKeys.push(entry.key);
+          else run.skipped.add(entry.key);
           passedOn.push(entry);
         }
       }
     };
-    const steps = syncSteps(this.ahead(files(this)), this.ahead(this.objects()), this.differs<FileSide, ObjectSide>());
+    const objects = this.objects(spec.bucket, spec.prefix, 'destination');
+    const steps = syncSteps(this.ahead(files(this)), this.ahead(objects), this.differs<FileSide, ObjectSide>());
     if (spec.dryRun) return this.dryRun(steps, (step) => this.uploadPlace(step));
     const chosen = async function* (run: SyncRun): AsyncGenerator<WalkEntry> {
       for await (const step of steps) {
@@ -128,7 +154,12 @@ class SyncRun {
       }
       yield* passedOn.splice(0);
     };
-    const uploadSpec = { sources: [spec.folder], bucket: spec.bucket, destination: spec.prefix };
+    const uploadSpec = {
+      sources: [this.folder],
+      bucket: spec.bucket,
+      destination: spec.prefix,
+      ...(spec.uploadOptions === undefined ? {} : { uploadOptions: spec.uploadOptions }),
+    };
     await uploadBody(this.connection, uploadSpec, () => chosen(this))(runtime as JobRuntime<never>, undefined);
     await this.deleteExtras((extras) =>
       deleteObjects(this.connection, spec.bucket, extras, runtime as JobRuntime<DeleteTarget>),
@@ -138,16 +169,19 @@ class SyncRun {
   /** Prefix → folder: new and changed objects through the download's own saving. */
   async download(): Promise<void> {
     const { spec, runtime } = this;
-    const files = async function* (): AsyncGenerator<FileSide> {
-      for await (const entry of walkInKeyOrder(spec.folder, spec.prefix, {
+    const files = async function* (run: SyncRun): AsyncGenerator<FileSide> {
+      for await (const entry of walkInKeyOrder(run.folder, spec.prefix, {
         followSymlinks: false,
         missingIsEmpty: true,
       })) {
         // What cannot be read at the destination is as good as absent: the download replaces it, or says why not.
-        if (entry.ok) yield { key: entry.key, size: entry.size, modifiedMs: entry.mtimeMs, file: entry };
+        if (!entry.ok) continue;
+        const side = { key: entry.key, size: entry.size, modifiedMs: entry.mtimeMs, file: entry };
+        if (run.selected(side)) yield side;
       }
     };
-    const steps = syncSteps(this.ahead(this.objects()), this.ahead(files()), this.differs<ObjectSide, FileSide>());
+    const objects = this.objects(spec.bucket, this.listPrefix(spec.prefix), 'source');
+    const steps = syncSteps(this.ahead(objects), this.ahead(files(this)), this.differs<ObjectSide, FileSide>());
     if (spec.dryRun) return this.dryRun(steps, (step) => this.downloadPlace(step));
     const chosen = async function* (run: SyncRun): AsyncGenerator<DownloadItem> {
       for await (const step of steps) {
@@ -160,7 +194,7 @@ class SyncRun {
       }
       runtime.totalsFinal();
     };
-    const downloadSpec = { bucket: spec.bucket, prefixes: [spec.prefix], targetFolder: spec.folder, ...confined(spec) };
+    const downloadSpec = { bucket: spec.bucket, prefixes: [spec.prefix], targetFolder: this.folder, ...confined(spec) };
     await downloadBody(this.connection, downloadSpec, () => chosen(this))(runtime as JobRuntime<never>, undefined);
     await this.deleteExtras(async (extras) => {
       for await (const extra of extras) await this.deleteFile(extra);
@@ -168,20 +202,52 @@ class SyncRun {
     });
   }
 
-  /** The prefix's objects in key order, less folder markers; a key the store sent broken stops the deletes. */
-  private async *objects(): AsyncGenerator<ObjectSide> {
+  /** Prefix → prefix in one connection: new and changed objects copied by the store (copy-job.ts). */
+  async copy(): Promise<void> {
     const { spec, runtime } = this;
-    for await (const object of listAllObjects(this.connection, {
-      bucket: spec.bucket,
-      prefix: spec.prefix,
-      signal: runtime.signal,
-    })) {
+    const sourceBucket = spec.sourceBucket!;
+    const sources = this.objects(sourceBucket, this.listPrefix(this.sourcePrefix), 'source');
+    // The destination's keys in the source's key space, so both sides sort and compare alike.
+    const destinations = this.objects(spec.bucket, spec.prefix, 'destination');
+    const steps = syncSteps(this.ahead(sources), this.ahead(destinations), this.differs<ObjectSide, ObjectSide>());
+    if (spec.dryRun) return this.dryRun(steps, (step) => this.copyPlace(step));
+    const chosen = async function* (run: SyncRun): AsyncGenerator<CopyItem> {
+      for await (const step of steps) {
+        if (step.reason === 'new' || step.reason === 'changed') {
+          const object = step.source.object;
+          runtime.addTotals(1, object.size);
+          yield {
+            key: object.key,
+            target: run.targetKey(object.key),
+            size: object.size,
+            ...(object.lastModified === undefined ? {} : { lastModified: object.lastModified }),
+          };
+        } else if (step.reason === 'extra') {
+          run.extra({ key: step.destination.object.key, size: step.destination.size });
+        }
+      }
+      runtime.totalsFinal();
+    };
+    const copySpec = { sourceBucket, prefixes: [this.sourcePrefix], bucket: spec.bucket, destination: spec.prefix };
+    await copyChosenBody(this.connection, copySpec, () => chosen(this))(runtime as JobRuntime<never>, undefined);
+    await this.deleteExtras((extras) =>
+      deleteObjects(this.connection, spec.bucket, extras, runtime as JobRuntime<DeleteTarget>),
+    );
+  }
+
+  /**
+   * A prefix's objects in key order, less folder markers and what the filter leaves out, keyed in
+   * the source's key space; a key the store sent broken stops the deletes.
+   */
+  private async *objects(bucket: string, prefix: string, side: 'source' | 'destination'): AsyncGenerator<ObjectSide> {
+    const { spec, runtime } = this;
+    for await (const object of listAllObjects(this.connection, { bucket, prefix, signal: runtime.signal })) {
       if (object.unreadable) {
         this.unreadable += 1;
         runtime.addTotals(1, 0);
         runtime.itemFailed(
           {},
-          { source: formatS3Url({ bucket: spec.bucket, key: object.key }), destination: '' },
+          { source: formatS3Url({ bucket, key: object.key }), destination: '' },
           new BargeError(
             'UnreadableKey',
             `The store listed a key with a broken URL encoding ("${object.key}"); it cannot be synced.`,
@@ -190,9 +256,30 @@ class SyncRun {
         continue;
       }
       if (object.key.endsWith('/')) continue;
-      if (spec.direction === 'download') this.sourceEntries += 1;
-      yield { key: object.key, size: object.size, modifiedMs: object.lastModified, object };
+      if (side === 'source') this.sourceEntries += 1;
+      const key =
+        spec.direction === 'copy' && side === 'destination'
+          ? this.sourcePrefix + object.key.slice(spec.prefix.length)
+          : object.key;
+      const entry = { key, size: object.size, modifiedMs: object.lastModified, object };
+      if (this.selectsObject === undefined || this.selectsObject({ ...object, key })) yield entry;
     }
+  }
+
+  /** Whether a file is one the filter and wildcard select. */
+  private selected(side: FileSide): boolean {
+    if (this.selectsFile === undefined) return true;
+    return this.selectsFile({ key: side.key, size: side.size, lastModified: side.modifiedMs, storageClass: undefined });
+  }
+
+  /** Where a source's listing starts: below its prefix, as far as the wildcard's literal part goes. */
+  private listPrefix(prefix: string): string {
+    return this.spec.pattern === undefined ? prefix : wildcardPrefix(this.spec.pattern);
+  }
+
+  /** A source key's place at the destination (copy: its key below the source prefix, below the prefix). */
+  private targetKey(sourceKey: string): string {
+    return this.spec.prefix + sourceKey.slice(this.sourcePrefix.length);
   }
 
   /**
@@ -213,8 +300,7 @@ class SyncRun {
 
   private extra(extra: Extra): void {
     if (!this.extras) return;
-    if (this.skippedKeys.some((key) => extra.key === key || extra.key.startsWith(key.endsWith('/') ? key : `${key}/`)))
-      return;
+    if (this.skipped.covers(extra.key)) return;
     this.runtime.addTotals(1, 0);
     this.extras.push(extra);
   }
@@ -238,8 +324,8 @@ class SyncRun {
     if (this.sourceEntries === 0) {
       const source =
         this.spec.direction === 'upload'
-          ? this.spec.folder
-          : formatS3Url({ bucket: this.spec.bucket, key: this.spec.prefix });
+          ? this.folder
+          : formatS3Url({ bucket: this.spec.sourceBucket ?? this.spec.bucket, key: this.sourcePrefix });
       const why = new BargeError(
         'NotDeleted',
         `Not deleted: ${source} holds nothing, so everything at the destination looks extra (a mistyped ` +
@@ -255,12 +341,12 @@ class SyncRun {
     const place = this.extraPlace(extra);
     try {
       // Walked a while ago: a folder since swapped for a link must not lead the delete out of the folder.
-      const [folder, parent] = await Promise.all([realPathOf(this.spec.folder), realPathOf(path.dirname(extra.path!))]);
+      const [folder, parent] = await Promise.all([realPathOf(this.folder), realPathOf(path.dirname(extra.path!))]);
       const root = this.spec.confinedTo === undefined ? folder : await realPathOf(this.spec.confinedTo);
       if (!isInside(folder, parent) || !isInside(root, parent))
         throw new BargeError(
           'UnsafePath',
-          `${extra.path} now lies outside ${this.spec.folder} (a folder on its way became a link to ` +
+          `${extra.path} now lies outside ${this.folder} (a folder on its way became a link to ` +
             `${parent}); it was not deleted.`,
         );
       await unlink(extra.path!);
@@ -282,7 +368,7 @@ class SyncRun {
     const base = { key: object.key, size: object.size, etag: object.etag, lastModified: object.lastModified };
     if (object.badSize !== undefined) return { ...base, size: undefined, path: '', badSize: object.badSize };
     if (!mapped.ok) return { ...base, path: '', unsafe: mapped.reason };
-    return { ...base, path: path.join(this.spec.folder, ...mapped.segments) };
+    return { ...base, path: path.join(this.folder, ...mapped.segments) };
   }
 
   private uploadPlace(step: SyncStep<FileSide, ObjectSide>): ItemPlace {
@@ -296,10 +382,24 @@ class SyncRun {
       return { source: step.destination.file.path, destination: '', size: step.destination.size };
     const source = formatS3Url({ bucket: this.spec.bucket, key: step.key });
     const mapped = keyToRelativePath(step.key, this.spec.prefix);
-    const file = mapped.ok ? path.join(this.spec.folder, ...mapped.segments) : '';
+    const file = mapped.ok ? path.join(this.folder, ...mapped.segments) : '';
     return {
       source,
       destination: step.reason === 'changed' ? step.destination.file.path : file,
+      size: step.source.size,
+    };
+  }
+
+  private copyPlace(step: SyncStep<ObjectSide, ObjectSide>): ItemPlace {
+    if (step.reason === 'extra')
+      return {
+        source: formatS3Url({ bucket: this.spec.bucket, key: step.destination.object.key }),
+        destination: '',
+        size: step.destination.size,
+      };
+    return {
+      source: formatS3Url({ bucket: this.spec.sourceBucket!, key: step.key }),
+      destination: formatS3Url({ bucket: this.spec.bucket, key: this.targetKey(step.key) }),
       size: step.source.size,
     };
   }
@@ -326,6 +426,12 @@ class SyncRun {
     }
     runtime.totalsFinal();
   }
+}
+
+/** The test of what a sync's filter and wildcard select, or undefined when they select everything. */
+function selector(filter: ObjectFilter | undefined, prefix: string, pattern: string | undefined): Selects | undefined {
+  if (!isFiltering(filter) && pattern === undefined) return undefined;
+  return objectMatcher(filter, pattern === undefined ? prefix : filterBase(pattern), pattern);
 }
 
 function confined(spec: SyncSpec): { confinedTo?: string } {

@@ -62,9 +62,12 @@ export async function* syncSteps<S extends SyncSide, D extends SyncSide>(
 ): AsyncGenerator<SyncStep<S, D>> {
   const left = ordered(sources, 'source');
   const right = ordered(destinations, 'destination');
-  let source = await left.next();
-  let destination = await right.next();
+  // Both sides start at once: one awaited before the other left the listing idle while the folder's
+  // 20,000 names were read and sorted (a read-ahead starts when first asked).
+  let source: IteratorResult<S>;
+  let destination: IteratorResult<D>;
   try {
+    [source, destination] = await Promise.all([left.next(), right.next()]);
     while (!source.done || !destination.done) {
       const order = source.done ? 1 : destination.done ? -1 : compareUtf8(source.value.key, destination.value.key);
       if (order < 0 && !source.done) {

@@ -4,9 +4,13 @@
 // pages, each with the token to go on from: the caller adds them up, shows running totals, and stops by
 // not asking for the next (nothing runs on in the engine after a caller is gone).
 // With `versions`, ListObjectVersions: noncurrent versions counted apart, delete markers counted too.
+// A wildcard key and a filter (src/object-filter.ts) count only what they select: the store lists
+// the literal part before the first wildcard, and each entry is matched as it is read.
 
 import { ListObjectVersionsCommand } from '@aws-sdk/client-s3';
 import type { PrefixSize, SizeByClass } from '../../../src/prefix-size.ts';
+import { filterBase, isFiltering, objectMatcher, wildcardPrefix } from '../../../src/object-filter.ts';
+import type { FilterableObject, ObjectFilter } from '../../../src/object-filter.ts';
 import { withRetry } from '../queue/retry-loop.ts';
 import { BargeError } from '../errors.ts';
 import type { S3Connection } from './s3-connection.ts';
@@ -21,6 +25,10 @@ export interface PrefixSizeOptions {
   readonly bucket: string;
   readonly prefix: string;
   readonly versions: boolean;
+  /** A wildcard key (below `prefix`'s bucket): only the objects it matches whole are counted. */
+  readonly pattern?: string;
+  /** Only the objects (and versions) this keeps are counted. */
+  readonly filter?: ObjectFilter;
   /** Where the previous stretch ended (its `nextToken`). */
   readonly token?: string;
   readonly signal?: AbortSignal;
@@ -28,10 +36,16 @@ export interface PrefixSizeOptions {
 
 /** One stretch of the count: a few pages' objects and bytes, and where to go on, if anywhere. */
 export async function countPrefixSize(connection: S3Connection, options: PrefixSizeOptions): Promise<PrefixSize> {
-  const tally = new SizeTally();
+  const { pattern, filter } = options;
+  const selects =
+    isFiltering(filter) || pattern !== undefined
+      ? objectMatcher(filter, pattern === undefined ? options.prefix : filterBase(pattern), pattern)
+      : undefined;
+  const tally = new SizeTally(selects);
+  const listed = { ...options, prefix: pattern === undefined ? options.prefix : wildcardPrefix(pattern) };
   const token = options.versions
-    ? await countVersions(connection, options, tally)
-    : await countCurrent(connection, options, tally);
+    ? await countVersions(connection, listed, tally)
+    : await countCurrent(connection, listed, tally);
   return { ...tally.result(), ...(token === undefined ? {} : { nextToken: token }) };
 }
 
@@ -51,7 +65,8 @@ async function countCurrent(
         ),
       { signal: options.signal },
     );
-    for (const entry of listed.contents) tally.add(entry.storageClass, entry.size, true);
+    for (const entry of listed.contents)
+      tally.add({ ...entry, lastModified: entry.lastModified ? Date.parse(entry.lastModified) : undefined }, true);
     token = listed.isTruncated ? listed.nextContinuationToken : undefined;
     if (token === undefined) return undefined;
   }
@@ -81,8 +96,16 @@ async function countVersions(
       { signal: options.signal },
     );
     for (const version of listed.Versions ?? [])
-      tally.add(version.StorageClass, version.Size ?? 0, version.IsLatest !== false);
-    tally.deleteMarkers += listed.DeleteMarkers?.length ?? 0;
+      tally.add(
+        {
+          key: version.Key ?? '',
+          size: version.Size ?? 0,
+          lastModified: version.LastModified?.getTime(),
+          storageClass: version.StorageClass,
+        },
+        version.IsLatest !== false,
+      );
+    for (const marker of listed.DeleteMarkers ?? []) tally.addDeleteMarker(marker.Key ?? '');
     if (listed.IsTruncated !== true || listed.NextKeyMarker === undefined) return undefined;
     keyMarker = listed.NextKeyMarker;
     versionMarker = listed.NextVersionIdMarker;
@@ -111,10 +134,23 @@ function versionsMarkers(token: string): [string | undefined, string | undefined
 
 class SizeTally {
   private readonly classes = new Map<string, SizeByClass>();
-  deleteMarkers = 0;
+  private deleteMarkers = 0;
+  private readonly selects: ((object: FilterableObject) => boolean) | undefined;
 
-  add(storageClass: string | undefined, bytes: number, current: boolean): void {
-    const name = storageClass || DEFAULT_STORAGE_CLASS;
+  constructor(selects: ((object: FilterableObject) => boolean) | undefined) {
+    this.selects = selects;
+  }
+
+  /** A delete marker, counted where the wildcard and the globs select its key (it has no size, date or class). */
+  addDeleteMarker(key: string): void {
+    if (this.selects === undefined || this.selects({ key, size: 0, lastModified: undefined, storageClass: undefined }))
+      this.deleteMarkers += 1;
+  }
+
+  add(object: FilterableObject, current: boolean): void {
+    if (this.selects && !this.selects(object)) return;
+    const bytes = object.size;
+    const name = object.storageClass || DEFAULT_STORAGE_CLASS;
     const was = this.classes.get(name) ?? {
       storageClass: name,
       objects: 0,

@@ -1,0 +1,199 @@
+// barge sync between two prefixes (the store copies), filtered syncs, upload options on a sync, and du
+// with filters and wildcards, on a real store (MinIO, or versitygw with BARGE_TEST_SERVER=versitygw),
+// through a proxy that counts what is sent.
+
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { GetObjectTaggingCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createBucket } from '../../main/engine/s3/s3-buckets.ts';
+import { listAllObjects } from '../../main/engine/s3/s3-listing.ts';
+import { startFaultProxy } from '../support/fault-proxy.ts';
+import type { FaultProxy } from '../support/fault-proxy.ts';
+import { serverConfig, setUpEngine, uniqueBucket } from '../support/fixtures.ts';
+import type { TestContext } from '../support/fixtures.ts';
+import { runCli } from '../support/run-cli.ts';
+
+let t: TestContext;
+let proxy: FaultProxy;
+let dataDir: string;
+let other: string;
+beforeEach(async () => {
+  t = await setUpEngine();
+  other = uniqueBucket();
+  await createBucket(t.connection, other);
+  proxy = await startFaultProxy(serverConfig().endpoint!);
+  dataDir = await mkdtemp(path.join(os.tmpdir(), 'barge-sync-filters-'));
+});
+afterEach(async () => {
+  await proxy.close();
+  await t.close();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+const cli = (...args: string[]) => runCli(args, { env: { AWS_ENDPOINT_URL: proxy.endpoint, BARGE_DATA_DIR: dataDir } });
+/** Object PUTs the store was sent (whole objects, parts and copies), by path. */
+const puts = () => proxy.seen.filter((r) => r.method === 'PUT').map((r) => decodeURIComponent(r.url.split('?')[0]!));
+
+async function put(bucket: string, key: string, body: string): Promise<void> {
+  await t.connection.client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body }));
+}
+
+async function keysBelow(bucket: string, prefix: string): Promise<string[]> {
+  const keys: string[] = [];
+  for await (const object of listAllObjects(t.connection, { bucket, prefix })) keys.push(object.key);
+  return keys.sort();
+}
+
+async function body(bucket: string, key: string): Promise<string> {
+  const got = await t.connection.client.send(
+    new (await import('@aws-sdk/client-s3')).GetObjectCommand({ Bucket: bucket, Key: key }),
+  );
+  return got.Body!.transformToString();
+}
+
+describe('sync s3:// -> s3://', () => {
+  it('copies every object first, then only the new and changed; --dry-run prints the plan; --delete removes extras', async () => {
+    for (const name of ['a.txt', 'b.txt', 'sub/c.txt']) await put(t.bucket, `src/${name}`, `${name}\n`);
+    const first = await cli('sync', `s3://${t.bucket}/src/`, `s3://${other}/dst`);
+    expect(first.code, first.stderr).toBe(0);
+    expect(await keysBelow(other, 'dst/')).toEqual(['dst/a.txt', 'dst/b.txt', 'dst/sub/c.txt']);
+    expect(await body(other, 'dst/sub/c.txt')).toBe('sub/c.txt\n');
+
+    // Nothing changed: nothing is copied.
+    proxy.seen.length = 0;
+    const again = await cli('sync', `s3://${t.bucket}/src`, `s3://${other}/dst/`);
+    expect(again.code, again.stderr).toBe(0);
+    expect(puts()).toEqual([]);
+
+    // One changes size, one is new at the source, one is only at the destination.
+    await put(t.bucket, 'src/b.txt', 'b, longer now\n');
+    await put(t.bucket, 'src/new.txt', 'new\n');
+    await put(other, 'dst/stray.bin', 'xyz');
+    proxy.seen.length = 0;
+    const dry = await cli('sync', '--dry-run', '--delete', `s3://${t.bucket}/src/`, `s3://${other}/dst/`);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toBe(
+      [
+        `changed       14 B  s3://${t.bucket}/src/b.txt -> s3://${other}/dst/b.txt (size differs (source 14 B, destination 6 B))`,
+        `new            4 B  s3://${t.bucket}/src/new.txt -> s3://${other}/dst/new.txt`,
+        `extra          3 B  s3://${other}/dst/stray.bin (deleted with --delete)`,
+        'Would sync: 1 new (4 B), 1 changed (14 B), 1 extra (3 B); extra ones would be deleted. Nothing was changed.',
+        '',
+      ].join('\n'),
+    );
+    expect(puts()).toEqual([]);
+    expect(proxy.seen.filter((r) => r.method === 'POST' || r.method === 'DELETE')).toEqual([]);
+
+    proxy.seen.length = 0;
+    const deleting = await cli('sync', '--delete', `s3://${t.bucket}/src/`, `s3://${other}/dst/`);
+    expect(deleting.code, deleting.stderr).toBe(0);
+    // Only the two that differ are copied (by the store: no object's body was sent), the extra deleted.
+    expect(puts().sort()).toEqual([`/${other}/dst/b.txt`, `/${other}/dst/new.txt`]);
+    expect(await keysBelow(other, 'dst/')).toEqual(['dst/a.txt', 'dst/b.txt', 'dst/new.txt', 'dst/sub/c.txt']);
+    expect(await body(other, 'dst/b.txt')).toBe('b, longer now\n');
+  });
+
+  it('--delete to the top of a bucket is refused without --yes', async () => {
+    await put(t.bucket, 'src/a.txt', 'a');
+    await put(other, 'keep.txt', 'k');
+    const refused = await cli('sync', '--delete', `s3://${t.bucket}/src/`, `s3://${other}/`);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`sync --delete to the top of bucket ${other} deletes every object`);
+    expect(await keysBelow(other, '')).toEqual(['keep.txt']);
+  });
+
+  it('a wildcard source copies and deletes only the keys it matches', async () => {
+    for (const name of ['x.gz', 'y.gz', 'z.txt']) await put(t.bucket, `logs/${name}`, name);
+    await put(other, 'arch/old.gz', 'old');
+    await put(other, 'arch/notes.txt', 'notes');
+    const run = await cli('sync', '--delete', `s3://${t.bucket}/logs/*.gz`, `s3://${other}/arch/`);
+    expect(run.code, run.stderr).toBe(0);
+    expect(await keysBelow(other, 'arch/')).toEqual(['arch/notes.txt', 'arch/x.gz', 'arch/y.gz']);
+  });
+});
+
+describe('filtered sync', () => {
+  it('an upload sync with --exclude sends and deletes only what the filter selects', async () => {
+    const folder = path.join(t.dir, 'src');
+    await mkdir(folder);
+    await writeFile(path.join(folder, 'keep.txt'), 'keep\n');
+    await writeFile(path.join(folder, 'debug.log'), 'not sent\n');
+    await put(t.bucket, 'p/stray.txt', 'extra, selected');
+    await put(t.bucket, 'p/old.log', 'extra, excluded');
+    const run = await cli('sync', '--delete', '--exclude', '*.log', folder, `s3://${t.bucket}/p/`);
+    expect(run.code, run.stderr).toBe(0);
+    // The excluded file is not sent; the excluded extra is not deleted (rclone's rule).
+    expect(await keysBelow(t.bucket, 'p/')).toEqual(['p/keep.txt', 'p/old.log']);
+  });
+
+  it('a download sync from a wildcard, with --larger-than, saves and deletes only what is selected', async () => {
+    await put(t.bucket, 'd/big.dat', 'x'.repeat(100));
+    await put(t.bucket, 'd/small.dat', 'x');
+    await put(t.bucket, 'd/big.txt', 'y'.repeat(100));
+    const target = path.join(t.dir, 'out');
+    await mkdir(target);
+    await writeFile(path.join(target, 'extra-big.dat'), 'z'.repeat(100));
+    await writeFile(path.join(target, 'extra-small.dat'), 'z');
+    await writeFile(path.join(target, 'other.bin'), 'z'.repeat(100));
+    const run = await cli('sync', '--delete', '--larger-than', '10', `s3://${t.bucket}/d/*.dat`, target);
+    expect(run.code, run.stderr).toBe(0);
+    expect((await readdir(target)).sort()).toEqual(['big.dat', 'extra-small.dat', 'other.bin']);
+  });
+
+  it('upload options land on the objects a sync sends', async () => {
+    const folder = path.join(t.dir, 'src');
+    await mkdir(folder);
+    await writeFile(path.join(folder, 'page.html'), '<p>hi</p>\n');
+    const run = await cli(
+      'sync',
+      '--content-type',
+      'text/x-barge',
+      '--cache-control',
+      'max-age=60',
+      '--metadata',
+      'team=ops',
+      '--tags',
+      'stage=test',
+      folder,
+      `s3://${t.bucket}/site/`,
+    );
+    expect(run.code, run.stderr).toBe(0);
+    const head = await t.connection.client.send(new HeadObjectCommand({ Bucket: t.bucket, Key: 'site/page.html' }));
+    expect(head).toMatchObject({ ContentType: 'text/x-barge', CacheControl: 'max-age=60' });
+    expect(head.Metadata).toMatchObject({ team: 'ops' });
+    const tags = await t.connection.client.send(
+      new GetObjectTaggingCommand({ Bucket: t.bucket, Key: 'site/page.html' }),
+    );
+    expect(tags.TagSet).toEqual([{ Key: 'stage', Value: 'test' }]);
+  });
+
+  it('upload options on a sync that downloads or copies are refused, and a wildcard destination too', async () => {
+    const target = path.join(t.dir, 'out');
+    const download = await cli('sync', '--metadata', 'a=b', `s3://${t.bucket}/d/`, target);
+    expect(download.code).toBe(2);
+    expect(download.stderr).toContain('are for a sync that uploads');
+    const wildcard = await cli('sync', `s3://${t.bucket}/d/`, `s3://${other}/x/*.gz`);
+    expect(wildcard.code).toBe(2);
+    expect(wildcard.stderr).toContain("a sync's destination is one prefix");
+  });
+});
+
+describe('du with filters and wildcards', () => {
+  it('counts only the objects a wildcard or a filter selects', async () => {
+    await put(t.bucket, 'logs/2024-01/a.gz', 'x'.repeat(100));
+    await put(t.bucket, 'logs/2024-02/b.gz', 'x'.repeat(50));
+    await put(t.bucket, 'logs/2024-02/c.txt', 'x'.repeat(7));
+    await put(t.bucket, 'logs/2025-01/d.gz', 'x'.repeat(9));
+    const wildcard = await cli('du', '--json', `s3://${t.bucket}/logs/2024-*/*.gz`);
+    expect(wildcard.code, wildcard.stderr).toBe(0);
+    expect(JSON.parse(wildcard.stdout.trim()).totals).toMatchObject({ objects: 2, bytes: 150 });
+    const filtered = await cli('du', '--json', '--larger-than', '8', '--exclude', '*.txt', `s3://${t.bucket}/logs/`);
+    expect(filtered.code, filtered.stderr).toBe(0);
+    expect(JSON.parse(filtered.stdout.trim()).totals).toMatchObject({ objects: 3, bytes: 159 });
+    const none = await cli('du', `s3://${t.bucket}/logs/*.zip`);
+    expect(none.code).toBe(0);
+    expect(none.stderr).toContain(`No object matches s3://${t.bucket}/logs/*.zip`);
+  });
+});
