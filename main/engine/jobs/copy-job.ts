@@ -250,10 +250,15 @@ export function copyChosenBody(
   chosen: () => AsyncIterable<CopyItem>,
 ): JobBody<CopyItem> {
   return async (runtime) => {
+    const ends: CopyEnds = {
+      from: connection,
+      to: connection,
+      partSlots: new PartSlots(() => runtime.settings.threads),
+    };
     await concurrentEach(
       chosen(),
       () => runtime.settings.threads,
-      (item) => copyOne(connection, spec, item, runtime),
+      (item) => copyOne(ends, spec, item, runtime),
     );
   };
 }
