@@ -87,6 +87,7 @@ export const FIELD_WORDS: Readonly<Record<string, { readonly name: string; reado
   resumeWithinMs: { name: 'how long a run may be resumed, in milliseconds' },
   saveAs: { name: 'the name to save as' },
   sourceBucket: { name: 'the bucket copied from' },
+  sourcePrefix: { name: 'the prefix copied from' },
   secretAccessKey: { name: 'the secret access key' },
   sessionToken: { name: 'the session token' },
   sources: { name: 'the list of files to upload', item: 'a file to upload' },
