@@ -41,12 +41,24 @@ interface SdkLikeError {
 /** How stores word a refusal by object lock (MinIO: InvalidRequest; AWS: AccessDenied). */
 const OBJECT_LOCK_MESSAGE = /WORM protected|object lock|legal hold|retention/i;
 
+/**
+ * How stores word a bucket that has no Object Lock at all, asked for an object's retention or legal hold.
+ *
+ * MinIO: "Bucket is missing ObjectLockConfiguration"; versitygw: "Bucket is missing Object Lock Configuration";
+ * AWS: "Object Lock configuration does not exist for this bucket". Read before OBJECT_LOCK_MESSAGE, which
+ * the last two also match: nothing is locked here, there is no lock to read.
+ */
+const OBJECT_LOCK_NOT_CONFIGURED_MESSAGE =
+  /missing object ?lock ?configuration|object ?lock configuration does not exist/i;
+
 /** The most specific code an error carries: S3's error code, Node's errno code, or its name. */
 export function errorCode(error: unknown): string {
   const raw = rawErrorCode(error);
   const code = CODE_SYNONYMS.get(raw) ?? raw;
   // Stores give an object lock's refusal no code of its own: only the message tells.
   const message = (error as SdkLikeError | undefined)?.message;
+  if (code === 'InvalidRequest' && typeof message === 'string' && OBJECT_LOCK_NOT_CONFIGURED_MESSAGE.test(message))
+    return 'ObjectLockNotConfigured';
   if (
     (code === 'AccessDenied' || code === 'InvalidRequest') &&
     typeof message === 'string' &&
@@ -139,6 +151,8 @@ const HINTS: Readonly<Record<string, string>> = {
   ObjectLocked:
     'The object is protected by object lock (a retention period or a legal hold). Remove the legal hold, or ' +
     'wait until the retention period ends.',
+  ObjectLockNotConfigured:
+    'The bucket has no Object Lock configuration: its objects have no retention period or legal hold to read.',
   NoSuchBucket: 'The bucket does not exist (check its name and the endpoint).',
   NoSuchKey: 'The object does not exist.',
   NotFound: 'The object does not exist.',

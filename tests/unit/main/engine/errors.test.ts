@@ -179,6 +179,20 @@ describe('errors a person can act on', () => {
     );
   });
 
+  it("says a bucket without Object Lock has none, in every store's words, and never that an object is locked", () => {
+    for (const words of [
+      'Bucket is missing ObjectLockConfiguration', // MinIO
+      'Bucket is missing Object Lock Configuration', // versitygw
+      'Object Lock configuration does not exist for this bucket', // AWS
+    ])
+      expect(errorCode(s3Error('InvalidRequest', words, 400))).toBe('ObjectLockNotConfigured');
+    const aws = s3Error('ObjectLockConfigurationNotFoundError', 'Object Lock configuration does not exist', 404);
+    expect(errorCode(aws)).toBe('ObjectLockNotConfigured');
+    expect(toBargeError(s3Error('InvalidRequest', 'Bucket is missing Object Lock Configuration', 400)).message).toBe(
+      'The bucket has no Object Lock configuration: its objects have no retention period or legal hold to read.',
+    );
+  });
+
   it('names the local file a file error is about, unless the context does, and never a temporary name', () => {
     expect(
       toBargeError(
