@@ -8,6 +8,7 @@ import type { JobError } from '../../src/jobs.ts';
 import { BargeError } from '../../src/errors.ts';
 import { printable } from '../../src/unsafe-text.ts';
 import { isRegion } from '../../src/region.ts';
+import { bucketNameProblem } from '../../src/s3-names.ts';
 
 export { BargeError };
 import { CODE_SYNONYMS, rerunOf, retryClassOf } from './error-codes.ts';
@@ -30,6 +31,9 @@ interface SdkLikeError {
   signedRegion?: string;
   /** The region the request was sent on to after a first refusal for its region (queue/retry-loop.ts). */
   redirectedTo?: string;
+  /** The bucket an InvalidBucketName refusal names (AWS, versitygw); MinIO names it in Resource ("/name/"). */
+  BucketName?: string;
+  Resource?: string;
   /** The file a failed file system call was about (Node's errors). */
   path?: string;
   $metadata?: { httpStatusCode?: number };
@@ -330,6 +334,7 @@ function specificHint(code: string, error: SdkLikeError, context: string | undef
     );
   }
   if (code === 'Redirect') return redirectHint(error);
+  if (code === 'InvalidBucketName') return bucketNameHint(error);
   // A store that keeps asking for fewer requests, or failing on its side, once the retries are spent.
   const retry = retryClassOf(code);
   if (retry === 'throttle') {
@@ -429,6 +434,25 @@ export function toJobError(error: unknown, context?: string): JobError {
   const e = toBargeError(error, context);
   const rerun = rerunOf(e.code);
   return { code: e.code, message: printable(e.message), ...(rerun === undefined ? {} : { rerun }) };
+}
+
+/**
+ * A store's refusal of a bucket's name, said with the rule it breaks ("The server refused the bucket name" told
+ * nothing).
+ *
+ * Only the store refuses a name that passes the lax check at the door (s3-names.ts): older buckets and other
+ * stores may hold names outside AWS's rule for new buckets, so those are tried, not refused before a request.
+ */
+function bucketNameHint(error: SdkLikeError): string | undefined {
+  const name =
+    typeof error.BucketName === 'string'
+      ? error.BucketName
+      : typeof error.Resource === 'string'
+        ? /^\/([^/]+)/.exec(error.Resource)?.[1]
+        : undefined;
+  const problem = name === undefined ? undefined : bucketNameProblem(name);
+  if (name === undefined || problem === undefined) return undefined;
+  return `The store refused the bucket name "${printable(name)}": a bucket's name ${problem}. Check the name.`;
 }
 
 /** The server's own message, when it has one worth showing (S3 messages are short and secret-free). */

@@ -109,6 +109,28 @@ it('a dry run says what would happen, and rates no work it did not do (no "in 0.
   }
 });
 
+it('sync to a bucket name outside the rule says the rule, not "the server refused the bucket name"', async () => {
+  const folder = await mkdtemp(path.join(os.tmpdir(), 'barge-cli-output-'));
+  await writeFile(path.join(folder, 'a.txt'), 'a');
+  // What no store takes is refused before any request; what an older bucket might hold is tried, and the
+  // store's refusal says AWS's rule for a bucket's name.
+  const never = await runCli(['sync', folder, 's3://x!y/p/']);
+  expect(never.code).toBe(1);
+  expect(never.stderr).toContain(
+    'The bucket name "x!y" may contain only letters, digits, dots (.), hyphens (-) and underscores (_).',
+  );
+  for (const [name, rule] of [
+    ['Bad_Bucket', 'may contain only lowercase letters, digits, dots (.) and hyphens (-)'],
+    ['ab', 'must be 3 to 63 characters long (it has 2)'],
+  ]) {
+    const refused = await runCli(['sync', folder, `s3://${name}/p/`]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`The store refused the bucket name "${name}": a bucket's name ${rule}.`);
+    const upload = await runCli(['cp', path.join(folder, 'a.txt'), `s3://${name}/p/a.txt`]);
+    expect(upload.stderr).toContain(`The store refused the bucket name "${name}": a bucket's name ${rule}.`);
+  }
+});
+
 it('a single-key download names the real cause: a missing bucket, a wrong secret, a missing key', async () => {
   const t = await setUpEngine();
   try {
