@@ -11,7 +11,8 @@
 // (what is left is what remains to delete), so objects written meanwhile go too.
 
 import { asFolderPrefix } from '../../../src/s3-url.ts';
-import { folderRoot, objectMatcher, patternRoot } from '../../../src/object-filter.ts';
+import { folderRoot, nameMatcher, objectMatcher, patternRoot } from '../../../src/object-filter.ts';
+import { readablePartOf } from '../../../src/unreadable-key.ts';
 import { concurrentEach } from '../queue/concurrent-each.ts';
 import { BargeError, errorCode, toBargeError } from '../errors.ts';
 import { plural } from '../../../src/plural.ts';
@@ -189,12 +190,13 @@ async function* discover(
   ];
   for (const root of roots) {
     const matches = objectMatcher(spec.filter, root.base, root.pattern);
+    const named = nameMatcher(spec.filter, root.base, root.pattern);
     const listing = spec.allVersions
       ? listAllVersions(connection, { bucket: spec.bucket, prefix: root.listPrefix, signal: runtime.signal })
       : listAllObjects(connection, { bucket: spec.bucket, prefix: root.listPrefix, signal: runtime.signal });
     for await (const entry of listing) {
-      // A key no request can name is never left out by a filter: it fails by name, as without one.
-      if (!entry.unreadable && !matches(entry)) continue;
+      // A key no request can name fails by name, unless its name alone is left out (its size and date are unknown).
+      if (entry.unreadable ? !named(readablePartOf(entry.key)) : !matches(entry)) continue;
       runtime.addTotals(1, entry.size);
       yield {
         key: entry.key,
