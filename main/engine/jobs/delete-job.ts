@@ -299,9 +299,19 @@ async function countTarget(
     runtime.addBytes(size);
     runtime.objectDone(deletePlace(bucket, { ...target, size }));
   } catch (error) {
+    // A key named that is not there: S3's delete of it succeeds, so the real run counts it deleted and the dry run
+    // says it would be, and why there is nothing to delete.
+    if (target.size === undefined && target.versionId === undefined && NOT_THERE.has(errorCode(error))) {
+      runtime.objectDone(deletePlace(bucket, target), NOT_FOUND_NOTE);
+      return;
+    }
     runtime.itemFailed(target, deletePlace(bucket, target), toBargeError(error, `look up ${describe(bucket, target)}`));
   }
 }
+
+/** A HEAD's answers for a key that is not there (a HEAD has no body: most stores say NotFound). */
+const NOT_THERE: ReadonlySet<string> = new Set(['NotFound', 'NoSuchKey']);
+const NOT_FOUND_NOTE = 'not found: its delete succeeds, with nothing to delete';
 
 /** A deleted object as the job's details list it: where it was, and nowhere now. */
 function deletePlace(bucket: string, target: DeleteTarget): ItemPlace {
