@@ -132,7 +132,11 @@ export function DownloadDialog(props: {
           className="inline"
           title="Objects without a checksum or an ETag Barge can check are otherwise saved and marked 'size only'"
         >
-          <input type="checkbox" checked={requireVerified} onChange={(e) => setRequireVerified(e.target.checked)} />{' '}
+          <input
+            type="checkbox"
+            checked={requireVerified}
+            onChange={(event) => setRequireVerified(event.target.checked)}
+          />{' '}
           Only save objects whose content can be verified
         </label>
         {error && (
