@@ -10,6 +10,7 @@ import type { PrefixSize, SizeByClass } from '../../../src/prefix-size.ts';
 import { withRetry } from '../queue/retry-loop.ts';
 import { BargeError } from '../errors.ts';
 import type { S3Connection } from './s3-connection.ts';
+import { listObjectsPage } from './s3-listing.ts';
 
 /** Listing pages read by one call: 10,000 keys, about a second on a local store, so totals move often. */
 export const SIZE_PAGES_PER_CALL = 10;
@@ -42,17 +43,15 @@ async function countCurrent(
 ): Promise<string | undefined> {
   let token = options.token;
   for (let page = 0; page < SIZE_PAGES_PER_CALL; page++) {
-    const listed = await withRetry(
-      () =>
-        connection.wire.listObjectsV2(
-          options.bucket,
-          { prefix: options.prefix || undefined, continuationToken: token },
-          options.signal,
-        ),
-      { signal: options.signal },
+    const listed = await listObjectsPage(
+      connection,
+      { bucket: options.bucket, prefix: options.prefix || undefined, signal: options.signal },
+      token,
     );
-    for (const entry of listed.contents) tally.add(entry.storageClass, entry.size, true);
-    token = listed.isTruncated ? listed.nextContinuationToken : undefined;
+    for (const entry of listed.objects) tally.add(entry.storageClass, entry.size, true);
+    // A key the store sent with a broken URL encoding is still an object it holds; its listed size is not trusted.
+    for (let index = 0; index < (listed.unreadable?.length ?? 0); index++) tally.add(undefined, 0, true);
+    token = listed.nextToken;
     if (token === undefined) return undefined;
   }
   return token;
