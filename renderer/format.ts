@@ -7,6 +7,7 @@ export function formatDate(ms: number | undefined, options: { seconds?: boolean 
   if (ms === undefined) return '';
   const d = new Date(ms);
   const pad = (n: number) => String(n).padStart(2, '0');
-  const minutes = `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
+  const day = `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+  const minutes = `${day} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
   return options.seconds ? `${minutes}:${pad(d.getSeconds())}` : minutes;
 }

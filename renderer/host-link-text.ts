@@ -11,5 +11,9 @@ export function hostLinkNotice(link: HostLink, startedBy: string | undefined, no
   if (link.state === 'refused') return link.message;
   const seconds = Math.max(0, Math.ceil((link.nextTryAt - nowMs) / 1000));
   const start = startedBy ? `Start it again with \`${startedBy}\`` : 'Start it again with the command that started it';
-  return `The Barge host has stopped, or cannot be reached. ${start}: this window connects again by itself (next try ${seconds === 0 ? 'now' : `in ${seconds} s`}).`;
+  const nextTry = seconds === 0 ? 'now' : `in ${seconds} s`;
+  return (
+    `The Barge host has stopped, or cannot be reached. ${start}: this window connects again by itself ` +
+    `(next try ${nextTry}).`
+  );
 }

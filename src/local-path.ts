@@ -16,5 +16,8 @@ export function isWholePath(text: string): boolean {
 
 /** What is said of a relative path, in the window's form and in the service's refusal alike. */
 export function relativePathProblem(text: string): string {
-  return `"${text}" is a relative path: give the whole path, from the top (such as /home/me/Downloads); a relative one would be taken from whatever folder the host was started in.`;
+  return (
+    `"${text}" is a relative path: give the whole path, from the top (such as /home/me/Downloads); a relative ` +
+    `one would be taken from whatever folder the host was started in.`
+  );
 }

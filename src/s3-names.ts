@@ -21,10 +21,22 @@ export function bucketNameProblem(name: string): string | undefined {
   return undefined;
 }
 
-/** The laxer check used where a bucket already exists: anything a URL path segment can hold. */
+/** The longest bucket name any store takes (AWS's legacy names in us-east-1; Ceph's relaxed names). */
+const MAX_LEGACY_BUCKET_NAME = 255;
+
+/**
+ * The laxer check used where a bucket already exists, before any request: what no store takes as a bucket name.
+ *
+ * Older AWS buckets and laxer stores (Ceph's relaxed names) hold upper case and underscores, up to 255
+ * characters; nothing else (the aws CLI's own check). A name inside this but outside AWS's rule for new buckets
+ * is tried, and the store's refusal says that rule (errors.ts).
+ */
 export function bucketReferenceProblem(name: string): string | undefined {
   if (name.length === 0) return 'is empty';
-  if (/[/\\\s]/.test(name)) return 'must not contain slashes or spaces';
+  if (name.length > MAX_LEGACY_BUCKET_NAME)
+    return `is ${name.length} characters long; no store takes more than ${MAX_LEGACY_BUCKET_NAME}`;
+  if (!/^[A-Za-z0-9._-]+$/.test(name))
+    return 'may contain only letters, digits, dots (.), hyphens (-) and underscores (_)';
   return undefined;
 }
 

@@ -47,22 +47,34 @@ const METADATA_NAME = /^[A-Za-z0-9!#$&'*+.^_`|~-]+$/;
 /** What S3 accepts in a tag: letters, digits, spaces and + - = . _ : / @ (any script's letters). */
 const TAG_TEXT = /^[\p{L}\p{N}\p{Zs}+\-=._:/@]*$/u;
 
+/**
+ * What to do with text beyond US-ASCII, by header: only Content-Disposition has a standard form for it (RFC 8187);
+ * a metadata value is the writer's own text, so the writer encodes it and its readers decode it.
+ */
+const BEYOND_ASCII_ADVICE = {
+  header: 'this header carries printable US-ASCII only',
+  disposition: "percent-encode the file name as RFC 8187 says (filename*=UTF-8''…)",
+  metadata:
+    'a metadata value carries printable US-ASCII only: encode other text first (percent-encoding or base64) ' +
+    'and decode it where it is read',
+} as const;
+
 /** Why `value` cannot be sent as a header's value, or undefined. */
-export function headerValueProblem(value: string): string | undefined {
+export function headerValueProblem(
+  value: string,
+  beyondAscii: keyof typeof BEYOND_ASCII_ADVICE = 'header',
+): string | undefined {
   if (value.length > MAX_HEADER_VALUE_CHARS) return `is longer than ${MAX_HEADER_VALUE_CHARS} characters`;
   if (/[\x00-\x08\x0a-\x1f\x7f]/.test(value))
     return 'holds a control character (a line break or the like), which would split the request’s header';
   if (!HEADER_TEXT.test(value))
-    return (
-      'holds a character beyond US-ASCII, which S3 does not keep as it is: percent-encode it (RFC 8187: ' +
-      "filename*=UTF-8''…)"
-    );
+    return `holds a character beyond US-ASCII, which S3 does not keep as it is: ${BEYOND_ASCII_ADVICE[beyondAscii]}`;
   return undefined;
 }
 
-const headerValue = (what: string) =>
+const headerValue = (what: string, beyondAscii: keyof typeof BEYOND_ASCII_ADVICE = 'header') =>
   z.string().superRefine((value, context) => {
-    const problem = headerValueProblem(value);
+    const problem = headerValueProblem(value, beyondAscii);
     if (problem) context.addIssue({ code: 'custom', message: `${what} "${shown(value)}" ${problem}.` });
   });
 
@@ -97,7 +109,7 @@ export const metadataSchema = z.record(z.string(), z.string()).superRefine((meta
           `The metadata name "${shown(name)}" is not one S3 takes: letters, digits and - _ . only (it ` +
           `becomes the header x-amz-meta-NAME).`,
       });
-    const problem = headerValueProblem(value);
+    const problem = headerValueProblem(value, 'metadata');
     if (problem)
       context.addIssue({ code: 'custom', message: `The metadata value of ${name}, "${shown(value)}", ${problem}.` });
   }
@@ -140,7 +152,7 @@ export const uploadOptionsSchema = z
     contentType: headerValue('The content type'),
     cacheControl: headerValue('The cache-control'),
     contentEncoding: headerValue('The content-encoding'),
-    contentDisposition: headerValue('The content-disposition'),
+    contentDisposition: headerValue('The content-disposition', 'disposition'),
     metadata: metadataSchema,
     tags: tagsSchema,
     sse: z.enum(SSE_MODES, {

@@ -6,7 +6,7 @@ import { describeFilter, isFiltering, wildcardPrefix } from '../../src/object-fi
 import type { ObjectFilter } from '../../src/object-filter.ts';
 import { plural } from '../../src/plural.ts';
 import type { S3Location } from '../../src/s3-url.ts';
-import { printableJson, printableName } from '../../src/unsafe-text.ts';
+import { printable, printableJson, printableName } from '../../src/unsafe-text.ts';
 import type { CliContext } from './context.ts';
 import { isPattern } from './filter-options.ts';
 import { usageError } from './options.ts';
@@ -76,10 +76,16 @@ export async function printMatches(cli: CliContext, id: string, bucket: string, 
     for (const item of page.items) {
       if (item.state !== 'done') continue;
       if (json) {
-        lines.push(printableJson({ match: objectOf(bucket, item.source), size: item.size }));
+        lines.push(printableJson({ match: objectOf(bucket, item.source), size: item.size, note: item.message }));
       } else if (shown < DRY_RUN_SHOWN_MATCHES) {
         shown += 1;
-        const size = item.size === undefined ? '' : ` (${formatBytes(item.size)})`;
+        // A word on the match (a key named that is not there), else its size.
+        const size =
+          item.message !== undefined
+            ? ` (${printable(item.message)})`
+            : item.size === undefined
+              ? ''
+              : ` (${formatBytes(item.size)})`;
         lines.push(`${verb} ${printableName(item.source)}${size}`);
       }
     }

@@ -136,7 +136,8 @@ export async function runJob(
     for (const warning of warnings) cli.stderr.write(`warning: ${printable(warning.message)}\n`);
     const sizeOnlyShown = warnings.filter((warning) => warning.code === 'SizeOnly').length;
     if (sizeOnly > sizeOnlyShown) cli.stderr.write(`… and ${sizeOnly - sizeOnlyShown} more checked for size only\n`);
-    if (!cli.options.quiet) cli.stderr.write(`${summary(end, seconds, verb)}\n`);
+    const said = cli.options.dryRun ? dryRunSummary(end) : summary(end, seconds, verb);
+    if (!cli.options.quiet && said !== undefined) cli.stderr.write(`${said}\n`);
     // The command line's "Retry failed items": the same command again, which skips what was done,
     // advised only where it can help (rerun-advice.ts).
     if (cli.journaled) for (const line of rerunAdvice(end)) cli.stderr.write(`${line}\n`);
@@ -170,6 +171,26 @@ function earlierRunLine(earlier: EarlierRun): string {
     `${what} of this command from ${when}: everything is listed again; what it finished and is unchanged ` +
     `on both sides is skipped.`
   );
+}
+
+/**
+ * A dry run's end: nothing was moved, so no bytes, time or rate of a transfer (it said "21 B in 0.0s").
+ *
+ * A completed one says nothing here: the command prints what would happen ("Would delete 3 objects").
+ */
+function dryRunSummary(end: JobSnapshot): string | undefined {
+  switch (end.state.status) {
+    case 'completed':
+      return undefined;
+    case 'cancelled':
+      return 'Cancelled: nothing was changed.';
+    case 'failed':
+      if (end.progress.objectsFailed === 0)
+        return `Failed: ${printable(end.state.error.message)}\nNothing was changed.`;
+      return `Failed: ${end.progress.objectsFailed.toLocaleString('en-US')} failed (named above). Nothing was changed.`;
+    default:
+      return undefined;
+  }
 }
 
 function summary(end: JobSnapshot, seconds: number, verb?: string): string {

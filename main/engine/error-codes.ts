@@ -140,6 +140,8 @@ const TABLE: Readonly<Record<string, ErrorCodeClass>> = {
   EntityTooLarge: SAME_AGAIN,
   // The store lacks what the request needs (501).
   NotImplemented: SAME_AGAIN,
+  // Retention or a legal hold asked of a bucket that has no Object Lock: asked again, the same answer.
+  ObjectLockNotConfigured: SAME_AGAIN,
   // A file already there, and the job was told to fail it: the same answer fails it again.
   FileExists: { retry: 'fatal', jobWide: false, rerun: 'needs-choice' },
   // An object already there, and the upload was told to fail it: the same, going the other way.
@@ -155,6 +157,7 @@ export const CODE_SYNONYMS: ReadonlyMap<string, string> = new Map([
   ['InvalidTokenId', 'InvalidToken'], // MinIO: a session token it did not issue, or none with temporary keys
   ['XAmzContentChecksumMismatch', 'BadDigest'], // MinIO: an x-amz-checksum-* header that does not match the body
   ['XAmzContentSHA256Mismatch', 'BadDigest'], // the body's signed SHA-256 does not match it
+  ['ObjectLockConfigurationNotFoundError', 'ObjectLockNotConfigured'], // AWS: retention asked of a bucket without it
 ]);
 
 /** The retry class of a code, or undefined when the table does not know it (then the HTTP status decides). */

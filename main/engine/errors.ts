@@ -8,6 +8,7 @@ import type { JobError } from '../../src/jobs.ts';
 import { BargeError } from '../../src/errors.ts';
 import { printable } from '../../src/unsafe-text.ts';
 import { isRegion } from '../../src/region.ts';
+import { bucketNameProblem } from '../../src/s3-names.ts';
 
 export { BargeError };
 import { CODE_SYNONYMS, rerunOf, retryClassOf } from './error-codes.ts';
@@ -30,6 +31,9 @@ interface SdkLikeError {
   signedRegion?: string;
   /** The region the request was sent on to after a first refusal for its region (queue/retry-loop.ts). */
   redirectedTo?: string;
+  /** The bucket an InvalidBucketName refusal names (AWS, versitygw); MinIO names it in Resource ("/name/"). */
+  BucketName?: string;
+  Resource?: string;
   /** The file a failed file system call was about (Node's errors). */
   path?: string;
   $metadata?: { httpStatusCode?: number };
@@ -41,12 +45,24 @@ interface SdkLikeError {
 /** How stores word a refusal by object lock (MinIO: InvalidRequest; AWS: AccessDenied). */
 const OBJECT_LOCK_MESSAGE = /WORM protected|object lock|legal hold|retention/i;
 
+/**
+ * How stores word a bucket that has no Object Lock at all, asked for an object's retention or legal hold.
+ *
+ * MinIO: "Bucket is missing ObjectLockConfiguration"; versitygw: "Bucket is missing Object Lock Configuration";
+ * AWS: "Object Lock configuration does not exist for this bucket". Read before OBJECT_LOCK_MESSAGE, which
+ * the last two also match: nothing is locked here, there is no lock to read.
+ */
+const OBJECT_LOCK_NOT_CONFIGURED_MESSAGE =
+  /missing object ?lock ?configuration|object ?lock configuration does not exist/i;
+
 /** The most specific code an error carries: S3's error code, Node's errno code, or its name. */
 export function errorCode(error: unknown): string {
   const raw = rawErrorCode(error);
   const code = CODE_SYNONYMS.get(raw) ?? raw;
   // Stores give an object lock's refusal no code of its own: only the message tells.
   const message = (error as SdkLikeError | undefined)?.message;
+  if (code === 'InvalidRequest' && typeof message === 'string' && OBJECT_LOCK_NOT_CONFIGURED_MESSAGE.test(message))
+    return 'ObjectLockNotConfigured';
   if (
     (code === 'AccessDenied' || code === 'InvalidRequest') &&
     typeof message === 'string' &&
@@ -139,6 +155,8 @@ const HINTS: Readonly<Record<string, string>> = {
   ObjectLocked:
     'The object is protected by object lock (a retention period or a legal hold). Remove the legal hold, or ' +
     'wait until the retention period ends.',
+  ObjectLockNotConfigured:
+    'The bucket has no Object Lock configuration: its objects have no retention period or legal hold to read.',
   NoSuchBucket: 'The bucket does not exist (check its name and the endpoint).',
   NoSuchKey: 'The object does not exist.',
   NotFound: 'The object does not exist.',
@@ -316,6 +334,7 @@ function specificHint(code: string, error: SdkLikeError, context: string | undef
     );
   }
   if (code === 'Redirect') return redirectHint(error);
+  if (code === 'InvalidBucketName') return bucketNameHint(error);
   // A store that keeps asking for fewer requests, or failing on its side, once the retries are spent.
   const retry = retryClassOf(code);
   if (retry === 'throttle') {
@@ -415,6 +434,25 @@ export function toJobError(error: unknown, context?: string): JobError {
   const e = toBargeError(error, context);
   const rerun = rerunOf(e.code);
   return { code: e.code, message: printable(e.message), ...(rerun === undefined ? {} : { rerun }) };
+}
+
+/**
+ * A store's refusal of a bucket's name, said with the rule it breaks ("The server refused the bucket name" told
+ * nothing).
+ *
+ * Only the store refuses a name that passes the lax check at the door (s3-names.ts): older buckets and other
+ * stores may hold names outside AWS's rule for new buckets, so those are tried, not refused before a request.
+ */
+function bucketNameHint(error: SdkLikeError): string | undefined {
+  const name =
+    typeof error.BucketName === 'string'
+      ? error.BucketName
+      : typeof error.Resource === 'string'
+        ? /^\/([^/]+)/.exec(error.Resource)?.[1]
+        : undefined;
+  const problem = name === undefined ? undefined : bucketNameProblem(name);
+  if (name === undefined || problem === undefined) return undefined;
+  return `The store refused the bucket name "${printable(name)}": a bucket's name ${problem}. Check the name.`;
 }
 
 /** The server's own message, when it has one worth showing (S3 messages are short and secret-free). */

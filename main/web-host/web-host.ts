@@ -416,9 +416,11 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const port = (server.address() as AddressInfo).port;
   hosts = allowedHosts(host, port, options.publicNames, scheme);
   const shownHost = host.includes(':') ? `[${host}]` : host;
+  // A host listening on every address is reached, from this machine, at the loopback one.
+  const reachedAt = shownHost === '0.0.0.0' || shownHost === '[::]' ? '127.0.0.1' : shownHost;
   return {
     // The token in the fragment: a browser sends it to no server, this one included.
-    url: `${scheme}://${shownHost === '0.0.0.0' || shownHost === '[::]' ? '127.0.0.1' : shownHost}:${port}/#token=${token}`,
+    url: `${scheme}://${reachedAt}:${port}/#token=${token}`,
     port,
     async close() {
       for (const client of sockets.clients) client.terminate();

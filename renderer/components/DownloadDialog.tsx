@@ -12,7 +12,7 @@ import { useConnections } from '../store/connections-store.ts';
 import { useJobs } from '../store/jobs-store.ts';
 import { Dialog } from './Dialog.tsx';
 import { MAX_SAVED_TO_COMPUTER, useHostFiles } from '../store/host-files-store.ts';
-import { FolderPicker } from './FolderPicker.tsx';
+import { useFolderField } from './FolderField.tsx';
 import { IF_EXISTS_LABELS, ifExistsSchema } from '../../src/if-exists.ts';
 import type { IfExists } from '../../src/if-exists.ts';
 import { isWholePath, relativePathProblem } from '../../src/local-path.ts';
@@ -25,24 +25,23 @@ export function DownloadDialog(props: {
   defaultFolder: string;
   onClose: () => void;
 }) {
-  const [folder, setFolder] = useState(props.defaultFolder);
   const [requireVerified, setRequireVerified] = useState(false);
   const [notice, setNotice] = useState<string>();
   // Nothing is replaced unless the user says so: by default the window asks, file by file.
   const [ifExists, setIfExists] = useState<IfExists>('ask');
   const [error, setError] = useState<string>();
-  const [picking, setPicking] = useState(false);
   const host = useConnections((s) => s.host);
-  const pickFolder = useConnections((s) => s.pickFolder);
   const download = useJobs((s) => s.download);
   const saveToComputer = useHostFiles((s) => s.saveToComputer);
   // Electron's window is on the machine that saves the files, with its native dialog; a browser's is not.
   const onHost = host?.kind === 'web';
-  async function browse() {
-    if (onHost) return setPicking(true);
-    const picked = await pickFolder(folder);
-    if (picked) setFolder(picked);
-  }
+  const { folder, field, picker } = useFolderField({
+    label: 'Into folder',
+    ariaLabel: 'Download folder',
+    initial: props.defaultFolder,
+    ...(onHost ? { describedBy: 'download-where' } : {}),
+    onChosen: () => setError(undefined),
+  });
   async function submit(event: FormEvent) {
     event.preventDefault();
     if (!isWholePath(folder)) return setError(relativePathProblem(folder));
@@ -99,21 +98,7 @@ export function DownloadDialog(props: {
             , not on this computer.
           </p>
         )}
-        <div className="folder-field">
-          <label>
-            Into folder{' '}
-            <input
-              required
-              aria-label="Download folder"
-              aria-describedby={onHost ? 'download-where' : undefined}
-              value={folder}
-              onChange={(e) => setFolder(e.target.value)}
-            />
-          </label>
-          <button type="button" onClick={() => void browse()}>
-            Browse…
-          </button>
-        </div>
+        {field}
         <label>
           If a file is already there{' '}
           <select
@@ -132,7 +117,11 @@ export function DownloadDialog(props: {
           className="inline"
           title="Objects without a checksum or an ETag Barge can check are otherwise saved and marked 'size only'"
         >
-          <input type="checkbox" checked={requireVerified} onChange={(e) => setRequireVerified(e.target.checked)} />{' '}
+          <input
+            type="checkbox"
+            checked={requireVerified}
+            onChange={(event) => setRequireVerified(event.target.checked)}
+          />{' '}
           Only save objects whose content can be verified
         </label>
         {error && (
@@ -167,18 +156,7 @@ export function DownloadDialog(props: {
           <button type="submit">Download</button>
         </div>
       </form>
-      {picking && host && (
-        <FolderPicker
-          machineName={host.machineName}
-          start={isWholePath(folder) ? folder : undefined}
-          onChoose={(chosen) => {
-            setFolder(chosen);
-            setError(undefined);
-            setPicking(false);
-          }}
-          onClose={() => setPicking(false)}
-        />
-      )}
+      {picker}
     </Dialog>
   );
 }

@@ -89,10 +89,10 @@ export function FolderPicker({
 
   const folders = listing?.folders ?? [];
   const open = (name: string | undefined) => {
-    if (listing && name !== undefined)
-      void show(
-        `${listing.path.replace(/[\\/]+$/, '')}${listing.path.includes('\\') && !listing.path.includes('/') ? '\\' : '/'}${name}`,
-      );
+    if (listing === undefined || name === undefined) return;
+    // The host's own separator: a Windows path has backslashes and no slash.
+    const separator = listing.path.includes('\\') && !listing.path.includes('/') ? '\\' : '/';
+    void show(`${listing.path.replace(/[\\/]+$/, '')}${separator}${name}`);
   };
   const up = () => {
     if (listing?.parent !== undefined) void show(listing.parent, baseName(listing.path));

@@ -9,7 +9,7 @@ import type { LucideIcon } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import type { CSSProperties } from 'react';
 import type { ConflictChoice } from '../../src/if-exists.ts';
-import type { ItemState, JobItem } from '../../src/jobs.ts';
+import type { ItemState, JobItem, JobKind } from '../../src/jobs.ts';
 import { isFinished } from '../../src/jobs.ts';
 import { plural } from '../../src/plural.ts';
 import { formatBytes } from '../format.ts';
@@ -37,6 +37,15 @@ const STATES: Record<ItemState, { icon: LucideIcon; label: string }> = {
 };
 
 /** The details of the job the details store has open, if any (open one with useJobDetails' open). */
+/** A job's kind as its summary names it (every kind: a sync or a copy is not called a delete). */
+const KIND_NAMES: Readonly<Record<JobKind, string>> = {
+  upload: 'Upload',
+  download: 'Download',
+  delete: 'Delete',
+  sync: 'Sync',
+  copy: 'Copy',
+};
+
 export function JobDetailsDialog() {
   const jobId = useJobDetails((s) => s.jobId);
   const job = useJobs((s) => (jobId === undefined ? undefined : s.jobs.get(jobId)));
@@ -114,8 +123,7 @@ function JobDetails({ job }: { job: JobView | undefined }) {
       <div className="job-details">
         {job && p ? (
           <p className="job-details-summary">
-            {job.kind === 'upload' ? 'Upload' : job.kind === 'download' ? 'Download' : 'Delete'}, {job.state.status}:{' '}
-            {p.objectsDone.toLocaleString()} done
+            {KIND_NAMES[job.kind]}, {job.state.status}: {p.objectsDone.toLocaleString()} done
             {(p.objectsKept ?? 0) > 0 ? ` (${p.objectsKept!.toLocaleString()} kept as they were)` : ''},{' '}
             {failed.toLocaleString()} failed
             {(p.objectsSkipped ?? 0) > 0 ? `, ${p.objectsSkipped!.toLocaleString()} skipped` : ''}

@@ -13,7 +13,7 @@ import { useConnections } from '../store/connections-store.ts';
 import { MAX_LISTED_ITEMS, useSync } from '../store/sync-store.ts';
 import type { SyncPlan, SyncReason } from '../store/sync-store.ts';
 import { Dialog } from './Dialog.tsx';
-import { FolderPicker } from './FolderPicker.tsx';
+import { useFolderField } from './FolderField.tsx';
 import { MiddlePath } from './MiddlePath.tsx';
 
 type Direction = 'upload' | 'download';
@@ -31,26 +31,24 @@ export function SyncDialog(props: {
   defaultFolder: string;
   onClose: () => void;
 }) {
-  const [folder, setFolder] = useState(props.defaultFolder);
   const [direction, setDirection] = useState<Direction>('upload');
   const [deleteExtra, setDeleteExtra] = useState(false);
   const [plan, setPlan] = useState<{ plan: SyncPlan; folder: string; direction: Direction }>();
   const [comparing, setComparing] = useState(false);
   const [error, setError] = useState<string>();
-  const [picking, setPicking] = useState(false);
   const host = useConnections((s) => s.host);
-  const pickFolder = useConnections((s) => s.pickFolder);
+  const { folder, field, picker } = useFolderField({
+    label: 'Folder',
+    ariaLabel: 'Sync folder',
+    initial: props.defaultFolder,
+    onChosen: () => setError(undefined),
+  });
   const { compare, run } = useSync();
   const onHost = host?.kind === 'web';
   const remote = `s3://${props.bucket}/${props.prefix}`;
   const shown = plan && plan.folder === folder && plan.direction === direction ? plan.plan : undefined;
   const request = { connectionId: props.connectionId, direction, folder, bucket: props.bucket, prefix: props.prefix };
 
-  async function browse() {
-    if (onHost) return setPicking(true);
-    const picked = await pickFolder(folder);
-    if (picked) setFolder(picked);
-  }
   async function compareNow(event: FormEvent) {
     event.preventDefault();
     if (!isWholePath(folder)) return setError(relativePathProblem(folder));
@@ -83,15 +81,7 @@ export function SyncDialog(props: {
           Keep <code>{remote}</code> and a folder{onHost ? ` on ${host.machineName}` : ''} in step: only what is new or
           changed is sent.
         </p>
-        <div className="folder-field">
-          <label>
-            Folder{' '}
-            <input required aria-label="Sync folder" value={folder} onChange={(e) => setFolder(e.target.value)} />
-          </label>
-          <button type="button" onClick={() => void browse()}>
-            Browse…
-          </button>
-        </div>
+        {field}
         <fieldset className="sync-direction">
           <legend>Direction</legend>
           <label className="inline">
@@ -176,18 +166,7 @@ export function SyncDialog(props: {
           </button>
         </div>
       </form>
-      {picking && host && (
-        <FolderPicker
-          machineName={host.machineName}
-          start={isWholePath(folder) ? folder : undefined}
-          onChoose={(chosen) => {
-            setFolder(chosen);
-            setError(undefined);
-            setPicking(false);
-          }}
-          onClose={() => setPicking(false)}
-        />
-      )}
+      {picker}
     </Dialog>
   );
 }

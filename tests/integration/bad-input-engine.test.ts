@@ -252,6 +252,41 @@ describe('a listing with one key whose URL encoding is broken ("%zz")', () => {
       ]);
     },
   );
+
+  it.each([
+    ['a wildcard', { patterns: ['*od.txt'] }],
+    ['an --exclude', { prefixes: [''], filter: { exclude: ['bad*'] } }],
+  ] as const)(
+    'a delete whose filter (%s) leaves that key out deletes the rest, and that key does not matter',
+    async (_, what) => {
+      const connection = await mangling();
+      for (const dryRun of [true, false]) {
+        const end = await t.engine.delete(connection, { bucket: t.bucket, ...what, dryRun }).finished();
+        expect(end.itemErrors).toEqual([]);
+        expect(end.state.status).toBe('completed');
+        expect(end.progress.objectsDone).toBe(1);
+      }
+      expect((await bucketContents(t.connection, t.bucket)).versions.map((version) => version.split(' ')[0])).toEqual([
+        'bad-key.txt',
+      ]);
+    },
+  );
+
+  it('a delete whose wildcard keeps that key (as sent) still fails it by name', async () => {
+    const connection = await mangling();
+    const end = await t.engine.delete(connection, { bucket: t.bucket, patterns: ['*.txt'] }).finished();
+    expect(end.itemErrors).toEqual([refused('deleted')]);
+  });
+
+  it('a download whose wildcard leaves that key out saves the rest and does not fail', async () => {
+    const connection = await mangling();
+    const out = path.join(t.dir, 'out');
+    const end = await t.engine
+      .download(connection, { bucket: t.bucket, patterns: ['*od.txt'], targetFolder: out })
+      .finished();
+    expect(end.itemErrors).toEqual([]);
+    expect(await filesUnder(out)).toEqual(['good.txt']);
+  });
 });
 
 describe('an object lock refusing a delete', () => {

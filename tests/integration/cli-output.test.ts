@@ -87,6 +87,50 @@ it('a dry run that fails prints only the failure, and counts are in words ("1 ob
   }
 });
 
+it('a dry run says what would happen, and rates no work it did not do (no "in 0.0s", no B/s)', async () => {
+  const t = await setUpEngine();
+  try {
+    for (const key of ['d/a.txt', 'd/b.txt', 'd/c.txt'])
+      await t.connection.client.send(new PutObjectCommand({ Bucket: t.bucket, Key: key, Body: 'seven b' }));
+    const rm = await runCli(['rm', '-r', '--dry-run', `s3://${t.bucket}/d/`]);
+    expect(rm.code, rm.stderr).toBe(0);
+    expect(rm.stdout.split('\n').at(-2)).toBe('Would delete 3 objects (21 B); nothing was deleted.');
+    expect(rm.stderr).toBe('');
+    const folder = await mkdtemp(path.join(os.tmpdir(), 'barge-cli-output-'));
+    await writeFile(path.join(folder, 'new.txt'), 'two');
+    const sync = await runCli(['sync', '--dry-run', '--delete', folder, `s3://${t.bucket}/d/`]);
+    expect(sync.code, sync.stderr).toBe(0);
+    expect(sync.stdout.split('\n').at(-2)).toBe(
+      'Would sync: 1 new (3 B), 0 changed (0 B), 3 extra (21 B); extra ones would be deleted. Nothing was changed.',
+    );
+    expect(sync.stderr).toBe('');
+  } finally {
+    await t.close();
+  }
+});
+
+it('sync to a bucket name outside the rule says the rule, not "the server refused the bucket name"', async () => {
+  const folder = await mkdtemp(path.join(os.tmpdir(), 'barge-cli-output-'));
+  await writeFile(path.join(folder, 'a.txt'), 'a');
+  // What no store takes is refused before any request; what an older bucket might hold is tried, and the
+  // store's refusal says AWS's rule for a bucket's name.
+  const never = await runCli(['sync', folder, 's3://x!y/p/']);
+  expect(never.code).toBe(1);
+  expect(never.stderr).toContain(
+    'The bucket name "x!y" may contain only letters, digits, dots (.), hyphens (-) and underscores (_).',
+  );
+  for (const [name, rule] of [
+    ['Bad_Bucket', 'may contain only lowercase letters, digits, dots (.) and hyphens (-)'],
+    ['ab', 'must be 3 to 63 characters long (it has 2)'],
+  ]) {
+    const refused = await runCli(['sync', folder, `s3://${name}/p/`]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`The store refused the bucket name "${name}": a bucket's name ${rule}.`);
+    const upload = await runCli(['cp', path.join(folder, 'a.txt'), `s3://${name}/p/a.txt`]);
+    expect(upload.stderr).toContain(`The store refused the bucket name "${name}": a bucket's name ${rule}.`);
+  }
+});
+
 it('a single-key download names the real cause: a missing bucket, a wrong secret, a missing key', async () => {
   const t = await setUpEngine();
   try {

@@ -289,6 +289,24 @@ describe('rm --from', () => {
     expect(await keysIn(bucket)).toEqual(ALL_KEYS.filter((key) => key !== 'other/e.gz' && key !== 'logs/2023-12/d.gz'));
   });
 
+  it("a dry run from standard input tells the real run's story: a key not there would be deleted (not found)", async () => {
+    const { bucket } = await seeded();
+    const keys = `s3://${bucket}/other/e.gz\ns3://${bucket}/not/there.gz\n`;
+    const dry = startCli(['rm', '--dry-run', '--from', '-']);
+    dry.child.stdin!.end(keys);
+    const dryEnd = await dry.done;
+    expect(dryEnd.code, dryEnd.stderr).toBe(0);
+    expect(dryEnd.stdout).toContain(`would delete s3://${bucket}/not/there.gz (not found: its delete succeeds`);
+    expect(dryEnd.stdout).toMatch(new RegExp(`would delete s3://${bucket}/other/e\\.gz \\(\\d`));
+    expect(dryEnd.stdout).toMatch(/^Would delete 2 objects \(.+\); nothing was deleted\.$/m);
+    expect(await keysIn(bucket)).toEqual(ALL_KEYS);
+    const real = startCli(['rm', '--from', '-']);
+    real.child.stdin!.end(keys);
+    const realEnd = await real.done;
+    expect(realEnd.code).toBe(0);
+    expect(realEnd.stderr).toMatch(/Deleted 2 of 2 objects/);
+  });
+
   it('refuses a list naming another bucket, or bare keys with no bucket, by line, deleting nothing', async () => {
     const { bucket, dir } = await seeded();
     const list = path.join(dir, 'mixed.txt');

@@ -30,7 +30,7 @@ export async function rm(cli: CliContext): Promise<number> {
         dryRun,
         ...rerun(cli),
       }),
-    dryRun ? 'Counted' : undefined,
+    undefined,
     dryRun ? (id) => printMatches(cli, id, bucket, 'would delete') : undefined,
   );
   const completed = end.state.status === 'completed';

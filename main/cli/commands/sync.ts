@@ -93,7 +93,7 @@ export async function sync(cli: CliContext): Promise<number> {
         confirmed: cli.options.yes,
         ...rerun(cli),
       }),
-    dryRun ? 'Compared: to do' : undefined,
+    undefined,
     dryRun ? printPlan : undefined,
   );
   if (dryRun && !json && end.state.status === 'completed') {

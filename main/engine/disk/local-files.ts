@@ -5,7 +5,7 @@
 
 import { randomBytes } from 'node:crypto';
 import { lstat, mkdir, open, opendir, rm, stat } from 'node:fs/promises';
-import type { Stats } from 'node:fs';
+import type { Dirent, Stats } from 'node:fs';
 import { BargeError } from '../errors.ts';
 import path from 'node:path';
 
@@ -272,72 +272,67 @@ async function* walkFolder(
       continue;
     }
     const full = path.join(folder, name);
-    if (entry.isDirectory()) {
-      const info = await stat(full).catch(() => undefined);
-      subfolders.push({ name, identity: info ? folderIdentity(info) : full });
-      continue;
-    }
-    if (entry.isFile()) {
+    const found = await entryKind(entry, full, keyPrefix + name, followSymlinks, ancestors);
+    if (found.kind === 'folder') subfolders.push({ name, identity: found.identity });
+    else if (found.kind === 'not-a-file') yield found.entry;
+    else {
       try {
-        yield fileEntry(full, keyPrefix + name, await stat(full));
+        yield fileEntry(full, keyPrefix + name, found.info ?? (await stat(full)));
       } catch (error) {
         yield { ok: false, path: full, key: keyPrefix + name, error };
       }
-      continue;
     }
-    if (entry.isSymbolicLink()) {
-      if (!followSymlinks) {
-        yield {
-          ok: false,
-          path: full,
-          key: keyPrefix + name,
-          skipped: `${full} is a symbolic link, not followed (--no-follow-symlinks): it was skipped.`,
-        };
-        continue;
-      }
-      let info: Stats;
-      try {
-        info = await stat(full);
-      } catch (error) {
-        yield { ok: false, path: full, key: keyPrefix + name, error: await brokenLinkOr(full, error) };
-        continue;
-      }
-      if (info.isFile()) {
-        yield fileEntry(full, keyPrefix + name, info);
-      } else if (info.isDirectory()) {
-        const identity = folderIdentity(info);
-        if (ancestors.includes(identity)) {
-          yield {
-            ok: false,
-            path: full,
-            key: `${keyPrefix}${name}/`,
-            skipped: `${full} is a symbolic link to a folder it is inside (a loop): it was skipped.`,
-          };
-        } else {
-          subfolders.push({ name, identity });
-        }
-      } else {
-        yield {
-          ok: false,
-          path: full,
-          key: keyPrefix + name,
-          skipped: `${full} is a link to ${specialKind(info)}, not a file: it was skipped.`,
-        };
-      }
-      continue;
-    }
-    // A named pipe, a socket, a device: reading one could block forever or never end.
-    const info = await lstat(full).catch(() => undefined);
-    yield {
-      ok: false,
-      path: full,
-      key: keyPrefix + name,
-      skipped: `${full} is ${info ? specialKind(info) : 'neither a file nor a folder'}, not a file: it was skipped.`,
-    };
   }
   subfolders.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const { name, identity } of subfolders)
     yield* walkFolder(path.join(folder, name), `${keyPrefix}${name}/`, followSymlinks, [...ancestors, identity]);
+}
+
+/** What a folder's entry is to a walk: a file (its stat, when a link was followed to it), a folder, or neither. */
+export type EntryKind =
+  | { readonly kind: 'file'; readonly info?: Stats }
+  | { readonly kind: 'folder'; readonly identity: string }
+  | { readonly kind: 'not-a-file'; readonly entry: WalkEntry };
+
+/**
+ * One rule for both walks (this one, and ordered-walk.ts's in key order): links followed only when asked, a link
+ * back to a folder the walk is inside skipped as a loop, and pipes, sockets and devices never read.
+ */
+export async function entryKind(
+  entry: Dirent,
+  full: string,
+  key: string,
+  followSymlinks: boolean,
+  ancestors: readonly string[],
+): Promise<EntryKind> {
+  const skipped = (why: string, as = key): EntryKind => ({
+    kind: 'not-a-file',
+    entry: { ok: false, path: full, key: as, skipped: why },
+  });
+  if (entry.isDirectory()) {
+    const info = await stat(full).catch(() => undefined);
+    return { kind: 'folder', identity: info ? folderIdentity(info) : full };
+  }
+  if (entry.isFile()) return { kind: 'file' };
+  if (entry.isSymbolicLink()) {
+    if (!followSymlinks)
+      return skipped(`${full} is a symbolic link, not followed (--no-follow-symlinks): it was skipped.`);
+    let info: Stats;
+    try {
+      info = await stat(full);
+    } catch (error) {
+      return { kind: 'not-a-file', entry: { ok: false, path: full, key, error: await brokenLinkOr(full, error) } };
+    }
+    if (info.isFile()) return { kind: 'file', info };
+    if (!info.isDirectory()) return skipped(`${full} is a link to ${specialKind(info)}, not a file: it was skipped.`);
+    const identity = folderIdentity(info);
+    return ancestors.includes(identity)
+      ? skipped(`${full} is a symbolic link to a folder it is inside (a loop): it was skipped.`, `${key}/`)
+      : { kind: 'folder', identity };
+  }
+  // A named pipe, a socket, a device: reading one could block forever or never end.
+  const info = await lstat(full).catch(() => undefined);
+  return skipped(`${full} is ${info ? specialKind(info) : 'neither a file nor a folder'}, not a file: it was skipped.`);
 }
 
 /**

@@ -6,13 +6,13 @@
 // their names as keys, a subfolder as "name/", and a subfolder is walked where its name falls.
 // Entries are what `walkPath` gives (local-files.ts): files, what could not be read, what is skipped.
 
-import { lstat, opendir, stat } from 'node:fs/promises';
+import { opendir, stat } from 'node:fs/promises';
 import { statSync } from 'node:fs';
 import type { Stats } from 'node:fs';
 import path from 'node:path';
 import { compareUtf8 } from '../../../src/key-order.ts';
 import { BargeError } from '../errors.ts';
-import { brokenLinkOr, escapedBytes, fileEntry, folderIdentity, specialKind, STRICT_UTF8 } from './local-files.ts';
+import { brokenLinkOr, entryKind, escapedBytes, fileEntry, folderIdentity, STRICT_UTF8 } from './local-files.ts';
 import type { WalkEntry } from './local-files.ts';
 
 /** One name in a folder, placed by its key ("name", or "name/" for a folder). */
@@ -131,55 +131,11 @@ async function readNames(
       continue;
     }
     const full = path.join(folder, name);
-    const key = keyPrefix + name;
-    if (dirent.isFile()) {
-      names.push({ sortKey: name, name, full });
-      continue;
-    }
-    if (dirent.isDirectory()) {
-      const info = await stat(full).catch(() => undefined);
-      names.push({ sortKey: `${name}/`, name, full, folder: info ? folderIdentity(info) : full });
-      continue;
-    }
-    if (dirent.isSymbolicLink()) {
-      if (!followSymlinks) {
-        const skipped = `${full} is a symbolic link, not followed (--no-follow-symlinks): it was skipped.`;
-        names.push({ sortKey: name, name, full, entry: { ok: false, path: full, key, skipped } });
-        continue;
-      }
-      let info: Stats;
-      try {
-        info = await stat(full);
-      } catch (error) {
-        names.push({
-          sortKey: name,
-          name,
-          full,
-          entry: { ok: false, path: full, key, error: await brokenLinkOr(full, error) },
-        });
-        continue;
-      }
-      if (info.isFile()) {
-        names.push({ sortKey: name, name, full });
-      } else if (info.isDirectory()) {
-        const identity = folderIdentity(info);
-        if (ancestors.includes(identity)) {
-          const skipped = `${full} is a symbolic link to a folder it is inside (a loop): it was skipped.`;
-          names.push({ sortKey: `${name}/`, name, full, entry: { ok: false, path: full, key: `${key}/`, skipped } });
-        } else {
-          names.push({ sortKey: `${name}/`, name, full, folder: identity });
-        }
-      } else {
-        const skipped = `${full} is a link to ${specialKind(info)}, not a file: it was skipped.`;
-        names.push({ sortKey: name, name, full, entry: { ok: false, path: full, key, skipped } });
-      }
-      continue;
-    }
-    // A named pipe, a socket, a device: reading one could block forever or never end.
-    const info = await lstat(full).catch(() => undefined);
-    const skipped =
-      `${full} is ${info ? specialKind(info) : 'neither a file nor a folder'}, not a file: it ` + `was skipped.`;
-    names.push({ sortKey: name, name, full, entry: { ok: false, path: full, key, skipped } });
+    const found = await entryKind(dirent, full, keyPrefix + name, followSymlinks, ancestors);
+    if (found.kind === 'file') names.push({ sortKey: name, name, full });
+    else if (found.kind === 'folder') names.push({ sortKey: `${name}/`, name, full, folder: found.identity });
+    // A folder's entry sorts as the folder would ("name/"), a file's or anything else's as its name.
+    else names.push({ sortKey: found.entry.key.endsWith('/') ? `${name}/` : name, name, full, entry: found.entry });
   }
   return names;
 }

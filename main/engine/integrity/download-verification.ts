@@ -308,6 +308,10 @@ function noMatch(plan: VerificationPlan, firstMiss: string, what: string, stoppe
   const expected = plan.attempts[0]!.expected;
   if (plan.attempts.every((attempt) => attempt.guess)) {
     const sizes = plan.attempts.filter((a) => a.partSize).map((a) => `${a.partSize! / MIB} MiB`);
+    const tried = sizes.length
+      ? `none of the part sizes tried (${sizes.join(', ')}; the sizes that fit its ${partCountOf(expected)} parts)`
+      : 'no reading of its checksum';
+    const against = expected.split(':')[0] === 'ETAG' ? 'ETag' : 'checksum';
     return {
       how: 'size-only',
       verified: undefined,
@@ -315,7 +319,7 @@ function noMatch(plan: VerificationPlan, firstMiss: string, what: string, stoppe
       // the way: nothing here can tell which, and the user must hear both.
       why:
         `the store cannot say where its parts begin, and ` +
-        `${sizes.length ? `none of the part sizes tried (${sizes.join(', ')}; the sizes that fit its ${partCountOf(expected)} parts)` : 'no reading of its checksum'} gives its ${expected.split(':')[0] === 'ETAG' ? 'ETag' : 'checksum'}: ` +
+        `${tried} gives its ${against}: ` +
         'either it was uploaded with another part size, or its bytes were damaged on the way (download it ' +
         'again: if this repeats with the same bytes, it is the part size)',
     };

@@ -11,7 +11,8 @@
 // (what is left is what remains to delete), so objects written meanwhile go too.
 
 import { asFolderPrefix } from '../../../src/s3-url.ts';
-import { folderRoot, objectMatcher, patternRoot } from '../../../src/object-filter.ts';
+import { folderRoot, nameMatcher, objectMatcher, patternRoot } from '../../../src/object-filter.ts';
+import { readablePartOf } from '../../../src/unreadable-key.ts';
 import { concurrentEach } from '../queue/concurrent-each.ts';
 import { BargeError, errorCode, toBargeError } from '../errors.ts';
 import { plural } from '../../../src/plural.ts';
@@ -189,12 +190,13 @@ async function* discover(
   ];
   for (const root of roots) {
     const matches = objectMatcher(spec.filter, root.base, root.pattern);
+    const named = nameMatcher(spec.filter, root.base, root.pattern);
     const listing = spec.allVersions
       ? listAllVersions(connection, { bucket: spec.bucket, prefix: root.listPrefix, signal: runtime.signal })
       : listAllObjects(connection, { bucket: spec.bucket, prefix: root.listPrefix, signal: runtime.signal });
     for await (const entry of listing) {
-      // A key no request can name is never left out by a filter: it fails by name, as without one.
-      if (!entry.unreadable && !matches(entry)) continue;
+      // A key no request can name fails by name, unless its name alone is left out (its size and date are unknown).
+      if (entry.unreadable ? !named(readablePartOf(entry.key)) : !matches(entry)) continue;
       runtime.addTotals(1, entry.size);
       yield {
         key: entry.key,
@@ -297,9 +299,19 @@ async function countTarget(
     runtime.addBytes(size);
     runtime.objectDone(deletePlace(bucket, { ...target, size }));
   } catch (error) {
+    // A key named that is not there: S3's delete of it succeeds, so the real run counts it deleted and the dry run
+    // says it would be, and why there is nothing to delete.
+    if (target.size === undefined && target.versionId === undefined && NOT_THERE.has(errorCode(error))) {
+      runtime.objectDone(deletePlace(bucket, target), NOT_FOUND_NOTE);
+      return;
+    }
     runtime.itemFailed(target, deletePlace(bucket, target), toBargeError(error, `look up ${describe(bucket, target)}`));
   }
 }
+
+/** A HEAD's answers for a key that is not there (a HEAD has no body: most stores say NotFound). */
+const NOT_THERE: ReadonlySet<string> = new Set(['NotFound', 'NoSuchKey']);
+const NOT_FOUND_NOTE = 'not found: its delete succeeds, with nothing to delete';
 
 /** A deleted object as the job's details list it: where it was, and nowhere now. */
 function deletePlace(bucket: string, target: DeleteTarget): ItemPlace {

@@ -13,7 +13,15 @@ import path from 'node:path';
 import { keyToRelativePath, SavedPaths } from '../../../src/key-path.ts';
 import { choosePartSize, partCount, partNumbers, partRange } from '../../../src/part-size.ts';
 import { asFolderPrefix, formatS3Url, keyBaseName } from '../../../src/s3-url.ts';
-import { describeFilter, folderRoot, isFiltering, objectMatcher, patternRoot } from '../../../src/object-filter.ts';
+import {
+  describeFilter,
+  folderRoot,
+  isFiltering,
+  nameMatcher,
+  objectMatcher,
+  patternRoot,
+} from '../../../src/object-filter.ts';
+import { readablePartOf } from '../../../src/unreadable-key.ts';
 import type { ItemPlace } from '../../../src/jobs.ts';
 import { concurrentEach } from '../queue/concurrent-each.ts';
 import { BargeError, errorCode, httpStatus, toBargeError } from '../errors.ts';
@@ -259,9 +267,11 @@ async function* listItems(
   ];
   for (const { rawPrefix, listPrefix: prefix, base, pattern, parent } of roots) {
     const matches = objectMatcher(spec.filter, base, pattern);
+    const named = nameMatcher(spec.filter, base, pattern);
     let found = 0;
     for await (const object of listAllObjects(connection, { bucket: spec.bucket, prefix, signal: runtime.signal })) {
-      if (!object.unreadable && !matches(object)) continue;
+      // A key no request can name fails by name, unless its name alone is left out (its size and date are unknown).
+      if (object.unreadable ? !named(readablePartOf(object.key)) : !matches(object)) continue;
       found += 1;
       runtime.addTotals(1, object.size);
       if (object.unreadable) {

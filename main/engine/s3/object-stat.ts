@@ -12,7 +12,7 @@ import {
 } from '@aws-sdk/client-s3';
 import type { HeadObjectCommandOutput } from '@aws-sdk/client-s3';
 import type { Answered, ObjectStat } from '../../../src/object-stat.ts';
-import { toBargeError } from '../errors.ts';
+import { errorCode, toBargeError } from '../errors.ts';
 import { withRetry } from '../queue/retry-loop.ts';
 import type { S3Connection } from './s3-connection.ts';
 import { explainHeadFailure } from './s3-listing.ts';
@@ -108,9 +108,8 @@ async function answered<T>(ask: () => Promise<T>): Promise<Answered<T>> {
   try {
     return { available: true, value: await ask() };
   } catch (error) {
-    const named = error as { name?: string; Code?: string };
-    const why = toBargeError(error).message;
-    return { available: false, why: (named.Code ?? named.name) ? `${named.Code ?? named.name}: ${why}` : why };
+    // Barge's code, not the store's: "InvalidRequest" alone would not say that the bucket has no Object Lock.
+    return { available: false, why: `${errorCode(error)}: ${toBargeError(error).message}` };
   }
 }
 

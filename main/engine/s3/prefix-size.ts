@@ -14,6 +14,8 @@ import type { FilterableObject, ObjectFilter } from '../../../src/object-filter.
 import { withRetry } from '../queue/retry-loop.ts';
 import { BargeError } from '../errors.ts';
 import type { S3Connection } from './s3-connection.ts';
+import { listObjectsPage } from './s3-listing.ts';
+import { readablePartOf } from '../../../src/unreadable-key.ts';
 
 /** Listing pages read by one call: 10,000 keys, about a second on a local store, so totals move often. */
 export const SIZE_PAGES_PER_CALL = 10;
@@ -56,18 +58,17 @@ async function countCurrent(
 ): Promise<string | undefined> {
   let token = options.token;
   for (let page = 0; page < SIZE_PAGES_PER_CALL; page++) {
-    const listed = await withRetry(
-      () =>
-        connection.wire.listObjectsV2(
-          options.bucket,
-          { prefix: options.prefix || undefined, continuationToken: token },
-          options.signal,
-        ),
-      { signal: options.signal },
+    const listed = await listObjectsPage(
+      connection,
+      { bucket: options.bucket, prefix: options.prefix || undefined, signal: options.signal },
+      token,
     );
-    for (const entry of listed.contents)
-      tally.add({ ...entry, lastModified: entry.lastModified ? Date.parse(entry.lastModified) : undefined }, true);
-    token = listed.isTruncated ? listed.nextContinuationToken : undefined;
+    for (const entry of listed.objects) tally.add(entry, true);
+    // A key the store sent with a broken URL encoding is still an object it holds; its listed size is not trusted.
+    // A wildcard or glob judges it by its readable part, as a delete does (src/unreadable-key.ts).
+    for (const sent of listed.unreadable ?? [])
+      tally.add({ key: readablePartOf(sent), size: 0, lastModified: undefined, storageClass: undefined }, true);
+    token = listed.nextToken;
     if (token === undefined) return undefined;
   }
   return token;

@@ -551,9 +551,10 @@ export class S3Wire {
     if (code === 'RequestTimeTooSkewed' || code === 'RequestExpired') this.learnClockOffset(headers);
     // The header a refusal names, as the SDK's errors carry it (NotImplemented's <Header>, InvalidArgument's
     // <ArgumentName>),
-    // and the region a refusal for the region names (AuthorizationHeaderMalformed), as the SDK reads it.
+    // and the region a refusal for the region names (AuthorizationHeaderMalformed), as the SDK reads it; the
+    // bucket a refusal of its name names (<BucketName>, or MinIO's <Resource>).
     const named = Object.fromEntries(
-      ['Header', 'ArgumentName', 'Region'].flatMap((field) => {
+      ['Header', 'ArgumentName', 'Region', 'BucketName', 'Resource'].flatMap((field) => {
         const value = new RegExp(`<${field}>([^<]*)</${field}>`).exec(text)?.[1];
         return value ? [[field, decodeXmlEntities(value)]] : [];
       }),

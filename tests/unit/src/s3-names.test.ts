@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bucketNameProblem, objectKeyProblem } from '../../../src/s3-names.ts';
+import { bucketNameProblem, bucketReferenceProblem, objectKeyProblem } from '../../../src/s3-names.ts';
 import { asFolderPrefix, parseS3Url } from '../../../src/s3-url.ts';
 
 describe('bucket names', () => {
@@ -15,6 +15,18 @@ describe('bucket names', () => {
     ['192.168.1.1', 'IP address'],
   ])('refuses %s and says why', (name, why) => {
     expect(bucketNameProblem(name)).toContain(why);
+  });
+});
+
+describe('bucket names already there', () => {
+  it('takes the names older buckets and laxer stores hold, and refuses what no store takes, with the rule', () => {
+    for (const held of ['Legacy_Bucket', 'ab', 'x', 'a'.repeat(255)])
+      expect(bucketReferenceProblem(held)).toBeUndefined();
+    expect(bucketReferenceProblem('x!y')).toBe(
+      'may contain only letters, digits, dots (.), hyphens (-) and underscores (_)',
+    );
+    expect(bucketReferenceProblem('a b')).toMatch(/^may contain only/);
+    expect(bucketReferenceProblem('a'.repeat(256))).toBe('is 256 characters long; no store takes more than 255');
   });
 });
 

@@ -37,6 +37,13 @@ describe('the upload options flags', () => {
     [{ metadata: ['Team=web', 'team=ops'] }, '--metadata names team twice: give each name once.'],
     [{ metadata: ['bad name=1'] }, '--metadata: The metadata name "bad name" is not one S3 takes'],
     [{ metadata: ['a=é'] }, 'holds a character beyond US-ASCII'],
+    // Each header's own advice: RFC 8187 is Content-Disposition's alone; metadata is encoded by its writer.
+    [
+      { metadata: ['a=é'] },
+      'a metadata value carries printable US-ASCII only: encode other text first (percent-encoding or base64)',
+    ],
+    [{ 'content-disposition': 'attachment; filename="é.txt"' }, "RFC 8187 says (filename*=UTF-8''…)"],
+    [{ 'content-type': 'text/é' }, 'this header carries printable US-ASCII only.'],
     [{ tags: Array.from({ length: 11 }, (_, i) => `k${i}=v`) }, '--tags: 11 tags: S3 keeps at most 10 on an object.'],
     [
       { 'content-type': 'text/plain\n' },

@@ -179,6 +179,45 @@ describe('errors a person can act on', () => {
     );
   });
 
+  it("says a bucket without Object Lock has none, in every store's words, and never that an object is locked", () => {
+    for (const words of [
+      'Bucket is missing ObjectLockConfiguration', // MinIO
+      'Bucket is missing Object Lock Configuration', // versitygw
+      'Object Lock configuration does not exist for this bucket', // AWS
+    ])
+      expect(errorCode(s3Error('InvalidRequest', words, 400))).toBe('ObjectLockNotConfigured');
+    const aws = s3Error('ObjectLockConfigurationNotFoundError', 'Object Lock configuration does not exist', 404);
+    expect(errorCode(aws)).toBe('ObjectLockNotConfigured');
+    expect(toBargeError(s3Error('InvalidRequest', 'Bucket is missing Object Lock Configuration', 400)).message).toBe(
+      'The bucket has no Object Lock configuration: its objects have no retention period or legal hold to read.',
+    );
+  });
+
+  it('says the rule a bucket name breaks when the store refuses it, wherever the store names the bucket', () => {
+    // MinIO names it in Resource; AWS and versitygw in BucketName.
+    expect(
+      toBargeError(
+        s3Error('InvalidBucketName', 'The specified bucket is not valid.', 400, { Resource: '/Bad_Bucket/' }),
+      ).message,
+    ).toBe(
+      'The store refused the bucket name "Bad_Bucket": a bucket\'s name may contain only lowercase letters, digits, ' +
+        'dots (.) and hyphens (-). Check the name.',
+    );
+    expect(
+      toBargeError(
+        s3Error('InvalidBucketName', 'The specified bucket is not valid.', 400, { BucketName: 'ab' }),
+        'sync',
+      ).message,
+    ).toBe(
+      'Cannot sync: The store refused the bucket name "ab": a bucket\'s name must be 3 to 63 characters long (it ' +
+        'has 2). Check the name.',
+    );
+    // A name inside the rule, or none named: the store's refusal as it was.
+    expect(toBargeError(s3Error('InvalidBucketName', 'no', 400, { BucketName: 'fine-name' })).message).toBe(
+      'The server refused the bucket name.',
+    );
+  });
+
   it('names the local file a file error is about, unless the context does, and never a temporary name', () => {
     expect(
       toBargeError(
