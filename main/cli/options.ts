@@ -386,8 +386,9 @@ function sourceConnectionOf(
   });
   if (parsed.success) return parsed.data;
   const why = endpoint === undefined ? undefined : endpointUrlProblem(endpoint);
+  const reason = why ? ` (it ${why})` : '';
   throw usageError(
-    `--source-endpoint-url must be an http:// or https:// URL of the store, not "${endpoint}"${why ? ` (it ${why})` : ''}.`,
+    `--source-endpoint-url must be an http:// or https:// URL of the store, not "${endpoint}"${reason}.`,
   );
 }
 

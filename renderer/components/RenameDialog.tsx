@@ -95,7 +95,8 @@ export function RenameDialog({
         </label>
         <p className="hint">
           {folder
-            ? 'Every object in the folder is copied to the new name by the store, then deleted once its copy is checked.'
+            ? 'Every object in the folder is copied to the new name by the store, ' +
+              'then deleted once its copy is checked.'
             : 'The store copies the object to the new name, then deletes it once the copy is checked.'}
         </p>
         {folder && <RenameKeys preview={preview} renamed={!problem} />}
