@@ -86,9 +86,9 @@ it('a download of 2,000 small files shows its live rate above zero while it runs
       )
       .toBe(true);
     await expect
-      .poll(() => running.locator('.objects').textContent())
+      .poll(() => running.locator('.objects').textContent(), { timeout: 30_000 })
       .toMatch(new RegExp(`^[\\d,]+ of ${FILES.toLocaleString('en-US')} objects`));
-    await expect.poll(() => running.locator('.eta').textContent()).toMatch(/^ETA \d/);
+    await expect.poll(() => running.locator('.eta').textContent(), { timeout: 30_000 }).toMatch(/^ETA \d/);
     await expect
       .poll(
         async () => {
