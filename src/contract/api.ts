@@ -328,7 +328,9 @@ export const methodSchemas = {
    * differs (size or time, or with `checksum` an ETag that is an MD5): `upload` sends the folder's
    * new and changed files, `download` saves the prefix's, `copy` has the store copy the source
    * prefix's (`sourceBucket`, `sourcePrefix`). `pattern` (a wildcard key below the remote source's
-   * prefix) and `filter` select keys on both sides: what they leave out is neither sent nor deleted.
+   * prefix) and `filter`'s globs select names on both sides (what they leave out is neither sent nor
+   * deleted); its time, size and storage-class limits select only which source entries are sent: a
+   * destination key is extra only when its name is selected and absent from the source.
    * `uploadOptions` (upload only) is what each object sent is stored with. `delete` removes what is
    * only at the destination once the sends are done; `dryRun` changes nothing and lists each key to
    * send or delete, with why, as the job's items. A `delete` onto a bucket's whole top needs

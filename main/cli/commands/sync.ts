@@ -1,5 +1,6 @@
 // barge sync: make a prefix hold what a folder or another prefix holds, or a folder what a prefix holds, sending
-// only what differs; filters and a wildcard in the source's URL select the keys on both sides.
+// only what differs; name filters and a wildcard in the source's URL select the keys on both sides, time, size and
+// class filters only what is sent.
 
 import { stat } from 'node:fs/promises';
 import path from 'node:path';

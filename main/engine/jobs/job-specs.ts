@@ -128,7 +128,10 @@ export const syncSpecSchema = z
      * only the keys it matches are compared, sent or deleted, on both sides.
      */
     pattern: z.string().min(1).optional(),
-    /** Only what this keeps, on both sides: excluded keys are neither sent nor deleted (rclone's rule). */
+    /**
+     * Its globs select names on both sides (excluded names are neither sent nor deleted, rclone's
+     * rule); its time, size and storage-class limits select only which source entries are sent.
+     */
     filter: objectFilterSchema.optional(),
     /** upload: what each object sent is stored with (src/upload-options.ts). */
     uploadOptions: uploadOptionsSchema.optional(),
