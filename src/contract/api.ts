@@ -4,6 +4,7 @@
 // the same service, so a method cannot exist on one side and not the other.
 
 import { copyPlacesProblem } from '../copy-targets.ts';
+import { syncOverlapProblem } from '../sync-places.ts';
 import { z } from 'zod';
 import type { ItemError, JobItem, JobSummary, JobUpdate } from '../jobs.ts';
 import { sessionConnectionSchema } from '../connection.ts';
@@ -373,7 +374,16 @@ export const methodSchemas = {
     .refine(
       (params) => params.pattern === undefined || params.direction !== 'upload',
       "A wildcard names the remote source's keys: an upload sync's source is a folder (use --include).",
-    ),
+    )
+    .superRefine((params, context) => {
+      if (params.direction !== 'copy' || params.sourceBucket === undefined) return;
+      const problem = syncOverlapProblem({
+        ...params,
+        sourceBucket: params.sourceBucket,
+        sourcePrefix: params.sourcePrefix ?? '',
+      });
+      if (problem) context.addIssue({ code: 'custom', message: problem });
+    }),
   /**
    * Copy (move: then delete each source once its copy is verified) objects and folders within one
    * connection, by the store itself. `destination`: a folder ending in "/" ("" the top), or a new

@@ -104,6 +104,46 @@ describe('sync s3:// -> s3://', () => {
     expect(await keysBelow(other, '')).toEqual(['keep.txt']);
   });
 
+  it('a sync between overlapping prefixes of one bucket is refused, with the rule, and changes nothing', async () => {
+    await put(t.bucket, 'a/sub/x.txt', 'x');
+    await put(t.bucket, 'a/y.txt', 'y');
+    const up = await cli('sync', '--delete', `s3://${t.bucket}/a/sub/`, `s3://${t.bucket}/a/`);
+    expect(up.code, up.stderr).toBe(1);
+    expect(up.stderr).toContain(
+      `Cannot sync s3://${t.bucket}/a/sub/ to s3://${t.bucket}/a/: the destination holds the source, so --delete ` +
+        `would take the source for extra and delete it.`,
+    );
+    expect(up.stderr).toContain('choose a destination outside the source, and not above it');
+    const down = await cli('sync', `s3://${t.bucket}/a`, `s3://${t.bucket}/a/sub/`);
+    expect(down.code).toBe(1);
+    expect(down.stderr).toContain('the destination lies inside the source');
+    const same = await cli('sync', `s3://${t.bucket}/a/`, `s3://${t.bucket}/a`);
+    expect(same.code).toBe(1);
+    expect(same.stderr).toContain('they are the same prefix');
+    const top = await cli('sync', '--dry-run', `s3://${t.bucket}/`, `s3://${t.bucket}/b/`);
+    expect(top.code).toBe(1);
+    expect(puts()).toEqual([]);
+    expect(await keysBelow(t.bucket, '')).toEqual(['a/sub/x.txt', 'a/y.txt']);
+    // Beside each other, or in two buckets, they do not overlap.
+    expect((await cli('sync', `s3://${t.bucket}/a/sub/`, `s3://${t.bucket}/a/subway/`)).code).toBe(0);
+    expect((await cli('sync', `s3://${t.bucket}/a/`, `s3://${other}/a/`)).code).toBe(0);
+  });
+
+  it('a restored sync job between overlapping prefixes does not run', async () => {
+    await put(t.bucket, 'r/sub/x.txt', 'x');
+    const start = () =>
+      t.engine.sync(t.connection, {
+        direction: 'copy',
+        sourceBucket: t.bucket,
+        sourcePrefix: 'r/sub/',
+        bucket: t.bucket,
+        prefix: 'r/',
+        delete: true,
+      });
+    expect(start).toThrow(/not valid \(Cannot sync .* the destination holds the source/);
+    expect(await keysBelow(t.bucket, 'r/')).toEqual(['r/sub/x.txt']);
+  });
+
   it('a wildcard source copies and deletes only the keys it matches', async () => {
     for (const name of ['x.gz', 'y.gz', 'z.txt']) await put(t.bucket, `logs/${name}`, name);
     await put(other, 'arch/old.gz', 'old');

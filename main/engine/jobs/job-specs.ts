@@ -11,6 +11,7 @@ import { ifExistsSchema } from '../../../src/if-exists.ts';
 import { uploadOptionsSchema } from '../../../src/upload-options.ts';
 import { commonParent } from '../../../src/job-label.ts';
 import { copyPlacesProblem, isFolderDestination } from '../../../src/copy-targets.ts';
+import { syncOverlapProblem } from '../../../src/sync-places.ts';
 import type { JobKind } from '../../../src/jobs.ts';
 import { BargeError } from '../errors.ts';
 import { issueMessage } from '../../../src/contract/schema-messages.ts';
@@ -158,6 +159,10 @@ export const syncSpecSchema = z
     const from = remote ? spec.sourcePrefix : spec.prefix;
     if (spec.pattern !== undefined && from !== undefined && !spec.pattern.startsWith(from))
       context.addIssue({ code: 'custom', message: "a sync's wildcard lies below its source prefix" });
+    if (remote && spec.sourceBucket !== undefined && spec.sourcePrefix !== undefined) {
+      const overlap = syncOverlapProblem({ ...spec, sourceBucket: spec.sourceBucket, sourcePrefix: spec.sourcePrefix });
+      if (overlap) context.addIssue({ code: 'custom', message: overlap });
+    }
   });
 /**
  * Copy (or move) objects within one connection (the store copies them, no byte passes the client), or
