@@ -144,6 +144,30 @@ describe('sync s3:// -> s3://', () => {
     expect(await keysBelow(t.bucket, 'r/')).toEqual(['r/sub/x.txt']);
   });
 
+  it('--delete from an empty source: the dry run and the run agree that nothing is deleted, said once', async () => {
+    for (let i = 0; i < 11; i++) await put(other, `e/k${String(i).padStart(2, '0')}.txt`, 'k');
+    const dry = await cli('sync', '--delete', '--dry-run', `s3://${t.bucket}/dd/`, `s3://${other}/e/`);
+    expect(dry.code, dry.stderr).toBe(0);
+    const lines = dry.stdout.trim().split('\n');
+    expect(lines).toHaveLength(12);
+    expect(lines[0]).toBe(
+      `extra          1 B  s3://${other}/e/k00.txt (not deleted (s3://${t.bucket}/dd/ holds nothing))`,
+    );
+    expect(lines[11]).toBe(
+      `Would sync: 0 new (0 B), 0 changed (0 B), 11 extra (11 B); nothing would be deleted: s3://${t.bucket}/dd/ ` +
+        `holds nothing, so everything at the destination looks extra (a mistyped name?), and the sync refuses ` +
+        `to delete (to empty the destination, delete it instead). Nothing was changed.`,
+    );
+    expect(dry.stdout).not.toContain('deleted with --delete');
+    const run = await cli('sync', '--delete', `s3://${t.bucket}/dd/`, `s3://${other}/e/`);
+    expect(run.code).toBe(1);
+    expect(run.stderr.split('Not deleted').length - 1, run.stderr).toBe(1);
+    expect(run.stderr).toContain(
+      `Not deleted: s3://${t.bucket}/dd/ holds nothing, so all 11 objects at the destination look extra`,
+    );
+    expect(await keysBelow(other, 'e/')).toHaveLength(11);
+  });
+
   it('a wildcard source copies and deletes only the keys it matches', async () => {
     for (const name of ['x.gz', 'y.gz', 'z.txt']) await put(t.bucket, `logs/${name}`, name);
     await put(other, 'arch/old.gz', 'old');

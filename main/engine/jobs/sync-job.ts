@@ -12,7 +12,9 @@
 //
 // A source entry that could not be read (a folder refused, a file gone) would make its
 // destination look extra: then nothing is deleted, and each extra fails saying why (rclone's
-// "not deleting files as there were IO errors"). Folder markers (keys ending in "/") are neither
+// "not deleting files as there were IO errors"). A source that holds nothing deletes nothing either
+// (a mistyped name): the run fails once saying so, and a dry run notes each extra "not deleted".
+// Folder markers (keys ending in "/") are neither
 // sent nor deleted: they are folders, which a sync of files does not manage. The name filters (a
 // wildcard in the source's URL, --include, --exclude) apply to both sides alike: what they leave out
 // is neither sent nor deleted (rclone's rule). The time, size and storage-class filters choose only
@@ -318,8 +320,25 @@ class SyncRun {
   private extra(extra: Extra): void {
     if (!this.extras) return;
     if (this.skipped.covers(extra.key)) return;
-    this.runtime.addTotals(1, 0);
+    // Found after the whole source (an extra comes only past the source's last key): from an empty
+    // source none will be deleted, so none is counted as one to do.
+    if (!this.sourceIsEmpty()) this.runtime.addTotals(1, 0);
     this.extras.push(extra);
+  }
+
+  /**
+   * Whether the source held nothing. Known true once an extra is found with no source entry seen:
+   * a destination key is extra only past the source's last key, or with the source read to its end.
+   */
+  private sourceIsEmpty(): boolean {
+    return this.sourceEntries === 0;
+  }
+
+  /** Where the sync reads from, as a person names it: the folder, or the source's s3:// prefix. */
+  private sourceName(): string {
+    return this.spec.direction === 'upload'
+      ? this.folder
+      : formatS3Url({ bucket: this.spec.sourceBucket ?? this.spec.bucket, key: this.sourcePrefix });
   }
 
   /** The extras deleted (or failed, saying why not) once the sends are done. */
@@ -338,18 +357,14 @@ class SyncRun {
       for await (const extra of drained()) this.runtime.itemFailed(extra, this.extraPlace(extra), why);
       return;
     }
-    if (this.sourceEntries === 0) {
-      const source =
-        this.spec.direction === 'upload'
-          ? this.folder
-          : formatS3Url({ bucket: this.spec.sourceBucket ?? this.spec.bucket, key: this.sourcePrefix });
-      const why = new BargeError(
+    if (this.sourceIsEmpty()) {
+      // Said once for the job, not once for each of its extras (one reason, one line).
+      const what = this.spec.direction === 'download' ? 'file' : 'object';
+      throw new BargeError(
         'NotDeleted',
-        `Not deleted: ${source} holds nothing, so everything at the destination looks extra (a mistyped ` +
-          `name?). To empty the destination, delete it instead.`,
+        `Not deleted: ${this.sourceName()} holds nothing, so all ${plural(extras.length, what)} at the ` +
+          `destination look extra (a mistyped name?). To empty the destination, delete it instead.`,
       );
-      for await (const extra of drained()) this.runtime.itemFailed(extra, this.extraPlace(extra), why);
-      return;
     }
     await remove(drained());
   }
@@ -431,6 +446,8 @@ class SyncRun {
   ): Promise<void> {
     const { runtime } = this;
     const keep = this.spec.delete ? 'extra: deleted with --delete' : 'extra: kept (no --delete)';
+    // As the real run: from a source that holds nothing, --delete deletes nothing (deleteExtras).
+    const refused = `extra: not deleted (${this.sourceName()} holds nothing)`;
     for await (const step of steps) {
       if (runtime.signal.aborted) return;
       if (step.reason === 'unchanged') continue;
@@ -438,7 +455,8 @@ class SyncRun {
       runtime.addTotals(1, size);
       // Counted as found, moved nowhere: the plan's bytes, not a rate.
       runtime.alreadyDone(0, size);
-      const note = step.reason === 'changed' ? `changed: ${step.why}` : step.reason === 'new' ? 'new' : keep;
+      const extraNote = this.spec.delete && this.sourceIsEmpty() ? refused : keep;
+      const note = step.reason === 'changed' ? `changed: ${step.why}` : step.reason === 'new' ? 'new' : extraNote;
       runtime.objectDone(place(step), note);
     }
     runtime.totalsFinal();
