@@ -405,8 +405,9 @@ Usage:
   barge rm --from FILE|- [s3://bucket] [--dry-run] delete the keys or s3:// URLs a file lists, one a line
   barge sync <source> <destination>                make the destination hold what the source holds,
            [--delete] [--dry-run] [--checksum]     sending only what differs (folder -> s3://, s3:// -> folder,
-                                                   s3:// -> s3:// copied by the store); filters select on
-                                                   both sides: what they leave out is neither sent nor deleted
+                                                   s3:// -> s3:// copied by the store); name filters select
+                                                   on both sides, time/size/class ones only what is sent; an
+                                                   extra is a selected name the source lacks
   barge mb s3://bucket                             create a bucket
   barge rb s3://bucket                             delete an empty bucket
   barge mkdir s3://bucket/prefix/name/             make an empty folder (a zero-byte "name/" marker)

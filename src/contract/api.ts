@@ -4,6 +4,7 @@
 // the same service, so a method cannot exist on one side and not the other.
 
 import { copyPlacesProblem } from '../copy-targets.ts';
+import { syncOverlapProblem } from '../sync-places.ts';
 import { z } from 'zod';
 import type { ItemError, JobItem, JobSummary, JobUpdate } from '../jobs.ts';
 import { sessionConnectionSchema } from '../connection.ts';
@@ -328,7 +329,9 @@ export const methodSchemas = {
    * differs (size or time, or with `checksum` an ETag that is an MD5): `upload` sends the folder's
    * new and changed files, `download` saves the prefix's, `copy` has the store copy the source
    * prefix's (`sourceBucket`, `sourcePrefix`). `pattern` (a wildcard key below the remote source's
-   * prefix) and `filter` select keys on both sides: what they leave out is neither sent nor deleted.
+   * prefix) and `filter`'s globs select names on both sides (what they leave out is neither sent nor
+   * deleted); its time, size and storage-class limits select only which source entries are sent: a
+   * destination key is extra only when its name is selected and absent from the source.
    * `uploadOptions` (upload only) is what each object sent is stored with. `delete` removes what is
    * only at the destination once the sends are done; `dryRun` changes nothing and lists each key to
    * send or delete, with why, as the job's items. A `delete` onto a bucket's whole top needs
@@ -371,7 +374,16 @@ export const methodSchemas = {
     .refine(
       (params) => params.pattern === undefined || params.direction !== 'upload',
       "A wildcard names the remote source's keys: an upload sync's source is a folder (use --include).",
-    ),
+    )
+    .superRefine((params, context) => {
+      if (params.direction !== 'copy' || params.sourceBucket === undefined) return;
+      const problem = syncOverlapProblem({
+        ...params,
+        sourceBucket: params.sourceBucket,
+        sourcePrefix: params.sourcePrefix ?? '',
+      });
+      if (problem) context.addIssue({ code: 'custom', message: problem });
+    }),
   /**
    * Copy (move: then delete each source once its copy is verified) objects and folders within one
    * connection, by the store itself. `destination`: a folder ending in "/" ("" the top), or a new

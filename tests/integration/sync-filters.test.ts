@@ -2,7 +2,7 @@
 // with filters and wildcards, on a real store (MinIO, or versitygw with BARGE_TEST_SERVER=versitygw),
 // through a proxy that counts what is sent.
 
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { GetObjectTaggingCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
@@ -104,6 +104,70 @@ describe('sync s3:// -> s3://', () => {
     expect(await keysBelow(other, '')).toEqual(['keep.txt']);
   });
 
+  it('a sync between overlapping prefixes of one bucket is refused, with the rule, and changes nothing', async () => {
+    await put(t.bucket, 'a/sub/x.txt', 'x');
+    await put(t.bucket, 'a/y.txt', 'y');
+    const up = await cli('sync', '--delete', `s3://${t.bucket}/a/sub/`, `s3://${t.bucket}/a/`);
+    expect(up.code, up.stderr).toBe(1);
+    expect(up.stderr).toContain(
+      `Cannot sync s3://${t.bucket}/a/sub/ to s3://${t.bucket}/a/: the destination holds the source, so --delete ` +
+        `would take the source for extra and delete it.`,
+    );
+    expect(up.stderr).toContain('choose a destination outside the source, and not above it');
+    const down = await cli('sync', `s3://${t.bucket}/a`, `s3://${t.bucket}/a/sub/`);
+    expect(down.code).toBe(1);
+    expect(down.stderr).toContain('the destination lies inside the source');
+    const same = await cli('sync', `s3://${t.bucket}/a/`, `s3://${t.bucket}/a`);
+    expect(same.code).toBe(1);
+    expect(same.stderr).toContain('they are the same prefix');
+    const top = await cli('sync', '--dry-run', `s3://${t.bucket}/`, `s3://${t.bucket}/b/`);
+    expect(top.code).toBe(1);
+    expect(puts()).toEqual([]);
+    expect(await keysBelow(t.bucket, '')).toEqual(['a/sub/x.txt', 'a/y.txt']);
+    // Beside each other, or in two buckets, they do not overlap.
+    expect((await cli('sync', `s3://${t.bucket}/a/sub/`, `s3://${t.bucket}/a/subway/`)).code).toBe(0);
+    expect((await cli('sync', `s3://${t.bucket}/a/`, `s3://${other}/a/`)).code).toBe(0);
+  });
+
+  it('a restored sync job between overlapping prefixes does not run', async () => {
+    await put(t.bucket, 'r/sub/x.txt', 'x');
+    const start = () =>
+      t.engine.sync(t.connection, {
+        direction: 'copy',
+        sourceBucket: t.bucket,
+        sourcePrefix: 'r/sub/',
+        bucket: t.bucket,
+        prefix: 'r/',
+        delete: true,
+      });
+    expect(start).toThrow(/not valid \(Cannot sync .* the destination holds the source/);
+    expect(await keysBelow(t.bucket, 'r/')).toEqual(['r/sub/x.txt']);
+  });
+
+  it('--delete from an empty source: the dry run and the run agree that nothing is deleted, said once', async () => {
+    for (let i = 0; i < 11; i++) await put(other, `e/k${String(i).padStart(2, '0')}.txt`, 'k');
+    const dry = await cli('sync', '--delete', '--dry-run', `s3://${t.bucket}/dd/`, `s3://${other}/e/`);
+    expect(dry.code, dry.stderr).toBe(0);
+    const lines = dry.stdout.trim().split('\n');
+    expect(lines).toHaveLength(12);
+    expect(lines[0]).toBe(
+      `extra          1 B  s3://${other}/e/k00.txt (not deleted (s3://${t.bucket}/dd/ holds nothing))`,
+    );
+    expect(lines[11]).toBe(
+      `Would sync: 0 new (0 B), 0 changed (0 B), 11 extra (11 B); nothing would be deleted: s3://${t.bucket}/dd/ ` +
+        `holds nothing, so everything at the destination looks extra (a mistyped name?), and the sync refuses ` +
+        `to delete (to empty the destination, delete it instead). Nothing was changed.`,
+    );
+    expect(dry.stdout).not.toContain('deleted with --delete');
+    const run = await cli('sync', '--delete', `s3://${t.bucket}/dd/`, `s3://${other}/e/`);
+    expect(run.code).toBe(1);
+    expect(run.stderr.split('Not deleted').length - 1, run.stderr).toBe(1);
+    expect(run.stderr).toContain(
+      `Not deleted: s3://${t.bucket}/dd/ holds nothing, so all 11 objects at the destination look extra`,
+    );
+    expect(await keysBelow(other, 'e/')).toHaveLength(11);
+  });
+
   it('a wildcard source copies and deletes only the keys it matches', async () => {
     for (const name of ['x.gz', 'y.gz', 'z.txt']) await put(t.bucket, `logs/${name}`, name);
     await put(other, 'arch/old.gz', 'old');
@@ -128,7 +192,7 @@ describe('filtered sync', () => {
     expect(await keysBelow(t.bucket, 'p/')).toEqual(['p/keep.txt', 'p/old.log']);
   });
 
-  it('a download sync from a wildcard, with --larger-than, saves and deletes only what is selected', async () => {
+  it('a download sync from a wildcard, with --larger-than, saves only what is selected, deletes only names it selects', async () => {
     await put(t.bucket, 'd/big.dat', 'x'.repeat(100));
     await put(t.bucket, 'd/small.dat', 'x');
     await put(t.bucket, 'd/big.txt', 'y'.repeat(100));
@@ -139,7 +203,81 @@ describe('filtered sync', () => {
     await writeFile(path.join(target, 'other.bin'), 'z'.repeat(100));
     const run = await cli('sync', '--delete', '--larger-than', '10', `s3://${t.bucket}/d/*.dat`, target);
     expect(run.code, run.stderr).toBe(0);
-    expect((await readdir(target)).sort()).toEqual(['big.dat', 'extra-small.dat', 'other.bin']);
+    // small.dat is too small to send; the extras the wildcard names go, whatever their size (a size
+    // selects what is sent, a name what is compared); other.bin is not the wildcard's.
+    expect((await readdir(target)).sort()).toEqual(['big.dat', 'other.bin']);
+  });
+
+  it('an upload sync --delete with --newer-than keeps the copies of older files: only names gone from the folder are extra', async () => {
+    const folder = path.join(t.dir, 'up');
+    await mkdir(folder);
+    const longAgo = new Date('2024-01-01T00:00:00Z');
+    for (const name of ['f1', 'f2']) {
+      await writeFile(path.join(folder, name), `${name}\n`);
+      await utimes(path.join(folder, name), longAgo, longAgo);
+    }
+    expect((await cli('sync', folder, `s3://${t.bucket}/up/`)).code).toBe(0);
+    await writeFile(path.join(folder, 'fresh'), 'fresh\n');
+    await writeFile(path.join(folder, 'old-new'), 'old, never sent\n');
+    await utimes(path.join(folder, 'old-new'), longAgo, longAgo);
+    await put(t.bucket, 'up/gone', 'only in the bucket');
+    const dry = await cli('sync', '--delete', '--dry-run', '--newer-than', '7d', folder, `s3://${t.bucket}/up/`);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toBe(
+      [
+        `new            6 B  ${path.join(folder, 'fresh')} -> s3://${t.bucket}/up/fresh`,
+        `extra         18 B  s3://${t.bucket}/up/gone (deleted with --delete)`,
+        'Would sync: 1 new (6 B), 0 changed (0 B), 1 extra (18 B); extra ones would be deleted. Nothing was changed.',
+        '',
+      ].join('\n'),
+    );
+    const run = await cli('sync', '--delete', '--newer-than', '7d', folder, `s3://${t.bucket}/up/`);
+    expect(run.code, run.stderr).toBe(0);
+    expect(await keysBelow(t.bucket, 'up/')).toEqual(['up/f1', 'up/f2', 'up/fresh']);
+  });
+
+  it('a download sync --delete with --older-than or --larger-than keeps the files whose objects are still there', async () => {
+    await put(t.bucket, 'dl/a.txt', 'a, just written');
+    await put(t.bucket, 'dl/tiny.txt', 't');
+    const target = path.join(t.dir, 'dl');
+    expect((await cli('sync', `s3://${t.bucket}/dl/`, target)).code).toBe(0);
+    // The local copies dated long ago and one grown: judged by their own date and size, they look extra.
+    const longAgo = new Date('2024-01-01T00:00:00Z');
+    await writeFile(path.join(target, 'tiny.txt'), 'grown locally past ten bytes');
+    await writeFile(path.join(target, 'stray.txt'), 'only on disk, long ago');
+    for (const name of ['a.txt', 'tiny.txt', 'stray.txt']) await utimes(path.join(target, name), longAgo, longAgo);
+    const byAge = await cli('sync', '--delete', '--older-than', '30d', `s3://${t.bucket}/dl/`, target);
+    expect(byAge.code, byAge.stderr).toBe(0);
+    expect((await readdir(target)).sort()).toEqual(['a.txt', 'tiny.txt']);
+    const bySize = await cli('sync', '--delete', '--larger-than', '10', `s3://${t.bucket}/dl/`, target);
+    expect(bySize.code, bySize.stderr).toBe(0);
+    expect((await readdir(target)).sort()).toEqual(['a.txt', 'tiny.txt']);
+  });
+
+  it('an S3 -> S3 sync --delete with --newer-than keeps the copies (dated when copied) of older sources', async () => {
+    await put(t.bucket, 'src/old1.txt', 'old one');
+    await put(t.bucket, 'src/old2.txt', 'old two');
+    // A whole second after the sources were written, and before their copies are made.
+    const between = Math.ceil((Date.now() + 1) / 1000) * 1000;
+    while (Date.now() < between + 1100) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect((await cli('sync', `s3://${t.bucket}/src/`, `s3://${other}/dst/`)).code).toBe(0);
+    await put(other, 'dst/stray.txt', 'only at the destination');
+    const since = new Date(between).toISOString().replace('.000Z', 'Z');
+    const dry = await cli(
+      'sync',
+      '--delete',
+      '--dry-run',
+      '--newer-than',
+      since,
+      `s3://${t.bucket}/src/`,
+      `s3://${other}/dst/`,
+    );
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).not.toContain('old');
+    expect(dry.stdout).toContain(`extra         23 B  s3://${other}/dst/stray.txt (deleted with --delete)`);
+    const run = await cli('sync', '--delete', '--newer-than', since, `s3://${t.bucket}/src/`, `s3://${other}/dst/`);
+    expect(run.code, run.stderr).toBe(0);
+    expect(await keysBelow(other, 'dst/')).toEqual(['dst/old1.txt', 'dst/old2.txt']);
   });
 
   it('upload options land on the objects a sync sends', async () => {

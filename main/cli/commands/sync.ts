@@ -1,5 +1,6 @@
 // barge sync: make a prefix hold what a folder or another prefix holds, or a folder what a prefix holds, sending
-// only what differs; filters and a wildcard in the source's URL select the keys on both sides.
+// only what differs; name filters and a wildcard in the source's URL select the keys on both sides, time, size and
+// class filters only what is sent.
 
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -65,7 +66,7 @@ export async function sync(cli: CliContext): Promise<number> {
       `sync --delete to the top of bucket ${target.bucket} deletes every object in the bucket that ${source} ` +
         `does not hold: add --yes to confirm (or look first with --dry-run).`,
     );
-  const tally = new Map<string, { count: number; bytes: number }>();
+  const tally = new Map<string, { count: number; bytes: number; why?: string }>();
   const printPlan = async (id: string) => {
     for (let offset = 0; ; offset += PLAN_PAGE_ITEMS) {
       const page = await cli.service.call('jobs.details', { id, filter: 'all', offset, limit: PLAN_PAGE_ITEMS });
@@ -101,16 +102,39 @@ export async function sync(cli: CliContext): Promise<number> {
       const { count, bytes } = tally.get(reason) ?? { count: 0, bytes: 0 };
       return `${count.toLocaleString('en-US')} ${reason} (${formatBytes(bytes)})`;
     });
-    const extras = cli.options.delete ? 'extra ones would be deleted' : 'extra ones are kept (no --delete)';
+    // The engine's note on an extra it would not delete, from a source that holds nothing (sync-job.ts).
+    const refusal = notDeleted(tally);
+    const extras = !cli.options.delete
+      ? 'extra ones are kept (no --delete)'
+      : refusal === undefined
+        ? 'extra ones would be deleted'
+        : `nothing would be deleted: ${refusal}, so everything at the destination looks extra (a mistyped ` +
+          `name?), and the sync refuses to delete (to empty the destination, delete it instead)`;
     cli.stdout.write(`Would sync: ${totals.join(', ')}; ${extras}. Nothing was changed.\n`);
   }
   return exitStatus(end);
 }
 
+/** The note on an extra the dry run would not delete ("extra: not deleted (SOURCE holds nothing)"). */
+const NOT_DELETED_NOTE = /^extra: not deleted \((.*)\)$/;
+/** Where the plan keeps the reason it would delete nothing, said once in the totals line. */
+const NOT_DELETED_TALLY = 'not deleted';
+
+/** Why the plan deletes none of its extras ("s3://b/p/ holds nothing"), or undefined when it deletes them. */
+function notDeleted(tally: Map<string, { count: number; bytes: number; why?: string }>): string | undefined {
+  return tally.get(NOT_DELETED_TALLY)?.why;
+}
+
 /** One line of the plan: the reason, the size, and the key or file it concerns. */
-function planLine(cli: CliContext, item: JobItem, tally: Map<string, { count: number; bytes: number }>): void {
+function planLine(
+  cli: CliContext,
+  item: JobItem,
+  tally: Map<string, { count: number; bytes: number; why?: string }>,
+): void {
   const note = item.message ?? '';
   const reason = note.split(':')[0]!;
+  const refused = NOT_DELETED_NOTE.exec(note);
+  if (refused) tally.set(NOT_DELETED_TALLY, { count: 0, bytes: 0, why: refused[1]! });
   const counted = tally.get(reason) ?? { count: 0, bytes: 0 };
   tally.set(reason, { count: counted.count + 1, bytes: counted.bytes + (item.size ?? 0) });
   if (cli.options.json) {

@@ -11,6 +11,7 @@ import { ifExistsSchema } from '../../../src/if-exists.ts';
 import { uploadOptionsSchema } from '../../../src/upload-options.ts';
 import { commonParent } from '../../../src/job-label.ts';
 import { copyPlacesProblem, isFolderDestination } from '../../../src/copy-targets.ts';
+import { syncOverlapProblem } from '../../../src/sync-places.ts';
 import type { JobKind } from '../../../src/jobs.ts';
 import { BargeError } from '../errors.ts';
 import { issueMessage } from '../../../src/contract/schema-messages.ts';
@@ -128,7 +129,10 @@ export const syncSpecSchema = z
      * only the keys it matches are compared, sent or deleted, on both sides.
      */
     pattern: z.string().min(1).optional(),
-    /** Only what this keeps, on both sides: excluded keys are neither sent nor deleted (rclone's rule). */
+    /**
+     * Its globs select names on both sides (excluded names are neither sent nor deleted, rclone's
+     * rule); its time, size and storage-class limits select only which source entries are sent.
+     */
     filter: objectFilterSchema.optional(),
     /** upload: what each object sent is stored with (src/upload-options.ts). */
     uploadOptions: uploadOptionsSchema.optional(),
@@ -155,6 +159,10 @@ export const syncSpecSchema = z
     const from = remote ? spec.sourcePrefix : spec.prefix;
     if (spec.pattern !== undefined && from !== undefined && !spec.pattern.startsWith(from))
       context.addIssue({ code: 'custom', message: "a sync's wildcard lies below its source prefix" });
+    if (remote && spec.sourceBucket !== undefined && spec.sourcePrefix !== undefined) {
+      const overlap = syncOverlapProblem({ ...spec, sourceBucket: spec.sourceBucket, sourcePrefix: spec.sourcePrefix });
+      if (overlap) context.addIssue({ code: 'custom', message: overlap });
+    }
   });
 /**
  * Copy (or move) objects within one connection (the store copies them, no byte passes the client), or

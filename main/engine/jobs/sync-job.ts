@@ -12,13 +12,18 @@
 //
 // A source entry that could not be read (a folder refused, a file gone) would make its
 // destination look extra: then nothing is deleted, and each extra fails saying why (rclone's
-// "not deleting files as there were IO errors"). Folder markers (keys ending in "/") are neither
-// sent nor deleted: they are folders, which a sync of files does not manage. A filter (globs, ages,
-// sizes, storage classes) and a wildcard in the source's URL apply to both sides alike: what they
-// leave out is neither sent nor deleted (rclone's rule), so a filtered --delete removes only the
-// extras it selects. A dry run sends and deletes nothing: each key to send or delete is listed in
-// the job's details with its reason. Run again after a kill, a sync compares again: what was sent
-// is now unchanged, and a big file cut midway goes on from its recorded parts (the journal, as cp).
+// "not deleting files as there were IO errors"). A source that holds nothing deletes nothing either
+// (a mistyped name): the run fails once saying so, and a dry run notes each extra "not deleted".
+// Folder markers (keys ending in "/") are neither
+// sent nor deleted: they are folders, which a sync of files does not manage. The name filters (a
+// wildcard in the source's URL, --include, --exclude) apply to both sides alike: what they leave out
+// is neither sent nor deleted (rclone's rule). The time, size and storage-class filters choose only
+// which source entries are sent: a copy's date is when it was copied, so judged by its own it would
+// look extra while its source is there. A destination key is extra only when its name is selected
+// and absent from the whole source listing. A dry run sends and deletes nothing: each key to send
+// or delete is listed in the job's details with its reason. Run again after a kill, a sync compares
+// again: what was sent is now unchanged, and a big file cut midway goes on from its recorded parts
+// (the journal, as cp).
 
 import { unlink } from 'node:fs/promises';
 import path from 'node:path';
@@ -26,7 +31,7 @@ import { keyToRelativePath } from '../../../src/key-path.ts';
 import { formatS3Url } from '../../../src/s3-url.ts';
 import type { ItemPlace } from '../../../src/jobs.ts';
 import { plural } from '../../../src/plural.ts';
-import { filterBase, isFiltering, objectMatcher, wildcardPrefix } from '../../../src/object-filter.ts';
+import { filterBase, isFiltering, nameMatcher, objectMatcher, wildcardPrefix } from '../../../src/object-filter.ts';
 import type { FilterableObject, ObjectFilter } from '../../../src/object-filter.ts';
 import { BargeError, toBargeError } from '../errors.ts';
 import { walkInKeyOrder } from '../disk/ordered-walk.ts';
@@ -59,8 +64,10 @@ export type FileSide = SyncSide & { readonly file: LocalFile };
 /** An object as one side of the comparison. */
 export type ObjectSide = SyncSide & { readonly object: ObjectEntry };
 
-/** Whether a key (in the source's key space) is one the sync's filter and wildcard select. */
+/** Whether a source entry is one the sync's filter and wildcard send. */
 type Selects = (entry: FilterableObject) => boolean;
+/** Whether a key (in the source's key space) is one the sync's name filters and wildcard select, on either side. */
+type SelectsName = (key: string) => boolean;
 
 /** What is only at the destination, kept until the sends are done: an object's key, or a file's path. */
 interface Extra {
@@ -99,9 +106,11 @@ class SyncRun {
   private readonly folder: string;
   /** The key space both sides are compared in: the source's prefix. */
   private readonly sourcePrefix: string;
-  /** What the filter and wildcard select among objects, and among files (which have no storage class). */
-  private readonly selectsObject: Selects | undefined;
-  private readonly selectsFile: Selects | undefined;
+  /** The names the wildcard, --include and --exclude select, on both sides. */
+  private readonly selectsName: SelectsName | undefined;
+  /** What the whole filter sends among source objects, and among source files (which have no storage class). */
+  private readonly sendsObject: Selects | undefined;
+  private readonly sendsFile: Selects | undefined;
 
   constructor(connection: S3Connection, spec: SyncSpec, runtime: JobRuntime<unknown>) {
     this.connection = connection;
@@ -111,8 +120,9 @@ class SyncRun {
     this.sourcePrefix = spec.direction === 'copy' ? spec.sourcePrefix! : spec.prefix;
     this.extras = spec.delete && !spec.dryRun ? new SpillingQueue<Extra>() : undefined;
     const { storageClasses: _objectsOnly, ...fileFilter } = spec.filter ?? {};
-    this.selectsObject = selector(spec.filter, this.sourcePrefix, spec.pattern);
-    this.selectsFile = selector(fileFilter, this.sourcePrefix, spec.pattern);
+    this.selectsName = nameSelector(spec.filter, this.sourcePrefix, spec.pattern);
+    this.sendsObject = selector(spec.filter, this.sourcePrefix, spec.pattern);
+    this.sendsFile = selector(fileFilter, this.sourcePrefix, spec.pattern);
   }
 
   close(): void {
@@ -134,7 +144,7 @@ class SyncRun {
         run.sourceEntries += 1;
         if (entry.ok) {
           const side = { key: entry.key, size: entry.size, modifiedMs: entry.mtimeMs, file: entry };
-          if (run.selected(side)) yield side;
+          if (run.namedSelected(side.key)) yield run.sent(side) ? side : { ...side, leftOut: true };
         } else {
           // Said by the upload as its walk would say it; an error also stops the deletes.
           if (entry.skipped === undefined) run.unreadable += 1;
@@ -176,8 +186,9 @@ class SyncRun {
       })) {
         // What cannot be read at the destination is as good as absent: the download replaces it, or says why not.
         if (!entry.ok) continue;
-        const side = { key: entry.key, size: entry.size, modifiedMs: entry.mtimeMs, file: entry };
-        if (run.selected(side)) yield side;
+        // A destination's names only: its dates and sizes are its copies', not what selects them.
+        if (run.namedSelected(entry.key))
+          yield { key: entry.key, size: entry.size, modifiedMs: entry.mtimeMs, file: entry };
       }
     };
     const objects = this.objects(spec.bucket, this.listPrefix(spec.prefix), 'source');
@@ -261,15 +272,23 @@ class SyncRun {
         spec.direction === 'copy' && side === 'destination'
           ? this.sourcePrefix + object.key.slice(spec.prefix.length)
           : object.key;
+      if (!this.namedSelected(key)) continue;
       const entry = { key, size: object.size, modifiedMs: object.lastModified, object };
-      if (this.selectsObject === undefined || this.selectsObject({ ...object, key })) yield entry;
+      // A source left out by its time, size or class is still held there: its copy is not extra.
+      const sent = side === 'destination' || this.sendsObject === undefined || this.sendsObject({ ...object, key });
+      yield sent ? entry : { ...entry, leftOut: true };
     }
   }
 
-  /** Whether a file is one the filter and wildcard select. */
-  private selected(side: FileSide): boolean {
-    if (this.selectsFile === undefined) return true;
-    return this.selectsFile({ key: side.key, size: side.size, lastModified: side.modifiedMs, storageClass: undefined });
+  /** Whether a key's name is one the wildcard and the name filters select (either side). */
+  private namedSelected(key: string): boolean {
+    return this.selectsName === undefined || this.selectsName(key);
+  }
+
+  /** Whether a source file is one the whole filter sends. */
+  private sent(side: FileSide): boolean {
+    if (this.sendsFile === undefined) return true;
+    return this.sendsFile({ key: side.key, size: side.size, lastModified: side.modifiedMs, storageClass: undefined });
   }
 
   /** Where a source's listing starts: below its prefix, as far as the wildcard's literal part goes. */
@@ -301,8 +320,25 @@ class SyncRun {
   private extra(extra: Extra): void {
     if (!this.extras) return;
     if (this.skipped.covers(extra.key)) return;
-    this.runtime.addTotals(1, 0);
+    // Found after the whole source (an extra comes only past the source's last key): from an empty
+    // source none will be deleted, so none is counted as one to do.
+    if (!this.sourceIsEmpty()) this.runtime.addTotals(1, 0);
     this.extras.push(extra);
+  }
+
+  /**
+   * Whether the source held nothing. Known true once an extra is found with no source entry seen:
+   * a destination key is extra only past the source's last key, or with the source read to its end.
+   */
+  private sourceIsEmpty(): boolean {
+    return this.sourceEntries === 0;
+  }
+
+  /** Where the sync reads from, as a person names it: the folder, or the source's s3:// prefix. */
+  private sourceName(): string {
+    return this.spec.direction === 'upload'
+      ? this.folder
+      : formatS3Url({ bucket: this.spec.sourceBucket ?? this.spec.bucket, key: this.sourcePrefix });
   }
 
   /** The extras deleted (or failed, saying why not) once the sends are done. */
@@ -321,18 +357,14 @@ class SyncRun {
       for await (const extra of drained()) this.runtime.itemFailed(extra, this.extraPlace(extra), why);
       return;
     }
-    if (this.sourceEntries === 0) {
-      const source =
-        this.spec.direction === 'upload'
-          ? this.folder
-          : formatS3Url({ bucket: this.spec.sourceBucket ?? this.spec.bucket, key: this.sourcePrefix });
-      const why = new BargeError(
+    if (this.sourceIsEmpty()) {
+      // Said once for the job, not once for each of its extras (one reason, one line).
+      const what = this.spec.direction === 'download' ? 'file' : 'object';
+      throw new BargeError(
         'NotDeleted',
-        `Not deleted: ${source} holds nothing, so everything at the destination looks extra (a mistyped ` +
-          `name?). To empty the destination, delete it instead.`,
+        `Not deleted: ${this.sourceName()} holds nothing, so all ${plural(extras.length, what)} at the ` +
+          `destination look extra (a mistyped name?). To empty the destination, delete it instead.`,
       );
-      for await (const extra of drained()) this.runtime.itemFailed(extra, this.extraPlace(extra), why);
-      return;
     }
     await remove(drained());
   }
@@ -414,6 +446,8 @@ class SyncRun {
   ): Promise<void> {
     const { runtime } = this;
     const keep = this.spec.delete ? 'extra: deleted with --delete' : 'extra: kept (no --delete)';
+    // As the real run: from a source that holds nothing, --delete deletes nothing (deleteExtras).
+    const refused = `extra: not deleted (${this.sourceName()} holds nothing)`;
     for await (const step of steps) {
       if (runtime.signal.aborted) return;
       if (step.reason === 'unchanged') continue;
@@ -421,7 +455,8 @@ class SyncRun {
       runtime.addTotals(1, size);
       // Counted as found, moved nowhere: the plan's bytes, not a rate.
       runtime.alreadyDone(0, size);
-      const note = step.reason === 'changed' ? `changed: ${step.why}` : step.reason === 'new' ? 'new' : keep;
+      const extraNote = this.spec.delete && this.sourceIsEmpty() ? refused : keep;
+      const note = step.reason === 'changed' ? `changed: ${step.why}` : step.reason === 'new' ? 'new' : extraNote;
       runtime.objectDone(place(step), note);
     }
     runtime.totalsFinal();
@@ -432,6 +467,16 @@ class SyncRun {
 function selector(filter: ObjectFilter | undefined, prefix: string, pattern: string | undefined): Selects | undefined {
   if (!isFiltering(filter) && pattern === undefined) return undefined;
   return objectMatcher(filter, pattern === undefined ? prefix : filterBase(pattern), pattern);
+}
+
+/** The test of the names a sync's wildcard and name filters select, or undefined when they select every name. */
+function nameSelector(
+  filter: ObjectFilter | undefined,
+  prefix: string,
+  pattern: string | undefined,
+): SelectsName | undefined {
+  if (!filter?.include?.length && !filter?.exclude?.length && pattern === undefined) return undefined;
+  return nameMatcher(filter, pattern === undefined ? prefix : filterBase(pattern), pattern);
 }
 
 function confined(spec: SyncSpec): { confinedTo?: string } {

@@ -10,6 +10,10 @@
 // destination newer than its source is left as it is: after an upload the object is always newer
 // than its file, after a download the file newer than its object, so a second sync sends nothing.
 // A date either side cannot tell is sent: nothing is called unchanged on a guess.
+//
+// A source entry a time, size or storage-class filter leaves out (`leftOut`) still holds its name:
+// it is not sent, and its copy at the destination is not extra (a copy's date is when it was made,
+// its size may differ: judged by its own, it would look deletable while its source is there).
 
 import { compareUtf8 } from '../../../src/key-order.ts';
 import { isNewer } from '../../../src/if-exists.ts';
@@ -20,6 +24,11 @@ export interface SyncSide {
   readonly size: number;
   /** Modification time (a file's mtime, an object's LastModified), ms; undefined where not known. */
   readonly modifiedMs: number | undefined;
+  /**
+   * A source entry a time, size or storage-class filter leaves out: held at the source, so its name
+   * is no extra at the destination, but not sent (neither new nor changed).
+   */
+  readonly leftOut?: boolean;
 }
 
 export type SyncStep<S extends SyncSide, D extends SyncSide> =
@@ -71,10 +80,14 @@ export async function* syncSteps<S extends SyncSide, D extends SyncSide>(
     while (!source.done || !destination.done) {
       const order = source.done ? 1 : destination.done ? -1 : compareUtf8(source.value.key, destination.value.key);
       if (order < 0 && !source.done) {
-        yield { reason: 'new', key: source.value.key, source: source.value };
+        if (!source.value.leftOut) yield { reason: 'new', key: source.value.key, source: source.value };
         source = await left.next();
       } else if (order > 0 && !destination.done) {
         yield { reason: 'extra', key: destination.value.key, destination: destination.value };
+        destination = await right.next();
+      } else if (!source.done && !destination.done && source.value.leftOut) {
+        // Held at the source, left out of the sends: its copy is kept as it is.
+        source = await left.next();
         destination = await right.next();
       } else if (!source.done && !destination.done) {
         const why = await differs(source.value, destination.value);

@@ -33,6 +33,15 @@ describe('syncSteps', () => {
     ]);
   });
 
+  it('a source left out by a time or size filter is neither sent nor makes its copy extra', async () => {
+    async function* source(): AsyncGenerator<SyncSide> {
+      yield { key: 'a', size: 1, modifiedMs: T, leftOut: true };
+      yield { key: 'b', size: 1, modifiedMs: T + 5_000, leftOut: true };
+      yield { key: 'c', size: 1, modifiedMs: T + 5_000 };
+    }
+    expect(await plan(source(), sides(['b', 2, T], ['c', 1, T], ['d', 1, T]))).toEqual(['changed c', 'extra d']);
+  });
+
   it('fails a side that is not in key order rather than call keys new and extra at random', async () => {
     await expect(plan(sides(['b', 1, T], ['a', 1, T]), sides())).rejects.toThrow(/not in key order/);
   });
