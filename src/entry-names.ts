@@ -24,9 +24,22 @@ function oneNameProblem(name: string, what: string): string | undefined {
   return undefined;
 }
 
+/**
+ * Why `prefix` ("" or ending in "/") has an empty folder name in it ("a//b/", "/a/"), or undefined.
+ * Stores differ on such keys (versitygw stores "a//b/" as "a/b/"): a folder made there would not be
+ * where it was said to be.
+ */
+function emptySegmentProblem(prefix: string): string | undefined {
+  if (prefix === '' || !prefix.slice(0, -1).split('/').includes('')) return undefined;
+  return (
+    `"${printable(prefix)}" has an empty folder name in it ("//" or a leading "/"): ` +
+    'some stores keep it and others fold it into one "/". Remove the extra "/".'
+  );
+}
+
 /** Why `name` cannot be a new folder in `prefix`, or undefined. */
 export function newFolderNameProblem(prefix: string, name: string): string | undefined {
-  const problem = oneNameProblem(name, 'a folder');
+  const problem = oneNameProblem(name, 'a folder') ?? emptySegmentProblem(prefix);
   if (problem) return problem;
   const tooLong = keyBytesProblem(folderMarkerKey(prefix, name));
   return tooLong ? `The folder's key ${tooLong}: choose a shorter name.` : undefined;

@@ -256,7 +256,7 @@ export function DeleteDialog({
         )}
       </p>
       {request && !allVersions && preview.scan === request && preview.count > 0 && (
-        <DeletePreviewList rows={preview.rows} count={preview.count} />
+        <DeletePreviewList rows={preview.rows} listed={preview.listed} count={preview.count} />
       )}
       {!allVersions && preview.scan === request && preview.unreadable > 0 && (
         <p className="error">

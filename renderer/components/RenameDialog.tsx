@@ -1,6 +1,10 @@
 // Rename an object or a folder: a server-side move to the new name (jobs.copy with move), shown with
 // the other jobs. A folder's rename moves every key below it, so the dialog lists the first of them
 // with the key each becomes, and says when there are more.
+//
+// A name already taken (the object, or a folder with keys in it) is never replaced silently: the
+// dialog says so and offers Replace as a choice of its own (Enter and the Rename button never
+// replace); without it the move keeps what is there and the source stays.
 
 import { useEffect, useState } from 'react';
 import type { FormEvent } from 'react';
@@ -29,12 +33,14 @@ export function RenameDialog({
   row: RowRef;
   onClose: () => void;
 }) {
-  const { rename, renamePreview } = useFileActions();
+  const { rename, renamePreview, renameTargetTaken } = useFileActions();
   const folder = row.kind === 'folder';
   const [name, setName] = useState(row.name);
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
   const [preview, setPreview] = useState<RenamePreview | string>();
+  // The name the user was asked about: it is taken, and Replace may move over it.
+  const [taken, setTaken] = useState<string>();
   const problem = renameProblem(prefix, row.name, name, folder);
   // Said as soon as the name is changed; the name it has is refused only when it is submitted.
   const shownProblem = name === row.name ? undefined : problem;
@@ -58,9 +64,19 @@ export function RenameDialog({
   async function submit(event: FormEvent) {
     event.preventDefault();
     if (problem) return setError(problem);
+    await renameTo(false);
+  }
+
+  /** Rename, asking first when the name is taken; `replace` only from the Replace button. */
+  async function renameTo(replace: boolean) {
     setBusy(true);
     try {
-      await rename(connectionId, bucket, prefix, row, name);
+      if (!replace && (await renameTargetTaken(connectionId, bucket, prefix, row, name))) {
+        setTaken(name);
+        setBusy(false);
+        return;
+      }
+      await rename(connectionId, bucket, prefix, row, name, replace);
       onClose();
     } catch (e) {
       setError((e as Error).message);
@@ -90,6 +106,7 @@ export function RenameDialog({
             onChange={(e) => {
               setName(e.target.value);
               setError(undefined);
+              setTaken(undefined);
             }}
           />
         </label>
@@ -104,6 +121,17 @@ export function RenameDialog({
           <p role="alert" className="error">
             {error ?? shownProblem}
           </p>
+        )}
+        {taken !== undefined && (
+          <div role="alert" className="error">
+            <p>
+              <Name text={folder ? `${taken}/` : taken} /> is already there
+              {folder ? ': objects in it with the same names as these are replaced' : ''}. Replace?
+            </p>
+            <button type="button" disabled={busy} onClick={() => void renameTo(true)}>
+              Replace
+            </button>
+          </div>
         )}
         <div className="buttons">
           <button type="button" onClick={onClose}>

@@ -1,10 +1,13 @@
 // The delete dialog's list of exactly what will go: the folders listed page by page with the filter
 // the delete will use, the objects named first, with the running count and bytes.
 //
-// The rows grow in place (one array, `count` of them filled): copying a growing array on every page
-// of a million-key folder would cost a thousand copies of up to a million rows. A new scan, Cancel or
-// closing the dialog ends the scan before its next page; the delete itself never sends these rows,
-// it sends the folders and the filter (jobs.delete lists them again in the engine).
+// The rows grow in place (one array, `listed` of them filled): copying a growing array on every page
+// would cost a copy of every row per page. Only the first PREVIEW_ROWS_KEPT are kept: past them the
+// scan goes on counting objects and bytes to the end (the typed-name confirmation needs the whole
+// count) but holds no key, so a folder of ten million keys costs the tab ten thousand rows, and the
+// list ends "and N more not listed here". A new scan, Cancel or closing the dialog ends the scan
+// before its next page; the delete itself never sends these rows, it sends the folders and the filter
+// (jobs.delete lists them again in the engine).
 
 import { create } from 'zustand';
 import type { ObjectFilter } from '../../src/object-filter.ts';
@@ -28,14 +31,20 @@ export interface PreviewRow {
   readonly size: number | undefined;
 }
 
+/** Rows the list keeps; past them only the count and bytes grow. */
+export const PREVIEW_ROWS_KEPT = 10_000;
+
 /** One listing request's page: the most S3 gives. */
 const PAGE_SIZE = 1000;
 
 interface DeletePreviewState {
   /** The scan the rows are of (undefined: none). */
   readonly scan: PreviewScan | undefined;
-  /** Grown in place as pages arrive: read the first `count`. */
+  /** Grown in place as pages arrive, up to PREVIEW_ROWS_KEPT: read the first `listed`. */
   readonly rows: PreviewRow[];
+  /** Rows kept for the list (`count - listed` more were counted, not kept). */
+  readonly listed: number;
+  /** Objects that will go, counted to the end of the listing. */
   readonly count: number;
   readonly bytes: number;
   /** Keys listed with a broken URL encoding: the delete fails on each by name. */
@@ -59,6 +68,7 @@ export const useDeletePreview = create<DeletePreviewState>((set, get) => {
   return {
     scan: undefined,
     rows: [],
+    listed: 0,
     count: 0,
     bytes: 0,
     unreadable: 0,
@@ -68,12 +78,16 @@ export const useDeletePreview = create<DeletePreviewState>((set, get) => {
 
     async preview(scan) {
       const mine = ++generation;
-      const rows: PreviewRow[] = scan.keys.map((key, index) => ({ key, size: scan.keySizes?.[index] }));
-      const namedBytes = rows.reduce((sum, row) => sum + (row.size ?? 0), 0);
+      const rows: PreviewRow[] = scan.keys
+        .slice(0, PREVIEW_ROWS_KEPT)
+        .map((key, index) => ({ key, size: scan.keySizes?.[index] }));
+      const namedBytes = (scan.keySizes ?? []).reduce((sum, size) => sum + size, 0);
+      let count = scan.keys.length;
       set({
         scan,
         rows,
-        count: rows.length,
+        listed: rows.length,
+        count,
         bytes: namedBytes,
         unreadable: 0,
         scanning: true,
@@ -96,11 +110,13 @@ export const useDeletePreview = create<DeletePreviewState>((set, get) => {
             if (mine !== generation) return;
             let bytes = 0;
             for (const object of page.objects) {
-              rows.push({ key: object.key, size: object.size });
+              if (rows.length < PREVIEW_ROWS_KEPT) rows.push({ key: object.key, size: object.size });
               bytes += object.size;
             }
+            count += page.objects.length;
             set({
-              count: rows.length,
+              listed: rows.length,
+              count,
               bytes: get().bytes + bytes,
               unreadable: get().unreadable + (page.unreadable?.length ?? 0),
             });
@@ -116,7 +132,16 @@ export const useDeletePreview = create<DeletePreviewState>((set, get) => {
     cancel() {
       generation++;
       // The rows go too: a closed dialog holds no million keys, and a list of other filters is no preview.
-      set({ scan: undefined, rows: [], count: 0, bytes: 0, unreadable: 0, scanning: false, finished: false });
+      set({
+        scan: undefined,
+        rows: [],
+        listed: 0,
+        count: 0,
+        bytes: 0,
+        unreadable: 0,
+        scanning: false,
+        finished: false,
+      });
     },
   };
 });

@@ -5,6 +5,10 @@
 // A move empties folders the browser may have on screen, where the job's own bucket and prefix (its
 // destination) say nothing: the folder on screen is listed again when one of the moves started here
 // completes.
+//
+// Nothing is replaced without the user's word: every copy and move sends ifExists "fail" unless the
+// user chose Replace, so an object already at the target fails that item ("already there: it was
+// kept") and a move keeps its source. A rename asks first (renameTargetTaken) and offers Replace.
 
 import { create } from 'zustand';
 import { copyPlacesProblem, copyTargetKey } from '../../src/copy-targets.ts';
@@ -57,10 +61,25 @@ interface FileActionsState {
   makeFolder(connectionId: string, bucket: string, prefix: string, name: string): Promise<string>;
   /** What renaming folder `folder` (a prefix) to `name` moves: its first keys, each with its new key. */
   renamePreview(connectionId: string, bucket: string, folder: string, name: string): Promise<RenamePreview>;
-  /** Rename one object or folder of `prefix` to `name`: a move job. Rejects with why. */
-  rename(connectionId: string, bucket: string, prefix: string, row: RowRef, name: string): Promise<void>;
-  /** Copy (or move) the sources into folder `destination` ("" the top, else ending in "/") of `bucket`. */
-  copyTo(sources: CopySources, bucket: string, destination: string, move: boolean): Promise<void>;
+  /** Whether renaming `row` of `prefix` to `name` meets something there: the object, or any key in the folder. */
+  renameTargetTaken(connectionId: string, bucket: string, prefix: string, row: RowRef, name: string): Promise<boolean>;
+  /**
+   * Rename one object or folder of `prefix` to `name`: a move job. Rejects with why. `replace`: the user
+   * chose to replace what is there; else an object already there is kept and its source stays.
+   */
+  rename(
+    connectionId: string,
+    bucket: string,
+    prefix: string,
+    row: RowRef,
+    name: string,
+    replace?: boolean,
+  ): Promise<void>;
+  /**
+   * Copy (or move) the sources into folder `destination` ("" the top, else ending in "/") of `bucket`.
+   * An object already at a target is kept (that item fails, a move keeps its source) unless `replace`.
+   */
+  copyTo(sources: CopySources, bucket: string, destination: string, move: boolean, replace?: boolean): Promise<void>;
   /** The subfolders of `prefix` in `bucket`, for the picker. */
   folders(connectionId: string, bucket: string, prefix: string): Promise<PickerFolders>;
 }
@@ -123,7 +142,15 @@ export const useFileActions = create<FileActionsState>((set, get) => ({
     };
   },
 
-  async rename(connectionId, bucket, prefix, row, name) {
+  async renameTargetTaken(connectionId, bucket, prefix, row, name) {
+    // The first key listed under a prefix is the prefix itself when it is a key ("b.txt" before "b.txt.bak").
+    const target = `${prefix}${name}${row.kind === 'folder' ? '/' : ''}`;
+    const page = await request('objects.list', { connectionId, bucket, prefix: target, recursive: true, pageSize: 1 });
+    const first = page.objects[0]?.key;
+    return row.kind === 'folder' ? first !== undefined : first === target;
+  },
+
+  async rename(connectionId, bucket, prefix, row, name, replace = false) {
     const job = await useJobs.getState().copy({
       connectionId,
       sourceBucket: bucket,
@@ -131,11 +158,12 @@ export const useFileActions = create<FileActionsState>((set, get) => ({
       bucket,
       destination: `${prefix}${name}`,
       move: true,
+      ifExists: replace ? 'overwrite' : 'fail',
     });
     moves.set(job.id, bucket);
   },
 
-  async copyTo(sources, bucket, destination, move) {
+  async copyTo(sources, bucket, destination, move, replace = false) {
     const job = await useJobs.getState().copy({
       connectionId: sources.connectionId,
       sourceBucket: sources.bucket,
@@ -144,6 +172,7 @@ export const useFileActions = create<FileActionsState>((set, get) => ({
       bucket,
       destination,
       move,
+      ifExists: replace ? 'overwrite' : 'fail',
     });
     if (move) moves.set(job.id, sources.bucket);
   },

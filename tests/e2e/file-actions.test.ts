@@ -3,7 +3,7 @@
 // and of a folder, Copy to… through the picker, and a drag of the selection onto a bucket in the
 // sidebar (a copy; with Shift, a move). Each is checked on the store itself.
 
-import { HeadObjectCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
+import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -21,6 +21,12 @@ const bucket = uniqueBucket();
 const other = uniqueBucket();
 
 const put = (key: string, body = key) => s3.client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body }));
+
+/** An object's body as text. */
+async function body(key: string): Promise<string> {
+  const answer = await s3.client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+  return answer.Body!.transformToString();
+}
 
 /** Every key of a bucket, sorted. */
 async function keys(name: string): Promise<string[]> {
@@ -148,6 +154,33 @@ it('renames an object from its context menu: the new key is there, the old one g
   await expect.poll(() => row('final.txt').count(), { timeout: 30_000 }).toBe(1);
 });
 
+it('renames an object onto a name already there only when Replace is chosen: until then both stay as they were', async () => {
+  await put('clash/a.txt', 'a body');
+  await put('clash/b.txt', 'b body');
+  await openBucket();
+  await grid()
+    .getByRole('row', { name: /^clash\// })
+    .dblclick();
+  await expect.poll(() => row('a.txt').count()).toBe(1);
+  await row('a.txt').click({ button: 'right' });
+  await page.getByRole('menuitem', { name: 'Rename…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Rename a.txt' });
+  await dialog.getByLabel('New name').fill('b.txt');
+  await dialog.getByRole('button', { name: 'Rename' }).click();
+  const asked = dialog.getByRole('alert').filter({ hasText: 'already there' });
+  await expect.poll(() => asked.textContent()).toBe('b.txt is already there. Replace?Replace');
+  // Asked, not done: Enter (the form's default) asks again and replaces nothing.
+  await dialog.getByLabel('New name').press('Enter');
+  await expect.poll(() => asked.count()).toBe(1);
+  expect(await body('clash/b.txt')).toBe('b body');
+  expect(await keys(bucket)).toContain('clash/a.txt');
+
+  await asked.getByRole('button', { name: 'Replace' }).click();
+  await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+  await expect.poll(() => keys(bucket), { timeout: 30_000 }).not.toContain('clash/a.txt');
+  expect(await body('clash/b.txt')).toBe('a body');
+});
+
 it('renames a folder, showing the keys it moves first: every key goes to the new name', async () => {
   await put('old/a.txt');
   await put('old/deep/b.txt');
@@ -249,6 +282,36 @@ it('copies an object dragged onto a folder row into that folder; a folder droppe
         'choose a destination outside it. Dismiss',
     );
   await page.getByRole('button', { name: 'Dismiss' }).click();
+});
+
+it('moves an object dragged onto a folder holding the same name: that one fails, kept, and the source stays', async () => {
+  await put('keep/x.txt', 'outer');
+  await put('keep/into/x.txt', 'inner');
+  await openBucket();
+  await grid()
+    .getByRole('row', { name: /^keep\// })
+    .dblclick();
+  await expect.poll(() => row('x.txt').count()).toBe(1);
+  await row('x.txt').click();
+  const box = (await row('into/').boundingBox())!;
+  await row('x.txt').hover();
+  await page.mouse.down();
+  await page.mouse.move(box.x + 40, box.y + box.height / 2, { steps: 5 });
+  await page.keyboard.down('Shift');
+  await page.mouse.move(box.x + 44, box.y + box.height / 2, { steps: 2 });
+  await page.mouse.up();
+  await page.keyboard.up('Shift');
+  const failed = page
+    .getByRole('list', { name: 'Transfers' })
+    .getByRole('listitem')
+    .filter({ hasText: 'failed' })
+    .filter({ hasText: 'x.txt' });
+  await expect.poll(() => failed.count(), { timeout: 30_000 }).toBe(1);
+  expect(await failed.locator('p.error').getAttribute('title')).toContain(
+    `s3://${bucket}/keep/into/x.txt is already there: it was kept`,
+  );
+  expect(await body('keep/into/x.txt')).toBe('inner');
+  expect(await body('keep/x.txt')).toBe('outer');
 });
 
 it("opens a bucket's menu from the keyboard in the sidebar: New folder there", async () => {

@@ -307,6 +307,16 @@ describe('rm --from', () => {
     expect(realEnd.stderr).toMatch(/Deleted 2 of 2 objects/);
   });
 
+  it('a dry run on a bucket that does not exist fails naming it, and promises no delete', async () => {
+    const missing = `nosuchbkt-${Date.now()}`;
+    const dry = startCli(['rm', '--from', '-', `s3://${missing}`, '--dry-run']);
+    dry.child.stdin!.end('k1\nk2\n');
+    const end = await dry.done;
+    expect(end.code).not.toBe(0);
+    expect(end.stderr).toContain(`The bucket ${missing} does not exist`);
+    expect(end.stdout).not.toContain('would delete');
+  });
+
   it('refuses a list naming another bucket, or bare keys with no bucket, by line, deleting nothing', async () => {
     const { bucket, dir } = await seeded();
     const list = path.join(dir, 'mixed.txt');

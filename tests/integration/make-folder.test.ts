@@ -87,4 +87,18 @@ describe('barge mkdir', () => {
     expect(bucketOnly.code).not.toBe(0);
     expect(bucketOnly.stderr).toContain('use mb for a bucket');
   });
+
+  it('refuses an empty folder name ("//") in the address with the rule, making nothing', async () => {
+    const doubled = await runCli(['mkdir', `s3://${t.bucket}/mk//x/`]);
+    expect(doubled.code).not.toBe(0);
+    expect(doubled.stderr).toContain(
+      '"mk//" has an empty folder name in it ("//" or a leading "/"): ' +
+        'some stores keep it and others fold it into one "/". Remove the extra "/".',
+    );
+    expect(doubled.stdout).not.toContain('Created');
+    await expect(t.engine.makeBucketFolder(t.connection, t.bucket, '/', 'y')).rejects.toMatchObject({
+      code: 'InvalidFolderName',
+    });
+    expect(await listed('')).toEqual({ keys: [], prefixes: [] });
+  });
 });

@@ -180,6 +180,20 @@ describe('server-side copy', () => {
       .finished();
     expect(failed.progress.objectsFailed).toBe(1);
   });
+
+  it('moves onto an object already there only when a retry of the failed item answers replace', async () => {
+    await put('m.txt', Buffer.from('moved'));
+    await t.connection.client.send(new PutObjectCommand({ Bucket: other, Key: 'm.txt', Body: 'there' }));
+    const spec = { sourceBucket: t.bucket, keys: ['m.txt'], bucket: other, destination: '', move: true };
+    const job = t.engine.copy(t.connection, { ...spec, ifExists: 'fail' });
+    expect((await job.finished()).progress.objectsFailed).toBe(1);
+    expect((await bytesOf(other, 'm.txt')).toString()).toBe('there');
+    expect(await exists(t.bucket, 'm.txt')).toBe(true);
+    t.engine.retryFailed(job.id, 'overwrite');
+    expect((await job.finished()).state.status).toBe('completed');
+    expect((await bytesOf(other, 'm.txt')).toString()).toBe('moved');
+    expect(await exists(t.bucket, 'm.txt')).toBe(false);
+  });
 });
 
 describe('an object given new details by a copy onto itself', () => {

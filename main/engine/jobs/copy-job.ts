@@ -216,7 +216,8 @@ async function keptBecauseThere(
   sourceModified: number | undefined,
   runtime: JobRuntime<CopyItem>,
 ): Promise<string | undefined> {
-  const ifExists = spec.ifExists ?? 'overwrite';
+  // A retry of items that failed for being there carries the user's answer (the window's Replace or Skip).
+  const ifExists = runtime.retryAnswer ?? spec.ifExists ?? 'overwrite';
   if (ifExists === 'overwrite') return undefined;
   let present;
   try {
@@ -228,6 +229,12 @@ async function keptBecauseThere(
   const there = `s3://${spec.bucket}/${item.target}`;
   if (ifExists === 'fail')
     throw new BargeError('ObjectExists', `${there} is already there: it was kept. Choose what to do with --if-exists.`);
+  // Keep both has no second name for a copy: the object stays, said so rather than replaced.
+  if (ifExists === 'rename')
+    throw new BargeError(
+      'ObjectExists',
+      `${there} is already there: it was kept (a copy cannot keep both: replace or skip).`,
+    );
   if (ifExists === 'newer' && isNewer(sourceModified, present.lastModified)) return undefined;
   return ifExists === 'newer' ? `${there} is as new as the source: kept` : `${there} is already there: kept`;
 }

@@ -24,6 +24,7 @@ import {
   listAllObjects,
   listAllVersions,
   listMultipartUploads,
+  listObjectsPage,
   unreadableKeyError,
 } from '../s3/s3-listing.ts';
 import type { MultipartUploadEntry } from '../s3/s3-listing.ts';
@@ -62,6 +63,7 @@ export function deleteBody(connection: S3Connection, spec: DeleteSpec): JobBody<
     }
     const failures = { count: 0 };
     if (spec.dryRun) {
+      if (spec.keys?.length) await bucketThere(connection, spec.bucket, runtime);
       await concurrentEach(
         targets,
         () => runtime.settings.threads,
@@ -306,6 +308,23 @@ async function countTarget(
       return;
     }
     runtime.itemFailed(target, deletePlace(bucket, target), toBargeError(error, `look up ${describe(bucket, target)}`));
+  }
+}
+
+/**
+ * A dry run's named keys are looked up by HEAD, and a HEAD has no body: a missing bucket answers it
+ * 404 NotFound just as a missing key does, so every key would be "not found" and the dry run would
+ * promise deletes that fail. One listing of one key asks the bucket itself first.
+ */
+async function bucketThere(connection: S3Connection, bucket: string, runtime: JobRuntime<DeleteTarget>) {
+  try {
+    await runtime.request((signal) => listObjectsPage(connection, { bucket, pageSize: 1, signal, retry: false }));
+  } catch (error) {
+    if (errorCode(error) !== 'NoSuchBucket') throw toBargeError(error, `list s3://${bucket}/`);
+    throw new BargeError(
+      'NoSuchBucket',
+      `The bucket ${bucket} does not exist (check its name and the endpoint): nothing would be deleted.`,
+    );
   }
 }
 

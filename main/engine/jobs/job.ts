@@ -390,7 +390,7 @@ export class Job<Item = unknown> {
     if (refusal) throw refusal;
     const waiting = this.failedNeedingChoice;
     if (waiting > 0 && answer === undefined) {
-      const what = this.kind === 'upload' ? 'object' : 'file';
+      const what = this.kind === 'upload' || this.kind === 'copy' ? 'object' : 'file';
       throw new BargeError(
         'ChoiceNeeded',
         `${plural(waiting, 'item')} failed because ` +

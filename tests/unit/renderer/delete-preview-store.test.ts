@@ -87,3 +87,25 @@ it('takes no page of an earlier scan into a new one (the filters changed)', asyn
   expect(state.finished).toBe(true);
   expect(pending).toHaveLength(2);
 });
+
+/** The rows the list keeps (delete-preview-store.ts). */
+const PREVIEW_ROWS_KEPT = 10_000;
+
+it('keeps only the first rows of a huge folder, counting objects and bytes to the end of the listing', async () => {
+  void useDeletePreview.getState().preview(scan({ keys: ['top.txt'], keySizes: [7] }));
+  const pages = PREVIEW_ROWS_KEPT / 1000 + 2;
+  for (let page = 0; page < pages; page++) {
+    const keys = Array.from({ length: 1000 }, (_, i) => `logs/${page}/${i}`);
+    await pending[page]!.answer({
+      objects: objects(...keys),
+      prefixes: [],
+      ...(page < pages - 1 ? { nextToken: `t${page}` } : {}),
+    });
+  }
+  const state = useDeletePreview.getState();
+  expect(state).toMatchObject({ count: pages * 1000 + 1, bytes: pages * 100_000 + 7, finished: true });
+  expect(state.listed).toBe(PREVIEW_ROWS_KEPT);
+  expect(state.rows).toHaveLength(PREVIEW_ROWS_KEPT);
+  expect(state.rows[0]!.key).toBe('top.txt');
+  expect(state.rows.at(-1)!.key).toBe(`logs/${PREVIEW_ROWS_KEPT / 1000 - 1}/998`);
+});
