@@ -273,6 +273,57 @@ describe('copy between two connections', () => {
   });
 });
 
+describe('a move between two connections that are one store', () => {
+  it('keeps the source when the other connection is the same store behind a proxy: the copy was the source itself', async () => {
+    const body = randomBytes(70_000);
+    await put('self/p.txt', body);
+    // The far connection is this very MinIO through a proxy: no endpoint comparison can tell.
+    const end = await copyAcross({ keys: ['self/p.txt'], destination: 'self/', move: true }).finished();
+    expect(end.progress.objectsFailed).toBe(1);
+    const failed = t.engine.details(end.id, 'failed', 0, 10).items[0];
+    expect(failed?.code).toBe('SourceKept');
+    expect(failed?.message).toMatch(/was kept, not deleted/);
+    expect((await bytesOf(t.bucket, 'self/p.txt')).equals(body)).toBe(true);
+  });
+
+  it('keeps the source when another writer replaced it while it was moved', async () => {
+    const body = randomBytes(70_000);
+    await put('self/changed.txt', body);
+    const newer = Buffer.from('written by someone else meanwhile');
+    // The copy's PUT reaches the other store; then, before the move's check, someone else writes the source.
+    proxy.refuse = async (request) => {
+      if (request.method === 'PUT' && request.url.includes('changed.txt')) await put('self/changed.txt', newer);
+      return undefined;
+    };
+    const end = await copyAcross({ keys: ['self/changed.txt'], destination: 'x/', move: true }).finished();
+    expect(t.engine.details(end.id, 'failed', 0, 10).items[0]?.code).toBe('SourceKept');
+    expect((await bytesOf(t.bucket, 'self/changed.txt')).equals(newer)).toBe(true);
+    expect((await bytesOf(other, 'x/changed.txt')).equals(body)).toBe(true);
+  });
+
+  it('barge mv refuses localhost and 127.0.0.1 of one port as two stores, and keeps the object', async () => {
+    await put('cli/p.txt', Buffer.from('only copy'));
+    const s3 = inject('s3');
+    const env = { AWS_ACCESS_KEY_ID: s3.accessKeyId, AWS_SECRET_ACCESS_KEY: s3.secretAccessKey };
+    const port = new URL(s3.endpoint).port;
+    const moved = await runCli(
+      [
+        'mv',
+        '--source-endpoint-url',
+        `http://localhost:${port}`,
+        '--endpoint-url',
+        `http://127.0.0.1:${port}`,
+        `s3://${t.bucket}/cli/p.txt`,
+        `s3://${t.bucket}/cli/p.txt`,
+      ],
+      { env },
+    );
+    expect(moved.code).not.toBe(0);
+    expect(moved.stderr).toMatch(/onto itself/);
+    expect((await bytesOf(t.bucket, 'cli/p.txt')).toString()).toBe('only copy');
+  });
+});
+
 describe('a multipart copy within one store', () => {
   it('goes on from the parts it copied when run again, copying none of them twice', async () => {
     const within = await t.engine.connect({ ...serverConfig(), endpoint: proxy.endpoint });

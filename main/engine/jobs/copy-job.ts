@@ -30,6 +30,7 @@ import type { JobBody, JobRuntime } from './job.ts';
 import type { CopySpec } from './job-specs.ts';
 import { readAhead } from './read-ahead.ts';
 import { PartSlots } from '../queue/part-slots.ts';
+import { checkSourceBeforeDelete } from './move-guard.ts';
 
 export interface CopyItem {
   readonly key: string;
@@ -143,6 +144,9 @@ async function copyOne(ends: CopyEnds, spec: CopySpec, item: CopyItem, runtime: 
             return streamCopyObject(from, source, to, target, recorded);
           })
         : await streamCopyObject(from, source, to, target, recorded);
+    // Between connections, the source is looked at again first: the two may be one store (move-guard.ts).
+    if (spec.move && from !== to)
+      await checkSourceBeforeDelete(from, source, to, target, (send) => runtime.request(send));
     if (spec.move)
       await runtime.request((signal) => deleteObject(from, { bucket: spec.sourceBucket, key: item.key }, signal));
     runtime.addBytes(copied.size);
