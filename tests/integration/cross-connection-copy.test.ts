@@ -5,6 +5,9 @@
 
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import {
   GetObjectCommand,
   GetObjectTaggingCommand,
@@ -321,6 +324,98 @@ describe('a move between two connections that are one store', () => {
     expect(moved.code).not.toBe(0);
     expect(moved.stderr).toMatch(/onto itself/);
     expect((await bytesOf(t.bucket, 'cli/p.txt')).toString()).toBe('only copy');
+  });
+});
+
+describe('a move of a source uploaded in parts with MD5 only (no CRC)', () => {
+  let near: LegacyStoreProxy;
+  let source: S3Connection;
+  const body = randomBytes(2 * 6 * MIB + 10);
+  beforeEach(async () => {
+    const s3 = inject('s3');
+    near = await startLegacyStoreProxy(s3.endpoint, s3, s3.region);
+    near.legacy = false;
+    source = await t.engine.connect({ ...serverConfig(), endpoint: near.endpoint });
+    // Parts of 6 MiB, not the copy's 5: only reading the source in its own parts can check its ETag.
+    const folder = await mkdtemp(path.join(tmpdir(), 'barge-md5-parts-'));
+    await writeFile(path.join(folder, 'parts.bin'), body);
+    const up = await runCli(
+      [
+        'cp',
+        '--part-size',
+        '6MiB',
+        '--upload-checksum',
+        'md5',
+        path.join(folder, 'parts.bin'),
+        `s3://${t.bucket}/md5/`,
+      ],
+      {},
+    );
+    expect(up.code).toBe(0);
+    const head = await t.connection.client.send(new HeadObjectCommand({ Bucket: t.bucket, Key: 'md5/parts.bin' }));
+    expect(head.ETag).toMatch(/-3"$/);
+  });
+  afterEach(async () => {
+    await near.close();
+  });
+  const move = () =>
+    t.engine
+      .copy(
+        far,
+        {
+          sourceConnectionRef: 'near',
+          sourceBucket: t.bucket,
+          keys: ['md5/parts.bin'],
+          bucket: other,
+          destination: '',
+          move: true,
+        },
+        { sourceConnection: source },
+      )
+      .finished();
+
+  it('reads it in its own parts, makes its multipart ETag again, and only then deletes it', async () => {
+    const end = await move();
+    expect(end.state).toEqual({ status: 'completed' });
+    expect(t.engine.details(end.id, 'all', 0, 10).items[0]?.message).toBe("matched the store's ETag");
+    expect((await bytesOf(other, 'parts.bin')).equals(body)).toBe(true);
+    expect(await exists(t.bucket, 'md5/parts.bin')).toBe(false);
+  });
+
+  it('keeps it when a byte read from it was damaged on the way', async () => {
+    near.flipResponses = 4096;
+    const end = await move();
+    expect(t.engine.details(end.id, 'failed', 0, 10).items[0]?.code).toBe('BadDigest');
+    expect(await exists(t.bucket, 'md5/parts.bin')).toBe(true);
+    expect(await exists(other, 'parts.bin')).toBe(false);
+  });
+
+  it('keeps it, saying why, where the store does not tell its part sizes; a copy is made, checked by size only', async () => {
+    near.refuse = (request) =>
+      request.method === 'HEAD' && /[?&]partNumber=/.test(request.url)
+        ? { status: 400, code: 'InvalidArgument', message: 'Part numbers are not supported here (staged).' }
+        : undefined;
+    const end = await move();
+    const failed = t.engine.details(end.id, 'failed', 0, 10).items[0];
+    expect(failed?.code).toBe('SourceKept');
+    expect(failed?.message).toMatch(/could not be checked against it/);
+    expect(await exists(t.bucket, 'md5/parts.bin')).toBe(true);
+    expect((await bytesOf(other, 'parts.bin')).equals(body)).toBe(true);
+    const copied = await t.engine
+      .copy(
+        far,
+        {
+          sourceConnectionRef: 'near',
+          sourceBucket: t.bucket,
+          keys: ['md5/parts.bin'],
+          bucket: other,
+          destination: 'c/',
+        },
+        { sourceConnection: source },
+      )
+      .finished();
+    expect(copied.state).toEqual({ status: 'completed' });
+    expect(t.engine.details(copied.id, 'all', 0, 10).items[0]?.message).toBe('size only');
   });
 });
 

@@ -18,7 +18,7 @@ import { VERIFICATION_LABELS } from '../../../src/verification.ts';
 import { concurrentEach } from '../queue/concurrent-each.ts';
 import { BargeError, errorCode, toBargeError } from '../errors.ts';
 import { copyObject, describeCopySource } from '../s3/object-copy.ts';
-import type { CopyRequests, CopySource, PartProgress } from '../s3/object-copy.ts';
+import type { CopyOutcome, CopyRequests, CopySource, PartProgress } from '../s3/object-copy.ts';
 import { streamCopyObject } from '../s3/streamed-copy.ts';
 import { abortMultipartUpload } from '../s3/multipart-aborts.ts';
 import type { JobJournal } from '../journal/job-journal.ts';
@@ -144,9 +144,12 @@ async function copyOne(ends: CopyEnds, spec: CopySpec, item: CopyItem, runtime: 
             return streamCopyObject(from, source, to, target, recorded);
           })
         : await streamCopyObject(from, source, to, target, recorded);
-    // Between connections, the source is looked at again first: the two may be one store (move-guard.ts).
-    if (spec.move && from !== to)
+    // Between connections, a source is deleted only where the bytes read were proved its own, and it is
+    // looked at again first: the two may be one store (move-guard.ts).
+    if (spec.move && from !== to) {
+      if (copied.verification === 'size-only') throw unprovenMove(where, copied);
       await checkSourceBeforeDelete(from, source, to, target, (send) => runtime.request(send));
+    }
     if (spec.move)
       await runtime.request((signal) => deleteObject(from, { bucket: spec.sourceBucket, key: item.key }, signal));
     runtime.addBytes(copied.size);
@@ -166,6 +169,16 @@ async function copyOne(ends: CopyEnds, spec: CopySpec, item: CopyItem, runtime: 
   } catch (error) {
     runtime.itemFailed(item, where, toBargeError(error, `${spec.move ? 'move' : 'copy'} ${where.source}`));
   }
+}
+
+/** A move whose copy could not be checked against its source: the copy stays, the source too. */
+function unprovenMove(where: ItemPlace, copied: CopyOutcome): BargeError {
+  return new BargeError(
+    'SourceKept',
+    `${where.source} was copied to ${where.destination} (${copied.size} bytes) but kept, not deleted: ` +
+      'its bytes could not be checked against it (it has no CRC, and its ETag could not be made again: ' +
+      'the store does not tell its part sizes, or they differ). Check the copy, then delete the source yourself.',
+  );
 }
 
 /**
