@@ -354,6 +354,9 @@ describe('a move of a source uploaded in parts with MD5 only (no CRC)', () => {
     expect(up.code).toBe(0);
     const head = await t.connection.client.send(new HeadObjectCommand({ Bucket: t.bucket, Key: 'md5/parts.bin' }));
     expect(head.ETag).toMatch(/-3"$/);
+    // Its copy has the same ETag (made in the same parts): only a later date tells the two apart, and a
+    // store's dates are in whole seconds (a copy in the same second as its source is kept: move-guard.ts).
+    await new Promise((resolve) => setTimeout(resolve, 1100));
   });
   afterEach(async () => {
     await near.close();

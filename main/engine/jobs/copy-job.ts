@@ -29,7 +29,7 @@ import { countedAgain } from './job.ts';
 import type { JobBody, JobRuntime } from './job.ts';
 import type { CopySpec } from './job-specs.ts';
 import { readAhead } from './read-ahead.ts';
-import { PartSlots } from '../queue/part-slots.ts';
+import { PartSlots, STREAMED_COPY_MEMORY_BYTES } from '../queue/part-slots.ts';
 import { checkSourceBeforeDelete } from './move-guard.ts';
 
 export interface CopyItem {
@@ -48,7 +48,7 @@ export type ConnectionLookup = (connectionRef: string) => Promise<S3Connection>;
 interface CopyEnds {
   readonly from: S3Connection;
   readonly to: S3Connection;
-  /** The parts the job holds in memory at once, across its objects (a copy between connections). */
+  /** The part bytes the job holds in memory at once, across its objects (a copy between connections). */
   readonly partSlots: PartSlots;
 }
 
@@ -60,7 +60,7 @@ export function copyBody(connection: S3Connection, spec: CopySpec, others?: Conn
     const ends: CopyEnds = {
       from: ref === undefined ? connection : await others!(ref),
       to: connection,
-      partSlots: new PartSlots(() => runtime.settings.threads),
+      partSlots: partBudget(runtime),
     };
     const items =
       only === undefined
@@ -171,6 +171,16 @@ async function copyOne(ends: CopyEnds, spec: CopySpec, item: CopyItem, runtime: 
   }
 }
 
+/**
+ * The job's memory for parts in flight: threads parts of the part size, but never more than the
+ * streamed copy's budget (however many threads, however large the parts grow: part-slots.ts).
+ */
+function partBudget(runtime: JobRuntime<CopyItem>): PartSlots {
+  return new PartSlots(() =>
+    Math.min(STREAMED_COPY_MEMORY_BYTES, runtime.settings.threads * runtime.settings.partSizeBytes),
+  );
+}
+
 /** A move whose copy could not be checked against its source: the copy stays, the source too. */
 function unprovenMove(where: ItemPlace, copied: CopyOutcome): BargeError {
   return new BargeError(
@@ -270,7 +280,7 @@ export function copyChosenBody(
     const ends: CopyEnds = {
       from: connection,
       to: connection,
-      partSlots: new PartSlots(() => runtime.settings.threads),
+      partSlots: partBudget(runtime),
     };
     await concurrentEach(
       chosen(),

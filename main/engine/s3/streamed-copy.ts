@@ -3,8 +3,8 @@
 //
 // Each part (of the part size) is one ranged GET from the source, then one UploadPart to the
 // destination (one PUT for an object of one part), `partsInFlight` parts at once: a part is held only
-// between its GET and its PUT, and takes one of the job's `partSlots` for that time, so memory is parts
-// in flight × part size, whatever the objects' sizes and however many are copied side by side.
+// between its GET and its PUT, and takes its bytes of the job's `partSlots` budget for that time, so
+// memory stays within that budget (queue/part-slots.ts), however many objects are copied side by side.
 // Every byte passes the engine's gate twice: down from the source, up to the destination. Each part
 // goes with its Content-MD5, which the destination checks; the bytes read are checked against the
 // source's own whole-object CRC (the parts' CRCs, computed as they pass, combined), else its ETag
@@ -70,7 +70,7 @@ export async function streamCopyObject(
   const plan: StreamedPartsPlan = { partSize, fields, readPart, digest, crcAlgorithm, sourceLayout: !!sourceLayout };
   if (partCount(source.size, partSize) === 1) {
     await abortEarlier(to, target, requests);
-    return held(requests, () => copyInOnePut(to, source, target, requests, plan));
+    return held(requests, source.size, () => copyInOnePut(to, source, target, requests, plan));
   }
   return copyInStreamedParts(to, source, target, requests, plan).catch((error: unknown) => {
     // The earlier run's upload is gone (aborted, or expired by a lifecycle rule): begin a new one.
@@ -82,9 +82,9 @@ export async function streamCopyObject(
   });
 }
 
-/** `work` holding one of the job's part slots (memory for one part), where the job keeps a budget. */
-function held<T>(requests: CopyRequests, work: () => Promise<T>): Promise<T> {
-  return requests.partSlots ? requests.partSlots.run(work) : work();
+/** `work` holding `bytes` of the job's memory budget for parts, where the job keeps one. */
+function held<T>(requests: CopyRequests, bytes: number, work: () => Promise<T>): Promise<T> {
+  return requests.partSlots ? requests.partSlots.run(bytes, work) : work();
 }
 
 /** An object of one part: one GET, one PUT. */
@@ -157,7 +157,10 @@ async function copyInStreamedParts(
     };
     etags[part.partNumber - 1] = part.etag;
   }
-  const sendPart = (partNumber: number) => held(requests, () => sendOne(partNumber));
+  const sendPart = (partNumber: number) => {
+    const range = partRange(source.size, partSize, partNumber);
+    return held(requests, range.end - range.start, () => sendOne(partNumber));
+  };
   const sendOne = async (partNumber: number) => {
     const bytes = await readPart(partNumber);
     const part = digest(bytes);
