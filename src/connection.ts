@@ -40,6 +40,11 @@ export function endpointUrlProblem(text: string): string | undefined {
   return undefined;
 }
 
+/** An endpoint as a message may show it: any user name and password in it hidden (secrets never in messages). */
+export function redactedUrl(text: string): string {
+  return text.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, '$1***@');
+}
+
 /** An endpoint: http(s)://host[:port], nothing more. */
 const endpointSchema = z.string().superRefine((text, context) => {
   const problem = endpointUrlProblem(text);

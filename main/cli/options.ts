@@ -5,7 +5,12 @@ import { formatBytes, formatRate, parseByteSize, parseDuration, parseRate } from
 import { ifExistsSchema } from '../../src/if-exists.ts';
 import type { IfExists } from '../../src/if-exists.ts';
 import { MAX_PART_SIZE_BYTES, MIN_PART_SIZE_BYTES } from '../../src/part-size.ts';
-import { endpointUrlProblem, sessionConnectionSchema, uploadChecksumSchema } from '../../src/connection.ts';
+import {
+  endpointUrlProblem,
+  redactedUrl,
+  sessionConnectionSchema,
+  uploadChecksumSchema,
+} from '../../src/connection.ts';
 import type { SessionConnection, UploadChecksum } from '../../src/connection.ts';
 import { MAX_RATE_BYTES_PER_SECOND, MAX_THREADS, MIN_THREADS, settingsPatchSchema } from '../../src/settings.ts';
 import type { SettingsPatch } from '../../src/settings.ts';
@@ -329,7 +334,7 @@ export function parseCli(argv: readonly string[]): CliOptions {
     const why = values['endpoint-url'] === undefined ? undefined : endpointUrlProblem(values['endpoint-url']);
     throw usageError(
       `--endpoint-url must be an http:// or https:// URL of the store, not ` +
-        `"${values['endpoint-url']}"${why ? ` (it ${why})` : ''}.`,
+        `"${redactedUrl(values['endpoint-url'] ?? '')}"${why ? ` (it ${why})` : ''}.`,
     );
   }
   return {
@@ -388,7 +393,7 @@ function sourceConnectionOf(
   const why = endpoint === undefined ? undefined : endpointUrlProblem(endpoint);
   const reason = why ? ` (it ${why})` : '';
   throw usageError(
-    `--source-endpoint-url must be an http:// or https:// URL of the store, not "${endpoint}"${reason}.`,
+    `--source-endpoint-url must be an http:// or https:// URL of the store, not "${redactedUrl(endpoint ?? '')}"${reason}.`,
   );
 }
 

@@ -38,6 +38,7 @@ import type { Timer } from './queue/progress-publisher.ts';
 import { RequestScheduler } from './queue/request-scheduler.ts';
 import { ByteGate } from './queue/byte-gate.ts';
 import { openConnection } from './s3/s3-connection.ts';
+import { sameStore } from './s3/store-identity.ts';
 import { abortIncompleteUploads, bucketVersioning, createBucket, deleteBucket } from './s3/s3-buckets.ts';
 import type { BucketRegion, BucketVersioning } from '../../src/contract/models.ts';
 import type { AbortUploadsResult } from './s3/s3-buckets.ts';
@@ -766,8 +767,7 @@ function remoteLabel(
   return `${named}${filtered} in ${formatS3Url({ bucket: spec.bucket, key: where })}`;
 }
 
-/** Whether two connections reach one store: the same endpoint (or both AWS's, where bucket names are global). */
+/** Whether two connections reach one store: their endpoints, written alike or not (s3/store-identity.ts). */
 function sameEndpoint(a: S3Connection, b: S3Connection): boolean {
-  const where = (connection: S3Connection) => connection.endpoint.endpoint?.replace(/\/+$/, '').toLowerCase();
-  return where(a) === where(b);
+  return sameStore(a.endpoint.endpoint, b.endpoint.endpoint);
 }

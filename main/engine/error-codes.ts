@@ -146,6 +146,8 @@ const TABLE: Readonly<Record<string, ErrorCodeClass>> = {
   FileExists: { retry: 'fatal', jobWide: false, rerun: 'needs-choice' },
   // An object already there, and the upload was told to fail it: the same, going the other way.
   ObjectExists: { retry: 'fatal', jobWide: false, rerun: 'needs-choice' },
+  // A moved source not deleted: it changed since it was read, or may be its copy (jobs/move-guard.ts).
+  SourceKept: { retry: 'fatal', jobWide: false },
 };
 
 /** Every sorted code and its class; a Map, so a store's odd code ("constructor") finds nothing. */

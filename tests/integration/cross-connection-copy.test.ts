@@ -5,6 +5,9 @@
 
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import {
   GetObjectCommand,
   GetObjectTaggingCommand,
@@ -270,6 +273,152 @@ describe('copy between two connections', () => {
       ),
     ).toThrow(/onto itself/);
     expect((await bytesOf(t.bucket, 'same.txt')).toString()).toBe('same');
+  });
+});
+
+describe('a move between two connections that are one store', () => {
+  it('keeps the source when the other connection is the same store behind a proxy: the copy was the source itself', async () => {
+    const body = randomBytes(70_000);
+    await put('self/p.txt', body);
+    // The far connection is this very MinIO through a proxy: no endpoint comparison can tell.
+    const end = await copyAcross({ keys: ['self/p.txt'], destination: 'self/', move: true }).finished();
+    expect(end.progress.objectsFailed).toBe(1);
+    const failed = t.engine.details(end.id, 'failed', 0, 10).items[0];
+    expect(failed?.code).toBe('SourceKept');
+    expect(failed?.message).toMatch(/was kept, not deleted/);
+    expect((await bytesOf(t.bucket, 'self/p.txt')).equals(body)).toBe(true);
+  });
+
+  it('keeps the source when another writer replaced it while it was moved', async () => {
+    const body = randomBytes(70_000);
+    await put('self/changed.txt', body);
+    const newer = Buffer.from('written by someone else meanwhile');
+    // The copy's PUT reaches the other store; then, before the move's check, someone else writes the source.
+    proxy.refuse = async (request) => {
+      if (request.method === 'PUT' && request.url.includes('changed.txt')) await put('self/changed.txt', newer);
+      return undefined;
+    };
+    const end = await copyAcross({ keys: ['self/changed.txt'], destination: 'x/', move: true }).finished();
+    expect(t.engine.details(end.id, 'failed', 0, 10).items[0]?.code).toBe('SourceKept');
+    expect((await bytesOf(t.bucket, 'self/changed.txt')).equals(newer)).toBe(true);
+    expect((await bytesOf(other, 'x/changed.txt')).equals(body)).toBe(true);
+  });
+
+  it('barge mv refuses localhost and 127.0.0.1 of one port as two stores, and keeps the object', async () => {
+    await put('cli/p.txt', Buffer.from('only copy'));
+    const s3 = inject('s3');
+    const env = { AWS_ACCESS_KEY_ID: s3.accessKeyId, AWS_SECRET_ACCESS_KEY: s3.secretAccessKey };
+    const port = new URL(s3.endpoint).port;
+    const moved = await runCli(
+      [
+        'mv',
+        '--source-endpoint-url',
+        `http://localhost:${port}`,
+        '--endpoint-url',
+        `http://127.0.0.1:${port}`,
+        `s3://${t.bucket}/cli/p.txt`,
+        `s3://${t.bucket}/cli/p.txt`,
+      ],
+      { env },
+    );
+    expect(moved.code).not.toBe(0);
+    expect(moved.stderr).toMatch(/onto itself/);
+    expect((await bytesOf(t.bucket, 'cli/p.txt')).toString()).toBe('only copy');
+  });
+});
+
+describe('a move of a source uploaded in parts with MD5 only (no CRC)', () => {
+  let near: LegacyStoreProxy;
+  let source: S3Connection;
+  const body = randomBytes(2 * 6 * MIB + 10);
+  beforeEach(async () => {
+    const s3 = inject('s3');
+    near = await startLegacyStoreProxy(s3.endpoint, s3, s3.region);
+    near.legacy = false;
+    source = await t.engine.connect({ ...serverConfig(), endpoint: near.endpoint });
+    // Parts of 6 MiB, not the copy's 5: only reading the source in its own parts can check its ETag.
+    const folder = await mkdtemp(path.join(tmpdir(), 'barge-md5-parts-'));
+    await writeFile(path.join(folder, 'parts.bin'), body);
+    const up = await runCli(
+      [
+        'cp',
+        '--part-size',
+        '6MiB',
+        '--upload-checksum',
+        'md5',
+        path.join(folder, 'parts.bin'),
+        `s3://${t.bucket}/md5/`,
+      ],
+      {},
+    );
+    expect(up.code).toBe(0);
+    const head = await t.connection.client.send(new HeadObjectCommand({ Bucket: t.bucket, Key: 'md5/parts.bin' }));
+    expect(head.ETag).toMatch(/-3"$/);
+    // Its copy has the same ETag (made in the same parts): only a later date tells the two apart, and a
+    // store's dates are in whole seconds (a copy in the same second as its source is kept: move-guard.ts).
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+  });
+  afterEach(async () => {
+    await near.close();
+  });
+  const move = () =>
+    t.engine
+      .copy(
+        far,
+        {
+          sourceConnectionRef: 'near',
+          sourceBucket: t.bucket,
+          keys: ['md5/parts.bin'],
+          bucket: other,
+          destination: '',
+          move: true,
+        },
+        { sourceConnection: source },
+      )
+      .finished();
+
+  it('reads it in its own parts, makes its multipart ETag again, and only then deletes it', async () => {
+    const end = await move();
+    expect(end.state).toEqual({ status: 'completed' });
+    expect(t.engine.details(end.id, 'all', 0, 10).items[0]?.message).toBe("matched the store's ETag");
+    expect((await bytesOf(other, 'parts.bin')).equals(body)).toBe(true);
+    expect(await exists(t.bucket, 'md5/parts.bin')).toBe(false);
+  });
+
+  it('keeps it when a byte read from it was damaged on the way', async () => {
+    near.flipResponses = 4096;
+    const end = await move();
+    expect(t.engine.details(end.id, 'failed', 0, 10).items[0]?.code).toBe('BadDigest');
+    expect(await exists(t.bucket, 'md5/parts.bin')).toBe(true);
+    expect(await exists(other, 'parts.bin')).toBe(false);
+  });
+
+  it('keeps it, saying why, where the store does not tell its part sizes; a copy is made, checked by size only', async () => {
+    near.refuse = (request) =>
+      request.method === 'HEAD' && /[?&]partNumber=/.test(request.url)
+        ? { status: 400, code: 'InvalidArgument', message: 'Part numbers are not supported here (staged).' }
+        : undefined;
+    const end = await move();
+    const failed = t.engine.details(end.id, 'failed', 0, 10).items[0];
+    expect(failed?.code).toBe('SourceKept');
+    expect(failed?.message).toMatch(/could not be checked against it/);
+    expect(await exists(t.bucket, 'md5/parts.bin')).toBe(true);
+    expect((await bytesOf(other, 'parts.bin')).equals(body)).toBe(true);
+    const copied = await t.engine
+      .copy(
+        far,
+        {
+          sourceConnectionRef: 'near',
+          sourceBucket: t.bucket,
+          keys: ['md5/parts.bin'],
+          bucket: other,
+          destination: 'c/',
+        },
+        { sourceConnection: source },
+      )
+      .finished();
+    expect(copied.state).toEqual({ status: 'completed' });
+    expect(t.engine.details(copied.id, 'all', 0, 10).items[0]?.message).toBe('size only');
   });
 });
 

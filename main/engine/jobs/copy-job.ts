@@ -18,7 +18,7 @@ import { VERIFICATION_LABELS } from '../../../src/verification.ts';
 import { concurrentEach } from '../queue/concurrent-each.ts';
 import { BargeError, errorCode, toBargeError } from '../errors.ts';
 import { copyObject, describeCopySource } from '../s3/object-copy.ts';
-import type { CopyRequests, CopySource, PartProgress } from '../s3/object-copy.ts';
+import type { CopyOutcome, CopyRequests, CopySource, PartProgress } from '../s3/object-copy.ts';
 import { streamCopyObject } from '../s3/streamed-copy.ts';
 import { abortMultipartUpload } from '../s3/multipart-aborts.ts';
 import type { JobJournal } from '../journal/job-journal.ts';
@@ -29,7 +29,8 @@ import { countedAgain } from './job.ts';
 import type { JobBody, JobRuntime } from './job.ts';
 import type { CopySpec } from './job-specs.ts';
 import { readAhead } from './read-ahead.ts';
-import { PartSlots } from '../queue/part-slots.ts';
+import { PartSlots, STREAMED_COPY_MEMORY_BYTES } from '../queue/part-slots.ts';
+import { checkSourceBeforeDelete } from './move-guard.ts';
 
 export interface CopyItem {
   readonly key: string;
@@ -47,7 +48,7 @@ export type ConnectionLookup = (connectionRef: string) => Promise<S3Connection>;
 interface CopyEnds {
   readonly from: S3Connection;
   readonly to: S3Connection;
-  /** The parts the job holds in memory at once, across its objects (a copy between connections). */
+  /** The part bytes the job holds in memory at once, across its objects (a copy between connections). */
   readonly partSlots: PartSlots;
 }
 
@@ -59,7 +60,7 @@ export function copyBody(connection: S3Connection, spec: CopySpec, others?: Conn
     const ends: CopyEnds = {
       from: ref === undefined ? connection : await others!(ref),
       to: connection,
-      partSlots: new PartSlots(() => runtime.settings.threads),
+      partSlots: partBudget(runtime),
     };
     const items =
       only === undefined
@@ -143,6 +144,12 @@ async function copyOne(ends: CopyEnds, spec: CopySpec, item: CopyItem, runtime: 
             return streamCopyObject(from, source, to, target, recorded);
           })
         : await streamCopyObject(from, source, to, target, recorded);
+    // Between connections, a source is deleted only where the bytes read were proved its own, and it is
+    // looked at again first: the two may be one store (move-guard.ts).
+    if (spec.move && from !== to) {
+      if (copied.verification === 'size-only') throw unprovenMove(where, copied);
+      await checkSourceBeforeDelete(from, source, to, target, (send) => runtime.request(send));
+    }
     if (spec.move)
       await runtime.request((signal) => deleteObject(from, { bucket: spec.sourceBucket, key: item.key }, signal));
     runtime.addBytes(copied.size);
@@ -162,6 +169,26 @@ async function copyOne(ends: CopyEnds, spec: CopySpec, item: CopyItem, runtime: 
   } catch (error) {
     runtime.itemFailed(item, where, toBargeError(error, `${spec.move ? 'move' : 'copy'} ${where.source}`));
   }
+}
+
+/**
+ * The job's memory for parts in flight: threads parts of the part size, but never more than the
+ * streamed copy's budget (however many threads, however large the parts grow: part-slots.ts).
+ */
+function partBudget(runtime: JobRuntime<CopyItem>): PartSlots {
+  return new PartSlots(() =>
+    Math.min(STREAMED_COPY_MEMORY_BYTES, runtime.settings.threads * runtime.settings.partSizeBytes),
+  );
+}
+
+/** A move whose copy could not be checked against its source: the copy stays, the source too. */
+function unprovenMove(where: ItemPlace, copied: CopyOutcome): BargeError {
+  return new BargeError(
+    'SourceKept',
+    `${where.source} was copied to ${where.destination} (${copied.size} bytes) but kept, not deleted: ` +
+      'its bytes could not be checked against it (it has no CRC, and its ETag could not be made again: ' +
+      'the store does not tell its part sizes, or they differ). Check the copy, then delete the source yourself.',
+  );
 }
 
 /**
@@ -260,7 +287,7 @@ export function copyChosenBody(
     const ends: CopyEnds = {
       from: connection,
       to: connection,
-      partSlots: new PartSlots(() => runtime.settings.threads),
+      partSlots: partBudget(runtime),
     };
     await concurrentEach(
       chosen(),

@@ -1,28 +1,36 @@
-// A job's budget of parts held in memory at once, across all its objects.
+// A job's budget of part bytes held in memory at once, across all its objects.
 //
-// A copy between two connections holds each part between its GET and its PUT. Each object already
-// sends at most `threads` parts at once, but `threads` objects run side by side: without one budget
-// for the job, a job of large objects held threads × threads parts (16 × 16 × 16 MiB: 4 GiB). The
-// limit is read again as each slot is taken, so it follows the Threads setting while the job runs.
+// A copy between two connections holds each part between its GET and its PUT. Counting parts is not
+// enough: threads objects side by side, each with parts in flight, and parts that grow for very large
+// objects, held threads × part size and more (64 × 16 MiB: 1 GiB). So the job holds at most a budget
+// of bytes; a part waits until its bytes fit. The budget always admits two parts of any size (one
+// could not overlap its GET with another's PUT), so the largest parts still go, two at a time.
+
+import { MIB } from '../../../src/byte-units.ts';
+
+/** The bytes of parts a copy between connections holds at once, whatever the threads and part size. */
+export const STREAMED_COPY_MEMORY_BYTES = 256 * MIB;
 
 export class PartSlots {
-  private held = 0;
+  private heldBytes = 0;
   private readonly waiting: (() => void)[] = [];
-  private readonly limit: () => number;
+  private readonly budgetBytes: () => number;
 
-  constructor(limit: () => number) {
-    this.limit = limit;
+  constructor(budgetBytes: () => number = () => STREAMED_COPY_MEMORY_BYTES) {
+    this.budgetBytes = budgetBytes;
   }
 
-  /** Run `work` once a slot is free; the slot is given back when it settles, whichever way. */
-  async run<T>(work: () => Promise<T>): Promise<T> {
-    while (this.held >= Math.max(1, this.limit())) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    this.held += 1;
+  /** Run `work`, which holds `bytes`, once they fit in the budget; they are given back when it settles. */
+  async run<T>(bytes: number, work: () => Promise<T>): Promise<T> {
+    while (this.heldBytes > 0 && this.heldBytes + bytes > Math.max(this.budgetBytes(), 2 * bytes))
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
+    this.heldBytes += bytes;
     try {
       return await work();
     } finally {
-      this.held -= 1;
-      this.waiting.shift()?.();
+      this.heldBytes -= bytes;
+      // Every waiting part looks again: a small one may fit where a large one does not.
+      for (const wake of this.waiting.splice(0)) wake();
     }
   }
 }

@@ -3,12 +3,13 @@
 //
 // Each part (of the part size) is one ranged GET from the source, then one UploadPart to the
 // destination (one PUT for an object of one part), `partsInFlight` parts at once: a part is held only
-// between its GET and its PUT, and takes one of the job's `partSlots` for that time, so memory is parts
-// in flight × part size, whatever the objects' sizes and however many are copied side by side.
+// between its GET and its PUT, and takes its bytes of the job's `partSlots` budget for that time, so
+// memory stays within that budget (queue/part-slots.ts), however many objects are copied side by side.
 // Every byte passes the engine's gate twice: down from the source, up to the destination. Each part
 // goes with its Content-MD5, which the destination checks; the bytes read are checked against the
 // source's own whole-object CRC (the parts' CRCs, computed as they pass, combined), else its ETag
-// where that is the MD5 of the bytes or a multipart ETag of the same parts. Metadata, content headers,
+// where that is the MD5 of the bytes, or a multipart ETag (the source is then read in its own parts,
+// source-part-layout.ts, to make it again); else only their size is known. Metadata, content headers,
 // tags and storage class are the source's. Parts are reported as they are sent (`progress`), so a copy
 // stopped half-way goes on from the first part not sent.
 
@@ -30,6 +31,7 @@ import { BargeError, errorCode } from '../errors.ts';
 import { failOnMismatch, headersOf, sourceTags, storageClassOf, tagging } from './object-copy.ts';
 import type { CopyOutcome, CopyRequests, CopySource, EarlierUpload, ObjectPlace, SentPart } from './object-copy.ts';
 import type { S3Connection } from './s3-connection.ts';
+import { sourcePartSize } from './source-part-layout.ts';
 
 const CRCS: readonly string[] = ['CRC32', 'CRC32C', 'CRC64NVME'];
 
@@ -48,9 +50,11 @@ export async function streamCopyObject(
   target: ObjectPlace,
   requests: CopyRequests,
 ): Promise<CopyOutcome> {
-  const partSize = choosePartSize(source.size, requests.partSizeBytes);
   const crc = wholeObjectChecksum(source.checksum);
   const crcAlgorithm = crc && CRCS.includes(crc.algorithm) ? (crc.algorithm as CrcAlgorithm) : undefined;
+  // Without a CRC, a multipart ETag is checked by reading the source in its own parts (source-part-layout.ts).
+  const sourceLayout = crcAlgorithm ? undefined : await sourcePartSize(from, source, requests);
+  const partSize = sourceLayout ?? choosePartSize(source.size, requests.partSizeBytes);
   const tags = await sourceTags(from, source, requests);
   const fields = {
     ...headersOf(source.head, {}),
@@ -63,10 +67,10 @@ export async function streamCopyObject(
     crc: crcAlgorithm ? checksumOf(crcAlgorithm, bytes) : undefined,
     size: bytes.length,
   });
-  const plan: StreamedPartsPlan = { partSize, fields, readPart, digest, crcAlgorithm };
+  const plan: StreamedPartsPlan = { partSize, fields, readPart, digest, crcAlgorithm, sourceLayout: !!sourceLayout };
   if (partCount(source.size, partSize) === 1) {
     await abortEarlier(to, target, requests);
-    return held(requests, () => copyInOnePut(to, source, target, requests, plan));
+    return held(requests, source.size, () => copyInOnePut(to, source, target, requests, plan));
   }
   return copyInStreamedParts(to, source, target, requests, plan).catch((error: unknown) => {
     // The earlier run's upload is gone (aborted, or expired by a lifecycle rule): begin a new one.
@@ -78,9 +82,9 @@ export async function streamCopyObject(
   });
 }
 
-/** `work` holding one of the job's part slots (memory for one part), where the job keeps a budget. */
-function held<T>(requests: CopyRequests, work: () => Promise<T>): Promise<T> {
-  return requests.partSlots ? requests.partSlots.run(work) : work();
+/** `work` holding `bytes` of the job's memory budget for parts, where the job keeps one. */
+function held<T>(requests: CopyRequests, bytes: number, work: () => Promise<T>): Promise<T> {
+  return requests.partSlots ? requests.partSlots.run(bytes, work) : work();
 }
 
 /** An object of one part: one GET, one PUT. */
@@ -106,7 +110,7 @@ async function copyInOnePut(
       { abortSignal: signal },
     );
   });
-  const verification = verifyStreamed(source, target, [part], plan.crcAlgorithm);
+  const verification = verifyStreamed(source, target, [part], plan);
   return { size: bytes.length, etag: answer.ETag, verification };
 }
 
@@ -116,6 +120,8 @@ interface StreamedPartsPlan {
   readonly readPart: (partNumber: number) => Promise<Buffer>;
   readonly digest: (bytes: Buffer) => PartDigest;
   readonly crcAlgorithm: CrcAlgorithm | undefined;
+  /** The parts are the source's own (its multipart ETag can be made again from them). */
+  readonly sourceLayout: boolean;
 }
 
 async function copyInStreamedParts(
@@ -151,7 +157,10 @@ async function copyInStreamedParts(
     };
     etags[part.partNumber - 1] = part.etag;
   }
-  const sendPart = (partNumber: number) => held(requests, () => sendOne(partNumber));
+  const sendPart = (partNumber: number) => {
+    const range = partRange(source.size, partSize, partNumber);
+    return held(requests, range.end - range.start, () => sendOne(partNumber));
+  };
   const sendOne = async (partNumber: number) => {
     const bytes = await readPart(partNumber);
     const part = digest(bytes);
@@ -175,7 +184,7 @@ async function copyInStreamedParts(
   const missing = Array.from({ length: count }, (_, index) => index + 1).filter((n) => etags[n - 1] === undefined);
   try {
     await concurrentEach(missing, requests.partsInFlight, sendPart);
-    const verification = verifyStreamed(source, target, digests, plan.crcAlgorithm);
+    const verification = verifyStreamed(source, target, digests, plan);
     const completed = await requests.request((signal) =>
       to.client.send(
         new CompleteMultipartUploadCommand({
@@ -239,15 +248,17 @@ async function readRange(
 
 /**
  * How the bytes read were proved the source's: its whole-object CRC (the parts' combined), else its
- * ETag (the MD5 of one part, or a multipart ETag made of the same parts); else only the destination's
- * check of each part's Content-MD5 stands. A mismatch fails the copy (BadDigest).
+ * ETag (the MD5 of one part, or a multipart ETag made again from the source's own parts); else only
+ * their size is known to match (the destination checked each part's Content-MD5, but that is Barge's
+ * MD5 of what it read). A mismatch fails the copy (BadDigest).
  */
 function verifyStreamed(
   source: CopySource,
   target: ObjectPlace,
   parts: readonly PartDigest[],
-  crcAlgorithm: CrcAlgorithm | undefined,
+  plan: Pick<StreamedPartsPlan, 'crcAlgorithm' | 'sourceLayout'>,
 ): Verification {
+  const { crcAlgorithm } = plan;
   if (crcAlgorithm && parts.every((part) => part.crc !== undefined)) {
     const combined = fullObjectCrc(
       crcAlgorithm,
@@ -262,14 +273,18 @@ function verifyStreamed(
     return 'checksum';
   }
   const etag = source.etag === undefined ? '' : bareEtag(source.etag);
-  const known = parts.every((part) => part.md5.length === 16);
-  const made = parts.length === 1 ? parts[0]!.md5.toString('hex') : multipartEtag(parts.map((part) => part.md5));
-  if (known && /^[0-9a-f]{32}(-\d+)?$/.test(etag) && etag.includes('-') === parts.length > 1) {
-    if (etag === made) return 'etag';
-    // A multipart ETag of other part sizes proves nothing either way; a single MD5 must match.
-    if (parts.length === 1) failOnMismatch(source, target, `MD5 ${made} where the ETag is ${etag}`);
+  if (!parts.every((part) => part.md5.length === 16)) return 'size-only';
+  if (plan.sourceLayout) {
+    const made = multipartEtag(parts.map((part) => part.md5));
+    failOnMismatch(source, target, made === etag ? undefined : `ETag ${made} where it is ${etag}`);
+    return 'etag';
   }
-  return 'content-md5';
+  if (parts.length === 1 && /^[0-9a-f]{32}$/.test(etag)) {
+    const made = parts[0]!.md5.toString('hex');
+    failOnMismatch(source, target, made === etag ? undefined : `MD5 ${made} where the ETag is ${etag}`);
+    return 'etag';
+  }
+  return 'size-only';
 }
 
 /** The earlier run's upload, if it was begun with this part size; else it is aborted, and forgotten. */

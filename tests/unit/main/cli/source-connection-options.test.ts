@@ -57,4 +57,17 @@ describe('--source-* options', () => {
       /--source-endpoint-url must be an http/,
     );
   });
+
+  it('never echo a password written into --source-endpoint-url or --endpoint-url when they refuse it', () => {
+    for (const flag of ['--source-endpoint-url', '--endpoint-url']) {
+      let message = '';
+      try {
+        parseCli(['cp', flag, 'http://u:SECRETPW@host.example:9000', 's3://a/x', 's3://b/y']);
+      } catch (error) {
+        message = String((error as Error).message);
+      }
+      expect(message).toMatch(/user name or password/);
+      expect(message).not.toContain('SECRETPW');
+    }
+  });
 });

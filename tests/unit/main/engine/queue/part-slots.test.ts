@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { PartSlots } from '../../../../../main/engine/queue/part-slots.ts';
+import { MIB } from '../../../../../src/byte-units.ts';
+import { PartSlots, STREAMED_COPY_MEMORY_BYTES } from '../../../../../main/engine/queue/part-slots.ts';
 
 /** A promise and the function that settles it. */
 function deferred(): { promise: Promise<void>; resolve: () => void; reject: (error: Error) => void } {
@@ -9,54 +10,55 @@ function deferred(): { promise: Promise<void>; resolve: () => void; reject: (err
   return { promise, resolve, reject };
 }
 
+/** Start a part of `bytes` that holds until its deferred settles; `started` records its index. */
+function holding(slots: PartSlots, bytes: number, index: number, started: number[], until: Promise<void>) {
+  return slots.run(bytes, async () => {
+    started.push(index);
+    await until;
+  });
+}
+
+/** Let every settled promise's continuation run. */
+const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 describe('PartSlots', () => {
-  it('runs at most the limit at once, and the next one as soon as a slot is given back, even by a failure', async () => {
-    const slots = new PartSlots(() => 2);
+  it('holds at most its budget of bytes, and lets the next part in when bytes are given back, even by a failure', async () => {
+    const slots = new PartSlots(() => 10);
     const works = [deferred(), deferred(), deferred()];
-    let running = 0;
-    let most = 0;
     const started: number[] = [];
-    const runs = works.map((work, index) =>
-      slots.run(async () => {
-        started.push(index);
-        running += 1;
-        most = Math.max(most, running);
-        try {
-          await work.promise;
-        } finally {
-          running -= 1;
-        }
-      }),
-    );
-    await Promise.resolve();
+    const runs = works.map((work, index) => holding(slots, 4, index, started, work.promise));
+    await settle();
     expect(started).toEqual([0, 1]);
     works[0]!.reject(new Error('part failed'));
     await expect(runs[0]).rejects.toThrow('part failed');
-    await Promise.resolve();
+    await settle();
     expect(started).toEqual([0, 1, 2]);
     works[1]!.resolve();
     works[2]!.resolve();
     await Promise.all(runs.slice(1));
-    expect(most).toBe(2);
   });
 
-  it('reads the limit again as each slot is taken (the Threads setting lowered while the job runs)', async () => {
-    let limit = 2;
-    const slots = new PartSlots(() => limit);
-    const first = deferred();
+  it('bounds a copy by its memory budget, not threads × part size: 64 parts of 16 MiB are not all held', async () => {
+    const slots = new PartSlots();
+    const release = deferred();
     const started: number[] = [];
-    const one = slots.run(async () => {
-      started.push(1);
-      await first.promise;
-    });
-    limit = 1;
-    const two = slots.run(async () => {
-      started.push(2);
-    });
-    await Promise.resolve();
-    expect(started).toEqual([1]);
-    first.resolve();
-    await Promise.all([one, two]);
-    expect(started).toEqual([1, 2]);
+    const runs = Array.from({ length: 64 }, (_, index) => holding(slots, 16 * MIB, index, started, release.promise));
+    await settle();
+    expect(started.length * 16 * MIB).toBe(STREAMED_COPY_MEMORY_BYTES);
+    release.resolve();
+    await Promise.all(runs);
+    expect(started.length).toBe(64);
+  });
+
+  it('always admits two parts, however large (the parts of a very large object)', async () => {
+    const slots = new PartSlots(() => 10);
+    const release = deferred();
+    const started: number[] = [];
+    const runs = [0, 1, 2].map((index) => holding(slots, 100, index, started, release.promise));
+    await settle();
+    expect(started).toEqual([0, 1]);
+    release.resolve();
+    await Promise.all(runs);
+    expect(started).toEqual([0, 1, 2]);
   });
 });
