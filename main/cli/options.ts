@@ -392,9 +392,8 @@ function sourceConnectionOf(
   if (parsed.success) return parsed.data;
   const why = endpoint === undefined ? undefined : endpointUrlProblem(endpoint);
   const reason = why ? ` (it ${why})` : '';
-  throw usageError(
-    `--source-endpoint-url must be an http:// or https:// URL of the store, not "${redactedUrl(endpoint ?? '')}"${reason}.`,
-  );
+  const typed = redactedUrl(endpoint ?? '');
+  throw usageError(`--source-endpoint-url must be an http:// or https:// URL of the store, not "${typed}"${reason}.`);
 }
 
 export const USAGE = `barge: fast, safe transfers for S3 and S3-compatible stores

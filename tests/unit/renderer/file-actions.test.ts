@@ -78,6 +78,8 @@ describe('the file actions store', () => {
       bucket: 'b',
       destination: 'p/new',
       move: true,
+      // Never a silent replace: the dialog asked first, and only its Replace sends 'overwrite'.
+      ifExists: 'fail',
     });
   });
 
