@@ -61,19 +61,24 @@ interface DeletePreviewState {
 
 const folder = (prefix: string) => (prefix === '' || prefix.endsWith('/') ? prefix : `${prefix}/`);
 
+/** No scan and nothing listed: the store as it starts, and as a cancel leaves it (its error kept). */
+const NO_PREVIEW = {
+  scan: undefined,
+  rows: [],
+  listed: 0,
+  count: 0,
+  bytes: 0,
+  unreadable: 0,
+  scanning: false,
+  finished: false,
+} satisfies Partial<DeletePreviewState>;
+
 export const useDeletePreview = create<DeletePreviewState>((set, get) => {
   // Which scan may still add rows: each new one, and each cancel, moves it on.
   let generation = 0;
 
   return {
-    scan: undefined,
-    rows: [],
-    listed: 0,
-    count: 0,
-    bytes: 0,
-    unreadable: 0,
-    scanning: false,
-    finished: false,
+    ...NO_PREVIEW,
     error: undefined,
 
     async preview(scan) {
@@ -132,16 +137,7 @@ export const useDeletePreview = create<DeletePreviewState>((set, get) => {
     cancel() {
       generation++;
       // The rows go too: a closed dialog holds no million keys, and a list of other filters is no preview.
-      set({
-        scan: undefined,
-        rows: [],
-        listed: 0,
-        count: 0,
-        bytes: 0,
-        unreadable: 0,
-        scanning: false,
-        finished: false,
-      });
+      set(NO_PREVIEW);
     },
   };
 });
