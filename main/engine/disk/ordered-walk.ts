@@ -27,16 +27,17 @@ interface Named {
 }
 
 /**
- * Every file below `folder`, keyed `keyPrefix` + its path with "/", in S3's key order. Symbolic
- * links are followed (to files, and to folders with loops refused) unless `followSymlinks` is false.
- * A folder that does not exist yet gives nothing where `missingIsEmpty` (a sync into a new folder);
+ * Every file below `folder`, keyed `keyPrefix` + its path with "/", in S3's key order, in batches
+ * of up to WALK_BATCH entries (a sync reads them a batch at a time: sync-plan.ts). Symbolic links
+ * are followed (to files, and to folders with loops refused) unless `followSymlinks` is false. A
+ * folder that does not exist yet gives nothing where `missingIsEmpty` (a sync into a new folder);
  * else it fails: a source gone is no empty source.
  */
 export async function* walkInKeyOrder(
   folder: string,
   keyPrefix: string,
   options: { readonly followSymlinks?: boolean; readonly missingIsEmpty?: boolean } = {},
-): AsyncGenerator<WalkEntry> {
+): AsyncGenerator<WalkEntry[]> {
   const info = await stat(folder).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT' && options.missingIsEmpty) return undefined;
     if (error.code === 'ENOENT')
@@ -46,58 +47,60 @@ export async function* walkInKeyOrder(
   if (!info) return;
   if (!info.isDirectory())
     throw new BargeError('NotAFolder', `${folder} is not a folder: a sync compares a folder with a prefix.`);
-  yield* walkFolder(folder, keyPrefix, options.followSymlinks ?? true, [folderIdentity(info)]);
+  const batch: WalkEntry[] = [];
+  yield* walkFolder(folder, keyPrefix, options.followSymlinks ?? true, [folderIdentity(info)], batch);
+  if (batch.length > 0) yield batch.splice(0);
 }
+
+/**
+ * Entries a batch holds at most. Files are stat-ed on the loop (a stat through the thread pool cost
+ * it about 60 µs each on two busy cores, its queueing, wake-up and promise; made here, a few µs),
+ * a batch of them at a time; then the loop is let go, so the listing's answers wait for no more.
+ */
+export const WALK_BATCH = 256;
 
 async function* walkFolder(
   folder: string,
   keyPrefix: string,
   followSymlinks: boolean,
   ancestors: readonly string[],
-): AsyncGenerator<WalkEntry> {
+  batch: WalkEntry[],
+): AsyncGenerator<WalkEntry[]> {
   let names: Named[];
   try {
     names = await readNames(folder, keyPrefix, followSymlinks, ancestors);
   } catch (error) {
-    yield { ok: false, path: folder, key: keyPrefix, error };
+    batch.push({ ok: false, path: folder, key: keyPrefix, error });
     return;
   }
   names.sort((a, b) => compareUtf8(a.sortKey, b.sortKey));
-  let statsThisTurn = 0;
   for (const named of names) {
+    if (batch.length >= WALK_BATCH) {
+      yield batch.splice(0);
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
     if (named.entry) {
-      yield named.entry;
+      batch.push(named.entry);
     } else if (named.folder !== undefined) {
-      yield* walkFolder(named.full, keyPrefix + named.sortKey, followSymlinks, [...ancestors, named.folder]);
+      yield* walkFolder(named.full, keyPrefix + named.sortKey, followSymlinks, [...ancestors, named.folder], batch);
     } else {
-      // Files are looked at on the loop, STATS_PER_TURN of them, then the loop is let go (the
-      // listing's answers wait for no more than a batch). A stat through the thread pool cost the
-      // loop about 60 µs each on two busy cores (its queueing, wake-up and promise), a third of a
-      // sync of 20,000 unchanged files; made here, a few µs.
-      if (++statsThisTurn > STATS_PER_TURN) {
-        statsThisTurn = 0;
-        await new Promise<void>((resolve) => setImmediate(resolve));
-      }
       let info: Stats;
       try {
         info = statSync(named.full);
       } catch (caught) {
         const error = await brokenLinkOr(named.full, caught);
-        yield { ok: false, path: named.full, key: keyPrefix + named.name, error };
+        batch.push({ ok: false, path: named.full, key: keyPrefix + named.name, error });
         continue;
       }
       if (info.isDirectory()) {
         // Replaced by a folder since it was read: walked at the file's place, still in order below it.
-        yield* walkFolder(named.full, `${keyPrefix}${named.name}/`, followSymlinks, ancestors);
+        yield* walkFolder(named.full, `${keyPrefix}${named.name}/`, followSymlinks, ancestors, batch);
       } else {
-        yield fileEntry(named.full, keyPrefix + named.name, info);
+        batch.push(fileEntry(named.full, keyPrefix + named.name, info));
       }
     }
   }
 }
-
-/** Files stat-ed on the loop between two turns of it. */
-const STATS_PER_TURN = 256;
 
 /** A folder's names, each as a file, a folder to walk, or an entry said at once. */
 async function readNames(

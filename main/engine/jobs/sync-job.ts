@@ -37,7 +37,7 @@ import { BargeError, toBargeError } from '../errors.ts';
 import { walkInKeyOrder } from '../disk/ordered-walk.ts';
 import { isInside, realPathOf } from '../disk/confined-path.ts';
 import type { LocalFile, WalkEntry } from '../disk/local-files.ts';
-import { listAllObjects } from '../s3/s3-listing.ts';
+import { listObjectPages } from '../s3/s3-listing.ts';
 import type { ObjectEntry } from '../s3/s3-listing.ts';
 import type { S3Connection } from '../s3/s3-connection.ts';
 import { copyChosenBody } from './copy-job.ts';
@@ -56,8 +56,8 @@ import { sizeOrTimeDiffers, syncSteps } from './sync-plan.ts';
 import type { Differs, SyncSide, SyncStep } from './sync-plan.ts';
 import { uploadBody } from './upload-job.ts';
 
-/** Entries each side is read ahead of the comparison at most: ten listing pages. */
-const SIDE_AHEAD_ITEMS = 10_000;
+/** Batches each side is read ahead of the comparison at most: ten listing pages (or 2,560 files). */
+const SIDE_AHEAD_BATCHES = 10;
 
 /** A local file as one side of the comparison. */
 export type FileSide = SyncSide & { readonly file: LocalFile };
@@ -139,28 +139,34 @@ class SyncRun {
       missingIsEmpty: false,
     });
     const passedOn: WalkEntry[] = [];
-    const files = async function* (run: SyncRun): AsyncGenerator<FileSide> {
-      for await (const entry of walk) {
-        run.sourceEntries += 1;
-        if (entry.ok) {
-          const side = { key: entry.key, size: entry.size, modifiedMs: entry.mtimeMs, file: entry };
-          if (run.namedSelected(side.key)) yield run.sent(side) ? side : { ...side, leftOut: true };
-        } else {
-          // Said by the upload as its walk would say it; an error also stops the deletes.
-          if (entry.skipped === undefined) run.unreadable += 1;
-          else run.skipped.add(entry.key);
-          passedOn.push(entry);
+    const files = async function* (run: SyncRun): AsyncGenerator<FileSide[]> {
+      for await (const entries of walk) {
+        const sides: FileSide[] = [];
+        for (const entry of entries) {
+          run.sourceEntries += 1;
+          if (entry.ok) {
+            const side = { key: entry.key, size: entry.size, modifiedMs: entry.mtimeMs, file: entry };
+            if (run.namedSelected(side.key)) sides.push(run.sent(side) ? side : { ...side, leftOut: true });
+          } else {
+            // Said by the upload as its walk would say it; an error also stops the deletes.
+            if (entry.skipped === undefined) run.unreadable += 1;
+            else run.skipped.add(entry.key);
+            passedOn.push(entry);
+          }
         }
+        yield sides;
       }
     };
     const objects = this.objects(spec.bucket, spec.prefix, 'destination');
     const steps = syncSteps(this.ahead(files(this)), this.ahead(objects), this.differs<FileSide, ObjectSide>());
     if (spec.dryRun) return this.dryRun(steps, (step) => this.uploadPlace(step));
     const chosen = async function* (run: SyncRun): AsyncGenerator<WalkEntry> {
-      for await (const step of steps) {
+      for await (const batch of steps) {
         yield* passedOn.splice(0);
-        if (step.reason === 'new' || step.reason === 'changed') yield { ok: true, ...step.source.file };
-        else if (step.reason === 'extra') run.extra({ key: step.key, size: step.destination.size });
+        for (const step of batch) {
+          if (step.reason === 'new' || step.reason === 'changed') yield { ok: true, ...step.source.file };
+          else if (step.reason === 'extra') run.extra({ key: step.key, size: step.destination.size });
+        }
       }
       yield* passedOn.splice(0);
     };
@@ -179,28 +185,34 @@ class SyncRun {
   /** Prefix → folder: new and changed objects through the download's own saving. */
   async download(): Promise<void> {
     const { spec, runtime } = this;
-    const files = async function* (run: SyncRun): AsyncGenerator<FileSide> {
-      for await (const entry of walkInKeyOrder(run.folder, spec.prefix, {
+    const files = async function* (run: SyncRun): AsyncGenerator<FileSide[]> {
+      for await (const entries of walkInKeyOrder(run.folder, spec.prefix, {
         followSymlinks: false,
         missingIsEmpty: true,
       })) {
-        // What cannot be read at the destination is as good as absent: the download replaces it, or says why not.
-        if (!entry.ok) continue;
-        // A destination's names only: its dates and sizes are its copies', not what selects them.
-        if (run.namedSelected(entry.key))
-          yield { key: entry.key, size: entry.size, modifiedMs: entry.mtimeMs, file: entry };
+        const sides: FileSide[] = [];
+        for (const entry of entries) {
+          // What cannot be read at the destination is as good as absent: the download replaces it, or says why not.
+          if (!entry.ok) continue;
+          // A destination's names only: its dates and sizes are its copies', not what selects them.
+          if (run.namedSelected(entry.key))
+            sides.push({ key: entry.key, size: entry.size, modifiedMs: entry.mtimeMs, file: entry });
+        }
+        yield sides;
       }
     };
     const objects = this.objects(spec.bucket, this.listPrefix(spec.prefix), 'source');
     const steps = syncSteps(this.ahead(objects), this.ahead(files(this)), this.differs<ObjectSide, FileSide>());
     if (spec.dryRun) return this.dryRun(steps, (step) => this.downloadPlace(step));
     const chosen = async function* (run: SyncRun): AsyncGenerator<DownloadItem> {
-      for await (const step of steps) {
-        if (step.reason === 'new' || step.reason === 'changed') {
-          runtime.addTotals(1, step.source.size);
-          yield run.downloadItem(step.source.object);
-        } else if (step.reason === 'extra') {
-          run.extra({ key: step.key, size: step.destination.size, path: step.destination.file.path });
+      for await (const batch of steps) {
+        for (const step of batch) {
+          if (step.reason === 'new' || step.reason === 'changed') {
+            runtime.addTotals(1, step.source.size);
+            yield run.downloadItem(step.source.object);
+          } else if (step.reason === 'extra') {
+            run.extra({ key: step.key, size: step.destination.size, path: step.destination.file.path });
+          }
         }
       }
       runtime.totalsFinal();
@@ -223,18 +235,20 @@ class SyncRun {
     const steps = syncSteps(this.ahead(sources), this.ahead(destinations), this.differs<ObjectSide, ObjectSide>());
     if (spec.dryRun) return this.dryRun(steps, (step) => this.copyPlace(step));
     const chosen = async function* (run: SyncRun): AsyncGenerator<CopyItem> {
-      for await (const step of steps) {
-        if (step.reason === 'new' || step.reason === 'changed') {
-          const object = step.source.object;
-          runtime.addTotals(1, object.size);
-          yield {
-            key: object.key,
-            target: run.targetKey(object.key),
-            size: object.size,
-            ...(object.lastModified === undefined ? {} : { lastModified: object.lastModified }),
-          };
-        } else if (step.reason === 'extra') {
-          run.extra({ key: step.destination.object.key, size: step.destination.size });
+      for await (const batch of steps) {
+        for (const step of batch) {
+          if (step.reason === 'new' || step.reason === 'changed') {
+            const object = step.source.object;
+            runtime.addTotals(1, object.size);
+            yield {
+              key: object.key,
+              target: run.targetKey(object.key),
+              size: object.size,
+              ...(object.lastModified === undefined ? {} : { lastModified: object.lastModified }),
+            };
+          } else if (step.reason === 'extra') {
+            run.extra({ key: step.destination.object.key, size: step.destination.size });
+          }
         }
       }
       runtime.totalsFinal();
@@ -247,36 +261,36 @@ class SyncRun {
   }
 
   /**
-   * A prefix's objects in key order, less folder markers and what the filter leaves out, keyed in
-   * the source's key space; a key the store sent broken stops the deletes.
+   * A prefix's objects in key order, a page at a time, less folder markers and what the filter leaves
+   * out, keyed in the source's key space; a key the store sent broken stops the deletes.
    */
-  private async *objects(bucket: string, prefix: string, side: 'source' | 'destination'): AsyncGenerator<ObjectSide> {
+  private async *objects(bucket: string, prefix: string, side: 'source' | 'destination'): AsyncGenerator<ObjectSide[]> {
     const { spec, runtime } = this;
-    for await (const object of listAllObjects(this.connection, { bucket, prefix, signal: runtime.signal })) {
-      if (object.unreadable) {
+    for await (const page of listObjectPages(this.connection, { bucket, prefix, signal: runtime.signal })) {
+      const sides: ObjectSide[] = [];
+      for (const object of page.objects) {
+        if (object.key.endsWith('/')) continue;
+        if (side === 'source') this.sourceEntries += 1;
+        const key =
+          spec.direction === 'copy' && side === 'destination'
+            ? this.sourcePrefix + object.key.slice(spec.prefix.length)
+            : object.key;
+        if (!this.namedSelected(key)) continue;
+        const entry = { key, size: object.size, modifiedMs: object.lastModified, object };
+        // A source left out by its time, size or class is still held there: its copy is not extra.
+        const sent = side === 'destination' || this.sendsObject === undefined || this.sendsObject({ ...object, key });
+        sides.push(sent ? entry : { ...entry, leftOut: true });
+      }
+      for (const sent of page.unreadable ?? []) {
         this.unreadable += 1;
         runtime.addTotals(1, 0);
         runtime.itemFailed(
           {},
-          { source: formatS3Url({ bucket, key: object.key }), destination: '' },
-          new BargeError(
-            'UnreadableKey',
-            `The store listed a key with a broken URL encoding ("${object.key}"); it cannot be synced.`,
-          ),
+          { source: formatS3Url({ bucket, key: sent }), destination: '' },
+          new BargeError('UnreadableKey', `The store listed a key with a broken URL encoding ("${sent}"); it cannot be synced.`),
         );
-        continue;
       }
-      if (object.key.endsWith('/')) continue;
-      if (side === 'source') this.sourceEntries += 1;
-      const key =
-        spec.direction === 'copy' && side === 'destination'
-          ? this.sourcePrefix + object.key.slice(spec.prefix.length)
-          : object.key;
-      if (!this.namedSelected(key)) continue;
-      const entry = { key, size: object.size, modifiedMs: object.lastModified, object };
-      // A source left out by its time, size or class is still held there: its copy is not extra.
-      const sent = side === 'destination' || this.sendsObject === undefined || this.sendsObject({ ...object, key });
-      yield sent ? entry : { ...entry, leftOut: true };
+      yield sides;
     }
   }
 
@@ -305,9 +319,9 @@ class SyncRun {
    * A side read ahead of the comparison (read-ahead.ts), so the walk and the listing run at once:
    * pulled in turn, each waited for the other, and a sync of 20,000 unchanged files took their sum.
    */
-  private ahead<T extends object>(side: AsyncIterable<T>): AsyncIterable<T> {
+  private ahead<T extends object>(side: AsyncIterable<T[]>): AsyncIterable<T[]> {
     return readAhead(side, {
-      maxAhead: SIDE_AHEAD_ITEMS,
+      maxAhead: SIDE_AHEAD_BATCHES,
       signal: this.runtime.signal,
       whilePaused: this.runtime.whilePaused,
     });
@@ -441,23 +455,25 @@ class SyncRun {
    * the reason ("new", "changed: …", "extra: …"); its totals are the plan's count and bytes.
    */
   private async dryRun<S extends SyncSide, D extends SyncSide>(
-    steps: AsyncIterable<SyncStep<S, D>>,
+    steps: AsyncIterable<SyncStep<S, D>[]>,
     place: (step: SyncStep<S, D>) => ItemPlace,
   ): Promise<void> {
     const { runtime } = this;
     const keep = this.spec.delete ? 'extra: deleted with --delete' : 'extra: kept (no --delete)';
     // As the real run: from a source that holds nothing, --delete deletes nothing (deleteExtras).
     const refused = `extra: not deleted (${this.sourceName()} holds nothing)`;
-    for await (const step of steps) {
-      if (runtime.signal.aborted) return;
-      if (step.reason === 'unchanged') continue;
-      const size = step.reason === 'extra' ? step.destination.size : step.source.size;
-      runtime.addTotals(1, size);
-      // Counted as found, moved nowhere: the plan's bytes, not a rate.
-      runtime.alreadyDone(0, size);
-      const extraNote = this.spec.delete && this.sourceIsEmpty() ? refused : keep;
-      const note = step.reason === 'changed' ? `changed: ${step.why}` : step.reason === 'new' ? 'new' : extraNote;
-      runtime.objectDone(place(step), note);
+    for await (const batch of steps) {
+      for (const step of batch) {
+        if (runtime.signal.aborted) return;
+        if (step.reason === 'unchanged') continue;
+        const size = step.reason === 'extra' ? step.destination.size : step.source.size;
+        runtime.addTotals(1, size);
+        // Counted as found, moved nowhere: the plan's bytes, not a rate.
+        runtime.alreadyDone(0, size);
+        const extraNote = this.spec.delete && this.sourceIsEmpty() ? refused : keep;
+        const note = step.reason === 'changed' ? `changed: ${step.why}` : step.reason === 'new' ? 'new' : extraNote;
+        runtime.objectDone(place(step), note);
+      }
     }
     runtime.totalsFinal();
   }

@@ -76,13 +76,26 @@ export function unreadableKeyError(bucket: string, sent: string, what: string): 
   );
 }
 
+/**
+ * Every page below a prefix. The next page is asked for before this one is handed on: a store takes
+ * tens of milliseconds a page, and the caller's work on a page (a sync's comparison, a delete's
+ * batch) then overlaps it rather than adding to it. A caller that stops early leaves one page's
+ * answer unread, at most.
+ */
 export async function* listObjectPages(connection: S3Connection, options: ListOptions): AsyncGenerator<ListingPage> {
-  let token: string | undefined;
-  do {
-    const page = await listObjectsPage(connection, options, token);
+  let asked = listObjectsPage(connection, options);
+  for (;;) {
+    const page = await asked;
+    const token = page.nextToken;
+    if (!token) {
+      yield page;
+      return;
+    }
+    asked = listObjectsPage(connection, options, token);
+    // Awaited on the next turn; a caller gone by then must not leave its failure unhandled.
+    asked.catch(() => undefined);
     yield page;
-    token = page.nextToken;
-  } while (token);
+  }
 }
 
 /** One page; `nextToken` continues the listing, absent on the last page. */

@@ -6,10 +6,26 @@ async function* sides(...entries: [string, number, number | undefined][]): Async
   for (const [key, size, modifiedMs] of entries) yield { key, size, modifiedMs };
 }
 
+async function* batches<T>(items: readonly T[], size: number): AsyncGenerator<T[]> {
+  for (let i = 0; i < items.length; i += size) yield items.slice(i, i + size);
+}
+
+/** The plan, one line a step; the same whether the sides come in batches of 1, 2 or 100 (checked). */
 async function plan(source: AsyncIterable<SyncSide>, destination: AsyncIterable<SyncSide>) {
-  const steps: string[] = [];
-  for await (const step of syncSteps(source, destination)) steps.push(`${step.reason} ${step.key}`);
-  return steps;
+  const sources: SyncSide[] = [];
+  const destinations: SyncSide[] = [];
+  for await (const side of source) sources.push(side);
+  for await (const side of destination) destinations.push(side);
+  const plans: string[][] = [];
+  for (const size of [1, 2, 100]) {
+    const steps: string[] = [];
+    for await (const batch of syncSteps(batches(sources, size), batches(destinations, size)))
+      for (const step of batch) steps.push(`${step.reason} ${step.key}`);
+    plans.push(steps);
+  }
+  expect(plans[1]).toEqual(plans[0]);
+  expect(plans[2]).toEqual(plans[0]);
+  return plans[0]!;
 }
 
 const T = Date.UTC(2026, 0, 1);
