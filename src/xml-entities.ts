@@ -14,6 +14,8 @@ const LARGEST_CODE_POINT = 0x10ffff;
  * than thrown over: a garbled message is still worth showing.
  */
 export function decodeXmlEntities(text: string): string {
+  // Most text has none (keys are URL-encoded): no regular expression run for each of a listing's fields.
+  if (!text.includes('&')) return text;
   return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, entity: string) => {
     if (entity[0] !== '#') return NAMED_ENTITIES[entity.toLowerCase()] ?? whole;
     const point =

@@ -6,13 +6,14 @@
 // their names as keys, a subfolder as "name/", and a subfolder is walked where its name falls.
 // Entries are what `walkPath` gives (local-files.ts): files, what could not be read, what is skipped.
 
-import { opendir, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { statSync } from 'node:fs';
-import type { Stats } from 'node:fs';
+import type { Dirent, Stats } from 'node:fs';
 import path from 'node:path';
+import { isUtf8 } from 'node:buffer';
 import { compareUtf8 } from '../../../src/key-order.ts';
 import { BargeError } from '../errors.ts';
-import { brokenLinkOr, entryKind, escapedBytes, fileEntry, folderIdentity, STRICT_UTF8 } from './local-files.ts';
+import { brokenLinkOr, entryKind, escapedBytes, fileEntry, folderIdentity } from './local-files.ts';
 import type { WalkEntry } from './local-files.ts';
 
 /** One name in a folder, placed by its key ("name", or "name/" for a folder). */
@@ -48,7 +49,9 @@ export async function* walkInKeyOrder(
   if (!info.isDirectory())
     throw new BargeError('NotAFolder', `${folder} is not a folder: a sync compares a folder with a prefix.`);
   const batch: WalkEntry[] = [];
-  yield* walkFolder(folder, keyPrefix, options.followSymlinks ?? true, [folderIdentity(info)], batch);
+  // Normalized once, as path.join would each name: a file's path is then its folder's and its name.
+  const root = path.normalize(folder);
+  yield* walkFolder(root, keyPrefix, options.followSymlinks ?? true, [folderIdentity(info)], batch);
   if (batch.length > 0) yield batch.splice(0);
 }
 
@@ -73,7 +76,7 @@ async function* walkFolder(
     batch.push({ ok: false, path: folder, key: keyPrefix, error });
     return;
   }
-  names.sort((a, b) => compareUtf8(a.sortKey, b.sortKey));
+  sortByKey(names);
   for (const named of names) {
     if (batch.length >= WALK_BATCH) {
       yield batch.splice(0);
@@ -110,14 +113,13 @@ async function readNames(
   ancestors: readonly string[],
 ): Promise<Named[]> {
   const names: Named[] = [];
-  // Names as bytes: one that is not UTF-8 is named, never decoded lossily into a name that does not exist.
-  const dir = await opendir(folder, { encoding: 'buffer' as BufferEncoding });
-  for await (const dirent of dir) {
+  // One read of the whole folder (not a Dir's 32 entries a round trip to the thread pool), names as
+  // bytes: one that is not UTF-8 is named, never decoded lossily into a name that does not exist.
+  const dirents = (await readdir(folder, { withFileTypes: true, encoding: 'buffer' })) as unknown as Dirent[];
+  const base = folder.endsWith(path.sep) ? folder : folder + path.sep;
+  for (const dirent of dirents) {
     const raw = dirent.name as unknown as Buffer;
-    let name: string;
-    try {
-      name = STRICT_UTF8.decode(raw);
-    } catch {
+    if (!isUtf8(raw)) {
       const shown = path.join(folder, escapedBytes(raw));
       const key = keyPrefix + escapedBytes(raw);
       const error = new BargeError(
@@ -133,7 +135,13 @@ async function readNames(
       });
       continue;
     }
-    const full = path.join(folder, name);
+    const name = raw.toString('utf8');
+    const full = base + name;
+    // A plain file needs no more looking at here (most of a folder): no promise for each.
+    if (dirent.isFile()) {
+      names.push({ sortKey: name, name, full });
+      continue;
+    }
     const found = await entryKind(dirent, full, keyPrefix + name, followSymlinks, ancestors);
     if (found.kind === 'file') names.push({ sortKey: name, name, full });
     else if (found.kind === 'folder') names.push({ sortKey: `${name}/`, name, full, folder: found.identity });
@@ -142,3 +150,20 @@ async function readNames(
   }
   return names;
 }
+
+/**
+ * Names in S3's key order. Below U+D800 a string's own order (UTF-16 units, compared natively) is
+ * UTF-8's; only a name with a character from U+D800 up needs compareUtf8, a loop in JavaScript
+ * (a third of a 20,000-file folder's sort).
+ */
+function sortByKey(names: Named[]): void {
+  const native = names.every((named) => !HIGH_UNITS.test(named.sortKey));
+  names.sort(
+    native
+      ? (a, b) => (a.sortKey < b.sortKey ? -1 : a.sortKey > b.sortKey ? 1 : 0)
+      : (a, b) => compareUtf8(a.sortKey, b.sortKey),
+  );
+}
+
+/** UTF-16 units whose order differs from their UTF-8 bytes' (surrogates, and U+E000 up that they sort below). */
+const HIGH_UNITS = /[\uD800-\uFFFF]/;

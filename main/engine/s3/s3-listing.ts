@@ -127,14 +127,14 @@ export async function listObjectsPage(
   for (const o of page.contents) {
     const key = decode(o.key);
     if (key === undefined) continue;
-    objects.push({
+    const object = {
       key,
       size: o.size,
-      ...(o.badSize === undefined ? {} : { badSize: o.badSize }),
       lastModified: o.lastModified ? Date.parse(o.lastModified) : undefined,
       etag: o.etag,
       storageClass: o.storageClass,
-    });
+    };
+    objects.push(o.badSize === undefined ? object : { ...object, badSize: o.badSize });
   }
   const prefixes = page.commonPrefixes.map(decode).filter((prefix) => prefix !== undefined);
   return {

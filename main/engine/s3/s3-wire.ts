@@ -653,14 +653,14 @@ export function parseListObjectsV2(xml: string): ListObjectsV2Page {
   for (const block of blocks(xml, 'Contents')) {
     const stated = tag(block, 'Size');
     const size = parseObjectSize(stated);
-    contents.push({
+    const entry = {
       key: tag(block, 'Key') ?? '',
       size: size ?? 0,
-      ...(size === undefined ? { badSize: stated ?? '' } : {}),
       lastModified: tag(block, 'LastModified'),
       etag: tag(block, 'ETag'),
       storageClass: tag(block, 'StorageClass'),
-    });
+    };
+    contents.push(size === undefined ? { ...entry, badSize: stated ?? '' } : entry);
   }
   const commonPrefixes = [];
   for (const block of blocks(xml, 'CommonPrefixes')) commonPrefixes.push(tag(block, 'Prefix') ?? '');
