@@ -112,11 +112,6 @@ export function savedFileName(key: string): string {
 }
 
 /**
- * Any failure as a code and a sentence a person can act on (secrets never in either): what every
- * answer of the service carries, for a host that meets a failure of its own (the command line's last
- * word on an error).
- */
-/**
  * Why a sync --delete onto a bucket's top is not run unasked: every object of the bucket that the
  * folder does not hold would go.
  */
@@ -127,6 +122,11 @@ export function syncDeleteAtTopRule(bucket: string): string {
   );
 }
 
+/**
+ * Any failure as a code and a sentence a person can act on (secrets never in either): what every
+ * answer of the service carries, for a host that meets a failure of its own (the command line's last
+ * word on an error).
+ */
 export function describeError(error: unknown): BargeError {
   return toBargeError(error);
 }

@@ -65,7 +65,7 @@ export function SyncDialog(props: {
   async function syncNow() {
     try {
       // The comparison was shown: a delete at the bucket's top is confirmed by it.
-      await run({ ...request, delete: deleteExtra, confirmed: true });
+      await run({ ...request, delete: deletes, confirmed: true });
       props.onClose();
     } catch (e) {
       setError((e as Error).message);
@@ -74,6 +74,9 @@ export function SyncDialog(props: {
   const toDo = shown ? shown.totals.new.count + shown.totals.changed.count : 0;
   const extras = shown?.totals.extra.count ?? 0;
   const listed = shown ? shown.items.filter((item) => item.reason !== 'extra' || deleteExtra) : [];
+  // The engine keeps the extras whatever is asked (an empty source): said, and not offered.
+  const extrasKept = shown?.extrasKept;
+  const deletes = deleteExtra && extrasKept === undefined;
   return (
     <Dialog title="Sync" onClose={props.onClose}>
       <form onSubmit={(e) => void compareNow(e)} className="form sync-form">
@@ -131,7 +134,13 @@ export function SyncDialog(props: {
                           <MiddlePath text={item.reason === 'extra' ? item.source : item.destination} />
                         </td>
                         <td>{formatBytes(item.size)}</td>
-                        <td>{item.reason === 'extra' ? 'only at the destination: deleted' : item.why}</td>
+                        <td>
+                          {item.reason !== 'extra'
+                            ? item.why
+                            : extrasKept === undefined
+                              ? 'only at the destination: deleted'
+                              : `only at the destination: kept (${extrasKept})`}
+                        </td>
                       </tr>
                     ))}
                   </tbody>
@@ -142,9 +151,20 @@ export function SyncDialog(props: {
               </div>
             )}
             <label className="inline">
-              <input type="checkbox" checked={deleteExtra} onChange={(e) => setDeleteExtra(e.target.checked)} /> Delete
-              extra ({extras.toLocaleString('en-US')}): what is only at the destination
+              <input
+                type="checkbox"
+                checked={deleteExtra}
+                disabled={extrasKept !== undefined}
+                aria-describedby={extrasKept === undefined ? undefined : 'sync-extras-kept'}
+                onChange={(e) => setDeleteExtra(e.target.checked)}
+              />{' '}
+              Delete extra ({extras.toLocaleString('en-US')}): what is only at the destination
             </label>
+            {extrasKept !== undefined && extras > 0 && (
+              <p id="sync-extras-kept" role="note">
+                Extra ones are kept: {extrasKept} (a mistyped name?). To empty the destination, delete it instead.
+              </p>
+            )}
           </section>
         )}
         {error && (
@@ -159,7 +179,7 @@ export function SyncDialog(props: {
           <button
             type="button"
             className="primary"
-            disabled={!shown || (toDo === 0 && (extras === 0 || !deleteExtra))}
+            disabled={!shown || (toDo === 0 && (extras === 0 || !deletes))}
             onClick={() => void syncNow()}
           >
             Sync

@@ -27,6 +27,11 @@ export interface SyncPlan {
   readonly totals: Readonly<Record<SyncReason, { readonly count: number; readonly bytes: number }>>;
   /** The first MAX_LISTED_ITEMS keys, in key order. */
   readonly items: readonly PlannedItem[];
+  /**
+   * Why the extras would not be deleted even when asked ("/path holds nothing": the engine refuses
+   * to empty a destination from an empty source), or undefined when they would be.
+   */
+  readonly extrasKept: string | undefined;
 }
 
 /** Keys the dialog lists at most; the totals count them all. */
@@ -61,7 +66,8 @@ export const useSync = create<SyncState>()(() => ({
 }));
 
 async function startPreview(params: Omit<SyncRequest, 'dryRun' | 'delete'>): Promise<JobSummary> {
-  const job = await request('jobs.sync', { ...params, dryRun: true, delete: false });
+  // Planned with delete, so the plan says whether the extras would go (the dialog still asks first).
+  const job = await request('jobs.sync', { ...params, dryRun: true, delete: true });
   useJobs.setState((s) => ({ previews: new Set([...s.previews, job.id]) }));
   useJobs.getState().apply([job]);
   return job;
@@ -86,6 +92,7 @@ function finished(id: string): Promise<JobState> {
 async function readPlan(id: string): Promise<SyncPlan> {
   const totals = { new: { count: 0, bytes: 0 }, changed: { count: 0, bytes: 0 }, extra: { count: 0, bytes: 0 } };
   const items: PlannedItem[] = [];
+  let extrasKept: string | undefined;
   for (let offset = 0; ; offset += PAGE_ITEMS) {
     const page = await request('jobs.details', { id, filter: 'all', offset, limit: PAGE_ITEMS });
     for (const item of page.items) {
@@ -94,16 +101,14 @@ async function readPlan(id: string): Promise<SyncPlan> {
       if (!(reason in totals)) continue;
       totals[reason].count += 1;
       totals[reason].bytes += item.size ?? 0;
+      const why = note.includes(':') ? note.slice(note.indexOf(':') + 1).trim() : '';
+      // The dry run's own words, "not deleted (s3://… holds nothing)": kept is what is in brackets.
+      const kept = reason === 'extra' ? /^not deleted \((.*)\)$/.exec(why) : null;
+      if (kept) extrasKept = kept[1];
       if (items.length < MAX_LISTED_ITEMS)
-        items.push({
-          reason,
-          source: item.source,
-          destination: item.destination,
-          size: item.size ?? 0,
-          why: note.includes(':') ? note.slice(note.indexOf(':') + 1).trim() : '',
-        });
+        items.push({ reason, source: item.source, destination: item.destination, size: item.size ?? 0, why });
     }
     if (page.items.length < PAGE_ITEMS) break;
   }
-  return { totals, items };
+  return { totals, items, extrasKept };
 }

@@ -102,3 +102,22 @@ it('Sync… shows the comparison first, then runs it as one job, deleting the ex
   const grown = await s3.client.send(new HeadObjectCommand({ Bucket: bucket, Key: 'grows.txt' }));
   expect(grown.ContentLength).toBe(16);
 });
+
+it('Sync… from an empty folder keeps the extras and says why, rather than offer to delete them', async () => {
+  const empty = path.join(inject('app').downloadRoot, `sync-empty-${randomBytes(4).toString('hex')}`);
+  await mkdir(empty, { recursive: true });
+  await page.getByRole('toolbar').getByRole('button', { name: 'Sync…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Sync' });
+  await dialog.getByLabel('Sync folder').fill(empty);
+  await dialog.getByRole('button', { name: 'Compare' }).click();
+  const comparison = dialog.getByRole('region', { name: 'Comparison' });
+  await comparison.waitFor({ timeout: 30_000 });
+  expect(await comparison.getByRole('listitem').allTextContents()).toContain('Extra: 3 (27 B)');
+  const deleteExtra = dialog.getByRole('checkbox', { name: /Delete extra \(3\)/ });
+  expect(await deleteExtra.isDisabled()).toBe(true);
+  expect(await dialog.getByRole('note').textContent()).toContain(`${empty} holds nothing`);
+  // Nothing to send and nothing it would delete: there is nothing to run.
+  expect(await dialog.getByRole('button', { name: 'Sync', exact: true }).isDisabled()).toBe(true);
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  expect(await exists('same.txt')).toBe(true);
+});

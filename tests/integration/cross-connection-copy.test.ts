@@ -113,6 +113,33 @@ describe('copy between two connections', () => {
     expect(items[0]?.message).toBe("matched the store's checksum");
   });
 
+  it("says which connection refused: the source's failures are said to be the source's, the destination's are not", async () => {
+    const missing = await copyAcross({ keys: ['not/there.txt'], destination: 'b/' }).finished();
+    expect(missing.state.status).toBe('failed');
+    const [sourceFailure] = t.engine.details(missing.id, 'failed', 0, 10).items;
+    expect(sourceFailure?.message).toMatch(/^On the source connection \(http:\/\/127\.0\.0\.1:\d+\): /);
+    expect(sourceFailure?.message).toContain('not/there.txt');
+
+    await put('a/here.txt', randomBytes(10));
+    const end = await t.engine
+      .copy(
+        far,
+        {
+          sourceConnectionRef: 'near',
+          sourceBucket: t.bucket,
+          bucket: uniqueBucket(),
+          keys: ['a/here.txt'],
+          destination: 'b/',
+        },
+        { connectionRef: 'far', sourceConnection: t.connection, resume: false },
+      )
+      .finished();
+    expect(end.state.status).toBe('failed');
+    const [destinationFailure] = t.engine.details(end.id, 'failed', 0, 10).items;
+    expect(destinationFailure?.message).toBeTruthy();
+    expect(destinationFailure?.message).not.toMatch(/source connection/);
+  });
+
   it('streams a large object in parts, in parallel, its tags kept and the parts’ CRCs combined to the source’s', async () => {
     const body = randomBytes(3 * PART_BYTES + 1234);
     await put('big.bin', body, { Metadata: { kind: 'big' }, Tagging: 'size=large' });

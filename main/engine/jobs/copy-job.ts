@@ -25,6 +25,8 @@ import type { JobJournal } from '../journal/job-journal.ts';
 import { deleteObject } from '../s3/object-deletes.ts';
 import { headObjectOnce, listAllObjects, unreadableKeyError } from '../s3/s3-listing.ts';
 import type { S3Connection } from '../s3/s3-connection.ts';
+import { isFromSource, onSource } from '../s3/source-side.ts';
+import { redactedUrl } from '../../../src/connection.ts';
 import { countedAgain } from './job.ts';
 import type { JobBody, JobRuntime } from './job.ts';
 import type { CopySpec } from './job-specs.ts';
@@ -123,7 +125,7 @@ async function copyOne(ends: CopyEnds, spec: CopySpec, item: CopyItem, runtime: 
     partSlots: ends.partSlots,
   };
   try {
-    const source = await describeCopySource(from, { bucket: spec.sourceBucket, key: item.key }, requests);
+    const source = await onSource(describeCopySource(from, { bucket: spec.sourceBucket, key: item.key }, requests));
     if (item.size === undefined) runtime.addTotals(0, source.size);
     const keep = await keptBecauseThere(to, spec, item, source.head.LastModified?.getTime(), runtime);
     if (keep) {
@@ -151,7 +153,9 @@ async function copyOne(ends: CopyEnds, spec: CopySpec, item: CopyItem, runtime: 
       await checkSourceBeforeDelete(from, source, to, target, (send) => runtime.request(send));
     }
     if (spec.move)
-      await runtime.request((signal) => deleteObject(from, { bucket: spec.sourceBucket, key: item.key }, signal));
+      await onSource(
+        runtime.request((signal) => deleteObject(from, { bucket: spec.sourceBucket, key: item.key }, signal)),
+      );
     runtime.addBytes(copied.size);
     runtime.journal.objectFinished({
       key: item.key,
@@ -167,8 +171,15 @@ async function copyOne(ends: CopyEnds, spec: CopySpec, item: CopyItem, runtime: 
         'the store gave no checksum or MD5 ETag of the source to compare the copy with',
       );
   } catch (error) {
-    runtime.itemFailed(item, where, toBargeError(error, `${spec.move ? 'move' : 'copy'} ${where.source}`));
+    const failure = toBargeError(error, `${spec.move ? 'move' : 'copy'} ${where.source}`);
+    runtime.itemFailed(item, where, from !== to && isFromSource(error) ? saidOfSource(failure, from) : failure);
   }
+}
+
+/** A failure of the source's store, in a copy between two: said to be the source's, and where that is. */
+function saidOfSource(failure: BargeError, from: S3Connection): BargeError {
+  const where = from.endpoint.endpoint === undefined ? 'AWS S3' : redactedUrl(from.endpoint.endpoint);
+  return new BargeError(failure.code, `On the source connection (${where}): ${failure.message}`, { cause: failure });
 }
 
 /**
@@ -255,7 +266,11 @@ async function keptBecauseThere(
   }
   const there = `s3://${spec.bucket}/${item.target}`;
   if (ifExists === 'fail')
-    throw new BargeError('ObjectExists', `${there} is already there: it was kept. Choose what to do with --if-exists.`);
+    throw new BargeError(
+      'ObjectExists',
+      `${there} is already there: it was kept. To replace it, retry the failed item and choose Replace ` +
+        `(in the window), or copy again with --if-exists overwrite (or skip, or newer).`,
+    );
   // Keep both has no second name for a copy: the object stays, said so rather than replaced.
   if (ifExists === 'rename')
     throw new BargeError(

@@ -32,6 +32,7 @@ import { failOnMismatch, headersOf, sourceTags, storageClassOf, tagging } from '
 import type { CopyOutcome, CopyRequests, CopySource, EarlierUpload, ObjectPlace, SentPart } from './object-copy.ts';
 import type { S3Connection } from './s3-connection.ts';
 import { sourcePartSize } from './source-part-layout.ts';
+import { onSource } from './source-side.ts';
 
 const CRCS: readonly string[] = ['CRC32', 'CRC32C', 'CRC64NVME'];
 
@@ -219,6 +220,17 @@ async function readRange(
   const range = partRange(source.size, partSize, partNumber);
   const wanted = range.end - range.start;
   if (wanted === 0) return Buffer.alloc(0);
+  return onSource(readPart(from, source, range, requests));
+}
+
+/** Bytes [start, end) of the source, read into one buffer. */
+async function readPart(
+  from: S3Connection,
+  source: CopySource,
+  range: { readonly start: number; readonly end: number },
+  requests: CopyRequests,
+): Promise<Buffer> {
+  const wanted = range.end - range.start;
   return requests.request(async (signal) => {
     // One buffer of the part's size, filled as the body comes (through the gate, on the wire's direct
     // GET, as downloads do): a part is held once.
