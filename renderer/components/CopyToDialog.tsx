@@ -1,9 +1,12 @@
 // Copy to… / Move to…: the selection (objects and folders) copied or moved by the store into a
 // folder picked here, in any bucket of the same connection. The picker lists a bucket's folders one
-// level at a time; the copy goes into the folder open in it.
+// level at a time; the copy goes into the folder open in it, or into a new one made there (as the
+// Finder's and Cyberduck's pickers offer).
 
-import { ArrowUp, Folder } from 'lucide-react';
+import { ArrowUp, Folder, FolderPlus } from 'lucide-react';
 import { useEffect, useState } from 'react';
+import type { FormEvent } from 'react';
+import { newFolderNameProblem } from '../../src/entry-names.ts';
 import { copyPlacesProblem } from '../../src/copy-targets.ts';
 import { plural } from '../../src/plural.ts';
 import { printable } from '../../src/unsafe-text.ts';
@@ -98,6 +101,16 @@ export function CopyToDialog({ sources, move, onClose }: { sources: CopySources;
             setError(undefined);
           }}
         />
+        <PickerNewFolder
+          key={where}
+          connectionId={sources.connectionId}
+          bucket={bucket}
+          prefix={prefix}
+          onMade={(folder) => {
+            setPrefix(folder);
+            setError(undefined);
+          }}
+        />
         {(error ?? problem) && (
           <p role="alert" className="error">
             {error ?? problem}
@@ -143,5 +156,68 @@ function FolderChoices({
       ))}
       {listed.more && <li className="hint">The first 1,000 folders are shown.</li>}
     </ul>
+  );
+}
+
+/** A folder made where the picker is, then opened: the copy goes into it. */
+function PickerNewFolder(props: {
+  connectionId: string;
+  bucket: string;
+  prefix: string;
+  onMade: (prefix: string) => void;
+}) {
+  const makeFolder = useFileActions((s) => s.makeFolder);
+  const [open, setOpen] = useState(false);
+  const [name, setName] = useState('');
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  if (!open)
+    return (
+      <p>
+        <button type="button" onClick={() => setOpen(true)}>
+          <FolderPlus size={14} aria-hidden /> New folder…
+        </button>
+      </p>
+    );
+  const problem = name === '' ? undefined : newFolderNameProblem(props.prefix, name);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    // Not the dialog's form: Enter here makes the folder, it does not start the copy.
+    event.stopPropagation();
+    const refused = newFolderNameProblem(props.prefix, name);
+    if (refused) return setError(refused);
+    setBusy(true);
+    try {
+      props.onMade(await makeFolder(props.connectionId, props.bucket, props.prefix, name));
+    } catch (e) {
+      setError((e as Error).message);
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form className="picker-new-folder" onSubmit={(e) => void submit(e)}>
+      <label>
+        New folder name{' '}
+        <input
+          autoFocus
+          value={name}
+          aria-invalid={problem !== undefined}
+          onChange={(e) => {
+            setName(e.target.value);
+            setError(undefined);
+          }}
+        />
+      </label>
+      <button type="submit" disabled={busy}>
+        Create
+      </button>
+      {(error ?? problem) && (
+        <p role="alert" className="error">
+          {error ?? problem}
+        </p>
+      )}
+    </form>
   );
 }

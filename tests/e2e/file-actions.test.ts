@@ -228,6 +228,31 @@ it('copies the selection to a folder of another bucket through the Copy to… pi
   expect((await keys(bucket)).filter((k) => k.startsWith('pick/'))).toEqual(['pick/one.txt', 'pick/sub/two.txt']);
 });
 
+it('makes a new folder inside the Copy to… picker, refusing a bad name, and copies into it', async () => {
+  await put('fresh/three.txt');
+  await openBucket();
+  await grid()
+    .getByRole('row', { name: /^fresh\// })
+    .dblclick();
+  await expect.poll(() => row('three.txt').count()).toBe(1);
+  await row('three.txt').click({ button: 'right' });
+  await page.getByRole('menuitem', { name: 'Copy to…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Copy 1 item to…' });
+  await dialog.getByLabel('Bucket').selectOption(other);
+  await dialog.getByRole('button', { name: 'New folder…' }).click();
+  await dialog.getByLabel('New folder name').fill('a/b');
+  await expect.poll(() => dialog.getByRole('alert').textContent()).toContain('a name has no "/" in it');
+  await dialog.getByLabel('New folder name').fill('made-here');
+  await dialog.getByRole('button', { name: 'Create' }).click();
+  // Made, and opened: the copy now goes into it.
+  await dialog.getByRole('button', { name: `Copy to ${other}/made-here/` }).waitFor();
+  expect(await keys(other)).toContain('made-here/');
+  expect(await seriousViolations()).toEqual([]);
+  await dialog.getByRole('button', { name: `Copy to ${other}/made-here/` }).click();
+  await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+  await expect.poll(() => keys(other), { timeout: 30_000 }).toContain('made-here/three.txt');
+});
+
 it('copies the selection dragged onto a bucket in the sidebar, and moves it with Shift held', async () => {
   await put('drag/copied.txt');
   await put('drag/moved.txt');
