@@ -5,8 +5,6 @@
 
 import { ArrowUp, Folder, FolderPlus } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import type { FormEvent } from 'react';
-import { newFolderNameProblem } from '../../src/entry-names.ts';
 import { copyPlacesProblem } from '../../src/copy-targets.ts';
 import { plural } from '../../src/plural.ts';
 import { printable } from '../../src/unsafe-text.ts';
@@ -15,6 +13,7 @@ import { useFileActions } from '../store/file-actions-store.ts';
 import type { CopySources, PickerFolders } from '../store/file-actions-store.ts';
 import { Dialog } from './Dialog.tsx';
 import { Name } from './Name.tsx';
+import { FolderNameInput, FolderNameProblem, useNewFolderName } from './NewFolderName.tsx';
 import { parentOf } from './useBrowserKeyboard.ts';
 
 export function CopyToDialog({ sources, move, onClose }: { sources: CopySources; move: boolean; onClose: () => void }) {
@@ -166,11 +165,8 @@ function PickerNewFolder(props: {
   prefix: string;
   onMade: (prefix: string) => void;
 }) {
-  const makeFolder = useFileActions((s) => s.makeFolder);
   const [open, setOpen] = useState(false);
-  const [name, setName] = useState('');
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
+  const folder = useNewFolderName(props, props.onMade);
   if (!open)
     return (
       <p>
@@ -179,45 +175,13 @@ function PickerNewFolder(props: {
         </button>
       </p>
     );
-  const problem = name === '' ? undefined : newFolderNameProblem(props.prefix, name);
-
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    // Not the dialog's form: Enter here makes the folder, it does not start the copy.
-    event.stopPropagation();
-    const refused = newFolderNameProblem(props.prefix, name);
-    if (refused) return setError(refused);
-    setBusy(true);
-    try {
-      props.onMade(await makeFolder(props.connectionId, props.bucket, props.prefix, name));
-    } catch (e) {
-      setError((e as Error).message);
-      setBusy(false);
-    }
-  }
-
   return (
-    <form className="picker-new-folder" onSubmit={(e) => void submit(e)}>
-      <label>
-        New folder name{' '}
-        <input
-          autoFocus
-          value={name}
-          aria-invalid={problem !== undefined}
-          onChange={(e) => {
-            setName(e.target.value);
-            setError(undefined);
-          }}
-        />
-      </label>
-      <button type="submit" disabled={busy}>
+    <form className="picker-new-folder" onSubmit={(e) => void folder.submit(e)}>
+      <FolderNameInput label="New folder name" folder={folder} />
+      <button type="submit" disabled={folder.busy}>
         Create
       </button>
-      {(error ?? problem) && (
-        <p role="alert" className="error">
-          {error ?? problem}
-        </p>
-      )}
+      <FolderNameProblem folder={folder} />
     </form>
   );
 }
