@@ -1,17 +1,27 @@
 // Copy or move objects within a store: each one copied by the store itself (s3/object-copy.ts); or
 // from another connection's store, each one's bytes streamed through the engine (s3/streamed-copy.ts).
 //
-// Named keys are copied as named; prefixes as they are listed, the listing running ahead of the
-// copies (read-ahead.ts) so the totals are known early. Each object is verified (the store's checksum
-// of the copy against the source's, or the ETag) before it counts as done; a move deletes its source
-// only then, so a move stopped at any point has lost nothing: run again, it finds in the journal the
-// objects already moved and goes on with the rest. An object already at the destination is replaced,
-// kept, kept unless the source is newer, or failed, as asked (--if-exists). A copy in parts records its
-// upload and each part done, so a run stopped half-way through a large object goes on from the part
-// it reached, not from the first.
+// Named keys are copied as named; prefixes and wildcard patterns as they are listed, keeping what the
+// pattern and the filter select, the listing running ahead of the copies (read-ahead.ts) so the totals
+// are known early; a pattern (or a filtered prefix) that matches nothing fails by name. Each object is
+// verified (the store's checksum of the copy against the source's, or the ETag) before it counts as
+// done; a move deletes its source only then, so a move stopped at any point has lost nothing: run
+// again, it finds in the journal the objects already moved and goes on with the rest. An object already
+// at the destination is replaced, kept, kept unless the source is newer, or failed, as asked
+// (--if-exists). A copy in parts records its upload and each part done, so a run stopped half-way
+// through a large object goes on from the part it reached, not from the first.
 
 import { asFolderPrefix } from '../../../src/s3-url.ts';
-import { copyTargetKey } from '../../../src/copy-targets.ts';
+import { copyTargetKey, patternTargetKey } from '../../../src/copy-targets.ts';
+import {
+  folderRoot,
+  isFiltering,
+  nameMatcher,
+  nothingMatched,
+  objectMatcher,
+  patternRoot,
+} from '../../../src/object-filter.ts';
+import { readablePartOf } from '../../../src/unreadable-key.ts';
 import { isNewer } from '../../../src/if-exists.ts';
 import type { ItemPlace } from '../../../src/jobs.ts';
 import { VERIFICATION_LABELS } from '../../../src/verification.ts';
@@ -39,6 +49,8 @@ export interface CopyItem {
   readonly size: number | undefined;
   readonly lastModified?: number;
   readonly unreadable?: true;
+  /** A pattern, or a filtered folder, that matched nothing: what to say (the item fails with it). */
+  readonly nothingMatched?: string;
 }
 
 /** The connection a journal reference names (a copy's source on another connection). */
@@ -83,21 +95,47 @@ async function* discover(
     runtime.addTotals(1, 0);
     yield { key, target: copyTargetKey(spec, key), size: undefined };
   }
-  for (const prefix of spec.prefixes ?? []) {
+  // A prefix's objects keep its folder's name; a pattern's land by their key below its folder (copy-targets.ts).
+  const roots = [
+    ...(spec.prefixes ?? []).map((named) => ({
+      named,
+      ...folderRoot(asFolderPrefix(named)),
+      targetOf: (key: string) => copyTargetKey(spec, key, named),
+    })),
+    ...(spec.patterns ?? []).map((named) => ({
+      named,
+      ...patternRoot(named),
+      targetOf: (key: string) => patternTargetKey(spec, key, named),
+    })),
+  ];
+  for (const { named, listPrefix, base, pattern, targetOf } of roots) {
+    const matches = objectMatcher(spec.filter, base, pattern);
+    const keepsName = nameMatcher(spec.filter, base, pattern);
+    let found = 0;
     const listing = listAllObjects(connection, {
       bucket: spec.sourceBucket,
-      prefix: asFolderPrefix(prefix),
+      prefix: listPrefix,
       signal: runtime.signal,
     });
     for await (const entry of listing) {
+      // A key no request can name fails by name, unless its name alone leaves it out (its size and date are unknown).
+      if (entry.unreadable ? !keepsName(readablePartOf(entry.key)) : !matches(entry)) continue;
+      found += 1;
       runtime.addTotals(1, entry.size);
       yield {
         key: entry.key,
-        target: copyTargetKey(spec, entry.key, prefix),
+        target: targetOf(entry.key),
         size: entry.size,
         ...(entry.lastModified === undefined ? {} : { lastModified: entry.lastModified }),
         ...(entry.unreadable ? { unreadable: true } : {}),
       };
+    }
+    // A pattern, or a filtered folder, that matched nothing is said (its item fails); an empty folder copies nothing.
+    if (found === 0 && (pattern !== undefined || isFiltering(spec.filter))) {
+      runtime.addTotals(1, 0);
+      const done = spec.move ? 'moved' : 'copied';
+      const nothing = nothingMatched(spec.sourceBucket, named, pattern === undefined, spec.filter, done);
+      yield { key: named, target: '', size: 0, nothingMatched: nothing };
     }
   }
   runtime.totalsFinal();
@@ -105,6 +143,10 @@ async function* discover(
 
 async function copyOne(ends: CopyEnds, spec: CopySpec, item: CopyItem, runtime: JobRuntime<CopyItem>): Promise<void> {
   const where = place(spec, item);
+  if (item.nothingMatched !== undefined) {
+    runtime.itemFailed(item, where, new BargeError('NothingFound', item.nothingMatched));
+    return;
+  }
   if (item.unreadable) {
     runtime.itemFailed(item, where, unreadableKeyError(spec.sourceBucket, item.key, spec.move ? 'moved' : 'copied'));
     return;

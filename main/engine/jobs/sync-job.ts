@@ -287,7 +287,10 @@ class SyncRun {
         runtime.itemFailed(
           {},
           { source: formatS3Url({ bucket, key: sent }), destination: '' },
-          new BargeError('UnreadableKey', `The store listed a key with a broken URL encoding ("${sent}"); it cannot be synced.`),
+          new BargeError(
+            'UnreadableKey',
+            `The store listed a key with a broken URL encoding ("${sent}"); it cannot be synced.`,
+          ),
         );
       }
       yield sides;

@@ -38,7 +38,9 @@ it('walks a folder in the order S3 lists its keys, which the upload walk does no
 it('a missing folder holds nothing only where asked (a destination); a broken link is an entry that could not be read, in its place', async () => {
   expect(await keys(entries(walkInKeyOrder(path.join(dir, 'missing'), '', { missingIsEmpty: true })))).toEqual([]);
   // A source gone (an unmounted disk) is no empty source: with --delete, everything would look extra.
-  await expect(keys(entries(walkInKeyOrder(path.join(dir, 'missing'), '')))).rejects.toMatchObject({ code: 'NotAFolder' });
+  await expect(keys(entries(walkInKeyOrder(path.join(dir, 'missing'), '')))).rejects.toMatchObject({
+    code: 'NotAFolder',
+  });
   await mkdir(path.join(dir, 'g'));
   await writeFile(path.join(dir, 'g', 'a'), 'a');
   await symlink(path.join(dir, 'nowhere'), path.join(dir, 'g', 'b'));
@@ -49,7 +51,8 @@ it('a missing folder holds nothing only where asked (a destination); a broken li
 it('hands its entries on in batches of at most WALK_BATCH, across subfolders, every file once in order', async () => {
   const count = WALK_BATCH * 2 + 10;
   await mkdir(path.join(dir, 'f', 'sub'), { recursive: true });
-  for (let i = 0; i < count; i++) await writeFile(path.join(dir, 'f', i % 2 ? 'sub' : '', `n${String(i).padStart(4, '0')}`), '');
+  for (let i = 0; i < count; i++)
+    await writeFile(path.join(dir, 'f', i % 2 ? 'sub' : '', `n${String(i).padStart(4, '0')}`), '');
   const sizes: number[] = [];
   const seen: string[] = [];
   for await (const batch of walkInKeyOrder(path.join(dir, 'f'), '')) {
