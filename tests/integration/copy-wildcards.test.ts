@@ -74,6 +74,32 @@ describe('cp and mv between s3:// addresses with a wildcard', () => {
     ]);
   });
 
+  it('two sources landing on one key: the first is moved, the second kept and named; one match of two patterns moves once', async () => {
+    const { bucket, other } = await seeded();
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'barge-copy-collide-'));
+    await writeFile(path.join(dir, 'a.gz'), 'another a.gz');
+    expect((await runCli(['cp', '-q', path.join(dir, 'a.gz'), `s3://${bucket}/other/`])).code).toBe(0);
+    const moved = await runCli([
+      'mv',
+      `s3://${bucket}/logs/2024-01/*.gz`,
+      `s3://${bucket}/logs/2024-01/a*`,
+      `s3://${bucket}/other/a*`,
+      `s3://${other}/all/`,
+    ]);
+    expect(moved.code).toBe(1);
+    expect(moved.stderr).toContain(
+      `s3://${bucket}/other/a.gz would land on s3://${other}/all/a.gz, where s3://${bucket}/logs/2024-01/a.gz goes: ` +
+        'it was not moved. Move them into separate folders.',
+    );
+    expect(moved.stderr).toMatch(/Moved 1 of 2 objects/);
+    expect(await keysIn(other)).toEqual(['all/a.gz']);
+    const sizes = await runCli(['ls', '--json', `s3://${other}/all/a.gz`]);
+    expect(JSON.parse(sizes.stdout.trim())).toMatchObject({ key: 'all/a.gz', size: 2048 });
+    expect(await keysIn(bucket)).toEqual(
+      [...ALL_KEYS.filter((key) => key !== 'logs/2024-01/a.gz'), 'other/a.gz'].sort(),
+    );
+  });
+
   it('a wildcard matching nothing is refused by name, exits 1 and changes nothing', async () => {
     const { bucket, other } = await seeded();
     for (const recursive of [[], ['-r']]) {

@@ -39,6 +39,7 @@ import { countedAgain } from './job.ts';
 import type { JobBody, JobRuntime } from './job.ts';
 import type { CopySpec } from './job-specs.ts';
 import { readAhead } from './read-ahead.ts';
+import { SpillingMap } from './spilling-map.ts';
 import { PartSlots, STREAMED_COPY_MEMORY_BYTES } from '../queue/part-slots.ts';
 import { checkSourceBeforeDelete } from './move-guard.ts';
 
@@ -51,6 +52,8 @@ export interface CopyItem {
   readonly unreadable?: true;
   /** A pattern, or a filtered folder, that matched nothing: what to say (the item fails with it). */
   readonly nothingMatched?: string;
+  /** Another source of the job lands on this target first: why this one is not copied. */
+  readonly collision?: string;
 }
 
 /** The connection a journal reference names (a copy's source on another connection). */
@@ -91,60 +94,111 @@ async function* discover(
   spec: CopySpec,
   runtime: JobRuntime<CopyItem>,
 ): AsyncGenerator<CopyItem> {
-  for (const key of spec.keys ?? []) {
-    runtime.addTotals(1, 0);
-    yield { key, target: copyTargetKey(spec, key), size: undefined };
-  }
-  // A prefix's objects keep its folder's name; a pattern's land by their key below its folder (copy-targets.ts).
-  const roots = [
-    ...(spec.prefixes ?? []).map((named) => ({
-      named,
-      ...folderRoot(asFolderPrefix(named)),
-      targetOf: (key: string) => copyTargetKey(spec, key, named),
-    })),
-    ...(spec.patterns ?? []).map((named) => ({
-      named,
-      ...patternRoot(named),
-      targetOf: (key: string) => patternTargetKey(spec, key, named),
-    })),
-  ];
-  for (const { named, listPrefix, base, pattern, targetOf } of roots) {
-    const matches = objectMatcher(spec.filter, base, pattern);
-    const keepsName = nameMatcher(spec.filter, base, pattern);
-    let found = 0;
-    const listing = listAllObjects(connection, {
-      bucket: spec.sourceBucket,
-      prefix: listPrefix,
-      signal: runtime.signal,
-    });
-    for await (const entry of listing) {
-      // A key no request can name fails by name, unless its name alone leaves it out (its size and date are unknown).
-      if (entry.unreadable ? !keepsName(readablePartOf(entry.key)) : !matches(entry)) continue;
-      found += 1;
-      runtime.addTotals(1, entry.size);
-      yield {
-        key: entry.key,
-        target: targetOf(entry.key),
-        size: entry.size,
-        ...(entry.lastModified === undefined ? {} : { lastModified: entry.lastModified }),
-        ...(entry.unreadable ? { unreadable: true } : {}),
-      };
-    }
-    // A pattern, or a filtered folder, that matched nothing is said (its item fails); an empty folder copies nothing.
-    if (found === 0 && (pattern !== undefined || isFiltering(spec.filter))) {
+  const done = spec.move ? 'moved' : 'copied';
+  const claims = new TargetClaims(spec);
+  try {
+    for (const key of spec.keys ?? []) {
+      const target = copyTargetKey(spec, key);
+      const owner = claims.claim(key, target);
+      if (owner === key) continue;
       runtime.addTotals(1, 0);
-      const done = spec.move ? 'moved' : 'copied';
-      const nothing = nothingMatched(spec.sourceBucket, named, pattern === undefined, spec.filter, done);
-      yield { key: named, target: '', size: 0, nothingMatched: nothing };
+      yield { key, target, size: undefined, ...(owner ? { collision: collision(spec, key, target, owner) } : {}) };
     }
+    // A prefix's objects keep its folder's name; a pattern's land by their key below its folder (copy-targets.ts).
+    const roots = [
+      ...(spec.prefixes ?? []).map((named) => ({
+        named,
+        ...folderRoot(asFolderPrefix(named)),
+        targetOf: (key: string) => copyTargetKey(spec, key, named),
+      })),
+      ...(spec.patterns ?? []).map((named) => ({
+        named,
+        ...patternRoot(named),
+        targetOf: (key: string) => patternTargetKey(spec, key, named),
+      })),
+    ];
+    for (const { named, listPrefix, base, pattern, targetOf } of roots) {
+      const matches = objectMatcher(spec.filter, base, pattern);
+      const keepsName = nameMatcher(spec.filter, base, pattern);
+      let found = 0;
+      const listing = listAllObjects(connection, {
+        bucket: spec.sourceBucket,
+        prefix: listPrefix,
+        signal: runtime.signal,
+      });
+      for await (const entry of listing) {
+        // A key no request can name fails by name, unless its name alone leaves it out (its size and date are unknown).
+        if (entry.unreadable ? !keepsName(readablePartOf(entry.key)) : !matches(entry)) continue;
+        found += 1;
+        const target = targetOf(entry.key);
+        const owner = entry.unreadable ? undefined : claims.claim(entry.key, target);
+        // Matched by an earlier source too (two overlapping patterns): copied once.
+        if (owner === entry.key) continue;
+        runtime.addTotals(1, entry.size);
+        yield {
+          key: entry.key,
+          target,
+          size: entry.size,
+          ...(entry.lastModified === undefined ? {} : { lastModified: entry.lastModified }),
+          ...(entry.unreadable ? { unreadable: true } : {}),
+          ...(owner ? { collision: collision(spec, entry.key, target, owner) } : {}),
+        };
+      }
+      // A pattern, or a filtered folder, that matched nothing is said (its item fails); an empty folder copies nothing.
+      if (found === 0 && (pattern !== undefined || isFiltering(spec.filter))) {
+        runtime.addTotals(1, 0);
+        const nothing = nothingMatched(spec.sourceBucket, named, pattern === undefined, spec.filter, done);
+        yield { key: named, target: spec.destination, size: 0, nothingMatched: nothing };
+      }
+    }
+    runtime.totalsFinal();
+  } finally {
+    claims.close();
   }
-  runtime.totalsFinal();
+}
+
+/**
+ * The destination keys a job's sources have taken. Two sources must never land on one key (keys "a/x"
+ * and "b/x", or two patterns' matches, into one folder): the second copy would replace the first, and a
+ * move would then have deleted the first's source. The first keeps the key. Only a job naming several
+ * sources can meet itself; kept on disk past 100,000 keys (spilling-map.ts).
+ */
+class TargetClaims {
+  private readonly owners: SpillingMap<string> | undefined;
+
+  constructor(spec: CopySpec) {
+    const sources = (spec.keys?.length ?? 0) + (spec.prefixes?.length ?? 0) + (spec.patterns?.length ?? 0);
+    this.owners = sources > 1 ? new SpillingMap<string>() : undefined;
+  }
+
+  /** Take `target` for `key`: undefined when it is free, else the key that took it (`key` itself: named twice). */
+  claim(key: string, target: string): string | undefined {
+    const owner = this.owners?.get(target);
+    if (owner === undefined) this.owners?.set(target, key);
+    return owner;
+  }
+
+  close(): void {
+    this.owners?.close();
+  }
+}
+
+function collision(spec: CopySpec, key: string, target: string, owner: string): string {
+  const source = (name: string) => `s3://${spec.sourceBucket}/${name}`;
+  return (
+    `${source(key)} would land on s3://${spec.bucket}/${target}, where ${source(owner)} goes: it was not ` +
+    `${spec.move ? 'moved. Move' : 'copied. Copy'} them into separate folders.`
+  );
 }
 
 async function copyOne(ends: CopyEnds, spec: CopySpec, item: CopyItem, runtime: JobRuntime<CopyItem>): Promise<void> {
   const where = place(spec, item);
   if (item.nothingMatched !== undefined) {
     runtime.itemFailed(item, where, new BargeError('NothingFound', item.nothingMatched));
+    return;
+  }
+  if (item.collision !== undefined) {
+    runtime.itemFailed(item, where, new BargeError('NameCollision', item.collision));
     return;
   }
   if (item.unreadable) {
