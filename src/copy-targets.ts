@@ -3,15 +3,20 @@
 // A destination ending in "/" (or "" for the bucket's top) is a folder: a key goes in it under its
 // own name, a prefix with its folder name and everything below it (as a folder dragged onto another
 // does). A destination without the "/" is a new name: for one key its exact key, for one prefix the
-// folder it becomes (a rename: "photos/" to "pictures" makes "pictures/…"). Pure: the engine, the
-// command line and the window's rename preview all map keys with it.
+// folder it becomes (a rename: "photos/" to "pictures" makes "pictures/…"). A wildcard's matches go in
+// a folder by their key below the pattern's folder ("logs/*.gz" to "old/": logs/2024/a.gz becomes
+// old/2024/a.gz), as s5cmd puts them. Pure: the engine, the command line and the window's rename
+// preview all map keys with it.
 
+import { filterBase, globMayMatchBelow } from './object-filter.ts';
 import { asFolderPrefix, keyBaseName } from './s3-url.ts';
 
 export interface CopyPlaces {
   readonly sourceBucket: string;
   readonly keys?: readonly string[];
   readonly prefixes?: readonly string[];
+  /** S3-URL wildcard keys ("logs/*.gz", src/object-filter.ts), each matching any number of objects. */
+  readonly patterns?: readonly string[];
   readonly bucket: string;
   readonly destination: string;
 }
@@ -31,6 +36,11 @@ export function copyTargetKey(spec: CopyPlaces, key: string, prefix?: string): s
   return folder === '' ? spec.destination + rest : `${spec.destination}${keyBaseName(folder)}/${rest}`;
 }
 
+/** The key an object `pattern` matched is copied to: below the destination folder, by its key below the pattern's. */
+export function patternTargetKey(spec: CopyPlaces, key: string, pattern: string): string {
+  return spec.destination + key.slice(filterBase(pattern).length);
+}
+
 /**
  * Why these places cannot be a copy (or a move) at all, in words a person can act on; undefined
  * when they can. A new name is for one key or one prefix; a copy onto itself changes nothing (and a
@@ -40,8 +50,15 @@ export function copyTargetKey(spec: CopyPlaces, key: string, prefix?: string): s
 export function copyPlacesProblem(spec: CopyPlaces, verb: 'copy' | 'move', sameStore = true): string | undefined {
   const keys = spec.keys ?? [];
   const prefixes = spec.prefixes ?? [];
-  if (keys.length + prefixes.length === 0) return `Nothing to ${verb}: name an object or a folder.`;
-  if (!isFolderDestination(spec.destination) && keys.length + prefixes.length > 1)
+  const patterns = spec.patterns ?? [];
+  const named = keys.length + prefixes.length + patterns.length;
+  if (named === 0) return `Nothing to ${verb}: name an object or a folder.`;
+  if (!isFolderDestination(spec.destination) && patterns.length > 0)
+    return (
+      `To ${verb} what s3://${spec.sourceBucket}/${patterns[0]} matches, the destination must be a folder: ` +
+      'end it with "/".'
+    );
+  if (!isFolderDestination(spec.destination) && named > 1)
     return `To ${verb} more than one object or folder, the destination must be a folder: end it with "/".`;
   // Between two stores, a bucket of one name is two buckets.
   if (!sameStore || spec.bucket !== spec.sourceBucket) return undefined;
@@ -56,6 +73,20 @@ export function copyPlacesProblem(spec: CopyPlaces, verb: 'copy' | 'move', sameS
       return (
         `Cannot ${verb} s3://${spec.bucket}/${folder} into itself (to s3://${spec.bucket}/${target}): ` +
         `choose a destination outside it.`
+      );
+  }
+  for (const pattern of patterns) {
+    const matched = `what s3://${spec.bucket}/${pattern} matches`;
+    // Every match would land on its own key.
+    if (spec.destination === filterBase(pattern))
+      return verb === 'move'
+        ? `Cannot move ${matched} onto itself: each match would land on its own key. Give another destination.`
+        : `Copying ${matched} onto itself would change nothing: give another destination.`;
+    // A copy in a folder the pattern reaches would be matched again, and copied once more.
+    if (globMayMatchBelow(pattern, spec.destination))
+      return (
+        `Cannot ${verb} ${matched} into s3://${spec.bucket}/${spec.destination}: the pattern matches keys there ` +
+        'too, so its copies would be copied again. Choose a destination the pattern does not reach.'
       );
   }
   return undefined;

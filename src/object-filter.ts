@@ -116,6 +116,34 @@ export function globMatcher(glob: string): (text: string) => boolean {
   };
 }
 
+/**
+ * Whether `glob` matches some text that begins with `prefix` (what a folder's keys all begin with).
+ *
+ * A copy of a pattern's matches into a folder that the pattern reaches would be listed again and copied
+ * once more (`*` spans "/"): this is the question that refuses it. The glob's places still reachable
+ * once `prefix` is read are followed as a set, so the time is the product of the two lengths.
+ */
+export function globMayMatchBelow(glob: string, prefix: string): boolean {
+  const pattern = [...glob];
+  // A `*` may match nothing: being at it is also being just past it.
+  const withStars = (places: Set<number>): Set<number> => {
+    for (const place of places) if (pattern[place] === '*') places.add(place + 1);
+    return places;
+  };
+  let places = withStars(new Set([0]));
+  for (const char of prefix) {
+    const next = new Set<number>();
+    for (const place of places) {
+      if (pattern[place] === '*') next.add(place);
+      else if (place < pattern.length && (pattern[place] === '?' || pattern[place] === char)) next.add(place + 1);
+    }
+    places = withStars(next);
+    if (places.size === 0) return false;
+  }
+  // Whatever is left of the glob, some text after the prefix matches it.
+  return places.size > 0;
+}
+
 /** Whether `text` matches `glob` as a whole. */
 export function globMatches(glob: string, text: string): boolean {
   return globMatcher(glob)(text);
@@ -345,6 +373,22 @@ export function describeFilter(filter: ObjectFilter | undefined): string {
     filter.storageClasses === undefined ? '' : `--storage-class ${filter.storageClasses.join(',')}`,
   ];
   return parts.filter((part) => part !== '').join(', ');
+}
+
+/**
+ * What a job says of a pattern, or a filtered folder, that matched nothing (`done`: "downloaded",
+ * "copied", "moved"): "No object below s3://b/logs/ matches --larger-than 1024 bytes: nothing was moved."
+ */
+export function nothingMatched(
+  bucket: string,
+  named: string,
+  folder: boolean,
+  filter: ObjectFilter | undefined,
+  done: string,
+): string {
+  const where = `s3://${bucket}/${folder && named !== '' && !named.endsWith('/') ? `${named}/` : named}`;
+  const how = describeFilter(filter);
+  return `No object ${folder ? 'below ' : ''}${where} matches${how ? ` ${how}` : ''}: nothing was ${done}.`;
 }
 
 /** Where a listing starts and what it keeps: the prefix sent to the store, the folder globs see, the pattern. */

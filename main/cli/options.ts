@@ -82,7 +82,7 @@ const COMMAND_FLAGS: Readonly<Record<string, readonly string[]>> = {
     ...FILTER_FLAGS,
   ],
   rm: ['recursive', 'dry-run', 'all-versions', 'resume', 'from', ...FILTER_FLAGS],
-  mv: ['recursive', 'resume', 'if-exists', ...SOURCE_FLAGS],
+  mv: ['recursive', 'resume', 'if-exists', ...SOURCE_FLAGS, ...FILTER_FLAGS],
   mb: [],
   mkdir: [],
   rb: ['force', 'yes'],
@@ -451,7 +451,7 @@ Options:
   --dry-run            show what would happen; change nothing
   --all-versions       rm: every version and delete marker (versioned buckets)
 
-Wildcards and filters (ls, cp, rm, sync, du):
+Wildcards and filters (ls, cp, mv, rm, sync, du):
   s3://b/logs/2024-*/*.gz   a key with * (any characters, "/" included) or ? (one character) is a
                        wildcard, as in s5cmd: only the part before the first one is listed. --raw
                        takes * and ? as themselves
@@ -467,7 +467,7 @@ Wildcards and filters (ls, cp, rm, sync, du):
   --storage-class C    only objects of these storage classes (STANDARD, GLACIER,... comma-separated)
   A dry run (rm --dry-run) prints the first 20 matches, then the count and bytes of all; with
   --json, every match as a JSON line. A wildcard or filter that matches nothing says so: ls then
-  exits 1, rm deletes nothing and exits 0, cp fails the download ("No object matches ...").
+  exits 1, rm deletes nothing and exits 0, cp and mv fail ("No object matches ...", exit 1).
   --receipt FILE       cp: when done, write what was stored or saved (key, size, ETag, version,
                        checksum) as CSV, or JSON for a .json name
   --no-resume          cp, mv, rm, sync: start afresh instead of continuing an interrupted run

@@ -555,8 +555,9 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
         }),
       );
     },
-    'jobs.copy': async ({ connectionId, sourceConnectionId, resume, resumeWithinMs, ...spec }) => {
+    'jobs.copy': async ({ connectionId, sourceConnectionId, resume, resumeWithinMs, patterns, filter, ...places }) => {
       const connection = await registry.connection(connectionId);
+      const spec = { ...places, ...matching(patterns, filter) };
       const start = { connectionRef: connectionId, resume, resumeWithinMs };
       if (sourceConnectionId === undefined || sourceConnectionId === connectionId)
         return started(engine.copy(connection, spec, start));

@@ -387,7 +387,8 @@ export const methodSchemas = {
   /**
    * Copy (move: then delete each source once its copy is verified) objects and folders within one
    * connection, by the store itself. `destination`: a folder ending in "/" ("" the top), or a new
-   * name for one object or folder (src/copy-targets.ts). `sourceConnectionId`: the sources are on
+   * name for one object or folder (src/copy-targets.ts); a pattern's matches go in a folder by their key
+   * below the pattern's folder, as s5cmd puts them. `sourceConnectionId`: the sources are on
    * another connection (another store or account); their bytes then stream through the engine.
    */
   'jobs.copy': z
@@ -400,6 +401,8 @@ export const methodSchemas = {
       bucket,
       destination: prefix,
       move: z.boolean().default(false),
+      /** Wildcard keys and a filter on what prefixes and patterns list (as a download's). */
+      ...matching,
       ifExists: z.enum(['overwrite', 'skip', 'newer', 'fail']).optional(),
       /** Objects above this many bytes are copied in parts (default 5 GiB, CopyObject's limit). */
       partCopyAboveBytes: z

@@ -577,4 +577,47 @@ describe('barge cp between two connections', () => {
     expect(same.stderr).toMatch(/onto itself/);
     expect(await exists(t.bucket, 'cli/one.bin')).toBe(true);
   });
+
+  it('moves what a wildcard and a filter select from the other connection, and refuses a pattern onto itself in one store', async () => {
+    await put('logs/2024/a.gz', randomBytes(1000));
+    await put('logs/2024/b.txt', randomBytes(10));
+    await put('logs/skip/c.gz', randomBytes(10));
+    const s3 = inject('s3');
+    const env = { AWS_ACCESS_KEY_ID: s3.accessKeyId, AWS_SECRET_ACCESS_KEY: s3.secretAccessKey };
+    const moved = await runCli(
+      [
+        'mv',
+        '--endpoint-url',
+        proxy.endpoint,
+        '--source-endpoint-url',
+        s3.endpoint,
+        '--exclude',
+        'skip/*',
+        `s3://${t.bucket}/logs/*.gz`,
+        `s3://${other}/old/`,
+      ],
+      { env },
+    );
+    expect(moved.code, moved.stderr).toBe(0);
+    expect(moved.stderr).toMatch(/^Moved 1 of 1 object/);
+    expect(await exists(other, 'old/2024/a.gz')).toBe(true);
+    expect(await exists(t.bucket, 'logs/2024/a.gz')).toBe(false);
+    expect(await exists(t.bucket, 'logs/2024/b.txt')).toBe(true);
+    expect(await exists(t.bucket, 'logs/skip/c.gz')).toBe(true);
+    const onto = await runCli(
+      [
+        'mv',
+        '--endpoint-url',
+        s3.endpoint,
+        '--source-endpoint-url',
+        `${s3.endpoint}/`,
+        `s3://${t.bucket}/logs/*.gz`,
+        `s3://${t.bucket}/logs/`,
+      ],
+      { env },
+    );
+    expect(onto.code).not.toBe(0);
+    expect(onto.stderr).toContain(`Cannot move what s3://${t.bucket}/logs/*.gz matches onto itself`);
+    expect(await exists(t.bucket, 'logs/skip/c.gz')).toBe(true);
+  });
 });

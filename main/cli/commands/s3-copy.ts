@@ -1,5 +1,6 @@
 // barge cp s3://… s3://… and barge mv: the store copies (and, for mv, then deletes each source once
-// its copy is verified). Without --recursive each source is an object; with it, a prefix. With
+// its copy is verified). Without --recursive each source is an object; with it, a prefix; a wildcard
+// (either way) is a pattern, and the filter flags select what prefixes and patterns list. With
 // --source-endpoint-url / --source-profile / --source-region the sources are on another connection,
 // and their bytes stream through Barge.
 
@@ -9,6 +10,7 @@ import { runJob } from '../run-job.ts';
 import { exitStatus, rerun, s3Location } from './job-command.ts';
 import { isS3Url } from '../../../src/s3-url.ts';
 import { copyPlacesProblem } from '../../../src/copy-targets.ts';
+import { namedObjects } from '../matches.ts';
 
 const COPY_IF_EXISTS = ['overwrite', 'skip', 'newer', 'fail'] as const;
 type CopyIfExists = (typeof COPY_IF_EXISTS)[number];
@@ -21,7 +23,7 @@ export async function copyInStore(
   move: boolean,
 ): Promise<number> {
   const verb = move ? 'mv' : 'cp';
-  const { recursive, ifExists } = cli.options;
+  const { ifExists } = cli.options;
   const locations = sources.map(s3Location);
   const sourceBucket = locations[0]!.bucket;
   if (locations.some((l) => l.bucket !== sourceBucket))
@@ -30,8 +32,12 @@ export async function copyInStore(
     throw usageError(`${verb} between s3:// addresses takes --if-exists overwrite, skip, newer or fail.`);
   if (cli.options.requireVerified)
     throw usageError(`--require-verified is for downloads: every copy is checked against its source.`);
-  const named = [...new Set(locations.map((l) => (recursive ? l.key.replace(/\/+$/, '') : l.key)))];
-  const prefix = recursive ? undefined : named.find((key) => key === '' || key.endsWith('/'));
+  // A wildcard is a pattern, with or without --recursive: its matches land below the destination folder
+  // by their key below its folder. A filter selects what a folder or pattern lists.
+  const { keys, prefixes, patterns } = namedObjects(cli, locations, move ? 'move' : 'copy', {
+    folderKey: (key) => key.replace(/\/+$/, ''),
+  });
+  const prefix = keys.find((key) => key === '' || key.endsWith('/'));
   if (prefix !== undefined)
     throw usageError(
       `s3://${sourceBucket}/${prefix} is a prefix: add --recursive to ${move ? 'move' : 'copy'} everything below it.`,
@@ -39,8 +45,9 @@ export async function copyInStore(
   const target = s3Location(destination);
   const places = {
     sourceBucket,
-    keys: recursive ? [] : named,
-    prefixes: recursive ? named : [],
+    keys: [...new Set(keys)],
+    prefixes,
+    patterns,
     bucket: target.bucket,
     destination: target.key,
   };
@@ -59,6 +66,7 @@ export async function copyInStore(
           ...places,
           move,
           ifExists: ifExists as CopyIfExists | undefined,
+          filter: cli.options.filter,
           ...rerun(cli),
         }),
       move ? 'Moved' : 'Copied',

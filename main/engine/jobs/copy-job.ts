@@ -1,17 +1,27 @@
 // Copy or move objects within a store: each one copied by the store itself (s3/object-copy.ts); or
 // from another connection's store, each one's bytes streamed through the engine (s3/streamed-copy.ts).
 //
-// Named keys are copied as named; prefixes as they are listed, the listing running ahead of the
-// copies (read-ahead.ts) so the totals are known early. Each object is verified (the store's checksum
-// of the copy against the source's, or the ETag) before it counts as done; a move deletes its source
-// only then, so a move stopped at any point has lost nothing: run again, it finds in the journal the
-// objects already moved and goes on with the rest. An object already at the destination is replaced,
-// kept, kept unless the source is newer, or failed, as asked (--if-exists). A copy in parts records its
-// upload and each part done, so a run stopped half-way through a large object goes on from the part
-// it reached, not from the first.
+// Named keys are copied as named; prefixes and wildcard patterns as they are listed, keeping what the
+// pattern and the filter select, the listing running ahead of the copies (read-ahead.ts) so the totals
+// are known early; a pattern (or a filtered prefix) that matches nothing fails by name. Each object is
+// verified (the store's checksum of the copy against the source's, or the ETag) before it counts as
+// done; a move deletes its source only then, so a move stopped at any point has lost nothing: run
+// again, it finds in the journal the objects already moved and goes on with the rest. An object already
+// at the destination is replaced, kept, kept unless the source is newer, or failed, as asked
+// (--if-exists). A copy in parts records its upload and each part done, so a run stopped half-way
+// through a large object goes on from the part it reached, not from the first.
 
 import { asFolderPrefix } from '../../../src/s3-url.ts';
-import { copyTargetKey } from '../../../src/copy-targets.ts';
+import { copyTargetKey, patternTargetKey } from '../../../src/copy-targets.ts';
+import {
+  folderRoot,
+  isFiltering,
+  nameMatcher,
+  nothingMatched,
+  objectMatcher,
+  patternRoot,
+} from '../../../src/object-filter.ts';
+import { readablePartOf } from '../../../src/unreadable-key.ts';
 import { isNewer } from '../../../src/if-exists.ts';
 import type { ItemPlace } from '../../../src/jobs.ts';
 import { VERIFICATION_LABELS } from '../../../src/verification.ts';
@@ -31,6 +41,7 @@ import { countedAgain } from './job.ts';
 import type { JobBody, JobRuntime } from './job.ts';
 import type { CopySpec } from './job-specs.ts';
 import { readAhead } from './read-ahead.ts';
+import { SpillingMap } from './spilling-map.ts';
 import { PartSlots, STREAMED_COPY_MEMORY_BYTES } from '../queue/part-slots.ts';
 import { checkSourceBeforeDelete } from './move-guard.ts';
 
@@ -41,6 +52,10 @@ export interface CopyItem {
   readonly size: number | undefined;
   readonly lastModified?: number;
   readonly unreadable?: true;
+  /** A pattern, or a filtered folder, that matched nothing: what to say (the item fails with it). */
+  readonly nothingMatched?: string;
+  /** Another source of the job lands on this target first: why this one is not copied. */
+  readonly collision?: string;
 }
 
 /** The connection a journal reference names (a copy's source on another connection). */
@@ -81,32 +96,113 @@ async function* discover(
   spec: CopySpec,
   runtime: JobRuntime<CopyItem>,
 ): AsyncGenerator<CopyItem> {
-  for (const key of spec.keys ?? []) {
-    runtime.addTotals(1, 0);
-    yield { key, target: copyTargetKey(spec, key), size: undefined };
-  }
-  for (const prefix of spec.prefixes ?? []) {
-    const listing = listAllObjects(connection, {
-      bucket: spec.sourceBucket,
-      prefix: asFolderPrefix(prefix),
-      signal: runtime.signal,
-    });
-    for await (const entry of listing) {
-      runtime.addTotals(1, entry.size);
-      yield {
-        key: entry.key,
-        target: copyTargetKey(spec, entry.key, prefix),
-        size: entry.size,
-        ...(entry.lastModified === undefined ? {} : { lastModified: entry.lastModified }),
-        ...(entry.unreadable ? { unreadable: true } : {}),
-      };
+  const done = spec.move ? 'moved' : 'copied';
+  const claims = new TargetClaims(spec);
+  try {
+    for (const key of spec.keys ?? []) {
+      const target = copyTargetKey(spec, key);
+      const owner = claims.claim(key, target);
+      if (owner === key) continue;
+      runtime.addTotals(1, 0);
+      yield { key, target, size: undefined, ...(owner ? { collision: collision(spec, key, target, owner) } : {}) };
     }
+    // A prefix's objects keep its folder's name; a pattern's land by their key below its folder (copy-targets.ts).
+    const roots = [
+      ...(spec.prefixes ?? []).map((named) => ({
+        named,
+        ...folderRoot(asFolderPrefix(named)),
+        targetOf: (key: string) => copyTargetKey(spec, key, named),
+      })),
+      ...(spec.patterns ?? []).map((named) => ({
+        named,
+        ...patternRoot(named),
+        targetOf: (key: string) => patternTargetKey(spec, key, named),
+      })),
+    ];
+    for (const { named, listPrefix, base, pattern, targetOf } of roots) {
+      const matches = objectMatcher(spec.filter, base, pattern);
+      const keepsName = nameMatcher(spec.filter, base, pattern);
+      let found = 0;
+      const listing = listAllObjects(connection, {
+        bucket: spec.sourceBucket,
+        prefix: listPrefix,
+        signal: runtime.signal,
+      });
+      for await (const entry of listing) {
+        // A key no request can name fails by name, unless its name alone leaves it out (its size and date are unknown).
+        if (entry.unreadable ? !keepsName(readablePartOf(entry.key)) : !matches(entry)) continue;
+        found += 1;
+        const target = targetOf(entry.key);
+        const owner = entry.unreadable ? undefined : claims.claim(entry.key, target);
+        // Matched by an earlier source too (two overlapping patterns): copied once.
+        if (owner === entry.key) continue;
+        runtime.addTotals(1, entry.size);
+        yield {
+          key: entry.key,
+          target,
+          size: entry.size,
+          ...(entry.lastModified === undefined ? {} : { lastModified: entry.lastModified }),
+          ...(entry.unreadable ? { unreadable: true } : {}),
+          ...(owner ? { collision: collision(spec, entry.key, target, owner) } : {}),
+        };
+      }
+      // A pattern, or a filtered folder, that matched nothing is said (its item fails); an empty folder copies nothing.
+      if (found === 0 && (pattern !== undefined || isFiltering(spec.filter))) {
+        runtime.addTotals(1, 0);
+        const nothing = nothingMatched(spec.sourceBucket, named, pattern === undefined, spec.filter, done);
+        yield { key: named, target: spec.destination, size: 0, nothingMatched: nothing };
+      }
+    }
+    runtime.totalsFinal();
+  } finally {
+    claims.close();
   }
-  runtime.totalsFinal();
+}
+
+/**
+ * The destination keys a job's sources have taken. Two sources must never land on one key (keys "a/x"
+ * and "b/x", or two patterns' matches, into one folder): the second copy would replace the first, and a
+ * move would then have deleted the first's source. The first keeps the key. Only a job naming several
+ * sources can meet itself; kept on disk past 100,000 keys (spilling-map.ts).
+ */
+class TargetClaims {
+  private readonly owners: SpillingMap<string> | undefined;
+
+  constructor(spec: CopySpec) {
+    const sources = (spec.keys?.length ?? 0) + (spec.prefixes?.length ?? 0) + (spec.patterns?.length ?? 0);
+    this.owners = sources > 1 ? new SpillingMap<string>() : undefined;
+  }
+
+  /** Take `target` for `key`: undefined when it is free, else the key that took it (`key` itself: named twice). */
+  claim(key: string, target: string): string | undefined {
+    const owner = this.owners?.get(target);
+    if (owner === undefined) this.owners?.set(target, key);
+    return owner;
+  }
+
+  close(): void {
+    this.owners?.close();
+  }
+}
+
+function collision(spec: CopySpec, key: string, target: string, owner: string): string {
+  const source = (name: string) => `s3://${spec.sourceBucket}/${name}`;
+  return (
+    `${source(key)} would land on s3://${spec.bucket}/${target}, where ${source(owner)} goes: it was not ` +
+    `${spec.move ? 'moved. Move' : 'copied. Copy'} them into separate folders.`
+  );
 }
 
 async function copyOne(ends: CopyEnds, spec: CopySpec, item: CopyItem, runtime: JobRuntime<CopyItem>): Promise<void> {
   const where = place(spec, item);
+  if (item.nothingMatched !== undefined) {
+    runtime.itemFailed(item, where, new BargeError('NothingFound', item.nothingMatched));
+    return;
+  }
+  if (item.collision !== undefined) {
+    runtime.itemFailed(item, where, new BargeError('NameCollision', item.collision));
+    return;
+  }
   if (item.unreadable) {
     runtime.itemFailed(item, where, unreadableKeyError(spec.sourceBucket, item.key, spec.move ? 'moved' : 'copied'));
     return;

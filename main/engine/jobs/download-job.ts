@@ -14,10 +14,10 @@ import { keyToRelativePath, SavedPaths } from '../../../src/key-path.ts';
 import { choosePartSize, partCount, partNumbers, partRange } from '../../../src/part-size.ts';
 import { asFolderPrefix, formatS3Url, keyBaseName } from '../../../src/s3-url.ts';
 import {
-  describeFilter,
   folderRoot,
   isFiltering,
   nameMatcher,
+  nothingMatched,
   objectMatcher,
   patternRoot,
 } from '../../../src/object-filter.ts';
@@ -316,18 +316,11 @@ async function* listItems(
         path: '',
         nothingBelow:
           pattern !== undefined || isFiltering(spec.filter)
-            ? nothingMatches(spec, rawPrefix, pattern === undefined)
+            ? nothingMatched(spec.bucket, rawPrefix, pattern === undefined, spec.filter, 'downloaded')
             : await nothingBelow(connection, spec.bucket, rawPrefix, prefix, runtime),
       };
     }
   }
-}
-
-/** What to say of a pattern, or a filtered prefix, that matched nothing: nothing was saved. */
-function nothingMatches(spec: DownloadSpec, named: string, folder: boolean): string {
-  const where = `s3://${spec.bucket}/${folder ? asFolderPrefix(named) : named}`;
-  const filter = describeFilter(spec.filter);
-  return `No object ${folder ? 'below ' : ''}${where} matches${filter ? ` ${filter}` : ''}: nothing was downloaded.`;
 }
 
 /**

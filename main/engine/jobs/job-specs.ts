@@ -177,6 +177,10 @@ export const copySpecSchema = z
     keys: z.array(z.string().min(1)).readonly().optional(),
     /** Prefixes ("folders"), each copied with everything below it. */
     prefixes: z.array(z.string()).readonly().optional(),
+    /** Wildcard keys: each object matched is copied below the destination folder by its key below the pattern's. */
+    patterns,
+    /** Of what prefixes and patterns list, only the objects this keeps (named keys are taken as named). */
+    filter: objectFilterSchema.optional(),
     /** The destination bucket. */
     bucket,
     /** A folder (ending in "/", or "" for the top) or a new name (src/copy-targets.ts). */

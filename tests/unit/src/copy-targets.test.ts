@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { copyPlacesProblem, copyTargetKey } from '../../../src/copy-targets.ts';
+import { copyPlacesProblem, copyTargetKey, patternTargetKey } from '../../../src/copy-targets.ts';
 
 const spec = (destination: string, more: object = {}) => ({ sourceBucket: 'a', bucket: 'b', destination, ...more });
 
@@ -30,5 +30,33 @@ describe('where a copy puts each object', () => {
     expect(copyPlacesProblem(spec('one-name', { keys: ['a', 'b'] }), 'copy')).toMatch(/must be a folder/);
     expect(copyPlacesProblem(spec('p/', { keys: ['p/q.txt'] }), 'move')).toBeUndefined();
     expect(copyPlacesProblem(spec('x/'), 'copy')).toMatch(/Nothing to copy/);
+  });
+
+  it("puts a pattern's match below the destination folder by its key below the pattern's folder, as s5cmd", () => {
+    expect(patternTargetKey(spec('old/'), 'logs/2024-01/a.gz', 'logs/2024-*/*.gz')).toBe('old/2024-01/a.gz');
+    expect(patternTargetKey(spec(''), 'logs/deep/b.gz', 'logs/*.gz')).toBe('deep/b.gz');
+    expect(patternTargetKey(spec('x/'), 'a.gz', '*.gz')).toBe('x/a.gz');
+  });
+
+  it("refuses a pattern's matches onto themselves or into a folder the pattern reaches, and a pattern to one name", () => {
+    const same = (destination: string, patterns: string[]) => spec(destination, { bucket: 'a', patterns });
+    expect(copyPlacesProblem(same('logs/', ['logs/*.gz']), 'move')).toBe(
+      'Cannot move what s3://a/logs/*.gz matches onto itself: each match would land on its own key. Give another ' +
+        'destination.',
+    );
+    expect(copyPlacesProblem(same('logs/', ['logs/2024-*']), 'copy')).toMatch(/would change nothing/);
+    expect(copyPlacesProblem(same('old/', ['*.gz']), 'move')).toBe(
+      'Cannot move what s3://a/*.gz matches into s3://a/old/: the pattern matches keys there too, so its copies ' +
+        'would be copied again. Choose a destination the pattern does not reach.',
+    );
+    expect(copyPlacesProblem(same('logs/old/', ['logs/2024-??.gz']), 'move')).toBeUndefined();
+    expect(copyPlacesProblem(same('archive/', ['logs/*.gz']), 'move')).toBeUndefined();
+    // Another bucket, or another store: nothing lands on a source.
+    expect(copyPlacesProblem(spec('logs/', { patterns: ['logs/*.gz'] }), 'move')).toBeUndefined();
+    expect(copyPlacesProblem(same('logs/', ['logs/*.gz']), 'move', false)).toBeUndefined();
+    expect(copyPlacesProblem(spec('gz', { patterns: ['logs/*.gz'] }), 'copy')).toBe(
+      'To copy what s3://a/logs/*.gz matches, the destination must be a folder: end it with "/".',
+    );
+    expect(copyPlacesProblem(spec('x/', { patterns: ['logs/*.gz'] }), 'copy')).toBeUndefined();
   });
 });

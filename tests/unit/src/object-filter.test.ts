@@ -4,7 +4,9 @@ import {
   filterBase,
   FilterProblem,
   globMatches,
+  globMayMatchBelow,
   hasWildcard,
+  nothingMatched,
   objectMatcher,
   parseInstant,
   parseObjectFilter,
@@ -60,6 +62,31 @@ describe('wildcards in S3 URLs (as s5cmd)', () => {
     expect(globMatches('?', '')).toBe(false);
     expect(globMatches('a*b*c', 'aXbYbZc')).toBe(true);
     expect(globMatches('a*b*c', 'aXbYbZ')).toBe(false);
+  });
+
+  it('tells whether a glob matches some key below a folder (its copies there would be matched again)', () => {
+    expect(globMayMatchBelow('logs/*.gz', 'logs/archive/')).toBe(true);
+    expect(globMayMatchBelow('*.gz', 'old/')).toBe(true);
+    expect(globMayMatchBelow('logs/*.gz', 'logs/')).toBe(true);
+    expect(globMayMatchBelow('logs/2024-??.gz', 'logs/old/')).toBe(false);
+    expect(globMayMatchBelow('logs/*.gz', 'archive/')).toBe(false);
+    expect(globMayMatchBelow('logs/a?', 'logs/ab/')).toBe(false);
+    expect(globMayMatchBelow('logs/a?*', 'logs/ab/')).toBe(true);
+    expect(globMayMatchBelow('**x', '')).toBe(true);
+    expect(globMayMatchBelow('a*b*c', 'aXbY/')).toBe(true);
+    expect(globMayMatchBelow('é?/*', 'éé/')).toBe(true);
+    // Time is the product of the lengths, as globMatcher's: a long folder against many stars is quick.
+    expect(globMayMatchBelow('*a*a*a*a*a*a*a*a*a*a*b', 'a'.repeat(5_000))).toBe(true);
+    expect(globMayMatchBelow('b*a*a*a*a*a*a*a*a*a*a*', 'a'.repeat(5_000))).toBe(false);
+  });
+
+  it('says by name what matched nothing, with its filter and what was not done', () => {
+    expect(nothingMatched('b', 'logs/*.zip', false, undefined, 'moved')).toBe(
+      'No object s3://b/logs/*.zip matches: nothing was moved.',
+    );
+    expect(nothingMatched('b', 'logs', true, { largerThan: 1024 }, 'copied')).toBe(
+      'No object below s3://b/logs/ matches --larger-than 1024 bytes: nothing was copied.',
+    );
   });
 
   it('sees include and exclude globs below the folder named', () => {
