@@ -4,7 +4,7 @@
 import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { PutObjectCommand } from '@aws-sdk/client-s3';
+import { ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { setUpEngine } from '../support/fixtures.ts';
 import type { TestContext } from '../support/fixtures.ts';
@@ -38,6 +38,23 @@ it('cp -r of a prefix with nothing below it fails by name, and says so when an o
   expect(typo.stderr).toContain(
     `Nothing was found below s3://${t.bucket}/nothing-here/: check the bucket and the prefix`,
   );
+});
+
+it('cp -r and mv -r between s3:// addresses of a prefix with nothing below it fail by name, and change nothing', async () => {
+  await put('k/c.txt', 'CCC');
+  const object = await cli(['mv', '-r', `s3://${t.bucket}/k/c.txt`, `s3://${t.bucket}/moved/`]);
+  expect(object.code).toBe(1);
+  expect(object.stderr).toContain(
+    `Nothing was found below s3://${t.bucket}/k/c.txt/; s3://${t.bucket}/k/c.txt is an object: move it without ` +
+      `--recursive (barge mv "s3://${t.bucket}/k/c.txt" DESTINATION)`,
+  );
+  const typo = await cli(['cp', '-r', `s3://${t.bucket}/nothing-here`, `s3://${t.bucket}/copied/`]);
+  expect(typo.code).toBe(1);
+  expect(typo.stderr).toContain(
+    `Nothing was found below s3://${t.bucket}/nothing-here/: check the bucket and the prefix`,
+  );
+  const listed = await t.connection.client.send(new ListObjectsV2Command({ Bucket: t.bucket }));
+  expect((listed.Contents ?? []).map((o) => o.Key)).toEqual(['k/c.txt']);
 });
 
 it('a folder marker that holds bytes is saved to a file when named with one, as its failure advises', async () => {

@@ -41,6 +41,7 @@ import { countedAgain } from './job.ts';
 import type { JobBody, JobRuntime } from './job.ts';
 import type { CopySpec } from './job-specs.ts';
 import { readAhead } from './read-ahead.ts';
+import { nothingBelow } from './nothing-below.ts';
 import { SpillingMap } from './spilling-map.ts';
 import { PartSlots, STREAMED_COPY_MEMORY_BYTES } from '../queue/part-slots.ts';
 import { checkSourceBeforeDelete } from './move-guard.ts';
@@ -146,10 +147,20 @@ async function* discover(
           ...(owner ? { collision: collision(spec, entry.key, target, owner) } : {}),
         };
       }
-      // A pattern, or a filtered folder, that matched nothing is said (its item fails); an empty folder copies nothing.
-      if (found === 0 && (pattern !== undefined || isFiltering(spec.filter))) {
+      // A pattern, a filtered folder or a folder that held nothing is said (its item fails): a mistyped
+      // name must not end as "0 of 0" and success.
+      if (found === 0) {
         runtime.addTotals(1, 0);
-        const nothing = nothingMatched(spec.sourceBucket, named, pattern === undefined, spec.filter, done);
+        const verb = spec.move ? 'mv' : 'cp';
+        const nothing =
+          pattern !== undefined || isFiltering(spec.filter)
+            ? nothingMatched(spec.sourceBucket, named, pattern === undefined, spec.filter, done)
+            : await nothingBelow(
+                connection,
+                { bucket: spec.sourceBucket, named, prefix: listPrefix },
+                (url) => `${spec.move ? 'move' : 'copy'} it without --recursive (barge ${verb} "${url}" DESTINATION)`,
+                runtime.signal,
+              );
         yield { key: named, target: spec.destination, size: 0, nothingMatched: nothing };
       }
     }

@@ -30,6 +30,7 @@ import type { JobBody, JobRuntime } from './job.ts';
 import { folderIgnoresCase, identityOf, sameLocalFile } from '../disk/local-files.ts';
 import type { LocalFileIdentity } from '../disk/local-files.ts';
 import { headObjectOnce, listAllObjects, unreadableKeyError } from '../s3/s3-listing.ts';
+import { nothingBelow } from './nothing-below.ts';
 import type { S3Connection } from '../s3/s3-connection.ts';
 import { versionIdOf } from '../s3/s3-wire.ts';
 import type { StoredObject } from '../s3/s3-wire.ts';
@@ -317,38 +318,15 @@ async function* listItems(
         nothingBelow:
           pattern !== undefined || isFiltering(spec.filter)
             ? nothingMatched(spec.bucket, rawPrefix, pattern === undefined, spec.filter, 'downloaded')
-            : await nothingBelow(connection, spec.bucket, rawPrefix, prefix, runtime),
+            : await nothingBelow(
+                connection,
+                { bucket: spec.bucket, named: rawPrefix, prefix },
+                (url) => `download it without --recursive (barge cp "${url}" DESTINATION)`,
+                runtime.signal,
+              ),
       };
     }
   }
-}
-
-/**
- * What to say of a prefix with nothing below it: a typing mistake, or an object of that name (downloaded without
- * --recursive).
- */
-async function nothingBelow(
-  connection: S3Connection,
-  bucket: string,
-  rawPrefix: string,
-  prefix: string,
-  runtime: JobRuntime<DownloadItem>,
-): Promise<string> {
-  const nothing = `Nothing was found below s3://${bucket}/${prefix}`;
-  const name = rawPrefix.replace(/\/+$/, '');
-  if (name === '') return `${nothing} (the bucket is empty).`;
-  const object = await headObjectOnce(connection, bucket, name, runtime.signal).then(
-    () => true,
-    () => false,
-  );
-  return object
-    ? `${nothing}; s3://${bucket}/${name} is an object: download it without --recursive (barge cp ` +
-        `"s3://${bucket}/${name}" DESTINATION).`
-    : `${nothing}: check the bucket and the prefix (barge ls "s3://${bucket}/${parentOf(name)}").`;
-}
-
-function parentOf(key: string): string {
-  return key.slice(0, key.lastIndexOf('/') + 1);
 }
 
 /**
