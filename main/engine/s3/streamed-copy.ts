@@ -62,7 +62,8 @@ export async function streamCopyObject(
     ...(Object.keys(tags).length > 0 ? { Tagging: tagging(tags) } : {}),
     ...storageClassOf(source.head, {}),
   };
-  const readPart = (partNumber: number) => readRange(from, source, partSize, partNumber, requests);
+  const readPart = (partNumber: number, into: Buffer | undefined) =>
+    readRange(from, source, partSize, partNumber, requests, into);
   const digest = (bytes: Buffer): PartDigest => ({
     md5: createHash('md5').update(bytes).digest(),
     crc: crcAlgorithm ? checksumOf(crcAlgorithm, bytes) : undefined,
@@ -71,7 +72,7 @@ export async function streamCopyObject(
   const plan: StreamedPartsPlan = { partSize, fields, readPart, digest, crcAlgorithm, sourceLayout: !!sourceLayout };
   if (partCount(source.size, partSize) === 1) {
     await abortEarlier(to, target, requests);
-    return held(requests, source.size, () => copyInOnePut(to, source, target, requests, plan));
+    return held(requests, source.size, (into) => copyInOnePut(to, source, target, requests, plan, into));
   }
   return copyInStreamedParts(to, source, target, requests, plan).catch((error: unknown) => {
     // The earlier run's upload is gone (aborted, or expired by a lifecycle rule): begin a new one.
@@ -83,9 +84,9 @@ export async function streamCopyObject(
   });
 }
 
-/** `work` holding `bytes` of the job's memory budget for parts, where the job keeps one. */
-function held<T>(requests: CopyRequests, bytes: number, work: () => Promise<T>): Promise<T> {
-  return requests.partSlots ? requests.partSlots.run(bytes, work) : work();
+/** `work` holding `bytes` of the job's memory budget for parts (in the buffer it lends), where the job keeps one. */
+function held<T>(requests: CopyRequests, bytes: number, work: (into: Buffer | undefined) => Promise<T>): Promise<T> {
+  return requests.partSlots ? requests.partSlots.run(bytes, work) : work(undefined);
 }
 
 /** An object of one part: one GET, one PUT. */
@@ -95,8 +96,9 @@ async function copyInOnePut(
   target: ObjectPlace,
   requests: CopyRequests,
   plan: StreamedPartsPlan,
+  into: Buffer | undefined,
 ): Promise<CopyOutcome> {
-  const bytes = await plan.readPart(1);
+  const bytes = await plan.readPart(1, into);
   const part = plan.digest(bytes);
   const answer = await requests.request(async (signal) => {
     await to.gate.up(bytes.length, signal);
@@ -118,7 +120,8 @@ async function copyInOnePut(
 interface StreamedPartsPlan {
   readonly partSize: number;
   readonly fields: Record<string, unknown>;
-  readonly readPart: (partNumber: number) => Promise<Buffer>;
+  /** A part's bytes, read into `into` (exactly its size) where given. */
+  readonly readPart: (partNumber: number, into: Buffer | undefined) => Promise<Buffer>;
   readonly digest: (bytes: Buffer) => PartDigest;
   readonly crcAlgorithm: CrcAlgorithm | undefined;
   /** The parts are the source's own (its multipart ETag can be made again from them). */
@@ -160,10 +163,10 @@ async function copyInStreamedParts(
   }
   const sendPart = (partNumber: number) => {
     const range = partRange(source.size, partSize, partNumber);
-    return held(requests, range.end - range.start, () => sendOne(partNumber));
+    return held(requests, range.end - range.start, (into) => sendOne(partNumber, into));
   };
-  const sendOne = async (partNumber: number) => {
-    const bytes = await readPart(partNumber);
+  const sendOne = async (partNumber: number, into: Buffer | undefined) => {
+    const bytes = await readPart(partNumber, into);
     const part = digest(bytes);
     // On the wire, as uploads send their parts: unsigned, the Content-MD5 checked by the store; each
     // chunk through the gate on its way to the socket.
@@ -216,11 +219,12 @@ async function readRange(
   partSize: number,
   partNumber: number,
   requests: CopyRequests,
+  into: Buffer | undefined,
 ): Promise<Buffer> {
   const range = partRange(source.size, partSize, partNumber);
   const wanted = range.end - range.start;
   if (wanted === 0) return Buffer.alloc(0);
-  return onSource(readPart(from, source, range, requests));
+  return onSource(readPart(from, source, range, requests, into));
 }
 
 /** Bytes [start, end) of the source, read into one buffer. */
@@ -229,12 +233,14 @@ async function readPart(
   source: CopySource,
   range: { readonly start: number; readonly end: number },
   requests: CopyRequests,
+  into: Buffer | undefined,
 ): Promise<Buffer> {
   const wanted = range.end - range.start;
+  // One buffer of the part's size (the job's, lent again part after part), filled as the body comes
+  // (through the gate, on the wire's direct GET, as downloads do): a part is held once. A second
+  // attempt fills it afresh; what it holds is checked by its MD5 and CRC before it counts.
+  const part = into ?? Buffer.allocUnsafe(wanted);
   return requests.request(async (signal) => {
-    // One buffer of the part's size, filled as the body comes (through the gate, on the wire's direct
-    // GET, as downloads do): a part is held once.
-    const part = Buffer.allocUnsafe(wanted);
     let received = 0;
     await from.wire.getObjectInto(
       source.bucket,

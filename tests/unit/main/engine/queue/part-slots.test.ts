@@ -50,6 +50,47 @@ describe('PartSlots', () => {
     expect(started.length).toBe(64);
   });
 
+  it('lends each part a buffer of its size, used again by the next part rather than left to the collector', async () => {
+    const slots = new PartSlots(() => 100);
+    const lent: Buffer[] = [];
+    const lendOne = (bytes: number) => slots.run(bytes, async (buffer) => void lent.push(buffer));
+    await lendOne(40);
+    await lendOne(40);
+    await lendOne(30);
+    expect(lent.map((buffer) => buffer.length)).toEqual([40, 40, 30]);
+    // One memory for all three: the second and third parts had the first's buffer.
+    expect(lent[1]!.buffer).toBe(lent[0]!.buffer);
+    expect(lent[2]!.buffer).toBe(lent[0]!.buffer);
+    // Two at once cannot share one: each holds its own while it runs.
+    const release = deferred();
+    const both = [0, 1].map(() => slots.run(40, async (buffer) => (lent.push(buffer), await release.promise)));
+    await settle();
+    expect(lent[3]!.buffer).not.toBe(lent[4]!.buffer);
+    release.resolve();
+    await Promise.all(both);
+  });
+
+  it('keeps no more spare buffers than its budget: what is held and kept fits in it together', async () => {
+    const slots = new PartSlots(() => 100);
+    const release = deferred();
+    const lent: Buffer[] = [];
+    // Three parts of 40 (two admitted, the third waits), then each given back in turn.
+    const runs = [0, 1, 2].map(() => slots.run(40, async (buffer) => (lent.push(buffer), await release.promise)));
+    await settle();
+    release.resolve();
+    await Promise.all(runs);
+    // Two buffers were made (80 bytes kept at most of 100); a third part of 40 reuses one, a fourth another.
+    const after: Buffer[] = [];
+    const hold = deferred();
+    const again = [0, 1].map(() => slots.run(40, async (buffer) => (after.push(buffer), await hold.promise)));
+    await settle();
+    hold.resolve();
+    await Promise.all(again);
+    const made = new Set(lent.map((buffer) => buffer.buffer));
+    expect(made.size).toBe(2);
+    expect(after.every((buffer) => made.has(buffer.buffer))).toBe(true);
+  });
+
   it('always admits two parts, however large (the parts of a very large object)', async () => {
     const slots = new PartSlots(() => 10);
     const release = deferred();
