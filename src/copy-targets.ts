@@ -8,7 +8,7 @@
 // old/2024/a.gz), as s5cmd puts them. Pure: the engine, the command line and the window's rename
 // preview all map keys with it.
 
-import { filterBase, globMayMatchBelow } from './object-filter.ts';
+import { filterBase, globMatches, globMayMatchBelow } from './object-filter.ts';
 import { asFolderPrefix, keyBaseName } from './s3-url.ts';
 
 export interface CopyPlaces {
@@ -88,6 +88,56 @@ export function copyPlacesProblem(spec: CopyPlaces, verb: 'copy' | 'move', sameS
         `Cannot ${verb} ${matched} into s3://${spec.bucket}/${spec.destination}: the pattern matches keys there ` +
         'too, so its copies would be copied again. Choose a destination the pattern does not reach.'
       );
+  }
+  return overrunSource(spec, verb);
+}
+
+/**
+ * Why one source's copies may land on another source of the same job (`mv -r E/x D/x/y D/`: E/x/y/z
+ * goes to D/x/y/z), or undefined. That source could then be replaced before it is read, and a move
+ * would delete the replacement: what either held is lost. A folder's or a pattern's copies land in
+ * the destination folder, so only a named key or a folder lying there can be overrun.
+ */
+function overrunSource(spec: CopyPlaces, verb: 'copy' | 'move'): string | undefined {
+  const destination = spec.destination;
+  const landings = [
+    ...(spec.prefixes ?? []).map((prefix) => {
+      const folder = asFolderPrefix(prefix);
+      // Where its copies go: the destination folder's folder of its name (or the destination, for the top).
+      const area = asFolderPrefix(copyTargetKey(spec, `${folder}x`, prefix).slice(0, -1));
+      return {
+        source: folder,
+        reaches: (key: string) => key.startsWith(area),
+        reachesFolder: (other: string) => other !== folder && (other.startsWith(area) || area.startsWith(other)),
+      };
+    }),
+    ...(spec.patterns ?? []).map((pattern) => {
+      // A copy of `key` lands at destination + its key below the pattern's folder (patternTargetKey).
+      const below = (key: string) => filterBase(pattern) + key.slice(destination.length);
+      return {
+        source: pattern,
+        reaches: (key: string) => key.startsWith(destination) && globMatches(pattern, below(key)),
+        reachesFolder: (other: string) =>
+          other.startsWith(destination) ? globMayMatchBelow(pattern, below(other)) : destination.startsWith(other),
+      };
+    }),
+  ];
+  const victims = [
+    ...(spec.keys ?? []).map((key) => ({ named: key, hit: (l: (typeof landings)[number]) => l.reaches(key) })),
+    ...(spec.prefixes ?? []).map((prefix) => {
+      const folder = asFolderPrefix(prefix);
+      return { named: folder, hit: (l: (typeof landings)[number]) => l.reachesFolder(folder) };
+    }),
+  ];
+  for (const victim of victims) {
+    const landing = landings.find((l) => victim.hit(l));
+    if (landing === undefined) continue;
+    const at = (name: string) => `s3://${spec.bucket}/${name}`;
+    return (
+      `Cannot ${verb} ${at(landing.source)} and ${at(victim.named)} in one run: a copy from the first could ` +
+      `land on the second before it is ${verb === 'move' ? 'moved' : 'copied'}, replacing it. ` +
+      `${verb === 'move' ? 'Move' : 'Copy'} them one at a time.`
+    );
   }
   return undefined;
 }

@@ -138,6 +138,25 @@ describe('copy between two connections', () => {
     const [destinationFailure] = t.engine.details(end.id, 'failed', 0, 10).items;
     expect(destinationFailure?.message).toBeTruthy();
     expect(destinationFailure?.message).not.toMatch(/source connection/);
+
+    // A listing of the source that fails fails the whole job: said to be the source's too.
+    const unlisted = await t.engine
+      .copy(
+        far,
+        {
+          sourceConnectionRef: 'near',
+          sourceBucket: uniqueBucket(),
+          bucket: other,
+          prefixes: ['a'],
+          destination: 'b/',
+        },
+        { connectionRef: 'far', sourceConnection: t.connection, resume: false },
+      )
+      .finished();
+    expect(unlisted.state.status).toBe('failed');
+    expect(unlisted.state.status === 'failed' && unlisted.state.error.message).toMatch(
+      /^On the source connection \(http:\/\/127\.0\.0\.1:\d+\): /,
+    );
   });
 
   it('streams a large object in parts, in parallel, its tags kept and the parts’ CRCs combined to the source’s', async () => {

@@ -223,7 +223,11 @@ export async function brokenLinkOr(file: string, error: unknown): Promise<unknow
     : error;
 }
 
-export const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
+/**
+ * A file name's bytes as text, failing on bytes that are not UTF-8. `ignoreBOM`: a name may begin
+ * with U+FEFF, and a decoder taking it for a byte-order mark would drop it ("\uFEFFa.txt" read as "a.txt").
+ */
+export const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** A name's bytes shown safely: ASCII as it is, every other byte as \xNN. */
 export function escapedBytes(name: Buffer): string {

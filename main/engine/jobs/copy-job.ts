@@ -80,9 +80,11 @@ export function copyBody(connection: S3Connection, spec: CopySpec, others?: Conn
       to: connection,
       partSlots: partBudget(runtime),
     };
+    const discovered = discover(ends.from, spec, runtime);
+    const listed = ends.from === ends.to ? discovered : listedOnSource(discovered, ends.from, spec);
     const items =
       only === undefined
-        ? readAhead(discover(ends.from, spec, runtime), { signal: runtime.signal, whilePaused: runtime.whilePaused })
+        ? readAhead(listed, { signal: runtime.signal, whilePaused: runtime.whilePaused })
         : countedAgain(only, runtime, (item) => item.size);
     await concurrentEach(
       items,
@@ -280,6 +282,22 @@ async function copyOne(ends: CopyEnds, spec: CopySpec, item: CopyItem, runtime: 
   } catch (error) {
     const failure = toBargeError(error, `${spec.move ? 'move' : 'copy'} ${where.source}`);
     runtime.itemFailed(item, where, from !== to && isFromSource(error) ? saidOfSource(failure, from) : failure);
+  }
+}
+
+/**
+ * The sources' listing on another connection. What it throws (a bucket missing, keys refused) fails the
+ * job as a whole: said to be the source's, as an object's read is, so the right credentials get fixed.
+ */
+async function* listedOnSource(
+  items: AsyncGenerator<CopyItem>,
+  from: S3Connection,
+  spec: CopySpec,
+): AsyncGenerator<CopyItem> {
+  try {
+    yield* items;
+  } catch (error) {
+    throw saidOfSource(toBargeError(error, `list s3://${spec.sourceBucket}`), from);
   }
 }
 

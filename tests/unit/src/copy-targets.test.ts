@@ -59,4 +59,24 @@ describe('where a copy puts each object', () => {
     );
     expect(copyPlacesProblem(spec('x/', { patterns: ['logs/*.gz'] }), 'copy')).toBeUndefined();
   });
+
+  it("refuses sources of one job where one's copies may land on another before it is moved, and only then", () => {
+    const one = (more: object) => spec('D/', { bucket: 'a', ...more });
+    // E/x/y/z would go to D/x/y/z, a key of the folder D/x/y moved in the same run: replaced, then deleted.
+    expect(copyPlacesProblem(one({ prefixes: ['E/x', 'D/x/y'] }), 'move')).toBe(
+      'Cannot move s3://a/E/x/ and s3://a/D/x/y/ in one run: a copy from the first could land on the second ' +
+        'before it is moved, replacing it. Move them one at a time.',
+    );
+    expect(copyPlacesProblem(one({ keys: ['D/x/y/z'], patterns: ['E/*'] }), 'move')).toMatch(
+      /^Cannot move s3:\/\/a\/E\/\* and s3:\/\/a\/D\/x\/y\/z in one run/,
+    );
+    expect(copyPlacesProblem(one({ prefixes: ['D/x/y'], patterns: ['E/*.gz'] }), 'copy')).toMatch(/in one run/);
+    expect(copyPlacesProblem(one({ keys: ['D/x/z'], prefixes: ['E/x'] }), 'move')).toMatch(/in one run/);
+    // A file and a folder moved up a level land beside each other; a pattern that cannot name them misses them.
+    expect(copyPlacesProblem(one({ keys: ['D/sub/a'], prefixes: ['D/sub/f'] }), 'move')).toBeUndefined();
+    expect(copyPlacesProblem(one({ keys: ['D/sub/a.txt'], patterns: ['logs/*.gz'] }), 'move')).toBeUndefined();
+    expect(copyPlacesProblem(one({ prefixes: ['E/x', 'D/sub/y'] }), 'move')).toBeUndefined();
+    // In another store, the sources are not where the copies land.
+    expect(copyPlacesProblem(one({ prefixes: ['E/x', 'D/x/y'] }), 'move', false)).toBeUndefined();
+  });
 });
