@@ -138,6 +138,7 @@ describe('copy between two connections', () => {
     const [destinationFailure] = t.engine.details(end.id, 'failed', 0, 10).items;
     expect(destinationFailure?.message).toBeTruthy();
     expect(destinationFailure?.message).not.toMatch(/source connection/);
+    expect(destinationFailure?.message).toMatch(/^On the destination connection \(http:\/\/127\.0\.0\.1:\d+\): /);
 
     // A listing of the source that fails fails the whole job: said to be the source's too.
     const unlisted = await t.engine

@@ -3,6 +3,7 @@
 import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { systemPath } from '../system-path.ts';
 import { isS3Url } from '../../../src/s3-url.ts';
 import { printable } from '../../../src/unsafe-text.ts';
 import type { CliContext } from '../context.ts';
@@ -43,12 +44,13 @@ export async function cp(cli: CliContext): Promise<number> {
       if (info?.isDirectory() && !recursive)
         throw usageError(`${source} is a folder: add --recursive to upload it and everything in it.`);
     }
+    // Absolute: "./big.bin", "big.bin" and the same file named from another folder are one job.
+    const paths = await Promise.all(sources.map(systemPath));
     return exitStatus(
       await runJob(cli, () =>
         service.call('jobs.upload', {
           connectionId,
-          // Absolute: "./big.bin", "big.bin" and the same file named from another folder are one job.
-          paths: sources.map((source) => path.resolve(source)),
+          paths,
           bucket: target.bucket,
           prefix: target.key,
           followSymlinks: cli.options.followSymlinks,
@@ -94,6 +96,7 @@ export async function cp(cli: CliContext): Promise<number> {
       `s3://${bucket}/${bad} is a prefix: add --recursive to download everything below ` +
         `it${bad === '' ? '' : ", or name a file to save the folder marker's own bytes in"}.`,
     );
+  const targetFolder = await systemPath(intoFolder ? destination : path.dirname(destination));
   return exitStatus(
     await runJob(cli, () =>
       service.call('jobs.download', {
@@ -101,7 +104,7 @@ export async function cp(cli: CliContext): Promise<number> {
         bucket,
         keys,
         prefixes,
-        targetFolder: path.resolve(intoFolder ? destination : path.dirname(destination)),
+        targetFolder,
         saveAs: intoFolder ? undefined : path.basename(path.resolve(destination)),
         caseInsensitive: cli.options.caseInsensitive,
         requireVerified: cli.options.requireVerified,

@@ -3,7 +3,7 @@
 // class filters only what is sent.
 
 import { stat } from 'node:fs/promises';
-import path from 'node:path';
+import { systemPath } from '../system-path.ts';
 import { formatBytes } from '../../../src/byte-units.ts';
 import { filterBase } from '../../../src/object-filter.ts';
 import { asFolderPrefix, isS3Url } from '../../../src/s3-url.ts';
@@ -39,7 +39,7 @@ export async function sync(cli: CliContext): Promise<number> {
         `--raw takes * and ? as themselves).`,
     );
   const pattern = remoteSource && isPattern(remoteSource.key, raw) ? remoteSource.key : undefined;
-  const folder = direction === 'copy' ? undefined : path.resolve(direction === 'upload' ? source : destination);
+  const folder = direction === 'copy' ? undefined : await systemPath(direction === 'upload' ? source : destination);
   if (direction === 'upload') {
     const info = await stat(folder!).catch(() => undefined);
     if (!info?.isDirectory()) throw usageError(`${source} is not a folder: sync sends a folder's files to a prefix.`);

@@ -281,7 +281,17 @@ async function copyOne(ends: CopyEnds, spec: CopySpec, item: CopyItem, runtime: 
       );
   } catch (error) {
     const failure = toBargeError(error, `${spec.move ? 'move' : 'copy'} ${where.source}`);
-    runtime.itemFailed(item, where, from !== to && isFromSource(error) ? saidOfSource(failure, from) : failure);
+    // Between two connections, each store's failure says whose it is (the two may name alike buckets);
+    // the job's own verdicts (kept, already there) say their places themselves.
+    const said =
+      from === to
+        ? failure
+        : isFromSource(error)
+          ? saidOf('source', failure, from)
+          : error instanceof BargeError
+            ? failure
+            : saidOf('destination', failure, to);
+    runtime.itemFailed(item, where, said);
   }
 }
 
@@ -297,14 +307,14 @@ async function* listedOnSource(
   try {
     yield* items;
   } catch (error) {
-    throw saidOfSource(toBargeError(error, `list s3://${spec.sourceBucket}`), from);
+    throw saidOf('source', toBargeError(error, `list s3://${spec.sourceBucket}`), from);
   }
 }
 
-/** A failure of the source's store, in a copy between two: said to be the source's, and where that is. */
-function saidOfSource(failure: BargeError, from: S3Connection): BargeError {
-  const where = from.endpoint.endpoint === undefined ? 'AWS S3' : redactedUrl(from.endpoint.endpoint);
-  return new BargeError(failure.code, `On the source connection (${where}): ${failure.message}`, { cause: failure });
+/** A failure of one store, in a copy between two: said to be that side's, and where that is. */
+function saidOf(side: 'source' | 'destination', failure: BargeError, store: S3Connection): BargeError {
+  const where = store.endpoint.endpoint === undefined ? 'AWS S3' : redactedUrl(store.endpoint.endpoint);
+  return new BargeError(failure.code, `On the ${side} connection (${where}): ${failure.message}`, { cause: failure });
 }
 
 /**
