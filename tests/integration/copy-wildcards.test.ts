@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { uniqueBucket } from '../support/fixtures.ts';
-import { runCli } from '../support/run-cli.ts';
+import { runCli, keysListedByCli } from '../support/run-cli.ts';
 
 /** Key -> size in bytes: spread over prefixes, so a wildcard has to span them. */
 const SEED: Readonly<Record<string, number>> = {
@@ -36,16 +36,7 @@ async function seeded(): Promise<{ bucket: string; other: string }> {
   return { bucket, other };
 }
 
-/** Every key in the bucket, sorted. */
-async function keysIn(bucket: string): Promise<string[]> {
-  const listed = await runCli(['ls', '-r', '--json', `s3://${bucket}/`]);
-  expect(listed.code).toBe(0);
-  return listed.stdout
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line) => (JSON.parse(line) as { key: string }).key)
-    .sort();
-}
+const keysIn = keysListedByCli;
 
 describe('cp and mv between s3:// addresses with a wildcard', () => {
   it('cp, with or without -r, puts each match by its key below the pattern folder, as s5cmd does', async () => {

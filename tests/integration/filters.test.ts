@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import { uniqueBucket } from '../support/fixtures.ts';
-import { runCli, startCli } from '../support/run-cli.ts';
+import { runCli, startCli, keysListedByCli } from '../support/run-cli.ts';
 import { startLegacyStoreProxy } from '../support/legacy-store-proxy.ts';
 
 /** Key -> size in bytes: spread over prefixes, so a wildcard has to span them. */
@@ -34,16 +34,7 @@ async function seeded(): Promise<{ bucket: string; dir: string }> {
   return { bucket, dir };
 }
 
-/** Every key in the bucket, sorted. */
-async function keysIn(bucket: string, env?: NodeJS.ProcessEnv): Promise<string[]> {
-  const listed = await runCli(['ls', '-r', '--json', `s3://${bucket}/`], { env });
-  expect(listed.code).toBe(0);
-  return listed.stdout
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line) => (JSON.parse(line) as { key: string }).key)
-    .sort();
-}
+const keysIn = keysListedByCli;
 
 /** The keys an ls prints (its last column), sorted. */
 function listedKeys(stdout: string): string[] {

@@ -5,7 +5,7 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
 /** The bundled command line, as it ships (the integration setup builds it). */
@@ -73,4 +73,15 @@ export function runCli(
   options: { env?: NodeJS.ProcessEnv; uid?: number; gid?: number; cwd?: string } = {},
 ): Promise<CliResult> {
   return startCli(args, options).done;
+}
+
+/** Every key in `bucket`, sorted, as `barge ls -r --json` lists them. */
+export async function keysListedByCli(bucket: string, env?: NodeJS.ProcessEnv): Promise<string[]> {
+  const listed = await runCli(['ls', '-r', '--json', `s3://${bucket}/`], { env });
+  expect(listed.code).toBe(0);
+  return listed.stdout
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => (JSON.parse(line) as { key: string }).key)
+    .sort();
 }
