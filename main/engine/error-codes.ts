@@ -126,6 +126,8 @@ const TABLE: Readonly<Record<string, ErrorCodeClass>> = {
 
   // The object is not there (a key named that does not exist, or deleted since it was listed).
   NoSuchKey: SAME_AGAIN,
+  // Nothing matched a pattern or filter, or nothing is below a folder: run again, it matches nothing again.
+  NothingFound: SAME_AGAIN,
   NotFound: SAME_AGAIN,
   NoSuchVersion: SAME_AGAIN,
   IsAPrefix: SAME_AGAIN,

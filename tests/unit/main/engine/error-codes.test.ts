@@ -122,6 +122,7 @@ describe('what running a job again does for an item that failed', () => {
     for (const code of [
       'NoSuchKey',
       'NotFound',
+      'NothingFound',
       'UnsafeKey',
       'NameCollision',
       'InvalidFileName',
