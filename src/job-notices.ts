@@ -10,7 +10,7 @@
 import type { ApiEvent } from './contract/api.ts';
 import { formatBytes, formatDuration } from './byte-units.ts';
 import type { JobSummary, JobUpdate } from './jobs.ts';
-import { isFinished, progressFraction } from './jobs.ts';
+import { isFinished, JOB_KIND_NAMES, progressFraction } from './jobs.ts';
 import { plural } from './plural.ts';
 import { printable } from './unsafe-text.ts';
 
@@ -23,8 +23,6 @@ export interface JobNotice {
   readonly title: string;
   readonly body: string;
 }
-
-const KIND_WORD = { upload: 'Upload', download: 'Download', delete: 'Delete', sync: 'Sync', copy: 'Copy' } as const;
 
 /** The notice for a job that has just ended, or undefined when its end is no news. */
 export function jobEndNotice(job: JobSummary): JobNotice | undefined {
@@ -42,7 +40,7 @@ export function jobEndNotice(job: JobSummary): JobNotice | undefined {
         : `${plural(p.objectsDone, 'object')}, ${formatBytes(p.bytesDone)}`;
     return {
       id: job.id,
-      title: `${KIND_WORD[job.kind]} finished`,
+      title: `${JOB_KIND_NAMES[job.kind]} finished`,
       body: `${printable(job.name)}\n${moved} in ${took}.`,
     };
   }
@@ -51,7 +49,7 @@ export function jobEndNotice(job: JobSummary): JobNotice | undefined {
       ? `${p.objectsFailed.toLocaleString('en-US')} of ${plural(p.objectsTotal, 'object')} failed.`
       : job.state.error.message;
   // A name (a key, a file) is shown escaped: a notification is one more screen it must not reorder.
-  return { id: job.id, title: `${KIND_WORD[job.kind]} failed`, body: `${printable(job.name)}\n${printable(why)}` };
+  return { id: job.id, title: `${JOB_KIND_NAMES[job.kind]} failed`, body: `${printable(job.name)}\n${printable(why)}` };
 }
 
 /**

@@ -2,7 +2,18 @@
 //
 // A snapshot is plain, readonly data so it can cross IPC by structured clone.
 
-export type JobKind = 'upload' | 'download' | 'delete' | 'sync' | 'copy';
+export type JobKind = 'upload' | 'download' | 'delete' | 'sync' | 'copy' | 'undo' | 'restore';
+
+/** Each kind of job as people call it: one word, in every place that names a kind. */
+export const JOB_KIND_NAMES: Readonly<Record<JobKind, string>> = {
+  upload: 'Upload',
+  download: 'Download',
+  delete: 'Delete',
+  sync: 'Sync',
+  copy: 'Copy',
+  undo: 'Undo',
+  restore: 'Restore',
+};
 
 export type JobState =
   | { readonly status: 'queued' }

@@ -206,7 +206,7 @@ export class FilterProblem extends Error {
   override readonly name = 'FilterProblem';
 }
 
-const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/i;
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,3})?)?(Z|[+-]\d{2}:?\d{2})?)?$/i;
 
 /**
  * An instant from "90d", "12h", "30m", "45s", "2w" (that long before `now`) or an ISO date
@@ -217,9 +217,9 @@ export function parseInstant(flag: string, text: string, now: number): number {
   if (seconds !== undefined) return now - Math.round(seconds * 1000);
   const match = ISO_DATE.exec(text.trim());
   if (match) {
-    const [, year, month, day, hour = '00', minute = '00', second = '00', zone] = match;
+    const [, year, month, day, hour = '00', minute = '00', second = '00', fraction = '', zone] = match;
     const zoned = zone === undefined ? 'Z' : zone.toUpperCase() === 'Z' ? 'Z' : zone;
-    const instant = Date.parse(`${year}-${month}-${day}T${hour}:${minute}:${second}${zoned}`);
+    const instant = Date.parse(`${year}-${month}-${day}T${hour}:${minute}:${second}${fraction}${zoned}`);
     // Date.parse rolls 2024-02-30 over to March: a day that does not exist is refused instead.
     const calendar = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day)));
     const real = calendar.getUTCMonth() === Number(month) - 1 && calendar.getUTCDate() === Number(day);

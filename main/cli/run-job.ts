@@ -203,6 +203,8 @@ function summary(end: JobSnapshot, seconds: number, verb?: string): string {
       delete: 'Deleted',
       sync: 'Synced (sent or deleted)',
       copy: 'Copied',
+      undo: 'Brought back (delete markers removed)',
+      restore: 'Restored',
     }[end.kind];
   // Many files: objects a second beside the bytes (a job of small files moves objects more than bytes).
   const objectRate = p.objectsDone > 1 ? `, ${formatObjectRate(p.objectsDone / seconds)}` : '';

@@ -24,13 +24,25 @@ import type { ConnectionLookup } from './jobs/job-bodies.ts';
 import { copyPlacesProblem } from '../../src/copy-targets.ts';
 import { asFolderPrefix } from '../../src/s3-url.ts';
 import { launchSpec } from './launch/spec-launch.ts';
-import type { CopySpec, DeleteSpec, DownloadSpec, JobSpecs, SyncSpec, UploadSpec } from './jobs/job-specs.ts';
+import type {
+  CopySpec,
+  DeleteSpec,
+  DownloadSpec,
+  JobSpecs,
+  RestoreSpec,
+  SyncSpec,
+  UploadSpec,
+} from './jobs/job-specs.ts';
 import { Job } from './jobs/job.ts';
 import type { JobBody, JobClock, JobTarget } from './jobs/job.ts';
 import type { Arrival } from './jobs/arrival.ts';
 import type { JobJournal } from './journal/job-journal.ts';
 import type { JobOutcome } from './journal/job-outcome.ts';
-import type { Journal, JournalHost } from './journal/journal.ts';
+import type { HistoryQuery, HistoryRecord, Journal, JournalHost } from './journal/journal.ts';
+import type { Removal } from './journal/job-journal.ts';
+import { undoRefusal } from './launch/undo-check.ts';
+import { historyEntry } from './launch/history-entry.ts';
+import type { HistoryEntry } from '../../src/history.ts';
 import { Recovery } from './launch/recovery.ts';
 import type { ConnectionResolver, EarlierRun, RecordedStart } from './launch/recovery.ts';
 import { ProgressPublisher } from './queue/progress-publisher.ts';
@@ -39,7 +51,13 @@ import { RequestScheduler } from './queue/request-scheduler.ts';
 import { ByteGate } from './queue/byte-gate.ts';
 import { openConnection } from './s3/s3-connection.ts';
 import { sameStore } from './s3/store-identity.ts';
-import { abortIncompleteUploads, bucketVersioning, createBucket, deleteBucket } from './s3/s3-buckets.ts';
+import {
+  abortIncompleteUploads,
+  bucketVersioning,
+  createBucket,
+  deleteBucket,
+  setBucketVersioning,
+} from './s3/s3-buckets.ts';
 import type { BucketRegion, BucketVersioning } from '../../src/contract/models.ts';
 import type { AbortUploadsResult } from './s3/s3-buckets.ts';
 import { headObject, listBuckets, listObjectsPage } from './s3/s3-listing.ts';
@@ -71,7 +89,8 @@ import type { S3Connection } from './s3/s3-connection.ts';
 export type { ConnectionResolver, EarlierRun } from './launch/recovery.ts';
 // What the service needs to hold of the engine's parts, through its front door.
 export { Journal } from './journal/journal.ts';
-export type { JournalHost } from './journal/journal.ts';
+export type { HistoryQuery, HistoryRecord, HistoryRetention, JournalHost } from './journal/journal.ts';
+export type { Removal } from './journal/job-journal.ts';
 export type { S3Connection } from './s3/s3-connection.ts';
 export type { Job } from './jobs/job.ts';
 export type { ObjectStream } from './s3/object-stream.ts';
@@ -277,6 +296,15 @@ export class Engine {
     return bucketVersioning(connection, name);
   }
 
+  /** Turn a bucket's versioning on (or suspend it), and say how it stands after. */
+  setBucketVersioning(
+    connection: S3Connection,
+    name: string,
+    status: 'enabled' | 'suspended',
+  ): Promise<BucketVersioning> {
+    return setBucketVersioning(connection, name, status);
+  }
+
   /** The region a bucket is in, as the store names it (asked once if nothing has said yet); else the connection's. */
   bucketRegion(connection: S3Connection, name: string): Promise<BucketRegion> {
     return connection.regions.confirmed(name);
@@ -382,6 +410,74 @@ export class Engine {
     // A dry run changes nothing: there is nothing to resume.
     const recorded = spec.dryRun ? { ...options, connectionRef: undefined } : options;
     return this.start('delete', name, spec, connection, recorded);
+  }
+
+  /**
+   * Undo a delete of the history (undo-job.ts): remove the delete markers it made. Refused, with why,
+   * for a job that is not a delete, not ended, undone already, run on another connection, or run
+   * where no versions were kept.
+   */
+  undo(connection: S3Connection, jobId: string, options: JobStartOptions = {}): Job {
+    const record = this.historyRecord(jobId);
+    const refusal = undoRefusal(record, options.connectionRef);
+    if (refusal) throw refusal;
+    const bucket = (record.spec as { bucket: string }).bucket;
+    const name = options.name ?? `Undo ${record.name}`;
+    return this.start('undo', name, { bucket, undoes: record.id }, connection, options);
+  }
+
+  /** Bring a prefix back to how it was at a moment (restore-job.ts); a dry run lists each change. */
+  restoreTo(connection: S3Connection, spec: RestoreSpec, options: JobStartOptions = {}): Job {
+    const where = formatS3Url({ bucket: spec.bucket, key: spec.prefix });
+    const name =
+      options.name ?? `${spec.dryRun ? 'Plan restore of' : 'Restore'} ${where} to ${new Date(spec.to).toISOString()}`;
+    const recorded = spec.dryRun ? { ...options, connectionRef: undefined } : options;
+    return this.start('restore', name, spec, connection, recorded);
+  }
+
+  /** Jobs of the history (every host's, kept after they end), newest first. */
+  history(query: HistoryQuery = {}): { jobs: HistoryEntry[]; total: number } {
+    const found = this.recovery?.journalRead((journal) => journal.history(query)) ?? { jobs: [], total: 0 };
+    return { total: found.total, jobs: found.jobs.map((record) => this.historyEntryOf(record)) };
+  }
+
+  /** One job of the history as its hosts show it (see historyRecord for how it is named). */
+  historyEntry(id: string): HistoryEntry {
+    return this.historyEntryOf(this.historyRecord(id));
+  }
+
+  private historyEntryOf(record: HistoryRecord): HistoryEntry {
+    return historyEntry(record, this.jobsById.has(record.id));
+  }
+
+  /** One job of the history, named by its ID or the start of it (as git names commits); NoSuchJob if none. */
+  historyRecord(id: string): HistoryRecord {
+    const found = this.recovery?.journalRead((journal) => {
+      const exact = journal.historyRecord(id);
+      if (exact) return exact;
+      const ids = id.length >= 4 ? journal.idsStartingWith(id) : [];
+      if (ids.length > 1)
+        throw new BargeError('AmbiguousJob', `More than one job's ID begins with ${id}: give more of it.`);
+      return ids[0] === undefined ? undefined : journal.historyRecord(ids[0]);
+    });
+    if (!found)
+      throw new BargeError(
+        'NoSuchJob',
+        `No job ${id} in the history (it keeps jobs of the last 90 days, up to 10,000, unless set otherwise).`,
+      );
+    return found;
+  }
+
+  /** What a job of the history removed: each key, the version it deleted or the delete marker it made. */
+  removals(id: string): Iterable<Removal> {
+    return this.recovery?.journalRead((journal) => journal.removals(id)) ?? [];
+  }
+
+  /** A page of what a job removed, and how many it removed in all. */
+  removalsPage(id: string, offset: number, limit: number): { removals: Removal[]; total: number } {
+    return (
+      this.recovery?.journalRead((journal) => journal.removalsPage(id, offset, limit)) ?? { removals: [], total: 0 }
+    );
   }
 
   /** Keep a prefix and a folder in step, sending only what differs (sync-job.ts); a dry run lists the plan. */

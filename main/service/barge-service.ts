@@ -31,6 +31,7 @@ import { jobLabel } from '../../src/job-label.ts';
 import { StagedNames } from './staged-names.ts';
 import { asFolderPrefix, formatS3Url } from '../../src/s3-url.ts';
 import { formatItemsCsv, itemsFileName } from '../../src/job-items.ts';
+import { formatRemovalsCsv, formatRemovalsJson, removalsFileName } from '../../src/history.ts';
 import { relativePathProblem } from '../../src/local-path.ts';
 import type { ConnectionRegistry } from './connection-registry.ts';
 import { ListingReadAhead } from './listing-read-ahead.ts';
@@ -297,7 +298,7 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
       engine.upload(
         connection,
         { sources, bucket, destination: prefix, ...choices },
-        { connectionRef: connectionId, resume: params.resume, resumeWithinMs: params.resumeWithinMs },
+        { ...(await recordedOn(connectionId)), resume: params.resume, resumeWithinMs: params.resumeWithinMs },
       ),
     );
   };
@@ -323,6 +324,11 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
     }
     return input;
   };
+  /** How a job records its connection: by reference (to resume it), and as people know it (for its history). */
+  const recordedOn = async (connectionId: string) => ({
+    connectionRef: connectionId,
+    connectionLabel: await registry.label(connectionId).catch(() => connectionId),
+  });
   /** A new job as its starter sees it: with the earlier run of the same command it goes on from, if any. */
   const started = (job: Job): JobSummary => {
     const earlierRun = engine.earlierRun(job.id);
@@ -377,11 +383,13 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
     },
     'buckets.versioning': async ({ connectionId, name }) =>
       engine.bucketVersioning(await registry.connection(connectionId), name),
+    'buckets.setVersioning': async ({ connectionId, name, status }) =>
+      engine.setBucketVersioning(await registry.connection(connectionId), name, status),
     'buckets.region': async ({ connectionId, name }) =>
       engine.bucketRegion(await registry.connection(connectionId), name),
     'buckets.emptyAndDelete': async ({ connectionId, name }) => {
       const spec = { bucket: name, prefixes: [''], allVersions: true, abortUploads: true, deleteBucket: true };
-      return started(engine.delete(await registry.connection(connectionId), spec, { connectionRef: connectionId }));
+      return started(engine.delete(await registry.connection(connectionId), spec, await recordedOn(connectionId)));
     },
     'objects.list': async ({ connectionId, bucket, prefix, recursive, token, pageSize, pattern, filter }) =>
       withContext(`list s3://${bucket}/${pattern ?? prefix}`, async () => {
@@ -478,7 +486,7 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
       };
       return started(
         engine.download(await registry.connection(connectionId), spec, {
-          connectionRef: connectionId,
+          ...(await recordedOn(connectionId)),
           resume,
           resumeWithinMs,
         }),
@@ -490,7 +498,7 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
           await registry.connection(connectionId),
           { ...spec, ...matching(patterns, filter) },
           {
-            connectionRef: connectionId,
+            ...(await recordedOn(connectionId)),
             resume,
             resumeWithinMs,
           },
@@ -522,7 +530,7 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
         };
         return started(
           engine.sync(await registry.connection(connectionId), spec, {
-            connectionRef: connectionId,
+            ...(await recordedOn(connectionId)),
             resume,
             resumeWithinMs,
           }),
@@ -549,7 +557,7 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
       };
       return started(
         engine.sync(await registry.connection(connectionId), spec, {
-          connectionRef: connectionId,
+          ...(await recordedOn(connectionId)),
           resume,
           resumeWithinMs,
         }),
@@ -558,7 +566,7 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
     'jobs.copy': async ({ connectionId, sourceConnectionId, resume, resumeWithinMs, patterns, filter, ...places }) => {
       const connection = await registry.connection(connectionId);
       const spec = { ...places, ...matching(patterns, filter) };
-      const start = { connectionRef: connectionId, resume, resumeWithinMs };
+      const start = { ...(await recordedOn(connectionId)), resume, resumeWithinMs };
       if (sourceConnectionId === undefined || sourceConnectionId === connectionId)
         return started(engine.copy(connection, spec, start));
       // From another connection: its bytes stream through the engine (s3/streamed-copy.ts).
@@ -660,6 +668,40 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
     'jobs.retryFailed': async ({ id, ifExists }) => {
       engine.retryFailed(id, ifExists);
       return null;
+    },
+    'jobs.restore': async ({ connectionId, resume, resumeWithinMs, ...spec }) =>
+      started(
+        engine.restoreTo(await registry.connection(connectionId), spec, {
+          ...(await recordedOn(connectionId)),
+          resume,
+          resumeWithinMs,
+        }),
+      ),
+    'history.list': async (query) => engine.history(query),
+    'history.job': async ({ id }) => engine.historyEntry(id),
+    'history.removals': async ({ id, format, offset, limit }) => {
+      const entry = engine.historyEntry(id);
+      const page = engine.removalsPage(entry.id, offset, limit);
+      const lines =
+        format === 'csv' ? formatRemovalsCsv(page.removals, offset === 0) : formatRemovalsJson(page.removals);
+      const end = offset + page.removals.length;
+      return {
+        fileName: removalsFileName(entry.kind, entry.id, format),
+        text: [...lines].join(''),
+        total: page.total,
+        ...(page.removals.length > 0 && end < page.total ? { next: end } : {}),
+      };
+    },
+    'history.undo': async ({ id, connectionId, resume, resumeWithinMs }) => {
+      const entry = engine.historyEntry(id);
+      const on = connectionId ?? entry.connectionId;
+      return started(
+        engine.undo(await registry.connection(on), entry.id, {
+          ...(await recordedOn(on)),
+          resume,
+          resumeWithinMs,
+        }),
+      );
     },
     'uploads.stage': async () => ({ stagingId: await requireStaging().create() }),
     'uploads.abortIncomplete': async ({ connectionId, bucket, prefix, olderThanMs, dryRun }) => {

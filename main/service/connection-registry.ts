@@ -284,6 +284,21 @@ export class ConnectionRegistry {
     });
   }
 
+  /**
+   * The connection as a job's history names it: its name, where it goes, and whose keys it signs with (a
+   * profile or an access key ID; never a secret).
+   */
+  async label(id: string): Promise<string> {
+    const config = await this.config(id);
+    const env = this.env;
+    const name = (await this.list()).find((each) => each.id === id)?.name;
+    const endpoint = config.endpoint ?? (env.AWS_ENDPOINT_URL_S3 || env.AWS_ENDPOINT_URL || 'AWS');
+    const profile = config.profile ?? (config.accessKeyId ? undefined : env.AWS_PROFILE);
+    const accessKeyId = config.accessKeyId ?? (profile ? undefined : env.AWS_ACCESS_KEY_ID);
+    const whose = profile ? `profile ${profile}` : accessKeyId ? `key ${accessKeyId}` : undefined;
+    return [name && name !== endpoint ? name : undefined, endpoint, whose].filter(Boolean).join(' · ');
+  }
+
   /** The S3 connection for `id`, opened once and kept. */
   connection(id: string): Promise<S3Connection> {
     let connection = this.open.get(id);

@@ -9,8 +9,8 @@ import type { LucideIcon } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import type { CSSProperties } from 'react';
 import type { ConflictChoice } from '../../src/if-exists.ts';
-import type { ItemState, JobItem, JobKind } from '../../src/jobs.ts';
-import { isFinished } from '../../src/jobs.ts';
+import type { ItemState, JobItem } from '../../src/jobs.ts';
+import { isFinished, JOB_KIND_NAMES } from '../../src/jobs.ts';
 import { plural } from '../../src/plural.ts';
 import { formatBytes } from '../format.ts';
 import { PAGE_SIZE, useJobDetails } from '../store/job-details-store.ts';
@@ -37,14 +37,6 @@ const STATES: Record<ItemState, { icon: LucideIcon; label: string }> = {
 };
 
 /** The details of the job the details store has open, if any (open one with useJobDetails' open). */
-/** A job's kind as its summary names it (every kind: a sync or a copy is not called a delete). */
-const KIND_NAMES: Readonly<Record<JobKind, string>> = {
-  upload: 'Upload',
-  download: 'Download',
-  delete: 'Delete',
-  sync: 'Sync',
-  copy: 'Copy',
-};
 
 export function JobDetailsDialog() {
   const jobId = useJobDetails((s) => s.jobId);
@@ -123,7 +115,7 @@ function JobDetails({ job }: { job: JobView | undefined }) {
       <div className="job-details">
         {job && p ? (
           <p className="job-details-summary">
-            {KIND_NAMES[job.kind]}, {job.state.status}: {p.objectsDone.toLocaleString()} done
+            {JOB_KIND_NAMES[job.kind]}, {job.state.status}: {p.objectsDone.toLocaleString()} done
             {(p.objectsKept ?? 0) > 0 ? ` (${p.objectsKept!.toLocaleString()} kept as they were)` : ''},{' '}
             {failed.toLocaleString()} failed
             {(p.objectsSkipped ?? 0) > 0 ? `, ${p.objectsSkipped!.toLocaleString()} skipped` : ''}

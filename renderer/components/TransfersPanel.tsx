@@ -12,6 +12,7 @@ import {
   Clock,
   Copy,
   FileCheck,
+  History,
   ListChecks,
   LoaderCircle,
   PanelRightClose,
@@ -21,6 +22,7 @@ import {
   RefreshCw,
   RotateCcw,
   Trash2,
+  Undo2,
   X,
 } from 'lucide-react';
 import type { LucideIcon } from 'lucide-react';
@@ -71,6 +73,8 @@ const DIRECTION: Record<JobView['kind'], { icon: LucideIcon; label: string }> = 
   delete: { icon: Trash2, label: 'Delete' },
   sync: { icon: RefreshCw, label: 'Sync' },
   copy: { icon: Copy, label: 'Copy' },
+  undo: { icon: Undo2, label: 'Undo' },
+  restore: { icon: History, label: 'Restore' },
 };
 /** Status in colour, icon and word: never colour alone. */
 const STATUS_ICON: Record<JobState['status'], LucideIcon> = {

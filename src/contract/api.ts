@@ -6,7 +6,8 @@
 import { copyPlacesProblem } from '../copy-targets.ts';
 import { syncOverlapProblem } from '../sync-places.ts';
 import { z } from 'zod';
-import type { ItemError, JobItem, JobSummary, JobUpdate } from '../jobs.ts';
+import type { ItemError, JobItem, JobKind, JobSummary, JobUpdate } from '../jobs.ts';
+import type { HistoryEntry } from '../history.ts';
 import { sessionConnectionSchema } from '../connection.ts';
 import type { Settings } from '../settings.ts';
 import { settingsPatchSchema } from '../settings.ts';
@@ -104,6 +105,7 @@ const jobId = z.string().min(1).max(100);
 /** Every item of a job, or the failed ones only. */
 const itemFilter = z.enum(['all', 'failed']).default('all');
 const nothing = z.strictObject({});
+const jobKind = z.enum(['upload', 'download', 'delete', 'sync', 'copy', 'undo', 'restore'] satisfies JobKind[]);
 /** One file or folder name: no path, nothing that leaves its folder. */
 const entryName = z
   .string()
@@ -154,6 +156,8 @@ export const methodSchemas = {
   'buckets.create': z.strictObject({ connectionId: id, name: bucket }),
   'buckets.delete': z.strictObject({ connectionId: id, name: bucket }),
   'buckets.versioning': z.strictObject({ connectionId: id, name: bucket }),
+  /** Turn a bucket's versioning on (or suspend it): a delete there can then be undone. */
+  'buckets.setVersioning': z.strictObject({ connectionId: id, name: bucket, status: z.enum(['enabled', 'suspended']) }),
   /** The region a bucket is in: as the store names it (asked once per connection), else the connection's. */
   'buckets.region': z.strictObject({ connectionId: id, name: bucket }),
   /**
@@ -480,6 +484,43 @@ export const methodSchemas = {
    */
   'jobs.retryFailed': z.strictObject({ id: jobId, ifExists: conflictChoiceSchema.optional() }),
   /**
+   * Bring a prefix back to how it was at a moment (`to`, ms since 1970), from the versions its bucket
+   * keeps: delete markers newer than it removed, newer versions covered by a copy of the version of
+   * the moment, keys made since deleted. `dryRun` lists each change and makes none.
+   */
+  'jobs.restore': z.strictObject({
+    connectionId: id,
+    bucket,
+    prefix: z.string().max(1024),
+    to: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
+    dryRun: z.boolean().default(false),
+    ...rerun,
+  }),
+  /** Jobs of the history (every host's, kept after they end for 90 days or 10,000 jobs), newest first. */
+  'history.list': z.strictObject({
+    kinds: z.array(jobKind).max(10).optional(),
+    failedOnly: z.boolean().default(false),
+    offset: z.number().int().nonnegative().default(0),
+    limit: z.number().int().min(1).max(1000).default(100),
+  }),
+  /** One job of the history, by its ID (or its ID's start, at least 4 characters, when only one job has it). */
+  'history.job': z.strictObject({ id: jobId }),
+  /**
+   * A page of what a job removed (each key, the version it deleted or the delete marker it made), as
+   * CSV (the header with the first page) or JSON lines; `next` is where the following page starts.
+   */
+  'history.removals': z.strictObject({
+    id: jobId,
+    format: z.enum(['csv', 'json']).default('csv'),
+    offset: z.number().int().nonnegative().default(0),
+    limit: z.number().int().min(1).max(100_000).default(100_000),
+  }),
+  /**
+   * Undo a delete of the history: remove exactly the delete markers it made, as a job of its own. On
+   * the connection it ran on, or `connectionId` (refused when that is another one).
+   */
+  'history.undo': z.strictObject({ id: jobId, connectionId: id.optional(), ...rerun }),
+  /**
    * A batch for files a browser sends before its upload starts (each with PUT stagedFileUrl(…),
    * then jobs.upload with `staged`). Only a host that takes files this way has it (NotSupported
    * elsewhere: files are uploaded by their paths there).
@@ -545,6 +586,7 @@ export interface MethodResults {
   'buckets.create': null;
   'buckets.delete': null;
   'buckets.versioning': BucketVersioning;
+  'buckets.setVersioning': BucketVersioning;
   'buckets.region': BucketRegion;
   'buckets.emptyAndDelete': JobSummary;
   'objects.list': ObjectPage;
@@ -576,6 +618,11 @@ export interface MethodResults {
   'jobs.details': { items: JobItem[]; total: number; unlisted: number };
   'jobs.detailsCsv': { fileName: string; text: string; next?: number };
   'jobs.retryFailed': null;
+  'jobs.restore': JobSummary;
+  'history.list': { jobs: HistoryEntry[]; total: number };
+  'history.job': HistoryEntry;
+  'history.removals': { fileName: string; text: string; total: number; next?: number };
+  'history.undo': JobSummary;
   'uploads.stage': { stagingId: string };
   'uploads.abortIncomplete': IncompleteUploads;
   'fs.listFolders': FolderListing;

@@ -75,9 +75,13 @@ function journalQuery<Row>(sql: string): Row | undefined {
   }
 }
 
+/** The jobs a run would resume (ended ones stay, for the history). */
+const UNFINISHED = "jobs WHERE dismissed = 0 AND status IN ('active', 'failed')";
+const rowsOf = (table: string) => (table === 'unfinished' ? UNFINISHED : table);
+
 /** Rows in one of the journal's tables. */
-function journalRows(table: 'parts' | 'ranges' | 'jobs'): number {
-  return Number(journalQuery<{ n: number }>(`SELECT count(*) AS n FROM ${table}`)?.n ?? 0);
+function journalRows(table: 'parts' | 'ranges' | 'jobs' | 'unfinished'): number {
+  return Number(journalQuery<{ n: number }>(`SELECT count(*) AS n FROM ${rowsOf(table)}`)?.n ?? 0);
 }
 
 const cliEnv = () => ({ AWS_ENDPOINT_URL: proxy.endpoint, BARGE_DATA_DIR: dataDir });
@@ -152,7 +156,7 @@ it('an upload killed mid-way goes on when the command runs again, sending only t
   expect(await sha256File(out)).toBe(source.sha256);
   expect(await incompleteUploads()).toBe(0);
   // Done: the journal forgets the job.
-  expect(journalRows('jobs')).toBe(0);
+  expect(journalRows('unfinished')).toBe(0);
 });
 
 it('a job is named by absolute paths: killed as "big.bin" in its folder, it goes on when run as its full path from elsewhere', async () => {
@@ -187,7 +191,7 @@ it('SIGTERM (kill, timeout, a service stop) cancels as Ctrl-C does: it says so, 
     'SIGTERM received: cancelling (cleaning up incomplete uploads and partial files; nothing will be left to resume)',
   );
   expect(await incompleteUploads()).toBe(0);
-  expect(journalRows('jobs')).toBe(0);
+  expect(journalRows('unfinished')).toBe(0);
 });
 
 it('a terminal that goes away (its window closed) cancels as SIGHUP does: no crash on the dead terminal, no upload left behind, exit 129', async () => {
@@ -210,7 +214,7 @@ it('a terminal that goes away (its window closed) cancels as SIGHUP does: no cra
   expect(end.stderr).toBe('');
   expect(end.stdout.trim()).toBe('129');
   expect(await incompleteUploads()).toBe(0);
-  expect(journalRows('jobs')).toBe(0);
+  expect(journalRows('unfinished')).toBe(0);
 });
 
 it('a download killed mid-way goes on from the ranges written, and nothing appears under the final name before the end', async () => {
@@ -432,7 +436,7 @@ it('an interrupted upload whose file is gone by the next run is aborted when tha
   expect(again.code).toBe(0);
   // The same job ran on (it is gone from the journal), and took its orphan upload with it.
   expect(await incompleteUploads()).toBe(0);
-  expect(journalRows('jobs')).toBe(0);
+  expect(journalRows('unfinished')).toBe(0);
 });
 
 it('a bulk delete killed mid-way goes on when run again, and counts what the first run deleted', async () => {

@@ -30,7 +30,8 @@ import {
 import type { MultipartUploadEntry } from '../s3/s3-listing.ts';
 import type { S3Connection } from '../s3/s3-connection.ts';
 import { abortUploadOnce } from '../s3/multipart-aborts.ts';
-import { deleteBucketOnce } from '../s3/s3-buckets.ts';
+import { bucketVersioning, deleteBucketOnce } from '../s3/s3-buckets.ts';
+import type { Removal, VersioningSeen } from '../journal/job-journal.ts';
 import { deleteObjectBatch } from '../s3/object-deletes.ts';
 import type { DeleteSpec } from './job-specs.ts';
 import type { ItemPlace } from '../../../src/jobs.ts';
@@ -61,7 +62,7 @@ export function deleteBody(connection: S3Connection, spec: DeleteSpec): JobBody<
       runtime.addTotals(earlier, 0);
       runtime.alreadyDone(earlier, 0);
     }
-    const failures = { count: 0 };
+    const failures = { count: 0, verbose: false };
     if (spec.dryRun) {
       if (spec.keys?.length) await bucketThere(connection, spec.bucket, runtime);
       await concurrentEach(
@@ -70,6 +71,8 @@ export function deleteBody(connection: S3Connection, spec: DeleteSpec): JobBody<
         (target) => countTarget(connection, spec.bucket, target, runtime),
       );
     } else {
+      // In a bucket that keeps versions, each delete's marker is recorded: an undo removes exactly those.
+      failures.verbose = (await versioningBefore(connection, spec.bucket, runtime)) !== 'off';
       await concurrentEach(
         batches(targets, MAX_KEYS_PER_DELETE),
         () => runtime.settings.threads,
@@ -85,16 +88,18 @@ export function deleteBody(connection: S3Connection, spec: DeleteSpec): JobBody<
 }
 
 /**
- * Delete these objects (a sync's extras) as a delete job does: 1,000 keys a DeleteObjects, batches
- * in flight up to Threads, each key's refusal failing it by name. The number that failed.
+ * Delete these objects (a sync's extras, an undo's markers) as a delete job does: 1,000 keys a
+ * DeleteObjects, batches in flight up to Threads, each key's refusal failing it by name. `verbose`:
+ * the store lists each delete marker it makes, and the history records it. The number that failed.
  */
 export async function deleteObjects(
   connection: S3Connection,
   bucket: string,
   targets: AsyncIterable<DeleteTarget>,
   runtime: JobRuntime<DeleteTarget>,
+  options: { readonly verbose?: boolean } = {},
 ): Promise<number> {
-  const failures = { count: 0 };
+  const failures = { count: 0, verbose: options.verbose ?? false };
   await concurrentEach(
     batches(targets, MAX_KEYS_PER_DELETE),
     () => runtime.settings.threads,
@@ -228,13 +233,14 @@ async function deleteBatch(
   bucket: string,
   listed: readonly DeleteTarget[],
   runtime: JobRuntime<DeleteTarget>,
-  failures: { count: number },
+  failures: { count: number; readonly verbose: boolean },
 ): Promise<void> {
   const batch = listed.filter((target) => !target.unreadable || !failUnreadable(bucket, target, runtime, failures));
   if (batch.length === 0) return;
   let result;
   try {
-    result = await runtime.request((signal) => deleteObjectBatch(connection, bucket, batch, signal));
+    const quiet = !failures.verbose;
+    result = await runtime.request((signal) => deleteObjectBatch(connection, bucket, batch, signal, { quiet }));
   } catch (error) {
     const failure = toBargeError(error, `delete ${plural(batch.length, 'object')} from s3://${bucket}`);
     failures.count += batch.length;
@@ -248,7 +254,10 @@ async function deleteBatch(
       message: e.Message ?? 'The server refused to delete it.',
     });
   }
-  let deleted = 0;
+  const markers = new Map<string, string>();
+  for (const d of result.Deleted ?? [])
+    if (d.DeleteMarker && d.DeleteMarkerVersionId && !d.VersionId) markers.set(d.Key ?? '', d.DeleteMarkerVersionId);
+  const removed: Removal[] = [];
   for (const target of batch) {
     const error =
       failed.get(`${target.key}\u0000${target.versionId ?? ''}`) ??
@@ -266,10 +275,35 @@ async function deleteBatch(
     } else {
       if (target.size) runtime.addBytes(target.size);
       runtime.objectDone(deletePlace(bucket, target));
-      deleted += 1;
+      const marker = target.versionId === undefined ? markers.get(target.key) : undefined;
+      removed.push({
+        key: target.key,
+        ...(target.versionId === undefined ? {} : { versionId: target.versionId }),
+        ...(marker === undefined ? {} : { markerVersionId: marker }),
+        ...(target.size === undefined ? {} : { size: target.size }),
+      });
     }
   }
-  runtime.journal.deleteBatchFinished(deleted);
+  runtime.journal.deleteBatchFinished(removed.length, removed);
+}
+
+/**
+ * The bucket's versioning as the delete begins, recorded for its history and its undo. A store that
+ * will not say (no permission, no such request) is taken to keep versions: each delete then lists
+ * what it did, which costs a little more reading and loses nothing.
+ */
+async function versioningBefore(
+  connection: S3Connection,
+  bucket: string,
+  runtime: JobRuntime<DeleteTarget>,
+): Promise<VersioningSeen | undefined> {
+  try {
+    const state = await bucketVersioning(connection, bucket);
+    runtime.journal.versioningSeen(state);
+    return state;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A key no request can name (its listed URL encoding is broken) fails as an item; true once it has. */

@@ -15,6 +15,8 @@ import type { JobBody } from './job.ts';
 import type { JobSpecs } from './job-specs.ts';
 import { uploadBody } from './upload-job.ts';
 import { syncBody } from './sync-job.ts';
+import { undoBody } from './undo-job.ts';
+import { restoreBody } from './restore-job.ts';
 import { sourcesCollide } from '../disk/local-files.ts';
 import { BargeError } from '../errors.ts';
 
@@ -30,6 +32,8 @@ export function jobBody<K extends JobKind>(
     delete: (remove) => deleteBody(connection, remove) as JobBody<unknown>,
     sync: (sync) => syncBody(connection, sync),
     copy: (copy) => copyBody(connection, copy, others) as JobBody<unknown>,
+    undo: (undo) => undoBody(connection, undo) as JobBody<unknown>,
+    restore: (restore) => restoreBody(connection, restore) as JobBody<unknown>,
   };
   return (bodies[kind] as (spec: JobSpecs[K]) => JobBody<unknown>)(spec);
 }
@@ -41,10 +45,24 @@ export function jobBody<K extends JobKind>(
 export function jobRefusal<K extends JobKind>(kind: K, spec: JobSpecs[K]): BargeError | undefined {
   if (kind === 'delete') return deleteRefusal(spec as JobSpecs['delete']);
   if (kind === 'download') return downloadRefusal(spec as JobSpecs['download']);
+  if (kind === 'restore') return restoreRefusal(spec as JobSpecs['restore']);
   if (kind !== 'upload') return undefined;
   const upload = spec as JobSpecs['upload'];
   const collision = sourcesCollide(upload.sources, upload.destination);
   return collision ? new BargeError('NameCollision', collision) : undefined;
+}
+
+/** Clocks differ by a little: a moment this far ahead is taken as now. */
+const CLOCK_SKEW_MS = 5_000;
+
+/** A moment still to come has no versions to restore to. */
+function restoreRefusal(spec: JobSpecs['restore']): BargeError | undefined {
+  if (spec.to <= Date.now() + CLOCK_SKEW_MS) return undefined;
+  return new BargeError(
+    'InvalidRequest',
+    `${new Date(spec.to).toISOString()} is in the future: a restore brings back how things were at a past ` +
+      `moment. Nothing was changed.`,
+  );
 }
 
 /** A file saved under a name the user chose: a name no key could give it is refused as well. */

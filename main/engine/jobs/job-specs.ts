@@ -201,11 +201,31 @@ export const copySpecSchema = z
     if (problem) context.addIssue({ code: 'custom', message: problem });
   });
 
+/** Undo a delete (undo-job.ts): remove the delete markers it made, which its history records. */
+export const undoSpecSchema = z.object({
+  bucket,
+  /** The delete job's ID. */
+  undoes: z.string().min(1).max(100),
+});
+
+/** Restore a prefix to how it was at a moment (restore-job.ts), from the versions its bucket keeps. */
+export const restoreSpecSchema = z.object({
+  bucket,
+  /** "" (the whole bucket), a folder ending in "/", or the start of keys. */
+  prefix: z.string(),
+  /** The moment, in milliseconds since 1970 (UTC). */
+  to: z.number().int().nonnegative(),
+  /** List each change it would make; make none. */
+  dryRun: z.boolean().optional(),
+});
+
 export type UploadSpec = Readonly<z.infer<typeof uploadSpecSchema>>;
 export type DownloadSpec = Readonly<z.infer<typeof downloadSpecSchema>>;
 export type DeleteSpec = Readonly<z.infer<typeof deleteSpecSchema>>;
 export type SyncSpec = Readonly<z.infer<typeof syncSpecSchema>>;
 export type CopySpec = Readonly<z.infer<typeof copySpecSchema>>;
+export type UndoSpec = Readonly<z.infer<typeof undoSpecSchema>>;
+export type RestoreSpec = Readonly<z.infer<typeof restoreSpecSchema>>;
 
 export interface JobSpecs {
   readonly upload: UploadSpec;
@@ -213,6 +233,8 @@ export interface JobSpecs {
   readonly delete: DeleteSpec;
   readonly sync: SyncSpec;
   readonly copy: CopySpec;
+  readonly undo: UndoSpec;
+  readonly restore: RestoreSpec;
 }
 
 const schemas: { readonly [K in JobKind]: z.ZodType<JobSpecs[K]> } = {
@@ -221,6 +243,8 @@ const schemas: { readonly [K in JobKind]: z.ZodType<JobSpecs[K]> } = {
   delete: deleteSpecSchema,
   sync: syncSpecSchema,
   copy: copySpecSchema,
+  undo: undoSpecSchema,
+  restore: restoreSpecSchema,
 };
 
 /** A spec of `kind`, validated; a spec that does not fit fails with a code and the first problem. */
@@ -259,6 +283,8 @@ export function jobTarget(kind: JobKind, spec: unknown): { bucket: string; prefi
           : commonParent([valid.destination]),
     };
   }
+  if ('undoes' in valid) return { bucket: valid.bucket, prefix: '' };
+  if ('to' in valid) return valid.dryRun ? undefined : { bucket: valid.bucket, prefix: commonParent([valid.prefix]) };
   if ('dryRun' in valid && valid.dryRun) return undefined;
   const listed = (valid.patterns ?? []).map(wildcardPrefix);
   return {

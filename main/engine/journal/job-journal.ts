@@ -58,6 +58,21 @@ export interface DownloadRecord {
   readonly partSize: number;
 }
 
+/**
+ * One object a job removed: the version it deleted for good (`versionId`), or the delete marker its
+ * delete made (`markerVersionId`, in a bucket that keeps versions: removing it brings the object
+ * back). Neither, in a bucket that keeps no versions.
+ */
+export interface Removal {
+  readonly key: string;
+  readonly versionId?: string;
+  readonly markerVersionId?: string;
+  readonly size?: number;
+}
+
+/** A bucket's versioning as a delete found it. */
+export type VersioningSeen = 'enabled' | 'suspended' | 'off';
+
 export interface JobJournal {
   /** True when the job was recorded before this process started it: there may be work to skip. */
   readonly resumed: boolean;
@@ -92,7 +107,14 @@ export interface JobJournal {
   strayGone(kind: 'upload' | 'download', jobId: string, key: string): void;
   /** Keys deleted by earlier runs of this job (for progress; the listing no longer shows them). */
   deletedCount(): number;
-  deleteBatchFinished(count: number): void;
+  /** A batch of deletes ended: how many went, and (for the history, and an undo) what each removed. */
+  deleteBatchFinished(count: number, removed?: readonly Removal[]): void;
+  /** The bucket's versioning, as a delete found it before its first batch. */
+  versioningSeen(state: VersioningSeen): void;
+  /** What another recorded job removed (an undo reads the delete it undoes). */
+  removalsOf(jobId: string): Iterable<Removal>;
+  /** This job (an undo) has undone that one: a second undo of it is refused. */
+  undid(jobId: string): void;
 }
 
 export interface Strays {
@@ -130,4 +152,7 @@ export const NO_JOURNAL: JobJournal = {
   strayGone: () => undefined,
   deletedCount: () => 0,
   deleteBatchFinished: () => undefined,
+  versioningSeen: () => undefined,
+  removalsOf: () => [],
+  undid: () => undefined,
 };

@@ -27,14 +27,21 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { JobKind } from '../../../src/jobs.ts';
-import type { DownloadRecord, FinishedObject, JobJournal, MultipartRecord, PartRecord } from './job-journal.ts';
+import type {
+  DownloadRecord,
+  FinishedObject,
+  JobJournal,
+  MultipartRecord,
+  PartRecord,
+  Removal,
+} from './job-journal.ts';
+import { packRemovals, unpackRemovals } from './removals.ts';
 import { loadSqlite } from './sqlite.ts';
 import { folderLocks, memoryLocks } from './job-locks.ts';
 import type { JobLocks } from './job-locks.ts';
 import type { ReceiptEntry } from '../../../src/receipt.ts';
 import { isVerification } from '../../../src/verification.ts';
 
-/** Which kind of process owns a job: the app restores only its own, the command line only its own. */
 /** Which kind of process recorded a job: each brings back only its own ('app' is the Electron app). */
 export type JournalHost = 'app' | 'web' | 'cli';
 /** Active and failed jobs are resumable; cancelled ones only by a retry in the same process. */
@@ -57,24 +64,59 @@ export interface JournaledJob {
   readonly outcome?: string;
 }
 
+/** A job as its history shows it: its record, and what became of it. */
+export interface HistoryRecord extends JournaledJob {
+  readonly endedAt?: number;
+  /** The connection it ran on, as people know it (a name, a profile, an access key ID; never a secret). */
+  readonly connectionLabel?: string;
+  /** Out of the host's list of jobs (cleared, or ended in a command): its history is all that is left. */
+  readonly dismissed: boolean;
+  /** The bucket's versioning when a delete began: 'enabled', 'suspended' or 'off' (absent when unknown). */
+  readonly versioning?: string;
+  /** The job that undid it (an undo), if one has. */
+  readonly undoneBy?: string;
+  /** Objects it deleted (a delete's, a sync's extras, an undo's markers). */
+  readonly removedCount: number;
+}
+
+/** Which jobs a history lists. */
+export interface HistoryQuery {
+  readonly kinds?: readonly JobKind[];
+  readonly failedOnly?: boolean;
+  readonly offset?: number;
+  readonly limit?: number;
+}
+
+/** How long ended jobs stay in the history: whichever of the two is reached first. */
+export interface HistoryRetention {
+  readonly days: number;
+  readonly jobs: number;
+}
+
+export const DEFAULT_RETENTION: HistoryRetention = { days: 90, jobs: 10_000 };
+
 /** One line of a job's receipt: a finished object and when it finished. */
 export type ReceiptLine = FinishedObject & ReceiptEntry;
 
-const SCHEMA_VERSION = 5;
+const SCHEMA_VERSION = 6;
 /** Progress records wait at most this long, or this many, before their commit. */
 const BATCH_MS = 100;
 const BATCH_RECORDS = 1000;
 /** How long a write waits for another process holding the file. */
 const BUSY_TIMEOUT_MS = 5000;
-/** Completed jobs keep their receipts this long, then go. */
-const COMPLETED_RETENTION_MS = 30 * 24 * 3600 * 1000;
+const DAY_MS = 24 * 3600 * 1000;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS jobs (
   id TEXT PRIMARY KEY, host TEXT NOT NULL, kind TEXT NOT NULL, name TEXT NOT NULL, spec TEXT NOT NULL,
   connection_ref TEXT NOT NULL, fingerprint TEXT NOT NULL, status TEXT NOT NULL, owner_pid INTEGER,
-  deleted_count INTEGER NOT NULL DEFAULT 0, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, target TEXT, outcome TEXT);
+  deleted_count INTEGER NOT NULL DEFAULT 0, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, target TEXT, outcome TEXT,
+  ended_at INTEGER, connection_label TEXT, dismissed INTEGER NOT NULL DEFAULT 0, versioning TEXT, undone_by TEXT);
 CREATE INDEX IF NOT EXISTS jobs_by_fingerprint ON jobs (fingerprint);
+CREATE INDEX IF NOT EXISTS jobs_by_creation ON jobs (created_at);
+CREATE TABLE IF NOT EXISTS removals (
+  id INTEGER PRIMARY KEY, job_id TEXT NOT NULL REFERENCES jobs (id) ON DELETE CASCADE, count INTEGER NOT NULL, data BLOB NOT NULL);
+CREATE INDEX IF NOT EXISTS removals_by_job ON removals (job_id, id);
 CREATE TABLE IF NOT EXISTS objects (
   job_id TEXT NOT NULL REFERENCES jobs (id) ON DELETE CASCADE, key TEXT NOT NULL, path TEXT NOT NULL, size INTEGER NOT NULL,
   mtime_ms REAL, etag TEXT, version_id TEXT, checksum TEXT, finished_at INTEGER NOT NULL, verified TEXT, dev INTEGER, ino INTEGER, ctime_ms REAL,
@@ -136,7 +178,12 @@ export class Journal {
   /** Open (or create) the journal file; `:memory:` for one that lasts as long as the process. */
   static async open(
     file: string,
-    options: { now?: () => number; warn?: (message: string) => void; busyTimeoutMs?: number } = {},
+    options: {
+      now?: () => number;
+      warn?: (message: string) => void;
+      busyTimeoutMs?: number;
+      retention?: HistoryRetention;
+    } = {},
   ): Promise<Journal> {
     const busyTimeoutMs = options.busyTimeoutMs ?? BUSY_TIMEOUT_MS;
     const { DatabaseSync } = await loadSqlite();
@@ -182,6 +229,14 @@ export class Journal {
       if (jobs.length > 0 && !jobs.includes('target')) db.exec('ALTER TABLE jobs ADD COLUMN target TEXT');
       // Schema 5: where a job stood when its process last saw it, so it comes back as it was.
       if (jobs.length > 0 && !jobs.includes('outcome')) db.exec('ALTER TABLE jobs ADD COLUMN outcome TEXT');
+      // Schema 6: the history. Jobs stay after they end, with when, on what, and what a delete removed.
+      if (jobs.length > 0 && !jobs.includes('ended_at'))
+        db.exec(
+          ['ended_at INTEGER', 'connection_label TEXT', 'dismissed INTEGER NOT NULL DEFAULT 0', 'versioning TEXT']
+            .concat('undone_by TEXT')
+            .map((column) => `ALTER TABLE jobs ADD COLUMN ${column};`)
+            .join(' '),
+        );
       db.exec(SCHEMA);
       db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
       db.exec('COMMIT');
@@ -199,10 +254,7 @@ export class Journal {
       options.warn ?? ((message) => process.emitWarning(message)),
       locks,
     );
-    journal.run(
-      "DELETE FROM jobs WHERE status IN ('completed', 'cancelled') AND updated_at < ?",
-      journal.now() - COMPLETED_RETENTION_MS,
-    );
+    journal.keepHistory(options.retention ?? DEFAULT_RETENTION);
     return journal;
   }
 
@@ -235,12 +287,17 @@ export class Journal {
   /**
    * Record a new job, run (and locked) by this process; when it was recorded (the job's creation, after a restart too).
    */
-  addJob(job: Omit<JournaledJob, 'status' | 'createdAt' | 'updatedAt'> & { readonly fingerprint: string }): number {
+  addJob(
+    job: Omit<JournaledJob, 'status' | 'createdAt' | 'updatedAt'> & {
+      readonly fingerprint: string;
+      readonly connectionLabel?: string;
+    },
+  ): number {
     const now = this.now();
     this.locks.acquire(job.id);
     this.run(
       'INSERT INTO jobs (id, host, kind, name, spec, connection_ref, fingerprint, status, owner_pid, ' +
-        'created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        'created_at, updated_at, connection_label) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
       job.id,
       job.host,
       job.kind,
@@ -252,6 +309,7 @@ export class Journal {
       process.pid,
       now,
       now,
+      job.connectionLabel ?? null,
     );
     return now;
   }
@@ -259,8 +317,8 @@ export class Journal {
   /** The newest unfinished job with this fingerprint, to continue it (another process may be running it: see claim). */
   findResumable(host: JournalHost, fingerprint: string): JournaledJob | undefined {
     const row = this.get(
-      "SELECT * FROM jobs WHERE host = ? AND fingerprint = ? AND status IN ('active', 'failed') ORDER BY " +
-        'created_at DESC',
+      "SELECT * FROM jobs WHERE host = ? AND fingerprint = ? AND status IN ('active', 'failed') AND dismissed = 0 " +
+        'ORDER BY created_at DESC',
       host,
       fingerprint,
     );
@@ -269,7 +327,9 @@ export class Journal {
 
   /** Unfinished jobs of this host that no running process holds (to bring back after a restart). */
   unfinished(host: JournalHost): JournaledJob[] {
-    return this.all("SELECT * FROM jobs WHERE host = ? AND status IN ('active', 'failed') ORDER BY created_at", host)
+    const sql =
+      "SELECT * FROM jobs WHERE host = ? AND status IN ('active', 'failed') AND dismissed = 0 ORDER BY created_at";
+    return this.all(sql, host)
       .filter((row) => !this.locks.heldElsewhere(String(row.id)))
       .map(toJob);
   }
@@ -297,7 +357,16 @@ export class Journal {
 
   /** A new status, with where the job then stands (a failure's counts), or none (it runs again). */
   setStatus(id: string, status: JournalStatus, outcome: string | null = null): void {
-    this.run('UPDATE jobs SET status = ?, outcome = ?, updated_at = ? WHERE id = ?', status, outcome, this.now(), id);
+    const now = this.now();
+    const ended = status === 'active' ? null : now;
+    this.run(
+      'UPDATE jobs SET status = ?, outcome = ?, updated_at = ?, ended_at = ? WHERE id = ?',
+      status,
+      outcome,
+      now,
+      ended,
+      id,
+    );
   }
 
   /** Where an unfinished job stands as its process stops (the next start shows it so). */
@@ -305,10 +374,99 @@ export class Journal {
     this.run('UPDATE jobs SET outcome = ? WHERE id = ?', outcome, id);
   }
 
-  /** Drop a job and everything recorded for it (cancelled, or cleared from the list). */
+  /**
+   * The job leaves the host's list (cleared, cancelled, or done in a command): it is never resumed or
+   * brought back again, and what it kept for that (parts, ranges, temporary files) goes. Its history
+   * stays: its record, its receipt, what it removed. One unfinished is counted cancelled.
+   */
   forget(id: string): void {
-    this.run('DELETE FROM jobs WHERE id = ?', id);
+    this.run(
+      "UPDATE jobs SET dismissed = 1, status = CASE status WHEN 'active' THEN 'cancelled' ELSE status END, " +
+        'ended_at = coalesce(ended_at, ?) WHERE id = ?',
+      this.now(),
+      id,
+    );
+    for (const table of ['parts', 'ranges', 'downloads', 'multipart_uploads'])
+      this.run(`DELETE FROM ${table} WHERE job_id = ?`, id);
     this.locks.discard(id);
+  }
+
+  /**
+   * Ended jobs beyond the retention go, oldest first, with all they recorded; unfinished ones stay
+   * (they may still be resumed, a failed one too), whatever their age.
+   */
+  private keepHistory(retention: HistoryRetention): void {
+    // A failed job still in its host's list may be resumed: it stays until it is cleared.
+    const ended = "(status IN ('completed', 'cancelled') OR dismissed = 1)";
+    const before = this.now() - retention.days * DAY_MS;
+    this.run(`DELETE FROM jobs WHERE ${ended} AND coalesce(ended_at, updated_at) < ?`, before);
+    this.run(
+      `DELETE FROM jobs WHERE id IN (SELECT id FROM jobs WHERE ${ended} ORDER BY created_at DESC LIMIT -1 OFFSET ?)`,
+      Math.max(0, Math.floor(retention.jobs)),
+    );
+  }
+
+  /** Jobs newest first, as many as asked, and how many the query matches in all. */
+  history(query: HistoryQuery = {}): { jobs: HistoryRecord[]; total: number } {
+    const where: string[] = [];
+    const values: SqlValue[] = [];
+    if (query.kinds && query.kinds.length > 0) {
+      where.push(`kind IN (${query.kinds.map(() => '?').join(', ')})`);
+      values.push(...query.kinds);
+    }
+    if (query.failedOnly) where.push("status = 'failed'");
+    const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
+    const total = Number(this.get(`SELECT count(*) AS n FROM jobs ${clause}`, ...values)?.n ?? 0);
+    const rows = this.all(
+      `SELECT * FROM jobs ${clause} ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?`,
+      ...values,
+      query.limit ?? 100,
+      query.offset ?? 0,
+    );
+    return { jobs: rows.map(toHistoryRecord), total };
+  }
+
+  /** One job of the history, by its ID. */
+  historyRecord(id: string): HistoryRecord | undefined {
+    const row = this.get('SELECT * FROM jobs WHERE id = ?', id);
+    return row ? toHistoryRecord(row) : undefined;
+  }
+
+  /** The IDs of recorded jobs that begin with `start`, newest first (a job is named by its ID's start, as git does). */
+  idsStartingWith(start: string, limit = 2): string[] {
+    const pattern = `${start.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const sql = "SELECT id FROM jobs WHERE id LIKE ? ESCAPE '\\' ORDER BY created_at DESC LIMIT ?";
+    return this.all(sql, pattern, limit).map((row) => String(row.id));
+  }
+
+  /** A page of what a job removed (whole batches are skipped by their count), and how many in all. */
+  removalsPage(id: string, offset: number, limit: number): { removals: Removal[]; total: number } {
+    const total = Number(this.get('SELECT coalesce(sum(count), 0) AS n FROM removals WHERE job_id = ?', id)?.n ?? 0);
+    const removals: Removal[] = [];
+    let skipped = 0;
+    // Counts first (small), then only the batches the page needs (each up to 1,000 removals).
+    for (const row of this.all('SELECT id, count FROM removals WHERE job_id = ? ORDER BY id', id)) {
+      if (removals.length >= limit) break;
+      const count = Number(row.count);
+      if (skipped + count <= offset) {
+        skipped += count;
+        continue;
+      }
+      const data = this.get('SELECT data FROM removals WHERE id = ?', Number(row.id))?.data as Uint8Array;
+      for (const removal of unpackRemovals(data)) {
+        if (skipped < offset) skipped += 1;
+        else if (removals.length < limit) removals.push(removal);
+      }
+    }
+    return { removals, total };
+  }
+
+  /** What a job removed, in the order its batches were deleted. */
+  *removals(id: string): Generator<Removal> {
+    if (!this.db.isOpen) return;
+    this.commit();
+    const rows = this.statement('SELECT data FROM removals WHERE job_id = ? ORDER BY id').iterate(id);
+    for (const row of rows as Iterable<{ data: Uint8Array }>) yield* unpackRemovals(row.data);
   }
 
   /** What an interrupted job left outside the journal: multipart uploads on the server, temporary files here. */
@@ -486,13 +644,24 @@ export class Journal {
         else this.run('DELETE FROM downloads WHERE job_id = ? AND key = ?', jobId, key);
       },
       deletedCount: () => Number(this.get('SELECT deleted_count FROM jobs WHERE id = ?', id)?.deleted_count ?? 0),
-      deleteBatchFinished: (count) =>
+      deleteBatchFinished: (count, removed = []) => {
         this.record(
           'UPDATE jobs SET deleted_count = deleted_count + ?, updated_at = ? WHERE id = ?',
           count,
           this.now(),
           id,
-        ),
+        );
+        if (removed.length > 0)
+          this.record(
+            'INSERT INTO removals (job_id, count, data) VALUES (?, ?, ?)',
+            id,
+            removed.length,
+            packRemovals(removed),
+          );
+      },
+      versioningSeen: (state) => this.run('UPDATE jobs SET versioning = ? WHERE id = ?', state, id),
+      removalsOf: (jobId) => this.removals(jobId),
+      undid: (jobId) => this.run('UPDATE jobs SET undone_by = ? WHERE id = ?', id, jobId),
     };
   }
 
@@ -526,13 +695,13 @@ export class Journal {
   }
 
   // Reads see every record: what is held is written first.
-  private get(sql: string, ...values: (string | number | null)[]): Row | undefined {
+  private get(sql: string, ...values: SqlValue[]): Row | undefined {
     if (!this.db.isOpen) return undefined;
     this.commit();
     return this.guard(() => this.statement(sql).get(...values) as Row | undefined);
   }
 
-  private all(sql: string, ...values: (string | number | null)[]): Row[] {
+  private all(sql: string, ...values: SqlValue[]): Row[] {
     if (!this.db.isOpen) return [];
     this.commit();
     return this.guard(() => this.statement(sql).all(...values) as Row[]) ?? [];
@@ -555,7 +724,7 @@ export class Journal {
   }
 }
 
-type SqlValue = string | number | null;
+type SqlValue = string | number | null | Uint8Array;
 
 function optionalString(value: unknown): string | undefined {
   return value === null || value === undefined ? undefined : String(value);
@@ -573,6 +742,18 @@ function toJob(row: Row): JournaledJob {
     createdAt: Number(row.created_at),
     updatedAt: Number(row.updated_at ?? row.created_at),
     ...(typeof row.outcome === 'string' ? { outcome: row.outcome } : {}),
+  };
+}
+
+function toHistoryRecord(row: Row): HistoryRecord {
+  return {
+    ...toJob(row),
+    ...(row.ended_at === null || row.ended_at === undefined ? {} : { endedAt: Number(row.ended_at) }),
+    ...(typeof row.connection_label === 'string' ? { connectionLabel: row.connection_label } : {}),
+    dismissed: Number(row.dismissed ?? 0) === 1,
+    ...(typeof row.versioning === 'string' ? { versioning: row.versioning } : {}),
+    ...(typeof row.undone_by === 'string' ? { undoneBy: row.undone_by } : {}),
+    removedCount: Number(row.deleted_count ?? 0),
   };
 }
 

@@ -31,6 +31,8 @@ export interface RecordedStart {
    * is the same for the same settings). Without it the job is not recorded and cannot be resumed.
    */
   readonly connectionRef: string;
+  /** The connection as people know it, for the job's history (never a secret). */
+  readonly connectionLabel?: string;
   /**
    * An unfinished earlier run of the same command: true goes on from it, false cleans it up and
    * starts afresh; undefined does not look for one.
@@ -166,7 +168,8 @@ export class Recovery {
     const stale = state.status === 'running' && this.withOutcome.has(id);
     if ((this.statuses.get(id) === status && !stale) || !this.journal) return;
     this.statuses.set(id, status);
-    const record = status === 'failed' ? outcomeRecord(outcome()) : null;
+    // Every ended job keeps where it stood, for its history; a failed one also comes back so after a restart.
+    const record = status === 'active' ? null : outcomeRecord(outcome());
     if (record === null) this.withOutcome.delete(id);
     else this.withOutcome.add(id);
     this.journal.setStatus(id, status, record);
@@ -177,6 +180,11 @@ export class Recovery {
     if (this.statuses.get(id) !== 'active' || !this.journal) return;
     this.withOutcome.add(id);
     this.journal.setOutcome(id, outcomeRecord(outcome));
+  }
+
+  /** Read the journal (its history), or undefined when it is closed. */
+  journalRead<T>(read: (journal: Journal) => T): T | undefined {
+    return this.journal ? read(this.journal) : undefined;
   }
 
   receipt(id: string): ReturnType<Journal['receipt']> | [] {
@@ -271,6 +279,7 @@ export class Recovery {
       name,
       spec,
       connectionRef: start.connectionRef,
+      ...(start.connectionLabel === undefined ? {} : { connectionLabel: start.connectionLabel }),
       fingerprint,
     });
     const fresh = launch.body(connection);

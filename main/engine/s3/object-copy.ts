@@ -108,16 +108,25 @@ export interface CopyOutcome {
   readonly parts?: number;
 }
 
-/** The source's HEAD, with its checksum; fails with the store's own reason where it is missing or denied. */
+/**
+ * The source's HEAD, with its checksum; fails with the store's own reason where it is missing or
+ * denied. With `versionId`, that version of it (a restore copies an older version over the latest).
+ */
 export async function describeCopySource(
   connection: S3Connection,
-  source: ObjectPlace,
+  source: ObjectPlace & { readonly versionId?: string },
   requests: Pick<CopyRequests, 'request'>,
 ): Promise<CopySource> {
+  const { versionId, ...place } = source;
   const head = await requests.request(async (signal) => {
     try {
       return await connection.client.send(
-        new HeadObjectCommand({ Bucket: source.bucket, Key: source.key, ChecksumMode: 'ENABLED' }),
+        new HeadObjectCommand({
+          Bucket: source.bucket,
+          Key: source.key,
+          VersionId: versionId,
+          ChecksumMode: 'ENABLED',
+        }),
         { abortSignal: signal },
       );
     } catch (error) {
@@ -125,10 +134,10 @@ export async function describeCopySource(
     }
   });
   return {
-    ...source,
+    ...place,
     size: head.ContentLength ?? 0,
     etag: head.ETag,
-    versionId: head.VersionId,
+    versionId: head.VersionId ?? versionId,
     checksum: checksumOf(head),
     head,
   };

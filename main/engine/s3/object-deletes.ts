@@ -23,17 +23,24 @@ export interface ObjectToDelete {
   readonly versionId?: string | undefined;
 }
 
-/** One DeleteObjects of at most 1,000 objects, quiet (only failures are listed). */
+/**
+ * One DeleteObjects of at most 1,000 objects. Quiet (the default) lists only failures; `quiet: false`
+ * lists each object deleted too, with the delete marker it made (a bucket that keeps versions).
+ */
 export function deleteObjectBatch(
   connection: S3Connection,
   bucket: string,
   objects: readonly ObjectToDelete[],
   signal: AbortSignal,
+  options: { readonly quiet?: boolean } = {},
 ): Promise<DeleteObjectsCommandOutput> {
   return connection.client.send(
     new DeleteObjectsCommand({
       Bucket: bucket,
-      Delete: { Objects: objects.map((o) => ({ Key: o.key, VersionId: o.versionId })), Quiet: true },
+      Delete: {
+        Objects: objects.map((o) => ({ Key: o.key, VersionId: o.versionId })),
+        Quiet: options.quiet ?? true,
+      },
     }),
     { abortSignal: signal },
   );

@@ -1,6 +1,11 @@
 // Buckets and leftovers: create, delete, and clean up incomplete multipart uploads.
 
-import { CreateBucketCommand, DeleteBucketCommand, GetBucketVersioningCommand } from '@aws-sdk/client-s3';
+import {
+  CreateBucketCommand,
+  DeleteBucketCommand,
+  GetBucketVersioningCommand,
+  PutBucketVersioningCommand,
+} from '@aws-sdk/client-s3';
 import type { BucketVersioning } from '../../../src/contract/models.ts';
 import type { BucketLocationConstraint } from '@aws-sdk/client-s3';
 import { bucketNameProblem } from '../../../src/s3-names.ts';
@@ -54,6 +59,27 @@ export async function bucketVersioning(connection: S3Connection, name: string): 
   } catch (error) {
     throw toBargeError(error, `read the versioning of bucket "${name}"`);
   }
+}
+
+/** Turn a bucket's versioning on, or suspend it; then read it back (a store may not take the change). */
+export async function setBucketVersioning(
+  connection: S3Connection,
+  name: string,
+  status: 'enabled' | 'suspended',
+): Promise<BucketVersioning> {
+  try {
+    await withRetry(() =>
+      connection.client.send(
+        new PutBucketVersioningCommand({
+          Bucket: name,
+          VersioningConfiguration: { Status: status === 'enabled' ? 'Enabled' : 'Suspended' },
+        }),
+      ),
+    );
+  } catch (error) {
+    throw toBargeError(error, `${status === 'enabled' ? 'turn on' : 'suspend'} the versioning of bucket "${name}"`);
+  }
+  return bucketVersioning(connection, name);
 }
 
 export interface AbortUploadsResult {

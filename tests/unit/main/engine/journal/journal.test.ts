@@ -6,6 +6,7 @@ import path from 'node:path';
 import { expect, it } from 'vitest';
 import { Journal, jobFingerprint } from '../../../../../main/engine/journal/journal.ts';
 
+const DAY = 24 * 3600 * 1000;
 const job = (id: string, fingerprint = 'fp', host: 'app' | 'cli' = 'cli') => ({
   id,
   host,
@@ -94,7 +95,7 @@ it('a lock held only for a moment (another process looking) is taken once it is 
   }
 });
 
-it('records parts, ranges and finished objects per job, and forgets them with the job', async () => {
+it('records parts, ranges and finished objects per job; a job forgotten keeps its receipt for its history, nothing to resume', async () => {
   const journal = await Journal.open(':memory:');
   journal.addJob(job('j'));
   const recorder = journal.forJob('j', false);
@@ -115,23 +116,88 @@ it('records parts, ranges and finished objects per job, and forgets them with th
   expect([...journal.receipt('j')].map((line) => line.key)).toEqual(['k']);
   journal.forget('j');
   expect(recorder.parts('u')).toEqual([]);
-  expect(recorder.finishedObject('k')).toBeUndefined();
+  expect(recorder.multipart('k')).toBeUndefined();
+  expect(recorder.rangesFinished('d')).toEqual([]);
+  expect(journal.findResumable('cli', 'fp')).toBeUndefined();
+  expect([...journal.receipt('j')].map((line) => line.key)).toEqual(['k']);
+  expect(journal.historyRecord('j')).toMatchObject({ status: 'cancelled', dismissed: true });
   journal.close();
 });
 
-it('drops completed jobs after their retention, keeps unfinished ones', async () => {
+it('keeps ended jobs in the history for the retention (days, then a count), never an unfinished or failed one', async () => {
   const file = path.join(await mkdtemp(path.join(os.tmpdir(), 'barge-journal-unit-')), 'journal.sqlite');
   let now = 0;
   const first = await Journal.open(file, { now: () => now });
   first.addJob(job('old-done'));
   first.setStatus('old-done', 'completed');
+  first.addJob(job('old-failed', 'failed'));
+  first.setStatus('old-failed', 'failed');
   first.addJob(job('old-active', 'other'));
+  now = 10 * DAY;
+  for (const id of ['a', 'b', 'c']) {
+    first.addJob(job(id, id));
+    first.setStatus(id, 'completed');
+    now += 1;
+  }
   first.close();
-  now = 31 * 24 * 3600 * 1000;
-  const second = await Journal.open(file, { now: () => now });
-  expect([...second.receipt('old-done')]).toEqual([]);
-  expect(second.findResumable('cli', 'other')?.id).toBe('old-active');
-  second.close();
+  now = 89 * DAY;
+  const kept = await Journal.open(file, { now: () => now });
+  expect(kept.history().jobs.map((j) => j.id)).toEqual(['c', 'b', 'a', 'old-active', 'old-failed', 'old-done']);
+  kept.close();
+  now = 91 * DAY;
+  const daysLater = await Journal.open(file, { now: () => now });
+  expect(daysLater.history().jobs.map((j) => j.id)).toEqual(['c', 'b', 'a', 'old-active', 'old-failed']);
+  expect(daysLater.findResumable('cli', 'other')?.id).toBe('old-active');
+  daysLater.close();
+  const fewer = await Journal.open(file, { now: () => now, retention: { days: 90, jobs: 2 } });
+  expect(fewer.history().jobs.map((j) => j.id)).toEqual(['c', 'b', 'old-active', 'old-failed']);
+  fewer.close();
+});
+
+it('lists the history newest first, by kind and failed only, with when each ended and on what connection', async () => {
+  let now = 1_000;
+  const journal = await Journal.open(':memory:', { now: () => now });
+  journal.addJob({ ...job('up'), connectionLabel: 'minio · http://127.0.0.1:9000 · key AKIA1' });
+  now = 2_000;
+  journal.setStatus('up', 'completed', '{}');
+  journal.addJob({ ...job('del', 'd'), kind: 'delete' });
+  now = 3_000;
+  journal.setStatus('del', 'failed', '{}');
+  expect(journal.history().jobs.map((j) => j.id)).toEqual(['del', 'up']);
+  expect(journal.history({ kinds: ['delete'] }).jobs.map((j) => j.id)).toEqual(['del']);
+  expect(journal.history({ failedOnly: true })).toMatchObject({ total: 1, jobs: [{ id: 'del', endedAt: 3_000 }] });
+  expect(journal.historyRecord('up')).toMatchObject({
+    endedAt: 2_000,
+    connectionLabel: 'minio · http://127.0.0.1:9000 · key AKIA1',
+    dismissed: false,
+  });
+  expect(journal.history({ offset: 1, limit: 1 })).toMatchObject({ total: 2, jobs: [{ id: 'up' }] });
+  expect(journal.idsStartingWith('d')).toEqual(['del']);
+  expect(journal.idsStartingWith('%')).toEqual([]);
+  journal.close();
+});
+
+it('keeps what a delete removed, batch by batch, compactly, and reads it back in order', async () => {
+  const journal = await Journal.open(':memory:');
+  journal.addJob({ ...job('del'), kind: 'delete' });
+  const recorder = journal.forJob('del', false);
+  const batch = (from: number) =>
+    Array.from({ length: 1_000 }, (_, i) => ({
+      key: `logs/2026/11/${String(from + i).padStart(7, '0')}.log`,
+      markerVersionId: `${from + i}-c1b2a3d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d`,
+      size: 1234,
+    }));
+  recorder.deleteBatchFinished(1_000, batch(0));
+  recorder.deleteBatchFinished(1_000, batch(1_000));
+  recorder.deleteBatchFinished(2, [{ key: 'a\tb\n"c"', versionId: 'v1' }, { key: 'plain' }]);
+  recorder.versioningSeen('enabled');
+  const removed = [...journal.removals('del')];
+  expect(removed).toHaveLength(2_002);
+  expect(removed[0]).toEqual(batch(0)[0]);
+  expect(removed[1_999]).toEqual(batch(1_000)[999]);
+  expect(removed.slice(2_000)).toEqual([{ key: 'a\tb\n"c"', versionId: 'v1' }, { key: 'plain' }]);
+  expect(journal.historyRecord('del')).toMatchObject({ removedCount: 2_002, versioning: 'enabled' });
+  journal.close();
 });
 
 it('a fingerprint differs when the spec or the connection differs', () => {

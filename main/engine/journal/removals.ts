@@ -1,0 +1,28 @@
+// What a delete removed, kept compactly: one row per DeleteObjects batch, its entries as JSON, deflated.
+//
+// A delete of a million keys must not add a million rows (and their indexes) to the journal: a
+// batch of up to 1,000 removals is one row. Keys below one prefix share most of their bytes, which
+// deflate takes back; version IDs are mostly random and cost about their own length. The figure for a
+// million keys is measured by `BENCH_WORKLOADS=history npm run bench`.
+
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import type { Removal } from './job-journal.ts';
+
+/** [key, version ID removed, delete marker made, size]: nulls where there is none. */
+type Packed = [string, string | null, string | null, number | null];
+
+export function packRemovals(removed: readonly Removal[]): Uint8Array {
+  const rows: Packed[] = removed.map((r) => [r.key, r.versionId ?? null, r.markerVersionId ?? null, r.size ?? null]);
+  return deflateRawSync(JSON.stringify(rows));
+}
+
+export function* unpackRemovals(data: Uint8Array): Generator<Removal> {
+  const rows = JSON.parse(inflateRawSync(data).toString('utf8')) as Packed[];
+  for (const [key, versionId, markerVersionId, size] of rows)
+    yield {
+      key,
+      ...(versionId === null ? {} : { versionId }),
+      ...(markerVersionId === null ? {} : { markerVersionId }),
+      ...(size === null ? {} : { size }),
+    };
+}
