@@ -29,9 +29,12 @@ const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
   pipe: async () => (await import('./commands/pipe.ts')).pipe,
   stat: async () => (await import('./commands/stat.ts')).stat,
   presign: async () => (await import('./commands/presign.ts')).presign,
+  history: async () => (await import('./commands/history.ts')).history,
+  undo: async () => (await import('./commands/history.ts')).undo,
+  restore: async () => (await import('./commands/restore.ts')).restore,
 };
 
-const JOURNALED_COMMANDS = new Set(['cp', 'mv', 'rm', 'sync']);
+const JOURNALED_COMMANDS = new Set(['cp', 'mv', 'rm', 'sync', 'history', 'undo', 'restore']);
 
 export interface CliStreams {
   readonly stdout: NodeJS.WritableStream;

@@ -17,7 +17,8 @@ import type { SettingsPatch } from '../../src/settings.ts';
 import { BargeError } from '../../src/errors.ts';
 import { isRegion, REGION_RULE } from '../../src/region.ts';
 import { printable } from '../../src/unsafe-text.ts';
-import { FilterProblem } from '../../src/object-filter.ts';
+import { FilterProblem, parseInstant } from '../../src/object-filter.ts';
+import type { JobKind } from '../../src/jobs.ts';
 import type { ObjectFilter } from '../../src/object-filter.ts';
 import { FILTER_FLAGS, FILTER_OPTION_SPEC, parseFilterFlags } from './filter-options.ts';
 import type { UploadOptions } from '../../src/upload-options.ts';
@@ -56,6 +57,11 @@ export const optionSpec = {
   ...FILTER_OPTION_SPEC,
   versions: { type: 'boolean' },
   expires: { type: 'string' },
+  kind: { type: 'string' },
+  failed: { type: 'boolean' },
+  limit: { type: 'string' },
+  keys: { type: 'string' },
+  to: { type: 'string' },
   ...uploadOptionSpec,
   json: { type: 'boolean' },
   quiet: { type: 'boolean', short: 'q' },
@@ -102,6 +108,9 @@ const COMMAND_FLAGS: Readonly<Record<string, readonly string[]>> = {
   pipe: [...UPLOAD_OPTION_FLAGS],
   stat: [],
   presign: ['expires'],
+  history: ['kind', 'failed', 'limit', 'keys'],
+  undo: ['resume'],
+  restore: ['to', 'dry-run', 'resume'],
 };
 
 /** The connection's checksum modes: `--checksum` followed by one of them is the connection's, else sync's own. */
@@ -167,6 +176,16 @@ export interface CliOptions {
   readonly expiresSeconds: number | undefined;
   /** cp (upload), pipe: what each object is stored with. */
   readonly uploadOptions: UploadOptions | undefined;
+  /** history: only these kinds of job (--kind delete,upload). */
+  readonly kinds: readonly JobKind[] | undefined;
+  /** history: only the jobs that failed. */
+  readonly failedOnly: boolean;
+  /** history: how many jobs to list. */
+  readonly limit: number | undefined;
+  /** history show: what the job removed, as CSV or JSON lines, instead of its details. */
+  readonly keysFormat: 'csv' | 'json' | undefined;
+  /** restore: the moment to restore to (ms since 1970). */
+  readonly restoreTo: number | undefined;
   readonly json: boolean;
   readonly quiet: boolean;
   readonly help: boolean;
@@ -294,6 +313,11 @@ export function parseCli(argv: readonly string[]): CliOptions {
     ...FILTER_FLAGS,
     'versions',
     'expires',
+    'kind',
+    'failed',
+    'limit',
+    'keys',
+    'to',
     ...UPLOAD_OPTION_FLAGS,
   ] as const) {
     // A flag a command would silently ignore is refused: "rb --dry-run" must not delete the bucket.
@@ -322,6 +346,7 @@ export function parseCli(argv: readonly string[]): CliOptions {
         `at most.`,
     );
   const uploadOptions = parseUploadOptions(values, usageError);
+  const history = historyFlags(values, Date.now());
   const connection = sessionConnectionSchema.safeParse({
     endpoint: values['endpoint-url'],
     region: values.region,
@@ -363,10 +388,45 @@ export function parseCli(argv: readonly string[]): CliOptions {
     versions: values.versions ?? false,
     expiresSeconds,
     uploadOptions,
+    ...history,
     json: values.json ?? false,
     quiet: values.quiet ?? false,
     help: values.help ?? false,
     version: values.version ?? false,
+  };
+}
+
+const JOB_KINDS: readonly JobKind[] = ['upload', 'download', 'delete', 'sync', 'copy', 'undo', 'restore'];
+
+/** history's and restore's flags, checked: --kind, --failed, --limit, --keys, --to. */
+function historyFlags(
+  values: { kind?: string; failed?: boolean; limit?: string; keys?: string; to?: string },
+  now: number,
+): Pick<CliOptions, 'kinds' | 'failedOnly' | 'limit' | 'keysFormat' | 'restoreTo'> {
+  const kinds = values.kind?.split(',').map((kind) => kind.trim().toLowerCase());
+  const unknown = kinds?.find((kind) => !(JOB_KINDS as readonly string[]).includes(kind));
+  if (kinds !== undefined && (kinds.length === 0 || unknown !== undefined))
+    throw usageError(`--kind takes ${JOB_KINDS.join(', ')} (comma-separated), not "${printable(unknown ?? '')}".`);
+  if (values.limit !== undefined && !/^[1-9]\d{0,5}$/.test(values.limit))
+    throw usageError(`--limit takes a number of jobs from 1 to 999999, not "${printable(values.limit)}".`);
+  if (values.keys !== undefined && values.keys !== 'csv' && values.keys !== 'json')
+    throw usageError(`--keys takes csv or json, not "${printable(values.keys)}".`);
+  let restoreTo: number | undefined;
+  if (values.to !== undefined) {
+    try {
+      restoreTo = parseInstant('--to', values.to, now);
+    } catch (error) {
+      throw error instanceof FilterProblem ? usageError(error.message) : error;
+    }
+    if (restoreTo > now)
+      throw usageError(`--to ${printable(values.to)} is in the future: a restore goes back to a past moment.`);
+  }
+  return {
+    kinds: kinds as JobKind[] | undefined,
+    failedOnly: values.failed ?? false,
+    limit: values.limit === undefined ? undefined : Number(values.limit),
+    keysFormat: values.keys as 'csv' | 'json' | undefined,
+    restoreTo,
   };
 }
 
@@ -426,6 +486,14 @@ Usage:
   barge pipe s3://bucket/key                       store standard input as an object
   barge stat s3://bucket/key                       size, ETag, checksums, parts, metadata, tags, retention
   barge presign s3://bucket/key [--expires 1h]     a link that GETs the object until it expires (7d at most)
+  barge history [--kind delete] [--failed]         the jobs run (by every host), newest first, kept after
+                                                   they end (90 days or 10,000 jobs)
+  barge history show JOB [--keys csv|json]         one job: what, where, on which connection, how it ended;
+                                                   --keys: each key and version it removed
+  barge undo JOB                                   undo a delete in a bucket that keeps versions: remove
+                                                   exactly the delete markers it made
+  barge restore s3://bucket[/prefix] --to TIME     bring a prefix back to how it was at TIME (2026-11-25T14:00Z,
+           [--dry-run]                             or an age: 2h) from its versions; --dry-run lists each change
 
 Options:
   --endpoint-url URL   the S3 endpoint (default: AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, the profile, AWS)
@@ -498,6 +566,12 @@ Wildcards and filters (ls, cp, mv, rm, sync, du):
   --acl ACL            cp (upload), pipe: a canned ACL (private, public-read, bucket-owner-full-control, ...)
   --versions           du: count noncurrent versions and delete markers too
   --expires AGE        presign: how long the link works (90s, 30m, 12h, 7d; default 1h, at most 7d)
+  --kind K[,K]         history: only jobs of these kinds (upload, download, delete, sync, copy, undo, restore)
+  --failed             history: only jobs that failed
+  --limit N            history: list at most N jobs (default 50)
+  --keys csv|json      history show: each key the job removed, with the version ID it deleted or the
+                       delete marker it made (CSV, or JSON lines)
+  --to TIME            restore: the moment (a date such as 2026-11-25T14:00:00Z, or an age: 90m, 2h)
   --json               machine-readable output, one JSON object per line
   -q, --quiet          no progress bar
 

@@ -39,6 +39,7 @@ export async function rm(cli: CliContext): Promise<number> {
     cli.stdout.write(`No objects match ${matchedWhat(bucket, named, filter)}: nothing was deleted.\n`);
     return exitStatus(end);
   }
+  if (!dryRun && !json && cli.journaled) await sayHowToUndo(cli, end.id);
   // A count that did not complete is no count: only the failure is said.
   if (dryRun && !json && completed) {
     cli.stdout.write(
@@ -81,4 +82,17 @@ async function fromList(cli: CliContext, from: string): Promise<{ bucket: string
     );
   const { bucket, keys } = await keysFromList(from, location?.bucket);
   return { bucket, named: { keys, prefixes: [], patterns: [] } };
+}
+
+/** After a delete: the command that takes it back, or plainly why nothing can. */
+async function sayHowToUndo(cli: CliContext, id: string): Promise<void> {
+  const job = await cli.service.call('history.job', { id }).catch(() => undefined);
+  if (!job || job.removed === 0) return;
+  cli.stderr.write(
+    job.undo.possible
+      ? `To undo this delete (remove the delete markers it made): barge undo ${id.slice(0, 8)}\n`
+      : job.versioning === 'off'
+        ? `This delete cannot be undone: the bucket keeps no versions (versioning never enabled or off).\n`
+        : `This delete cannot be undone: ${job.undo.why}\n`,
+  );
 }

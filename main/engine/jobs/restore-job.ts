@@ -5,7 +5,8 @@
 // - only delete markers newer: they are removed, and the version below reads again as it was (its
 //   own version ID and ETag);
 // - newer versions written: the version of the moment is copied over them, as the new latest (a
-//   restore never deletes a version; what it replaces stays below, as an older version);
+//   restore never deletes a version; what it replaces stays below, as an older version), unless the
+//   latest has its ETag already (a restore run again changes nothing);
 // - the key did not exist then (or was deleted), and does now: it is deleted, behind a delete marker
 //   (which an undo, or another restore, can remove).
 //
@@ -44,6 +45,8 @@ export function restoreStep(history: KeyHistory, moment: number): RestoreStep | 
   if (atMoment === undefined || atMoment.isDeleteMarker)
     return latest.isDeleteMarker ? undefined : { kind: 'hide', key: history.key, over: latest };
   if (newer.every((version) => version.isDeleteMarker)) return { kind: 'unhide', key: history.key, markers: newer };
+  // Copied over by an earlier restore (or written again as it was): it reads as it did already.
+  if (!latest.isDeleteMarker && latest.etag !== undefined && latest.etag === atMoment.etag) return undefined;
   return { kind: 'copy', key: history.key, version: atMoment, over: latest };
 }
 
