@@ -6,7 +6,7 @@ import { useRef } from 'react';
 import type { PreviewRow } from '../store/delete-preview-store.ts';
 import { formatBytes } from '../format.ts';
 import { Name } from './Name.tsx';
-import { useRowWindow } from './useRowWindow.ts';
+import { rowPlacement, useRowWindow } from './useRowWindow.ts';
 
 const ROW_HEIGHT = 24;
 const OVERSCAN_ROWS = 10;
@@ -30,14 +30,7 @@ export function DeletePreviewList({
     <div ref={scroller} className="delete-preview-list" role="list" aria-label="Objects to delete" tabIndex={0}>
       <div style={{ height: rowWindow.getTotalSize(), position: 'relative' }}>
         {rowWindow.getVirtualItems().map((item) => {
-          const style = {
-            position: 'absolute',
-            top: 0,
-            left: 0,
-            right: 0,
-            height: ROW_HEIGHT,
-            transform: `translateY(${item.start}px)`,
-          } as const;
+          const style = rowPlacement(item.start, ROW_HEIGHT);
           if (item.index >= listed)
             return (
               <div key="more" role="listitem" className="delete-preview-row delete-preview-more" style={style}>

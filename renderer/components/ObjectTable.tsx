@@ -19,7 +19,7 @@ import { indexOfKey, keyAt, selectedRefs } from '../store/browser-store.ts';
 import type { Row, RowList, SortColumn } from '../store/browser-store.ts';
 import { FileIcon, FileIconSprite } from './FileIcon.tsx';
 import { useBrowserKeyboard } from './useBrowserKeyboard.ts';
-import { useRowWindow } from './useRowWindow.ts';
+import { rowPlacement, useRowWindow } from './useRowWindow.ts';
 import { Name } from './Name.tsx';
 import { printable } from '../../src/unsafe-text.ts';
 
@@ -220,14 +220,7 @@ export function ObjectTable({
                 onDragOver={(e) => dragOver(row, e)}
                 onDragLeave={(e) => leftFor(e) && setDropTarget((t) => (t?.key === row.key ? undefined : t))}
                 onDrop={(e) => dropOn(row, e)}
-                style={{
-                  position: 'absolute',
-                  top: 0,
-                  left: 0,
-                  right: 0,
-                  height: ROW_HEIGHT,
-                  transform: `translateY(${item.start}px)`,
-                }}
+                style={rowPlacement(item.start, ROW_HEIGHT)}
                 onFocus={() => setActive(row.key)}
                 onClick={(e) => click(row, e)}
                 onDoubleClick={() => activate(row)}

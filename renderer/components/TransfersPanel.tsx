@@ -43,6 +43,7 @@ import { useJobDetails } from '../store/job-details-store.ts';
 import { MiddleShortenedName } from './MiddleShortenedName.tsx';
 import { JobPhaseLine } from './JobPhaseLine.tsx';
 import { printable } from '../../src/unsafe-text.ts';
+import { rowPlacement } from './useRowWindow.ts';
 
 /** A row's three lines (name, progress, objects and actions), with its padding. */
 const ROW_HEIGHT = 92;
@@ -193,17 +194,7 @@ export function TransfersPanel({ mode, width }: { mode: 'docked' | 'drawer'; wid
           {virtualizer.getVirtualItems().map((item) => {
             const job = jobs.get(order[item.index]!)!;
             return (
-              <li
-                key={job.id}
-                style={{
-                  position: 'absolute',
-                  top: 0,
-                  left: 0,
-                  right: 0,
-                  height: item.size,
-                  transform: `translateY(${item.start}px)`,
-                }}
-              >
+              <li key={job.id} style={rowPlacement(item.start, item.size)}>
                 <JobRow job={job} onAct={act} />
               </li>
             );

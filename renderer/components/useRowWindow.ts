@@ -48,6 +48,11 @@ export function scrollTopShowing(
   return undefined;
 }
 
+/** A rendered row's place in the list: absolutely placed at its top, the list's full width. */
+export function rowPlacement(start: number, height: number) {
+  return { position: 'absolute', top: 0, left: 0, right: 0, height, transform: `translateY(${start}px)` } as const;
+}
+
 export function useRowWindow({
   count,
   rowHeight,

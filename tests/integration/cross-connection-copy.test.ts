@@ -572,38 +572,34 @@ describe('a store that copies nothing itself', () => {
 });
 
 describe('barge cp between two connections', () => {
+  /** `barge VERB --endpoint-url TO --source-endpoint-url FROM …args`, with this server's keys. */
+  const across = (verb: 'cp' | 'mv', to: string, from: string, ...args: string[]) => {
+    const s3 = inject('s3');
+    const env = { AWS_ACCESS_KEY_ID: s3.accessKeyId, AWS_SECRET_ACCESS_KEY: s3.secretAccessKey };
+    return runCli([verb, '--endpoint-url', to, '--source-endpoint-url', from, ...args], { env });
+  };
+
   it('copies with --source-endpoint-url, and refuses the same object named through both', async () => {
     const body = randomBytes(50_000);
     await put('cli/one.bin', body);
     const s3 = inject('s3');
-    const env = { AWS_ACCESS_KEY_ID: s3.accessKeyId, AWS_SECRET_ACCESS_KEY: s3.secretAccessKey };
-    const copied = await runCli(
-      [
-        'cp',
-        '--endpoint-url',
-        proxy.endpoint,
-        '--source-endpoint-url',
-        s3.endpoint,
-        `s3://${t.bucket}/cli/one.bin`,
-        `s3://${other}/cli/`,
-      ],
-      { env },
+    const copied = await across(
+      'cp',
+      proxy.endpoint,
+      s3.endpoint,
+      `s3://${t.bucket}/cli/one.bin`,
+      `s3://${other}/cli/`,
     );
     expect(copied.stderr).toMatch(/^Copied 1 of 1 object/);
     expect(copied.code).toBe(0);
     expect((await bytesOf(other, 'cli/one.bin')).equals(body)).toBe(true);
     expect(proxy.seen.some((request) => request.method === 'PUT' && request.url.includes('/cli/one.bin'))).toBe(true);
-    const same = await runCli(
-      [
-        'mv',
-        '--endpoint-url',
-        s3.endpoint,
-        '--source-endpoint-url',
-        `${s3.endpoint}/`,
-        `s3://${t.bucket}/cli/one.bin`,
-        `s3://${t.bucket}/cli/one.bin`,
-      ],
-      { env },
+    const same = await across(
+      'mv',
+      s3.endpoint,
+      `${s3.endpoint}/`,
+      `s3://${t.bucket}/cli/one.bin`,
+      `s3://${t.bucket}/cli/one.bin`,
     );
     expect(same.code).not.toBe(0);
     expect(same.stderr).toMatch(/onto itself/);
@@ -617,20 +613,14 @@ describe('barge cp between two connections', () => {
     // A copy made in its source's second cannot be told from it (move-guard.ts): the move goes a second later.
     await new Promise((resolve) => setTimeout(resolve, 1100));
     const s3 = inject('s3');
-    const env = { AWS_ACCESS_KEY_ID: s3.accessKeyId, AWS_SECRET_ACCESS_KEY: s3.secretAccessKey };
-    const moved = await runCli(
-      [
-        'mv',
-        '--endpoint-url',
-        proxy.endpoint,
-        '--source-endpoint-url',
-        s3.endpoint,
-        '--exclude',
-        'skip/*',
-        `s3://${t.bucket}/logs/*.gz`,
-        `s3://${other}/old/`,
-      ],
-      { env },
+    const moved = await across(
+      'mv',
+      proxy.endpoint,
+      s3.endpoint,
+      '--exclude',
+      'skip/*',
+      `s3://${t.bucket}/logs/*.gz`,
+      `s3://${other}/old/`,
     );
     expect(moved.code, moved.stderr).toBe(0);
     expect(moved.stderr).toMatch(/^Moved 1 of 1 object/);
@@ -638,17 +628,12 @@ describe('barge cp between two connections', () => {
     expect(await exists(t.bucket, 'logs/2024/a.gz')).toBe(false);
     expect(await exists(t.bucket, 'logs/2024/b.txt')).toBe(true);
     expect(await exists(t.bucket, 'logs/skip/c.gz')).toBe(true);
-    const onto = await runCli(
-      [
-        'mv',
-        '--endpoint-url',
-        s3.endpoint,
-        '--source-endpoint-url',
-        `${s3.endpoint}/`,
-        `s3://${t.bucket}/logs/*.gz`,
-        `s3://${t.bucket}/logs/`,
-      ],
-      { env },
+    const onto = await across(
+      'mv',
+      s3.endpoint,
+      `${s3.endpoint}/`,
+      `s3://${t.bucket}/logs/*.gz`,
+      `s3://${t.bucket}/logs/`,
     );
     expect(onto.code).not.toBe(0);
     expect(onto.stderr).toContain(`Cannot move what s3://${t.bucket}/logs/*.gz matches onto itself`);

@@ -53,10 +53,12 @@ export interface CopyItem {
   readonly size: number | undefined;
   readonly lastModified?: number;
   readonly unreadable?: true;
-  /** A pattern, or a filtered folder, that matched nothing: what to say (the item fails with it). */
-  readonly nothingMatched?: string;
-  /** Another source of the job lands on this target first: why this one is not copied. */
-  readonly collision?: string;
+  /**
+   * Why the item fails without a request: a pattern or folder that matched nothing (NothingFound), or
+   * another source of the job that lands on this target first (NameCollision). Plain data: items may
+   * wait on disk.
+   */
+  readonly refused?: { readonly code: 'NothingFound' | 'NameCollision'; readonly message: string };
 }
 
 /** The connection a journal reference names (a copy's source on another connection). */
@@ -107,7 +109,7 @@ async function* discover(
       const owner = claims.claim(key, target);
       if (owner === key) continue;
       runtime.addTotals(1, 0);
-      yield { key, target, size: undefined, ...(owner ? { collision: collision(spec, key, target, owner) } : {}) };
+      yield { key, target, size: undefined, ...(owner ? { refused: collision(spec, key, target, owner) } : {}) };
     }
     // A prefix's objects keep its folder's name; a pattern's land by their key below its folder (copy-targets.ts).
     const roots = [
@@ -146,7 +148,7 @@ async function* discover(
           size: entry.size,
           ...(entry.lastModified === undefined ? {} : { lastModified: entry.lastModified }),
           ...(entry.unreadable ? { unreadable: true } : {}),
-          ...(owner ? { collision: collision(spec, entry.key, target, owner) } : {}),
+          ...(owner ? { refused: collision(spec, entry.key, target, owner) } : {}),
         };
       }
       // A pattern, a filtered folder or a folder that held nothing is said (its item fails): a mistyped
@@ -163,7 +165,7 @@ async function* discover(
                 (url) => `${spec.move ? 'move' : 'copy'} it without --recursive (barge ${verb} "${url}" DESTINATION)`,
                 runtime.signal,
               );
-        yield { key: named, target: spec.destination, size: 0, nothingMatched: nothing };
+        yield { key: named, target: spec.destination, size: 0, refused: { code: 'NothingFound', message: nothing } };
       }
     }
     runtime.totalsFinal();
@@ -198,22 +200,18 @@ class TargetClaims {
   }
 }
 
-function collision(spec: CopySpec, key: string, target: string, owner: string): string {
+function collision(spec: CopySpec, key: string, target: string, owner: string): CopyItem['refused'] {
   const source = (name: string) => `s3://${spec.sourceBucket}/${name}`;
-  return (
+  const message =
     `${source(key)} would land on s3://${spec.bucket}/${target}, where ${source(owner)} goes: it was not ` +
-    `${spec.move ? 'moved. Move' : 'copied. Copy'} them into separate folders.`
-  );
+    `${spec.move ? 'moved. Move' : 'copied. Copy'} them into separate folders.`;
+  return { code: 'NameCollision', message };
 }
 
 async function copyOne(ends: CopyEnds, spec: CopySpec, item: CopyItem, runtime: JobRuntime<CopyItem>): Promise<void> {
   const where = place(spec, item);
-  if (item.nothingMatched !== undefined) {
-    runtime.itemFailed(item, where, new BargeError('NothingFound', item.nothingMatched));
-    return;
-  }
-  if (item.collision !== undefined) {
-    runtime.itemFailed(item, where, new BargeError('NameCollision', item.collision));
+  if (item.refused !== undefined) {
+    runtime.itemFailed(item, where, new BargeError(item.refused.code, item.refused.message));
     return;
   }
   if (item.unreadable) {
@@ -281,17 +279,7 @@ async function copyOne(ends: CopyEnds, spec: CopySpec, item: CopyItem, runtime: 
       );
   } catch (error) {
     const failure = toBargeError(error, `${spec.move ? 'move' : 'copy'} ${where.source}`);
-    // Between two connections, each store's failure says whose it is (the two may name alike buckets);
-    // the job's own verdicts (kept, already there) say their places themselves.
-    const said =
-      from === to
-        ? failure
-        : isFromSource(error)
-          ? saidOf('source', failure, from)
-          : error instanceof BargeError
-            ? failure
-            : saidOf('destination', failure, to);
-    runtime.itemFailed(item, where, said);
+    runtime.itemFailed(item, where, from === to ? failure : saidOfItsStore(error, failure, ends));
   }
 }
 
@@ -309,6 +297,16 @@ async function* listedOnSource(
   } catch (error) {
     throw saidOf('source', toBargeError(error, `list s3://${spec.sourceBucket}`), from);
   }
+}
+
+/**
+ * A failure in a copy between two connections, said to be its store's (the two may name alike
+ * buckets): the source's reads are marked (source-side.ts); any other store's failure is the
+ * destination's. The job's own verdicts (kept, already there) say their places themselves.
+ */
+function saidOfItsStore(error: unknown, failure: BargeError, ends: CopyEnds): BargeError {
+  if (isFromSource(error)) return saidOf('source', failure, ends.from);
+  return error instanceof BargeError ? failure : saidOf('destination', failure, ends.to);
 }
 
 /** A failure of one store, in a copy between two: said to be that side's, and where that is. */
