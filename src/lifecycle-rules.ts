@@ -8,6 +8,7 @@
 // the new rule is added beside them, or replaces only a rule of its own ID.
 
 import { BargeError } from './errors.ts';
+import type { BucketVersioning } from './contract/models.ts';
 
 /** One rule, in the fields Barge shows and writes (S3's LifecycleRule, less what it never sets). */
 export interface LifecycleRule {
@@ -25,6 +26,15 @@ export interface LifecycleRule {
   readonly expiredDeleteMarkers?: boolean;
   /** What else the rule does that Barge does not show (transitions, tags, sizes): kept as it is. */
   readonly other?: boolean;
+}
+
+/** The expiry rule as the store kept it, what of it the store did not keep, and the bucket's versioning. */
+export interface ExpiryOnServer {
+  readonly rule: LifecycleRule;
+  /** Parts of the rule the store dropped (MinIO keeps no abort of incomplete uploads), in words. */
+  readonly dropped: readonly string[];
+  /** What the noncurrent part does depends on it; undefined where the store did not say. */
+  readonly versioning: BucketVersioning | undefined;
 }
 
 /** Rules a bucket holds at most (S3's limit). */
@@ -75,7 +85,10 @@ export function describeRule(rule: LifecycleRule): string {
   const where =
     rule.prefix === undefined ? 'a filter' : rule.prefix === '' ? 'the whole bucket' : `below ${rule.prefix}`;
   const does: string[] = [];
-  if (rule.expireDays !== undefined) does.push(`current versions expire after ${days(rule.expireDays)}`);
+  // An expiry in days also removes the delete markers left with nothing behind them (S3's rule:
+  // ExpiredObjectDeleteMarker cannot go with Days, which does its work once the markers are old enough).
+  if (rule.expireDays !== undefined)
+    does.push(`current versions and lone delete markers expire after ${days(rule.expireDays)}`);
   if (rule.noncurrentDays !== undefined)
     does.push(`noncurrent versions expire ${days(rule.noncurrentDays)} after they are replaced`);
   if (rule.expiredDeleteMarkers) does.push('delete markers with nothing behind them are removed');
@@ -87,4 +100,32 @@ export function describeRule(rule: LifecycleRule): string {
 
 function days(count: number): string {
   return count === 1 ? '1 day' : `${count.toLocaleString('en-US')} days`;
+}
+
+/** What the store is told, and when it acts: said wherever an expiry rule is added. */
+export const EXPIRY_RUNS_LATER =
+  'The store expires the objects itself, in its own time: typically within a day, asynchronously, with ' +
+  'nothing for Barge to run meanwhile. Until then they are listed as before.';
+
+/** What the noncurrent part of the rule does in a bucket of this versioning (undefined: the store did not say). */
+export function versioningNote(versioning: BucketVersioning | undefined): string {
+  switch (versioning) {
+    case 'enabled':
+      return (
+        'The bucket keeps versions: expiring a current version leaves a delete marker, and the older ' +
+        'versions and the marker then expire too, a day later. Nothing below the prefix can be brought back.'
+      );
+    case 'suspended':
+      return (
+        "The bucket's versioning is suspended: current objects expire for good, and the versions kept from " +
+        'while it was on expire a day after they became noncurrent.'
+      );
+    case 'off':
+      return (
+        "The bucket has never had versioning on: current objects expire for good; the rule's noncurrent-" +
+        'version part only matters on a versioned bucket.'
+      );
+    case undefined:
+      return "The store did not say the bucket's versioning: every version below the prefix expires either way.";
+  }
 }

@@ -29,6 +29,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
   pipe: async () => (await import('./commands/pipe.ts')).pipe,
   stat: async () => (await import('./commands/stat.ts')).stat,
   presign: async () => (await import('./commands/presign.ts')).presign,
+  lifecycle: async () => (await import('./commands/lifecycle.ts')).lifecycle,
 };
 
 const JOURNALED_COMMANDS = new Set(['cp', 'mv', 'rm', 'sync']);

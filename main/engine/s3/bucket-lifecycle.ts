@@ -3,6 +3,10 @@
 // The rules are read and written back as the store holds them, every field kept (transitions, tag
 // filters, sizes Barge does not show): adding or removing one never changes another. A bucket left
 // with no rule has its configuration deleted (S3 takes no empty one).
+//
+// A store without lifecycle rules (versitygw) answers 501 NotImplemented, naming no header: read
+// as it is, that looked like a refusal of the checksum headers the SDK adds to the PUT. The rules are
+// always read first, and a 501 on any lifecycle request is said as what it is (LifecycleNotSupported).
 
 import {
   DeleteBucketLifecycleCommand,
@@ -11,21 +15,15 @@ import {
 } from '@aws-sdk/client-s3';
 import type { LifecycleRule as StoredRule } from '@aws-sdk/client-s3';
 import { expiryRule, withRule } from '../../../src/lifecycle-rules.ts';
-import type { LifecycleRule } from '../../../src/lifecycle-rules.ts';
-import { BargeError, errorCode, toBargeError } from '../errors.ts';
+import type { ExpiryOnServer, LifecycleRule } from '../../../src/lifecycle-rules.ts';
+import { BargeError, errorCode, httpStatus, toBargeError } from '../errors.ts';
 import { withRetry } from '../queue/retry-loop.ts';
+import { bucketVersioning } from './s3-buckets.ts';
 import type { S3Connection } from './s3-connection.ts';
 
 /** The bucket's rules, as Barge shows them; none where it has no lifecycle configuration. */
 export async function lifecycleRules(connection: S3Connection, bucket: string): Promise<LifecycleRule[]> {
   return (await storedRules(connection, bucket)).map(shown);
-}
-
-/** The rule asked for, as the store keeps it, and what of it the store did not keep. */
-export interface ExpiryOnServer {
-  readonly rule: LifecycleRule;
-  /** Parts of the rule the store dropped (MinIO keeps no abort of incomplete uploads), in words. */
-  readonly dropped: readonly string[];
 }
 
 /**
@@ -55,7 +53,8 @@ export async function expirePrefixOnServer(
       ? ['the abort of incomplete uploads']
       : []),
   ];
-  return { rule: kept, dropped };
+  const versioning = await bucketVersioning(connection, bucket).catch(() => undefined);
+  return { rule: kept, dropped, versioning };
 }
 
 /** Remove the rule of ID `id`, every other kept; fails by name where the bucket has none of that ID. */
@@ -78,7 +77,7 @@ async function storedRules(connection: S3Connection, bucket: string): Promise<St
     return answer.Rules ?? [];
   } catch (error) {
     if (errorCode(error) === 'NoSuchLifecycleConfiguration') return [];
-    throw toBargeError(error, `read the lifecycle rules of bucket "${bucket}"`);
+    throw lifecycleError(error, bucket, `read the lifecycle rules of bucket "${bucket}"`);
   }
 }
 
@@ -92,8 +91,19 @@ async function writeRules(connection: S3Connection, bucket: string, rules: Store
       ),
     );
   } catch (error) {
-    throw toBargeError(error, `write the lifecycle rules of bucket "${bucket}"`);
+    throw lifecycleError(error, bucket, `write the lifecycle rules of bucket "${bucket}"`);
   }
+}
+
+/** A failed lifecycle request in words: a store that has no lifecycle rules (501) says so by name. */
+function lifecycleError(error: unknown, bucket: string, context: string): BargeError {
+  if (errorCode(error) !== 'NotImplemented' && httpStatus(error) !== 501) return toBargeError(error, context);
+  return new BargeError(
+    'LifecycleNotSupported',
+    `This store does not support lifecycle rules (it answered 501 NotImplemented for bucket "${bucket}"), so it ` +
+      "cannot expire a prefix itself: delete it from here instead (barge rm -r, or the window's Delete).",
+    { cause: error },
+  );
 }
 
 /** A rule as the store takes it. */
