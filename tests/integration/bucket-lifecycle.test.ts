@@ -131,6 +131,12 @@ describe('a store that answers lifecycle requests 501 NotImplemented, as versity
         request.method === 'PUT' && /[?&]lifecycle(=|&|$)/.test(request.url) ? NO_LIFECYCLE : undefined;
       const connection = await t.engine.connect({ ...serverConfig(), endpoint: proxy.endpoint });
       await expect(expirePrefixOnServer(connection, t.bucket, 'old/')).rejects.toMatchObject(NOT_SUPPORTED);
+      // Sent again without them and refused again: the refusal was never of the checksum headers.
+      expect(proxy.seen.filter((r) => r.method === 'PUT').map((r) => r.checksumHeaders.length > 0)).toEqual([
+        true,
+        false,
+      ]);
+      expect(connection.checksumHeaders).toBe('unknown');
     } finally {
       await proxy.close();
     }

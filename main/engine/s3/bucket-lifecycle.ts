@@ -6,7 +6,8 @@
 //
 // A store without lifecycle rules (versitygw) answers 501 NotImplemented, naming no header: read
 // as it is, that looked like a refusal of the checksum headers the SDK adds to the PUT. The rules are
-// always read first, and a 501 on any lifecycle request is said as what it is (LifecycleNotSupported).
+// always read first (a GET carries none), a 501 on any lifecycle request is said as what it is
+// (LifecycleNotSupported), and a write refused so even when sent again without them unlearns it.
 
 import {
   DeleteBucketLifecycleCommand,
@@ -82,6 +83,7 @@ async function storedRules(connection: S3Connection, bucket: string): Promise<St
 }
 
 async function writeRules(connection: S3Connection, bucket: string, rules: StoredRule[]): Promise<void> {
+  const learnt = connection.checksumHeaders;
   try {
     await withRetry(() =>
       connection.client.send(
@@ -91,7 +93,11 @@ async function writeRules(connection: S3Connection, bucket: string, rules: Store
       ),
     );
   } catch (error) {
-    throw lifecycleError(error, bucket, `write the lifecycle rules of bucket "${bucket}"`);
+    const failure = lifecycleError(error, bucket, `write the lifecycle rules of bucket "${bucket}"`);
+    // The 501 came back when the write went again without the checksum headers: it was never about
+    // them, so what the connection learnt from the first is unlearnt (its uploads keep their CRCs).
+    if (failure.code === 'LifecycleNotSupported') connection.checksumHeaders = learnt;
+    throw failure;
   }
 }
 
