@@ -6,6 +6,7 @@
 
 import { Fragment, useEffect, useRef, useState } from 'react';
 import { describeRule, EXPIRY_RUNS_LATER, versioningNote } from '../../src/lifecycle-rules.ts';
+import { printable } from '../../src/unsafe-text.ts';
 import { useServerExpiry } from '../store/server-expiry-store.ts';
 import { Name } from './Name.tsx';
 
@@ -93,8 +94,8 @@ export function ServerExpiryOffer({
         {added.map(({ rule, dropped, versioning }) => (
           <div key={rule.id} className="expire-rule">
             <p>
-              Rule <code>{rule.id}</code> added to <Name text={bucket} />. As the store reads it back:{' '}
-              {describeRule(rule)}.
+              Rule <code>{printable(rule.id)}</code> added to <Name text={bucket} />. As the store reads it back:{' '}
+              {printable(describeRule(rule))}.
             </p>
             {dropped.length > 0 && (
               <p className="warning">
