@@ -119,26 +119,28 @@ describe('a store that answers lifecycle requests 501 NotImplemented, as versity
     }
   });
 
-  it('is said not to support them when only the write is refused, after the write went again without checksums', async () => {
-    const s3 = inject('s3');
-    const proxy = await startLegacyStoreProxy(
-      s3.endpoint,
-      { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
-      s3.region,
-    );
-    try {
-      proxy.refuse = (request) =>
-        request.method === 'PUT' && /[?&]lifecycle(=|&|$)/.test(request.url) ? NO_LIFECYCLE : undefined;
-      const connection = await t.engine.connect({ ...serverConfig(), endpoint: proxy.endpoint });
-      await expect(expirePrefixOnServer(connection, t.bucket, 'old/')).rejects.toMatchObject(NOT_SUPPORTED);
-      // Sent again without them and refused again: the refusal was never of the checksum headers.
-      expect(proxy.seen.filter((r) => r.method === 'PUT').map((r) => r.checksumHeaders.length > 0)).toEqual([
-        true,
-        false,
-      ]);
-      expect(connection.checksumHeaders).toBe('unknown');
-    } finally {
-      await proxy.close();
-    }
-  });
+  // Over a store that reads rules back (MinIO): versitygw refuses the read itself.
+  if (storeKeepsRules)
+    it('is said not to support them when only the write is refused, after the write went again without checksums', async () => {
+      const s3 = inject('s3');
+      const proxy = await startLegacyStoreProxy(
+        s3.endpoint,
+        { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
+        s3.region,
+      );
+      try {
+        proxy.refuse = (request) =>
+          request.method === 'PUT' && /[?&]lifecycle(=|&|$)/.test(request.url) ? NO_LIFECYCLE : undefined;
+        const connection = await t.engine.connect({ ...serverConfig(), endpoint: proxy.endpoint });
+        await expect(expirePrefixOnServer(connection, t.bucket, 'old/')).rejects.toMatchObject(NOT_SUPPORTED);
+        // Sent again without them and refused again: the refusal was never of the checksum headers.
+        expect(proxy.seen.filter((r) => r.method === 'PUT').map((r) => r.checksumHeaders.length > 0)).toEqual([
+          true,
+          false,
+        ]);
+        expect(connection.checksumHeaders).toBe('unknown');
+      } finally {
+        await proxy.close();
+      }
+    });
 });
