@@ -36,6 +36,11 @@ export const settingsSchema = z.object({
   maxRate: z.number().int().min(0).max(MAX_RATE_BYTES_PER_SECOND).default(0),
   /** A request that moves no bytes for this long is abandoned and retried. */
   stallTimeoutMs: z.number().int().min(1_000).max(600_000).default(30_000),
+  /**
+   * The delete dialog offers Expire on the server (a lifecycle rule, the store deleting the prefix
+   * itself) once its count passes this many keys: past a million, a delete from one machine takes hours.
+   */
+  expireOnServerAboveKeys: z.number().int().min(1).max(1_000_000_000_000).default(1_000_000),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;

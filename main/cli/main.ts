@@ -32,6 +32,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
   history: async () => (await import('./commands/history.ts')).history,
   undo: async () => (await import('./commands/history.ts')).undo,
   restore: async () => (await import('./commands/restore.ts')).restore,
+  lifecycle: async () => (await import('./commands/lifecycle.ts')).lifecycle,
 };
 
 const JOURNALED_COMMANDS = new Set(['cp', 'mv', 'rm', 'sync', 'history', 'undo', 'restore']);

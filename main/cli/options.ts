@@ -49,6 +49,7 @@ export const optionSpec = {
   from: { type: 'string' },
   force: { type: 'boolean' },
   yes: { type: 'boolean', short: 'y' },
+  'expire-on-server': { type: 'boolean' },
   'if-exists': { type: 'string' },
   'follow-symlinks': { type: 'boolean' },
   delete: { type: 'boolean' },
@@ -87,7 +88,7 @@ const COMMAND_FLAGS: Readonly<Record<string, readonly string[]>> = {
     'follow-symlinks',
     ...FILTER_FLAGS,
   ],
-  rm: ['recursive', 'dry-run', 'all-versions', 'resume', 'from', ...FILTER_FLAGS],
+  rm: ['recursive', 'dry-run', 'all-versions', 'resume', 'from', 'expire-on-server', 'yes', ...FILTER_FLAGS],
   mv: ['recursive', 'resume', 'if-exists', ...SOURCE_FLAGS, ...FILTER_FLAGS],
   mb: [],
   mkdir: [],
@@ -111,6 +112,7 @@ const COMMAND_FLAGS: Readonly<Record<string, readonly string[]>> = {
   history: ['kind', 'failed', 'limit', 'keys'],
   undo: ['resume'],
   restore: ['to', 'dry-run', 'resume'],
+  lifecycle: [],
 };
 
 /** The connection's checksum modes: `--checksum` followed by one of them is the connection's, else sync's own. */
@@ -170,6 +172,8 @@ export interface CliOptions {
   readonly force: boolean;
   /** rb --force: no typed confirmation; sync --delete onto a bucket's top: confirmed. */
   readonly yes: boolean;
+  /** rm -r: have the store expire the prefix (a lifecycle rule) instead of deleting from here. */
+  readonly expireOnServer: boolean;
   /** du: noncurrent versions and delete markers too. */
   readonly versions: boolean;
   /** presign: how long the link works, in seconds. */
@@ -309,6 +313,7 @@ export function parseCli(argv: readonly string[]): CliOptions {
     'from',
     'force',
     'yes',
+    'expire-on-server',
     ...SOURCE_FLAGS,
     ...FILTER_FLAGS,
     'versions',
@@ -384,6 +389,7 @@ export function parseCli(argv: readonly string[]): CliOptions {
     from: values.from,
     force: values.force ?? false,
     yes: values.yes ?? false,
+    expireOnServer: values['expire-on-server'] ?? false,
     ifExists: ifExists as IfExists | undefined,
     versions: values.versions ?? false,
     expiresSeconds,
@@ -477,6 +483,13 @@ Usage:
   barge mkdir s3://bucket/prefix/name/             make an empty folder (a zero-byte "name/" marker)
   barge rb --force s3://bucket [--yes]             empty the bucket (every object, version and unfinished
                                                    upload), then delete it; asks for its name unless --yes
+  barge rm -r --expire-on-server s3://bucket/prefix/ [--yes]
+                                                   have the store delete a prefix too big for one machine:
+                                                   a lifecycle rule expires every version below it, in the
+                                                   store's own time (typically within a day); asks for the
+                                                   address unless --yes
+  barge lifecycle ls s3://bucket                   the bucket's lifecycle rules
+  barge lifecycle rm s3://bucket RULE_ID           remove one lifecycle rule, the others kept
   barge abort-uploads s3://bucket[/prefix] [--dry-run] [--older-than 2h]
                                                    clean up incomplete multipart uploads
   barge du s3://bucket[/prefix] [--versions]       objects and bytes per storage class (--versions:

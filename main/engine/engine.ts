@@ -58,6 +58,8 @@ import {
   deleteBucket,
   setBucketVersioning,
 } from './s3/s3-buckets.ts';
+import { expirePrefixOnServer, lifecycleRules, removeLifecycleRule } from './s3/bucket-lifecycle.ts';
+import type { ExpiryOnServer, LifecycleRule } from '../../src/lifecycle-rules.ts';
 import type { BucketRegion, BucketVersioning } from '../../src/contract/models.ts';
 import type { AbortUploadsResult } from './s3/s3-buckets.ts';
 import { headObject, listBuckets, listObjectsPage } from './s3/s3-listing.ts';
@@ -303,6 +305,21 @@ export class Engine {
     status: 'enabled' | 'suspended',
   ): Promise<BucketVersioning> {
     return setBucketVersioning(connection, name, status);
+  }
+
+  /** A bucket's lifecycle rules, as Barge shows them (s3/bucket-lifecycle.ts). */
+  lifecycleRules(connection: S3Connection, bucket: string): Promise<LifecycleRule[]> {
+    return lifecycleRules(connection, bucket);
+  }
+
+  /** Have the store expire everything below a folder ("logs" is logs/), beside the bucket's other rules. */
+  expirePrefixOnServer(connection: S3Connection, bucket: string, prefix: string): Promise<ExpiryOnServer> {
+    return expirePrefixOnServer(connection, bucket, asFolderPrefix(prefix));
+  }
+
+  /** Remove one lifecycle rule by its ID, every other kept. */
+  removeLifecycleRule(connection: S3Connection, bucket: string, id: string): Promise<void> {
+    return removeLifecycleRule(connection, bucket, id);
   }
 
   /** The region a bucket is in, as the store names it (asked once if nothing has said yet); else the connection's. */

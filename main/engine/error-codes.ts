@@ -150,6 +150,13 @@ const TABLE: Readonly<Record<string, ErrorCodeClass>> = {
   ObjectExists: { retry: 'fatal', jobWide: false, rerun: 'needs-choice' },
   // A moved source not deleted: it changed since it was read, or may be its copy (jobs/move-guard.ts).
   SourceKept: { retry: 'fatal', jobWide: false },
+
+  // Lifecycle rules (s3/bucket-lifecycle.ts): the store has none, the rule named is not there, the
+  // bucket holds S3's most, or the store took a rule and does not list it. Asked again, the same answer.
+  LifecycleNotSupported: SAME_AGAIN,
+  NoSuchLifecycleRule: SAME_AGAIN,
+  TooManyLifecycleRules: SAME_AGAIN,
+  LifecycleNotKept: SAME_AGAIN,
 };
 
 /** Every sorted code and its class; a Map, so a store's odd code ("constructor") finds nothing. */

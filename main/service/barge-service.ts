@@ -391,6 +391,15 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
       const spec = { bucket: name, prefixes: [''], allVersions: true, abortUploads: true, deleteBucket: true };
       return started(engine.delete(await registry.connection(connectionId), spec, await recordedOn(connectionId)));
     },
+    // Lifecycle rules (issue 28 §4).
+    'buckets.lifecycle': async ({ connectionId, name }) =>
+      engine.lifecycleRules(await registry.connection(connectionId), name),
+    'buckets.expirePrefix': async ({ connectionId, name, prefix }) =>
+      engine.expirePrefixOnServer(await registry.connection(connectionId), name, prefix),
+    'buckets.removeLifecycleRule': async ({ connectionId, name, id }) => {
+      await engine.removeLifecycleRule(await registry.connection(connectionId), name, id);
+      return null;
+    },
     'objects.list': async ({ connectionId, bucket, prefix, recursive, token, pageSize, pattern, filter }) =>
       withContext(`list s3://${bucket}/${pattern ?? prefix}`, async () => {
         const connection = await registry.connection(connectionId);

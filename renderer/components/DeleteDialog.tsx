@@ -18,6 +18,11 @@ import type { ObjectFilter } from '../../src/object-filter.ts';
 import { Dialog } from './Dialog.tsx';
 import { DeleteFilters } from './DeleteFilters.tsx';
 import { DeletePreviewList } from './DeletePreviewList.tsx';
+import { ServerExpiryOffer } from './ServerExpiryOffer.tsx';
+import { useSettings } from '../store/settings-store.ts';
+import { useServerExpiry } from '../store/server-expiry-store.ts';
+import { DEFAULT_SETTINGS } from '../../src/settings.ts';
+import { isFiltering } from '../../src/object-filter.ts';
 import { Name } from './Name.tsx';
 
 export const TYPE_TO_CONFIRM_ABOVE = 1000;
@@ -186,7 +191,30 @@ export function DeleteDialog({
   const counted = count?.done === true;
   const nothing = counted && count.objects === 0;
   const needsTyping = counted && count.objects > TYPE_TO_CONFIRM_ABOVE;
-  const confirmed = request !== undefined && counted && !nothing && (!needsTyping || typed === target.confirmName);
+  // Past the threshold, the store can delete the folders itself (a lifecycle rule): offered while the
+  // count still runs, since a prefix that large may take hours to count. Only whole folders: a rule
+  // takes no filter, and objects picked by name go as named.
+  const expireAbove = useSettings(
+    (s) => s.settings?.expireOnServerAboveKeys ?? DEFAULT_SETTINGS.expireOnServerAboveKeys,
+  );
+  const expiryOffered =
+    request !== undefined &&
+    filtersOffered &&
+    target.prefixes.length > 0 &&
+    !isFiltering(request.filter) &&
+    count !== undefined &&
+    count.failed === undefined &&
+    count.objects > expireAbove;
+  // Once the store has the rule, a delete from here is not what is wanted: the dialog only closes.
+  const expired = useServerExpiry((s) => s.added.length > 0);
+  const resetExpiry = useServerExpiry((s) => s.reset);
+  // Each dialog starts afresh, and leaves nothing behind for the next.
+  useEffect(() => {
+    resetExpiry();
+    return resetExpiry;
+  }, [resetExpiry]);
+  const confirmed =
+    request !== undefined && counted && !nothing && !expired && (!needsTyping || typed === target.confirmName);
 
   async function confirm() {
     if (!request) return;
@@ -264,7 +292,17 @@ export function DeleteDialog({
           delete fails on each by name.
         </p>
       )}
-      {needsTyping && (
+      {(expiryOffered || expired) && (
+        <ServerExpiryOffer
+          connectionId={target.connectionId}
+          bucket={target.bucket}
+          prefixes={target.prefixes}
+          confirmName={target.confirmName}
+          objects={count?.objects ?? 0}
+          counting={!counted}
+        />
+      )}
+      {needsTyping && !expired && (
         <label>
           Type{' '}
           <code>
@@ -282,7 +320,7 @@ export function DeleteDialog({
       <div className="buttons">
         {/* Focus starts here, not on "Delete all versions": Enter on a delete dialog must never do harm. */}
         <button type="button" data-autofocus onClick={onClose}>
-          Cancel
+          {expired ? 'Close' : 'Cancel'}
         </button>
         <button type="button" className="danger" disabled={!confirmed} onClick={() => void confirm()}>
           Delete {counted && !nothing ? count.objects.toLocaleString() : ''}

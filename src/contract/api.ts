@@ -21,6 +21,7 @@ import { keyBytesProblem } from '../s3-names.ts';
 import { objectFilterSchema } from '../object-filter.ts';
 import type { PrefixSize } from '../prefix-size.ts';
 import type { ObjectStat } from '../object-stat.ts';
+import type { ExpiryOnServer, LifecycleRule } from '../lifecycle-rules.ts';
 import type { Result } from './result.ts';
 import { apiErrorSchema } from './result.ts';
 import type {
@@ -166,6 +167,18 @@ export const methodSchemas = {
    * job is returned at once; its progress comes as any job's does.
    */
   'buckets.emptyAndDelete': z.strictObject({ connectionId: id, name: bucket }),
+  // Lifecycle rules (issue 28 §4): deletes too big for one machine, handed to the store.
+  /** A bucket's lifecycle rules, as Barge shows them (src/lifecycle-rules.ts); none where it has no configuration. */
+  'buckets.lifecycle': z.strictObject({ connectionId: id, name: bucket }),
+  /**
+   * Have the store expire everything below `prefix` (a folder: "logs" is logs/; "" the whole bucket):
+   * current and noncurrent versions, lone delete markers, incomplete uploads. Added beside the bucket's
+   * rules (never dropping one), once per prefix, and read back: answers the rule as the store kept it,
+   * what it dropped, and the bucket's versioning. The store runs it later, in its own time.
+   */
+  'buckets.expirePrefix': z.strictObject({ connectionId: id, name: bucket, prefix }),
+  /** Remove one lifecycle rule by its ID, every other kept (NoSuchLifecycleRule where it has none of that ID). */
+  'buckets.removeLifecycleRule': z.strictObject({ connectionId: id, name: bucket, id: z.string().min(1).max(255) }),
   'objects.list': z.strictObject({
     connectionId: id,
     bucket,
@@ -589,6 +602,9 @@ export interface MethodResults {
   'buckets.setVersioning': BucketVersioning;
   'buckets.region': BucketRegion;
   'buckets.emptyAndDelete': JobSummary;
+  'buckets.lifecycle': LifecycleRule[];
+  'buckets.expirePrefix': ExpiryOnServer;
+  'buckets.removeLifecycleRule': null;
   'objects.list': ObjectPage;
   'objects.details': ObjectDetails;
   'objects.size': PrefixSize;

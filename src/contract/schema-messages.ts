@@ -100,6 +100,7 @@ export const FIELD_WORDS: Readonly<Record<string, { readonly name: string; reado
   staged: { name: 'the files sent' },
   stagingId: { name: 'the batch of files sent' },
   stallTimeoutMs: { name: 'the stall timeout in milliseconds' },
+  expireOnServerAboveKeys: { name: 'the count above which Expire on the server is offered' },
   storageClass: { name: 'the storage class' },
   tags: { name: 'the tags' },
   targetFile: { name: 'the file to download into' },

@@ -64,7 +64,7 @@ async function emptyAndDelete(cli: CliContext, bucket: string): Promise<number> 
 }
 
 /** One line typed at the terminal, after a question on standard error. */
-async function ask(cli: CliContext, question: string): Promise<string> {
+export async function ask(cli: CliContext, question: string): Promise<string> {
   const lines = createInterface({ input: process.stdin, output: cli.stderr, terminal: false });
   try {
     cli.stderr.write(question);

@@ -12,6 +12,9 @@ import type { NamedObjects } from '../matches.ts';
 import { keysFromList } from '../key-list.ts';
 
 export async function rm(cli: CliContext): Promise<number> {
+  if (cli.options.expireOnServer) return (await import('./lifecycle.ts')).expireOnServer(cli);
+  if (cli.options.yes)
+    throw usageError('--yes confirms rm --expire-on-server (a rule for the store); rm itself asks nothing.');
   const { dryRun, allVersions, json, filter, from } = cli.options;
   const { bucket, named } = from === undefined ? fromArguments(cli) : await fromList(cli, from);
   if (from !== undefined && named.keys.length === 0) {

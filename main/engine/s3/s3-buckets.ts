@@ -89,8 +89,8 @@ export interface AbortUploadsResult {
   readonly failed: readonly { readonly upload: MultipartUploadEntry; readonly error: BargeError }[];
 }
 
-/** Abort every incomplete multipart upload below `prefix` (or only list them, with `dryRun`). */
 /**
+ * Abort every incomplete multipart upload below `prefix` (or only list them, with `dryRun`).
  * `olderThanMs`: only uploads begun at least this long ago (another process may be sending the newer
  * ones right now); an upload whose start the store does not say is left alone then.
  */
