@@ -558,6 +558,25 @@ export class Engine {
     });
   }
 
+  /**
+   * Retry a job of the history: its failed items where it still knows them, else the whole job over
+   * its journal (which skips what was done). One no longer in the list (cleared, or ended before a
+   * restart) comes back into it first; only this host's jobs, which failed or were cancelled.
+   */
+  retryFromHistory(id: string, resolve: ConnectionResolver, confine: { readonly downloadRoot?: string } = {}): Job {
+    const record = this.historyRecord(id);
+    const listed = this.jobsById.get(record.id);
+    if (listed) {
+      if (!listed.retry())
+        throw new BargeError('NothingToRetry', 'That job has not failed: there is nothing to retry.');
+      return listed;
+    }
+    if (!this.recovery) throw new BargeError('Closed', 'The engine is closing: no job starts now.');
+    const job = this.launch(this.recovery.bringBack(record.id, resolve, confine.downloadRoot));
+    job.retry();
+    return job;
+  }
+
   /** The recorded run this job goes on from (or, `tooOld`, replaced), if any. */
   earlierRun(id: string): EarlierRun | undefined {
     return this.recovery?.earlierRun(id);

@@ -701,6 +701,12 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
         ...(page.removals.length > 0 && end < page.total ? { next: end } : {}),
       };
     },
+    'history.retry': async ({ id }) =>
+      started(
+        engine.retryFromHistory(id, (connectionId) => registry.connection(connectionId), {
+          downloadRoot: options.downloadRoot,
+        }),
+      ),
     'history.undo': async ({ id, connectionId, resume, resumeWithinMs }) => {
       const entry = engine.historyEntry(id);
       const on = connectionId ?? entry.connectionId;

@@ -534,6 +534,12 @@ export const methodSchemas = {
    */
   'history.undo': z.strictObject({ id: jobId, connectionId: id.optional(), ...rerun }),
   /**
+   * Retry a job of the history that failed or was cancelled: its failed items where it knows them,
+   * else the whole job over its journal; one no longer in the list comes back into it. This host's
+   * jobs only (a command line's is retried by running the command again).
+   */
+  'history.retry': z.strictObject({ id: jobId }),
+  /**
    * A batch for files a browser sends before its upload starts (each with PUT stagedFileUrl(…),
    * then jobs.upload with `staged`). Only a host that takes files this way has it (NotSupported
    * elsewhere: files are uploaded by their paths there).
@@ -639,6 +645,7 @@ export interface MethodResults {
   'history.job': HistoryEntry;
   'history.removals': { fileName: string; text: string; total: number; next?: number };
   'history.undo': JobSummary;
+  'history.retry': JobSummary;
   'uploads.stage': { stagingId: string };
   'uploads.abortIncomplete': IncompleteUploads;
   'fs.listFolders': FolderListing;

@@ -391,6 +391,14 @@ export class Journal {
     this.locks.discard(id);
   }
 
+  /** A job of the history back in its host's list (to be retried), as it ended. */
+  bringBack(id: string): void {
+    this.run(
+      "UPDATE jobs SET dismissed = 0, status = CASE status WHEN 'active' THEN 'failed' ELSE status END WHERE id = ?",
+      id,
+    );
+  }
+
   /**
    * Ended jobs beyond the retention go, oldest first, with all they recorded; unfinished ones stay
    * (they may still be resumed, a failed one too), whatever their age.

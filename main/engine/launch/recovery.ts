@@ -126,32 +126,65 @@ export class Recovery {
     return journal
       .unfinished(this.host)
       .filter((record) => journal.claim(record.id).ok)
-      .map((record) => {
-        const connection = () => resolve(record.connectionRef);
-        // Read back, the spec is checked again: a damaged or foreign record fails its job, not the host.
-        const body: JobBody<unknown> = async (runtime, only) =>
-          recordedSpec(record, downloadRoot, resolve).body(await connection())(runtime, only);
-        const outcome = parseOutcome(record.outcome);
-        const launch = this.recorded(
-          journal,
-          record.id,
-          record.kind,
-          record.name,
-          bucketOf(record.spec),
-          connection,
-          body,
-          true,
-          record.createdAt,
-        );
-        // As the journal has it (a failed job stays failed there until it runs again).
-        this.statuses.set(record.id, record.status);
-        if (record.outcome !== undefined) this.withOutcome.add(record.id);
-        return {
-          ...launch,
-          target: jobTarget(record.kind, record.spec),
-          ...(outcome ? { outcome } : {}),
-        };
-      });
+      .map((record) => this.relaunch(journal, record, resolve, downloadRoot));
+  }
+
+  /**
+   * A job of the history that left the list (cleared, or ended before a restart) brought back into
+   * it as it ended, to be retried: only this host's (another's connection is not known here), and only
+   * one that failed or was cancelled.
+   */
+  bringBack(id: string, resolve: ConnectionResolver, downloadRoot: string | undefined): RecordedLaunch {
+    const journal = this.open();
+    const record = journal.historyRecord(id);
+    if (!record) throw new BargeError('NoSuchJob', `No job ${id} in the history.`);
+    if (record.host !== this.host)
+      throw new BargeError(
+        'OtherHost',
+        record.host === 'cli'
+          ? 'That job ran in the command line: run the same command again there, and it goes on from where it stopped.'
+          : `That job ran in the ${record.host === 'web' ? 'web host' : 'app'}: retry it there.`,
+      );
+    if (record.status !== 'failed' && record.status !== 'cancelled')
+      throw new BargeError(
+        'NothingToRetry',
+        `That job ${record.status === 'completed' ? 'completed' : 'has not ended'}: there is nothing to retry.`,
+      );
+    if (!journal.claim(id).ok) throw alreadyRunning(undefined);
+    journal.bringBack(id);
+    return this.relaunch(journal, { ...record, status: 'failed' }, resolve, downloadRoot);
+  }
+
+  private relaunch(
+    journal: Journal,
+    record: JournaledJob,
+    resolve: ConnectionResolver,
+    downloadRoot: string | undefined,
+  ): RecordedLaunch {
+    const connection = () => resolve(record.connectionRef);
+    // Read back, the spec is checked again: a damaged or foreign record fails its job, not the host.
+    const body: JobBody<unknown> = async (runtime, only) =>
+      recordedSpec(record, downloadRoot, resolve).body(await connection())(runtime, only);
+    const outcome = parseOutcome(record.outcome);
+    const launch = this.recorded(
+      journal,
+      record.id,
+      record.kind,
+      record.name,
+      bucketOf(record.spec),
+      connection,
+      body,
+      true,
+      record.createdAt,
+    );
+    // As the journal has it (a failed job stays failed there until it runs again).
+    this.statuses.set(record.id, record.status);
+    if (record.outcome !== undefined) this.withOutcome.add(record.id);
+    return {
+      ...launch,
+      target: jobTarget(record.kind, record.spec),
+      ...(outcome ? { outcome } : {}),
+    };
   }
 
   /** The recorded run this job goes on from (or, `tooOld`, replaced), if any. */
