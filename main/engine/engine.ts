@@ -799,14 +799,15 @@ export class Engine {
         dryRun,
         arrival: options.arrival,
       });
-    // Files that are still arriving are gone with this process: such a job cannot be resumed.
-    if (options.arrival)
+    // Files that are still arriving are gone with this process: such a job cannot be resumed, only kept
+    // in the history.
+    if (options.arrival && !options.historyOnly)
       throw new BargeError('InvalidRequest', 'An upload whose files are still arriving cannot be recorded to resume.');
     const recorded = this.recovery.begin(launch, name, connection, {
       ...options,
       connectionRef: options.connectionRef,
     });
-    const job = this.launch({ ...recorded.launch, target, dryRun });
+    const job = this.launch({ ...recorded.launch, target, dryRun, arrival: options.arrival });
     const release = recorded.release;
     void job.finished().finally(release);
     return job;

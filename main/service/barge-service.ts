@@ -274,12 +274,17 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
         const arrival = arriving ? area.receive(stagingId, arriving) : undefined;
         // Staged under their own names, the entries name the job as dropped ("photos", "2 files and
         // 1 folder"): a folder is one with files below it. The staging folder goes with the host, so
-        // such a job cannot resume: it is not journaled.
+        // such a job cannot resume: it is journaled for its history only.
         const name = arriving
           ? `${jobLabel(entries.map((entry) => ({ name: entry, folder: arriving.folders.includes(entry) })))} ` +
             `→ ${formatS3Url({ bucket, key: prefix })}`
           : undefined;
-        job = engine.upload(connection, { sources, bucket, destination: prefix, ...choices }, { arrival, name });
+        const recorded = { ...(await recordedOn(connectionId)), historyOnly: true };
+        job = engine.upload(
+          connection,
+          { sources, bucket, destination: prefix, ...choices },
+          { arrival, name, ...recorded },
+        );
       } catch (error) {
         await area.discard(stagingId);
         throw error;

@@ -19,6 +19,8 @@ import { FileSecretStore } from '../../main/service/secret-store.ts';
 import { StagingArea } from '../../main/service/staging-area.ts';
 import { startWebHost } from '../../main/web-host/web-host.ts';
 import type { WebHost } from '../../main/web-host/web-host.ts';
+import { Journal } from '../../main/engine/journal/journal.ts';
+import type { HistoryEntry } from '../../src/history.ts';
 import { stagedFileUrl } from '../../src/contract/api.ts';
 import type { JobSummary } from '../../src/jobs.ts';
 import { isFinished } from '../../src/jobs.ts';
@@ -35,6 +37,7 @@ let folder: string;
 let stagingRoot: string;
 let service: BargeService;
 let host: WebHost;
+let journal: Journal;
 
 beforeAll(async () => {
   t = await setUpEngine();
@@ -50,7 +53,9 @@ beforeAll(async () => {
   const staticDir = path.join(folder, 'static');
   await mkdir(staticDir);
   await writeFile(path.join(staticDir, 'index.html'), '<!doctype html><title>Barge</title>');
-  const engine = new Engine({ env });
+  // Journaled as the web host is: a browser's upload is kept in the history, never resumed.
+  journal = await Journal.open(path.join(folder, 'journal.sqlite'));
+  const engine = new Engine({ env, journal, host: 'web' });
   const registry = new ConnectionRegistry({
     dataDir: folder,
     engine,
@@ -201,6 +206,10 @@ it('a job appears before any byte is sent, receives the files as its first phase
   const stored = await t.connection.client.send(new GetObjectCommand({ Bucket: t.bucket, Key: 'in/big.bin' }));
   expect(Buffer.from(await stored.Body!.transformToByteArray()).equals(big)).toBe(true);
   expect(await batchGone(stagingId)).toBe(true);
+  // In the history, as the window's other jobs are; never among the jobs a restart brings back.
+  const { jobs } = await call<{ jobs: HistoryEntry[] }>('history.list', { kinds: ['upload'] });
+  expect(jobs.find((entry) => entry.id === started.id)).toMatchObject({ host: 'web', status: 'completed' });
+  expect(journal.unfinished('web').map((record) => record.id)).not.toContain(started.id);
 });
 
 it("Cancel while the files arrive stops the browser's request, removes what came, and takes no more", async () => {

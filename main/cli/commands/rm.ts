@@ -91,11 +91,15 @@ async function fromList(cli: CliContext, from: string): Promise<{ bucket: string
 async function sayHowToUndo(cli: CliContext, id: string): Promise<void> {
   const job = await cli.service.call('history.job', { id }).catch(() => undefined);
   if (!job || job.removed === 0) return;
+  const undo = `barge undo ${id.slice(0, 8)}`;
   cli.stderr.write(
-    job.undo.possible
-      ? `To undo this delete (remove the delete markers it made): barge undo ${id.slice(0, 8)}\n`
-      : job.versioning === 'off'
+    !job.undo.possible
+      ? job.versioning === 'off'
         ? `This delete cannot be undone: the bucket keeps no versions (versioning never enabled or off).\n`
-        : `This delete cannot be undone: ${job.undo.why}\n`,
+        : `This delete cannot be undone: ${job.undo.why}\n`
+      : job.versioning === 'suspended'
+        ? `Versioning is suspended in this bucket: what was written while it was suspended is gone for good; ` +
+          `an undo brings back only objects with an older version (${undo}).\n`
+        : `To undo this delete (remove the delete markers it made): ${undo}\n`,
   );
 }

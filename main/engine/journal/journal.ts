@@ -391,6 +391,11 @@ export class Journal {
     this.locks.discard(id);
   }
 
+  /** A job kept for its history only: never resumed, nor brought back after a restart. */
+  historyOnly(id: string): void {
+    this.run('UPDATE jobs SET dismissed = 1 WHERE id = ?', id);
+  }
+
   /** A job of the history back in its host's list (to be retried), as it ended. */
   bringBack(id: string): void {
     this.run(

@@ -34,6 +34,11 @@ export interface RecordedStart {
   /** The connection as people know it, for the job's history (never a secret). */
   readonly connectionLabel?: string;
   /**
+   * Kept in the history only, never resumed nor brought back after a restart: a browser's upload,
+   * whose files are staged on this host and go with it.
+   */
+  readonly historyOnly?: boolean;
+  /**
    * An unfinished earlier run of the same command: true goes on from it, false cleans it up and
    * starts afresh; undefined does not look for one.
    */
@@ -315,6 +320,7 @@ export class Recovery {
       ...(start.connectionLabel === undefined ? {} : { connectionLabel: start.connectionLabel }),
       fingerprint,
     });
+    if (start.historyOnly) journal.historyOnly(id);
     const fresh = launch.body(connection);
     if (!earlier) return this.recorded(journal, id, kind, name, bucket, connect, fresh, false, createdAt);
     if (tooOld)
