@@ -90,7 +90,7 @@ import type { S3Connection } from './s3/s3-connection.ts';
 
 export type { ConnectionResolver, EarlierRun } from './launch/recovery.ts';
 // What the service needs to hold of the engine's parts, through its front door.
-export { Journal } from './journal/journal.ts';
+export { DEFAULT_RETENTION, Journal } from './journal/journal.ts';
 export type { HistoryQuery, HistoryRecord, HistoryRetention, JournalHost } from './journal/journal.ts';
 export type { Removal } from './journal/job-journal.ts';
 export type { S3Connection } from './s3/s3-connection.ts';

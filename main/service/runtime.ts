@@ -72,7 +72,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<BargeServi
   const engine = new Engine({
     settings: options.settings,
     env: options.env,
-    journal: options.journal === false ? undefined : await openJournalIn(options.dataDir, options.warn),
+    journal: options.journal === false ? undefined : await openJournalIn(options.dataDir, options.warn, options.env),
     host: JOURNAL_HOSTS[options.host],
     ...(guarded ? { refuseAddress: hostAddressProblem } : {}),
   });
