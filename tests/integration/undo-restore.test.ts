@@ -2,8 +2,8 @@
 // versioned bucket of the test store.
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { PutBucketVersioningCommand, PutObjectCommand } from '@aws-sdk/client-s3';
-import { Journal } from '../../main/engine/journal/journal.ts';
+import { DeleteObjectCommand, PutBucketVersioningCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { Journal, jobFingerprint } from '../../main/engine/journal/journal.ts';
 import { listKeyHistories } from '../../main/engine/s3/key-versions.ts';
 import { listAllObjects } from '../../main/engine/s3/s3-listing.ts';
 import { setUpEngine } from '../support/fixtures.ts';
@@ -13,8 +13,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 const CONNECTION = 'saved-connection';
 let t: TestContext;
+let journal: Journal;
 beforeEach(async () => {
-  t = await setUpEngine({ journal: await Journal.open(':memory:'), host: 'app', settings: { threads: 32 } });
+  journal = await Journal.open(':memory:');
+  t = await setUpEngine({ journal, host: 'app', settings: { threads: 32 } });
 });
 afterEach(() => t.close());
 
@@ -86,6 +88,41 @@ describe('undo of a delete', () => {
     // Undone once: a second undo is refused, with who undid it.
     expect(() => t.engine.undo(t.connection, deleted.id, { connectionRef: CONNECTION })).toThrow(/undone already/);
   }, 120_000);
+
+  it('goes on from an interrupted run: the markers it removed before count as done, never as removed by someone else', async () => {
+    await versioned();
+    const names = Array.from({ length: 30 }, (_, i) => `u/${i}.txt`);
+    await put(names, (key) => key);
+    const deleted = await t.engine
+      .delete(t.connection, { bucket: t.bucket, prefixes: ['u/'] }, { connectionRef: CONNECTION })
+      .finished();
+    const markers = [...t.engine.removals(deleted.id)];
+    // An undo that removed half the markers, then was killed: its record and its removals stay.
+    const spec = { bucket: t.bucket, undoes: deleted.id };
+    journal.addJob({
+      id: 'interrupted-undo',
+      host: 'app',
+      kind: 'undo',
+      name: 'undo',
+      spec,
+      connectionRef: CONNECTION,
+      fingerprint: jobFingerprint('undo', spec, CONNECTION),
+    });
+    const half = markers.slice(0, 15).map((m) => ({ key: m.key, versionId: m.markerVersionId! }));
+    await Promise.all(
+      half.map((m) =>
+        t.connection.client.send(new DeleteObjectCommand({ Bucket: t.bucket, Key: m.key, VersionId: m.versionId })),
+      ),
+    );
+    journal.forJob('interrupted-undo', false).deleteBatchFinished(15, half);
+
+    const job = t.engine.undo(t.connection, deleted.id, { connectionRef: CONNECTION, resume: true });
+    expect(job.id).toBe('interrupted-undo');
+    const end = await job.finished();
+    expect(end.state.status).toBe('completed');
+    expect(end.progress).toMatchObject({ objectsDone: 30, objectsTotal: 30, objectsKept: 0, objectsFailed: 0 });
+    expect(await keys('u/')).toEqual([...names].sort());
+  });
 
   it('refuses, with the reason, an undo of a non-delete, of a delete on another connection, or where no versions were kept', async () => {
     await put(['a.txt', 'b.txt'], (key) => key);
