@@ -157,6 +157,12 @@ const TABLE: Readonly<Record<string, ErrorCodeClass>> = {
   NoSuchLifecycleRule: SAME_AGAIN,
   TooManyLifecycleRules: SAME_AGAIN,
   LifecycleNotKept: SAME_AGAIN,
+
+  // Undo and restore (jobs/undo-job.ts, restore-job.ts): the delete made no markers, the store's
+  // version dates are out of order, the bucket keeps no versions. Run again, the same answer.
+  NothingToUndo: SAME_AGAIN,
+  UnreliableVersionDates: SAME_AGAIN,
+  VersioningOff: SAME_AGAIN,
 };
 
 /** Every sorted code and its class; a Map, so a store's odd code ("constructor") finds nothing. */
