@@ -28,7 +28,7 @@ export function DeleteUndoNote({
   }, [connectionId, bucket, read]);
   if (allVersions || (versioning === undefined && error === undefined)) return null;
   return (
-    <div className="undo-note" role="status" aria-live="polite">
+    <div className="undo-note" aria-live="polite">
       {versioning === 'enabled' ? (
         <p>
           <History size={14} aria-hidden /> This bucket keeps versions: this delete can be undone from History (or its

@@ -74,12 +74,17 @@ function HistoryView() {
             </thead>
             <tbody>
               {jobs.map((job) => (
-                <tr key={job.id} aria-selected={selected?.id === job.id} className={job.status}>
+                <tr key={job.id} className={`${job.status}${selected?.id === job.id ? ' selected' : ''}`}>
                   <td>{job.endedAt === undefined ? '—' : formatEnd(job.endedAt, now)}</td>
                   <td>{JOB_KIND_NAMES[job.kind]}</td>
                   <td className="history-what">
                     {/* The row's one control: picking it shows the job's details below. */}
-                    <button type="button" className="link" onClick={() => void select(job.id)}>
+                    <button
+                      type="button"
+                      className="link"
+                      aria-current={selected?.id === job.id ? 'true' : undefined}
+                      onClick={() => void select(job.id)}
+                    >
                       <Name text={job.name} />
                     </button>
                   </td>

@@ -15,7 +15,8 @@ import { Dialog } from './Dialog.tsx';
 import { Name } from './Name.tsx';
 import { rowPlacement, useRowWindow } from './useRowWindow.ts';
 
-const ROW_HEIGHT = 24;
+/** Two lines a change: its key, then what would be done (a version ID and two dates take a line of their own). */
+const ROW_HEIGHT = 40;
 const OVERSCAN_ROWS = 10;
 
 /** "2026-11-26T09:30:00" for a datetime-local input: the moment in this computer's time. */
@@ -145,11 +146,13 @@ function ChangeList({ changes, total, bucket }: { changes: readonly JobItem[]; t
           const change = changes[item.index]!;
           const key = change.source.startsWith(base) ? change.source.slice(base.length) : change.source;
           return (
-            <div key={item.index} role="listitem" className="delete-preview-row" style={style}>
-              <span className="delete-preview-key">
+            <div key={item.index} role="listitem" className="restore-change" style={style}>
+              <span className="restore-change-key">
                 <Name text={key} />
               </span>
-              <span className="delete-preview-size">{change.message ?? ''}</span>
+              <span className="restore-change-what" title={change.message}>
+                {change.message ?? ''}
+              </span>
             </div>
           );
         })}
