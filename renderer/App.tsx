@@ -18,6 +18,8 @@ import { ObjectBrowser } from './components/ObjectBrowser.tsx';
 import { Splitter } from './components/Splitter.tsx';
 import { TransfersPanel } from './components/TransfersPanel.tsx';
 import { HostLinkNotice } from './components/HostLinkNotice.tsx';
+import { HistoryDialog } from './components/HistoryDialog.tsx';
+import { RestoreDialog } from './components/RestoreDialog.tsx';
 
 export function App() {
   const selectedId = useConnections((s) => s.selectedId);
@@ -44,6 +46,8 @@ export function App() {
       <ConflictPrompt />
       {/* Mounted here, not in Transfers: a closing drawer must not take an open job's details with it. */}
       <JobDetailsDialog />
+      <HistoryDialog />
+      <RestoreDialog />
     </div>
   );
 }

@@ -10,6 +10,7 @@ import { isPreview, useJobs } from '../store/jobs-store.ts';
 import { useLayout } from '../store/layout-store.ts';
 import { ConnectionForm } from './ConnectionForm.tsx';
 import { Dialog } from './Dialog.tsx';
+import { HistoryButton } from './HistoryButton.tsx';
 
 /** `transfersToggle`: Transfers is not docked, so the bar offers the button that opens its drawer. */
 export function ConnectionBar({ transfersToggle = false }: { transfersToggle?: boolean }) {
@@ -65,6 +66,7 @@ export function ConnectionBar({ transfersToggle = false }: { transfersToggle?: b
         {testStatus ?? error}
       </span>
       <span className="spacer" />
+      <HistoryButton />
       {transfersToggle && <TransfersToggle />}
       {editing && (
         <ConnectionForm existing={editing === 'new' ? undefined : editing} onClose={() => setEditing(undefined)} />

@@ -24,6 +24,7 @@ import { useServerExpiry } from '../store/server-expiry-store.ts';
 import { DEFAULT_SETTINGS } from '../../src/settings.ts';
 import { isFiltering } from '../../src/object-filter.ts';
 import { Name } from './Name.tsx';
+import { DeleteUndoNote } from './DeleteUndoNote.tsx';
 
 export const TYPE_TO_CONFIRM_ABOVE = 1000;
 
@@ -267,6 +268,12 @@ export function DeleteDialog({
         <input type="checkbox" checked={allVersions} onChange={(e) => setAllVersions(e.target.checked)} /> Delete all
         versions (versioned buckets)
       </label>
+      <DeleteUndoNote
+        connectionId={target.connectionId}
+        bucket={target.bucket}
+        allVersions={allVersions}
+        onVersioning={setVersioning}
+      />
       <p role="status" aria-live="polite" className="preview">
         {!count ? (
           'Nothing is listed until the filters are mended.'

@@ -21,6 +21,7 @@ import { BrowserToolbar } from './BrowserToolbar.tsx';
 import { Breadcrumbs } from './Breadcrumbs.tsx';
 import { DropZone } from './DropZone.tsx';
 import { ObjectTable } from './ObjectTable.tsx';
+import { useRestore } from '../store/restore-store.ts';
 
 export function ObjectBrowser() {
   const {
@@ -75,6 +76,7 @@ export function ObjectBrowser() {
     sync: (at) => setDialog({ kind: 'sync', connectionId, bucket, prefix: at }),
     calculateSize: (at) => void useFolderSize.getState().calculateSize({ connectionId, bucket, prefix: at }),
     newFolder: (at) => setDialog({ kind: 'new-folder', connectionId, bucket, prefix: at }),
+    restoreTo: (at) => useRestore.getState().open({ connectionId, bucket, prefix: at }),
     refresh,
   };
 

@@ -46,6 +46,7 @@ import { MiddleShortenedName } from './MiddleShortenedName.tsx';
 import { JobPhaseLine } from './JobPhaseLine.tsx';
 import { printable } from '../../src/unsafe-text.ts';
 import { rowPlacement } from './useRowWindow.ts';
+import { UndoDeleteButton } from './UndoDeleteButton.tsx';
 
 /** A row's three lines (name, progress, objects and actions), with its padding. */
 const ROW_HEIGHT = 92;
@@ -303,6 +304,7 @@ export const JobRow = memo(function JobRow({
               Retry
             </button>
           )}
+          <UndoDeleteButton job={job} />
           {job.kind !== 'delete' && p.objectsDone > 0 && isFinished(job.state) && (
             <button
               type="button"

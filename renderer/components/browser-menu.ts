@@ -15,6 +15,8 @@ export interface BrowserActions {
   delete(): void;
   sync(prefix: string): void;
   calculateSize(prefix: string): void;
+  /** Bring a folder back to how it was at a moment (Restore to…). */
+  restoreTo(prefix: string): void;
   newFolder(prefix: string): void;
   refresh(): void;
 }
@@ -35,6 +37,7 @@ export function selectionMenu(selected: readonly RowRef[], act: BrowserActions):
     folder !== undefined && { label: 'New folder…', onSelect: () => act.newFolder(folder.key), separated: true },
     folder !== undefined && { label: 'Sync with a folder…', onSelect: () => act.sync(folder.key) },
     folder !== undefined && { label: 'Calculate size', onSelect: () => act.calculateSize(folder.key) },
+    folder !== undefined && { label: 'Restore to…', onSelect: () => act.restoreTo(folder.key) },
   ];
   return items.filter((item) => item !== false);
 }
@@ -45,6 +48,7 @@ export function folderOnScreenMenu(prefix: string, act: BrowserActions): MenuIte
     { label: 'New folder…', onSelect: () => act.newFolder(prefix) },
     { label: 'Sync with a folder…', onSelect: () => act.sync(prefix) },
     { label: 'Calculate size', onSelect: () => act.calculateSize(prefix) },
+    { label: 'Restore to…', onSelect: () => act.restoreTo(prefix) },
     { label: 'Refresh', onSelect: act.refresh, separated: true },
   ];
 }

@@ -9,6 +9,7 @@ import { create } from 'zustand';
 import type { MethodParams } from '../../src/contract/api.ts';
 import type { EngineStats } from '../../src/contract/models.ts';
 import type { ConflictChoice } from '../../src/if-exists.ts';
+import type { HistoryEntry } from '../../src/history.ts';
 import type { ItemError, JobSummary, JobUpdate } from '../../src/jobs.ts';
 import { saveFile } from '../save-file.ts';
 import { request } from './api.ts';
@@ -19,6 +20,7 @@ export type JobAction = 'pause' | 'resume' | 'cancel' | 'retry';
 export type DownloadRequest = MethodParams<'jobs.download'>;
 export type DeleteRequest = MethodParams<'jobs.delete'>;
 export type CopyRequest = MethodParams<'jobs.copy'>;
+export type RestoreRequest = MethodParams<'jobs.restore'>;
 
 /** Points kept per speed graph (one per progress batch or stats tick). */
 export const HISTORY_POINTS = 60;
@@ -71,7 +73,18 @@ interface JobsState {
    * window's drag, rename, Copy to… and Move to…; rejects with the reason it was refused.
    */
   copy(params: CopyRequest): Promise<JobSummary>;
+  /** Whether each finished delete can be undone, as the history says (asked once per job, by learnUndo). */
+  readonly undoable: ReadonlyMap<string, HistoryEntry['undo']>;
+  /** Ask the history once whether a finished delete can be undone (its row's Undo shows when it can). */
+  learnUndo(id: string): Promise<void>;
+  /** Undo a delete: its delete markers removed, as a job of its own (listed here like any job). */
+  undo(id: string): Promise<JobSummary>;
+  /** Restore a folder to a moment (its dry run is no transfer, and never listed); rejects with the refusal. */
+  restore(params: RestoreRequest): Promise<JobSummary>;
 }
+
+/** Deletes whose undo was asked about (or is being): each is asked once, however often its row renders. */
+const undoAsked = new Set<string>();
 
 /**
  * A count before a delete (a dry run): no transfer, so never listed as one. Known by its summary
@@ -155,6 +168,7 @@ export const useJobs = create<JobsState>((set, get) => ({
   overall: [],
   stats: undefined,
   previews: new Set(),
+  undoable: new Map(),
   apply(batch, options) {
     for (const job of batch) {
       const waiting = queued.get(job.id);
@@ -300,6 +314,32 @@ export const useJobs = create<JobsState>((set, get) => ({
   },
   async copy(params) {
     const job = await request('jobs.copy', params);
+    get().apply([job]);
+    return job;
+  },
+  async learnUndo(id) {
+    if (undoAsked.has(id)) return;
+    undoAsked.add(id);
+    try {
+      const entry = await request('history.job', { id });
+      // Not recorded as ended yet (its end was told before the journal had it): asked again next time.
+      if (entry.status === 'active') undoAsked.delete(id);
+      else set({ undoable: new Map(get().undoable).set(id, entry.undo) });
+    } catch {
+      // A history that will not say (none kept, or cleared) offers no undo.
+    }
+  },
+  async undo(id) {
+    const job = await request('history.undo', { id });
+    set({
+      undoable: new Map(get().undoable).set(id, { possible: false, why: `Undone by job ${job.id}.` }),
+    });
+    get().apply([job]);
+    return job;
+  },
+  async restore(params) {
+    const job = await request('jobs.restore', params);
+    if (params.dryRun) set({ previews: new Set([...get().previews, job.id]) });
     get().apply([job]);
     return job;
   },

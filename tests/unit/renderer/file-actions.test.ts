@@ -17,6 +17,7 @@ const act: BrowserActions = {
   sync: nothing,
   calculateSize: nothing,
   newFolder: nothing,
+  restoreTo: nothing,
   refresh: nothing,
 };
 const labels = (items: readonly { label: string }[]) => items.map((item) => item.label);
@@ -41,6 +42,7 @@ describe('the browser context menus', () => {
       'New folder…',
       'Sync with a folder…',
       'Calculate size',
+      'Restore to…',
     ]);
     const two = [
       { kind: 'object' as const, key: 'p/a.txt', name: 'a.txt' },
@@ -51,6 +53,7 @@ describe('the browser context menus', () => {
       'New folder…',
       'Sync with a folder…',
       'Calculate size',
+      'Restore to…',
       'Refresh',
     ]);
   });
