@@ -55,6 +55,7 @@ export const optionSpec = {
   'sync-checksum': { type: 'boolean' },
   ...FILTER_OPTION_SPEC,
   versions: { type: 'boolean' },
+  'version-id': { type: 'string' },
   expires: { type: 'string' },
   ...uploadOptionSpec,
   json: { type: 'boolean' },
@@ -68,7 +69,7 @@ const SOURCE_FLAGS = ['source-endpoint-url', 'source-profile', 'source-region'] 
 
 /** The command-specific flags each command takes. */
 const COMMAND_FLAGS: Readonly<Record<string, readonly string[]>> = {
-  ls: ['recursive', ...FILTER_FLAGS],
+  ls: ['recursive', 'versions', ...FILTER_FLAGS],
   cp: [
     ...UPLOAD_OPTION_FLAGS,
     ...SOURCE_FLAGS,
@@ -79,6 +80,7 @@ const COMMAND_FLAGS: Readonly<Record<string, readonly string[]>> = {
     'require-verified',
     'if-exists',
     'follow-symlinks',
+    'version-id',
     ...FILTER_FLAGS,
   ],
   rm: ['recursive', 'dry-run', 'all-versions', 'resume', 'from', ...FILTER_FLAGS],
@@ -100,7 +102,7 @@ const COMMAND_FLAGS: Readonly<Record<string, readonly string[]>> = {
   du: ['versions', ...FILTER_FLAGS],
   cat: [],
   pipe: [...UPLOAD_OPTION_FLAGS],
-  stat: [],
+  stat: ['version-id'],
   presign: ['expires'],
 };
 
@@ -161,8 +163,10 @@ export interface CliOptions {
   readonly force: boolean;
   /** rb --force: no typed confirmation; sync --delete onto a bucket's top: confirmed. */
   readonly yes: boolean;
-  /** du: noncurrent versions and delete markers too. */
+  /** du: noncurrent versions and delete markers too; ls: list them, each with its version ID. */
   readonly versions: boolean;
+  /** cp (a download, or a copy in the store) and stat: this version of the key, not its latest. */
+  readonly versionId: string | undefined;
   /** presign: how long the link works, in seconds. */
   readonly expiresSeconds: number | undefined;
   /** cp (upload), pipe: what each object is stored with. */
@@ -293,6 +297,7 @@ export function parseCli(argv: readonly string[]): CliOptions {
     ...SOURCE_FLAGS,
     ...FILTER_FLAGS,
     'versions',
+    'version-id',
     'expires',
     ...UPLOAD_OPTION_FLAGS,
   ] as const) {
@@ -306,6 +311,8 @@ export function parseCli(argv: readonly string[]): CliOptions {
       );
   }
   if (values.from === '') throw usageError('--from needs a file name, or "-" for standard input.');
+  if (values['version-id'] === '')
+    throw usageError('--version-id needs a version ID (barge ls --versions s3://bucket/key lists them).');
   let filter: ObjectFilter | undefined;
   try {
     filter = command === 'abort-uploads' ? undefined : parseFilterFlags(values, Date.now());
@@ -361,6 +368,7 @@ export function parseCli(argv: readonly string[]): CliOptions {
     yes: values.yes ?? false,
     ifExists: ifExists as IfExists | undefined,
     versions: values.versions ?? false,
+    versionId: values['version-id'],
     expiresSeconds,
     uploadOptions,
     json: values.json ?? false,
@@ -400,6 +408,7 @@ export const USAGE = `barge: fast, safe transfers for S3 and S3-compatible store
 
 Usage:
   barge ls [s3://bucket[/prefix]] [--recursive]    list buckets, or a prefix
+  barge ls --versions s3://bucket[/prefix]         every version and delete marker, with its version ID
   barge cp <source>... <destination> [--recursive] upload (local -> s3://) or download (s3:// -> local),
                                                    or copy in the store (s3:// -> s3://, no byte through here)
   barge mv s3://… s3://… [--recursive]             move in the store: each source deleted once its copy
@@ -425,6 +434,7 @@ Usage:
   barge cat s3://bucket/key                        write an object to standard output, checked
   barge pipe s3://bucket/key                       store standard input as an object
   barge stat s3://bucket/key                       size, ETag, checksums, parts, metadata, tags, retention
+           [--version-id ID]                       (of that version of the key)
   barge presign s3://bucket/key [--expires 1h]     a link that GETs the object until it expires (7d at most)
 
 Options:
@@ -496,7 +506,8 @@ Wildcards and filters (ls, cp, mv, rm, sync, du):
   --sse MODE           cp (upload), pipe: server-side encryption, AES256 or aws:kms
   --sse-kms-key-id ID  with --sse aws:kms: the KMS key (default: the bucket's or account's)
   --acl ACL            cp (upload), pipe: a canned ACL (private, public-read, bucket-owner-full-control, ...)
-  --versions           du: count noncurrent versions and delete markers too
+  --versions           du: count noncurrent versions and delete markers too; ls: list them
+  --version-id ID      cp (download, or s3:// -> s3://), stat: that version of the key, not its latest
   --expires AGE        presign: how long the link works (90s, 30m, 12h, 7d; default 1h, at most 7d)
   --json               machine-readable output, one JSON object per line
   -q, --quiet          no progress bar

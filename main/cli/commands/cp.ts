@@ -24,6 +24,7 @@ export async function cp(cli: CliContext): Promise<number> {
     throw usageError(
       '--source-endpoint-url, --source-profile and --source-region are for copies between s3:// addresses.',
     );
+  if (cli.options.versionId !== undefined) versionedDownloadProblem(cli, sources, destination);
   if (isS3Url(destination)) {
     if (remoteSources.length === sources.length) {
       const { copyInStore } = await import('./s3-copy.ts');
@@ -107,6 +108,7 @@ export async function cp(cli: CliContext): Promise<number> {
         targetFolder,
         saveAs: intoFolder ? undefined : path.basename(path.resolve(destination)),
         caseInsensitive: cli.options.caseInsensitive,
+        ...(cli.options.versionId === undefined ? {} : { versionId: cli.options.versionId }),
         requireVerified: cli.options.requireVerified,
         ifExists: cli.options.ifExists,
         patterns,
@@ -115,6 +117,22 @@ export async function cp(cli: CliContext): Promise<number> {
       }),
     ),
   );
+}
+
+/**
+ * --version-id names one version of one key, saved as a file: refused (exit 2) for anything else, as
+ * typed, before anything is sent.
+ */
+function versionedDownloadProblem(cli: CliContext, sources: readonly string[], destination: string): void {
+  if (isS3Url(destination))
+    throw usageError(
+      sources.every(isS3Url)
+        ? '--version-id is for downloads here: download that version, or restore it in the window (Show ' +
+            'versions, Restore this version), which copies it over its key in the store.'
+        : '--version-id names a version of an object to download: an upload makes a new version.',
+    );
+  if (sources.length !== 1 || cli.options.recursive)
+    throw usageError('--version-id names a version of one key: download that key alone, without --recursive.');
 }
 
 /** What Node puts in an argument for bytes that are not UTF-8: the name's own bytes are lost. */

@@ -97,6 +97,11 @@ export interface EarlierUpload {
 /** The source as its HEAD described it: what the copy keeps, and what it is checked against. */
 export interface CopySource extends ObjectPlace, CopiedSide {
   readonly versionId: string | undefined;
+  /**
+   * The version was named by the caller (a version restored): it is sent even when it is "null", which
+   * otherwise would copy whatever is latest.
+   */
+  readonly versionPinned?: boolean;
   readonly head: HeadObjectCommandOutput;
 }
 
@@ -111,13 +116,18 @@ export interface CopyOutcome {
 /** The source's HEAD, with its checksum; fails with the store's own reason where it is missing or denied. */
 export async function describeCopySource(
   connection: S3Connection,
-  source: ObjectPlace,
+  source: ObjectPlace & { readonly versionId?: string },
   requests: Pick<CopyRequests, 'request'>,
 ): Promise<CopySource> {
   const head = await requests.request(async (signal) => {
     try {
       return await connection.client.send(
-        new HeadObjectCommand({ Bucket: source.bucket, Key: source.key, ChecksumMode: 'ENABLED' }),
+        new HeadObjectCommand({
+          Bucket: source.bucket,
+          Key: source.key,
+          ChecksumMode: 'ENABLED',
+          ...(source.versionId === undefined ? {} : { VersionId: source.versionId }),
+        }),
         { abortSignal: signal },
       );
     } catch (error) {
@@ -395,7 +405,8 @@ export async function sourceTags(
 /** x-amz-copy-source: the bucket and the key URL-encoded (its slashes kept), and the version HEAD saw. */
 function copySourceHeader(source: CopySource): string {
   const key = source.key.split('/').map(encodeURIComponent).join('/');
-  const version = source.versionId && source.versionId !== 'null' ? `?versionId=${source.versionId}` : '';
+  const named = source.versionId && (source.versionId !== 'null' || source.versionPinned);
+  const version = named ? `?versionId=${encodeURIComponent(source.versionId!)}` : '';
   return `${source.bucket}/${key}${version}`;
 }
 
