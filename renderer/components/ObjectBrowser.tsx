@@ -21,6 +21,8 @@ import { BrowserToolbar } from './BrowserToolbar.tsx';
 import { Breadcrumbs } from './Breadcrumbs.tsx';
 import { DropZone } from './DropZone.tsx';
 import { ObjectTable } from './ObjectTable.tsx';
+import { useVersions } from '../store/versions-store.ts';
+import { VersionsView } from './VersionTable.tsx';
 
 export function ObjectBrowser() {
   const {
@@ -45,6 +47,7 @@ export function ObjectBrowser() {
   // The open context menu: of the selected rows, or of the folder on screen.
   const [menu, setMenu] = useState<{ readonly of: 'selection' | 'folder'; readonly place: MenuPlace }>();
   const closeMenu = useCallback(() => setMenu(undefined), []);
+  const showingVersions = useVersions((s) => s.showing);
 
   if (!connectionId) return <NoConnection />;
   if (!bucket)
@@ -89,34 +92,40 @@ export function ObjectBrowser() {
         onSync={() => setDialog({ kind: 'sync', connectionId, bucket, prefix })}
         onNewFolder={() => actions.newFolder(prefix)}
       />
-      <p role="status" className="status">
-        {plural(shown.length, 'item')}
-        {listing ? ' (loading…)' : ''}
-        {selection.size > 0 ? `, ${selection.size.toLocaleString()} selected` : ''}
-        {notice ? ` · ${notice}` : ''}
-      </p>
-      {dropProblem && (
-        <p role="alert" className="error">
-          {dropProblem}{' '}
-          <button type="button" className="link" onClick={dismissDropProblem}>
-            Dismiss
-          </button>
-        </p>
+      {showingVersions ? (
+        <VersionsView />
+      ) : (
+        <>
+          <p role="status" className="status">
+            {plural(shown.length, 'item')}
+            {listing ? ' (loading…)' : ''}
+            {selection.size > 0 ? `, ${selection.size.toLocaleString()} selected` : ''}
+            {notice ? ` · ${notice}` : ''}
+          </p>
+          {dropProblem && (
+            <p role="alert" className="error">
+              {dropProblem}{' '}
+              <button type="button" className="link" onClick={dismissDropProblem}>
+                Dismiss
+              </button>
+            </p>
+          )}
+          {listError && (
+            <p role="alert" className="error">
+              {listError}
+            </p>
+          )}
+          <DropZone destination={`${bucket}/${prefix}`} onDrop={(items) => void upload(items)}>
+            <ObjectTable
+              label={`Objects in ${bucket}/${prefix}`}
+              rows={shown}
+              onActivate={activate}
+              onDelete={onDelete}
+              onMenu={(row, place) => setMenu({ of: row ? 'selection' : 'folder', place })}
+            />
+          </DropZone>
+        </>
       )}
-      {listError && (
-        <p role="alert" className="error">
-          {listError}
-        </p>
-      )}
-      <DropZone destination={`${bucket}/${prefix}`} onDrop={(items) => void upload(items)}>
-        <ObjectTable
-          label={`Objects in ${bucket}/${prefix}`}
-          rows={shown}
-          onActivate={activate}
-          onDelete={onDelete}
-          onMenu={(row, place) => setMenu({ of: row ? 'selection' : 'folder', place })}
-        />
-      </DropZone>
       {menu && (
         <ContextMenu
           label={menu.of === 'selection' ? 'Actions on the selection' : 'Actions on this folder'}
