@@ -11,7 +11,9 @@ import {
 } from '@aws-sdk/client-s3';
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { Engine } from '../../main/engine/engine.ts';
 import { createBucket } from '../../main/engine/s3/s3-buckets.ts';
 import type { S3Connection } from '../../main/engine/s3/s3-connection.ts';
@@ -118,6 +120,11 @@ it('toggles versions, sees a delete marker and undeletes it, restores an older v
   await expect
     .poll(() => versionsGrid().getByRole('row').filter({ hasText: 'notes.txt' }).count(), { timeout: 30_000 })
     .toBe(3);
+
+  // Download the first draft: saved beside the current one's name, never over it, in the host's download folder.
+  await page.getByRole('button', { name: `Download version ${first} of notes.txt` }).click();
+  const saved = path.join(inject('app').downloadRoot, `notes (version ${first.slice(0, 12)}).txt`);
+  await expect.poll(() => readFile(saved, 'utf8').catch(() => undefined), { timeout: 30_000 }).toBe('first draft');
 
   // Delete the original first draft for good: confirmed, Cancel first.
   await page.getByRole('button', { name: `Delete version ${first} of notes.txt` }).click();
