@@ -421,6 +421,8 @@ export const methodSchemas = {
       /** Wildcard keys and a filter on what prefixes and patterns list (as a download's). */
       ...matching,
       ifExists: z.enum(['overwrite', 'skip', 'newer', 'fail']).optional(),
+      /** One version of the one key named, copied by the store (cp --version-id s3://… s3://…). */
+      sourceVersionId: versionId.optional(),
       /** Objects above this many bytes are copied in parts (default 5 GiB, CopyObject's limit). */
       partCopyAboveBytes: z
         .number()
@@ -435,6 +437,12 @@ export const methodSchemas = {
         params.sourceConnectionId === undefined || params.sourceConnectionId === params.connectionId;
       const problem = copyPlacesProblem(params, params.move ? 'move' : 'copy', oneConnection);
       if (problem) context.addIssue({ code: 'custom', message: problem });
+      if (params.sourceVersionId !== undefined && (!oneConnection || params.move || params.keys.length !== 1))
+        context.addIssue({
+          code: 'custom',
+          message: 'A version ID names a version of one key, copied (never moved) on one connection.',
+          path: ['sourceVersionId'],
+        });
     }),
   'jobs.pause': onJob,
   'jobs.resume': onJob,

@@ -199,6 +199,18 @@ describe('the command line', () => {
     const copied = await runCli(['cp', '--version-id', a[1]!, `s3://${t.bucket}/docs/a.txt`, file]);
     expect(copied.code).toBe(0);
     expect(await readFile(file, 'utf8')).toBe('two');
+
+    // In the store: that version copied by the store to another key, the latest left as it is.
+    const inStore = await runCli([
+      'cp',
+      '--version-id',
+      a[0]!,
+      `s3://${t.bucket}/docs/a.txt`,
+      `s3://${t.bucket}/kept/first.txt`,
+    ]);
+    expect(inStore.code).toBe(0);
+    expect((await body('kept/first.txt')).text).toBe('one');
+    expect((await body('docs/a.txt')).text).toBe('three');
   });
 
   it('a version ID that is not there fails with NoSuchVersion, naming the key and the version', async () => {
@@ -210,14 +222,18 @@ describe('the command line', () => {
     const copied = await runCli(['cp', '--version-id', 'nope', key, path.join(t.dir, 'x.txt')]);
     expect(copied.code).toBe(1);
     expect(copied.stderr).toContain(`${key} has no version "nope" (NoSuchVersion)`);
+    const inStore = await runCli(['cp', '--version-id', 'nope', key, `s3://${t.bucket}/kept/x.txt`]);
+    expect(inStore.code).toBe(1);
+    expect(inStore.stderr).toContain(`${key} has no version "nope" (NoSuchVersion)`);
   });
 
-  it('--version-id is refused (usage) for more than one key, --recursive, or an upload', async () => {
+  it('--version-id is refused (usage) for more than one key, --recursive, an upload, or mv', async () => {
     const key = `s3://${t.bucket}/docs/a.txt`;
     for (const args of [
       ['cp', '--version-id', 'v', key, `s3://${t.bucket}/docs/b.txt`, t.dir],
       ['cp', '-r', '--version-id', 'v', key, t.dir],
       ['cp', '--version-id', 'v', path.join(t.dir, 'x'), key],
+      ['mv', '--version-id', 'v', key, `s3://${t.bucket}/moved.txt`],
     ]) {
       const refused = await runCli(args);
       expect(refused.code).toBe(2);

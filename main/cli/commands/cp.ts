@@ -120,19 +120,18 @@ export async function cp(cli: CliContext): Promise<number> {
 }
 
 /**
- * --version-id names one version of one key, saved as a file: refused (exit 2) for anything else, as
- * typed, before anything is sent.
+ * --version-id names one version of one key, saved as a file or copied by the store: refused (exit 2)
+ * for anything else, as typed, before anything is sent.
  */
 function versionedDownloadProblem(cli: CliContext, sources: readonly string[], destination: string): void {
-  if (isS3Url(destination))
-    throw usageError(
-      sources.every(isS3Url)
-        ? '--version-id is for downloads here: download that version, or restore it in the window (Show ' +
-            'versions, Restore this version), which copies it over its key in the store.'
-        : '--version-id names a version of an object to download: an upload makes a new version.',
-    );
+  if (!sources.every(isS3Url))
+    throw usageError('--version-id names a version of an object to download or copy: an upload makes a new version.');
   if (sources.length !== 1 || cli.options.recursive)
-    throw usageError('--version-id names a version of one key: download that key alone, without --recursive.');
+    throw usageError('--version-id names a version of one key: name that key alone, without --recursive.');
+  if (isS3Url(destination) && cli.options.sourceConnection)
+    throw usageError(
+      '--version-id copies a version in the store itself, on one connection: download it, then upload it.',
+    );
 }
 
 /** What Node puts in an argument for bytes that are not UTF-8: the name's own bytes are lost. */
