@@ -106,6 +106,7 @@ export const FIELD_WORDS: Readonly<Record<string, { readonly name: string; reado
   uploadOptions: { name: 'the upload options' },
   versions: { name: 'the versions choice' },
   versionId: { name: 'the version ID' },
+  sourceVersionId: { name: "the source's version ID" },
 };
 
 /** What a value of each type is called in a sentence. */
