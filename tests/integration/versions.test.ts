@@ -137,6 +137,37 @@ describe('one version', () => {
     expect((await body('docs/a.txt')).text).toBe('three');
   });
 
+  it('undelete in a bucket that never had versioning names that state: a delete there was for good', async () => {
+    await t.connection.client.send(new PutObjectCommand({ Bucket: t.bucket, Key: 'plain.txt', Body: 'x' }));
+    expect(
+      (await t.engine.delete(t.connection, { bucket: t.bucket, keys: ['plain.txt'] }).finished()).state.status,
+    ).toBe('completed');
+    await expect(t.engine.undeleteKey(t.connection, { bucket: t.bucket, key: 'plain.txt' })).rejects.toMatchObject({
+      code: 'NotDeleted',
+      message:
+        `s3://${t.bucket}/plain.txt is not deleted: it has no versions: versioning was never enabled on bucket ` +
+        `${t.bucket}, so a delete there removed it for good. Nothing was changed.`,
+    });
+  });
+
+  it('a delete marker asked for its bytes fails by name (IsADeleteMarker), nothing saved', async () => {
+    await versioned();
+    const marker = (await level('docs/')).versions.find((v) => v.isDeleteMarker)!;
+    const job = t.engine.download(t.connection, {
+      bucket: t.bucket,
+      keys: ['docs/gone.txt'],
+      targetFolder: t.dir,
+      versionId: marker.versionId,
+    });
+    const done = await job.finished();
+    expect(done.state.status).toBe('failed');
+    expect(job.items('errors', 0, 10).items[0]).toMatchObject({
+      code: 'IsADeleteMarker',
+      message: expect.stringContaining(`of s3://${t.bucket}/docs/gone.txt is a delete marker: it has no bytes`),
+    });
+    await expect(readFile(path.join(t.dir, 'gone.txt'))).rejects.toThrow();
+  });
+
   it('a version ID the key does not have fails by name (NoSuchVersion), for every action', async () => {
     await versioned();
     const place = { bucket: t.bucket, key: 'docs/a.txt', versionId: 'no-such-version' };
