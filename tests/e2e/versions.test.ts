@@ -26,6 +26,7 @@ let engine: Engine;
 let s3: S3Connection;
 const bucket = uniqueBucket();
 const plain = uniqueBucket();
+const suspended = uniqueBucket();
 
 const put = async (key: string, body: string) =>
   (await s3.client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body }))).VersionId!;
@@ -65,6 +66,12 @@ beforeAll(async () => {
   s3 = await engine.connect(serverConfig());
   await createBucket(s3, bucket);
   await createBucket(s3, plain);
+  await createBucket(s3, suspended);
+  for (const [name, status] of [
+    [suspended, 'Enabled'],
+    [suspended, 'Suspended'],
+  ] as const)
+    await s3.client.send(new PutBucketVersioningCommand({ Bucket: name, VersioningConfiguration: { Status: status } }));
   await s3.client.send(
     new PutBucketVersioningCommand({ Bucket: bucket, VersioningConfiguration: { Status: 'Enabled' } }),
   );
@@ -138,10 +145,15 @@ it('toggles versions, sees a delete marker and undeletes it, restores an older v
   expect(await latest('notes.txt')).toBe('first draft');
 });
 
-it('says plainly on the toggle that a bucket never had versioning, and offers none', async () => {
+it('says plainly on the toggle that a bucket never had versioning (and offers none), or has it suspended', async () => {
   await buckets().getByRole('button', { name: plain, exact: true }).click();
   await expect.poll(() => toggle().textContent(), { timeout: 30_000 }).toBe('Show versions (versioning never enabled)');
   expect(await toggle().isDisabled()).toBe(true);
   expect(await toggle().getAttribute('title')).toContain('Versioning was never enabled on this bucket');
   expect(await page.getByRole('grid', { name: `Objects in ${plain}/` }).count()).toBe(1);
+
+  await buckets().getByRole('button', { name: suspended, exact: true }).click();
+  await expect.poll(() => toggle().textContent(), { timeout: 30_000 }).toBe('Show versions (versioning suspended)');
+  expect(await toggle().isDisabled()).toBe(false);
+  expect(await toggle().getAttribute('title')).toContain('Versioning is suspended on this bucket');
 });
