@@ -9,7 +9,7 @@ import { formatBytes, formatDate } from '../format.ts';
 import { plural } from '../../src/plural.ts';
 import type { ObjectVersionRow } from '../../src/contract/models.ts';
 import { useBrowser } from '../store/browser-store.ts';
-import { shortVersion, useVersions } from '../store/versions-store.ts';
+import { shortVersion, useVersions, versioningKey } from '../store/versions-store.ts';
 import type { VersionsRow } from '../store/versions-store.ts';
 import { Dialog } from './Dialog.tsx';
 import { FileIcon, FileIconSprite } from './FileIcon.tsx';
@@ -20,8 +20,11 @@ const ROW_HEIGHT = 32;
 
 export function VersionsView() {
   const { connectionId, bucket, prefix, open } = useBrowser();
-  const { rows, loading, error, notice, place, load } = useVersions();
+  const { rows, loading, error, notice, place, load, restore, versioning } = useVersions();
   const [confirming, setConfirming] = useState<ObjectVersionRow>();
+  const [restoring, setRestoring] = useState<ObjectVersionRow>();
+  // Suspended: the restored copy is written as the key's "null" version, replacing the one there for good.
+  const suspended = connectionId && bucket ? versioning[versioningKey(connectionId, bucket)] === 'suspended' : false;
   // The folder on screen changed (opened, gone up, another bucket): its versions are listed.
   useEffect(() => {
     if (!connectionId || !bucket) return;
@@ -46,8 +49,10 @@ export function VersionsView() {
         rows={rows}
         onOpen={(key) => bucket && open(bucket, key)}
         onDelete={setConfirming}
+        onRestore={(version) => (suspended ? setRestoring(version) : void restore(version))}
       />
       {confirming && <DeleteVersionDialog version={confirming} onClose={() => setConfirming(undefined)} />}
+      {restoring && <SuspendedRestoreDialog version={restoring} onClose={() => setRestoring(undefined)} />}
     </>
   );
 }
@@ -57,13 +62,15 @@ function VersionTable({
   rows,
   onOpen,
   onDelete,
+  onRestore,
 }: {
   label: string;
   rows: readonly VersionsRow[];
   onOpen: (folderKey: string) => void;
   onDelete: (version: ObjectVersionRow) => void;
+  onRestore: (version: ObjectVersionRow) => void;
 }) {
-  const { restore, undelete, download } = useVersions();
+  const { undelete, download } = useVersions();
   const scroller = useRef<HTMLDivElement>(null);
   const virtualizer = useRowWindow({ count: rows.length, rowHeight: ROW_HEIGHT, overscan: 20, scroller });
   const items = virtualizer.getVirtualItems();
@@ -147,7 +154,7 @@ function VersionTable({
                       className="link"
                       aria-label={`Restore version ${row.versionId} of ${row.key}`}
                       title="Copy this version over the key: it becomes the latest"
-                      onClick={() => void restore(row)}
+                      onClick={() => onRestore(row)}
                     >
                       Restore
                     </button>
@@ -211,6 +218,38 @@ function DeleteVersionDialog({ version, onClose }: { version: ObjectVersionRow; 
           }}
         >
           Delete for good
+        </button>
+      </div>
+    </Dialog>
+  );
+}
+
+/**
+ * Restoring in a bucket whose versioning is suspended writes the copy as the key's "null" version: a
+ * "null" version there now (written while suspended) is replaced for good. Said, with the state named.
+ */
+function SuspendedRestoreDialog({ version, onClose }: { version: ObjectVersionRow; onClose: () => void }) {
+  const restore = useVersions((s) => s.restore);
+  return (
+    <Dialog title="Restore in a bucket whose versioning is suspended?" onClose={onClose}>
+      <p>
+        Versioning is suspended on this bucket: version <code>{shortVersion(version.versionId)}</code> of{' '}
+        <Name text={version.key} /> is copied over the key as its &quot;null&quot; version, which replaces for good a
+        &quot;null&quot; version written while versioning was suspended. Versions kept before stay.
+      </p>
+      <div className="buttons">
+        <button type="button" data-autofocus onClick={onClose}>
+          Cancel
+        </button>
+        <button
+          type="button"
+          className="primary"
+          onClick={() => {
+            onClose();
+            void restore(version);
+          }}
+        >
+          Restore
         </button>
       </div>
     </Dialog>

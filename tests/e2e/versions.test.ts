@@ -27,6 +27,7 @@ let s3: S3Connection;
 const bucket = uniqueBucket();
 const plain = uniqueBucket();
 const suspended = uniqueBucket();
+let keptBefore: string;
 
 const put = async (key: string, body: string) =>
   (await s3.client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body }))).VersionId!;
@@ -67,11 +68,14 @@ beforeAll(async () => {
   await createBucket(s3, bucket);
   await createBucket(s3, plain);
   await createBucket(s3, suspended);
-  for (const [name, status] of [
-    [suspended, 'Enabled'],
-    [suspended, 'Suspended'],
-  ] as const)
-    await s3.client.send(new PutBucketVersioningCommand({ Bucket: name, VersioningConfiguration: { Status: status } }));
+  const versioning = (status: 'Enabled' | 'Suspended') =>
+    s3.client.send(new PutBucketVersioningCommand({ Bucket: suspended, VersioningConfiguration: { Status: status } }));
+  // doc.txt: a version kept from before the suspension, and a "null" one written during it.
+  await versioning('Enabled');
+  keptBefore = (await s3.client.send(new PutObjectCommand({ Bucket: suspended, Key: 'doc.txt', Body: 'before' })))
+    .VersionId!;
+  await versioning('Suspended');
+  await s3.client.send(new PutObjectCommand({ Bucket: suspended, Key: 'doc.txt', Body: 'during' }));
   await s3.client.send(
     new PutBucketVersioningCommand({ Bucket: bucket, VersioningConfiguration: { Status: 'Enabled' } }),
   );
@@ -145,7 +149,7 @@ it('toggles versions, sees a delete marker and undeletes it, restores an older v
   expect(await latest('notes.txt')).toBe('first draft');
 });
 
-it('says plainly on the toggle that a bucket never had versioning (and offers none), or has it suspended', async () => {
+it('says plainly on the toggle that a bucket never had versioning (and offers none), or has it suspended (and restore there asks)', async () => {
   await buckets().getByRole('button', { name: plain, exact: true }).click();
   await expect.poll(() => toggle().textContent(), { timeout: 30_000 }).toBe('Show versions (versioning never enabled)');
   expect(await toggle().isDisabled()).toBe(true);
@@ -156,4 +160,18 @@ it('says plainly on the toggle that a bucket never had versioning (and offers no
   await expect.poll(() => toggle().textContent(), { timeout: 30_000 }).toBe('Show versions (versioning suspended)');
   expect(await toggle().isDisabled()).toBe(false);
   expect(await toggle().getAttribute('title')).toContain('Versioning is suspended on this bucket');
+
+  // Restore there asks first, naming the state: the "null" version written meanwhile is replaced for good.
+  await toggle().click();
+  await page.getByRole('button', { name: `Restore version ${keptBefore} of doc.txt` }).click();
+  const asked = page.getByRole('dialog', { name: 'Restore in a bucket whose versioning is suspended?' });
+  await expect.poll(() => asked.isVisible()).toBe(true);
+  expect(await asked.textContent()).toContain('replaces for good');
+  await asked.getByRole('button', { name: 'Restore' }).click();
+  const latestThere = async () => {
+    const answer = await s3.client.send(new GetObjectCommand({ Bucket: suspended, Key: 'doc.txt' }));
+    return answer.Body!.transformToString();
+  };
+  await expect.poll(latestThere, { timeout: 30_000 }).toBe('before');
+  await toggle().click();
 });
