@@ -8,6 +8,7 @@ import path from 'node:path';
 import { GetObjectCommand, PutBucketVersioningCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ObjectVersionRow } from '../../src/contract/models.ts';
+import { restoreVersion } from '../../main/engine/s3/version-actions.ts';
 import { setUpEngine } from '../support/fixtures.ts';
 import type { TestContext } from '../support/fixtures.ts';
 import { runCli } from '../support/run-cli.ts';
@@ -274,7 +275,7 @@ describe('the command line', () => {
 });
 
 describe('a large version', () => {
-  it('downloads in ranges of that version, not the latest, each range and the whole checked', async () => {
+  it('downloads in ranges of that version, not the latest, and is restored in parts', async () => {
     const big = await setUpEngine({ settings: { partSizeBytes: 5 * 1024 * 1024 } });
     try {
       await big.connection.client.send(
@@ -297,6 +298,17 @@ describe('a large version', () => {
       });
       expect((await job.finished()).state.status).toBe('completed');
       expect((await readFile(file)).equals(old)).toBe(true);
+
+      // Restored in parts (UploadPartCopy, each range of that version): the latest is its bytes again.
+      const restored = await restoreVersion(
+        big.connection,
+        { bucket: big.bucket, key: 'big.bin', versionId: put.VersionId! },
+        5 * 1024 * 1024,
+        5 * 1024 * 1024,
+      );
+      expect(restored.etag).toMatch(/-3"$/);
+      const latest = await big.connection.client.send(new GetObjectCommand({ Bucket: big.bucket, Key: 'big.bin' }));
+      expect(Buffer.from(await latest.Body!.transformToByteArray()).equals(old)).toBe(true);
     } finally {
       await big.close();
     }

@@ -10,6 +10,7 @@ import { DeleteObjectCommand, HeadObjectCommand } from '@aws-sdk/client-s3';
 import type { ObjectVersionRow } from '../../../src/contract/models.ts';
 import { BargeError, errorCode, httpStatus } from '../errors.ts';
 import { withRetry } from '../queue/retry-loop.ts';
+import { regionRedirectOf } from '../queue/retry-policy.ts';
 import { copyObject, describeCopySource } from './object-copy.ts';
 import { listVersionsPage } from './object-versions.ts';
 import { explainHeadFailure } from './s3-listing.ts';
@@ -54,6 +55,8 @@ export async function explainVersionFailure(
   signal?: AbortSignal,
 ): Promise<unknown> {
   const status = httpStatus(error);
+  // A refusal for the region is no answer about the version: the request goes again, there.
+  if (regionRedirectOf(error) !== undefined) return error;
   if (status === 405 || errorCode(error) === 'MethodNotAllowed') return isADeleteMarker(place);
   const explained = await explainHeadFailure(connection, place.bucket, place.key, error, signal);
   // The listing of the key answered (a missing bucket or wrong keys would have said so): the version is not there.
@@ -117,11 +120,14 @@ export async function restoreVersion(
   connection: S3Connection,
   place: VersionPlace,
   partSizeBytes: number,
+  /** Above this many bytes the copy goes in parts (default and most: CopyObject's 5 GiB). */
+  multipartThresholdBytes?: number,
 ): Promise<{ etag: string | undefined; size: number }> {
   const requests = {
     request: <T>(send: (signal: AbortSignal) => Promise<T>) => withRetry(() => send(new AbortController().signal)),
     partsInFlight: () => RESTORE_PARTS_IN_FLIGHT,
     partSizeBytes,
+    ...(multipartThresholdBytes === undefined ? {} : { multipartThresholdBytes }),
   };
   let source;
   try {
