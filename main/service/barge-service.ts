@@ -463,6 +463,8 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
           : await engine.confinedTarget(options.downloadRoot, targetFolder);
       if (saveAs !== undefined && keys.length + prefixes.length !== 1)
         throw new BargeError('InvalidRequest', 'A file name to save as is for one object only.');
+      if (versionId !== undefined && (keys.length !== 1 || prefixes.length + patterns.length > 0))
+        throw new BargeError('InvalidRequest', 'A version ID names a version of one key: download that key alone.');
       const onExisting = ifExists ?? options.defaultIfExists;
       const spec = {
         bucket,

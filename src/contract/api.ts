@@ -284,46 +284,39 @@ export const methodSchemas = {
       (params) => (params.paths === undefined) !== (params.staged === undefined),
       'Give the files to upload either by their paths or as files sent (staged), one of the two.',
     ),
-  'jobs.download': z
-    .strictObject({
-      connectionId: id,
-      bucket,
-      keys: z.array(key).max(100_000).default([]),
-      prefixes: z.array(prefix).max(10_000).default([]),
-      targetFolder: z.string().min(1).max(4096),
-      /** Fail an object that can be checked only for its size, rather than save it with a warning. */
-      requireVerified: z.boolean().default(false),
-      /** A file that is already there: the host's default when absent (the web host fails it). */
-      ifExists: ifExistsSchema.optional(),
-      /** One key only: the name of the file it is saved as in targetFolder (not a path). */
-      saveAs: z
-        .string()
-        .min(1)
-        .max(255)
-        .superRefine((name, context) => {
-          const problem = fileNameProblem(name);
-          if (problem)
-            context.addIssue({
-              code: 'custom',
-              message: `The name to save as, "${printable(name)}", ${problem}: choose another name.`,
-            });
-        })
-        .optional(),
-      /**
-       * Names that differ only in case are one file (a folder bound for Windows or macOS); absent: the folder is asked.
-       */
-      caseInsensitive: z.boolean().optional(),
-      /** One version of the one key named, not its latest (cp --version-id, the window's Download this version). */
-      versionId: versionId.optional(),
-      ...matching,
-      ...rerun,
-    })
-    .refine(
-      (params) =>
-        params.versionId === undefined ||
-        (params.keys.length === 1 && params.prefixes.length === 0 && params.patterns.length === 0),
-      { message: 'A version ID names a version of one key: download that key alone.', path: ['versionId'] },
-    ),
+  'jobs.download': z.strictObject({
+    connectionId: id,
+    bucket,
+    keys: z.array(key).max(100_000).default([]),
+    prefixes: z.array(prefix).max(10_000).default([]),
+    targetFolder: z.string().min(1).max(4096),
+    /** Fail an object that can be checked only for its size, rather than save it with a warning. */
+    requireVerified: z.boolean().default(false),
+    /** A file that is already there: the host's default when absent (the web host fails it). */
+    ifExists: ifExistsSchema.optional(),
+    /** One key only: the name of the file it is saved as in targetFolder (not a path). */
+    saveAs: z
+      .string()
+      .min(1)
+      .max(255)
+      .superRefine((name, context) => {
+        const problem = fileNameProblem(name);
+        if (problem)
+          context.addIssue({
+            code: 'custom',
+            message: `The name to save as, "${printable(name)}", ${problem}: choose another name.`,
+          });
+      })
+      .optional(),
+    /**
+     * Names that differ only in case are one file (a folder bound for Windows or macOS); absent: the folder is asked.
+     */
+    caseInsensitive: z.boolean().optional(),
+    /** One version of the one key named, not its latest (cp --version-id, the window's Download this version). */
+    versionId: versionId.optional(),
+    ...matching,
+    ...rerun,
+  }),
   'jobs.delete': z
     .strictObject({
       connectionId: id,

@@ -41,42 +41,43 @@ export const uploadSpecSchema = z.object({
   uploadOptions: uploadOptionsSchema.optional(),
 });
 
-export const downloadSpecSchema = z
-  .object({
-    bucket,
-    /** Objects, each saved as targetFolder/<its name> (or as targetFile, for a single key). */
-    keys: z.array(z.string()).readonly().optional(),
-    /** Prefixes ("folders"), each saved with its folder name and everything below it. */
-    prefixes: z.array(z.string()).readonly().optional(),
-    /** Wildcard keys: each object matched is saved by its key below the pattern's folder, as s5cmd saves it. */
-    patterns,
-    /** Of what prefixes and patterns list, only the objects this keeps (named keys are taken as named). */
-    filter: objectFilterSchema.optional(),
-    targetFolder: z.string().min(1),
-    /** For a single key: the exact file to write. */
-    targetFile: z.string().min(1).optional(),
-    /**
-     * Treat names that differ only in case as one file: true for a folder bound for Windows or macOS;
-     * undefined to ask the target folder itself (probed once).
-     */
-    caseInsensitive: z.boolean().optional(),
-    /** Fail an object that can be checked only for its size, rather than save it with a warning. */
-    requireVerified: z.boolean().optional(),
-    /** When the file is already there (default: overwrite, as cp and aws s3 cp do). */
-    ifExists: ifExistsSchema.optional(),
-    /**
-     * A host's download root: the target must really lie below it, checked each time the job runs
-     * (a job recorded under another root is not resumed into it).
-     */
-    confinedTo: z.string().min(1).optional(),
-    /** One version of the one key named, not its latest (cp --version-id): fetched, checked, resumed as it. */
-    versionId: z.string().min(1).max(1024).optional(),
-  })
-  .refine(
-    (spec) =>
-      spec.versionId === undefined || (spec.keys?.length === 1 && !spec.prefixes?.length && !spec.patterns?.length),
-    { message: 'A version ID names a version of one key: download that key alone', path: ['versionId'] },
-  );
+const downloadSpecFields = z.object({
+  bucket,
+  /** Objects, each saved as targetFolder/<its name> (or as targetFile, for a single key). */
+  keys: z.array(z.string()).readonly().optional(),
+  /** Prefixes ("folders"), each saved with its folder name and everything below it. */
+  prefixes: z.array(z.string()).readonly().optional(),
+  /** Wildcard keys: each object matched is saved by its key below the pattern's folder, as s5cmd saves it. */
+  patterns,
+  /** Of what prefixes and patterns list, only the objects this keeps (named keys are taken as named). */
+  filter: objectFilterSchema.optional(),
+  targetFolder: z.string().min(1),
+  /** For a single key: the exact file to write. */
+  targetFile: z.string().min(1).optional(),
+  /**
+   * Treat names that differ only in case as one file: true for a folder bound for Windows or macOS;
+   * undefined to ask the target folder itself (probed once).
+   */
+  caseInsensitive: z.boolean().optional(),
+  /** Fail an object that can be checked only for its size, rather than save it with a warning. */
+  requireVerified: z.boolean().optional(),
+  /** When the file is already there (default: overwrite, as cp and aws s3 cp do). */
+  ifExists: ifExistsSchema.optional(),
+  /**
+   * A host's download root: the target must really lie below it, checked each time the job runs
+   * (a job recorded under another root is not resumed into it).
+   */
+  confinedTo: z.string().min(1).optional(),
+  /** One version of the one key named, not its latest (cp --version-id): fetched, checked, resumed as it. */
+  versionId: z.string().min(1).max(1024).optional(),
+});
+
+/** A download's spec; a version ID names a version of one key only. */
+export const downloadSpecSchema = downloadSpecFields.refine(
+  (spec) =>
+    spec.versionId === undefined || (spec.keys?.length === 1 && !spec.prefixes?.length && !spec.patterns?.length),
+  { message: 'A version ID names a version of one key: download that key alone', path: ['versionId'] },
+);
 
 export const deleteSpecSchema = z
   .object({
