@@ -81,6 +81,24 @@ export function ObjectBrowser() {
     refresh,
   };
 
+  // Show versions: the folder's versions and delete markers in the table's place (VersionTable.tsx).
+  if (showingVersions)
+    return (
+      <main className="browser" aria-label="Objects">
+        <Breadcrumbs bucket={bucket} prefix={prefix} />
+        <BrowserToolbar
+          selectedRows={selectedRows}
+          onDownload={() => setDialog(downloadSelection(connectionId, bucket, selectedRows))}
+          onDelete={onDelete}
+          onDeletePrefix={() => setDialog(deletePrefix(connectionId, bucket, prefix))}
+          onSync={() => setDialog({ kind: 'sync', connectionId, bucket, prefix })}
+          onNewFolder={() => actions.newFolder(prefix)}
+        />
+        <VersionsView />
+        <BrowserDialogs dialog={dialog} onClose={() => setDialog(undefined)} />
+      </main>
+    );
+
   return (
     <main className="browser" aria-label="Objects">
       <Breadcrumbs bucket={bucket} prefix={prefix} />
@@ -92,40 +110,34 @@ export function ObjectBrowser() {
         onSync={() => setDialog({ kind: 'sync', connectionId, bucket, prefix })}
         onNewFolder={() => actions.newFolder(prefix)}
       />
-      {showingVersions ? (
-        <VersionsView />
-      ) : (
-        <>
-          <p role="status" className="status">
-            {plural(shown.length, 'item')}
-            {listing ? ' (loading…)' : ''}
-            {selection.size > 0 ? `, ${selection.size.toLocaleString()} selected` : ''}
-            {notice ? ` · ${notice}` : ''}
-          </p>
-          {dropProblem && (
-            <p role="alert" className="error">
-              {dropProblem}{' '}
-              <button type="button" className="link" onClick={dismissDropProblem}>
-                Dismiss
-              </button>
-            </p>
-          )}
-          {listError && (
-            <p role="alert" className="error">
-              {listError}
-            </p>
-          )}
-          <DropZone destination={`${bucket}/${prefix}`} onDrop={(items) => void upload(items)}>
-            <ObjectTable
-              label={`Objects in ${bucket}/${prefix}`}
-              rows={shown}
-              onActivate={activate}
-              onDelete={onDelete}
-              onMenu={(row, place) => setMenu({ of: row ? 'selection' : 'folder', place })}
-            />
-          </DropZone>
-        </>
+      <p role="status" className="status">
+        {plural(shown.length, 'item')}
+        {listing ? ' (loading…)' : ''}
+        {selection.size > 0 ? `, ${selection.size.toLocaleString()} selected` : ''}
+        {notice ? ` · ${notice}` : ''}
+      </p>
+      {dropProblem && (
+        <p role="alert" className="error">
+          {dropProblem}{' '}
+          <button type="button" className="link" onClick={dismissDropProblem}>
+            Dismiss
+          </button>
+        </p>
       )}
+      {listError && (
+        <p role="alert" className="error">
+          {listError}
+        </p>
+      )}
+      <DropZone destination={`${bucket}/${prefix}`} onDrop={(items) => void upload(items)}>
+        <ObjectTable
+          label={`Objects in ${bucket}/${prefix}`}
+          rows={shown}
+          onActivate={activate}
+          onDelete={onDelete}
+          onMenu={(row, place) => setMenu({ of: row ? 'selection' : 'folder', place })}
+        />
+      </DropZone>
       {menu && (
         <ContextMenu
           label={menu.of === 'selection' ? 'Actions on the selection' : 'Actions on this folder'}
