@@ -57,6 +57,7 @@ export const optionSpec = {
   'sync-checksum': { type: 'boolean' },
   ...FILTER_OPTION_SPEC,
   versions: { type: 'boolean' },
+  'version-id': { type: 'string' },
   expires: { type: 'string' },
   kind: { type: 'string' },
   failed: { type: 'boolean' },
@@ -75,7 +76,7 @@ const SOURCE_FLAGS = ['source-endpoint-url', 'source-profile', 'source-region'] 
 
 /** The command-specific flags each command takes. */
 const COMMAND_FLAGS: Readonly<Record<string, readonly string[]>> = {
-  ls: ['recursive', ...FILTER_FLAGS],
+  ls: ['recursive', 'versions', ...FILTER_FLAGS],
   cp: [
     ...UPLOAD_OPTION_FLAGS,
     ...SOURCE_FLAGS,
@@ -86,6 +87,7 @@ const COMMAND_FLAGS: Readonly<Record<string, readonly string[]>> = {
     'require-verified',
     'if-exists',
     'follow-symlinks',
+    'version-id',
     ...FILTER_FLAGS,
   ],
   rm: ['recursive', 'dry-run', 'all-versions', 'resume', 'from', 'expire-on-server', 'yes', ...FILTER_FLAGS],
@@ -107,7 +109,7 @@ const COMMAND_FLAGS: Readonly<Record<string, readonly string[]>> = {
   du: ['versions', ...FILTER_FLAGS],
   cat: [],
   pipe: [...UPLOAD_OPTION_FLAGS],
-  stat: [],
+  stat: ['version-id'],
   presign: ['expires'],
   history: ['kind', 'failed', 'limit', 'keys'],
   undo: ['resume'],
@@ -174,8 +176,10 @@ export interface CliOptions {
   readonly yes: boolean;
   /** rm -r: have the store expire the prefix (a lifecycle rule) instead of deleting from here. */
   readonly expireOnServer: boolean;
-  /** du: noncurrent versions and delete markers too. */
+  /** du: noncurrent versions and delete markers too; ls: list them, each with its version ID. */
   readonly versions: boolean;
+  /** cp (a download, or a copy in the store) and stat: this version of the key, not its latest. */
+  readonly versionId: string | undefined;
   /** presign: how long the link works, in seconds. */
   readonly expiresSeconds: number | undefined;
   /** cp (upload), pipe: what each object is stored with. */
@@ -317,6 +321,7 @@ export function parseCli(argv: readonly string[]): CliOptions {
     ...SOURCE_FLAGS,
     ...FILTER_FLAGS,
     'versions',
+    'version-id',
     'expires',
     'kind',
     'failed',
@@ -335,6 +340,8 @@ export function parseCli(argv: readonly string[]): CliOptions {
       );
   }
   if (values.from === '') throw usageError('--from needs a file name, or "-" for standard input.');
+  if (values['version-id'] === '')
+    throw usageError('--version-id needs a version ID (barge ls --versions s3://bucket/key lists them).');
   let filter: ObjectFilter | undefined;
   try {
     filter = command === 'abort-uploads' ? undefined : parseFilterFlags(values, Date.now());
@@ -392,6 +399,7 @@ export function parseCli(argv: readonly string[]): CliOptions {
     expireOnServer: values['expire-on-server'] ?? false,
     ifExists: ifExists as IfExists | undefined,
     versions: values.versions ?? false,
+    versionId: values['version-id'],
     expiresSeconds,
     uploadOptions,
     ...history,
@@ -466,6 +474,7 @@ export const USAGE = `barge: fast, safe transfers for S3 and S3-compatible store
 
 Usage:
   barge ls [s3://bucket[/prefix]] [--recursive]    list buckets, or a prefix
+  barge ls --versions s3://bucket[/prefix]         every version and delete marker, with its version ID
   barge cp <source>... <destination> [--recursive] upload (local -> s3://) or download (s3:// -> local),
                                                    or copy in the store (s3:// -> s3://, no byte through here)
   barge mv s3://… s3://… [--recursive]             move in the store: each source deleted once its copy
@@ -498,6 +507,7 @@ Usage:
   barge cat s3://bucket/key                        write an object to standard output, checked
   barge pipe s3://bucket/key                       store standard input as an object
   barge stat s3://bucket/key                       size, ETag, checksums, parts, metadata, tags, retention
+           [--version-id ID]                       (of that version of the key)
   barge presign s3://bucket/key [--expires 1h]     a link that GETs the object until it expires (7d at most)
   barge history [--kind delete] [--failed]         the jobs run (by every host), newest first, kept after
                                                    they end (90 days or 10,000 jobs)
@@ -577,7 +587,8 @@ Wildcards and filters (ls, cp, mv, rm, sync, du):
   --sse MODE           cp (upload), pipe: server-side encryption, AES256 or aws:kms
   --sse-kms-key-id ID  with --sse aws:kms: the KMS key (default: the bucket's or account's)
   --acl ACL            cp (upload), pipe: a canned ACL (private, public-read, bucket-owner-full-control, ...)
-  --versions           du: count noncurrent versions and delete markers too
+  --versions           du: count noncurrent versions and delete markers too; ls: list them
+  --version-id ID      cp (download, or s3:// -> s3://), stat: that version of the key, not its latest
   --expires AGE        presign: how long the link works (90s, 30m, 12h, 7d; default 1h, at most 7d)
   --kind K[,K]         history: only jobs of these kinds (upload, download, delete, sync, copy, undo, restore)
   --failed             history: only jobs that failed

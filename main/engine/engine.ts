@@ -66,6 +66,11 @@ import { headObject, listBuckets, listObjectsPage } from './s3/s3-listing.ts';
 import { objectCheck, openObjectStream } from './s3/object-stream.ts';
 import { countPrefixSize } from './s3/prefix-size.ts';
 import { statObject } from './s3/object-stat.ts';
+import { listVersionsPage } from './s3/object-versions.ts';
+import type { VersionListOptions } from './s3/object-versions.ts';
+import { deleteVersion, restoreVersion, undeleteKey } from './s3/version-actions.ts';
+import type { VersionPlace } from './s3/version-actions.ts';
+import type { ObjectVersionRow, VersionPage } from '../../src/contract/models.ts';
 import { replaceObjectLabels } from './s3/object-labels.ts';
 import { makeFolderMarker } from './s3/folder-marker.ts';
 import type { ObjectLabels } from './s3/object-labels.ts';
@@ -263,9 +268,34 @@ export class Engine {
     return replaceObjectLabels(connection, bucket, key, labels, this.current.partSizeBytes);
   }
 
-  /** Everything the store says of one object (s3/object-stat.ts). */
-  statObject(connection: S3Connection, bucket: string, key: string): Promise<ObjectStat> {
-    return statObject(connection, bucket, key);
+  /** Everything the store says of one object, or of one version of it (s3/object-stat.ts). */
+  statObject(connection: S3Connection, bucket: string, key: string, versionId?: string): Promise<ObjectStat> {
+    return statObject(connection, bucket, key, undefined, versionId);
+  }
+
+  // One key's versions: listed, restored, deleted one by one, its delete marker removed (s3/version-actions.ts).
+
+  /** A page of versions and delete markers below a prefix (s3/object-versions.ts). */
+  listVersions(connection: S3Connection, options: VersionListOptions, token?: string): Promise<VersionPage> {
+    return listVersionsPage(connection, options, token);
+  }
+
+  /** A version copied over its key as the latest. */
+  restoreVersion(connection: S3Connection, place: VersionPlace): Promise<{ etag: string | undefined; size: number }> {
+    return restoreVersion(connection, place, this.current.partSizeBytes);
+  }
+
+  /** One version or delete marker removed for good. */
+  deleteVersion(connection: S3Connection, place: VersionPlace): Promise<ObjectVersionRow> {
+    return deleteVersion(connection, place);
+  }
+
+  /** A key's latest delete marker removed, so the version before it is the key's again. */
+  undeleteKey(
+    connection: S3Connection,
+    where: { readonly bucket: string; readonly key: string; readonly markerVersionId?: string },
+  ): Promise<ObjectVersionRow> {
+    return undeleteKey(connection, where, () => bucketVersioning(connection, where.bucket));
   }
 
   /** One stretch of a prefix's size count (s3/prefix-size.ts). */

@@ -130,6 +130,8 @@ const TABLE: Readonly<Record<string, ErrorCodeClass>> = {
   NothingFound: SAME_AGAIN,
   NotFound: SAME_AGAIN,
   NoSuchVersion: SAME_AGAIN,
+  // A version asked for its bytes that is a delete marker: it has none, whatever is tried.
+  IsADeleteMarker: SAME_AGAIN,
   IsAPrefix: SAME_AGAIN,
   // A name refused, by Barge or the store: the same name is refused again.
   UnsafeKey: SAME_AGAIN,

@@ -418,8 +418,8 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
       const details = await engine.objectDetails(await registry.connection(connectionId), bucket, key);
       return { ...details, metadata: { ...details.metadata } };
     },
-    'objects.stat': async ({ connectionId, bucket, key }) =>
-      engine.statObject(await registry.connection(connectionId), bucket, key),
+    'objects.stat': async ({ connectionId, bucket, key, versionId }) =>
+      engine.statObject(await registry.connection(connectionId), bucket, key, versionId),
     'objects.editLabels': async ({ connectionId, bucket, key, metadata, tags }) =>
       withContext(`change the metadata and tags of s3://${bucket}/${key}`, async () => {
         const connection = await registry.connection(connectionId);
@@ -472,6 +472,7 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
       ifExists,
       saveAs,
       caseInsensitive,
+      versionId,
       patterns,
       filter,
       resume,
@@ -484,6 +485,8 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
           : await engine.confinedTarget(options.downloadRoot, targetFolder);
       if (saveAs !== undefined && keys.length + prefixes.length !== 1)
         throw new BargeError('InvalidRequest', 'A file name to save as is for one object only.');
+      if (versionId !== undefined && (keys.length !== 1 || prefixes.length + patterns.length > 0))
+        throw new BargeError('InvalidRequest', 'A version ID names a version of one key: download that key alone.');
       const onExisting = ifExists ?? options.defaultIfExists;
       const spec = {
         bucket,
@@ -493,6 +496,7 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
         targetFolder: folder,
         ...(saveAs === undefined ? {} : { targetFile: path.join(folder, saveAs) }),
         ...(caseInsensitive === undefined ? {} : { caseInsensitive }),
+        ...(versionId === undefined ? {} : { versionId }),
         // Left out when off, so a spec is the same whether or not it was said.
         ...(requireVerified ? { requireVerified } : {}),
         ...(onExisting ? { ifExists: onExisting } : {}),
@@ -744,6 +748,36 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
       engine.listFolders(folder, { root: options.downloadRoot, start: defaultDownloadFolder }),
     'fs.makeFolder': async ({ parent, name }) =>
       engine.makeFolder(parent, name, { root: options.downloadRoot, start: defaultDownloadFolder }),
+    // Versions (issue 28 §1).
+    'objects.versions': async ({ connectionId, bucket, prefix, recursive, token, pageSize }) =>
+      withContext(`list the versions in s3://${bucket}/${prefix}`, async () =>
+        engine.listVersions(
+          await registry.connection(connectionId),
+          { bucket, prefix, delimiter: recursive ? undefined : '/', pageSize },
+          token,
+        ),
+      ),
+    'objects.restoreVersion': async ({ connectionId, bucket, key, versionId }) =>
+      withContext(`restore version "${versionId}" of s3://${bucket}/${key}`, async () => {
+        const restored = await engine.restoreVersion(await registry.connection(connectionId), {
+          bucket,
+          key,
+          versionId,
+        });
+        return { size: restored.size, ...(restored.etag === undefined ? {} : { etag: restored.etag }) };
+      }),
+    'objects.deleteVersion': async ({ connectionId, bucket, key, versionId }) =>
+      withContext(`delete version "${versionId}" of s3://${bucket}/${key}`, async () =>
+        engine.deleteVersion(await registry.connection(connectionId), { bucket, key, versionId }),
+      ),
+    'objects.undelete': async ({ connectionId, bucket, key, versionId }) =>
+      withContext(`undelete s3://${bucket}/${key}`, async () =>
+        engine.undeleteKey(await registry.connection(connectionId), {
+          bucket,
+          key,
+          ...(versionId === undefined ? {} : { markerVersionId: versionId }),
+        }),
+      ),
     'settings.get': async () => engine.settings,
     'settings.update': async (patch) => {
       const settings = engine.updateSettings(patch);

@@ -4,6 +4,7 @@
 import {
   Download,
   Eraser,
+  History,
   FolderPlus,
   FolderSync,
   FolderUp,
@@ -26,6 +27,8 @@ import { useBrowser } from '../store/browser-store.ts';
 import { useUploadChoice } from '../store/upload-choice-store.ts';
 import { useFolderSize } from '../store/folder-size-store.ts';
 import type { RowRef } from '../store/browser-store.ts';
+import { versioningKey, useVersions } from '../store/versions-store.ts';
+import { useEffect } from 'react';
 
 export function BrowserToolbar({
   selectedRows,
@@ -125,6 +128,7 @@ export function BrowserToolbar({
         <RefreshCw size={14} aria-hidden />
         Refresh
       </button>
+      <VersionsToggle />
       <span className="filter">
         <Search size={14} aria-hidden />
         <input
@@ -176,5 +180,50 @@ function UploadChoice() {
         ))}
       </select>
     </label>
+  );
+}
+
+/** What the toggle says of a bucket that does not keep versions (the state named, and what it means). */
+const VERSIONING_NOTES: Readonly<Record<string, string>> = {
+  off:
+    'Versioning was never enabled on this bucket: it keeps no versions and no delete markers, so a delete ' +
+    'here is for good.',
+  suspended:
+    'Versioning is suspended on this bucket: the versions kept before are listed, but a write or delete now ' +
+    'replaces the "null" version.',
+  unknown: 'The store did not say whether this bucket keeps versions.',
+};
+
+/** Show versions: the folder's versions and delete markers in the table's place; off where the bucket keeps none. */
+function VersionsToggle() {
+  const { connectionId, bucket, prefix } = useBrowser();
+  const { showing, setShowing, versioning, learnVersioning } = useVersions();
+  useEffect(() => {
+    if (connectionId && bucket) void learnVersioning(connectionId, bucket);
+  }, [connectionId, bucket, learnVersioning]);
+  const state = connectionId && bucket ? versioning[versioningKey(connectionId, bucket)] : undefined;
+  const note = state === undefined ? undefined : VERSIONING_NOTES[state];
+  // Never enabled: there is nothing but the objects to show.
+  const off = state === 'off';
+  useEffect(() => {
+    if (off && showing) setShowing(false, undefined);
+  }, [off, showing, setShowing]);
+  const label =
+    state === 'off'
+      ? 'Show versions (versioning never enabled)'
+      : state === 'suspended'
+        ? 'Show versions (versioning suspended)'
+        : 'Show versions';
+  return (
+    <button
+      type="button"
+      aria-pressed={showing && !off}
+      disabled={!connectionId || !bucket || off}
+      title={note ?? "Each key's versions and delete markers: download, restore, delete one, undelete"}
+      onClick={() => connectionId && bucket && setShowing(!showing, { connectionId, bucket, prefix })}
+    >
+      <History size={14} aria-hidden />
+      {label}
+    </button>
   );
 }

@@ -57,8 +57,8 @@ export function deleteOutcome(
     );
   if (versioning === 'enabled')
     return (
-      `This hides ${objects} (${bytes}): each gets a delete marker, and its versions are kept (remove the ` +
-      `marker to bring it back).`
+      `This hides ${objects} (${bytes}): each gets a delete marker, and its versions are kept (Show ` +
+      `versions lists the markers; Undelete on one brings its object back).`
     );
   if (versioning === 'suspended')
     return (

@@ -22,6 +22,8 @@ import { Breadcrumbs } from './Breadcrumbs.tsx';
 import { DropZone } from './DropZone.tsx';
 import { ObjectTable } from './ObjectTable.tsx';
 import { useRestore } from '../store/restore-store.ts';
+import { useVersions } from '../store/versions-store.ts';
+import { VersionsView } from './VersionTable.tsx';
 
 export function ObjectBrowser() {
   const {
@@ -46,6 +48,7 @@ export function ObjectBrowser() {
   // The open context menu: of the selected rows, or of the folder on screen.
   const [menu, setMenu] = useState<{ readonly of: 'selection' | 'folder'; readonly place: MenuPlace }>();
   const closeMenu = useCallback(() => setMenu(undefined), []);
+  const showingVersions = useVersions((s) => s.showing);
 
   if (!connectionId) return <NoConnection />;
   if (!bucket)
@@ -79,6 +82,24 @@ export function ObjectBrowser() {
     restoreTo: (at) => useRestore.getState().open({ connectionId, bucket, prefix: at }),
     refresh,
   };
+
+  // Show versions: the folder's versions and delete markers in the table's place (VersionTable.tsx).
+  if (showingVersions)
+    return (
+      <main className="browser" aria-label="Objects">
+        <Breadcrumbs bucket={bucket} prefix={prefix} />
+        <BrowserToolbar
+          selectedRows={selectedRows}
+          onDownload={() => setDialog(downloadSelection(connectionId, bucket, selectedRows))}
+          onDelete={onDelete}
+          onDeletePrefix={() => setDialog(deletePrefix(connectionId, bucket, prefix))}
+          onSync={() => setDialog({ kind: 'sync', connectionId, bucket, prefix })}
+          onNewFolder={() => actions.newFolder(prefix)}
+        />
+        <VersionsView />
+        <BrowserDialogs dialog={dialog} onClose={() => setDialog(undefined)} />
+      </main>
+    );
 
   return (
     <main className="browser" aria-label="Objects">

@@ -35,6 +35,8 @@ import type {
   IncompleteUploads,
   ObjectDetails,
   ObjectPage,
+  ObjectVersionRow,
+  VersionPage,
 } from './models.ts';
 import { connectionInputSchema } from './models.ts';
 
@@ -102,6 +104,12 @@ const matching = {
   filter: objectFilterSchema.optional(),
 };
 const onJob = z.strictObject({ id: id.optional() });
+/** A version of a key as the store names it ("null" for one written while versioning was off or suspended). */
+const versionId = z
+  .string()
+  .min(1)
+  .max(1024)
+  .refine((text) => !/[\u0000-\u001f\u007f]/.test(text), 'A version ID has no control characters: copy it again.');
 const jobId = z.string().min(1).max(100);
 /** Every item of a job, or the failed ones only. */
 const itemFilter = z.enum(['all', 'failed']).default('all');
@@ -200,7 +208,7 @@ export const methodSchemas = {
    * Everything the store says of one object: HEAD with its checksums, parts count, content headers,
    * metadata, and (each "not available" where the store refuses it) tags, retention and legal hold.
    */
-  'objects.stat': z.strictObject({ connectionId: id, bucket, key }),
+  'objects.stat': z.strictObject({ connectionId: id, bucket, key, versionId: versionId.optional() }),
   /**
    * Replace an object's user metadata and tags (each whole: a name left out is removed): the store
    * copies the object onto itself with them, keeping its bytes, headers and storage class. Answers
@@ -321,6 +329,8 @@ export const methodSchemas = {
      * Names that differ only in case are one file (a folder bound for Windows or macOS); absent: the folder is asked.
      */
     caseInsensitive: z.boolean().optional(),
+    /** One version of the one key named, not its latest (cp --version-id, the window's Download this version). */
+    versionId: versionId.optional(),
     ...matching,
     ...rerun,
   }),
@@ -421,6 +431,8 @@ export const methodSchemas = {
       /** Wildcard keys and a filter on what prefixes and patterns list (as a download's). */
       ...matching,
       ifExists: z.enum(['overwrite', 'skip', 'newer', 'fail']).optional(),
+      /** One version of the one key named, copied by the store (cp --version-id s3://… s3://…). */
+      sourceVersionId: versionId.optional(),
       /** Objects above this many bytes are copied in parts (default 5 GiB, CopyObject's limit). */
       partCopyAboveBytes: z
         .number()
@@ -435,6 +447,12 @@ export const methodSchemas = {
         params.sourceConnectionId === undefined || params.sourceConnectionId === params.connectionId;
       const problem = copyPlacesProblem(params, params.move ? 'move' : 'copy', oneConnection);
       if (problem) context.addIssue({ code: 'custom', message: problem });
+      if (params.sourceVersionId !== undefined && (!oneConnection || params.move || params.keys.length !== 1))
+        context.addIssue({
+          code: 'custom',
+          message: 'A version ID names a version of one key, copied (never moved) on one connection.',
+          path: ['sourceVersionId'],
+        });
     }),
   'jobs.pause': onJob,
   'jobs.resume': onJob,
@@ -568,6 +586,28 @@ export const methodSchemas = {
    * control character, one too long, or one already there (InvalidFolderName, FolderExists).
    */
   'fs.makeFolder': z.strictObject({ parent: z.string().min(1).max(4096), name: z.string().max(1024) }),
+  // Versions (issue 28 §1): a prefix's versions and delete markers, and what can be done to one.
+  /**
+   * A page of the versions and delete markers below a prefix: one level (folders as `prefixes`) or,
+   * `recursive`, everything below; each key's latest first. Pass `nextToken` back for the next page.
+   */
+  'objects.versions': z.strictObject({
+    connectionId: id,
+    bucket,
+    prefix,
+    recursive: z.boolean().default(false),
+    token: z.string().min(1).max(4096).optional(),
+    pageSize: z.number().int().min(1).max(1000).optional(),
+  }),
+  /** Copy a version over its key, where it becomes the latest (the versions after it stay, older). */
+  'objects.restoreVersion': z.strictObject({ connectionId: id, bucket, key, versionId }),
+  /** Delete one version or delete marker for good (NoSuchVersion where the key has none of that ID). */
+  'objects.deleteVersion': z.strictObject({ connectionId: id, bucket, key, versionId }),
+  /**
+   * Undelete a key: remove its latest version, which must be a delete marker (`versionId`, where given:
+   * that marker); refused, saying why, where the key is not deleted.
+   */
+  'objects.undelete': z.strictObject({ connectionId: id, bucket, key, versionId: versionId.optional() }),
   'settings.get': nothing,
   'settings.update': settingsPatchSchema,
   'engine.stats': nothing,
@@ -650,6 +690,10 @@ export interface MethodResults {
   'uploads.abortIncomplete': IncompleteUploads;
   'fs.listFolders': FolderListing;
   'fs.makeFolder': FolderListing;
+  'objects.versions': VersionPage;
+  'objects.restoreVersion': { etag?: string; size: number };
+  'objects.deleteVersion': ObjectVersionRow;
+  'objects.undelete': ObjectVersionRow;
   'settings.get': Settings;
   'settings.update': Settings;
   'engine.stats': EngineStats;

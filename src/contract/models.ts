@@ -179,3 +179,29 @@ export interface IncompleteUploads {
   }[];
   readonly younger: number;
 }
+
+/** One version of a key, or one of its delete markers (objects.versions: the window's Show versions, ls --versions). */
+export interface ObjectVersionRow {
+  readonly key: string;
+  /** "null" for what was written while the bucket did not keep versions (never enabled, or suspended). */
+  readonly versionId: string;
+  /** 0 for a delete marker. */
+  readonly size: number;
+  readonly lastModified?: number;
+  readonly etag?: string;
+  /** What a GET of the key gives now: this version (or, for a marker, "the key is deleted"). */
+  readonly isLatest: boolean;
+  readonly isDeleteMarker: boolean;
+  readonly storageClass?: string;
+}
+
+/** A page of a prefix's versions and delete markers: each key's newest first, keys in the store's order. */
+export interface VersionPage {
+  readonly versions: readonly ObjectVersionRow[];
+  /** Common prefixes ("folders") at this level, each ending in "/". */
+  readonly prefixes: readonly string[];
+  /** Keys the store listed with a broken URL encoding, as it sent them: left out of the rest. */
+  readonly unreadable?: readonly string[];
+  /** Pass back for the next page; absent on the last page. */
+  readonly nextToken?: string;
+}

@@ -110,6 +110,8 @@ export const FIELD_WORDS: Readonly<Record<string, { readonly name: string; reado
   uploadChecksum: { name: 'the upload checksum' },
   uploadOptions: { name: 'the upload options' },
   versions: { name: 'the versions choice' },
+  versionId: { name: 'the version ID' },
+  sourceVersionId: { name: "the source's version ID" },
 };
 
 /** What a value of each type is called in a sentence. */

@@ -24,6 +24,7 @@ export async function cp(cli: CliContext): Promise<number> {
     throw usageError(
       '--source-endpoint-url, --source-profile and --source-region are for copies between s3:// addresses.',
     );
+  if (cli.options.versionId !== undefined) versionedDownloadProblem(cli, sources, destination);
   if (isS3Url(destination)) {
     if (remoteSources.length === sources.length) {
       const { copyInStore } = await import('./s3-copy.ts');
@@ -107,6 +108,7 @@ export async function cp(cli: CliContext): Promise<number> {
         targetFolder,
         saveAs: intoFolder ? undefined : path.basename(path.resolve(destination)),
         caseInsensitive: cli.options.caseInsensitive,
+        ...(cli.options.versionId === undefined ? {} : { versionId: cli.options.versionId }),
         requireVerified: cli.options.requireVerified,
         ifExists: cli.options.ifExists,
         patterns,
@@ -115,6 +117,21 @@ export async function cp(cli: CliContext): Promise<number> {
       }),
     ),
   );
+}
+
+/**
+ * --version-id names one version of one key, saved as a file or copied by the store: refused (exit 2)
+ * for anything else, as typed, before anything is sent.
+ */
+function versionedDownloadProblem(cli: CliContext, sources: readonly string[], destination: string): void {
+  if (!sources.every(isS3Url))
+    throw usageError('--version-id names a version of an object to download or copy: an upload makes a new version.');
+  if (sources.length !== 1 || cli.options.recursive)
+    throw usageError('--version-id names a version of one key: name that key alone, without --recursive.');
+  if (isS3Url(destination) && cli.options.sourceConnection)
+    throw usageError(
+      '--version-id copies a version in the store itself, on one connection: download it, then upload it.',
+    );
 }
 
 /** What Node puts in an argument for bytes that are not UTF-8: the name's own bytes are lost. */

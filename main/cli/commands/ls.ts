@@ -30,6 +30,12 @@ export async function ls(cli: CliContext): Promise<number> {
   const target = isS3Url(args[0]!) ? parseS3Url(args[0]!) : undefined;
   if (!target) throw usageError(notS3Address(args[0]!));
   const { filter, raw } = cli.options;
+  if (cli.options.versions) {
+    if (isFiltering(filter) || isPattern(target.key, raw))
+      throw usageError('ls --versions lists a prefix as it is: it takes no wildcard and no filter.');
+    const { listVersions } = await import('./ls-versions.ts');
+    return listVersions(cli, target.bucket, target.key);
+  }
   // A wildcard lists everything below its literal part, as s5cmd's does ("*" spans "/").
   const pattern = isPattern(target.key, raw) ? target.key : undefined;
   let token: string | undefined;

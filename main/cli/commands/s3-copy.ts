@@ -66,6 +66,7 @@ export async function copyInStore(
           ...places,
           move,
           ifExists: ifExists as CopyIfExists | undefined,
+          ...(cli.options.versionId === undefined ? {} : { sourceVersionId: cli.options.versionId }),
           filter: cli.options.filter,
           ...rerun(cli),
         }),

@@ -11,7 +11,13 @@ export async function stat(cli: CliContext): Promise<number> {
   const { args, json } = cli.options;
   if (args.length !== 1) throw usageError('stat takes one object: barge stat s3://bucket/key.');
   const { bucket, key } = s3Object(args[0]!, 'stat');
-  const found = await cli.service.call('objects.stat', { connectionId: cli.connectionId, bucket, key });
+  const { versionId } = cli.options;
+  const found = await cli.service.call('objects.stat', {
+    connectionId: cli.connectionId,
+    bucket,
+    key,
+    ...(versionId === undefined ? {} : { versionId }),
+  });
   cli.stdout.write(json ? `${printableJson(found)}\n` : statLines(found));
   return 0;
 }

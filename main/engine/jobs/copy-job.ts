@@ -28,6 +28,7 @@ import { VERIFICATION_LABELS } from '../../../src/verification.ts';
 import { concurrentEach } from '../queue/concurrent-each.ts';
 import { BargeError, errorCode, toBargeError } from '../errors.ts';
 import { copyObject, describeCopySource } from '../s3/object-copy.ts';
+import { explainVersionFailure } from '../s3/version-actions.ts';
 import type { CopyOutcome, CopyRequests, CopySource, PartProgress } from '../s3/object-copy.ts';
 import { streamCopyObject } from '../s3/streamed-copy.ts';
 import { abortMultipartUpload } from '../s3/multipart-aborts.ts';
@@ -232,7 +233,17 @@ async function copyOne(ends: CopyEnds, spec: CopySpec, item: CopyItem, runtime: 
     partSlots: ends.partSlots,
   };
   try {
-    const source = await onSource(describeCopySource(from, { bucket: spec.sourceBucket, key: item.key }, requests));
+    const version = spec.sourceVersionId === undefined ? {} : { versionId: spec.sourceVersionId };
+    const described = describeCopySource(from, { bucket: spec.sourceBucket, key: item.key, ...version }, requests);
+    const source = spec.sourceVersionId === undefined ? await onSource(described) : await versionSource(from, spec);
+    async function versionSource(on: S3Connection, { sourceBucket, sourceVersionId }: CopySpec) {
+      const place = { bucket: sourceBucket, key: item.key, versionId: sourceVersionId! };
+      const looked = await described.catch(async (error: unknown) => {
+        throw await explainVersionFailure(on, place, error);
+      });
+      // Named even when it is "null": the latest is not the version asked for.
+      return { ...looked, versionId: sourceVersionId, versionPinned: true };
+    }
     if (item.size === undefined) runtime.addTotals(0, source.size);
     const keep = await keptBecauseThere(to, spec, item, source.head.LastModified?.getTime(), runtime);
     if (keep) {
@@ -249,7 +260,8 @@ async function copyOne(ends: CopyEnds, spec: CopySpec, item: CopyItem, runtime: 
       from === to
         ? await copyObject(to, source, target, recorded).catch((error: unknown) => {
             // A store that copies no object itself (NotImplemented): the bytes go through here instead.
-            if (errorCode(error) !== 'NotImplemented') throw error;
+            // (Not for a version: a streamed copy reads the latest.)
+            if (errorCode(error) !== 'NotImplemented' || spec.sourceVersionId !== undefined) throw error;
             return streamCopyObject(from, source, to, target, recorded);
           })
         : await streamCopyObject(from, source, to, target, recorded);

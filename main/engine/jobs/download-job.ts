@@ -33,6 +33,7 @@ import { headObjectOnce, listAllObjects, unreadableKeyError } from '../s3/s3-lis
 import { nothingBelow } from './nothing-below.ts';
 import type { S3Connection } from '../s3/s3-connection.ts';
 import { versionIdOf } from '../s3/s3-wire.ts';
+import { headVersionOnce } from '../s3/version-actions.ts';
 import type { StoredObject } from '../s3/s3-wire.ts';
 import { badSizeError, parseContentRange, parseObjectSize } from '../s3/object-size.ts';
 import { createHasher } from '../integrity/checksums.ts';
@@ -79,6 +80,8 @@ export interface DownloadItem {
   readonly badSize?: string;
   /** Listed with a URL encoding that is broken (`key` is the text the store sent): it fails, by name. */
   readonly unreadable?: true;
+  /** One version of the key, not its latest (cp --version-id, the window's Download this version). */
+  readonly versionId?: string;
 }
 
 /**
@@ -237,10 +240,11 @@ async function* listItems(
   saved: SavedPaths | undefined,
 ): AsyncGenerator<DownloadItem> {
   const claim = (key: string, file: string) => saved?.claim(file, key);
+  const version = spec.versionId === undefined ? {} : { versionId: spec.versionId };
   for (const key of spec.keys ?? []) {
     runtime.addTotals(1, 0);
     if (spec.targetFile) {
-      yield { key, size: undefined, etag: undefined, path: path.resolve(spec.targetFile) };
+      yield { key, size: undefined, etag: undefined, path: path.resolve(spec.targetFile), ...version };
       continue;
     }
     const name = fileName(key);
@@ -249,7 +253,7 @@ async function* listItems(
       continue;
     }
     const file = path.join(folder, name.name);
-    yield { key, size: undefined, etag: undefined, path: file, collision: claim(key, file) };
+    yield { key, size: undefined, etag: undefined, path: file, collision: claim(key, file), ...version };
   }
   // A resumed run lists everything again, and compares each object with what the journal says was
   // saved (ETag, size) and with the file on disk: objects added since are fetched, changed ones
@@ -466,8 +470,13 @@ async function lookUp(
   item: DownloadItem,
   runtime: JobRuntime<DownloadItem>,
 ): Promise<DownloadItem> {
+  const versionId = item.versionId;
   const details = await runtime
-    .request((signal) => headObjectOnce(connection, bucket, item.key, signal))
+    .request((signal) =>
+      versionId === undefined
+        ? headObjectOnce(connection, bucket, item.key, signal)
+        : headVersionOnce(connection, { bucket, key: item.key, versionId }, signal),
+    )
     .catch((error: unknown) => {
       // A name ending in "/" with no object of its own is a prefix ("folder"): said so, with what to do.
       const code = errorCode(error);
@@ -686,7 +695,12 @@ function objectFacts(
 ): Promise<ObjectFacts> {
   const head = (partNumber?: number) =>
     runtime.request((signal) =>
-      connection.wire.headObject(bucket, item.key, { ifMatch: item.etag, partNumber, signal }),
+      connection.wire.headObject(bucket, item.key, {
+        ifMatch: item.etag,
+        partNumber,
+        signal,
+        versionId: item.versionId,
+      }),
     );
   return objectFactsByHead(head, item.size ?? 0, () => runtime.signal.aborted);
 }
@@ -735,6 +749,7 @@ async function downloadRange(
             ifMatch: item.etag,
             signal,
             fresh: attempt > 1,
+            ...(item.versionId === undefined ? {} : { versionId: item.versionId }),
           },
           {
             accept({ headers }) {

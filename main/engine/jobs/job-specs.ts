@@ -41,7 +41,7 @@ export const uploadSpecSchema = z.object({
   uploadOptions: uploadOptionsSchema.optional(),
 });
 
-export const downloadSpecSchema = z.object({
+const downloadSpecFields = z.object({
   bucket,
   /** Objects, each saved as targetFolder/<its name> (or as targetFile, for a single key). */
   keys: z.array(z.string()).readonly().optional(),
@@ -68,7 +68,16 @@ export const downloadSpecSchema = z.object({
    * (a job recorded under another root is not resumed into it).
    */
   confinedTo: z.string().min(1).optional(),
+  /** One version of the one key named, not its latest (cp --version-id): fetched, checked, resumed as it. */
+  versionId: z.string().min(1).max(1024).optional(),
 });
+
+/** A download's spec; a version ID names a version of one key only. */
+export const downloadSpecSchema = downloadSpecFields.refine(
+  (spec) =>
+    spec.versionId === undefined || (spec.keys?.length === 1 && !spec.prefixes?.length && !spec.patterns?.length),
+  { message: 'A version ID names a version of one key: download that key alone', path: ['versionId'] },
+);
 
 export const deleteSpecSchema = z
   .object({
@@ -195,10 +204,14 @@ export const copySpecSchema = z
       .int()
       .min(5 * 1024 * 1024)
       .optional(),
+    /** One version of the one key named, copied by the store (cp --version-id): a copy on one connection only. */
+    sourceVersionId: z.string().min(1).max(1024).optional(),
   })
   .superRefine((spec, context) => {
     const problem = copyPlacesProblem(spec, spec.move ? 'move' : 'copy', spec.sourceConnectionRef === undefined);
     if (problem) context.addIssue({ code: 'custom', message: problem });
+    const versionProblem = sourceVersionProblem(spec);
+    if (versionProblem) context.addIssue({ code: 'custom', message: versionProblem, path: ['sourceVersionId'] });
   });
 
 /** Undo a delete (undo-job.ts): remove the delete markers it made, which its history records. */
@@ -218,6 +231,24 @@ export const restoreSpecSchema = z.object({
   /** List each change it would make; make none. */
   dryRun: z.boolean().optional(),
 });
+
+/** A source version names one key copied by the store: not a folder, a pattern, a move, nor another store's. */
+export function sourceVersionProblem(spec: {
+  readonly sourceVersionId?: string | undefined;
+  readonly keys?: readonly string[] | undefined;
+  readonly prefixes?: readonly string[] | undefined;
+  readonly patterns?: readonly string[] | undefined;
+  readonly move?: boolean | undefined;
+  readonly sourceConnectionRef?: string | undefined;
+}): string | undefined {
+  if (spec.sourceVersionId === undefined) return undefined;
+  if (spec.keys?.length !== 1 || spec.prefixes?.length || spec.patterns?.length)
+    return 'A version ID names a version of one key: copy that key alone';
+  if (spec.move) return 'A version is copied, never moved: moving would delete the key, not that version';
+  if (spec.sourceConnectionRef !== undefined)
+    return 'A version is copied by the store itself, on one connection: download it, then upload it elsewhere';
+  return undefined;
+}
 
 export type UploadSpec = Readonly<z.infer<typeof uploadSpecSchema>>;
 export type DownloadSpec = Readonly<z.infer<typeof downloadSpecSchema>>;

@@ -97,6 +97,11 @@ export interface EarlierUpload {
 /** The source as its HEAD described it: what the copy keeps, and what it is checked against. */
 export interface CopySource extends ObjectPlace, CopiedSide {
   readonly versionId: string | undefined;
+  /**
+   * The version was named by the caller (a version restored): it is sent even when it is "null", which
+   * otherwise would copy whatever is latest.
+   */
+  readonly versionPinned?: boolean;
   readonly head: HeadObjectCommandOutput;
 }
 
@@ -124,8 +129,8 @@ export async function describeCopySource(
         new HeadObjectCommand({
           Bucket: source.bucket,
           Key: source.key,
-          VersionId: versionId,
           ChecksumMode: 'ENABLED',
+          ...(source.versionId === undefined ? {} : { VersionId: source.versionId }),
         }),
         { abortSignal: signal },
       );
@@ -404,7 +409,8 @@ export async function sourceTags(
 /** x-amz-copy-source: the bucket and the key URL-encoded (its slashes kept), and the version HEAD saw. */
 function copySourceHeader(source: CopySource): string {
   const key = source.key.split('/').map(encodeURIComponent).join('/');
-  const version = source.versionId && source.versionId !== 'null' ? `?versionId=${source.versionId}` : '';
+  const named = source.versionId && (source.versionId !== 'null' || source.versionPinned);
+  const version = named ? `?versionId=${encodeURIComponent(source.versionId!)}` : '';
   return `${source.bucket}/${key}${version}`;
 }
 

@@ -16,18 +16,28 @@ import { errorCode, toBargeError } from '../errors.ts';
 import { withRetry } from '../queue/retry-loop.ts';
 import type { S3Connection } from './s3-connection.ts';
 import { explainHeadFailure } from './s3-listing.ts';
+import { explainVersionFailure } from './version-actions.ts';
 
 export async function statObject(
   connection: S3Connection,
   bucket: string,
   key: string,
   signal?: AbortSignal,
+  /** One version of the key, not its latest (stat --version-id). */
+  versionId?: string,
 ): Promise<ObjectStat> {
+  const version = versionId === undefined ? {} : { VersionId: versionId };
   const head = (partNumber?: number) =>
     withRetry(
       () =>
         connection.client.send(
-          new HeadObjectCommand({ Bucket: bucket, Key: key, ChecksumMode: 'ENABLED', PartNumber: partNumber }),
+          new HeadObjectCommand({
+            Bucket: bucket,
+            Key: key,
+            ChecksumMode: 'ENABLED',
+            PartNumber: partNumber,
+            ...version,
+          }),
           { abortSignal: signal },
         ),
       { signal },
@@ -36,7 +46,11 @@ export async function statObject(
   try {
     whole = await head();
   } catch (error) {
-    throw toBargeError(await explainHeadFailure(connection, bucket, key, error, signal), `stat s3://${bucket}/${key}`);
+    const explained =
+      versionId === undefined
+        ? await explainHeadFailure(connection, bucket, key, error, signal)
+        : await explainVersionFailure(connection, { bucket, key, versionId }, error, signal);
+    throw toBargeError(explained, `stat s3://${bucket}/${key}`);
   }
   const multipartEtag = /-(\d+)"?$/.exec(whole.ETag ?? '');
   const [partsCount, tags, retention, legalHold] = await Promise.all([
@@ -48,24 +62,33 @@ export async function statObject(
         )
       : Promise.resolve(undefined),
     answered(async () => {
-      const tagging = await connection.client.send(new GetObjectTaggingCommand({ Bucket: bucket, Key: key }), {
-        abortSignal: signal,
-      });
+      const tagging = await connection.client.send(
+        new GetObjectTaggingCommand({ Bucket: bucket, Key: key, ...version }),
+        {
+          abortSignal: signal,
+        },
+      );
       return Object.fromEntries((tagging.TagSet ?? []).map((tag) => [tag.Key ?? '', tag.Value ?? '']));
     }),
     answered(async () => {
-      const answer = await connection.client.send(new GetObjectRetentionCommand({ Bucket: bucket, Key: key }), {
-        abortSignal: signal,
-      });
+      const answer = await connection.client.send(
+        new GetObjectRetentionCommand({ Bucket: bucket, Key: key, ...version }),
+        {
+          abortSignal: signal,
+        },
+      );
       return {
         ...(answer.Retention?.Mode ? { mode: answer.Retention.Mode } : {}),
         ...(answer.Retention?.RetainUntilDate ? { retainUntil: answer.Retention.RetainUntilDate.getTime() } : {}),
       };
     }),
     answered(async () => {
-      const answer = await connection.client.send(new GetObjectLegalHoldCommand({ Bucket: bucket, Key: key }), {
-        abortSignal: signal,
-      });
+      const answer = await connection.client.send(
+        new GetObjectLegalHoldCommand({ Bucket: bucket, Key: key, ...version }),
+        {
+          abortSignal: signal,
+        },
+      );
       return answer.LegalHold?.Status ? { status: answer.LegalHold.Status } : {};
     }),
   ]);

@@ -236,11 +236,11 @@ export class S3Wire {
   async headObject(
     bucket: string,
     key: string,
-    options: { partNumber?: number; ifMatch?: string; signal?: AbortSignal },
+    options: { partNumber?: number; ifMatch?: string; signal?: AbortSignal; versionId?: string },
   ): Promise<IncomingHttpHeaders> {
     const headers: Record<string, string> = { 'x-amz-checksum-mode': 'ENABLED' };
     if (options.ifMatch) headers['if-match'] = options.ifMatch;
-    const query = options.partNumber === undefined ? undefined : { partNumber: String(options.partNumber) };
+    const query = versionQuery(options.versionId, options.partNumber);
     const response = await this.send({ method: 'HEAD', bucket, key, query, headers, signal: options.signal });
     response.resume();
     return response.headers;
@@ -253,7 +253,7 @@ export class S3Wire {
   async getObjectInto(
     bucket: string,
     key: string,
-    options: { range?: [number, number]; ifMatch?: string; signal?: AbortSignal; fresh?: boolean },
+    options: { range?: [number, number]; ifMatch?: string; signal?: AbortSignal; fresh?: boolean; versionId?: string },
     sink: BodySink,
   ): Promise<IncomingHttpHeaders> {
     const headers: Record<string, string> = { 'x-amz-checksum-mode': 'ENABLED' };
@@ -261,7 +261,8 @@ export class S3Wire {
     if (options.ifMatch) headers['if-match'] = options.ifMatch;
     if (options.signal?.aborted) throw abortError();
     const place = await this.placeOf(bucket);
-    const signed = await this.signed({ method: 'GET', bucket, key, headers }, place);
+    const query = versionQuery(options.versionId);
+    const signed = await this.signed({ method: 'GET', bucket, key, headers, ...(query ? { query } : {}) }, place);
     const secure = place.base.protocol === 'https:';
     // The socket is not read while a chunk waits at the gate (direct-get.ts: no stall while it does).
     const gate = this.options.gate;
@@ -578,6 +579,15 @@ export class S3Wire {
 }
 
 /** The version an answer names (x-amz-version-id), if any: "null" is an unversioned bucket's. */
+/** A request's query naming one version of the key (and one part), or none. */
+function versionQuery(versionId: string | undefined, partNumber?: number): Record<string, string> | undefined {
+  if (versionId === undefined && partNumber === undefined) return undefined;
+  return {
+    ...(partNumber === undefined ? {} : { partNumber: String(partNumber) }),
+    ...(versionId === undefined ? {} : { versionId }),
+  };
+}
+
 export function versionIdOf(headers: IncomingHttpHeaders): string | undefined {
   const versionId = headers['x-amz-version-id'];
   return typeof versionId === 'string' && versionId !== 'null' ? versionId : undefined;

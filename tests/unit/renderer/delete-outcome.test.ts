@@ -6,7 +6,8 @@ import { deleteOutcome } from '../../../renderer/components/DeleteDialog.tsx';
 
 it('says what happens, in a bucket with versions and without', () => {
   expect(deleteOutcome(1, '5 B', false, 'enabled')).toBe(
-    'This hides 1 object (5 B): each gets a delete marker, and its versions are kept (remove the marker to bring it back).',
+    'This hides 1 object (5 B): each gets a delete marker, and its versions are kept (Show versions lists the ' +
+      'markers; Undelete on one brings its object back).',
   );
   expect(deleteOutcome(2_000, '1.0 MiB', false, 'off')).toBe(
     'This permanently deletes 2,000 objects (1.0 MiB): the bucket keeps no versions. It cannot be undone.',
