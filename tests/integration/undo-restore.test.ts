@@ -188,6 +188,41 @@ describe('restore to a moment', () => {
     expect(await keys('q/')).toEqual(['q/outside.txt']);
   }, 60_000);
 
+  it('reads a key whose versions run past a page of the listing (over 1,000) as one key, and restores it once', async () => {
+    await versioned();
+    await put(['deep/key'], () => 'as it was');
+    const then = (await current('deep/')).get('deep/key')!;
+    await sleep(1_100);
+    const moment = Date.now();
+    await sleep(1_100);
+    // 1,001 versions written after the moment: the listing's first page (1,000 entries) ends inside the key.
+    for (let round = 0; round < 1_001; round += 77)
+      await put(
+        Array.from({ length: Math.min(77, 1_001 - round) }, () => 'deep/key'),
+        () => `later ${round}`,
+      );
+    await put(['deep/later'], () => 'written after the moment');
+
+    const histories = [];
+    for await (const history of listKeyHistories(t.connection, { bucket: t.bucket, prefix: 'deep/' }))
+      histories.push({ key: history.key, versions: history.versions.length });
+    expect(histories).toEqual([
+      { key: 'deep/key', versions: 1_002 },
+      { key: 'deep/later', versions: 1 },
+    ]);
+    if (serverKind() === 'versitygw') return;
+
+    const restored = await t.engine
+      .restoreTo(t.connection, { bucket: t.bucket, prefix: 'deep/', to: moment }, { connectionRef: CONNECTION })
+      .finished();
+    expect(restored.state.status).toBe('completed');
+    // One copy over deep/key, one delete of deep/later: not a delete of deep/key as well.
+    expect(restored.progress).toMatchObject({ objectsDone: 2, objectsFailed: 0 });
+    const now = await current('deep/');
+    expect([...now.keys()]).toEqual(['deep/key']);
+    expect(now.get('deep/key')!.etag).toBe(then.etag);
+  }, 120_000);
+
   /** versitygw dates a version by when it was set aside: a restore there stops, and says why. */
   async function expectUnreliableDates(): Promise<void> {
     await versioned();
