@@ -124,6 +124,52 @@ describe('undo of a delete', () => {
     expect(await keys('u/')).toEqual([...names].sort());
   });
 
+  it('says a key deleted again since (by another delete marker) was deleted again, not written, and leaves it', async () => {
+    await versioned();
+    await put(['r/a.txt'], () => 'first');
+    const first = await t.engine
+      .delete(t.connection, { bucket: t.bucket, keys: ['r/a.txt'] }, { connectionRef: CONNECTION })
+      .finished();
+    await t.engine.delete(t.connection, { bucket: t.bucket, keys: ['r/a.txt'] }).finished();
+    const undo = await t.engine.undo(t.connection, first.id, { connectionRef: CONNECTION }).finished();
+    expect(undo.progress).toMatchObject({ objectsDone: 0, objectsKept: 1, objectsFailed: 0 });
+    expect(undo.itemWarnings?.[0]?.message).toMatch(/^Deleted again since the delete \(by delete marker /);
+    expect(await keys('r/')).toEqual([]);
+  });
+
+  it('leaves a key written again while versioning was suspended, though it took the delete marker\'s version ID "null"', async () => {
+    await versioned();
+    await put(['s/k.txt'], () => 'first');
+    await t.connection.client.send(
+      new PutBucketVersioningCommand({ Bucket: t.bucket, VersioningConfiguration: { Status: 'Suspended' } }),
+    );
+    // A delete with versioning suspended makes a marker whose version ID is "null", as AWS answers it
+    // (MinIO leaves the ID out of its answer, so the delete's record is written here as AWS's would be).
+    await t.connection.client.send(new DeleteObjectCommand({ Bucket: t.bucket, Key: 's/k.txt' }));
+    const spec = { bucket: t.bucket, keys: ['s/k.txt'] };
+    journal.addJob({
+      id: 'suspended-delete',
+      host: 'app',
+      kind: 'delete',
+      name: 'Delete s/k.txt',
+      spec,
+      connectionRef: CONNECTION,
+      fingerprint: jobFingerprint('delete', spec, CONNECTION),
+    });
+    const record = journal.forJob('suspended-delete', false);
+    record.versioningSeen('suspended');
+    record.deleteBatchFinished(1, [{ key: 's/k.txt', markerVersionId: 'null' }]);
+    journal.setStatus('suspended-delete', 'completed');
+    // Written again, still suspended: the new object replaces the marker, as version "null".
+    await put(['s/k.txt'], () => 'written after the delete');
+    const rewritten = (await current('s/')).get('s/k.txt')!;
+
+    const undo = await t.engine.undo(t.connection, 'suspended-delete', { connectionRef: CONNECTION }).finished();
+    expect(undo.progress).toMatchObject({ objectsDone: 0, objectsKept: 1, objectsFailed: 0 });
+    expect(undo.itemWarnings?.[0]?.message).toMatch(/Written again since the delete/);
+    expect((await current('s/')).get('s/k.txt')).toEqual(rewritten);
+  });
+
   it('refuses, with the reason, an undo of a non-delete, of a delete on another connection, or where no versions were kept', async () => {
     await put(['a.txt', 'b.txt'], (key) => key);
     const unversioned = await t.engine
