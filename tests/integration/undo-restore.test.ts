@@ -137,37 +137,29 @@ describe('undo of a delete', () => {
     expect(await keys('r/')).toEqual([]);
   });
 
-  it('leaves a key written again while versioning was suspended, though it took the delete marker\'s version ID "null"', async () => {
+  it('undoes a delete made with versioning suspended (markers "null"), and leaves a key written again since', async () => {
     await versioned();
-    await put(['s/k.txt'], () => 'first');
+    await put(['s/j.txt', 's/k.txt'], (key) => `first ${key}`);
+    const first = await current('s/');
     await t.connection.client.send(
       new PutBucketVersioningCommand({ Bucket: t.bucket, VersioningConfiguration: { Status: 'Suspended' } }),
     );
-    // A delete with versioning suspended makes a marker whose version ID is "null", as AWS answers it
-    // (MinIO leaves the ID out of its answer, so the delete's record is written here as AWS's would be).
-    await t.connection.client.send(new DeleteObjectCommand({ Bucket: t.bucket, Key: 's/k.txt' }));
-    const spec = { bucket: t.bucket, keys: ['s/k.txt'] };
-    journal.addJob({
-      id: 'suspended-delete',
-      host: 'app',
-      kind: 'delete',
-      name: 'Delete s/k.txt',
-      spec,
-      connectionRef: CONNECTION,
-      fingerprint: jobFingerprint('delete', spec, CONNECTION),
-    });
-    const record = journal.forJob('suspended-delete', false);
-    record.versioningSeen('suspended');
-    record.deleteBatchFinished(1, [{ key: 's/k.txt', markerVersionId: 'null' }]);
-    journal.setStatus('suspended-delete', 'completed');
-    // Written again, still suspended: the new object replaces the marker, as version "null".
+    const deleted = await t.engine
+      .delete(t.connection, { bucket: t.bucket, keys: ['s/j.txt', 's/k.txt'] }, { connectionRef: CONNECTION })
+      .finished();
+    expect(t.engine.historyRecord(deleted.id).versioning).toBe('suspended');
+    // Each delete made a marker whose version ID is "null" (MinIO's answer leaves the ID out).
+    expect([...t.engine.removals(deleted.id)].map((r) => r.markerVersionId)).toEqual(['null', 'null']);
+    // Written again, still suspended: the new object replaces the marker, as version "null" too.
     await put(['s/k.txt'], () => 'written after the delete');
     const rewritten = (await current('s/')).get('s/k.txt')!;
 
-    const undo = await t.engine.undo(t.connection, 'suspended-delete', { connectionRef: CONNECTION }).finished();
-    expect(undo.progress).toMatchObject({ objectsDone: 0, objectsKept: 1, objectsFailed: 0 });
+    const undo = await t.engine.undo(t.connection, deleted.id, { connectionRef: CONNECTION }).finished();
+    expect(undo.progress).toMatchObject({ objectsDone: 1, objectsKept: 1, objectsFailed: 0 });
     expect(undo.itemWarnings?.[0]?.message).toMatch(/Written again since the delete/);
-    expect((await current('s/')).get('s/k.txt')).toEqual(rewritten);
+    const now = await current('s/');
+    expect(now.get('s/j.txt')).toEqual(first.get('s/j.txt'));
+    expect(now.get('s/k.txt')).toEqual(rewritten);
   });
 
   it('refuses, with the reason, an undo of a non-delete, of a delete on another connection, or where no versions were kept', async () => {
