@@ -82,6 +82,8 @@ export interface HistoryRecord extends JournaledJob {
 /** Which jobs a history lists. */
 export interface HistoryQuery {
   readonly kinds?: readonly JobKind[];
+  /** Only the jobs these hosts ran (a web host's page sees its own host's only). */
+  readonly hosts?: readonly JournalHost[];
   readonly failedOnly?: boolean;
   readonly offset?: number;
   readonly limit?: number;
@@ -426,6 +428,10 @@ export class Journal {
     if (query.kinds && query.kinds.length > 0) {
       where.push(`kind IN (${query.kinds.map(() => '?').join(', ')})`);
       values.push(...query.kinds);
+    }
+    if (query.hosts) {
+      where.push(`host IN (${query.hosts.map(() => '?').join(', ') || 'NULL'})`);
+      values.push(...query.hosts);
     }
     if (query.failedOnly) where.push("status = 'failed'");
     const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
