@@ -411,8 +411,9 @@ export class Journal {
    * (they may still be resumed, a failed one too), whatever their age.
    */
   private keepHistory(retention: HistoryRetention): void {
-    // A failed job still in its host's list may be resumed: it stays until it is cleared.
-    const ended = "(status IN ('completed', 'cancelled') OR dismissed = 1)";
+    // A failed job still in its host's list may be resumed: it stays until it is cleared. One kept for its
+    // history only (a browser's upload) may be running in another process: it stays until it ends.
+    const ended = "(status IN ('completed', 'cancelled') OR (dismissed = 1 AND status <> 'active'))";
     const before = this.now() - retention.days * DAY_MS;
     this.run(`DELETE FROM jobs WHERE ${ended} AND coalesce(ended_at, updated_at) < ?`, before);
     this.run(
