@@ -162,6 +162,29 @@ describe('undo of a delete', () => {
     expect(now.get('s/k.txt')).toEqual(rewritten);
   });
 
+  it('never resumes a delete once it is undone: the same delete run again is a new one, which can be undone', async () => {
+    await versioned();
+    const names = ['f/a.txt', 'f/b.txt'];
+    await put(names, (key) => key);
+    const spec = { bucket: t.bucket, prefixes: ['f/'] };
+    const deleted = await t.engine.delete(t.connection, spec, { connectionRef: CONNECTION }).finished();
+    // As if one key had been refused: a failed delete stays to be resumed by running it again.
+    journal.setStatus(deleted.id, 'failed');
+    t.engine.forget(deleted.id);
+    journal.bringBack(deleted.id);
+    const undo = await t.engine.undo(t.connection, deleted.id, { connectionRef: CONNECTION }).finished();
+    expect(undo.state.status).toBe('completed');
+    expect(await keys('f/')).toEqual(names);
+
+    const again = t.engine.delete(t.connection, spec, { connectionRef: CONNECTION, resume: true });
+    expect(again.id).not.toBe(deleted.id);
+    await again.finished();
+    expect(await keys('f/')).toEqual([]);
+    const undoAgain = await t.engine.undo(t.connection, again.id, { connectionRef: CONNECTION }).finished();
+    expect(undoAgain.progress).toMatchObject({ objectsDone: 2, objectsFailed: 0 });
+    expect(await keys('f/')).toEqual(names);
+  });
+
   it('refuses, with the reason, an undo of a non-delete, of a delete on another connection, or where no versions were kept', async () => {
     await put(['a.txt', 'b.txt'], (key) => key);
     const unversioned = await t.engine

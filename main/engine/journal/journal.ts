@@ -681,7 +681,8 @@ export class Journal {
       },
       versioningSeen: (state) => this.run('UPDATE jobs SET versioning = ? WHERE id = ?', state, id),
       removalsOf: (jobId) => this.removals(jobId),
-      undid: (jobId) => this.run('UPDATE jobs SET undone_by = ? WHERE id = ?', id, jobId),
+      // An undone delete is never resumed: run again, it is a new delete, with markers of its own to undo.
+      undid: (jobId) => this.run('UPDATE jobs SET undone_by = ?, dismissed = 1 WHERE id = ?', id, jobId),
     };
   }
 
