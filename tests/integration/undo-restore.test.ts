@@ -284,6 +284,23 @@ describe('restore to a moment', () => {
     expect(now.get('deep/key')!.etag).toBe(then.etag);
   }, 120_000);
 
+  it('copies back a version written before versioning was enabled (version "null") over a later one', async () => {
+    if (serverKind() === 'versitygw') return;
+    await put(['n/k.txt'], () => 'written before versioning');
+    await versioned();
+    const then = (await current('n/')).get('n/k.txt')!;
+    await sleep(1_100);
+    const moment = Date.now();
+    await sleep(1_100);
+    await put(['n/k.txt'], () => 'written after the moment');
+    const restored = await t.engine
+      .restoreTo(t.connection, { bucket: t.bucket, prefix: 'n/', to: moment }, { connectionRef: CONNECTION })
+      .finished();
+    expect(restored.state.status).toBe('completed');
+    expect(restored.progress).toMatchObject({ objectsDone: 1, objectsFailed: 0 });
+    expect((await current('n/')).get('n/k.txt')!.etag).toBe(then.etag);
+  });
+
   /** versitygw dates a version by when it was set aside: a restore there stops, and says why. */
   async function expectUnreliableDates(): Promise<void> {
     await versioned();

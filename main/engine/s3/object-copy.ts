@@ -97,6 +97,8 @@ export interface EarlierUpload {
 /** The source as its HEAD described it: what the copy keeps, and what it is checked against. */
 export interface CopySource extends ObjectPlace, CopiedSide {
   readonly versionId: string | undefined;
+  /** The version was asked for by its ID: it is named in the copy, "null" too (else the latest is copied). */
+  readonly versionAsked?: boolean;
   readonly head: HeadObjectCommandOutput;
 }
 
@@ -138,6 +140,7 @@ export async function describeCopySource(
     size: head.ContentLength ?? 0,
     etag: head.ETag,
     versionId: head.VersionId ?? versionId,
+    ...(versionId === undefined ? {} : { versionAsked: true }),
     checksum: checksumOf(head),
     head,
   };
@@ -401,10 +404,15 @@ export async function sourceTags(
   return Object.fromEntries((answer.TagSet ?? []).map((tag) => [tag.Key ?? '', tag.Value ?? '']));
 }
 
-/** x-amz-copy-source: the bucket and the key URL-encoded (its slashes kept), and the version HEAD saw. */
+/**
+ * x-amz-copy-source: the bucket and the key URL-encoded (its slashes kept), and the version HEAD saw.
+ * A "null" version is named only when it was asked for (a restore copying a version written before
+ * versioning was enabled): HEAD says "null" of an object in a bucket that keeps no versions too.
+ */
 function copySourceHeader(source: CopySource): string {
   const key = source.key.split('/').map(encodeURIComponent).join('/');
-  const version = source.versionId && source.versionId !== 'null' ? `?versionId=${source.versionId}` : '';
+  const named = source.versionId !== undefined && (source.versionId !== 'null' || source.versionAsked === true);
+  const version = named ? `?versionId=${source.versionId}` : '';
   return `${source.bucket}/${key}${version}`;
 }
 
