@@ -137,26 +137,36 @@ describe('undo of a delete', () => {
     expect(await keys('r/')).toEqual([]);
   });
 
-  it('undoes a delete made with versioning suspended (markers "null"), and leaves a key written again since', async () => {
+  it('undoes a delete made with versioning suspended (markers "null"); says what it cannot bring back', async () => {
     await versioned();
     await put(['s/j.txt', 's/k.txt'], (key) => `first ${key}`);
     const first = await current('s/');
     await t.connection.client.send(
       new PutBucketVersioningCommand({ Bucket: t.bucket, VersioningConfiguration: { Status: 'Suspended' } }),
     );
+    // Written only while suspended: its one version is "null", which the delete replaces for good.
+    await put(['s/only.txt'], () => 'written while suspended');
     const deleted = await t.engine
-      .delete(t.connection, { bucket: t.bucket, keys: ['s/j.txt', 's/k.txt'] }, { connectionRef: CONNECTION })
+      .delete(
+        t.connection,
+        { bucket: t.bucket, keys: ['s/j.txt', 's/k.txt', 's/only.txt'] },
+        { connectionRef: CONNECTION },
+      )
       .finished();
     expect(t.engine.historyRecord(deleted.id).versioning).toBe('suspended');
     // Each delete made a marker whose version ID is "null" (MinIO's answer leaves the ID out).
-    expect([...t.engine.removals(deleted.id)].map((r) => r.markerVersionId)).toEqual(['null', 'null']);
+    expect([...t.engine.removals(deleted.id)].map((r) => r.markerVersionId)).toEqual(['null', 'null', 'null']);
     // Written again, still suspended: the new object replaces the marker, as version "null" too.
     await put(['s/k.txt'], () => 'written after the delete');
     const rewritten = (await current('s/')).get('s/k.txt')!;
 
     const undo = await t.engine.undo(t.connection, deleted.id, { connectionRef: CONNECTION }).finished();
-    expect(undo.progress).toMatchObject({ objectsDone: 1, objectsKept: 1, objectsFailed: 0 });
-    expect(undo.itemWarnings?.[0]?.message).toMatch(/Written again since the delete/);
+    expect(undo.progress).toMatchObject({ objectsDone: 1, objectsKept: 2, objectsFailed: 0 });
+    const said = (undo.itemWarnings ?? []).map((warning) => warning.message);
+    expect(said).toEqual([
+      expect.stringMatching(/^Written again since the delete/),
+      expect.stringMatching(/^Nothing below its delete marker to bring back/),
+    ]);
     const now = await current('s/');
     expect(now.get('s/j.txt')).toEqual(first.get('s/j.txt'));
     expect(now.get('s/k.txt')).toEqual(rewritten);

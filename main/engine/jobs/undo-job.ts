@@ -111,7 +111,18 @@ async function* found(
     // Still a delete marker too: a key written again while versioning was suspended takes the marker's
     // version ID ("null"), and removing that would delete the new write for good.
     if (latest?.versionId === marker && latest.isDeleteMarker) {
-      yield { key: history.key, versionId: marker, size: 0 };
+      if (history.versions.some((version) => !version.isDeleteMarker)) {
+        yield { key: history.key, versionId: marker, size: 0 };
+        continue;
+      }
+      // Nothing below it: the delete replaced the key's only ("null") version, written while versioning was
+      // suspended, or named a key that had no version. Removing the marker would bring nothing back: it is
+      // said, not counted as brought back.
+      runtime.kept(
+        place(spec, history.key, marker),
+        'Nothing below its delete marker to bring back: the delete replaced its only version for good (one ' +
+          'written while versioning was suspended), or it had none. Left as it is.',
+      );
       continue;
     }
     runtime.kept(place(spec, history.key, marker), sinceTheDelete(history, marker));
