@@ -185,8 +185,11 @@ function dryRunSummary(end: JobSnapshot): string | undefined {
     case 'cancelled':
       return 'Cancelled: nothing was changed.';
     case 'failed':
+      // Said once: a refusal may say it already.
       if (end.progress.objectsFailed === 0)
-        return `Failed: ${printable(end.state.error.message)}\nNothing was changed.`;
+        return /Nothing was changed\.$/.test(end.state.error.message)
+          ? `Failed: ${printable(end.state.error.message)}`
+          : `Failed: ${printable(end.state.error.message)}\nNothing was changed.`;
       return `Failed: ${end.progress.objectsFailed.toLocaleString('en-US')} failed (named above). Nothing was changed.`;
     default:
       return undefined;

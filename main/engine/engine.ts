@@ -595,6 +595,13 @@ export class Engine {
    */
   retryFromHistory(id: string, resolve: ConnectionResolver, confine: { readonly downloadRoot?: string } = {}): Job {
     const record = this.historyRecord(id);
+    // Retried, an undone delete would delete again what its undo brought back, under a job undone already.
+    if (record.undoneBy !== undefined)
+      throw new BargeError(
+        'AlreadyUndone',
+        `Job ${record.id} was undone, by job ${record.undoneBy}: to delete again, run the delete again (a new job, ` +
+          `which can be undone).`,
+      );
     const listed = this.jobsById.get(record.id);
     if (listed) {
       if (!listed.retry())

@@ -334,6 +334,17 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
     connectionRef: connectionId,
     connectionLabel: await registry.label(connectionId).catch(() => connectionId),
   });
+  /**
+   * A job of the history, as this host's callers may see it: a page, only the web host's own jobs. The
+   * others' name files and folders on this machine (an upload's sources, a download's folder) and the
+   * command line's session connections, which a page must not learn.
+   */
+  const historyEntry = (id: string) => {
+    const entry = engine.historyEntry(id);
+    if (options.pageCallers && entry.host !== 'web')
+      throw new BargeError('NoSuchJob', `No job ${id} in this host's history (the web host's own jobs only).`);
+    return entry;
+  };
   /** A new job as its starter sees it: with the earlier run of the same command it goes on from, if any. */
   const started = (job: Job): JobSummary => {
     const earlierRun = engine.earlierRun(job.id);
@@ -695,10 +706,10 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
           resumeWithinMs,
         }),
       ),
-    'history.list': async (query) => engine.history(query),
-    'history.job': async ({ id }) => engine.historyEntry(id),
+    'history.list': async (query) => engine.history(options.pageCallers ? { ...query, hosts: ['web'] } : query),
+    'history.job': async ({ id }) => historyEntry(id),
     'history.removals': async ({ id, format, offset, limit }) => {
-      const entry = engine.historyEntry(id);
+      const entry = historyEntry(id);
       const page = engine.removalsPage(entry.id, offset, limit);
       const lines =
         format === 'csv' ? formatRemovalsCsv(page.removals, offset === 0) : formatRemovalsJson(page.removals);
@@ -717,7 +728,7 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
         }),
       ),
     'history.undo': async ({ id, connectionId, resume, resumeWithinMs }) => {
-      const entry = engine.historyEntry(id);
+      const entry = historyEntry(id);
       const on = connectionId ?? entry.connectionId;
       return started(
         engine.undo(await registry.connection(on), entry.id, {

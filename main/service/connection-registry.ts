@@ -10,6 +10,7 @@ import { internalAddressProblem } from '../../src/internal-endpoints.ts';
 import { isRegion, REGION_RULE } from '../../src/region.ts';
 import { loadSharedConfigFiles } from '@smithy/core/config';
 import type { ConnectionConfig } from '../../src/connection.ts';
+import { redactedUrl } from '../../src/connection.ts';
 import type { ConnectionCheck, ConnectionInput, ConnectionSummary } from '../../src/contract/models.ts';
 import type { Engine, S3Connection } from '../engine/engine.ts';
 import { BargeError } from '../engine/errors.ts';
@@ -292,7 +293,8 @@ export class ConnectionRegistry {
     const config = await this.config(id);
     const env = this.env;
     const name = (await this.list()).find((each) => each.id === id)?.name;
-    const endpoint = config.endpoint ?? (env.AWS_ENDPOINT_URL_S3 || env.AWS_ENDPOINT_URL || 'AWS');
+    // An endpoint from the environment is taken as it is, a user name and password in it too: never kept.
+    const endpoint = redactedUrl(config.endpoint ?? (env.AWS_ENDPOINT_URL_S3 || env.AWS_ENDPOINT_URL || 'AWS'));
     const profile = config.profile ?? (config.accessKeyId ? undefined : env.AWS_PROFILE);
     const accessKeyId = config.accessKeyId ?? (profile ? undefined : env.AWS_ACCESS_KEY_ID);
     const whose = profile ? `profile ${profile}` : accessKeyId ? `key ${accessKeyId}` : undefined;

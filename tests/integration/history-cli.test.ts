@@ -124,6 +124,9 @@ describe('barge restore', () => {
       // It dates a version by when it was set aside: a restore there stops and says why.
       expect(plan.code).toBe(1);
       expect(plan.stderr).toContain('its dates say when versions were set aside');
+      // A dry run changed nothing, and says so once.
+      expect(plan.stderr).not.toMatch(/were restored/);
+      expect(plan.stderr.match(/Nothing was changed/g)).toHaveLength(1);
       return;
     }
     expect(plan.code).toBe(0);
@@ -144,6 +147,14 @@ describe('barge restore', () => {
     const still = await barge(['restore', `s3://${t.bucket}/r/`, '--to', moment]);
     expect(still.stdout).toContain('is as it was at');
   }, 60_000);
+
+  it('says once, in a dry run, that a bucket which never kept versions has nothing to restore', async () => {
+    await put(['r/a.txt']);
+    const plan = await barge(['restore', `s3://${t.bucket}/r/`, '--to', '1h', '--dry-run']);
+    expect(plan.code).toBe(1);
+    expect(plan.stderr).toContain('has never kept versions (versioning was never enabled)');
+    expect(plan.stderr.match(/Nothing was changed/g)).toHaveLength(1);
+  });
 
   it('refuses a time in the future, and a time it cannot read', async () => {
     const future = await barge(['restore', `s3://${t.bucket}/r/`, '--to', '2999-01-01']);

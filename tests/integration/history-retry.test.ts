@@ -3,14 +3,16 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { PutObjectCommand } from '@aws-sdk/client-s3';
+import { GetObjectCommand, PutBucketVersioningCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { Journal } from '../../main/engine/journal/journal.ts';
 import { setUpEngine } from '../support/fixtures.ts';
 import type { TestContext } from '../support/fixtures.ts';
 
 let t: TestContext;
+let journal: Journal;
 beforeEach(async () => {
-  t = await setUpEngine({ journal: await Journal.open(':memory:'), host: 'app' });
+  journal = await Journal.open(':memory:');
+  t = await setUpEngine({ journal, host: 'app' });
 });
 afterEach(() => t.close());
 
@@ -57,4 +59,23 @@ it("refuses to retry another host's job, naming where to retry it", async () => 
   } finally {
     await engine.close();
   }
+});
+
+it('refuses to retry a delete that was undone: it would delete again what the undo brought back', async () => {
+  await t.connection.client.send(
+    new PutBucketVersioningCommand({ Bucket: t.bucket, VersioningConfiguration: { Status: 'Enabled' } }),
+  );
+  await t.connection.client.send(new PutObjectCommand({ Bucket: t.bucket, Key: 'back.txt', Body: 'back' }));
+  const deleted = await t.engine
+    .delete(t.connection, { bucket: t.bucket, keys: ['back.txt'] }, { connectionRef: 'saved' })
+    .finished();
+  // As if a key of it had been refused, then the job cleared from the list.
+  journal.setStatus(deleted.id, 'failed');
+  t.engine.forget(deleted.id);
+  const undo = await t.engine.undo(t.connection, deleted.id, { connectionRef: 'saved' }).finished();
+  expect(undo.state.status).toBe('completed');
+  expect(t.engine.historyRecord(deleted.id).undoneBy).toBe(undo.id);
+  expect(() => t.engine.retryFromHistory(deleted.id, resolve)).toThrow(/was undone, by job .*run the delete again/);
+  const still = await t.connection.client.send(new GetObjectCommand({ Bucket: t.bucket, Key: 'back.txt' }));
+  expect(await still.Body?.transformToString()).toBe('back');
 });

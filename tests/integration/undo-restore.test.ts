@@ -124,6 +124,77 @@ describe('undo of a delete', () => {
     expect(await keys('u/')).toEqual([...names].sort());
   });
 
+  it('says a key deleted again since (by another delete marker) was deleted again, not written, and leaves it', async () => {
+    await versioned();
+    await put(['r/a.txt'], () => 'first');
+    const first = await t.engine
+      .delete(t.connection, { bucket: t.bucket, keys: ['r/a.txt'] }, { connectionRef: CONNECTION })
+      .finished();
+    await t.engine.delete(t.connection, { bucket: t.bucket, keys: ['r/a.txt'] }).finished();
+    const undo = await t.engine.undo(t.connection, first.id, { connectionRef: CONNECTION }).finished();
+    expect(undo.progress).toMatchObject({ objectsDone: 0, objectsKept: 1, objectsFailed: 0 });
+    expect(undo.itemWarnings?.[0]?.message).toMatch(/^Deleted again since the delete \(by delete marker /);
+    expect(await keys('r/')).toEqual([]);
+  });
+
+  it('undoes a delete made with versioning suspended (markers "null"); says what it cannot bring back', async () => {
+    await versioned();
+    await put(['s/j.txt', 's/k.txt'], (key) => `first ${key}`);
+    const first = await current('s/');
+    await t.connection.client.send(
+      new PutBucketVersioningCommand({ Bucket: t.bucket, VersioningConfiguration: { Status: 'Suspended' } }),
+    );
+    // Written only while suspended: its one version is "null", which the delete replaces for good.
+    await put(['s/only.txt'], () => 'written while suspended');
+    const deleted = await t.engine
+      .delete(
+        t.connection,
+        { bucket: t.bucket, keys: ['s/j.txt', 's/k.txt', 's/only.txt'] },
+        { connectionRef: CONNECTION },
+      )
+      .finished();
+    expect(t.engine.historyRecord(deleted.id).versioning).toBe('suspended');
+    // Each delete made a marker whose version ID is "null" (MinIO's answer leaves the ID out).
+    expect([...t.engine.removals(deleted.id)].map((r) => r.markerVersionId)).toEqual(['null', 'null', 'null']);
+    // Written again, still suspended: the new object replaces the marker, as version "null" too.
+    await put(['s/k.txt'], () => 'written after the delete');
+    const rewritten = (await current('s/')).get('s/k.txt')!;
+
+    const undo = await t.engine.undo(t.connection, deleted.id, { connectionRef: CONNECTION }).finished();
+    expect(undo.progress).toMatchObject({ objectsDone: 1, objectsKept: 2, objectsFailed: 0 });
+    const said = (undo.itemWarnings ?? []).map((warning) => warning.message);
+    expect(said).toEqual([
+      expect.stringMatching(/^Written again since the delete/),
+      expect.stringMatching(/^Nothing below its delete marker to bring back/),
+    ]);
+    const now = await current('s/');
+    expect(now.get('s/j.txt')).toEqual(first.get('s/j.txt'));
+    expect(now.get('s/k.txt')).toEqual(rewritten);
+  });
+
+  it('never resumes a delete once it is undone: the same delete run again is a new one, which can be undone', async () => {
+    await versioned();
+    const names = ['f/a.txt', 'f/b.txt'];
+    await put(names, (key) => key);
+    const spec = { bucket: t.bucket, prefixes: ['f/'] };
+    const deleted = await t.engine.delete(t.connection, spec, { connectionRef: CONNECTION }).finished();
+    // As if one key had been refused: a failed delete stays to be resumed by running it again.
+    journal.setStatus(deleted.id, 'failed');
+    t.engine.forget(deleted.id);
+    journal.bringBack(deleted.id);
+    const undo = await t.engine.undo(t.connection, deleted.id, { connectionRef: CONNECTION }).finished();
+    expect(undo.state.status).toBe('completed');
+    expect(await keys('f/')).toEqual(names);
+
+    const again = t.engine.delete(t.connection, spec, { connectionRef: CONNECTION, resume: true });
+    expect(again.id).not.toBe(deleted.id);
+    await again.finished();
+    expect(await keys('f/')).toEqual([]);
+    const undoAgain = await t.engine.undo(t.connection, again.id, { connectionRef: CONNECTION }).finished();
+    expect(undoAgain.progress).toMatchObject({ objectsDone: 2, objectsFailed: 0 });
+    expect(await keys('f/')).toEqual(names);
+  });
+
   it('refuses, with the reason, an undo of a non-delete, of a delete on another connection, or where no versions were kept', async () => {
     await put(['a.txt', 'b.txt'], (key) => key);
     const unversioned = await t.engine
@@ -187,6 +258,58 @@ describe('restore to a moment', () => {
     }
     expect(await keys('q/')).toEqual(['q/outside.txt']);
   }, 60_000);
+
+  it('reads a key whose versions run past a page of the listing (over 1,000) as one key, and restores it once', async () => {
+    await versioned();
+    await put(['deep/key'], () => 'as it was');
+    const then = (await current('deep/')).get('deep/key')!;
+    await sleep(1_100);
+    const moment = Date.now();
+    await sleep(1_100);
+    // 1,001 versions written after the moment: the listing's first page (1,000 entries) ends inside the key.
+    for (let round = 0; round < 1_001; round += 77)
+      await put(
+        Array.from({ length: Math.min(77, 1_001 - round) }, () => 'deep/key'),
+        () => `later ${round}`,
+      );
+    await put(['deep/later'], () => 'written after the moment');
+
+    const histories = [];
+    for await (const history of listKeyHistories(t.connection, { bucket: t.bucket, prefix: 'deep/' }))
+      histories.push({ key: history.key, versions: history.versions.length });
+    expect(histories).toEqual([
+      { key: 'deep/key', versions: 1_002 },
+      { key: 'deep/later', versions: 1 },
+    ]);
+    if (serverKind() === 'versitygw') return;
+
+    const restored = await t.engine
+      .restoreTo(t.connection, { bucket: t.bucket, prefix: 'deep/', to: moment }, { connectionRef: CONNECTION })
+      .finished();
+    expect(restored.state.status).toBe('completed');
+    // One copy over deep/key, one delete of deep/later: not a delete of deep/key as well.
+    expect(restored.progress).toMatchObject({ objectsDone: 2, objectsFailed: 0 });
+    const now = await current('deep/');
+    expect([...now.keys()]).toEqual(['deep/key']);
+    expect(now.get('deep/key')!.etag).toBe(then.etag);
+  }, 120_000);
+
+  it('copies back a version written before versioning was enabled (version "null") over a later one', async () => {
+    if (serverKind() === 'versitygw') return;
+    await put(['n/k.txt'], () => 'written before versioning');
+    await versioned();
+    const then = (await current('n/')).get('n/k.txt')!;
+    await sleep(1_100);
+    const moment = Date.now();
+    await sleep(1_100);
+    await put(['n/k.txt'], () => 'written after the moment');
+    const restored = await t.engine
+      .restoreTo(t.connection, { bucket: t.bucket, prefix: 'n/', to: moment }, { connectionRef: CONNECTION })
+      .finished();
+    expect(restored.state.status).toBe('completed');
+    expect(restored.progress).toMatchObject({ objectsDone: 1, objectsFailed: 0 });
+    expect((await current('n/')).get('n/k.txt')!.etag).toBe(then.etag);
+  });
 
   /** versitygw dates a version by when it was set aside: a restore there stops, and says why. */
   async function expectUnreliableDates(): Promise<void> {

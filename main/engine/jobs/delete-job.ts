@@ -255,8 +255,9 @@ async function deleteBatch(
     });
   }
   const markers = new Map<string, string>();
+  // With versioning suspended the marker's version ID is "null", which MinIO leaves out of its answer.
   for (const d of result.Deleted ?? [])
-    if (d.DeleteMarker && d.DeleteMarkerVersionId && !d.VersionId) markers.set(d.Key ?? '', d.DeleteMarkerVersionId);
+    if (d.DeleteMarker && !d.VersionId) markers.set(d.Key ?? '', d.DeleteMarkerVersionId || 'null');
   const removed: Removal[] = [];
   for (const target of batch) {
     const error =

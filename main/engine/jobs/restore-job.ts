@@ -151,7 +151,9 @@ function unreliableDates(spec: RestoreSpec, key: string): BargeError {
     'UnreliableVersionDates',
     `The store dates an older version of s3://${spec.bucket}/${key} after its latest one: its dates say when ` +
       `versions were set aside, not when they were written, so what each key held at a moment cannot be known. ` +
-      `The restore stopped there; keys before it (in key order) were restored.`,
+      (spec.dryRun
+        ? `The dry run stopped there. Nothing was changed.`
+        : `The restore stopped there; keys before it (in key order) were restored.`),
   );
 }
 

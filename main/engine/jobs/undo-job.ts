@@ -15,6 +15,7 @@ import { compareUtf8 } from '../../../src/key-order.ts';
 import type { ItemPlace } from '../../../src/jobs.ts';
 import { BargeError } from '../errors.ts';
 import { listKeyHistories } from '../s3/key-versions.ts';
+import type { KeyHistory } from '../s3/key-versions.ts';
 import type { S3Connection } from '../s3/s3-connection.ts';
 import { deleteObjects } from './delete-job.ts';
 import type { DeleteTarget } from './delete-job.ts';
@@ -107,17 +108,24 @@ async function* found(
     if (marker === undefined || marker === HANDLED) continue;
     markers.map.set(history.key, HANDLED);
     const latest = history.versions[0];
-    if (latest?.versionId === marker) {
-      yield { key: history.key, versionId: marker, size: 0 };
+    // Still a delete marker too: a key written again while versioning was suspended takes the marker's
+    // version ID ("null"), and removing that would delete the new write for good.
+    if (latest?.versionId === marker && latest.isDeleteMarker) {
+      if (history.versions.some((version) => !version.isDeleteMarker)) {
+        yield { key: history.key, versionId: marker, size: 0 };
+        continue;
+      }
+      // Nothing below it: the delete replaced the key's only ("null") version, written while versioning was
+      // suspended, or named a key that had no version. Removing the marker would bring nothing back: it is
+      // said, not counted as brought back.
+      runtime.kept(
+        place(spec, history.key, marker),
+        'Nothing below its delete marker to bring back: the delete replaced its only version for good (one ' +
+          'written while versioning was suspended), or it had none. Left as it is.',
+      );
       continue;
     }
-    const written = history.versions.some((version) => version.versionId === marker);
-    runtime.kept(
-      place(spec, history.key, marker),
-      written
-        ? `Written again since the delete (now version ${latest?.versionId ?? '?'}): left as it is.`
-        : 'Its delete marker was removed already (by someone else): nothing to undo.',
-    );
+    runtime.kept(place(spec, history.key, marker), sinceTheDelete(history, marker));
   }
   if (runtime.signal.aborted) return;
   // Keys the listing never showed: every version of them has gone since, the marker with them.
@@ -141,6 +149,16 @@ async function* countAgain(
     runtime.addTotals(1, 0);
     yield item;
   }
+}
+
+/** What became of a key since the delete hid it, that its marker is no longer the latest. */
+function sinceTheDelete(history: KeyHistory, marker: string): string {
+  const latest = history.versions[0];
+  const below = history.versions.some((version) => version.versionId === marker && version.isDeleteMarker);
+  if (latest && !latest.isDeleteMarker && (below || latest.versionId === marker))
+    return `Written again since the delete (now version ${latest.versionId}): left as it is.`;
+  if (latest && below) return `Deleted again since the delete (by delete marker ${latest.versionId}): left as it is.`;
+  return 'Its delete marker was removed already (by someone else): nothing to undo.';
 }
 
 function place(spec: UndoSpec, key: string, marker: string): ItemPlace {

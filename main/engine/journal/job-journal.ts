@@ -113,7 +113,7 @@ export interface JobJournal {
   versioningSeen(state: VersioningSeen): void;
   /** What another recorded job removed (an undo reads the delete it undoes). */
   removalsOf(jobId: string): Iterable<Removal>;
-  /** This job (an undo) has undone that one: a second undo of it is refused. */
+  /** This job (an undo) has undone that one: a second undo of it is refused, and it is never resumed. */
   undid(jobId: string): void;
 }
 

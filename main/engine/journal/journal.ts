@@ -82,6 +82,8 @@ export interface HistoryRecord extends JournaledJob {
 /** Which jobs a history lists. */
 export interface HistoryQuery {
   readonly kinds?: readonly JobKind[];
+  /** Only the jobs these hosts ran (a web host's page sees its own host's only). */
+  readonly hosts?: readonly JournalHost[];
   readonly failedOnly?: boolean;
   readonly offset?: number;
   readonly limit?: number;
@@ -409,8 +411,9 @@ export class Journal {
    * (they may still be resumed, a failed one too), whatever their age.
    */
   private keepHistory(retention: HistoryRetention): void {
-    // A failed job still in its host's list may be resumed: it stays until it is cleared.
-    const ended = "(status IN ('completed', 'cancelled') OR dismissed = 1)";
+    // A failed job still in its host's list may be resumed: it stays until it is cleared. One kept for its
+    // history only (a browser's upload) may be running in another process: it stays until it ends.
+    const ended = "(status IN ('completed', 'cancelled') OR (dismissed = 1 AND status <> 'active'))";
     const before = this.now() - retention.days * DAY_MS;
     this.run(`DELETE FROM jobs WHERE ${ended} AND coalesce(ended_at, updated_at) < ?`, before);
     this.run(
@@ -426,6 +429,10 @@ export class Journal {
     if (query.kinds && query.kinds.length > 0) {
       where.push(`kind IN (${query.kinds.map(() => '?').join(', ')})`);
       values.push(...query.kinds);
+    }
+    if (query.hosts) {
+      where.push(`host IN (${query.hosts.map(() => '?').join(', ') || 'NULL'})`);
+      values.push(...query.hosts);
     }
     if (query.failedOnly) where.push("status = 'failed'");
     const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
@@ -674,7 +681,8 @@ export class Journal {
       },
       versioningSeen: (state) => this.run('UPDATE jobs SET versioning = ? WHERE id = ?', state, id),
       removalsOf: (jobId) => this.removals(jobId),
-      undid: (jobId) => this.run('UPDATE jobs SET undone_by = ? WHERE id = ?', id, jobId),
+      // An undone delete is never resumed: run again, it is a new delete, with markers of its own to undo.
+      undid: (jobId) => this.run('UPDATE jobs SET undone_by = ?, dismissed = 1 WHERE id = ?', id, jobId),
     };
   }
 

@@ -100,11 +100,8 @@ export async function* listKeyHistories(
         `The store ended a page of the versions of s3://${options.bucket} at a key whose URL encoding is broken: ` +
           `the listing cannot go on past it. The store is faulty: tell its operator.`,
       );
-    // A key whose versions go on in the next page stays held; the others are done.
-    if (held && marker !== held.key) {
-      yield settled(held);
-      held = undefined;
-    }
+    // The page's last key may go on in the next page: it stays held until a later key (or the end) shows
+    // it is done. NextKeyMarker cannot tell: MinIO's carries a suffix of its own ("k[minio_cache:v2,…]").
     keyMarker = marker;
     versionMarker = more ? page.NextVersionIdMarker : undefined;
   } while (keyMarker);

@@ -143,6 +143,7 @@ export async function describeCopySource(
     size: head.ContentLength ?? 0,
     etag: head.ETag,
     versionId: head.VersionId ?? versionId,
+    ...(versionId === undefined ? {} : { versionPinned: true }),
     checksum: checksumOf(head),
     head,
   };
@@ -406,7 +407,11 @@ export async function sourceTags(
   return Object.fromEntries((answer.TagSet ?? []).map((tag) => [tag.Key ?? '', tag.Value ?? '']));
 }
 
-/** x-amz-copy-source: the bucket and the key URL-encoded (its slashes kept), and the version HEAD saw. */
+/**
+ * x-amz-copy-source: the bucket and the key URL-encoded (its slashes kept), and the version HEAD saw.
+ * A "null" version is named only when it was asked for (a restore copying a version written before
+ * versioning was enabled): HEAD says "null" of an object in a bucket that keeps no versions too.
+ */
 function copySourceHeader(source: CopySource): string {
   const key = source.key.split('/').map(encodeURIComponent).join('/');
   const named = source.versionId && (source.versionId !== 'null' || source.versionPinned);

@@ -154,6 +154,22 @@ it('keeps ended jobs in the history for the retention (days, then a count), neve
   fewer.close();
 });
 
+it("never drops a job kept for its history only while it runs (a web host's browser upload), whatever the retention", async () => {
+  const file = path.join(await mkdtemp(path.join(os.tmpdir(), 'barge-journal-unit-')), 'journal.sqlite');
+  const webHost = await Journal.open(file);
+  webHost.addJob(job('browser-upload', 'staged', 'app'));
+  webHost.historyOnly('browser-upload');
+  // Another process (a barge command) opens the journal meanwhile, keeping no ended jobs at all.
+  const command = await Journal.open(file, { retention: { days: 0, jobs: 0 } });
+  expect(command.historyRecord('browser-upload')).toMatchObject({ status: 'active', dismissed: true });
+  command.close();
+  webHost.setStatus('browser-upload', 'completed');
+  webHost.close();
+  const later = await Journal.open(file, { retention: { days: 90, jobs: 0 } });
+  expect(later.historyRecord('browser-upload')).toBeUndefined();
+  later.close();
+});
+
 it('lists the history newest first, by kind and failed only, with when each ended and on what connection', async () => {
   let now = 1_000;
   const journal = await Journal.open(':memory:', { now: () => now });
