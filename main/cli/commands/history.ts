@@ -2,7 +2,9 @@
 // --keys each key and version it removed; `barge undo JOB` takes a delete back.
 //
 // The history is the journal's (BARGE_DATA_DIR): the app, the web host and every barge command
-// write to it, so a delete made in the window is listed, and undone, here too.
+// write to it, so a delete made in the window is listed here too. A delete is undone on the
+// connection it ran on: one made in the window, from the window (the command line's connection is
+// its own session, and an undo elsewhere is refused, saying where it ran).
 
 import { formatBytes } from '../../../src/byte-units.ts';
 import type { HistoryEntry } from '../../../src/history.ts';
