@@ -83,26 +83,9 @@ export function ObjectBrowser() {
     refresh,
   };
 
-  // Show versions: the folder's versions and delete markers in the table's place (VersionTable.tsx).
-  if (showingVersions)
-    return (
-      <main className="browser" aria-label="Objects">
-        <Breadcrumbs bucket={bucket} prefix={prefix} />
-        <BrowserToolbar
-          selectedRows={selectedRows}
-          onDownload={() => setDialog(downloadSelection(connectionId, bucket, selectedRows))}
-          onDelete={onDelete}
-          onDeletePrefix={() => setDialog(deletePrefix(connectionId, bucket, prefix))}
-          onSync={() => setDialog({ kind: 'sync', connectionId, bucket, prefix })}
-          onNewFolder={() => actions.newFolder(prefix)}
-        />
-        <VersionsView />
-        <BrowserDialogs dialog={dialog} onClose={() => setDialog(undefined)} />
-      </main>
-    );
-
-  return (
-    <main className="browser" aria-label="Objects">
+  // The place and the toolbar, the same over the objects and over their versions.
+  const top = (
+    <>
       <Breadcrumbs bucket={bucket} prefix={prefix} />
       <BrowserToolbar
         selectedRows={selectedRows}
@@ -112,6 +95,22 @@ export function ObjectBrowser() {
         onSync={() => setDialog({ kind: 'sync', connectionId, bucket, prefix })}
         onNewFolder={() => actions.newFolder(prefix)}
       />
+    </>
+  );
+
+  // Show versions: the folder's versions and delete markers in the table's place (VersionTable.tsx).
+  if (showingVersions)
+    return (
+      <main className="browser" aria-label="Objects">
+        {top}
+        <VersionsView />
+        <BrowserDialogs dialog={dialog} onClose={() => setDialog(undefined)} />
+      </main>
+    );
+
+  return (
+    <main className="browser" aria-label="Objects">
+      {top}
       <p role="status" className="status">
         {plural(shown.length, 'item')}
         {listing ? ' (loading…)' : ''}
