@@ -595,13 +595,8 @@ export class Engine {
    */
   retryFromHistory(id: string, resolve: ConnectionResolver, confine: { readonly downloadRoot?: string } = {}): Job {
     const record = this.historyRecord(id);
-    // Retried, an undone delete would delete again what its undo brought back, under a job undone already.
-    if (record.undoneBy !== undefined)
-      throw new BargeError(
-        'AlreadyUndone',
-        `Job ${record.id} was undone, by job ${record.undoneBy}: to delete again, run the delete again (a new job, ` +
-          `which can be undone).`,
-      );
+    const refusal = this.undone(record.id);
+    if (refusal) throw refusal;
     const listed = this.jobsById.get(record.id);
     if (listed) {
       if (!listed.retry())
@@ -690,7 +685,23 @@ export class Engine {
    * deletes alike); refused, with why, where the job does not know them one by one.
    */
   retryFailed(id: string, answer?: ConflictChoice): void {
+    const refusal = this.undone(id);
+    if (refusal) throw refusal;
     this.listed(id).retryFailed(answer);
+  }
+
+  /**
+   * Why a delete must not run again: it was undone. Retried, it would delete again what its undo
+   * brought back, under a job undone already (whose new markers no undo could remove).
+   */
+  private undone(id: string): BargeError | undefined {
+    const record = this.recovery?.journalRead((journal) => journal.historyRecord(id));
+    if (record?.undoneBy === undefined) return undefined;
+    return new BargeError(
+      'AlreadyUndone',
+      `Job ${record.id} was undone, by job ${record.undoneBy}: to delete again, run the delete again (a new job, ` +
+        `which can be undone).`,
+    );
   }
 
   /**
@@ -735,7 +746,11 @@ export class Engine {
   }
 
   retry(id?: string): void {
-    this.each(id, (job) => job.retry());
+    const refusal = id === undefined ? undefined : this.undone(id);
+    if (refusal) throw refusal;
+    this.each(id, (job) => {
+      if (!this.undone(job.id)) job.retry();
+    });
   }
 
   /**

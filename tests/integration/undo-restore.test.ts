@@ -85,6 +85,9 @@ describe('undo of a delete', () => {
     }
     expect(after.get('logs/00042.log')).toEqual(rewritten);
     expect(t.engine.historyRecord(deleted.id).undoneBy).toBe(undo.id);
+    // Undone: run again from the list, it would delete again what the undo brought back.
+    expect(() => t.engine.retry(deleted.id)).toThrow(/was undone, by job/);
+    expect(() => t.engine.retryFailed(deleted.id)).toThrow(/was undone, by job/);
     // Undone once: a second undo is refused, with who undid it.
     expect(() => t.engine.undo(t.connection, deleted.id, { connectionRef: CONNECTION })).toThrow(/undone already/);
   }, 120_000);
