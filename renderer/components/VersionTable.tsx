@@ -205,21 +205,7 @@ function DeleteVersionDialog({ version, onClose }: { version: ObjectVersionRow; 
         {which} <code>{shortVersion(version.versionId)}</code> of <Name text={version.key} /> will be removed from the
         bucket. This is permanent: no delete marker is left in its place, and nothing can bring it back.
       </p>
-      <div className="buttons">
-        <button type="button" data-autofocus onClick={onClose}>
-          Cancel
-        </button>
-        <button
-          type="button"
-          className="danger"
-          onClick={() => {
-            onClose();
-            void deleteVersion(version);
-          }}
-        >
-          Delete for good
-        </button>
-      </div>
+      <CancelOr label="Delete for good" kind="danger" onClose={onClose} onConfirm={() => void deleteVersion(version)} />
     </Dialog>
   );
 }
@@ -237,21 +223,28 @@ function SuspendedRestoreDialog({ version, onClose }: { version: ObjectVersionRo
         <Name text={version.key} /> is copied over the key as its &quot;null&quot; version, which replaces for good a
         &quot;null&quot; version written while versioning was suspended. Versions kept before stay.
       </p>
-      <div className="buttons">
-        <button type="button" data-autofocus onClick={onClose}>
-          Cancel
-        </button>
-        <button
-          type="button"
-          className="primary"
-          onClick={() => {
-            onClose();
-            void restore(version);
-          }}
-        >
-          Restore
-        </button>
-      </div>
+      <CancelOr label="Restore" kind="primary" onClose={onClose} onConfirm={() => void restore(version)} />
     </Dialog>
+  );
+}
+
+/** A confirmation's two buttons: Cancel, which has the focus, and the act, which closes the dialog first. */
+function CancelOr(props: { label: string; kind: 'danger' | 'primary'; onClose: () => void; onConfirm: () => void }) {
+  return (
+    <div className="buttons">
+      <button type="button" data-autofocus onClick={props.onClose}>
+        Cancel
+      </button>
+      <button
+        type="button"
+        className={props.kind}
+        onClick={() => {
+          props.onClose();
+          props.onConfirm();
+        }}
+      >
+        {props.label}
+      </button>
+    </div>
   );
 }

@@ -95,7 +95,7 @@ export function deleteBody(connection: S3Connection, spec: DeleteSpec): JobBody<
 export async function deleteObjects(
   connection: S3Connection,
   bucket: string,
-  targets: AsyncIterable<DeleteTarget>,
+  targets: AsyncIterable<DeleteTarget> | Iterable<DeleteTarget>,
   runtime: JobRuntime<DeleteTarget>,
   options: { readonly verbose?: boolean } = {},
 ): Promise<number> {
@@ -216,7 +216,7 @@ async function* discover(
   runtime.totalsFinal();
 }
 
-async function* batches<T>(items: AsyncIterable<T>, size: number): AsyncGenerator<T[]> {
+async function* batches<T>(items: AsyncIterable<T> | Iterable<T>, size: number): AsyncGenerator<T[]> {
   let batch: T[] = [];
   for await (const item of items) {
     batch.push(item);

@@ -57,7 +57,7 @@ export function restoreBody(connection: S3Connection, spec: RestoreSpec): JobBod
     const flush = async (all: boolean) => {
       while (deletes.length >= (all ? 1 : MAX_KEYS_PER_DELETE)) {
         const batch = deletes.splice(0, MAX_KEYS_PER_DELETE);
-        await deleteObjects(connection, spec.bucket, toIterable(batch), runtime, { verbose: true });
+        await deleteObjects(connection, spec.bucket, batch, runtime, { verbose: true });
       }
     };
     await concurrentEach(
@@ -175,8 +175,4 @@ function wouldDo(step: RestoreStep, moment: number): string {
   if (step.kind === 'copy')
     return `would copy version ${step.version.versionId}${when(step.version)} over version ${step.over.versionId}`;
   return `would delete it: it did not exist at ${new Date(moment).toISOString()}`;
-}
-
-async function* toIterable<T>(items: readonly T[]): AsyncGenerator<T> {
-  yield* items;
 }

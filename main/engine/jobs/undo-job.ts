@@ -20,6 +20,7 @@ import type { S3Connection } from '../s3/s3-connection.ts';
 import { deleteObjects } from './delete-job.ts';
 import type { DeleteTarget } from './delete-job.ts';
 import type { JobBody, JobRuntime } from './job.ts';
+import { countedAgain } from './job.ts';
 import type { UndoSpec } from './job-specs.ts';
 import { SpillingMap } from './spilling-map.ts';
 
@@ -30,7 +31,12 @@ export function undoBody(connection: S3Connection, spec: UndoSpec): JobBody<Dele
   return async (runtime, only) => {
     if (only) {
       // A retry of the markers that failed: they were found, and are tried again as they are.
-      await removeMarkers(connection, spec, runtime, countAgain(only, runtime));
+      await removeMarkers(
+        connection,
+        spec,
+        runtime,
+        countedAgain(only, runtime, () => 0),
+      );
       return;
     }
     const markers = markersOf(spec, runtime);
@@ -138,16 +144,6 @@ async function* found(
       place(spec, removal.key, marker),
       'Every version of it has been deleted since, its delete marker too: nothing can bring it back.',
     );
-  }
-}
-
-async function* countAgain(
-  items: readonly DeleteTarget[],
-  runtime: JobRuntime<DeleteTarget>,
-): AsyncGenerator<DeleteTarget> {
-  for (const item of items) {
-    runtime.addTotals(1, 0);
-    yield item;
   }
 }
 

@@ -112,12 +112,14 @@ const SCHEMA = `
 CREATE TABLE IF NOT EXISTS jobs (
   id TEXT PRIMARY KEY, host TEXT NOT NULL, kind TEXT NOT NULL, name TEXT NOT NULL, spec TEXT NOT NULL,
   connection_ref TEXT NOT NULL, fingerprint TEXT NOT NULL, status TEXT NOT NULL, owner_pid INTEGER,
-  deleted_count INTEGER NOT NULL DEFAULT 0, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, target TEXT, outcome TEXT,
+  deleted_count INTEGER NOT NULL DEFAULT 0, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL,
+  target TEXT, outcome TEXT,
   ended_at INTEGER, connection_label TEXT, dismissed INTEGER NOT NULL DEFAULT 0, versioning TEXT, undone_by TEXT);
 CREATE INDEX IF NOT EXISTS jobs_by_fingerprint ON jobs (fingerprint);
 CREATE INDEX IF NOT EXISTS jobs_by_creation ON jobs (created_at);
 CREATE TABLE IF NOT EXISTS removals (
-  id INTEGER PRIMARY KEY, job_id TEXT NOT NULL REFERENCES jobs (id) ON DELETE CASCADE, count INTEGER NOT NULL, data BLOB NOT NULL);
+  id INTEGER PRIMARY KEY, job_id TEXT NOT NULL REFERENCES jobs (id) ON DELETE CASCADE,
+  count INTEGER NOT NULL, data BLOB NOT NULL);
 CREATE INDEX IF NOT EXISTS removals_by_job ON removals (job_id, id);
 CREATE TABLE IF NOT EXISTS objects (
   job_id TEXT NOT NULL REFERENCES jobs (id) ON DELETE CASCADE, key TEXT NOT NULL, path TEXT NOT NULL, size INTEGER NOT NULL,
