@@ -48,6 +48,7 @@ import type { ConnectionResolver, EarlierRun, RecordedStart } from './launch/rec
 import { ProgressPublisher } from './queue/progress-publisher.ts';
 import type { Timer } from './queue/progress-publisher.ts';
 import { RequestScheduler } from './queue/request-scheduler.ts';
+import { RequestSignals } from './queue/request-signals.ts';
 import { ByteGate } from './queue/byte-gate.ts';
 import { openConnection } from './s3/s3-connection.ts';
 import { sameStore } from './s3/store-identity.ts';
@@ -147,6 +148,8 @@ type EngineListener = (event: EngineEvent) => void;
 export class Engine {
   private current: Settings;
   private readonly scheduler: RequestScheduler;
+  /** Every job's requests, measured: what Auto and the readout of a transfer's limit decide from. */
+  readonly signals = new RequestSignals();
   /** Every body byte of every job's connection passes it: counted, and held to the Max speed. */
   private readonly gate: ByteGate;
   private readonly jobsById = new Map<string, Job<unknown>>();
@@ -889,6 +892,7 @@ export class Engine {
       restored: job.outcome,
       arrival: job.arrival,
       scheduler: this.scheduler,
+      signals: this.signals,
       settings: () => this.current,
       clock: this.clock,
       onChange: (changed) => {

@@ -30,6 +30,7 @@ import { NO_JOURNAL } from '../journal/job-journal.ts';
 import type { JobJournal } from '../journal/job-journal.ts';
 import type { JobOutcome } from '../journal/job-outcome.ts';
 import type { RequestScheduler } from '../queue/request-scheduler.ts';
+import type { RequestOutcome, RequestSignals } from '../queue/request-signals.ts';
 import { withRetry } from '../queue/retry-loop.ts';
 import { abortError, classifyFailure } from '../queue/retry-policy.ts';
 import type { ConflictChoice } from '../../../src/if-exists.ts';
@@ -125,6 +126,8 @@ export interface JobOptions<Item> {
   readonly name: string;
   readonly body: JobBody<Item>;
   readonly scheduler: RequestScheduler;
+  /** Where every request's time, bytes and outcome are measured (for Auto and what limits a transfer). */
+  readonly signals?: RequestSignals;
   readonly settings: () => Readonly<Settings>;
   readonly clock: JobClock;
   readonly onChange: (job: Job<Item>) => void;
@@ -721,7 +724,10 @@ export class Job<Item = unknown> {
       async (attempt) => {
         const release = await this.options.scheduler.acquire(this.id, signal);
         try {
-          const result = await send(signal, attempt);
+          const signals = this.options.signals;
+          const result = signals
+            ? await signals.measure(() => send(signal, attempt), outcomeOf)
+            : await send(signal, attempt);
           this.reachedStore = true;
           if (this.waitingForStore) {
             this.waitingForStore = false;
@@ -783,4 +789,10 @@ export class Job<Item = unknown> {
   private changed(): void {
     this.options.onChange(this);
   }
+}
+
+/** How a failed request counts in the signals. */
+function outcomeOf(error: unknown): RequestOutcome {
+  const kind = classifyFailure(error);
+  return kind === 'throttle' ? 'throttled' : kind === 'cancelled' ? 'cancelled' : 'failed';
 }

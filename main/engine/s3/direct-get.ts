@@ -16,6 +16,7 @@ import type { LookupFunction } from 'node:net';
 import tls from 'node:tls';
 import type { IncomingHttpHeaders } from 'node:http';
 import { abortError } from '../queue/retry-policy.ts';
+import { currentRequest } from '../queue/request-signals.ts';
 
 export interface DirectRequest {
   readonly secure: boolean;
@@ -296,6 +297,8 @@ function exchange(
   settle: (reusable: boolean) => void,
 ): Promise<DirectAnswer> {
   const socket = connection.socket;
+  // Taken now: a pooled socket's callbacks run in the context of the request that opened it.
+  const timer = currentRequest();
   return new Promise<DirectAnswer>((resolve, reject) => {
     let head: ResponseHead | undefined;
     let framing: Framing | undefined;
@@ -386,6 +389,7 @@ function exchange(
         return;
       }
       buffer ??= takeWriteBuffer(bodyBytes);
+      timer?.moved(data.length);
       // Never more than a read at once (READ_BUFFER_BYTES), and the buffer is written once less than
       // two reads' room is left: it always has room (a small body's buffer holds the whole body).
       if (data.length > buffer.length - filled) throw protocolError('A read did not fit its buffer.');
@@ -472,6 +476,7 @@ function exchange(
         return rest.length ? onHead(rest) : true;
       }
       clearTimeout(headDeadline);
+      timer?.answered();
       head = parsed;
       framing = framingOf(parsed);
       bodyBytes = framing.kind === 'length' ? framing.left : undefined;

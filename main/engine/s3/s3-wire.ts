@@ -20,6 +20,7 @@ import type { LookupFunction } from 'node:net';
 import { SignatureV4 } from '@smithy/signature-v4';
 import type { AwsCredentialIdentity, Provider, SourceData } from '@smithy/types';
 import { abortError } from '../queue/retry-policy.ts';
+import { currentRequest } from '../queue/request-signals.ts';
 import { decodeXmlEntities } from '../../../src/xml-entities.ts';
 import type { StreamedBody } from '../disk/streamed-body.ts';
 
@@ -442,6 +443,7 @@ export class S3Wire {
     const { base } = place;
     const secure = base.protocol === 'https:';
     let sent: ClientRequest | undefined;
+    const timer = currentRequest();
     const response = await new Promise<IncomingMessage>((resolve, reject) => {
       const outgoing = (secure ? https : http).request(
         {
@@ -470,6 +472,12 @@ export class S3Wire {
       // allows them to drain at no less than a MiB per stall timeout (35 KB/s at the default 30 s);
       // the answer's own bytes are watched as before.
       const bodyBytes = request.contentLength ?? 0;
+      // For what limits a transfer: the body is all out; what follows is the store's answer.
+      if (timer && bodyBytes > 0)
+        outgoing.once('finish', () => {
+          timer.sent();
+          timer.moved(bodyBytes);
+        });
       if (bodyBytes > 0) {
         outgoing.once('finish', () =>
           outgoing.setTimeout(stallMs + Math.min(MAX_DRAIN_MS, (stallMs * bodyBytes) / MIB_BYTES), onStall),

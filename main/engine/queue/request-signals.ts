@@ -1,0 +1,175 @@
+// What the store's requests are doing, measured once where every job's request runs.
+//
+// Auto (which sets Threads and Part size) and the readout of what limits a transfer both decide from
+// the same few signals: how long requests take, how much of that is waiting for the store (the round
+// trip and the server's work) and how much is moving the body, how many bytes they move, and how
+// many the store turns away (503 SlowDown, 429). One collector keeps them, so the two never disagree.
+//
+// A request is timed from the moment it holds a slot to the moment it ends. The data path marks two
+// moments inside it, found through the async context, so no call between the job and the socket
+// carries a timer:
+// - `answered`: the store's answer began (a GET's headers): the wait before it is the round trip;
+// - `sent`: the request's body is all handed over (a PUT): the wait after it is the store's answer.
+// A request that marks neither counts as all waiting (a HEAD, a small control request).
+//
+// Samples go in a ring of fixed size, so a million requests cost no more memory than a thousand.
+
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+/** A cancelled request counts for its time, as neither a failure nor a throttle. */
+export type RequestOutcome = 'ok' | 'throttled' | 'failed' | 'cancelled';
+
+export interface RequestSample {
+  /** performance.now() when the request took its slot. */
+  readonly startedAt: number;
+  readonly endedAt: number;
+  /** Of its time, the part spent waiting for the store, not moving a body. */
+  readonly waitMs: number;
+  /** Body bytes moved, up or down. */
+  readonly bytes: number;
+  readonly outcome: RequestOutcome;
+}
+
+/** The requests that ended within the last `seconds`. */
+export interface SignalSummary {
+  readonly seconds: number;
+  readonly requests: number;
+  readonly throttled: number;
+  readonly failed: number;
+  readonly bytes: number;
+  /** Body bytes a second over the window. */
+  readonly bytesPerSecond: number;
+  readonly requestsPerSecond: number;
+  /** Medians over the window's requests; undefined when none ended in it. */
+  readonly medianDurationMs: number | undefined;
+  readonly medianWaitMs: number | undefined;
+  /** Of all the requests' time, the share spent waiting for the store (0..1). */
+  readonly waitShare: number | undefined;
+  /** Mean body bytes a request. */
+  readonly meanBytes: number | undefined;
+  /** Requests in flight, on average over the window (the sum of their times over its length). */
+  readonly meanInFlight: number;
+}
+
+/** One request being timed; the data path marks it, the job ends it. */
+export interface RequestTimer {
+  /** The store's answer began (a GET's headers arrived). */
+  answered(): void;
+  /** The body is all handed over (a PUT's last byte written). */
+  sent(): void;
+  /** Body bytes moved so far are added to the sample. */
+  moved(bytes: number): void;
+}
+
+const RING_SIZE = 8_192;
+const context = new AsyncLocalStorage<RequestTimer>();
+
+/** The request running in this async context, for the data path to mark. */
+export function currentRequest(): RequestTimer | undefined {
+  return context.getStore();
+}
+
+export class RequestSignals {
+  private readonly ring: (RequestSample | undefined)[] = new Array(RING_SIZE);
+  private next = 0;
+  private inFlight = 0;
+  private readonly now: () => number;
+
+  constructor(now: () => number = () => performance.now()) {
+    this.now = now;
+  }
+
+  /** Requests being timed now. */
+  get active(): number {
+    return this.inFlight;
+  }
+
+  /** Run `send` as one timed request; `outcomeOf` names how a failure ended. */
+  async measure<T>(send: () => Promise<T>, outcomeOf: (error: unknown) => RequestOutcome): Promise<T> {
+    const startedAt = this.now();
+    let answeredAt: number | undefined;
+    let sentAt: number | undefined;
+    let bytes = 0;
+    const timer: RequestTimer = {
+      answered: () => {
+        answeredAt ??= this.now();
+      },
+      sent: () => {
+        sentAt ??= this.now();
+      },
+      moved: (count) => {
+        bytes += count;
+      },
+    };
+    this.inFlight += 1;
+    let outcome: RequestOutcome = 'ok';
+    try {
+      return await context.run(timer, send);
+    } catch (error) {
+      outcome = outcomeOf(error);
+      throw error;
+    } finally {
+      this.inFlight -= 1;
+      const endedAt = this.now();
+      // A body sent: the wait is after it. A body received: before it. Neither: all of it.
+      const waitMs =
+        sentAt !== undefined
+          ? endedAt - sentAt
+          : answeredAt !== undefined
+            ? answeredAt - startedAt
+            : endedAt - startedAt;
+      this.record({ startedAt, endedAt, waitMs, bytes, outcome });
+    }
+  }
+
+  record(sample: RequestSample): void {
+    this.ring[this.next] = sample;
+    this.next = (this.next + 1) % RING_SIZE;
+  }
+
+  /** The requests that ended in the last `seconds` (as many as the ring still holds). */
+  summary(seconds: number): SignalSummary {
+    const windowMs = seconds * 1000;
+    const since = this.now() - windowMs;
+    const durations: number[] = [];
+    const waits: number[] = [];
+    let throttled = 0;
+    let failed = 0;
+    let bytes = 0;
+    let busyMs = 0;
+    let waitMs = 0;
+    for (const sample of this.ring) {
+      if (!sample || sample.endedAt < since) continue;
+      const duration = sample.endedAt - sample.startedAt;
+      durations.push(duration);
+      waits.push(sample.waitMs);
+      bytes += sample.bytes;
+      busyMs += duration;
+      waitMs += sample.waitMs;
+      if (sample.outcome === 'throttled') throttled += 1;
+      else if (sample.outcome === 'failed') failed += 1;
+    }
+    const requests = durations.length;
+    return {
+      seconds,
+      requests,
+      throttled,
+      failed,
+      bytes,
+      bytesPerSecond: bytes / seconds,
+      requestsPerSecond: requests / seconds,
+      medianDurationMs: median(durations),
+      medianWaitMs: median(waits),
+      waitShare: busyMs > 0 ? waitMs / busyMs : undefined,
+      meanBytes: requests > 0 ? bytes / requests : undefined,
+      meanInFlight: busyMs / windowMs,
+    };
+  }
+}
+
+function median(values: number[]): number | undefined {
+  if (values.length === 0) return undefined;
+  values.sort((a, b) => a - b);
+  const middle = values.length >> 1;
+  return values.length % 2 ? values[middle]! : (values[middle - 1]! + values[middle]!) / 2;
+}

@@ -1,0 +1,77 @@
+import { expect, it } from 'vitest';
+import { currentRequest, RequestSignals } from '../../../../../main/engine/queue/request-signals.ts';
+
+function clock() {
+  let now = 0;
+  return { now: () => now, advance: (ms: number) => (now += ms) };
+}
+
+const failedAs = () => 'failed' as const;
+
+it('splits a GET into its wait for the answer and its body, from marks made deep in the call', async () => {
+  const time = clock();
+  const signals = new RequestSignals(time.now);
+  await signals.measure(async () => {
+    time.advance(30);
+    await Promise.resolve();
+    currentRequest()!.answered();
+    time.advance(10);
+    currentRequest()!.moved(4096);
+  }, failedAs);
+  const summary = signals.summary(1);
+  expect(summary).toMatchObject({ requests: 1, bytes: 4096, medianDurationMs: 40, medianWaitMs: 30 });
+  expect(summary.waitShare).toBeCloseTo(0.75);
+  expect(summary.meanInFlight).toBeCloseTo(0.04);
+});
+
+it("counts a PUT's wait after its body is sent", async () => {
+  const time = clock();
+  const signals = new RequestSignals(time.now);
+  await signals.measure(async () => {
+    time.advance(50);
+    currentRequest()!.sent();
+    time.advance(20);
+  }, failedAs);
+  expect(signals.summary(1).medianWaitMs).toBe(20);
+});
+
+it('counts throttled and failed requests by how their failure is named, and rethrows', async () => {
+  const time = clock();
+  const signals = new RequestSignals(time.now);
+  const slowDown = Object.assign(new Error('SlowDown'), { throttled: true });
+  const outcome = (error: unknown) => ((error as { throttled?: boolean }).throttled ? 'throttled' : 'failed');
+  await expect(signals.measure(() => Promise.reject(slowDown), outcome)).rejects.toBe(slowDown);
+  await expect(signals.measure(() => Promise.reject(new Error('reset')), outcome)).rejects.toThrow('reset');
+  await signals.measure(() => Promise.resolve(), outcome);
+  expect(signals.summary(1)).toMatchObject({ requests: 3, throttled: 1, failed: 1 });
+  expect(signals.active).toBe(0);
+});
+
+it('summarises only the requests that ended within the window', async () => {
+  const time = clock();
+  const signals = new RequestSignals(time.now);
+  await signals.measure(async () => {
+    time.advance(10);
+    currentRequest()!.moved(100);
+  }, failedAs);
+  time.advance(5_000);
+  await signals.measure(async () => {
+    time.advance(10);
+    currentRequest()!.moved(7);
+  }, failedAs);
+  expect(signals.summary(1)).toMatchObject({ requests: 1, bytes: 7, bytesPerSecond: 7 });
+  expect(signals.summary(10)).toMatchObject({ requests: 2, bytes: 107 });
+});
+
+it('keeps a bounded number of samples however many requests run', async () => {
+  const time = clock();
+  const signals = new RequestSignals(time.now);
+  for (let i = 0; i < 20_000; i++) await signals.measure(async () => void time.advance(0.01), failedAs);
+  const summary = signals.summary(1_000);
+  expect(summary.requests).toBeGreaterThan(1_000);
+  expect(summary.requests).toBeLessThan(20_000);
+});
+
+it('leaves no request current outside a measured call', () => {
+  expect(currentRequest()).toBeUndefined();
+});
