@@ -324,6 +324,17 @@ describe('restore to a moment', () => {
       .restoreTo(t.connection, { bucket: t.bucket, prefix: 'p/', to: Date.now(), dryRun: true })
       .finished();
     expect(end.state).toMatchObject({ status: 'failed', error: { code: 'UnreliableVersionDates' } });
+    // A real restore finds it before its first change: p/0.txt, made after the moment, sorts first
+    // and would be hidden by the restore; it is left as it is.
+    const moment = Date.now();
+    await sleep(1_100);
+    await put(['p/0.txt'], () => 'made after the moment');
+    const real = await t.engine.restoreTo(t.connection, { bucket: t.bucket, prefix: 'p/', to: moment }).finished();
+    expect(real.state).toMatchObject({
+      status: 'failed',
+      error: { code: 'UnreliableVersionDates', message: expect.stringMatching(/Nothing was changed/) },
+    });
+    expect([...(await current('p/')).keys()]).toEqual(['p/0.txt']);
   }
 
   it('refuses a moment in the future, and a bucket that never kept versions, naming its state', async () => {

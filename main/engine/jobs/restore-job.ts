@@ -53,6 +53,8 @@ export function restoreStep(history: KeyHistory, moment: number): RestoreStep | 
 export function restoreBody(connection: S3Connection, spec: RestoreSpec): JobBody<DeleteTarget> {
   return async (runtime) => {
     await versioningAllowsRestore(connection, spec);
+    // A store whose dates cannot be trusted is found before the first change, not part-way.
+    if (!spec.dryRun) await checkDates(connection, spec, runtime);
     const deletes: DeleteTarget[] = [];
     const flush = async (all: boolean) => {
       while (deletes.length >= (all ? 1 : MAX_KEYS_PER_DELETE)) {
@@ -91,7 +93,7 @@ async function* steps(
     prefix: spec.prefix,
     signal: runtime.signal,
   })) {
-    if (datesOutOfOrder(history)) throw unreliableDates(spec, history.key);
+    if (datesOutOfOrder(history)) throw unreliableDates(spec, history.key, spec.dryRun ? 'before' : 'during');
     const step = restoreStep(history, spec.to);
     if (!step) continue;
     // Each marker removed is one delete; a copy or a hide is one change.
@@ -99,6 +101,16 @@ async function* steps(
     yield step;
   }
   runtime.totalsFinal();
+}
+
+/** Every key's versions read once, for dates out of order, before anything is changed. */
+async function checkDates(connection: S3Connection, spec: RestoreSpec, runtime: JobRuntime<DeleteTarget>) {
+  for await (const history of listKeyHistories(connection, {
+    bucket: spec.bucket,
+    prefix: spec.prefix,
+    signal: runtime.signal,
+  }))
+    if (datesOutOfOrder(history)) throw unreliableDates(spec, history.key, 'before');
 }
 
 async function copyOver(
@@ -146,14 +158,18 @@ async function versioningAllowsRestore(connection: S3Connection, spec: RestoreSp
   );
 }
 
-function unreliableDates(spec: RestoreSpec, key: string): BargeError {
+/**
+ * `before`: found before any change (a dry run, or the check a restore starts with); `during`: a key
+ * written since that check, found part-way.
+ */
+function unreliableDates(spec: RestoreSpec, key: string, when: 'before' | 'during'): BargeError {
   return new BargeError(
     'UnreliableVersionDates',
     `The store dates an older version of s3://${spec.bucket}/${key} after its latest one: its dates say when ` +
       `versions were set aside, not when they were written, so what each key held at a moment cannot be known. ` +
-      (spec.dryRun
-        ? `The dry run stopped there. Nothing was changed.`
-        : `The restore stopped there; keys before it (in key order) were restored.`),
+      (when === 'during'
+        ? `The restore stopped there; keys before it (in key order) were restored.`
+        : `The ${spec.dryRun ? 'dry run' : 'restore'} stopped there. Nothing was changed.`),
   );
 }
 
