@@ -35,6 +35,8 @@ export interface ExpiryOnServer {
   readonly dropped: readonly string[];
   /** What the noncurrent part does depends on it; undefined where the store did not say. */
   readonly versioning: BucketVersioning | undefined;
+  /** The bucket held this very rule already: asking again changed nothing. */
+  readonly already: boolean;
 }
 
 /** Rules a bucket holds at most (S3's limit). */

@@ -91,11 +91,11 @@ export function ServerExpiryOffer({
         </>
       )}
       <div role="status" aria-live="polite">
-        {added.map(({ rule, dropped, versioning }) => (
+        {added.map(({ rule, dropped, versioning, already }) => (
           <div key={rule.id} className="expire-rule">
             <p>
-              Rule <code>{printable(rule.id)}</code> added to <Name text={bucket} />. As the store reads it back:{' '}
-              {printable(describeRule(rule))}.
+              Rule <code>{printable(rule.id)}</code> {already ? 'was in' : 'added to'} <Name text={bucket} />
+              {already ? ' already: nothing changed' : ''}. As the store reads it back: {printable(describeRule(rule))}.
             </p>
             {dropped.length > 0 && (
               <p className="warning">

@@ -91,6 +91,12 @@ if (inject('s3').kind === 'minio')
         `To take it back before the store acts: barge lifecycle rm s3://${t.bucket} ${OURS}\n`,
       );
       expect(await ruleIds()).toEqual([THEIRS.ID, OURS]);
+      // Asked again: the same rule, said to be there already, not added a second time.
+      const again = await runCli(['rm', '-r', '--expire-on-server', '--yes', `s3://${t.bucket}/old/logs`]);
+      expect(again.code).toBe(0);
+      expect(again.stdout).toContain(`Lifecycle rule ${OURS} was in s3://${t.bucket} already (nothing changed)`);
+      expect(again.stdout).not.toContain('Added');
+      expect(await ruleIds()).toEqual([THEIRS.ID, OURS]);
 
       const table = await runCli(['lifecycle', 'ls', `s3://${t.bucket}`]);
       expect(table.code).toBe(0);

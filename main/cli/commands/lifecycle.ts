@@ -120,9 +120,11 @@ function jsonOf(bucket: string, expiry: ExpiryOnServer): string {
   return `${printableJson({ bucket, ...expiry, description: describeRule(expiry.rule), runs: 'asynchronously' })}\n`;
 }
 
-function textOf(bucket: string, prefix: string, { rule, dropped, versioning }: ExpiryOnServer): string {
+function textOf(bucket: string, prefix: string, { rule, dropped, versioning, already }: ExpiryOnServer): string {
   return [
-    `Added lifecycle rule ${printable(rule.id)} to s3://${bucket}; as the store reads it back:`,
+    already
+      ? `Lifecycle rule ${printable(rule.id)} was in s3://${bucket} already (nothing changed); as the store reads it:`
+      : `Added lifecycle rule ${printable(rule.id)} to s3://${bucket}; as the store reads it back:`,
     `  ${printable(describeRule(rule))}`,
     ...droppedLines(bucket, prefix, dropped),
     versioningNote(versioning),

@@ -37,7 +37,9 @@ export async function expirePrefixOnServer(
   prefix: string,
 ): Promise<ExpiryOnServer> {
   const asked = expiryRule(prefix);
-  const rules = withRule(await storedRules(connection, bucket), stored(asked), (r) => r.ID);
+  const before = await storedRules(connection, bucket);
+  const earlier = before.find((rule) => rule.ID === asked.id);
+  const rules = withRule(before, stored(asked), (r) => r.ID);
   await writeRules(connection, bucket, rules);
   const kept = (await lifecycleRules(connection, bucket)).find((rule) => rule.id === asked.id);
   if (kept === undefined)
@@ -55,7 +57,9 @@ export async function expirePrefixOnServer(
       : []),
   ];
   const versioning = await bucketVersioning(connection, bucket).catch(() => undefined);
-  return { rule: kept, dropped, versioning };
+  // Asked again: the rule read back is the one the bucket held, so nothing changed (and is said so).
+  const already = earlier !== undefined && JSON.stringify(shown(earlier)) === JSON.stringify(kept);
+  return { rule: kept, dropped, versioning, already };
 }
 
 /** Remove the rule of ID `id`, every other kept; fails by name where the bucket has none of that ID. */

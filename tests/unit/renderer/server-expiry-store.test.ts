@@ -11,7 +11,12 @@ beforeEach(() => useServerExpiry.getState().reset());
 describe('expire on the server', () => {
   it('adds a rule per folder and keeps each as read back, with the versioning', async () => {
     const api = useFakeApi({
-      'buckets.expirePrefix': ({ prefix }) => ({ rule: expiryRule(prefix), dropped: [], versioning: 'enabled' }),
+      'buckets.expirePrefix': ({ prefix }) => ({
+        rule: expiryRule(prefix),
+        dropped: [],
+        versioning: 'enabled',
+        already: false,
+      }),
     });
     await useServerExpiry.getState().expire('c1', 'b', ['a/', 'b/']);
     expect(api.calls.map((call) => call.params)).toEqual([
@@ -27,7 +32,12 @@ describe('expire on the server', () => {
     useFakeApi({
       'buckets.expirePrefix': ({ prefix }) =>
         prefix === 'a/'
-          ? { rule: expiryRule(prefix), dropped: ['the abort of incomplete uploads'], versioning: 'off' }
+          ? {
+              rule: expiryRule(prefix),
+              dropped: ['the abort of incomplete uploads'],
+              versioning: 'off',
+              already: false,
+            }
           : new Error('This store does not support lifecycle rules.'),
     });
     await useServerExpiry.getState().expire('c1', 'b', ['a/', 'b/', 'c/']);
