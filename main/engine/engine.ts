@@ -49,7 +49,7 @@ import { ProgressPublisher } from './queue/progress-publisher.ts';
 import type { Timer } from './queue/progress-publisher.ts';
 import { RequestScheduler } from './queue/request-scheduler.ts';
 import { RequestSignals } from './queue/request-signals.ts';
-import { EventLoopLoad } from './queue/event-loop-load.ts';
+import { CpuLoad } from './queue/cpu-load.ts';
 import { MIN_REQUESTS, readLimit } from './queue/limit-readout.ts';
 import type { LimitKind, LimitReadout } from '../../src/contract/models.ts';
 import { ByteGate } from './queue/byte-gate.ts';
@@ -151,14 +151,16 @@ type EngineListener = (event: EngineEvent) => void;
 /** What limits a transfer is read from this many seconds of requests, or the longer look where few ended. */
 const LIMIT_WINDOW_SECONDS = 5;
 const LIMIT_LONG_WINDOW_SECONDS = 20;
+/** The CPU's busy share is read over a shorter look: a loop that fills up is seen within a second or two. */
+const CPU_WINDOW_SECONDS = 3;
 
 export class Engine {
   private current: Settings;
   private readonly scheduler: RequestScheduler;
   /** Every job's requests, measured: what Auto and the readout of a transfer's limit decide from. */
   readonly signals = new RequestSignals();
-  /** How busy the main thread is, and the last readout of what limits the transfers (kept while it holds). */
-  private readonly eventLoop = new EventLoopLoad();
+  /** How busy the client's CPU is, and the last readout of what limits the transfers (kept while it holds). */
+  private readonly cpu = new CpuLoad();
   private limitKind: LimitKind | undefined;
   /** Every body byte of every job's connection passes it: counted, and held to the Max speed. */
   private readonly gate: ByteGate;
@@ -826,7 +828,7 @@ export class Engine {
         running,
         requests,
         inFlight: this.signals.active,
-        eventLoop: this.eventLoop.utilisation(LIMIT_WINDOW_SECONDS),
+        cpu: this.cpu.shares(CPU_WINDOW_SECONDS),
         bytesPerSecond,
         maxRate: this.current.maxRate,
       },

@@ -10,6 +10,7 @@
 
 import { formatBytes, formatRate } from '../../../src/byte-units.ts';
 import type { LimitFigure, LimitKind, LimitReadout } from '../../../src/contract/models.ts';
+import type { CpuShares } from './cpu-load.ts';
 import type { SignalSummary } from './request-signals.ts';
 
 export interface LimitSignals {
@@ -19,8 +20,8 @@ export interface LimitSignals {
   readonly requests: SignalSummary;
   /** Requests in flight now. */
   readonly inFlight: number;
-  /** The share of the window the event loop was busy (0..1); undefined before it is known. */
-  readonly eventLoop: number | undefined;
+  /** How busy the client's CPU was over the window (cpu-load.ts); undefined before it is known. */
+  readonly cpu: CpuShares | undefined;
   /** The busiest share of a worker pool's threads (0..1), where one hashes. */
   readonly workers?: number | undefined;
   /** The running jobs' throughput now, bytes a second. */
@@ -39,7 +40,7 @@ interface Level {
 export const AT_CAP: Level = { enter: 0.8, stay: 0.6 };
 /** Requests the store turned away (503 SlowDown, 429), as a share of those that ended. */
 export const THROTTLED: Level = { enter: 0.05, stay: 0.02 };
-/** The event loop's (or a hashing worker's) busy share. */
+/** The busiest of the event loop's share, the process's share of its cores, a hashing worker's share. */
 export const CPU_BUSY: Level = { enter: 0.9, stay: 0.75 };
 /** The requests' time spent reading or writing the local files. */
 export const DISK_SHARE: Level = { enter: 0.5, stay: 0.35 };
@@ -47,6 +48,8 @@ export const DISK_SHARE: Level = { enter: 0.5, stay: 0.35 };
 export const WAIT_SHARE: Level = { enter: 0.6, stay: 0.45 };
 /** The requests' time spent moving bodies (1 - the wait share): above, bandwidth-bound. */
 export const BODY_SHARE: Level = { enter: 0.6, stay: 0.5 };
+/** Requests this large that wait mostly wait for the store's work, not for the round trip. */
+export const LARGE_REQUEST_BYTES = 4 * 1024 * 1024;
 /** Fewer requests than this in the window say nothing of the network or the store. */
 export const MIN_REQUESTS = 3;
 
@@ -91,20 +94,24 @@ export function readLimit(signals: LimitSignals, previous?: LimitKind): LimitRea
       ],
     };
 
-  const cpu = Math.max(signals.eventLoop ?? 0, signals.workers ?? 0);
-  if (holds(signals.eventLoop === undefined && signals.workers === undefined ? undefined : cpu, CPU_BUSY, held('cpu')))
+  const { cpu, workers } = signals;
+  const busiest = Math.max(cpu?.eventLoop ?? 0, cpu?.process ?? 0, workers ?? 0);
+  if (holds(cpu === undefined && workers === undefined ? undefined : busiest, CPU_BUSY, held('cpu')))
     return {
       kind: 'cpu',
       words:
         "This computer's CPU: Barge is busy nearly all the time (hashing, signing, copying bytes); " +
         'more threads will not help, fewer other programs or a faster CPU would.',
       figures: [
-        ...(signals.eventLoop === undefined
+        ...(cpu === undefined
           ? []
-          : [figure('eventLoopUtilisation', signals.eventLoop, `main thread busy ${percent(signals.eventLoop)}`)]),
-        ...(signals.workers === undefined
+          : [
+              figure('eventLoopUtilisation', cpu.eventLoop, `main thread busy ${percent(cpu.eventLoop)}`),
+              figure('processCpuShare', cpu.process, `${percent(cpu.process)} of the cores it may use`),
+            ]),
+        ...(workers === undefined
           ? []
-          : [figure('workerUtilisation', signals.workers, `hashing threads busy ${percent(signals.workers)}`)]),
+          : [figure('workerUtilisation', workers, `hashing threads busy ${percent(workers)}`)]),
       ],
     };
 
@@ -112,7 +119,10 @@ export function readLimit(signals: LimitSignals, previous?: LimitKind): LimitRea
 
   const reading = (requests.diskReadShare ?? 0) >= (requests.diskWriteShare ?? 0);
   const diskShare = reading ? requests.diskReadShare : requests.diskWriteShare;
-  if (holds(diskShare, DISK_SHARE, held('disk')))
+  // A file read's or write's time includes its wait for the event loop: with the loop near full,
+  // that wait is the CPU's, and the disk only looks slow.
+  const loopHasRoom = (cpu?.eventLoop ?? 0) < CPU_BUSY.stay;
+  if (loopHasRoom && holds(diskShare, DISK_SHARE, held('disk')))
     return {
       kind: 'disk',
       words:
@@ -141,8 +151,11 @@ export function readLimit(signals: LimitSignals, previous?: LimitKind): LimitRea
     return {
       kind: 'latency',
       words:
-        "Latency-bound: requests spend most of their time waiting for the store's answer (many small " +
-        'requests); more threads would help.',
+        (requests.meanBytes ?? 0) < LARGE_REQUEST_BYTES
+          ? "Latency-bound: requests spend most of their time waiting for the store's answer (many small " +
+            'requests); more threads would help.'
+          : "Latency-bound: requests spend most of their time waiting for the store's answer after their " +
+            'bodies (the store is slow to take them); more threads may not help.',
       figures: [
         figure('waitShare', wait!, `${percent(wait!)} of request time waiting for the store`),
         ...medianWait,

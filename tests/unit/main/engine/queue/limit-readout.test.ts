@@ -31,7 +31,7 @@ function signals(patch: Partial<LimitSignals> = {}, summary: Partial<SignalSumma
     running: true,
     requests: requests(summary),
     inFlight: 4,
-    eventLoop: 0.3,
+    cpu: { eventLoop: 0.3, process: 0.3 },
     bytesPerSecond: 20 * MIB,
     maxRate: 0,
     ...patch,
@@ -49,8 +49,9 @@ describe('names each condition from its signal', () => {
       'max-speed',
       'Your Max speed',
     ],
-    ['the CPU', signals({ eventLoop: 0.97 }, { waitShare: 0.1 }), 'cpu', "This computer's CPU"],
+    ['the CPU', signals({ cpu: { eventLoop: 0.97, process: 0.5 } }, { waitShare: 0.1 }), 'cpu', "This computer's CPU"],
     ['a hashing worker', signals({ workers: 0.95 }), 'cpu', "This computer's CPU"],
+    ['every core it may use', signals({ cpu: { eventLoop: 0.6, process: 0.97 } }), 'cpu', "This computer's CPU"],
     ['the disk, reading', signals({}, { diskReadShare: 0.7 }), 'disk', 'The local disk: reading'],
     ['the disk, writing', signals({}, { diskWriteShare: 0.7, diskReadShare: 0 }), 'disk', 'The local disk: writing'],
   ])('%s', (_name, input, kind, words) => {
@@ -73,9 +74,11 @@ describe('names each condition from its signal', () => {
 
 describe('the order when several hold', () => {
   it("the user's cap first: a capped transfer also moves bodies slowly", () => {
-    expect(readLimit(signals({ maxRate: MIB, bytesPerSecond: MIB, eventLoop: 0.95 }, { throttled: 20 }))?.kind).toBe(
-      'max-speed',
-    );
+    expect(
+      readLimit(
+        signals({ maxRate: MIB, bytesPerSecond: MIB, cpu: { eventLoop: 0.95, process: 0.5 } }, { throttled: 20 }),
+      )?.kind,
+    ).toBe('max-speed');
   });
 
   it('throttling before latency: refused requests also wait', () => {
@@ -83,7 +86,9 @@ describe('the order when several hold', () => {
   });
 
   it('the CPU before the disk and the network: a busy loop slows every measured time', () => {
-    expect(readLimit(signals({ eventLoop: 0.95 }, { diskReadShare: 0.8, waitShare: 0.9 }))?.kind).toBe('cpu');
+    expect(
+      readLimit(signals({ cpu: { eventLoop: 0.95, process: 0.6 } }, { diskReadShare: 0.8, waitShare: 0.9 }))?.kind,
+    ).toBe('cpu');
   });
 
   it('a cap far above the throughput is not the limit', () => {
@@ -132,9 +137,9 @@ describe('does not flicker between two conditions', () => {
   });
 
   it('keeps the CPU while the loop stays busy, not from the first quiet reading', () => {
-    expect(readLimit(signals({ eventLoop: 0.8 }), 'cpu')?.kind).toBe('cpu');
-    expect(readLimit(signals({ eventLoop: 0.8 }))).toBeUndefined();
-    expect(readLimit(signals({ eventLoop: 0.6 }), 'cpu')).toBeUndefined();
+    expect(readLimit(signals({ cpu: { eventLoop: 0.8, process: 0.5 } }), 'cpu')?.kind).toBe('cpu');
+    expect(readLimit(signals({ cpu: { eventLoop: 0.8, process: 0.5 } }))).toBeUndefined();
+    expect(readLimit(signals({ cpu: { eventLoop: 0.6, process: 0.5 } }), 'cpu')).toBeUndefined();
   });
 
   it('keeps throttling and the cap at their lower levels', () => {
@@ -143,4 +148,14 @@ describe('does not flicker between two conditions', () => {
     expect(readLimit(signals({ maxRate: 20 * MIB, bytesPerSecond: 14 * MIB }), 'max-speed')?.kind).toBe('max-speed');
     expect(readLimit(signals({ maxRate: 20 * MIB, bytesPerSecond: 14 * MIB }))).toBeUndefined();
   });
+});
+
+it('says a wait after large bodies is the store being slow to take them, which more threads may not cure', () => {
+  expect(readLimit(signals({}, { waitShare: 0.8, meanBytes: 8 * MIB }))?.words).toMatch(
+    /^Latency-bound: .*the store is slow to take them\); more threads may not help/,
+  );
+});
+
+it('does not blame the disk while the event loop is nearly full: the reads and writes waited for the loop', () => {
+  expect(readLimit(signals({ cpu: { eventLoop: 0.85, process: 0.5 } }, { diskWriteShare: 0.8 }))).toBeUndefined();
 });
