@@ -831,6 +831,7 @@ export class Engine {
         cpu: this.cpu.shares(CPU_WINDOW_SECONDS),
         bytesPerSecond,
         maxRate: this.current.maxRate,
+        gateHeld: this.gate.heldAt !== undefined && performance.now() - this.gate.heldAt < LIMIT_WINDOW_SECONDS * 1000,
       },
       this.limitKind,
     );

@@ -28,6 +28,8 @@ export interface LimitSignals {
   readonly bytesPerSecond: number;
   /** The Max speed setting, bytes a second; 0 when there is none. */
   readonly maxRate: number;
+  /** The byte gate held a chunk back for the Max speed within the window. */
+  readonly gateHeld: boolean;
 }
 
 /** Entered at `enter`, kept while at least `stay`. */
@@ -70,7 +72,9 @@ export function readLimit(signals: LimitSignals, previous?: LimitKind): LimitRea
   const held = (kind: LimitKind) => previous === kind;
   const inFlight = figure('requestsInFlight', signals.inFlight, `${signals.inFlight} in flight`);
 
-  if (signals.maxRate > 0 && holds(signals.bytesPerSecond / signals.maxRate, AT_CAP, held('max-speed')))
+  // At the cap and held there: a link that happens to be as slow as the cap holds nothing back.
+  const capped = signals.maxRate > 0 && signals.gateHeld;
+  if (capped && holds(signals.bytesPerSecond / signals.maxRate, AT_CAP, held('max-speed')))
     return {
       kind: 'max-speed',
       words: 'Your Max speed: the transfers run at the cap you set; raise or remove it to go faster.',

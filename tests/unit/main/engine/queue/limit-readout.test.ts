@@ -34,6 +34,7 @@ function signals(patch: Partial<LimitSignals> = {}, summary: Partial<SignalSumma
     cpu: { eventLoop: 0.3, process: 0.3 },
     bytesPerSecond: 20 * MIB,
     maxRate: 0,
+    gateHeld: false,
     ...patch,
   };
 }
@@ -45,7 +46,7 @@ describe('names each condition from its signal', () => {
     ['throttling', signals({}, { throttled: 10, waitShare: 0.9 }), 'throttled', 'Throttled by the store'],
     [
       'the cap',
-      signals({ maxRate: 20 * MIB, bytesPerSecond: 19 * MIB }, { waitShare: 0.1 }),
+      signals({ maxRate: 20 * MIB, bytesPerSecond: 19 * MIB, gateHeld: true }, { waitShare: 0.1 }),
       'max-speed',
       'Your Max speed',
     ],
@@ -76,7 +77,10 @@ describe('the order when several hold', () => {
   it("the user's cap first: a capped transfer also moves bodies slowly", () => {
     expect(
       readLimit(
-        signals({ maxRate: MIB, bytesPerSecond: MIB, cpu: { eventLoop: 0.95, process: 0.5 } }, { throttled: 20 }),
+        signals(
+          { maxRate: MIB, bytesPerSecond: MIB, gateHeld: true, cpu: { eventLoop: 0.95, process: 0.5 } },
+          { throttled: 20 },
+        ),
       )?.kind,
     ).toBe('max-speed');
   });
@@ -89,6 +93,12 @@ describe('the order when several hold', () => {
     expect(
       readLimit(signals({ cpu: { eventLoop: 0.95, process: 0.6 } }, { diskReadShare: 0.8, waitShare: 0.9 }))?.kind,
     ).toBe('cpu');
+  });
+
+  it('a cap the throughput is near but the gate never held bytes back for is not the limit', () => {
+    expect(
+      readLimit(signals({ maxRate: 20 * MIB, bytesPerSecond: 19 * MIB, gateHeld: false }, { waitShare: 0.1 }))?.kind,
+    ).toBe('bandwidth');
   });
 
   it('a cap far above the throughput is not the limit', () => {
@@ -145,8 +155,10 @@ describe('does not flicker between two conditions', () => {
   it('keeps throttling and the cap at their lower levels', () => {
     expect(readLimit(signals({}, { throttled: 3 }), 'throttled')?.kind).toBe('throttled');
     expect(readLimit(signals({}, { throttled: 3 }))).toBeUndefined();
-    expect(readLimit(signals({ maxRate: 20 * MIB, bytesPerSecond: 14 * MIB }), 'max-speed')?.kind).toBe('max-speed');
-    expect(readLimit(signals({ maxRate: 20 * MIB, bytesPerSecond: 14 * MIB }))).toBeUndefined();
+    expect(readLimit(signals({ maxRate: 20 * MIB, bytesPerSecond: 14 * MIB, gateHeld: true }), 'max-speed')?.kind).toBe(
+      'max-speed',
+    );
+    expect(readLimit(signals({ maxRate: 20 * MIB, bytesPerSecond: 14 * MIB, gateHeld: true }))).toBeUndefined();
   });
 });
 
