@@ -3,11 +3,13 @@
 import { formatBytes, formatDuration, formatObjectRate, formatRate } from '../../src/byte-units.ts';
 import type { JobUpdate } from '../../src/jobs.ts';
 import { progressFraction } from '../../src/jobs.ts';
+import type { LimitReadout } from '../../src/contract/models.ts';
+import { LIMIT_NAMES } from '../../src/limit-names.ts';
 
 const BAR_WIDTH = 24;
 
-/** The text of the progress line for a job. */
-export function progressLine(snapshot: JobUpdate, columns = 100): string {
+/** The text of the progress line for a job; `limit`: what limits it now, named last (cut first when narrow). */
+export function progressLine(snapshot: JobUpdate, columns = 100, limit?: LimitReadout): string {
   const p = snapshot.progress;
   const shown = progressFraction(snapshot);
   const filled = Math.round(shown * BAR_WIDTH);
@@ -27,21 +29,22 @@ export function progressLine(snapshot: JobUpdate, columns = 100): string {
     p.objectsFailed > 0 ? `${p.objectsFailed} failed` : '',
     p.retries ? `${p.retries} ${p.retries === 1 ? 'resend' : 'resends'}` : '',
     p.waitingForStore ? 'waiting for the store' : '',
+    limit ? `limited by ${LIMIT_NAMES[limit.kind]}` : '',
   ].filter(Boolean);
   const line = parts.join('  ');
   return line.length > columns - 1 ? line.slice(0, columns - 1) : line;
 }
 
 export interface ProgressView {
-  update(snapshot: JobUpdate): void;
+  update(snapshot: JobUpdate, limit?: LimitReadout): void;
   done(): void;
 }
 
 export function terminalProgress(stream: NodeJS.WriteStream): ProgressView {
   let drawn = false;
   return {
-    update(snapshot) {
-      stream.write(`\r\x1b[2K${progressLine(snapshot, stream.columns ?? 100)}`);
+    update(snapshot, limit) {
+      stream.write(`\r\x1b[2K${progressLine(snapshot, stream.columns ?? 100, limit)}`);
       drawn = true;
     },
     done() {

@@ -9,6 +9,7 @@ import type { EarlierRun, ItemError, ItemList, JobSnapshot, JobSummary, JobUpdat
 import { isFinished } from '../../src/jobs.ts';
 import { silentProgress, terminalProgress } from './progress-line.ts';
 import { rerunAdvice } from './rerun-advice.ts';
+import { LimitTally } from './limit-tally.ts';
 import type { CliContext } from './context.ts';
 
 /** A run last heard of longer ago than this is started afresh, not resumed. */
@@ -44,11 +45,15 @@ export async function runJob(
   const ended = new Promise<JobUpdate>((resolve) => {
     settle = resolve;
   });
+  // What limits the run, read from the engine's stats once a second (the progress line shows it now,
+  // --json the one named most often).
+  const limits = new LimitTally();
   const seen = (snapshot: JobUpdate) => {
-    view.update(snapshot);
+    view.update(snapshot, limits.now);
     if (isFinished(snapshot.state)) settle(snapshot);
   };
   const stop = cli.service.subscribe((event) => {
+    if (event.type === 'stats') limits.add(event.stats.limit);
     if (event.type !== 'jobs') return;
     for (const snapshot of event.jobs) {
       if (id === undefined) early.set(snapshot.id, snapshot);
@@ -124,7 +129,8 @@ export async function runJob(
   if (end.state.status === 'completed' || end.state.status === 'cancelled')
     await cli.service.call('jobs.forget', { id: jobId });
   if (cli.options.json) {
-    cli.stdout.write(`${printableJson({ ...end, seconds })}\n`);
+    const limit = limits.mostNamed();
+    cli.stdout.write(`${printableJson({ ...end, seconds, stats: limit ? { limit } : {} })}\n`);
   } else {
     for (const error of end.itemErrors) cli.stderr.write(`error: ${printable(error.message)}\n`);
     if (end.progress.objectsFailed > end.itemErrors.length)

@@ -49,6 +49,9 @@ import { ProgressPublisher } from './queue/progress-publisher.ts';
 import type { Timer } from './queue/progress-publisher.ts';
 import { RequestScheduler } from './queue/request-scheduler.ts';
 import { RequestSignals } from './queue/request-signals.ts';
+import { CpuLoad } from './queue/cpu-load.ts';
+import { MIN_REQUESTS, readLimit } from './queue/limit-readout.ts';
+import type { LimitKind, LimitReadout } from '../../src/contract/models.ts';
 import { ByteGate } from './queue/byte-gate.ts';
 import { openConnection } from './s3/s3-connection.ts';
 import { sameStore } from './s3/store-identity.ts';
@@ -145,11 +148,20 @@ export type EngineEvent =
 
 type EngineListener = (event: EngineEvent) => void;
 
+/** What limits a transfer is read from this many seconds of requests, or the longer look where few ended. */
+const LIMIT_WINDOW_SECONDS = 5;
+const LIMIT_LONG_WINDOW_SECONDS = 20;
+/** The CPU's busy share is read over a shorter look: a loop that fills up is seen within a second or two. */
+const CPU_WINDOW_SECONDS = 3;
+
 export class Engine {
   private current: Settings;
   private readonly scheduler: RequestScheduler;
   /** Every job's requests, measured: what Auto and the readout of a transfer's limit decide from. */
   readonly signals = new RequestSignals();
+  /** How busy the client's CPU is, and the last readout of what limits the transfers (kept while it holds). */
+  private readonly cpu = new CpuLoad();
+  private limitKind: LimitKind | undefined;
   /** Every body byte of every job's connection passes it: counted, and held to the Max speed. */
   private readonly gate: ByteGate;
   private readonly jobsById = new Map<string, Job<unknown>>();
@@ -793,12 +805,38 @@ export class Engine {
       bytesPerSecond += rates.bytesPerSecond;
       objectsPerSecond += rates.objectsPerSecond;
     }
+    const limit = this.limitNow(bytesPerSecond);
     return {
       activeRequests: this.scheduler.active,
       waitingRequests: this.scheduler.waiting(),
       bytesPerSecond,
       objectsPerSecond,
+      ...(limit ? { limit } : {}),
     };
+  }
+
+  /**
+   * What limits the running transfers now (queue/limit-readout.ts), from the last few seconds'
+   * requests; a longer look back where too few ended in them (large parts on a slow link).
+   */
+  private limitNow(bytesPerSecond: number): LimitReadout | undefined {
+    const running = [...this.jobsById.values()].some((job) => job.state.status === 'running');
+    let requests = this.signals.summary(LIMIT_WINDOW_SECONDS);
+    if (requests.requests < MIN_REQUESTS) requests = this.signals.summary(LIMIT_LONG_WINDOW_SECONDS);
+    const limit = readLimit(
+      {
+        running,
+        requests,
+        inFlight: this.signals.active,
+        cpu: this.cpu.shares(CPU_WINDOW_SECONDS),
+        bytesPerSecond,
+        maxRate: this.current.maxRate,
+        gateHeld: this.gate.heldAt !== undefined && performance.now() - this.gate.heldAt < LIMIT_WINDOW_SECONDS * 1000,
+      },
+      this.limitKind,
+    );
+    this.limitKind = limit?.kind;
+    return limit;
   }
 
   /**

@@ -47,6 +47,7 @@ import { JobPhaseLine } from './JobPhaseLine.tsx';
 import { printable } from '../../src/unsafe-text.ts';
 import { rowPlacement } from './useRowWindow.ts';
 import { UndoDeleteButton } from './UndoDeleteButton.tsx';
+import { LimitReadout } from './LimitReadout.tsx';
 
 /** A row's three lines (name, progress, objects and actions), with its padding. */
 const ROW_HEIGHT = 92;
@@ -174,11 +175,14 @@ export function TransfersPanel({ mode, width }: { mode: 'docked' | 'drawer'; wid
       <TransferSettings />
       <NotificationToggle />
       <section className="overall" aria-label="Overall throughput">
-        <span>
-          All transfers: <strong>{overallRate(stats)}</strong>, {plural(stats?.activeRequests ?? 0, 'request')} in
-          flight
-        </span>
-        <Sparkline values={overall} width={260} height={32} label="Overall throughput graph" />
+        <div className="overall-line">
+          <span>
+            All transfers: <strong>{overallRate(stats)}</strong>, {plural(stats?.activeRequests ?? 0, 'request')} in
+            flight
+          </span>
+          <Sparkline values={overall} width={260} height={32} label="Overall throughput graph" />
+        </div>
+        <LimitReadout limit={stats?.limit} />
       </section>
       <div className="pane-title" role="toolbar" aria-label="All transfers">
         <button type="button" onClick={() => act('pause')}>

@@ -139,12 +139,30 @@ export const objectDetailsSchema = objectRowSchema.extend({
 });
 export type ObjectDetails = z.infer<typeof objectDetailsSchema>;
 
+// What limits the running transfers now (main/engine/queue/limit-readout.ts), in words a user acts on.
+export const LIMIT_KINDS = ['max-speed', 'throttled', 'cpu', 'disk', 'latency', 'bandwidth'] as const;
+export type LimitKind = (typeof LIMIT_KINDS)[number];
+
+/** One measured figure behind a readout: a name for scripts, its value, and the value in words. */
+export const limitFigureSchema = z.object({ name: z.string(), value: z.number(), text: z.string() });
+export type LimitFigure = z.infer<typeof limitFigureSchema>;
+
+export const limitReadoutSchema = z.object({
+  kind: z.enum(LIMIT_KINDS),
+  /** What it is and what would help: "Latency-bound: requests spend most of their time waiting…". */
+  words: z.string(),
+  figures: z.array(limitFigureSchema),
+});
+export type LimitReadout = z.infer<typeof limitReadoutSchema>;
+
 export const engineStatsSchema = z.object({
   activeRequests: z.number(),
   waitingRequests: z.number(),
   /** The sum of the running jobs' rates: zero when none runs. */
   bytesPerSecond: z.number(),
   objectsPerSecond: z.number().optional(),
+  /** What limits the running transfers now; absent when nothing runs or no one thing dominates. */
+  limit: limitReadoutSchema.optional(),
 });
 export type EngineStats = z.infer<typeof engineStatsSchema>;
 

@@ -112,6 +112,12 @@ export const FIELD_WORDS: Readonly<Record<string, { readonly name: string; reado
   versions: { name: 'the versions choice' },
   versionId: { name: 'the version ID' },
   sourceVersionId: { name: "the source's version ID" },
+  // What limits a transfer (the engine's stats: `limit`, whose own name is taken above by listings).
+  kind: { name: 'the kind of limit' },
+  words: { name: 'the limit in words' },
+  figures: { name: 'the figures behind the limit', item: 'a figure' },
+  value: { name: "the figure's value" },
+  text: { name: 'the figure in words' },
 };
 
 /** What a value of each type is called in a sentence. */

@@ -9,6 +9,8 @@
 import { stat } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { BargeError } from '../errors.ts';
+import { currentRequest } from '../queue/request-signals.ts';
+import { timedDisk } from './disk-time.ts';
 import { sameVersion } from './local-files.ts';
 import type { LocalFile } from './local-files.ts';
 import { openSource } from './source-file.ts';
@@ -42,6 +44,7 @@ export async function fileRangeBody(
     async pipeTo(write) {
       const reading = handle;
       if (!reading) throw new Error('A file body is sent once.');
+      const request = currentRequest();
       try {
         const size = Math.min(READ_CHUNK_BYTES, Math.max(1, end - start));
         const buffers = [Buffer.allocUnsafe(size), Buffer.allocUnsafe(size)];
@@ -49,7 +52,8 @@ export async function fileRangeBody(
         let sending: Promise<void> | undefined;
         for (let position = start, turn = 0; position < end; turn ^= 1) {
           const buffer = buffers[turn]!;
-          const { bytesRead } = await reading.read(buffer, 0, Math.min(buffer.length, end - position), position);
+          const length = Math.min(buffer.length, end - position);
+          const { bytesRead } = await timedDisk(request, 'read', () => reading.read(buffer, 0, length, position));
           // A file that shrank since it was listed ends early: said so, rather than the request
           // waiting for bytes that will never come.
           if (bytesRead === 0)

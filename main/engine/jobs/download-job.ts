@@ -59,6 +59,8 @@ import type { FileIdentity } from '../disk/confined-path.ts';
 import type { DownloadSpec } from './job-specs.ts';
 import { AttemptBytes } from './attempt-bytes.ts';
 import { readAhead } from './read-ahead.ts';
+import { currentRequest } from '../queue/request-signals.ts';
+import { timedDisk } from '../disk/disk-time.ts';
 
 export interface DownloadItem {
   readonly key: string;
@@ -739,6 +741,8 @@ async function downloadRange(
       if (from >= end && end > start) return;
       // Opened before the request, so a file that cannot be opened again costs no connection.
       const handle = await openAgain(file, item);
+      // Taken here: the socket's callbacks that write run in the context of whichever request opened it.
+      const request = currentRequest();
       let position = from;
       try {
         await connection.wire.getObjectInto(
@@ -769,7 +773,9 @@ async function downloadRange(
               }
               hasher?.update(chunk);
               for (let at = 0; at < chunk.length;) {
-                const { bytesWritten } = await handle.write(chunk, at, chunk.length - at, position);
+                const { bytesWritten } = await timedDisk(request, 'write', () =>
+                  handle.write(chunk, at, chunk.length - at, position),
+                );
                 at += bytesWritten;
                 position += bytesWritten;
                 done += bytesWritten;

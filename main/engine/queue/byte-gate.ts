@@ -34,6 +34,8 @@ export class ByteGate {
   /** Bytes that passed the gate, ever: request bodies and response bodies. */
   bytesUp = 0;
   bytesDown = 0;
+  /** When a chunk last had to wait for the rate (the clock's time): the cap is what holds bytes back. */
+  heldAt: number | undefined;
   private bytesPerSecond = 0;
   /** The bucket: may fall below zero (a debt the waiting chunks pay off first). */
   private tokens = 0;
@@ -84,6 +86,7 @@ export class ByteGate {
       return undefined;
     }
     if (signal?.aborted) return Promise.reject(signal.reason);
+    this.heldAt = this.clock.now();
     return new Promise<void>((resolve, reject) => {
       const waiter: Waiter = {
         bytes,

@@ -11,6 +11,8 @@
 // - `answered`: the store's answer began (a GET's headers): the wait before it is the round trip;
 // - `sent`: the request's body is all handed over (a PUT): the wait after it is the store's answer.
 // A request that marks neither counts as all waiting (a HEAD, a small control request).
+// The data path also tells a request how long it waited on the local disk (disk/disk-time.ts): the
+// file reads of an upload's body, the file writes of a download's.
 //
 // Samples go in a ring of fixed size, so a million requests cost no more memory than a thousand.
 
@@ -28,6 +30,9 @@ export interface RequestSample {
   /** Body bytes moved, up or down. */
   readonly bytes: number;
   readonly outcome: RequestOutcome;
+  /** Of its time, the part spent reading or writing the local file. */
+  readonly diskReadMs?: number;
+  readonly diskWriteMs?: number;
 }
 
 /** The requests that ended within the last `seconds`. */
@@ -45,6 +50,9 @@ export interface SignalSummary {
   readonly medianWaitMs: number | undefined;
   /** Of all the requests' time, the share spent waiting for the store (0..1). */
   readonly waitShare: number | undefined;
+  /** Of all the requests' time, the share spent reading the local files (uploads) or writing them (downloads). */
+  readonly diskReadShare: number | undefined;
+  readonly diskWriteShare: number | undefined;
   /** Mean body bytes a request. */
   readonly meanBytes: number | undefined;
   /** Requests in flight, on average over the window (the sum of their times over its length). */
@@ -59,6 +67,8 @@ export interface RequestTimer {
   sent(): void;
   /** Body bytes moved so far are added to the sample. */
   moved(bytes: number): void;
+  /** Time spent on the local file for this request, reading its body or writing its answer. */
+  disk(ms: number, direction: 'read' | 'write'): void;
 }
 
 const RING_SIZE = 8_192;
@@ -90,6 +100,8 @@ export class RequestSignals {
     let answeredAt: number | undefined;
     let sentAt: number | undefined;
     let bytes = 0;
+    let diskReadMs = 0;
+    let diskWriteMs = 0;
     const timer: RequestTimer = {
       answered: () => {
         answeredAt ??= this.now();
@@ -99,6 +111,10 @@ export class RequestSignals {
       },
       moved: (count) => {
         bytes += count;
+      },
+      disk: (ms, direction) => {
+        if (direction === 'read') diskReadMs += ms;
+        else diskWriteMs += ms;
       },
     };
     this.inFlight += 1;
@@ -118,7 +134,7 @@ export class RequestSignals {
           : answeredAt !== undefined
             ? answeredAt - startedAt
             : endedAt - startedAt;
-      this.record({ startedAt, endedAt, waitMs, bytes, outcome });
+      this.record({ startedAt, endedAt, waitMs, bytes, outcome, diskReadMs, diskWriteMs });
     }
   }
 
@@ -138,6 +154,8 @@ export class RequestSignals {
     let bytes = 0;
     let busyMs = 0;
     let waitMs = 0;
+    let diskReadMs = 0;
+    let diskWriteMs = 0;
     for (const sample of this.ring) {
       if (!sample || sample.endedAt < since) continue;
       const duration = sample.endedAt - sample.startedAt;
@@ -146,6 +164,8 @@ export class RequestSignals {
       bytes += sample.bytes;
       busyMs += duration;
       waitMs += sample.waitMs;
+      diskReadMs += sample.diskReadMs ?? 0;
+      diskWriteMs += sample.diskWriteMs ?? 0;
       if (sample.outcome === 'throttled') throttled += 1;
       else if (sample.outcome === 'failed') failed += 1;
     }
@@ -161,6 +181,8 @@ export class RequestSignals {
       medianDurationMs: median(durations),
       medianWaitMs: median(waits),
       waitShare: busyMs > 0 ? waitMs / busyMs : undefined,
+      diskReadShare: busyMs > 0 ? diskReadMs / busyMs : undefined,
+      diskWriteShare: busyMs > 0 ? diskWriteMs / busyMs : undefined,
       meanBytes: requests > 0 ? bytes / requests : undefined,
       meanInFlight: busyMs / windowMs,
     };

@@ -42,6 +42,15 @@ describe('progressLine', () => {
     );
   });
 
+  it('names what limits the run now, last on the line', () => {
+    const line = progressLine(snapshot({ objectsDone: 3, objectsTotal: 4 }), 140, {
+      kind: 'latency',
+      words: 'Latency-bound: …',
+      figures: [],
+    });
+    expect(line).toMatch(/3\/4 objects {2}limited by latency$/);
+  });
+
   it('shows objects a second beside the bytes for small files, and one file in words', () => {
     const small = progressLine(
       snapshot({

@@ -57,6 +57,24 @@ describe('ByteGate', () => {
     expect(gate.bytesDown).toBe(4096);
   });
 
+  it('remembers when it last held a chunk back, and holds none back under no cap or within the bucket', async () => {
+    const clock = new ManualClock();
+    const free = new ByteGate(0, clock);
+    free.up(10 * 1024 * 1024);
+    expect(free.heldAt).toBeUndefined();
+    const gate = new ByteGate(1_000_000, clock);
+    await clock.advance(1_000);
+    expect(gate.up(1000)).toBeUndefined();
+    expect(gate.heldAt).toBeUndefined();
+    gate.up(1_000_000);
+    await clock.advance(250);
+    const held = gate.up(1000);
+    expect(held).toBeInstanceOf(Promise);
+    expect(gate.heldAt).toBe(1_250);
+    gate.rate = 0;
+    await held;
+  });
+
   it('holds several bodies together to the cap: 10 s at 1 MB/s passes 10 MB, within a chunk', async () => {
     const clock = new ManualClock();
     const gate = new ByteGate(1_000_000, clock);

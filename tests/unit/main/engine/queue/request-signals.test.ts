@@ -75,3 +75,20 @@ it('keeps a bounded number of samples however many requests run', async () => {
 it('leaves no request current outside a measured call', () => {
   expect(currentRequest()).toBeUndefined();
 });
+
+it("counts a request's time on the local disk, reading and writing apart, as shares of all requests' time", async () => {
+  const time = clock();
+  const signals = new RequestSignals(time.now);
+  await signals.measure(async () => {
+    time.advance(100);
+    currentRequest()!.disk(30, 'read');
+    currentRequest()!.disk(20, 'read');
+  }, failedAs);
+  await signals.measure(async () => {
+    time.advance(100);
+    currentRequest()!.disk(40, 'write');
+  }, failedAs);
+  const summary = signals.summary(1);
+  expect(summary.diskReadShare).toBeCloseTo(0.25);
+  expect(summary.diskWriteShare).toBeCloseTo(0.2);
+});
