@@ -59,6 +59,7 @@ import type { FileIdentity } from '../disk/confined-path.ts';
 import type { DownloadSpec } from './job-specs.ts';
 import { AttemptBytes } from './attempt-bytes.ts';
 import { readAhead } from './read-ahead.ts';
+import { groupDigits } from '../../../src/digit-groups.ts';
 
 export interface DownloadItem {
   readonly key: string;
@@ -812,7 +813,7 @@ function rangeNotWhole(error: BargeError, overran: boolean): BargeError {
 }
 
 function count(n: number): string {
-  return n.toLocaleString('en-US');
+  return groupDigits(n);
 }
 
 /**
