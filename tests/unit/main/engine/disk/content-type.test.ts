@@ -5,7 +5,8 @@ import { expect, it } from 'vitest';
 import { contentTypeOf } from '../../../../../main/engine/disk/content-type.ts';
 
 it("gives every file name the type mime's own table gives it, one extension at a time and past the whole table", () => {
-  const extensions = [standardTypes, otherTypes].flatMap((list) =>
+  const lists: Record<string, string[]>[] = [standardTypes, otherTypes];
+  const extensions = lists.flatMap((list) =>
     Object.values(list).flatMap((exts) => exts.map((ext) => ext.replace(/^\*/, ''))),
   );
   const names = extensions.flatMap((ext) => [
