@@ -1,5 +1,7 @@
 // Byte sizes as people write them ("64MiB", "5 GB", "1048576") and as they read them.
 
+import { groupDigits } from './digit-groups.ts';
+
 const UNIT_BYTES: Readonly<Record<string, number>> = {
   b: 1,
   k: 1024,
@@ -78,7 +80,7 @@ export function formatRate(bytesPerSecond: number): string {
 export function formatObjectRate(objectsPerSecond: number): string {
   const rate = Math.max(0, objectsPerSecond);
   const shown = rate >= 10 ? Math.round(rate) : Math.round(rate * 10) / 10;
-  return `${shown.toLocaleString('en-US')} ${shown === 1 ? 'object' : 'objects'}/s`;
+  return `${Number.isInteger(shown) ? groupDigits(shown) : String(shown)} ${shown === 1 ? 'object' : 'objects'}/s`;
 }
 
 /** "1h02m", "3m05s", "42s"; "?" when unknown. */

@@ -2,6 +2,7 @@
 
 import { formatBytes, formatDuration, formatObjectRate, formatRate } from '../../src/byte-units.ts';
 import type { JobUpdate } from '../../src/jobs.ts';
+import { groupDigits } from '../../src/digit-groups.ts';
 import { progressFraction } from '../../src/jobs.ts';
 import type { LimitReadout } from '../../src/contract/models.ts';
 import { LIMIT_NAMES } from '../../src/limit-names.ts';
@@ -24,7 +25,7 @@ export function progressLine(snapshot: JobUpdate, columns = 100, limit?: LimitRe
       ? `${formatRate(p.bytesPerSecond)}, ${formatObjectRate(p.objectsPerSecond ?? 0)}`
       : formatRate(p.bytesPerSecond),
     `ETA ${formatDuration(p.etaSeconds)}${p.etaSeconds === undefined ? '' : counting}`,
-    `${p.objectsDone.toLocaleString('en-US')}/${p.objectsTotal.toLocaleString('en-US')}${counting} ` +
+    `${groupDigits(p.objectsDone)}/${groupDigits(p.objectsTotal)}${counting} ` +
       `${p.objectsTotal === 1 && !counting ? 'object' : 'objects'}`,
     p.objectsFailed > 0 ? `${p.objectsFailed} failed` : '',
     p.retries ? `${p.retries} ${p.retries === 1 ? 'resend' : 'resends'}` : '',

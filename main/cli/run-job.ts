@@ -4,6 +4,7 @@ import path from 'node:path';
 import { formatBytes, formatDuration, formatObjectRate, formatRate } from '../../src/byte-units.ts';
 import { receiptFormatFor } from '../../src/receipt.ts';
 import { plural } from '../../src/plural.ts';
+import { groupDigits } from '../../src/digit-groups.ts';
 import { printable, printableJson } from '../../src/unsafe-text.ts';
 import type { EarlierRun, ItemError, ItemList, JobSnapshot, JobSummary, JobUpdate } from '../../src/jobs.ts';
 import { isFinished } from '../../src/jobs.ts';
@@ -196,7 +197,7 @@ function dryRunSummary(end: JobSnapshot): string | undefined {
         return /Nothing was changed\.$/.test(end.state.error.message)
           ? `Failed: ${printable(end.state.error.message)}`
           : `Failed: ${printable(end.state.error.message)}\nNothing was changed.`;
-      return `Failed: ${end.progress.objectsFailed.toLocaleString('en-US')} failed (named above). Nothing was changed.`;
+      return `Failed: ${groupDigits(end.progress.objectsFailed)} failed (named above). Nothing was changed.`;
     default:
       return undefined;
   }
@@ -231,7 +232,7 @@ function summary(end: JobSnapshot, seconds: number, verb?: string): string {
       ? `; ${plural(kept, end.kind === 'upload' ? 'object' : 'file')} already there ${kept === 1 ? 'was' : 'were'} kept`
       : '';
   const what =
-    `${done} ${(p.objectsDone - kept).toLocaleString('en-US')} of ` +
+    `${done} ${groupDigits(p.objectsDone - kept)} of ` +
     `${plural(p.objectsTotal, 'object')}${moved ? `, ${formatBytes(p.bytesDone)}` : ''} in ${took}${rate}${keptNote}`;
   const sizeOnly = p.objectsSizeOnly ?? 0;
   const skipped = p.objectsSkipped ?? 0;
@@ -253,7 +254,7 @@ function summary(end: JobSnapshot, seconds: number, verb?: string): string {
       // Item errors were printed above; a job-wide error is said here. Skipped entries are counted too.
       if (p.objectsFailed === 0) return `Failed: ${printable(end.state.error.message)}\n${what}.`;
       return (
-        `Failed. ${what}; ${p.objectsFailed.toLocaleString('en-US')} ` +
+        `Failed. ${what}; ${groupDigits(p.objectsFailed)} ` +
         `failed${skipped > 0 ? `, ${plural(skipped, 'entry', 'entries')} skipped (named above)` : ''}.`
       );
     default:

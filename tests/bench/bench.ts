@@ -10,14 +10,23 @@
 // order, BENCH_ROUNDS times each (default 3), and the median is reported, with peak memory (max RSS)
 // and CPU time, and the ratio to s5cmd. Peers come from PATH or ~/.cache/s3lab/bin
 // (../shared/lab/install-peers.sh); BENCH_PEERS=s5cmd,rclone picks them.
-// BENCH_WORKLOADS=small-up,list picks workloads;
+//
+// Rows of their own, each a table (Barge beside s5cmd, or Barge's Auto beside fixed settings):
+// - throttled (throttled.ts): one request in ten answered 503 SlowDown; Auto against a fixed 256.
+// - auto-loopback (auto-loopback.ts): Auto against the fixed default 64 on loopback (goal: <= 5% slower).
+// - latency-grid (latency-grid.ts): 25 ms each way through toxiproxy; threads 1-256 by object size and
+//   a 1 GiB file up and down, with s5cmd and Auto; about 20 minutes at 3 rounds.
+// - many-keys-down (many-keys-down.ts): cp -r of 1,000,000 keys (BENCH_KEYS), time and peak RSS.
+// - huge-file (huge-file.ts): one 10 GiB file (BENCH_HUGE_GIB) up and down, time and peak RSS.
+//
+// BENCH_WORKLOADS=small-up,list picks workloads and rows; by default every workload above and the
+// throttled and auto-loopback rows (about 20 minutes); the three long rows run only when named, or
+// with BENCH_WORKLOADS=all. BENCH_ROUNDS=1 makes a long row a quick look.
 // BENCH_JOURNAL_COST=1 also runs Barge with its journal off; BENCH_CHECK_COST=1 with Content-MD5 on
 // every upload request and with no upload checksum. Not part of the tests: figures, not assertions.
 
 import { spawn } from 'node:child_process';
-import { randomFillSync } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, open, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Engine } from '../../main/engine/engine.ts';
@@ -28,6 +37,14 @@ import { startS3Server } from '../support/s3-server.ts';
 import { bargeTool, peerTools, runsWorkload } from './peers.ts';
 import { startCountingProxy } from './counting-proxy.ts';
 import type { Tool, Workload, WorkloadArgs } from './peers.ts';
+import { measure, median, writeRandomFile } from './bench-kit.ts';
+import type { Measurement } from './bench-kit.ts';
+import type { RowContext, RowResult } from './bench-row.ts';
+import { autoLoopback } from './auto-loopback.ts';
+import { hugeFile } from './huge-file.ts';
+import { latencyGrid } from './latency-grid.ts';
+import { manyKeysDown } from './many-keys-down.ts';
+import { throttled } from './throttled.ts';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -39,58 +56,26 @@ const SYNC_FILES = 20_000;
 const SYNC_CHANGED = 200;
 const SYNC_FILE_BYTES = 1024;
 const ALL: Workload[] = ['small-up', 'large-up', 'large-down', 'list', 'delete', 'sync', 'server-copy', 'cross-copy'];
-const workloads = (process.env.BENCH_WORKLOADS?.split(',') as Workload[] | undefined) ?? ALL;
-
-interface Measurement {
-  readonly seconds: number;
-  readonly maxRssMiB: number | undefined;
-  readonly cpuSeconds: number | undefined;
-  /** server-copy: the client's bytes to the store and back, counted on the wire. */
-  readonly clientBytes?: { readonly sent: number; readonly received: number };
-}
-
-const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
-
-/** Run a tool once; wall time, and peak memory and CPU from GNU time where it is installed. */
-async function measure(tool: Tool, args: string[], scratch: string): Promise<Measurement> {
-  const timeFile = path.join(scratch, 'time.out');
-  const [command, fullArgs] = TIME
-    ? [TIME, ['-f', '%M %U %S', '-o', timeFile, tool.command, ...args]]
-    : [tool.command, args];
-  const started = process.hrtime.bigint();
-  const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-    const child = spawn(command, fullArgs, {
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...tool.env },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let err = '';
-    child.stderr.on('data', (c: Buffer) => {
-      err = (err + c.toString()).slice(-2000);
-    });
-    child.on('close', (exit) => resolve({ code: exit, stderr: err }));
-  });
-  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  if (code !== 0) throw new Error(`${tool.name} ${args.join(' ')} exited ${code}: ${stderr}`);
-  if (!TIME) return { seconds, maxRssMiB: undefined, cpuSeconds: undefined };
-  const [rssKiB, user, sys] = (await readFile(timeFile, 'utf8')).trim().split('\n').at(-1)!.split(' ').map(Number);
-  return { seconds, maxRssMiB: rssKiB! / 1024, cpuSeconds: user! + sys! };
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
-
-async function writeRandomFile(file: string, size: number): Promise<void> {
-  const handle = await open(file, 'w');
-  const chunk = Buffer.alloc(Math.min(size, 8 * 1024 * 1024));
-  for (let written = 0; written < size; written += chunk.length) {
-    randomFillSync(chunk);
-    await handle.write(chunk, 0, Math.min(chunk.length, size - written));
-  }
-  await handle.close();
-}
+/** The rows of their own, in the order they run; each returns its table. */
+const ROWS = {
+  throttled,
+  'auto-loopback': autoLoopback,
+  'latency-grid': latencyGrid,
+  'many-keys-down': manyKeysDown,
+  'huge-file': hugeFile,
+} satisfies Record<string, (ctx: RowContext) => Promise<RowResult>>;
+type Row = keyof typeof ROWS;
+/** Rows too long for the default run (each many minutes). */
+const LONG_ROWS: Row[] = ['latency-grid', 'many-keys-down', 'huge-file'];
+const DEFAULT_ROWS = (Object.keys(ROWS) as Row[]).filter((row) => !LONG_ROWS.includes(row));
+const picked =
+  process.env.BENCH_WORKLOADS === 'all'
+    ? [...ALL, ...Object.keys(ROWS)]
+    : (process.env.BENCH_WORKLOADS?.split(',') ?? [...ALL, ...DEFAULT_ROWS]);
+const unknown = picked.filter((name) => !ALL.includes(name as Workload) && !Object.hasOwn(ROWS, name));
+if (unknown.length > 0) throw new Error(`BENCH_WORKLOADS: unknown ${unknown.join(', ')}`);
+const workloads = picked.filter((name): name is Workload => ALL.includes(name as Workload));
+const rows = picked.filter((name): name is Row => Object.hasOwn(ROWS, name));
 
 /** Put LIST_KEYS empty objects below `prefix`, fast, with Barge's engine in-process. */
 async function seedKeys(
@@ -273,11 +258,16 @@ async function main(): Promise<void> {
       ];
       memoryCheck = await measure(barge, cli, scratch);
     }
-    printTable(results, memoryCheck);
+    const rowResults: Record<string, RowResult> = {};
+    const ctx: RowContext = { server, engine, connection, bucket, scratch, root, dataDir, rounds: ROUNDS };
+    for (const row of rows) rowResults[row] = await ROWS[row](ctx);
+    if (results.length > 0) printTable(results, memoryCheck);
+    for (const row of rows) console.log(`\n${rowResults[row]!.table}`);
     await mkdir(path.join(root, 'test-results'), { recursive: true });
+    const figures = Object.fromEntries(rows.map((row) => [row, rowResults[row]!.figures]));
     await writeFile(
       path.join(root, 'test-results', 'bench.json'),
-      JSON.stringify({ date: new Date().toISOString(), rounds: ROUNDS, results, memoryCheck }, null, 2),
+      JSON.stringify({ date: new Date().toISOString(), rounds: ROUNDS, results, memoryCheck, rows: figures }, null, 2),
     );
   } finally {
     await engine.close();

@@ -5,7 +5,8 @@
 // pages of 1,000, and answers every GET and HEAD with that byte. Both tools download the whole
 // prefix with 64 requests in flight; the figures are wall time and peak RSS (GNU time). What grows
 // with the prefix shows in peak RSS: run with BENCH_KEYS=100000 and 1000000 to see whether it grows.
-// Not part of the tests: figures, not assertions.
+// Not part of the tests: figures, not assertions. `npm run bench` runs the same download as its
+// many-keys-down row (BENCH_WORKLOADS=many-keys-down), with its store from here.
 
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -16,7 +17,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
-const KEYS = Number(process.env.BENCH_KEYS ?? 1_000_000);
+export const KEYS = Number(process.env.BENCH_KEYS ?? 1_000_000);
 const PAGE = 1000;
 const BODY = Buffer.from('x');
 const ETAG = `"${createHash('md5').update(BODY).digest('hex')}"`;
@@ -39,7 +40,8 @@ function listPage(url: URL): string {
   return `<?xml version="1.0" encoding="UTF-8"?><ListBucketResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Name>bench</Name><Prefix>${escapeXml(url.searchParams.get('prefix') ?? '')}</Prefix><KeyCount>${end - start}</KeyCount><MaxKeys>${PAGE}</MaxKeys><IsTruncated>${truncated}</IsTruncated>${truncated ? `<NextContinuationToken>${escapeXml(keyOf(end - 1))}</NextContinuationToken>` : ''}${contents.join('')}</ListBucketResult>`;
 }
 
-function startSyntheticStore(): Promise<{ endpoint: string; close(): void }> {
+/** A store that lists KEYS keys of one byte below many/, and answers every GET and HEAD with that byte. */
+export function startSyntheticStore(): Promise<{ endpoint: string; close(): void }> {
   const server = http.createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://store');
     if (request.method === 'GET' && url.searchParams.get('list-type') === '2') {
@@ -88,50 +90,52 @@ async function run(
   );
 }
 
-const store = await startSyntheticStore();
-const scratch = await mkdtemp(path.join(os.tmpdir(), 'barge-many-keys-'));
-const credentials = { AWS_ACCESS_KEY_ID: 'bench', AWS_SECRET_ACCESS_KEY: 'benchbench', AWS_REGION: 'us-east-1' };
-try {
-  await run(
-    'barge',
-    process.execPath,
-    [
-      path.join(root, 'app', 'dist', 'barge.mjs'),
-      '--quiet',
-      'cp',
-      '-r',
-      '--threads',
-      '64',
-      's3://bench/many/',
-      path.join(scratch, 'barge'),
-    ],
-    { ...credentials, AWS_ENDPOINT_URL: store.endpoint, BARGE_DATA_DIR: path.join(scratch, 'data') },
-    scratch,
-  );
-  await rm(path.join(scratch, 'barge'), { recursive: true, force: true });
-  const s5cmd = [...(process.env.PATH ?? '').split(':'), path.join(os.homedir(), '.cache', 's3lab', 'bin')]
-    .map((dir) => path.join(dir, 's5cmd'))
-    .find((file) => existsSync(file));
-  if (s5cmd) {
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const store = await startSyntheticStore();
+  const scratch = await mkdtemp(path.join(os.tmpdir(), 'barge-many-keys-'));
+  const credentials = { AWS_ACCESS_KEY_ID: 'bench', AWS_SECRET_ACCESS_KEY: 'benchbench', AWS_REGION: 'us-east-1' };
+  try {
     await run(
-      's5cmd',
-      s5cmd,
+      'barge',
+      process.execPath,
       [
-        '--endpoint-url',
-        store.endpoint,
-        '--numworkers',
-        '64',
+        path.join(root, 'app', 'dist', 'barge.mjs'),
+        '--quiet',
         'cp',
-        's3://bench/many/*',
-        `${path.join(scratch, 's5cmd')}/`,
+        '-r',
+        '--threads',
+        '64',
+        's3://bench/many/',
+        path.join(scratch, 'barge'),
       ],
-      credentials,
+      { ...credentials, AWS_ENDPOINT_URL: store.endpoint, BARGE_DATA_DIR: path.join(scratch, 'data') },
       scratch,
     );
-  } else {
-    console.log('s5cmd not found (ONLY=s5cmd bash ../shared/lab/install-peers.sh): Barge alone.');
+    await rm(path.join(scratch, 'barge'), { recursive: true, force: true });
+    const s5cmd = [...(process.env.PATH ?? '').split(':'), path.join(os.homedir(), '.cache', 's3lab', 'bin')]
+      .map((dir) => path.join(dir, 's5cmd'))
+      .find((file) => existsSync(file));
+    if (s5cmd) {
+      await run(
+        's5cmd',
+        s5cmd,
+        [
+          '--endpoint-url',
+          store.endpoint,
+          '--numworkers',
+          '64',
+          'cp',
+          's3://bench/many/*',
+          `${path.join(scratch, 's5cmd')}/`,
+        ],
+        credentials,
+        scratch,
+      );
+    } else {
+      console.log('s5cmd not found (ONLY=s5cmd bash ../shared/lab/install-peers.sh): Barge alone.');
+    }
+  } finally {
+    store.close();
+    await rm(scratch, { recursive: true, force: true });
   }
-} finally {
-  store.close();
-  await rm(scratch, { recursive: true, force: true });
 }

@@ -43,7 +43,8 @@ const LAB_BIN = process.env.S3LAB_PREFIX
   ? path.join(process.env.S3LAB_PREFIX, 'bin')
   : path.join(os.homedir(), '.cache', 's3lab', 'bin');
 
-function findBinary(name: string): string | undefined {
+/** A peer's binary: from PATH, else from the lab's folder (~/.cache/s3lab/bin). */
+export function findBinary(name: string): string | undefined {
   for (const dir of [...(process.env.PATH ?? '').split(':'), LAB_BIN]) {
     const candidate = path.join(dir, name);
     if (dir && existsSync(candidate)) return candidate;

@@ -61,6 +61,7 @@ import { AttemptBytes } from './attempt-bytes.ts';
 import { readAhead } from './read-ahead.ts';
 import { currentRequest } from '../queue/request-signals.ts';
 import { timedDisk } from '../disk/disk-time.ts';
+import { groupDigits } from '../../../src/digit-groups.ts';
 
 export interface DownloadItem {
   readonly key: string;
@@ -818,7 +819,7 @@ function rangeNotWhole(error: BargeError, overran: boolean): BargeError {
 }
 
 function count(n: number): string {
-  return n.toLocaleString('en-US');
+  return groupDigits(n);
 }
 
 /**

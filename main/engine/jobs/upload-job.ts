@@ -5,7 +5,6 @@
 // equal parts); a new Part size setting applies to the files that start after it.
 
 import { stat } from 'node:fs/promises';
-import mime from 'mime';
 import type { CompleteMultipartUploadCommandOutput } from '@aws-sdk/client-s3';
 import {
   choosePartSize,
@@ -79,6 +78,7 @@ import { uploadOptionHeaders } from '../s3/upload-option-fields.ts';
 import type { UploadSpec } from './job-specs.ts';
 import { abortMultipartUpload, abortUnrecordedUploads } from '../s3/multipart-aborts.ts';
 import { IF_ABSENT_HEADERS, objectAppeared } from '../s3/conditional-writes.ts';
+import { contentTypeOf } from '../disk/content-type.ts';
 import { AttemptBytes } from './attempt-bytes.ts';
 import { DestinationIndex, listingPlan } from './destination-index.ts';
 import { uploadAsAsked } from './upload-if-exists.ts';
@@ -361,7 +361,7 @@ async function uploadFile(
       'EntityTooLarge',
       `${file.path} is larger than the largest object S3 stores (10,000 parts of 5 GiB).`,
     );
-  const contentType = options?.contentType ?? mime.getType(file.path) ?? 'application/octet-stream';
+  const contentType = options?.contentType ?? contentTypeOf(file.path) ?? 'application/octet-stream';
   const earlier = runtime.journal.resumed ? await resumableUpload(connection, bucket, file, runtime) : undefined;
   const partSize =
     earlier?.partSize ??
