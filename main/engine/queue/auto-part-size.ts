@@ -37,7 +37,7 @@ export function autoPartSize(size: number, inputs: PartSizeInputs): PartSizeChoi
   if (size <= AUTO_WHOLE_FILE_BYTES)
     return {
       partSizeBytes: AUTO_WHOLE_FILE_BYTES,
-      reason: `Files up to ${formatBytes(AUTO_WHOLE_FILE_BYTES)} go whole, in one request`,
+      reason: `Files up to ${sizeWords(AUTO_WHOLE_FILE_BYTES)} go whole, in one request`,
     };
   const threads = Math.max(1, inputs.threads);
   const shared = size / threads;
@@ -49,14 +49,21 @@ export function autoPartSize(size: number, inputs: PartSizeInputs): PartSizeChoi
   const why =
     partSizeBytes > chosen
       ? 'raised to stay within 10,000 parts'
-      : chosen >= upper && upper > lower
-        ? `${threads} threads × part size within ${formatBytes(AUTO_PARTS_IN_FLIGHT_BYTES)}`
-        : chosen > shared
-          ? waitFloor >= Math.max(AUTO_MIN_PART_BYTES, inputs.preferredBytes ?? 0)
+      : chosen === Math.ceil(shared / MIB) * MIB
+        ? `a ${sizeWords(size)} file shared by ${threads} threads`
+        : chosen < shared
+          ? `${threads} threads × part size within ${sizeWords(AUTO_PARTS_IN_FLIGHT_BYTES)}`
+          : waitFloor >= Math.max(AUTO_MIN_PART_BYTES, inputs.preferredBytes ?? 0)
             ? "large enough that a part is not mostly waiting for the store's answer"
-            : 'not smaller, so fewer requests carry the file'
-          : `a ${formatBytes(size)} file shared by ${threads} threads`;
-  return { partSizeBytes, reason: `${formatBytes(partSizeBytes)} parts: ${why}` };
+            : 'not smaller, so fewer requests carry the file';
+  return { partSizeBytes, reason: `${sizeWords(partSizeBytes)} parts: ${why}` };
+}
+
+/** "16 MiB", "1 GiB": a whole number of units where it is one. */
+function sizeWords(bytes: number): string {
+  if (bytes % GIB === 0) return `${bytes / GIB} GiB`;
+  if (bytes % MIB === 0) return `${bytes / MIB} MiB`;
+  return formatBytes(bytes);
 }
 
 /** The bytes one request moves in the time it waits for the store: bandwidth per request × its wait. */

@@ -18,6 +18,8 @@ import type { SignalSummary } from './request-signals.ts';
 export const AUTO_START_THREADS = 64;
 /** A raise pays when throughput grows by at least this share; less is noise on a shared machine. */
 const GAIN_SHARE = 0.05;
+/** More that costs this share of throughput means past the knee: fewer is tried (a smaller loss is noise). */
+const LOSS_SHARE = 0.15;
 /** Throttled answers past this share of requests are the store asking for less. */
 const THROTTLE_SHARE = 0.02;
 /** After a back-off, a share at least this much of the one before means fewer threads did not help. */
@@ -26,8 +28,9 @@ const THROTTLE_STILL_SHARE = 0.7;
 const THROTTLE_CEILING_MS = 30_000;
 /** Each back-off keeps this share of the threads. */
 const BACKOFF_FACTOR = 0.7;
-/** Each raise while throughput climbs. */
+/** Each raise while throughput climbs; below where the store throttled lately, gentler. */
 const RAISE_FACTOR = 1.5;
+const RAISE_BELOW_THROTTLE_FACTOR = 1.15;
 /** A level that is held is probed above after this long. */
 const PROBE_EVERY_MS = 15_000;
 const PROBE_FACTOR = 1.25;
@@ -61,6 +64,8 @@ interface Measured {
   readonly rate: number;
   readonly judgedBy: 'objects' | 'bytes';
   readonly throttleShare: number;
+  /** Requests in flight on average: below the limit when requests sit out a retry's backoff. */
+  readonly inFlight: number;
 }
 
 export class AutoTune {
@@ -156,7 +161,7 @@ export class AutoTune {
       if (measured.rate >= from.rate * (1 + GAIN_SHARE)) {
         this.why = `${this.level} threads: throughput rose with ${probe.up ? 'more' : 'fewer'}, ${traits}`;
         if (!probe.up && busy) return this.lower(now, measured, traits);
-      } else if (probe.up && !this.triedFewer && measured.rate < from.rate * (1 - GAIN_SHARE)) {
+      } else if (probe.up && !this.triedFewer && measured.rate < from.rate * (1 - LOSS_SHARE)) {
         // More cost throughput: past the knee, so fewer than where it was may pay.
         this.triedFewer = true;
         return this.lower(now, from, traits);
@@ -190,14 +195,21 @@ export class AutoTune {
     }
     this.backoff = { top: last && this.level < last.top ? last.top : this.level, left: measured };
     this.probe = undefined;
+    // What follows a back-off is measured among retries coming back: no ground to try fewer still.
+    this.triedFewer = true;
     this.ceiling = this.level;
     this.ceilingUntil = now + THROTTLE_CEILING_MS;
-    const fewer = Math.max(MIN_THREADS, Math.floor(this.level * BACKOFF_FACTOR));
-    return this.change(now, fewer, `Fewer threads (${fewer}): the store is throttling (503 SlowDown or 429)`, true);
+    // From what was in flight, not from the limit: throttled requests sit out their backoff without a
+    // slot, so a limit above what flies would change nothing.
+    const flying = Math.min(this.level, Math.max(MIN_THREADS, Math.round(measured.inFlight)));
+    const fewer = Math.max(MIN_THREADS, Math.floor(flying * BACKOFF_FACTOR));
+    return this.change(now, fewer, `Fewer threads (${fewer}): the store is throttling (503 SlowDown or 429)`, false);
   }
 
   private raise(now: number, measured: Measured, factor: number, traits: string): boolean {
-    const ceiling = now < this.ceilingUntil ? this.ceiling : MAX_THREADS + 1;
+    const throttledLately = now < this.ceilingUntil;
+    const ceiling = throttledLately ? this.ceiling : MAX_THREADS + 1;
+    if (throttledLately) factor = Math.min(factor, RAISE_BELOW_THROTTLE_FACTOR);
     const next = Math.min(MAX_THREADS, ceiling - 1, Math.max(this.level + 1, Math.ceil(this.level * factor)));
     if (next <= this.level) {
       this.why =
@@ -260,6 +272,7 @@ function measure(threads: number, summary: SignalSummary): Measured {
     rate: judgedBy === 'objects' ? ok / summary.seconds : summary.bytesPerSecond,
     judgedBy,
     throttleShare: summary.requests > 0 ? summary.throttled / summary.requests : 0,
+    inFlight: summary.meanInFlight,
   };
 }
 
