@@ -108,11 +108,10 @@ export function TransferSettings() {
           }}
         />
       </div>
-      {reasons.length > 0 && (
-        <p className="hint auto-reason" aria-label="Why Auto chose these" aria-live="polite">
-          {reasons.join('. ')}
-        </p>
-      )}
+      {/* Always there, empty while nothing is on Auto: a live region is heard only once it exists. */}
+      <p className="hint auto-reason" aria-label="Why Auto chose these" aria-live="polite">
+        {reasons.join('. ')}
+      </p>
       <label className="setting">
         <span>
           Max speed <output>{speedLabel(MAX_SPEED_STEPS[speedStep]!)}</output>
