@@ -4,7 +4,9 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, expect, it, onTestFinished } from 'vitest';
+import { MIB } from '../../src/byte-units.ts';
 import { serverConfig, setUpEngine } from '../support/fixtures.ts';
+import { runCli } from '../support/run-cli.ts';
 import { startFaultProxy } from '../support/fault-proxy.ts';
 import type { TestContext } from '../support/fixtures.ts';
 
@@ -74,4 +76,52 @@ it('keeps a pinned thread count, whatever it measures', async () => {
   expect(end.state.status).toBe('completed');
   expect(proxy.inFlight.peak).toBeLessThanOrEqual(8);
   expect(t.engine.stats().auto).toMatchObject({ threads: 8, peakThreads: 8, reason: undefined });
+});
+
+it('barge cp --json says the threads and part size it used: on Auto by default, pinned by a number', async () => {
+  const folder = await smallFiles(20);
+  const onAuto = await runCli(['cp', '-r', '--json', folder, `s3://${t.bucket}/auto/`]);
+  expect(onAuto.code).toBe(0);
+  expect(JSON.parse(onAuto.stdout).tuning).toMatchObject({
+    threadsSetting: 'auto',
+    threads: 64,
+    peakThreads: 64,
+    partSizeSetting: 'auto',
+    partSizeBytes: 16 * MIB,
+    reason: '64 threads: the starting point, measuring',
+  });
+  const pinned = await runCli([
+    'cp',
+    '-r',
+    '--json',
+    '--threads',
+    '8',
+    '--part-size',
+    '32MiB',
+    folder,
+    `s3://${t.bucket}/pinned/`,
+  ]);
+  expect(pinned.code).toBe(0);
+  expect(JSON.parse(pinned.stdout).tuning).toEqual({
+    threadsSetting: 8,
+    threads: 8,
+    peakThreads: 8,
+    partSizeSetting: 32 * MIB,
+    partSizeBytes: 32 * MIB,
+  });
+  const explicit = await runCli([
+    'cp',
+    '-r',
+    '--json',
+    '--threads',
+    'auto',
+    '--part-size',
+    'auto',
+    folder,
+    `s3://${t.bucket}/again/`,
+  ]);
+  expect(JSON.parse(explicit.stdout).tuning).toMatchObject({ threadsSetting: 'auto', partSizeSetting: 'auto' });
+  const wrong = await runCli(['cp', '--threads', 'fast', folder, `s3://${t.bucket}/x/`]);
+  expect(wrong.code).not.toBe(0);
+  expect(wrong.stderr).toContain('--threads takes auto or a whole number, not "fast".');
 });

@@ -21,17 +21,20 @@ it('shares a large file among the threads: 1 GiB at 64 threads in 16 MiB parts, 
   expect(autoPartSize(1 * GIB, { threads: 16 }).partSizeBytes).toBe(64 * MIB);
 });
 
-it('keeps parts from getting small: at least 8 MiB, each request costing a round trip and a signature', () => {
-  expect(autoPartSize(1 * GIB, { threads: 256 }).partSizeBytes).toBe(8 * MIB);
-  expect(autoPartSize(40 * MIB, { threads: 64 }).partSizeBytes).toBe(8 * MIB);
+it('keeps parts from getting small: at least 16 MiB, each request costing a round trip, a signature and CPU', () => {
+  expect(autoPartSize(1 * GIB, { threads: 256 })).toEqual({
+    partSizeBytes: 16 * MIB,
+    reason: '16 MiB parts: not smaller, so fewer requests carry the file',
+  });
+  expect(autoPartSize(40 * MIB, { threads: 64 }).partSizeBytes).toBe(16 * MIB);
 });
 
 it('makes a part worth four of its waits for the store when the link is fast and far', () => {
-  // 256 requests in flight move 6.4 GB/s together (25 MB/s each) and wait 100 ms each: 2.5 MB a wait.
-  const summary = { bytesPerSecond: 6.4e9, meanInFlight: 256, medianWaitMs: 100 } as SignalSummary;
+  // 256 requests in flight move 25.6 GB/s together (100 MB/s each) and wait 100 ms each: 10 MB a wait.
+  const summary = { bytesPerSecond: 25.6e9, meanInFlight: 256, medianWaitMs: 100 } as SignalSummary;
   const choice = autoPartSize(1 * GIB, { threads: 256, summary: () => summary });
-  expect(choice.partSizeBytes).toBe(10 * MIB);
-  expect(choice.reason).toBe("10 MiB parts: large enough that a part is not mostly waiting for the store's answer");
+  expect(choice.partSizeBytes).toBe(Math.ceil(40e6 / MIB) * MIB);
+  expect(choice.reason).toBe("39 MiB parts: large enough that a part is not mostly waiting for the store's answer");
 });
 
 it('holds threads × part size within 1 GiB for a very large file', () => {
