@@ -190,6 +190,7 @@ export class AutoTune {
       this.throttleFloor = measured.throttleShare;
       this.backoff = undefined;
       this.ceiling = MAX_THREADS + 1;
+      this.ceilingUntil = 0;
       const words = `${last.top} threads: the store throttles as much with fewer (SlowDown), so fewer would not help`;
       return this.change(now, last.top, words, true);
     }

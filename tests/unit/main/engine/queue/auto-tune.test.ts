@@ -15,6 +15,8 @@ interface StoreModel {
   throttleShare?(threads: number): number;
   /** Of a request's time, the share spent waiting for the store. */
   readonly waitShare?: number;
+  /** Requests in flight at a limit of `threads` (fewer when throttled ones sit out a backoff); default all. */
+  inFlight?(threads: number): number;
 }
 
 function simulate(model: StoreModel, options: { start?: number; seconds?: number; waiting?: () => number } = {}) {
@@ -53,7 +55,7 @@ function summaryAt(model: StoreModel, threads: number, seconds: number): SignalS
     medianWaitMs: durationMs * (model.waitShare ?? 0.9),
     waitShare: model.waitShare ?? 0.9,
     meanBytes: requests > 0 ? bytes / requests : undefined,
-    meanInFlight: threads,
+    meanInFlight: model.inFlight?.(threads) ?? threads,
   };
 }
 
@@ -119,6 +121,31 @@ describe('Auto threads on a simulated store', () => {
     const throttledLooks = levels.filter((level) => (store.throttleShare!(level) ?? 0) > 0.1).length;
     expect(throttledLooks / levels.length).toBeLessThan(0.2);
     expect(Math.min(...levels)).toBeGreaterThanOrEqual(1);
+  });
+
+  it('backs off from what was in flight, not from the limit, when throttled requests sit out their backoff', () => {
+    // Past 16 in flight the store answers SlowDown; the throttled requests wait out a backoff without a
+    // slot, so only about 20 fly at any limit above that.
+    const store: StoreModel = {
+      objectBytes: 16 * KIB,
+      requestsPerSecond: (threads) => Math.min(threads, 20) / 0.05,
+      throttleShare: (threads) => Math.max(0, Math.min(threads, 20) - 16) / Math.min(threads, 20),
+      inFlight: (threads) => Math.min(threads, 20),
+    };
+    let now = 0;
+    const tuner: AutoTune = new AutoTune({
+      now: () => now,
+      waiting: () => 100,
+      signals: { summary: (seconds): SignalSummary => summaryAt(store, tuner.threads, seconds) },
+    });
+    while (tuner.threads === 64 && now < 10_000) {
+      now += 250;
+      tuner.tick();
+    }
+    expect(tuner.threads).toBe(14);
+    // Afterwards, above what flies only when it looks above again now and then.
+    const { levels } = simulate(store, { seconds: 300 });
+    expect(levels.filter((level) => level > 20).length / levels.length).toBeLessThan(0.1);
   });
 
   it('says why it has fewer threads while the store throttles', () => {
