@@ -15,7 +15,6 @@ import {
   AUTO,
   DEFAULT_SETTINGS,
   FIXED_DEFAULT_PART_SIZE_BYTES,
-  MAX_THREADS,
   settingsPatchSchema,
   settingsSchema,
 } from '../../src/settings.ts';
@@ -249,6 +248,7 @@ export class Engine {
     if (start.partSizeBytes !== undefined) this.autoPartStart = start.partSizeBytes;
     this.running = this.runSettings();
     this.scheduler.threads = this.running.threads;
+    for (const connection of this.connections) connection.applySettings(this.socketSettings());
   }
 
   /** One look of Auto at the signals: the scheduler's limit follows its choice at once. */
@@ -257,6 +257,7 @@ export class Engine {
     if (!this.tuner.tick()) return;
     this.running = this.runSettings();
     this.scheduler.threads = this.running.threads;
+    for (const connection of this.connections) connection.applySettings(this.socketSettings());
   }
 
   private runSettings(): RunSettings {
@@ -284,10 +285,9 @@ export class Engine {
     return choice.partSizeBytes;
   }
 
-  /** A connection's sockets: as many as the threads, or under Auto as many as it may reach. */
+  /** A connection's sockets: as many as the threads in use (Auto's choice follows each change). */
   private socketSettings(): { threads: number; stallTimeoutMs: number } {
-    const threads = this.current.threads === AUTO ? MAX_THREADS : this.current.threads;
-    return { threads, stallTimeoutMs: this.current.stallTimeoutMs };
+    return { threads: this.running.threads, stallTimeoutMs: this.current.stallTimeoutMs };
   }
 
   // What a store holds, outside any job's queue: the one way to it for the service, as jobs are.

@@ -192,7 +192,8 @@ export class AutoTune {
       this.ceiling = MAX_THREADS + 1;
       this.ceilingUntil = 0;
       const words = `${last.top} threads: the store throttles as much with fewer (SlowDown), so fewer would not help`;
-      return this.change(now, last.top, words, true);
+      // Not settled: it climbs on from there, throttling below the floor no longer holding it back.
+      return this.change(now, last.top, words, false);
     }
     this.backoff = { top: last && this.level < last.top ? last.top : this.level, left: measured };
     this.probe = undefined;
