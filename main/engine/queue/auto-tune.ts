@@ -182,10 +182,13 @@ export class AutoTune {
 
   private throttled(now: number, measured: Measured): boolean {
     const last = this.backoff;
-    const fewerCost =
-      last !== undefined && this.level < last.left.threads && measured.rate < last.left.rate * (1 - GAIN_SHARE);
-    if (last && fewerCost && measured.throttleShare >= last.left.throttleShare * THROTTLE_STILL_SHARE) {
-      // Fewer threads were throttled as much, and moved less: the store throttles whatever the load.
+    if (
+      last &&
+      this.level < last.left.threads &&
+      measured.throttleShare >= last.left.throttleShare * THROTTLE_STILL_SHARE
+    ) {
+      // Fewer threads were throttled as much: the store throttles whatever the load (one request in ten),
+      // and fewer would only slow the transfer.
       // Back to where the back-offs began; backed off again only from a share clearly above this one.
       this.throttleFloor = measured.throttleShare;
       this.backoff = undefined;
