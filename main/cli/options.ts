@@ -12,7 +12,7 @@ import {
   uploadChecksumSchema,
 } from '../../src/connection.ts';
 import type { SessionConnection, UploadChecksum } from '../../src/connection.ts';
-import { MAX_RATE_BYTES_PER_SECOND, MAX_THREADS, MIN_THREADS, settingsPatchSchema } from '../../src/settings.ts';
+import { AUTO, MAX_RATE_BYTES_PER_SECOND, MAX_THREADS, MIN_THREADS, settingsPatchSchema } from '../../src/settings.ts';
 import type { SettingsPatch } from '../../src/settings.ts';
 import { BargeError } from '../../src/errors.ts';
 import { isRegion, REGION_RULE } from '../../src/region.ts';
@@ -243,13 +243,14 @@ export function parseCli(argv: readonly string[]): CliOptions {
   const { values, positionals } = parsed;
   const settings: SettingsPatch = {};
   if (values.threads !== undefined) {
-    if (!/^\d+$/.test(values.threads)) throw usageError(`--threads takes a whole number, not "${values.threads}".`);
-    settings.threads = Number(values.threads);
+    if (values.threads !== AUTO && !/^\d+$/.test(values.threads))
+      throw usageError(`--threads takes auto or a whole number, not "${values.threads}".`);
+    settings.threads = values.threads === AUTO ? AUTO : Number(values.threads);
   }
   if (values['part-size'] !== undefined) {
-    const bytes = parseByteSize(values['part-size']);
+    const bytes = values['part-size'] === AUTO ? AUTO : parseByteSize(values['part-size']);
     if (bytes === undefined)
-      throw usageError(`--part-size takes a size such as 16MiB or 64M, not "${values['part-size']}".`);
+      throw usageError(`--part-size takes auto or a size such as 16MiB or 64M, not "${values['part-size']}".`);
     settings.partSizeBytes = bytes;
   }
   if (values['max-rate'] !== undefined) {
@@ -534,8 +535,10 @@ Options:
                        default), crc32c (other stores), crc32, md5 (Content-MD5) or off. Until the
                        store has echoed a CRC, Content-MD5 goes with it (stores that ignore CRCs
                        check it). Downloads are checked against the object's checksum or ETag.
-  --threads N          requests in flight, 1-256 (default 64)
-  --part-size SIZE     multipart part size, 5MiB-5GiB (default 16MiB)
+  --threads auto|N     requests in flight: auto (the default) starts at 64 and climbs while throughput
+                       climbs, backs off when the store throttles (SlowDown); N (1-256) pins it
+  --part-size auto|SIZE  multipart part size: auto (the default) picks one per file from its size,
+                       the threads and the bandwidth measured; SIZE (5MiB-5GiB) pins it
   --max-rate RATE      at most this many bytes a second, up and down, across the whole transfer:
                        50MB/s, 20MiB/s, 500KB/s (default 0: no cap)
   -r, --recursive      folders and prefixes, everything below them

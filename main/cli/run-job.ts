@@ -131,7 +131,10 @@ export async function runJob(
     await cli.service.call('jobs.forget', { id: jobId });
   if (cli.options.json) {
     const limit = limits.mostNamed();
-    cli.stdout.write(`${printableJson({ ...end, seconds, stats: limit ? { limit } : {} })}\n`);
+    cli.stdout.write(
+      `${printableJson({ ...end, seconds, tuning: await tuningUsed(cli), stats: limit ? { limit } : {} })}
+`,
+    );
   } else {
     for (const error of end.itemErrors) cli.stderr.write(`error: ${printable(error.message)}\n`);
     if (end.progress.objectsFailed > end.itemErrors.length)
@@ -152,6 +155,27 @@ export async function runJob(
   if (receiptError) cli.stderr.write(`error: ${printable(receiptError.message)}\n`);
   const outcome: RunEnd = receiptError ? { ...end, receiptMissing: true } : end;
   return signal ? { ...outcome, signal } : outcome;
+}
+
+/**
+ * The threads and part size the run used, for --json: each knob's setting (auto or the number pinned),
+ * the threads at the end and at their most, the last part size chosen, and Auto's reasons.
+ */
+async function tuningUsed(cli: CliContext): Promise<Record<string, unknown>> {
+  const [settings, stats] = await Promise.all([
+    cli.service.call('settings.get', {}),
+    cli.service.call('engine.stats', {}),
+  ]);
+  const auto = stats.auto;
+  return {
+    threadsSetting: settings.threads,
+    threads: auto?.threads,
+    peakThreads: auto?.peakThreads,
+    partSizeSetting: settings.partSizeBytes,
+    partSizeBytes: auto?.partSizeBytes,
+    reason: auto?.reason,
+    partSizeReason: auto?.partSizeReason,
+  };
 }
 
 /** The job's item errors or warnings, as far as it kept them (the first thousand; the counts go on). */

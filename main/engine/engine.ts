@@ -10,8 +10,14 @@ import type { ConnectionConfig } from '../../src/connection.ts';
 import type { EngineStats } from '../../src/contract/models.ts';
 import type { ItemError, ItemFilter, JobItem, JobKind, JobSummary, JobUpdate } from '../../src/jobs.ts';
 import { isFinished } from '../../src/jobs.ts';
-import type { Settings, SettingsPatch } from '../../src/settings.ts';
-import { DEFAULT_SETTINGS, settingsPatchSchema, settingsSchema } from '../../src/settings.ts';
+import type { RunSettings, Settings, SettingsPatch } from '../../src/settings.ts';
+import {
+  AUTO,
+  DEFAULT_SETTINGS,
+  FIXED_DEFAULT_PART_SIZE_BYTES,
+  settingsPatchSchema,
+  settingsSchema,
+} from '../../src/settings.ts';
 import { commonParent, jobLabel } from '../../src/job-label.ts';
 import { plural } from '../../src/plural.ts';
 import { filterBase, isFiltering, objectMatcher, patternRoot } from '../../src/object-filter.ts';
@@ -52,6 +58,8 @@ import { RequestSignals } from './queue/request-signals.ts';
 import { CpuLoad } from './queue/cpu-load.ts';
 import { MIN_REQUESTS, readLimit } from './queue/limit-readout.ts';
 import type { LimitKind, LimitReadout } from '../../src/contract/models.ts';
+import { AutoTune } from './queue/auto-tune.ts';
+import { autoPartSize } from './queue/auto-part-size.ts';
 import { ByteGate } from './queue/byte-gate.ts';
 import { openConnection } from './s3/s3-connection.ts';
 import { sameStore } from './s3/store-identity.ts';
@@ -153,6 +161,10 @@ const LIMIT_WINDOW_SECONDS = 5;
 const LIMIT_LONG_WINDOW_SECONDS = 20;
 /** The CPU's busy share is read over a shorter look: a loop that fills up is seen within a second or two. */
 const CPU_WINDOW_SECONDS = 3;
+/** Auto looks at the signals this often. */
+const AUTO_TICK_MS = 250;
+/** Auto's part size reads the bandwidth of the requests that ended in this window. */
+const PART_SIZE_WINDOW_SECONDS = 5;
 
 export class Engine {
   private current: Settings;
@@ -164,6 +176,18 @@ export class Engine {
   private limitKind: LimitKind | undefined;
   /** Every body byte of every job's connection passes it: counted, and held to the Max speed. */
   private readonly gate: ByteGate;
+  // Auto (Threads and Part size set from what `signals` measure): see queue/auto-tune.ts.
+  private readonly tuner: AutoTune;
+  private readonly autoTimer: NodeJS.Timeout;
+  /** What the settings come to for a job: numbers, Auto's where a knob is on Auto. */
+  private running: RunSettings;
+  /** A speed test's best part size, for Auto to start from. */
+  private autoPartStart: number | undefined;
+  /** The last part size chosen for a file cut into parts, and why (under Auto). */
+  private lastPart: { bytes: number; reason: string | undefined } = {
+    bytes: FIXED_DEFAULT_PART_SIZE_BYTES,
+    reason: undefined,
+  };
   private readonly jobsById = new Map<string, Job<unknown>>();
   private readonly connections = new Set<S3Connection>();
   private readonly listeners = new Set<EngineListener>();
@@ -178,7 +202,16 @@ export class Engine {
 
   constructor(options: EngineOptions = {}) {
     this.current = settingsSchema.parse({ ...DEFAULT_SETTINGS, ...options.settings });
-    this.scheduler = new RequestScheduler(this.current.threads);
+    this.scheduler = new RequestScheduler(1);
+    this.tuner = new AutoTune({
+      now: () => performance.now(),
+      signals: this.signals,
+      waiting: () => this.scheduler.waiting(),
+    });
+    this.running = this.runSettings();
+    this.scheduler.threads = this.running.threads;
+    this.autoTimer = setInterval(() => this.autoTick(), AUTO_TICK_MS);
+    this.autoTimer.unref();
     this.gate = new ByteGate(this.current.maxRate);
     this.clock = options.clock ?? { now: () => Date.now() };
     this.env = options.env ?? process.env;
@@ -206,11 +239,66 @@ export class Engine {
    */
   updateSettings(patch: SettingsPatch): Settings {
     const valid = settingsPatchSchema.parse(patch);
+    const pinnedThreads = this.current.threads;
     this.current = settingsSchema.parse({ ...this.current, ...valid });
-    this.scheduler.threads = this.current.threads;
+    // Back to Auto from a pinned count: Auto goes on from there, not from where it was before.
+    if (this.current.threads === AUTO && pinnedThreads !== AUTO) this.tuner.startFrom(pinnedThreads);
+    this.running = this.runSettings();
+    this.scheduler.threads = this.running.threads;
     this.gate.rate = this.current.maxRate;
-    for (const connection of this.connections) connection.applySettings(this.current);
+    for (const connection of this.connections) connection.applySettings(this.socketSettings());
     return this.current;
+  }
+
+  /**
+   * Where Auto starts (a speed test's best for this endpoint): Threads from `threads`, and parts of at least
+   * `partSizeBytes`. Knobs that are pinned keep their value; Auto starts from these when it is turned on again.
+   */
+  autoStartFrom(start: { readonly threads?: number; readonly partSizeBytes?: number }): void {
+    if (start.threads !== undefined) this.tuner.startFrom(start.threads);
+    if (start.partSizeBytes !== undefined) this.autoPartStart = start.partSizeBytes;
+    this.running = this.runSettings();
+    this.scheduler.threads = this.running.threads;
+    for (const connection of this.connections) connection.applySettings(this.socketSettings());
+  }
+
+  /** One look of Auto at the signals: the scheduler's limit follows its choice at once. */
+  private autoTick(): void {
+    if (this.current.threads !== AUTO) return;
+    if (!this.tuner.tick()) return;
+    this.running = this.runSettings();
+    this.scheduler.threads = this.running.threads;
+    for (const connection of this.connections) connection.applySettings(this.socketSettings());
+  }
+
+  private runSettings(): RunSettings {
+    const threads = this.current.threads === AUTO ? this.tuner.threads : this.current.threads;
+    const partSizeBytes =
+      this.current.partSizeBytes === AUTO
+        ? (this.autoPartStart ?? FIXED_DEFAULT_PART_SIZE_BYTES)
+        : this.current.partSizeBytes;
+    return { ...this.current, threads, partSizeBytes };
+  }
+
+  /**
+   * The part size of a file of `size` bytes: Auto's choice for it (from its size, the threads and the
+   * bandwidth measured), or the setting.
+   */
+  private partSizeFor(size: number): number {
+    if (this.current.partSizeBytes !== AUTO) return this.current.partSizeBytes;
+    const choice = autoPartSize(size, {
+      threads: this.running.threads,
+      summary: () => this.signals.summary(PART_SIZE_WINDOW_SECONDS),
+      preferredBytes: this.autoPartStart,
+    });
+    if (size > choice.partSizeBytes || this.lastPart.reason === undefined)
+      this.lastPart = { bytes: choice.partSizeBytes, reason: choice.reason };
+    return choice.partSizeBytes;
+  }
+
+  /** A connection's sockets: as many as the threads in use (Auto's choice follows each change). */
+  private socketSettings(): { threads: number; stallTimeoutMs: number } {
+    return { threads: this.running.threads, stallTimeoutMs: this.current.stallTimeoutMs };
   }
 
   // What a store holds, outside any job's queue: the one way to it for the service, as jobs are.
@@ -267,7 +355,7 @@ export class Engine {
 
   /** An object's bytes in order, fetched as ranges of the part size in parallel, checked as they pass (cat). */
   openObjectRanged(connection: S3Connection, bucket: string, key: string, signal?: AbortSignal): Promise<ObjectStream> {
-    return openRangedObject(connection, bucket, key, { rangeBytes: this.current.partSizeBytes, signal });
+    return openRangedObject(connection, bucket, key, { rangeBytes: this.running.partSizeBytes, signal });
   }
 
   /** A stream of unknown length stored as one object, in parts of the part size (pipe). */
@@ -275,12 +363,12 @@ export class Engine {
     connection: S3Connection,
     options: Omit<StreamUploadOptions, 'partSizeBytes'>,
   ): Promise<StreamUploadResult> {
-    return uploadStream(connection, { ...options, partSizeBytes: this.current.partSizeBytes });
+    return uploadStream(connection, { ...options, partSizeBytes: this.running.partSizeBytes });
   }
 
   /** Replace an object's metadata and tags: a copy of it onto itself (s3/object-labels.ts). */
   replaceObjectLabels(connection: S3Connection, bucket: string, key: string, labels: ObjectLabels): Promise<void> {
-    return replaceObjectLabels(connection, bucket, key, labels, this.current.partSizeBytes);
+    return replaceObjectLabels(connection, bucket, key, labels, this.running.partSizeBytes);
   }
 
   /** Everything the store says of one object, or of one version of it (s3/object-stat.ts). */
@@ -297,7 +385,7 @@ export class Engine {
 
   /** A version copied over its key as the latest. */
   restoreVersion(connection: S3Connection, place: VersionPlace): Promise<{ etag: string | undefined; size: number }> {
-    return restoreVersion(connection, place, this.current.partSizeBytes);
+    return restoreVersion(connection, place, this.running.partSizeBytes);
   }
 
   /** One version or delete marker removed for good. */
@@ -430,8 +518,7 @@ export class Engine {
   async connect(config: ConnectionConfig, options: { readonly internalAllowed?: boolean } = {}): Promise<S3Connection> {
     const refuseAddress = options.internalAllowed ? undefined : this.refuseAddress;
     const connection = await openConnection(config, {
-      threads: this.current.threads,
-      stallTimeoutMs: this.current.stallTimeoutMs,
+      ...this.socketSettings(),
       env: this.env,
       refuseAddress,
       gate: this.gate,
@@ -812,6 +899,13 @@ export class Engine {
       bytesPerSecond,
       objectsPerSecond,
       ...(limit ? { limit } : {}),
+      auto: {
+        threads: this.running.threads,
+        peakThreads: this.current.threads === AUTO ? this.tuner.peakThreads : this.running.threads,
+        partSizeBytes: this.current.partSizeBytes === AUTO ? this.lastPart.bytes : this.current.partSizeBytes,
+        reason: this.current.threads === AUTO ? this.tuner.reason : undefined,
+        partSizeReason: this.current.partSizeBytes === AUTO ? this.lastPart.reason : undefined,
+      },
     };
   }
 
@@ -846,6 +940,7 @@ export class Engine {
    * start brings them back: the app quitting mid-transfer loses nothing.
    */
   async close(options: { suspend?: boolean } = {}): Promise<void> {
+    clearInterval(this.autoTimer);
     if (options.suspend && this.recovery) {
       // Nothing is cancelled or cleaned up (that would abort the uploads the next start resumes):
       // no request starts any more, the journal stops recording, and the requests in flight end
@@ -931,7 +1026,8 @@ export class Engine {
       arrival: job.arrival,
       scheduler: this.scheduler,
       signals: this.signals,
-      settings: () => this.current,
+      settings: () => this.running,
+      partSizeFor: (size) => this.partSizeFor(size),
       clock: this.clock,
       onChange: (changed) => {
         this.publisher.changed(changed.id);

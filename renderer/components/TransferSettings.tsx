@@ -1,13 +1,25 @@
 // The Threads, Part size and Max speed sliders. They change the running engine: Threads and Max
 // speed at once, for every job together; Part size for each file that starts after the change.
+//
+// Threads and Part size are on Auto until moved: the slider then shows what the engine chose (the
+// engine's stats, each second) and a line says why. Moving a slider pins it; its Auto button (a
+// toggle) gives it back to the engine.
 
 import { useEffect, useRef, useState } from 'react';
 import { MIB } from '../../src/byte-units.ts';
-import { MAX_THREADS, MIN_THREADS } from '../../src/settings.ts';
+import type { Auto } from '../../src/settings.ts';
+import {
+  AUTO,
+  FIXED_DEFAULT_PART_SIZE_BYTES,
+  FIXED_DEFAULT_THREADS,
+  MAX_THREADS,
+  MIN_THREADS,
+} from '../../src/settings.ts';
 import { formatBytes } from '../format.ts';
 import { nearestStep, PART_SIZE_STEPS } from '../part-size-steps.ts';
 import { MAX_SPEED_STEPS, nearestSpeedStep, speedLabel } from '../max-speed-steps.ts';
 import { useSettings } from '../store/settings-store.ts';
+import { useJobs } from '../store/jobs-store.ts';
 
 /**
  * Per thread, rounded up: an upload's two 256 KiB read buffers, a download's 1 MiB write buffer and 64 KiB read buffer.
@@ -17,18 +29,28 @@ const SEND_DELAY_MS = 150;
 
 export function TransferSettings() {
   const { settings, update, error } = useSettings();
-  const [threads, setThreads] = useState(settings?.threads ?? 64);
-  const [partStep, setPartStep] = useState(nearestStep(settings?.partSizeBytes ?? 16 * MIB));
+  const auto = useJobs((state) => state.stats?.auto);
+  const threadsAuto = settings?.threads === AUTO;
+  const partAuto = settings?.partSizeBytes === AUTO;
+  // Under Auto (or before the settings are known), what the engine chose; pinned, the setting.
+  const threadsInUse = inUse(settings?.threads, auto?.threads, FIXED_DEFAULT_THREADS);
+  const partInUse = inUse(settings?.partSizeBytes, auto?.partSizeBytes, FIXED_DEFAULT_PART_SIZE_BYTES);
+  const [threads, setThreads] = useState(threadsInUse);
+  const [partStep, setPartStep] = useState(nearestStep(partInUse));
   const [speedStep, setSpeedStep] = useState(nearestSpeedStep(settings?.maxRate ?? 0));
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   const pending = useRef<Parameters<typeof update>[0]>({});
   useEffect(() => {
-    if (settings) {
-      setThreads(settings.threads);
-      setPartStep(nearestStep(settings.partSizeBytes));
-      setSpeedStep(nearestSpeedStep(settings.maxRate));
-    }
-  }, [settings?.threads, settings?.partSizeBytes, settings?.maxRate]);
+    // A slider being moved is not moved back by the engine's next word.
+    if (pending.current.threads === undefined) setThreads(threadsInUse);
+    if (pending.current.partSizeBytes === undefined) setPartStep(nearestStep(partInUse));
+  }, [threadsInUse, partInUse]);
+  useEffect(() => {
+    if (settings) setSpeedStep(nearestSpeedStep(settings.maxRate));
+  }, [settings?.maxRate]);
+  const reasons = [threadsAuto ? auto?.reason : undefined, partAuto ? auto?.partSizeReason : undefined].filter(
+    (reason): reason is string => reason !== undefined,
+  );
 
   // Sent shortly after the slider stops moving (well within a second), not on every pixel.
   const send = (patch: Parameters<typeof update>[0]) => {
@@ -44,9 +66,10 @@ export function TransferSettings() {
 
   return (
     <section className="settings" aria-label="Transfer settings">
-      <label>
+      <div className="setting">
         <span>
           Threads <output>{threads}</output>
+          <AutoButton knob="Threads" on={threadsAuto} onChange={(on) => send({ threads: on ? AUTO : threads })} />
         </span>
         <input
           type="range"
@@ -54,16 +77,22 @@ export function TransferSettings() {
           min={MIN_THREADS}
           max={MAX_THREADS}
           value={threads}
+          aria-valuetext={threadsAuto ? `${threads}, chosen by Auto` : String(threads)}
           onChange={(e) => {
             const v = Number(e.target.value);
             setThreads(v);
             send({ threads: v });
           }}
         />
-      </label>
-      <label>
+      </div>
+      <div className="setting">
         <span>
           Part size <output>{formatBytes(PART_SIZE_STEPS[partStep]!)}</output>
+          <AutoButton
+            knob="Part size"
+            on={partAuto}
+            onChange={(on) => send({ partSizeBytes: on ? AUTO : PART_SIZE_STEPS[partStep]! })}
+          />
         </span>
         <input
           type="range"
@@ -71,15 +100,19 @@ export function TransferSettings() {
           min={0}
           max={PART_SIZE_STEPS.length - 1}
           value={partStep}
-          aria-valuetext={formatBytes(PART_SIZE_STEPS[partStep]!)}
+          aria-valuetext={`${formatBytes(PART_SIZE_STEPS[partStep]!)}${partAuto ? ', chosen by Auto' : ''}`}
           onChange={(e) => {
             const i = Number(e.target.value);
             setPartStep(i);
             send({ partSizeBytes: PART_SIZE_STEPS[i]! });
           }}
         />
-      </label>
-      <label>
+      </div>
+      {/* Always there, empty while nothing is on Auto: a live region is heard only once it exists. */}
+      <p className="hint auto-reason" aria-label="Why Auto chose these" aria-live="polite">
+        {reasons.join('. ')}
+      </p>
+      <label className="setting">
         <span>
           Max speed <output>{speedLabel(MAX_SPEED_STEPS[speedStep]!)}</output>
         </span>
@@ -107,5 +140,26 @@ export function TransferSettings() {
         </p>
       )}
     </section>
+  );
+}
+
+/** A knob's value in use: the number pinned, else the engine's choice, else where Auto starts. */
+function inUse(setting: number | Auto | undefined, chosen: number | undefined, start: number): number {
+  return typeof setting === 'number' ? setting : (chosen ?? start);
+}
+
+/** A knob's Auto: pressed while the engine sets it; pressing it again pins the value shown. */
+function AutoButton(props: { knob: string; on: boolean; onChange: (on: boolean) => void }) {
+  return (
+    <button
+      type="button"
+      className="auto-toggle"
+      aria-pressed={props.on}
+      aria-label={`Auto ${props.knob}`}
+      title={props.on ? `${props.knob} is set by Auto; press to pin it here` : `Let Auto set ${props.knob}`}
+      onClick={() => props.onChange(!props.on)}
+    >
+      Auto
+    </button>
   );
 }

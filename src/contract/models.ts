@@ -163,6 +163,21 @@ export const engineStatsSchema = z.object({
   objectsPerSecond: z.number().optional(),
   /** What limits the running transfers now; absent when nothing runs or no one thing dominates. */
   limit: limitReadoutSchema.optional(),
+  /** Threads and Part size in use, and why (main/engine/queue/auto-tune.ts). */
+  auto: z
+    .object({
+      /** Threads in use now: Auto's choice, or the pinned value. */
+      threads: z.number(),
+      /** The most threads used since the engine started (or Auto was started again). */
+      peakThreads: z.number(),
+      /** The part size of the last file cut into parts (Auto's choice), or the pinned value. */
+      partSizeBytes: z.number(),
+      /** Under Auto: what it decided of the threads, and why ("96 threads: latency-bound, small objects"). */
+      reason: z.string().optional(),
+      /** Under Auto: why the last file's part size. */
+      partSizeReason: z.string().optional(),
+    })
+    .optional(),
 });
 export type EngineStats = z.infer<typeof engineStatsSchema>;
 

@@ -11,7 +11,7 @@ import { link, lstat, open, rename, rm, unlink } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { keyToRelativePath, SavedPaths } from '../../../src/key-path.ts';
-import { choosePartSize, partCount, partNumbers, partRange } from '../../../src/part-size.ts';
+import { partCount, partNumbers, partRange } from '../../../src/part-size.ts';
 import { asFolderPrefix, formatS3Url, keyBaseName } from '../../../src/s3-url.ts';
 import {
   folderRoot,
@@ -588,7 +588,7 @@ async function downloadInto(
   let temporary: string | undefined;
   const seen: { versionId?: string } = {};
   try {
-    const preferred = choosePartSize(size, runtime.settings.partSizeBytes);
+    const preferred = runtime.partSizeFor(size);
     // A large object is looked at first, to know its checksum and parts before the ranges are cut;
     // a small one comes in one GET, whose answer says how to check it.
     const lookedAt = size > preferred;

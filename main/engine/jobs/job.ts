@@ -23,7 +23,8 @@ import { isFinished } from '../../../src/jobs.ts';
 import { ThroughputMeter } from '../../../src/throughput-meter.ts';
 import { plural } from '../../../src/plural.ts';
 import { printable } from '../../../src/unsafe-text.ts';
-import type { Settings } from '../../../src/settings.ts';
+import type { RunSettings } from '../../../src/settings.ts';
+import { choosePartSize } from '../../../src/part-size.ts';
 import { isJobWide, rerunOf } from '../error-codes.ts';
 import { BargeError, toJobError } from '../errors.ts';
 import { NO_JOURNAL } from '../journal/job-journal.ts';
@@ -60,7 +61,10 @@ export interface JobRuntime<Item> {
   readonly jobId: string;
   /** True once a job-wide failure stopped the job (as opposed to the user cancelling it). */
   readonly stoppedByFailure: boolean;
-  readonly settings: Readonly<Settings>;
+  /** Threads and Part size as numbers: pinned, or what Auto chose now. */
+  readonly settings: Readonly<RunSettings>;
+  /** The part size for a file or object of `size` bytes (Auto's choice for it, or the setting), within S3's limits. */
+  partSizeFor(size: number): number;
   /**
    * Queue a request in the shared scheduler and retry it on throttling and network errors.
    * `attempt` counts from 1: a retry may want a new connection (the old one may be why it failed).
@@ -128,7 +132,9 @@ export interface JobOptions<Item> {
   readonly scheduler: RequestScheduler;
   /** Where every request's time, bytes and outcome are measured (for Auto and what limits a transfer). */
   readonly signals?: RequestSignals;
-  readonly settings: () => Readonly<Settings>;
+  readonly settings: () => Readonly<RunSettings>;
+  /** Auto's part size for a file of `size` bytes; without it, the setting (raised for 10,000 parts). */
+  readonly partSizeFor?: (size: number) => number;
   readonly clock: JobClock;
   readonly onChange: (job: Job<Item>) => void;
   /** An item error or warning, once, as it is kept. */
@@ -619,6 +625,8 @@ export class Job<Item = unknown> {
       get settings() {
         return settings();
       },
+      partSizeFor: (size) =>
+        choosePartSize(size, this.options.partSizeFor?.(size) ?? this.options.settings().partSizeBytes),
       request: (send) => this.request(signal, send),
       addTotals: (objects, bytes) => {
         this.objectsTotal += objects;

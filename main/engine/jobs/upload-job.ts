@@ -365,7 +365,7 @@ async function uploadFile(
   const earlier = runtime.journal.resumed ? await resumableUpload(connection, bucket, file, runtime) : undefined;
   const partSize =
     earlier?.partSize ??
-    choosePartSize(file.size, Math.min(runtime.settings.partSizeBytes, pace.partCapBytes ?? Number.POSITIVE_INFINITY));
+    choosePartSize(file.size, Math.min(runtime.partSizeFor(file.size), pace.partCapBytes ?? Number.POSITIVE_INFINITY));
   // Progress counts the file's bytes as they go out; if the file fails in the end, they come back off.
   const bytes = new AttemptBytes((count) => runtime.addBytes(count));
   const upload: FileUpload = { connection, bucket, file, contentType, runtime, bytes, pace, ifAbsent, options };

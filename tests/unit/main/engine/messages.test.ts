@@ -212,7 +212,11 @@ const TYPED: readonly (readonly [situation: string, argv: readonly string[], mes
     ['ls', '--recursive=yes', 's3://b/'],
     '--recursive takes no value: give --recursive alone.',
   ],
-  ['a thread count that is no number', ['ls', '--threads', 'many'], '--threads takes a whole number, not "many".'],
+  [
+    'a thread count that is no number',
+    ['ls', '--threads', 'many'],
+    '--threads takes auto or a whole number, not "many".',
+  ],
   [
     'a Max speed that is no rate',
     ['cp', '--max-rate', 'fast', 'a', 's3://b/'],

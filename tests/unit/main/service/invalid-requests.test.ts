@@ -36,7 +36,7 @@ it('an endpoint that is no store URL is refused in a sentence with no field name
     expect(message).toMatch(/^The endpoint /);
     const wrongType = await service.dispatch('settings.update', { threads: 'many' });
     expect((wrongType as { error: { message: string } }).error.message).toBe(
-      'The number of requests in flight must be a number.',
+      'The number of requests in flight must be "auto" or a whole number from 1 to 256.',
     );
   } finally {
     await service.close();

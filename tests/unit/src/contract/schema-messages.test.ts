@@ -117,8 +117,16 @@ describe('a call refused for its parameters', () => {
     ['buckets.list', {}, 'The connection is missing.'],
     ['jobs.items', { id: 'x', list: 'errors', evil: 1 }, 'This request does not take "evil".'],
     ['jobs.details', { id: 'x', limit: 100_000 }, 'The number of items asked for is too large: at most 1,000.'],
-    ['settings.update', { threads: 1000 }, 'The number of requests in flight is too large: at most 256.'],
-    ['settings.update', { threads: 2.5 }, 'The number of requests in flight must be a whole number.'],
+    [
+      'settings.update',
+      { threads: 1000 },
+      'The number of requests in flight must be "auto" or a whole number from 1 to 256.',
+    ],
+    [
+      'settings.update',
+      { threads: 2.5 },
+      'The number of requests in flight must be "auto" or a whole number from 1 to 256.',
+    ],
     [
       'jobs.download',
       { connectionId: 'c', bucket: 'b', keys: ['a'], targetFolder: '/t', requireVerified: 'yes' },

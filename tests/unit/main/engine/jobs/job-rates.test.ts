@@ -17,7 +17,7 @@ async function drivenJob() {
     kind: 'download',
     name: 'many',
     scheduler: new RequestScheduler(4),
-    settings: () => DEFAULT_SETTINGS,
+    settings: () => ({ ...DEFAULT_SETTINGS, threads: 64, partSizeBytes: 16 * 1024 * 1024 }),
     clock,
     onChange: () => undefined,
     body: async (given) => {
