@@ -109,11 +109,14 @@ export const speedCellSchema = z.object({
   direction: z.enum(['up', 'down']),
   concurrency: z.number().int().positive(),
   sizeBytes: z.number().int().positive(),
-  /** Requests that completed within the cell's time: what its figures are based on. */
+  /** Requests that completed within the cell's time: what its objects a second are based on. */
   requests: z.number().int().nonnegative(),
   /** Requests that failed (throttled, refused for a moment, cut off), counted and not retried. */
   errors: z.number().int().nonnegative(),
-  /** Body bytes that passed, up or down, those of requests cut off at the end of the slice too. */
+  /**
+   * Body bytes that passed: of the uploads that completed; of the downloads, as they arrived (those cut off at
+   * the end of the slice too).
+   */
   bytes: z.number().nonnegative(),
   elapsedMs: z.number().nonnegative(),
   /** Why a cell has no figures (nothing of its size was there to read), if so. */
@@ -180,9 +183,17 @@ export function bytesPerSecond(cell: SpeedCell): number {
   return cell.elapsedMs > 0 ? (cell.bytes * 1000) / cell.elapsedMs : 0;
 }
 
-/** A cell's throughput as its grid is compared: objects a second for small objects, bytes for parts. */
+/**
+ * A cell's throughput as its row compares it: objects a second for small objects (of requests that
+ * completed), bytes a second for parts (a large part's bytes count as they arrive).
+ */
 export function throughput(cell: SpeedCell): number {
   return cell.grid === 'objects' ? objectsPerSecond(cell) : bytesPerSecond(cell);
+}
+
+/** Whether a cell measured anything: an object that completed, or a large object's bytes. */
+export function measured(cell: SpeedCell): boolean {
+  return cell.grid === 'objects' ? cell.requests > 0 : cell.bytes > 0;
 }
 
 /** One row of a heatmap: one size, one direction. */
@@ -197,7 +208,7 @@ export function rowKey(cell: Pick<SpeedCell, 'grid' | 'direction' | 'sizeBytes'>
 export function bestOfRows(cells: readonly SpeedCell[]): Map<string, SpeedCell> {
   const best = new Map<string, SpeedCell>();
   for (const cell of cells) {
-    if (cell.requests === 0) continue;
+    if (!measured(cell)) continue;
     const key = rowKey(cell);
     const held = best.get(key);
     const better =
@@ -227,7 +238,7 @@ export function bestSetting(result: Pick<SpeedTestResult, 'cells' | 'measuredAt'
   // Up and down of one part size and concurrency, added: the setting a copy both ways does best with.
   const parts = new Map<string, { partSizeBytes: number; concurrency: number; rate: number }>();
   for (const cell of result.cells) {
-    if (cell.grid !== 'parts' || cell.requests === 0) continue;
+    if (cell.grid !== 'parts' || cell.bytes === 0) continue;
     const key = `${cell.sizeBytes}:${cell.concurrency}`;
     const held = parts.get(key) ?? { partSizeBytes: cell.sizeBytes, concurrency: cell.concurrency, rate: 0 };
     parts.set(key, { ...held, rate: held.rate + bytesPerSecond(cell) });
@@ -248,10 +259,10 @@ const DIRECTION_WORDS: Readonly<Record<SpeedDirection, string>> = { up: 'up', do
 
 /** A cell's figures in words: "412 objects/s (103 MiB/s)", or for a part "512 MiB/s". */
 export function cellFigures(cell: SpeedCell): string {
-  if (cell.requests === 0 && cell.bytes === 0) return cell.note ?? 'no request completed';
-  return cell.grid === 'objects'
-    ? `${formatObjectRate(objectsPerSecond(cell))} (${formatRate(bytesPerSecond(cell))})`
-    : formatRate(bytesPerSecond(cell));
+  if (cell.requests === 0 && cell.bytes === 0) return cell.note ?? 'nothing moved';
+  const rate = formatRate(bytesPerSecond(cell));
+  if (cell.grid === 'parts') return rate;
+  return cell.requests === 0 ? `${rate}, no object completed` : `${formatObjectRate(objectsPerSecond(cell))} (${rate})`;
 }
 
 /**
@@ -332,12 +343,11 @@ export function formatSpeedTestTable(result: SpeedTestResult): string {
       ...columns.map((n) => {
         const cell = row.cells.find((each) => each.concurrency === n);
         if (!cell) return '';
-        const figure =
-          cell.requests === 0 && cell.bytes === 0
-            ? '-'
-            : grid === 'objects'
-              ? formatObjectRate(objectsPerSecond(cell)).replace(' objects/s', '/s').replace(' object/s', '/s')
-              : formatRate(bytesPerSecond(cell));
+        const figure = !measured(cell)
+          ? '-'
+          : grid === 'objects'
+            ? formatObjectRate(objectsPerSecond(cell)).replace(' objects/s', '/s').replace(' object/s', '/s')
+            : formatRate(bytesPerSecond(cell));
         return `${best.has(cell) ? '*' : ''}${figure} [${cell.requests}]`;
       }),
     ]);

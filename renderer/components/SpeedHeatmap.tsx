@@ -3,13 +3,14 @@
 // best, the best of each row outlined. Beside it, the same figures as a table: a canvas is no text for a
 // screen reader, and the table says how many requests each figure is based on.
 //
-// The wrapper's data-cells and data-best say what the canvas holds (the end-to-end test reads them).
+// The figure's data-cells, data-drawn (what the chart drew) and data-best say what the canvas holds: the
+// end-to-end test reads them.
 
 import { useEffect, useRef } from 'react';
 import { CategoryScale, Chart, Tooltip } from 'chart.js';
 import type { ScriptableContext } from 'chart.js';
 import { MatrixController, MatrixElement } from 'chartjs-chart-matrix';
-import { bestOfRows, cellFigures, gridRows, rowLabel, throughput } from '../../src/speed-test.ts';
+import { bestOfRows, cellFigures, gridRows, measured, rowLabel, throughput } from '../../src/speed-test.ts';
 import type { SpeedCell, SpeedGridName } from '../../src/speed-test.ts';
 
 Chart.register(MatrixController, MatrixElement, CategoryScale, Tooltip);
@@ -25,7 +26,10 @@ interface HeatPoint {
 }
 
 const TITLES: Readonly<Record<SpeedGridName, { title: string; columns: (n: number) => string }>> = {
-  objects: { title: 'Small objects: objects a second, by threads', columns: (n) => `${n} threads` },
+  objects: {
+    title: 'Small objects: objects a second, by threads',
+    columns: (n) => `${n} ${n === 1 ? 'thread' : 'threads'}`,
+  },
   parts: { title: 'One large object: bytes a second, by parts at once', columns: (n) => `${n} at once` },
 };
 
@@ -42,7 +46,7 @@ function points(cells: readonly SpeedCell[], grid: SpeedGridName): HeatPoint[] {
     return row.cells.map((cell) => ({
       x: name(cell.concurrency),
       y: rowLabel(row),
-      share: cell.requests === 0 || top === 0 ? undefined : throughput(cell) / top,
+      share: !measured(cell) || top === 0 ? undefined : throughput(cell) / top,
       best: rowBest === cell,
       figures: cellFigures(cell),
       requests: cell.requests,
@@ -56,6 +60,7 @@ function cssColour(name: string, fallback: string): string {
 
 export function SpeedHeatmap({ cells, grid }: { cells: readonly SpeedCell[]; grid: SpeedGridName }) {
   const canvas = useRef<HTMLCanvasElement>(null);
+  const figure = useRef<HTMLElement>(null);
   const data = points(cells, grid);
   const rows = gridRows(cells, grid);
   const columns = columnsOf(cells.filter((cell) => cell.grid === grid));
@@ -115,7 +120,8 @@ export function SpeedHeatmap({ cells, grid }: { cells: readonly SpeedCell[]; gri
           },
           y: {
             type: 'category',
-            labels: rows.map(rowLabel),
+            // The grid's order top down, as the table below has it (the matrix's y axis counts up).
+            labels: rows.map(rowLabel).reverse(),
             offset: true,
             grid: { display: false },
             ticks: { color: text },
@@ -123,12 +129,14 @@ export function SpeedHeatmap({ cells, grid }: { cells: readonly SpeedCell[]; gri
         },
       },
     });
+    // The cells the chart drew, for a test to count (a canvas shows them to no one else).
+    if (figure.current) figure.current.dataset.drawn = String(chart.getDatasetMeta(0).data.length);
     return () => chart.destroy();
   });
 
   const best = data.filter((point) => point.best).length;
   return (
-    <figure className="speed-heatmap" data-grid={grid} data-cells={data.length} data-best={best}>
+    <figure ref={figure} className="speed-heatmap" data-grid={grid} data-cells={data.length} data-best={best}>
       <figcaption>{title}</figcaption>
       <div className="speed-heatmap-canvas" style={{ height: `${40 + rows.length * 30}px` }}>
         <canvas ref={canvas} role="img" aria-label={`${title}: the table below gives the same figures`} />

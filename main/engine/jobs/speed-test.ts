@@ -59,8 +59,13 @@ export interface SpeedTestOptions {
 const PROGRESS_INTERVAL_MS = 250;
 /** A part's body goes to the socket in views of this size, each counted as it is taken. */
 const PART_CHUNK_BYTES = 1024 * 1024;
-/** A cell with no request completed in its slice may go on for this many slices more, for its first. */
+/** A cell with no request completed in its slice may go on this much longer, for its first. */
 const GRACE_SLICES = 2;
+const GRACE_AT_LEAST_MS = 1_000;
+
+function graceFor(sliceMs: number): number {
+  return Math.max(sliceMs * GRACE_SLICES, GRACE_AT_LEAST_MS);
+}
 /** S3's most parts in one upload. */
 const MAX_PARTS = 10_000;
 /** Max speed is "reached" when some cell ran at this share of it or more. */
@@ -166,7 +171,7 @@ class GridRun {
       concurrency: planned.concurrency,
       sliceMs: planned.sliceMs,
       maxRequests: planned.maxRequests,
-      graceMs: planned.sliceMs * GRACE_SLICES,
+      graceMs: graceFor(planned.sliceMs),
     };
     if (planned.grid === 'parts' && planned.direction === 'up')
       return { ...base, ...(await this.partsUp(planned, stop)) };
@@ -204,7 +209,8 @@ class GridRun {
       const { bytes, md5 } = this.body(sizeBytes);
       return async (index, signal, passed) => {
         const key = `${this.prefix}objects/${sizeBytes}/${concurrency}-${index}`;
-        await this.connection.wire.putObject(this.bucket, key, bytes, sizeBytes, unsignedWithMd5(md5), signal);
+        const body = viewBody(bytes);
+        await this.connection.wire.putObject(this.bucket, key, body, sizeBytes, { 'content-md5': md5 }, signal);
         written.push(key);
         passed(sizeBytes);
       };
@@ -255,7 +261,7 @@ class GridRun {
       concurrency,
       sliceMs: planned.sliceMs,
       maxRequests: Math.min(planned.maxRequests, MAX_PARTS),
-      graceMs: planned.sliceMs * GRACE_SLICES,
+      graceMs: graceFor(planned.sliceMs),
     };
     let figures;
     let failed = true;
@@ -268,12 +274,13 @@ class GridRun {
             key,
             uploadId,
             index + 1,
-            viewBody(bytes, passed),
+            viewBody(bytes),
             sizeBytes,
             signal,
             { 'content-md5': md5 },
           );
           parts.push({ partNumber: index + 1, etag: answer.etag });
+          passed(sizeBytes);
         },
         stop,
       );
@@ -298,14 +305,6 @@ class GridRun {
   }
 }
 
-/**
- * A body the store checks by its Content-MD5 (taken once per size), sent unsigned: signing a buffer
- * hashes it (SHA-256) on every request, CPU a 256-thread cell of 2 MiB objects would measure instead.
- */
-function unsignedWithMd5(md5: string): Record<string, string> {
-  return { 'content-md5': md5, 'x-amz-content-sha256': 'UNSIGNED-PAYLOAD' };
-}
-
 /** A GET's body counted as it arrives, and dropped. */
 function counted(passed: (bytes: number) => void) {
   return {
@@ -314,15 +313,17 @@ function counted(passed: (bytes: number) => void) {
   };
 }
 
-/** A buffer as a streamed body: views of it, each counted once the socket took it. */
-function viewBody(bytes: Buffer, passed: (bytes: number) => void): StreamedBody {
+/**
+ * A buffer as a streamed body, in views of it. Streamed, it goes unsigned (the store checks its
+ * Content-MD5): signing would hash it on every request, CPU a 256-thread cell of 2 MiB objects would
+ * measure instead of the store. An upload's bytes count once the store has them all (its answer): what
+ * the socket took may still wait in buffers, megabytes of them at 64 in flight.
+ */
+function viewBody(bytes: Buffer): StreamedBody {
   return {
     async pipeTo(write) {
-      for (let at = 0; at < bytes.length; at += PART_CHUNK_BYTES) {
-        const chunk = bytes.subarray(at, Math.min(bytes.length, at + PART_CHUNK_BYTES));
-        await write(chunk);
-        passed(chunk.length);
-      }
+      for (let at = 0; at < bytes.length; at += PART_CHUNK_BYTES)
+        await write(bytes.subarray(at, Math.min(bytes.length, at + PART_CHUNK_BYTES)));
     },
     release: async () => undefined,
   };

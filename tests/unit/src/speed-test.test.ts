@@ -115,6 +115,14 @@ describe('the best cell', () => {
     expect(best.has('objects:down:16384')).toBe(false);
   });
 
+  it('counts a large object by its bytes, a part or none completed; small objects only by those completed', () => {
+    const partial = { ...cell('parts', 'down', 64 * MIB, 16, 0), bytes: 40 * MIB };
+    const cutOff = { ...cell('objects', 'up', 2 * MIB, 256, 0), bytes: 300 * MIB };
+    const best = bestOfRows([partial, cutOff, cell('objects', 'up', 2 * MIB, 16, 12)]);
+    expect(best.get('parts:down:67108864')).toBe(partial);
+    expect(best.get('objects:up:2097152')?.concurrency).toBe(16);
+  });
+
   it('overall: the threads closest to every row’s best, and the part setting fastest up and down together', () => {
     const best = bestSetting(
       result([
