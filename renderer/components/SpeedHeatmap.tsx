@@ -33,6 +33,10 @@ const TITLES: Readonly<Record<SpeedGridName, { title: string; columns: (n: numbe
   parts: { title: 'One large object: bytes a second, by parts at once', columns: (n) => `${n} at once` },
 };
 
+function requestsText(requests: number): string {
+  return `${requests.toLocaleString('en-US')} ${requests === 1 ? 'request' : 'requests'}`;
+}
+
 function columnsOf(cells: readonly SpeedCell[]): number[] {
   return [...new Set(cells.map((cell) => cell.concurrency))].sort((a, b) => a - b);
 }
@@ -105,7 +109,7 @@ export function SpeedHeatmap({ cells, grid }: { cells: readonly SpeedCell[]; gri
               label: (item) => {
                 const point = data[item.dataIndex];
                 if (!point) return '';
-                return `${point.best ? 'Best: ' : ''}${point.figures} (${point.requests} requests)`;
+                return `${point.best ? 'Best: ' : ''}${point.figures} (${requestsText(point.requests)})`;
               },
             },
           },
@@ -165,7 +169,7 @@ export function SpeedHeatmap({ cells, grid }: { cells: readonly SpeedCell[]; gri
                       <>
                         {point?.best && <strong>Best: </strong>}
                         {cellFigures(cell)}
-                        <span className="requests"> · {cell.requests.toLocaleString('en-US')} requests</span>
+                        <span className="requests"> · {requestsText(cell.requests)}</span>
                       </>
                     ) : (
                       ''

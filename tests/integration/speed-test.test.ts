@@ -18,6 +18,7 @@ import { Engine, Journal } from '../../main/engine/engine.ts';
 import type { S3Connection } from '../../main/engine/engine.ts';
 import { createBucket } from '../../main/engine/s3/s3-buckets.ts';
 import { KIB, MIB } from '../../src/byte-units.ts';
+import { bestInWords } from '../../src/speed-test.ts';
 import type { SpeedTestGrid, SpeedTestOutcome, SpeedTestProgress } from '../../src/speed-test.ts';
 import { serverConfig, uniqueBucket } from '../support/fixtures.ts';
 import { runCli } from '../support/run-cli.ts';
@@ -136,6 +137,18 @@ it('in a bucket that keeps versions, it deletes every version it made, with no d
   const outcome = await run(10_000);
   expect(outcome).toMatchObject({ state: 'done', cleanup: { clean: true } });
   expect(await everythingIn()).toEqual(['version bench/keep.txt']);
+});
+
+it('passes the byte gate: with Max speed on, the result says so, and that the test ran into it', async () => {
+  const cap = 1_000_000;
+  engine.updateSettings({ maxRate: cap });
+  const outcome = await run(10_000);
+  expect(outcome.state).toBe('done');
+  if (outcome.state !== 'done') return;
+  expect(outcome.result.maxSpeed).toEqual({ bytesPerSecond: cap, reached: true });
+  expect(bestInWords(outcome.result).at(-1)).toBe(
+    'Max speed (977 KiB/s) was on: it capped these figures. Turn it off to measure the endpoint itself.',
+  );
 });
 
 it('refuses at once a bucket that is not there, having written nothing', async () => {

@@ -105,9 +105,12 @@ export async function runSpeedTest(connection: S3Connection, options: SpeedTestO
     for (const [at, planned] of plan.entries()) {
       if (options.signal.aborted) break;
       const left = plan.slice(at).filter((cell) => cell.grid === planned.grid).length;
-      current = { ...planned, sliceMs: sliceNow(planned, now() - startedAt, left) };
+      const elapsed = now() - startedAt;
+      current = { ...planned, sliceMs: sliceNow(planned, elapsed, left) };
       tell('measuring');
-      cells.push(await run.measure(current, options.signal));
+      // Past the budget, a cell gets its slice and no grace: the budget wins over a figure.
+      const graceMs = elapsed < options.budgetMs ? graceFor(current.sliceMs) : 0;
+      cells.push(await run.measure(current, graceMs, options.signal));
     }
   } catch (error) {
     failure = error;
@@ -160,7 +163,7 @@ class GridRun {
     this.data = randomBytes(largestBytes);
   }
 
-  async measure(planned: PlannedCell, stop: AbortSignal): Promise<SpeedCell> {
+  async measure(planned: PlannedCell, graceMs: number, stop: AbortSignal): Promise<SpeedCell> {
     const base = {
       grid: planned.grid,
       direction: planned.direction,
@@ -171,10 +174,10 @@ class GridRun {
       concurrency: planned.concurrency,
       sliceMs: planned.sliceMs,
       maxRequests: planned.maxRequests,
-      graceMs: graceFor(planned.sliceMs),
+      graceMs,
     };
     if (planned.grid === 'parts' && planned.direction === 'up')
-      return { ...base, ...(await this.partsUp(planned, stop)) };
+      return { ...base, ...(await this.partsUp(planned, graceMs, stop)) };
     const request = planned.grid === 'objects' ? this.objectRequest(planned) : this.rangeRequest(planned);
     if (request === undefined) {
       const what = planned.grid === 'objects' ? 'no object' : 'no large object';
@@ -242,7 +245,7 @@ class GridRun {
    * One multipart upload's parts in flight for the slice; then completed (the ranged GETs read it) with
    * the parts that arrived, or aborted when none did. Creating and completing it are outside the slice.
    */
-  private async partsUp(planned: PlannedCell, stop: AbortSignal) {
+  private async partsUp(planned: PlannedCell, graceMs: number, stop: AbortSignal) {
     const { sizeBytes, concurrency } = planned;
     const key = `${this.prefix}parts/${sizeBytes}/${concurrency}`;
     const created = await withRetry(
@@ -261,7 +264,7 @@ class GridRun {
       concurrency,
       sliceMs: planned.sliceMs,
       maxRequests: Math.min(planned.maxRequests, MAX_PARTS),
-      graceMs: graceFor(planned.sliceMs),
+      graceMs,
     };
     let figures;
     let failed = true;
