@@ -238,7 +238,7 @@ export function bestSetting(result: Pick<SpeedTestResult, 'cells' | 'measuredAt'
   // Up and down of one part size and concurrency, added: the setting a copy both ways does best with.
   const parts = new Map<string, { partSizeBytes: number; concurrency: number; rate: number }>();
   for (const cell of result.cells) {
-    if (cell.grid !== 'parts' || cell.bytes === 0) continue;
+    if (cell.grid !== 'parts' || !measured(cell)) continue;
     const key = `${cell.sizeBytes}:${cell.concurrency}`;
     const held = parts.get(key) ?? { partSizeBytes: cell.sizeBytes, concurrency: cell.concurrency, rate: 0 };
     parts.set(key, { ...held, rate: held.rate + bytesPerSecond(cell) });
@@ -259,10 +259,9 @@ const DIRECTION_WORDS: Readonly<Record<SpeedDirection, string>> = { up: 'up', do
 
 /** A cell's figures in words: "412 objects/s (103 MiB/s)", or for a part "512 MiB/s". */
 export function cellFigures(cell: SpeedCell): string {
-  if (cell.requests === 0 && cell.bytes === 0) return cell.note ?? 'nothing moved';
+  if (!measured(cell)) return cell.note ?? (cell.grid === 'objects' ? 'no object completed' : 'nothing moved');
   const rate = formatRate(bytesPerSecond(cell));
-  if (cell.grid === 'parts') return rate;
-  return cell.requests === 0 ? `${rate}, no object completed` : `${formatObjectRate(objectsPerSecond(cell))} (${rate})`;
+  return cell.grid === 'parts' ? rate : `${formatObjectRate(objectsPerSecond(cell))} (${rate})`;
 }
 
 /**

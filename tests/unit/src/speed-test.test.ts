@@ -7,6 +7,7 @@ import {
   bestInWords,
   bestOfRows,
   bestSetting,
+  cellFigures,
   cellInWords,
   cleanupInWords,
   DEFAULT_SPEED_TEST_GRID,
@@ -121,6 +122,8 @@ describe('the best cell', () => {
     const best = bestOfRows([partial, cutOff, cell('objects', 'up', 2 * MIB, 16, 12)]);
     expect(best.get('parts:down:67108864')).toBe(partial);
     expect(best.get('objects:up:2097152')?.concurrency).toBe(16);
+    expect(cellFigures(cutOff)).toBe('no object completed');
+    expect(cellFigures(partial)).toBe('40.0 MiB/s');
   });
 
   it('overall: the threads closest to every row’s best, and the part setting fastest up and down together', () => {
