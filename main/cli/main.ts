@@ -33,9 +33,11 @@ const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
   undo: async () => (await import('./commands/history.ts')).undo,
   restore: async () => (await import('./commands/restore.ts')).restore,
   lifecycle: async () => (await import('./commands/lifecycle.ts')).lifecycle,
+  speedtest: async () => (await import('./commands/speedtest.ts')).speedtest,
 };
 
-const JOURNALED_COMMANDS = new Set(['cp', 'mv', 'rm', 'sync', 'history', 'undo', 'restore']);
+// speedtest: the journal keeps each endpoint's last result.
+const JOURNALED_COMMANDS = new Set(['cp', 'mv', 'rm', 'sync', 'history', 'undo', 'restore', 'speedtest']);
 
 export interface CliStreams {
   readonly stdout: NodeJS.WritableStream;

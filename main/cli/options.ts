@@ -19,6 +19,7 @@ import { isRegion, REGION_RULE } from '../../src/region.ts';
 import { printable } from '../../src/unsafe-text.ts';
 import { FilterProblem, parseInstant } from '../../src/object-filter.ts';
 import type { JobKind } from '../../src/jobs.ts';
+import { MAX_SPEED_TEST_BUDGET_MS, MIN_SPEED_TEST_BUDGET_MS } from '../../src/speed-test.ts';
 import type { ObjectFilter } from '../../src/object-filter.ts';
 import { FILTER_FLAGS, FILTER_OPTION_SPEC, parseFilterFlags } from './filter-options.ts';
 import type { UploadOptions } from '../../src/upload-options.ts';
@@ -64,6 +65,7 @@ export const optionSpec = {
   limit: { type: 'string' },
   keys: { type: 'string' },
   to: { type: 'string' },
+  budget: { type: 'string' },
   ...uploadOptionSpec,
   json: { type: 'boolean' },
   quiet: { type: 'boolean', short: 'q' },
@@ -115,6 +117,7 @@ const COMMAND_FLAGS: Readonly<Record<string, readonly string[]>> = {
   undo: ['resume'],
   restore: ['to', 'dry-run', 'resume'],
   lifecycle: [],
+  speedtest: ['budget'],
 };
 
 /** The connection's checksum modes: `--checksum` followed by one of them is the connection's, else sync's own. */
@@ -194,6 +197,8 @@ export interface CliOptions {
   readonly keysFormat: 'csv' | 'json' | undefined;
   /** restore: the moment to restore to (ms since 1970). */
   readonly restoreTo: number | undefined;
+  /** speedtest: its time budget in milliseconds (--budget 30s). */
+  readonly budgetMs: number | undefined;
   readonly json: boolean;
   readonly quiet: boolean;
   readonly help: boolean;
@@ -360,6 +365,7 @@ export function parseCli(argv: readonly string[]): CliOptions {
     );
   const uploadOptions = parseUploadOptions(values, usageError);
   const history = historyFlags(values, Date.now());
+  const budgetMs = speedTestBudget(values.budget);
   const connection = sessionConnectionSchema.safeParse({
     endpoint: values['endpoint-url'],
     region: values.region,
@@ -404,11 +410,25 @@ export function parseCli(argv: readonly string[]): CliOptions {
     expiresSeconds,
     uploadOptions,
     ...history,
+    budgetMs,
     json: values.json ?? false,
     quiet: values.quiet ?? false,
     help: values.help ?? false,
     version: values.version ?? false,
   };
+}
+
+/** speedtest's --budget: a duration (30s, 2m; a bare number is seconds) within the bounds the service takes. */
+function speedTestBudget(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const seconds = /^\s*\d+(\.\d+)?\s*$/.test(text) ? Number(text) : parseDuration(text);
+  const ms = seconds === undefined ? undefined : Math.round(seconds * 1000);
+  if (ms === undefined || ms < MIN_SPEED_TEST_BUDGET_MS || ms > MAX_SPEED_TEST_BUDGET_MS)
+    throw usageError(
+      `--budget takes a duration from ${MIN_SPEED_TEST_BUDGET_MS / 1000}s to ${MAX_SPEED_TEST_BUDGET_MS / 60_000}m ` +
+        `(30s, 2m), not "${printable(text)}".`,
+    );
+  return ms;
 }
 
 const JOB_KINDS: readonly JobKind[] = ['upload', 'download', 'delete', 'sync', 'copy', 'undo', 'restore'];
@@ -518,6 +538,11 @@ Usage:
                                                    exactly the delete markers it made
   barge restore s3://bucket[/prefix] --to TIME     bring a prefix back to how it was at TIME (2026-11-25T14:00Z,
            [--dry-run]                             or an age: 2h) from its versions; --dry-run lists each change
+  barge speedtest s3://bucket[/prefix]             measure the endpoint: threads by object size (16 KiB-2 MiB,
+           [--budget 60s] [--json]                 1-256 threads) and part size by parts in flight (5-64 MiB),
+                                                   up and down, within the budget (5s-10m); its test objects
+                                                   go below a prefix of their own, all deleted after; the
+                                                   result is saved for the endpoint (Auto starts from it)
 
 Options:
   --endpoint-url URL   the S3 endpoint (default: AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, the profile, AWS)

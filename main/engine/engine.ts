@@ -25,7 +25,7 @@ import type { ObjectFilter } from '../../src/object-filter.ts';
 import { formatS3Url, parseS3Url } from '../../src/s3-url.ts';
 import type { ConflictChoice } from '../../src/if-exists.ts';
 import type { ReceiptEntry } from '../../src/receipt.ts';
-import { BargeError } from './errors.ts';
+import { BargeError, toBargeError } from './errors.ts';
 import type { ConnectionLookup } from './jobs/job-bodies.ts';
 import { copyPlacesProblem } from '../../src/copy-targets.ts';
 import { asFolderPrefix } from '../../src/s3-url.ts';
@@ -104,6 +104,10 @@ import type { FolderListingOptions } from './disk/host-folders.ts';
 import type { FolderListing } from '../../src/contract/models.ts';
 import type { AddressPolicy } from './s3/guarded-lookup.ts';
 import type { S3Connection } from './s3/s3-connection.ts';
+import { runSpeedTest } from './jobs/speed-test.ts';
+import { storeIdentity } from './s3/store-identity.ts';
+import { savedSpeedTestFrom } from '../../src/speed-test.ts';
+import type { SavedSpeedTest, SpeedTestGrid, SpeedTestOutcome, SpeedTestProgress } from '../../src/speed-test.ts';
 
 export type { ConnectionResolver, EarlierRun } from './launch/recovery.ts';
 // What the service needs to hold of the engine's parts, through its front door.
@@ -130,6 +134,20 @@ export interface EngineOptions {
    * Addresses no connection may dial (a web host reachable beyond loopback: internal ones, src/internal-endpoints.ts).
    */
   readonly refuseAddress?: AddressPolicy;
+}
+
+/** A speed test to run (jobs/speed-test.ts). */
+export interface SpeedTestRequest {
+  readonly bucket: string;
+  /** A folder's prefix, or "" for the bucket's top: the test writes below a prefix of its own there. */
+  readonly prefix: string;
+  readonly budgetMs: number;
+  /** The cells; the default grid (src/speed-test.ts) without it. */
+  readonly grid?: SpeedTestGrid;
+  /** The connection's name in the host (its ID), which the result is saved under beside the endpoint. */
+  readonly connectionRef?: string;
+  readonly signal: AbortSignal;
+  readonly onProgress?: (progress: SpeedTestProgress) => void;
 }
 
 export interface JobStartOptions extends Partial<RecordedStart> {
@@ -199,6 +217,10 @@ export class Engine {
   private readonly refuseAddress: AddressPolicy | undefined;
   /** Jobs recorded in the journal; none without one. */
   private recovery: Recovery | undefined;
+  /** Speed tests running, which close() cancels and waits for (their clean-up); results kept without a journal. */
+  private readonly speedTests = new Set<{ cancel: AbortController; ended: Promise<unknown> }>();
+  private readonly speedTestsKept = new Map<string, string>();
+  private closing = false;
 
   constructor(options: EngineOptions = {}) {
     this.current = settingsSchema.parse({ ...DEFAULT_SETTINGS, ...options.settings });
@@ -407,6 +429,81 @@ export class Engine {
     // A pattern names its own keys: its literal part is listed as typed.
     const prefix = options.pattern === undefined ? asFolderPrefix(options.prefix) : options.prefix;
     return countPrefixSize(connection, { ...options, prefix });
+  }
+
+  // The speed test (issue 29 §2): an endpoint measured, each connection's last result on it kept.
+
+  /**
+   * Measure the store behind `connection` in a bucket (jobs/speed-test.ts): its grid within the budget,
+   * below a prefix of its own emptied afterwards. A measured result is saved for the connection and
+   * endpoint (the journal's, or this process's without one).
+   */
+  async startSpeedTest(
+    connection: S3Connection,
+    request: SpeedTestRequest,
+  ): Promise<{ readonly ended: Promise<SpeedTestOutcome> }> {
+    if (this.closing) throw new BargeError('Closed', 'The engine is closing: no speed test starts now.');
+    // The bucket is there and may be listed, or the test fails now, having written nothing.
+    await listObjectsPage(connection, { bucket: request.bucket, prefix: request.prefix, pageSize: 1 }).catch(
+      (error: unknown) => {
+        throw toBargeError(
+          error,
+          `start the speed test in ${formatS3Url({ bucket: request.bucket, key: request.prefix })}`,
+        );
+      },
+    );
+    return { ended: this.speedTest(connection, request) };
+  }
+
+  private async speedTest(connection: S3Connection, request: SpeedTestRequest): Promise<SpeedTestOutcome> {
+    const cancel = new AbortController();
+    const onCancel = () => cancel.abort(request.signal.reason);
+    request.signal.addEventListener('abort', onCancel, { once: true });
+    const endpoint = storeIdentity(connection.endpoint.endpoint);
+    const ended = runSpeedTest(connection, {
+      bucket: request.bucket,
+      prefix: request.prefix,
+      budgetMs: request.budgetMs,
+      grid: request.grid,
+      endpoint,
+      maxRate: this.current.maxRate,
+      runningJobs: [...this.jobsById.values()].filter((job) => job.state.status === 'running').length,
+      signal: cancel.signal,
+      onProgress: request.onProgress,
+    });
+    const running = { cancel, ended };
+    this.speedTests.add(running);
+    try {
+      const outcome = await ended;
+      if (outcome.state === 'done') {
+        const row = {
+          endpoint,
+          connectionRef: request.connectionRef ?? '',
+          measuredAt: outcome.result.measuredAt,
+          result: JSON.stringify(outcome.result),
+        };
+        const journaled = this.recovery?.journalRead((journal) => journal.saveSpeedTest(row)) !== undefined;
+        if (!journaled) this.speedTestsKept.set(`${endpoint}\n${row.connectionRef}`, row.result);
+      }
+      return outcome;
+    } finally {
+      request.signal.removeEventListener('abort', onCancel);
+      this.speedTests.delete(running);
+    }
+  }
+
+  /**
+   * The last speed test on `connection`'s endpoint (this connection's where it has one), with its best
+   * setting: threads, part size and parts in flight, and when it was measured. What Auto starts from.
+   */
+  savedSpeedTest(connection: S3Connection, connectionRef?: string): SavedSpeedTest | undefined {
+    const endpoint = storeIdentity(connection.endpoint.endpoint);
+    const row = this.recovery?.journalRead((journal) => journal.lastSpeedTest(endpoint, connectionRef));
+    const kept =
+      this.speedTestsKept.get(`${endpoint}\n${connectionRef ?? ''}`) ??
+      [...this.speedTestsKept].find(([key]) => key.startsWith(`${endpoint}\n`))?.[1];
+    const json = row?.result ?? kept;
+    return json === undefined ? undefined : savedSpeedTestFrom(json);
   }
 
   /** A link that fetches the object without credentials until it expires. */
@@ -954,7 +1051,11 @@ export class Engine {
       for (const job of this.jobsById.values()) job.dispose();
       return;
     }
+    this.closing = true;
     this.cancel();
+    // A speed test cancelled still empties its prefix before the connections close.
+    for (const test of this.speedTests) test.cancel.abort();
+    await Promise.all([...this.speedTests].map((test) => test.ended.catch(() => undefined)));
     await Promise.all([...this.jobsById.values()].map((job) => job.finished()));
     this.publisher.flush();
     this.publisher.dispose();

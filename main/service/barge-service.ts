@@ -38,6 +38,7 @@ import { ListingReadAhead } from './listing-read-ahead.ts';
 import type { StagedFileTarget, StagingArea } from './staging-area.ts';
 import type { DemoStoreLauncher } from './demo-store.ts';
 import { SaveLinks } from './save-links.ts';
+import type { SpeedTestOutcome } from '../../src/speed-test.ts';
 
 const STATS_INTERVAL_MS = 1000;
 
@@ -236,6 +237,8 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
     return staging;
   };
 
+  /** Speed tests running, by their run's ID: speedtest.cancel stops one. */
+  const speedTests = new Map<string, AbortController>();
   const readAhead = new ListingReadAhead<MethodResults['objects.list']>();
   const listeners = new Set<(event: ApiEvent) => void>();
   const emit = (event: ApiEvent) => {
@@ -789,6 +792,37 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
           ...(versionId === undefined ? {} : { markerVersionId: versionId }),
         }),
       ),
+    // The speed test (issue 29 §2): run by the engine, its progress and outcome told as `speedtest` events.
+    'speedtest.start': async ({ connectionId, bucket, prefix, budgetMs }) => {
+      const connection = await registry.connection(connectionId);
+      const runId = randomUUID();
+      const cancel = new AbortController();
+      const { ended } = await engine.startSpeedTest(connection, {
+        bucket,
+        prefix: prefix === '' ? '' : asFolderPrefix(prefix),
+        budgetMs,
+        connectionRef: connectionId,
+        signal: cancel.signal,
+        onProgress: (progress) => emit({ type: 'speedtest', runId, progress }),
+      });
+      speedTests.set(runId, cancel);
+      const place = formatS3Url({ bucket, key: prefix });
+      void ended
+        .catch((error: unknown): SpeedTestOutcome => {
+          const e = describeError(error);
+          const cleanup = { place, clean: false, objectsLeft: 0, uploadsLeft: 0, problem: 'It was not cleaned up.' };
+          return { state: 'failed', error: { code: e.code, message: e.message }, cleanup };
+        })
+        .then((outcome) => emit({ type: 'speedtest', runId, outcome }))
+        .finally(() => speedTests.delete(runId));
+      return { runId };
+    },
+    'speedtest.cancel': async ({ runId }) => {
+      speedTests.get(runId)?.abort();
+      return null;
+    },
+    'speedtest.saved': async ({ connectionId }) =>
+      engine.savedSpeedTest(await registry.connection(connectionId), connectionId) ?? null,
     'settings.get': async () => engine.settings,
     'settings.update': async (patch) => {
       const settings = engine.updateSettings(patch);

@@ -16,6 +16,7 @@ import { RenameDialog } from './RenameDialog.tsx';
 import { copySources } from '../store/file-actions-store.ts';
 import type { CopySources } from '../store/file-actions-store.ts';
 import { FolderSizeDialog } from './FolderSizeDialog.tsx';
+import { SpeedTestDialog } from './SpeedTestDialog.tsx';
 import { parentOf } from './useBrowserKeyboard.ts';
 
 /** The browser's open dialog (the details dialog apart: the details store keeps that one). */
@@ -162,6 +163,7 @@ export function BrowserDialogs({ dialog, onClose }: { dialog: BrowserDialog | un
       {dialog?.kind === 'copy-to' && <CopyToDialog sources={dialog.sources} move={dialog.move} onClose={onClose} />}
       <DetailsDialog />
       <FolderSizeDialog />
+      <SpeedTestDialog />
     </>
   );
 }

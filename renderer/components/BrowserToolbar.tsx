@@ -3,6 +3,7 @@
 
 import {
   Download,
+  Gauge,
   Eraser,
   History,
   FolderPlus,
@@ -26,6 +27,7 @@ import type { IfExists } from '../../src/if-exists.ts';
 import { useBrowser } from '../store/browser-store.ts';
 import { useUploadChoice } from '../store/upload-choice-store.ts';
 import { useFolderSize } from '../store/folder-size-store.ts';
+import { useSpeedTest } from '../store/speed-test-store.ts';
 import type { RowRef } from '../store/browser-store.ts';
 import { versioningKey, useVersions } from '../store/versions-store.ts';
 import { useEffect } from 'react';
@@ -49,6 +51,7 @@ export function BrowserToolbar({
 }) {
   const { connectionId, bucket, prefix, filter, setFilter, refresh, upload, copyLink } = useBrowser();
   const calculateSize = useFolderSize((s) => s.calculateSize);
+  const openSpeedTest = useSpeedTest((s) => s.open);
   const [optionsOpen, setOptionsOpen] = useState(false);
   const hasOptions = useUploadOptions(
     (s) => connectionId !== undefined && bucket !== undefined && s.optionsFor(connectionId, bucket) !== undefined,
@@ -123,6 +126,15 @@ export function BrowserToolbar({
       >
         <Sigma size={14} aria-hidden />
         Calculate size
+      </button>
+      <button
+        type="button"
+        disabled={!connectionId || !bucket}
+        title="Speed test: measure this store from here, threads by object size and part size, in this folder"
+        onClick={() => connectionId && bucket && void openSpeedTest({ connectionId, bucket, prefix })}
+      >
+        <Gauge size={14} aria-hidden />
+        Test this endpoint
       </button>
       <button type="button" onClick={refresh}>
         <RefreshCw size={14} aria-hidden />

@@ -8,6 +8,7 @@ import { onJobsCompleted, useJobs } from './jobs-store.ts';
 import { useSettings } from './settings-store.ts';
 import { useNotifications } from './notifications-store.ts';
 import { useHostLink } from './host-link-store.ts';
+import { useSpeedTest } from './speed-test-store.ts';
 
 /** Subscribe the stores to the engine's events and load what is there; returns the unsubscribe. */
 export function startSession(): () => void {
@@ -35,6 +36,9 @@ export function startSession(): () => void {
         break;
       case 'demo':
         useConnections.getState().demoProgress(event.line);
+        break;
+      case 'speedtest':
+        useSpeedTest.getState().received(event);
         break;
     }
   });

@@ -23,6 +23,8 @@ import type { PrefixSize } from '../prefix-size.ts';
 import type { ObjectStat } from '../object-stat.ts';
 import type { ExpiryOnServer, LifecycleRule } from '../lifecycle-rules.ts';
 import type { Result } from './result.ts';
+import { DEFAULT_SPEED_TEST_BUDGET_MS, MAX_SPEED_TEST_BUDGET_MS, MIN_SPEED_TEST_BUDGET_MS } from '../speed-test.ts';
+import type { SavedSpeedTest, SpeedTestOutcome, SpeedTestProgress } from '../speed-test.ts';
 import { apiErrorSchema } from './result.ts';
 import type {
   Bucket,
@@ -608,6 +610,27 @@ export const methodSchemas = {
    * that marker); refused, saying why, where the key is not deleted.
    */
   'objects.undelete': z.strictObject({ connectionId: id, bucket, key, versionId: versionId.optional() }),
+  // The speed test (issue 29 §2): an endpoint measured in a bucket of the user's, its last result kept.
+  /**
+   * Run the speed test (src/speed-test.ts's grid) in `bucket` below `prefix`, within `budgetMs`; answers
+   * its run's ID at once. Progress, then the outcome (measured, cancelled or failed, with what its clean-up
+   * left) come as `speedtest` events; a measured result is saved for the connection and endpoint.
+   */
+  'speedtest.start': z.strictObject({
+    connectionId: id,
+    bucket,
+    prefix: prefix.default(''),
+    budgetMs: z
+      .number()
+      .int()
+      .min(MIN_SPEED_TEST_BUDGET_MS)
+      .max(MAX_SPEED_TEST_BUDGET_MS)
+      .default(DEFAULT_SPEED_TEST_BUDGET_MS),
+  }),
+  /** Stop a speed test: it cleans up, then ends as cancelled. */
+  'speedtest.cancel': z.strictObject({ runId: id }),
+  /** The last speed test on this connection's endpoint (its own, else another connection's there), or null. */
+  'speedtest.saved': z.strictObject({ connectionId: id }),
   'settings.get': nothing,
   'settings.update': settingsPatchSchema,
   'engine.stats': nothing,
@@ -694,6 +717,9 @@ export interface MethodResults {
   'objects.restoreVersion': { etag?: string; size: number };
   'objects.deleteVersion': ObjectVersionRow;
   'objects.undelete': ObjectVersionRow;
+  'speedtest.start': { runId: string };
+  'speedtest.cancel': null;
+  'speedtest.saved': SavedSpeedTest | null;
   'settings.get': Settings;
   'settings.update': Settings;
   'engine.stats': EngineStats;
@@ -717,7 +743,10 @@ export type ApiEvent =
   | { readonly type: 'settings'; readonly settings: Settings }
   | { readonly type: 'stats'; readonly stats: EngineStats }
   /** A line of the demo store's start (building MinIO the first time, seeding). */
-  | { readonly type: 'demo'; readonly line: string };
+  | { readonly type: 'demo'; readonly line: string }
+  /** A speed test's progress, then how it ended (once). */
+  | { readonly type: 'speedtest'; readonly runId: string; readonly progress: SpeedTestProgress }
+  | { readonly type: 'speedtest'; readonly runId: string; readonly outcome: SpeedTestOutcome };
 
 /** Where the API's WebSocket is opened. */
 export const API_PATH = '/api';

@@ -95,12 +95,25 @@ export interface HistoryRetention {
   readonly jobs: number;
 }
 
+/** One speed test as the journal keeps it: its result as JSON (src/speed-test.ts's schema reads it back). */
+export interface SavedSpeedTestRow {
+  readonly endpoint: string;
+  readonly connectionRef: string;
+  readonly measuredAt: number;
+  readonly result: string;
+}
+
+/** Each connection's last speed test on each endpoint (schema 7). */
+const SPEED_TESTS_SCHEMA = `CREATE TABLE IF NOT EXISTS speed_tests (
+  endpoint TEXT NOT NULL, connection_ref TEXT NOT NULL, measured_at INTEGER NOT NULL, result TEXT NOT NULL,
+  PRIMARY KEY (endpoint, connection_ref));`;
+
 export const DEFAULT_RETENTION: HistoryRetention = { days: 90, jobs: 10_000 };
 
 /** One line of a job's receipt: a finished object and when it finished. */
 export type ReceiptLine = FinishedObject & ReceiptEntry;
 
-const SCHEMA_VERSION = 6;
+const SCHEMA_VERSION = 7;
 /** Progress records wait at most this long, or this many, before their commit. */
 const BATCH_MS = 100;
 const BATCH_RECORDS = 1000;
@@ -138,6 +151,7 @@ CREATE TABLE IF NOT EXISTS downloads (
 CREATE TABLE IF NOT EXISTS ranges (
   job_id TEXT NOT NULL REFERENCES jobs (id) ON DELETE CASCADE, key TEXT NOT NULL, part_number INTEGER NOT NULL,
   PRIMARY KEY (job_id, key, part_number));
+${SPEED_TESTS_SCHEMA}
 `;
 
 /**
@@ -241,6 +255,7 @@ export class Journal {
             .map((column) => `ALTER TABLE jobs ADD COLUMN ${column};`)
             .join(' '),
         );
+      // Schema 7: each endpoint's last speed test (CREATE TABLE IF NOT EXISTS below adds it to a journal of 6).
       db.exec(SCHEMA);
       db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
       db.exec('COMMIT');
@@ -685,6 +700,35 @@ export class Journal {
       removalsOf: (jobId) => this.removals(jobId),
       // An undone delete is never resumed: run again, it is a new delete, with markers of its own to undo.
       undid: (jobId) => this.run('UPDATE jobs SET undone_by = ?, dismissed = 1 WHERE id = ?', id, jobId),
+    };
+  }
+
+  // Speed tests (issue 29 §2): the last result of each connection on each endpoint, as JSON.
+
+  /** Keep a speed test's result as the last of its connection on its endpoint. */
+  saveSpeedTest(test: SavedSpeedTestRow): void {
+    this.run(
+      'INSERT OR REPLACE INTO speed_tests (endpoint, connection_ref, measured_at, result) VALUES (?, ?, ?, ?)',
+      test.endpoint,
+      test.connectionRef,
+      test.measuredAt,
+      test.result,
+    );
+  }
+
+  /** The last speed test on an endpoint: this connection's where it has one, else any connection's there. */
+  lastSpeedTest(endpoint: string, connectionRef: string | undefined): SavedSpeedTestRow | undefined {
+    const row = this.get(
+      'SELECT * FROM speed_tests WHERE endpoint = ? ORDER BY (connection_ref = ?) DESC, measured_at DESC LIMIT 1',
+      endpoint,
+      connectionRef ?? null,
+    );
+    if (!row) return undefined;
+    return {
+      endpoint: String(row.endpoint),
+      connectionRef: String(row.connection_ref),
+      measuredAt: Number(row.measured_at),
+      result: String(row.result),
     };
   }
 

@@ -57,6 +57,11 @@ export interface S3Connection extends StoreChecksumFacts {
   checksumHeaders: ChecksumHeaders;
   /** Follow new settings (socket pool size, stall timeout); takes effect for the next requests. */
   applySettings(settings: ConnectionSettings): void;
+  /**
+   * Room in the socket pool for `sockets` more requests beside the Threads setting's, until the release
+   * is called: a speed test measures its own concurrency, which the setting must not cap.
+   */
+  reserveSockets(sockets: number): () => void;
   close(): void;
 }
 
@@ -162,6 +167,12 @@ export async function openConnection(config: ConnectionConfig, options: OpenConn
     gate,
     failed: (error, headers) => learnChecksumHeaderRefusal(connection, error, headers),
   });
+  let threads = options.threads;
+  let reserved = 0;
+  const sizePool = () => {
+    httpAgent.maxSockets = threads + reserved + SOCKET_HEADROOM;
+    httpsAgent.maxSockets = threads + reserved + SOCKET_HEADROOM;
+  };
   const connection: S3Connection = {
     client,
     wire,
@@ -173,10 +184,21 @@ export async function openConnection(config: ConnectionConfig, options: OpenConn
     trailers: 'unknown',
     checksumHeaders: 'unknown',
     applySettings(settings) {
-      httpAgent.maxSockets = settings.threads + SOCKET_HEADROOM;
-      httpsAgent.maxSockets = settings.threads + SOCKET_HEADROOM;
+      threads = settings.threads;
+      sizePool();
       requestHandler.updateHttpClientConfig('socketTimeout', settings.stallTimeoutMs);
       wire.stallTimeoutMs = settings.stallTimeoutMs;
+    },
+    reserveSockets(sockets) {
+      reserved += sockets;
+      sizePool();
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        reserved -= sockets;
+        sizePool();
+      };
     },
     close() {
       client.destroy();

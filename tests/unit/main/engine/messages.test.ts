@@ -237,6 +237,17 @@ const TYPED: readonly (readonly [situation: string, argv: readonly string[], mes
     ['cp', '--max-rate', '1TB/s', 'a', 's3://b/'],
     '--max-rate must be at most 95367 MiB/s (0 for no cap).',
   ],
+  // The speed test's budget (issue 29 §2).
+  [
+    'a speed test budget too short to measure the grid',
+    ['speedtest', '--budget', '2s', 's3://b'],
+    '--budget takes a duration from 10s to 10m (30s, 2m), not "2s".',
+  ],
+  [
+    'a speed test budget that is no duration',
+    ['speedtest', '--budget', 'long', 's3://b'],
+    '--budget takes a duration from 10s to 10m (30s, 2m), not "long".',
+  ],
 ];
 
 describe('the table of messages: what was typed', () => {
