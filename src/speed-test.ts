@@ -391,9 +391,10 @@ export type SpeedTestOutcome =
 /** A planned cell in words, for the progress line. */
 export function cellInWords(cell: Pick<PlannedCell, 'grid' | 'direction' | 'concurrency' | 'sizeBytes'>): string {
   const verb = cell.direction === 'up' ? 'PUT' : 'GET';
-  return cell.grid === 'objects'
-    ? `${verb} ${sizeLabel(cell.sizeBytes)} objects, ${cell.concurrency} ${cell.concurrency === 1 ? 'thread' : 'threads'}`
-    : `${cell.direction === 'up' ? 'Upload' : 'Ranged GET'} ${sizeLabel(cell.sizeBytes)} parts, ${cell.concurrency} at once`;
+  const size = sizeLabel(cell.sizeBytes);
+  if (cell.grid === 'objects')
+    return `${verb} ${size} objects, ${cell.concurrency} ${cell.concurrency === 1 ? 'thread' : 'threads'}`;
+  return `${cell.direction === 'up' ? 'Upload' : 'Ranged GET'} ${size} parts, ${cell.concurrency} at once`;
 }
 
 /** What a cleanup that left something says, with the prefix to remove: "" when it left nothing. */

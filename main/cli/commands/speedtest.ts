@@ -73,6 +73,7 @@ export function progressText(progress: SpeedTestProgress, columns = 100): string
   const bar = `[${'#'.repeat(filled)}${'.'.repeat(BAR_WIDTH - filled)}]`;
   const doing =
     progress.phase === 'cleaning' ? `Deleting the test objects in ${progress.place}` : (progress.cell ?? '');
-  const line = `${bar} ${Math.floor(progress.fraction * 100)}%  ${doing}  (${progress.cellsDone}/${progress.cellsTotal} cells)`;
+  const cells = `(${progress.cellsDone}/${progress.cellsTotal} cells)`;
+  const line = `${bar} ${Math.floor(progress.fraction * 100)}%  ${doing}  ${cells}`;
   return line.length > columns - 1 ? line.slice(0, columns - 1) : line;
 }
