@@ -50,7 +50,7 @@ import type { Timer } from './queue/progress-publisher.ts';
 import { RequestScheduler } from './queue/request-scheduler.ts';
 import { RequestSignals } from './queue/request-signals.ts';
 import { CpuLoad } from './queue/cpu-load.ts';
-import { MIN_REQUESTS, readLimit } from './queue/limit-readout.ts';
+import { enoughRequests, readLimit } from './queue/limit-readout.ts';
 import type { LimitKind, LimitReadout } from '../../src/contract/models.ts';
 import { ByteGate } from './queue/byte-gate.ts';
 import { openConnection } from './s3/s3-connection.ts';
@@ -822,7 +822,7 @@ export class Engine {
   private limitNow(bytesPerSecond: number): LimitReadout | undefined {
     const running = [...this.jobsById.values()].some((job) => job.state.status === 'running');
     let requests = this.signals.summary(LIMIT_WINDOW_SECONDS);
-    if (requests.requests < MIN_REQUESTS) requests = this.signals.summary(LIMIT_LONG_WINDOW_SECONDS);
+    if (!enoughRequests(requests)) requests = this.signals.summary(LIMIT_LONG_WINDOW_SECONDS);
     const limit = readLimit(
       {
         running,

@@ -113,6 +113,34 @@ it('a large download through a bandwidth cap of 2.5 MB/s a connection: bandwidth
   expect(readouts.find((readout) => readout?.kind === 'bandwidth')!.words).toMatch(/more threads will not help/);
 });
 
+// One request that runs for many seconds (a large file in one GET or PUT, a large part on a slow
+// link) ends only at the end: the readout reads it while it is still in flight, not after.
+it('one large GET through a bandwidth cap of 2.5 MB/s: bandwidth-bound while the one request runs', async () => {
+  const [engine, connection] = await engineThrough(toxiproxy.endpoint, {
+    settings: { threads: 1, partSizeBytes: 64 * MIB },
+  });
+  const source = await randomFile(t!.dir, 'single.bin', 20 * MIB);
+  const sent = await engine
+    .upload(t!.connection, { sources: [source.path], bucket: t!.bucket, destination: 'single.bin' })
+    .finished();
+  expect(sent.state).toEqual({ status: 'completed' });
+  await toxiproxy.addToxic('cap', { type: 'bandwidth', attributes: { rate: 2500 } }, { stream: 'downstream' });
+  const out = path.join(t!.dir, 'out');
+  await mkdir(out);
+  const job = engine.download(connection, { bucket: t!.bucket, keys: ['single.bin'], targetFolder: out });
+  expect(mostNamed(await readoutsWhile(engine, job))).toBe('bandwidth');
+});
+
+it('one large PUT through a bandwidth cap of 2.5 MB/s: bandwidth-bound while the one request runs', async () => {
+  const [engine, connection] = await engineThrough(toxiproxy.endpoint, {
+    settings: { threads: 1, partSizeBytes: 64 * MIB },
+  });
+  const source = await randomFile(t!.dir, 'single.bin', 20 * MIB);
+  await toxiproxy.addToxic('cap', { type: 'bandwidth', attributes: { rate: 2500 } }, { stream: 'upstream' });
+  const job = engine.upload(connection, { sources: [source.path], bucket: t!.bucket, destination: 'single.bin' });
+  expect(mostNamed(await readoutsWhile(engine, job))).toBe('bandwidth');
+});
+
 it('a store answering 503 SlowDown to one PUT in three: throttled', async () => {
   const [engine, connection] = await engineThrough(faultProxy.endpoint, { settings: { threads: 8 } });
   const folder = await smallFiles(120, KIB);

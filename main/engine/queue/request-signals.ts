@@ -15,6 +15,9 @@
 // file reads of an upload's body, the file writes of a download's.
 //
 // Samples go in a ring of fixed size, so a million requests cost no more memory than a thousand.
+//
+// A request still in flight counts too, for its time so far: one large GET or PUT on a slow link
+// ends only when the transfer does, and until then it is the only evidence there is.
 
 import { AsyncLocalStorage } from 'node:async_hooks';
 
@@ -57,6 +60,8 @@ export interface SignalSummary {
   readonly meanBytes: number | undefined;
   /** Requests in flight, on average over the window (the sum of their times over its length). */
   readonly meanInFlight: number;
+  /** Requests in flight now that have run at least LONG_REQUEST_MS: each says as much as several short ones. */
+  readonly longInFlight: number;
 }
 
 /** One request being timed; the data path marks it, the job ends it. */
@@ -72,6 +77,8 @@ export interface RequestTimer {
 }
 
 const RING_SIZE = 8_192;
+/** A request in flight this long counts as evidence of its own (the wait and body shares include it). */
+export const LONG_REQUEST_MS = 2_000;
 const context = new AsyncLocalStorage<RequestTimer>();
 
 /** The request running in this async context, for the data path to mark. */
@@ -79,10 +86,22 @@ export function currentRequest(): RequestTimer | undefined {
   return context.getStore();
 }
 
+/** A request being timed: its marks so far. */
+interface OpenRequest {
+  readonly startedAt: number;
+  answeredAt?: number;
+  sentAt?: number;
+  /** When its first body byte moved (a PUT's body going out before it is all sent). */
+  movedAt?: number;
+  bytes: number;
+  diskReadMs: number;
+  diskWriteMs: number;
+}
+
 export class RequestSignals {
   private readonly ring: (RequestSample | undefined)[] = new Array(RING_SIZE);
   private next = 0;
-  private inFlight = 0;
+  private readonly open = new Set<OpenRequest>();
   private readonly now: () => number;
 
   constructor(now: () => number = () => performance.now()) {
@@ -91,33 +110,29 @@ export class RequestSignals {
 
   /** Requests being timed now. */
   get active(): number {
-    return this.inFlight;
+    return this.open.size;
   }
 
   /** Run `send` as one timed request; `outcomeOf` names how a failure ended. */
   async measure<T>(send: () => Promise<T>, outcomeOf: (error: unknown) => RequestOutcome): Promise<T> {
-    const startedAt = this.now();
-    let answeredAt: number | undefined;
-    let sentAt: number | undefined;
-    let bytes = 0;
-    let diskReadMs = 0;
-    let diskWriteMs = 0;
+    const open: OpenRequest = { startedAt: this.now(), bytes: 0, diskReadMs: 0, diskWriteMs: 0 };
     const timer: RequestTimer = {
       answered: () => {
-        answeredAt ??= this.now();
+        open.answeredAt ??= this.now();
       },
       sent: () => {
-        sentAt ??= this.now();
+        open.sentAt ??= this.now();
       },
       moved: (count) => {
-        bytes += count;
+        open.movedAt ??= this.now();
+        open.bytes += count;
       },
       disk: (ms, direction) => {
-        if (direction === 'read') diskReadMs += ms;
-        else diskWriteMs += ms;
+        if (direction === 'read') open.diskReadMs += ms;
+        else open.diskWriteMs += ms;
       },
     };
-    this.inFlight += 1;
+    this.open.add(open);
     let outcome: RequestOutcome = 'ok';
     try {
       return await context.run(timer, send);
@@ -125,16 +140,10 @@ export class RequestSignals {
       outcome = outcomeOf(error);
       throw error;
     } finally {
-      this.inFlight -= 1;
+      this.open.delete(open);
       const endedAt = this.now();
-      // A body sent: the wait is after it. A body received: before it. Neither: all of it.
-      const waitMs =
-        sentAt !== undefined
-          ? endedAt - sentAt
-          : answeredAt !== undefined
-            ? answeredAt - startedAt
-            : endedAt - startedAt;
-      this.record({ startedAt, endedAt, waitMs, bytes, outcome, diskReadMs, diskWriteMs });
+      const { startedAt, bytes, diskReadMs, diskWriteMs } = open;
+      this.record({ startedAt, endedAt, waitMs: waitSoFar(open, endedAt), bytes, outcome, diskReadMs, diskWriteMs });
     }
   }
 
@@ -170,6 +179,17 @@ export class RequestSignals {
       else if (sample.outcome === 'failed') failed += 1;
     }
     const requests = durations.length;
+    // The ones in flight, for their time so far: in the shares, not in the counts or medians.
+    let sharesMs = busyMs;
+    let longInFlight = 0;
+    const now = this.now();
+    for (const open of this.open) {
+      sharesMs += now - open.startedAt;
+      waitMs += waitSoFar(open, now);
+      diskReadMs += open.diskReadMs;
+      diskWriteMs += open.diskWriteMs;
+      if (now - open.startedAt >= LONG_REQUEST_MS) longInFlight += 1;
+    }
     return {
       seconds,
       requests,
@@ -180,13 +200,26 @@ export class RequestSignals {
       requestsPerSecond: requests / seconds,
       medianDurationMs: median(durations),
       medianWaitMs: median(waits),
-      waitShare: busyMs > 0 ? waitMs / busyMs : undefined,
-      diskReadShare: busyMs > 0 ? diskReadMs / busyMs : undefined,
-      diskWriteShare: busyMs > 0 ? diskWriteMs / busyMs : undefined,
+      waitShare: sharesMs > 0 ? waitMs / sharesMs : undefined,
+      diskReadShare: sharesMs > 0 ? diskReadMs / sharesMs : undefined,
+      diskWriteShare: sharesMs > 0 ? diskWriteMs / sharesMs : undefined,
       meanBytes: requests > 0 ? bytes / requests : undefined,
       meanInFlight: busyMs / windowMs,
+      longInFlight,
     };
   }
+}
+
+/**
+ * Of a request's time until `at`, the part spent waiting for the store. A body sent: the wait is
+ * after it. A body received: before it. A body going out (not all sent yet): before its first byte.
+ * None of these: all of it.
+ */
+function waitSoFar(open: OpenRequest, at: number): number {
+  if (open.sentAt !== undefined) return at - open.sentAt;
+  if (open.answeredAt !== undefined) return open.answeredAt - open.startedAt;
+  if (open.movedAt !== undefined) return open.movedAt - open.startedAt;
+  return at - open.startedAt;
 }
 
 function median(values: number[]): number | undefined {

@@ -92,3 +92,22 @@ it("counts a request's time on the local disk, reading and writing apart, as sha
   expect(summary.diskReadShare).toBeCloseTo(0.25);
   expect(summary.diskWriteShare).toBeCloseTo(0.2);
 });
+
+it('reads a request still in flight for its time so far: a long GET is mostly body, before it ends', async () => {
+  const time = clock();
+  const signals = new RequestSignals(time.now);
+  let finish!: () => void;
+  const running = signals.measure(async () => {
+    time.advance(50);
+    currentRequest()!.answered();
+    currentRequest()!.moved(1024);
+    await new Promise<void>((resolve) => (finish = resolve));
+  }, failedAs);
+  await Promise.resolve();
+  time.advance(2_950);
+  const summary = signals.summary(5);
+  expect(summary).toMatchObject({ requests: 0, longInFlight: 1 });
+  expect(summary.waitShare).toBeCloseTo(50 / 3_000);
+  finish();
+  await running;
+});
