@@ -16,8 +16,9 @@
 //
 // Samples go in a ring of fixed size, so a million requests cost no more memory than a thousand.
 //
-// A request still in flight counts too, for its time so far: one large GET or PUT on a slow link
-// ends only when the transfer does, and until then it is the only evidence there is.
+// A request in flight for long counts too, for its time so far: one large GET or PUT on a slow link
+// ends only when the transfer does, and until then it is the only evidence there is. (A short one
+// in flight is left to count when it ends: it may yet fail, and a failure is no measure of the link.)
 
 import { AsyncLocalStorage } from 'node:async_hooks';
 
@@ -48,10 +49,13 @@ export interface SignalSummary {
   /** Body bytes a second over the window. */
   readonly bytesPerSecond: number;
   readonly requestsPerSecond: number;
-  /** Medians over the window's requests; undefined when none ended in it. */
+  /**
+   * Medians over the window's requests that succeeded; undefined when none did. A request turned
+   * away, failed or cancelled counts in the counts, not in the times: it did no work to time.
+   */
   readonly medianDurationMs: number | undefined;
   readonly medianWaitMs: number | undefined;
-  /** Of all the requests' time, the share spent waiting for the store (0..1). */
+  /** Of the succeeded (and long in-flight) requests' time, the share spent waiting for the store (0..1). */
   readonly waitShare: number | undefined;
   /** Of all the requests' time, the share spent reading the local files (uploads) or writing them (downloads). */
   readonly diskReadShare: number | undefined;
@@ -165,30 +169,34 @@ export class RequestSignals {
     let waitMs = 0;
     let diskReadMs = 0;
     let diskWriteMs = 0;
+    let requests = 0;
+    let sharesMs = 0;
     for (const sample of this.ring) {
       if (!sample || sample.endedAt < since) continue;
+      requests += 1;
       const duration = sample.endedAt - sample.startedAt;
-      durations.push(duration);
-      waits.push(sample.waitMs);
       bytes += sample.bytes;
       busyMs += duration;
+      if (sample.outcome === 'throttled') throttled += 1;
+      else if (sample.outcome === 'failed') failed += 1;
+      if (sample.outcome !== 'ok') continue;
+      durations.push(duration);
+      waits.push(sample.waitMs);
+      sharesMs += duration;
       waitMs += sample.waitMs;
       diskReadMs += sample.diskReadMs ?? 0;
       diskWriteMs += sample.diskWriteMs ?? 0;
-      if (sample.outcome === 'throttled') throttled += 1;
-      else if (sample.outcome === 'failed') failed += 1;
     }
-    const requests = durations.length;
-    // The ones in flight, for their time so far: in the shares, not in the counts or medians.
-    let sharesMs = busyMs;
+    // The long ones in flight, for their time so far: in the shares, not in the counts or medians.
     let longInFlight = 0;
     const now = this.now();
     for (const open of this.open) {
+      if (now - open.startedAt < LONG_REQUEST_MS) continue;
+      longInFlight += 1;
       sharesMs += now - open.startedAt;
       waitMs += waitSoFar(open, now);
       diskReadMs += open.diskReadMs;
       diskWriteMs += open.diskWriteMs;
-      if (now - open.startedAt >= LONG_REQUEST_MS) longInFlight += 1;
     }
     return {
       seconds,

@@ -111,3 +111,20 @@ it('reads a request still in flight for its time so far: a long GET is mostly bo
   finish();
   await running;
 });
+
+it("times only the requests that succeeded: a failed one's wait is no measure of the link", async () => {
+  const time = clock();
+  const signals = new RequestSignals(time.now);
+  const failing = signals.measure(async () => {
+    time.advance(40);
+    throw new Error('InternalError');
+  }, failedAs);
+  await expect(failing).rejects.toThrow('InternalError');
+  await signals.measure(async () => {
+    time.advance(5);
+    currentRequest()!.answered();
+    time.advance(15);
+  }, failedAs);
+  expect(signals.summary(1)).toMatchObject({ requests: 2, failed: 1, medianWaitMs: 5 });
+  expect(signals.summary(1).waitShare).toBeCloseTo(0.25);
+});
