@@ -56,7 +56,7 @@ import type { Timer } from './queue/progress-publisher.ts';
 import { RequestScheduler } from './queue/request-scheduler.ts';
 import { RequestSignals } from './queue/request-signals.ts';
 import { CpuLoad } from './queue/cpu-load.ts';
-import { MIN_REQUESTS, readLimit } from './queue/limit-readout.ts';
+import { enoughRequests, readLimit } from './queue/limit-readout.ts';
 import type { LimitKind, LimitReadout } from '../../src/contract/models.ts';
 import { AutoTune } from './queue/auto-tune.ts';
 import { autoPartSize } from './queue/auto-part-size.ts';
@@ -1013,7 +1013,7 @@ export class Engine {
   private limitNow(bytesPerSecond: number): LimitReadout | undefined {
     const running = [...this.jobsById.values()].some((job) => job.state.status === 'running');
     let requests = this.signals.summary(LIMIT_WINDOW_SECONDS);
-    if (requests.requests < MIN_REQUESTS) requests = this.signals.summary(LIMIT_LONG_WINDOW_SECONDS);
+    if (!enoughRequests(requests)) requests = this.signals.summary(LIMIT_LONG_WINDOW_SECONDS);
     const limit = readLimit(
       {
         running,

@@ -27,14 +27,19 @@ const READ_EVERY_MS = 250;
 /** The busy loop's turns: long enough to fill the loop, short enough for the download to go on between them. */
 const BUSY_SLICE_MS = 20;
 const BUSY_BEFORE_MS = 3000;
+/** How long the store fails every PUT: several attempts of each, fewer than the job's six. */
+const FAILING_FOR_MS = 1500;
 
 let toxiproxyServer: ToxiproxyServer;
 let toxiproxy: ToxiproxyProxy;
 let faultProxy: FaultProxy;
+/** The fault proxy behind toxiproxy: a store that fails, far away. */
+let farFaultProxy: ToxiproxyProxy;
 beforeAll(async () => {
   toxiproxyServer = await startToxiproxy();
   toxiproxy = await toxiproxyServer.createProxy('limit-readout', serverConfig().endpoint!);
   faultProxy = await startFaultProxy(serverConfig().endpoint!);
+  farFaultProxy = await toxiproxyServer.createProxy('limit-readout-far-faults', faultProxy.endpoint);
 });
 afterAll(async () => {
   await faultProxy?.close();
@@ -44,6 +49,7 @@ afterAll(async () => {
 let t: TestContext | undefined;
 afterEach(async () => {
   await toxiproxy.removeAllToxics();
+  await farFaultProxy.removeAllToxics();
   faultProxy.setRule(() => undefined);
   await t?.close();
   t = undefined;
@@ -113,6 +119,34 @@ it('a large download through a bandwidth cap of 2.5 MB/s a connection: bandwidth
   expect(readouts.find((readout) => readout?.kind === 'bandwidth')!.words).toMatch(/more threads will not help/);
 });
 
+// One request that runs for many seconds (a large file in one GET or PUT, a large part on a slow
+// link) ends only at the end: the readout reads it while it is still in flight, not after.
+it('one large GET through a bandwidth cap of 2.5 MB/s: bandwidth-bound while the one request runs', async () => {
+  const [engine, connection] = await engineThrough(toxiproxy.endpoint, {
+    settings: { threads: 1, partSizeBytes: 64 * MIB },
+  });
+  const source = await randomFile(t!.dir, 'single.bin', 20 * MIB);
+  const sent = await engine
+    .upload(t!.connection, { sources: [source.path], bucket: t!.bucket, destination: 'single.bin' })
+    .finished();
+  expect(sent.state).toEqual({ status: 'completed' });
+  await toxiproxy.addToxic('cap', { type: 'bandwidth', attributes: { rate: 2500 } }, { stream: 'downstream' });
+  const out = path.join(t!.dir, 'out');
+  await mkdir(out);
+  const job = engine.download(connection, { bucket: t!.bucket, keys: ['single.bin'], targetFolder: out });
+  expect(mostNamed(await readoutsWhile(engine, job))).toBe('bandwidth');
+});
+
+it('one large PUT through a bandwidth cap of 2.5 MB/s: bandwidth-bound while the one request runs', async () => {
+  const [engine, connection] = await engineThrough(toxiproxy.endpoint, {
+    settings: { threads: 1, partSizeBytes: 64 * MIB },
+  });
+  const source = await randomFile(t!.dir, 'single.bin', 20 * MIB);
+  await toxiproxy.addToxic('cap', { type: 'bandwidth', attributes: { rate: 2500 } }, { stream: 'upstream' });
+  const job = engine.upload(connection, { sources: [source.path], bucket: t!.bucket, destination: 'single.bin' });
+  expect(mostNamed(await readoutsWhile(engine, job))).toBe('bandwidth');
+});
+
 it('a store answering 503 SlowDown to one PUT in three: throttled', async () => {
   const [engine, connection] = await engineThrough(faultProxy.endpoint, { settings: { threads: 8 } });
   const folder = await smallFiles(120, KIB);
@@ -123,6 +157,27 @@ it('a store answering 503 SlowDown to one PUT in three: throttled', async () => 
   expect(mostNamed(readouts)).toBe('throttled');
   const throttled = readouts.find((readout) => readout?.kind === 'throttled')!;
   expect(throttled.figures.find((figure) => figure.name === 'throttledRequests')!.value).toBeGreaterThan(0);
+});
+
+// A failed request moved no body the store took: its time is no measure of the link, and a far store
+// failing every request is not "latency-bound, more threads would help".
+it('a far store failing every PUT with 500 InternalError: the failures name no limit (not latency)', async () => {
+  await farFaultProxy.addToxic('latency', { type: 'latency', attributes: { latency: 40 } }, { stream: 'downstream' });
+  const [engine, connection] = await engineThrough(farFaultProxy.endpoint, { settings: { threads: 4 } });
+  const folder = await smallFiles(40, KIB);
+  let failing = true;
+  faultProxy.setRule((request) =>
+    failing && request.method === 'PUT' ? { kind: 'refuse', status: 500, code: 'InternalError' } : undefined,
+  );
+  const job = engine.upload(connection, { sources: [folder], bucket: t!.bucket, destination: '' });
+  const readouts: (LimitReadout | undefined)[] = [];
+  const timer = setInterval(() => readouts.push(engine.stats().limit), READ_EVERY_MS);
+  await setTimeout(FAILING_FOR_MS);
+  clearInterval(timer);
+  expect(engine.signals.summary(FAILING_FOR_MS / 1000).failed).toBeGreaterThanOrEqual(3);
+  failing = false;
+  await job.finished();
+  expect(readouts.flatMap((readout) => (readout ? [readout.kind] : []))).toEqual([]);
 });
 
 it("an upload under a Max speed of 2 MiB/s: the user's own cap", async () => {

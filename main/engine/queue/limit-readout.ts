@@ -52,8 +52,16 @@ export const WAIT_SHARE: Level = { enter: 0.6, stay: 0.45 };
 export const BODY_SHARE: Level = { enter: 0.6, stay: 0.5 };
 /** Requests this large that wait mostly wait for the store's work, not for the round trip. */
 export const LARGE_REQUEST_BYTES = 4 * 1024 * 1024;
-/** Fewer requests than this in the window say nothing of the network or the store. */
+/**
+ * Fewer requests than this in the window say nothing of the network or the store, unless one in
+ * flight has run long (request-signals.ts LONG_REQUEST_MS): a large GET or PUT is read while it runs.
+ */
 export const MIN_REQUESTS = 3;
+
+/** The window holds enough to say what the network or the store does. */
+export function enoughRequests(requests: SignalSummary): boolean {
+  return requests.requests >= MIN_REQUESTS || requests.longInFlight > 0;
+}
 
 function holds(value: number | undefined, level: Level, held: boolean): boolean {
   return value !== undefined && value >= (held ? level.stay : level.enter);
@@ -119,7 +127,7 @@ export function readLimit(signals: LimitSignals, previous?: LimitKind): LimitRea
       ],
     };
 
-  if (requests.requests < MIN_REQUESTS) return undefined;
+  if (!enoughRequests(requests)) return undefined;
 
   const reading = (requests.diskReadShare ?? 0) >= (requests.diskWriteShare ?? 0);
   const diskShare = reading ? requests.diskReadShare : requests.diskWriteShare;

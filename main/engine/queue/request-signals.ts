@@ -15,6 +15,10 @@
 // file reads of an upload's body, the file writes of a download's.
 //
 // Samples go in a ring of fixed size, so a million requests cost no more memory than a thousand.
+//
+// A request in flight for long counts too, for its time so far: one large GET or PUT on a slow link
+// ends only when the transfer does, and until then it is the only evidence there is. (A short one
+// in flight is left to count when it ends: it may yet fail, and a failure is no measure of the link.)
 
 import { AsyncLocalStorage } from 'node:async_hooks';
 
@@ -45,10 +49,13 @@ export interface SignalSummary {
   /** Body bytes a second over the window. */
   readonly bytesPerSecond: number;
   readonly requestsPerSecond: number;
-  /** Medians over the window's requests; undefined when none ended in it. */
+  /**
+   * Medians over the window's requests that succeeded; undefined when none did. A request turned
+   * away, failed or cancelled counts in the counts, not in the times: it did no work to time.
+   */
   readonly medianDurationMs: number | undefined;
   readonly medianWaitMs: number | undefined;
-  /** Of all the requests' time, the share spent waiting for the store (0..1). */
+  /** Of the succeeded (and long in-flight) requests' time, the share spent waiting for the store (0..1). */
   readonly waitShare: number | undefined;
   /** Of all the requests' time, the share spent reading the local files (uploads) or writing them (downloads). */
   readonly diskReadShare: number | undefined;
@@ -57,6 +64,8 @@ export interface SignalSummary {
   readonly meanBytes: number | undefined;
   /** Requests in flight, on average over the window (the sum of their times over its length). */
   readonly meanInFlight: number;
+  /** Requests in flight now that have run at least LONG_REQUEST_MS: each says as much as several short ones. */
+  readonly longInFlight: number;
 }
 
 /** One request being timed; the data path marks it, the job ends it. */
@@ -72,6 +81,8 @@ export interface RequestTimer {
 }
 
 const RING_SIZE = 8_192;
+/** A request in flight this long counts as evidence of its own (the wait and body shares include it). */
+export const LONG_REQUEST_MS = 2_000;
 const context = new AsyncLocalStorage<RequestTimer>();
 
 /** The request running in this async context, for the data path to mark. */
@@ -79,10 +90,22 @@ export function currentRequest(): RequestTimer | undefined {
   return context.getStore();
 }
 
+/** A request being timed: its marks so far. */
+interface OpenRequest {
+  readonly startedAt: number;
+  answeredAt?: number;
+  sentAt?: number;
+  /** When its first body byte moved (a PUT's body going out before it is all sent). */
+  movedAt?: number;
+  bytes: number;
+  diskReadMs: number;
+  diskWriteMs: number;
+}
+
 export class RequestSignals {
   private readonly ring: (RequestSample | undefined)[] = new Array(RING_SIZE);
   private next = 0;
-  private inFlight = 0;
+  private readonly open = new Set<OpenRequest>();
   private readonly now: () => number;
 
   constructor(now: () => number = () => performance.now()) {
@@ -91,33 +114,29 @@ export class RequestSignals {
 
   /** Requests being timed now. */
   get active(): number {
-    return this.inFlight;
+    return this.open.size;
   }
 
   /** Run `send` as one timed request; `outcomeOf` names how a failure ended. */
   async measure<T>(send: () => Promise<T>, outcomeOf: (error: unknown) => RequestOutcome): Promise<T> {
-    const startedAt = this.now();
-    let answeredAt: number | undefined;
-    let sentAt: number | undefined;
-    let bytes = 0;
-    let diskReadMs = 0;
-    let diskWriteMs = 0;
+    const open: OpenRequest = { startedAt: this.now(), bytes: 0, diskReadMs: 0, diskWriteMs: 0 };
     const timer: RequestTimer = {
       answered: () => {
-        answeredAt ??= this.now();
+        open.answeredAt ??= this.now();
       },
       sent: () => {
-        sentAt ??= this.now();
+        open.sentAt ??= this.now();
       },
       moved: (count) => {
-        bytes += count;
+        open.movedAt ??= this.now();
+        open.bytes += count;
       },
       disk: (ms, direction) => {
-        if (direction === 'read') diskReadMs += ms;
-        else diskWriteMs += ms;
+        if (direction === 'read') open.diskReadMs += ms;
+        else open.diskWriteMs += ms;
       },
     };
-    this.inFlight += 1;
+    this.open.add(open);
     let outcome: RequestOutcome = 'ok';
     try {
       return await context.run(timer, send);
@@ -125,16 +144,10 @@ export class RequestSignals {
       outcome = outcomeOf(error);
       throw error;
     } finally {
-      this.inFlight -= 1;
+      this.open.delete(open);
       const endedAt = this.now();
-      // A body sent: the wait is after it. A body received: before it. Neither: all of it.
-      const waitMs =
-        sentAt !== undefined
-          ? endedAt - sentAt
-          : answeredAt !== undefined
-            ? answeredAt - startedAt
-            : endedAt - startedAt;
-      this.record({ startedAt, endedAt, waitMs, bytes, outcome, diskReadMs, diskWriteMs });
+      const { startedAt, bytes, diskReadMs, diskWriteMs } = open;
+      this.record({ startedAt, endedAt, waitMs: waitSoFar(open, endedAt), bytes, outcome, diskReadMs, diskWriteMs });
     }
   }
 
@@ -156,20 +169,35 @@ export class RequestSignals {
     let waitMs = 0;
     let diskReadMs = 0;
     let diskWriteMs = 0;
+    let requests = 0;
+    let sharesMs = 0;
     for (const sample of this.ring) {
       if (!sample || sample.endedAt < since) continue;
+      requests += 1;
       const duration = sample.endedAt - sample.startedAt;
-      durations.push(duration);
-      waits.push(sample.waitMs);
       bytes += sample.bytes;
       busyMs += duration;
+      if (sample.outcome === 'throttled') throttled += 1;
+      else if (sample.outcome === 'failed') failed += 1;
+      if (sample.outcome !== 'ok') continue;
+      durations.push(duration);
+      waits.push(sample.waitMs);
+      sharesMs += duration;
       waitMs += sample.waitMs;
       diskReadMs += sample.diskReadMs ?? 0;
       diskWriteMs += sample.diskWriteMs ?? 0;
-      if (sample.outcome === 'throttled') throttled += 1;
-      else if (sample.outcome === 'failed') failed += 1;
     }
-    const requests = durations.length;
+    // The long ones in flight, for their time so far: in the shares, not in the counts or medians.
+    let longInFlight = 0;
+    const now = this.now();
+    for (const open of this.open) {
+      if (now - open.startedAt < LONG_REQUEST_MS) continue;
+      longInFlight += 1;
+      sharesMs += now - open.startedAt;
+      waitMs += waitSoFar(open, now);
+      diskReadMs += open.diskReadMs;
+      diskWriteMs += open.diskWriteMs;
+    }
     return {
       seconds,
       requests,
@@ -180,13 +208,26 @@ export class RequestSignals {
       requestsPerSecond: requests / seconds,
       medianDurationMs: median(durations),
       medianWaitMs: median(waits),
-      waitShare: busyMs > 0 ? waitMs / busyMs : undefined,
-      diskReadShare: busyMs > 0 ? diskReadMs / busyMs : undefined,
-      diskWriteShare: busyMs > 0 ? diskWriteMs / busyMs : undefined,
+      waitShare: sharesMs > 0 ? waitMs / sharesMs : undefined,
+      diskReadShare: sharesMs > 0 ? diskReadMs / sharesMs : undefined,
+      diskWriteShare: sharesMs > 0 ? diskWriteMs / sharesMs : undefined,
       meanBytes: requests > 0 ? bytes / requests : undefined,
       meanInFlight: busyMs / windowMs,
+      longInFlight,
     };
   }
+}
+
+/**
+ * Of a request's time until `at`, the part spent waiting for the store. A body sent: the wait is
+ * after it. A body received: before it. A body going out (not all sent yet): before its first byte.
+ * None of these: all of it.
+ */
+function waitSoFar(open: OpenRequest, at: number): number {
+  if (open.sentAt !== undefined) return at - open.sentAt;
+  if (open.answeredAt !== undefined) return open.answeredAt - open.startedAt;
+  if (open.movedAt !== undefined) return open.movedAt - open.startedAt;
+  return at - open.startedAt;
 }
 
 function median(values: number[]): number | undefined {

@@ -472,11 +472,12 @@ export class S3Wire {
       // allows them to drain at no less than a MiB per stall timeout (35 KB/s at the default 30 s);
       // the answer's own bytes are watched as before.
       const bodyBytes = request.contentLength ?? 0;
-      // For what limits a transfer: the body is all out; what follows is the store's answer.
+      // For what limits a transfer: the body is all out; what follows is the store's answer. A
+      // streamed body tells its bytes as they go (a long PUT is read while it runs), one in memory here.
       if (timer && bodyBytes > 0)
         outgoing.once('finish', () => {
           timer.sent();
-          timer.moved(bodyBytes);
+          if (Buffer.isBuffer(request.body)) timer.moved(bodyBytes);
         });
       if (bodyBytes > 0) {
         outgoing.once('finish', () =>
@@ -504,6 +505,7 @@ export class S3Wire {
           new Promise<void>((resolve, reject) => {
             if (outgoing.destroyed) return reject(closed());
             waiting.add(reject);
+            timer?.moved(chunk.length);
             outgoing.write(chunk, (error) => {
               waiting.delete(reject);
               if (error) reject(error);

@@ -22,6 +22,7 @@ function requests(patch: Partial<SignalSummary> = {}): SignalSummary {
     diskWriteShare: 0,
     meanBytes: MIB,
     meanInFlight: 4,
+    longInFlight: 0,
     ...patch,
   };
 }

@@ -92,3 +92,39 @@ it("counts a request's time on the local disk, reading and writing apart, as sha
   expect(summary.diskReadShare).toBeCloseTo(0.25);
   expect(summary.diskWriteShare).toBeCloseTo(0.2);
 });
+
+it('reads a request still in flight for its time so far: a long GET is mostly body, before it ends', async () => {
+  const time = clock();
+  const signals = new RequestSignals(time.now);
+  let finish!: () => void;
+  const running = signals.measure(async () => {
+    time.advance(50);
+    currentRequest()!.answered();
+    currentRequest()!.moved(1024);
+    await new Promise<void>((resolve) => (finish = resolve));
+  }, failedAs);
+  await Promise.resolve();
+  time.advance(2_950);
+  const summary = signals.summary(5);
+  expect(summary).toMatchObject({ requests: 0, longInFlight: 1 });
+  expect(summary.waitShare).toBeCloseTo(50 / 3_000);
+  finish();
+  await running;
+});
+
+it("times only the requests that succeeded: a failed one's wait is no measure of the link", async () => {
+  const time = clock();
+  const signals = new RequestSignals(time.now);
+  const failing = signals.measure(async () => {
+    time.advance(40);
+    throw new Error('InternalError');
+  }, failedAs);
+  await expect(failing).rejects.toThrow('InternalError');
+  await signals.measure(async () => {
+    time.advance(5);
+    currentRequest()!.answered();
+    time.advance(15);
+  }, failedAs);
+  expect(signals.summary(1)).toMatchObject({ requests: 2, failed: 1, medianWaitMs: 5 });
+  expect(signals.summary(1).waitShare).toBeCloseTo(0.25);
+});
