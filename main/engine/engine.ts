@@ -276,12 +276,25 @@ export class Engine {
    * Where Auto starts (a speed test's best for this endpoint): Threads from `threads`, and parts of at least
    * `partSizeBytes`. Knobs that are pinned keep their value; Auto starts from these when it is turned on again.
    */
-  autoStartFrom(start: { readonly threads?: number; readonly partSizeBytes?: number }): void {
-    if (start.threads !== undefined) this.tuner.startFrom(start.threads);
+  autoStartFrom(start: { readonly threads?: number; readonly partSizeBytes?: number; readonly source?: string }): void {
+    if (start.threads !== undefined) this.tuner.startFrom(start.threads, start.source);
     if (start.partSizeBytes !== undefined) this.autoPartStart = start.partSizeBytes;
     this.running = this.runSettings();
     this.scheduler.threads = this.running.threads;
     for (const connection of this.connections) connection.applySettings(this.socketSettings());
+  }
+
+  /**
+   * Auto starts from the best of the speed test saved for this endpoint, when a job starts with nothing
+   * else running (what runs already is Auto's to measure).
+   */
+  private startFromSpeedTest(connection: S3Connection, connectionRef: string | undefined): void {
+    if (this.current.threads !== AUTO && this.current.partSizeBytes !== AUTO) return;
+    if ([...this.jobsById.values()].some((job) => job.state.status === 'running')) return;
+    const saved = this.savedSpeedTest(connection, connectionRef);
+    if (!saved) return;
+    const day = new Date(saved.measuredAt).toISOString().slice(0, 10);
+    this.autoStartFrom({ ...saved, source: `this endpoint's speed test of ${day}` });
   }
 
   /** One look of Auto at the signals: the scheduler's limit follows its choice at once. */
@@ -1078,6 +1091,7 @@ export class Engine {
   ): Job {
     const launch = launchSpec(kind, spec, others);
     const { target, dryRun } = launch;
+    this.startFromSpeedTest(connection, options.connectionRef);
     if (!this.recovery || options.connectionRef === undefined)
       return this.launch({
         id: randomUUID(),

@@ -113,6 +113,19 @@ it('measures every cell of the grid, saves the result for the endpoint, and leav
   expect(engine.savedSpeedTest(connection, 'another')?.result.id).toBe(result.id);
   const kept = await connection.client.send(new GetObjectCommand({ Bucket: bucket, Key: 'bench/keep.txt' }));
   expect(await kept.Body!.transformToString()).toBe('mine');
+
+  // The next job on this endpoint, with nothing else running: Auto starts from the saved best, and says so.
+  expect(engine.stats().auto?.threads).toBe(64);
+  const job = engine.download(
+    connection,
+    { bucket, keys: ['bench/keep.txt'], targetFolder: dir },
+    { connectionRef: 'minio' },
+  );
+  expect(engine.stats().auto).toMatchObject({
+    threads: saved!.threads,
+    reason: expect.stringContaining("this endpoint's speed test of"),
+  });
+  expect((await job.finished()).state.status).toBe('completed');
 });
 
 it('cancelled in the middle of a multipart upload, it still deletes everything, leaves no part, and saves nothing', async () => {

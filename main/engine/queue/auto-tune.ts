@@ -117,8 +117,8 @@ export class AutoTune {
     return this.why;
   }
 
-  /** Start again from `threads` (a speed test's best, or the value the user had pinned). */
-  startFrom(threads: number): void {
+  /** Start again from `threads` (a speed test's best, or the value the user had pinned); `source` says whose. */
+  startFrom(threads: number, source?: string): void {
     this.level = clampThreads(threads);
     this.peak = this.level;
     this.probe = undefined;
@@ -129,7 +129,7 @@ export class AutoTune {
     this.settled = false;
     this.restart();
     this.heldSince = this.changedAt;
-    this.why = startWords(this.level);
+    this.why = startWords(this.level, source);
   }
 
   /** Look once (a few times a second); true when the limit changed. */
@@ -261,8 +261,8 @@ export class AutoTune {
   }
 }
 
-function startWords(threads: number): string {
-  return `${threads} threads: the starting point, measuring`;
+function startWords(threads: number, source?: string): string {
+  return `${threads} threads: the starting point${source ? ` (${source})` : ''}, measuring`;
 }
 
 function clampThreads(threads: number): number {
