@@ -58,6 +58,7 @@ function summaryAt(model: StoreModel, threads: number, seconds: number): SignalS
     meanInFlight: model.inFlight?.(threads) ?? threads,
     diskReadShare: 0,
     diskWriteShare: 0,
+    longInFlight: 0,
   };
 }
 
