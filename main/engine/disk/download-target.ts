@@ -32,6 +32,11 @@ const FOLDER_FLAGS = (O_PATH || constants.O_RDONLY) | constants.O_DIRECTORY;
  * parent's descriptor, but where it is can no longer be read (ENAMETOOLONG), so it cannot be checked.
  */
 const LONGEST_PATH_BYTES = 4095;
+/**
+ * Folders held open past their last object, so the next object in the same folder does not open it
+ * again; the least recently used are closed beyond this many (descriptors are limited, often to 1,024).
+ */
+const MOST_FOLDERS_HELD = 32;
 
 /** A folder of the target, open: names below it resolve inside it. */
 export interface OpenFolder {
@@ -44,6 +49,13 @@ export interface OpenFolder {
   close(): Promise<void>;
 }
 
+/** A folder below the target, open (undefined: the target itself), and how many objects are using it. */
+interface HeldFolder {
+  readonly relative: string;
+  readonly opened: Promise<FileHandle | undefined>;
+  users: number;
+}
+
 export class DownloadTarget {
   private readonly shown: string;
   private readonly real: string;
@@ -52,6 +64,8 @@ export class DownloadTarget {
   /** The folders from the anchor down to the target that do not exist yet, made by the first `folder` call. */
   private readonly missing: readonly string[];
   private made: Promise<FileHandle | undefined> | undefined;
+  /** Folders below the target opened for the job, by their path relative to it, most recently used last. */
+  private readonly held = new Map<string, HeldFolder>();
   private readonly mode: number | undefined;
 
   private constructor(
@@ -120,17 +134,77 @@ export class DownloadTarget {
         `${what} would be written into ${shown}, outside ${this.shown}; it was not downloaded.`,
       );
     if (!this.anchor) return this.checkedFolder(shown, what);
-    const target = await this.target();
+    const target = (await this.target())!;
+    // Each folder is opened once for the job (not once an object) and kept while it is in use.
+    let held = this.held.get(relative);
+    const reused = held !== undefined;
+    if (held) this.held.delete(relative);
+    else held = { relative, opened: this.openPath(relative, shown, what, target), users: 0 };
+    this.held.set(relative, held);
+    held.users++;
+    const entry = held;
+    let handle: FileHandle | undefined;
+    try {
+      handle = await entry.opened;
+      // Checked again at each use: a folder moved out of the target since it was opened is refused.
+      if (handle) await this.assertBelow(handle, shown, what, target);
+    } catch (error) {
+      // Not kept: opened afresh from the target (once), as if it had never been held.
+      if (this.held.get(relative) === entry) this.held.delete(relative);
+      await this.release(entry);
+      if (reused) return this.folder(folder, what);
+      throw error;
+    }
+    const base = `/proc/self/fd/${(handle ?? target).fd}`;
+    let released = false;
+    return {
+      shown,
+      at: (file) => `${base}/${path.basename(file)}`,
+      explain: (error) => shownPath(error, base, shown),
+      close: async () => {
+        if (released) return;
+        released = true;
+        await this.release(entry);
+      },
+    };
+  }
+
+  /** One object done with a held folder: closed if it is no longer held and no other object uses it. */
+  private async release(entry: HeldFolder): Promise<void> {
+    entry.users--;
+    if (entry.users === 0 && this.held.get(entry.relative) !== entry)
+      await (await entry.opened.catch(() => undefined))?.close();
+    await this.closeIdle();
+  }
+
+  /** The folders held, least recently used first, past MOST_FOLDERS_HELD: closed once no object uses them. */
+  private async closeIdle(): Promise<void> {
+    if (this.held.size <= MOST_FOLDERS_HELD) return;
+    for (const [relative, entry] of this.held) {
+      if (this.held.size <= MOST_FOLDERS_HELD) return;
+      if (entry.users > 0) continue;
+      this.held.delete(relative);
+      await (await entry.opened.catch(() => undefined))?.close();
+    }
+  }
+
+  /** The folder `relative` below the open target, each folder on the way made if missing and checked. */
+  private async openPath(
+    relative: string,
+    shown: string,
+    what: string,
+    target: FileHandle,
+  ): Promise<FileHandle | undefined> {
     // Past the longest path the system names, no folder is made: none could be checked.
-    const deepest = path.join(await whereIs(target!, this.shown), relative);
+    const deepest = path.join(await whereIs(target, this.shown), relative);
     if (Buffer.byteLength(deepest) > LONGEST_PATH_BYTES) throw tooLong(shown, deepest, `${what} was not downloaded`);
     let current: FileHandle | undefined;
-    let base = `/proc/self/fd/${target!.fd}`;
+    let base = `/proc/self/fd/${target.fd}`;
     let walked = this.shown;
     try {
       for (const segment of relative === '' ? [] : relative.split(path.sep)) {
         walked = path.join(walked, segment);
-        const next = await this.openBelow(`${base}/${segment}`, walked, what, target!);
+        const next = await this.openBelow(`${base}/${segment}`, walked, what, target);
         await current?.close();
         current = next;
         base = `/proc/self/fd/${next.fd}`;
@@ -139,18 +213,12 @@ export class DownloadTarget {
       await current?.close();
       throw error;
     }
-    const opened = current;
-    return {
-      shown,
-      at: (file) => `${base}/${path.basename(file)}`,
-      explain: (error) => shownPath(error, base, shown),
-      close: async () => {
-        await opened?.close();
-      },
-    };
+    return current;
   }
 
   async close(): Promise<void> {
+    for (const entry of this.held.values()) await (await entry.opened.catch(() => undefined))?.close();
+    this.held.clear();
     const made = await this.made?.catch(() => undefined);
     if (made !== this.anchor) await made?.close();
     await this.anchor?.close();
@@ -231,18 +299,23 @@ export class DownloadTarget {
         );
     }
     try {
-      const real = await whereIs(handle, shown);
-      if (!isInside(await whereIs(target, this.shown), real)) {
-        throw new BargeError(
-          'UnsafePath',
-          `${what} would be written into ${shown}, which a symbolic link leads outside ${this.shown} (into ` +
-            `${real}); it was not downloaded.`,
-        );
-      }
+      await this.assertBelow(handle, shown, what, target);
       return handle;
     } catch (error) {
       await handle.close();
       throw error;
+    }
+  }
+
+  /** Refused unless the open folder really lies inside where the open target is now. */
+  private async assertBelow(handle: FileHandle, shown: string, what: string, target: FileHandle): Promise<void> {
+    const real = await whereIs(handle, shown);
+    if (!isInside(await whereIs(target, this.shown), real)) {
+      throw new BargeError(
+        'UnsafePath',
+        `${what} would be written into ${shown}, which a symbolic link leads outside ${this.shown} (into ` +
+          `${real}); it was not downloaded.`,
+      );
     }
   }
 

@@ -405,6 +405,11 @@ interface TemporaryFile {
   readonly written: ReadonlySet<number>;
   /** The file itself, to know before it is renamed into place that its path still leads to it. */
   readonly identity: FileIdentity;
+  /**
+   * The file, open for writing while the object downloads: every range, on every try, is written
+   * into this very file, whatever is put at its path or its folder's meanwhile (never reopened by name).
+   */
+  readonly handle: FileHandle;
 }
 
 /**
@@ -434,11 +439,14 @@ async function temporaryFile(
     ) {
       // The written ranges are hashed from the disk, not trusted from the journal: after a power loss
       // the journal can hold a range the file lost.
+      const identity = { dev: onDisk.dev, ino: onDisk.ino };
+      const at = folder.at(earlier.temporary);
       return {
-        path: folder.at(earlier.temporary),
+        path: at,
         partSize,
         written: new Set(journal.rangesFinished(item.key)),
-        identity: { dev: onDisk.dev, ino: onDisk.ino },
+        identity,
+        handle: await openAgain(at, identity, item),
       };
     }
     if (earlier.path === item.path) await rm(folder.at(earlier.temporary), { force: true });
@@ -448,23 +456,26 @@ async function temporaryFile(
   // recorded yet) by its name, and starts it afresh.
   const shownTemporary = temporaryNameFor(item.path, runtime.jobId);
   const temporary = folder.at(shownTemporary);
-  await rm(temporary, { force: true });
   // Created at full size up front, so ranges can be written at their offsets in any order; a file
   // that cannot be made so (no room, a size the file system refuses) is removed, never left behind.
-  const handle = await open(temporary, 'wx');
+  // Made new ('wx': never through a link planted under its name); one left there is removed first.
+  const handle = await open(temporary, 'wx').catch(async (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EEXIST') throw error;
+    await rm(temporary, { force: true });
+    return open(temporary, 'wx');
+  });
   let identity: FileIdentity;
   try {
     await handle.truncate(size);
     const { dev, ino } = await handle.stat();
     identity = { dev, ino };
   } catch (error) {
+    await handle.close();
     await rm(temporary, { force: true });
     throw error;
-  } finally {
-    await handle.close();
   }
   journal.downloadStarted(item.key, { path: item.path, temporary: shownTemporary, etag: item.etag, size, partSize });
-  return { path: temporary, partSize, written: new Set(), identity };
+  return { path: temporary, partSize, written: new Set(), identity, handle };
 }
 
 async function lookUp(
@@ -509,8 +520,10 @@ async function whenExists(
   runtime: JobRuntime<DownloadItem>,
   folder: OpenFolder,
 ): Promise<{ path: string; noClobber: boolean; skip?: undefined } | { skip: string }> {
+  // Replacing whatever is there needs no look at it first (the rename replaces a file, fails on a folder).
+  if (ifExists === 'overwrite') return { path: item.path, noClobber: false };
   const present = await lstat(folder.at(item.path)).catch(() => undefined);
-  if (!present || ifExists === 'overwrite') return { path: item.path, noClobber: ifExists !== 'overwrite' };
+  if (!present) return { path: item.path, noClobber: true };
   switch (ifExists) {
     case 'ask':
       return whenExists(
@@ -586,6 +599,7 @@ async function downloadInto(
   // The object's attempt: counted as its ranges arrive, taken back if it is not saved in the end.
   const bytes = new AttemptBytes((count) => runtime.addBytes(count));
   let temporary: string | undefined;
+  let writing: FileHandle | undefined;
   const seen: { versionId?: string } = {};
   try {
     const preferred = runtime.partSizeFor(size);
@@ -595,6 +609,7 @@ async function downloadInto(
     let plan = lookedAt ? planVerification(await objectFacts(connection, bucket, item, runtime), preferred) : undefined;
     const file = await temporaryFile(item, size, plan?.rangeSize ?? preferred, runtime, folder);
     temporary = file.path;
+    writing = file.handle;
     const count = emptyByEtag ? 0 : partCount(size, file.partSize);
     const ranges: { digest: Buffer | undefined; size: number }[] = [];
     const toFetch = [...partNumbers(count)].filter((partNumber) => {
@@ -631,6 +646,8 @@ async function downloadInto(
         if (count > 1) runtime.journal.rangeFinished(item.key, partNumber);
       },
     );
+    writing = undefined;
+    await file.handle.close();
     // Every range has checked its own length (IncompleteBody); the checksum checks the bytes.
     // No plan means no GET (an empty object, its ETag that of no bytes): nothing else to check.
     const hashedWith = plan?.algorithm;
@@ -668,6 +685,7 @@ async function downloadInto(
       local,
     };
   } catch (error) {
+    await writing?.close().catch(() => undefined);
     // Also a temporary file from before a crash that this run had not reached yet.
     const earlier = temporary ? undefined : runtime.journal.resumed ? runtime.journal.download(item.key) : undefined;
     for (const file of [temporary, earlier?.path === item.path ? earlier.temporary : undefined])
@@ -740,54 +758,49 @@ async function downloadRange(
       const from = start + done;
       // Every byte is written (after a body that broke at its very end); an empty range is still asked for.
       if (from >= end && end > start) return;
-      // Opened before the request, so a file that cannot be opened again costs no connection.
-      const handle = await openAgain(file, item);
+      const handle = file.handle;
       // Taken here: the socket's callbacks that write run in the context of whichever request opened it.
       const request = currentRequest();
       let position = from;
-      try {
-        await connection.wire.getObjectInto(
-          bucket,
-          item.key,
-          {
-            range: ranged || from > 0 ? [from, end - 1] : undefined,
-            ifMatch: item.etag,
-            signal,
-            fresh: attempt > 1,
-            ...(item.versionId === undefined ? {} : { versionId: item.versionId }),
+      await connection.wire.getObjectInto(
+        bucket,
+        item.key,
+        {
+          range: ranged || from > 0 ? [from, end - 1] : undefined,
+          ifMatch: item.etag,
+          signal,
+          fresh: attempt > 1,
+          ...(item.versionId === undefined ? {} : { versionId: item.versionId }),
+        },
+        {
+          accept({ headers }) {
+            checkStatedSize(headers, ranged || from > 0 ? { start: from, end } : undefined, item.size ?? 0, what);
+            seen.versionId = versionIdOf(headers) ?? seen.versionId;
+            const algorithm = algorithmFor(headers);
+            if (from === start && algorithm) hasher = createHasher(algorithm);
+            else if (from !== start) hashable = false;
           },
-          {
-            accept({ headers }) {
-              checkStatedSize(headers, ranged || from > 0 ? { start: from, end } : undefined, item.size ?? 0, what);
-              seen.versionId = versionIdOf(headers) ?? seen.versionId;
-              const algorithm = algorithmFor(headers);
-              if (from === start && algorithm) hasher = createHasher(algorithm);
-              else if (from !== start) hashable = false;
-            },
-            // In order, a write buffer at a time: hashed, then written at its offset. Only what reached
-            // the file counts, so the resume offset never skips unwritten bytes.
-            async write(chunk) {
-              // Never past the range, into the next one's bytes (a store that answers with more).
-              if (position + chunk.length > end) {
-                overran = true;
-                throw new BargeError('IncompleteBody', `The store sent more than ${asked} for ${what}`);
-              }
-              hasher?.update(chunk);
-              for (let at = 0; at < chunk.length;) {
-                const { bytesWritten } = await timedDisk(request, 'write', () =>
-                  handle.write(chunk, at, chunk.length - at, position),
-                );
-                at += bytesWritten;
-                position += bytesWritten;
-                done += bytesWritten;
-                bytes.add(bytesWritten);
-              }
-            },
+          // In order, a write buffer at a time: hashed, then written at its offset. Only what reached
+          // the file counts, so the resume offset never skips unwritten bytes.
+          async write(chunk) {
+            // Never past the range, into the next one's bytes (a store that answers with more).
+            if (position + chunk.length > end) {
+              overran = true;
+              throw new BargeError('IncompleteBody', `The store sent more than ${asked} for ${what}`);
+            }
+            hasher?.update(chunk);
+            for (let at = 0; at < chunk.length;) {
+              const { bytesWritten } = await timedDisk(request, 'write', () =>
+                handle.write(chunk, at, chunk.length - at, position),
+              );
+              at += bytesWritten;
+              position += bytesWritten;
+              done += bytesWritten;
+              bytes.add(bytesWritten);
+            }
           },
-        );
-      } finally {
-        await handle.close();
-      }
+        },
+      );
       if (start + done < end)
         throw new BargeError(
           'IncompleteBody',
@@ -869,20 +882,18 @@ function checkStatedSize(
  * The temporary file opened for writing, and known to be the one made for the object: never
  * through a symlink put in its place, nor by a path that a replaced folder now leads elsewhere.
  */
-async function openAgain(file: TemporaryFile, item: DownloadItem): Promise<FileHandle> {
+async function openAgain(file: string, identity: FileIdentity, item: DownloadItem): Promise<FileHandle> {
   const replaced = () =>
     new BargeError(
       'UnsafePath',
       `${item.path} was not saved: the folder it was being written in was moved or replaced while it downloaded.`,
     );
-  const handle = await open(file.path, constants.O_WRONLY | constants.O_NOFOLLOW).catch(
-    (error: NodeJS.ErrnoException) => {
-      throw error.code === 'ELOOP' || error.code === 'ENOENT' ? replaced() : error;
-    },
-  );
+  const handle = await open(file, constants.O_WRONLY | constants.O_NOFOLLOW).catch((error: NodeJS.ErrnoException) => {
+    throw error.code === 'ELOOP' || error.code === 'ENOENT' ? replaced() : error;
+  });
   try {
     const { dev, ino } = await handle.stat();
-    if (dev !== file.identity.dev || ino !== file.identity.ino) throw replaced();
+    if (dev !== identity.dev || ino !== identity.ino) throw replaced();
     return handle;
   } catch (error) {
     await handle.close();
