@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, open, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { S3ServerInfo } from '../support/s3-server.ts';
-import { findBinary } from './peers.ts';
+import { bargeEnv, findBinary } from './peers.ts';
 
 export interface Measurement {
   readonly seconds: number;
@@ -98,13 +98,7 @@ export function bargeRunner(server: S3ServerInfo, root: string, dataDir: string,
   return {
     name,
     command: process.execPath,
-    env: {
-      AWS_ACCESS_KEY_ID: server.accessKeyId,
-      AWS_SECRET_ACCESS_KEY: server.secretAccessKey,
-      AWS_ENDPOINT_URL: server.endpoint,
-      AWS_REGION: server.region,
-      BARGE_DATA_DIR: dataDir,
-    },
+    env: bargeEnv(server, dataDir),
     /** The arguments of one run: `barge --quiet <args>`. */
     args: (...rest: string[]) => [path.join(root, 'app', 'dist', 'barge.mjs'), '--quiet', ...rest],
   };

@@ -68,14 +68,7 @@ export function bargeTool(
   return {
     name: `${journal ? 'barge' : 'barge-nojournal'}${uploadChecksum ? `-${uploadChecksum}` : ''}`,
     command: process.execPath,
-    env: {
-      AWS_ACCESS_KEY_ID: server.accessKeyId,
-      AWS_SECRET_ACCESS_KEY: server.secretAccessKey,
-      AWS_ENDPOINT_URL: server.endpoint,
-      AWS_REGION: server.region,
-      BARGE_DATA_DIR: dataDir,
-      ...(journal ? {} : { BARGE_NO_JOURNAL: '1' }),
-    },
+    env: { ...bargeEnv(server, dataDir), ...(journal ? {} : { BARGE_NO_JOURNAL: '1' }) },
     args(workload, w) {
       const cli = [path.join(root, 'app', 'dist', 'barge.mjs'), '--quiet', ...checksum];
       switch (workload) {
@@ -250,4 +243,15 @@ export async function peerTools(server: S3ServerInfo, scratch: string): Promise<
   }
   const only = process.env.BENCH_PEERS?.split(',');
   return only ? tools.filter((t) => only.includes(t.name)) : tools;
+}
+
+/** What Barge's command line is run with in a bench: the server's credentials and a data folder of its own. */
+export function bargeEnv(server: S3ServerInfo, dataDir: string): Record<string, string> {
+  return {
+    AWS_ACCESS_KEY_ID: server.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: server.secretAccessKey,
+    AWS_ENDPOINT_URL: server.endpoint,
+    AWS_REGION: server.region,
+    BARGE_DATA_DIR: dataDir,
+  };
 }
