@@ -217,3 +217,20 @@ it('barge speedtest stopped by Ctrl-C while it is still starting stops there: it
     await proxy.close();
   }
 });
+
+it('runs one at a time: a second start while one runs is refused, and once it ended another may start', async () => {
+  const first = new AbortController();
+  const start = (signal: AbortSignal) =>
+    engine.startSpeedTest(connection, { bucket, prefix: 'bench/', budgetMs: 10_000, grid: GRID, signal });
+  // Both asked at once: the second must not slip in while the first looks at the bucket.
+  const [running, second] = await Promise.allSettled([start(first.signal), start(new AbortController().signal)]);
+  expect(second).toMatchObject({ status: 'rejected', reason: { code: 'AlreadyRunning' } });
+  if (running.status !== 'fulfilled') throw running.reason;
+  first.abort();
+  expect((await running.value.ended).state).toBe('cancelled');
+  const again = new AbortController();
+  const next = await start(again.signal);
+  again.abort();
+  expect((await next.ended).cleanup.clean).toBe(true);
+  expect(await everythingIn()).toEqual(['version bench/keep.txt']);
+});
