@@ -220,6 +220,8 @@ export class Engine {
   /** Speed tests running, which close() cancels and waits for (their clean-up); results kept without a journal. */
   private readonly speedTests = new Set<{ cancel: AbortController; ended: Promise<unknown> }>();
   private readonly speedTestsKept = new Map<string, string>();
+  /** A speed test is starting or running: another is refused until it ends. */
+  private speedTestBusy = false;
   private closing = false;
 
   constructor(options: EngineOptions = {}) {
@@ -456,16 +458,25 @@ export class Engine {
     request: SpeedTestRequest,
   ): Promise<{ readonly ended: Promise<SpeedTestOutcome> }> {
     if (this.closing) throw new BargeError('Closed', 'The engine is closing: no speed test starts now.');
-    // The bucket is there and may be listed, or the test fails now, having written nothing.
-    await listObjectsPage(connection, { bucket: request.bucket, prefix: request.prefix, pageSize: 1 }).catch(
-      (error: unknown) => {
-        throw toBargeError(
-          error,
-          `start the speed test in ${formatS3Url({ bucket: request.bucket, key: request.prefix })}`,
-        );
-      },
-    );
-    return { ended: this.speedTest(connection, request) };
+    // One at a time: two would measure each other, and each holds up to 256 sockets and its bodies' buffer.
+    if (this.speedTestBusy)
+      throw new BargeError(
+        'AlreadyRunning',
+        'A speed test is running already: wait for it to end, or cancel it, before starting another.',
+      );
+    this.speedTestBusy = true;
+    try {
+      // The bucket is there and may be listed, or the test fails now, having written nothing.
+      await listObjectsPage(connection, { bucket: request.bucket, prefix: request.prefix, pageSize: 1 });
+    } catch (error) {
+      this.speedTestBusy = false;
+      throw toBargeError(
+        error,
+        `start the speed test in ${formatS3Url({ bucket: request.bucket, key: request.prefix })}`,
+      );
+    }
+    const ended = this.speedTest(connection, request).finally(() => (this.speedTestBusy = false));
+    return { ended };
   }
 
   private async speedTest(connection: S3Connection, request: SpeedTestRequest): Promise<SpeedTestOutcome> {

@@ -32,6 +32,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { MIB } from '../../src/byte-units.ts';
 import { Engine } from '../../main/engine/engine.ts';
+import { AUTO_MIN_PART_BYTES } from '../../main/engine/queue/auto-part-size.ts';
 import { Journal } from '../../main/engine/journal/journal.ts';
 import { listMultipartUploads } from '../../main/engine/s3/s3-listing.ts';
 import { createBargeService } from '../../main/service/barge-service.ts';
@@ -802,4 +803,32 @@ it('a resumed download fetches again a file edited since it was written, even to
   const fetched = proxy.seen.filter((r) => r.method === 'GET' && !r.url.includes('list-type')).map((r) => r.url);
   expect(fetched.some((url) => url.includes('5.txt'))).toBe(true);
   expect(fetched, JSON.stringify(fetched)).not.toContainEqual(expect.stringContaining('1.txt'));
+});
+
+it('a download resumed under Auto part size keeps the ranges it cut, though Auto would cut them otherwise now', async () => {
+  // One PUT: the object has no parts of its own, so its ranges are the part size the run chose.
+  const size = 4 * AUTO_MIN_PART_BYTES;
+  const source = await randomFile(t.dir, 'src.bin', size);
+  await t.connection.client.send(
+    new PutObjectCommand({ Bucket: t.bucket, Key: 'whole.bin', Body: await readFile(source.path) }),
+  );
+  const out = path.join(t.dir, 'out');
+  await mkdir(out);
+  const target = [`s3://${t.bucket}/whole.bin`, `${out}/`, '--part-size', 'auto', '--quiet'];
+  // At 4 threads Auto cuts it in four; at 1 it would take it whole.
+  const recorded = await killAfter(['cp', ...target, '--threads', '4'], 'ranges', 1);
+  expect(recorded).toBeGreaterThan(0);
+  expect(recorded).toBeLessThan(4);
+
+  proxy.seen.length = 0;
+  const again = await runCli(['cp', ...target, '--threads', '1'], { env: cliEnv() });
+  expect(again.code).toBe(0);
+  const gets = proxy.seen.filter((r) => r.method === 'GET' && r.url.includes('whole.bin'));
+  const fetched = gets.map((r) => {
+    const [start, end] = (r.range ?? `bytes=0-${size - 1}`).replace('bytes=', '').split('-').map(Number);
+    return end! - start! + 1;
+  });
+  // Only the ranges the first run had not written: not the whole object again.
+  expect(fetched.reduce((sum, bytes) => sum + bytes, 0)).toBeLessThanOrEqual(size - recorded * AUTO_MIN_PART_BYTES);
+  expect(await sha256File(path.join(out, 'whole.bin'))).toBe(source.sha256);
 });

@@ -21,7 +21,8 @@ import { KIB, MIB } from '../../src/byte-units.ts';
 import { bestInWords } from '../../src/speed-test.ts';
 import type { SpeedTestGrid, SpeedTestOutcome, SpeedTestProgress } from '../../src/speed-test.ts';
 import { serverConfig, uniqueBucket } from '../support/fixtures.ts';
-import { runCli } from '../support/run-cli.ts';
+import { startFaultProxy } from '../support/fault-proxy.ts';
+import { runCli, startCli } from '../support/run-cli.ts';
 
 const GRID: SpeedTestGrid = {
   threads: [1, 4],
@@ -184,4 +185,52 @@ it('barge speedtest --json: the outcome, the test measured within its budget and
   const usage = await runCli(['speedtest', '--budget', '2s', `s3://${bucket}`]);
   expect(usage.code).toBe(2);
   expect(usage.stderr).toContain('--budget takes a duration from 10s to 10m');
+});
+
+it('barge speedtest stopped by Ctrl-C while it is still starting stops there: it writes nothing and says so', async () => {
+  const proxy = await startFaultProxy(serverConfig().endpoint!);
+  try {
+    let arrived!: () => void;
+    const listing = new Promise<void>((resolve) => (arrived = resolve));
+    let release!: () => void;
+    const until = new Promise<void>((resolve) => (release = resolve));
+    // The bucket's first look (before the run has its ID) is held until the Ctrl-C has landed.
+    proxy.setRule((request) => {
+      if (request.method !== 'GET' || !request.url?.includes('list-type')) return undefined;
+      arrived();
+      return { kind: 'hold', until };
+    });
+    const run = startCli(['speedtest', '--budget', '10s', '--json', `s3://${bucket}/bench`], {
+      env: { AWS_ENDPOINT_URL: proxy.endpoint },
+    });
+    await listing;
+    run.child.kill('SIGINT');
+    // A moment for the signal to land before the listing is let go (landing later, it would cancel a run
+    // whose ID is known, which the old code did too: the test could pass, never fail, for that).
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    release();
+    const answer = await run.done;
+    expect(answer.code).toBe(130);
+    expect(proxy.seen.filter((request) => request.method === 'PUT')).toEqual([]);
+    expect(await everythingIn()).toEqual(['version bench/keep.txt']);
+  } finally {
+    await proxy.close();
+  }
+});
+
+it('runs one at a time: a second start while one runs is refused, and once it ended another may start', async () => {
+  const first = new AbortController();
+  const start = (signal: AbortSignal) =>
+    engine.startSpeedTest(connection, { bucket, prefix: 'bench/', budgetMs: 10_000, grid: GRID, signal });
+  // Both asked at once: the second must not slip in while the first looks at the bucket.
+  const [running, second] = await Promise.allSettled([start(first.signal), start(new AbortController().signal)]);
+  expect(second).toMatchObject({ status: 'rejected', reason: { code: 'AlreadyRunning' } });
+  if (running.status !== 'fulfilled') throw running.reason;
+  first.abort();
+  expect((await running.value.ended).state).toBe('cancelled');
+  const again = new AbortController();
+  const next = await start(again.signal);
+  again.abort();
+  expect((await next.ended).cleanup.clean).toBe(true);
+  expect(await everythingIn()).toEqual(['version bench/keep.txt']);
 });

@@ -42,9 +42,10 @@ export async function speedtest(cli: CliContext): Promise<number> {
       ...(budgetMs === undefined ? {} : { budgetMs }),
     });
     runId = started.runId;
-    signal.addEventListener('abort', () => void cli.service.call('speedtest.cancel', { runId: started.runId }), {
-      once: true,
-    });
+    // A Ctrl-C that came while it started (the bucket's first look, the credentials) cancels it now.
+    const cancel = () => void cli.service.call('speedtest.cancel', { runId: started.runId });
+    if (signal.aborted) cancel();
+    else signal.addEventListener('abort', cancel, { once: true });
     outcome = await ended;
   });
   // Cancelled: the test cleans up before it says it ended.

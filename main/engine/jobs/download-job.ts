@@ -416,6 +416,19 @@ interface TemporaryFile {
  * The temporary file a crashed run of this job was writing for this object, if it can go on: the
  * object is the same version (ETag) and size, and the file is still there. Otherwise a new one.
  */
+/**
+ * The part size an interrupted run of this object cut it by, where it goes on from that run's file.
+ *
+ * Auto chooses a part size from the threads and bandwidth of the moment, which a new run finds changed:
+ * cut otherwise, the ranges written would not line up and the file would be fetched again from the start.
+ */
+function resumedPartSize(item: DownloadItem, size: number, runtime: JobRuntime<DownloadItem>): number | undefined {
+  const earlier = runtime.journal.resumed ? runtime.journal.download(item.key) : undefined;
+  return earlier && earlier.path === item.path && earlier.etag === item.etag && earlier.size === size
+    ? earlier.partSize
+    : undefined;
+}
+
 async function temporaryFile(
   item: DownloadItem,
   size: number,
@@ -602,7 +615,7 @@ async function downloadInto(
   let writing: FileHandle | undefined;
   const seen: { versionId?: string } = {};
   try {
-    const preferred = runtime.partSizeFor(size);
+    const preferred = resumedPartSize(item, size, runtime) ?? runtime.partSizeFor(size);
     // A large object is looked at first, to know its checksum and parts before the ranges are cut;
     // a small one comes in one GET, whose answer says how to check it.
     const lookedAt = size > preferred;
