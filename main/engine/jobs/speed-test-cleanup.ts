@@ -4,6 +4,7 @@
 // It runs after a test that ended, was cancelled or failed alike, and never on the test's own signal
 // (which may be the cancel): a leftover is billed. What it cannot remove it names, with the prefix.
 
+import { printable } from '../../../src/unsafe-text.ts';
 import { formatS3Url } from '../../../src/s3-url.ts';
 import type { SpeedTestCleanup } from '../../../src/speed-test.ts';
 import { toBargeError } from '../errors.ts';
@@ -81,6 +82,7 @@ async function deleteAll(
     const batch = objects.slice(at, at + DELETE_BATCH);
     const answer = await withRetry(() => deleteObjectBatch(connection, bucket, batch, new AbortController().signal));
     for (const refused of answer.Errors ?? [])
-      problems.push(`${refused.Key}: ${refused.Code} ${refused.Message ?? ''}`);
+      // The store's own words, escapes and all: shown as text, never run by a terminal.
+      problems.push(printable(`${refused.Key}: ${refused.Code} ${refused.Message ?? ''}`));
   }
 }
