@@ -72,7 +72,7 @@ describe('the barge command line', () => {
     [['mb', 's3://Not_A_Valid_Name'], 1, '"Not_A_Valid_Name" is not a valid bucket name'],
     [['ls', 's3://no-such-bucket-barge-test/'], 1, 'The bucket does not exist'],
     [['--threads', '0', 'ls'], 2, '--threads must be between 1 and 256'],
-    [['--part-size', 'huge', 'ls'], 2, '--part-size takes a size such as 16MiB'],
+    [['--part-size', 'huge', 'ls'], 2, '--part-size takes auto or a size such as 16MiB'],
     [['frobnicate'], 2, 'Unknown command "frobnicate"'],
     [['ls', '--endpoint-url', 'ftp://example'], 2, '--endpoint-url must be an http:// or https:// URL'],
     [['rb', '--dry-run', 's3://some-bucket'], 2, 'rb does not take --dry-run'],

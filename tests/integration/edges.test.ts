@@ -194,7 +194,8 @@ describe('uploads', () => {
     try {
       proxy.setRule((request) => (request.url?.includes('partNumber=') ? { kind: 'delay', ms: 300 } : undefined));
       const slow = await t.engine.connect({ ...serverConfig(), endpoint: proxy.endpoint });
-      t.engine.updateSettings({ threads: 1 });
+      // Pinned: under Auto one thread would send the 40 MiB whole, and the swap needs parts.
+      t.engine.updateSettings({ threads: 1, partSizeBytes: 5 * MIB });
       const job = t.engine.upload(slow, { sources: [file.path], bucket: t.bucket, destination: 'fifo/fbig.bin' });
       const deadline = Date.now() + 20_000;
       while (!proxy.seen.some((request) => request.url.includes('partNumber='))) {
