@@ -9,6 +9,7 @@
 // request's bandwidth), nor so large that the parts in flight pass 1 GiB (a streamed copy holds its
 // parts in memory); within S3's 5 MiB to 5 GiB and 10,000 parts.
 
+import { plural } from '../../../src/plural.ts';
 import { formatBytes, GIB, MIB } from '../../../src/byte-units.ts';
 import { choosePartSize } from '../../../src/part-size.ts';
 import type { SignalSummary } from './request-signals.ts';
@@ -51,9 +52,9 @@ export function autoPartSize(size: number, inputs: PartSizeInputs): PartSizeChoi
     partSizeBytes > chosen
       ? 'raised to stay within 10,000 parts'
       : chosen === Math.ceil(shared / MIB) * MIB
-        ? `a ${sizeWords(size)} file shared by ${threads} threads`
+        ? `a ${sizeWords(size)} file shared by ${plural(threads, 'thread')}`
         : chosen < shared
-          ? `${threads} threads × part size within ${sizeWords(AUTO_PARTS_IN_FLIGHT_BYTES)}`
+          ? `${plural(threads, 'thread')} × part size within ${sizeWords(AUTO_PARTS_IN_FLIGHT_BYTES)}`
           : waitFloor >= Math.max(AUTO_MIN_PART_BYTES, inputs.preferredBytes ?? 0)
             ? "large enough that a part is not mostly waiting for the store's answer"
             : 'not smaller, so fewer requests carry the file';

@@ -19,6 +19,8 @@ it('shares a large file among the threads: 1 GiB at 64 threads in 16 MiB parts, 
     reason: '16 MiB parts: a 1 GiB file shared by 64 threads',
   });
   expect(autoPartSize(1 * GIB, { threads: 16 }).partSizeBytes).toBe(64 * MIB);
+  // One thread, one word: "1 thread".
+  expect(autoPartSize(64 * MIB, { threads: 1 }).reason).toBe('64 MiB parts: a 64 MiB file shared by 1 thread');
 });
 
 it('keeps parts from getting small: at least 16 MiB, each request costing a round trip, a signature and CPU', () => {
