@@ -267,10 +267,8 @@ export class Engine {
     this.current = settingsSchema.parse({ ...this.current, ...valid });
     // Back to Auto from a pinned count: Auto goes on from there, not from where it was before.
     if (this.current.threads === AUTO && pinnedThreads !== AUTO) this.tuner.startFrom(pinnedThreads);
-    this.running = this.runSettings();
-    this.scheduler.threads = this.running.threads;
     this.gate.rate = this.current.maxRate;
-    for (const connection of this.connections) connection.applySettings(this.socketSettings());
+    this.applyRunSettings();
     return this.current;
   }
 
@@ -281,9 +279,7 @@ export class Engine {
   autoStartFrom(start: { readonly threads?: number; readonly partSizeBytes?: number; readonly source?: string }): void {
     if (start.threads !== undefined) this.tuner.startFrom(start.threads, start.source);
     if (start.partSizeBytes !== undefined) this.autoPartStart = start.partSizeBytes;
-    this.running = this.runSettings();
-    this.scheduler.threads = this.running.threads;
-    for (const connection of this.connections) connection.applySettings(this.socketSettings());
+    this.applyRunSettings();
   }
 
   /**
@@ -303,6 +299,11 @@ export class Engine {
   private autoTick(): void {
     if (this.current.threads !== AUTO) return;
     if (!this.tuner.tick()) return;
+    this.applyRunSettings();
+  }
+
+  /** The settings as they now come to (Auto's choice or the pinned values), in force at once. */
+  private applyRunSettings(): void {
     this.running = this.runSettings();
     this.scheduler.threads = this.running.threads;
     for (const connection of this.connections) connection.applySettings(this.socketSettings());
