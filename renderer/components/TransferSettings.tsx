@@ -108,8 +108,9 @@ export function TransferSettings() {
           }}
         />
       </div>
-      {/* Always there, empty while nothing is on Auto: a live region is heard only once it exists. */}
-      <p className="hint auto-reason" aria-label="Why Auto chose these" aria-live="polite">
+      {/* Always there, empty while nothing is on Auto: a live region is heard only once it exists. A status
+          role, because a plain paragraph may not carry a name (axe: aria-prohibited-attr). */}
+      <p className="hint auto-reason" role="status" aria-label="Why Auto chose these">
         {reasons.join('. ')}
       </p>
       <label className="setting">
