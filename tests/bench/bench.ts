@@ -17,10 +17,11 @@
 // - latency-grid (latency-grid.ts): 25 ms each way through toxiproxy; threads 1-256 by object size and
 //   a 1 GiB file up and down, with s5cmd and Auto; about 20 minutes at 3 rounds.
 // - many-keys-down (many-keys-down.ts): cp -r of 1,000,000 keys (BENCH_KEYS), time and peak RSS.
+// - many-small (many-small.ts): cp -r of 50,000 x 1 KiB files (BENCH_SMALL_COUNT) up and down, time and RSS.
 // - huge-file (huge-file.ts): one 10 GiB file (BENCH_HUGE_GIB) up and down, time and peak RSS.
 //
 // BENCH_WORKLOADS=small-up,list picks workloads and rows; by default every workload above and the
-// throttled and auto-loopback rows (about 20 minutes); the three long rows run only when named, or
+// throttled and auto-loopback rows (about 20 minutes); the four long rows run only when named, or
 // with BENCH_WORKLOADS=all. BENCH_ROUNDS=1 makes a long row a quick look.
 // BENCH_JOURNAL_COST=1 also runs Barge with its journal off; BENCH_CHECK_COST=1 with Content-MD5 on
 // every upload request and with no upload checksum. Not part of the tests: figures, not assertions.
@@ -44,6 +45,7 @@ import { autoLoopback } from './auto-loopback.ts';
 import { hugeFile } from './huge-file.ts';
 import { latencyGrid } from './latency-grid.ts';
 import { manyKeysDown } from './many-keys-down.ts';
+import { manySmall } from './many-small.ts';
 import { throttled } from './throttled.ts';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
@@ -62,11 +64,12 @@ const ROWS = {
   'auto-loopback': autoLoopback,
   'latency-grid': latencyGrid,
   'many-keys-down': manyKeysDown,
+  'many-small': manySmall,
   'huge-file': hugeFile,
 } satisfies Record<string, (ctx: RowContext) => Promise<RowResult>>;
 type Row = keyof typeof ROWS;
 /** Rows too long for the default run (each many minutes). */
-const LONG_ROWS: Row[] = ['latency-grid', 'many-keys-down', 'huge-file'];
+const LONG_ROWS: Row[] = ['latency-grid', 'many-keys-down', 'many-small', 'huge-file'];
 const DEFAULT_ROWS = (Object.keys(ROWS) as Row[]).filter((row) => !LONG_ROWS.includes(row));
 const picked =
   process.env.BENCH_WORKLOADS === 'all'
