@@ -44,9 +44,15 @@ export async function* readAhead<T extends object>(
   let wakeConsumer: (() => void) | undefined;
   let wakeReader: (() => void) | undefined;
   const wake = (waiter: (() => void) | undefined) => waiter?.();
-  // The reader waiting for room or for a resume is released when the consumer stops.
-  let stopReader!: () => void;
-  const stopping = new Promise<void>((resolve) => (stopReader = resolve));
+  // The reader waiting for room or for a resume is released when the consumer stops: through a waker
+  // set at each wait, not a race with one promise that lives as long as the job. Each race subscribes to
+  // that promise again, and the reader waits once an item: a million keys held a million subscriptions.
+  let wakeOnStop: (() => void) | undefined;
+  const untilStopped = (what: Promise<void>) =>
+    new Promise<void>((resolve) => {
+      wakeOnStop = resolve;
+      what.then(resolve, resolve);
+    });
   const onAbort = () => wake(wakeConsumer);
   signal?.addEventListener('abort', onAbort, { once: true });
 
@@ -54,10 +60,10 @@ export async function* readAhead<T extends object>(
     try {
       while (!stopped && !signal?.aborted) {
         if (waiting.length >= maxAhead) {
-          await Promise.race([new Promise<void>((resolve) => (wakeReader = resolve)), stopping]);
+          await untilStopped(new Promise<void>((resolve) => (wakeReader = resolve)));
           continue;
         }
-        if (options.whilePaused) await Promise.race([options.whilePaused(), stopping]);
+        if (options.whilePaused) await untilStopped(options.whilePaused());
         if (stopped || signal?.aborted) break;
         const next = await iterator.next();
         if (next.done) break;
@@ -89,7 +95,7 @@ export async function* readAhead<T extends object>(
   } finally {
     // The consumer stopped (done, failed, or cancelled): the reader stops after the item it is reading.
     stopped = true;
-    stopReader();
+    wakeOnStop?.();
     signal?.removeEventListener('abort', onAbort);
     await reading;
     // A source stopped midway closes what it holds (a listing's map of the paths it claimed).

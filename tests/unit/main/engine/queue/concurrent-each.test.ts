@@ -84,3 +84,27 @@ describe('concurrentEach', () => {
     expect(started.length).toBeLessThan(12);
   });
 });
+
+describe('concurrentEach, its cost', () => {
+  it("subscribes to each worker's promise once, however many are in flight", async () => {
+    // A race over the workers in flight subscribed to every one each time an item waited for room:
+    // 64 in flight cost ~64 subscriptions an item, garbage and microtasks that grew with the limit.
+    let subscriptions = 0;
+    class Counted extends Promise<void> {
+      override then<A = void, B = never>(
+        onFulfilled?: ((value: void) => A | PromiseLike<A>) | null,
+        onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
+      ): Promise<A | B> {
+        subscriptions += 1;
+        return super.then(onFulfilled, onRejected);
+      }
+    }
+    const items = 500;
+    await concurrentEach(
+      Array.from({ length: items }, (_, i) => i),
+      () => 64,
+      () => new Counted((resolve) => setImmediate(resolve)),
+    );
+    expect(subscriptions).toBeLessThanOrEqual(items);
+  });
+});
