@@ -5,6 +5,7 @@
 
 import { randomBytes } from 'node:crypto';
 import { lstat, mkdir, open, opendir, rm, stat } from 'node:fs/promises';
+import { statSync } from 'node:fs';
 import type { Dirent, Stats } from 'node:fs';
 import { BargeError } from '../errors.ts';
 import path from 'node:path';
@@ -240,6 +241,15 @@ export function escapedBytes(name: Buffer): string {
     .join('');
 }
 
+/**
+ * Files a walk stats on the loop before it lets the loop go. A stat through the thread pool cost the loop
+ * ~60 µs on two busy cores (its queueing, wake-up and promise: a quarter of a small-file upload's CPU
+ * profile); made on the loop, a few µs. A batch at a time, so the transfers' answers wait for no more.
+ */
+const STATS_BETWEEN_BREATHS = 256;
+/** Entries a folder read brings at once (Node's default is 32: a round trip to the thread pool each). */
+const DIR_ENTRIES_PER_READ = 256;
+
 async function* walkFolder(
   folder: string,
   keyPrefix: string,
@@ -247,10 +257,11 @@ async function* walkFolder(
   ancestors: readonly string[],
 ): AsyncGenerator<WalkEntry> {
   let dir;
+  let statsSinceBreath = 0;
   try {
     // Names as bytes: one that is not UTF-8 would otherwise be decoded lossily into a name that
     // does not exist ("caf\ufffd.txt"), and two such files would look like one.
-    dir = await opendir(folder, { encoding: 'buffer' as BufferEncoding });
+    dir = await opendir(folder, { encoding: 'buffer' as BufferEncoding, bufferSize: DIR_ENTRIES_PER_READ });
   } catch (error) {
     yield { ok: false, path: folder, key: keyPrefix, error };
     return;
@@ -280,10 +291,17 @@ async function* walkFolder(
     if (found.kind === 'folder') subfolders.push({ name, identity: found.identity });
     else if (found.kind === 'not-a-file') yield found.entry;
     else {
+      let info: Stats;
       try {
-        yield fileEntry(full, keyPrefix + name, found.info ?? (await stat(full)));
+        info = found.info ?? statSync(full);
       } catch (error) {
         yield { ok: false, path: full, key: keyPrefix + name, error };
+        continue;
+      }
+      yield fileEntry(full, keyPrefix + name, info);
+      if (++statsSinceBreath >= STATS_BETWEEN_BREATHS) {
+        statsSinceBreath = 0;
+        await new Promise<void>((resolve) => setImmediate(resolve));
       }
     }
   }
