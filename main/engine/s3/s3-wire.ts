@@ -1,5 +1,6 @@
 // The data plane on the wire: PutObject and UploadPart sent straight over Node's HTTP agent, and
-// GetObject over raw sockets (direct-get.ts), signed with the SDK's own SigV4 signer and credentials.
+// GetObject over raw sockets (direct-get.ts), signed with the SDK's credentials by a lean SigV4 signer
+// that gives the SDK signer's signatures (lean-signer.ts).
 //
 // Why not the SDK client: its middleware stack costs about 1.7 ms of CPU per request (measured:
 // 5.2 s of CPU for 2,000 small files, against 1.8 s here), and on small objects that CPU, not the
@@ -31,6 +32,7 @@ export type { StreamedBody } from '../disk/streamed-body.ts';
 export { etagIsNotDigest, reportedChecksums } from '../integrity/store-answers.ts';
 export type { ReportedAlgorithm, StoredObject } from '../integrity/store-answers.ts';
 import { DirectGetPool } from './direct-get.ts';
+import { LeanSigner } from './lean-signer.ts';
 import type { ByteGate } from '../queue/byte-gate.ts';
 import { parseObjectSize } from './object-size.ts';
 import type { BodySink } from './direct-get.ts';
@@ -121,7 +123,10 @@ interface Place {
 }
 
 export class S3Wire {
+  /** Presigned URLs (rare): the SDK's signer. */
   private readonly signer: SignatureV4;
+  /** Every request of the data plane: the same signatures, a tenth of the CPU (lean-signer.ts). */
+  private readonly leanSigner: LeanSigner;
   private readonly options: WireOptions;
   /** Each region's base URL (one for a custom endpoint, one per region on AWS). */
   private readonly bases = new Map<string, URL>();
@@ -146,6 +151,7 @@ export class S3Wire {
       uriEscapePath: false,
       applyChecksum: false,
     });
+    this.leanSigner = new LeanSigner('s3', options.credentials);
   }
 
   /** Where a request for `bucket` goes now (its region once learnt; the default until then). */
@@ -411,24 +417,17 @@ export class S3Wire {
         : request.body
           ? 'UNSIGNED-PAYLOAD'
           : EMPTY_SHA256);
-    const signed = await this.signer.sign(
-      {
-        method: request.method,
-        protocol: base.protocol,
-        hostname,
-        port: base.port ? Number(base.port) : undefined,
-        path,
-        query: { ...request.query },
-        headers,
-      },
-      { signingDate: new Date(Date.now() + this.clockOffsetMs), signingRegion: region },
+    const signedHeaders = await this.leanSigner.sign(
+      { method: request.method, path, query: request.query, headers },
+      new Date(Date.now() + this.clockOffsetMs),
+      region,
     );
     const query = request.query
       ? `?${Object.entries(request.query)
           .map(([k, v]) => `${encodeSegment(k)}=${encodeSegment(v)}`)
           .join('&')}`
       : '';
-    return { hostname, path: path + query, headers: signed.headers };
+    return { hostname, path: path + query, headers: signedHeaders };
   }
 
   private async exchange(request: WireRequest, place: Place): Promise<IncomingMessage> {
