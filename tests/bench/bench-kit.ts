@@ -126,16 +126,17 @@ export type S5cmdRunner = NonNullable<ReturnType<typeof s5cmdRunner>>;
 export const AUTO_FLAGS = ['--threads', 'auto', '--part-size', 'auto'];
 
 /**
- * Whether this build of Barge takes `--threads auto --part-size auto`: a dry run with them is refused as a
- * usage error (exit 2) by a CLI that does not know Auto yet.
+ * Whether this build of Barge takes `--threads auto --part-size auto`: a CLI that does not know Auto refuses
+ * them as a usage error (exit 2). The copy's source is `file` with `.absent` added: a file that is not there
+ * fails the copy after the options are read (exit 1), with nothing sent. (`cp` has no --dry-run: a probe with
+ * it was refused as a usage error by every build, and the rows left Auto out.)
  */
 export async function bargeTakesAuto(barge: BargeRunner, bucket: string, file: string): Promise<boolean> {
   const code = await new Promise<number | null>((resolve) => {
-    const child = spawn(
-      barge.command,
-      barge.args('cp', '--dry-run', ...AUTO_FLAGS, file, `s3://${bucket}/auto-probe`),
-      { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...barge.env }, stdio: 'ignore' },
-    );
+    const child = spawn(barge.command, barge.args('cp', ...AUTO_FLAGS, `${file}.absent`, `s3://${bucket}/auto-probe`), {
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...barge.env },
+      stdio: 'ignore',
+    });
     child.on('close', resolve);
   });
   return code !== 2;
