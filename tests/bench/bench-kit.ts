@@ -20,6 +20,8 @@ export interface Measurement {
   readonly clientBytes?: { readonly sent: number; readonly received: number };
   /** What the command printed on stdout (its last 64 KiB), where asked for: Barge's `--json` end. */
   readonly stdout?: string;
+  /** The command's exit code, where a failure was accepted (`acceptExit`): 0 otherwise. */
+  readonly exitCode?: number;
 }
 
 /** A command with its environment: a tool as one row runs it. */
@@ -37,7 +39,7 @@ export async function measure(
   runner: Runner,
   args: string[],
   scratch: string,
-  options: { keepStdout?: boolean } = {},
+  options: { keepStdout?: boolean; acceptExit?: readonly number[] } = {},
 ): Promise<Measurement> {
   const timeFile = path.join(scratch, 'time.out');
   const [command, fullArgs] = TIME
@@ -62,8 +64,9 @@ export async function measure(
     },
   );
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  if (code !== 0) throw new Error(`${runner.name} ${args.join(' ')} exited ${code}: ${stderr}`);
-  const kept = options.keepStdout ? { stdout } : {};
+  if (code !== 0 && !options.acceptExit?.includes(code ?? -1))
+    throw new Error(`${runner.name} ${args.join(' ')} exited ${code}: ${stderr}`);
+  const kept = { ...(options.keepStdout ? { stdout } : {}), ...(code !== 0 ? { exitCode: code! } : {}) };
   if (!TIME) return { seconds, maxRssMiB: undefined, cpuSeconds: undefined, ...kept };
   const [rssKiB, user, sys] = (await readFile(timeFile, 'utf8')).trim().split('\n').at(-1)!.split(' ').map(Number);
   return { seconds, maxRssMiB: rssKiB! / 1024, cpuSeconds: user! + sys!, ...kept };
