@@ -202,7 +202,7 @@ function throttledTable(
       `${auto ? '' : ' Barge auto: not available (the CLI refuses --threads auto).'}`,
     '',
     ...(auto ? [verdict(runs, fewerRetries), ''] : []),
-    '| tool | median time | obj/s | retries (Barge) | 503s answered | requests | refused | files not sent | ' +
+    '| tool | median time | obj/s | retries (Barge) | 503s answered | requests | refused | files not sent (most in a round) | ' +
       'peak RSS | CPU time |',
     '|---|---|---|---|---|---|---|---|---|---|',
   ];
