@@ -20,6 +20,8 @@ export interface Measurement {
   readonly clientBytes?: { readonly sent: number; readonly received: number };
   /** What the command printed on stdout (its last 64 KiB), where asked for: Barge's `--json` end. */
   readonly stdout?: string;
+  /** The command's exit code, where a failure was accepted (`acceptExit`): 0 otherwise. */
+  readonly exitCode?: number;
 }
 
 /** A command with its environment: a tool as one row runs it. */
@@ -37,7 +39,7 @@ export async function measure(
   runner: Runner,
   args: string[],
   scratch: string,
-  options: { keepStdout?: boolean } = {},
+  options: { keepStdout?: boolean; acceptExit?: readonly number[] } = {},
 ): Promise<Measurement> {
   const timeFile = path.join(scratch, 'time.out');
   const [command, fullArgs] = TIME
@@ -62,8 +64,9 @@ export async function measure(
     },
   );
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  if (code !== 0) throw new Error(`${runner.name} ${args.join(' ')} exited ${code}: ${stderr}`);
-  const kept = options.keepStdout ? { stdout } : {};
+  if (code !== 0 && !options.acceptExit?.includes(code ?? -1))
+    throw new Error(`${runner.name} ${args.join(' ')} exited ${code}: ${stderr}`);
+  const kept = { ...(options.keepStdout ? { stdout } : {}), ...(code !== 0 ? { exitCode: code! } : {}) };
   if (!TIME) return { seconds, maxRssMiB: undefined, cpuSeconds: undefined, ...kept };
   const [rssKiB, user, sys] = (await readFile(timeFile, 'utf8')).trim().split('\n').at(-1)!.split(' ').map(Number);
   return { seconds, maxRssMiB: rssKiB! / 1024, cpuSeconds: user! + sys!, ...kept };
@@ -126,22 +129,20 @@ export type S5cmdRunner = NonNullable<ReturnType<typeof s5cmdRunner>>;
 export const AUTO_FLAGS = ['--threads', 'auto', '--part-size', 'auto'];
 
 /**
- * Whether this build of Barge takes `--threads auto --part-size auto` (a bench run on an older build has
- * no Auto): its `cp --help` names them. Said on stderr when not, so an Auto column is never dropped in silence.
- * (A dry run was the probe once: `cp` takes no --dry-run, so every build looked Auto-less.)
+ * Whether this build of Barge takes `--threads auto --part-size auto`: a CLI that does not know Auto refuses
+ * them as a usage error (exit 2). The copy's source is `file` with `.absent` added: a file that is not there
+ * fails the copy after the options are read (exit 1), with nothing sent. (`cp` has no --dry-run: a probe with
+ * it was refused as a usage error by every build, and the rows left Auto out.)
  */
-export async function bargeTakesAuto(barge: BargeRunner, _bucket: string, _file: string): Promise<boolean> {
-  const help = await new Promise<string>((resolve) => {
-    const child = spawn(barge.command, barge.args('cp', '--help'), {
+export async function bargeTakesAuto(barge: BargeRunner, bucket: string, file: string): Promise<boolean> {
+  const code = await new Promise<number | null>((resolve) => {
+    const child = spawn(barge.command, barge.args('cp', ...AUTO_FLAGS, `${file}.absent`, `s3://${bucket}/auto-probe`), {
       env: { PATH: process.env.PATH, HOME: process.env.HOME, ...barge.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: 'ignore',
     });
-    let text = '';
-    child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (text += chunk.toString()));
-    child.on('close', () => resolve(text));
+    child.on('close', resolve);
   });
-  const takes = help.includes('--threads auto') && help.includes('--part-size auto');
+  const takes = code !== 2;
   if (!takes) process.stderr.write('  this build of Barge has no Auto (--threads auto): its columns are left out\n');
   return takes;
 }

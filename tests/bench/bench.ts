@@ -12,7 +12,8 @@
 // (../shared/lab/install-peers.sh); BENCH_PEERS=s5cmd,rclone picks them.
 //
 // Rows of their own, each a table (Barge beside s5cmd, or Barge's Auto beside fixed settings):
-// - throttled (throttled.ts): one request in ten answered 503 SlowDown; Auto against a fixed 256.
+// - throttled (throttled.ts): 503 SlowDown from a store that serves 48 requests at once (about one in ten
+//   at 64 threads), and one request in ten whatever the load; Auto against a fixed 256.
 // - auto-loopback (auto-loopback.ts): Auto against the fixed default 64 on loopback (goal: <= 5% slower).
 // - latency-grid (latency-grid.ts): 25 ms each way through toxiproxy; threads 1-256 by object size and
 //   a 1 GiB file up and down, with s5cmd and Auto; about 20 minutes at 3 rounds.

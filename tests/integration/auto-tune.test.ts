@@ -7,7 +7,7 @@ import { afterEach, beforeEach, expect, it, onTestFinished } from 'vitest';
 import { MIB } from '../../src/byte-units.ts';
 import { serverConfig, setUpEngine } from '../support/fixtures.ts';
 import { runCli } from '../support/run-cli.ts';
-import { startFaultProxy } from '../support/fault-proxy.ts';
+import { slowDownBeyond, startFaultProxy } from '../support/fault-proxy.ts';
 import type { TestContext } from '../support/fixtures.ts';
 
 let t: TestContext;
@@ -54,6 +54,27 @@ it('comes down from 64 threads when the store answers SlowDown past 16 requests 
   expect(Math.min(...seen)).toBeLessThanOrEqual(32);
   expect(t.engine.stats().auto!.threads).toBeLessThan(64);
   expect([...reasons]).toContainEqual(expect.stringMatching(/^Fewer threads \(\d+\): the store is throttling/));
+});
+
+it('is refused less than the fixed 64 it starts from by a store that serves 32 requests at once', async () => {
+  // The goal's store (issue 29 §1, the bench's throttled row): throttling that grows with load, so backing off
+  // pays. The same 1,500 files go up pinned at 64 threads, then on Auto; Auto must need far fewer retries.
+  const { proxy, connection } = await throughProxy();
+  const beyondCapacity = slowDownBeyond(32, proxy.inFlight);
+  proxy.setRule((request) => beyondCapacity(request) ?? { kind: 'delay', ms: 40 });
+  const folder = await smallFiles(1_500);
+  const upload = async (destination: string) => {
+    const end = await t.engine.upload(connection, { sources: [folder], bucket: t.bucket, destination }).finished();
+    expect(end.state.status).toBe('completed');
+    expect(end.progress.objectsDone).toBe(1_500);
+    return end.progress.retries ?? 0;
+  };
+  t.engine.updateSettings({ threads: 64 });
+  const pinned = await upload('pinned/');
+  t.engine.updateSettings({ threads: 'auto' });
+  const auto = await upload('auto/');
+  expect(pinned).toBeGreaterThan(0);
+  expect(auto).toBeLessThan(pinned / 2);
 });
 
 it('goes above 64 threads for small objects behind latency, where more threads move more', async () => {

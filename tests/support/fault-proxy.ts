@@ -37,6 +37,22 @@ export interface FaultProxy {
   close(): Promise<void>;
 }
 
+/**
+ * A store that serves `capacity` requests at once and turns the rest away with 503 SlowDown: of `n` requests in
+ * flight, a request is refused with the chance (n - capacity) / n (as S3 past a prefix's request rate, or a
+ * gateway with a fixed number of workers). Unlike refusing a fixed share, fewer requests at once are refused
+ * less, and none at or below the capacity. A chance, not "refuse while full": a refusal is answered at once
+ * and frees its place, so a client with more threads than the capacity would have its spare threads refused
+ * over and over, many times for each request served.
+ */
+export function slowDownBeyond(
+  capacity: number,
+  inFlight: FaultProxy['inFlight'],
+  random: () => number = Math.random,
+): (request: http.IncomingMessage) => Fault | undefined {
+  return () => (random() * inFlight.now >= capacity ? { kind: 'slow-down' } : undefined);
+}
+
 /** A pass-through stream that inverts the bits of the byte at `atByte` (counted from the start). */
 export function flipByteAt(atByte: number): Transform {
   let seen = 0;
