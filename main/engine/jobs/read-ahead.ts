@@ -44,9 +44,16 @@ export async function* readAhead<T extends object>(
   let wakeConsumer: (() => void) | undefined;
   let wakeReader: (() => void) | undefined;
   const wake = (waiter: (() => void) | undefined) => waiter?.();
-  // The reader waiting for room or for a resume is released when the consumer stops.
-  let stopReader!: () => void;
-  const stopping = new Promise<void>((resolve) => (stopReader = resolve));
+  // The reader waiting for room or for a resume is released when the consumer stops. Each wait is a
+  // promise of its own: a race against one promise that lasts the whole job left a reaction on it
+  // per item read (a million keys: ~100 MB held until the job ended).
+  let stopWaiting: (() => void) | undefined;
+  const unlessStopped = (until: Promise<void>) =>
+    new Promise<void>((resolve) => {
+      if (stopped) return resolve();
+      stopWaiting = resolve;
+      until.then(resolve, resolve);
+    });
   const onAbort = () => wake(wakeConsumer);
   signal?.addEventListener('abort', onAbort, { once: true });
 
@@ -54,10 +61,10 @@ export async function* readAhead<T extends object>(
     try {
       while (!stopped && !signal?.aborted) {
         if (waiting.length >= maxAhead) {
-          await Promise.race([new Promise<void>((resolve) => (wakeReader = resolve)), stopping]);
+          await unlessStopped(new Promise<void>((resolve) => (wakeReader = resolve)));
           continue;
         }
-        if (options.whilePaused) await Promise.race([options.whilePaused(), stopping]);
+        if (options.whilePaused) await unlessStopped(options.whilePaused());
         if (stopped || signal?.aborted) break;
         const next = await iterator.next();
         if (next.done) break;
@@ -89,7 +96,7 @@ export async function* readAhead<T extends object>(
   } finally {
     // The consumer stopped (done, failed, or cancelled): the reader stops after the item it is reading.
     stopped = true;
-    stopReader();
+    stopWaiting?.();
     signal?.removeEventListener('abort', onAbort);
     await reading;
     // A source stopped midway closes what it holds (a listing's map of the paths it claimed).

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { concurrentEach } from '../../../../../main/engine/queue/concurrent-each.ts';
+import { mostSubscriptionsToOnePromise } from '../../../../support/promise-subscriptions.ts';
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
@@ -82,5 +83,27 @@ describe('concurrentEach', () => {
     );
     await expect(failure).rejects.toThrow('boom');
     expect(started.length).toBeLessThan(12);
+  });
+
+  it('leaves nothing on a worker in flight for each other item that ends (memory stays flat with the items)', async () => {
+    let finishFirst!: () => void;
+    const first = new Promise<void>((resolve) => (finishFirst = resolve));
+    let done = 0;
+    const most = await mostSubscriptionsToOnePromise(() =>
+      concurrentEach(
+        Array.from({ length: 300 }, (_, i) => i),
+        () => 4,
+        async (i) => {
+          // The first worker runs until the last item has started; the others end one by one beside it.
+          if (i === 0) await first;
+          else await tick();
+          done += 1;
+          if (i === 299) finishFirst();
+        },
+      ),
+    );
+    expect(done).toBe(300);
+    // Waiting on a race of the workers in flight subscribed to the first one for every item: ~300.
+    expect(most).toBeLessThan(10);
   });
 });
