@@ -6,6 +6,7 @@
 import { enableCompileCache } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import { capYoungGeneration } from './young-generation.ts';
 
 // V8 keeps the code it compiled for each module, and later runs load it instead of compiling the
 // source again (NODE_DISABLE_COMPILE_CACHE=1 turns it off). In the user's own cache folder, not
@@ -13,6 +14,8 @@ import path from 'node:path';
 enableCompileCache(
   path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'barge', 'compile-cache'),
 );
+
+capYoungGeneration();
 
 // `barge ls | head` closes the pipe early: that is the reader's choice, not an error.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {

@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
 import { readAhead } from '../../../../../main/engine/jobs/read-ahead.ts';
+import { mostSubscriptionsToOnePromise } from '../../../../support/promise-subscriptions.ts';
 
 /** A source of `count` items that says how far it was read, and whether it was closed. */
 function source(count: number, failAt?: number) {
@@ -98,4 +99,17 @@ it('a job cancelled while paused ends at once, having read nothing', async () =>
   controller.abort();
   expect(await first).toEqual({ done: true, value: undefined });
   expect(seen.read).toBe(0);
+});
+
+it('leaves nothing on a promise that lasts the whole job for each item read (memory stays flat with the items)', async () => {
+  const { seen, items } = source(500);
+  const got: number[] = [];
+  const most = await mostSubscriptionsToOnePromise(async () => {
+    // Few items ahead, so the reader also waits for room over and over.
+    for await (const item of readAhead(items, { maxAhead: 4, whilePaused: () => Promise.resolve() })) got.push(item.n);
+  });
+  expect(got).toEqual(Array.from({ length: 500 }, (_, i) => i));
+  expect(seen.closed).toBe(true);
+  // A race against one promise kept until the end subscribed to it once per item read and per wait: ~1,000.
+  expect(most).toBeLessThan(10);
 });
