@@ -264,7 +264,11 @@ async function main(): Promise<void> {
     }
     const rowResults: Record<string, RowResult> = {};
     const ctx: RowContext = { server, engine, connection, bucket, scratch, root, dataDir, rounds: ROUNDS };
-    for (const row of rows) rowResults[row] = await ROWS[row](ctx);
+    for (const row of rows) {
+      rowResults[row] = await ROWS[row](ctx);
+      // Said as soon as it ends (on stderr, beside the runs): a long run stopped later keeps the rows it finished.
+      process.stderr.write(`\n${rowResults[row]!.table}\n\n`);
+    }
     if (results.length > 0) printTable(results, memoryCheck);
     for (const row of rows) console.log(`\n${rowResults[row]!.table}`);
     await mkdir(path.join(root, 'test-results'), { recursive: true });
