@@ -231,6 +231,10 @@ export class Engine {
       now: () => performance.now(),
       signals: this.signals,
       waiting: () => this.scheduler.waiting(),
+      cpuBusy: (seconds) => {
+        const shares = this.cpu.shares(seconds);
+        return shares && Math.max(shares.eventLoop, shares.process);
+      },
     });
     this.running = this.runSettings();
     this.scheduler.threads = this.running.threads;

@@ -47,6 +47,12 @@ export const SMALL_OBJECT_BYTES = 1 * MIB;
 const LARGE_OBJECT_BYTES = 8 * MIB;
 /** A request spending more than this share of its time waiting for the store is latency-bound. */
 const LATENCY_BOUND_SHARE = 0.5;
+/**
+ * A CPU this busy has no room for more requests: more threads only queue more work behind the busy loop, and
+ * each costs memory and sockets (on loopback, climbing past 64 made a 2,000-file upload 28% slower). The limit
+ * readout names "this computer's CPU" from the same share (limit-readout.ts CPU_BUSY).
+ */
+const CPU_BUSY_SHARE = 0.9;
 
 export interface AutoTuneOptions {
   /** Milliseconds, as performance.now() gives them (the signals' clock). */
@@ -54,6 +60,11 @@ export interface AutoTuneOptions {
   readonly signals: { summary(seconds: number): SignalSummary };
   /** Requests waiting for a slot now. */
   readonly waiting: () => number;
+  /**
+   * How busy this computer's CPU was over the last `seconds` (the busier of the event loop and the process's
+   * share of its cores, 0..1), as the limit readout reads it; undefined while it cannot say.
+   */
+  readonly cpuBusy?: (seconds: number) => number | undefined;
   readonly start?: number;
 }
 
@@ -148,10 +159,11 @@ export class AutoTune {
       return false;
     }
     const busy = this.busyLooks >= BUSY_SHARE * this.looks;
-    return this.decide(now, measure(this.level, summary), busy, describe(summary));
+    const cpu = this.options.cpuBusy?.(summary.seconds);
+    return this.decide(now, measure(this.level, summary), busy, describe(summary), cpu);
   }
 
-  private decide(now: number, measured: Measured, busy: boolean, traits: string): boolean {
+  private decide(now: number, measured: Measured, busy: boolean, traits: string, cpu?: number): boolean {
     if (measured.throttleShare >= Math.max(THROTTLE_SHARE, this.throttleFloor * 1.5))
       return this.throttled(now, measured);
     const probe = this.probe;
@@ -173,6 +185,11 @@ export class AutoTune {
     }
     if (!busy) {
       this.why = `${this.level} threads: nothing waits for a slot`;
+      return this.hold();
+    }
+    if (cpu !== undefined && cpu >= CPU_BUSY_SHARE) {
+      this.why = `${this.level} threads: this computer's CPU is busy (${Math.round(cpu * 100)}%), more would not help`;
+      this.heldSince = now;
       return this.hold();
     }
     if (!this.settled) return this.raise(now, measured, RAISE_FACTOR, traits);

@@ -19,12 +19,16 @@ interface StoreModel {
   inFlight?(threads: number): number;
 }
 
-function simulate(model: StoreModel, options: { start?: number; seconds?: number; waiting?: () => number } = {}) {
+function simulate(
+  model: StoreModel,
+  options: { start?: number; seconds?: number; waiting?: () => number; cpuBusy?: (threads: number) => number } = {},
+) {
   let now = 0;
   const tuner: AutoTune = new AutoTune({
     now: () => now,
     start: options.start,
     waiting: options.waiting ?? (() => 1_000),
+    cpuBusy: options.cpuBusy && (() => options.cpuBusy!(tuner.threads)),
     signals: { summary: (seconds): SignalSummary => summaryAt(model, tuner.threads, seconds) },
   });
   const levels: number[] = [];
@@ -181,6 +185,18 @@ describe('Auto threads on a simulated store', () => {
     expect(tuner.threads).toBeGreaterThanOrEqual(64);
     const meanLevel = levels.reduce((sum, level) => sum + level, 0) / levels.length;
     expect(meanLevel).toBeGreaterThanOrEqual(64);
+  });
+
+  it("adds no threads while this computer's CPU is busy, though the store would give more", () => {
+    // A store with room up to 256 and a client whose CPU is full from 64 (loopback on two cores): the rate
+    // the store would give is not what the client can take, and each thread more is only more overhead.
+    const { tuner, levels } = simulate(kneeStore(256), { cpuBusy: (threads) => (threads >= 64 ? 0.95 : 0.5) });
+    expect(Math.max(...levels)).toBe(64);
+    expect(tuner.reason).toMatch(/^64 threads: this computer's CPU is busy \(95%\), more would not help/);
+    // Below the busy point it climbs as before, up to where the CPU fills.
+    const climbing = simulate(kneeStore(256), { start: 16, cpuBusy: (threads) => (threads >= 64 ? 0.95 : 0.5) });
+    expect(climbing.levels.at(-1)).toBeGreaterThanOrEqual(54);
+    expect(Math.max(...climbing.levels)).toBeLessThan(96);
   });
 
   it('changes nothing while no request waits for a slot', () => {
