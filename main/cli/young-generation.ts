@@ -6,8 +6,8 @@
 // way: 128 MiB of a 350 MiB peak (20,000 keys), for a live heap of 20-30 MiB. Capped at 16 MiB it
 // peaked at ~210 MiB for the same CPU time, where 4 MiB cost more CPU in collections. Node takes the
 // size only on its command line (--max-semi-space-size), which a command cannot choose for itself;
-// the growth factor V8 reads each time it grows, so it is set to 1 (no growth) once the young
-// generation has reached the cap. A command that never grows it pays one observer, nothing more.
+// the growth factor V8 reads each time it grows, so it is set to 1 (no growth) while the young
+// generation is at the cap, and back to V8's 2 below it.
 
 import { PerformanceObserver } from 'node:perf_hooks';
 import v8 from 'node:v8';
@@ -19,17 +19,28 @@ function youngGenerationBytes(): number {
   return v8.getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')?.space_size ?? 0;
 }
 
-/** From now on, the young generation grows no further once it holds YOUNG_GENERATION_CAP_BYTES. */
+/** V8's own growth factor, given back when the young generation is below the cap again. */
+const V8_GROWTH_FACTOR = 2;
+
+/**
+ * From now on, the young generation grows no further than YOUNG_GENERATION_CAP_BYTES: after each collection
+ * (it grows only in one) growth is stopped at the cap and allowed again below it. Stopped for good, a young
+ * generation that V8 shrank in a quiet spell (1 MiB) could never grow back to the cap.
+ */
 export function capYoungGeneration(): void {
-  const stopGrowing = () => {
-    if (youngGenerationBytes() < YOUNG_GENERATION_CAP_BYTES) return false;
-    v8.setFlagsFromString('--semi-space-growth-factor=1');
-    return true;
-  };
-  if (stopGrowing()) return;
-  // After each collection: the young generation grows only in one.
-  const observer = new PerformanceObserver(() => {
-    if (stopGrowing()) observer.disconnect();
-  });
+  const follow = capFollower(youngGenerationBytes, (flags) => v8.setFlagsFromString(flags));
+  follow();
+  const observer = new PerformanceObserver(follow);
   observer.observe({ entryTypes: ['gc'] });
+}
+
+/** What to do after a collection, given how to read the young generation's size and how to set a V8 flag. */
+export function capFollower(size: () => number, setFlags: (flags: string) => void): () => void {
+  let stopped = false;
+  return () => {
+    const atCap = size() >= YOUNG_GENERATION_CAP_BYTES;
+    if (atCap === stopped) return;
+    stopped = atCap;
+    setFlags(`--semi-space-growth-factor=${atCap ? 1 : V8_GROWTH_FACTOR}`);
+  };
 }

@@ -15,6 +15,7 @@ import type { Stats } from 'node:fs';
 import { open, statfs } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { BargeError } from '../errors.ts';
+import { onLocalFileSystem } from './local-file-system.ts';
 import { sameVersion, specialKind } from './local-files.ts';
 import type { LocalFile } from './local-files.ts';
 
@@ -43,7 +44,7 @@ export async function openSource(file: LocalFile): Promise<FileHandle> {
  * network, so there the pool is used and the loop (progress, cancel) never waits.
  */
 export async function readSmallSource(file: LocalFile): Promise<Buffer> {
-  if (await onLocalFileSystem(file)) {
+  if (await onLocalDevice(file)) {
     const fd = openSync(file.path, constants.O_RDONLY | NONBLOCK);
     try {
       assertStillListed(fstatSync(fd), file);
@@ -74,30 +75,13 @@ function assertStillListed(now: Stats, file: LocalFile): void {
     );
 }
 
-/**
- * Local file systems (statfs f_type, from linux/magic.h): their reads of a cached small file never wait on a network.
- */
-const LOCAL_FILE_SYSTEMS: ReadonlySet<number> = new Set([
-  0xef53, // ext2/3/4
-  0x58465342, // xfs
-  0x9123683e, // btrfs
-  0x01021994, // tmpfs
-  0x794c7630, // overlayfs (containers)
-  0x2fc12fc1, // zfs
-  0xf2f52010, // f2fs
-]);
-
 /** Whether each device (by its number) is on a local file system; asked once per device. */
 const localDevices = new Map<number, Promise<boolean>>();
 
-function onLocalFileSystem(file: LocalFile): Promise<boolean> {
-  if (process.platform !== 'linux') return Promise.resolve(false);
+function onLocalDevice(file: LocalFile): Promise<boolean> {
   let local = localDevices.get(file.dev);
   if (!local) {
-    local = statfs(file.path).then(
-      (info) => LOCAL_FILE_SYSTEMS.has(info.type),
-      () => false,
-    );
+    local = onLocalFileSystem(file.path);
     localDevices.set(file.dev, local);
   }
   return local;

@@ -51,7 +51,8 @@ interface SigningKey {
 }
 
 export class LeanSigner {
-  private readonly keys = new Map<string, SigningKey>();
+  /** Private (#): an inspected connection or signer must not print a secret or a signing key. */
+  readonly #keys = new Map<string, SigningKey>();
   private second = Number.NaN;
   private longDate = '';
 
@@ -123,7 +124,7 @@ export class LeanSigner {
 
   /** The key for `scope` (day/region/service/aws4_request) and these credentials: four HMACs, once. */
   private signingKey(credentials: AwsCredentialIdentity, scope: string): Buffer {
-    const kept = this.keys.get(scope);
+    const kept = this.#keys.get(scope);
     if (
       kept &&
       kept.accessKeyId === credentials.accessKeyId &&
@@ -133,8 +134,8 @@ export class LeanSigner {
       return kept.key;
     let key: Buffer = Buffer.from(`AWS4${credentials.secretAccessKey}`, 'utf8');
     for (const part of scope.split('/')) key = createHmac('sha256', key).update(part).digest();
-    if (this.keys.size >= KEYS_KEPT) this.keys.delete(this.keys.keys().next().value!);
-    this.keys.set(scope, {
+    if (this.#keys.size >= KEYS_KEPT) this.#keys.delete(this.#keys.keys().next().value!);
+    this.#keys.set(scope, {
       accessKeyId: credentials.accessKeyId,
       secretAccessKey: credentials.secretAccessKey,
       sessionToken: credentials.sessionToken,
@@ -166,6 +167,7 @@ function canonicalQuery(query: Readonly<Record<string, string>> | undefined): st
   return pairs.map((pair) => pair[1]).join('&');
 }
 
-function escapeUri(text: string): string {
+/** RFC 3986: what SigV4 signs, and so what the wire must send (s3-wire.ts builds its query with it). */
+export function escapeUri(text: string): string {
   return encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }

@@ -32,7 +32,7 @@ export type { StreamedBody } from '../disk/streamed-body.ts';
 export { etagIsNotDigest, reportedChecksums } from '../integrity/store-answers.ts';
 export type { ReportedAlgorithm, StoredObject } from '../integrity/store-answers.ts';
 import { DirectGetPool } from './direct-get.ts';
-import { LeanSigner } from './lean-signer.ts';
+import { escapeUri, LeanSigner } from './lean-signer.ts';
 import type { ByteGate } from '../queue/byte-gate.ts';
 import { parseObjectSize } from './object-size.ts';
 import type { BodySink } from './direct-get.ts';
@@ -108,9 +108,8 @@ const MAX_DRAIN_MS = 30 * 60 * 1000;
 const MIB_BYTES = 1024 * 1024;
 
 /** RFC 3986 encoding of one path segment, as S3's canonical request wants it. */
-function encodeSegment(segment: string): string {
-  return encodeURIComponent(segment).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-}
+/** A path segment or query part as it is signed (lean-signer.ts): the wire sends what was signed. */
+const encodeSegment = escapeUri;
 
 function isDnsCompatible(bucket: string): boolean {
   return /^[a-z0-9][a-z0-9-]{1,61}[a-z0-9]$/.test(bucket);

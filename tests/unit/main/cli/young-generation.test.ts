@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { expect, it } from 'vitest';
-import { YOUNG_GENERATION_CAP_BYTES } from '../../../../main/cli/young-generation.ts';
+import { capFollower, YOUNG_GENERATION_CAP_BYTES } from '../../../../main/cli/young-generation.ts';
 
 const moduleUrl = new URL('../../../../main/cli/young-generation.ts', import.meta.url).href;
 
@@ -34,4 +34,23 @@ it('the command line stops the young generation growing at its cap, where V8 wou
   // Without the cap the same allocations grow it past the cap: the test shows the cap, not a small workload.
   expect(youngGenerationAfterChurn(false)).toBeGreaterThan(YOUNG_GENERATION_CAP_BYTES);
   expect(youngGenerationAfterChurn(true)).toBeLessThanOrEqual(YOUNG_GENERATION_CAP_BYTES);
+});
+
+it('lets the young generation grow again once V8 has shrunk it below the cap (a quiet spell), up to the cap', () => {
+  // Stopped for good, a young generation shrunk to 1 MiB in a quiet spell stayed there through the next burst.
+  const flags: string[] = [];
+  let bytes = 0;
+  const follow = capFollower(
+    () => bytes,
+    (flag) => flags.push(flag),
+  );
+  for (const mib of [4, 16, 16, 1, 8, 16]) {
+    bytes = mib * 1024 * 1024;
+    follow();
+  }
+  expect(flags).toEqual([
+    '--semi-space-growth-factor=1',
+    '--semi-space-growth-factor=2',
+    '--semi-space-growth-factor=1',
+  ]);
 });

@@ -1,3 +1,4 @@
+import { inspect } from 'node:util';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { describe, expect, it } from 'vitest';
 import { LeanSigner } from '../../../../../main/engine/s3/lean-signer.ts';
@@ -123,5 +124,17 @@ describe('the lean signer signs as the SDK does', () => {
     );
     expect(after.authorization).not.toBe(before.authorization);
     expect(after.authorization).toBe(expected.headers.authorization);
+  });
+
+  it('keeps its credentials and signing keys out of what inspecting it prints', async () => {
+    const lean = new LeanSigner('s3', async () => ({
+      accessKeyId: 'AK',
+      secretAccessKey: 'the-secret',
+      sessionToken: 'tok',
+    }));
+    await lean.sign(requests[0]!.request, new Date('2026-11-26T15:04:05Z'), 'us-east-1');
+    const shown = inspect(lean, { depth: 10, showHidden: true });
+    expect(shown).not.toContain('the-secret');
+    expect(shown).not.toContain('tok');
   });
 });
