@@ -13,6 +13,7 @@
 import { MAX_THREADS, MIN_THREADS } from '../../../src/settings.ts';
 import { MIB } from '../../../src/byte-units.ts';
 import type { SignalSummary } from './request-signals.ts';
+import { CPU_BUSY } from './limit-readout.ts';
 
 /** Where Auto starts without a better starting point: the fixed default it replaces. */
 export const AUTO_START_THREADS = 64;
@@ -49,10 +50,10 @@ const LARGE_OBJECT_BYTES = 8 * MIB;
 const LATENCY_BOUND_SHARE = 0.5;
 /**
  * A CPU this busy has no room for more requests: more threads only queue more work behind the busy loop, and
- * each costs memory and sockets (on loopback, climbing past 64 made a 2,000-file upload 28% slower). The limit
- * readout names "this computer's CPU" from the same share (limit-readout.ts CPU_BUSY).
+ * each costs memory and sockets (on loopback, climbing past 64 made a 2,000-file upload 28% slower). The same
+ * share at which the limit readout names "this computer's CPU".
  */
-const CPU_BUSY_SHARE = 0.9;
+const CPU_BUSY_SHARE = CPU_BUSY.enter;
 
 export interface AutoTuneOptions {
   /** Milliseconds, as performance.now() gives them (the signals' clock). */
