@@ -225,9 +225,11 @@ export function optionProblem(error: Error & { code?: string }): string {
     );
   }
   if (error.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
-    return /argument missing/.test(error.message)
-      ? `${option} needs a value after it (${option} <value>).`
-      : `${option} takes no value: give ${option} alone.`;
+    if (/argument missing/.test(error.message)) return `${option} needs a value after it (${option} <value>).`;
+    // "--budget -5s": a value that begins with a dash reads as another option.
+    if (/ambiguous/.test(error.message))
+      return `${option} needs a value after it; a value that begins with "-" goes after "=" (${option}=-5s).`;
+    return `${option} takes no value: give ${option} alone.`;
   }
   return error.message;
 }
@@ -540,7 +542,7 @@ Usage:
            [--dry-run]                             or an age: 2h) from its versions; --dry-run lists each change
   barge speedtest s3://bucket[/prefix]             measure the endpoint: threads by object size (16 KiB-2 MiB,
            [--budget 60s] [--json]                 1-256 threads) and part size by parts in flight (5-64 MiB),
-                                                   up and down, within the budget (5s-10m); its test objects
+                                                   up and down, within the budget (10s-10m); its test objects
                                                    go below a prefix of their own, all deleted after; the
                                                    result is saved for the endpoint (Auto starts from it)
 

@@ -16,7 +16,8 @@
 //   at 64 threads), and one request in ten whatever the load; Auto against a fixed 256.
 // - auto-loopback (auto-loopback.ts): Auto against the fixed default 64 on loopback (goal: <= 5% slower).
 // - latency-grid (latency-grid.ts): 25 ms each way through toxiproxy; threads 1-256 by object size and
-//   a 1 GiB file up and down, with s5cmd and Auto; about 20 minutes at 3 rounds.
+//   a 1 GiB file up and down, with s5cmd and Auto; about 15-20 minutes at 3 rounds (BENCH_GRID_ROWS=2MiB,large
+//   runs only those rows).
 // - many-keys-down (many-keys-down.ts): cp -r of 1,000,000 keys (BENCH_KEYS), time and peak RSS.
 // - many-small (many-small.ts): cp -r of 50,000 x 1 KiB files (BENCH_SMALL_COUNT) up and down, time and RSS.
 // - huge-file (huge-file.ts): one 10 GiB file (BENCH_HUGE_GIB) up and down, time and peak RSS.

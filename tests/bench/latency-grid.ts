@@ -38,6 +38,14 @@ const SIZES = [
 ] as const;
 const LARGE_FILE_BYTES = Number(process.env.BENCH_GRID_LARGE_BYTES ?? 1024 ** 3);
 const LARGE_PART_MIB = 16;
+/** BENCH_GRID_ROWS=2MiB,large runs only those rows (a quick look at one cell); by default every row. */
+const rowName = (label: string) => label.replace(' ', '').toLowerCase();
+const ROW_NAMES = [...SIZES.map((size) => rowName(size.label)), 'large'];
+const ROWS_PICKED = process.env.BENCH_GRID_ROWS?.split(',').map((name) => rowName(name.trim()));
+const unknownRows = ROWS_PICKED?.filter((name) => !ROW_NAMES.includes(name)) ?? [];
+if (unknownRows.length > 0)
+  throw new Error(`BENCH_GRID_ROWS: unknown ${unknownRows.join(', ')} (the rows are ${ROW_NAMES.join(', ')})`);
+const picks = (label: string) => ROWS_PICKED === undefined || ROWS_PICKED.includes(rowName(label));
 
 /** One column of the grid: a fixed thread count, or Auto. */
 type Setting = number | 'auto';
@@ -77,7 +85,7 @@ export async function latencyGrid(ctx: RowContext): Promise<RowResult> {
     const rows: GridRow[] = [];
 
     // Small objects, uploaded: a folder of 256 per size.
-    for (const size of SIZES) {
+    for (const size of SIZES.filter((s) => picks(s.label))) {
       const row = newRow(size.label, (s) => OBJECTS_PER_CELL / s, 'obj/s');
       rows.push(row);
       const dir = await randomFolder(path.join(ctx.scratch, `grid-${size.bytes}`), OBJECTS_PER_CELL, size.bytes);
@@ -97,6 +105,7 @@ export async function latencyGrid(ctx: RowContext): Promise<RowResult> {
     }
 
     // One large file, up, then down (its source uploaded once, untimed).
+    if (!picks('large')) return { table: gridTable(rows, auto, s5cmd !== undefined), figures: { rows } };
     const up = newRow('1 GiB up', (s) => LARGE_FILE_BYTES / s / 1e6, 'MB/s');
     const down = newRow('1 GiB down', (s) => LARGE_FILE_BYTES / s / 1e6, 'MB/s');
     rows.push(up, down);

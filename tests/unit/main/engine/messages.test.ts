@@ -208,6 +208,16 @@ const TYPED: readonly (readonly [situation: string, argv: readonly string[], mes
     '--threads needs a value after it (--threads <value>).',
   ],
   [
+    'a value that begins with a dash, which reads as another option',
+    ['speedtest', '--budget', '-5s', 's3://b/'],
+    '--budget needs a value after it; a value that begins with "-" goes after "=" (--budget=-5s).',
+  ],
+  [
+    'a speed-test budget out of bounds',
+    ['speedtest', '--budget=-5s', 's3://b/'],
+    '--budget takes a duration from 10s to 10m (30s, 2m), not "-5s".',
+  ],
+  [
     'a value for an option that takes none',
     ['ls', '--recursive=yes', 's3://b/'],
     '--recursive takes no value: give --recursive alone.',
