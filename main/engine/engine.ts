@@ -25,7 +25,7 @@ import type { ObjectFilter } from '../../src/object-filter.ts';
 import { formatS3Url, parseS3Url } from '../../src/s3-url.ts';
 import type { ConflictChoice } from '../../src/if-exists.ts';
 import type { ReceiptEntry } from '../../src/receipt.ts';
-import { BargeError, toBargeError } from './errors.ts';
+import { BargeError } from './errors.ts';
 import type { ConnectionLookup } from './jobs/job-bodies.ts';
 import { copyPlacesProblem } from '../../src/copy-targets.ts';
 import { asFolderPrefix } from '../../src/s3-url.ts';
@@ -104,10 +104,9 @@ import type { FolderListingOptions } from './disk/host-folders.ts';
 import type { FolderListing } from '../../src/contract/models.ts';
 import type { AddressPolicy } from './s3/guarded-lookup.ts';
 import type { S3Connection } from './s3/s3-connection.ts';
-import { runSpeedTest } from './jobs/speed-test.ts';
-import { storeIdentity } from './s3/store-identity.ts';
-import { savedSpeedTestFrom } from '../../src/speed-test.ts';
-import type { SavedSpeedTest, SpeedTestGrid, SpeedTestOutcome, SpeedTestProgress } from '../../src/speed-test.ts';
+import { SpeedTestRuns } from './jobs/speed-test-runs.ts';
+import type { SpeedTestRequest } from './jobs/speed-test-runs.ts';
+import type { SavedSpeedTest, SpeedTestOutcome } from '../../src/speed-test.ts';
 
 export type { ConnectionResolver, EarlierRun } from './launch/recovery.ts';
 // What the service needs to hold of the engine's parts, through its front door.
@@ -134,20 +133,6 @@ export interface EngineOptions {
    * Addresses no connection may dial (a web host reachable beyond loopback: internal ones, src/internal-endpoints.ts).
    */
   readonly refuseAddress?: AddressPolicy;
-}
-
-/** A speed test to run (jobs/speed-test.ts). */
-export interface SpeedTestRequest {
-  readonly bucket: string;
-  /** A folder's prefix, or "" for the bucket's top: the test writes below a prefix of its own there. */
-  readonly prefix: string;
-  readonly budgetMs: number;
-  /** The cells; the default grid (src/speed-test.ts) without it. */
-  readonly grid?: SpeedTestGrid;
-  /** The connection's name in the host (its ID), which the result is saved under beside the endpoint. */
-  readonly connectionRef?: string;
-  readonly signal: AbortSignal;
-  readonly onProgress?: (progress: SpeedTestProgress) => void;
 }
 
 export interface JobStartOptions extends Partial<RecordedStart> {
@@ -217,11 +202,8 @@ export class Engine {
   private readonly refuseAddress: AddressPolicy | undefined;
   /** Jobs recorded in the journal; none without one. */
   private recovery: Recovery | undefined;
-  /** Speed tests running, which close() cancels and waits for (their clean-up); results kept without a journal. */
-  private readonly speedTests = new Set<{ cancel: AbortController; ended: Promise<unknown> }>();
-  private readonly speedTestsKept = new Map<string, string>();
-  /** A speed test is starting or running: another is refused until it ends. */
-  private speedTestBusy = false;
+  /** Speed tests: one at a time, saved for their endpoint, called off by close(). */
+  private readonly speedTests: SpeedTestRuns;
   private closing = false;
 
   constructor(options: EngineOptions = {}) {
@@ -245,6 +227,11 @@ export class Engine {
     this.env = options.env ?? process.env;
     this.refuseAddress = options.refuseAddress;
     this.recovery = options.journal ? new Recovery(options.journal, options.host ?? 'app') : undefined;
+    this.speedTests = new SpeedTestRuns({
+      journalRead: (read) => this.recovery?.journalRead(read),
+      maxRate: () => this.current.maxRate,
+      runningJobs: () => [...this.jobsById.values()].filter((job) => job.state.status === 'running').length,
+    });
     this.publisher = new ProgressPublisher({
       snapshot: (id) => this.jobsById.get(id)?.update(),
       publish: (batch) => {
@@ -463,62 +450,7 @@ export class Engine {
     request: SpeedTestRequest,
   ): Promise<{ readonly ended: Promise<SpeedTestOutcome> }> {
     if (this.closing) throw new BargeError('Closed', 'The engine is closing: no speed test starts now.');
-    // One at a time: two would measure each other, and each holds up to 256 sockets and its bodies' buffer.
-    if (this.speedTestBusy)
-      throw new BargeError(
-        'AlreadyRunning',
-        'A speed test is running already: wait for it to end, or cancel it, before starting another.',
-      );
-    this.speedTestBusy = true;
-    try {
-      // The bucket is there and may be listed, or the test fails now, having written nothing.
-      await listObjectsPage(connection, { bucket: request.bucket, prefix: request.prefix, pageSize: 1 });
-    } catch (error) {
-      this.speedTestBusy = false;
-      throw toBargeError(
-        error,
-        `start the speed test in ${formatS3Url({ bucket: request.bucket, key: request.prefix })}`,
-      );
-    }
-    const ended = this.speedTest(connection, request).finally(() => (this.speedTestBusy = false));
-    return { ended };
-  }
-
-  private async speedTest(connection: S3Connection, request: SpeedTestRequest): Promise<SpeedTestOutcome> {
-    const cancel = new AbortController();
-    const onCancel = () => cancel.abort(request.signal.reason);
-    request.signal.addEventListener('abort', onCancel, { once: true });
-    const endpoint = storeIdentity(connection.endpoint.endpoint);
-    const ended = runSpeedTest(connection, {
-      bucket: request.bucket,
-      prefix: request.prefix,
-      budgetMs: request.budgetMs,
-      grid: request.grid,
-      endpoint,
-      maxRate: this.current.maxRate,
-      runningJobs: [...this.jobsById.values()].filter((job) => job.state.status === 'running').length,
-      signal: cancel.signal,
-      onProgress: request.onProgress,
-    });
-    const running = { cancel, ended };
-    this.speedTests.add(running);
-    try {
-      const outcome = await ended;
-      if (outcome.state === 'done') {
-        const row = {
-          endpoint,
-          connectionRef: request.connectionRef ?? '',
-          measuredAt: outcome.result.measuredAt,
-          result: JSON.stringify(outcome.result),
-        };
-        const journaled = this.recovery?.journalRead((journal) => journal.saveSpeedTest(row)) !== undefined;
-        if (!journaled) this.speedTestsKept.set(`${endpoint}\n${row.connectionRef}`, row.result);
-      }
-      return outcome;
-    } finally {
-      request.signal.removeEventListener('abort', onCancel);
-      this.speedTests.delete(running);
-    }
+    return this.speedTests.start(connection, request);
   }
 
   /**
@@ -526,13 +458,7 @@ export class Engine {
    * setting: threads, part size and parts in flight, and when it was measured. What Auto starts from.
    */
   savedSpeedTest(connection: S3Connection, connectionRef?: string): SavedSpeedTest | undefined {
-    const endpoint = storeIdentity(connection.endpoint.endpoint);
-    const row = this.recovery?.journalRead((journal) => journal.lastSpeedTest(endpoint, connectionRef));
-    const kept =
-      this.speedTestsKept.get(`${endpoint}\n${connectionRef ?? ''}`) ??
-      [...this.speedTestsKept].find(([key]) => key.startsWith(`${endpoint}\n`))?.[1];
-    const json = row?.result ?? kept;
-    return json === undefined ? undefined : savedSpeedTestFrom(json);
+    return this.speedTests.saved(connection, connectionRef);
   }
 
   /** A link that fetches the object without credentials until it expires. */
@@ -1083,8 +1009,7 @@ export class Engine {
     this.closing = true;
     this.cancel();
     // A speed test cancelled still empties its prefix before the connections close.
-    for (const test of this.speedTests) test.cancel.abort();
-    await Promise.all([...this.speedTests].map((test) => test.ended.catch(() => undefined)));
+    await this.speedTests.cancelAll();
     await Promise.all([...this.jobsById.values()].map((job) => job.finished()));
     this.publisher.flush();
     this.publisher.dispose();
