@@ -7,6 +7,7 @@
 // its slice of the budget or its count of requests, whichever ends first, and says how many requests
 // its figures come from.
 
+import { shellWord } from './shell-word.ts';
 import { z } from 'zod';
 import { formatBytes, formatObjectRate, formatRate, KIB, MIB } from './byte-units.ts';
 
@@ -146,8 +147,9 @@ export interface SpeedTestCleanup {
   /** The test's own prefix, as an s3:// address. */
   readonly place: string;
   readonly clean: boolean;
-  readonly objectsLeft: number;
-  readonly uploadsLeft: number;
+  /** What the last listing found; undefined when it could not be listed (nothing is known). */
+  readonly objectsLeft: number | undefined;
+  readonly uploadsLeft: number | undefined;
   /** Why it is not clean (a delete refused, a listing that failed), in words. */
   readonly problem?: string;
 }
@@ -202,8 +204,16 @@ export function rowKey(cell: Pick<SpeedCell, 'grid' | 'direction' | 'sizeBytes'>
 }
 
 /**
- * The best cell of each row (a size, a direction): the most throughput; on a tie, fewer threads (the
- * same speed for less load). A row where nothing completed has none.
+ * A cell best only where no cell of its row completed this many requests: a cell cut short after a few (a
+ * large part's bytes counted as they came in 100 ms) measures its start, and once read 1.7 GB/s.
+ */
+const TRUSTED_REQUESTS = 4;
+const trusted = (cell: SpeedCell) => cell.requests >= TRUSTED_REQUESTS;
+
+/**
+ * The best cell of each row (a size, a direction): the most throughput among the cells that completed a few
+ * requests (any measured cell, in a row with none such); on a tie, fewer threads (the same speed for less
+ * load). A row where nothing completed has none.
  */
 export function bestOfRows(cells: readonly SpeedCell[]): Map<string, SpeedCell> {
   const best = new Map<string, SpeedCell>();
@@ -213,8 +223,10 @@ export function bestOfRows(cells: readonly SpeedCell[]): Map<string, SpeedCell> 
     const held = best.get(key);
     const better =
       held === undefined ||
-      throughput(cell) > throughput(held) ||
-      (throughput(cell) === throughput(held) && cell.concurrency < held.concurrency);
+      (trusted(cell) && !trusted(held)) ||
+      (trusted(cell) === trusted(held) &&
+        (throughput(cell) > throughput(held) ||
+          (throughput(cell) === throughput(held) && cell.concurrency < held.concurrency)));
     if (better) best.set(key, cell);
   }
   return best;
@@ -222,7 +234,8 @@ export function bestOfRows(cells: readonly SpeedCell[]): Map<string, SpeedCell> 
 
 /**
  * The best setting: the threads whose cells come closest to each row's best (the sum of their shares
- * of it), and the large object's best part size and parts in flight (most bytes a second up and down).
+ * of it), and the large object's best part size and parts in flight (most bytes a second up and down,
+ * of the cells that completed a few parts where some did).
  */
 export function bestSetting(result: Pick<SpeedTestResult, 'cells' | 'measuredAt'>): SpeedTestBest | undefined {
   const rows = bestOfRows(result.cells);
@@ -237,8 +250,9 @@ export function bestSetting(result: Pick<SpeedTestResult, 'cells' | 'measuredAt'
   if (threads === undefined) return undefined;
   // Up and down of one part size and concurrency, added: the setting a copy both ways does best with.
   const parts = new Map<string, { partSizeBytes: number; concurrency: number; rate: number }>();
-  for (const cell of result.cells) {
-    if (cell.grid !== 'parts' || !measured(cell)) continue;
+  const partCells = result.cells.filter((cell) => cell.grid === 'parts' && measured(cell));
+  const trustedParts = partCells.filter(trusted);
+  for (const cell of trustedParts.length > 0 ? trustedParts : partCells) {
     const key = `${cell.sizeBytes}:${cell.concurrency}`;
     const held = parts.get(key) ?? { partSizeBytes: cell.sizeBytes, concurrency: cell.concurrency, rate: 0 };
     parts.set(key, { ...held, rate: held.rate + bytesPerSecond(cell) });
@@ -402,9 +416,17 @@ export function cleanupInWords(cleanup: SpeedTestCleanup): string {
   if (cleanup.clean) return '';
   return (
     `The test could not remove everything it wrote below ${cleanup.place} ` +
-    `(${cleanup.objectsLeft} objects, ${cleanup.uploadsLeft} unfinished uploads left): ${cleanup.problem ?? ''} ` +
-    `Remove it with: barge rm -r --all-versions ${cleanup.place} && barge abort-uploads ${cleanup.place}`
+    `(${leftInWords(cleanup)}): ${cleanup.problem ?? ''} ` +
+    `Remove it with: barge rm -r --raw --all-versions ${shellWord(cleanup.place)} && ` +
+    `barge abort-uploads ${shellWord(cleanup.place)}`
   );
+}
+
+/** "3 objects, 1 unfinished uploads left", or that nobody knows: the listing that would tell failed. */
+function leftInWords(cleanup: SpeedTestCleanup): string {
+  if (cleanup.objectsLeft === undefined || cleanup.uploadsLeft === undefined)
+    return 'what is left is not known: it could not be listed';
+  return `${cleanup.objectsLeft} objects, ${cleanup.uploadsLeft} unfinished uploads left`;
 }
 
 /** An endpoint's saved speed test: its best setting (what Auto starts from), and the whole result. */

@@ -810,7 +810,13 @@ export function createBargeService(options: BargeServiceOptions): BargeService {
       void ended
         .catch((error: unknown): SpeedTestOutcome => {
           const e = describeError(error);
-          const cleanup = { place, clean: false, objectsLeft: 0, uploadsLeft: 0, problem: 'It was not cleaned up.' };
+          const cleanup = {
+            place,
+            clean: false,
+            objectsLeft: undefined,
+            uploadsLeft: undefined,
+            problem: 'It was not cleaned up.',
+          };
           return { state: 'failed', error: { code: e.code, message: e.message }, cleanup };
         })
         .then((outcome) => emit({ type: 'speedtest', runId, outcome }))

@@ -234,3 +234,54 @@ it('runs one at a time: a second start while one runs is refused, and once it en
   expect((await next.ended).cleanup.clean).toBe(true);
   expect(await everythingIn()).toEqual(['version bench/keep.txt']);
 });
+
+it('completes its multipart object with the parts the store holds, reading them again when a late part is refused', async () => {
+  // As Ceph's gateway: a complete that leaves out a part the store holds (one cut at the slice's end that landed
+  // after the parts were listed) is refused with InvalidPart. Here the first complete of each upload is.
+  const proxy = await startFaultProxy(serverConfig().endpoint!);
+  try {
+    const refused = new Set<string>();
+    proxy.setRule((request) => {
+      const uploadId = /[?&]uploadId=([^&]+)/.exec(request.url ?? '')?.[1];
+      if (request.method !== 'POST' || uploadId === undefined || refused.has(uploadId)) return undefined;
+      refused.add(uploadId);
+      return { kind: 'refuse', status: 400, code: 'InvalidPart' };
+    });
+    const far = await engine.connect({ ...serverConfig(), endpoint: proxy.endpoint });
+    const { ended } = await engine.startSpeedTest(far, {
+      bucket,
+      prefix: 'bench/',
+      budgetMs: 10_000,
+      grid: GRID,
+      signal: new AbortController().signal,
+    });
+    const outcome = await ended;
+    expect(outcome.state).toBe('done');
+    const completes = proxy.seen.filter((seen) => seen.method === 'POST' && /[?&]uploadId=/.test(seen.url));
+    // Each upload: refused once, then completed; the parts listed before each complete.
+    expect(refused.size).toBeGreaterThan(0);
+    expect(completes).toHaveLength(2 * refused.size);
+    const listings = proxy.seen.filter((seen) => seen.method === 'GET' && /[?&]uploadId=/.test(seen.url));
+    expect(listings.length).toBeGreaterThanOrEqual(completes.length);
+    if (outcome.state === 'done') {
+      const down = outcome.result.cells.filter((cell) => cell.grid === 'parts' && cell.direction === 'down');
+      expect(down.some((cell) => cell.requests > 0)).toBe(true);
+    }
+    expect(outcome.cleanup.clean).toBe(true);
+    expect(await everythingIn()).toEqual(['version bench/keep.txt']);
+  } finally {
+    await proxy.close();
+  }
+});
+
+it('refuses a folder whose name has a control character before it writes anything', async () => {
+  const start = engine.startSpeedTest(connection, {
+    bucket,
+    prefix: 'bench/a\u001b[31m/',
+    budgetMs: 10_000,
+    grid: GRID,
+    signal: new AbortController().signal,
+  });
+  await expect(start).rejects.toMatchObject({ code: 'UnsafeKey' });
+  expect(await everythingIn()).toEqual(['version bench/keep.txt']);
+});

@@ -6,9 +6,10 @@
 // refused. What the store kept is printed as it read it back, and what it dropped said plainly.
 
 import { describeRule, EXPIRY_RUNS_LATER, versioningNote } from '../../../src/lifecycle-rules.ts';
-import type { ExpiryOnServer, LifecycleRule } from '../../../src/lifecycle-rules.ts';
+import type { ExpiryOnServer } from '../../../src/lifecycle-rules.ts';
 import { printable, printableJson, printableName } from '../../../src/unsafe-text.ts';
 import { asFolderPrefix } from '../../../src/s3-url.ts';
+import { shellWord } from '../../../src/shell-word.ts';
 import type { CliContext } from '../context.ts';
 import { usageError } from '../options.ts';
 import { isPattern } from '../filter-options.ts';
@@ -129,7 +130,7 @@ function textOf(bucket: string, prefix: string, { rule, dropped, versioning, alr
     ...droppedLines(bucket, prefix, dropped),
     versioningNote(versioning),
     EXPIRY_RUNS_LATER,
-    `To take it back before the store acts: barge lifecycle rm s3://${bucket} ${shellWord(rule)}`,
+    `To take it back before the store acts: barge lifecycle rm s3://${bucket} ${shellWord(rule.id)}`,
     '',
   ].join('\n');
 }
@@ -141,10 +142,4 @@ function droppedLines(bucket: string, prefix: string, dropped: readonly string[]
     ? [`  Abort the incomplete uploads from here: barge abort-uploads s3://${bucket}/${prefix}`]
     : [];
   return [`The store did not keep part of the rule: ${dropped.join(', ')}. It does the rest.`, ...uploads];
-}
-
-/** A rule's ID as one shell word: quoted where it holds anything a shell would read. */
-function shellWord(rule: LifecycleRule): string {
-  const id = printable(rule.id);
-  return /^[\w./:@+-]+$/.test(id) ? id : `'${id.replaceAll("'", "'\\''")}'`;
 }

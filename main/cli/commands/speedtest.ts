@@ -7,7 +7,7 @@
 import { cleanupInWords, formatSpeedTestTable } from '../../../src/speed-test.ts';
 import type { SpeedTestOutcome, SpeedTestProgress } from '../../../src/speed-test.ts';
 import { isS3Url, parseS3Url } from '../../../src/s3-url.ts';
-import { printableJson } from '../../../src/unsafe-text.ts';
+import { printable, printableJson } from '../../../src/unsafe-text.ts';
 import type { CliContext } from '../context.ts';
 import { untilInterrupted } from '../interrupt.ts';
 import { usageError } from '../options.ts';
@@ -55,9 +55,9 @@ export async function speedtest(cli: CliContext): Promise<number> {
   const left = cleanupInWords(outcome.cleanup);
   if (json) cli.stdout.write(`${printableJson(outcome)}\n`);
   else if (outcome.state === 'done') cli.stdout.write(formatSpeedTestTable(outcome.result));
-  if (left) cli.stderr.write(`barge: ${left}\n`);
+  if (left) cli.stderr.write(`barge: ${printable(left)}\n`);
   if (outcome.state === 'failed') {
-    if (!json) cli.stderr.write(`barge: ${outcome.error.message}\n`);
+    if (!json) cli.stderr.write(`barge: ${printable(outcome.error.message)}\n`);
     return 1;
   }
   if (outcome.state === 'cancelled') {
@@ -73,7 +73,7 @@ export function progressText(progress: SpeedTestProgress, columns = 100): string
   const filled = Math.round(progress.fraction * BAR_WIDTH);
   const bar = `[${'#'.repeat(filled)}${'.'.repeat(BAR_WIDTH - filled)}]`;
   const doing =
-    progress.phase === 'cleaning' ? `Deleting the test objects in ${progress.place}` : (progress.cell ?? '');
+    progress.phase === 'cleaning' ? `Deleting the test objects in ${printable(progress.place)}` : (progress.cell ?? '');
   const cells = `(${progress.cellsDone}/${progress.cellsTotal} cells)`;
   const line = `${bar} ${Math.floor(progress.fraction * 100)}%  ${doing}  ${cells}`;
   return line.length > columns - 1 ? line.slice(0, columns - 1) : line;

@@ -32,12 +32,15 @@ export async function cleanUpSpeedTest(
     problems.push(toBargeError(error, `empty ${place}`).message);
   }
   // The proof: a listing of the prefix (objects, and versions where the store lists them) and its uploads.
-  let objectsLeft = 0;
-  let uploadsLeft = 0;
+  let objectsLeft: number | undefined;
+  let uploadsLeft: number | undefined;
   try {
     objectsLeft = (await everything(connection, bucket, prefix)).length;
-    for await (const _upload of listMultipartUploads(connection, bucket, prefix)) uploadsLeft += 1;
+    let uploads = 0;
+    for await (const _upload of listMultipartUploads(connection, bucket, prefix)) uploads += 1;
+    uploadsLeft = uploads;
   } catch (error) {
+    // Unknown, not 0: a listing that failed says nothing of what is there.
     problems.push(toBargeError(error, `list ${place} to check it is empty`).message);
   }
   const clean = problems.length === 0 && objectsLeft === 0 && uploadsLeft === 0;

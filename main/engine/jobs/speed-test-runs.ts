@@ -7,6 +7,7 @@
 
 import { formatS3Url } from '../../../src/s3-url.ts';
 import { savedSpeedTestFrom } from '../../../src/speed-test.ts';
+import { unsafeCharacterIn } from '../../../src/unsafe-text.ts';
 import type { SavedSpeedTest, SpeedTestGrid, SpeedTestOutcome, SpeedTestProgress } from '../../../src/speed-test.ts';
 import { BargeError, toBargeError } from '../errors.ts';
 import type { Journal } from '../journal/journal.ts';
@@ -64,6 +65,13 @@ export class SpeedTestRuns {
       throw new BargeError(
         'AlreadyRunning',
         'A speed test is running already: wait for it to end, or cancel it, before starting another.',
+      );
+    // Its keys would carry it, and some stores refuse to delete what they stored (the test could not clean up).
+    const unsafe = unsafeCharacterIn(request.prefix);
+    if (unsafe)
+      throw new BargeError(
+        'UnsafeKey',
+        `The speed test's folder "${request.prefix}" has ${unsafe}: run it in a folder whose name has none.`,
       );
     this.busy = true;
     try {

@@ -27,10 +27,11 @@ import type {
   SpeedTestProgress,
   SpeedTestResult,
 } from '../../../src/speed-test.ts';
-import { toBargeError } from '../errors.ts';
+import { errorCode, toBargeError } from '../errors.ts';
 import { withRetry } from '../queue/retry-loop.ts';
+import { sleep } from '../queue/retry-policy.ts';
 import { abortMultipartUpload } from '../s3/multipart-aborts.ts';
-import { completeMultipartUpload, createMultipartUpload } from '../s3/multipart-upload.ts';
+import { completeMultipartUpload, createMultipartUpload, listPartsPage } from '../s3/multipart-upload.ts';
 import type { CompletedPart } from '../s3/multipart-upload.ts';
 import type { S3Connection } from '../s3/s3-connection.ts';
 import type { StreamedBody } from '../s3/s3-wire.ts';
@@ -68,6 +69,9 @@ function graceFor(sliceMs: number): number {
 }
 /** S3's most parts in one upload. */
 const MAX_PARTS = 10_000;
+/** A complete refused for a part that landed after the list was read is tried with a new list this often. */
+const COMPLETE_ATTEMPTS = 4;
+const LATE_PART_WAIT_MS = 500;
 /** Max speed is "reached" when some cell ran at this share of it or more. */
 const REACHED_SHARE = 0.8;
 
@@ -289,16 +293,18 @@ class GridRun {
       );
       failed = false;
     } finally {
-      // Every part request has settled (the cell waits for its workers): nothing lands after this.
+      // Every part request has settled on this side (the cell waits for its workers); a part cut late may
+      // still land in the store, which the complete below allows for.
       if (failed || parts.length === 0 || stop.aborted)
         await abortMultipartUpload(this.connection, this.bucket, key, uploadId);
     }
     if (parts.length > 0 && !stop.aborted) {
-      parts.sort((a, b) => a.partNumber - b.partNumber);
-      const done = { bucket: this.bucket, key, uploadId, parts, ifAbsent: false };
+      // A part cut at the slice's end may reach the store whole, unanswered, even after the cell ends: the
+      // store's own list is completed, as Ceph's gateway refuses a list that leaves out a part it holds
+      // (InvalidPart). Refused so, the list is read again once such a part has had time to land.
       try {
-        await withRetry(() => completeMultipartUpload(this.connection, done, stop), { signal: stop });
-        this.large.push({ key, size: parts.length * sizeBytes });
+        const size = await this.completeWithStoredParts({ key, uploadId, ours: parts }, stop);
+        this.large.push({ key, size: size * sizeBytes });
       } catch (error) {
         await abortMultipartUpload(this.connection, this.bucket, key, uploadId);
         throw error;
@@ -306,6 +312,45 @@ class GridRun {
     }
     return figures;
   }
+
+  /** Complete an upload with the parts the store lists (ours where it cannot list them); how many it holds. */
+  private async completeWithStoredParts(
+    upload: { readonly key: string; readonly uploadId: string; readonly ours: readonly CompletedPart[] },
+    stop: AbortSignal,
+  ): Promise<number> {
+    const where = { bucket: this.bucket, key: upload.key, uploadId: upload.uploadId };
+    for (let attempt = 1; ; attempt++) {
+      const parts = await withRetry(() => storedParts(this.connection, where, stop), { signal: stop }).catch(() =>
+        [...upload.ours].sort((a, b) => a.partNumber - b.partNumber),
+      );
+      try {
+        await withRetry(() => completeMultipartUpload(this.connection, { ...where, parts, ifAbsent: false }, stop), {
+          signal: stop,
+        });
+        return parts.length;
+      } catch (error) {
+        if (errorCode(error) !== 'InvalidPart' || attempt >= COMPLETE_ATTEMPTS) throw error;
+        await sleep(LATE_PART_WAIT_MS, stop);
+      }
+    }
+  }
+}
+
+/** The parts an upload holds, as the store lists them, in order (at most MAX_PARTS: ten pages). */
+async function storedParts(
+  connection: S3Connection,
+  where: { readonly bucket: string; readonly key: string; readonly uploadId: string },
+  signal: AbortSignal,
+): Promise<CompletedPart[]> {
+  const parts: CompletedPart[] = [];
+  let marker: string | undefined;
+  do {
+    const page = await listPartsPage(connection, where, marker, signal);
+    for (const part of page.Parts ?? [])
+      if (part.PartNumber && part.ETag) parts.push({ partNumber: part.PartNumber, etag: part.ETag });
+    marker = page.IsTruncated ? page.NextPartNumberMarker : undefined;
+  } while (marker);
+  return parts.sort((a, b) => a.partNumber - b.partNumber);
 }
 
 /** A GET's body counted as it arrives, and dropped. */

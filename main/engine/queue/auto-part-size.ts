@@ -6,8 +6,9 @@
 // did), never below 16 MiB (a 256 MiB file in 8 MiB parts went at 50 MiB/s through 25 ms each way,
 // in 16 MiB parts at 73: each request costs a signature, a round trip and the client's CPU), nor
 // so small that a part spends most of its time waiting for the store (four waits' worth of one
-// request's bandwidth), nor so large that the parts in flight pass 1 GiB (a streamed copy holds its
-// parts in memory); within S3's 5 MiB to 5 GiB and 10,000 parts.
+// request's bandwidth), and otherwise not so large that the parts in flight pass 1 GiB (a streamed copy
+// holds its parts in memory; the floors win over it: 256 threads of 16 MiB parts are 4 GiB); within
+// S3's 5 MiB to 5 GiB and 10,000 parts.
 
 import { plural } from '../../../src/plural.ts';
 import { formatBytes, GIB, MIB } from '../../../src/byte-units.ts';
@@ -53,7 +54,7 @@ export function autoPartSize(size: number, inputs: PartSizeInputs): PartSizeChoi
       ? 'raised to stay within 10,000 parts'
       : chosen === Math.ceil(shared / MIB) * MIB
         ? `a ${sizeWords(size)} file shared by ${plural(threads, 'thread')}`
-        : chosen < shared
+        : chosen < shared && chosen * threads <= AUTO_PARTS_IN_FLIGHT_BYTES
           ? `${plural(threads, 'thread')} × part size within ${sizeWords(AUTO_PARTS_IN_FLIGHT_BYTES)}`
           : waitFloor >= Math.max(AUTO_MIN_PART_BYTES, inputs.preferredBytes ?? 0)
             ? "large enough that a part is not mostly waiting for the store's answer"

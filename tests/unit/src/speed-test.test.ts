@@ -126,6 +126,18 @@ describe('the best cell', () => {
     expect(cellFigures(partial)).toBe('40.0 MiB/s');
   });
 
+  it('passes over a cell cut short after a few requests where a cell of its row completed more', () => {
+    // 100 ms of four 64 MiB parts: bytes counted as they came, none completed, a rate no link gave.
+    const burst = { ...cell('parts', 'down', 64 * MIB, 4, 0, 100), bytes: 170 * MIB };
+    const steady = cell('parts', 'down', 64 * MIB, 1, 6, 2000);
+    expect(bestOfRows([burst, steady]).get('parts:down:67108864')).toBe(steady);
+    expect(bestOfRows([burst]).get('parts:down:67108864')).toBe(burst);
+    const overall = bestSetting(
+      result([cell('objects', 'up', 16 * KIB, 16, 300), burst, cell('parts', 'down', 8 * MIB, 4, 10, 2000)]),
+    );
+    expect(overall).toMatchObject({ partSizeBytes: 8 * MIB, partConcurrency: 4 });
+  });
+
   it('overall: the threads closest to every row’s best, and the part setting fastest up and down together', () => {
     const best = bestSetting(
       result([
@@ -207,8 +219,22 @@ describe('the result in words', () => {
     expect(cleanupInWords({ place, clean: true, objectsLeft: 0, uploadsLeft: 0 })).toBe('');
     expect(cleanupInWords({ place, clean: false, objectsLeft: 3, uploadsLeft: 1, problem: 'AccessDenied.' })).toBe(
       'The test could not remove everything it wrote below s3://b/.barge-speedtest-x/ (3 objects, 1 unfinished ' +
-        'uploads left): AccessDenied. Remove it with: barge rm -r --all-versions s3://b/.barge-speedtest-x/ && ' +
+        'uploads left): AccessDenied. Remove it with: barge rm -r --raw --all-versions s3://b/.barge-speedtest-x/ && ' +
         'barge abort-uploads s3://b/.barge-speedtest-x/',
     );
+  });
+
+  it('says what a clean-up left is not known when the listing that would tell failed', () => {
+    const cleanup = { place: 's3://b/x/', clean: false, objectsLeft: undefined, uploadsLeft: undefined };
+    expect(cleanupInWords({ ...cleanup, problem: 'The store is faulty.' })).toContain(
+      '(what is left is not known: it could not be listed): The store is faulty.',
+    );
+  });
+
+  it('gives the command that removes the leftovers as words a shell takes whole, globs read as they are', () => {
+    const place = "s3://b/a b*'$(rm -rf ~)/.barge-speedtest-x/";
+    const words = cleanupInWords({ place, clean: false, objectsLeft: 1, uploadsLeft: 0, problem: 'AccessDenied.' });
+    const quoted = `'s3://b/a b*'\\''$(rm -rf ~)/.barge-speedtest-x/'`;
+    expect(words).toContain(`barge rm -r --raw --all-versions ${quoted} && barge abort-uploads ${quoted}`);
   });
 });

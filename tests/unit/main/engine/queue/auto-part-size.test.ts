@@ -43,6 +43,13 @@ it('holds threads × part size within 1 GiB for a very large file', () => {
   const choice = autoPartSize(100 * GIB, { threads: 64 });
   expect(choice.partSizeBytes).toBe(16 * MIB);
   expect(choice.reason).toBe('16 MiB parts: 64 threads × part size within 1 GiB');
+  // Where the floor wins over the 1 GiB, the reason names the floor, not a bound it does not hold.
+  expect(autoPartSize(10 * GIB, { threads: 256 }).reason).toBe(
+    '16 MiB parts: not smaller, so fewer requests carry the file',
+  );
+  expect(autoPartSize(10 * GIB, { threads: 64, preferredBytes: 64 * MIB }).reason).toBe(
+    '64 MiB parts: not smaller, so fewer requests carry the file',
+  );
 });
 
 it('keeps within 10,000 parts and 5 GiB a part, whatever else it weighs', () => {
