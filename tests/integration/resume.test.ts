@@ -88,10 +88,19 @@ function journalRows(table: 'parts' | 'ranges' | 'jobs' | 'unfinished'): number 
 const cliEnv = () => ({ AWS_ENDPOINT_URL: proxy.endpoint, BARGE_DATA_DIR: dataDir });
 const transferArgs = ['--part-size', '5MiB', '--threads', '2', '--quiet'];
 
-/** Run a command, kill it with SIGKILL once the journal holds at least `rows` rows of `table`. */
-async function killAfter(args: string[], table: 'parts' | 'ranges', rows: number, cwd?: string): Promise<number> {
-  // Slow requests, so the kill lands mid-job.
-  proxy.setRule(() => ({ kind: 'delay', ms: 300 }));
+/**
+ * Run a command, kill it with SIGKILL once the journal holds at least `rows` rows of `table`. Requests are slowed
+ * (300 ms each, or as `delayMs` says for each in turn), so the kill lands mid-job.
+ */
+async function killAfter(
+  args: string[],
+  table: 'parts' | 'ranges',
+  rows: number,
+  cwd?: string,
+  delayMs: (request: number) => number = () => 300,
+): Promise<number> {
+  let requests = 0;
+  proxy.setRule(() => ({ kind: 'delay', ms: delayMs(requests++) }));
   const run: CliProcess = startCli(args, { env: cliEnv(), cwd });
   const deadline = Date.now() + 30_000;
   while (journalRows(table) < rows) {
@@ -815,8 +824,15 @@ it('a download resumed under Auto part size keeps the ranges it cut, though Auto
   const out = path.join(t.dir, 'out');
   await mkdir(out);
   const target = [`s3://${t.bucket}/whole.bin`, `${out}/`, '--part-size', 'auto', '--quiet'];
-  // At 4 threads Auto cuts it in four; at 1 it would take it whole.
-  const recorded = await killAfter(['cp', ...target, '--threads', '4'], 'ranges', 1);
+  // At 4 threads Auto cuts it in four; at 1 it would take it whole. The four ranges go at once, answered 3 s
+  // apart: the kill lands after the first is written and long before the next, however fast this machine is.
+  const recorded = await killAfter(
+    ['cp', ...target, '--threads', '4'],
+    'ranges',
+    1,
+    undefined,
+    (request) => 300 + 3_000 * request,
+  );
   expect(recorded).toBeGreaterThan(0);
   expect(recorded).toBeLessThan(4);
 
