@@ -7,9 +7,9 @@
 // its slice of the budget or its count of requests, whichever ends first, and says how many requests
 // its figures come from.
 
-import { shellWord } from './shell-word.ts';
 import { z } from 'zod';
 import { formatBytes, formatObjectRate, formatRate, KIB, MIB } from './byte-units.ts';
+import { shellWord } from './shell-word.ts';
 
 export const DEFAULT_SPEED_TEST_BUDGET_MS = 60_000;
 export const MIN_SPEED_TEST_BUDGET_MS = 10_000;

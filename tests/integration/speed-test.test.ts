@@ -263,6 +263,8 @@ it('completes its multipart object with the parts the store holds, reading them 
     expect(completes).toHaveLength(2 * refused.size);
     const listings = proxy.seen.filter((seen) => seen.method === 'GET' && /[?&]uploadId=/.test(seen.url));
     expect(listings.length).toBeGreaterThanOrEqual(completes.length);
+    // The store answered the listings: the parts completed are the ones it listed, not a fallback.
+    expect(listings.map((seen) => seen.status)).toEqual(listings.map(() => 200));
     if (outcome.state === 'done') {
       const down = outcome.result.cells.filter((cell) => cell.grid === 'parts' && cell.direction === 'down');
       expect(down.some((cell) => cell.requests > 0)).toBe(true);

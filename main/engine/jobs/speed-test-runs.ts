@@ -7,7 +7,7 @@
 
 import { formatS3Url } from '../../../src/s3-url.ts';
 import { savedSpeedTestFrom } from '../../../src/speed-test.ts';
-import { unsafeCharacterIn } from '../../../src/unsafe-text.ts';
+import { printable, unsafeCharacterIn } from '../../../src/unsafe-text.ts';
 import type { SavedSpeedTest, SpeedTestGrid, SpeedTestOutcome, SpeedTestProgress } from '../../../src/speed-test.ts';
 import { BargeError, toBargeError } from '../errors.ts';
 import type { Journal } from '../journal/journal.ts';
@@ -46,6 +46,8 @@ export class SpeedTestRuns {
   private readonly kept = new Map<string, string>();
   /** A speed test is starting or running: another is refused until it ends. */
   private busy = false;
+  /** cancelAll ran: the engine is closing, and no test starts. */
+  private closed = false;
   private readonly options: SpeedTestRunsOptions;
 
   constructor(options: SpeedTestRunsOptions) {
@@ -71,7 +73,7 @@ export class SpeedTestRuns {
     if (unsafe)
       throw new BargeError(
         'UnsafeKey',
-        `The speed test's folder "${request.prefix}" has ${unsafe}: run it in a folder whose name has none.`,
+        `The speed test's folder "${printable(request.prefix)}" has ${unsafe}: run it in a folder whose name has none.`,
       );
     this.busy = true;
     try {
@@ -83,6 +85,11 @@ export class SpeedTestRuns {
         error,
         `start the speed test in ${formatS3Url({ bucket: request.bucket, key: request.prefix })}`,
       );
+    }
+    // Closed while it looked at the bucket: cancelAll did not see it, so it does not start.
+    if (this.closed) {
+      this.busy = false;
+      throw new BargeError('Closed', 'The engine is closing: no speed test starts now.');
     }
     const ended = this.run(connection, request).finally(() => (this.busy = false));
     return { ended };
@@ -102,8 +109,9 @@ export class SpeedTestRuns {
     return json === undefined ? undefined : savedSpeedTestFrom(json);
   }
 
-  /** Call off every test running, and wait until each has emptied its prefix. */
+  /** Call off every test running, and wait until each has emptied its prefix; none starts after. */
   async cancelAll(): Promise<void> {
+    this.closed = true;
     for (const test of this.running) test.cancel.abort();
     await Promise.all([...this.running].map((test) => test.ended.catch(() => undefined)));
   }

@@ -320,9 +320,11 @@ class GridRun {
   ): Promise<number> {
     const where = { bucket: this.bucket, key: upload.key, uploadId: upload.uploadId };
     for (let attempt = 1; ; attempt++) {
-      const parts = await withRetry(() => storedParts(this.connection, where, stop), { signal: stop }).catch(() =>
-        [...upload.ours].sort((a, b) => a.partNumber - b.partNumber),
-      );
+      // Ours as well as the store's (its ETag where both have one): a store that lists late or not at all still
+      // completes what was answered. A listing that fails leaves ours alone.
+      const listed = await withRetry(() => storedParts(this.connection, where, stop), { signal: stop }).catch(() => []);
+      const byNumber = new Map([...upload.ours, ...listed].map((part) => [part.partNumber, part]));
+      const parts = [...byNumber.values()].sort((a, b) => a.partNumber - b.partNumber);
       try {
         await withRetry(() => completeMultipartUpload(this.connection, { ...where, parts, ifAbsent: false }, stop), {
           signal: stop,
@@ -336,7 +338,7 @@ class GridRun {
   }
 }
 
-/** The parts an upload holds, as the store lists them, in order (at most MAX_PARTS: ten pages). */
+/** The parts an upload holds, as the store lists them (a page at a time while the marker moves on). */
 async function storedParts(
   connection: S3Connection,
   where: { readonly bucket: string; readonly key: string; readonly uploadId: string },
@@ -348,9 +350,11 @@ async function storedParts(
     const page = await listPartsPage(connection, where, marker, signal);
     for (const part of page.Parts ?? [])
       if (part.PartNumber && part.ETag) parts.push({ partNumber: part.PartNumber, etag: part.ETag });
-    marker = page.IsTruncated ? page.NextPartNumberMarker : undefined;
+    const next = page.IsTruncated ? page.NextPartNumberMarker : undefined;
+    // A store that names the same page again would be listed forever.
+    marker = next !== undefined && Number(next) > Number(marker ?? 0) ? next : undefined;
   } while (marker);
-  return parts.sort((a, b) => a.partNumber - b.partNumber);
+  return parts;
 }
 
 /** A GET's body counted as it arrives, and dropped. */
