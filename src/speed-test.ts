@@ -221,15 +221,16 @@ export function bestOfRows(cells: readonly SpeedCell[]): Map<string, SpeedCell> 
     if (!measured(cell)) continue;
     const key = rowKey(cell);
     const held = best.get(key);
-    const better =
-      held === undefined ||
-      (trusted(cell) && !trusted(held)) ||
-      (trusted(cell) === trusted(held) &&
-        (throughput(cell) > throughput(held) ||
-          (throughput(cell) === throughput(held) && cell.concurrency < held.concurrency)));
-    if (better) best.set(key, cell);
+    if (held === undefined || beats(cell, held)) best.set(key, cell);
   }
   return best;
+}
+
+/** Trusted before not; then more throughput; then fewer threads. */
+function beats(cell: SpeedCell, held: SpeedCell): boolean {
+  if (trusted(cell) !== trusted(held)) return trusted(cell);
+  if (throughput(cell) !== throughput(held)) return throughput(cell) > throughput(held);
+  return cell.concurrency < held.concurrency;
 }
 
 /**

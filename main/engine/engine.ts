@@ -204,7 +204,6 @@ export class Engine {
   private recovery: Recovery | undefined;
   /** Speed tests: one at a time, saved for their endpoint, called off by close(). */
   private readonly speedTests: SpeedTestRuns;
-  private closing = false;
 
   constructor(options: EngineOptions = {}) {
     this.current = settingsSchema.parse({ ...DEFAULT_SETTINGS, ...options.settings });
@@ -449,7 +448,6 @@ export class Engine {
     connection: S3Connection,
     request: SpeedTestRequest,
   ): Promise<{ readonly ended: Promise<SpeedTestOutcome> }> {
-    if (this.closing) throw new BargeError('Closed', 'The engine is closing: no speed test starts now.');
     return this.speedTests.start(connection, request);
   }
 
@@ -1006,7 +1004,6 @@ export class Engine {
       for (const job of this.jobsById.values()) job.dispose();
       return;
     }
-    this.closing = true;
     this.cancel();
     // A speed test cancelled still empties its prefix before the connections close.
     await this.speedTests.cancelAll();

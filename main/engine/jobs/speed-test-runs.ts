@@ -46,7 +46,7 @@ export class SpeedTestRuns {
   private readonly kept = new Map<string, string>();
   /** A speed test is starting or running: another is refused until it ends. */
   private busy = false;
-  /** cancelAll ran: the engine is closing, and no test starts. */
+  /** cancelAll ran (the engine closes): no test starts, even one that was looking at its bucket then. */
   private closed = false;
   private readonly options: SpeedTestRunsOptions;
 
@@ -62,6 +62,7 @@ export class SpeedTestRuns {
     connection: S3Connection,
     request: SpeedTestRequest,
   ): Promise<{ readonly ended: Promise<SpeedTestOutcome> }> {
+    if (this.closed) throw closing();
     // One at a time: two would measure each other, and each holds up to 256 sockets and its bodies' buffer.
     if (this.busy)
       throw new BargeError(
@@ -89,7 +90,7 @@ export class SpeedTestRuns {
     // Closed while it looked at the bucket: cancelAll did not see it, so it does not start.
     if (this.closed) {
       this.busy = false;
-      throw new BargeError('Closed', 'The engine is closing: no speed test starts now.');
+      throw closing();
     }
     const ended = this.run(connection, request).finally(() => (this.busy = false));
     return { ended };
@@ -152,4 +153,8 @@ export class SpeedTestRuns {
       this.running.delete(running);
     }
   }
+}
+
+function closing(): BargeError {
+  return new BargeError('Closed', 'The engine is closing: no speed test starts now.');
 }

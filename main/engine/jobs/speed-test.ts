@@ -31,7 +31,7 @@ import { errorCode, toBargeError } from '../errors.ts';
 import { withRetry } from '../queue/retry-loop.ts';
 import { sleep } from '../queue/retry-policy.ts';
 import { abortMultipartUpload } from '../s3/multipart-aborts.ts';
-import { completeMultipartUpload, createMultipartUpload, listPartsPage } from '../s3/multipart-upload.ts';
+import { completeMultipartUpload, createMultipartUpload, listedParts, listPartsPage } from '../s3/multipart-upload.ts';
 import type { CompletedPart } from '../s3/multipart-upload.ts';
 import type { S3Connection } from '../s3/s3-connection.ts';
 import type { StreamedBody } from '../s3/s3-wire.ts';
@@ -338,22 +338,15 @@ class GridRun {
   }
 }
 
-/** The parts an upload holds, as the store lists them (a page at a time while the marker moves on). */
+/** The parts an upload holds, as the store lists them. */
 async function storedParts(
   connection: S3Connection,
   where: { readonly bucket: string; readonly key: string; readonly uploadId: string },
   signal: AbortSignal,
 ): Promise<CompletedPart[]> {
   const parts: CompletedPart[] = [];
-  let marker: string | undefined;
-  do {
-    const page = await listPartsPage(connection, where, marker, signal);
-    for (const part of page.Parts ?? [])
-      if (part.PartNumber && part.ETag) parts.push({ partNumber: part.PartNumber, etag: part.ETag });
-    const next = page.IsTruncated ? page.NextPartNumberMarker : undefined;
-    // A store that names the same page again would be listed forever.
-    marker = next !== undefined && Number(next) > Number(marker ?? 0) ? next : undefined;
-  } while (marker);
+  for await (const part of listedParts((marker) => listPartsPage(connection, where, marker, signal)))
+    if (part.PartNumber && part.ETag) parts.push({ partNumber: part.PartNumber, etag: part.ETag });
   return parts;
 }
 

@@ -20,7 +20,7 @@ import type { ItemPlace } from '../../../src/jobs.ts';
 import { concurrentEach } from '../queue/concurrent-each.ts';
 import { fileRangeBody } from '../disk/file-range-body.ts';
 import type { StreamedBody } from '../disk/streamed-body.ts';
-import { completeMultipartUpload, createMultipartUpload, listPartsPage } from '../s3/multipart-upload.ts';
+import { completeMultipartUpload, createMultipartUpload, listedParts, listPartsPage } from '../s3/multipart-upload.ts';
 import { deleteObject } from '../s3/object-deletes.ts';
 import { madeUpAsRead, openSource, readSmallSource, sizeUnknown } from '../disk/source-file.ts';
 import { BargeError, errorCode, toBargeError } from '../errors.ts';
@@ -625,23 +625,18 @@ async function listUploadedParts(
   runtime: JobRuntime<UploadItem>,
 ): Promise<Map<number, ListedPart> | undefined> {
   const parts = new Map<number, ListedPart>();
-  let marker: string | undefined;
+  const pages = (marker: string | undefined) =>
+    runtime.request((signal) => listPartsPage(connection, { bucket, key, uploadId }, marker, signal));
   try {
-    do {
-      const page = await runtime.request((signal) =>
-        listPartsPage(connection, { bucket, key, uploadId }, marker, signal),
-      );
-      for (const part of page.Parts ?? []) {
-        if (!part.PartNumber || !part.ETag) continue;
-        const checksums: Partial<Record<ChecksumAlgorithm, string>> = {};
-        for (const algorithm of ['CRC32', 'CRC32C', 'CRC64NVME'] as const) {
-          const value = part[checksumField(algorithm)];
-          if (value) checksums[algorithm] = value;
-        }
-        parts.set(part.PartNumber, { etag: part.ETag, checksums });
+    for await (const part of listedParts(pages)) {
+      if (!part.PartNumber || !part.ETag) continue;
+      const checksums: Partial<Record<ChecksumAlgorithm, string>> = {};
+      for (const algorithm of ['CRC32', 'CRC32C', 'CRC64NVME'] as const) {
+        const value = part[checksumField(algorithm)];
+        if (value) checksums[algorithm] = value;
       }
-      marker = page.IsTruncated ? page.NextPartNumberMarker : undefined;
-    } while (marker);
+      parts.set(part.PartNumber, { etag: part.ETag, checksums });
+    }
   } catch (error) {
     // The upload is gone (aborted, or expired by a lifecycle rule): the file starts afresh. Ceph's
     // gateway says so with NoSuchKey (a 404 on the upload), not NoSuchUpload.

@@ -8,6 +8,7 @@ import type {
   CompleteMultipartUploadCommandOutput,
   CreateMultipartUploadCommandOutput,
   ListPartsCommandOutput,
+  Part,
 } from '@aws-sdk/client-s3';
 import type { CrcAlgorithm } from '../integrity/crc.ts';
 import type { S3Connection } from './s3-connection.ts';
@@ -55,6 +56,22 @@ export function listPartsPage(
     new ListPartsCommand({ Bucket: where.bucket, Key: where.key, UploadId: where.uploadId, PartNumberMarker: marker }),
     { abortSignal: signal },
   );
+}
+
+/**
+ * Every part an upload holds, a page at a time from `page` (listPartsPage, with whatever retries the caller
+ * wraps it in), while the store's marker moves on: a store that names the same page again is not listed forever.
+ */
+export async function* listedParts(
+  page: (marker: string | undefined) => Promise<ListPartsCommandOutput>,
+): AsyncGenerator<Part> {
+  let marker: string | undefined;
+  do {
+    const listed = await page(marker);
+    yield* listed.Parts ?? [];
+    const next = listed.IsTruncated ? listed.NextPartNumberMarker : undefined;
+    marker = next !== undefined && Number(next) > Number(marker ?? 0) ? next : undefined;
+  } while (marker);
 }
 
 export interface CompletedPart {
