@@ -105,7 +105,10 @@ it('a large download through a bandwidth cap of 2.5 MB/s a connection: bandwidth
   const [engine, connection] = await engineThrough(toxiproxy.endpoint, {
     settings: { threads: 4, partSizeBytes: 5 * MIB },
   });
-  const source = await randomFile(t!.dir, 'large.bin', 40 * MIB);
+  // 80 MiB: about 8 s through the cap. The first readings, before any GET has run 2 s (request-signals.ts
+  // LONG_REQUEST_MS), can come from the job's small requests alone and read latency-bound: at 40 MiB they were
+  // near half the readouts, and the test failed one run in three.
+  const source = await randomFile(t!.dir, 'large.bin', 80 * MIB);
   const sent = await engine
     .upload(t!.connection, { sources: [source.path], bucket: t!.bucket, destination: 'large.bin' })
     .finished();
