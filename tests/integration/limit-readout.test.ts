@@ -14,6 +14,7 @@ import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { KIB, MIB } from '../../src/byte-units.ts';
 import type { LimitKind, LimitReadout } from '../../src/contract/models.ts';
 import type { Engine, Job } from '../../main/engine/engine.ts';
+import { CPU_BUSY } from '../../main/engine/queue/limit-readout.ts';
 import type { EngineOptions } from '../../main/engine/engine.ts';
 import type { S3Connection } from '../../main/engine/s3/s3-connection.ts';
 import { startFaultProxy } from '../support/fault-proxy.ts';
@@ -194,6 +195,8 @@ it("an upload under a Max speed of 2 MiB/s: the user's own cap", async () => {
   expect(readouts.find((readout) => readout?.kind === 'max-speed')!.words).toMatch(/^Your Max speed/);
 });
 
+const SHARE_FIGURES = ['eventLoopUtilisation', 'processCpuShare', 'workerUtilisation'];
+
 /** Keep this process's event loop busy hashing, 20 ms at a time, until the returned function is called. */
 function hashBusily(): () => void {
   let running = true;
@@ -249,5 +252,8 @@ it('a client on one core, downloading and checking a large object beside a SHA-2
   expect(mostNamed(readouts)).toBe('cpu');
   const cpu = readouts.find((readout) => readout?.kind === 'cpu')!;
   expect(cpu.words).toMatch(/^This computer's CPU: .*more threads will not help/);
-  expect(cpu.figures.find((figure) => figure.name === 'eventLoopUtilisation')!.value).toBeGreaterThan(0.9);
+  // The readout enters on the busiest share it sees (the main thread, the process or the hashing
+  // threads): with every thread on one core, the process's share can pass the level first.
+  const shares = cpu.figures.filter((figure) => SHARE_FIGURES.includes(figure.name)).map((figure) => figure.value);
+  expect(Math.max(...shares)).toBeGreaterThanOrEqual(CPU_BUSY.enter);
 });
