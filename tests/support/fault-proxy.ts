@@ -24,7 +24,9 @@ export type Fault =
   /** Hold the request until `until` settles, then pass it on (a store slow to answer, as long as a test needs). */
   | { readonly kind: 'hold'; readonly until: Promise<void> }
   /** Pass the request on, then drop the connection instead of its answer: the store did it, the client never hears. */
-  | { readonly kind: 'lose-answer' };
+  | { readonly kind: 'lose-answer' }
+  /** Answer with the store's body changed (a store that words its answers its own way; not compressed ones). */
+  | { readonly kind: 'rewrite-body'; readonly rewrite: (body: string) => string };
 
 export interface FaultProxy {
   readonly endpoint: string;
@@ -138,6 +140,17 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
         if (fault?.kind === 'lose-answer') {
           upstreamResponse.resume();
           upstreamResponse.on('end', () => response.socket?.destroy());
+          return;
+        }
+        if (fault?.kind === 'rewrite-body') {
+          const chunks: Buffer[] = [];
+          upstreamResponse.on('data', (chunk: Buffer) => chunks.push(chunk));
+          upstreamResponse.on('end', () => {
+            const body = Buffer.from(fault.rewrite(Buffer.concat(chunks).toString('utf8')));
+            const { 'transfer-encoding': _chunked, ...headers } = upstreamResponse.headers;
+            response.writeHead(upstreamResponse.statusCode ?? 502, { ...headers, 'content-length': body.length });
+            response.end(body);
+          });
           return;
         }
         response.writeHead(upstreamResponse.statusCode ?? 502, upstreamResponse.headers);

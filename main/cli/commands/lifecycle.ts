@@ -9,7 +9,7 @@ import { describeRule, EXPIRY_RUNS_LATER, versioningNote } from '../../../src/li
 import type { ExpiryOnServer } from '../../../src/lifecycle-rules.ts';
 import { printable, printableJson, printableName } from '../../../src/unsafe-text.ts';
 import { asFolderPrefix } from '../../../src/s3-url.ts';
-import { shellWord } from '../../../src/shell-word.ts';
+import { shellOperands } from '../../../src/shell-word.ts';
 import type { CliContext } from '../context.ts';
 import { usageError } from '../options.ts';
 import { isPattern } from '../filter-options.ts';
@@ -130,7 +130,7 @@ function textOf(bucket: string, prefix: string, { rule, dropped, versioning, alr
     ...droppedLines(bucket, prefix, dropped),
     versioningNote(versioning),
     EXPIRY_RUNS_LATER,
-    `To take it back before the store acts: barge lifecycle rm s3://${bucket} ${shellWord(rule.id)}`,
+    `To take it back before the store acts: barge lifecycle rm ${shellOperands([`s3://${bucket}`, rule.id])}`,
     '',
   ].join('\n');
 }

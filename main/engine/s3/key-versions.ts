@@ -10,7 +10,7 @@ import { ListObjectVersionsCommand } from '@aws-sdk/client-s3';
 import { compareUtf8 } from '../../../src/key-order.ts';
 import { withRetry } from '../queue/retry-loop.ts';
 import { BargeError } from '../errors.ts';
-import { decodeListingKey } from './s3-listing.ts';
+import { decodeListingKey, versionsKeyMarker } from './s3-listing.ts';
 import type { S3Connection } from './s3-connection.ts';
 
 export interface KeyVersion {
@@ -93,7 +93,14 @@ export async function* listKeyHistories(
       held = { key, versions: [version] };
     }
     const more = page.IsTruncated === true;
-    const marker = more && page.NextKeyMarker !== undefined ? decoded(page.NextKeyMarker) : undefined;
+    const marker =
+      more && page.NextKeyMarker !== undefined
+        ? versionsKeyMarker(
+            page.NextKeyMarker,
+            page.EncodingType === 'url',
+            entries.map((entry) => entry.key),
+          )
+        : undefined;
     if (more && marker === undefined)
       throw new BargeError(
         'UnreadableKey',

@@ -8,7 +8,7 @@ import { ListObjectVersionsCommand } from '@aws-sdk/client-s3';
 import type { ObjectVersionRow, VersionPage } from '../../../src/contract/models.ts';
 import { BargeError } from '../errors.ts';
 import { withRetry } from '../queue/retry-loop.ts';
-import { decodeListingKey } from './s3-listing.ts';
+import { decodeListingKey, versionsKeyMarker } from './s3-listing.ts';
 import type { S3Connection } from './s3-connection.ts';
 
 export interface VersionListOptions {
@@ -86,7 +86,8 @@ export async function listVersionsPage(
     .map((p) => decode(p.Prefix ?? ''))
     .filter((p): p is string => p !== undefined && p !== '');
   const more = page.IsTruncated === true && page.NextKeyMarker !== undefined;
-  const nextKey = more ? (encoded ? decodeListingKey(page.NextKeyMarker!) : page.NextKeyMarker) : undefined;
+  const listed = [...versions.map((version) => version.key), ...prefixes];
+  const nextKey = more ? versionsKeyMarker(page.NextKeyMarker!, encoded, listed) : undefined;
   if (more && nextKey === undefined)
     throw new BargeError(
       'UnreadableKey',

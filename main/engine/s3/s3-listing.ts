@@ -10,6 +10,7 @@ import {
   ListMultipartUploadsCommand,
   ListObjectVersionsCommand,
 } from '@aws-sdk/client-s3';
+import { compareUtf8 } from '../../../src/key-order.ts';
 import { asFolderPrefix } from '../../../src/s3-url.ts';
 import { withRetry } from '../queue/retry-loop.ts';
 import { regionRedirectOf } from '../queue/retry-policy.ts';
@@ -65,6 +66,20 @@ export function decodeListingKey(encoded: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Where a versions listing's next page starts: the page's NextKeyMarker, decoded. Ceph's gateway
+ * sends that marker as the key itself though it sends the keys URL-encoded. Decoding it then fails
+ * on "100%", which ends the listing, or turns "a%41" into "aA" and skips what lies between. S3's
+ * marker is the page's last key, so a marker that is exactly that key, decoded, is taken as sent.
+ * Undefined where the marker's encoding is broken.
+ */
+export function versionsKeyMarker(sent: string, encoded: boolean, listed: Iterable<string>): string | undefined {
+  if (!encoded) return sent;
+  let last: string | undefined;
+  for (const key of listed) if (last === undefined || compareUtf8(key, last) > 0) last = key;
+  return sent === last ? sent : decodeListingKey(sent);
 }
 
 /** What a job says of a key whose URL encoding the store broke. */
@@ -192,9 +207,11 @@ export async function* listAllVersions(
         ),
       { signal: options.signal },
     );
-    const decoded = (text: string) => (page.EncodingType === 'url' ? decodeListingKey(text) : text);
+    const encoded = page.EncodingType === 'url';
+    const listed: string[] = [];
     const entry = (text: string) => {
-      const key = decoded(text);
+      const key = encoded ? decodeListingKey(text) : text;
+      if (key !== undefined) listed.push(key);
       return key === undefined ? { key: text, unreadable: true as const } : { key };
     };
     for (const v of page.Versions ?? [])
@@ -216,8 +233,10 @@ export async function* listAllVersions(
         storageClass: undefined,
       };
     const more = page.IsTruncated === true;
-    // With EncodingType=url the marker comes encoded too; it goes back decoded (the SDK encodes it).
-    const marker = more && page.NextKeyMarker !== undefined ? decoded(page.NextKeyMarker) : undefined;
+    // With EncodingType=url the marker comes encoded too (but see versionsKeyMarker); it goes back
+    // decoded (the SDK encodes it).
+    const marker =
+      more && page.NextKeyMarker !== undefined ? versionsKeyMarker(page.NextKeyMarker, encoded, listed) : undefined;
     if (more && page.NextKeyMarker !== undefined && marker === undefined) {
       throw new BargeError(
         'UnreadableKey',

@@ -2,7 +2,7 @@
 // key at all (undefined), never an exception that ends the whole listing.
 
 import { expect, it } from 'vitest';
-import { decodeListingKey } from '../../../../../main/engine/s3/s3-listing.ts';
+import { decodeListingKey, versionsKeyMarker } from '../../../../../main/engine/s3/s3-listing.ts';
 
 it('decodes "+" as a space and "%2B" as a plus; a broken escape or bytes that are not UTF-8 give no key', () => {
   expect(['a+b.txt', 'a%2Bb.txt', 'caf%C3%A9', 'plain'].map(decodeListingKey)).toEqual([
@@ -17,4 +17,18 @@ it('decodes "+" as a space and "%2B" as a plus; a broken escape or bytes that ar
     undefined,
     undefined,
   ]);
+});
+
+it("a versions page's marker: decoded, unless it is the page's last key as it is (Ceph sends it so)", () => {
+  const page = ['x/100%', 'x/a%41', 'x/a b'];
+  // Ceph: the last key (in byte order) sent as the key itself, which decoding would break or change.
+  expect(versionsKeyMarker('x/a%41', true, page)).toBe('x/a%41');
+  expect(versionsKeyMarker('x/100%', true, ['x/100%'])).toBe('x/100%');
+  // S3 and MinIO: the last key encoded.
+  expect(versionsKeyMarker('x/a%2541', true, page)).toBe('x/a%41');
+  expect(versionsKeyMarker('x/a+b', true, ['x/a b'])).toBe('x/a b');
+  // Not the last key: decoded, so an encoded marker that looks like an earlier key is still read.
+  expect(versionsKeyMarker('x/100%', true, page)).toBeUndefined();
+  // Keys not encoded: the marker is as sent.
+  expect(versionsKeyMarker('x/a%41', false, [])).toBe('x/a%41');
 });
