@@ -54,9 +54,11 @@ export async function main(argv: readonly string[], streams: CliStreams): Promis
       streams.stdout.write('barge 0.1.0\n');
       return 0;
     }
-    if (options.help || options.command === undefined) {
+    // `barge help speedtest` as git and aws read it: the usage, whose lines name every command's options.
+    const asked = options.help || options.command === 'help';
+    if (asked || options.command === undefined) {
       streams.stdout.write(`${USAGE}\n`);
-      return options.help ? 0 : 2;
+      return asked ? 0 : 2;
     }
     const loadCommand = Object.hasOwn(COMMANDS, options.command) ? COMMANDS[options.command] : undefined;
     if (loadCommand === undefined) throw usageError(`Unknown command "${options.command}".`);

@@ -177,6 +177,10 @@ export class Engine {
   /** How busy the client's CPU is, and the last readout of what limits the transfers (kept while it holds). */
   private readonly cpu = new CpuLoad();
   private limitKind: LimitKind | undefined;
+  /** When a job began to run with none running before it (performance.now()): the readout looks no further back. */
+  private busySince = 0;
+  /** The jobs running now, as their changes tell. */
+  private readonly runningIds = new Set<string>();
   /** Every body byte of every job's connection passes it: counted, and held to the Max speed. */
   private readonly gate: ByteGate;
   // Auto (Threads and Part size set from what `signals` measure): see queue/auto-tune.ts.
@@ -965,8 +969,8 @@ export class Engine {
    */
   private limitNow(bytesPerSecond: number): LimitReadout | undefined {
     const running = [...this.jobsById.values()].some((job) => job.state.status === 'running');
-    let requests = this.signals.summary(LIMIT_WINDOW_SECONDS);
-    if (!enoughRequests(requests)) requests = this.signals.summary(LIMIT_LONG_WINDOW_SECONDS);
+    let requests = this.signals.summary(LIMIT_WINDOW_SECONDS, this.busySince);
+    if (!enoughRequests(requests)) requests = this.signals.summary(LIMIT_LONG_WINDOW_SECONDS, this.busySince);
     const limit = readLimit(
       {
         running,
@@ -1083,6 +1087,7 @@ export class Engine {
       partSizeFor: (size) => this.partSizeFor(size),
       clock: this.clock,
       onChange: (changed) => {
+        this.noteRunning(changed.id, changed.state.status === 'running');
         this.publisher.changed(changed.id);
         if (isFinished(changed.state)) this.publisher.flush();
         // this.recovery, read each time: it is gone once the engine suspends.
@@ -1099,6 +1104,18 @@ export class Engine {
     this.emit({ type: 'job', job: created.summary() });
     created.start();
     return created;
+  }
+
+  /**
+   * A job's change, for the readout's look back: a download started as an upload ends is limited by
+   * something else, and what limited the upload says nothing of it.
+   */
+  private noteRunning(id: string, running: boolean): void {
+    if (!running) this.runningIds.delete(id);
+    else if (!this.runningIds.has(id)) {
+      if (this.runningIds.size === 0) this.busySince = performance.now();
+      this.runningIds.add(id);
+    }
   }
 
   private emit(event: EngineEvent): void {

@@ -60,7 +60,12 @@ export const MIN_REQUESTS = 3;
 
 /** The window holds enough to say what the network or the store does. */
 export function enoughRequests(requests: SignalSummary): boolean {
-  return requests.requests >= MIN_REQUESTS || requests.longInFlight > 0;
+  if (requests.longInFlight > 0) return true;
+  // Only bodiless requests ended (a HEAD, a listing, a multipart upload's creation) while bodies are
+  // moving: a large transfer's first seconds. All waiting, they would read "latency-bound"; the GETs
+  // and PUTs say what limits it once they end or have run LONG_REQUEST_MS.
+  if (requests.bytes === 0 && requests.bodiesInFlight > 0) return false;
+  return requests.requests >= MIN_REQUESTS;
 }
 
 function holds(value: number | undefined, level: Level, held: boolean): boolean {

@@ -66,6 +66,8 @@ export interface SignalSummary {
   readonly meanInFlight: number;
   /** Requests in flight now that have run at least LONG_REQUEST_MS: each says as much as several short ones. */
   readonly longInFlight: number;
+  /** Requests in flight now whose body is moving (a GET's answer arriving, a PUT's body going out). */
+  readonly bodiesInFlight: number;
 }
 
 /** One request being timed; the data path marks it, the job ends it. */
@@ -156,8 +158,12 @@ export class RequestSignals {
     this.next = (this.next + 1) % RING_SIZE;
   }
 
-  /** The requests that ended in the last `seconds` (as many as the ring still holds). */
-  summary(seconds: number): SignalSummary {
+  /**
+   * The requests that ended in the last `seconds` (as many as the ring still holds), of those that
+   * started at `startedFrom` or later (performance.now()): a readout of what runs now leaves out the
+   * requests of jobs that ended before it began.
+   */
+  summary(seconds: number, startedFrom = -Infinity): SignalSummary {
     const windowMs = seconds * 1000;
     const since = this.now() - windowMs;
     const durations: number[] = [];
@@ -172,7 +178,7 @@ export class RequestSignals {
     let requests = 0;
     let sharesMs = 0;
     for (const sample of this.ring) {
-      if (!sample || sample.endedAt < since) continue;
+      if (!sample || sample.endedAt < since || sample.startedAt < startedFrom) continue;
       requests += 1;
       const duration = sample.endedAt - sample.startedAt;
       bytes += sample.bytes;
@@ -189,8 +195,10 @@ export class RequestSignals {
     }
     // The long ones in flight, for their time so far: in the shares, not in the counts or medians.
     let longInFlight = 0;
+    let bodiesInFlight = 0;
     const now = this.now();
     for (const open of this.open) {
+      if (open.answeredAt !== undefined || open.movedAt !== undefined) bodiesInFlight += 1;
       if (now - open.startedAt < LONG_REQUEST_MS) continue;
       longInFlight += 1;
       sharesMs += now - open.startedAt;
@@ -214,6 +222,7 @@ export class RequestSignals {
       meanBytes: requests > 0 ? bytes / requests : undefined,
       meanInFlight: busyMs / windowMs,
       longInFlight,
+      bodiesInFlight,
     };
   }
 }

@@ -63,6 +63,7 @@ function summaryAt(model: StoreModel, threads: number, seconds: number): SignalS
     diskReadShare: 0,
     diskWriteShare: 0,
     longInFlight: 0,
+    bodiesInFlight: 0,
   };
 }
 

@@ -23,6 +23,7 @@ function requests(patch: Partial<SignalSummary> = {}): SignalSummary {
     meanBytes: MIB,
     meanInFlight: 4,
     longInFlight: 0,
+    bodiesInFlight: 0,
     ...patch,
   };
 }
@@ -122,6 +123,14 @@ describe('says nothing rather than guess', () => {
 
   it('of the network from too few requests', () => {
     expect(readLimit(signals({}, { requests: 2, waitShare: 0.95 }))).toBeUndefined();
+  });
+
+  it("of the network from a large transfer's bodiless first requests, while its bodies move", () => {
+    const start = { requests: 4, bytes: 0, meanBytes: 0, waitShare: 1, bodiesInFlight: 8 };
+    expect(readLimit(signals({ inFlight: 8 }, start))).toBeUndefined();
+    // A GET that has run long says what limits it; so do bodiless requests with no body moving (a delete).
+    expect(readLimit(signals({ inFlight: 8 }, { ...start, longInFlight: 1, waitShare: 0.1 }))?.kind).toBe('bandwidth');
+    expect(readLimit(signals({ inFlight: 8 }, { ...start, bodiesInFlight: 0 }))?.kind).toBe('latency');
   });
 
   it('of one throttled request among many', () => {

@@ -106,7 +106,7 @@ it('reads a request still in flight for its time so far: a long GET is mostly bo
   await Promise.resolve();
   time.advance(2_950);
   const summary = signals.summary(5);
-  expect(summary).toMatchObject({ requests: 0, longInFlight: 1 });
+  expect(summary).toMatchObject({ requests: 0, longInFlight: 1, bodiesInFlight: 1 });
   expect(summary.waitShare).toBeCloseTo(50 / 3_000);
   finish();
   await running;
@@ -127,4 +127,42 @@ it("times only the requests that succeeded: a failed one's wait is no measure of
   }, failedAs);
   expect(signals.summary(1)).toMatchObject({ requests: 2, failed: 1, medianWaitMs: 5 });
   expect(signals.summary(1).waitShare).toBeCloseTo(0.25);
+});
+
+it('counts the bodies moving now, however short: a HEAD waiting for its answer is not one', async () => {
+  const time = clock();
+  const signals = new RequestSignals(time.now);
+  const finishes: (() => void)[] = [];
+  const hold = () => new Promise<void>((resolve) => finishes.push(resolve));
+  const running = [
+    signals.measure(async () => {
+      currentRequest()!.answered();
+      await hold();
+    }, failedAs),
+    signals.measure(async () => {
+      currentRequest()!.moved(1);
+      await hold();
+    }, failedAs),
+    signals.measure(hold, failedAs),
+  ];
+  await Promise.resolve();
+  time.advance(10);
+  expect(signals.summary(5)).toMatchObject({ longInFlight: 0, bodiesInFlight: 2 });
+  for (const finish of finishes) finish();
+  await Promise.all(running);
+  expect(signals.summary(5).bodiesInFlight).toBe(0);
+});
+
+it('leaves out the requests that started before a given moment: an ended job is not what runs now', () => {
+  const time = clock();
+  const signals = new RequestSignals(time.now);
+  time.advance(10_000);
+  const sample = (startedAt: number, bytes: number) =>
+    signals.record({ startedAt, endedAt: startedAt + 100, waitMs: 90, bytes, outcome: 'ok' });
+  sample(8_000, 5);
+  sample(8_500, 7);
+  sample(9_500, 11);
+  expect(signals.summary(5)).toMatchObject({ requests: 3, bytes: 23 });
+  expect(signals.summary(5, 8_500)).toMatchObject({ requests: 2, bytes: 18 });
+  expect(signals.summary(5, 9_900)).toMatchObject({ requests: 0, waitShare: undefined });
 });
