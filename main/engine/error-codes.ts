@@ -140,6 +140,8 @@ const TABLE: Readonly<Record<string, ErrorCodeClass>> = {
   InvalidKey: SAME_AGAIN,
   KeyTooLongError: SAME_AGAIN,
   UnreadableKey: SAME_AGAIN,
+  // A listing whose store names the page it just gave again: followed, it would never end.
+  ListingRepeats: SAME_AGAIN,
   FolderMarkerHasContent: SAME_AGAIN,
   EntityTooLarge: SAME_AGAIN,
   // The store lacks what the request needs (501).

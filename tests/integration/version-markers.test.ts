@@ -99,3 +99,38 @@ it('page by page, one version a page: the window\'s versions table goes through 
   expect(rewritten).toBeGreaterThanOrEqual(MARKED.length - 1);
   expect(keys).toEqual(MARKED);
 });
+
+it('a store that answers every later page as the first one ended: refused, not listed forever', async () => {
+  let firstMarkers: string | undefined;
+  // Every page ends where the first did, with more to come.
+  const samePageAgain = (body: string) => {
+    firstMarkers ??= /<NextKeyMarker>[^<]*<\/NextKeyMarker>\s*<NextVersionIdMarker>[^<]*<\/NextVersionIdMarker>/.exec(
+      body,
+    )?.[0];
+    return body
+      .replace(/<NextKeyMarker>[^<]*<\/NextKeyMarker>|<NextVersionIdMarker>[^<]*<\/NextVersionIdMarker>/g, '')
+      .replace(/<IsTruncated>\w+<\/IsTruncated>/, `<IsTruncated>true</IsTruncated>${firstMarkers}`);
+  };
+  proxy.setRule((request) =>
+    request.url?.includes('versions') ? { kind: 'rewrite-body', rewrite: samePageAgain } : undefined,
+  );
+  try {
+    const listings = [
+      async () => {
+        for await (const _ of listAllVersions(throughProxy, { bucket: t.bucket })) void _;
+      },
+      async () => {
+        for await (const _ of listKeyHistories(throughProxy, { bucket: t.bucket, prefix: '' })) void _;
+      },
+    ];
+    for (const listing of listings) {
+      firstMarkers = undefined;
+      await expect(listing()).rejects.toMatchObject({ code: 'ListingRepeats' });
+      expect(firstMarkers).toBeDefined();
+    }
+  } finally {
+    proxy.setRule((request) =>
+      request.url?.includes('versions') ? { kind: 'rewrite-body', rewrite: cephMarker } : undefined,
+    );
+  }
+});

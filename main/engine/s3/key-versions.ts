@@ -10,7 +10,7 @@ import { ListObjectVersionsCommand } from '@aws-sdk/client-s3';
 import { compareUtf8 } from '../../../src/key-order.ts';
 import { withRetry } from '../queue/retry-loop.ts';
 import { BargeError } from '../errors.ts';
-import { decodeListingKey, versionsKeyMarker } from './s3-listing.ts';
+import { decodeListingKey, repeatsItsPage, versionsKeyMarker } from './s3-listing.ts';
 import type { S3Connection } from './s3-connection.ts';
 
 export interface KeyVersion {
@@ -109,8 +109,11 @@ export async function* listKeyHistories(
       );
     // The page's last key may go on in the next page: it stays held until a later key (or the end) shows
     // it is done. NextKeyMarker cannot tell: MinIO's carries a suffix of its own ("k[minio_cache:v2,…]").
-    keyMarker = marker;
-    versionMarker = more ? page.NextVersionIdMarker : undefined;
+    const next = { key: marker, versionId: more ? page.NextVersionIdMarker : undefined };
+    const repeated = repeatsItsPage(options.bucket, { key: keyMarker, versionId: versionMarker }, next);
+    if (repeated) throw repeated;
+    keyMarker = next.key;
+    versionMarker = next.versionId;
   } while (keyMarker);
   if (held) yield settled(held);
 }

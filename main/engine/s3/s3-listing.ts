@@ -82,6 +82,23 @@ export function versionsKeyMarker(sent: string, encoded: boolean, listed: Iterab
   return sent === last ? sent : decodeListingKey(sent);
 }
 
+/**
+ * A versions listing's next markers are the ones it just asked with: the store names the same page
+ * again, and following it would never end.
+ */
+export function repeatsItsPage(
+  bucket: string,
+  asked: { key: string | undefined; versionId: string | undefined },
+  next: { key: string | undefined; versionId: string | undefined },
+): BargeError | undefined {
+  if (next.key === undefined || next.key !== asked.key || next.versionId !== asked.versionId) return undefined;
+  return new BargeError(
+    'ListingRepeats',
+    `The store answered the listing of the versions in s3://${bucket} with the same page again (after ` +
+      `"${next.key}"): the listing cannot go on. The store is faulty: tell its operator.`,
+  );
+}
+
 /** What a job says of a key whose URL encoding the store broke. */
 export function unreadableKeyError(bucket: string, sent: string, what: string): BargeError {
   return new BargeError(
@@ -244,8 +261,11 @@ export async function* listAllVersions(
           `("${page.NextKeyMarker}"): the listing cannot go on past it. The store is faulty: tell its operator.`,
       );
     }
-    keyMarker = marker;
-    versionMarker = more ? page.NextVersionIdMarker : undefined;
+    const next = { key: marker, versionId: more ? page.NextVersionIdMarker : undefined };
+    const repeated = repeatsItsPage(options.bucket, { key: keyMarker, versionId: versionMarker }, next);
+    if (repeated) throw repeated;
+    keyMarker = next.key;
+    versionMarker = next.versionId;
   } while (keyMarker);
 }
 

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
 import { expect, it } from 'vitest';
 import { shellOperands, shellWord } from '../../../src/shell-word.ts';
 
@@ -16,15 +17,26 @@ it('gives bash one word, the text itself, whatever it holds', () => {
   }
 });
 
-it("writes control characters as $'...' escapes: nothing raw reaches the screen, and bash reads the text back", () => {
-  for (const text of ['a\nb\u001b[31m', "it's\tx", 'back\\slash\r', 'bidi\u202efdp.exe', 'c1\u009b']) {
-    const word = shellWord(text);
-    expect(word).not.toMatch(/[\n\r\t\u001b\u009b\u202e]/);
-    expect(word.startsWith("$'")).toBe(true);
-    const echoed = execFileSync('bash', ['-c', `printf '%s' ${word}`], { encoding: 'utf8' });
-    expect(echoed).toBe(text);
+const HOSTILE = ['a\nb\u001b[31m', "it's\tx", 'back\\slash\r', 'bidi\u202efdp.exe', 'c1\u009b', "\u0001'; touch x #"];
+
+it("writes control characters as $'\\xHH' escapes of their bytes: nothing raw on the screen, bash reads the text back", () => {
+  for (const text of HOSTILE)
+    for (const locale of ['C.UTF-8', 'C']) {
+      const word = shellWord(text);
+      expect(word).not.toMatch(/[\n\r\t\u001b\u009b\u202e\u0001]/);
+      const echoed = execFileSync('bash', ['-c', `printf '%s' ${word}`], { env: { LC_ALL: locale } });
+      expect({ locale, echoed: echoed.toString('utf8') }).toEqual({ locale, echoed: text });
+    }
+  expect(shellWord('a\nb')).toBe("'a'$'\\n''b'");
+  expect(shellWord('x\u202ey')).toBe("'x'$'\\xe2\\x80\\xae''y'");
+});
+
+it("gives a shell without $'...' (dash, /bin/sh on Debian) one word of text, never a command", () => {
+  for (const text of HOSTILE) {
+    const script = `for word in ${shellWord(text)}; do printf '[%s]' "$word"; done`;
+    const words = execFileSync('dash', ['-c', script], { encoding: 'utf8', cwd: tmpdir() });
+    expect(words).toMatch(/^\[[^\]]*\]$/s);
   }
-  expect(shellWord('a\nb')).toBe("$'a\\nb'");
 });
 
 it('puts "--" before operands when one begins with "-", so no option is read from them', () => {

@@ -2,7 +2,7 @@
 // key at all (undefined), never an exception that ends the whole listing.
 
 import { expect, it } from 'vitest';
-import { decodeListingKey, versionsKeyMarker } from '../../../../../main/engine/s3/s3-listing.ts';
+import { decodeListingKey, repeatsItsPage, versionsKeyMarker } from '../../../../../main/engine/s3/s3-listing.ts';
 
 it('decodes "+" as a space and "%2B" as a plus; a broken escape or bytes that are not UTF-8 give no key', () => {
   expect(['a+b.txt', 'a%2Bb.txt', 'caf%C3%A9', 'plain'].map(decodeListingKey)).toEqual([
@@ -27,8 +27,19 @@ it("a versions page's marker: decoded, unless it is the page's last key as it is
   // S3 and MinIO: the last key encoded.
   expect(versionsKeyMarker('x/a%2541', true, page)).toBe('x/a%41');
   expect(versionsKeyMarker('x/a+b', true, ['x/a b'])).toBe('x/a b');
-  // Not the last key: decoded, so an encoded marker that looks like an earlier key is still read.
+  // Not the last key: decoded, as before; "x/100%" then has a broken encoding, and no marker can be read.
   expect(versionsKeyMarker('x/100%', true, page)).toBeUndefined();
   // Keys not encoded: the marker is as sent.
   expect(versionsKeyMarker('x/a%41', false, [])).toBe('x/a%41');
+});
+
+it('refuses a next page that is the one just asked for, and only that', () => {
+  const asked = { key: 'k', versionId: 'v1' };
+  expect(repeatsItsPage('b', asked, { key: 'k', versionId: 'v1' })?.code).toBe('ListingRepeats');
+  // The same key goes on with its older versions; a later key; the end.
+  expect(repeatsItsPage('b', asked, { key: 'k', versionId: 'v2' })).toBeUndefined();
+  expect(repeatsItsPage('b', asked, { key: 'l', versionId: 'v1' })).toBeUndefined();
+  expect(repeatsItsPage('b', { key: undefined, versionId: undefined }, { key: undefined, versionId: undefined })).toBe(
+    undefined,
+  );
 });
