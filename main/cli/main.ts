@@ -56,6 +56,8 @@ export async function main(argv: readonly string[], streams: CliStreams): Promis
     }
     // `barge help speedtest` as git and aws read it: the usage, whose lines name every command's options.
     const asked = options.help || options.command === 'help';
+    const about = options.command === 'help' ? options.args[0] : undefined;
+    if (about !== undefined && !Object.hasOwn(COMMANDS, about)) throw usageError(`Unknown command "${about}".`);
     if (asked || options.command === undefined) {
       streams.stdout.write(`${USAGE}\n`);
       return asked ? 0 : 2;

@@ -177,10 +177,8 @@ export class Engine {
   /** How busy the client's CPU is, and the last readout of what limits the transfers (kept while it holds). */
   private readonly cpu = new CpuLoad();
   private limitKind: LimitKind | undefined;
-  /** When a job began to run with none running before it (performance.now()): the readout looks no further back. */
-  private busySince = 0;
-  /** The jobs running now, as their changes tell. */
-  private readonly runningIds = new Set<string>();
+  /** The jobs running now, as their changes tell, each with when it began to run (performance.now()). */
+  private readonly runningSince = new Map<string, number>();
   /** Every body byte of every job's connection passes it: counted, and held to the Max speed. */
   private readonly gate: ByteGate;
   // Auto (Threads and Part size set from what `signals` measure): see queue/auto-tune.ts.
@@ -969,8 +967,9 @@ export class Engine {
    */
   private limitNow(bytesPerSecond: number): LimitReadout | undefined {
     const running = [...this.jobsById.values()].some((job) => job.state.status === 'running');
-    let requests = this.signals.summary(LIMIT_WINDOW_SECONDS, this.busySince);
-    if (!enoughRequests(requests)) requests = this.signals.summary(LIMIT_LONG_WINDOW_SECONDS, this.busySince);
+    const since = this.busySince();
+    let requests = this.signals.summary(LIMIT_WINDOW_SECONDS, since);
+    if (!enoughRequests(requests)) requests = this.signals.summary(LIMIT_LONG_WINDOW_SECONDS, since);
     const limit = readLimit(
       {
         running,
@@ -1106,16 +1105,18 @@ export class Engine {
     return created;
   }
 
-  /**
-   * A job's change, for the readout's look back: a download started as an upload ends is limited by
-   * something else, and what limited the upload says nothing of it.
-   */
+  /** A job's change, for the readout's look back (busySince). */
   private noteRunning(id: string, running: boolean): void {
-    if (!running) this.runningIds.delete(id);
-    else if (!this.runningIds.has(id)) {
-      if (this.runningIds.size === 0) this.busySince = performance.now();
-      this.runningIds.add(id);
-    }
+    if (!running) this.runningSince.delete(id);
+    else if (!this.runningSince.has(id)) this.runningSince.set(id, performance.now());
+  }
+
+  /**
+   * When the oldest of the jobs running now began to run: the readout looks no further back. A download
+   * started as an upload ends is limited by something else, and the upload's requests say nothing of it.
+   */
+  private busySince(): number {
+    return Math.min(...this.runningSince.values());
   }
 
   private emit(event: EngineEvent): void {

@@ -66,7 +66,7 @@ export interface SignalSummary {
   readonly meanInFlight: number;
   /** Requests in flight now that have run at least LONG_REQUEST_MS: each says as much as several short ones. */
   readonly longInFlight: number;
-  /** Requests in flight now whose body is moving (a GET's answer arriving, a PUT's body going out). */
+  /** Requests in flight now that have moved body bytes (a GET's answer arriving, a PUT's body going out). */
   readonly bodiesInFlight: number;
 }
 
@@ -198,7 +198,7 @@ export class RequestSignals {
     let bodiesInFlight = 0;
     const now = this.now();
     for (const open of this.open) {
-      if (open.answeredAt !== undefined || open.movedAt !== undefined) bodiesInFlight += 1;
+      if (open.bytes > 0) bodiesInFlight += 1;
       if (now - open.startedAt < LONG_REQUEST_MS) continue;
       longInFlight += 1;
       sharesMs += now - open.startedAt;

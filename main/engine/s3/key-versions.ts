@@ -10,7 +10,7 @@ import { ListObjectVersionsCommand } from '@aws-sdk/client-s3';
 import { compareUtf8 } from '../../../src/key-order.ts';
 import { withRetry } from '../queue/retry-loop.ts';
 import { BargeError } from '../errors.ts';
-import { decodeListingKey, repeatsItsPage, versionsKeyMarker } from './s3-listing.ts';
+import { decodeListingKey, namesAPageAgain, versionsKeyMarker } from './s3-listing.ts';
 import type { S3Connection } from './s3-connection.ts';
 
 export interface KeyVersion {
@@ -35,6 +35,8 @@ export async function* listKeyHistories(
 ): AsyncGenerator<KeyHistory> {
   let keyMarker: string | undefined;
   let versionMarker: string | undefined;
+  /** Every pair of markers asked with: a store that names one again is refused, not followed forever. */
+  const asked = new Set<string>();
   let held: { key: string; versions: KeyVersion[] } | undefined;
   do {
     const page = await withRetry(
@@ -110,7 +112,7 @@ export async function* listKeyHistories(
     // The page's last key may go on in the next page: it stays held until a later key (or the end) shows
     // it is done. NextKeyMarker cannot tell: MinIO's carries a suffix of its own ("k[minio_cache:v2,…]").
     const next = { key: marker, versionId: more ? page.NextVersionIdMarker : undefined };
-    const repeated = repeatsItsPage(options.bucket, { key: keyMarker, versionId: versionMarker }, next);
+    const repeated = namesAPageAgain(options.bucket, asked, next);
     if (repeated) throw repeated;
     keyMarker = next.key;
     versionMarker = next.versionId;

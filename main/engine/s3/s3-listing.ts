@@ -83,18 +83,24 @@ export function versionsKeyMarker(sent: string, encoded: boolean, listed: Iterab
 }
 
 /**
- * A versions listing's next markers are the ones it just asked with: the store names the same page
- * again, and following it would never end.
+ * The markers a versions listing has asked with, and whether the store names one of them again: a
+ * store that sends the listing back to a page it gave (the same page, or one two pages back) would be
+ * followed forever. Undefined where `next` is new (it is then noted) or ends the listing.
  */
-export function repeatsItsPage(
+export function namesAPageAgain(
   bucket: string,
-  asked: { key: string | undefined; versionId: string | undefined },
+  asked: Set<string>,
   next: { key: string | undefined; versionId: string | undefined },
 ): BargeError | undefined {
-  if (next.key === undefined || next.key !== asked.key || next.versionId !== asked.versionId) return undefined;
+  if (next.key === undefined) return undefined;
+  const markers = `${next.key}\u0000${next.versionId ?? ''}`;
+  if (!asked.has(markers)) {
+    asked.add(markers);
+    return undefined;
+  }
   return new BargeError(
     'ListingRepeats',
-    `The store answered the listing of the versions in s3://${bucket} with the same page again (after ` +
+    `The store sent the listing of the versions in s3://${bucket} back to a page it had given (after ` +
       `"${next.key}"): the listing cannot go on. The store is faulty: tell its operator.`,
   );
 }
@@ -209,6 +215,8 @@ export async function* listAllVersions(
 ): AsyncGenerator<VersionEntry> {
   let keyMarker: string | undefined;
   let versionMarker: string | undefined;
+  /** Every pair of markers asked with: a store that names one again is refused, not followed forever. */
+  const asked = new Set<string>();
   do {
     const page = await withRetry(
       () =>
@@ -262,7 +270,7 @@ export async function* listAllVersions(
       );
     }
     const next = { key: marker, versionId: more ? page.NextVersionIdMarker : undefined };
-    const repeated = repeatsItsPage(options.bucket, { key: keyMarker, versionId: versionMarker }, next);
+    const repeated = namesAPageAgain(options.bucket, asked, next);
     if (repeated) throw repeated;
     keyMarker = next.key;
     versionMarker = next.versionId;

@@ -1,5 +1,5 @@
 // The usage: asked for with --help or `barge help [command]`, it is the answer (exit 0); a bare `barge`
-// gets it as a usage error (exit 2); an unknown command is named.
+// gets it as a usage error (exit 2); an unknown command is named, asked about or run.
 
 import { PassThrough } from 'node:stream';
 import { expect, it } from 'vitest';
@@ -27,7 +27,9 @@ it('prints the usage and succeeds for --help, `help` and `help COMMAND`', async 
 
 it('gives the usage as an error with no command, and names an unknown one', async () => {
   expect(await run([])).toMatchObject({ code: 2, stdout: `${USAGE}\n` });
-  const unknown = await run(['hepl']);
-  expect(unknown.code).toBe(2);
-  expect(unknown.stderr).toContain('Unknown command "hepl"');
+  for (const argv of [['hepl'], ['help', 'hepl']]) {
+    const unknown = await run(argv);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('Unknown command "hepl"');
+  }
 });

@@ -129,12 +129,17 @@ it("times only the requests that succeeded: a failed one's wait is no measure of
   expect(signals.summary(1).waitShare).toBeCloseTo(0.25);
 });
 
-it('counts the bodies moving now, however short: a HEAD waiting for its answer is not one', async () => {
+it('counts the bodies moving now, however short: a HEAD, or a GET of an empty object, is not one', async () => {
   const time = clock();
   const signals = new RequestSignals(time.now);
   const finishes: (() => void)[] = [];
   const hold = () => new Promise<void>((resolve) => finishes.push(resolve));
   const running = [
+    signals.measure(async () => {
+      currentRequest()!.answered();
+      currentRequest()!.moved(4096);
+      await hold();
+    }, failedAs),
     signals.measure(async () => {
       currentRequest()!.answered();
       await hold();

@@ -2,7 +2,7 @@
 // key at all (undefined), never an exception that ends the whole listing.
 
 import { expect, it } from 'vitest';
-import { decodeListingKey, repeatsItsPage, versionsKeyMarker } from '../../../../../main/engine/s3/s3-listing.ts';
+import { decodeListingKey, namesAPageAgain, versionsKeyMarker } from '../../../../../main/engine/s3/s3-listing.ts';
 
 it('decodes "+" as a space and "%2B" as a plus; a broken escape or bytes that are not UTF-8 give no key', () => {
   expect(['a+b.txt', 'a%2Bb.txt', 'caf%C3%A9', 'plain'].map(decodeListingKey)).toEqual([
@@ -33,13 +33,17 @@ it("a versions page's marker: decoded, unless it is the page's last key as it is
   expect(versionsKeyMarker('x/a%41', false, [])).toBe('x/a%41');
 });
 
-it('refuses a next page that is the one just asked for, and only that', () => {
-  const asked = { key: 'k', versionId: 'v1' };
-  expect(repeatsItsPage('b', asked, { key: 'k', versionId: 'v1' })?.code).toBe('ListingRepeats');
-  // The same key goes on with its older versions; a later key; the end.
-  expect(repeatsItsPage('b', asked, { key: 'k', versionId: 'v2' })).toBeUndefined();
-  expect(repeatsItsPage('b', asked, { key: 'l', versionId: 'v1' })).toBeUndefined();
-  expect(repeatsItsPage('b', { key: undefined, versionId: undefined }, { key: undefined, versionId: undefined })).toBe(
+it('refuses markers asked with before, however far back, and only those', () => {
+  const asked = new Set<string>();
+  const next = (key: string | undefined, versionId?: string) => namesAPageAgain('b', asked, { key, versionId });
+  // A key going on with its older versions, a later key, the end: all new.
+  expect([next('k', 'v1'), next('k', 'v2'), next('l', 'v1'), next(undefined)]).toEqual([
     undefined,
-  );
+    undefined,
+    undefined,
+    undefined,
+  ]);
+  // Back to the page of two pages ago, then the one just given.
+  expect(next('k', 'v2')?.code).toBe('ListingRepeats');
+  expect(next('l', 'v1')?.code).toBe('ListingRepeats');
 });
