@@ -966,7 +966,7 @@ export class Engine {
    * requests; a longer look back where too few ended in them (large parts on a slow link).
    */
   private limitNow(bytesPerSecond: number): LimitReadout | undefined {
-    const running = [...this.jobsById.values()].some((job) => job.state.status === 'running');
+    const running = this.runningSince.size > 0;
     const since = this.busySince();
     let requests = this.signals.summary(LIMIT_WINDOW_SECONDS, since);
     if (!enoughRequests(requests)) requests = this.signals.summary(LIMIT_LONG_WINDOW_SECONDS, since);

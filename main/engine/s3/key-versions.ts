@@ -10,7 +10,7 @@ import { ListObjectVersionsCommand } from '@aws-sdk/client-s3';
 import { compareUtf8 } from '../../../src/key-order.ts';
 import { withRetry } from '../queue/retry-loop.ts';
 import { BargeError } from '../errors.ts';
-import { decodeListingKey, namesAPageAgain, versionsKeyMarker } from './s3-listing.ts';
+import { decodeListingKey, VersionsMarkers } from './s3-listing.ts';
 import type { S3Connection } from './s3-connection.ts';
 
 export interface KeyVersion {
@@ -33,20 +33,17 @@ export async function* listKeyHistories(
   connection: S3Connection,
   options: { readonly bucket: string; readonly prefix: string; readonly signal?: AbortSignal },
 ): AsyncGenerator<KeyHistory> {
-  let keyMarker: string | undefined;
-  let versionMarker: string | undefined;
-  /** Every pair of markers asked with: a store that names one again is refused, not followed forever. */
-  const asked = new Set<string>();
+  const next = new VersionsMarkers(options.bucket);
   let held: { key: string; versions: KeyVersion[] } | undefined;
-  do {
+  for (;;) {
     const page = await withRetry(
       () =>
         connection.client.send(
           new ListObjectVersionsCommand({
             Bucket: options.bucket,
             Prefix: options.prefix || undefined,
-            KeyMarker: keyMarker,
-            VersionIdMarker: versionMarker,
+            KeyMarker: next.key,
+            VersionIdMarker: next.versionId,
             EncodingType: 'url',
           }),
           { abortSignal: options.signal },
@@ -94,29 +91,18 @@ export async function* listKeyHistories(
       if (held) yield settled(held);
       held = { key, versions: [version] };
     }
-    const more = page.IsTruncated === true;
-    const marker =
-      more && page.NextKeyMarker !== undefined
-        ? versionsKeyMarker(
-            page.NextKeyMarker,
-            page.EncodingType === 'url',
-            entries.map((entry) => entry.key),
-          )
-        : undefined;
-    if (more && marker === undefined)
+    // A page with more to come and no marker: where the next starts cannot be said.
+    if (page.IsTruncated === true && page.NextKeyMarker === undefined)
       throw new BargeError(
         'UnreadableKey',
-        `The store ended a page of the versions of s3://${options.bucket} at a key whose URL encoding is broken: ` +
+        `The store ended a page of the versions of s3://${options.bucket} with more to come and no marker: ` +
           `the listing cannot go on past it. The store is faulty: tell its operator.`,
       );
     // The page's last key may go on in the next page: it stays held until a later key (or the end) shows
     // it is done. NextKeyMarker cannot tell: MinIO's carries a suffix of its own ("k[minio_cache:v2,…]").
-    const next = { key: marker, versionId: more ? page.NextVersionIdMarker : undefined };
-    const repeated = namesAPageAgain(options.bucket, asked, next);
-    if (repeated) throw repeated;
-    keyMarker = next.key;
-    versionMarker = next.versionId;
-  } while (keyMarker);
+    const keys = entries.map((entry) => entry.key);
+    if (!next.passed(page, keys)) break;
+  }
   if (held) yield settled(held);
 }
 

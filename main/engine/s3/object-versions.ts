@@ -8,7 +8,7 @@ import { ListObjectVersionsCommand } from '@aws-sdk/client-s3';
 import type { ObjectVersionRow, VersionPage } from '../../../src/contract/models.ts';
 import { BargeError } from '../errors.ts';
 import { withRetry } from '../queue/retry-loop.ts';
-import { decodeListingKey, versionsKeyMarker } from './s3-listing.ts';
+import { decodeListingKey, unreadableMarkerError, versionsKeyMarker } from './s3-listing.ts';
 import type { S3Connection } from './s3-connection.ts';
 
 export interface VersionListOptions {
@@ -88,12 +88,7 @@ export async function listVersionsPage(
   const more = page.IsTruncated === true && page.NextKeyMarker !== undefined;
   const listed = [...versions.map((version) => version.key), ...prefixes];
   const nextKey = more ? versionsKeyMarker(page.NextKeyMarker!, encoded, listed) : undefined;
-  if (more && nextKey === undefined)
-    throw new BargeError(
-      'UnreadableKey',
-      `The store ended a page of the versions of s3://${options.bucket} at a key whose URL encoding is broken ` +
-        `("${page.NextKeyMarker}"): the listing cannot go on past it. The store is faulty: tell its operator.`,
-    );
+  if (more && nextKey === undefined) throw unreadableMarkerError(options.bucket, page.NextKeyMarker!);
   return {
     versions,
     prefixes,

@@ -10,6 +10,7 @@ import {
   ListMultipartUploadsCommand,
   ListObjectVersionsCommand,
 } from '@aws-sdk/client-s3';
+import type { ListObjectVersionsCommandOutput } from '@aws-sdk/client-s3';
 import { compareUtf8 } from '../../../src/key-order.ts';
 import { asFolderPrefix } from '../../../src/s3-url.ts';
 import { withRetry } from '../queue/retry-loop.ts';
@@ -102,6 +103,46 @@ export function namesAPageAgain(
     'ListingRepeats',
     `The store sent the listing of the versions in s3://${bucket} back to a page it had given (after ` +
       `"${next.key}"): the listing cannot go on. The store is faulty: tell its operator.`,
+  );
+}
+
+/**
+ * Where a listing of every version has got to: the markers of its next page. A marker whose encoding
+ * is broken ends it with an error, and so does a store that sends it back to a page it gave.
+ */
+export class VersionsMarkers {
+  key: string | undefined;
+  versionId: string | undefined;
+  /** Every pair of markers asked with (namesAPageAgain). */
+  private readonly asked = new Set<string>();
+  private readonly bucket: string;
+
+  constructor(bucket: string) {
+    this.bucket = bucket;
+  }
+
+  /** Past `page`, whose readable keys (decoded) are `listed`: false where it was the last. */
+  passed(page: ListObjectVersionsCommandOutput, listed: Iterable<string>): boolean {
+    const sent = page.IsTruncated === true ? page.NextKeyMarker : undefined;
+    if (sent === undefined) return false;
+    // With EncodingType=url the marker comes encoded too (but see versionsKeyMarker); it goes back
+    // decoded (the SDK encodes it).
+    const key = versionsKeyMarker(sent, page.EncodingType === 'url', listed);
+    if (key === undefined) throw unreadableMarkerError(this.bucket, sent);
+    const repeated = namesAPageAgain(this.bucket, this.asked, { key, versionId: page.NextVersionIdMarker });
+    if (repeated) throw repeated;
+    this.key = key;
+    this.versionId = page.NextVersionIdMarker;
+    return true;
+  }
+}
+
+/** A versions page ended at a marker whose URL encoding is broken: where the next page starts cannot be said. */
+export function unreadableMarkerError(bucket: string, sent: string): BargeError {
+  return new BargeError(
+    'UnreadableKey',
+    `The store ended a page of the versions of s3://${bucket} at a key whose URL encoding is broken ` +
+      `("${sent}"): the listing cannot go on past it. The store is faulty: tell its operator.`,
   );
 }
 
@@ -213,19 +254,16 @@ export async function* listAllVersions(
   connection: S3Connection,
   options: Omit<ListOptions, 'delimiter'>,
 ): AsyncGenerator<VersionEntry> {
-  let keyMarker: string | undefined;
-  let versionMarker: string | undefined;
-  /** Every pair of markers asked with: a store that names one again is refused, not followed forever. */
-  const asked = new Set<string>();
-  do {
+  const next = new VersionsMarkers(options.bucket);
+  for (;;) {
     const page = await withRetry(
       () =>
         connection.client.send(
           new ListObjectVersionsCommand({
             Bucket: options.bucket,
             Prefix: options.prefix || undefined,
-            KeyMarker: keyMarker,
-            VersionIdMarker: versionMarker,
+            KeyMarker: next.key,
+            VersionIdMarker: next.versionId,
             EncodingType: 'url',
           }),
           { abortSignal: options.signal },
@@ -257,24 +295,8 @@ export async function* listAllVersions(
         lastModified: m.LastModified?.getTime(),
         storageClass: undefined,
       };
-    const more = page.IsTruncated === true;
-    // With EncodingType=url the marker comes encoded too (but see versionsKeyMarker); it goes back
-    // decoded (the SDK encodes it).
-    const marker =
-      more && page.NextKeyMarker !== undefined ? versionsKeyMarker(page.NextKeyMarker, encoded, listed) : undefined;
-    if (more && page.NextKeyMarker !== undefined && marker === undefined) {
-      throw new BargeError(
-        'UnreadableKey',
-        `The store ended a page of the listing of s3://${options.bucket} at a key whose URL encoding is broken ` +
-          `("${page.NextKeyMarker}"): the listing cannot go on past it. The store is faulty: tell its operator.`,
-      );
-    }
-    const next = { key: marker, versionId: more ? page.NextVersionIdMarker : undefined };
-    const repeated = namesAPageAgain(options.bucket, asked, next);
-    if (repeated) throw repeated;
-    keyMarker = next.key;
-    versionMarker = next.versionId;
-  } while (keyMarker);
+    if (!next.passed(page, listed)) return;
+  }
 }
 
 export interface BucketEntry {
