@@ -48,6 +48,11 @@ function cephMarker(body: string): string {
   });
 }
 
+/** A proxy rule: every answer to a listing of versions, rewritten. */
+function rewritingVersions(rewrite: (body: string) => string): Parameters<FaultProxy['setRule']>[0] {
+  return (request) => (request.url?.includes('versions') ? { kind: 'rewrite-body', rewrite } : undefined);
+}
+
 beforeAll(async () => {
   t = await setUpEngine();
   await t.connection.client.send(
@@ -61,9 +66,7 @@ beforeAll(async () => {
         .map((Key) => t.connection.client.send(new PutObjectCommand({ Bucket: t.bucket, Key, Body: Key }))),
     );
   proxy = await startFaultProxy(serverConfig().endpoint!);
-  proxy.setRule((request) =>
-    request.url?.includes('versions') ? { kind: 'rewrite-body', rewrite: cephMarker } : undefined,
-  );
+  proxy.setRule(rewritingVersions(cephMarker));
   throughProxy = await t.engine.connect({ ...serverConfig(), endpoint: proxy.endpoint });
 });
 afterAll(async () => {
@@ -111,9 +114,7 @@ it('a store that answers every later page as the first one ended: refused, not l
       .replace(/<NextKeyMarker>[^<]*<\/NextKeyMarker>|<NextVersionIdMarker>[^<]*<\/NextVersionIdMarker>/g, '')
       .replace(/<IsTruncated>\w+<\/IsTruncated>/, `<IsTruncated>true</IsTruncated>${firstMarkers}`);
   };
-  proxy.setRule((request) =>
-    request.url?.includes('versions') ? { kind: 'rewrite-body', rewrite: samePageAgain } : undefined,
-  );
+  proxy.setRule(rewritingVersions(samePageAgain));
   try {
     const listings = [
       async () => {
@@ -129,8 +130,6 @@ it('a store that answers every later page as the first one ended: refused, not l
       expect(firstMarkers).toBeDefined();
     }
   } finally {
-    proxy.setRule((request) =>
-      request.url?.includes('versions') ? { kind: 'rewrite-body', rewrite: cephMarker } : undefined,
-    );
+    proxy.setRule(rewritingVersions(cephMarker));
   }
 });
