@@ -299,7 +299,7 @@ async function versioningBefore(
   runtime: JobRuntime<DeleteTarget>,
 ): Promise<VersioningSeen | undefined> {
   try {
-    const state = await bucketVersioning(connection, bucket);
+    const state = await bucketVersioning(connection, bucket, runtime.signal);
     runtime.journal.versioningSeen(state);
     return state;
   } catch {

@@ -52,7 +52,7 @@ export function restoreStep(history: KeyHistory, moment: number): RestoreStep | 
 
 export function restoreBody(connection: S3Connection, spec: RestoreSpec): JobBody<DeleteTarget> {
   return async (runtime) => {
-    await versioningAllowsRestore(connection, spec);
+    await versioningAllowsRestore(connection, spec, runtime.signal);
     // A store whose dates cannot be trusted is found before the first change, not part-way.
     if (!spec.dryRun) await checkDates(connection, spec, runtime);
     const deletes: DeleteTarget[] = [];
@@ -145,8 +145,12 @@ async function copyOver(
  * A restore needs the bucket to keep versions, and to keep keeping them: with versioning suspended,
  * each copy over would replace the key's null version for good.
  */
-async function versioningAllowsRestore(connection: S3Connection, spec: RestoreSpec): Promise<void> {
-  const state = await bucketVersioning(connection, spec.bucket);
+async function versioningAllowsRestore(
+  connection: S3Connection,
+  spec: RestoreSpec,
+  signal: AbortSignal,
+): Promise<void> {
+  const state = await bucketVersioning(connection, spec.bucket, signal);
   if (state === 'enabled') return;
   throw new BargeError(
     'VersioningOff',

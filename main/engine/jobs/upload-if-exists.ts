@@ -37,7 +37,7 @@ export interface AskingUpload {
   /** Not "overwrite": that needs none of this. */
   readonly ifExists: IfExists;
   readonly index: DestinationIndex;
-  readonly runtime: Pick<JobRuntime<never>, 'request' | 'askIfExists' | 'journal'>;
+  readonly runtime: Pick<JobRuntime<never>, 'request' | 'askIfExists' | 'journal' | 'signal'>;
   /** Whether the bucket keeps versions, asked once, at the first question. */
   versioning?: Promise<BucketVersioning | undefined>;
 }
@@ -149,7 +149,9 @@ function sideOf(there: ObjectThere): ConflictSide {
 }
 
 async function ask(upload: AskingUpload, key: string, there: ObjectThere, file: LocalFile) {
-  upload.versioning ??= bucketVersioning(upload.connection, upload.bucket).catch(() => undefined);
+  upload.versioning ??= bucketVersioning(upload.connection, upload.bucket, upload.runtime.signal).catch(
+    () => undefined,
+  );
   const versioning = await upload.versioning;
   return upload.runtime.askIfExists({
     path: formatS3Url({ bucket: upload.bucket, key }),

@@ -52,9 +52,17 @@ export async function deleteBucketOnce(connection: S3Connection, name: string, s
  * Whether the bucket keeps versions: a delete there hides an object behind a marker and keeps its
  * versions ("enabled"), keeps those made before ("suspended"), or removes it for good ("off").
  */
-export async function bucketVersioning(connection: S3Connection, name: string): Promise<BucketVersioning> {
+/** `signal`: a job's cancel, which must not wait out the retries of a store that does not answer. */
+export async function bucketVersioning(
+  connection: S3Connection,
+  name: string,
+  signal?: AbortSignal,
+): Promise<BucketVersioning> {
   try {
-    const answer = await withRetry(() => connection.client.send(new GetBucketVersioningCommand({ Bucket: name })));
+    const command = new GetBucketVersioningCommand({ Bucket: name });
+    const answer = await withRetry(() => connection.client.send(command, signal ? { abortSignal: signal } : {}), {
+      ...(signal ? { signal } : {}),
+    });
     return answer.Status === 'Enabled' ? 'enabled' : answer.Status === 'Suspended' ? 'suspended' : 'off';
   } catch (error) {
     throw toBargeError(error, `read the versioning of bucket "${name}"`);
