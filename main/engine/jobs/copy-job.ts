@@ -239,7 +239,7 @@ async function copyOne(ends: CopyEnds, spec: CopySpec, item: CopyItem, runtime: 
     async function versionSource(on: S3Connection, { sourceBucket, sourceVersionId }: CopySpec) {
       const place = { bucket: sourceBucket, key: item.key, versionId: sourceVersionId! };
       const looked = await described.catch(async (error: unknown) => {
-        throw await explainVersionFailure(on, place, error);
+        throw await explainVersionFailure(on, place, error, runtime.signal);
       });
       // Named even when it is "null": the latest is not the version asked for.
       return { ...looked, versionId: sourceVersionId, versionPinned: true };

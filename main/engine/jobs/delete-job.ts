@@ -120,7 +120,7 @@ async function abortUploads(
 ): Promise<void> {
   const uploads: MultipartUploadEntry[] = [];
   for (const prefix of spec.prefixes ?? []) {
-    for await (const upload of listMultipartUploads(connection, spec.bucket, asFolderPrefix(prefix)))
+    for await (const upload of listMultipartUploads(connection, spec.bucket, asFolderPrefix(prefix), runtime.signal))
       uploads.push(upload);
   }
   const failed: { upload: MultipartUploadEntry; error: BargeError }[] = [];

@@ -399,24 +399,29 @@ export interface MultipartUploadEntry {
  *
  * The prefix is applied here, not sent: MinIO treats ListMultipartUploads' Prefix as an exact key
  * and answers a real prefix with nothing, which would hide the very leftovers this is for.
+ * `signal`: a job's cancel (a delete that aborts them must not wait out a silent store's retries).
  */
 export async function* listMultipartUploads(
   connection: S3Connection,
   bucket: string,
   rawPrefix = '',
+  signal?: AbortSignal,
 ): AsyncGenerator<MultipartUploadEntry> {
   const prefix = asFolderPrefix(rawPrefix);
   let keyMarker: string | undefined;
   let uploadIdMarker: string | undefined;
   do {
-    const page = await withRetry(() =>
-      connection.client.send(
-        new ListMultipartUploadsCommand({
-          Bucket: bucket,
-          KeyMarker: keyMarker,
-          UploadIdMarker: uploadIdMarker,
-        }),
-      ),
+    const page = await withRetry(
+      () =>
+        connection.client.send(
+          new ListMultipartUploadsCommand({
+            Bucket: bucket,
+            KeyMarker: keyMarker,
+            UploadIdMarker: uploadIdMarker,
+          }),
+          signal ? { abortSignal: signal } : {},
+        ),
+      signal ? { signal } : {},
     );
     for (const u of page.Uploads ?? [])
       if ((u.Key ?? '').startsWith(prefix))
@@ -435,19 +440,23 @@ export async function* listUploadsOfKey(
   connection: S3Connection,
   bucket: string,
   key: string,
+  signal?: AbortSignal,
 ): AsyncGenerator<MultipartUploadEntry> {
   let keyMarker: string | undefined;
   let uploadIdMarker: string | undefined;
   do {
-    const page = await withRetry(() =>
-      connection.client.send(
-        new ListMultipartUploadsCommand({
-          Bucket: bucket,
-          Prefix: key,
-          KeyMarker: keyMarker,
-          UploadIdMarker: uploadIdMarker,
-        }),
-      ),
+    const page = await withRetry(
+      () =>
+        connection.client.send(
+          new ListMultipartUploadsCommand({
+            Bucket: bucket,
+            Prefix: key,
+            KeyMarker: keyMarker,
+            UploadIdMarker: uploadIdMarker,
+          }),
+          signal ? { abortSignal: signal } : {},
+        ),
+      signal ? { signal } : {},
     );
     for (const u of page.Uploads ?? [])
       if (u.Key === key) yield { key, uploadId: u.UploadId ?? '', initiated: u.Initiated?.getTime() };
