@@ -7,7 +7,8 @@
 // peaked at ~210 MiB for the same CPU time, where 4 MiB cost more CPU in collections. Node takes the
 // size only on its command line (--max-semi-space-size), which a command cannot choose for itself;
 // the growth factor V8 reads each time it grows, so it is set to 1 (no growth) while the young
-// generation is at the cap, and back to V8's 2 below it.
+// generation is at the cap, and back to V8's 2 below it. It is set on each collection's notice, which
+// Node delivers after the collection: one that comes before the notice may grow it a step past the cap.
 
 import { PerformanceObserver } from 'node:perf_hooks';
 import v8 from 'node:v8';

@@ -31,9 +31,12 @@ function youngGenerationAfterChurn(capped: boolean): number {
 }
 
 it('the command line stops the young generation growing at its cap, where V8 would double it on', () => {
-  // Without the cap the same allocations grow it past the cap: the test shows the cap, not a small workload.
-  expect(youngGenerationAfterChurn(false)).toBeGreaterThan(YOUNG_GENERATION_CAP_BYTES);
-  expect(youngGenerationAfterChurn(true)).toBeLessThanOrEqual(YOUNG_GENERATION_CAP_BYTES);
+  // The cap follows each collection's notice, which Node delivers later: a collection that comes first
+  // may still grow it one step past the cap (27.5 MiB once, in a full run beside other files). Never further.
+  const allowed = 2 * YOUNG_GENERATION_CAP_BYTES;
+  // Without the cap the same allocations grow it past that (to 128 MiB): the test shows the cap, not a small workload.
+  expect(youngGenerationAfterChurn(false)).toBeGreaterThan(allowed);
+  expect(youngGenerationAfterChurn(true)).toBeLessThanOrEqual(allowed);
   // Two processes of 6 million allocations: about 1.2 s on an idle machine, several times that beside CI's load.
 }, 30_000);
 
