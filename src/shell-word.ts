@@ -36,7 +36,9 @@ export function shellOperands(texts: readonly string[]): string {
   return texts.some((text) => text.startsWith('-')) ? ['--', ...words].join(' ') : words.join(' ');
 }
 
+const utf8 = new TextEncoder();
+
 /** A character as the \xHH escapes of its UTF-8 bytes (a window has no Buffer): \u would depend on the locale. */
 function utf8Escapes(c: string): string {
-  return [...new TextEncoder().encode(c)].map((byte) => `\\x${byte.toString(16).padStart(2, '0')}`).join('');
+  return [...utf8.encode(c)].map((byte) => `\\x${byte.toString(16).padStart(2, '0')}`).join('');
 }

@@ -51,8 +51,8 @@ export async function deleteBucketOnce(connection: S3Connection, name: string, s
 /**
  * Whether the bucket keeps versions: a delete there hides an object behind a marker and keeps its
  * versions ("enabled"), keeps those made before ("suspended"), or removes it for good ("off").
+ * `signal`: a job's cancel, which must not wait out the retries of a store that does not answer.
  */
-/** `signal`: a job's cancel, which must not wait out the retries of a store that does not answer. */
 export async function bucketVersioning(
   connection: S3Connection,
   name: string,
@@ -60,9 +60,7 @@ export async function bucketVersioning(
 ): Promise<BucketVersioning> {
   try {
     const command = new GetBucketVersioningCommand({ Bucket: name });
-    const answer = await withRetry(() => connection.client.send(command, signal ? { abortSignal: signal } : {}), {
-      ...(signal ? { signal } : {}),
-    });
+    const answer = await withRetry(() => connection.client.send(command, { abortSignal: signal }), { signal });
     return answer.Status === 'Enabled' ? 'enabled' : answer.Status === 'Suspended' ? 'suspended' : 'off';
   } catch (error) {
     throw toBargeError(error, `read the versioning of bucket "${name}"`);

@@ -408,28 +408,8 @@ export async function* listMultipartUploads(
   signal?: AbortSignal,
 ): AsyncGenerator<MultipartUploadEntry> {
   const prefix = asFolderPrefix(rawPrefix);
-  let keyMarker: string | undefined;
-  let uploadIdMarker: string | undefined;
-  do {
-    const page = await withRetry(
-      () =>
-        connection.client.send(
-          new ListMultipartUploadsCommand({
-            Bucket: bucket,
-            KeyMarker: keyMarker,
-            UploadIdMarker: uploadIdMarker,
-          }),
-          signal ? { abortSignal: signal } : {},
-        ),
-      signal ? { signal } : {},
-    );
-    for (const u of page.Uploads ?? [])
-      if ((u.Key ?? '').startsWith(prefix))
-        yield { key: u.Key ?? '', uploadId: u.UploadId ?? '', initiated: u.Initiated?.getTime() };
-    const more = page.IsTruncated === true;
-    keyMarker = more ? page.NextKeyMarker : undefined;
-    uploadIdMarker = more ? page.NextUploadIdMarker : undefined;
-  } while (keyMarker);
+  for await (const upload of uploadsListed(connection, bucket, undefined, signal))
+    if (upload.key.startsWith(prefix)) yield upload;
 }
 
 /**
@@ -440,6 +420,15 @@ export async function* listUploadsOfKey(
   connection: S3Connection,
   bucket: string,
   key: string,
+): AsyncGenerator<MultipartUploadEntry> {
+  for await (const upload of uploadsListed(connection, bucket, key)) if (upload.key === key) yield upload;
+}
+
+/** Every upload ListMultipartUploads gives, page after page, for the Prefix sent (if any). */
+async function* uploadsListed(
+  connection: S3Connection,
+  bucket: string,
+  sentPrefix: string | undefined,
   signal?: AbortSignal,
 ): AsyncGenerator<MultipartUploadEntry> {
   let keyMarker: string | undefined;
@@ -450,16 +439,16 @@ export async function* listUploadsOfKey(
         connection.client.send(
           new ListMultipartUploadsCommand({
             Bucket: bucket,
-            Prefix: key,
+            Prefix: sentPrefix,
             KeyMarker: keyMarker,
             UploadIdMarker: uploadIdMarker,
           }),
-          signal ? { abortSignal: signal } : {},
+          { abortSignal: signal },
         ),
-      signal ? { signal } : {},
+      { signal },
     );
     for (const u of page.Uploads ?? [])
-      if (u.Key === key) yield { key, uploadId: u.UploadId ?? '', initiated: u.Initiated?.getTime() };
+      yield { key: u.Key ?? '', uploadId: u.UploadId ?? '', initiated: u.Initiated?.getTime() };
     const more = page.IsTruncated === true;
     keyMarker = more ? page.NextKeyMarker : undefined;
     uploadIdMarker = more ? page.NextUploadIdMarker : undefined;
