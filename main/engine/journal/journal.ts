@@ -37,6 +37,7 @@ import type {
 } from './job-journal.ts';
 import { packRemovals, unpackRemovals } from './removals.ts';
 import { loadSqlite } from './sqlite.ts';
+import { switchToWal } from './wal-mode.ts';
 import { folderLocks, memoryLocks } from './job-locks.ts';
 import type { JobLocks } from './job-locks.ts';
 import type { ReceiptEntry } from '../../../src/receipt.ts';
@@ -206,13 +207,16 @@ export class Journal {
     const busyTimeoutMs = options.busyTimeoutMs ?? BUSY_TIMEOUT_MS;
     const { DatabaseSync } = await loadSqlite();
     if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-    // The busy timeout first: switching a new file to WAL needs a moment alone with it, and another
-    // process (a second `barge`, the app) may be reading it just then.
     const db = new DatabaseSync(file, { timeout: busyTimeoutMs });
-    db.exec(
-      `PRAGMA busy_timeout = ${busyTimeoutMs}; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA ` +
-        `foreign_keys = ON;`,
-    );
+    try {
+      db.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
+      // Another process (a second `barge`, the app) may be opening a new file at the same moment.
+      await switchToWal(db, busyTimeoutMs);
+      db.exec('PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;');
+    } catch (error) {
+      db.close();
+      throw error;
+    }
     // One transaction that holds the write lock: the app and a `barge` may open an old journal at once.
     db.exec('BEGIN IMMEDIATE');
     try {

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { expect, it } from 'vitest';
 import { Journal, jobFingerprint } from '../../../../../main/engine/journal/journal.ts';
 
@@ -323,4 +324,23 @@ it("a finished object keeps its local file's identity; one recorded before schem
   records.objectFinished({ key: 'b.txt', path: '/b.txt', size: 4, local }, { now: true });
   expect(records.finishedObject('b.txt')).toMatchObject({ mtimeMs: local.mtimeMs, local });
   journal.close();
+});
+
+it('opens a new journal that another connection holds at that moment (a second command opening it too), once it is let go', async () => {
+  const file = path.join(await mkdtemp(path.join(os.tmpdir(), 'barge-journal-')), 'journal.sqlite');
+  // Another connection writing the new file before WAL, as one switching it does: SQLite does not wait for it.
+  const other = new DatabaseSync(file);
+  other.exec('CREATE TABLE early (x); BEGIN IMMEDIATE; INSERT INTO early VALUES (1)');
+  const letGo = setTimeout(() => other.exec('COMMIT'), 200);
+  try {
+    const journal = await Journal.open(file);
+    expect(journal.unfinished('cli')).toEqual([]);
+    journal.close();
+  } finally {
+    clearTimeout(letGo);
+    other.close();
+  }
+  const db = new DatabaseSync(file);
+  expect(db.prepare('PRAGMA journal_mode').get()).toEqual({ journal_mode: 'wal' });
+  db.close();
 });
