@@ -6,7 +6,7 @@
 // holds none), so a crashed run's job is free at once, and a pid reused after a reboot means nothing.
 // A pid is written beside the lock, only to name the holder in a message.
 
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 
@@ -36,7 +36,7 @@ export interface JobLocks {
   /** The pid of the process that last took the lock (to name it), if known. */
   holder(id: string): number | undefined;
   release(id: string): void;
-  /** Release, and remove the lock's files: the job is gone from the journal. */
+  /** Release, and remove the lock's files (unless another process holds it): the job is gone from the journal. */
   discard(id: string): void;
   releaseAll(): void;
 }
@@ -103,8 +103,18 @@ export function folderLocks(folder: string, Database: DatabaseClass): JobLocks {
       db.close();
     },
     discard(id) {
-      this.release(id);
+      // The files go while this process holds the lock, never after it lets go: a process that took
+      // the lock in between would hold it on a deleted file, which keeps out no one who opens the path
+      // afresh. Taken after, it is refused: SQLite will not lock a file that is gone. Nor do they go
+      // from under another process that runs the job.
+      if (!held.has(id)) {
+        if (!existsSync(file(id, 'lock'))) return;
+        const db = lockOnce(id);
+        if (!db) return;
+        held.set(id, db);
+      }
       for (const ending of ['lock', 'pid']) rmSync(file(id, ending), { force: true });
+      this.release(id);
     },
     releaseAll() {
       for (const id of [...held.keys()]) this.release(id);

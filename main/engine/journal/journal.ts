@@ -209,16 +209,15 @@ export class Journal {
     if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
     const db = new DatabaseSync(file, { timeout: busyTimeoutMs });
     try {
-      db.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
-      // Another process (a second `barge`, the app) may be opening a new file at the same moment.
+      // Another process (a second `barge`, the app) may be opening the same new file at this moment.
       await switchToWal(db, busyTimeoutMs);
       db.exec('PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;');
+      // One transaction that holds the write lock: the app and a `barge` may open an old journal at once.
+      db.exec('BEGIN IMMEDIATE');
     } catch (error) {
       db.close();
       throw error;
     }
-    // One transaction that holds the write lock: the app and a `barge` may open an old journal at once.
-    db.exec('BEGIN IMMEDIATE');
     try {
       const version = (db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version;
       if (version > SCHEMA_VERSION)

@@ -1,11 +1,12 @@
 // Switching a journal file to WAL, with a second process doing the same.
 //
-// A new file is switched in a short write in the old (rollback) mode. A second connection that asks
-// for the switch while that write is open fails at once with "database is locked": SQLite does not
-// wait on a writer there (it could deadlock), whatever the busy timeout. Two commands started together
-// on a new journal met this about one time in ten (measured), and the loser ran without its journal:
-// no resume after a crash, and no lock to keep it from running the same job as the other. So the
-// switch is asked again, a few milliseconds apart, within the busy timeout.
+// A file not yet in WAL (a new journal) is switched in a short write in the old (rollback) mode. A
+// second connection that asks for the switch while that write is open fails at once with "database is
+// locked": SQLite does not wait on a writer there (it could deadlock), whatever the busy timeout. Two
+// commands started together on a new journal met this about one time in ten (measured), and the loser
+// ran without its journal: no resume after a crash, and no lock to keep it from running the same job
+// as the other. So the switch is asked again, a few milliseconds apart, until the busy timeout has
+// passed (one try may itself wait on a reader for up to that long).
 
 import type { DatabaseSync } from 'node:sqlite';
 import { setTimeout as sleep } from 'node:timers/promises';

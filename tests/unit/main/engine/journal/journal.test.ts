@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { expect, it } from 'vitest';
+import { folderLocks } from '../../../../../main/engine/journal/job-locks.ts';
 import { Journal, jobFingerprint } from '../../../../../main/engine/journal/journal.ts';
 
 const DAY = 24 * 3600 * 1000;
@@ -343,4 +344,42 @@ it('opens a new journal that another connection holds at that moment (a second c
   const db = new DatabaseSync(file);
   expect(db.prepare('PRAGMA journal_mode').get()).toEqual({ journal_mode: 'wal' });
   db.close();
+});
+
+it('a finished command deletes its lock file before it lets go: a run that takes the lock just then still keeps a third out', async () => {
+  const folder = await mkdtemp(path.join(os.tmpdir(), 'barge-locks-'));
+  const next = folderLocks(folder, DatabaseSync);
+  const third = folderLocks(folder, DatabaseSync);
+  // The next run takes the lock the moment the finishing run lets go of it.
+  let tookIt: boolean | undefined;
+  class LetGo extends DatabaseSync {
+    override close(): void {
+      super.close();
+      tookIt ??= next.acquire('command-x');
+    }
+  }
+  const finishing = folderLocks(folder, LetGo);
+  try {
+    expect(finishing.acquire('command-x')).toBe(true);
+    finishing.discard('command-x');
+    expect(tookIt).toBe(true);
+    // Held on a file deleted after it was taken, the lock would keep out no one.
+    expect(third.acquire('command-x')).toBe(false);
+    expect(third.heldElsewhere('command-x')).toBe(true);
+  } finally {
+    for (const locks of [finishing, next, third]) locks.releaseAll();
+  }
+});
+
+it("discarding a job this process does not hold leaves the holder's lock in place", async () => {
+  const folder = await mkdtemp(path.join(os.tmpdir(), 'barge-locks-'));
+  const [holder, other] = [folderLocks(folder, DatabaseSync), folderLocks(folder, DatabaseSync)];
+  try {
+    expect(holder.acquire('job-1')).toBe(true);
+    other.discard('job-1');
+    expect(other.acquire('job-1')).toBe(false);
+    expect(other.holder('job-1')).toBe(process.pid);
+  } finally {
+    holder.releaseAll();
+  }
 });
