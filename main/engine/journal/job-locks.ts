@@ -6,7 +6,7 @@
 // holds none), so a crashed run's job is free at once, and a pid reused after a reboot means nothing.
 // A pid is written beside the lock, only to name the holder in a message.
 
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 
@@ -41,6 +41,20 @@ export interface JobLocks {
   releaseAll(): void;
 }
 
+/** The file's inode number, or undefined when it is not there. */
+function inode(file: string): number | undefined {
+  return statSync(file, { throwIfNoEntry: false })?.ino;
+}
+
+/** A lock's file left behind is harmless (the next run of its job takes it): a failed delete is let be. */
+function removeQuietly(file: string): void {
+  try {
+    rmSync(file, { force: true });
+  } catch {
+    // Left for the next run of the job.
+  }
+}
+
 /** Locks in a folder beside the journal. */
 export function folderLocks(folder: string, Database: DatabaseClass): JobLocks {
   const held = new Map<string, DatabaseSync>();
@@ -56,17 +70,27 @@ export function folderLocks(folder: string, Database: DatabaseClass): JobLocks {
 
   const lockOnce = (id: string): DatabaseSync | undefined => {
     mkdirSync(folder, { recursive: true, mode: 0o700 });
-    const db = new Database(file(id, 'lock'), { timeout: 0 });
+    const lockFile = file(id, 'lock');
+    // Made first, so that it can be told apart from a file made later at the same path; made by SQLite,
+    // since closing a plain handle on the file would drop every lock this process holds on it (POSIX).
+    if (!existsSync(lockFile)) new Database(lockFile).close();
+    const opened = inode(lockFile);
+    const db = new Database(lockFile, { timeout: 0 });
     try {
       // An EXCLUSIVE transaction holds an exclusive lock on the file until it ends: another process's
-      // BEGIN EXCLUSIVE fails at once with "database is locked". It writes nothing, so a holder killed
-      // mid-transaction leaves no journal behind to recover.
+      // BEGIN EXCLUSIVE fails at once with "database is locked". It writes no page, so a holder killed
+      // mid-transaction leaves nothing to recover (the empty journal beside it is cleared by the next).
       db.exec('BEGIN EXCLUSIVE');
-      return db;
     } catch {
       db.close();
       return undefined;
     }
+    // A holder that discards the job deletes the file, and another process may then make a new one.
+    // A lock taken on the deleted file (opened before it went) would keep out no one: it is given back.
+    if (opened !== undefined && inode(lockFile) === opened) return db;
+    db.exec('ROLLBACK');
+    db.close();
+    return undefined;
   };
 
   return {
@@ -75,7 +99,11 @@ export function folderLocks(folder: string, Database: DatabaseClass): JobLocks {
       const db = tryLock(id);
       if (!db) return false;
       held.set(id, db);
-      writeFileSync(file(id, 'pid'), String(process.pid), { mode: 0o600 });
+      try {
+        writeFileSync(file(id, 'pid'), String(process.pid), { mode: 0o600 });
+      } catch {
+        // The pid only names the holder in a message; the lock is what counts.
+      }
       return true;
     },
     heldHere: (id) => held.has(id),
@@ -103,18 +131,24 @@ export function folderLocks(folder: string, Database: DatabaseClass): JobLocks {
       db.close();
     },
     discard(id) {
-      // The files go while this process holds the lock, never after it lets go: a process that took
-      // the lock in between would hold it on a deleted file, which keeps out no one who opens the path
-      // afresh. Taken after, it is refused: SQLite will not lock a file that is gone. Nor do they go
-      // from under another process that runs the job.
+      // Only with the lock in hand: the files are never deleted from under another process that holds it.
       if (!held.has(id)) {
         if (!existsSync(file(id, 'lock'))) return;
         const db = lockOnce(id);
         if (!db) return;
         held.set(id, db);
       }
-      for (const ending of ['lock', 'pid']) rmSync(file(id, ending), { force: true });
-      this.release(id);
+      const removeFiles = () => [file(id, 'pid'), file(id, 'lock')].forEach(removeQuietly);
+      // On POSIX the files go before the lock is let go: a process that took it in between would pass
+      // lockOnce's check, then hold it on a deleted file. Windows cannot delete a file still open (here,
+      // or by another process about to lock it), so there they go after, and only if no one has them.
+      if (process.platform === 'win32') {
+        this.release(id);
+        removeFiles();
+      } else {
+        removeFiles();
+        this.release(id);
+      }
     },
     releaseAll() {
       for (const id of [...held.keys()]) this.release(id);

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -351,21 +351,50 @@ it('a finished command deletes its lock file before it lets go: a run that takes
   const next = folderLocks(folder, DatabaseSync);
   const third = folderLocks(folder, DatabaseSync);
   // The next run takes the lock the moment the finishing run lets go of it.
+  let armed = false;
   let tookIt: boolean | undefined;
   class LetGo extends DatabaseSync {
     override close(): void {
       super.close();
-      tookIt ??= next.acquire('command-x');
+      if (armed) tookIt ??= next.acquire('command-x');
     }
   }
   const finishing = folderLocks(folder, LetGo);
   try {
     expect(finishing.acquire('command-x')).toBe(true);
+    armed = true;
     finishing.discard('command-x');
     expect(tookIt).toBe(true);
     // Held on a file deleted after it was taken, the lock would keep out no one.
     expect(third.acquire('command-x')).toBe(false);
     expect(third.heldElsewhere('command-x')).toBe(true);
+  } finally {
+    for (const locks of [finishing, next, third]) locks.releaseAll();
+  }
+});
+
+it('a lock taken on a file deleted after it was opened is given back, though another file is at its path by then', async () => {
+  const folder = await mkdtemp(path.join(os.tmpdir(), 'barge-locks-'));
+  const finishing = folderLocks(folder, DatabaseSync);
+  const third = folderLocks(folder, DatabaseSync);
+  // The next run opens the lock file, then pauses; meanwhile the finishing run discards it and a third
+  // run makes a new one and takes it. The next run's lock on the old file would keep no one out.
+  let paused = false;
+  class PausedAfterOpening extends DatabaseSync {
+    constructor(...args: ConstructorParameters<typeof DatabaseSync>) {
+      super(...args);
+      if (paused) return;
+      paused = true;
+      finishing.discard('command-x');
+      expect(third.acquire('command-x')).toBe(true);
+    }
+  }
+  const next = folderLocks(folder, PausedAfterOpening);
+  try {
+    expect(finishing.acquire('command-x')).toBe(true);
+    expect(next.acquire('command-x')).toBe(false);
+    expect(paused).toBe(true);
+    expect(third.heldHere('command-x')).toBe(true);
   } finally {
     for (const locks of [finishing, next, third]) locks.releaseAll();
   }
@@ -380,6 +409,22 @@ it("discarding a job this process does not hold leaves the holder's lock in plac
     expect(other.acquire('job-1')).toBe(false);
     expect(other.holder('job-1')).toBe(process.pid);
   } finally {
-    holder.releaseAll();
+    for (const locks of [holder, other]) locks.releaseAll();
+  }
+});
+
+it('a discard whose files cannot be deleted still lets go of the lock', async () => {
+  const folder = await mkdtemp(path.join(os.tmpdir(), 'barge-locks-'));
+  const [finishing, next] = [folderLocks(folder, DatabaseSync), folderLocks(folder, DatabaseSync)];
+  try {
+    expect(finishing.acquire('job-1')).toBe(true);
+    // A folder where the pid file was: deleting it fails.
+    rmSync(path.join(folder, 'job-1.pid'));
+    mkdirSync(path.join(folder, 'job-1.pid', 'inside'), { recursive: true });
+    expect(() => finishing.discard('job-1')).not.toThrow();
+    expect(finishing.heldHere('job-1')).toBe(false);
+    expect(next.acquire('job-1')).toBe(true);
+  } finally {
+    for (const locks of [finishing, next]) locks.releaseAll();
   }
 });
