@@ -41,17 +41,22 @@ export interface JobLocks {
   releaseAll(): void;
 }
 
-/** The file's inode number, or undefined when it is not there. */
-function inode(file: string): number | undefined {
-  return statSync(file, { throwIfNoEntry: false })?.ino;
+/**
+ * Which file is at a path now, or undefined when none is: its inode number with its birth time, since a
+ * number freed by a delete is handed out again at once (ext4).
+ */
+function identity(file: string): string | undefined {
+  const stat = statSync(file, { bigint: true, throwIfNoEntry: false });
+  return stat && `${stat.ino}:${stat.birthtimeNs}`;
 }
 
-/** A lock's file left behind is harmless (the next run of its job takes it): a failed delete is let be. */
-function removeQuietly(file: string): void {
+/** Whether the file is gone; a lock's file left behind is harmless (the next run of its job takes it). */
+function removeQuietly(file: string): boolean {
   try {
     rmSync(file, { force: true });
+    return true;
   } catch {
-    // Left for the next run of the job.
+    return false;
   }
 }
 
@@ -71,23 +76,30 @@ export function folderLocks(folder: string, Database: DatabaseClass): JobLocks {
   const lockOnce = (id: string): DatabaseSync | undefined => {
     mkdirSync(folder, { recursive: true, mode: 0o700 });
     const lockFile = file(id, 'lock');
-    // Made first, so that it can be told apart from a file made later at the same path; made by SQLite,
-    // since closing a plain handle on the file would drop every lock this process holds on it (POSIX).
+    // Which file is locked is known only by its path (node:sqlite shows no handle): it is noted before
+    // the open (made first, so there is one) and checked after the lock. A file swapped in between
+    // only makes the lock be given back.
     if (!existsSync(lockFile)) new Database(lockFile).close();
-    const opened = inode(lockFile);
+    const opened = identity(lockFile);
     const db = new Database(lockFile, { timeout: 0 });
     try {
       // An EXCLUSIVE transaction holds an exclusive lock on the file until it ends: another process's
-      // BEGIN EXCLUSIVE fails at once with "database is locked". It writes no page, so a holder killed
-      // mid-transaction leaves nothing to recover (the empty journal beside it is cleared by the next).
+      // BEGIN EXCLUSIVE fails at once with "database is locked". Nothing is written to the file, so a
+      // holder killed mid-transaction leaves nothing to recover (the empty journal beside it is
+      // cleared by the next holder).
       db.exec('BEGIN EXCLUSIVE');
     } catch {
       db.close();
       return undefined;
     }
     // A holder that discards the job deletes the file, and another process may then make a new one.
-    // A lock taken on the deleted file (opened before it went) would keep out no one: it is given back.
-    if (opened !== undefined && inode(lockFile) === opened) return db;
+    // A lock taken on the deleted file (opened before it went) would keep out no one: it is given back,
+    // as it is when the look fails (never left held by no one's job).
+    try {
+      if (opened !== undefined && identity(lockFile) === opened) return db;
+    } catch {
+      // Given back below.
+    }
     db.exec('ROLLBACK');
     db.close();
     return undefined;
@@ -138,7 +150,8 @@ export function folderLocks(folder: string, Database: DatabaseClass): JobLocks {
         if (!db) return;
         held.set(id, db);
       }
-      const removeFiles = () => [file(id, 'pid'), file(id, 'lock')].forEach(removeQuietly);
+      // The pid goes only with the lock's file: on Windows the next holder may have written its own.
+      const removeFiles = () => removeQuietly(file(id, 'lock')) && removeQuietly(file(id, 'pid'));
       // On POSIX the files go before the lock is let go: a process that took it in between would pass
       // lockOnce's check, then hold it on a deleted file. Windows cannot delete a file still open (here,
       // or by another process about to lock it), so there they go after, and only if no one has them.
