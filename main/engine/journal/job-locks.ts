@@ -60,6 +60,12 @@ function removeQuietly(file: string): boolean {
   }
 }
 
+/** Ends the lock's transaction, which lets go of the lock, and closes its file. */
+function letGo(db: DatabaseSync): void {
+  db.exec('ROLLBACK');
+  db.close();
+}
+
 /** Locks in a folder beside the journal. */
 export function folderLocks(folder: string, Database: DatabaseClass): JobLocks {
   const held = new Map<string, DatabaseSync>();
@@ -100,8 +106,7 @@ export function folderLocks(folder: string, Database: DatabaseClass): JobLocks {
     } catch {
       // Given back below.
     }
-    db.exec('ROLLBACK');
-    db.close();
+    letGo(db);
     return undefined;
   };
 
@@ -123,8 +128,7 @@ export function folderLocks(folder: string, Database: DatabaseClass): JobLocks {
       if (held.has(id)) return false;
       const db = tryLock(id);
       if (!db) return true;
-      db.exec('ROLLBACK');
-      db.close();
+      letGo(db);
       return false;
     },
     holder(id) {
@@ -139,8 +143,7 @@ export function folderLocks(folder: string, Database: DatabaseClass): JobLocks {
       const db = held.get(id);
       if (!db) return;
       held.delete(id);
-      db.exec('ROLLBACK');
-      db.close();
+      letGo(db);
     },
     discard(id) {
       // Only with the lock in hand: the files are never deleted from under another process that holds it.
